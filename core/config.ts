@@ -1,0 +1,157 @@
+/**
+ * Loads the configuration: `config/default.toml` < the file named by `TRAWL_CONFIG` < environment
+ * variables < explicit overrides (start options, tests). Environment names are derived from key
+ * paths (`fetch.allowPrivateNetwork` → `TRAWL_FETCH_ALLOW_PRIVATE_NETWORK`), plus `TRAWL_ENABLE` /
+ * `TRAWL_DISABLE` lists of plugin ids and the few top-level switches. The result is frozen.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { parse as parseToml } from 'smol-toml';
+import { z } from 'zod';
+import { configInvalid } from './errors.ts';
+import { configSchema, type TrawlConfig } from './config-schema.ts';
+import { pluginId, type AnyPlugin } from './plugin.ts';
+
+type Tree = Record<string, unknown>;
+const DEFAULT_FILE = new URL('../config/default.toml', import.meta.url).pathname;
+
+/** Top-level switches that do not follow the derived-name rule. */
+const ALIASES: Record<string, string[]> = {
+  TRAWL_API_KEY: ['apiKey'],
+  PORT: ['server', 'port'],
+  DATABASE_URL: ['storage', 'databaseUrl'],
+  TRAWL_DATA_DIR: ['storage', 'dataDir'],
+};
+
+export interface LoadConfigOptions {
+  plugins: readonly AnyPlugin[];
+  env?: Record<string, string | undefined>;
+  /** Highest precedence: start options and test settings, as a partial config tree. */
+  overrides?: Tree;
+  /** Skip `config/default.toml` (tests of the loader itself). */
+  defaultFile?: string | null;
+  warnings?: string[];
+}
+
+const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function deepMerge(base: Tree, over: Tree): Tree {
+  const out: Tree = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    const prev = out[key];
+    out[key] = isTree(prev) && isTree(value) ? deepMerge(prev, value) : value;
+  }
+  return out;
+}
+
+export function envName(path: readonly string[]): string {
+  return 'TRAWL_' + path.map((s) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toUpperCase()).join('_');
+}
+
+function readToml(file: string, label: string): Tree {
+  if (!existsSync(file)) throw configInvalid(`${label} ${file} does not exist`);
+  try {
+    return parseToml(readFileSync(file, 'utf8')) as Tree;
+  } catch (err) {
+    throw configInvalid(`${label} ${file} is not valid TOML: ${(err as Error).message}`);
+  }
+}
+
+/** Every key path a variable may set: core leaves, plugin switches and plugin option keys. */
+function knownPaths(tree: Tree, plugins: readonly AnyPlugin[]): string[][] {
+  const paths: string[][] = [];
+  const walk = (node: Tree, prefix: string[]) => {
+    for (const [key, value] of Object.entries(node)) {
+      if (prefix.length === 0 && key === 'plugins') continue;
+      if (isTree(value) && !['headers', 'resolve'].includes(key)) walk(value, [...prefix, key]);
+      else paths.push([...prefix, key]);
+    }
+  };
+  walk(tree, []);
+  for (const [section, shape] of Object.entries(configSchema.shape)) {
+    if (section === 'plugins') continue;
+    const inner = (shape as unknown as { unwrap?: () => unknown }).unwrap?.() ?? shape;
+    if (inner instanceof z.ZodObject) for (const key of Object.keys(inner.shape)) paths.push([section, key]);
+  }
+  for (const plugin of plugins) {
+    const base = ['plugins', plugin.kind, plugin.name];
+    paths.push(base);
+    if (plugin.options instanceof z.ZodObject) for (const key of Object.keys(plugin.options.shape)) paths.push([...base, key]);
+  }
+  return paths;
+}
+
+/** Reads an environment value as the type the current value has (boolean, number, JSON, string). */
+function coerce(raw: string, current: unknown): unknown {
+  const text = raw.trim();
+  if (typeof current === 'string') return raw;
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (/^[[{]/.test(text)) {
+    try { return JSON.parse(text); } catch {}
+  }
+  return raw;
+}
+
+function getPath(tree: Tree, path: readonly string[]): unknown {
+  return path.reduce<unknown>((node, key) => (isTree(node) ? node[key] : undefined), tree);
+}
+
+function setPath(tree: Tree, path: readonly string[], value: unknown): void {
+  let node = tree;
+  for (const key of path.slice(0, -1)) {
+    // A plugin switch (`true`/`false`) becomes a table once one of its options is set.
+    if (!isTree(node[key])) node[key] = node[key] === false ? { enabled: false } : {};
+    node = node[key] as Tree;
+  }
+  const last = path[path.length - 1]!;
+  const prev = node[last];
+  // Enabling a plugin that already has an options table keeps the table.
+  node[last] = value === true && isTree(prev) ? { ...prev, enabled: true } : value;
+}
+
+function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: readonly AnyPlugin[], warnings: string[]): void {
+  const byName = new Map<string, string[]>();
+  for (const path of knownPaths(tree, plugins)) byName.set(envName(path), path);
+  for (const [name, path] of Object.entries(ALIASES)) byName.set(name, path);
+  for (const [name, raw] of Object.entries(env)) {
+    if (raw === undefined || name === 'TRAWL_CONFIG' || name === 'TRAWL_ENABLE' || name === 'TRAWL_DISABLE') continue;
+    const path = byName.get(name);
+    if (path) setPath(tree, path, coerce(raw, getPath(tree, path)));
+    else if (name.startsWith('TRAWL_')) warnings.push(`Environment variable ${name} matches no configuration key; ignored`);
+  }
+  const known = new Set(plugins.map(pluginId));
+  for (const [name, value] of [['TRAWL_ENABLE', true], ['TRAWL_DISABLE', false]] as const) {
+    for (const id of (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+      if (!known.has(id)) throw configInvalid(`${name}: unknown plugin id "${id}" (known: ${[...known].join(', ')})`);
+      const [kind, plugin] = id.split('.') as [string, string];
+      setPath(tree, ['plugins', kind, plugin], value);
+    }
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (isTree(value) || Array.isArray(value)) {
+    for (const inner of Object.values(value as object)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export function loadConfig(options: LoadConfigOptions): Readonly<TrawlConfig> {
+  const env = options.env ?? process.env;
+  const warnings = options.warnings ?? [];
+  const defaultFile = options.defaultFile === undefined ? DEFAULT_FILE : options.defaultFile;
+  let tree: Tree = defaultFile ? readToml(defaultFile, 'default config') : {};
+  if (env.TRAWL_CONFIG) tree = deepMerge(tree, readToml(env.TRAWL_CONFIG, 'TRAWL_CONFIG file'));
+  tree = structuredClone(tree);
+  applyEnv(tree, env, options.plugins, warnings);
+  if (options.overrides) tree = deepMerge(tree, options.overrides);
+  const parsed = configSchema.safeParse(tree);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.path.map(String).join('.');
+    throw configInvalid(`Invalid configuration at ${key || '(root)'}: ${issue.message}`);
+  }
+  return deepFreeze(parsed.data);
+}

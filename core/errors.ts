@@ -1,0 +1,67 @@
+/**
+ * The one error type Trawl raises on purpose. Every failure that reaches a user carries an HTTP
+ * status, a stable machine code, and — when it happened inside the pipeline — the stage and the
+ * plugin that raised it, so logs and API answers say where things went wrong.
+ */
+
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'not_found'
+  | 'payload_too_large'
+  | 'fetch_failed'
+  | 'unsupported_content'
+  | 'unprocessable'
+  | 'capability_missing'
+  | 'config_invalid'
+  | 'timeout'
+  | 'internal';
+
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  bad_request: 400,
+  capability_missing: 400,
+  unauthorized: 401,
+  not_found: 404,
+  payload_too_large: 413,
+  fetch_failed: 422,
+  unsupported_content: 422,
+  unprocessable: 422,
+  timeout: 422,
+  config_invalid: 500,
+  internal: 500,
+};
+
+export class TrawlError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  stage?: string;
+  pluginId?: string;
+
+  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'TrawlError';
+    this.code = code;
+    this.status = STATUS_BY_CODE[code];
+    this.stage = options.stage;
+    this.pluginId = options.pluginId;
+  }
+}
+
+export const badRequest = (message: string) => new TrawlError('bad_request', message);
+
+/** The spec's wording for anything that stops us from getting the page: `Failed to fetch URL: <reason>`. */
+export const fetchFailed = (reason: string, cause?: unknown) =>
+  new TrawlError('fetch_failed', `Failed to fetch URL: ${reason}`, { cause });
+
+export const configInvalid = (message: string) => new TrawlError('config_invalid', message);
+
+/** Wraps anything thrown inside a stage so the caller learns which stage and plugin failed. */
+export function asTrawlError(err: unknown, stage?: string, pluginId?: string): TrawlError {
+  const wrapped =
+    err instanceof TrawlError
+      ? err
+      : new TrawlError('internal', err instanceof Error ? err.message : String(err), { cause: err });
+  wrapped.stage ??= stage;
+  wrapped.pluginId ??= pluginId;
+  return wrapped;
+}

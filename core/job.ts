@@ -1,0 +1,62 @@
+/**
+ * The scrape request (validated with zod, shared by the HTTP API and the CLI) and the immutable
+ * Job that carries it through the pipeline.
+ */
+import { z } from 'zod';
+
+/** Every output format named by the interface; plugins may add more. */
+export const SPEC_FORMATS = ['markdown', 'text', 'json', 'llm', 'screenshot', 'links', 'rawHtml', 'attributes', 'query'] as const;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .transform((value, ctx) => {
+    const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
+    try {
+      const url = new URL(candidate);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+    } catch {}
+    ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL' });
+    return z.NEVER;
+  });
+
+const selectorList = z.array(z.string().trim().min(1, 'selectors must not be empty')).max(100);
+
+export const attributeSelectorSchema = z.strictObject({
+  selector: z.string().trim().min(1),
+  attribute: z.string().trim().min(1),
+});
+
+/** Actions are validated in detail by the action plugins; here only the envelope. */
+export const actionSchema = z.looseObject({ type: z.string().min(1) });
+
+export const scrapeRequestSchema = z.strictObject({
+  url: httpUrl,
+  formats: z.array(z.string().min(1)).min(1, 'must list at least one format').max(20).default(['markdown']),
+  include_selectors: selectorList.optional(),
+  exclude_selectors: selectorList.optional(),
+  only_main_content: z.boolean().default(false),
+  actions: z.array(actionSchema).max(50).optional(),
+  screenshot: z.boolean().default(false),
+  mobile: z.boolean().default(false),
+  no_cache: z.boolean().default(false),
+  query: z.string().max(2000).optional(),
+  attribute_selectors: z.array(attributeSelectorSchema).max(100).optional(),
+  timeout: z.number().int().min(1000).max(300_000).optional().describe('Overall time limit for this scrape in milliseconds.'),
+});
+
+export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
+
+export interface Job {
+  readonly url: string;
+  readonly formats: readonly string[];
+  readonly options: Readonly<ScrapeRequest>;
+  readonly workspace: string;
+  readonly signal: AbortSignal;
+}
+
+export function createJob(options: ScrapeRequest, workspace: string, signal: AbortSignal): Job {
+  const formats = [...new Set(options.formats)];
+  return Object.freeze({ url: options.url, formats, options: Object.freeze({ ...options, formats }), workspace, signal });
+}

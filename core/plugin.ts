@@ -1,0 +1,96 @@
+/**
+ * The plugin API: `definePlugin` declares static metadata plus one `setup` closure that returns
+ * the handler of the plugin's kind. `HandlersByKind` is the single place that says what each kind
+ * must provide; adding a kind is one entry here plus its runner in the pipeline.
+ */
+import type { z } from 'zod';
+import type { Logger } from 'pino';
+import type { InjectionToken } from 'tsyringe';
+import type { PageDocument } from './document.ts';
+import type { Job } from './job.ts';
+import type { TrawlConfig } from './config-schema.ts';
+
+/** Runs before fetching: does this fetcher/source take the job? */
+export interface FetcherHandler {
+  matches(job: Job): boolean;
+  /** Fills `doc.response` (and may set `doc.dom` for rendered pages). Throws TrawlError('fetch_failed') on failure. */
+  fetch(doc: PageDocument): Promise<void>;
+}
+
+export interface DocumentHandler {
+  /** Recognises the fetched response (by media type, extension or magic bytes). */
+  detect(doc: PageDocument): boolean;
+  /** Builds `doc.dom`/`doc.root` (via `setContentHtml` for non-HTML files) and metadata. */
+  parse(doc: PageDocument): void | Promise<void>;
+}
+
+export interface TransformHandler {
+  /** Mutates `doc.root`/`doc.metadata`; decides by itself from `doc.job` whether it applies. */
+  apply(doc: PageDocument): void | Promise<void>;
+}
+
+export interface FormatHandler {
+  /** Rejects a job that asks for this format without what it needs (message becomes a 400). */
+  validate?(job: Job): string | null;
+  render(doc: PageDocument): unknown | Promise<unknown>;
+}
+
+export interface SinkHandler {
+  write(doc: PageDocument, result: Record<string, unknown>): void | Promise<void>;
+}
+
+/** Kinds whose handler shape is settled by later issues stay open records until then. */
+export interface HandlersByKind {
+  fetcher: FetcherHandler;
+  document: DocumentHandler;
+  transform: TransformHandler;
+  format: FormatHandler;
+  sink: SinkHandler;
+  action: Record<string, unknown>;
+  scanner: Record<string, unknown>;
+  source: FetcherHandler;
+  search: Record<string, unknown>;
+  llm: Record<string, unknown>;
+}
+
+export type PluginKind = keyof HandlersByKind;
+export const PLUGIN_KINDS: readonly PluginKind[] = ['fetcher', 'source', 'document', 'transform', 'format', 'sink', 'action', 'scanner', 'search', 'llm'];
+
+export interface PluginContext {
+  logger: Logger;
+  config: Readonly<TrawlConfig>;
+  /** Core services (HTTP client, storage, …), resolved once during setup. */
+  resolve<T>(token: InjectionToken<T>): T;
+}
+
+export interface PluginDefinition<K extends PluginKind = PluginKind, O extends z.ZodType = z.ZodType> {
+  kind: K;
+  name: string;
+  description: string;
+  /** Options schema; the registry parses the config entry with it before calling setup. */
+  options?: O;
+  /** Plugin ids (`kind.name`) that must be enabled too. Checked at boot. */
+  dependsOn?: readonly string[];
+  /**
+   * What the plugin offers the request validator: formats it renders (`format:markdown`),
+   * capabilities a fetcher adds (`fetch:screenshot`), transforms a request can ask for
+   * (`transform:main-content`).
+   */
+  provides?: readonly string[];
+  /** Transforms only: `pre` runs first, `post` last; same-order plugins run in list order. */
+  order?: 'pre' | 'normal' | 'post';
+  /** Whether a default config with no entry for this plugin enables it. */
+  enabledByDefault?: boolean;
+  setup(options: z.output<O>, ctx: PluginContext): HandlersByKind[K] | Promise<HandlersByKind[K]>;
+}
+
+export type AnyPlugin = PluginDefinition<PluginKind, z.ZodType>;
+
+export function definePlugin<K extends PluginKind, O extends z.ZodType = z.ZodObject<{}>>(
+  definition: PluginDefinition<K, O>,
+): PluginDefinition<K, O> {
+  if (!/^[a-z][a-z0-9-]*$/.test(definition.name)) throw new Error(`Plugin name "${definition.name}" must be lower-case kebab-case`);
+  return Object.freeze(definition);
+}
+
+export const pluginId = (p: { kind: string; name: string }) => `${p.kind}.${p.name}`;

@@ -1,0 +1,65 @@
+/**
+ * Contracts of the core services plugins and routes resolve from the container, and the typed
+ * tokens they are registered under. Implementations live in core/net and core/storage.
+ */
+import type { Logger } from 'pino';
+import type { InjectionToken } from 'tsyringe';
+import type { Kysely } from 'kysely';
+import type { FetchedResponse } from './document.ts';
+import type { TrawlConfig } from './config-schema.ts';
+import type { Database } from './storage/schema.ts';
+
+export interface HttpRequestOptions {
+  method?: 'GET' | 'HEAD' | 'POST';
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Defaults come from `[fetch]` in the config. */
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  maxRedirects?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Outbound HTTP with the security defaults: SSRF guard after DNS resolution and on every
+ * redirect, timeouts, redirect limit, body cap, gzip/deflate/brotli, charset decoding of text.
+ * Failures throw TrawlError `fetch_failed` (`Failed to fetch URL: <reason>`).
+ */
+export interface HttpClient {
+  request(url: string, options?: HttpRequestOptions): Promise<FetchedResponse>;
+}
+
+export interface StoredResult {
+  id: string;
+  workspace: string;
+  endpoint: string;
+  url: string;
+  optionsHash: string;
+  output: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** Scrape outputs, kept per workspace; doubles as the response cache. */
+export interface ResultStore {
+  save(row: Omit<StoredResult, 'id' | 'createdAt'>): Promise<StoredResult>;
+  /** Newest result for the same workspace, endpoint, URL and options not older than maxAgeSeconds. */
+  findFresh(workspace: string, endpoint: string, url: string, optionsHash: string, maxAgeSeconds: number): Promise<StoredResult | null>;
+  get(workspace: string, id: string): Promise<StoredResult | null>;
+  list(workspace: string, query: { endpoint?: string; page: number; perPage: number }): Promise<{ items: StoredResult[]; total: number }>;
+}
+
+export interface Storage {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly db: Kysely<Database>;
+  /** Answers true when the database responds to a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export const Tokens = {
+  Config: Symbol('Config') as InjectionToken<Readonly<TrawlConfig>>,
+  Logger: Symbol('Logger') as InjectionToken<Logger>,
+  Http: Symbol('HttpClient') as InjectionToken<HttpClient>,
+  Storage: Symbol('Storage') as InjectionToken<Storage>,
+  Results: Symbol('ResultStore') as InjectionToken<ResultStore>,
+} as const;

@@ -1,0 +1,31 @@
+/**
+ * Turns zod validation failures into the one-line messages the API promises, e.g.
+ * `Missing required field: url` or `Invalid field formats[1]: expected string`.
+ */
+import type { z } from 'zod';
+import { badRequest, type TrawlError } from './errors.ts';
+
+function pathOf(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
+}
+
+export function describeZodError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  const field = pathOf(issue.path);
+  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined && field) {
+    return `Missing required field: ${field}`;
+  }
+  if (issue.code === 'unrecognized_keys') {
+    const keys = (issue as { keys: string[] }).keys.map((k) => (field ? `${field}.${k}` : k));
+    return `Unknown field${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}`;
+  }
+  return field ? `Invalid field ${field}: ${issue.message}` : issue.message;
+}
+
+/** Parses `input` with `schema`, throwing a 400 TrawlError with a precise message on failure. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw badRequest(describeZodError(result.error)) as TrawlError;
+  return result.data;
+}

@@ -1,0 +1,28 @@
+/**
+ * Builds a PluginContext and a Job for plugin unit tests, so a plugin's `setup` and handlers can be
+ * exercised without booting the whole service.
+ */
+import pino from 'pino';
+import { container as rootContainer, type InjectionToken } from 'tsyringe';
+import { loadConfig } from '../../core/config.ts';
+import { createJob, scrapeRequestSchema, type Job } from '../../core/job.ts';
+import { PageDocument } from '../../core/document.ts';
+import type { PluginContext } from '../../core/plugin.ts';
+
+export function testConfig(overrides: Record<string, unknown> = {}) {
+  return loadConfig({ plugins: [], env: {}, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, ...overrides } });
+}
+
+export function testContext(services: Array<[InjectionToken<unknown>, unknown]> = [], config = testConfig()): PluginContext {
+  const scope = rootContainer.createChildContainer();
+  for (const [token, value] of services) scope.registerInstance(token, value);
+  return { logger: pino({ level: 'silent' }), config, resolve: (token) => scope.resolve(token) };
+}
+
+export function testJob(request: Record<string, unknown>): Job {
+  return createJob(scrapeRequestSchema.parse(request), 'default', new AbortController().signal);
+}
+
+export function testDocument(request: Record<string, unknown>): PageDocument {
+  return new PageDocument(testJob(request));
+}
