@@ -29,6 +29,10 @@ export const configSchema = z.strictObject({
     /** Test-only host override, like curl's --resolve: `"a.site.test" = "127.0.0.1"`. */
     resolve: z.record(z.string(), z.string()).default({}),
   }).prefault({}),
+  scrape: z.strictObject({
+    /** Whole-scrape time limit (fetch + extraction); a request's `timeout` overrides it. */
+    timeoutMs: z.number().int().positive().default(60_000),
+  }).prefault({}),
   log: z.strictObject({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   }).prefault({}),

@@ -60,3 +60,8 @@ export function createJob(options: ScrapeRequest, workspace: string, signal: Abo
   const formats = [...new Set(options.formats)];
   return Object.freeze({ url: options.url, formats, options: Object.freeze({ ...options, formats }), workspace, signal });
 }
+
+/** Result field of a format: most formats use their own name; these two use the spec's field names. */
+export function formatField(format: string): string {
+  return format === 'json' ? 'extraction' : format === 'query' ? 'query_answer' : format;
+}

@@ -3,17 +3,22 @@
  * `Missing required field: url` or `Invalid field formats[1]: expected string`.
  */
 import type { z } from 'zod';
-import { badRequest, type TrawlError } from './errors.ts';
+import { badRequest } from './errors.ts';
 
 function pathOf(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
 }
 
-export function describeZodError(error: z.ZodError): string {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined), input);
+}
+
+/** `input` is what was validated; it tells a missing field from one of the wrong type. */
+export function describeZodError(error: z.ZodError, input: unknown): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
   const field = pathOf(issue.path);
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined && field) {
+  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined && field) {
     return `Missing required field: ${field}`;
   }
   if (issue.code === 'unrecognized_keys') {
@@ -26,6 +31,6 @@ export function describeZodError(error: z.ZodError): string {
 /** Parses `input` with `schema`, throwing a 400 TrawlError with a precise message on failure. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw badRequest(describeZodError(result.error)) as TrawlError;
+  if (!result.success) throw badRequest(describeZodError(result.error, input));
   return result.data;
 }

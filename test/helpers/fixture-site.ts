@@ -4,8 +4,8 @@
  */
 export type Route =
   | string
-  | Uint8Array
-  | { body?: string | Uint8Array; status?: number; headers?: Record<string, string>; delayMs?: number }
+  | Uint8Array<ArrayBuffer>
+  | { body?: string | Uint8Array<ArrayBuffer>; status?: number; headers?: Record<string, string>; delayMs?: number }
   | ((req: Request, server: FixtureSite) => Response | Promise<Response>);
 
 export interface FixtureSite {

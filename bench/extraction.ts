@@ -1,0 +1,140 @@
+#!/usr/bin/env bun
+/**
+ * Main-content extraction benchmark on the shared dev set (../shared/datasets/main-content).
+ *
+ *   bun bench/extraction.ts [--limit N] [--type article] [--source wcxb] [--ids a,b]
+ *                           [--per-doc out.tsv] [--no-baseline] [--out path.json]
+ *
+ * In one run, for every selected page: Trawl (parse → extractMainContent → turndown+gfm markdown,
+ * timed; plain text via core/dom.ts textOf for scoring) and the baseline, Readability 0.6.0 on
+ * linkedom 0.18.14 (parse → `new Readability(doc).parse().textContent`, timed). Both are scored
+ * with the dataset's evaluate.ts. Prints a table and writes bench/results/extraction.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Readability } from '@mozilla/readability';
+import { parseHtmlDocument, textOf } from '../core/dom.ts';
+import { extractMainContent } from '../plugins/transform/main-content/main-content.ts';
+import { parseForExtraction } from '../plugins/transform/main-content/parse.ts';
+import { loadPages, loadScorer, loadTruth, REPO_ROOT, selectIds, type Page } from './extraction-data.ts';
+import { groupSummaries, perDocTsv, printTable } from './extraction-report.ts';
+import { makeTurndown } from './extraction-markdown.ts';
+
+const { values: args } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: {
+    limit: { type: 'string' },
+    type: { type: 'string' },
+    source: { type: 'string' },
+    ids: { type: 'string' },
+    'per-doc': { type: 'string' },
+    'no-baseline': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(REPO_ROOT, 'bench/results/extraction.json') },
+  },
+});
+
+const gt = loadTruth();
+const scorer = await loadScorer();
+const ids = selectIds(gt, {
+  limit: args.limit ? Number(args.limit) : undefined,
+  type: args.type,
+  source: args.source,
+  ids: args.ids?.split(',').map((s) => s.trim()).filter(Boolean),
+});
+const pages = loadPages(gt, ids);
+console.log(`${pages.length} pages, ${(pages.reduce((n, p) => n + p.html.length, 0) / 1e6).toFixed(1)} MB of HTML`);
+
+/** Trawl: timed HTML → main content → markdown; text for scoring taken outside the timer. */
+function runTrawl(list: Page[]) {
+  const td = makeTurndown();
+  const text: Record<string, string> = {};
+  const markdownChars: Record<string, number> = {};
+  const errors: Record<string, string> = {};
+  let ms = 0;
+  let extractMs = 0;
+  for (const page of list) {
+    const t0 = performance.now();
+    let root: Element | null = null;
+    try {
+      const doc = parseForExtraction(page.html);
+      root = extractMainContent(doc, page.url || undefined);
+      const t1 = performance.now();
+      extractMs += t1 - t0;
+      markdownChars[page.id] = td.turndown(root as unknown as HTMLElement).length;
+    } catch (e) {
+      errors[page.id] = e instanceof Error ? e.message : String(e);
+    }
+    ms += performance.now() - t0;
+    text[page.id] = root ? textOf(root) : '';
+  }
+  return { text, ms, extractMs, markdownChars, errors };
+}
+
+function runReadability(list: Page[]) {
+  const text: Record<string, string> = {};
+  let ms = 0;
+  for (const page of list) {
+    const t0 = performance.now();
+    let out = '';
+    try {
+      const doc = parseHtmlDocument(page.html);
+      out = new Readability(doc as any).parse()?.textContent ?? '';
+    } catch {
+      out = '';
+    }
+    ms += performance.now() - t0;
+    text[page.id] = out;
+  }
+  return { text, ms };
+}
+
+const trawl = runTrawl(pages);
+const trawlRows = scorer.scorePages(gt, trawl.text, ids);
+const systems = [{ name: 'trawl', groups: groupSummaries(scorer, trawlRows) }];
+let baseline: ReturnType<typeof runReadability> | null = null;
+let baselineRows;
+if (!args['no-baseline']) {
+  baseline = runReadability(pages);
+  baselineRows = scorer.scorePages(gt, baseline.text, ids);
+  systems.push({ name: 'readability', groups: groupSummaries(scorer, baselineRows) });
+}
+
+printTable(systems);
+const pps = (n: number, ms: number) => (ms > 0 ? (n * 1000) / ms : 0);
+const trawlPps = pps(pages.length, trawl.ms);
+console.log(`\nthroughput: trawl html→main→markdown ${trawlPps.toFixed(1)} pages/s (${(trawl.ms / 1000).toFixed(1)} s; parse+extract ${(trawl.extractMs / 1000).toFixed(1)} s)`);
+if (baseline) {
+  const rPps = pps(pages.length, baseline.ms);
+  console.log(`            readability parse       ${rPps.toFixed(1)} pages/s (${(baseline.ms / 1000).toFixed(1)} s)  ratio ${(trawlPps / rPps).toFixed(2)}x`);
+}
+const errorIds = Object.keys(trawl.errors);
+if (errorIds.length) console.log(`trawl errors on ${errorIds.length} page(s): ${errorIds.slice(0, 5).map((id) => `${id}: ${trawl.errors[id]}`).join('; ')}`);
+
+if (args['per-doc']) {
+  writeFileSync(args['per-doc'], perDocTsv(gt, trawlRows, baselineRows));
+  console.log(`per-page scores (worst first): ${args['per-doc']}`);
+}
+
+const result = {
+  date: new Date().toISOString(),
+  bun: Bun.version,
+  pages: pages.length,
+  filter: { limit: args.limit ?? null, type: args.type ?? null, source: args.source ?? null, ids: args.ids ?? null },
+  trawl: {
+    scores: systems[0]!.groups,
+    ms: Math.round(trawl.ms),
+    parseExtractMs: Math.round(trawl.extractMs),
+    pagesPerSecond: trawlPps,
+    errors: trawl.errors,
+  },
+  readability: baseline
+    ? { version: '0.6.0 on linkedom 0.18.14', scores: systems[1]!.groups, ms: Math.round(baseline.ms), pagesPerSecond: pps(pages.length, baseline.ms) }
+    : null,
+  throughputRatio: baseline ? trawlPps / pps(pages.length, baseline.ms) : null,
+  /** Per-format measurements; `llm` (token ratio of the llm format vs markdown) is filled in later. */
+  formats: { markdown: { chars: Object.values(trawl.markdownChars).reduce((a, b) => a + b, 0) }, llm: null as null | Record<string, number> },
+};
+mkdirSync(dirname(args.out!), { recursive: true });
+writeFileSync(args.out!, JSON.stringify(result, null, 2) + '\n');
+console.log(`results: ${args.out}`);

@@ -1,0 +1,79 @@
+/**
+ * The command line: `bun run cli scrape <url> [--format F]… [--main] [--include SEL]… [--exclude SEL]…
+ * [--no-cache] [--json]` runs the same pipeline as the server, without a server, and prints the
+ * result: a text format as-is, structured formats as JSON, `--json` the whole result object.
+ */
+import { parseArgs } from 'node:util';
+import { TrawlError } from '../core/errors.ts';
+import { scrapeRequestSchema } from '../core/job.ts';
+import { describeZodError } from '../core/validation.ts';
+import { bootTrawl } from '../server/boot.ts';
+
+const USAGE = `Usage: bun run cli scrape <url> [options]
+  --format, -f F   markdown (default), text, json, links, rawHtml, … (repeatable)
+  --main           only the main content (only_main_content)
+  --include SEL    CSS selector to keep (repeatable)
+  --exclude SEL    CSS selector to remove (repeatable)
+  --no-cache       bypass the response cache
+  --json           print the whole result object as JSON`;
+
+export function render(result: Record<string, unknown>, formats: string[], asJson: boolean): string {
+  if (asJson || formats.length > 1) return JSON.stringify(result, null, 2);
+  const field = formats[0] === 'json' ? 'extraction' : formats[0]!;
+  const value = result[field];
+  return typeof value === 'string' ? value : JSON.stringify(value ?? null, null, 2);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: { type: 'string', short: 'f', multiple: true },
+        main: { type: 'boolean', default: false },
+        include: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
+        'no-cache': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, url] = positionals;
+  if (values.help || command !== 'scrape' || !url) {
+    console.error(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const input = {
+    url,
+    formats: values.format ?? ['markdown'],
+    only_main_content: values.main,
+    include_selectors: values.include,
+    exclude_selectors: values.exclude,
+    no_cache: values['no-cache'],
+  };
+  const request = scrapeRequestSchema.safeParse(input);
+  if (!request.success) {
+    console.error(describeZodError(request.error, input));
+    return 2;
+  }
+  const trawl = await bootTrawl({ overrides: { log: { level: process.env.TRAWL_LOG_LEVEL ?? 'warn' } } });
+  try {
+    const { result } = await trawl.scraper.scrape(request.data, 'default');
+    console.log(render(result, request.data.formats, values.json));
+    return 0;
+  } catch (err) {
+    console.error(err instanceof TrawlError ? err.message : `Unexpected error: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await trawl.shutdown();
+  }
+}
+
+if (import.meta.main) process.exit(await main(Bun.argv.slice(2)));

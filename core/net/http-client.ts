@@ -1,0 +1,248 @@
+/**
+ * The outbound HTTP client every fetch goes through (core/services.ts `HttpClient`). It owns the
+ * security defaults: the SSRF guard runs inside the socket's DNS lookup (so the address checked is
+ * the address connected to) and before connecting to IP literals, on every redirect hop, which are
+ * followed here rather than by the platform; one deadline covers connect, headers and body; the
+ * body is capped after decompression. Text bodies are decoded with the detected charset.
+ */
+import dns from 'node:dns';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Logger } from 'pino';
+import type { TrawlConfig } from '../config-schema.ts';
+import type { FetchedResponse } from '../document.ts';
+import { TrawlError, fetchFailed } from '../errors.ts';
+import type { HttpClient, HttpRequestOptions } from '../services.ts';
+import { readBody } from './body.ts';
+import { decodeText } from './charset.ts';
+import { forbiddenAddressReason, forbiddenHostnameReason, isIpLiteral } from './ssrf.ts';
+import { describeNetworkError, ForbiddenAddressError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
+
+export type FetchConfig = TrawlConfig['fetch'];
+
+/** Why an address must not be contacted, or null; see `forbiddenAddressReason`. */
+export type AddressPolicy = (ip: string) => string | null;
+
+export interface HttpClientHooks {
+  /**
+   * Replaces the address check used when `allowPrivateNetwork` is false. Production code never
+   * sets it; tests use it to treat one loopback address as "public" so a redirect from an allowed
+   * first hop into a forbidden address can be exercised without touching a real network.
+   */
+  addressPolicy?: AddressPolicy;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+/** Credentials the caller meant for one origin must not follow a redirect to another. */
+const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+
+interface Attempt {
+  /** Whether response headers have arrived; decides between "connection timeout" and a body timeout. */
+  gotHeaders: boolean;
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+interface HopRequest {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export function createHttpClient(config: FetchConfig, logger: Logger, hooks: HttpClientHooks = {}): HttpClient {
+  const policy: AddressPolicy | null = config.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
+  const overrides = new Map(Object.entries(config.resolve).map(([k, v]) => [k.toLowerCase(), v]));
+
+  const checkAddress = (ip: string) => {
+    const reason = policy?.(ip);
+    if (reason) throw new ForbiddenAddressError(ip, reason);
+  };
+
+  /** dns.lookup with the `resolve` overrides and the guard applied to every answer. */
+  const lookupFor = (port: string): LookupFunction => (hostname, options, callback) => {
+    const host = hostname.toLowerCase();
+    const target = overrides.get(`${host}:${port}`) ?? overrides.get(host) ?? hostname;
+    dns.lookup(target, { family: options.family ?? 0, hints: options.hints, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      try {
+        // Any forbidden answer taints the name: a resolver mixing public and internal addresses is
+        // exactly what a rebinding attacker would serve.
+        for (const a of addresses) checkAddress(a.address);
+      } catch (refusal) {
+        return callback(refusal as NodeJS.ErrnoException, '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+      callback(null, first.address, first.family);
+    });
+  };
+
+  const openHop = (hop: HopRequest, attempt: Attempt): Promise<IncomingMessage> =>
+    new Promise((resolve, reject) => {
+      const { url } = hop;
+      const hostname = url.hostname.replace(/^\[|\]$/g, '');
+      if (policy) {
+        const byName = forbiddenHostnameReason(hostname);
+        if (byName) return reject(new ForbiddenAddressError(hostname, byName));
+        // Sockets skip the lookup hook for literals, so literals are checked here.
+        if (isIpLiteral(hostname)) {
+          try { checkAddress(hostname); } catch (refusal) { return reject(refusal); }
+        }
+      }
+      if (attempt.signal.aborted) return reject(attempt.signal.reason);
+      attempt.gotHeaders = false;
+      const isHttps = url.protocol === 'https:';
+      const port = url.port || (isHttps ? '443' : '80');
+      const req = (isHttps ? https : http).request({
+        protocol: url.protocol,
+        hostname,
+        port,
+        path: `${url.pathname}${url.search}`,
+        method: hop.method,
+        headers: hop.headers,
+        agent: false,
+        lookup: lookupFor(port),
+        auth: url.username ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
+      });
+      const onAbort = () => req.destroy(attempt.signal.reason as Error);
+      attempt.signal.addEventListener('abort', onAbort, { once: true });
+      req.once('response', (res) => {
+        attempt.signal.removeEventListener('abort', onAbort);
+        attempt.gotHeaders = true;
+        resolve(res);
+      });
+      req.once('error', (err) => {
+        attempt.signal.removeEventListener('abort', onAbort);
+        reject(err);
+      });
+      req.end(hop.body);
+    });
+
+  /** Turns anything thrown during a request into the one error shape callers see. */
+  const failure = (err: unknown, url: URL, attempt: Attempt): TrawlError => {
+    if (err instanceof TrawlError) return err;
+    // Decided by the signal, not the error: the platform may wrap the reason a socket was destroyed with.
+    if (attempt.signal.aborted) {
+      if (!(attempt.signal.reason instanceof RequestTimeout)) return fetchFailed('request aborted', err);
+      return attempt.gotHeaders ? fetchFailed(`timed out after ${attempt.timeoutMs} ms`, err) : fetchFailed('connection timeout', err);
+    }
+    return fetchFailed(describeNetworkError(err, url.hostname), err);
+  };
+
+  async function run(start: URL, options: HttpRequestOptions, attempt: Attempt): Promise<FetchedResponse> {
+    const maxRedirects = options.maxRedirects ?? config.maxRedirects;
+    const maxBytes = options.maxBodyBytes ?? config.maxBodyBytes;
+    const headers = mergeHeaders(
+      { 'user-agent': config.userAgent, accept: DEFAULT_ACCEPT, 'accept-encoding': 'gzip, deflate, br' },
+      config.headers,
+      options.headers ?? {},
+    );
+    let hop: HopRequest = { url: start, method: options.method ?? 'GET', headers, body: options.body };
+    for (let redirects = 0; ; redirects++) {
+      let res: IncomingMessage;
+      try {
+        res = await openHop(hop, attempt);
+      } catch (err) {
+        throw failure(err, hop.url, attempt);
+      }
+      const status = res.statusCode ?? 0;
+      const location = res.headers.location;
+      if (REDIRECTS.has(status) && location) {
+        res.destroy();
+        if (redirects >= maxRedirects) throw fetchFailed('too many redirects');
+        const from = hop.url.href;
+        hop = nextHop(hop, status, location);
+        logger.debug({ from, status, to: hop.url.href }, 'following redirect');
+        continue;
+      }
+      const responseHeaders = flattenHeaders(res.headers);
+      let body: Uint8Array = new Uint8Array(0);
+      const noBody = hop.method === 'HEAD' || status === 204 || status === 304;
+      if (!noBody && Number(responseHeaders['content-length']) > maxBytes) {
+        // Announced as too big: refuse without reading a byte of it.
+        res.destroy();
+        throw fetchFailed(`response body exceeds ${maxBytes} bytes`);
+      }
+      try {
+        if (noBody) res.destroy();
+        else body = await readBody(res, { maxBytes, contentEncoding: responseHeaders['content-encoding'], signal: attempt.signal });
+      } catch (err) {
+        throw failure(err, hop.url, attempt);
+      }
+      const mediaType = mediaTypeOf(responseHeaders['content-type'], body);
+      const response: FetchedResponse = { status, headers: responseHeaders, body, finalUrl: hop.url.href, mediaType };
+      if (isTextual(mediaType)) {
+        const markup = /html|xml/.test(mediaType);
+        const decoded = decodeText(body, { contentType: responseHeaders['content-type'], sniffMarkup: markup });
+        response.text = decoded.text;
+        response.charset = decoded.charset;
+      }
+      logger.debug({ url: response.finalUrl, status, bytes: body.byteLength }, 'fetched');
+      return response;
+    }
+  }
+
+  return {
+    async request(url, options = {}) {
+      let start: URL;
+      try {
+        start = new URL(url);
+      } catch {
+        throw fetchFailed(`invalid URL ${JSON.stringify(url)}`);
+      }
+      if (start.protocol !== 'http:' && start.protocol !== 'https:') throw fetchFailed(`unsupported URL scheme ${start.protocol}`);
+      const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+      const controller = new AbortController();
+      const attempt: Attempt = { gotHeaders: false, signal: controller.signal, timeoutMs };
+      const timer = setTimeout(() => controller.abort(new RequestTimeout()), timeoutMs);
+      const onCallerAbort = () => controller.abort(options.signal?.reason);
+      if (options.signal?.aborted) onCallerAbort();
+      options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+      try {
+        return await run(start, options, attempt);
+      } catch (err) {
+        // A caller that aborts with its own TrawlError (a job deadline, say) gets it back unchanged.
+        const reason: unknown = options.signal?.aborted ? options.signal.reason : undefined;
+        throw reason instanceof TrawlError ? reason : err;
+      } finally {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onCallerAbort);
+      }
+    },
+  };
+}
+
+function mergeHeaders(...sources: Record<string, string>[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const source of sources) for (const [k, v] of Object.entries(source)) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function flattenHeaders(raw: IncomingMessage['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** The request for the Location of a redirect, with method and credential rules browsers follow. */
+function nextHop(prev: HopRequest, status: number, location: string): HopRequest {
+  let url: URL;
+  try {
+    url = new URL(location, prev.url);
+  } catch {
+    throw fetchFailed(`invalid redirect location ${JSON.stringify(location)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fetchFailed(`redirect to unsupported scheme ${url.protocol}`);
+  const headers = { ...prev.headers };
+  if (url.origin !== prev.url.origin) for (const h of ORIGIN_BOUND_HEADERS) delete headers[h];
+  // 303 always, and 301/302 after a POST by long-standing browser practice, become a bodiless GET.
+  const toGet = status === 303 ? prev.method !== 'HEAD' : (status === 301 || status === 302) && prev.method === 'POST';
+  if (!toGet) return { url, method: prev.method, headers, body: prev.body };
+  delete headers['content-type'];
+  delete headers['content-length'];
+  return { url, method: 'GET', headers };
+}

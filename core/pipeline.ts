@@ -1,0 +1,131 @@
+/**
+ * The pipeline: fetch → detect → transform → format → sink, with the run mode of each stage
+ * (first match, first match, in order, in parallel, in parallel), per-stage timings, and errors
+ * that carry the stage and plugin id.
+ */
+import type { Logger } from 'pino';
+import { PageDocument } from './document.ts';
+import { countWords, textOf } from './dom.ts';
+import { asTrawlError, TrawlError } from './errors.ts';
+import { formatField, type Job } from './job.ts';
+import type { PluginRegistry } from './registry.ts';
+
+export interface PipelineResult {
+  doc: PageDocument;
+  /** The public scrape result: url, metadata, requested format fields, warnings. */
+  result: Record<string, unknown>;
+}
+
+export class Pipeline {
+  constructor(private readonly registry: PluginRegistry, private readonly logger: Logger) {}
+
+  async run(job: Job): Promise<PipelineResult> {
+    const doc = new PageDocument(job);
+    await this.stage(doc, 'fetch', () => this.fetch(doc));
+    await this.stage(doc, 'detect', () => this.detect(doc));
+    await this.stage(doc, 'transform', () => this.transform(doc));
+    doc.metadata.word_count = doc.root ? countWords(textOf(doc.root)) : 0;
+    await this.stage(doc, 'format', () => this.format(doc));
+    const result = this.buildResult(doc);
+    await this.stage(doc, 'sink', () => this.sink(doc, result));
+    return { doc, result };
+  }
+
+  private async stage(doc: PageDocument, name: string, work: () => Promise<void>): Promise<void> {
+    if (doc.job.signal.aborted) throw this.abortError(doc.job);
+    const started = performance.now();
+    try {
+      await work();
+    } catch (err) {
+      throw asTrawlError(doc.job.signal.aborted ? this.abortError(doc.job) : err, name);
+    } finally {
+      doc.timings[name] = Math.round((performance.now() - started) * 100) / 100;
+    }
+  }
+
+  private abortError(job: Job): TrawlError {
+    const reason = job.signal.reason;
+    return reason instanceof TrawlError ? reason : new TrawlError('timeout', 'Scrape was cancelled or timed out');
+  }
+
+  private async fetch(doc: PageDocument): Promise<void> {
+    const candidates = [...this.registry.active('source'), ...this.registry.active('fetcher')];
+    const chosen = candidates.find((p) => p.handler.matches(doc.job));
+    if (!chosen) throw new TrawlError('capability_missing', 'No enabled fetcher plugin can fetch this URL', { stage: 'fetch' });
+    try {
+      await chosen.handler.fetch(doc);
+    } catch (err) {
+      throw asTrawlError(err, 'fetch', chosen.id);
+    }
+    doc.data.set('fetcher', chosen.id);
+  }
+
+  private async detect(doc: PageDocument): Promise<void> {
+    if (!doc.response) throw new TrawlError('internal', 'The fetcher returned no response');
+    for (const plugin of this.registry.active('document')) {
+      if (!plugin.handler.detect(doc)) continue;
+      doc.type = plugin.id;
+      try {
+        await plugin.handler.parse(doc);
+      } catch (err) {
+        throw asTrawlError(err, 'detect', plugin.id);
+      }
+      if (!doc.root) throw new TrawlError('unprocessable', `${plugin.id} produced no content`, { pluginId: plugin.id });
+      return;
+    }
+    throw new TrawlError('unsupported_content', `Unsupported content type: ${doc.response.mediaType || 'unknown'}`);
+  }
+
+  private async transform(doc: PageDocument): Promise<void> {
+    for (const plugin of this.registry.active('transform')) {
+      const started = performance.now();
+      try {
+        await plugin.handler.apply(doc);
+      } catch (err) {
+        throw asTrawlError(err, 'transform', plugin.id);
+      }
+      doc.timings[plugin.id] = Math.round((performance.now() - started) * 100) / 100;
+    }
+  }
+
+  /** Formats run side by side; one that fails becomes a warning and the others still return. */
+  private async format(doc: PageDocument): Promise<void> {
+    const jobs = doc.job.formats.map(async (format) => {
+      const plugin = this.registry.active('format').find((p) => p.definition.provides?.includes(`format:${format}`));
+      if (!plugin) throw new TrawlError('capability_missing', `No enabled plugin renders format "${format}"`);
+      try {
+        doc.outputs[formatField(format)] = await plugin.handler.render(doc);
+      } catch (err) {
+        const error = asTrawlError(err, 'format', plugin.id);
+        if (error.code === 'capability_missing') throw error;
+        this.logger.warn({ err: error, plugin: plugin.id, url: doc.job.url }, 'format failed');
+        doc.warn('format', plugin.id, `Format "${format}" failed: ${error.message}`);
+      }
+    });
+    await Promise.all(jobs);
+  }
+
+  private buildResult(doc: PageDocument): Record<string, unknown> {
+    const result: Record<string, unknown> = { url: doc.job.url, metadata: doc.metadata };
+    for (const format of doc.job.formats) {
+      const field = formatField(format);
+      if (field in doc.outputs) result[field] = doc.outputs[field];
+    }
+    for (const [field, value] of Object.entries(doc.outputs)) if (!(field in result)) result[field] = value;
+    if (doc.messages.length) result.warnings = doc.messages.map((m) => `${m.plugin}: ${m.message}`);
+    return result;
+  }
+
+  /** Sinks never fail a scrape: the user already has the content. */
+  private async sink(doc: PageDocument, result: Record<string, unknown>): Promise<void> {
+    await Promise.all(
+      this.registry.active('sink').map(async (plugin) => {
+        try {
+          await plugin.handler.write(doc, result);
+        } catch (err) {
+          this.logger.error({ err, plugin: plugin.id, url: doc.job.url }, 'sink failed');
+        }
+      }),
+    );
+  }
+}

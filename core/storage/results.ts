@@ -1,0 +1,122 @@
+/**
+ * The result store: every scrape output, kept per workspace. It doubles as the response cache —
+ * a request is answered from here when a row with the same workspace, endpoint, URL and options
+ * hash is younger than the cache TTL — so `optionsHash` below is the single definition of "the
+ * same request", shared by the writer (the results sink) and the reader (core/scrape.ts).
+ */
+import type { Selectable } from 'kysely';
+import type { Job } from '../job.ts';
+import type { ResultStore, Storage, StoredResult } from '../services.ts';
+import type { ResultsTable } from './schema.ts';
+import { nowIso, readInt, readJson, sha256Hex } from './values.ts';
+
+/** Request fields that cannot change the output, so two requests differing only here share a cache entry. */
+const NOT_PART_OF_OUTPUT = new Set(['no_cache']);
+
+/** Sorted keys at every depth and no undefined members: equal requests give equal text. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(record).sort()) {
+      if (record[key] !== undefined) out[key] = canonical(record[key]);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * sha256 hex of the request fields that shape the output. Formats are a set (their order does
+ * not change the result), so they are sorted; every other array (actions, selectors) keeps its
+ * order because there it can matter.
+ */
+export function optionsHash(job: Pick<Job, 'options'>): string {
+  const relevant: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(job.options)) {
+    if (!NOT_PART_OF_OUTPUT.has(key)) relevant[key] = value;
+  }
+  relevant.formats = [...new Set(job.options.formats)].sort();
+  return sha256Hex(JSON.stringify(canonical(relevant)));
+}
+
+function toStoredResult(row: Selectable<ResultsTable>): StoredResult {
+  return {
+    id: row.id,
+    workspace: row.workspace_id,
+    endpoint: row.endpoint,
+    url: row.url,
+    optionsHash: row.options_hash,
+    output: readJson<Record<string, unknown>>(row.output),
+    createdAt: row.created_at,
+  };
+}
+
+const MAX_PER_PAGE = 1000;
+
+export function createResultStore(storage: Storage): ResultStore {
+  const { db } = storage;
+
+  return {
+    async save(input) {
+      const row: Selectable<ResultsTable> = {
+        id: crypto.randomUUID(),
+        workspace_id: input.workspace,
+        endpoint: input.endpoint,
+        url: input.url,
+        url_hash: sha256Hex(input.url),
+        options_hash: input.optionsHash,
+        output: JSON.stringify(input.output),
+        created_at: nowIso(),
+      };
+      await db.insertInto('results').values(row).execute();
+      // Built from the stored text so the caller sees exactly what a later read returns.
+      return toStoredResult(row);
+    },
+
+    async findFresh(workspace, endpoint, url, hash, maxAgeSeconds) {
+      if (!(maxAgeSeconds > 0)) return null;
+      const cutoff = new Date(Date.now() - maxAgeSeconds * 1000).toISOString();
+      const row = await db
+        .selectFrom('results')
+        .selectAll()
+        .where('workspace_id', '=', workspace)
+        .where('endpoint', '=', endpoint)
+        .where('url_hash', '=', sha256Hex(url))
+        .where('options_hash', '=', hash)
+        // The hash narrows the index scan; the URL itself is compared so a collision cannot leak.
+        .where('url', '=', url)
+        .where('created_at', '>=', cutoff)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? toStoredResult(row) : null;
+    },
+
+    async get(workspace, id) {
+      const row = await db.selectFrom('results').selectAll().where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
+      return row ? toStoredResult(row) : null;
+    },
+
+    async list(workspace, query) {
+      // Pages are 1-based; out-of-range values are clamped rather than rejected because the
+      // route has already validated what it exposes and the store must never run unbounded.
+      const perPage = Math.min(Math.max(Math.trunc(query.perPage) || 1, 1), MAX_PER_PAGE);
+      const page = Math.max(Math.trunc(query.page) || 1, 1);
+      let base = db.selectFrom('results').where('workspace_id', '=', workspace);
+      if (query.endpoint !== undefined) base = base.where('endpoint', '=', query.endpoint);
+      const [counted, rows] = await Promise.all([
+        base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(perPage)
+          .offset((page - 1) * perPage)
+          .execute(),
+      ]);
+      return { items: rows.map(toStoredResult), total: readInt(counted.total) };
+    },
+  };
+}

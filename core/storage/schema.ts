@@ -1,0 +1,43 @@
+/**
+ * Kysely table typings for Trawl's database. The same shapes hold on SQLite and Postgres because
+ * the migrations only use portable column types: JSON is stored as text, timestamps as ISO-8601
+ * strings (which sort lexicographically in time order), booleans as 0/1 integers. Read rows
+ * through the helpers in values.ts, which absorb what still differs between the drivers.
+ */
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  /** sha256 hex of the key; the plain key is never stored. */
+  key_hash: string;
+  created_at: string;
+}
+
+export interface ResultsTable {
+  id: string;
+  workspace_id: string;
+  /** The producing endpoint, e.g. `scrape`. */
+  endpoint: string;
+  url: string;
+  /**
+   * sha256 hex of `url`. The lookup index keys on this instead of `url` because a Postgres btree
+   * entry must fit in a third of a page (~2.7 KB) and URLs have no length limit.
+   */
+  url_hash: string;
+  options_hash: string;
+  /** JSON text of the result body. */
+  output: string;
+  created_at: string;
+}
+
+export interface Database {
+  workspaces: WorkspacesTable;
+  api_keys: ApiKeysTable;
+  results: ResultsTable;
+}

@@ -1,0 +1,93 @@
+/**
+ * Workspaces and their API keys. Every stored row belongs to a workspace; the migration creates
+ * `default`, which a self-hosted server with one key (or none) uses. Keys are stored only as a
+ * sha256 hash: a leaked database does not leak working keys. Looking a key up by its hash needs no
+ * constant-time comparison — the caller cannot steer which hash bytes a guess shares with a real one.
+ */
+import type { Selectable } from 'kysely';
+import { TrawlError } from '../errors.ts';
+import type { Storage } from '../services.ts';
+import type { WorkspacesTable } from './schema.ts';
+import { nowIso, sha256Hex } from './values.ts';
+
+export { DEFAULT_WORKSPACE } from './migrations.ts';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface WorkspaceStore {
+  /** Creates the workspace if it does not exist (name defaults to the id) and returns it. */
+  ensure(id: string, name?: string): Promise<Workspace>;
+  get(id: string): Promise<Workspace | null>;
+  /**
+   * Stores sha256(key) for the workspace, creating the workspace if needed. Registering the same
+   * key again for the same workspace is a no-op (servers re-register their configured key at every
+   * boot); a key already owned by another workspace is refused.
+   */
+  registerApiKey(workspaceId: string, key: string): Promise<void>;
+  /** The workspace owning this key, or null for an unknown key. */
+  findWorkspaceByKey(key: string): Promise<Workspace | null>;
+}
+
+export function hashApiKey(key: string): string {
+  return sha256Hex(key);
+}
+
+function toWorkspace(row: Selectable<WorkspacesTable>): Workspace {
+  return { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+export function createWorkspaceStore(storage: Storage): WorkspaceStore {
+  const { db } = storage;
+
+  const get = async (id: string): Promise<Workspace | null> => {
+    const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toWorkspace(row) : null;
+  };
+
+  const ensure = async (id: string, name?: string): Promise<Workspace> => {
+    if (!id) throw new TrawlError('bad_request', 'Workspace id must not be empty');
+    await db
+      .insertInto('workspaces')
+      .values({ id, name: name ?? id, created_at: nowIso() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    const workspace = await get(id);
+    if (!workspace) throw new TrawlError('internal', `Workspace ${id} vanished right after it was created`);
+    return workspace;
+  };
+
+  return {
+    ensure,
+    get,
+
+    async registerApiKey(workspaceId, key) {
+      if (!key) throw new TrawlError('bad_request', 'API key must not be empty');
+      await ensure(workspaceId);
+      const keyHash = hashApiKey(key);
+      await db
+        .insertInto('api_keys')
+        .values({ id: crypto.randomUUID(), workspace_id: workspaceId, key_hash: keyHash, created_at: nowIso() })
+        .onConflict((oc) => oc.column('key_hash').doNothing())
+        .execute();
+      const owner = await db.selectFrom('api_keys').select('workspace_id').where('key_hash', '=', keyHash).executeTakeFirst();
+      if (owner?.workspace_id !== workspaceId) {
+        throw new TrawlError('bad_request', 'This API key is already registered to another workspace');
+      }
+    },
+
+    async findWorkspaceByKey(key) {
+      if (!key) return null;
+      const row = await db
+        .selectFrom('api_keys')
+        .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+        .select(['workspaces.id', 'workspaces.name', 'workspaces.created_at'])
+        .where('api_keys.key_hash', '=', hashApiKey(key))
+        .executeTakeFirst();
+      return row ? toWorkspace(row) : null;
+    },
+  };
+}

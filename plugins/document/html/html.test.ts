@@ -1,0 +1,117 @@
+// HTML document plugin: detection by type and sniffing, parsing, and metadata of the fixture pages.
+import { describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { htmlDocument, isHtmlResponse } from './html.ts';
+import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
+
+const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name), 'utf8');
+
+function response(text: string | undefined, mediaType: string, finalUrl = 'https://example.com/page', extra: Partial<FetchedResponse> = {}): FetchedResponse {
+  const body = new TextEncoder().encode(text ?? '');
+  return { status: 200, headers: {}, body, finalUrl, mediaType, text, ...extra };
+}
+
+async function parsed(html: string, url: string, headers: Record<string, string> = {}): Promise<PageDocument> {
+  const handler = await htmlDocument.setup({}, testContext());
+  const doc = testDocument({ url });
+  doc.response = response(html, 'text/html', url, { headers });
+  expect(handler.detect(doc)).toBe(true);
+  await handler.parse(doc);
+  return doc;
+}
+
+describe('detect', () => {
+  test('takes HTML and XHTML by media type', () => {
+    expect(isHtmlResponse(response('anything', 'text/html'))).toBe(true);
+    expect(isHtmlResponse(response('<?xml version="1.0"?><html/>', 'application/xhtml+xml'))).toBe(true);
+  });
+
+  test('sniffs text/plain and untyped bodies, also when only bytes arrived', () => {
+    expect(isHtmlResponse(response('\n  <!DOCTYPE html><html></html>', 'text/plain'))).toBe(true);
+    expect(isHtmlResponse(response(undefined, '', undefined, { body: new TextEncoder().encode('\uFEFF<html lang="en">') }))).toBe(true);
+    expect(isHtmlResponse(response('<p>hello', ''))).toBe(true);
+    expect(isHtmlResponse(response('just words, no markup', 'text/plain'))).toBe(false);
+    expect(isHtmlResponse(response('<bogus>', 'text/plain'))).toBe(false);
+  });
+
+  test('leaves other types alone even when they contain markup', () => {
+    expect(isHtmlResponse(response('<html></html>', 'application/json'))).toBe(false);
+    expect(isHtmlResponse(response('<html></html>', 'text/csv'))).toBe(false);
+  });
+});
+
+describe('parse', () => {
+  test('sets the DOM and the body as content root', async () => {
+    const doc = await parsed('<html><head><title>T</title></head><body><p>Hi</p></body></html>', 'https://example.com/');
+    expect(doc.dom?.querySelector('title')?.textContent).toBe('T');
+    expect(doc.root?.tagName).toBe('BODY');
+    expect(doc.root?.innerHTML).toBe('<p>Hi</p>');
+  });
+
+  test('decodes a body that arrived without text using the declared charset', async () => {
+    const handler = await htmlDocument.setup({}, testContext());
+    const doc = testDocument({ url: 'https://example.com/' });
+    const latin1 = Uint8Array.from([...'<p>caf'].map((c) => c.charCodeAt(0)).concat([0xe9, 0x3c, 0x2f, 0x70, 0x3e]));
+    doc.response = { status: 200, headers: {}, body: latin1, finalUrl: 'https://example.com/', mediaType: '', charset: 'windows-1252' };
+    expect(handler.detect(doc)).toBe(true);
+    await handler.parse(doc);
+    expect(doc.root?.textContent).toBe('café');
+  });
+
+  test('news article: JSON-LD, Open Graph, Twitter and icons', async () => {
+    const doc = await parsed(fixture('news-article.html'), 'https://riverside-gazette.example/news/2024/03/cycle-lanes');
+    expect(doc.metadata).toEqual({
+      title: 'Council approves new cycle lanes on Mill Road',
+      description: 'The city council voted 7-2 to build protected cycle lanes.',
+      author: 'Jane Doe, Tom Roe',
+      published_date: '2024-03-05T08:15:00.000Z',
+      language: 'en-GB',
+      site_name: 'The Riverside Gazette',
+      image: 'https://riverside-gazette.example/media/2024/03/mill-road.jpg',
+      favicon: 'https://riverside-gazette.example/favicon-192.png',
+      word_count: 0,
+    });
+  });
+
+  test('blog with only microdata: scoped to the post, not its comments or breadcrumbs', async () => {
+    const doc = await parsed(fixture('blog-microdata.html'), 'https://crumb.example/blog/2023/sourdough/');
+    expect(doc.metadata).toEqual({
+      title: 'Sourdough at altitude',
+      description: '',
+      author: 'Maria Huber',
+      published_date: '2023-11-20T07:30:00.000Z',
+      language: 'de-AT',
+      site_name: null,
+      image: 'https://crumb.example/img/loaf.jpg',
+      favicon: 'https://crumb.example/blog/2023/sourdough/favicon.ico',
+      word_count: 0,
+    });
+  });
+
+  test('page with nothing but a title, a visible byline and a <time>', async () => {
+    const doc = await parsed(fixture('byline-only.html'), 'https://field.example/notes/compost');
+    expect(doc.metadata).toEqual({
+      title: 'Notes from the field',
+      description: '',
+      author: 'Sam Lee',
+      published_date: '2022-06-01T14:00:00.000Z',
+      language: null,
+      site_name: null,
+      image: null,
+      favicon: 'https://field.example/favicon.ico',
+      word_count: 0,
+    });
+  });
+
+  test('language falls back to the Content-Language header', async () => {
+    const doc = await parsed('<html><body><p>x</p></body></html>', 'https://example.com/', { 'content-language': 'fr-ca, en' });
+    expect(doc.metadata.language).toBe('fr-CA');
+  });
+
+  test('title falls back to the first h1 when there is no <title>', async () => {
+    const doc = await parsed('<html><body><h1> Release   notes </h1></body></html>', 'https://example.com/');
+    expect(doc.metadata.title).toBe('Release notes');
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Page metadata from the best source available. Per field, sources are tried in this order
+ * (the first non-empty value wins):
+ *
+ * - title: og:title, twitter:title, JSON-LD headline/name, microdata headline, `<title>`, first `<h1>`
+ *   (OG first because `<title>` usually carries a " | Site" suffix)
+ * - description: og:description, meta description, twitter:description, JSON-LD description
+ * - author: JSON-LD author(s), meta author tags, microdata author, visible byline
+ * - published_date: JSON-LD datePublished, meta date tags (article:published_time …),
+ *   microdata datePublished, `<time datetime>`; normalised to ISO 8601
+ * - language: `<html lang>`, Content-Language header, meta content-language / og:locale, JSON-LD inLanguage
+ * - site_name: og:site_name, JSON-LD publisher, JSON-LD WebSite name, application-name
+ * - image: og:image, twitter:image, JSON-LD image, microdata image, `<link rel="image_src">`; absolute http(s)
+ * - favicon: largest declared icon, else /favicon.ico of the page's origin
+ */
+import type { DomDocument } from '../../../core/dom.ts';
+import type { Metadata } from '../../../core/document.ts';
+import { absoluteUrl, documentBaseUrl, isHttpUrl } from '../../transform/resolve-urls/urls.ts';
+import { META_KEYS, metaValue, readMetaTags } from './meta-tags.ts';
+import { readJsonLd } from './json-ld.ts';
+import { readMicrodata } from './microdata.ts';
+import { readByline } from './byline.ts';
+import { joinNames } from './people.ts';
+import { normaliseDate } from './dates.ts';
+import { pickFavicon } from './favicon.ts';
+
+export type PageMetadata = Omit<Metadata, 'word_count'>;
+
+export interface MetadataSource {
+  dom: DomDocument;
+  /** Final URL of the page. */
+  pageUrl: string;
+  /** Response headers, lower-cased names. */
+  headers: Readonly<Record<string, string>>;
+}
+
+/** The first value that is a non-empty string after collapsing whitespace. */
+export function firstText(...values: Array<string | null | undefined>): string | null {
+  for (const value of values) {
+    const text = value?.replace(/\s+/g, ' ').trim();
+    if (text) return text;
+  }
+  return null;
+}
+
+/** `en_US` (og:locale) and `en-us` become `en-US`; a header list ("en, de") gives its first entry. */
+export function normaliseLanguage(value: string | null | undefined): string | null {
+  const code = value?.split(',')[0]?.trim().replace(/_/g, '-');
+  if (!code || !/^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i.test(code)) return null;
+  const [primary, ...rest] = code.split('-');
+  return [primary!.toLowerCase(), ...rest.map((part) => (part.length === 2 ? part.toUpperCase() : part))].join('-');
+}
+
+function publishedFromTimeElements(dom: DomDocument): string | null {
+  const time = dom.querySelector('time[pubdate][datetime], article time[datetime], header time[datetime]') ?? dom.querySelector('time[datetime]');
+  return time?.getAttribute('datetime') ?? null;
+}
+
+function firstDate(...values: Array<string | null | undefined>): string | null {
+  for (const value of values) {
+    const date = normaliseDate(value);
+    if (date) return date;
+  }
+  return null;
+}
+
+function firstHttpUrl(base: string, ...values: Array<string | null | undefined>): string | null {
+  for (const value of values) {
+    const url = absoluteUrl(value, base);
+    if (url && isHttpUrl(url)) return url;
+  }
+  return null;
+}
+
+export function extractMetadata({ dom, pageUrl, headers }: MetadataSource): PageMetadata {
+  const meta = readMetaTags(dom);
+  const ld = readJsonLd(dom);
+  const micro = readMicrodata(dom);
+  const base = documentBaseUrl(dom, pageUrl);
+  const tag = (field: keyof typeof META_KEYS) => metaValue(meta, META_KEYS[field]);
+  return {
+    title: firstText(tag('title'), ld.title, micro.title, dom.querySelector('title')?.textContent, dom.querySelector('h1')?.textContent) ?? '',
+    description: firstText(tag('description'), ld.description) ?? '',
+    author: ld.author ?? joinNames([tag('author')]) ?? micro.author ?? readByline(dom),
+    published_date: firstDate(ld.published, tag('published'), micro.published, publishedFromTimeElements(dom)),
+    language: [dom.documentElement?.getAttribute('lang'), headers['content-language'], tag('language'), ld.language].map(normaliseLanguage).find(Boolean) ?? null,
+    site_name: firstText(tag('siteName'), ld.publisher, ld.websiteName, tag('applicationName')),
+    image: firstHttpUrl(base, tag('image'), ld.image, micro.image, dom.querySelector('link[rel~="image_src"]')?.getAttribute('href')),
+    favicon: pickFavicon(dom, base, pageUrl),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * The media a piece of content shows: images, videos and audio, as absolute http(s) URLs in
+ * document order without repeats. The markdown format publishes them under `doc.data`
+ * `assets`; other formats (json) can call `collectAssets` directly.
+ */
+import { absoluteUrl, isHttpUrl } from '../../transform/resolve-urls/urls.ts';
+
+export interface Asset {
+  type: 'image' | 'video' | 'audio';
+  url: string;
+  alt?: string;
+}
+
+export const ASSETS_KEY = 'assets';
+
+export function collectAssets(root: Element, baseUrl: string): Asset[] {
+  const assets: Asset[] = [];
+  const seen = new Set<string>();
+  const add = (type: Asset['type'], raw: string | null, alt?: string | null) => {
+    const url = absoluteUrl(raw, baseUrl);
+    if (!url || !isHttpUrl(url) || seen.has(url)) return;
+    seen.add(url);
+    const text = alt?.replace(/\s+/g, ' ').trim();
+    assets.push(text ? { type, url, alt: text } : { type, url });
+  };
+  for (const el of root.querySelectorAll('img[src], video, audio')) {
+    if (el.tagName === 'IMG') {
+      add('image', el.getAttribute('src'), el.getAttribute('alt'));
+      continue;
+    }
+    const type = el.tagName === 'VIDEO' ? 'video' : 'audio';
+    add(type, el.getAttribute('src'));
+    for (const source of el.querySelectorAll('source[src]')) add(type, source.getAttribute('src'));
+  }
+  return assets;
+}

@@ -1,0 +1,17 @@
+/**
+ * Text format: the content as plain text, one block per paragraph with a blank line between,
+ * headings and list items on their own lines, `<pre>` keeping its line breaks.
+ */
+import { definePlugin } from '../../../core/plugin.ts';
+import { textOf } from '../../../core/dom.ts';
+import type { PageDocument } from '../../../core/document.ts';
+
+export const textFormat = definePlugin({
+  kind: 'format',
+  name: 'text',
+  description: 'Plain text of the content: blocks separated by a blank line.',
+  provides: ['format:text'],
+  setup: () => ({
+    render: (doc: PageDocument) => (doc.root ? textOf(doc.root) : ''),
+  }),
+});

@@ -1,0 +1,55 @@
+/**
+ * Clean transform: strips what is markup rather than content (scripts, styles, embeds, comments,
+ * icons) and what a reader of the rendered page would not see. It never drops anything for being
+ * off-topic: that is the main-content transform's call.
+ *
+ * `iframe`/`frame`/`object`/`embed` go too: their documents are not fetched, so all that is left
+ * is fallback text ("your browser does not support iframes") or ad and tag-manager frames.
+ */
+import { definePlugin } from '../../../core/plugin.ts';
+import type { PageDocument } from '../../../core/document.ts';
+import { removeInvisible, replaceSvgs } from './visibility.ts';
+import { expandEscapedNoscripts, resolveNoscripts } from './noscript.ts';
+
+const NOT_CONTENT = [
+  'script', 'style', 'template', 'link', 'meta', 'base',
+  'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'canvas',
+  // A closed dialog is not rendered; an open one is part of the page.
+  'dialog:not([open])',
+].join(', ');
+
+const COMMENT_NODE = 8;
+
+export function removeComments(root: Node): void {
+  const stack: Node[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    for (const child of [...node.childNodes]) {
+      if (child.nodeType === COMMENT_NODE) child.remove();
+      else if (child.nodeType === 1) stack.push(child);
+    }
+  }
+}
+
+export function cleanContent(root: Element): void {
+  // First, so markup recovered from escaped noscript text is cleaned like the rest.
+  expandEscapedNoscripts(root);
+  removeComments(root);
+  for (const el of root.querySelectorAll(NOT_CONTENT)) el.remove();
+  removeInvisible(root);
+  replaceSvgs(root);
+  // Last, so the noscript content it may keep has been cleaned like the rest.
+  resolveNoscripts(root);
+}
+
+export const cleanTransform = definePlugin({
+  kind: 'transform',
+  name: 'clean',
+  description: 'Removes scripts, styles, embeds, comments, icons and hidden elements; keeps <noscript> content that carries real text.',
+  order: 'pre',
+  setup: () => ({
+    apply(doc: PageDocument) {
+      if (doc.root) cleanContent(doc.root);
+    },
+  }),
+});

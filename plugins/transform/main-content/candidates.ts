@@ -1,0 +1,125 @@
+/**
+ * Picks the element that holds the main content: Readability's candidate scoring (paragraph
+ * points × (1 − link density) + tag and class weights), its shared-ancestor and parent-walk
+ * rules, then the qualifying siblings of the winner.
+ */
+import { classWeight } from './boilerplate.ts';
+import type { Pass } from './pass.ts';
+import { linkDensity, type StatsMap } from './scoring.ts';
+import { childElements, tagOf } from './walk.ts';
+
+const TAG_INIT: Record<string, number> = {
+  DIV: 5, ARTICLE: 5, MAIN: 5, SECTION: 3, PRE: 3, TD: 3, BLOCKQUOTE: 3,
+  ADDRESS: -3, OL: -3, UL: -3, DL: -3, DD: -3, DT: -3, LI: -3, FORM: -3, H1: -5, H2: -5, H3: -5, H4: -5, H5: -5, H6: -5, TH: -5,
+};
+
+/** Below this share of the page's good text the winner is a fragment … */
+const SPREAD_MIN = 0.5;
+/** … and is widened to the nearest ancestor holding this share. */
+const SPREAD_TAKE = 0.7;
+
+export interface Scored {
+  el: Element;
+  score: number;
+}
+
+export function finalScore(el: Element, stats: StatsMap, pass: Pass): number {
+  const s = stats.get(el);
+  if (!s || s.score <= 0) return 0;
+  return (s.score + (TAG_INIT[tagOf(el)] ?? 0) + (pass.weights ? classWeight(el, pass.pass) : 0)) * (1 - linkDensity(s));
+}
+
+export function topCandidates(root: Element, stats: StatsMap, pass: Pass, n = 5): Scored[] {
+  const top: Scored[] = [];
+  for (const [el, s] of stats) {
+    if (s.score <= 0 || el === root && tagOf(el) === 'HTML') continue;
+    const score = finalScore(el, stats, pass);
+    if (top.length < n || score > top[top.length - 1]!.score) {
+      top.push({ el, score });
+      top.sort((a, b) => b.score - a.score);
+      if (top.length > n) top.pop();
+    }
+  }
+  return top;
+}
+
+/** The content container (before sibling merging). */
+export function pickTop(root: Element, stats: StatsMap, pass: Pass): Element {
+  const top = topCandidates(root, stats, pass);
+  if (!top.length) return root;
+  let best = top[0]!.el;
+  const bestScore = top[0]!.score;
+  // several strong candidates under one ancestor: take the ancestor (lists of posts, split articles)
+  const alts = top.slice(1).filter((c) => c.score / bestScore >= 0.75).map((c) => c.el);
+  if (alts.length >= 2) {
+    for (let a = best.parentNode as Element | null; a && a !== root.parentNode; a = a.parentNode as Element | null) {
+      let inside = 0;
+      for (const alt of alts) if (a.contains(alt)) inside++;
+      if (inside >= 2) {
+        best = a;
+        break;
+      }
+      if (a === root) break;
+    }
+  }
+  // walk up while the parent scores better
+  let last = finalScore(best, stats, pass) || bestScore;
+  const threshold = last / 3;
+  for (let p = best.parentNode as Element | null; p && p !== root.parentNode; p = p.parentNode as Element | null) {
+    const ps = finalScore(p, stats, pass);
+    if (ps === 0) {
+      if (p === root) break;
+      continue;
+    }
+    if (ps < threshold) break;
+    if (ps > last) {
+      best = p;
+      break;
+    }
+    last = ps;
+    if (p === root) break;
+  }
+  // content spread over many blocks (service, listing pages): widen to the ancestor holding most of it
+  const all = stats.get(root)?.goodText ?? 0;
+  if ((stats.get(best)?.goodText ?? 0) < all * SPREAD_MIN) {
+    for (let a = best.parentNode as Element | null; a && a !== root; a = a.parentNode as Element | null) {
+      const as = stats.get(a);
+      if (as && as.goodText >= all * SPREAD_TAKE) {
+        best = a;
+        break;
+      }
+    }
+  }
+  // an only child says nothing: widen to the parent
+  while (best !== root && best.parentNode && (best.parentNode as Element).children?.length === 1) best = best.parentNode as Element;
+  return best;
+}
+
+/** The winner's siblings that also look like content (Readability's sibling rule). */
+export function contentSiblings(best: Element, root: Element, stats: StatsMap, pass: Pass): Element[] {
+  const parent = best.parentNode as Element | null;
+  if (!parent || best === root) return [best];
+  const bestScore = finalScore(best, stats, pass);
+  const threshold = Math.max(10, bestScore * 0.2);
+  const cls = best.getAttribute('class') ?? '';
+  const out: Element[] = [];
+  for (const sib of childElements(parent)) {
+    if (sib === best) {
+      out.push(sib);
+      continue;
+    }
+    const s = stats.get(sib);
+    if (!s) continue;
+    const bonus = cls && sib.getAttribute('class') === cls ? bestScore * 0.2 : 0;
+    if (finalScore(sib, stats, pass) + bonus >= threshold) {
+      out.push(sib);
+      continue;
+    }
+    if (tagOf(sib) === 'P' || (s.inl > 0 && s.inl === s.text)) {
+      const density = s.text ? s.link / s.text : 0;
+      const text = s.text;
+      if ((text > 80 && density < 0.25) || (text > 0 && text <= 80 && density === 0 && /\.( |$)/.test(sib.textContent ?? ''))) out.push(sib);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,31 @@
+/**
+ * Forum / Q&A thread recognition. On a thread the posts *are* the content, so comment and reply
+ * blocks must not be dropped as boilerplate, and post authors and dates are kept.
+ */
+
+const FORUM_URL = /\/(?:t|threads?|topics?|forums?|community|discussions?|questions|viewtopic|showthread|boards?|posts?)\b|[?&](?:t|topic|threadid)=|\bforums?\.|\bcommunity\.|\bdiscuss\.|\bdiscourse\./i;
+const GENERATOR = /discourse|xenforo|phpbb|vbulletin|invision|mybb|smf|flarum|nodebb|vanilla/i;
+/** Class words of post containers in common forum software (Discourse, XenForo, phpBB, vBulletin, Stack Exchange …). */
+const POST_CLASS = /(?:^|\s)(?:crawler-post|topic-body|message--post|postbody|post-body|postcontainer|answercell|postcell|js-post|forum-post|bbwrapper|cooked|post-message|messagecontent|post-content|comment-body)(?:\s|$)/i;
+const POST_TYPE = /DiscussionForumPosting|QAPage|\/Question\b|\/Answer\b|\/Comment\b/;
+
+/** Does this element look like a forum post container? (Called once per element by the scan.) */
+export function looksLikePost(el: Element): boolean {
+  if (el.tagName === 'SHREDDIT-COMMENT') return true;
+  const cls = el.getAttribute('class');
+  if (cls && POST_CLASS.test(cls)) return true;
+  const itemtype = el.getAttribute('itemtype');
+  return !!itemtype && POST_TYPE.test(itemtype);
+}
+
+/** Decides from the scan's post count, the generator meta tag and the URL. */
+export function isForumPage(doc: Document, postHits: number, url?: string): boolean {
+  if (postHits >= 2) return true;
+  const head = doc.head;
+  if (head) {
+    for (let c = head.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.tagName === 'META' && c.getAttribute('name')?.toLowerCase() === 'generator' && GENERATOR.test(c.getAttribute('content') ?? '')) return true;
+    }
+  }
+  return postHits >= 1 && !!url && FORUM_URL.test(url);
+}

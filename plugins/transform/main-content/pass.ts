@@ -1,0 +1,103 @@
+/**
+ * One extraction pass and the cascade of passes: strict first (boilerplate stripped, class
+ * weights, conditional cleaning), then ever looser, as Readability retries when its result is
+ * too short. Passes only mark elements; nothing is removed until the winning pass is applied.
+ */
+import { contentSiblings, pickTop } from './candidates.ts';
+import { findBoilerplate } from './prepare.ts';
+import { findPrunable } from './prune.ts';
+import { measure, type StatsMap } from './scoring.ts';
+
+export interface Pass {
+  /** Discussion thread: comments and replies are content. */
+  forum: boolean;
+  /** Apply class/id weights. */
+  weights: boolean;
+  /** Readability's conditional cleaning inside the content. */
+  clean: boolean;
+  /** Elements left out of this pass (boilerplate). */
+  dropped: ReadonlySet<Element>;
+}
+
+export interface PassResult {
+  pass: Pass;
+  parts: Element[];
+  prune: Set<Element>;
+  /** Visible characters of the result. */
+  text: number;
+  /** Visible characters of the chosen parts before in-content cleaning. */
+  partsText: number;
+}
+
+/** Enough text to stop retrying (Readability's 500 characters, counted without whitespace). */
+export const ENOUGH_TEXT = 420;
+/** A pass whose cleaning threw away more than this share of its chosen content is suspect: try looser ones. */
+const KEEP_SHARE = Number(process.env.MC_KEEP ?? 0.25);
+
+export function runPass(root: Element, pass: Pass, title: string): PassResult {
+  const stats = measure(root, pass.dropped);
+  const best = pickTop(root, stats, pass);
+  const parts = contentSiblings(best, root, stats, pass);
+  const prune = findPrunable(parts, stats, pass, title);
+  let partsText = 0;
+  for (const p of parts) partsText += stats.get(p)?.text ?? 0;
+  return { pass, parts, prune, text: keptText(parts, prune, stats), partsText };
+}
+
+function keptText(parts: Element[], prune: Set<Element>, stats: StatsMap): number {
+  let text = 0;
+  for (const p of parts) text += stats.get(p)?.text ?? 0;
+  for (const el of prune) text -= stats.get(el)?.text ?? 0;
+  return text;
+}
+
+/**
+ * Strict to loose; stops at the first pass with enough text, else keeps the longest. When the page
+ * has a `<main>` landmark holding a fair share of its text, the search stays inside it.
+ */
+export function cascade(root: Element, forum: boolean, title: string, markers: readonly Element[]): PassResult {
+  const stats0 = measure(root);
+  const scope = mainLandmark(root, stats0, markers);
+  const result = cascadeIn(scope, forum, title, markers, scope === root ? stats0 : measure(scope));
+  if (scope === root || result.text >= MIN_SCOPED_TEXT) return result;
+  const wide = cascadeIn(root, forum, title, markers, stats0);
+  return wide.text > result.text ? wide : result;
+}
+
+/** Share of the page text a `<main>` must hold to narrow the search to it. */
+const MAIN_SHARE = 0.3;
+/** Below this, a search inside `<main>` is retried on the whole page. */
+const MIN_SCOPED_TEXT = 150;
+
+function mainLandmark(root: Element, stats: StatsMap, markers: readonly Element[]): Element {
+  const total = stats.get(root)?.text ?? 0;
+  let best: Element = root;
+  let bestText = 0;
+  for (const m of markers) {
+    if (m.tagName !== 'MAIN' && m.getAttribute('role') !== 'main') continue;
+    const t = stats.get(m)?.text ?? 0;
+    if (t > bestText && t >= total * MAIN_SHARE) {
+      best = m;
+      bestText = t;
+    }
+  }
+  return best;
+}
+
+function cascadeIn(root: Element, forum: boolean, title: string, markers: readonly Element[], stats0: StatsMap): PassResult {
+  const none = new Set<Element>();
+  const passes: Array<() => Pass> = [
+    () => ({ forum, weights: true, clean: true, dropped: findBoilerplate(root, forum, stats0, markers) }),
+    ...(forum ? [] : [() => ({ forum: true, weights: true, clean: true, dropped: findBoilerplate(root, true, stats0, markers) })]),
+    () => ({ forum, weights: true, clean: true, dropped: none }),
+    () => ({ forum, weights: false, clean: true, dropped: none }),
+    () => ({ forum, weights: false, clean: false, dropped: none }),
+  ];
+  let best: PassResult | null = null;
+  for (const make of passes) {
+    const result = runPass(root, make(), title);
+    if (result.text >= ENOUGH_TEXT && result.text >= result.partsText * KEEP_SHARE) return result;
+    if (!best || result.text > best.text) best = result;
+  }
+  return best!;
+}

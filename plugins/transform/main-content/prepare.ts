@@ -1,0 +1,105 @@
+/**
+ * Cleans the subtree before scoring: drops junk tags and hidden elements, opens `<noscript>`
+ * blocks that carry real content (Discourse keeps its posts there), and removes boilerplate
+ * blocks unless they hold the page's main content.
+ */
+import { boilerplateKind, isHidden } from './boilerplate.ts';
+import type { StatsMap } from './scoring.ts';
+import { looksLikePost } from './forum.ts';
+import { JUNK } from './tags.ts';
+import { elementsInOrder, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
+
+export interface ScanInfo {
+  /** Content landmarks: article, main, role=main, itemprop=articleBody/text. */
+  markers: Element[];
+  /** Elements that look like forum posts (see forum.ts). */
+  forumHits: number;
+}
+
+/**
+ * Removes junk and hidden elements and unwraps content-bearing noscript, in one walk that also
+ * notes content landmarks and forum-post signs.
+ */
+export function removeJunk(root: Element): ScanInfo {
+  const info: ScanInfo = { markers: [], forumHits: 0 };
+  const queue: Element[] = [root];
+  let total = -1;
+  while (queue.length) {
+    const { drop, hidden, noscripts } = scan(queue.pop()!, info);
+    for (const el of drop) removeNode(el);
+    // hidden wrappers around most of the page (aria-hidden behind a modal, pre-JS "hidden") stay
+    for (const el of hidden) {
+      const len = visibleLength(el.textContent ?? '');
+      if (len > 500) {
+        if (total < 0) total = visibleLength(root.textContent ?? '');
+        if (len > total * 0.4) {
+          queue.push(el);
+          continue;
+        }
+      }
+      removeNode(el);
+    }
+    for (const ns of noscripts) {
+      if (!ns.parentNode) continue;
+      if (ns.firstElementChild && visibleLength(ns.textContent ?? '') >= 160) unwrap(ns);
+      else removeNode(ns);
+    }
+  }
+  return info;
+}
+
+function scan(top: Element, info: ScanInfo) {
+  const noscripts: Element[] = [];
+  const drop: Element[] = [];
+  const hidden: Element[] = [];
+  elementsInOrder(top, (el) => {
+    const tag = tagOf(el);
+    if (tag === 'HEAD') return true; // never touch the head: metadata lives there
+    if (tag === 'ARTICLE' || tag === 'MAIN') info.markers.push(el);
+    else {
+      const role = el.getAttribute('role');
+      const prop = el.getAttribute('itemprop');
+      if (role === 'main' || prop === 'articleBody' || prop === 'text') info.markers.push(el);
+    }
+    if (looksLikePost(el)) info.forumHits++;
+    if (JUNK.has(tag) || (tag === 'BUTTON' && visibleLength(el.textContent ?? '') < 25)) {
+      drop.push(el);
+      return true;
+    }
+    if (tag === 'NOSCRIPT') {
+      noscripts.push(el);
+      return false;
+    }
+    if (isHidden(el)) {
+      hidden.push(el);
+      return true;
+    }
+    return false;
+  });
+  return { drop, hidden, noscripts };
+}
+
+/**
+ * Boilerplate blocks under `root` (outermost only), not removed: the caller measures around them
+ * and may retry without. Blocks holding most of the text or a content landmark are kept.
+ */
+export function findBoilerplate(root: Element, forum: boolean, stats: StatsMap, markers: readonly Element[]): Set<Element> {
+  const total = stats.get(root)?.text ?? 0;
+  const protect = new Set<Element>();
+  for (const m of markers) {
+    const ms = stats.get(m);
+    if (!ms || ms.text < total * 0.2) continue;
+    for (let a: Node | null = m; a && a !== root; a = a.parentNode) protect.add(a as Element);
+  }
+  const drop = new Set<Element>();
+  elementsInOrder(root, (el) => {
+    if (protect.has(el)) return false;
+    const kind = boilerplateKind(el, forum);
+    if (!kind) return false;
+    const s = stats.get(el);
+    if (s && s.text > total * 0.5 && kind !== 'comment') return false;
+    drop.add(el);
+    return true;
+  });
+  return drop;
+}

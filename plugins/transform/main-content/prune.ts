@@ -1,0 +1,94 @@
+/**
+ * Cleans inside the chosen content: Readability's conditional cleaning of link-heavy, form-like
+ * and image-gallery blocks, negative-weight headings, and the heading that repeats the title.
+ */
+import { classWeight } from './boilerplate.ts';
+import type { Pass } from './pass.ts';
+import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
+import { elementsInOrder, tagOf } from './walk.ts';
+
+/** Content this link-dense is a listing. */
+const LISTING_DENSITY = 0.3;
+
+const CONDITIONAL = new Set(['FORM', 'FIELDSET', 'TABLE', 'UL', 'OL', 'DIV', 'SECTION', 'HEADER', 'ASIDE', 'DL']);
+
+function isDataTable(el: Element, s: Stats): boolean {
+  if (el.getAttribute('role') === 'presentation') return false;
+  if (s.th > 0) return true;
+  return s.tr >= 3 && s.td / s.tr >= 2 && s.text > 0 && s.tables === 1;
+}
+
+function inFigure(el: Element): boolean {
+  for (let a = el.parentNode as Element | null; a && a.tagName; a = a.parentNode as Element | null) if (tagOf(a) === 'FIGURE') return true;
+  return false;
+}
+
+/** Should this block go? (Readability's _cleanConditionally, on precomputed stats.) */
+function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean): boolean {
+  const tag = tagOf(el);
+  const s = stats.get(el);
+  if (!s) return false;
+  if (tag === 'TABLE' && isDataTable(el, s)) return false;
+  if (s.code > 0 && s.text > 0 && linkDensity(s) < 0.5) return false;
+  const weight = pass.weights ? classWeight(el, pass.forum) : 0;
+  if (weight + s.score < 0) return true;
+  if (s.commas >= 10) return false;
+  const isList = tag === 'UL' || tag === 'OL' || tag === 'DL';
+  const p = s.pTags;
+  const img = s.imgs;
+  const li = s.lis - 100;
+  const density = linkDensity(s);
+  const headingDensity = s.text ? s.headingText / s.text : 0;
+  if (img > 1 && p / img < 0.5 && !inFigure(el)) return true;
+  if (!isList && li > p) return true;
+  if (s.inputs > Math.floor(p / 3)) return true;
+  if (!isList && headingDensity < 0.9 && s.text < 25 && (img === 0 || img > 2) && density > 0) return true;
+  if (linky) return false;
+  if (!isList && weight < 25 && density > 0.2) return true;
+  if (weight >= 25 && density > 0.5) return true;
+  if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return true;
+  return false;
+}
+
+function similar(a: string, b: string): number {
+  const ta = a.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const tb = new Set(b.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+  if (!ta.length || !tb.size) return 0;
+  let hit = 0;
+  for (const t of ta) if (tb.has(t)) hit++;
+  return hit / Math.max(ta.length, tb.size);
+}
+
+/**
+ * What to drop inside the content parts (outermost elements only): the heading that repeats the
+ * title, negative headings and, when `pass.clean`, Readability's conditional cleaning.
+ */
+export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, title: string): Set<Element> {
+  const drop = new Set<Element>();
+  let titleSeen = false;
+  for (const part of parts) {
+    // a listing (teasers, cards, link lists): links are the content, so link density says nothing
+    const ps = stats.get(part);
+    const linky = !!ps && linkDensity(ps) > LISTING_DENSITY;
+    elementsInOrder(part, (el) => {
+      if (pass.dropped.has(el)) return true;
+      const tag = tagOf(el);
+      if (tag === 'H1' || tag === 'H2') {
+        if (titleSeen && !pass.weights) return false;
+        const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+        if ((pass.weights && classWeight(el, pass.forum) < 0) || (!titleSeen && title && text && similar(text, title) > 0.75)) {
+          titleSeen = true;
+          drop.add(el);
+          return true;
+        }
+        return false;
+      }
+      if (el !== part && pass.clean && CONDITIONAL.has(tag) && shouldDrop(el, stats, pass, linky)) {
+        drop.add(el);
+        return true;
+      }
+      return false;
+    });
+  }
+  return drop;
+}

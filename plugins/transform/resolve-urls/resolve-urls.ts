@@ -1,0 +1,98 @@
+/**
+ * URL resolution transform: rewrites every reference inside the content (links, images, srcsets,
+ * media sources, lazy-loaded images) to an absolute URL against the page's base (honouring
+ * `<base href>`), so formats can emit the content anywhere. Runs last, on whatever the content
+ * root has become.
+ */
+import { definePlugin } from '../../../core/plugin.ts';
+import type { DomElement } from '../../../core/dom.ts';
+import type { PageDocument } from '../../../core/document.ts';
+import { absoluteUrl, documentBaseUrl } from './urls.ts';
+import { largestCandidate, parseSrcset, serializeSrcset } from './srcset.ts';
+import { isPlaceholderSrc, LAZY_SRC_ATTRIBUTES, LAZY_SRCSET_ATTRIBUTES } from './lazy.ts';
+
+function firstAttribute(el: DomElement, names: readonly string[]): string | null {
+  for (const name of names) {
+    const value = el.getAttribute(name)?.trim();
+    if (value) return value;
+  }
+  return null;
+}
+
+/** Promotes lazy-load attributes over a placeholder `src`/missing `srcset`. */
+function applyLazyAttributes(el: DomElement): void {
+  const lazySrc = firstAttribute(el, LAZY_SRC_ATTRIBUTES);
+  if (lazySrc && isPlaceholderSrc(el.getAttribute('src'))) el.setAttribute('src', lazySrc);
+  const lazySrcset = firstAttribute(el, LAZY_SRCSET_ATTRIBUTES);
+  if (lazySrcset && !el.getAttribute('srcset')?.trim()) el.setAttribute('srcset', lazySrcset);
+}
+
+function resolveAttribute(el: DomElement, name: string, base: string): void {
+  const value = el.getAttribute(name);
+  if (value === null) return;
+  // data: URIs are already absolute; skip them so huge inline images are not re-serialised.
+  if (value.trim().startsWith('data:')) return;
+  const resolved = absoluteUrl(value, base);
+  if (resolved) el.setAttribute(name, resolved);
+}
+
+function resolveSrcset(el: DomElement, base: string): void {
+  const srcset = el.getAttribute('srcset');
+  if (srcset === null) return;
+  const candidates = parseSrcset(srcset).map((c) => ({ ...c, url: absoluteUrl(c.url, base) ?? c.url }));
+  el.setAttribute('srcset', serializeSrcset(candidates));
+}
+
+/** An image whose src is still a placeholder takes the largest srcset candidate (own, else its picture's). */
+function fillImageSrc(img: DomElement): void {
+  if (!isPlaceholderSrc(img.getAttribute('src'))) return;
+  const sources = [img, ...(img.parentElement?.tagName === 'PICTURE' ? [...img.parentElement.querySelectorAll('source')] : [])];
+  for (const source of sources) {
+    const best = largestCandidate(parseSrcset(source.getAttribute('srcset') ?? ''));
+    if (best) {
+      img.setAttribute('src', best.url);
+      return;
+    }
+  }
+}
+
+function resolveLinks(root: DomElement, base: string): void {
+  for (const link of root.querySelectorAll('a[href], area[href]')) {
+    if (/^\s*javascript:/i.test(link.getAttribute('href') ?? '')) {
+      // The text stays readable; only the script target goes.
+      if (link.tagName === 'A') link.replaceWith(...link.childNodes);
+      else link.removeAttribute('href');
+      continue;
+    }
+    resolveAttribute(link, 'href', base);
+  }
+}
+
+function resolveMedia(root: DomElement, base: string): void {
+  for (const el of root.querySelectorAll('img, source')) {
+    applyLazyAttributes(el);
+    resolveAttribute(el, 'src', base);
+    resolveSrcset(el, base);
+  }
+  for (const img of root.querySelectorAll('img')) fillImageSrc(img);
+  for (const el of root.querySelectorAll('video, audio, track, embed')) resolveAttribute(el, 'src', base);
+  for (const el of root.querySelectorAll('video[poster]')) resolveAttribute(el, 'poster', base);
+}
+
+export function resolveUrls(root: DomElement, base: string): void {
+  resolveLinks(root, base);
+  resolveMedia(root, base);
+}
+
+export const resolveUrlsTransform = definePlugin({
+  kind: 'transform',
+  name: 'resolve-urls',
+  description: 'Makes links, images, srcsets, media sources and lazy-loaded images absolute; drops javascript: links but keeps their text.',
+  order: 'post',
+  setup: () => ({
+    apply(doc: PageDocument) {
+      if (!doc.root) return;
+      resolveUrls(doc.root, documentBaseUrl(doc.dom, doc.baseUrl));
+    },
+  }),
+});

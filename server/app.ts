@@ -1,0 +1,57 @@
+/**
+ * The HTTP edge (Elysia): authenticate, read and validate input, call the core, serialise. No
+ * business logic lives here. Public routes: `/health`, `/openapi.json`, `/docs`; everything else
+ * needs the API key when one is configured.
+ */
+import { Elysia } from 'elysia';
+import type { Trawl } from '../core/container.ts';
+import { TrawlError } from '../core/errors.ts';
+import { createAuthenticator } from './auth.ts';
+import { errorResponse, notFound } from './errors.ts';
+import { docsPage } from './docs.ts';
+import { buildOpenApi } from './openapi.ts';
+import { healthRoute } from './routes/health.ts';
+import { pluginsRoute } from './routes/v1/plugins.ts';
+import { scrapeRoute } from './routes/v1/scrape.ts';
+
+const PUBLIC_PATHS = new Set(['/health', '/openapi.json', '/docs']);
+
+export function createApp(trawl: Trawl) {
+  const auth = createAuthenticator(trawl.config.apiKey);
+  const logger = trawl.logger.child({ component: 'http' });
+  const openapi = buildOpenApi(trawl);
+
+  return new Elysia()
+    .onError(({ code, error, request, path }) => {
+      if (code === 'NOT_FOUND') return notFound(request.method, path);
+      if (code === 'PARSE') return Response.json({ error: 'Request body is not valid JSON' }, { status: 400 });
+      return errorResponse(error, logger, { method: request.method, path });
+    })
+    .derive({ as: 'global' }, ({ request, path }) => {
+      if (PUBLIC_PATHS.has(path)) return { workspace: 'default' };
+      return { workspace: auth.authenticate(request.headers.get('authorization')) };
+    })
+    .get('/health', () => healthRoute(trawl))
+    .get('/openapi.json', () => openapi)
+    .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }))
+    .get('/v1/plugins', () => pluginsRoute(trawl))
+    .post('/v1/scrape', ({ request, workspace }) => scrapeRoute(trawl, request, workspace), { parse: 'none' })
+    .all('*', ({ request, path }) => {
+      throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);
+    });
+}
+
+export type TrawlApp = ReturnType<typeof createApp>;
+
+/** Starts listening; returns the bound port and a stop function. */
+export function listen(trawl: Trawl, port = trawl.config.server.port, host = trawl.config.server.host) {
+  const app = createApp(trawl);
+  app.listen({ port, hostname: host, maxRequestBodySize: trawl.config.server.maxBodyBytes + 1024 });
+  const server = app.server!;
+  return {
+    app,
+    port: server.port as number,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${server.port}`,
+    stop: async () => { await app.stop(true); },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The OpenAPI 3.1 document served at /openapi.json. Request schemas come from the same zod
+ * schemas that validate requests, so the document cannot drift from the code on inputs; response
+ * shapes are written out here with every decision the interface left open.
+ */
+import { z } from 'zod';
+import type { Trawl } from '../core/container.ts';
+import { scrapeRequestSchema } from '../core/job.ts';
+
+const str = (description: string, nullable = false) => (nullable ? { type: ['string', 'null'], description } : { type: 'string', description });
+
+const metadataSchema = {
+  type: 'object',
+  required: ['title', 'description', 'author', 'published_date', 'language', 'site_name', 'image', 'favicon', 'word_count'],
+  properties: {
+    title: str('From og:title, twitter:title, JSON-LD headline, <title>, else the first <h1>.'),
+    description: str('From meta description, og:description or twitter:description.'),
+    author: str('Author name from JSON-LD, meta author, microdata or a visible byline.', true),
+    published_date: str('Publication date as ISO 8601, from JSON-LD, article:published_time, microdata or <time>.', true),
+    language: str('Page language code (<html lang>, Content-Language, og:locale).', true),
+    site_name: str('From og:site_name or the JSON-LD publisher.', true),
+    image: str('Primary image URL (Open Graph or Twitter card), absolute.', true),
+    favicon: str('The largest declared icon, else /favicon.ico of the origin.', true),
+    word_count: { type: 'integer', description: 'Words in the extracted content (after selectors and main-content extraction).' },
+    status_code: { type: 'integer', description: 'HTTP status of the final response.' },
+    final_url: str('URL after redirects.'),
+    content_type: str('Media type of the response.'),
+  },
+};
+
+const linkSchema = { type: 'object', required: ['text', 'href'], properties: { text: { type: 'string' }, href: { type: 'string', format: 'uri' } } };
+
+const scrapeResultSchema = {
+  type: 'object',
+  required: ['url', 'metadata'],
+  description: 'Only the requested formats are present.',
+  properties: {
+    url: str('The URL as requested (normalised).'),
+    metadata: { $ref: '#/components/schemas/Metadata' },
+    markdown: str('CommonMark + GFM tables, absolute URLs.'),
+    text: str('Plain text; headings on their own lines, paragraphs separated by a blank line.'),
+    links: { type: 'array', items: { $ref: '#/components/schemas/Link' }, description: 'Every link of the whole page (not only the main content), absolute, deduplicated.' },
+    rawHtml: str('The page as received, decoded to text, before any processing.'),
+    warnings: { type: 'array', items: { type: 'string' }, description: 'Present when a format or plugin reported a problem; the other formats are still returned.' },
+  },
+};
+
+const errorSchema = { type: 'object', required: ['error'], properties: { error: { type: 'string' } } };
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+export function buildOpenApi(trawl: Trawl) {
+  const formats = trawl.scraper.knownFormats();
+  const request = z.toJSONSchema(scrapeRequestSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete request.$schema;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Trawl',
+      version: trawl.version,
+      description:
+        'Web content extraction. Authenticate with `Authorization: Bearer <key>` when the server was started with an API key; ' +
+        'without one every request is allowed. Errors are `{"error": "<message>"}`: 400 invalid input (the message names the field), ' +
+        '401 bad key, 404 unknown path or id, 413 body over the limit, 422 the target could not be fetched or processed ' +
+        '(`Failed to fetch URL: <reason>`), 500 internal.',
+    },
+    security: trawl.config.apiKey ? [{ bearer: [] }] : [],
+    paths: {
+      '/v1/scrape': {
+        post: {
+          summary: 'Scrape one URL',
+          description:
+            `Formats: ${formats.join(', ')}. A format whose plugin is disabled or not installed is a 400 naming the plugin. ` +
+            'Results are cached per workspace, URL and options for `storage.cacheTtlSeconds` (response header `X-Trawl-Cache: hit|miss`); ' +
+            '`no_cache: true` forces a fresh fetch. Stage timings are in the `Server-Timing` header. ' +
+            'A target answering 4xx/5xx is still scraped; its status is in `metadata.status_code`.',
+          requestBody: { required: true, content: { 'application/json': { schema: request } } },
+          responses: {
+            200: json({ $ref: '#/components/schemas/ScrapeResult' }, 'The scrape result'),
+            400: errorResponse('Invalid request, e.g. `Missing required field: url`'),
+            401: errorResponse('Invalid or missing API key'),
+            413: errorResponse('Request body too large'),
+            422: errorResponse('The URL could not be fetched or its content not processed'),
+          },
+        },
+      },
+      '/v1/plugins': {
+        get: { summary: 'List plugins', responses: { 200: json({ type: 'object', properties: { plugins: { type: 'array', items: { type: 'object' } } } }, 'Every built-in plugin with kind, enabled flag, description and options as JSON Schema'), 401: errorResponse('Invalid or missing API key') } },
+      },
+      '/health': {
+        get: { summary: 'Health check', security: [], responses: { 200: json({ type: 'object' }, 'status, version, database, plugin counts, language-model runtime status'), 503: json({ type: 'object' }, 'The database does not answer') } },
+      },
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { ScrapeRequest: request, ScrapeResult: scrapeResultSchema, Metadata: metadataSchema, Link: linkSchema, Error: errorSchema },
+    },
+  };
+}

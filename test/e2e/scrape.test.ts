@@ -1,0 +1,211 @@
+/**
+ * End to end: a real server on 127.0.0.1 scraping a fixture site — markdown, text, links and
+ * metadata of real-looking pages, selectors, main content, the response cache (on SQLite and, when
+ * TEST_DATABASE_URL is set, Postgres), non-UTF-8 pages, the SSRF guard and the CLI.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import iconv from 'iconv-lite';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
+import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
+import { testDatabases } from '../helpers/databases.ts';
+
+const fixture = (name: string) => Bun.file(new URL(`../fixtures/site/${name}`, import.meta.url)).text();
+let site: FixtureSite;
+let server: TestServer;
+let counter = 0;
+
+beforeAll(async () => {
+  site = startFixtureSite({
+    '/news/tidal': await fixture('article.html'),
+    '/docs/retries': await fixture('docs.html'),
+    '/counted': () => new Response(`<html><body><p>Visit number ${++counter}</p></body></html>`, { headers: { 'content-type': 'text/html' } }),
+    '/ru': { body: iconv.encode('<html><head><meta charset="windows-1251"><title>Новости</title></head><body><p>Привет, мир! Съешь же ещё этих мягких булок.</p></body></html>', 'win1251'), headers: { 'content-type': 'text/html' } },
+    '/ja': { body: iconv.encode('<html><head><title>日本語</title></head><body><p>こんにちは世界。吾輩は猫である。</p></body></html>', 'Shift_JIS'), headers: { 'content-type': 'text/html; charset=Shift_JIS' } },
+    '/moved': () => new Response(null, { status: 301, headers: { location: '/news/tidal' } }),
+    '/missing': { status: 404, body: '<html><head><title>Not here</title></head><body><h1>Page not found</h1></body></html>' },
+  });
+  server = await startTrawlServer();
+});
+afterAll(async () => {
+  await server.stop();
+  await site.stop();
+});
+
+describe('scrape a real-looking article', () => {
+  test('markdown keeps structure with absolute URLs; metadata is complete', async () => {
+    const res = await server.post('/v1/scrape', { url: site.at('/news/tidal') });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['markdown', 'metadata', 'url']);
+    const md: string = res.body.markdown;
+    expect(md).toContain('# Tidal energy finds its footing');
+    expect(md).toContain('## How the turbines work');
+    expect(md).toContain('**ebb and flood**');
+    expect(md).toContain('- Rotor diameter: 18 metres');
+    expect(md).toContain('| Year | Output (GWh) |\n| --- | --- |\n| 2024 | 41 |');
+    expect(md).toContain(`![Map of the turbine array](${site.at('/media/array-map.png')})`);
+    expect(md).toContain(`[Pentland Firth](https://en.example.org/wiki/Pentland_Firth)`);
+    expect(md).not.toContain('Hidden promo text');
+    expect(md).not.toContain('Template text');
+    expect(md).not.toContain('analytics');
+    expect(md).not.toMatch(/\n{3,}/);
+    expect(res.body.metadata).toMatchObject({
+      title: 'Tidal energy finds its footing',
+      description: 'A small Scottish firm has run underwater turbines for six years without a major failure.',
+      author: 'Morag Lindsay',
+      published_date: '2026-03-14T08:30:00.000Z',
+      language: 'en-GB',
+      site_name: 'Harbour Post',
+      image: site.at('/media/turbine-hero.jpg'),
+      favicon: site.at('/static/icon-192.png'),
+      status_code: 200,
+    });
+    expect(res.body.metadata.word_count).toBeGreaterThan(80);
+  });
+
+  test('text and links', async () => {
+    const res = await server.post('/v1/scrape', { url: site.at('/news/tidal'), formats: ['text', 'links'] });
+    expect(res.body.markdown).toBeUndefined();
+    expect(res.body.text).toContain('How the turbines work\n\nEach turbine sits on the seabed');
+    expect(res.body.text).not.toContain('#');
+    expect(res.body.links).toContainEqual({ text: 'Pentland Firth', href: 'https://en.example.org/wiki/Pentland_Firth' });
+    expect(res.body.links).toContainEqual({ text: 'Privacy', href: site.at('/privacy') });
+    for (const link of res.body.links) expect(link.href).toMatch(/^https?:\/\//);
+  });
+
+  test('rawHtml is the page as received', async () => {
+    const res = await server.post('/v1/scrape', { url: site.at('/news/tidal'), formats: ['rawHtml'] });
+    expect(res.body.rawHtml).toBe(await fixture('article.html'));
+  });
+
+  test('only_main_content drops navigation, sidebar and footer', async () => {
+    const res = await server.post('/v1/scrape', { url: site.at('/news/tidal'), formats: ['markdown'], only_main_content: true });
+    const md: string = res.body.markdown;
+    expect(md).toContain('## How the turbines work');
+    expect(md).toContain('| 2025 | 44 |');
+    for (const junk of ['About us', 'Most read', 'Ferry timetable', '© 2026', 'Privacy']) expect(md).not.toContain(junk);
+    const full = await server.post('/v1/scrape', { url: site.at('/news/tidal'), formats: ['markdown'] });
+    expect(res.body.metadata.word_count).toBeLessThan(full.body.metadata.word_count);
+  });
+
+  test('include_selectors and exclude_selectors', async () => {
+    const only = await server.post('/v1/scrape', { url: site.at('/docs/retries'), formats: ['markdown'], include_selectors: ['#content'], exclude_selectors: ['.warning'] });
+    expect(only.body.markdown).toContain('# Configuring retries');
+    expect(only.body.markdown).toContain('```js\nconst queue = new Queue({ maxAttempts: 5 });\nqueue.start();\n```');
+    expect(only.body.markdown).not.toContain('Getting started');
+    expect(only.body.markdown).not.toContain('Buy more ferries');
+    expect(only.body.markdown).not.toContain('transient failures');
+    const bad = await server.post('/v1/scrape', { url: site.at('/docs/retries'), include_selectors: ['div[['] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('include_selectors[0]');
+  });
+
+  test('redirects are followed and the final URL recorded; an error page is still content', async () => {
+    const moved = await server.post('/v1/scrape', { url: site.at('/moved'), formats: ['text'] });
+    expect(moved.body.metadata.final_url).toBe(site.at('/news/tidal'));
+    const missing = await server.post('/v1/scrape', { url: site.at('/missing'), formats: ['text'] });
+    expect(missing.status).toBe(200);
+    expect(missing.body.metadata.status_code).toBe(404);
+    expect(missing.body.text).toContain('Page not found');
+  });
+});
+
+describe('non-UTF-8 pages', () => {
+  test('windows-1251 declared only in <meta>', async () => {
+    const res = await server.post('/v1/scrape', { url: site.at('/ru'), formats: ['text'] });
+    expect(res.body.text).toBe('Привет, мир! Съешь же ещё этих мягких булок.');
+    expect(res.body.metadata.title).toBe('Новости');
+  });
+
+  test('Shift_JIS declared in the Content-Type header', async () => {
+    const res = await server.post('/v1/scrape', { url: site.at('/ja'), formats: ['text'] });
+    expect(res.body.text).toBe('こんにちは世界。吾輩は猫である。');
+  });
+});
+
+for (const database of testDatabases()) {
+  describe(`response cache on ${database.name}`, () => {
+    test('a repeat is served from the cache; no_cache and other options fetch afresh', async () => {
+      const storage = await database.open();
+      const cached = await startTrawlServer({ storage });
+      try {
+        const url = site.at('/counted');
+        const first = await cached.post('/v1/scrape', { url, formats: ['text'] });
+        const second = await cached.post('/v1/scrape', { url, formats: ['text'] });
+        expect(first.headers.get('x-trawl-cache')).toBe('miss');
+        expect(second.headers.get('x-trawl-cache')).toBe('hit');
+        expect(second.body).toEqual(first.body);
+        const fresh = await cached.post('/v1/scrape', { url, formats: ['text'], no_cache: true });
+        expect(fresh.headers.get('x-trawl-cache')).toBe('miss');
+        expect(fresh.body.text).not.toBe(first.body.text);
+        const otherOptions = await cached.post('/v1/scrape', { url, formats: ['text', 'links'] });
+        expect(otherOptions.headers.get('x-trawl-cache')).toBe('miss');
+        // the fresh fetch refreshed the cache
+        const after = await cached.post('/v1/scrape', { url, formats: ['text'] });
+        expect(after.body.text).toBe(fresh.body.text);
+      } finally {
+        await cached.stop();
+        await storage.close();
+      }
+    });
+  });
+}
+
+describe('SSRF guard (allowPrivateNetwork = false)', () => {
+  let guarded: TestServer;
+  beforeAll(async () => {
+    guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false, resolve: { 'intranet.example.com': '10.1.2.3', 'sneaky.example.com': '127.0.0.1' } } } });
+  });
+  afterAll(() => guarded.stop());
+
+  const targets: Array<[string, () => string, RegExp]> = [
+    ['loopback', () => site.at('/news/tidal'), /^Failed to fetch URL: address 127\.0\.0\.1 is not allowed/],
+    ['private 10/8', () => 'http://10.0.0.1/', /^Failed to fetch URL: address 10\.0\.0\.1 is not allowed/],
+    ['cloud metadata', () => 'http://169.254.169.254/latest/meta-data/', /^Failed to fetch URL: address 169\.254\.169\.254 is not allowed/],
+    ['IPv6 loopback', () => `http://[::1]:${site.port}/`, /^Failed to fetch URL: address ::1 is not allowed/],
+    ['a name resolving to a private address', () => 'http://intranet.example.com/', /^Failed to fetch URL: address 10\.1\.2\.3 is not allowed/],
+    ['a name resolving to loopback', () => `http://sneaky.example.com:${site.port}/news/tidal`, /^Failed to fetch URL: address 127\.0\.0\.1 is not allowed/],
+  ];
+  for (const [name, url, message] of targets) {
+    test(`refuses ${name}`, async () => {
+      const before = site.hits.length;
+      const res = await guarded.post('/v1/scrape', { url: url(), no_cache: true });
+      expect(res.status).toBe(422);
+      expect(res.body.error).toMatch(message);
+      expect(site.hits.length).toBe(before);
+    });
+  }
+});
+
+describe('CLI', () => {
+  // Async spawn: the fixture site runs in this process and must keep answering meanwhile.
+  const cli = async (...args: string[]) => {
+    const child = Bun.spawn(['bun', 'cli/main.ts', 'scrape', ...args], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      env: { ...process.env, TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true', TRAWL_DATA_DIR: ':memory:', TRAWL_LOG_LEVEL: 'silent' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    return { stdout, stderr, exitCode };
+  };
+
+  test('prints markdown, text and links through the same pipeline', async () => {
+    const markdown = await cli(site.at('/news/tidal'));
+    expect(markdown.exitCode).toBe(0);
+    expect(markdown.stdout).toContain('## How the turbines work');
+    const text = await cli(site.at('/news/tidal'), '--format', 'text', '--main');
+    expect(text.stdout).toContain('Each turbine sits on the seabed');
+    expect(text.stdout).not.toContain('Most read');
+    const links = JSON.parse((await cli(site.at('/news/tidal'), '--format', 'links')).stdout);
+    expect(links).toContainEqual({ text: 'Privacy', href: site.at('/privacy') });
+  });
+
+  test('reports bad input and fetch failures with a non-zero exit', async () => {
+    const bad = await cli('ftp://x');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('Invalid field url');
+    const refused = await cli('http://no-such-host.invalid/');
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain('Failed to fetch URL: could not resolve host');
+  });
+});

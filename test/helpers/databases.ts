@@ -1,0 +1,60 @@
+/**
+ * The databases a storage-backed test suite runs on: SQLite in memory always, and Postgres too when
+ * TEST_DATABASE_URL is set (CI sets it). Each `open()` gives a fresh, migrated, empty database —
+ * on Postgres a throwaway schema that `close()` drops — so suites never see each other's rows.
+ *
+ *   for (const database of testDatabases()) {
+ *     describe(database.name, () => {
+ *       let storage: Storage;
+ *       beforeEach(async () => { storage = await database.open(); });
+ *       afterEach(() => storage.close());
+ *       …
+ *     });
+ *   }
+ */
+import { openStorage } from '../../core/storage/db.ts';
+import type { Storage } from '../../core/services.ts';
+import { sql } from 'kysely';
+
+export interface TestDatabase {
+  readonly name: Storage['dialect'];
+  /** A fresh, migrated, empty storage; its close() also removes whatever the test created. */
+  open(): Promise<Storage>;
+}
+
+export const postgresTestUrl: string | undefined = process.env.TEST_DATABASE_URL || undefined;
+
+/** A schema name no other test run picks: Postgres-safe, lower case. */
+export function randomSchemaName(): string {
+  return `trawl_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+}
+
+async function openPostgresInFreshSchema(databaseUrl: string): Promise<Storage> {
+  const schema = randomSchemaName();
+  const storage = await openStorage({ databaseUrl, dataDir: ':memory:', schema, poolSize: 4 });
+  let closing: Promise<void> | undefined;
+  return {
+    dialect: storage.dialect,
+    db: storage.db,
+    ping: () => storage.ping(),
+    close() {
+      closing ??= (async () => {
+        try {
+          await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(storage.db);
+        } finally {
+          await storage.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}
+
+export function testDatabases(): TestDatabase[] {
+  const databases: TestDatabase[] = [
+    { name: 'sqlite', open: () => openStorage({ dataDir: ':memory:', sqliteFile: ':memory:' }) },
+  ];
+  const url = postgresTestUrl;
+  if (url) databases.push({ name: 'postgres', open: () => openPostgresInFreshSchema(url) });
+  return databases;
+}

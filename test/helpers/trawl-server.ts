@@ -1,0 +1,48 @@
+/**
+ * Starts a real Trawl HTTP server on 127.0.0.1 for end-to-end tests, booted through the same path
+ * as `bun start`, with test settings layered on top (quiet logs, in-memory or throwaway storage).
+ */
+import { deepMerge } from '../../core/config.ts';
+import type { Trawl } from '../../core/container.ts';
+import type { Storage } from '../../core/services.ts';
+import { listen } from '../../server/app.ts';
+import { bootTrawl } from '../../server/boot.ts';
+
+export interface TestServer {
+  url: string;
+  trawl: Trawl;
+  /** POSTs JSON (or a raw string body) and returns status, parsed body and headers. */
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+export async function startTrawlServer(options: { overrides?: Record<string, unknown>; env?: Record<string, string>; storage?: Storage } = {}): Promise<TestServer> {
+  const trawl = await bootTrawl({
+    env: options.env ?? {},
+    storage: options.storage,
+    overrides: deepMerge(
+      { log: { level: 'silent' }, storage: { dataDir: ':memory:' }, fetch: { allowPrivateNetwork: true, timeoutMs: 5000 } },
+      options.overrides ?? {},
+    ),
+  });
+  const running = listen(trawl, 0, '127.0.0.1');
+  const call = async (path: string, init: RequestInit) => {
+    const response = await fetch(`${running.url}${path}`, init);
+    const text = await response.text();
+    let body: unknown = text;
+    try { body = JSON.parse(text); } catch {}
+    return { status: response.status, body, headers: response.headers };
+  };
+  return {
+    url: running.url,
+    trawl,
+    post: (path, body, headers = {}) =>
+      call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    get: (path, headers = {}) => call(path, { headers }),
+    async stop() {
+      await running.stop();
+      await trawl.shutdown();
+    },
+  };
+}
