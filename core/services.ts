@@ -56,10 +56,55 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+/** A unit of asynchronous work stored as a database row (crawl page, batch item, webhook delivery …). */
+export interface JobSpec {
+  /** Which handler runs it, e.g. `crawl.page`, `webhook.delivery`. */
+  kind: string;
+  workspace: string;
+  /** JSON-serialisable input of the handler. */
+  payload: Record<string, unknown>;
+  /** Not before this time (retries and schedules); default now. */
+  runAt?: Date;
+  /** Attempts before the job is marked failed; default from config. */
+  maxAttempts?: number;
+  /** Optional grouping id (e.g. the crawl id) so a whole group can be counted or cancelled. */
+  group?: string;
+}
+
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  workspace: string;
+  payload: Record<string, unknown>;
+  group: string | null;
+  /** 1 on the first run. */
+  attempt: number;
+  maxAttempts: number;
+}
+
+/**
+ * Handlers finish normally (done) or throw. A thrown error is retried with exponential backoff and
+ * jitter until maxAttempts, unless it has `permanent: true` (then the job fails at once).
+ */
+export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<void>;
+
+export interface JobQueue {
+  enqueue(spec: JobSpec): Promise<string>;
+  enqueueMany(specs: JobSpec[]): Promise<string[]>;
+  /** Registers the handler of a kind; only processes that run workers claim jobs. */
+  handle(kind: string, handler: JobHandler, options?: { concurrency?: number }): void;
+  /** Cancels queued (unclaimed) jobs of a group; returns how many. */
+  cancelGroup(group: string): Promise<number>;
+  start(): void;
+  /** Graceful: stops claiming, lets running handlers finish (or releases them at the deadline). */
+  stop(deadlineMs?: number): Promise<void>;
+}
+
 export const Tokens = {
   Config: Symbol('Config') as InjectionToken<Readonly<TrawlConfig>>,
   Logger: Symbol('Logger') as InjectionToken<Logger>,
   Http: Symbol('HttpClient') as InjectionToken<HttpClient>,
   Storage: Symbol('Storage') as InjectionToken<Storage>,
   Results: Symbol('ResultStore') as InjectionToken<ResultStore>,
+  Jobs: Symbol('JobQueue') as InjectionToken<JobQueue>,
 } as const;
