@@ -100,6 +100,21 @@ export interface JobQueue {
   stop(deadlineMs?: number): Promise<void>;
 }
 
+/** An outbound notification (`crawl.completed`, `crawl.failed`, `batch.completed`, …). */
+export interface OutboundEvent {
+  type: string;
+  workspace: string;
+  /** The event's payload fields (documented per event in OpenAPI). */
+  data: Record<string, unknown>;
+  /** An extra receiver for this one event, e.g. a crawl's `webhook_url`. */
+  url?: string;
+}
+
+/** Delivers events to the workspace's registered webhooks (and `url`), as signed, retried jobs. */
+export interface EventBus {
+  emit(event: OutboundEvent): Promise<void>;
+}
+
 export const Tokens = {
   Config: Symbol('Config') as InjectionToken<Readonly<TrawlConfig>>,
   Logger: Symbol('Logger') as InjectionToken<Logger>,
@@ -107,4 +122,5 @@ export const Tokens = {
   Storage: Symbol('Storage') as InjectionToken<Storage>,
   Results: Symbol('ResultStore') as InjectionToken<ResultStore>,
   Jobs: Symbol('JobQueue') as InjectionToken<JobQueue>,
+  Events: Symbol('EventBus') as InjectionToken<EventBus>,
 } as const;

@@ -4,8 +4,8 @@
  */
 export type Route =
   | string
-  | Uint8Array<ArrayBuffer>
-  | { body?: string | Uint8Array<ArrayBuffer>; status?: number; headers?: Record<string, string>; delayMs?: number }
+  | Uint8Array
+  | { body?: string | Uint8Array; status?: number; headers?: Record<string, string>; delayMs?: number }
   | ((req: Request, server: FixtureSite) => Response | Promise<Response>);
 
 export interface FixtureSite {
@@ -17,6 +17,9 @@ export interface FixtureSite {
   hits: string[];
   stop(): Promise<void>;
 }
+
+/** Copies bytes into a plain ArrayBuffer-backed view, the only byte body type Response accepts. */
+const asBody = (body: string | Uint8Array) => (typeof body === 'string' ? body : new Uint8Array(body));
 
 export function startFixtureSite(routes: Record<string, Route>): FixtureSite {
   const hits: string[] = [];
@@ -32,10 +35,10 @@ export function startFixtureSite(routes: Record<string, Route>): FixtureSite {
       if (route === undefined) return new Response('not found', { status: 404 });
       if (typeof route === 'function') return route(req, site);
       if (typeof route === 'string' || route instanceof Uint8Array) {
-        return new Response(route, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+        return new Response(asBody(route), { headers: { 'content-type': 'text/html; charset=utf-8' } });
       }
       if (route.delayMs) await Bun.sleep(route.delayMs);
-      return new Response(route.body ?? '', {
+      return new Response(asBody(route.body ?? ''), {
         status: route.status ?? 200,
         headers: { 'content-type': 'text/html; charset=utf-8', ...route.headers },
       });

@@ -9,8 +9,11 @@ import { isForumPage } from './forum.ts';
 import { isBrokenParse, reparseBody } from './parse.ts';
 import { cascade } from './pass.ts';
 import { removeJunk } from './prepare.ts';
-import { pageTitle, searchRoot } from './root.ts';
+import { pageDescription, pageTitle, searchRoot } from './root.ts';
 import { removeNode } from './walk.ts';
+
+/** Results shorter than this (visible characters) fall back to the page description. */
+const TINY_TEXT = 100;
 
 export interface ExtractOptions {
   /** Treat the page as a discussion thread (keep comments/replies); detected when unset. */
@@ -34,6 +37,17 @@ export function extractMainContent(doc: Document, url?: string, options: Extract
   for (const el of result.pass.dropped) removeNode(el);
   if (!options.noPrune) for (const el of result.prune) removeNode(el);
   const parts = result.parts;
+  if (result.text < TINY_TEXT) {
+    // nothing in the markup (a client-rendered page): the page's own summary is better than nothing
+    const summary = pageDescription(doc);
+    if (summary.length > result.text * 1.2) {
+      const p = doc.createElement('p');
+      p.textContent = summary;
+      const box = doc.createElement('div');
+      box.appendChild(p);
+      return box;
+    }
+  }
   if (parts.length === 1) return parts[0]!;
   const content = doc.createElement('div');
   parts[0]!.parentNode?.insertBefore(content, parts[0]!);

@@ -31,8 +31,6 @@ export interface PassResult {
 
 /** Enough text to stop retrying (Readability's 500 characters, counted without whitespace). */
 export const ENOUGH_TEXT = 420;
-/** A pass whose cleaning threw away more than this share of its chosen content is suspect: try looser ones. */
-const KEEP_SHARE = Number(process.env.MC_KEEP ?? 0.25);
 
 export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const stats = measure(root, pass.dropped);
@@ -96,7 +94,7 @@ function cascadeIn(root: Element, forum: boolean, title: string, markers: readon
   let best: PassResult | null = null;
   for (const make of passes) {
     const result = runPass(root, make(), title);
-    if (result.text >= ENOUGH_TEXT && result.text >= result.partsText * KEEP_SHARE) return result;
+    if (result.text >= ENOUGH_TEXT) return result;
     if (!best || result.text > best.text) best = result;
   }
   return best!;

@@ -34,3 +34,20 @@ export function pageTitle(doc: Document): string {
   const cut = raw.split(/\s[|\-–—»:]\s/);
   return cut.length > 1 && cut[0]!.split(' ').length >= 3 ? cut[0]! : raw;
 }
+
+/** The page's meta / og description, whitespace collapsed. */
+export function pageDescription(doc: Document): string {
+  const head = doc.head;
+  let found = '';
+  if (head) {
+    for (let c = head.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.tagName !== 'META') continue;
+      const key = (c.getAttribute('name') ?? c.getAttribute('property') ?? '').toLowerCase();
+      if (key === 'description' || key === 'og:description') {
+        const v = (c.getAttribute('content') ?? '').replace(/\s+/g, ' ').trim();
+        if (v.length > found.length) found = v;
+      }
+    }
+  }
+  return found;
+}
