@@ -32,9 +32,9 @@ export class Pipeline {
   }
 
   private async stage(doc: PageDocument, name: string, work: () => Promise<void>): Promise<void> {
-    if (doc.job.signal.aborted) throw this.abortError(doc.job);
     const started = performance.now();
     try {
+      if (doc.job.signal.aborted) throw this.abortError(doc.job);
       await work();
     } catch (err) {
       throw asTrawlError(doc.job.signal.aborted ? this.abortError(doc.job) : err, name);

@@ -6,22 +6,13 @@ import pino from 'pino';
 import { TrawlError } from '../errors.ts';
 import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
 import { testConfig } from '../../test/helpers/plugin-context.ts';
+import { failure } from '../../test/helpers/failures.ts';
 import { createHttpClient, type FetchConfig } from './http-client.ts';
 
 const logger = pino({ level: 'silent' });
 const baseConfig: FetchConfig = testConfig().fetch;
 const client = (over: Partial<FetchConfig> = {}) => createHttpClient({ ...baseConfig, ...over }, logger);
 
-/** The rejection of a promise that must fail, as a TrawlError. */
-async function failure(promise: Promise<unknown>): Promise<TrawlError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TrawlError);
-    return err as TrawlError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 /** A TCP server on 127.0.0.1 that answers every connection with exactly these bytes (or nothing). */
 async function rawServer(reply: string | null, opts: { thenDestroy?: boolean } = {}) {

@@ -3,25 +3,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import zlib from 'node:zlib';
 import iconv from 'iconv-lite';
 import pino from 'pino';
-import { TrawlError } from '../errors.ts';
 import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
 import { testConfig } from '../../test/helpers/plugin-context.ts';
+import { failure } from '../../test/helpers/failures.ts';
 import { createHttpClient, type FetchConfig } from './http-client.ts';
 
 const logger = pino({ level: 'silent' });
 const baseConfig: FetchConfig = testConfig().fetch;
 const client = (over: Partial<FetchConfig> = {}) => createHttpClient({ ...baseConfig, ...over }, logger);
 
-/** The rejection of a promise that must fail, as a TrawlError. */
-async function failure(promise: Promise<unknown>): Promise<TrawlError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(TrawlError);
-    return err as TrawlError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 /** 200 MB of zeros, gzip-compressed as a stream (about 200 KB) so building it stays cheap. */
 async function gzipBomb(megabytes: number): Promise<Buffer> {
