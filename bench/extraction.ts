@@ -5,8 +5,8 @@
  *   bun bench/extraction.ts [--limit N] [--type article] [--source wcxb] [--ids a,b]
  *                           [--per-doc out.tsv] [--no-baseline] [--out path.json]
  *
- * In one run, for every selected page: Trawl (parse → extractMainContent → turndown+gfm markdown,
- * timed; plain text via core/dom.ts textOf for scoring) and the baseline, Readability 0.6.0 on
+ * In one run, for every selected page: Trawl (parse → extractMainContent → markdown with the
+ * markdown format's own turndown setup, timed; plain text via core/dom.ts textOf for scoring) and the baseline, Readability 0.6.0 on
  * linkedom 0.18.14 (parse → `new Readability(doc).parse().textContent`, timed). Both are scored
  * with the dataset's evaluate.ts. Prints a table and writes bench/results/extraction.json.
  */
@@ -19,7 +19,7 @@ import { extractMainContent } from '../plugins/transform/main-content/main-conte
 import { parseForExtraction } from '../plugins/transform/main-content/parse.ts';
 import { loadPages, loadScorer, loadTruth, REPO_ROOT, selectIds, type Page } from './extraction-data.ts';
 import { groupSummaries, perDocTsv, printTable } from './extraction-report.ts';
-import { makeTurndown } from './extraction-markdown.ts';
+import { createTurndown, elementToMarkdown } from '../plugins/format/markdown/markdown.ts';
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -45,60 +45,54 @@ const ids = selectIds(gt, {
 const pages = loadPages(gt, ids);
 console.log(`${pages.length} pages, ${(pages.reduce((n, p) => n + p.html.length, 0) / 1e6).toFixed(1)} MB of HTML`);
 
-/** Trawl: timed HTML → main content → markdown; text for scoring taken outside the timer. */
-function runTrawl(list: Page[]) {
-  const td = makeTurndown();
-  const text: Record<string, string> = {};
-  const markdownChars: Record<string, number> = {};
-  const errors: Record<string, string> = {};
-  let ms = 0;
-  let extractMs = 0;
-  for (const page of list) {
-    const t0 = performance.now();
-    let root: Element | null = null;
-    try {
-      const doc = parseForExtraction(page.html);
-      root = extractMainContent(doc, page.url || undefined);
-      const t1 = performance.now();
-      extractMs += t1 - t0;
-      markdownChars[page.id] = td.turndown(root as unknown as HTMLElement).length;
-    } catch (e) {
-      errors[page.id] = e instanceof Error ? e.message : String(e);
-    }
-    ms += performance.now() - t0;
-    text[page.id] = root ? textOf(root) : '';
-  }
-  return { text, ms, extractMs, markdownChars, errors };
+interface RunResult {
+  text: Record<string, string>;
+  /** Timed path total, milliseconds. */
+  ms: number;
 }
 
-function runReadability(list: Page[]) {
-  const text: Record<string, string> = {};
-  let ms = 0;
-  for (const page of list) {
-    const t0 = performance.now();
-    let out = '';
-    try {
-      const doc = parseHtmlDocument(page.html);
-      out = new Readability(doc as any).parse()?.textContent ?? '';
-    } catch {
-      out = '';
-    }
-    ms += performance.now() - t0;
-    text[page.id] = out;
+/** Trawl on one page: timed HTML → main content → markdown; plain text for scoring taken outside the timer. */
+function trawlPage(page: Page, td: ReturnType<typeof createTurndown>, out: RunResult & { extractMs: number; markdownChars: number; errors: Record<string, string> }) {
+  const t0 = performance.now();
+  let root: Element | null = null;
+  try {
+    const doc = parseForExtraction(page.html);
+    root = extractMainContent(doc, page.url || undefined);
+    out.extractMs += performance.now() - t0;
+    out.markdownChars += elementToMarkdown(td, root).length;
+  } catch (e) {
+    out.errors[page.id] = e instanceof Error ? e.message : String(e);
   }
-  return { text, ms };
+  out.ms += performance.now() - t0;
+  out.text[page.id] = root ? textOf(root) : '';
 }
 
-const trawl = runTrawl(pages);
+/** The baseline on one page: linkedom parse + Readability 0.6.0, timed. */
+function readabilityPage(page: Page, out: RunResult) {
+  const t0 = performance.now();
+  let text = '';
+  try {
+    const doc = parseHtmlDocument(page.html);
+    text = new Readability(doc as any).parse()?.textContent ?? '';
+  } catch {
+    text = '';
+  }
+  out.ms += performance.now() - t0;
+  out.text[page.id] = text;
+}
+
+// Interleaved page by page, so background load on the machine hits both systems alike.
+const td = createTurndown();
+const trawl = { text: {} as Record<string, string>, ms: 0, extractMs: 0, markdownChars: 0, errors: {} as Record<string, string> };
+const baseline: RunResult | null = args['no-baseline'] ? null : { text: {}, ms: 0 };
+for (const page of pages) {
+  trawlPage(page, td, trawl);
+  if (baseline) readabilityPage(page, baseline);
+}
 const trawlRows = scorer.scorePages(gt, trawl.text, ids);
 const systems = [{ name: 'trawl', groups: groupSummaries(scorer, trawlRows) }];
-let baseline: ReturnType<typeof runReadability> | null = null;
-let baselineRows;
-if (!args['no-baseline']) {
-  baseline = runReadability(pages);
-  baselineRows = scorer.scorePages(gt, baseline.text, ids);
-  systems.push({ name: 'readability', groups: groupSummaries(scorer, baselineRows) });
-}
+const baselineRows = baseline ? scorer.scorePages(gt, baseline.text, ids) : undefined;
+if (baselineRows) systems.push({ name: 'readability', groups: groupSummaries(scorer, baselineRows) });
 
 printTable(systems);
 const pps = (n: number, ms: number) => (ms > 0 ? (n * 1000) / ms : 0);
@@ -133,7 +127,7 @@ const result = {
     : null,
   throughputRatio: baseline ? trawlPps / pps(pages.length, baseline.ms) : null,
   /** Per-format measurements; `llm` (token ratio of the llm format vs markdown) is filled in later. */
-  formats: { markdown: { chars: Object.values(trawl.markdownChars).reduce((a, b) => a + b, 0) }, llm: null as null | Record<string, number> },
+  formats: { markdown: { chars: trawl.markdownChars }, llm: null as null | Record<string, number> },
 };
 mkdirSync(dirname(args.out!), { recursive: true });
 writeFileSync(args.out!, JSON.stringify(result, null, 2) + '\n');

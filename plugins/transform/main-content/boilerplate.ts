@@ -3,18 +3,18 @@
  * sidebar / cookie / share / related / comment / ad blocks recognised by tag, ARIA role and
  * class/id words.
  */
-import { classAndId, tagOf } from './walk.ts';
+import { attr, classAndId, tagOf } from './walk.ts';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide)(?:\s|$)/i;
 
 /** Hidden by attribute, inline style or a well-known utility class. */
 export function isHidden(el: Element): boolean {
-  if (el.hasAttribute('hidden')) return true;
-  if (el.getAttribute('aria-hidden') === 'true') return true;
-  const style = el.getAttribute('style');
+  if (attr(el, 'hidden') !== null) return true;
+  if (attr(el, 'aria-hidden') === 'true') return true;
+  const style = attr(el, 'style');
   if (style && HIDDEN_STYLE.test(style)) return true;
-  const cls = el.getAttribute('class');
+  const cls = attr(el, 'class');
   return !!cls && HIDDEN_CLASS.test(cls);
 }
 
@@ -42,7 +42,7 @@ export type BoilerKind = 'tag' | 'role' | 'class' | 'comment' | null;
 export function boilerplateKind(el: Element, forum: boolean): BoilerKind {
   const tag = tagOf(el);
   if (BOILER_TAGS.has(tag)) return 'tag';
-  const role = el.getAttribute('role');
+  const role = attr(el, 'role');
   if (role && BOILER_ROLES.has(role.toLowerCase())) return 'role';
   const ci = classAndId(el);
   if (!ci) return null;
@@ -61,8 +61,8 @@ export function boilerplateKind(el: Element, forum: boolean): BoilerKind {
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown/;
 const NEGATIVE = /-ad-|hidden|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
 export function classWeight(el: Element, forum: boolean): number {
-  const cls = (el.getAttribute('class') ?? '').toLowerCase();
-  const id = (el.getAttribute('id') ?? '').toLowerCase();
+  const cls = (attr(el, 'class') ?? '').toLowerCase();
+  const id = (attr(el, 'id') ?? '').toLowerCase();
   let w = 0;
   for (const s of [cls, id]) {
     if (!s) continue;

@@ -6,7 +6,7 @@
 import { classWeight } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type StatsMap } from './scoring.ts';
-import { childElements, tagOf } from './walk.ts';
+import { attr, childElements, tagOf } from './walk.ts';
 
 const TAG_INIT: Record<string, number> = {
   DIV: 5, ARTICLE: 5, MAIN: 5, SECTION: 3, PRE: 3, TD: 3, BLOCKQUOTE: 3,
@@ -26,7 +26,7 @@ export interface Scored {
 export function finalScore(el: Element, stats: StatsMap, pass: Pass): number {
   const s = stats.get(el);
   if (!s || s.score <= 0) return 0;
-  return (s.score + (TAG_INIT[tagOf(el)] ?? 0) + (pass.weights ? classWeight(el, pass.pass) : 0)) * (1 - linkDensity(s));
+  return (s.score + (TAG_INIT[tagOf(el)] ?? 0) + (pass.weights ? classWeight(el, pass.forum) : 0)) * (1 - linkDensity(s));
 }
 
 export function topCandidates(root: Element, stats: StatsMap, pass: Pass, n = 5): Scored[] {
@@ -101,7 +101,7 @@ export function contentSiblings(best: Element, root: Element, stats: StatsMap, p
   if (!parent || best === root) return [best];
   const bestScore = finalScore(best, stats, pass);
   const threshold = Math.max(10, bestScore * 0.2);
-  const cls = best.getAttribute('class') ?? '';
+  const cls = attr(best, 'class') ?? '';
   const out: Element[] = [];
   for (const sib of childElements(parent)) {
     if (sib === best) {
@@ -110,7 +110,7 @@ export function contentSiblings(best: Element, root: Element, stats: StatsMap, p
     }
     const s = stats.get(sib);
     if (!s) continue;
-    const bonus = cls && sib.getAttribute('class') === cls ? bestScore * 0.2 : 0;
+    const bonus = cls && attr(sib, 'class') === cls ? bestScore * 0.2 : 0;
     if (finalScore(sib, stats, pass) + bonus >= threshold) {
       out.push(sib);
       continue;

@@ -2,6 +2,7 @@
  * Forum / Q&A thread recognition. On a thread the posts *are* the content, so comment and reply
  * blocks must not be dropped as boilerplate, and post authors and dates are kept.
  */
+import { attr } from './walk.ts';
 
 const FORUM_URL = /\/(?:t|threads?|topics?|forums?|community|discussions?|questions|viewtopic|showthread|boards?|posts?)\b|[?&](?:t|topic|threadid)=|\bforums?\.|\bcommunity\.|\bdiscuss\.|\bdiscourse\./i;
 const GENERATOR = /discourse|xenforo|phpbb|vbulletin|invision|mybb|smf|flarum|nodebb|vanilla/i;
@@ -12,9 +13,9 @@ const POST_TYPE = /DiscussionForumPosting|QAPage|\/Question\b|\/Answer\b|\/Comme
 /** Does this element look like a forum post container? (Called once per element by the scan.) */
 export function looksLikePost(el: Element): boolean {
   if (el.tagName === 'SHREDDIT-COMMENT') return true;
-  const cls = el.getAttribute('class');
+  const cls = attr(el, 'class');
   if (cls && POST_CLASS.test(cls)) return true;
-  const itemtype = el.getAttribute('itemtype');
+  const itemtype = attr(el, 'itemtype');
   return !!itemtype && POST_TYPE.test(itemtype);
 }
 
@@ -24,7 +25,7 @@ export function isForumPage(doc: Document, postHits: number, url?: string): bool
   const head = doc.head;
   if (head) {
     for (let c = head.firstElementChild; c; c = c.nextElementSibling) {
-      if (c.tagName === 'META' && c.getAttribute('name')?.toLowerCase() === 'generator' && GENERATOR.test(c.getAttribute('content') ?? '')) return true;
+      if (c.tagName === 'META' && attr(c, 'name')?.toLowerCase() === 'generator' && GENERATOR.test(attr(c, 'content') ?? '')) return true;
     }
   }
   return postHits >= 1 && !!url && FORUM_URL.test(url);

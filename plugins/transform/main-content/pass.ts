@@ -7,6 +7,7 @@ import { contentSiblings, pickTop } from './candidates.ts';
 import { findBoilerplate } from './prepare.ts';
 import { findPrunable } from './prune.ts';
 import { measure, type StatsMap } from './scoring.ts';
+import { attr } from './walk.ts';
 
 export interface Pass {
   /** Discussion thread: comments and replies are content. */
@@ -56,7 +57,8 @@ function keptText(parts: Element[], prune: Set<Element>, stats: StatsMap): numbe
 export function cascade(root: Element, forum: boolean, title: string, markers: readonly Element[]): PassResult {
   const stats0 = measure(root);
   const scope = mainLandmark(root, stats0, markers);
-  const result = cascadeIn(scope, forum, title, markers, scope === root ? stats0 : measure(scope));
+  // stats are subtree-local, so the page-wide measurement serves the landmark too
+  const result = cascadeIn(scope, forum, title, markers, stats0);
   if (scope === root || result.text >= MIN_SCOPED_TEXT) return result;
   const wide = cascadeIn(root, forum, title, markers, stats0);
   return wide.text > result.text ? wide : result;
@@ -72,7 +74,7 @@ function mainLandmark(root: Element, stats: StatsMap, markers: readonly Element[
   let best: Element = root;
   let bestText = 0;
   for (const m of markers) {
-    if (m.tagName !== 'MAIN' && m.getAttribute('role') !== 'main') continue;
+    if (m.tagName !== 'MAIN' && attr(m, 'role') !== 'main') continue;
     const t = stats.get(m)?.text ?? 0;
     if (t > bestText && t >= total * MAIN_SHARE) {
       best = m;

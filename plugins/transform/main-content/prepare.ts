@@ -7,7 +7,7 @@ import { boilerplateKind, isHidden } from './boilerplate.ts';
 import type { StatsMap } from './scoring.ts';
 import { looksLikePost } from './forum.ts';
 import { JUNK } from './tags.ts';
-import { elementsInOrder, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
+import { attr, elementsInOrder, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
 
 export interface ScanInfo {
   /** Content landmarks: article, main, role=main, itemprop=articleBody/text. */
@@ -57,8 +57,8 @@ function scan(top: Element, info: ScanInfo) {
     if (tag === 'HEAD') return true; // never touch the head: metadata lives there
     if (tag === 'ARTICLE' || tag === 'MAIN') info.markers.push(el);
     else {
-      const role = el.getAttribute('role');
-      const prop = el.getAttribute('itemprop');
+      const role = attr(el, 'role');
+      const prop = attr(el, 'itemprop');
       if (role === 'main' || prop === 'articleBody' || prop === 'text') info.markers.push(el);
     }
     if (looksLikePost(el)) info.forumHits++;

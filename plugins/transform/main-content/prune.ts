@@ -5,7 +5,7 @@
 import { classWeight } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
-import { elementsInOrder, tagOf } from './walk.ts';
+import { attr, elementsInOrder, tagOf } from './walk.ts';
 
 /** Content this link-dense is a listing. */
 const LISTING_DENSITY = 0.3;
@@ -13,7 +13,7 @@ const LISTING_DENSITY = 0.3;
 const CONDITIONAL = new Set(['FORM', 'FIELDSET', 'TABLE', 'UL', 'OL', 'DIV', 'SECTION', 'HEADER', 'ASIDE', 'DL']);
 
 function isDataTable(el: Element, s: Stats): boolean {
-  if (el.getAttribute('role') === 'presentation') return false;
+  if (attr(el, 'role') === 'presentation') return false;
   if (s.th > 0) return true;
   return s.tr >= 3 && s.td / s.tr >= 2 && s.text > 0 && s.tables === 1;
 }

@@ -3,7 +3,7 @@
  * before `<head>`, it opens an empty head/body pair and puts the real page in later siblings);
  * then the whole `<html>` element is searched instead (heads are skipped by every pass).
  */
-import { visibleLength } from './walk.ts';
+import { attr, visibleLength } from './walk.ts';
 
 export function searchRoot(doc: Document): Element | null {
   const body = doc.body;
@@ -29,8 +29,13 @@ function hasText(el: Element): boolean {
 
 /** The page title: og:title, else <title>, with a trailing " | Site" / " - Site" part cut. */
 export function pageTitle(doc: Document): string {
-  const og = doc.querySelector('meta[property="og:title"]')?.getAttribute('content');
-  const raw = (og || doc.querySelector('title')?.textContent || '').replace(/\s+/g, ' ').trim();
+  let og = '';
+  let title = '';
+  for (let c = doc.head?.firstElementChild ?? null; c; c = c.nextElementSibling) {
+    if (c.tagName === 'TITLE' && !title) title = c.textContent ?? '';
+    else if (c.tagName === 'META' && attr(c, 'property') === 'og:title') og = attr(c, 'content') ?? '';
+  }
+  const raw = (og || title).replace(/\s+/g, ' ').trim();
   const cut = raw.split(/\s[|\-–—»:]\s/);
   return cut.length > 1 && cut[0]!.split(' ').length >= 3 ? cut[0]! : raw;
 }
@@ -42,9 +47,9 @@ export function pageDescription(doc: Document): string {
   if (head) {
     for (let c = head.firstElementChild; c; c = c.nextElementSibling) {
       if (c.tagName !== 'META') continue;
-      const key = (c.getAttribute('name') ?? c.getAttribute('property') ?? '').toLowerCase();
+      const key = (attr(c, 'name') ?? attr(c, 'property') ?? '').toLowerCase();
       if (key === 'description' || key === 'og:description') {
-        const v = (c.getAttribute('content') ?? '').replace(/\s+/g, ' ').trim();
+        const v = (attr(c, 'content') ?? '').replace(/\s+/g, ' ').trim();
         if (v.length > found.length) found = v;
       }
     }

@@ -61,9 +61,19 @@ export function tagOf(el: Element): string {
   return el.tagName.toUpperCase();
 }
 
+/**
+ * Raw attribute value, or null. On linkedom, `getAttribute` HTML-escapes the value on every call
+ * and dominates the hot loops; the attribute node's value is the same text, unescaped.
+ */
+export function attr(el: Element, name: string): string | null {
+  if (!el.hasAttributes()) return null;
+  return el.getAttributeNode(name)?.value ?? null;
+}
+
 /** `class` and `id` joined, lower-cased: what the class/id heuristics look at. */
 export function classAndId(el: Element): string {
-  const cls = el.getAttribute('class');
-  const id = el.getAttribute('id');
+  if (!el.hasAttributes()) return '';
+  const cls = attr(el, 'class');
+  const id = attr(el, 'id');
   return cls && id ? `${cls} ${id}`.toLowerCase() : (cls ?? id ?? '').toLowerCase();
 }

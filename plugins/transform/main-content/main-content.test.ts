@@ -1,0 +1,177 @@
+import { describe, expect, test } from 'bun:test';
+import { textOf } from '../../../core/dom.ts';
+import { PageDocument } from '../../../core/document.ts';
+import { createJob, scrapeRequestSchema } from '../../../core/job.ts';
+import { extractMainContent, mainContentTransform } from './main-content.ts';
+import { parseForExtraction } from './parse.ts';
+
+const extract = (html: string, url?: string) => textOf(extractMainContent(parseForExtraction(html), url));
+
+const para = (words: string, n = 3) => Array.from({ length: n }, (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose in an article.</p>`).join('\n');
+
+const ARTICLE = `<!doctype html><html><head><title>How tides work | Ocean Blog</title></head><body>
+<header class="site-header"><a href="/">Ocean Blog</a><nav><ul><li><a href="/a">Home</a></li><li><a href="/b">Topics</a></li><li><a href="/c">About</a></li></ul></nav></header>
+<div class="cookie-banner">We use cookies to improve your experience. <a href="/privacy">Privacy policy</a></div>
+<div class="layout">
+  <main><article>
+    <h1>How tides work</h1>
+    <div class="share-bar"><a href="https://x.example/share">Share on X</a> <a href="https://fb.example/share">Share on Facebook</a></div>
+    <div class="entry-content">
+      ${para('The moon pulls on the oceans.', 4)}
+      <h2>Spring and neap tides</h2>
+      ${para('When sun and moon align, tides grow.', 3)}
+      <ul><li>Spring tides happen at new and full moon, twice a month.</li><li>Neap tides happen at the quarter moons, in between.</li></ul>
+      <blockquote><p>Time and tide wait for no man, as the old proverb says about the sea.</p></blockquote>
+      <figure><img src="tide.png" alt="tide chart"><figcaption>Tide heights over one lunar month at a harbour.</figcaption></figure>
+    </div>
+    <section class="related-posts"><h3>Related</h3><ul><li><a href="/x">Waves explained</a></li><li><a href="/y">Currents explained</a></li></ul></section>
+  </article>
+  <section id="comments" class="comments-area"><h3>3 comments</h3>
+    <div class="comment"><p>Great read, thanks a lot for writing this up, I learned something new today about the sea.</p></div>
+  </section></main>
+  <aside class="sidebar"><h3>Popular</h3><ul><li><a href="/p1">Ten facts about whales you never knew before</a></li><li><a href="/p2">Why the sea is salty</a></li></ul></aside>
+</div>
+<footer class="site-footer"><p>© 2025 Ocean Blog. All rights reserved. Contact us at the harbour office any day.</p></footer>
+</body></html>`;
+
+const DOCS = `<!doctype html><html><head><title>Config reference - Tool docs</title></head><body>
+<nav class="docs-nav"><ul><li><a href="/1">Install</a></li><li><a href="/2">Config</a></li><li><a href="/3">CLI</a></li><li><a href="/4">FAQ</a></li></ul></nav>
+<div class="docs-content" role="main">
+  <h1>Config reference</h1>
+  <p>The tool reads its configuration from a TOML file, merges the environment, and validates everything at start-up.</p>
+  <pre><code>[server]
+port = 8080
+host = "127.0.0.1"</code></pre>
+  <table><thead><tr><th>Key</th><th>Default</th><th>Meaning</th></tr></thead>
+    <tbody><tr><td>port</td><td>8080</td><td>TCP port to listen on</td></tr><tr><td>host</td><td>127.0.0.1</td><td>Address to bind</td></tr></tbody></table>
+  <p>Unknown keys are rejected with a message that names the key, so typos never go unnoticed in production.</p>
+</div>
+<footer><a href="/edit">Edit this page</a> · <a href="/license">License</a></footer>
+</body></html>`;
+
+const post = (author: string, date: string, body: string) => `<div class="post js-post" data-post-id="${author}">
+  <div class="post-meta"><span class="username">${author}</span> <time datetime="${date}">${date}</time></div>
+  <div class="post-body"><p>${body}</p></div></div>`;
+const FORUM = `<!doctype html><html><head><title>Help: my build fails - Forum</title></head><body>
+<nav><a href="/">Forum</a> <a href="/latest">Latest</a> <a href="/top">Top</a></nav>
+<div id="thread">
+  <h1>Help: my build fails</h1>
+  ${post('alice', '2024-05-01', 'My build fails with an out-of-memory error since I upgraded the compiler, on every machine I tried.')}
+  ${post('bob', '2024-05-02', 'Try raising the heap limit with the flag from the docs; the new compiler needs more memory for large modules.')}
+  ${post('carol', '2024-05-03', 'Same here. Raising the limit fixed it for me, and splitting the biggest module helped even more.')}
+</div>
+<div class="suggested-topics"><h3>Suggested topics</h3><a href="/t/1">Other thread</a></div>
+<footer>Powered by forum software</footer>
+</body></html>`;
+
+describe('extractMainContent on hand-made pages', () => {
+  test('article: keeps body, headings, lists, quotes, captions; drops nav, banners, share, related, comments, sidebar, footer', () => {
+    const text = extract(ARTICLE);
+    for (const kept of ['The moon pulls on the oceans.', 'Spring and neap tides', 'Neap tides happen', 'Time and tide wait', 'Tide heights over one lunar month']) expect(text).toContain(kept);
+    for (const dropped of ['Topics', 'cookies', 'Share on X', 'Waves explained', 'Great read', 'whales', 'All rights reserved']) expect(text).not.toContain(dropped);
+  });
+
+  test('docs page: keeps code block and table', () => {
+    const root = extractMainContent(parseForExtraction(DOCS));
+    expect(root.querySelector('pre')?.textContent).toContain('port = 8080');
+    expect(root.querySelector('table')?.textContent).toContain('TCP port to listen on');
+    const text = textOf(root);
+    expect(text).toContain('Unknown keys are rejected');
+    expect(text).not.toContain('Edit this page');
+    expect(text).not.toContain('Install');
+  });
+
+  test('forum thread: keeps every post with its author and date', () => {
+    const text = extract(FORUM, 'https://forum.example/t/help-my-build-fails/42');
+    for (const kept of ['alice', 'bob', 'carol', '2024-05-02', 'out-of-memory', 'heap limit', 'splitting the biggest module']) expect(text).toContain(kept);
+    expect(text).not.toContain('Suggested topics');
+    expect(text).not.toContain('Powered by');
+  });
+
+  test('Discourse-style posts inside <noscript> are found', () => {
+    const html = `<html><head><meta name="generator" content="Discourse 3.2"></head><body><div id="app"></div><noscript>
+      <div class="topic-body crawler-post"><span class="creator">dave</span><time>May 1</time><div class="post">${para('Posts rendered for crawlers live here.', 3)}</div></div>
+      <div class="topic-body crawler-post"><span class="creator">erin</span><time>May 2</time><div class="post">${para('A reply that also lives in noscript.', 2)}</div></div>
+    </noscript></body></html>`;
+    const text = extract(html, 'https://discuss.example/t/x/1');
+    expect(text).toContain('Posts rendered for crawlers live here.');
+    expect(text).toContain('A reply that also lives in noscript.');
+    expect(text).toContain('erin');
+  });
+
+  test('a page whose markup precedes <html> (linkedom leaves body empty) is still extracted', () => {
+    const html = `<script>var x = 1;</script><!doctype html><html><meta charset="utf-8"><head><title>t</title></head><body><article>${para('Content after a stray script.', 4)}</article></body></html>`;
+    expect(extract(html)).toContain('Content after a stray script.');
+  });
+
+  test('hidden wrappers are dropped unless they hold the page', () => {
+    const html = `<html><body><div style="display:none">${para('Hidden promo text.', 1)}</div><div aria-hidden="true"><article>${para('Visible article text.', 8)}</article></div></body></html>`;
+    const text = extract(html);
+    expect(text).toContain('Visible article text.');
+    expect(text).not.toContain('Hidden promo text.');
+  });
+});
+
+describe('hostile input is bounded', () => {
+  test('empty document', () => {
+    expect(extract('')).toBe('');
+    expect(extract('<html></html>')).toBe('');
+  });
+
+  test('script-only page', () => {
+    expect(extract('<html><head><script>alert(1)</script></head><body><script>while(true){}</script><style>p{}</style></body></html>')).toBe('');
+  });
+
+  test('binary garbage', () => {
+    const bytes = new Uint8Array(200_000);
+    let seed = 7;
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+    const html = new TextDecoder().decode(bytes);
+    expect(() => extract(html)).not.toThrow();
+  });
+
+  test('10k-deep nesting does not overflow the stack', () => {
+    const depth = 10_000;
+    const html = `<html><body>${'<div>'.repeat(depth)}${para('Deep text.', 2)}${'</div>'.repeat(depth)}</body></html>`;
+    const text = extract(html);
+    expect(text).toContain('Deep text.');
+  });
+
+  test('10 MB page finishes in bounded time', () => {
+    const block = `<div class="post"><h2>Title</h2>${para('Filler for a very large page.', 5)}<a href="/x">link</a></div>\n`;
+    const html = `<html><body><main>${block.repeat(Math.ceil(10_000_000 / block.length))}</main></body></html>`;
+    const t0 = performance.now();
+    const text = extract(html);
+    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(performance.now() - t0).toBeLessThan(30_000);
+  }, 60_000);
+});
+
+describe('mainContentTransform plugin', () => {
+  const run = async (onlyMain: boolean, html: string) => {
+    const job = createJob(scrapeRequestSchema.parse({ url: 'https://example.com/a', only_main_content: onlyMain }), 'default', new AbortController().signal);
+    const doc = new PageDocument(job);
+    doc.setContentHtml(html);
+    const handler = await mainContentTransform.setup(mainContentTransform.options!.parse({}), {} as never);
+    await handler.apply(doc);
+    return doc;
+  };
+
+  test('metadata', () => {
+    expect(mainContentTransform.kind).toBe('transform');
+    expect(mainContentTransform.name).toBe('main-content');
+    expect(mainContentTransform.provides).toContain('transform:main-content');
+  });
+
+  test('narrows doc.root when only_main_content is set', async () => {
+    const doc = await run(true, ARTICLE);
+    const text = textOf(doc.root!);
+    expect(text).toContain('The moon pulls on the oceans.');
+    expect(text).not.toContain('All rights reserved');
+  });
+
+  test('leaves doc.root alone otherwise', async () => {
+    const doc = await run(false, ARTICLE);
+    expect(textOf(doc.root!)).toContain('All rights reserved');
+  });
+});
