@@ -10,10 +10,15 @@ import { createLogger } from './logger.ts';
 import { Pipeline } from './pipeline.ts';
 import { PluginRegistry } from './registry.ts';
 import { Scraper } from './scrape.ts';
-import { Tokens, type Storage } from './services.ts';
+import { Tokens, type BrowserPool, type Storage } from './services.ts';
 import { createHttpClient } from './net/http-client.ts';
 import { openStorage } from './storage/db.ts';
 import { createResultStore } from './storage/results.ts';
+import { createBrowserPool } from './browser/pool.ts';
+import { createActionCatalog } from './browser/catalog.ts';
+import { registerWebhookDeliveries, registerWebhookServices } from './webhooks/index.ts';
+import { registerJobQueue } from './jobs/index.ts';
+import { registerCrawlServices } from './crawl/index.ts';
 import type { AnyPlugin } from './plugin.ts';
 import type { TrawlConfig } from './config-schema.ts';
 
@@ -64,6 +69,11 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }))) });
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
   scope.register(CoreTokens.Pipeline, { useFactory: instanceCachingFactory(() => new Pipeline(registry, logger.child({ component: 'pipeline' }))) });
+  registerJobQueue(scope, config, logger);
+  registerWebhookServices(scope, config);
+  let browser: BrowserPool | undefined; // created on first resolve; launches Chromium on first use
+  scope.register(Tokens.Browser, { useFactory: instanceCachingFactory(() => (browser = createBrowserPool(config, logger.child({ component: 'browser' })))) });
+  scope.register(Tokens.Actions, { useFactory: instanceCachingFactory(() => createActionCatalog(registry)) });
   scope.register(CoreTokens.Scraper, {
     useFactory: instanceCachingFactory((c) => {
       const storesResults = registry.providers('sink:results').some((p) => p.enabled);
@@ -81,6 +91,8 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     if (ownsStorage) await storage.close();
     throw err;
   }
+  registerWebhookDeliveries(scope, config, logger);
+  registerCrawlServices(scope, { config, logger, scraper: () => scope.resolve(CoreTokens.Scraper) });
 
   let closed = false;
   return {
@@ -94,6 +106,9 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     async shutdown() {
       if (closed) return;
       closed = true;
+      // Workers first: running jobs finish (or are handed back) while browser and database are still up.
+      await scope.resolve(Tokens.Jobs).stop();
+      await browser?.close();
       if (ownsStorage) await storage.close();
       await scope.dispose();
     },

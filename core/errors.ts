@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'bad_request'
   | 'unauthorized'
   | 'not_found'
+  | 'conflict'
   | 'payload_too_large'
   | 'fetch_failed'
   | 'unsupported_content'
@@ -22,6 +23,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   capability_missing: 400,
   unauthorized: 401,
   not_found: 404,
+  conflict: 409,
   payload_too_large: 413,
   fetch_failed: 422,
   unsupported_content: 422,

@@ -40,6 +40,14 @@ export const scrapeRequestSchema = z.strictObject({
   actions: z.array(actionSchema).max(50).optional(),
   screenshot: z.boolean().default(false),
   mobile: z.boolean().default(false),
+  render: z
+    .boolean()
+    .optional()
+    .describe('true: render the page in the browser (runs its JavaScript). false: never render, not even automatically. Unset: render when the job needs it (actions, screenshot, mobile) or when the plain fetch yields an empty app shell.'),
+  ignore_action_errors: z
+    .boolean()
+    .optional()
+    .describe('Keep going when an action fails (the failure is listed in `action_errors`) instead of answering 422.'),
   no_cache: z.boolean().default(false),
   query: z.string().max(2000).optional(),
   attribute_selectors: z.array(attributeSelectorSchema).max(100).optional(),
@@ -47,6 +55,17 @@ export const scrapeRequestSchema = z.strictObject({
 });
 
 export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
+
+/** The request fields that need a browser, named for messages; empty when a plain fetch will do. */
+export function browserNeeds(options: Pick<ScrapeRequest, 'actions' | 'screenshot' | 'mobile' | 'render' | 'formats'>): string[] {
+  const needs: string[] = [];
+  if (options.actions?.length) needs.push('actions');
+  if (options.screenshot) needs.push('screenshot');
+  if (options.formats.includes('screenshot')) needs.push('the screenshot format');
+  if (options.mobile) needs.push('mobile');
+  if (options.render) needs.push('render');
+  return needs;
+}
 
 export interface Job {
   readonly url: string;

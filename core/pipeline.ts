@@ -9,6 +9,7 @@ import { countWords, textOf } from './dom.ts';
 import { asTrawlError, TrawlError } from './errors.ts';
 import { formatField, type Job } from './job.ts';
 import type { PluginRegistry } from './registry.ts';
+import type { FetcherHandler } from './plugin.ts';
 
 export interface PipelineResult {
   doc: PageDocument;
@@ -20,9 +21,10 @@ export class Pipeline {
   constructor(private readonly registry: PluginRegistry, private readonly logger: Logger) {}
 
   async run(job: Job): Promise<PipelineResult> {
-    const doc = new PageDocument(job);
-    await this.stage(doc, 'fetch', () => this.fetch(doc));
-    await this.stage(doc, 'detect', () => this.detect(doc));
+    const first = new PageDocument(job);
+    await this.stage(first, 'fetch', () => this.fetch(first));
+    await this.stage(first, 'detect', () => this.detect(first));
+    const doc = await this.refetch(first);
     await this.stage(doc, 'transform', () => this.transform(doc));
     doc.metadata.word_count = doc.root ? countWords(textOf(doc.root)) : 0;
     await this.stage(doc, 'format', () => this.format(doc));
@@ -52,18 +54,44 @@ export class Pipeline {
     const candidates = [...this.registry.active('source'), ...this.registry.active('fetcher')];
     const chosen = candidates.find((p) => p.handler.matches(doc.job));
     if (!chosen) throw new TrawlError('capability_missing', 'No enabled fetcher plugin can fetch this URL', { stage: 'fetch' });
+    await this.fetchWith(doc, chosen);
+  }
+
+  private async fetchWith(doc: PageDocument, fetcher: { id: string; handler: FetcherHandler }): Promise<void> {
     try {
-      await chosen.handler.fetch(doc);
+      await fetcher.handler.fetch(doc);
     } catch (err) {
-      throw asTrawlError(err, 'fetch', chosen.id);
+      throw asTrawlError(err, 'fetch', fetcher.id);
     }
-    doc.data.set('fetcher', chosen.id);
+    doc.data.set('fetcher', fetcher.id);
+  }
+
+  /**
+   * After detect, another fetcher may ask to fetch the page again (the browser renders a static
+   * page that turned out to be an empty app shell). Best effort: if that fails, the first page
+   * stands, with a warning.
+   */
+  private async refetch(first: PageDocument): Promise<PageDocument> {
+    const producer = first.data.get('fetcher');
+    const fetcher = this.registry.active('fetcher').find((p) => p.id !== producer && p.handler.shouldRerender?.(first));
+    if (!fetcher) return first;
+    const doc = new PageDocument(first.job);
+    Object.assign(doc.timings, first.timings);
+    try {
+      await this.stage(doc, 'refetch', () => this.fetchWith(doc, fetcher));
+      await this.stage(doc, 'detect', () => this.detect(doc));
+      return doc;
+    } catch (err) {
+      if (first.job.signal.aborted) throw err;
+      first.warn('fetch', fetcher.id, `Fetching the page again failed; it is returned as first fetched: ${asTrawlError(err).message}`);
+      return first;
+    }
   }
 
   private async detect(doc: PageDocument): Promise<void> {
     if (!doc.response) throw new TrawlError('internal', 'The fetcher returned no response');
     for (const plugin of this.registry.active('document')) {
-      if (!plugin.handler.detect(doc)) continue;
+      if (!(await plugin.handler.detect(doc))) continue;
       doc.type = plugin.id;
       try {
         await plugin.handler.parse(doc);

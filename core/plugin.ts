@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { InjectionToken } from 'tsyringe';
+import type { Page } from 'playwright-core';
 import type { PageDocument } from './document.ts';
 import type { Job } from './job.ts';
 import type { TrawlConfig } from './config-schema.ts';
@@ -15,11 +16,16 @@ export interface FetcherHandler {
   matches(job: Job): boolean;
   /** Fills `doc.response` (and may set `doc.dom` for rendered pages). Throws TrawlError('fetch_failed') on failure. */
   fetch(doc: PageDocument): Promise<void>;
+  /**
+   * Asked after detect when another fetcher produced the page: should this one fetch it again?
+   * The browser fetcher says yes to a static page that is an empty app shell (automatic rendering).
+   */
+  shouldRerender?(doc: PageDocument): boolean;
 }
 
 export interface DocumentHandler {
-  /** Recognises the fetched response (by media type, extension or magic bytes). */
-  detect(doc: PageDocument): boolean;
+  /** Recognises the fetched response (by media type, extension or magic bytes; sniffing may be async). */
+  detect(doc: PageDocument): boolean | Promise<boolean>;
   /** Builds `doc.dom`/`doc.root` (via `setContentHtml` for non-HTML files) and metadata. */
   parse(doc: PageDocument): void | Promise<void>;
 }
@@ -35,6 +41,26 @@ export interface FormatHandler {
   render(doc: PageDocument): unknown | Promise<unknown>;
 }
 
+export interface ActionContext {
+  /** Position of the action in the request's `actions`, for messages. */
+  index: number;
+  /** How long an action may wait for its selector or script (`plugins.fetcher.browser.actionTimeoutMs`). */
+  timeoutMs: number;
+}
+
+/** What an action hands back to the result: a `js_results` entry or a `screenshots` entry. */
+export type ActionOutput = { jsResult: unknown } | { screenshot: Uint8Array };
+
+/** A browser action, looked up by the `type` field of a request's action object. */
+export interface ActionHandler<A extends { type: string } = { type: string }> {
+  type: string;
+  /** Validates one action object before anything runs (a strict object: unknown keys are refused). */
+  schema: z.ZodType<A>;
+  /** What it adds to the result; a failed `jsResult` action still holds its place in `js_results` (as null). */
+  yields?: 'jsResult' | 'screenshot';
+  run(page: Page, action: A, ctx: ActionContext): Promise<ActionOutput | void>;
+}
+
 export interface SinkHandler {
   write(doc: PageDocument, result: Record<string, unknown>): void | Promise<void>;
 }
@@ -46,7 +72,7 @@ export interface HandlersByKind {
   transform: TransformHandler;
   format: FormatHandler;
   sink: SinkHandler;
-  action: Record<string, unknown>;
+  action: ActionHandler;
   scanner: Record<string, unknown>;
   source: FetcherHandler;
   search: Record<string, unknown>;

@@ -11,6 +11,7 @@ import type { PluginRegistry } from './registry.ts';
 import type { ResultStore } from './services.ts';
 import type { TrawlConfig } from './config-schema.ts';
 import { optionsHash } from './storage/results.ts';
+import { validateBrowserFields } from './browser/validate-actions.ts';
 
 export interface ScrapeOutcome {
   result: Record<string, unknown>;
@@ -49,6 +50,8 @@ export class Scraper {
     if (options.screenshot) this.requireCapability('fetch:screenshot', 'screenshot');
     if (options.mobile) this.requireCapability('fetch:mobile', 'mobile');
     if (options.actions?.length) this.requireCapability('fetch:actions', 'actions');
+    if (options.render) this.requireCapability('fetch:render', 'render');
+    validateBrowserFields(options, this.registry);
   }
 
   private requireCapability(capability: string, what: string): void {
@@ -73,14 +76,22 @@ export class Scraper {
       if (hit) return { result: hit.output, cached: true, timings: {} };
     }
 
+    let onAbort = () => {};
     const timedOut = new Promise<never>((_, reject) => {
-      combined.addEventListener('abort', () => reject(timeout.aborted
+      onAbort = () => reject(timeout.aborted
         ? new TrawlError('timeout', `Scrape timed out after ${timeoutMs} ms`)
-        : new TrawlError('timeout', 'Scrape was cancelled by the client')), { once: true });
+        : new TrawlError('timeout', 'Scrape was cancelled by the client'));
+      combined.addEventListener('abort', onAbort, { once: true });
     });
     timedOut.catch(() => {}); // the race below reports it; without this a late abort is an unhandled rejection
-    const { doc, result } = await Promise.race([this.pipeline.run(job), timedOut]);
-    this.logger.debug({ url: job.url, timings: doc.timings }, 'scraped');
-    return { result, cached: false, timings: doc.timings };
+    try {
+      const { doc, result } = await Promise.race([this.pipeline.run(job), timedOut]);
+      this.logger.debug({ url: job.url, timings: doc.timings }, 'scraped');
+      return { result, cached: false, timings: doc.timings };
+    } finally {
+      // The timeout signal lives until it fires; through this listener it would keep the whole
+      // page (DOM, result) alive that long, which a crawl doing many pages a second cannot afford.
+      combined.removeEventListener('abort', onAbort);
+    }
   }
 }

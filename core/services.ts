@@ -8,6 +8,8 @@ import type { Kysely } from 'kysely';
 import type { FetchedResponse } from './document.ts';
 import type { TrawlConfig } from './config-schema.ts';
 import type { Database } from './storage/schema.ts';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { ActionHandler } from './plugin.ts';
 
 export interface HttpRequestOptions {
   method?: 'GET' | 'HEAD' | 'POST';
@@ -69,6 +71,22 @@ export interface JobSpec {
   maxAttempts?: number;
   /** Optional grouping id (e.g. the crawl id) so a whole group can be counted or cancelled. */
   group?: string;
+  /** Lower runs first among due jobs of a kind (default 0); crawls use the page depth. */
+  priority?: number;
+  /** Jobs with the same key (e.g. a host) can be held back together, see JobHandlerOptions.busyKeys. */
+  key?: string;
+}
+
+export interface JobHandlerOptions {
+  /** Jobs of this kind running at once in this process (default 1). */
+  concurrency?: number;
+  /** Keys this process must not claim right now (e.g. hosts at their politeness limit). */
+  busyKeys?: () => Iterable<string>;
+  /**
+   * Runs once when a job gives up (permanent error, attempts exhausted, or its lease expired on
+   * the last attempt), so the owner can record the failure. If it throws, the job is retried later.
+   */
+  onFailed?: (job: ClaimedJob, error: string) => Promise<void>;
 }
 
 export interface ClaimedJob {
@@ -92,7 +110,7 @@ export interface JobQueue {
   enqueue(spec: JobSpec): Promise<string>;
   enqueueMany(specs: JobSpec[]): Promise<string[]>;
   /** Registers the handler of a kind; only processes that run workers claim jobs. */
-  handle(kind: string, handler: JobHandler, options?: { concurrency?: number }): void;
+  handle(kind: string, handler: JobHandler, options?: JobHandlerOptions): void;
   /** Cancels queued (unclaimed) jobs of a group; returns how many. */
   cancelGroup(group: string): Promise<number>;
   start(): void;
@@ -115,6 +133,63 @@ export interface EventBus {
   emit(event: OutboundEvent): Promise<void>;
 }
 
+/**
+ * A connection of a rendered page that did not happen: refused by the SSRF guard, or failed on the
+ * network. `url` is the full URL for plain HTTP, `https://host:port` for tunnels (TLS, WebSockets).
+ */
+export interface BrowserRequestFailure {
+  url: string;
+  reason: string;
+  /** True when the SSRF guard refused it. */
+  refused: boolean;
+}
+
+/** What a job gets from the browser pool: a page in a fresh context of its own. */
+export interface BrowserSession {
+  page: Page;
+  /** Connections of the page that were refused or failed, in order (empty when private networks are allowed). */
+  readonly failures: readonly BrowserRequestFailure[];
+}
+
+export interface BrowserJobOptions {
+  /** Playwright context options: viewport, user agent, mobile emulation. */
+  context?: BrowserContextOptions;
+  /** Aborting it (the job's deadline or a client gone) closes the context and ends the work. */
+  signal?: AbortSignal;
+  /** Limit for the whole use of the page; default `browser.jobTimeoutMs`. */
+  timeoutMs?: number;
+}
+
+export interface BrowserPoolStats {
+  /** Process id of the browser serving new jobs, when one runs. */
+  pid: number | null;
+  launches: number;
+  pagesServed: number;
+  activeContexts: number;
+  /** Contexts open in the serving browser: the jobs' plus the warm spare. */
+  openContexts: number;
+  waiting: number;
+}
+
+/**
+ * One Chromium shared by all jobs: a bounded number of concurrent contexts, a fresh context per
+ * job, the SSRF guard on every connection a page opens, relaunch after a crash and after
+ * `browser.recycleAfterPages` pages. Launches lazily, so a missing Chromium fails only the jobs that need it.
+ */
+export interface BrowserPool {
+  /** Null when Chromium can run; otherwise what is missing and how to install it. */
+  unavailableReason(): string | null;
+  withPage<T>(options: BrowserJobOptions, work: (session: BrowserSession) => Promise<T>): Promise<T>;
+  stats(): BrowserPoolStats;
+  close(): Promise<void>;
+}
+
+/** The enabled `action` plugins by the `type` value requests use. */
+export interface ActionCatalog {
+  find(type: string): ActionHandler | undefined;
+  types(): string[];
+}
+
 export const Tokens = {
   Config: Symbol('Config') as InjectionToken<Readonly<TrawlConfig>>,
   Logger: Symbol('Logger') as InjectionToken<Logger>,
@@ -123,4 +198,6 @@ export const Tokens = {
   Results: Symbol('ResultStore') as InjectionToken<ResultStore>,
   Jobs: Symbol('JobQueue') as InjectionToken<JobQueue>,
   Events: Symbol('EventBus') as InjectionToken<EventBus>,
+  Browser: Symbol('BrowserPool') as InjectionToken<BrowserPool>,
+  Actions: Symbol('ActionCatalog') as InjectionToken<ActionCatalog>,
 } as const;

@@ -4,8 +4,14 @@
  * Adding a plugin is one import and one entry here, plus its table in config/default.toml.
  */
 import type { AnyPlugin } from '../core/plugin.ts';
+import { browserFetcher } from './fetcher/browser/browser.ts';
 import { httpFetcher } from './fetcher/http/http.ts';
 import { htmlDocument } from './document/html/html.ts';
+import { pdfDocument } from './document/pdf/pdf.ts';
+import { docxDocument } from './document/docx/docx.ts';
+import { xlsxDocument } from './document/xlsx/xlsx.ts';
+import { csvDocument } from './document/csv/csv.ts';
+import { videoSource } from './source/video/video.ts';
 import { cleanTransform } from './transform/clean/clean.ts';
 import { selectorsTransform } from './transform/selectors/selectors.ts';
 import { mainContentTransform } from './transform/main-content/main-content.ts';
@@ -14,10 +20,28 @@ import { markdownFormat } from './format/markdown/markdown.ts';
 import { textFormat } from './format/text/text.ts';
 import { linksFormat } from './format/links/links.ts';
 import { rawHtmlFormat } from './format/raw-html/raw-html.ts';
+import { jsonFormat } from './format/json/json.ts';
+import { llmFormat } from './format/llm/llm.ts';
+import { attributesFormat } from './format/attributes/attributes.ts';
+import { screenshotFormat } from './format/screenshot/screenshot.ts';
 import { resultsSink } from './sink/results/results.ts';
+import { clickAction } from './action/click/click.ts';
+import { typeAction } from './action/type/type.ts';
+import { scrollAction } from './action/scroll/scroll.ts';
+import { waitAction } from './action/wait/wait.ts';
+import { screenshotAction } from './action/screenshot/screenshot.ts';
+import { pressAction } from './action/press/press.ts';
+import { executeJavascriptAction } from './action/execute-javascript/execute-javascript.ts';
 
 export const builtinPlugins: readonly AnyPlugin[] = [
+  browserFetcher, // before http: it takes only the jobs that need a browser
   httpFetcher,
+  videoSource, // a source: tried before every fetcher for the URLs it matches
+  // Specific document types before html: magic bytes beat a lying Content-Type (a PDF served as text/html).
+  pdfDocument,
+  docxDocument,
+  xlsxDocument,
+  csvDocument,
   htmlDocument,
   cleanTransform,
   selectorsTransform,
@@ -27,5 +51,16 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   textFormat,
   linksFormat,
   rawHtmlFormat,
+  jsonFormat,
+  llmFormat,
+  attributesFormat,
+  screenshotFormat,
   resultsSink,
+  clickAction,
+  typeAction,
+  scrollAction,
+  waitAction,
+  screenshotAction,
+  pressAction,
+  executeJavascriptAction,
 ] as unknown as readonly AnyPlugin[];

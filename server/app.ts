@@ -13,6 +13,11 @@ import { buildOpenApi } from './openapi.ts';
 import { healthRoute } from './routes/health.ts';
 import { pluginsRoute } from './routes/v1/plugins.ts';
 import { scrapeRoute } from './routes/v1/scrape.ts';
+import { mapRoute } from './routes/v1/map.ts';
+import { webhookRoutes } from './routes/v1/webhooks.ts';
+import { crawlRoutes } from './routes/v1/crawl.ts';
+import { batchRoutes } from './routes/v1/batch.ts';
+import { Tokens } from '../core/services.ts';
 
 const PUBLIC_PATHS = new Set(['/health', '/openapi.json', '/docs']);
 
@@ -20,6 +25,9 @@ export function createApp(trawl: Trawl) {
   const auth = createAuthenticator(trawl.config.apiKey);
   const logger = trawl.logger.child({ component: 'http' });
   const openapi = buildOpenApi(trawl);
+  const webhooks = webhookRoutes(trawl);
+  const crawl = crawlRoutes(trawl);
+  const batch = batchRoutes(trawl);
 
   return new Elysia()
     .onError(({ code, error, request, path }) => {
@@ -36,6 +44,24 @@ export function createApp(trawl: Trawl) {
     .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }))
     .get('/v1/plugins', () => pluginsRoute(trawl))
     .post('/v1/scrape', ({ request, workspace }) => scrapeRoute(trawl, request, workspace), { parse: 'none' })
+    .post('/v1/map', ({ request }) => mapRoute(trawl, request), { parse: 'none' })
+    .post('/v1/webhooks', ({ request, workspace }) => webhooks.create(request, workspace), { parse: 'none' })
+    .get('/v1/webhooks', ({ request, workspace }) => webhooks.list(request, workspace))
+    .get('/v1/webhooks/:id', ({ params, workspace }) => webhooks.get(params.id, workspace))
+    .patch('/v1/webhooks/:id', ({ params, request, workspace }) => webhooks.update(params.id, request, workspace), { parse: 'none' })
+    .delete('/v1/webhooks/:id', ({ params, workspace }) => webhooks.remove(params.id, workspace))
+    .get('/v1/webhooks/:id/deliveries', ({ params, request, workspace }) => webhooks.deliveries(params.id, request, workspace))
+    .post('/v1/crawl', ({ request, workspace }) => crawl.start(request, workspace), { parse: 'none' })
+    .get('/v1/crawl/history', ({ request, workspace }) => crawl.history(request, workspace))
+    .get('/v1/crawl/:id', ({ params, request, workspace }) => crawl.status(params.id, request, workspace))
+    .get('/v1/crawl/:id/pages', ({ params, request, workspace }) => crawl.pages(params.id, request, workspace))
+    .get('/v1/crawl/:id/stream', ({ params, request, workspace, server }) => crawl.stream(params.id, request, workspace, server))
+    .post('/v1/crawl/:id/retry', ({ params, workspace }) => crawl.retry(params.id, workspace), { parse: 'none' })
+    .delete('/v1/crawl/:id', ({ params, workspace }) => crawl.cancel(params.id, workspace))
+    .post('/v1/batch', ({ request, workspace }) => batch.start(request, workspace), { parse: 'none' })
+    .get('/v1/batch/:id', ({ params, request, workspace }) => batch.status(params.id, request, workspace))
+    .get('/v1/batch/:id/stream', ({ params, request, workspace, server }) => batch.stream(params.id, request, workspace, server))
+    .delete('/v1/batch/:id', ({ params, workspace }) => batch.cancel(params.id, workspace))
     .all('*', ({ request, path }) => {
       throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);
     });
@@ -48,6 +74,8 @@ export function listen(trawl: Trawl, port = trawl.config.server.port, host = tra
   const app = createApp(trawl);
   app.listen({ port, hostname: host, maxRequestBodySize: trawl.config.server.maxBodyBytes + 1024 });
   const server = app.server!;
+  // role "all": this process also runs the job workers (crawl and batch pages, webhook deliveries).
+  if (trawl.config.role === 'all') trawl.container.resolve(Tokens.Jobs).start();
   return {
     app,
     port: server.port as number,

@@ -9,6 +9,8 @@
  */
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { webhooksMigration } from '../webhooks/migration.ts';
+import { jobsCrawlsMigration } from '../jobs/migration.ts';
 
 export const DEFAULT_WORKSPACE = 'default';
 
@@ -72,6 +74,8 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('workspaces').ifExists().execute();
     },
   },
+  '0002_jobs_crawls': jobsCrawlsMigration,
+  '0003_webhooks': webhooksMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

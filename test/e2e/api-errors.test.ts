@@ -92,12 +92,20 @@ describe('input validation (400)', () => {
   });
 
   test('a format with no installed plugin names what is missing', async () => {
-    const res = await open.post('/v1/scrape', { url: site.at('/page'), formats: ['screenshot'] });
+    const res = await open.post('/v1/scrape', { url: site.at('/page'), formats: ['query'], query: 'Who wrote it?' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('Format "screenshot" is not available: no installed plugin provides format:screenshot');
-    const shot = await open.post('/v1/scrape', { url: site.at('/page'), screenshot: true });
-    expect(shot.status).toBe(400);
-    expect(shot.body.error).toContain('screenshot is not available');
+    expect(res.body.error).toBe('Format "query" is not available: no installed plugin provides format:query');
+  });
+
+  test('a browser option with the browser plugin disabled names the plugin', async () => {
+    const server = await startTrawlServer({ env: { TRAWL_DISABLE: 'fetcher.browser,format.screenshot' } });
+    try {
+      const shot = await server.post('/v1/scrape', { url: site.at('/page'), screenshot: true });
+      expect(shot.status).toBe(400);
+      expect(shot.body.error).toBe('screenshot needs plugin fetcher.browser, which is disabled in the configuration');
+    } finally {
+      await server.stop();
+    }
   });
 });
 

@@ -105,6 +105,51 @@ describe('parse', () => {
     });
   });
 
+  test('product page with only Twitter card tags: title, description, image; a handle is not an author', async () => {
+    const doc = await parsed(fixture('twitter-card.html'), 'https://potager.example/fr/');
+    expect(doc.metadata).toEqual({
+      title: 'Potager Pro : le calendrier de semis qui s’adapte à votre climat',
+      description: 'Indiquez votre code postal, Potager Pro calcule les dates de semis et de récolte.',
+      author: null,
+      published_date: null,
+      language: 'fr-CA',
+      site_name: null,
+      image: 'https://potager.example/static/cards/calendrier.png',
+      favicon: 'https://potager.example/logo.svg',
+      word_count: 0,
+    });
+  });
+
+  test('scholarly article: citation_* and Dublin Core <meta> tags, every author in reading order', async () => {
+    const doc = await parsed(fixture('scholarly-article.html'), 'https://soil-journal.example/articles/12-3-4');
+    expect(doc.metadata).toEqual({
+      title: 'Earthworm density under no-till management: a ten-year field study',
+      description: 'Earthworm counts on paired plots over ten seasons show no-till doubles density.',
+      author: 'Chidi Okafor, Anna Lindqvist',
+      published_date: '2023-05-17',
+      language: 'en',
+      site_name: 'Journal of Soil Science',
+      image: null,
+      favicon: 'https://soil-journal.example/assets/journal.ico',
+      word_count: 0,
+    });
+  });
+
+  test('press release with a visible dateline only: the publication date, not the update or a comment\'s', async () => {
+    const doc = await parsed(fixture('press-release.html'), 'https://city.example/newsroom/libraries');
+    expect(doc.metadata).toEqual({
+      title: 'City opens three new libraries | Newsroom',
+      description: '',
+      author: 'Priya Raman',
+      published_date: '2025-03-12',
+      language: 'en',
+      site_name: null,
+      image: null,
+      favicon: 'https://city.example/favicon.ico',
+      word_count: 0,
+    });
+  });
+
   test('language falls back to the Content-Language header', async () => {
     const doc = await parsed('<html><body><p>x</p></body></html>', 'https://example.com/', { 'content-language': 'fr-ca, en' });
     expect(doc.metadata.language).toBe('fr-CA');

@@ -2,7 +2,7 @@
  * HTML document plugin: recognises HTML and XHTML responses (and HTML served as text/plain or
  * with no type, by sniffing), parses them into `doc.dom` with the body as the content root, and
  * fills the page metadata. Metadata is read here, before any transform strips `<script>` (JSON-LD)
- * or narrows the content.
+ * or narrows the content. A binary body served as HTML is a 422 (binary.ts).
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import { parseHtmlDocument } from '../../../core/dom.ts';
@@ -10,6 +10,8 @@ import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
 import { extractMetadata } from './metadata.ts';
 import { responseText } from './decode.ts';
 import { looksLikeHtml } from './sniff.ts';
+import { binaryBody } from './binary.ts';
+import { TrawlError } from '../../../core/errors.ts';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Types servers send for HTML by mistake (misconfigured static hosts, missing header). */
@@ -35,12 +37,26 @@ export function parseHtmlPage(doc: PageDocument): void {
   Object.assign(doc.metadata, metadata);
 }
 
+/**
+ * A binary body behind an HTML type is refused here rather than left undetected: the pipeline's
+ * "unsupported content type: text/html" would blame the header, not the body. Document plugins
+ * that recognise such bodies by their magic bytes (PDF) are listed before this one.
+ */
+async function parseCheckedHtml(doc: PageDocument): Promise<void> {
+  const binary = await binaryBody(doc);
+  if (binary !== null) {
+    const kind = binary ? `binary (${binary.toUpperCase()})` : 'binary';
+    throw new TrawlError('unsupported_content', `Unsupported content: the body is ${kind}, not ${doc.response!.mediaType || 'HTML'}`);
+  }
+  parseHtmlPage(doc);
+}
+
 export const htmlDocument = definePlugin({
   kind: 'document',
   name: 'html',
   description: 'HTML and XHTML pages (also HTML served as text/plain or untyped): DOM plus title, description, author, dates, language, image and favicon.',
   setup: () => ({
     detect: (doc: PageDocument) => doc.response !== null && isHtmlResponse(doc.response),
-    parse: parseHtmlPage,
+    parse: parseCheckedHtml,
   }),
 });

@@ -29,17 +29,31 @@ export function metaValue(tags: MetaTags, keys: readonly string[]): string | nul
   return null;
 }
 
+/** Every value of a repeatable tag (`citation_author` once per author), in page order. */
+export function metaValues(dom: DomDocument, key: string): string[] {
+  return [...dom.querySelectorAll('meta[name][content]')]
+    .filter((meta) => meta.getAttribute('name')!.trim().toLowerCase() === key)
+    .map((meta) => meta.getAttribute('content')!.trim())
+    .filter(Boolean);
+}
+
+/** Scholarly tags (Google Scholar's `citation_author`) write names "Last, First"; a byline reads "First Last". */
+export function scholarName(name: string): string {
+  const parts = name.split(',').map((p) => p.trim());
+  return parts.length === 2 && parts[0] && parts[1] ? `${parts[1]} ${parts[0]}` : name;
+}
+
 /** Keys per field, most specific first. */
 export const META_KEYS = {
-  title: ['og:title', 'twitter:title'],
+  title: ['og:title', 'twitter:title', 'citation_title', 'dc.title', 'dcterms.title'],
   description: ['og:description', 'description', 'twitter:description', 'dc.description'],
-  author: ['author', 'article:author', 'parsely-author', 'sailthru.author', 'dc.creator', 'dcterms.creator', 'byl', 'citation_author'],
+  author: ['author', 'article:author', 'parsely-author', 'sailthru.author', 'dc.creator', 'dcterms.creator', 'byl'],
   published: [
     'article:published_time', 'og:published_time', 'datepublished', 'date', 'pubdate', 'publishdate', 'publish-date', 'publish_date',
     'dc.date.issued', 'dcterms.issued', 'dc.date', 'dcterms.date', 'parsely-pub-date', 'sailthru.date', 'citation_publication_date', 'citation_date',
   ],
   image: ['og:image:secure_url', 'og:image:url', 'og:image', 'twitter:image', 'twitter:image:src'],
-  siteName: ['og:site_name'],
+  siteName: ['og:site_name', 'citation_journal_title'],
   applicationName: ['application-name', 'apple-mobile-web-app-title'],
   language: ['content-language', 'og:locale', 'dc.language', 'language'],
 } as const;

@@ -55,7 +55,7 @@ describe('microdata', () => {
 
   test('without a main item, a stray itemprop=name is not the title', () => {
     const page = dom('<html><body><div itemscope itemtype="https://schema.org/Organization"><span itemprop="name">ACME</span></div><span itemprop="author">Kim Park</span></body></html>');
-    expect(readMicrodata(page)).toEqual({ title: null, author: 'Kim Park', published: null, image: null });
+    expect(readMicrodata(page)).toEqual({ title: null, description: null, author: 'Kim Park', published: null, image: null });
   });
 });
 

@@ -2,24 +2,28 @@
  * Page metadata from the best source available. Per field, sources are tried in this order
  * (the first non-empty value wins):
  *
- * - title: og:title, twitter:title, JSON-LD headline/name, microdata headline, `<title>`, first `<h1>`
- *   (OG first because `<title>` usually carries a " | Site" suffix)
- * - description: og:description, meta description, twitter:description, JSON-LD description
- * - author: JSON-LD author(s), meta author tags, microdata author, visible byline
+ * - title: og:title, twitter:title, citation/Dublin Core title, JSON-LD headline/name, microdata
+ *   headline, `<title>`, first `<h1>` (OG first because `<title>` usually carries a " | Site" suffix)
+ * - description: og:description, meta description, twitter:description, JSON-LD description,
+ *   microdata description
+ * - author: JSON-LD author(s), meta author tags, every `citation_author` (scholarly pages),
+ *   microdata author, visible byline
  * - published_date: JSON-LD datePublished, meta date tags (article:published_time …),
- *   microdata datePublished, `<time datetime>`; normalised to ISO 8601
+ *   microdata datePublished, `<time datetime>`, a visible dateline; normalised to ISO 8601
  * - language: `<html lang>`, Content-Language header, meta content-language / og:locale, JSON-LD inLanguage
- * - site_name: og:site_name, JSON-LD publisher, JSON-LD WebSite name, application-name
+ * - site_name: og:site_name, citation_journal_title, JSON-LD publisher, JSON-LD WebSite name,
+ *   application-name
  * - image: og:image, twitter:image, JSON-LD image, microdata image, `<link rel="image_src">`; absolute http(s)
  * - favicon: largest declared icon, else /favicon.ico of the page's origin
  */
 import type { DomDocument } from '../../../core/dom.ts';
 import type { Metadata } from '../../../core/document.ts';
 import { absoluteUrl, documentBaseUrl, isHttpUrl } from '../../transform/resolve-urls/urls.ts';
-import { META_KEYS, metaValue, readMetaTags } from './meta-tags.ts';
+import { META_KEYS, metaValue, metaValues, readMetaTags, scholarName } from './meta-tags.ts';
 import { readJsonLd } from './json-ld.ts';
 import { readMicrodata } from './microdata.ts';
 import { readByline } from './byline.ts';
+import { readDateline } from './dateline.ts';
 import { joinNames } from './people.ts';
 import { normaliseDate } from './dates.ts';
 import { pickFavicon } from './favicon.ts';
@@ -80,9 +84,10 @@ export function extractMetadata({ dom, pageUrl, headers }: MetadataSource): Page
   const tag = (field: keyof typeof META_KEYS) => metaValue(meta, META_KEYS[field]);
   return {
     title: firstText(tag('title'), ld.title, micro.title, dom.querySelector('title')?.textContent, dom.querySelector('h1')?.textContent) ?? '',
-    description: firstText(tag('description'), ld.description) ?? '',
-    author: ld.author ?? joinNames([tag('author')]) ?? micro.author ?? readByline(dom),
-    published_date: firstDate(ld.published, tag('published'), micro.published, publishedFromTimeElements(dom)),
+    description: firstText(tag('description'), ld.description, micro.description) ?? '',
+    author: ld.author ?? joinNames([tag('author')]) ?? joinNames(metaValues(dom, 'citation_author').map(scholarName)) ?? micro.author ?? readByline(dom),
+    // The dateline is read only when needed: it is the one source that walks the page's text.
+    published_date: firstDate(ld.published, tag('published'), micro.published, publishedFromTimeElements(dom)) ?? readDateline(dom),
     language: [dom.documentElement?.getAttribute('lang'), headers['content-language'], tag('language'), ld.language].map(normaliseLanguage).find(Boolean) ?? null,
     site_name: firstText(tag('siteName'), ld.publisher, ld.websiteName, tag('applicationName')),
     image: firstHttpUrl(base, tag('image'), ld.image, micro.image, dom.querySelector('link[rel~="image_src"]')?.getAttribute('href')),

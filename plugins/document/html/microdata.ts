@@ -8,6 +8,7 @@ import { joinNames } from './people.ts';
 
 export interface MicrodataFields {
   title: string | null;
+  description: string | null;
   author: string | null;
   published: string | null;
   image: string | null;
@@ -58,6 +59,8 @@ export function readMicrodata(dom: DomDocument): MicrodataFields {
   return {
     // Outside a main item, `name` belongs to breadcrumbs, brands and people, never the page.
     title: first(main, dom, main ? ['headline', 'name'] : ['headline']),
+    // Outside a main item a description may be a product's or a person's, as with `name`.
+    description: main ? first(main, dom, ['description', 'abstract']) : null,
     author: joinNames(properties(main, dom, 'author').map(authorName)),
     published: first(main, dom, ['datePublished', 'dateCreated']),
     image: first(main, dom, ['image', 'thumbnailUrl']),

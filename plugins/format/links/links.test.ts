@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import { parseHtmlDocument } from '../../../core/dom.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import { linksFormat, linkText, pageLinks } from './links.ts';
+import { isSamePageJump, linksFormat, linkText, pageLinks } from './links.ts';
 
 const PAGE = `<!doctype html><html><head><base href="https://www.example.com/blog/"></head><body>
 <nav><a href="/">Home</a> <a href="/about">About us</a> <a href="#main">Skip to content</a></nav>
@@ -32,6 +32,12 @@ describe('pageLinks', () => {
       { text: 'Search', href: 'https://www.example.com/search' },
       { text: 'Privacy', href: 'https://www.example.com/privacy' },
     ]);
+  });
+
+  test('a fragment link made absolute by URL resolution is still a jump within the page', () => {
+    const dom = parseHtmlDocument('<html><body><a href="https://x.example/a?p=1#top">Top</a><a href="https://x.example/a?p=2#top">Other page</a><a href="https://x.example/a?p=1">Same page</a></body></html>');
+    expect(pageLinks(dom, 'https://x.example/a?p=1').map((l) => l.text)).toEqual(['Other page', 'Same page']);
+    expect(isSamePageJump('https://x.example/a#b', 'https://x.example/a#c')).toBe(true);
   });
 
   test('link text falls back to aria-label, title, then image alt', () => {

@@ -3,12 +3,14 @@
  * people ask for links to discover a site, and its navigation, footer and sidebars are where the
  * site's structure lives. The page is read after cleaning and `exclude_selectors` (hidden
  * and excluded elements are gone) but regardless of `include_selectors` and `only_main_content`.
- * Hrefs are absolute http(s); fragment-only, `javascript:`, `mailto:` and other schemes are dropped;
- * each href+text pair appears once.
+ * Hrefs are absolute http(s) without tracking parameters (`utm_*`, `fbclid` …); jumps within the
+ * page (`#section`, also once URL resolution made them absolute), `javascript:`, `mailto:` and
+ * other schemes are dropped; each href+text pair appears once.
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { absoluteUrl, documentBaseUrl, isHttpUrl } from '../../transform/resolve-urls/urls.ts';
+import { stripTrackingParams } from '../markdown/tracking.ts';
 
 export interface PageLink {
   text: string;
@@ -23,14 +25,22 @@ export function linkText(a: Element): string {
   return label.replace(/\s+/g, ' ').trim();
 }
 
+export const withoutHash = (url: string) => url.replace(/#.*$/, '');
+
+/** `#section` after URL resolution made it absolute: a jump within the page, not a link elsewhere. */
+export function isSamePageJump(href: string, baseUrl: string): boolean {
+  return href.includes('#') && withoutHash(href) === withoutHash(baseUrl);
+}
+
 export function pageLinks(scope: ParentNode, baseUrl: string): PageLink[] {
   const links: PageLink[] = [];
   const seen = new Set<string>();
   for (const a of scope.querySelectorAll('a[href]')) {
     const raw = a.getAttribute('href')!.trim();
     if (raw === '' || raw.startsWith('#')) continue;
-    const href = absoluteUrl(raw, baseUrl);
-    if (!href || !isHttpUrl(href)) continue;
+    const resolved = absoluteUrl(raw, baseUrl);
+    if (!resolved || !isHttpUrl(resolved) || isSamePageJump(resolved, baseUrl)) continue;
+    const href = stripTrackingParams(resolved);
     const text = linkText(a);
     const key = `${href}\u0000${text}`;
     if (seen.has(key)) continue;

@@ -1,9 +1,10 @@
 /**
  * The media a piece of content shows: images, videos and audio, as absolute http(s) URLs in
- * document order without repeats. The markdown format publishes them under `doc.data`
- * `assets`; other formats (json) can call `collectAssets` directly.
+ * document order without repeats, tracking pixels and tracking parameters left out. The markdown
+ * format publishes them under `doc.data` `assets`; other formats (json) call `collectAssets`.
  */
 import { absoluteUrl, isHttpUrl } from '../../transform/resolve-urls/urls.ts';
+import { isPixelImage, stripTrackingParams } from './tracking.ts';
 
 export interface Asset {
   type: 'image' | 'video' | 'audio';
@@ -17,7 +18,8 @@ export function collectAssets(root: Element, baseUrl: string): Asset[] {
   const assets: Asset[] = [];
   const seen = new Set<string>();
   const add = (type: Asset['type'], raw: string | null, alt?: string | null) => {
-    const url = absoluteUrl(raw, baseUrl);
+    const resolved = absoluteUrl(raw, baseUrl);
+    const url = resolved && stripTrackingParams(resolved);
     if (!url || !isHttpUrl(url) || seen.has(url)) return;
     seen.add(url);
     const text = alt?.replace(/\s+/g, ' ').trim();
@@ -25,7 +27,7 @@ export function collectAssets(root: Element, baseUrl: string): Asset[] {
   };
   for (const el of root.querySelectorAll('img[src], video, audio')) {
     if (el.tagName === 'IMG') {
-      add('image', el.getAttribute('src'), el.getAttribute('alt'));
+      if (!isPixelImage(el)) add('image', el.getAttribute('src'), el.getAttribute('alt'));
       continue;
     }
     const type = el.tagName === 'VIDEO' ? 'video' : 'audio';

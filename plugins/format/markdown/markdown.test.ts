@@ -8,7 +8,7 @@ import { testContext, testDocument } from '../../../test/helpers/plugin-context.
 import { htmlDocument } from '../../document/html/html.ts';
 import { cleanTransform } from '../../transform/clean/clean.ts';
 import { resolveUrlsTransform } from '../../transform/resolve-urls/resolve-urls.ts';
-import { createTurndown, elementToMarkdown, markdownFormat } from './markdown.ts';
+import { contentMarkdown, convertibleRoot, createTurndown, elementToMarkdown, markdownFormat } from './markdown.ts';
 import { ASSETS_KEY, collectAssets } from './assets.ts';
 import { tidyMarkdown } from './tidy.ts';
 import { codeLanguage } from './rules.ts';
@@ -129,6 +129,30 @@ describe('plugin', () => {
       { type: 'audio', url: 'https://x.example/a/s.mp3' },
     ]);
     expect(markdownFormat.provides).toEqual(['format:markdown']);
+  });
+
+  test('contentMarkdown converts once per content root: later formats reuse it, a new root is converted afresh', () => {
+    const doc = testDocument({ url: 'https://x.example/' });
+    doc.setContentHtml('<p>first</p>');
+    expect(contentMarkdown(doc, service)).toBe('first');
+    doc.root!.innerHTML = '<p>changed in place</p>';
+    expect(contentMarkdown(doc, service)).toBe('first');
+    doc.setContentHtml('<p>second</p>');
+    expect(contentMarkdown(doc, service)).toBe('second');
+  });
+
+  test('a content root that is itself a table, row, cell, list, code block or heading keeps its markup', () => {
+    const root = (html: string) => parseHtmlFragment(html).firstElementChild!;
+    expect(elementToMarkdown(service, root('<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>'))).toBe('| k | v |\n| --- | --- |\n| a | 1 |');
+    expect(elementToMarkdown(service, root('<ol start="3"><li>three</li><li>four</li></ol>'))).toBe('3. three\n4. four');
+    expect(elementToMarkdown(service, root('<pre><code class="language-sh">ls  -l</code></pre>'))).toBe('```sh\nls  -l\n```');
+    expect(elementToMarkdown(service, root('<h2>Title</h2>'))).toBe('## Title');
+    const cell = parseHtmlFragment('<table><tr><td><h2>In a cell</h2><p>Layout content.</p></td></tr></table>').querySelector('td')!;
+    expect(elementToMarkdown(service, cell)).toBe('## In a cell\n\nLayout content.');
+    const row = parseHtmlFragment('<table><tr><td>a</td><td>b</td></tr></table>').querySelector('tr')!;
+    expect(elementToMarkdown(service, row)).toBe('| a | b |\n| --- | --- |');
+    const div = root('<div><p>x</p></div>');
+    expect(convertibleRoot(div)).toBe(div);
   });
 
   test('no content root: empty markdown', async () => {

@@ -3,7 +3,8 @@
  * lists, ATX headings, fenced code and `-` bullets, then tidied. The element is handed to
  * turndown directly: it clones the node, which costs about the same as re-parsing serialised HTML
  * with its own parser (measured on a 340 KB page: 126-164 ms vs 137-153 ms) and leaves
- * `doc.root` untouched for the other formats. Also publishes the content's assets.
+ * `doc.root` untouched for the other formats. Also publishes the content's assets. Hostile
+ * nesting is flattened first (depth.ts), and a root whose own tag is markup gets a wrapper.
  */
 import TurndownService from 'turndown';
 import { definePlugin } from '../../../core/plugin.ts';
@@ -13,6 +14,7 @@ import { contentRules } from './rules.ts';
 import { tableRules } from './tables.ts';
 import { tidyMarkdown } from './tidy.ts';
 import { ASSETS_KEY, collectAssets } from './assets.ts';
+import { limitDepth } from './depth.ts';
 
 export function createTurndown(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', fence: '```', hr: '---', bulletListMarker: '-', emDelimiter: '_', strongDelimiter: '**' });
@@ -21,8 +23,44 @@ export function createTurndown(): TurndownService {
   return service;
 }
 
+/** Elements whose own tag carries no markdown (a lone table cell included): converting only their children loses nothing. */
+const PLAIN_CONTAINERS = new Set(['BODY', 'DIV', 'MAIN', 'ARTICLE', 'SECTION', 'ASIDE', 'HEADER', 'FOOTER', 'NAV', 'SPAN', 'FORM', 'P', 'CENTER', 'FONT', 'TD', 'TH']);
+/** Rows render only inside the table that assembles them (tables.ts). */
+const ROW_PARTS = new Set(['TR', 'THEAD', 'TBODY', 'TFOOT']);
+
+/**
+ * turndown converts the children of the element it is given, never the element itself, so a
+ * content root that is a table, row, list, quote, code block, heading or link (main-content
+ * extraction returns such roots) would lose its own markup, a table every cell. Such a root is
+ * converted inside a wrapper; rows inside a table inside the wrapper.
+ */
+export function convertibleRoot(root: Element): Element {
+  if (PLAIN_CONTAINERS.has(root.tagName)) return root;
+  const document = root.ownerDocument;
+  const wrapper = document.createElement('div');
+  const parent = ROW_PARTS.has(root.tagName) ? wrapper.appendChild(document.createElement('table')) : wrapper;
+  parent.appendChild(root.cloneNode(true));
+  return wrapper;
+}
+
 export function elementToMarkdown(service: TurndownService, root: Element): string {
-  return tidyMarkdown(service.turndown(root as HTMLElement));
+  return tidyMarkdown(service.turndown(limitDepth(convertibleRoot(root)) as HTMLElement));
+}
+
+const MARKDOWN_KEY = 'markdown';
+
+/**
+ * The content's markdown, converted once per document: the markdown, json and llm formats all
+ * start from it, and turndown is the costliest step of rendering (seconds on a 10 MB page).
+ * Keyed to the root it was made from, so a changed root is converted afresh.
+ */
+export function contentMarkdown(doc: PageDocument, service: TurndownService): string {
+  if (!doc.root) return '';
+  const cached = doc.data.get(MARKDOWN_KEY) as { root: Element; markdown: string } | undefined;
+  if (cached?.root === doc.root) return cached.markdown;
+  const markdown = elementToMarkdown(service, doc.root);
+  doc.data.set(MARKDOWN_KEY, { root: doc.root, markdown });
+  return markdown;
 }
 
 export const markdownFormat = definePlugin({
@@ -36,7 +74,7 @@ export const markdownFormat = definePlugin({
       render(doc: PageDocument) {
         if (!doc.root) return '';
         doc.data.set(ASSETS_KEY, collectAssets(doc.root, documentBaseUrl(doc.dom, doc.baseUrl)));
-        return elementToMarkdown(service, doc.root);
+        return contentMarkdown(doc, service);
       },
     };
   },

@@ -1,10 +1,12 @@
 /**
  * turndown rules that make the markdown clean: `- ` bullets with one space, links without text
- * dropped, images without a fetchable source dropped, fenced code with the language taken from
+ * dropped, images without a fetchable source and tracking pixels dropped, tracking parameters
+ * taken off link and image URLs, fenced code with the language taken from
  * the usual highlighter classes, `~~` strikethrough and GFM task-list boxes (the gfm plugin reads
  * `input.checked`, which linkedom leaves undefined).
  */
 import type TurndownService from 'turndown';
+import { isPixelImage, stripTrackingParams } from './tracking.ts';
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight-(?:source|text))-([\w+#.-]+)/i;
 
@@ -61,7 +63,7 @@ export function contentRules(service: TurndownService): void {
       // Block content inside a link (cards) would break the link syntax across lines.
       const text = content.replace(/^#{1,6}\s+/gm, '').replace(/\s*\n+\s*/g, ' ').trim();
       if (!text) return '';
-      const link = `[${text}](${escapeDestination(node.getAttribute('href')!)}${titlePart(node)})`;
+      const link = `[${text}](${escapeDestination(stripTrackingParams(node.getAttribute('href')!))}${titlePart(node)})`;
       return node.querySelector(BLOCK_CONTENT) ? `\n\n${link}\n\n` : link;
     },
   });
@@ -70,9 +72,9 @@ export function contentRules(service: TurndownService): void {
     replacement: (_content, node) => {
       const src = node.getAttribute('src')?.trim() ?? '';
       // Inline data: images are placeholders or kilobytes of base64: noise either way.
-      if (!src || src.startsWith('data:')) return '';
+      if (!src || src.startsWith('data:') || isPixelImage(node)) return '';
       const alt = (node.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim().replace(/([\\[\]])/g, '\\$1');
-      return `![${alt}](${escapeDestination(src)}${titlePart(node)})`;
+      return `![${alt}](${escapeDestination(stripTrackingParams(src))}${titlePart(node)})`;
     },
   });
   service.addRule('codeBlock', {

@@ -1,7 +1,7 @@
 /**
  * Boilerplate recognition: junk tags, hidden elements, and navigation / header / footer /
  * sidebar / cookie / share / related / comment / ad blocks recognised by tag, ARIA role and
- * class/id words.
+ * class/id words; consent managers and (on product pages) customer reviews are never content.
  */
 import { attr, classAndId, tagOf } from './walk.ts';
 
@@ -9,12 +9,11 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide)(?:\s|$)/i;
 
 /** Hidden by attribute, inline style or a well-known utility class. */
-export function isHidden(el: Element): boolean {
+export function isHidden(el: Element, cls: string | null = attr(el, 'class')): boolean {
   if (attr(el, 'hidden') !== null) return true;
   if (attr(el, 'aria-hidden') === 'true') return true;
   const style = attr(el, 'style');
   if (style && HIDDEN_STYLE.test(style)) return true;
-  const cls = attr(el, 'class');
   return !!cls && HIDDEN_CLASS.test(cls);
 }
 
@@ -34,27 +33,66 @@ const BOILER_WORDS = new Set([
 const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
 /** Comment sections: boilerplate on articles, the content itself on forums. */
 const COMMENT = /comment|disqus|respond|replies|reply-form|discussion/;
+/** Customer review sections: on a product page they are not the product's content (and outweigh it). */
+const REVIEWS = /reviews|customerreview|review-list|reviewlist/;
+/** Consent managers (OneTrust, Cookiebot, Didomi, Usercentrics …) and cookie banners. */
+const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp/;
 const CONTENT_HINT = /article|content|entry|post-body|postbody|story|main|text|body|prose|markdown|rich-text|richtext/;
 
-export type BoilerKind = 'tag' | 'role' | 'class' | 'comment' | null;
+/** 'comment' and 'consent' blocks are never content, however much text they hold. */
+export type BoilerKind = 'tag' | 'role' | 'class' | 'comment' | 'consent' | null;
 
-/** Why an element looks like boilerplate, or null. */
-export function boilerplateKind(el: Element, forum: boolean): BoilerKind {
-  const tag = tagOf(el);
-  if (BOILER_TAGS.has(tag)) return 'tag';
+/** What the page is, as far as boilerplate goes: threads keep comments, products drop reviews. */
+export interface PageKind {
+  forum: boolean;
+  product: boolean;
+}
+
+// What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked
+// out once per element (the class/id regexes are the extractor's hottest code).
+const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32;
+const facts = new WeakMap<Element, number>();
+
+function factsOf(el: Element): number {
+  let f = facts.get(el);
+  if (f !== undefined) return f;
+  f = 0;
   const role = attr(el, 'role');
-  if (role && BOILER_ROLES.has(role.toLowerCase())) return 'role';
-  const ci = classAndId(el);
-  if (!ci) return null;
-  if (!forum && COMMENT.test(ci)) return 'comment';
-  if (BOILER_SUBSTR.test(ci)) return CONTENT_HINT.test(ci) && !/share|social|related|cookie|newsletter|sidebar|breadcrumb/.test(ci) ? null : 'class';
+  if (BOILER_TAGS.has(tagOf(el))) f |= TAG;
+  else if (role && BOILER_ROLES.has(role.toLowerCase())) f |= ROLE;
+  else {
+    const ci = classAndId(el);
+    if (ci) {
+      if (CONSENT.test(ci)) f |= CONSENTS;
+      if (COMMENT.test(ci)) f |= COMMENTS;
+      if (REVIEWS.test(ci)) f |= REVIEW;
+      if (classSaysBoilerplate(ci)) f |= CLASS;
+    }
+  }
+  facts.set(el, f);
+  return f;
+}
+
+function classSaysBoilerplate(ci: string): boolean {
+  if (BOILER_SUBSTR.test(ci)) return !CONTENT_HINT.test(ci) || /share|social|related|cookie|newsletter|sidebar|breadcrumb/.test(ci);
   for (const word of ci.split(/[\s_]+/)) {
-    if (BOILER_WORDS.has(word)) return 'class';
+    if (BOILER_WORDS.has(word)) return true;
     // also the parts of BEM-ish / CSS-in-JS names: "post__tags", "Footer-styled__Footer-sc-1x"
     if (CONTENT_HINT.test(word)) continue;
-    for (const part of word.split('-')) if (BOILER_PARTS.has(part)) return 'class';
+    for (const part of word.split('-')) if (BOILER_PARTS.has(part)) return true;
   }
-  return null;
+  return false;
+}
+
+/** Why an element looks like boilerplate, or null. */
+export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
+  const f = factsOf(el);
+  if (f & TAG) return 'tag';
+  if (f & ROLE) return 'role';
+  if (f & CONSENTS) return 'consent';
+  // reviews stay out even in the pass that retries a page as a thread (only real threads keep them)
+  if ((!page.forum && f & COMMENTS) || (page.product && f & REVIEW)) return 'comment';
+  return f & CLASS ? 'class' : null;
 }
 
 /** Class/id weight as Readability gives it: ±25. */

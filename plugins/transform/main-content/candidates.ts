@@ -16,7 +16,7 @@ const TAG_INIT: Record<string, number> = {
 /** Below this share of the page's good text the winner is a fragment … */
 const SPREAD_MIN = 0.5;
 /** … and is widened to the nearest ancestor holding this share. */
-const SPREAD_TAKE = 0.7;
+const SPREAD_TAKE = 0.6;
 
 export interface Scored {
   el: Element;
@@ -43,10 +43,16 @@ export function topCandidates(root: Element, stats: StatsMap, pass: Pass, n = 5)
   return top;
 }
 
+export interface Pick {
+  el: Element;
+  /** Widened over many blocks (landing, service, listing pages): their sections are the content. */
+  spread: boolean;
+}
+
 /** The content container (before sibling merging). */
-export function pickTop(root: Element, stats: StatsMap, pass: Pass): Element {
+export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
   const top = topCandidates(root, stats, pass);
-  if (!top.length) return root;
+  if (!top.length) return { el: root, spread: false };
   let best = top[0]!.el;
   const bestScore = top[0]!.score;
   // several strong candidates under one ancestor: take the ancestor (lists of posts, split articles)
@@ -79,20 +85,23 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Element {
     last = ps;
     if (p === root) break;
   }
-  // content spread over many blocks (service, listing pages): widen to the ancestor holding most of it
+  // content spread over many blocks (service, listing pages): widen to the ancestor holding most of
+  // it, the search root included (a landing page's sections sit right under <body>)
   const all = stats.get(root)?.goodText ?? 0;
+  let spread = false;
   if ((stats.get(best)?.goodText ?? 0) < all * SPREAD_MIN) {
-    for (let a = best.parentNode as Element | null; a && a !== root; a = a.parentNode as Element | null) {
+    for (let a = best.parentNode as Element | null; a && a !== root.parentNode; a = a.parentNode as Element | null) {
       const as = stats.get(a);
       if (as && as.goodText >= all * SPREAD_TAKE) {
         best = a;
+        spread = true;
         break;
       }
     }
   }
   // an only child says nothing: widen to the parent
   while (best !== root && best.parentNode && (best.parentNode as Element).children?.length === 1) best = best.parentNode as Element;
-  return best;
+  return { el: best, spread };
 }
 
 /** The winner's siblings that also look like content (Readability's sibling rule). */

@@ -10,12 +10,11 @@ const GENERATOR = /discourse|xenforo|phpbb|vbulletin|invision|mybb|smf|flarum|no
 const POST_CLASS = /(?:^|\s)(?:crawler-post|topic-body|message--post|postbody|post-body|postcontainer|answercell|postcell|js-post|forum-post|bbwrapper|cooked|post-message|messagecontent|post-content|comment-body)(?:\s|$)/i;
 const POST_TYPE = /DiscussionForumPosting|QAPage|\/Question\b|\/Answer\b|\/Comment\b/;
 
-/** Does this element look like a forum post container? (Called once per element by the scan.) */
-export function looksLikePost(el: Element): boolean {
-  if (el.tagName === 'SHREDDIT-COMMENT') return true;
-  const cls = attr(el, 'class');
+/** Does this element look like a forum post container? (Called once per element by the scan, with its class: undefined when it has no attributes.) */
+export function looksLikePost(el: Element, tag: string, cls: string | null | undefined): boolean {
+  if (tag === 'SHREDDIT-COMMENT') return true;
   if (cls && POST_CLASS.test(cls)) return true;
-  const itemtype = attr(el, 'itemtype');
+  const itemtype = cls === undefined ? null : attr(el, 'itemtype');
   return !!itemtype && POST_TYPE.test(itemtype);
 }
 

@@ -104,6 +104,19 @@ describe('extractMainContent on hand-made pages', () => {
     expect(extract(html)).toContain('Content after a stray script.');
   });
 
+  test('product page: keeps name, price and specs; drops customer reviews, consent banner and buttons', () => {
+    const review = (who: string) => `<li class="review"><b>${who}</b>${para(`${who} says the kettle boils fast, looks great, and was worth every penny.`, 2)}</li>`;
+    const html = `<html><head><title>Steel Kettle 1.7 L | Shop</title><script type="application/ld+json">{"@type":"Product","name":"Steel Kettle"}</script></head><body>
+      <div id="onetrust-consent-sdk">${para('We and our 100 partners store cookies on your device.', 6)}</div>
+      <main><h1>Steel Kettle 1.7 L</h1><p class="price">$49.00</p><button class="add-to-cart">Add to cart and save this item</button>
+        <ul class="specs"><li>Capacity: 1.7 litres</li><li>Power: 2200 W</li><li>Material: brushed steel</li></ul>
+        <p>A brushed steel kettle with a rapid-boil element, a limescale filter, and a cool-touch handle.</p>
+        <section id="customer-reviews"><h2>Reviews</h2><ul>${review('Ann')}${review('Ben')}${review('Cal')}</ul></section></main></body></html>`;
+    const text = extract(html);
+    for (const kept of ['Steel Kettle 1.7 L', '$49.00', 'Power: 2200 W', 'rapid-boil element']) expect(text).toContain(kept);
+    for (const dropped of ['Ben says', 'partners store cookies', 'Add to cart']) expect(text).not.toContain(dropped);
+  });
+
   test('hidden wrappers are dropped unless they hold the page', () => {
     const html = `<html><body><div style="display:none">${para('Hidden promo text.', 1)}</div><div aria-hidden="true"><article>${para('Visible article text.', 8)}</article></div></body></html>`;
     const text = extract(html);

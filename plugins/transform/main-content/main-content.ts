@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
 import { isForumPage } from './forum.ts';
 import { isBrokenParse, reparseBody } from './parse.ts';
+import { isProductPage } from './product.ts';
 import { cascade } from './pass.ts';
 import { removeJunk } from './prepare.ts';
 import { pageDescription, pageTitle, searchRoot } from './root.ts';
@@ -33,7 +34,8 @@ export function extractMainContent(doc: Document, url?: string, options: Extract
   const title = pageTitle(doc);
   const scan = removeJunk(root);
   const forum = options.forum ?? isForumPage(doc, scan.forumHits, url);
-  const result = cascade(root, forum, title, scan.markers);
+  const product = !forum && isProductPage(doc, scan.productHits);
+  const result = cascade(root, { forum, product }, title, scan.markers);
   for (const el of result.pass.dropped) removeNode(el);
   if (!options.noPrune) for (const el of result.prune) removeNode(el);
   const parts = result.parts;

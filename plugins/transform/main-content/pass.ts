@@ -7,11 +7,14 @@ import { contentSiblings, pickTop } from './candidates.ts';
 import { findBoilerplate } from './prepare.ts';
 import { findPrunable } from './prune.ts';
 import { measure, type StatsMap } from './scoring.ts';
-import { attr } from './walk.ts';
+import type { PageKind } from './boilerplate.ts';
+import { attr, tagOf } from './walk.ts';
 
 export interface Pass {
   /** Discussion thread: comments and replies are content. */
   forum: boolean;
+  /** Product page: the name heading stays, and blocks holding most of the content are never cleaned away whole. */
+  product: boolean;
   /** Apply class/id weights. */
   weights: boolean;
   /** Readability's conditional cleaning inside the content. */
@@ -36,8 +39,8 @@ export const ENOUGH_TEXT = 420;
 export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const stats = measure(root, pass.dropped);
   const best = pickTop(root, stats, pass);
-  const parts = contentSiblings(best, root, stats, pass);
-  const prune = findPrunable(parts, stats, pass, title);
+  const parts = contentSiblings(best.el, root, stats, pass);
+  const prune = findPrunable(parts, stats, pass, title, best.spread);
   let partsText = 0;
   for (const p of parts) partsText += stats.get(p)?.text ?? 0;
   return { pass, parts, prune, text: keptText(parts, prune, stats), partsText };
@@ -54,18 +57,18 @@ function keptText(parts: Element[], prune: Set<Element>, stats: StatsMap): numbe
  * Strict to loose; stops at the first pass with enough text, else keeps the longest. When the page
  * has a `<main>` landmark holding a fair share of its text, the search stays inside it.
  */
-export function cascade(root: Element, forum: boolean, title: string, markers: readonly Element[]): PassResult {
+export function cascade(root: Element, page: PageKind, title: string, markers: readonly Element[]): PassResult {
   const stats0 = measure(root);
   const scope = mainLandmark(root, stats0, markers);
   // stats are subtree-local, so the page-wide measurement serves the landmark too
-  const result = cascadeIn(scope, forum, title, markers, stats0);
+  const result = cascadeIn(scope, page, title, markers, stats0);
   if (scope === root || result.text >= MIN_SCOPED_TEXT) return result;
-  const wide = cascadeIn(root, forum, title, markers, stats0);
+  const wide = cascadeIn(root, page, title, markers, stats0);
   return wide.text > result.text ? wide : result;
 }
 
 /** Share of the page text a `<main>` must hold to narrow the search to it. */
-const MAIN_SHARE = 0.3;
+const MAIN_SHARE = 0.15;
 /** Below this, a search inside `<main>` is retried on the whole page. */
 const MIN_SCOPED_TEXT = 150;
 
@@ -74,7 +77,7 @@ function mainLandmark(root: Element, stats: StatsMap, markers: readonly Element[
   let best: Element = root;
   let bestText = 0;
   for (const m of markers) {
-    if (m.tagName !== 'MAIN' && attr(m, 'role') !== 'main') continue;
+    if (tagOf(m) !== 'MAIN' && attr(m, 'role') !== 'main') continue;
     const t = stats.get(m)?.text ?? 0;
     if (t > bestText && t >= total * MAIN_SHARE) {
       best = m;
@@ -84,14 +87,17 @@ function mainLandmark(root: Element, stats: StatsMap, markers: readonly Element[
   return best;
 }
 
-function cascadeIn(root: Element, forum: boolean, title: string, markers: readonly Element[], stats0: StatsMap): PassResult {
-  const none = new Set<Element>();
+function cascadeIn(root: Element, page: PageKind, title: string, markers: readonly Element[], stats0: StatsMap): PassResult {
+  const { forum, product } = page;
+  // loose passes still leave out comment threads, reviews and consent banners: they outweigh a short text
+  let kept: Set<Element> | null = null;
+  const none = () => (kept ??= forum ? new Set<Element>() : findBoilerplate(root, page, stats0, markers, true));
   const passes: Array<() => Pass> = [
-    () => ({ forum, weights: true, clean: true, dropped: findBoilerplate(root, forum, stats0, markers) }),
-    ...(forum ? [] : [() => ({ forum: true, weights: true, clean: true, dropped: findBoilerplate(root, true, stats0, markers) })]),
-    () => ({ forum, weights: true, clean: true, dropped: none }),
-    () => ({ forum, weights: false, clean: true, dropped: none }),
-    () => ({ forum, weights: false, clean: false, dropped: none }),
+    () => ({ forum, product, weights: true, clean: true, dropped: findBoilerplate(root, page, stats0, markers) }),
+    ...(forum ? [] : [() => ({ forum: true, product, weights: true, clean: true, dropped: findBoilerplate(root, { ...page, forum: true }, stats0, markers) })]),
+    () => ({ forum, product, weights: true, clean: true, dropped: none() }),
+    () => ({ forum, product, weights: false, clean: true, dropped: none() }),
+    () => ({ forum, product, weights: false, clean: false, dropped: none() }),
   ];
   let best: PassResult | null = null;
   for (const make of passes) {

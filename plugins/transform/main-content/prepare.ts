@@ -3,9 +3,10 @@
  * blocks that carry real content (Discourse keeps its posts there), and removes boilerplate
  * blocks unless they hold the page's main content.
  */
-import { boilerplateKind, isHidden } from './boilerplate.ts';
+import { boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
 import type { StatsMap } from './scoring.ts';
 import { looksLikePost } from './forum.ts';
+import { looksLikeProduct } from './product.ts';
 import { JUNK } from './tags.ts';
 import { attr, elementsInOrder, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
 
@@ -14,6 +15,8 @@ export interface ScanInfo {
   markers: Element[];
   /** Elements that look like forum posts (see forum.ts). */
   forumHits: number;
+  /** Product marks in the body (JSON-LD Product scripts, Product microdata). */
+  productHits: number;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface ScanInfo {
  * notes content landmarks and forum-post signs.
  */
 export function removeJunk(root: Element): ScanInfo {
-  const info: ScanInfo = { markers: [], forumHits: 0 };
+  const info: ScanInfo = { markers: [], forumHits: 0, productHits: 0 };
   const queue: Element[] = [root];
   let total = -1;
   while (queue.length) {
@@ -55,14 +58,17 @@ function scan(top: Element, info: ScanInfo) {
   elementsInOrder(top, (el) => {
     const tag = tagOf(el);
     if (tag === 'HEAD') return true; // never touch the head: metadata lives there
+    // attribute checks only where there are attributes (most elements have none)
+    const cls = el.hasAttributes() ? attr(el, 'class') : undefined;
     if (tag === 'ARTICLE' || tag === 'MAIN') info.markers.push(el);
-    else {
+    else if (cls !== undefined) {
       const role = attr(el, 'role');
       const prop = attr(el, 'itemprop');
       if (role === 'main' || prop === 'articleBody' || prop === 'text') info.markers.push(el);
     }
-    if (looksLikePost(el)) info.forumHits++;
-    if (JUNK.has(tag) || (tag === 'BUTTON' && visibleLength(el.textContent ?? '') < 25)) {
+    if (looksLikePost(el, tag, cls)) info.forumHits++;
+    if (cls !== undefined && looksLikeProduct(el, tag, cls)) info.productHits++;
+    if (JUNK.has(tag)) {
       drop.push(el);
       return true;
     }
@@ -70,7 +76,7 @@ function scan(top: Element, info: ScanInfo) {
       noscripts.push(el);
       return false;
     }
-    if (isHidden(el)) {
+    if (cls !== undefined && isHidden(el, cls)) {
       hidden.push(el);
       return true;
     }
@@ -82,8 +88,9 @@ function scan(top: Element, info: ScanInfo) {
 /**
  * Boilerplate blocks under `root` (outermost only), not removed: the caller measures around them
  * and may retry without. Blocks holding most of the text or a content landmark are kept.
+ * `commentsOnly` finds just the comment, review and consent blocks (what even loose passes leave out).
  */
-export function findBoilerplate(root: Element, forum: boolean, stats: StatsMap, markers: readonly Element[]): Set<Element> {
+export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, markers: readonly Element[], commentsOnly = false): Set<Element> {
   const total = stats.get(root)?.text ?? 0;
   const protect = new Set<Element>();
   for (const m of markers) {
@@ -94,10 +101,11 @@ export function findBoilerplate(root: Element, forum: boolean, stats: StatsMap, 
   const drop = new Set<Element>();
   elementsInOrder(root, (el) => {
     if (protect.has(el)) return false;
-    const kind = boilerplateKind(el, forum);
-    if (!kind) return false;
+    const why = boilerplateKind(el, kind);
+    const always = why === 'comment' || why === 'consent';
+    if (!why || (commentsOnly && !always)) return false;
     const s = stats.get(el);
-    if (s && s.text > total * 0.5 && kind !== 'comment') return false;
+    if (s && s.text > total * 0.5 && !always) return false;
     drop.add(el);
     return true;
   });

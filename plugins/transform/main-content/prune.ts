@@ -10,6 +10,9 @@ import { attr, elementsInOrder, tagOf } from './walk.ts';
 /** Content this link-dense is a listing. */
 const LISTING_DENSITY = 0.3;
 
+/** Share of a part's text above which a block is never cleaned away whole. */
+const MAJOR_SHARE = 0.6;
+
 const CONDITIONAL = new Set(['FORM', 'FIELDSET', 'TABLE', 'UL', 'OL', 'DIV', 'SECTION', 'HEADER', 'ASIDE', 'DL']);
 
 function isDataTable(el: Element, s: Stats): boolean {
@@ -24,7 +27,7 @@ function inFigure(el: Element): boolean {
 }
 
 /** Should this block go? (Readability's _cleanConditionally, on precomputed stats.) */
-function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean): boolean {
+function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean, spread: boolean): boolean {
   const tag = tagOf(el);
   const s = stats.get(el);
   if (!s) return false;
@@ -39,7 +42,8 @@ function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean): b
   const li = s.lis - 100;
   const density = linkDensity(s);
   const headingDensity = s.text ? s.headingText / s.text : 0;
-  if (img > 1 && p / img < 0.5 && !inFigure(el)) return true;
+  // (sections of a landing page carry icons and pictures: not a gallery)
+  if (img > 1 && p / img < 0.5 && !spread && !inFigure(el)) return true;
   if (!isList && li > p) return true;
   if (s.inputs > Math.floor(p / 3)) return true;
   if (!isList && headingDensity < 0.9 && s.text < 25 && (img === 0 || img > 2) && density > 0) return true;
@@ -63,27 +67,32 @@ function similar(a: string, b: string): number {
  * What to drop inside the content parts (outermost elements only): the heading that repeats the
  * title, negative headings and, when `pass.clean`, Readability's conditional cleaning.
  */
-export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, title: string): Set<Element> {
+export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, title: string, spread = false): Set<Element> {
   const drop = new Set<Element>();
+  // the product name is part of a product's content; elsewhere the title heading is metadata
   let titleSeen = false;
   for (const part of parts) {
     // a listing (teasers, cards, link lists): links are the content, so link density says nothing
     const ps = stats.get(part);
-    const linky = !!ps && linkDensity(ps) > LISTING_DENSITY;
+    // (likewise in content spread over many sections, whose cards end in "learn more" links)
+    const linky = spread || (!!ps && linkDensity(ps) > LISTING_DENSITY);
+    // a wrapper holding most of the part is the content itself: look inside it instead
+    // (on product pages, whose spec lists and short blocks look like clutter to Readability's rules)
+    const major = pass.product ? (ps?.text ?? 0) * MAJOR_SHARE : Infinity;
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
       if (tag === 'H1' || tag === 'H2') {
         if (titleSeen && !pass.weights) return false;
         const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-        if ((pass.weights && classWeight(el, pass.forum) < 0) || (!titleSeen && title && text && similar(text, title) > 0.75)) {
+        if ((pass.weights && classWeight(el, pass.forum) < 0) || (!titleSeen && !pass.product && title && text && similar(text, title) > 0.75)) {
           titleSeen = true;
           drop.add(el);
           return true;
         }
         return false;
       }
-      if (el !== part && pass.clean && CONDITIONAL.has(tag) && shouldDrop(el, stats, pass, linky)) {
+      if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major && shouldDrop(el, stats, pass, linky, spread)) {
         drop.add(el);
         return true;
       }

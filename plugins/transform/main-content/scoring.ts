@@ -3,7 +3,7 @@
  * commas, and a Readability-style content score (each paragraph scores its ancestors with decay).
  */
 import { BLOCK, HEADINGS } from './tags.ts';
-import { elementsInOrder, TEXT, tagOf, visibleLength } from './walk.ts';
+import { elementsInOrder, isVisible, TEXT, tagOf } from './walk.ts';
 
 export interface Stats {
   /** Visible (non-whitespace) characters of all text below. */
@@ -42,18 +42,11 @@ export type StatsMap = Map<Element, Stats>;
 
 const newStats = (): Stats => ({ text: 0, link: 0, inl: 0, inlLink: 0, inlCommas: 0, paras: 0, goodText: 0, headings: 0, headingText: 0, commas: 0, pTags: 0, inputs: 0, embeds: 0, lis: 0, code: 0, th: 0, tr: 0, td: 0, tables: 0, imgs: 0, score: 0 });
 
-function commas(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 44 || c === 0x060c || c === 0xff0c || c === 0x3001 || c === 0xfe50) n++;
-  }
-  return n;
-}
+const isComma = (c: number) => c === 44 || c === 0x060c || c === 0xff0c || c === 0x3001 || c === 0xfe50;
 
 /** Measures every element under `root`. */
 export function measure(root: Element, dropped?: ReadonlySet<Element>): StatsMap {
-  const order = elementsInOrder(root, (el) => el.tagName === 'HEAD' || el.tagName === 'head' || (dropped !== undefined && dropped.has(el)));
+  const order = elementsInOrder(root, (el) => tagOf(el) === 'HEAD' || (dropped !== undefined && dropped.has(el)));
   const map: StatsMap = new Map();
   for (const el of order) map.set(el, newStats());
   for (let i = order.length - 1; i >= 0; i--) {
@@ -62,12 +55,20 @@ export function measure(root: Element, dropped?: ReadonlySet<Element>): StatsMap
     const tag = tagOf(el);
     for (let c = el.firstChild; c; c = c.nextSibling) {
       if (c.nodeType !== TEXT) continue;
+      // visible characters and commas in one sweep (this loop sees every character of the page)
       const v = c.nodeValue ?? '';
-      const len = visibleLength(v);
+      let len = 0;
+      let k = 0;
+      for (let i = 0; i < v.length; i++) {
+        const ch = v.charCodeAt(i);
+        if (isVisible(ch)) {
+          len++;
+          if (ch < 0x80 ? ch === 44 : isComma(ch)) k++;
+        }
+      }
       if (len === 0) continue;
       s.text += len;
       s.inl += len;
-      const k = commas(v);
       s.inlCommas += k;
       s.commas += k;
     }

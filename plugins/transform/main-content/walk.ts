@@ -5,21 +5,35 @@
 
 export const ELEMENT = 1;
 export const TEXT = 3;
+const SHOW_ELEMENT = 1;
 
 /** Elements under `root` (root included) in document order; `skip` prunes a whole subtree. */
 export function elementsInOrder(root: Element, skip?: (el: Element) => boolean): Element[] {
-  const out: Element[] = [];
-  const stack: Element[] = [root];
-  while (stack.length) {
-    const el = stack.pop()!;
-    if (skip && el !== root && skip(el)) continue;
+  const out: Element[] = [root];
+  // linkedom keeps nodes as one document-order list, so its TreeWalker gathers them in one cheap
+  // sweep (about twice as fast as visiting children through firstChild/nextSibling)
+  const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT);
+  let el = walker.nextNode() as Element | null;
+  while (el) {
+    if (skip && skip(el)) {
+      const after = nextOutside(el, root);
+      do el = walker.nextNode() as Element | null;
+      while (el && el !== after);
+      continue;
+    }
     out.push(el);
-    // push children in reverse so the first child is visited first
-    const kids: Element[] = [];
-    for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === ELEMENT) kids.push(c as Element);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+    el = walker.nextNode() as Element | null;
   }
   return out;
+}
+
+/** The first element after `el`'s subtree, within `root`. */
+function nextOutside(el: Element, root: Element): Element | null {
+  for (let a: Element | null = el; a && a !== root; a = a.parentNode as Element | null) {
+    const next = a.nextElementSibling;
+    if (next) return next;
+  }
+  return null;
 }
 
 /** Child elements of `el` (a fresh array, safe to mutate the DOM while iterating). */
@@ -29,13 +43,13 @@ export function childElements(el: Element): Element[] {
   return kids;
 }
 
+/** Is this UTF-16 code unit visible (not whitespace, NBSP, zero-width space or BOM)? */
+export const isVisible = (c: number): boolean => c > 32 && c !== 160 && c !== 0x200b && c !== 0xfeff;
+
 /** Number of non-whitespace characters of a string. */
 export function visibleLength(s: string): number {
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 32 && c !== 160 && c !== 0x200b && c !== 0xfeff) n++;
-  }
+  for (let i = 0; i < s.length; i++) if (isVisible(s.charCodeAt(i))) n++;
   return n;
 }
 
@@ -57,8 +71,18 @@ export function unwrap(el: Element): void {
   parent.removeChild(el);
 }
 
+/** Upper-case tag names by local name: linkedom's `tagName` upper-cases on every read. */
+const UPPER = new Map<string, string>();
+
 export function tagOf(el: Element): string {
-  return el.tagName.toUpperCase();
+  const name = el.localName;
+  let tag = UPPER.get(name);
+  if (tag === undefined) {
+    tag = name.toUpperCase();
+    // bounded: a hostile page can invent any number of custom element names
+    if (UPPER.size < 2000) UPPER.set(name, tag);
+  }
+  return tag;
 }
 
 /**

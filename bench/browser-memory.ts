@@ -1,0 +1,62 @@
+/**
+ * Memory of the benchmark process and of the Chromium processes it started, read from /proc:
+ * the browser and every descendant (renderers, GPU, network service). PSS (proportional set size)
+ * is used where the kernel offers it, so pages Chromium processes share are not counted twice.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+function parentOf(pid: number): number | null {
+  try {
+    // The command name may hold spaces and parentheses: the fields after the last ')' are fixed.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Every live process below `root` (children, grandchildren …), without `root` itself. */
+export function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const parent = parentOf(pid);
+    if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  const found: number[] = [];
+  const queue = [...(children.get(root) ?? [])];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    found.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return found;
+}
+
+/** Proportional set size of one process in bytes (resident size where smaps_rollup is missing). */
+export function memoryOf(pid: number): number {
+  try {
+    const rollup = `/proc/${pid}/smaps_rollup`;
+    const text = existsSync(rollup) ? readFileSync(rollup, 'utf8') : readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /^(?:Pss|VmRSS):\s+(\d+) kB/m.exec(text)?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0; // the process ended while we looked
+  }
+}
+
+export interface MemorySample {
+  /** This process's resident set. */
+  processRss: number;
+  /** All Chromium processes started by this process. */
+  browserPss: number;
+}
+
+export function sampleMemory(): MemorySample {
+  Bun.gc(true);
+  const browserPss = descendants(process.pid).reduce((sum, pid) => sum + memoryOf(pid), 0);
+  return { processRss: process.memoryUsage().rss, browserPss };
+}
+
+export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;

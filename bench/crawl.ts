@@ -1,0 +1,190 @@
+#!/usr/bin/env bun
+/**
+ * Crawl benchmark: the generated fixture site (bench/crawl-site.ts, its own process) crawled by
+ * Trawl — a real `bun server/main.ts` process, SQLite file storage, markdown output, results
+ * stored — and, in the same run with the same concurrency, by Crawlee's CheerioCrawler
+ * (bench/crawl-crawlee.ts, markdown via turndown into its on-disk dataset). Rounds alternate the
+ * two so machine load hits both alike; pages per second of each round and the ratio of the best
+ * rounds are reported. Then Trawl crawls a 10,000-page site while its RSS is sampled from /proc:
+ * the peak, and the RSS at each quarter of the crawl (flat, not growing with the crawl).
+ *
+ *   bun run bench crawl [--pages 2000] [--concurrency 8] [--rounds 2] [--rss-pages 10000] [--no-rss]
+ *   (--rounds 0 measures only the memory crawl)
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const ROOT = join(import.meta.dir, '..');
+const { values: args } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: {
+    pages: { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '2' },
+    'rss-pages': { type: 'string', default: '10000' },
+    'no-rss': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(ROOT, 'bench/results/crawl.json') },
+  },
+});
+const PAGES = Number(args.pages);
+const CONCURRENCY = Number(args.concurrency);
+const HOST = 'a.site.test';
+
+/**
+ * Reads a child's stdout line by line until `match` returns a value, then keeps draining it in the
+ * background: a closed pipe would kill the child at its next log line.
+ */
+async function firstMatch<T>(proc: ReturnType<typeof Bun.spawn>, match: (line: string) => T | undefined): Promise<T> {
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`process ended before printing what was expected (exit ${await proc.exited})`);
+    buffer += decoder.decode(value, { stream: true });
+    const lines = buffer.split('\n');
+    buffer = lines.pop()!;
+    for (const line of lines) {
+      const found = match(line);
+      if (found === undefined) continue;
+      void (async () => { while (!(await reader.read()).done); })().catch(() => {});
+      return found;
+    }
+  }
+}
+
+async function startSite(pages: number) {
+  const proc = Bun.spawn(['bun', join(ROOT, 'bench/crawl-site.ts'), '--pages', String(pages)], { stdout: 'pipe', stderr: 'inherit' });
+  const port = await firstMatch(proc, (line) => (line.startsWith('{') ? (JSON.parse(line).port as number) : undefined));
+  return { port, stop: async () => { proc.kill('SIGTERM'); await proc.exited; } };
+}
+
+function rssMb(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+interface TrawlRun {
+  pages: number;
+  seconds: number;
+  peakRssMb: number;
+  /** RSS when the crawl was 25, 50, 75 and 100 % done. */
+  rssAtQuarterMb: number[];
+}
+
+async function crawlWithTrawl(port: number, pages: number): Promise<TrawlRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-'));
+  const proc = Bun.spawn(['bun', join(ROOT, 'server/main.ts'), '--port', '0'], {
+    cwd: ROOT,
+    stdout: 'pipe',
+    stderr: 'inherit',
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      TRAWL_DATA_DIR: dataDir,
+      TRAWL_LOG_LEVEL: 'info',
+      TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true',
+      TRAWL_FETCH_RESOLVE: JSON.stringify({ [HOST]: '127.0.0.1' }),
+      TRAWL_CRAWL_CONCURRENCY: String(CONCURRENCY),
+      TRAWL_CRAWL_PER_HOST_CONCURRENCY: String(CONCURRENCY),
+      TRAWL_CRAWL_MAX_PAGES_LIMIT: String(Math.max(pages, 10_000)),
+    },
+  });
+  try {
+    const api = await firstMatch(proc, (line) => /"url":"(http:\/\/[^"]+)"/.exec(line)?.[1]);
+    let peak = rssMb(proc.pid);
+    const quarters: number[] = [];
+    const started = performance.now();
+    const created = await fetch(`${api}/v1/crawl`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `http://${HOST}:${port}/`, max_pages: pages, max_depth: 100, scrape_options: { formats: ['markdown'] } }),
+    });
+    if (created.status !== 202) throw new Error(`POST /v1/crawl answered ${created.status}: ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    for (;;) {
+      await Bun.sleep(100);
+      peak = Math.max(peak, rssMb(proc.pid));
+      const summary = (await (await fetch(`${api}/v1/crawl/${id}?per_page=1`)).json()) as { status: string; completed: number; failed: number };
+      const done = summary.completed + summary.failed;
+      while (quarters.length < 4 && done >= (pages * (quarters.length + 1)) / 4) quarters.push(Math.round(rssMb(proc.pid)));
+      if (summary.status !== 'queued' && summary.status !== 'scraping') {
+        const seconds = (performance.now() - started) / 1000;
+        if (summary.status !== 'completed') throw new Error(`crawl ended ${summary.status}`);
+        return { pages: summary.completed, seconds, peakRssMb: Math.round(peak), rssAtQuarterMb: quarters };
+      }
+    }
+  } finally {
+    proc.kill('SIGTERM');
+    await proc.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function crawlWithCrawlee(port: number): Promise<{ pages: number; seconds: number }> {
+  const storage = mkdtempSync(join(tmpdir(), 'crawlee-bench-'));
+  const proc = Bun.spawn(['bun', join(ROOT, 'bench/crawl-crawlee.ts'), '--url', `http://127.0.0.1:${port}/`, '--concurrency', String(CONCURRENCY)], {
+    cwd: storage,
+    stdout: 'pipe',
+    stderr: 'inherit',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', CRAWLEE_STORAGE_DIR: storage, CRAWLEE_LOG_LEVEL: 'ERROR' },
+  });
+  try {
+    return await firstMatch(proc, (line) => (line.startsWith('{"pages"') ? JSON.parse(line) : undefined));
+  } finally {
+    await proc.exited;
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+const perSecond = (run: { pages: number; seconds: number }) => Math.round((run.pages / run.seconds) * 10) / 10;
+
+const site = Number(args.rounds) > 0 ? await startSite(PAGES) : { port: 0, stop: async () => {} };
+const rounds: Array<{ trawl: TrawlRun; crawlee: { pages: number; seconds: number } }> = [];
+try {
+  for (let round = 1; round <= Number(args.rounds); round++) {
+    const trawl = await crawlWithTrawl(site.port, PAGES);
+    const crawlee = await crawlWithCrawlee(site.port);
+    rounds.push({ trawl, crawlee });
+    console.log(`round ${round}: Trawl ${trawl.pages} pages in ${trawl.seconds.toFixed(2)} s = ${perSecond(trawl)} pages/s; Crawlee ${crawlee.pages} pages in ${crawlee.seconds.toFixed(2)} s = ${perSecond(crawlee)} pages/s`);
+  }
+} finally {
+  await site.stop();
+}
+
+const bestTrawl = rounds.length ? Math.max(...rounds.map((r) => perSecond(r.trawl))) : null;
+const bestCrawlee = rounds.length ? Math.max(...rounds.map((r) => perSecond(r.crawlee))) : null;
+const ratio = bestTrawl && bestCrawlee ? Math.round((bestTrawl / bestCrawlee) * 100) / 100 : null;
+if (rounds.length) console.log(`\n${PAGES} pages, concurrency ${CONCURRENCY}: Trawl ${bestTrawl} pages/s, Crawlee ${bestCrawlee} pages/s, ratio ${ratio} (target ≥ 1)`);
+
+let memory: (TrawlRun & { sitePages: number }) | null = null;
+if (!args['no-rss']) {
+  const rssPages = Number(args['rss-pages']);
+  const big = await startSite(rssPages);
+  try {
+    memory = { sitePages: rssPages, ...(await crawlWithTrawl(big.port, rssPages)) };
+  } finally {
+    await big.stop();
+  }
+  console.log(`${rssPages}-page crawl: ${perSecond(memory)} pages/s, peak RSS ${memory.peakRssMb} MB (target ≤ 300), RSS at 25/50/75/100 %: ${memory.rssAtQuarterMb.join(' / ')} MB`);
+}
+
+mkdirSync(dirname(args.out!), { recursive: true });
+writeFileSync(args.out!, `${JSON.stringify({
+  date: new Date().toISOString(),
+  bun: Bun.version,
+  pages: PAGES,
+  concurrency: CONCURRENCY,
+  rounds: rounds.map((r) => ({ trawl: { ...r.trawl, pagesPerSecond: perSecond(r.trawl) }, crawlee: { ...r.crawlee, pagesPerSecond: perSecond(r.crawlee) } })),
+  trawlPagesPerSecond: bestTrawl,
+  crawleePagesPerSecond: bestCrawlee,
+  ratio,
+  memory,
+}, null, 2)}\n`);
+console.log(`written ${args.out}`);

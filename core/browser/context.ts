@@ -1,0 +1,46 @@
+/**
+ * A browser context ready for one job: its own guard proxy (when the SSRF guard is on), the
+ * options every job gets whatever it asks for, resource blocking, and one open page. The pool
+ * opens one ahead of time (its warm spare) so a job does not wait for Chromium to start a renderer.
+ */
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { TrawlConfig } from '../config-schema.ts';
+import type { AddressPolicy } from '../net/http-client.ts';
+import { blockResourceTypes } from './guard.ts';
+import { startGuardProxy, type GuardProxy } from './proxy.ts';
+
+export interface PreparedContext {
+  context: BrowserContext;
+  page: Page;
+  proxy: GuardProxy | null;
+}
+
+export interface ContextRules {
+  fetch: Readonly<TrawlConfig['fetch']>;
+  /** Null when private networks are allowed: no guard proxy then. */
+  policy: AddressPolicy | null;
+  blockResources: ReadonlySet<string>;
+  /** Used unless the job's options name one (mobile emulation does). */
+  userAgent: string;
+}
+
+export async function openContext(browser: Browser, options: BrowserContextOptions | undefined, rules: ContextRules): Promise<PreparedContext> {
+  const proxy = rules.policy ? await startGuardProxy(rules.fetch, rules.policy) : null;
+  let context: BrowserContext | undefined;
+  try {
+    context = await browser.newContext({
+      userAgent: rules.userAgent,
+      ...options,
+      // Chromium sends loopback straight out unless told otherwise; through the guard it goes.
+      ...(proxy ? { proxy: { server: proxy.url, bypass: '<-loopback>' } } : {}),
+      serviceWorkers: 'block',
+      acceptDownloads: false, // a page must not fill the disk with files
+    });
+    await blockResourceTypes(context, rules.blockResources);
+    return { context, page: await context.newPage(), proxy };
+  } catch (err) {
+    await context?.close().catch(() => {});
+    await proxy?.close();
+    throw err;
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * The browser pool (core/services.ts `BrowserPool`): one Chromium serving every job, each job in a
+ * fresh context of its own (cookies, storage and cache never cross jobs; with the SSRF guard on,
+ * each context has its own guard proxy), at most `browser.maxContexts` at once, plus one context
+ * opened ahead as a warm spare so the next job does not wait for a renderer to start. The browser
+ * starts on first use, is replaced after `recycleAfterPages` pages (a retiring one finishes its
+ * jobs first) and after a crash or disconnect (the jobs it was serving fail with a clear error; the
+ * next job gets a new browser). Every job has a deadline; when it passes, its context is closed,
+ * which ends whatever the page was doing, and a context that will not close takes the browser down.
+ */
+import type { Browser, BrowserContextOptions } from 'playwright-core';
+import type { Logger } from 'pino';
+import type { TrawlConfig } from '../config-schema.ts';
+import { fetchFailed, TrawlError } from '../errors.ts';
+import type { AddressPolicy } from '../net/http-client.ts';
+import { forbiddenAddressReason } from '../net/ssrf.ts';
+import type { BrowserJobOptions, BrowserPool, BrowserPoolStats, BrowserSession } from '../services.ts';
+import { openContext, type ContextRules, type PreparedContext } from './context.ts';
+import { chromiumMissingReason, launchChromium, type BrowserConfig } from './launch.ts';
+
+export interface BrowserPoolHooks {
+  /**
+   * Replaces the address check used when `allowPrivateNetwork` is false, as in the HTTP client.
+   * Production code never sets it; tests use it to let one loopback address play a public server.
+   */
+  addressPolicy?: AddressPolicy;
+}
+
+interface Instance {
+  browser: Browser;
+  pid: number | null;
+  /** Chromium's user agent without "Headless", which many sites answer with a block page. */
+  userAgent: string;
+  served: number;
+  active: number;
+  retiring: boolean;
+  dead: boolean;
+  closing?: Promise<void>;
+}
+
+interface Waiter {
+  grant(): void;
+  fail(err: unknown): void;
+}
+
+/** How long a context or browser may take to close before it is killed. */
+const CLOSE_GRACE_MS = 5000;
+const shuttingDown = () => new TrawlError('unprocessable', 'Browser rendering is not available: the server is shutting down');
+const crashed = () => fetchFailed('the browser closed unexpectedly while rendering the page (it is restarted for the next request)');
+
+function cancelled(signal: AbortSignal): TrawlError {
+  return signal.reason instanceof TrawlError ? signal.reason : new TrawlError('timeout', 'Browser rendering was cancelled');
+}
+
+function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+  return Promise.race([promise.then(() => true, () => true), late]).finally(() => clearTimeout(timer));
+}
+
+export class ChromiumPool implements BrowserPool {
+  private readonly policy: AddressPolicy | null;
+  private readonly blockResources: ReadonlySet<string>;
+  private readonly instances = new Set<Instance>();
+  private readonly waiters: Waiter[] = [];
+  private current: Instance | null = null;
+  /** A context opened ahead for the next job; it counts against no slot. */
+  private spare: { instance: Instance; key: string; ready: Promise<PreparedContext> } | null = null;
+  private launching: Promise<Instance> | null = null;
+  private slotsInUse = 0;
+  private launches = 0;
+  private pagesServed = 0;
+  private closed = false;
+
+  constructor(
+    private readonly config: BrowserConfig,
+    private readonly fetch: Readonly<TrawlConfig['fetch']>,
+    private readonly logger: Logger,
+    hooks: BrowserPoolHooks = {},
+  ) {
+    this.policy = fetch.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
+    this.blockResources = new Set(config.blockResources);
+  }
+
+  unavailableReason(): string | null {
+    return chromiumMissingReason(this.config.executablePath);
+  }
+
+  stats(): BrowserPoolStats {
+    const live = this.current && !this.current.dead ? this.current : null;
+    return {
+      pid: live?.pid ?? null,
+      launches: this.launches,
+      pagesServed: this.pagesServed,
+      activeContexts: this.slotsInUse,
+      openContexts: live?.browser.contexts().length ?? 0,
+      waiting: this.waiters.length,
+    };
+  }
+
+  async withPage<T>(options: BrowserJobOptions, work: (session: BrowserSession) => Promise<T>): Promise<T> {
+    if (this.closed) throw shuttingDown();
+    const missing = this.unavailableReason();
+    if (missing) throw new TrawlError('capability_missing', missing);
+    await this.acquire(options.signal);
+    let instance: Instance | undefined;
+    let prepared: PreparedContext | undefined;
+    try {
+      instance = await this.instance();
+      instance.active++;
+      instance.served++;
+      this.pagesServed++;
+      prepared = await this.take(instance, options.context);
+      return await this.deadline(work({ page: prepared.page, failures: prepared.proxy?.failures ?? [] }), options);
+    } catch (err) {
+      const gone = instance && (instance.dead || !instance.browser.isConnected());
+      if (!gone || (err instanceof TrawlError && err.code === 'timeout')) throw err;
+      throw this.closed ? shuttingDown() : crashed();
+    } finally {
+      if (prepared && instance) await this.closeContext(prepared, instance);
+      if (instance) {
+        instance.active--;
+        if (instance.retiring && instance.active === 0) void this.shut(instance);
+      }
+      this.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter.fail(shuttingDown());
+    await this.discardSpare();
+    const launching = this.launching;
+    // A launch in flight sees `closed` when it finishes and shuts its browser itself.
+    if (launching) await launching.catch(() => {});
+    await Promise.all([...this.instances].map((i) => this.shut(i)));
+    this.current = null;
+  }
+
+  /** Races the job's work against its deadline and its signal; the loser is cleaned up by closing the context. */
+  private async deadline<T>(work: Promise<T>, options: BrowserJobOptions): Promise<T> {
+    const { signal } = options;
+    const timeoutMs = options.timeoutMs ?? this.config.jobTimeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new TrawlError('timeout', `Browser rendering timed out after ${timeoutMs} ms`)), timeoutMs);
+      onAbort = () => reject(cancelled(signal!));
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    work.catch(() => {}); // after the deadline wins, the closing context rejects the work; nobody is listening
+    try {
+      return await Promise.race([work, limit]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The warm spare when it fits the job (same browser, same context options), else a new context; then warms the next one. */
+  private async take(instance: Instance, options: BrowserContextOptions | undefined): Promise<PreparedContext> {
+    const key = JSON.stringify(options ?? {});
+    let prepared: PreparedContext | null = null;
+    if (this.spare?.instance === instance && this.spare.key === key) {
+      const { ready } = this.spare;
+      this.spare = null;
+      prepared = await ready.catch(() => null);
+    } else {
+      void this.discardSpare(); // made for another browser or other options (mobile)
+    }
+    prepared ??= await openContext(instance.browser, options, this.rules(instance));
+    // The next job's context opens while this one works; one spare at most, never for a browser on its way out.
+    if (!this.spare && !this.closed && !instance.retiring && instance.served < this.config.recycleAfterPages) {
+      const ready = openContext(instance.browser, options, this.rules(instance));
+      ready.catch(() => {}); // a spare that fails to open is simply not used
+      this.spare = { instance, key, ready };
+    }
+    return prepared;
+  }
+
+  private rules(instance: Instance): ContextRules {
+    return { fetch: this.fetch, policy: this.policy, blockResources: this.blockResources, userAgent: instance.userAgent };
+  }
+
+  private async discardSpare(): Promise<void> {
+    const spare = this.spare;
+    this.spare = null;
+    const prepared = await spare?.ready.catch(() => null);
+    if (prepared && spare) await this.closeContext(prepared, spare.instance);
+  }
+
+  private async closeContext(prepared: PreparedContext, instance: Instance): Promise<void> {
+    const closed = instance.dead || (await settleWithin(prepared.context.close(), CLOSE_GRACE_MS));
+    await prepared.proxy?.close();
+    if (closed) return;
+    // A renderer stuck in a script can keep its context from closing; the browser goes instead.
+    this.logger.warn({ pid: instance.pid }, 'a browser context did not close; killing the browser');
+    this.kill(instance);
+  }
+
+  private acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(cancelled(signal));
+    if (this.slotsInUse < this.config.maxContexts) {
+      this.slotsInUse++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(cancelled(signal!));
+      };
+      const waiter: Waiter = {
+        grant: () => { signal?.removeEventListener('abort', onAbort); resolve(); },
+        fail: (err) => { signal?.removeEventListener('abort', onAbort); reject(err); },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Hands the slot straight to the next waiter, so a burst cannot overtake the queue. */
+  private release(): void {
+    const next = this.waiters.shift();
+    if (next) next.grant();
+    else this.slotsInUse--;
+  }
+
+  private async instance(): Promise<Instance> {
+    const current = this.current;
+    if (current && !current.dead && current.served < this.config.recycleAfterPages) return current;
+    if (current) {
+      this.current = null;
+      current.retiring = true;
+      if (this.spare?.instance === current) void this.discardSpare();
+      if (current.active === 0) void this.shut(current);
+    }
+    this.launching ??= this.launch().finally(() => { this.launching = null; });
+    return this.launching;
+  }
+
+  private async launch(): Promise<Instance> {
+    if (this.closed) throw shuttingDown();
+    const started = performance.now();
+    let launched: Awaited<ReturnType<typeof launchChromium>>;
+    try {
+      launched = await launchChromium(this.config, this.fetch.resolve);
+    } catch (err) {
+      const detail = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+      throw new TrawlError('unprocessable', `Browser rendering is not available: Chromium failed to start (${detail})`, { cause: err });
+    }
+    const major = launched.browser.version().split('.')[0];
+    const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
+    const instance: Instance = { ...launched, userAgent, served: 0, active: 0, retiring: false, dead: false };
+    this.launches++;
+    launched.browser.on('disconnected', () => {
+      instance.dead = true;
+      this.instances.delete(instance);
+      if (this.current === instance) this.current = null;
+      if (!instance.retiring && !this.closed) this.logger.warn({ pid: instance.pid }, 'browser disconnected; the next job starts a new one');
+    });
+    if (this.closed) {
+      await this.shut(instance);
+      throw shuttingDown();
+    }
+    this.instances.add(instance);
+    this.current = instance;
+    this.logger.info({ pid: instance.pid, ms: Math.round(performance.now() - started) }, 'browser launched');
+    return instance;
+  }
+
+  private shut(instance: Instance): Promise<void> {
+    instance.retiring = true;
+    instance.closing ??= (async () => {
+      if (!(await settleWithin(instance.browser.close(), CLOSE_GRACE_MS))) this.kill(instance);
+      this.instances.delete(instance);
+    })();
+    return instance.closing;
+  }
+
+  private kill(instance: Instance): void {
+    instance.dead = true;
+    if (instance.pid === null) return;
+    try {
+      process.kill(instance.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+export function createBrowserPool(config: Readonly<TrawlConfig>, logger: Logger, hooks: BrowserPoolHooks = {}): BrowserPool {
+  return new ChromiumPool(config.browser, config.fetch, logger, hooks);
+}

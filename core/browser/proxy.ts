@@ -1,0 +1,145 @@
+/**
+ * The SSRF guard of the browser: a forward proxy on 127.0.0.1, one per browser context, through
+ * which Chromium sends every connection of the page — documents, frames, subresources, XHR/fetch,
+ * each redirect hop, WebSockets and TLS tunnels. Playwright's request interception alone is not
+ * enough: it never sees redirect hops, so an allowed URL answering "302 → http://10.0.0.1/" would
+ * reach the internal address. Here the check runs in the socket's own lookup (the address checked
+ * is the address connected to, so DNS rebinding gains nothing) with the HTTP client's rules.
+ *
+ * Refused plain-HTTP requests get a 403 from the proxy; refused tunnels a failed CONNECT, which
+ * Chromium reports as a network error. Every refusal and upstream failure is recorded with its URL,
+ * so the fetcher can say why the page itself failed and which sub-requests were blocked.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { TrawlConfig } from '../config-schema.ts';
+import type { AddressPolicy } from '../net/http-client.ts';
+import { describeNetworkError, ForbiddenAddressError } from '../net/http-support.ts';
+import type { BrowserRequestFailure } from '../services.ts';
+import { createAddressGuard } from './guard.ts';
+
+export interface GuardProxy {
+  /** `http://127.0.0.1:<port>`, for the context's proxy setting. */
+  url: string;
+  readonly failures: readonly BrowserRequestFailure[];
+  close(): Promise<void>;
+}
+
+/** Headers that describe one hop, never forwarded (RFC 9110 §7.6.1, plus the proxy's own). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+/** Failures listed per context at most: a page firing thousands of blocked requests stays bounded. */
+const MAX_RECORDED = 200;
+
+function forwardable(headers: IncomingMessage['headers']): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  return out;
+}
+
+/** `host:port` of a CONNECT target, IPv6 in brackets. */
+function splitTarget(target: string): { host: string; port: number } | null {
+  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(target);
+  const port = Number(match?.[2]);
+  return match && port > 0 && port < 65536 ? { host: match[1]!.replace(/^\[|\]$/g, ''), port } : null;
+}
+
+export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, policy: AddressPolicy): Promise<GuardProxy> {
+  const guard = createAddressGuard(fetch, policy);
+  const failures: BrowserRequestFailure[] = [];
+  const sockets = new Set<Duplex>();
+  const agent = new http.Agent({ keepAlive: true });
+  const record = (url: string, err: unknown, host: string): void => {
+    if (failures.length < MAX_RECORDED) failures.push({ url, reason: describeNetworkError(err, host), refused: err instanceof ForbiddenAddressError });
+  };
+  const track = (socket: Duplex) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '');
+    } catch {
+      return res.writeHead(400).end();
+    }
+    if (url.protocol !== 'http:') return res.writeHead(400).end();
+    const refusal = guard.hostRefusal(url.hostname);
+    if (refusal) {
+      record(url.href, refusal, url.hostname);
+      return res.writeHead(403, { 'content-type': 'text/plain' }).end(`Blocked by Trawl: ${refusal.message}`);
+    }
+    const port = Number(url.port || 80);
+    const upstream = http.request({
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port,
+      path: `${url.pathname}${url.search}`,
+      method: req.method,
+      headers: forwardable(req.headers),
+      agent,
+      lookup: guard.lookupFor(port),
+    }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+      answer.pipe(res);
+    });
+    upstream.on('error', (err) => {
+      record(url.href, err, url.hostname);
+      if (res.headersSent) res.destroy();
+      else res.writeHead(err instanceof ForbiddenAddressError ? 403 : 502).end();
+    });
+    // The browser gave up on the request (navigated away, context closed): so does the proxy.
+    res.on('close', () => { if (!res.writableFinished) upstream.destroy(); });
+    req.pipe(upstream);
+  };
+
+  const tunnel = (req: IncomingMessage, client: Duplex, head: Buffer) => {
+    track(client);
+    const target = splitTarget(req.url ?? '');
+    if (!target) return client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+    const label = `https://${req.url}`;
+    const refusal = guard.hostRefusal(target.host);
+    if (refusal) {
+      record(label, refusal, target.host);
+      return client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    }
+    let connected = false;
+    const upstream = net.connect({ host: target.host, port: target.port, lookup: guard.lookupFor(target.port) });
+    track(upstream);
+    upstream.once('connect', () => {
+      connected = true;
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', (err) => {
+      record(label, err, target.host);
+      if (connected) client.destroy();
+      else client.end(`HTTP/1.1 ${err instanceof ForbiddenAddressError ? '403 Forbidden' : '502 Bad Gateway'}\r\n\r\n`);
+    });
+    client.on('error', () => upstream.destroy());
+    client.on('close', () => upstream.destroy());
+  };
+
+  const server = http.createServer(forward);
+  server.on('connect', tunnel);
+  server.on('connection', track);
+  server.on('clientError', (_err, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    failures,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      agent.destroy();
+      await closed;
+    },
+  };
+}

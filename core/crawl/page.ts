@@ -1,0 +1,176 @@
+/**
+ * The `crawl.page` job: scrape one frontier URL through the Scraper (the same pipeline as
+ * /v1/scrape, so documents such as PDFs go through their document plugins), find the links worth
+ * following, and record the outcome (record.ts). Crawl pages obey robots.txt and per-host
+ * politeness; batch pages are URLs the user listed, so only politeness applies. Transient
+ * failures (no response, time limit, HTTP 429/5xx) are thrown for the queue to retry with backoff;
+ * the final failure is recorded by `onFailed` with its reason.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { TrawlConfig } from '../config-schema.ts';
+import { asTrawlError, TrawlError } from '../errors.ts';
+import type { Scraper } from '../scrape.ts';
+import type { ClaimedJob } from '../services.ts';
+import type { Database } from '../storage/schema.ts';
+import type { DbJobQueue } from '../jobs/queue.ts';
+import type { HostGate } from './gate.ts';
+import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
+import type { RobotsCache, RobotsRules } from './robots.ts';
+import type { CrawlRequest, ScrapeOptions } from './schema.ts';
+import { createScope, type Scope } from './scope.ts';
+import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
+import { crawlUrl, type CrawlUrl } from './urls.ts';
+
+export interface PageWorkerDeps {
+  db: Kysely<Database>;
+  store: CrawlStore;
+  queue: DbJobQueue;
+  scraper: Scraper;
+  robots: RobotsCache;
+  gate: HostGate;
+  config: TrawlConfig['crawl'];
+  logger: Logger;
+}
+
+/** A hostile page with a million links costs a bounded amount of work. */
+const MAX_LINKS_PER_PAGE = 5000;
+const TRANSIENT = new Set(['fetch_failed', 'timeout', 'internal']);
+const SCOPE_CACHE = 64;
+/** Glob steps per page (path characters × automaton states): tens of milliseconds at most. */
+const GLOB_BUDGET = 20_000_000;
+const ROBOTS_AT_ONCE = 16;
+
+const permanent = (err: TrawlError) => Object.assign(new TrawlError(err.code, err.message, { cause: err }), { permanent: true });
+
+interface PagePayload {
+  crawl: string;
+  url: string;
+}
+
+function payloadOf(job: ClaimedJob): PagePayload {
+  const { crawl, url } = job.payload;
+  if (typeof crawl !== 'string' || typeof url !== 'string') throw permanent(new TrawlError('internal', 'crawl.page job without crawl and url'));
+  return { crawl, url };
+}
+
+/** Formats the user asked for, plus `links` for discovery (removed again unless asked for). */
+function scrapeFormats(run: RunRow, options: ScrapeOptions): string[] {
+  return run.kind === 'crawl' ? [...new Set([...options.formats, 'links'])] : options.formats;
+}
+
+function scrapeOptionsOf(run: RunRow): ScrapeOptions {
+  if (run.kind === 'crawl') return (run.request as CrawlRequest).scrape_options;
+  const { webhook_url: _receiver, ...options } = run.request;
+  return options as ScrapeOptions;
+}
+
+export function createPageWorker(deps: PageWorkerDeps) {
+  const { store, robots, gate, config } = deps;
+  const insertJobs = deps.queue.insert.bind(deps.queue);
+
+  async function record(outcome: Omit<PageOutcome, 'maxPages' | 'maxAttempts'>, run: RunRow): Promise<void> {
+    const maxPages = run.kind === 'crawl' ? (run.request as CrawlRequest).max_pages : run.admitted;
+    const result = await recordPage(deps.db, insertJobs, { ...outcome, maxPages, maxAttempts: config.maxAttempts });
+    if (result.queued > 0) deps.queue.poke([PAGE_JOB]);
+    if (result.finished) deps.queue.poke([NOTIFY_JOB]);
+  }
+
+  // Compiled globs of recently active crawls: pages of one crawl arrive together.
+  const scopes = new Map<string, Scope>();
+  function scopeOf(run: RunRow, hosts: string[]): Scope {
+    const key = `${run.id} ${hosts.join(' ')}`;
+    let scope = scopes.get(key);
+    if (!scope) {
+      const request = run.request as CrawlRequest;
+      scope = createScope({
+        hosts, allowSubdomains: request.allow_subdomains, allowExternal: request.allow_external_links,
+        include: request.include_paths, exclude: request.exclude_paths,
+      });
+      if (scopes.size >= SCOPE_CACHE) scopes.delete(scopes.keys().next().value!);
+      scopes.set(key, scope);
+    }
+    return scope;
+  }
+
+  /** Links to admit one level deeper: in scope, allowed by robots.txt, each once. */
+  async function discover(run: RunRow, self: CrawlUrl, links: unknown, scopeHosts: string[]): Promise<CrawlUrl[]> {
+    if (!Array.isArray(links)) return [];
+    const inScope = scopeOf(run, scopeHosts);
+    const seen = new Set<string>([self.hash]);
+    const candidates: CrawlUrl[] = [];
+    let budget = GLOB_BUDGET;
+    for (const link of links.slice(0, MAX_LINKS_PER_PAGE)) {
+      const url = typeof link?.href === 'string' ? crawlUrl(link.href) : null;
+      if (!url || seen.has(url.hash)) continue;
+      seen.add(url.hash);
+      budget -= inScope.cost(url);
+      if (budget < 0) {
+        deps.logger.warn({ crawl: run.id, url: self.url }, 'path filters too costly for the links of this page; the rest are not followed');
+        break;
+      }
+      if (inScope(url)) candidates.push(url);
+    }
+    const origins = [...new Set(candidates.map((c) => new URL(c.url).origin))];
+    const rules = new Map<string, RobotsRules>();
+    // A page linking to thousands of sites must not open thousands of connections at once.
+    for (let i = 0; i < origins.length; i += ROBOTS_AT_ONCE) {
+      await Promise.all(origins.slice(i, i + ROBOTS_AT_ONCE).map(async (o) => rules.set(o, await robots.rulesFor(o))));
+    }
+    return candidates.filter((c) => rules.get(new URL(c.url).origin)!.isAllowed(c.url));
+  }
+
+  async function handle(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+    const payload = payloadOf(job);
+    const row = await store.pageContext(payload.crawl, payload.url);
+    if (!row || row.state !== 'queued' || !ACTIVE_STATUSES.includes(row.run.status)) return;
+    const { run } = row;
+    if (run.status === 'queued') await store.markScraping(run.id);
+    const self = crawlUrl(row.url);
+    if (!self) throw permanent(new TrawlError('bad_request', `Not an http(s) URL: ${row.url}`));
+
+    let delayMs = 0;
+    if (run.kind === 'crawl') {
+      const rules = await robots.rulesFor(row.url);
+      if (!rules.isAllowed(row.url)) {
+        throw permanent(new TrawlError('bad_request', rules.unavailable ? `Disallowed: ${rules.unavailable}` : 'Disallowed by robots.txt'));
+      }
+      delayMs = rules.crawlDelayMs;
+    }
+
+    const options = scrapeOptionsOf(run);
+    const release = await gate.acquire(self.host, delayMs, signal);
+    let result: Record<string, unknown>;
+    try {
+      ({ result } = await deps.scraper.scrape({ ...options, url: row.url, formats: scrapeFormats(run, options) }, run.workspace, signal));
+    } catch (err) {
+      const error = asTrawlError(err);
+      throw signal.aborted || TRANSIENT.has(error.code) ? error : permanent(error);
+    } finally {
+      release();
+    }
+
+    const metadata = (result.metadata ?? {}) as { status_code?: number; final_url?: string };
+    const status = metadata.status_code ?? 200;
+    if ((status === 429 || status >= 500) && job.attempt < job.maxAttempts) throw new TrawlError('fetch_failed', `The server answered HTTP ${status}`);
+
+    const redirect = metadata.final_url ? crawlUrl(metadata.final_url) : null;
+    let scopeHosts: string[] | undefined;
+    if (row.depth === 0 && redirect && !run.scopeHosts.includes(redirect.host)) scopeHosts = [...run.scopeHosts, redirect.host];
+    const follow = run.kind === 'crawl' && row.depth < (run.request as CrawlRequest).max_depth;
+    const links = follow ? await discover(run, self, result.links, scopeHosts ?? run.scopeHosts) : [];
+    const stored = { ...result };
+    if (!options.formats.includes('links')) delete stored.links;
+    await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, links, scopeHosts }, run);
+  }
+
+  async function onFailed(job: ClaimedJob, error: string): Promise<void> {
+    const payload = payloadOf(job);
+    const run = await store.byId(payload.crawl);
+    if (!run || !ACTIVE_STATUSES.includes(run.status)) return;
+    deps.logger.debug({ crawl: run.id, error }, 'page failed');
+    await record({ crawlId: run.id, urlHash: payload.url, outcome: 'failed', error, links: [] }, run);
+  }
+
+  return { handle, onFailed };
+}

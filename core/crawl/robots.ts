@@ -1,0 +1,79 @@
+/**
+ * robots.txt for crawls (parsed by robots-parser), cached per origin in this process. Rules are
+ * matched for Trawl's user-agent token (the product name of `fetch.userAgent`, e.g. `TrawlBot`),
+ * and `Crawl-delay` becomes the host's minimum gap between fetches. Unavailability follows
+ * RFC 9309: a 4xx (no robots.txt) allows everything; a 5xx or an unreachable server disallows
+ * everything, since the site may be unable to say what it forbids.
+ */
+import robotsParser from 'robots-parser';
+import type { HttpClient } from '../services.ts';
+
+export interface RobotsRules {
+  isAllowed(url: string): boolean;
+  /** The site's Crawl-delay for us in ms (capped), 0 when none. */
+  crawlDelayMs: number;
+  /** Why everything is disallowed, when robots.txt could not be read. */
+  unavailable?: string;
+}
+
+const ROBOTS_MAX_BYTES = 512 * 1024;
+const ROBOTS_TIMEOUT_MS = 10_000;
+/** Origins remembered at once; the oldest is forgotten first. */
+const CACHE_SIZE = 1000;
+
+/** A robots.txt that could not be read is asked for again soon, not after the full TTL. */
+const UNAVAILABLE_TTL_MS = 60_000;
+
+const allowAll: RobotsRules = { isAllowed: () => true, crawlDelayMs: 0 };
+const disallowAll = (unavailable: string): RobotsRules => ({ isAllowed: () => false, crawlDelayMs: 0, unavailable });
+
+export interface RobotsOptions {
+  userAgent: string;
+  ttlMs: number;
+  maxCrawlDelayMs: number;
+}
+
+export class RobotsCache {
+  private readonly entries = new Map<string, { rules: Promise<RobotsRules>; expires: number }>();
+
+  constructor(private readonly http: HttpClient, private readonly options: RobotsOptions) {}
+
+  /** Rules of the URL's origin; concurrent callers share one fetch. */
+  rulesFor(url: string): Promise<RobotsRules> {
+    const origin = new URL(url).origin;
+    const now = Date.now();
+    const cached = this.entries.get(origin);
+    if (cached && cached.expires > now) return cached.rules;
+    const rules = this.fetchRules(origin);
+    const entry = { rules, expires: now + this.options.ttlMs };
+    void rules.then((r) => { if (r.unavailable) entry.expires = Math.min(entry.expires, Date.now() + UNAVAILABLE_TTL_MS); });
+    this.entries.delete(origin);
+    this.entries.set(origin, entry);
+    if (this.entries.size > CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
+    return rules;
+  }
+
+  private async fetchRules(origin: string): Promise<RobotsRules> {
+    const robotsUrl = `${origin}/robots.txt`;
+    let status: number;
+    let text: string;
+    try {
+      const response = await this.http.request(robotsUrl, { timeoutMs: ROBOTS_TIMEOUT_MS, maxBodyBytes: ROBOTS_MAX_BYTES, maxRedirects: 5, headers: { accept: 'text/plain,*/*;q=0.5' } });
+      status = response.status;
+      text = response.text ?? new TextDecoder().decode(response.body);
+    } catch (err) {
+      return disallowAll(`robots.txt could not be fetched (${err instanceof Error ? err.message : String(err)})`);
+    }
+    if (status >= 500) return disallowAll(`robots.txt answered HTTP ${status}`);
+    if (status >= 400) return allowAll;
+    const parsed = robotsParser(robotsUrl, text);
+    const agent = this.options.userAgent;
+    const delaySeconds = Number(parsed.getCrawlDelay(agent) ?? 0);
+    const crawlDelayMs = Number.isFinite(delaySeconds) && delaySeconds > 0 ? Math.min(delaySeconds * 1000, this.options.maxCrawlDelayMs) : 0;
+    return {
+      // robots-parser answers undefined for another origin; callers only ask about this one.
+      isAllowed: (url) => parsed.isAllowed(url, agent) !== false,
+      crawlDelayMs,
+    };
+  }
+}

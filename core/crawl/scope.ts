@@ -1,0 +1,76 @@
+/**
+ * Which discovered links a crawl follows: the host rules (`allow_subdomains` compares registrable
+ * domains via the public suffix list, `allow_external_links` lifts the host limit), the path globs
+ * (`include_paths` / `exclude_paths`, globs.ts on the URL path; exclusion wins) and a short list
+ * of file types that no document plugin turns into content (images, media, fonts, archives,
+ * scripts), which would only spend `max_pages` on failures.
+ */
+import { getDomain } from 'tldts';
+import { GlobSet } from './globs.ts';
+import type { CrawlUrl } from './urls.ts';
+
+export interface ScopeRules {
+  /** Host names that belong to the crawl (the start host and where it redirected). */
+  hosts: readonly string[];
+  allowSubdomains: boolean;
+  allowExternal: boolean;
+  include: readonly string[];
+  exclude: readonly string[];
+}
+
+const SKIPPED_EXTENSIONS = new Set([
+  'png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'ico', 'bmp', 'tif', 'tiff',
+  'mp3', 'mp4', 'm4a', 'm4v', 'webm', 'ogg', 'ogv', 'wav', 'flac', 'mov', 'avi', 'mkv',
+  'woff', 'woff2', 'ttf', 'otf', 'eot', 'css', 'js', 'mjs', 'map', 'wasm',
+  'zip', 'gz', 'tgz', 'bz2', 'xz', '7z', 'rar', 'tar', 'dmg', 'exe', 'msi', 'deb', 'rpm', 'apk', 'iso', 'bin',
+]);
+
+/** A glob names a path: `blog/**` means `/blog/**`. */
+export function pathGlob(pattern: string): string {
+  const trimmed = pattern.trim();
+  return trimmed.startsWith('/') || trimmed.startsWith('*') ? trimmed : `/${trimmed}`;
+}
+
+/** Paths longer than this are not followed: no real page needs one, and globs cost per character. */
+export const MAX_PATH_LENGTH = 2048;
+
+export interface Scope {
+  (url: CrawlUrl): boolean;
+  /** Upper bound of the glob work for this URL, for a per-page budget. */
+  cost(url: CrawlUrl): number;
+}
+
+function extensionOf(path: string): string {
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  const dot = last.lastIndexOf('.');
+  return dot > 0 ? last.slice(dot + 1).toLowerCase() : '';
+}
+
+/**
+ * The registrable domain (`a.site.test` → `site.test`), or the host itself for IPs and bare names.
+ * Private suffixes count (github.io, blogspot.com …): two people's sites there are not one site.
+ */
+export function siteOf(host: string): string {
+  return getDomain(host, { allowPrivateDomains: true }) ?? host;
+}
+
+export function createScope(rules: ScopeRules): Scope {
+  const hosts = new Set(rules.hosts.map((h) => h.toLowerCase()));
+  const sites = new Set([...hosts].map(siteOf));
+  const include = rules.include.length ? new GlobSet(rules.include.map(pathGlob)) : null;
+  const exclude = rules.exclude.length ? new GlobSet(rules.exclude.map(pathGlob)) : null;
+  const scope = (url: CrawlUrl) => {
+    if (!rules.allowExternal && !hosts.has(url.host) && !(rules.allowSubdomains && sites.has(siteOf(url.host)))) return false;
+    if (url.path.length > MAX_PATH_LENGTH || SKIPPED_EXTENSIONS.has(extensionOf(url.path))) return false;
+    let path: string;
+    try {
+      path = decodeURIComponent(url.path);
+    } catch {
+      path = url.path;
+    }
+    if (exclude?.matches(path)) return false;
+    return include ? include.matches(path) : true;
+  };
+  const globSize = (include?.size ?? 0) + (exclude?.size ?? 0);
+  return Object.assign(scope, { cost: (url: CrawlUrl) => Math.min(url.path.length, MAX_PATH_LENGTH) * globSize });
+}

@@ -1,0 +1,117 @@
+/**
+ * The crawl and batch service the routes call: validates what a request asks of the scrape
+ * pipeline before anything is queued, creates runs with their seed pages, and answers status,
+ * results, history, retry and cancel — always scoped to the caller's workspace (another
+ * workspace's id is simply not found). The work itself happens in `crawl.page` jobs (page.ts).
+ */
+import type { Logger } from 'pino';
+import type { TrawlConfig } from '../config-schema.ts';
+import { badRequest, TrawlError } from '../errors.ts';
+import { createJob } from '../job.ts';
+import type { Scraper } from '../scrape.ts';
+import type { DbJobQueue } from '../jobs/queue.ts';
+import { batchRequestSchema, crawlRequestSchema, type BatchRequest, type CrawlRequest, type ScrapeOptions } from './schema.ts';
+import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type PageRow, type RunKind, type RunRow } from './store.ts';
+import { crawlUrl, type CrawlUrl } from './urls.ts';
+
+export interface CrawlServiceDeps {
+  store: CrawlStore;
+  queue: DbJobQueue;
+  scraper: Scraper;
+  config: Readonly<TrawlConfig>;
+  logger: Logger;
+}
+
+const NAMES: Record<RunKind, string> = { crawl: 'Crawl', batch: 'Batch' };
+
+export class CrawlService {
+  readonly crawlSchema: ReturnType<typeof crawlRequestSchema>;
+  readonly batchSchema: ReturnType<typeof batchRequestSchema>;
+
+  constructor(private readonly deps: CrawlServiceDeps) {
+    this.crawlSchema = crawlRequestSchema(deps.config.crawl);
+    this.batchSchema = batchRequestSchema(deps.config.crawl);
+  }
+
+  /** The same checks as /v1/scrape (formats, capabilities), once, before any page is queued. */
+  private validateScrape(options: ScrapeOptions, url: string, workspace: string, discovers: boolean): void {
+    const job = (formats: string[]) => createJob({ ...options, url, formats }, workspace, new AbortController().signal);
+    this.deps.scraper.validate(job(options.formats));
+    if (!discovers || options.formats.includes('links')) return;
+    try {
+      this.deps.scraper.validate(job(['links']));
+    } catch {
+      throw badRequest('Crawling needs the links format to discover pages: enable plugin format.links');
+    }
+  }
+
+  private async create(kind: RunKind, workspace: string, url: string | null, request: Record<string, unknown>, seeds: CrawlUrl[], retryOf: string | null): Promise<RunRow> {
+    const { store, queue, config } = this.deps;
+    const run = await store.create(
+      { id: crypto.randomUUID(), workspace, kind, url, request, scopeHosts: [...new Set(seeds.map((s) => s.host))], retryOf, seeds },
+      (db, specs) => queue.insert(db, specs),
+      config.crawl.maxAttempts,
+    );
+    queue.poke([PAGE_JOB]);
+    this.deps.logger.info({ id: run.id, kind, workspace, pages: seeds.length }, `${kind} queued`);
+    return run;
+  }
+
+  async startCrawl(request: CrawlRequest, workspace: string, retryOf: string | null = null): Promise<RunRow> {
+    this.validateScrape(request.scrape_options, request.url, workspace, true);
+    const start = crawlUrl(request.url);
+    if (!start) throw badRequest('Invalid field url: must be an absolute http(s) URL');
+    return this.create('crawl', workspace, request.url, request, [start], retryOf);
+  }
+
+  async startBatch(request: BatchRequest, workspace: string): Promise<RunRow> {
+    const { urls, webhook_url: _webhook, ...options } = request;
+    this.validateScrape(options, urls[0]!, workspace, false);
+    const seeds = new Map<string, CrawlUrl>();
+    urls.forEach((url, index) => {
+      const parsed = crawlUrl(url);
+      if (!parsed) throw badRequest(`Invalid field urls[${index}]: must be an absolute http(s) URL`);
+      if (!seeds.has(parsed.hash)) seeds.set(parsed.hash, parsed);
+    });
+    // The URLs live on as frontier rows; the stored request is what every page needs to read.
+    return this.create('batch', workspace, null, { ...options, ...(request.webhook_url ? { webhook_url: request.webhook_url } : {}) }, [...seeds.values()], null);
+  }
+
+  /** The run, or 404 — also for ids of another workspace. */
+  async find(workspace: string, kind: RunKind, id: string): Promise<RunRow> {
+    const run = id.length <= 64 ? await this.deps.store.get(workspace, kind, id) : null;
+    if (!run) throw new TrawlError('not_found', `${NAMES[kind]} not found: ${id.slice(0, 64)}`);
+    return run;
+  }
+
+  pages(run: RunRow, query: { offset: number; limit: number; outcome?: PageRow['outcome'] }): Promise<PageRow[]> {
+    return this.deps.store.pages(run.id, query);
+  }
+
+  pagesAfter(run: RunRow, seq: number, limit: number): Promise<PageRow[]> {
+    return this.deps.store.pagesAfter(run.id, seq, limit);
+  }
+
+  history(workspace: string, query: { offset: number; limit: number }) {
+    return this.deps.store.list(workspace, 'crawl', query);
+  }
+
+  /** A new crawl with the original's configuration; refused while the original still runs. */
+  async retry(workspace: string, id: string): Promise<RunRow> {
+    const original = await this.find(workspace, 'crawl', id);
+    if (ACTIVE_STATUSES.includes(original.status)) throw new TrawlError('conflict', `Crawl ${id} is still ${original.status}; cancel it or wait until it ends`);
+    // Re-validated: the configuration may have changed since (a plugin disabled, lower limits).
+    const request = this.crawlSchema.safeParse(original.request);
+    if (!request.success) throw badRequest(`Crawl ${id} cannot be retried with the current configuration: ${request.error.issues[0]?.message}`);
+    return this.startCrawl(request.data, workspace, original.id);
+  }
+
+  /** Stops a queued or running run; cancelling twice is fine, cancelling a finished run is a conflict. */
+  async cancel(workspace: string, kind: RunKind, id: string): Promise<RunRow> {
+    await this.find(workspace, kind, id);
+    const run = (await this.deps.store.cancel(workspace, kind, id))!;
+    if (run.status !== 'cancelled') throw new TrawlError('conflict', `${NAMES[kind]} ${id} already ${run.status}`);
+    await this.deps.queue.cancelGroup(run.id);
+    return run;
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Rows of crawls and batches (`crawls`) and their frontier/results (`crawl_urls`): creation with
+ * the seed pages and their jobs in one transaction, reads scoped to a workspace, pagination in
+ * completion order, and cancellation. Recording a finished page is in record.ts.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { JobSpec } from '../services.ts';
+import type { CrawlsTable, CrawlUrlsTable, Database } from '../storage/schema.ts';
+import { nowIso, readInt, readJson } from '../storage/values.ts';
+import type { Executor } from '../jobs/store.ts';
+import type { CrawlUrl } from './urls.ts';
+
+export type RunKind = 'crawl' | 'batch';
+export type RunStatus = 'queued' | 'scraping' | 'completed' | 'failed' | 'cancelled';
+export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'scraping'];
+export const PAGE_JOB = 'crawl.page';
+
+export interface RunRow {
+  id: string;
+  workspace: string;
+  kind: RunKind;
+  url: string | null;
+  request: Record<string, unknown>;
+  scopeHosts: string[];
+  status: RunStatus;
+  admitted: number;
+  completed: number;
+  failed: number;
+  seq: number;
+  error: string | null;
+  retryOf: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+export interface PageRow {
+  seq: number;
+  url: string;
+  depth: number;
+  outcome: 'completed' | 'failed';
+  result: Record<string, unknown> | null;
+  error: string | null;
+}
+
+export function toRunRow(row: Selectable<CrawlsTable>): RunRow {
+  return {
+    id: row.id,
+    workspace: row.workspace_id,
+    kind: row.kind as RunKind,
+    url: row.url,
+    request: readJson<Record<string, unknown>>(row.request),
+    scopeHosts: readJson<string[]>(row.scope_hosts),
+    status: row.status as RunStatus,
+    admitted: readInt(row.admitted),
+    completed: readInt(row.completed),
+    failed: readInt(row.failed),
+    seq: readInt(row.seq),
+    error: row.error,
+    retryOf: row.retry_of,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    completedAt: row.completed_at,
+  };
+}
+
+function toPageRow(row: Pick<Selectable<CrawlUrlsTable>, 'seq' | 'url' | 'depth' | 'outcome' | 'result' | 'error'>): PageRow {
+  return {
+    seq: readInt(row.seq),
+    url: row.url,
+    depth: readInt(row.depth),
+    outcome: row.outcome as PageRow['outcome'],
+    result: row.result === null ? null : readJson<Record<string, unknown>>(row.result),
+    error: row.error,
+  };
+}
+
+/** The job that scrapes one frontier row; the row, not the payload, holds URL and depth. */
+export function pageJob(run: { id: string; workspace: string }, url: CrawlUrl, depth: number, maxAttempts: number): JobSpec {
+  return { kind: PAGE_JOB, workspace: run.workspace, group: run.id, priority: depth, key: url.host, maxAttempts, payload: { crawl: run.id, url: url.hash } };
+}
+
+export async function insertFrontier(db: Executor, crawlId: string, urls: readonly CrawlUrl[], depth: number, state = 'queued'): Promise<void> {
+  const rows = urls.map((u) => ({ crawl_id: crawlId, url_hash: u.hash, url: u.url, depth, state, seq: null, outcome: null, result: null, error: null, finished_at: null }));
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto('crawl_urls').values(rows.slice(i, i + 500)).execute();
+}
+
+export type NewRun = Pick<RunRow, 'id' | 'workspace' | 'kind' | 'url' | 'request' | 'scopeHosts' | 'retryOf'> & { seeds: CrawlUrl[] };
+
+/** Routes validate page sizes; the store still never reads unbounded. */
+const ROWS_MAX = 1000;
+
+export function createCrawlStore(db: Kysely<Database>) {
+  const scoped = (workspace: string, kind: RunKind, id: string) =>
+    db.selectFrom('crawls').selectAll().where('id', '=', id).where('workspace_id', '=', workspace).where('kind', '=', kind);
+
+  return {
+    /** The run row, its seed rows and their jobs, all or nothing. */
+    async create(run: NewRun, insertJobs: (db: Executor, specs: JobSpec[]) => Promise<unknown>, maxAttempts: number): Promise<RunRow> {
+      const now = nowIso();
+      const row: Selectable<CrawlsTable> = {
+        id: run.id, workspace_id: run.workspace, kind: run.kind, url: run.url, request: JSON.stringify(run.request),
+        scope_hosts: JSON.stringify(run.scopeHosts), status: 'queued', admitted: run.seeds.length, completed: 0, failed: 0, seq: 0,
+        error: null, retry_of: run.retryOf, created_at: now, updated_at: now, completed_at: null,
+      };
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('crawls').values(row).execute();
+        await insertFrontier(trx, run.id, run.seeds, 0);
+        await insertJobs(trx, run.seeds.map((seed) => pageJob(run, seed, 0, maxAttempts)));
+      });
+      return toRunRow(row);
+    },
+
+    async get(workspace: string, kind: RunKind, id: string): Promise<RunRow | null> {
+      const row = await scoped(workspace, kind, id).executeTakeFirst();
+      return row ? toRunRow(row) : null;
+    },
+
+    /** For workers, which act on behalf of whichever workspace queued the job. */
+    async byId(id: string): Promise<RunRow | null> {
+      const row = await db.selectFrom('crawls').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toRunRow(row) : null;
+    },
+
+    async list(workspace: string, kind: RunKind, query: { offset: number; limit: number }): Promise<{ items: RunRow[]; total: number }> {
+      const base = db.selectFrom('crawls').where('workspace_id', '=', workspace).where('kind', '=', kind);
+      const [counted, rows] = await Promise.all([
+        base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+        base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(Math.min(Math.max(query.limit, 1), ROWS_MAX)).offset(Math.max(query.offset, 0)).execute(),
+      ]);
+      return { items: rows.map(toRunRow), total: readInt(counted.total) };
+    },
+
+    /** Finished pages in completion order; `outcome` narrows to completed or failed ones. */
+    async pages(crawlId: string, query: { offset: number; limit: number; outcome?: PageRow['outcome'] }): Promise<PageRow[]> {
+      const rows = await db
+        .selectFrom('crawl_urls')
+        .select(['seq', 'url', 'depth', 'outcome', 'result', 'error'])
+        .where('crawl_id', '=', crawlId)
+        .where('seq', 'is not', null)
+        .$if(query.outcome !== undefined, (q) => q.where('outcome', '=', query.outcome!))
+        .orderBy('seq')
+        .limit(Math.min(Math.max(query.limit, 1), ROWS_MAX))
+        .offset(Math.max(query.offset, 0))
+        .execute();
+      return rows.map(toPageRow);
+    },
+
+    /** Pages finished after `seq`, in order: what an SSE client has not seen yet. */
+    async pagesAfter(crawlId: string, seq: number, limit: number): Promise<PageRow[]> {
+      const rows = await db
+        .selectFrom('crawl_urls')
+        .select(['seq', 'url', 'depth', 'outcome', 'result', 'error'])
+        .where('crawl_id', '=', crawlId)
+        .where('seq', '>', seq)
+        .orderBy('seq')
+        .limit(limit)
+        .execute();
+      return rows.map(toPageRow);
+    },
+
+    /** A page job's run and frontier row, in one read. */
+    async pageContext(crawlId: string, hash: string): Promise<{ run: RunRow; url: string; depth: number; state: string } | null> {
+      const row = await db
+        .selectFrom('crawls')
+        .innerJoin('crawl_urls', 'crawl_urls.crawl_id', 'crawls.id')
+        .selectAll('crawls')
+        .select(['crawl_urls.url as page_url', 'crawl_urls.depth as page_depth', 'crawl_urls.state as page_state'])
+        .where('crawls.id', '=', crawlId)
+        .where('crawl_urls.url_hash', '=', hash)
+        .executeTakeFirst();
+      if (!row) return null;
+      const { page_url: url, page_depth: depth, page_state: state, ...run } = row;
+      return { run: toRunRow(run), url, depth: readInt(depth), state };
+    },
+
+    async markScraping(id: string): Promise<void> {
+      await db.updateTable('crawls').set({ status: 'scraping', updated_at: nowIso() }).where('id', '=', id).where('status', '=', 'queued').execute();
+    },
+
+    /** Active → cancelled; answers what the run's status is afterwards, or null when it does not exist. */
+    async cancel(workspace: string, kind: RunKind, id: string): Promise<RunRow | null> {
+      const now = nowIso();
+      await db
+        .updateTable('crawls')
+        .set({ status: 'cancelled', updated_at: now, completed_at: now })
+        .where('id', '=', id)
+        .where('workspace_id', '=', workspace)
+        .where('kind', '=', kind)
+        .where('status', 'in', [...ACTIVE_STATUSES])
+        .execute();
+      return this.get(workspace, kind, id);
+    },
+  };
+}
+
+export type CrawlStore = ReturnType<typeof createCrawlStore>;

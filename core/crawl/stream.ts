@@ -1,0 +1,46 @@
+/**
+ * The events of a run's stream, as an async generator: every finished page after `lastSeq`, in
+ * sequence order, then one `end` event once the run is over and every page has been sent. The
+ * run row is read before the pages each round: when it says the run is over, every page up to its
+ * final sequence number is already committed (record.ts), so the end event never overtakes a page.
+ * Pages come from the database, so a stream started on any process sees the work of all of them.
+ */
+import { isTerminal, pageItem, runSummary } from './present.ts';
+import type { CrawlService } from './service.ts';
+import type { RunKind } from './store.ts';
+
+export interface StreamEvent {
+  /** The page's sequence number; absent on the final event, so a client's Last-Event-ID stays on the last page. */
+  id?: number;
+  event: 'page' | 'end';
+  data: Record<string, unknown>;
+}
+
+const BATCH = 100;
+
+export async function* runEvents(
+  service: CrawlService,
+  target: { workspace: string; kind: RunKind; id: string },
+  lastSeq: number,
+  signal: AbortSignal,
+  pollMs = 250,
+): AsyncGenerator<StreamEvent> {
+  let last = lastSeq;
+  while (!signal.aborted) {
+    const run = await service.find(target.workspace, target.kind, target.id);
+    const pages = await service.pagesAfter(run, last, BATCH);
+    for (const page of pages) {
+      last = page.seq;
+      yield { id: page.seq, event: 'page', data: pageItem(page) };
+    }
+    if (pages.length === BATCH) continue;
+    if (isTerminal(run.status) && last >= run.seq) {
+      yield { event: 'end', data: runSummary(run) };
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pollMs);
+      signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    });
+  }
+}

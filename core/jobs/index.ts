@@ -1,0 +1,23 @@
+/**
+ * Registers the job queue in the composition root: the concrete queue (for core services that
+ * enqueue inside their own transactions) and the same instance as the `JobQueue` contract.
+ */
+import { instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import type { Logger } from 'pino';
+import type { TrawlConfig } from '../config-schema.ts';
+import { Tokens } from '../services.ts';
+import { createJobQueue, type DbJobQueue } from './queue.ts';
+
+export const JobTokens = {
+  Queue: Symbol('DbJobQueue') as InjectionToken<DbJobQueue>,
+} as const;
+
+export function registerJobQueue(scope: DependencyContainer, config: Readonly<TrawlConfig>, logger: Logger): void {
+  scope.register(JobTokens.Queue, {
+    useFactory: instanceCachingFactory((c) => {
+      const storage = c.resolve(Tokens.Storage);
+      return createJobQueue(storage.db, storage.dialect, config.jobs, logger.child({ component: 'jobs' }));
+    }),
+  });
+  scope.register(Tokens.Jobs, { useFactory: (c) => c.resolve(JobTokens.Queue) });
+}

@@ -1,0 +1,18 @@
+/** The `click` action: clicks the first element matching `selector`, once it is visible and enabled. */
+import { z } from 'zod';
+import { definePlugin } from '../../../core/plugin.ts';
+import { actionHandler, selectorField } from '../../../core/browser/actions.ts';
+
+export const clickAction = definePlugin({
+  kind: 'action',
+  name: 'click',
+  description: 'Clicks the first element matching `selector`, waiting until it is visible and enabled.',
+  provides: ['action:click'],
+  setup: () => actionHandler({
+    type: 'click',
+    schema: z.strictObject({ type: z.literal('click'), selector: selectorField }),
+    async run(page, action, ctx) {
+      await page.click(action.selector, { timeout: ctx.timeoutMs });
+    },
+  }),
+});

@@ -1,0 +1,20 @@
+/** The `press` action: one key press on the focused element (Enter submits the form a `type` filled). */
+import { z } from 'zod';
+import { definePlugin } from '../../../core/plugin.ts';
+import { actionHandler } from '../../../core/browser/actions.ts';
+
+export const PRESSABLE_KEYS = ['Enter', 'Tab', 'Escape', 'ArrowDown', 'ArrowUp', 'Space', 'Backspace'] as const;
+
+export const pressAction = definePlugin({
+  kind: 'action',
+  name: 'press',
+  description: `Presses one key on the focused element: ${PRESSABLE_KEYS.join(', ')}.`,
+  provides: ['action:press'],
+  setup: () => actionHandler({
+    type: 'press',
+    schema: z.strictObject({ type: z.literal('press'), key: z.enum(PRESSABLE_KEYS) }),
+    async run(page, action) {
+      await page.keyboard.press(action.key);
+    },
+  }),
+});

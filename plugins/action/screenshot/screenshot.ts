@@ -1,0 +1,28 @@
+/**
+ * The `screenshot` action: a PNG of the page at that point of the sequence, added to the result's
+ * `screenshots` as `{index, data}`. The visible viewport by default (what scrolling shows), the
+ * whole page with `full_page: true`.
+ */
+import { z } from 'zod';
+import { definePlugin } from '../../../core/plugin.ts';
+import { actionHandler } from '../../../core/browser/actions.ts';
+import { DEFAULT_MAX_SCREENSHOT_HEIGHT, takeScreenshot } from '../../../core/browser/screenshot.ts';
+
+export const screenshotAction = definePlugin({
+  kind: 'action',
+  name: 'screenshot',
+  description: 'Takes a PNG screenshot at this point (viewport, or the whole page with `full_page: true`); results land in `screenshots`.',
+  provides: ['action:screenshot'],
+  options: z.strictObject({
+    maxHeight: z.number().int().min(100).max(100_000).default(DEFAULT_MAX_SCREENSHOT_HEIGHT).describe('Full-page shots stop at this height in CSS pixels.'),
+  }),
+  setup: (options) => actionHandler({
+    type: 'screenshot',
+    yields: 'screenshot' as const,
+    schema: z.strictObject({ type: z.literal('screenshot'), full_page: z.boolean().default(false) }),
+    async run(page, action) {
+      const shot = await takeScreenshot(page, { fullPage: action.full_page, maxHeight: options.maxHeight });
+      return { screenshot: shot.png };
+    },
+  }),
+});

@@ -1,0 +1,38 @@
+// The wait action: exactly one of ms, milliseconds or selector, and waiting for an element in Chromium.
+import { expect, test } from 'bun:test';
+import { useTestBrowserPool, withHtmlPage } from '../../../core/browser/testing.ts';
+import { testContext } from '../../../test/helpers/plugin-context.ts';
+import { waitAction } from './wait.ts';
+
+const pool = useTestBrowserPool();
+const wait = waitAction.setup({}, testContext()) as Awaited<ReturnType<typeof waitAction.setup>>;
+
+test('schema: one of ms, milliseconds or selector', () => {
+  expect(wait.schema.safeParse({ type: 'wait', ms: 100 }).success).toBe(true);
+  expect(wait.schema.safeParse({ type: 'wait', milliseconds: 100 }).success).toBe(true);
+  expect(wait.schema.safeParse({ type: 'wait', selector: '.late' }).success).toBe(true);
+  const none = wait.schema.safeParse({ type: 'wait' });
+  expect(none.error?.issues[0]?.message).toBe('needs ms (or milliseconds) or selector');
+  const both = wait.schema.safeParse({ type: 'wait', ms: 10, selector: '.late' });
+  expect(both.error?.issues[0]?.message).toBe('give only one of ms, milliseconds and selector');
+  expect(wait.schema.safeParse({ type: 'wait', ms: 60_001 }).success).toBe(false);
+  expect(wait.schema.safeParse({ type: 'wait', ms: -1 }).success).toBe(false);
+  expect(wait.schema.safeParse({ type: 'wait', ms: '100' }).success).toBe(false);
+});
+
+test('waits for an element that a script adds later', async () => {
+  const html = '<script>setTimeout(() => document.body.insertAdjacentHTML("beforeend", "<p class=late>Late arrival</p>"), 300)</script>';
+  const text = await withHtmlPage(pool, html, async (page) => {
+    await wait.run(page, wait.schema.parse({ type: 'wait', selector: '.late' }), { index: 0, timeoutMs: 5000 });
+    return page.textContent('.late');
+  });
+  expect(text).toBe('Late arrival');
+});
+
+test('a selector that never shows up fails with a timeout; a plain pause completes', async () => {
+  const outcome = await withHtmlPage(pool, '<p class="late" hidden>hidden</p>', async (page) => {
+    await wait.run(page, wait.schema.parse({ type: 'wait', milliseconds: 20 }), { index: 0, timeoutMs: 1000 });
+    return wait.run(page, wait.schema.parse({ type: 'wait', selector: '.late' }), { index: 1, timeoutMs: 300 }).then(() => null, (e: Error) => e.name);
+  });
+  expect(outcome).toBe('TimeoutError');
+});

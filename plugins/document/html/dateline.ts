@@ -1,0 +1,89 @@
+/**
+ * Visible datelines: the publication date printed on the page ("Published 5 March 2024",
+ * "By Jane Doe | Mar 5, 2024 at 9:15") when no metadata or `<time datetime>` carries one. Read
+ * from the elements themes mark as dates, else from a short element near the top of the page that
+ * opens with "Published" or "Posted". English month names; an "Updated …" date is passed over.
+ */
+import type { DomDocument } from '../../../core/dom.ts';
+import { visibleText } from './byline.ts';
+import { normaliseDate } from './dates.ts';
+
+/** Classes themes give the publication date or the byline that carries it. */
+const DATELINE_SELECTORS = ['.dateline', '.published', '.pubdate', '.post-date', '.entry-date', '.article-date', '.publish-date', '.date-published', '.posted-on', '.byline'];
+/** Tried after the "Published …" lines: a bare `.date` or `<time>` is as often a comment's or an event's. */
+const LOOSE_SELECTORS = ['.date', 'time'];
+const MAX_CANDIDATES = 20;
+/** Datelines sit near the top; a bounded walk keeps a 10 MB page from being read twice. */
+const MAX_ELEMENTS_WALKED = 3000;
+const MAX_TEXT = 300;
+const LEAD_IN = /^\s*(?:first\s+)?(?:published|posted|dated?)\b/i;
+const UPDATE_WORDS = /(?:updated|modified|edited|revised)\W*(?:on\W*)?$/i;
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+const DAY = String.raw`(\d{1,2})(?:st|nd|rd|th)?`;
+const DATE_PATTERNS: ReadonlyArray<{ pattern: RegExp; parts: (m: RegExpExecArray) => [string, string, string] }> = [
+  { pattern: new RegExp(String.raw`\b${MONTH}\s+${DAY},?\s+(\d{4})\b`, 'gi'), parts: (m) => [m[3]!, m[1]!, m[2]!] },
+  { pattern: new RegExp(String.raw`\b${DAY}\s+(?:of\s+)?${MONTH},?\s+(\d{4})\b`, 'gi'), parts: (m) => [m[3]!, m[2]!, m[1]!] },
+  { pattern: /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g, parts: (m) => [m[1]!, m[2]!, m[3]!] },
+];
+
+function isoDate(year: string, month: string, day: string): string | null {
+  const monthNumber = /^\d+$/.test(month) ? Number(month) : MONTHS.indexOf(month.slice(0, 3).toLowerCase()) + 1;
+  return normaliseDate(`${year}-${String(monthNumber).padStart(2, '0')}-${day.padStart(2, '0')}`);
+}
+
+/** The first date written in `text` that is not introduced as an update, as `YYYY-MM-DD`. */
+export function dateInText(text: string): string | null {
+  const found: Array<{ index: number; date: string }> = [];
+  for (const { pattern, parts } of DATE_PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      if (UPDATE_WORDS.test(text.slice(Math.max(0, match.index - 25), match.index))) continue;
+      const date = isoDate(...parts(match as RegExpExecArray));
+      if (date) found.push({ index: match.index, date });
+    }
+  }
+  found.sort((a, b) => a.index - b.index);
+  return found[0]?.date ?? null;
+}
+
+/** Elements of `root` in document order, at most `limit`, without recursion. */
+function* firstElements(root: Element, limit: number): Generator<Element> {
+  const stack: Element[] = [root];
+  let seen = 0;
+  while (stack.length && seen < limit) {
+    const el = stack.pop()!;
+    seen++;
+    yield el;
+    const children = el.children;
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+}
+
+const dateOf = (el: Element) => dateInText(visibleText(el, MAX_TEXT).slice(0, MAX_TEXT));
+
+/** One query per group (in document order): each query is a walk over the whole page. */
+function fromSelectors(body: Element, selectors: readonly string[]): string | null {
+  for (const el of [...body.querySelectorAll(selectors.join(', '))].slice(0, MAX_CANDIDATES)) {
+    const date = dateOf(el);
+    if (date) return date;
+  }
+  return null;
+}
+
+/** An element near the top whose text opens with "Published" / "Posted" / "Date". */
+function fromLeadIns(body: Element): string | null {
+  for (const el of firstElements(body, MAX_ELEMENTS_WALKED)) {
+    const lead = el.firstChild;
+    if (lead?.nodeType !== 3 || !LEAD_IN.test(lead.nodeValue ?? '')) continue;
+    const date = dateOf(el);
+    if (date) return date;
+  }
+  return null;
+}
+
+export function readDateline(dom: DomDocument): string | null {
+  const body = dom.body;
+  if (!body) return null;
+  return fromSelectors(body, DATELINE_SELECTORS) ?? fromLeadIns(body) ?? fromSelectors(body, LOOSE_SELECTORS);
+}

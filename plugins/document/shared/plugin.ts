@@ -1,0 +1,75 @@
+/**
+ * What every document type shares on the main thread: detection, the size check, running its
+ * `parse.ts` in the worker pool under the time limit, turning failures into one 422 wording
+ * ("Could not read PDF: …"), and handing the HTML and metadata to the pipeline. A type is its
+ * recogniser, its option schema and its parser module.
+ */
+import { z } from 'zod';
+import { definePlugin } from '../../../core/plugin.ts';
+import type { PageDocument } from '../../../core/document.ts';
+import { recognises, responseFileName, type DocumentKind } from './detect.ts';
+import { formatBytes, unreadable, type BaseLimits } from './limits.ts';
+import { parserPool, ParserFailure } from './pool.ts';
+import type { DocumentMetadata, ParsedDocument } from './types.ts';
+
+export interface DocumentTypeSpec<S extends z.ZodObject> {
+  name: string;
+  /** How messages name the type: "Could not read PDF: …". */
+  label: string;
+  description: string;
+  kind: DocumentKind;
+  options: S;
+  /** The type's `parse.ts`, as `new URL('./parse.ts', import.meta.url).href`. */
+  parserUrl: string;
+  /** Facts about this response the parser needs besides the options (e.g. the declared charset). */
+  context?(doc: PageDocument): Record<string, unknown>;
+}
+
+/** Fields a document sets when it has them; the pipeline computes word_count. */
+function applyDocumentMetadata(doc: PageDocument, metadata: DocumentMetadata): void {
+  for (const [key, value] of Object.entries(metadata)) {
+    if (value !== undefined && value !== null && value !== '') doc.metadata[key] = value;
+  }
+  // A file without a title property is best known by its name.
+  if (!doc.metadata.title) doc.metadata.title = responseFileName(doc) ?? '';
+}
+
+function failureReason(err: unknown): string | null {
+  if (!(err instanceof ParserFailure)) return null;
+  // Anything a parser library throws on its own is a file it could not make sense of.
+  return err.kind === 'failed' ? `the file is corrupt or unsupported (${err.message})` : err.message;
+}
+
+async function parseDocument(doc: PageDocument, spec: Pick<DocumentTypeSpec<z.ZodObject>, 'label' | 'parserUrl' | 'context'>, options: BaseLimits): Promise<ParsedDocument> {
+  const body = doc.response?.body ?? new Uint8Array(0);
+  if (body.byteLength > options.maxBytes) {
+    throw unreadable(spec.label, `the file is ${formatBytes(body.byteLength)}, over the ${formatBytes(options.maxBytes)} limit`);
+  }
+  try {
+    const input = spec.context ? { ...options, ...spec.context(doc) } : options;
+    return await parserPool.run(spec.parserUrl, body, input, { timeoutMs: options.timeoutMs, signal: doc.job.signal });
+  } catch (err) {
+    const reason = failureReason(err);
+    if (reason !== null) throw unreadable(spec.label, reason);
+    throw err; // the scrape was abandoned: the pipeline reports its deadline
+  }
+}
+
+export function defineDocumentPlugin<S extends z.ZodObject>(spec: DocumentTypeSpec<S>) {
+  const id = `document.${spec.name}`;
+  return definePlugin({
+    kind: 'document',
+    name: spec.name,
+    description: spec.description,
+    options: spec.options,
+    setup: (options) => ({
+      detect: (doc: PageDocument) => recognises(doc, spec.kind),
+      async parse(doc: PageDocument) {
+        const parsed = await parseDocument(doc, spec, options as BaseLimits);
+        doc.setContentHtml(parsed.html);
+        applyDocumentMetadata(doc, parsed.metadata);
+        for (const warning of parsed.warnings) doc.warn('detect', id, warning);
+      },
+    }),
+  });
+}

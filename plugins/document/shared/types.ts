@@ -1,0 +1,38 @@
+/**
+ * What a document parser hands back from its worker: the content as HTML (the pipeline's one
+ * intermediate form), the metadata it found, and warnings for the result. Plain data only, so it
+ * crosses the worker boundary unchanged.
+ */
+
+export interface DocumentMetadata {
+  title?: string | null;
+  author?: string | null;
+  description?: string | null;
+  /** ISO 8601. */
+  published_date?: string | null;
+  language?: string | null;
+  /** Type-specific counts such as `page_count`, `sheet_count`, `row_count`. */
+  [extra: string]: string | number | null | undefined;
+}
+
+export interface ParsedDocument {
+  /** Body content: headings, paragraphs, lists, tables. */
+  html: string;
+  metadata: DocumentMetadata;
+  /** Limits that cut the output short, recovered problems: shown in the result's `warnings`. */
+  warnings: string[];
+}
+
+/** The contract of every `parse.ts` module the worker pool loads. */
+export type DocumentParser<O> = (bytes: Uint8Array, options: O) => Promise<ParsedDocument>;
+
+/**
+ * Thrown by a parser for a file it will not read; the message finishes the sentence
+ * "Could not read PDF: …" (e.g. "the file is encrypted and needs a password").
+ */
+export class DocumentRefusal extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'DocumentRefusal';
+  }
+}

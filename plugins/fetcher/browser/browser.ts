@@ -1,0 +1,95 @@
+/**
+ * The browser fetcher: renders pages in Chromium through the core browser pool. Listed before the
+ * HTTP fetcher, it takes the jobs that need a browser (actions, screenshot, the screenshot format,
+ * mobile, `render: true`), and after a plain fetch it asks to render again when the page is a
+ * nearly empty app shell (automatic JavaScript rendering; `autoRender`, on by default). Without
+ * Chromium installed, jobs that need it fail with an install hint and everything else works.
+ */
+import type { BrowserContextOptions } from 'playwright-core';
+import { z } from 'zod';
+import type { Job } from '../../../core/job.ts';
+import { browserNeeds } from '../../../core/job.ts';
+import { definePlugin } from '../../../core/plugin.ts';
+import { configInvalid } from '../../../core/errors.ts';
+import { Tokens } from '../../../core/services.ts';
+import { DEFAULT_MAX_SCREENSHOT_HEIGHT } from '../../../core/browser/screenshot.ts';
+import { detectAppShell } from './app-shell.ts';
+import { PLUGIN_ID, renderInto } from './render.ts';
+
+const DEFAULT_DEVICE = 'Pixel 7';
+
+const options = z.strictObject({
+  autoRender: z.boolean().default(true).describe('Render a page again in the browser when the plain fetch yields nearly no text and an app shell (requests can opt out with `render: false`).'),
+  autoRenderMaxWords: z.number().int().min(0).max(1000).default(25).describe('"Nearly no text": at most this many words of visible body text.'),
+  settleTimeoutMs: z.number().int().min(0).max(60_000).default(3000).describe('After navigation and after each action: the longest wait for the load event and a quiet network.'),
+  networkQuietMs: z.number().int().min(0).max(10_000).default(200).describe('How long no request may be in flight for the page to count as settled.'),
+  actionTimeoutMs: z.number().int().min(100).max(120_000).default(5000).describe('How long an action waits for its selector or script before it fails.'),
+  viewport: z.strictObject({
+    width: z.number().int().min(200).max(4000).default(1280),
+    height: z.number().int().min(200).max(4000).default(800),
+  }).prefault({}).describe('Desktop viewport in CSS pixels.'),
+  userAgent: z.string().min(1).optional().describe("Desktop user agent; default: the browser's own, without \"Headless\"."),
+  mobileDevice: z.string().min(1).default(DEFAULT_DEVICE).describe('Device emulated for `mobile: true` (a Playwright device name): viewport, pixel ratio, user agent, touch.'),
+  maxScreenshotHeight: z.number().int().min(100).max(100_000).default(DEFAULT_MAX_SCREENSHOT_HEIGHT).describe('Full-page screenshots stop at this height in CSS pixels.'),
+});
+
+type Options = z.output<typeof options>;
+
+/** Playwright's device list, loaded with playwright-core on first use (it is slow to import). */
+async function device(name: string): Promise<BrowserContextOptions | undefined> {
+  const { devices } = await import('playwright-core');
+  const found = devices[name];
+  if (!found) return undefined;
+  const { defaultBrowserType: _unused, ...options } = found;
+  return options;
+}
+
+async function contextFor(job: Job, opts: Options): Promise<BrowserContextOptions> {
+  if (!job.options.mobile) return { viewport: opts.viewport, ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) };
+  return (await device(opts.mobileDevice))!;
+}
+
+export const browserFetcher = definePlugin({
+  kind: 'fetcher',
+  name: 'browser',
+  description: 'Renders pages in Chromium (JavaScript, actions, screenshots, mobile emulation); also re-renders static pages that turn out to be empty app shells.',
+  provides: ['fetch:render', 'fetch:screenshot', 'fetch:mobile', 'fetch:actions'],
+  options,
+  async setup(opts, ctx) {
+    // The default device is known to exist; only a configured one is worth importing Playwright for at boot.
+    if (opts.mobileDevice !== DEFAULT_DEVICE && !(await device(opts.mobileDevice))) {
+      throw configInvalid(`Invalid configuration at plugins.fetcher.browser.mobileDevice: unknown device "${opts.mobileDevice}" (Playwright device names, e.g. "Pixel 7", "iPhone 15")`);
+    }
+    const pool = ctx.resolve(Tokens.Browser);
+    const catalog = ctx.resolve(Tokens.Actions);
+    const missing = pool.unavailableReason();
+    if (missing) ctx.logger.warn(`${missing} Until then, requests that need the browser are refused; everything else works.`);
+    return {
+      matches: (job) => browserNeeds(job.options).length > 0,
+
+      shouldRerender(doc) {
+        if (!opts.autoRender || doc.job.options.render === false) return false;
+        if (doc.type !== 'document.html' || !doc.dom || pool.unavailableReason()) return false;
+        const verdict = detectAppShell(doc.dom, opts.autoRenderMaxWords);
+        if (verdict.shell) ctx.logger.debug({ url: doc.job.url, words: verdict.words }, 'app shell: rendering in the browser');
+        return verdict.shell;
+      },
+
+      async fetch(doc) {
+        const { job } = doc;
+        const settings = {
+          ...opts,
+          navigationTimeoutMs: job.options.timeout ?? ctx.config.fetch.timeoutMs,
+          maxBodyBytes: ctx.config.fetch.maxBodyBytes,
+        };
+        await pool.withPage({ context: await contextFor(job, opts), signal: job.signal, timeoutMs: job.options.timeout }, (session) => renderInto(doc, session, catalog, settings));
+        const response = doc.response!;
+        doc.metadata.status_code = response.status;
+        doc.metadata.final_url = response.finalUrl;
+        doc.metadata.content_type = response.headers['content-type'] ?? response.mediaType;
+        doc.metadata.rendered = true;
+        if (response.status >= 400) doc.warn('fetch', PLUGIN_ID, `The server answered HTTP ${response.status}`);
+      },
+    };
+  },
+});

@@ -1,0 +1,66 @@
+/**
+ * POST /v1/map: the URLs of a site from its sitemaps, feeds and start page, without scraping the
+ * pages (core/map). Nothing is stored, so the answer does not depend on the workspace.
+ */
+import { z } from 'zod';
+import type { Trawl } from '../../../core/container.ts';
+import { createMapper, MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/map/map.ts';
+import { Tokens } from '../../../core/services.ts';
+import { readJsonBody } from '../../body.ts';
+
+export async function mapRoute(trawl: Trawl, request: Request): Promise<Response> {
+  const body = await readJsonBody(request, mapRequestSchema, trawl.config.server.maxBodyBytes);
+  const map = createMapper(trawl.container.resolve(Tokens.Http), trawl.config);
+  return Response.json(await map(body, request.signal));
+}
+
+const request = z.toJSONSchema(mapRequestSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+delete request.$schema;
+const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
+const error = (description: string) => json({ $ref: '#/components/schemas/Error' }, description);
+
+export const mapOpenApi = {
+  paths: {
+    '/v1/map': {
+      post: {
+        summary: 'List the URLs of a site (sitemap discovery)',
+        description:
+          'Reads, without scraping the pages: the start page (its title and links), sitemaps named by robots.txt `Sitemap:` lines and ' +
+          '`/sitemap.xml` (sitemap indexes followed recursively, `.xml.gz` too, text sitemaps), and RSS/Atom feeds the start page links to. ' +
+          'Order: the start page, sitemap entries, feed entries, then the start page\'s links. One entry per URL (fragments dropped; a ' +
+          'trailing slash, a default port or the query order do not make another entry). In scope: the start URL\'s host (and where it ' +
+          `redirected), \`www.\` ignored; with \`include_subdomains\` every host of the same registrable domain. Limits (config \`[map]\`): ` +
+          `${MAP_MAX_LIMIT} links; by default 50 sitemap documents, index nesting 3, 20 MiB per sitemap after decompression, 30 s per request; ` +
+          'what they cut off is named in `warnings` and the links found so far are returned.',
+        requestBody: { required: true, content: { 'application/json': { schema: request } } },
+        responses: {
+          200: json({ $ref: '#/components/schemas/MapResult' }, 'The links'),
+          400: error('Invalid request, e.g. `Missing required field: url`'),
+          401: error('Invalid or missing API key'),
+          422: error('Nothing was found and the start page could not be fetched (`Failed to fetch URL: <reason>`)'),
+        },
+      },
+    },
+  },
+  schemas: {
+    MapResult: {
+      type: 'object',
+      required: ['links'],
+      properties: {
+        links: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['url'],
+            properties: {
+              url: { type: 'string', format: 'uri' },
+              title: { type: 'string', description: 'Page title, feed entry title or link text, where known.' },
+              lastmod: { type: 'string', format: 'date-time', description: 'From the sitemap `lastmod` or the feed entry date, where known.' },
+            },
+          },
+        },
+        warnings: { type: 'array', items: { type: 'string' }, description: 'Present when a source was skipped or a limit cut the discovery short.' },
+      },
+    },
+  },
+};

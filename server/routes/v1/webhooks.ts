@@ -1,0 +1,278 @@
+/**
+ * The webhook registry over HTTP: `POST/GET /v1/webhooks`, `GET/PATCH/DELETE /v1/webhooks/{id}`
+ * and the delivery log `GET /v1/webhooks/{id}/deliveries`, all scoped to the caller's workspace
+ * (another workspace's id answers 404 like an unknown one). The signing secret is in the 201 answer
+ * to POST and nowhere else.
+ */
+import { z } from 'zod';
+import type { Trawl } from '../../../core/container.ts';
+import { TrawlError } from '../../../core/errors.ts';
+import { parseOrThrow } from '../../../core/validation.ts';
+import { WEBHOOK_EVENTS, WebhookStoreToken, type Webhook, type WebhookDelivery } from '../../../core/webhooks/store.ts';
+import { readJsonBody } from '../../body.ts';
+
+const receiverUrl = z.string().trim().min(1, 'must not be empty').max(2048).refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}, 'must be an absolute http(s) URL');
+
+const eventList = z.array(z.enum(WEBHOOK_EVENTS)).min(1, 'must list at least one event').max(WEBHOOK_EVENTS.length * 4);
+
+export const createWebhookSchema = z.strictObject({
+  url: receiverUrl.describe('Receiver address (http or https). Deliveries are POSTs; redirects are not followed.'),
+  events: eventList.describe('Subscriptions; duplicates are ignored.'),
+});
+
+export const updateWebhookSchema = z.strictObject({
+  url: receiverUrl.optional(),
+  events: eventList.optional(),
+  active: z.boolean().optional().describe('false pauses deliveries; true resumes them, also after a 410 disabled the webhook.'),
+}).refine((p) => p.url !== undefined || p.events !== undefined || p.active !== undefined, 'Request body must set url, events or active');
+
+export const pageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** `page`/`per_page` from the query string, validated like a body (400 names the field). */
+export function readPageQuery(request: Request): { page: number; perPage: number } {
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const query = parseOrThrow(pageQuerySchema, { page: params.page, per_page: params.per_page });
+  return { page: query.page, perPage: query.per_page };
+}
+
+/** The page envelope: `next` is present only when a further page holds items. */
+export function pageOf<T>(key: string, items: T[], total: number, query: { page: number; perPage: number }, request: Request) {
+  const body: Record<string, unknown> = { [key]: items, page: query.page, per_page: query.perPage, total };
+  if (query.page * query.perPage < total) {
+    const next = new URL(request.url);
+    next.searchParams.set('page', String(query.page + 1));
+    next.searchParams.set('per_page', String(query.perPage));
+    body.next = `${next.pathname}${next.search}`;
+  }
+  return body;
+}
+
+const present = (w: Webhook) => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  active: w.active,
+  disabled_reason: w.disabledReason,
+  created_at: w.createdAt,
+  updated_at: w.updatedAt,
+});
+
+const presentDelivery = (d: WebhookDelivery) => ({
+  id: d.id,
+  message_id: d.messageId,
+  event: d.event,
+  url: d.url,
+  attempt: d.attempt,
+  outcome: d.outcome,
+  status_code: d.statusCode,
+  error: d.error,
+  duration_ms: d.durationMs,
+  next_attempt_at: d.nextAttemptAt,
+  created_at: d.createdAt,
+});
+
+const notFound = () => new TrawlError('not_found', 'Webhook not found');
+
+export function webhookRoutes(trawl: Trawl) {
+  const store = trawl.container.resolve(WebhookStoreToken);
+  const { maxPerWorkspace } = trawl.config.webhooks;
+  const maxBody = trawl.config.server.maxBodyBytes;
+  const found = async (workspace: string, id: string) => {
+    const webhook = await store.get(workspace, id);
+    if (!webhook) throw notFound();
+    return webhook;
+  };
+
+  return {
+    async create(request: Request, workspace: string) {
+      const body = await readJsonBody(request, createWebhookSchema, maxBody);
+      if ((await store.count(workspace)) >= maxPerWorkspace) {
+        throw new TrawlError('conflict', `Webhook limit reached: at most ${maxPerWorkspace} per workspace`);
+      }
+      const { webhook, secret } = await store.create(workspace, body);
+      return Response.json({ ...present(webhook), secret }, { status: 201 });
+    },
+
+    async list(request: Request, workspace: string) {
+      const query = readPageQuery(request);
+      const { items, total } = await store.list(workspace, query);
+      return pageOf('webhooks', items.map(present), total, query, request);
+    },
+
+    async get(id: string, workspace: string) {
+      return present(await found(workspace, id));
+    },
+
+    async update(id: string, request: Request, workspace: string) {
+      const patch = await readJsonBody(request, updateWebhookSchema, maxBody);
+      const updated = await store.update(workspace, id, patch);
+      if (!updated) throw notFound();
+      return present(updated);
+    },
+
+    async remove(id: string, workspace: string) {
+      if (!(await store.delete(workspace, id))) throw notFound();
+      return { id, deleted: true };
+    },
+
+    async deliveries(id: string, request: Request, workspace: string) {
+      const query = readPageQuery(request);
+      await found(workspace, id);
+      const { items, total } = await store.deliveries(workspace, id, query);
+      return pageOf('deliveries', items.map(presentDelivery), total, query, request);
+    },
+  };
+}
+
+// ---- OpenAPI: the routes above, the registry's records, and every event payload. ----
+
+const jsonSchema = (schema: z.ZodType) => {
+  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+};
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
+const error = (description: string) => json(ref('Error'), description);
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const pageParams = [
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+  { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+];
+const paged = (key: string, item: string) => ({
+  type: 'object',
+  required: [key, 'page', 'per_page', 'total'],
+  properties: {
+    [key]: { type: 'array', items: ref(item) },
+    page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' },
+    next: { type: 'string', description: 'Path of the next page; absent on the last page.' },
+  },
+});
+const ts = (description: string, nullable = false) => ({ type: nullable ? ['string', 'null'] : 'string', format: 'date-time', description });
+const common = { 401: error('Invalid or missing API key') };
+const unknown = { 404: error('`Webhook not found`: unknown id, or an id of another workspace') };
+
+const webhookSchema = {
+  type: 'object',
+  required: ['id', 'url', 'events', 'active', 'disabled_reason', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'string' },
+    url: { type: 'string', format: 'uri' },
+    events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENTS] } },
+    active: { type: 'boolean', description: 'false after a 410 answer or `active: false`; no deliveries then.' },
+    disabled_reason: { type: ['string', 'null'], description: '`receiver answered HTTP 410 Gone` or `disabled by request`.' },
+    created_at: ts('Creation time.'),
+    updated_at: ts('Last change, including being disabled.'),
+  },
+};
+
+const deliverySchema = {
+  type: 'object',
+  description: 'One attempt to deliver one message.',
+  properties: {
+    id: { type: 'string' },
+    message_id: { type: 'string', description: 'The `webhook-id` header: the same on every attempt of a message.' },
+    event: { type: 'string' },
+    url: { type: 'string' },
+    attempt: { type: 'integer', description: '1 for the first try.' },
+    outcome: { type: 'string', enum: ['delivered', 'retrying', 'failed', 'disabled'], description: '`failed`: attempts used up; `disabled`: the receiver answered 410.' },
+    status_code: { type: ['integer', 'null'], description: 'The receiver\'s HTTP status; null when no answer came (refused, timeout, forbidden address).' },
+    error: { type: ['string', 'null'], description: 'Why the attempt failed, e.g. `receiver answered HTTP 500`, `connection refused`.' },
+    duration_ms: { type: 'integer' },
+    next_attempt_at: ts('When the next attempt is due (outcome `retrying`).', true),
+    created_at: ts('When the attempt finished.'),
+  },
+};
+
+const runData = (kind: 'crawl' | 'batch') => ({
+  type: 'object',
+  description: `The ${kind} as \`GET /v1/${kind}/{id}\` summarises it.`,
+  properties: {
+    id: { type: 'string' },
+    status: { type: 'string', enum: kind === 'crawl' ? ['completed', 'failed'] : ['completed'] },
+    ...(kind === 'crawl' ? { url: { type: 'string', description: 'Start URL.' } } : {}),
+    total: { type: 'integer', description: 'Pages admitted.' },
+    completed: { type: 'integer', description: 'Pages scraped.' },
+    failed: { type: 'integer', description: 'Pages that failed (reasons in the results).' },
+    created_at: ts('Start.'),
+    completed_at: ts('End.', true),
+    ...(kind === 'crawl'
+      ? { error: { type: ['string', 'null'], description: 'Why the crawl failed.' }, retry_of: { type: 'string', description: 'Present on a retry: the original crawl id.' } }
+      : {}),
+  },
+});
+
+const envelope = (type: string, data: string) => ({
+  type: 'object',
+  required: ['type', 'timestamp', 'data'],
+  properties: { type: { const: type }, timestamp: ts('When the event happened.'), data: ref(data) },
+});
+
+const DELIVERY_RULES =
+  'POSTed as JSON to every active registration subscribed to the event (and, for crawls, to the crawl\'s `webhook_url`). ' +
+  'Signed per Standard Webhooks: `webhook-id` (message id, the same on every retry; deduplicate on it), `webhook-timestamp` (Unix seconds), ' +
+  '`webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the base64 part of the registration\'s `whsec_` secret. ' +
+  'Deliveries to a crawl\'s `webhook_url` are signed with the server\'s `webhooks.signingSecret`, or sent unsigned when none is configured. ' +
+  'Any 2xx accepts; redirects are not followed; other answers, timeouts (`webhooks.timeoutMs`) and network errors are retried up to ' +
+  '`webhooks.maxAttempts` times with exponential backoff and jitter; 410 Gone disables the registration at once (a crawl\'s `webhook_url` is just not retried). ' +
+  'Outbound addresses pass the SSRF guard. Every attempt to a registration is in its delivery log.';
+
+const eventDoc = (type: string, data: string, when: string) => ({
+  post: {
+    summary: `${type}: ${when}`,
+    description: DELIVERY_RULES,
+    requestBody: { required: true, content: { 'application/json': { schema: envelope(type, data) } } },
+    responses: { 200: { description: 'Any 2xx: delivered.' }, 410: { description: 'Disables the registration.' } },
+  },
+});
+
+export const webhooksOpenApi = {
+  paths: {
+    '/v1/webhooks': {
+      post: {
+        summary: 'Register a webhook',
+        description: `At most \`webhooks.maxPerWorkspace\` (default 50) per workspace. The answer carries \`secret\` (\`whsec_<base64>\`) — the only time it is shown; ` +
+          'the server keeps it (AES-256-GCM encrypted when `webhooks.secretKey` is set) because every delivery is signed with it.',
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(createWebhookSchema) } } },
+        responses: {
+          201: json({ allOf: [ref('Webhook'), { type: 'object', required: ['secret'], properties: { secret: { type: 'string' } } }] }, 'Registered'),
+          400: error('Invalid url or events'), ...common, 409: error('`Webhook limit reached: at most N per workspace`'),
+        },
+      },
+      get: { summary: 'List webhooks, newest first', parameters: pageParams, responses: { 200: json(paged('webhooks', 'Webhook'), 'One page'), 400: error('Invalid page or per_page'), ...common } },
+    },
+    '/v1/webhooks/{id}': {
+      get: { summary: 'Get a webhook', parameters: [idParam], responses: { 200: json(ref('Webhook'), 'The webhook'), ...common, ...unknown } },
+      patch: {
+        summary: 'Update url, events or active',
+        parameters: [idParam],
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(updateWebhookSchema) } } },
+        responses: { 200: json(ref('Webhook'), 'Updated'), 400: error('Invalid field, or none of url, events, active given'), ...common, ...unknown },
+      },
+      delete: {
+        summary: 'Delete a webhook and its delivery log; queued deliveries are dropped',
+        parameters: [idParam],
+        responses: { 200: json({ type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }, 'Deleted'), ...common, ...unknown },
+      },
+    },
+    '/v1/webhooks/{id}/deliveries': {
+      get: { summary: 'Delivery log, newest attempt first', parameters: [idParam, ...pageParams], responses: { 200: json(paged('deliveries', 'WebhookDelivery'), 'One page'), 400: error('Invalid page or per_page'), ...common, ...unknown } },
+    },
+  },
+  webhooks: {
+    'crawl.completed': eventDoc('crawl.completed', 'CrawlEvent', 'a crawl finished'),
+    'crawl.failed': eventDoc('crawl.failed', 'CrawlEvent', 'a crawl failed'),
+    'batch.completed': eventDoc('batch.completed', 'BatchEvent', 'a batch finished'),
+  },
+  schemas: { Webhook: webhookSchema, WebhookDelivery: deliverySchema, CrawlEvent: runData('crawl'), BatchEvent: runData('batch') },
+};

@@ -1,0 +1,209 @@
+/**
+ * Crawls across real processes (`bun server/main.ts` started with Bun.spawn):
+ * - restart: the only process is stopped mid-crawl — gracefully (SIGTERM), then killed (SIGKILL) —
+ *   and started again each time; the crawl completes with every page exactly once. Runs on SQLite
+ *   always and on Postgres when TEST_DATABASE_URL is set.
+ * - scale-out (Postgres only): an API-only process and two worker processes share one crawl of
+ *   600 pages; one worker is killed mid-crawl; every page appears exactly once, none is lost.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { openStorage } from '../../core/storage/db.ts';
+import type { Storage } from '../../core/services.ts';
+import { postgresTestUrl, randomSchemaName } from '../helpers/databases.ts';
+import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
+import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site/site.ts';
+import { allResults, apiClient, pathOf, waitForSummary } from '../fixtures/crawl-site/runs.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+interface TrawlProcess {
+  proc: ReturnType<typeof Bun.spawn>;
+  /** Resolves with the API URL once the process listens (role api/all). */
+  url: Promise<string>;
+  output(): string;
+}
+
+/** Starts `bun server/main.ts` with test settings; `env` selects the database and role. */
+function spawnTrawl(role: 'all' | 'worker', env: Record<string, string>): TrawlProcess {
+  const proc = Bun.spawn(['bun', 'server/main.ts', '--role', role, '--port', '0'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      TRAWL_LOG_LEVEL: 'info',
+      TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true',
+      TRAWL_JOBS_LEASE_SECONDS: '2',
+      TRAWL_JOBS_POLL_INTERVAL_MS: '100',
+      TRAWL_JOBS_SHUTDOWN_GRACE_MS: '3000',
+      TRAWL_CRAWL_CONCURRENCY: '4',
+      TRAWL_CRAWL_PER_HOST_CONCURRENCY: '4',
+      ...env,
+    },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  let log = '';
+  const { promise: url, resolve: resolveUrl } = Promise.withResolvers<string>();
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+      log += decoder.decode(chunk);
+      const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(log);
+      if (match) resolveUrl(match[1]!);
+    }
+  })();
+  void new Response(proc.stderr as ReadableStream<Uint8Array>).text().then((text) => { log += text; });
+  return { proc, url, output: () => log };
+}
+
+async function startApi(env: Record<string, string>): Promise<{ process: TrawlProcess; url: string }> {
+  const process = spawnTrawl('all', env);
+  const url = await Promise.race([process.url, process.proc.exited.then((code) => { throw new Error(`trawl exited ${code}: ${process.output()}`); })]);
+  return { process, url };
+}
+
+/** Polls a crawl in another process until `predicate(summary)` holds. */
+const waitFor = (api: string, id: string, predicate: (s: any) => boolean, timeoutMs = 120_000) =>
+  waitForSummary(apiClient(api), `/v1/crawl/${id}`, predicate, timeoutMs);
+
+/** Every tree page exactly once: the proof that nothing was lost or done twice. */
+function expectEveryPageOnce(site: CrawlSite, results: any[]): void {
+  const paths = results.map((r) => pathOf(r.url));
+  expect(paths.length).toBe(site.tree.size);
+  expect(new Set(paths).size).toBe(site.tree.size);
+  expect([...paths].sort()).toEqual(site.tree.pathsWithin(100).sort());
+  expect(results.every((r) => r.status === 'completed')).toBe(true);
+}
+
+test('an unknown --role stops the start with a message', async () => {
+  const proc = Bun.spawn(['bun', 'server/main.ts', '--role', 'janitor'], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe', env: { PATH: process.env.PATH ?? '' } });
+  expect(await proc.exited).toBe(2);
+  expect(await new Response(proc.stderr as ReadableStream<Uint8Array>).text()).toContain('--role must be api, worker or all');
+});
+
+const siteEnv = (site: CrawlSite) => ({ TRAWL_FETCH_RESOLVE: JSON.stringify(site.resolve) });
+
+interface Target {
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+async function postgresTarget(url: string): Promise<Target & { storage: Storage }> {
+  const schema = randomSchemaName();
+  const storage = await openStorage({ databaseUrl: url, dataDir: ':memory:', schema, poolSize: 4 });
+  const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return {
+    storage,
+    env: { DATABASE_URL: databaseUrl },
+    async cleanup() {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(storage.db);
+      await storage.close();
+    },
+  };
+}
+
+function sqliteTarget(): Target {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-restart-'));
+  return { env: { TRAWL_DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const targets: Array<[string, () => Promise<Target>]> = [['sqlite', async () => sqliteTarget()]];
+if (postgresTestUrl) targets.push(['postgres', () => postgresTarget(postgresTestUrl!)]);
+
+for (const [name, makeTarget] of targets) {
+  describe(`restart on ${name}`, () => {
+    let site: CrawlSite;
+    let target: Target;
+    const running: TrawlProcess[] = [];
+
+    beforeAll(async () => {
+      site = await startCrawlSite({ pages: 300, delayMs: 15 });
+      target = await makeTarget();
+    });
+    afterEach(() => {
+      for (const p of running.splice(0)) p.proc.kill('SIGKILL');
+    });
+    afterAll(async () => {
+      await site.stop();
+      await target.cleanup();
+    });
+
+    test('stopping the only process mid-crawl (SIGTERM, then SIGKILL) and starting it again completes the crawl', async () => {
+      const env = { ...target.env, ...siteEnv(site) };
+      let api = await startApi(env);
+      running.push(api.process);
+      const created = await (await fetch(`${api.url}/v1/crawl`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: site.url('/'), max_pages: 1000 }),
+      })).json() as { id: string };
+
+      const first = await waitFor(api.url, created.id, (s) => s.completed >= 40);
+      expect(first.status).toBe('scraping');
+      api.process.proc.kill('SIGTERM');
+      expect(await api.process.proc.exited).toBe(0);
+
+      api = await startApi(env);
+      running.push(api.process);
+      const second = await waitFor(api.url, created.id, (s) => s.completed >= 150);
+      expect(second.status).toBe('scraping');
+      api.process.proc.kill('SIGKILL');
+      await api.process.proc.exited;
+
+      api = await startApi(env);
+      running.push(api.process);
+      const done = await waitFor(api.url, created.id, (s) => s.status !== 'scraping');
+      expect(done).toMatchObject({ status: 'completed', total: 300, completed: 300, failed: 0 });
+      const results = await allResults(apiClient(api.url), `/v1/crawl/${created.id}/pages?per_page=100`);
+      expectEveryPageOnce(site, results);
+    }, 240_000);
+  });
+}
+
+if (postgresTestUrl) {
+  describe('scale-out on Postgres', () => {
+    let site: CrawlSite;
+    let target: Target & { storage: Storage };
+    let api: TestServer;
+    const workers: TrawlProcess[] = [];
+
+    beforeAll(async () => {
+      site = await startCrawlSite({ pages: 600, delayMs: 10 });
+      target = await postgresTarget(postgresTestUrl!);
+      // This process serves the API only; the two worker processes do all the crawling.
+      api = await startTrawlServer({ storage: target.storage, overrides: { role: 'api', fetch: { resolve: site.resolve } } });
+    }, 30_000);
+    afterAll(async () => {
+      for (const w of workers) w.proc.kill('SIGKILL');
+      await api.stop();
+      await site.stop();
+      await target.cleanup();
+    });
+
+    test('two worker processes share a 600-page crawl; one is killed mid-crawl; every page exactly once', async () => {
+      const env = { ...target.env, ...siteEnv(site) };
+      for (const name of ['a', 'b']) workers.push(spawnTrawl('worker', { ...env, TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (worker-${name})` }));
+      const created = await api.post('/v1/crawl', { url: site.url('/'), max_pages: 1000 });
+      expect(created.status).toBe(202);
+      const id = created.body.id;
+
+      const atKill = await waitFor(api.url, id, (s) => s.completed >= 150);
+      workers[0]!.proc.kill('SIGKILL');
+      await workers[0]!.proc.exited;
+      expect(atKill.completed).toBeLessThan(600);
+
+      const done = await waitFor(api.url, id, (s) => s.status !== 'scraping', 180_000);
+      expect(done).toMatchObject({ status: 'completed', total: 600, completed: 600, failed: 0 });
+      expectEveryPageOnce(site, await allResults(api, `/v1/crawl/${id}/pages?per_page=100`));
+      // Both processes really crawled.
+      const agents = new Set(site.hits.filter((h) => h.path !== '/robots.txt').map((h) => h.agent));
+      expect(agents).toEqual(new Set(['TrawlBot/0.1 (worker-a)', 'TrawlBot/0.1 (worker-b)']));
+      const leftover = await target.storage.db.selectFrom('jobs').select('id').where('group_id', '=', id).execute();
+      expect(leftover).toEqual([]);
+      workers[1]!.proc.kill('SIGTERM');
+      expect(await workers[1]!.proc.exited).toBe(0);
+    }, 240_000);
+  });
+}
