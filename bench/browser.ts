@@ -8,7 +8,9 @@
  *  2. the baseline, launching a browser per page (launch, render, close), one page at a time;
  *  3. pages/s through the pool with --concurrency pages at once;
  *  4. memory soak: --soak renders through the pool, memory after 100 and at the end (growth must
- *     stay within 20 %), with the default browser recycling and with recycling switched off.
+ *     stay within 20 %), with the default browser recycling and with recycling switched off;
+ *  5. median latency of single pages arriving after an idle gap (as an API server sees them), with
+ *     the pool's warm spare context and without (`browser.warmSpare`), interleaved.
  * Prints a table and writes bench/results/browser.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -32,12 +34,14 @@ const { values: args } = parseArgs({
     launch: { type: 'string', default: '10' },
     soak: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '4' },
+    gaps: { type: 'string', default: '15' },
     out: { type: 'string', default: join(import.meta.dir, 'results/browser.json') },
   },
 });
-const counts = { pool: Number(args.pool), launch: Number(args.launch), soak: Number(args.soak), concurrency: Number(args.concurrency) };
+const counts = { pool: Number(args.pool), launch: Number(args.launch), soak: Number(args.soak), concurrency: Number(args.concurrency), gaps: Number(args.gaps) };
 const SOAK_CHECKPOINT = 100;
 const MAX_GROWTH = 0.2;
+const GAP_MS = 400;
 
 requireChromium();
 const paragraphs = Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1} about tides, harbours and the keepers of old lighthouses.`);
@@ -129,6 +133,27 @@ const soaks = {
   recycled: await soak({}),
   unrecycled: await soak({ recycleAfterPages: 1_000_000 }),
 };
+
+// 5: single pages after an idle gap, warm spare on and off, taking turns so load changes hit both.
+async function gapLatency(): Promise<{ withSpare: number; withoutSpare: number }> {
+  const configs = [configWith(), configWith({ warmSpare: false })];
+  const pools = configs.map((c) => createBrowserPool(c, logger));
+  const renders = await Promise.all(pools.map((p, i) => renderer(p, configs[i]!)));
+  for (const r of renders) await r(); // launches are not what is measured here
+  const times: number[][] = [[], []];
+  for (let i = 0; i < counts.gaps; i++) {
+    for (const k of [0, 1]) {
+      await Bun.sleep(GAP_MS);
+      const started = performance.now();
+      await renders[k]!();
+      times[k]!.push(performance.now() - started);
+    }
+  }
+  await Promise.all(pools.map((p) => p.close()));
+  const median = (a: number[]) => a.toSorted((x, y) => x - y)[Math.floor(a.length / 2)]!;
+  return { withSpare: Math.round(median(times[0]!)), withoutSpare: Math.round(median(times[1]!)) };
+}
+const gaps = await gapLatency();
 await site.stop(true);
 
 const memoryRows = Object.entries(soaks).map(([name, s]) => ({
@@ -147,6 +172,7 @@ const result = {
   poolSpeedup: round(poolSequential / perPage),
   memory: memoryRows,
   memoryWithinLimit: memoryRows.find((r) => r.name === 'recycled')!.totalGrowth <= MAX_GROWTH,
+  medianLatencyAfterIdleMs: gaps,
 };
 
 console.log(`\nrendered pages per second (${url})`);
@@ -161,4 +187,5 @@ console.table(Object.fromEntries(memoryRows.map((r) => [r.name, { launches: r.la
 console.log(`total growth with default recycling ≤ ${MAX_GROWTH * 100} %: ${result.memoryWithinLimit ? 'yes' : 'NO'}`);
 mkdirSync(dirname(args.out!), { recursive: true });
 writeFileSync(args.out!, JSON.stringify(result, null, 2) + '\n');
+console.log(`\nmedian latency of a page after a ${GAP_MS} ms idle gap (${counts.gaps} each): warm spare ${gaps.withSpare} ms, without ${gaps.withoutSpare} ms`);
 console.log(`results: ${args.out}`);

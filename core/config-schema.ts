@@ -43,6 +43,8 @@ export const configSchema = z.strictObject({
     executablePath: z.string().min(1).default('/usr/bin/chromium'),
     /** Jobs rendering at once (a context each, plus one warm spare); further jobs wait for a free one. */
     maxContexts: z.number().int().min(1).max(64).default(4),
+    /** Open the next job's context ahead, so it does not wait for a renderer to start (one extra context). */
+    warmSpare: z.boolean().default(true),
     /** A browser that has served this many pages is replaced (Chromium grows with use). */
     recycleAfterPages: z.number().int().min(1).default(200),
     /** Limit for one job's use of the browser, on top of the scrape's own time limit. */

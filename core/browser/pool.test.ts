@@ -1,16 +1,13 @@
 // The browser pool against real Chromium: fresh contexts, the concurrency bound, deadlines,
 // cancellation, recycling, crash recovery, shutdown, a missing browser, and the SSRF guard proxy
 // on every connection a page opens (subresources, fetch, redirect hops, WebSockets, tunnels).
-import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
 import { failure } from '../../test/helpers/failures.ts';
 import type { AddressPolicy } from '../net/http-client.ts';
 import { forbiddenAddressReason } from '../net/ssrf.ts';
 import type { BrowserPool } from '../services.ts';
 import { eventually, processAlive, requireChromium, testBrowserPool } from './testing.ts';
-
-// Chromium starts in about a second on an idle machine and several times that on a busy one.
-setDefaultTimeout(30_000);
 
 let site: FixtureSite;
 beforeAll(() => {
@@ -132,6 +129,17 @@ test('close ends the browser process and refuses new jobs', async () => {
   await pool.close();
   expect(await eventually(() => !processAlive(pid))).toBe(true);
   expect((await failure(pool.withPage({}, async () => {}))).message).toBe('Browser rendering is not available: the server is shutting down');
+});
+
+test('with warmSpare off, no context stays open between jobs', async () => {
+  const pool = testBrowserPool({ browser: { warmSpare: false } });
+  try {
+    await pool.withPage({}, async () => {});
+    await pool.withPage({}, async () => {});
+    expect(pool.stats()).toMatchObject({ pagesServed: 2, openContexts: 0 });
+  } finally {
+    await pool.close();
+  }
 });
 
 test('blocked resource types are never requested; the page still loads', async () => {

@@ -171,7 +171,7 @@ export class ChromiumPool implements BrowserPool {
     }
     prepared ??= await openContext(instance.browser, options, this.rules(instance));
     // The next job's context opens while this one works; one spare at most, never for a browser on its way out.
-    if (!this.spare && !this.closed && !instance.retiring && instance.served < this.config.recycleAfterPages) {
+    if (this.config.warmSpare && !this.spare && !this.closed && !instance.retiring && instance.served < this.config.recycleAfterPages) {
       const ready = openContext(instance.browser, options, this.rules(instance));
       ready.catch(() => {}); // a spare that fails to open is simply not used
       this.spare = { instance, key, ready };

@@ -4,7 +4,7 @@
  * should learn what to install rather than see green), a pool for a test file, a page with given
  * HTML to act on, PNG dimensions, and waiting for a process or a condition.
  */
-import { afterAll, beforeAll, setDefaultTimeout } from 'bun:test';
+import { afterAll, beforeAll } from 'bun:test';
 import pino from 'pino';
 import type { Page } from 'playwright-core';
 import { loadConfig } from '../config.ts';
@@ -24,13 +24,8 @@ export function testBrowserPool(overrides: Record<string, unknown> = {}, hooks: 
   return createBrowserPool(config, pino({ level: 'silent' }), hooks);
 }
 
-/**
- * For a test file that drives pages: fails the file when Chromium is missing, gives its tests time
- * for Chromium to start (about a second on an idle machine, several on a busy one), and closes
- * the pool after the file.
- */
+/** For a test file that drives pages: fails the file when Chromium is missing, closes the pool after it. */
 export function useTestBrowserPool(): BrowserPool {
-  setDefaultTimeout(30_000);
   const pool = testBrowserPool();
   beforeAll(() => requireChromium());
   afterAll(() => pool.close());

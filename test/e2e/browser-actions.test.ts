@@ -4,13 +4,10 @@
  * a request whose actions are invalid (before anything is fetched), 422 for an action that fails,
  * and `ignore_action_errors` to carry on past failures.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { pngSize, requireChromium } from '../../core/browser/testing.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
-
-// Chromium starts in about a second on an idle machine and several times that on a busy one.
-setDefaultTimeout(30_000);
 
 const fixture = (name: string) => Bun.file(new URL(`../fixtures/browser/${name}`, import.meta.url)).text();
 let site: FixtureSite;

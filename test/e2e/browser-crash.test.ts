@@ -3,14 +3,11 @@
  * in flight gets a clear 422, the server stays up, and the next scrape runs on a new browser;
  * shutting the server down ends the browser process.
  */
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test';
+import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { eventually, processAlive, requireChromium } from '../../core/browser/testing.ts';
 import { Tokens } from '../../core/services.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
-
-// Chromium starts in about a second on an idle machine and several times that on a busy one.
-setDefaultTimeout(30_000);
 
 let site: FixtureSite;
 let server: TestServer;

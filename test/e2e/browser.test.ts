@@ -4,13 +4,10 @@
  * screenshots, mobile emulation, the SSRF guard on the page itself, pages that hang, and a server
  * without Chromium that still serves everything else.
  */
-import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { pngSize, requireChromium } from '../../core/browser/testing.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
-
-// Chromium starts in about a second on an idle machine and several times that on a busy one.
-setDefaultTimeout(30_000);
 
 const fixture = (name: string) => Bun.file(new URL(`../fixtures/browser/${name}`, import.meta.url)).text();
 const png = (base64: string) => pngSize(new Uint8Array(Buffer.from(base64, 'base64')));

@@ -12,6 +12,7 @@ import { bombPdf, corruptPdf, encryptedPdf, longPdf, reportPdf, truncatedPdf } f
 import { handbookDocx } from '../../plugins/document/docx/fixtures/samples.ts';
 import { budgetXlsx } from '../../plugins/document/xlsx/fixtures/samples.ts';
 import { readZip, writeZip } from '../../plugins/document/shared/fixtures/zip-writer.ts';
+import { runCli } from '../helpers/cli.ts';
 
 // Real documents are built and parsed here; on a busy shared machine that can outlast Bun's 5 s
 // default (this Bun does not apply bunfig's test timeout).
@@ -207,17 +208,7 @@ test('OpenAPI documents the document metadata and the refusal wording; /v1/plugi
 });
 
 describe('CLI', () => {
-  // Async spawn: the fixture site runs in this process and must keep answering meanwhile.
-  const cli = async (...args: string[]) => {
-    const child = Bun.spawn(['bun', 'cli/main.ts', 'scrape', ...args], {
-      cwd: new URL('../..', import.meta.url).pathname,
-      env: { ...process.env, TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true', TRAWL_DATA_DIR: ':memory:', TRAWL_LOG_LEVEL: 'silent' },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    return { stdout, stderr, exitCode };
-  };
+  const cli = runCli;
 
   test('scrapes every document type through the same pipeline', async () => {
     const [pdf, docx, xlsx, csv, encrypted] = await Promise.all([

@@ -8,6 +8,7 @@ import iconv from 'iconv-lite';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { testDatabases } from '../helpers/databases.ts';
+import { runCli } from '../helpers/cli.ts';
 
 const fixture = (name: string) => Bun.file(new URL(`../fixtures/site/${name}`, import.meta.url)).text();
 let site: FixtureSite;
@@ -177,17 +178,7 @@ describe('SSRF guard (allowPrivateNetwork = false)', () => {
 });
 
 describe('CLI', () => {
-  // Async spawn: the fixture site runs in this process and must keep answering meanwhile.
-  const cli = async (...args: string[]) => {
-    const child = Bun.spawn(['bun', 'cli/main.ts', 'scrape', ...args], {
-      cwd: new URL('../..', import.meta.url).pathname,
-      env: { ...process.env, TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true', TRAWL_DATA_DIR: ':memory:', TRAWL_LOG_LEVEL: 'silent' },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    return { stdout, stderr, exitCode };
-  };
+  const cli = runCli;
 
   test('prints markdown, text and links through the same pipeline', async () => {
     const markdown = await cli(site.at('/news/tidal'));

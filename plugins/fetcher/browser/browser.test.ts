@@ -1,7 +1,7 @@
 // The browser fetcher plugin against real Chromium and a fixture site: which jobs it takes, the
 // rendered response it hands to the pipeline, non-HTML answers, failures in the HTTP client's
 // wording, the SSRF guard's refusals as warnings and errors, and the automatic-rendering decision.
-import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { requireChromium, testBrowserPool } from '../../../core/browser/testing.ts';
 import { parseHtmlDocument } from '../../../core/dom.ts';
 import type { AddressPolicy } from '../../../core/net/http-client.ts';
@@ -12,9 +12,6 @@ import { failure } from '../../../test/helpers/failures.ts';
 import { testConfig, testContext, testDocument, testJob } from '../../../test/helpers/plugin-context.ts';
 import { browserFetcher } from './browser.ts';
 import { navigationFailure } from './navigate.ts';
-
-// Chromium starts in about a second on an idle machine and several times that on a busy one.
-setDefaultTimeout(30_000);
 
 const noActions: ActionCatalog = { find: () => undefined, types: () => [] };
 /** 127.0.0.1 (the fixture sites) plays a public server; anything else is refused as usual. */

@@ -13,7 +13,7 @@ import type { RunKind, RunRow } from '../../../core/crawl/store.ts';
 import { runEvents } from '../../../core/crawl/stream.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import { readJsonBody } from '../../body.ts';
-import { pageOf, readPageQuery } from './webhooks.ts';
+import { pageOf, readPageQuery } from '../../pagination.ts';
 
 const HEARTBEAT_MS = 15_000;
 const outcomeQuery = z.object({ status: z.enum(['completed', 'failed']).optional() });
