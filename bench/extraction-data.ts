@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 
 export interface Truth {
@@ -82,3 +83,36 @@ export async function loadScorer(dir = DATASET_DIR): Promise<Scorer> {
   assertDataset(dir);
   return (await import(join(dir, 'evaluate.ts'))) as Scorer;
 }
+
+/** Command-line options every dataset benchmark takes, plus its own; `out` defaults to bench/results/<name>.json. */
+export function parseDatasetArgs<T extends Record<string, { type: 'string' | 'boolean'; default?: string | boolean }>>(name: string, extra: T) {
+  const { values } = parseArgs({
+    args: Bun.argv.slice(2),
+    options: {
+      limit: { type: 'string' },
+      type: { type: 'string' },
+      source: { type: 'string' },
+      ids: { type: 'string' },
+      out: { type: 'string', default: join(REPO_ROOT, `bench/results/${name}.json`) },
+      ...extra,
+    },
+  });
+  return values as Record<string, string | boolean | undefined> & { limit?: string; type?: string; source?: string; ids?: string; out: string };
+}
+
+/** The pages selected by parsed options, with the truth and the dataset's scorer. */
+export async function loadSelection(args: { limit?: string; type?: string; source?: string; ids?: string }) {
+  const gt = loadTruth();
+  const scorer = await loadScorer();
+  const ids = selectIds(gt, {
+    limit: args.limit ? Number(args.limit) : undefined,
+    type: args.type,
+    source: args.source,
+    ids: args.ids?.split(',').map((s) => s.trim()).filter(Boolean),
+  });
+  return { gt, scorer, pages: loadPages(gt, ids) };
+}
+
+/** The filter as recorded in a results file. */
+export const filterRecord = (args: { limit?: string; type?: string; source?: string; ids?: string }) =>
+  ({ limit: args.limit ?? null, type: args.type ?? null, source: args.source ?? null, ids: args.ids ?? null });

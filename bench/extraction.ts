@@ -11,38 +11,21 @@
  * with the dataset's evaluate.ts. Prints a table and writes bench/results/extraction.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { dirname } from 'node:path';
 import { Readability } from '@mozilla/readability';
 import { parseHtmlDocument, textOf } from '../core/dom.ts';
 import { extractMainContent } from '../plugins/transform/main-content/main-content.ts';
 import { parseForExtraction } from '../plugins/transform/main-content/parse.ts';
-import { loadPages, loadScorer, loadTruth, REPO_ROOT, selectIds, type Page } from './extraction-data.ts';
+import { filterRecord, loadSelection, parseDatasetArgs, type Page } from './extraction-data.ts';
 import { groupSummaries, perDocTsv, printTable } from './extraction-report.ts';
 import { createTurndown, elementToMarkdown } from '../plugins/format/markdown/markdown.ts';
 
-const { values: args } = parseArgs({
-  args: Bun.argv.slice(2),
-  options: {
-    limit: { type: 'string' },
-    type: { type: 'string' },
-    source: { type: 'string' },
-    ids: { type: 'string' },
-    'per-doc': { type: 'string' },
-    'no-baseline': { type: 'boolean', default: false },
-    out: { type: 'string', default: join(REPO_ROOT, 'bench/results/extraction.json') },
-  },
+const args = parseDatasetArgs('extraction', {
+  'per-doc': { type: 'string' },
+  'no-baseline': { type: 'boolean', default: false },
 });
-
-const gt = loadTruth();
-const scorer = await loadScorer();
-const ids = selectIds(gt, {
-  limit: args.limit ? Number(args.limit) : undefined,
-  type: args.type,
-  source: args.source,
-  ids: args.ids?.split(',').map((s) => s.trim()).filter(Boolean),
-});
-const pages = loadPages(gt, ids);
+const { gt, scorer, pages } = await loadSelection(args);
+const ids = pages.map((p) => p.id);
 console.log(`${pages.length} pages, ${(pages.reduce((n, p) => n + p.html.length, 0) / 1e6).toFixed(1)} MB of HTML`);
 
 interface RunResult {
@@ -105,16 +88,17 @@ if (baseline) {
 const errorIds = Object.keys(trawl.errors);
 if (errorIds.length) console.log(`trawl errors on ${errorIds.length} page(s): ${errorIds.slice(0, 5).map((id) => `${id}: ${trawl.errors[id]}`).join('; ')}`);
 
-if (args['per-doc']) {
-  writeFileSync(args['per-doc'], perDocTsv(gt, trawlRows, baselineRows));
-  console.log(`per-page scores (worst first): ${args['per-doc']}`);
+const perDoc = args['per-doc'] as string | undefined;
+if (perDoc) {
+  writeFileSync(perDoc, perDocTsv(gt, trawlRows, baselineRows));
+  console.log(`per-page scores (worst first): ${perDoc}`);
 }
 
 const result = {
   date: new Date().toISOString(),
   bun: Bun.version,
   pages: pages.length,
-  filter: { limit: args.limit ?? null, type: args.type ?? null, source: args.source ?? null, ids: args.ids ?? null },
+  filter: filterRecord(args),
   trawl: {
     scores: systems[0]!.groups,
     ms: Math.round(trawl.ms),
@@ -129,6 +113,6 @@ const result = {
   /** Per-format measurements; `llm` (token ratio of the llm format vs markdown) is filled in later. */
   formats: { markdown: { chars: trawl.markdownChars }, llm: null as null | Record<string, number> },
 };
-mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, JSON.stringify(result, null, 2) + '\n');
+mkdirSync(dirname(args.out), { recursive: true });
+writeFileSync(args.out, JSON.stringify(result, null, 2) + '\n');
 console.log(`results: ${args.out}`);

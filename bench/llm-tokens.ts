@@ -12,8 +12,7 @@
  * of LLM_STEPS what leaving it out costs in tokens and recall. Writes bench/results/llm-tokens.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { dirname } from 'node:path';
 import pino from 'pino';
 import { countTokens } from 'gpt-tokenizer';
 import { loadConfig } from '../core/config.ts';
@@ -29,23 +28,11 @@ import { mainContentTransform } from '../plugins/transform/main-content/main-con
 import { resolveUrlsTransform } from '../plugins/transform/resolve-urls/resolve-urls.ts';
 import { markdownFormat } from '../plugins/format/markdown/markdown.ts';
 import { LLM_STEPS, llmFromMarkdown, type LlmInput, type LlmStep } from '../plugins/format/llm/llm.ts';
-import { loadPages, loadScorer, loadTruth, REPO_ROOT, selectIds, type Page } from './extraction-data.ts';
+import { filterRecord, loadSelection, parseDatasetArgs, type Page } from './extraction-data.ts';
 
-const { values: args } = parseArgs({
-  args: Bun.argv.slice(2),
-  options: {
-    limit: { type: 'string' },
-    type: { type: 'string' },
-    source: { type: 'string' },
-    ids: { type: 'string' },
-    out: { type: 'string', default: join(REPO_ROOT, 'bench/results/llm-tokens.json') },
-  },
-});
-
-const gt = loadTruth();
-const scorer = await loadScorer();
-const ids = selectIds(gt, { limit: args.limit ? Number(args.limit) : undefined, type: args.type, source: args.source, ids: args.ids?.split(',').filter(Boolean) });
-const pages = loadPages(gt, ids);
+const args = parseDatasetArgs('llm-tokens', {});
+const { gt, scorer, pages } = await loadSelection(args);
+const ids = pages.map((p) => p.id);
 console.log(`${pages.length} pages`);
 
 /** The page whose HTML the pipeline fetches next; the bench fetcher serves it from memory. */
@@ -139,13 +126,13 @@ const result = {
   bun: Bun.version,
   tokenizer: 'gpt-tokenizer 4.0.0, default encoding (o200k_base)',
   pages: extracted.length,
-  filter: { limit: args.limit ?? null, type: args.type ?? null, source: args.source ?? null, ids: args.ids ?? null },
+  filter: filterRecord(args),
   rawHtmlTokens: rawTokens,
   markdown: { tokens: markdown.tokens, medianShare: markdown.medianShare, p90Share: markdown.p90Share, recall: markdown.recall },
   llm: { tokens: full.tokens, medianShare: full.medianShare, p90Share: full.p90Share, recall: full.recall, byType },
   plainTextRecall: textRecall,
   steps,
 };
-mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, JSON.stringify(result, null, 2) + '\n');
+mkdirSync(dirname(args.out), { recursive: true });
+writeFileSync(args.out, JSON.stringify(result, null, 2) + '\n');
 console.log(`results: ${args.out}`);
