@@ -3,7 +3,6 @@
  * schemas that validate requests, so the document cannot drift from the code on inputs; response
  * shapes are written out here with every decision the interface left open.
  */
-import { z } from 'zod';
 import type { Trawl } from '../core/container.ts';
 import { scrapeRequestSchema } from '../core/job.ts';
 import { mapOpenApi } from './routes/v1/map.ts';
@@ -12,6 +11,7 @@ import { crawlOpenApi } from './routes/v1/crawl.ts';
 import { batchOpenApi } from './routes/v1/batch.ts';
 import { actionSchemas, browserDescription, browserResultProperties } from '../plugins/fetcher/browser/openapi.ts';
 import { documentMetadataProperties, documentsDescription } from '../plugins/document/shared/openapi.ts';
+import { errorBody, jsonBody, toJson } from './openapi-shapes.ts';
 
 const str = (description: string, nullable = false) => (nullable ? { type: ['string', 'null'], description } : { type: 'string', description });
 
@@ -88,15 +88,12 @@ const scrapeResultSchema = {
 };
 
 const errorSchema = { type: 'object', required: ['error'], properties: { error: { type: 'string' } } };
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
-const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
 
 export function buildOpenApi(trawl: Trawl) {
   const formats = trawl.scraper.knownFormats();
   const crawl = crawlOpenApi(trawl);
   const batch = batchOpenApi(trawl);
-  const request = z.toJSONSchema(scrapeRequestSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete request.$schema;
+  const request = toJson(scrapeRequestSchema);
   (request.properties as Record<string, Record<string, unknown>>).actions!.items = { $ref: '#/components/schemas/Action' };
   return {
     openapi: '3.1.0',
@@ -121,19 +118,19 @@ export function buildOpenApi(trawl: Trawl) {
             'A target answering 4xx/5xx is still scraped; its status is in `metadata.status_code`.' + browserDescription + documentsDescription,
           requestBody: { required: true, content: { 'application/json': { schema: request } } },
           responses: {
-            200: json({ $ref: '#/components/schemas/ScrapeResult' }, 'The scrape result'),
-            400: errorResponse('Invalid request, e.g. `Missing required field: url`, or `Format "attributes" requires attribute_selectors: a list of {selector, attribute}`'),
-            401: errorResponse('Invalid or missing API key'),
-            413: errorResponse('Request body too large'),
-            422: errorResponse('The URL could not be fetched or its content not processed, e.g. `Unsupported content: the body is binary (PNG), not text/html`'),
+            200: jsonBody({ $ref: '#/components/schemas/ScrapeResult' }, 'The scrape result'),
+            400: errorBody('Invalid request, e.g. `Missing required field: url`, or `Format "attributes" requires attribute_selectors: a list of {selector, attribute}`'),
+            401: errorBody('Invalid or missing API key'),
+            413: errorBody('Request body too large'),
+            422: errorBody('The URL could not be fetched or its content not processed, e.g. `Unsupported content: the body is binary (PNG), not text/html`'),
           },
         },
       },
       '/v1/plugins': {
-        get: { summary: 'List plugins', responses: { 200: json({ type: 'object', properties: { plugins: { type: 'array', items: { type: 'object' } } } }, 'Every built-in plugin with kind, enabled flag, description and options as JSON Schema'), 401: errorResponse('Invalid or missing API key') } },
+        get: { summary: 'List plugins', responses: { 200: jsonBody({ type: 'object', properties: { plugins: { type: 'array', items: { type: 'object' } } } }, 'Every built-in plugin with kind, enabled flag, description and options as JSON Schema'), 401: errorBody('Invalid or missing API key') } },
       },
       '/health': {
-        get: { summary: 'Health check', security: [], responses: { 200: json({ type: 'object' }, 'status, version, database, plugin counts, language-model runtime status'), 503: json({ type: 'object' }, 'The database does not answer') } },
+        get: { summary: 'Health check', security: [], responses: { 200: jsonBody({ type: 'object' }, 'status, version, database, plugin counts, language-model runtime status'), 503: jsonBody({ type: 'object' }, 'The database does not answer') } },
       },
       ...mapOpenApi.paths,
       ...webhooksOpenApi.paths,

@@ -7,9 +7,8 @@
 import type { Trawl } from '../../../core/container.ts';
 import { CrawlTokens } from '../../../core/crawl/index.ts';
 import { readJsonBody } from '../../body.ts';
-import {
-  accepted, cancelDoc, errorBody, eventStream, jsonBody, pathId, paging, runStatusSchema, runSummarySchema, schemaRef, startDoc, STATES, statusWithResults, streamDoc, toJson,
-} from './crawl.ts';
+import { errorBody, jsonBody, pathId, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
+import { accepted, cancelDoc, eventStream, runStatusSchema, runSummarySchema, startDoc, STATES, statusWithResults, streamDoc } from './crawl.ts';
 
 export function batchRoutes(trawl: Trawl) {
   const service = trawl.container.resolve(CrawlTokens.Service);

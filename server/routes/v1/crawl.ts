@@ -14,6 +14,7 @@ import { runEvents } from '../../../core/crawl/stream.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import { readJsonBody } from '../../body.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
+import { dateTime, errorBody, jsonBody, paging, pathId, schemaRef, toJson } from '../../openapi-shapes.ts';
 
 const HEARTBEAT_MS = 15_000;
 const outcomeQuery = z.object({ status: z.enum(['completed', 'failed']).optional() });
@@ -123,23 +124,8 @@ export function crawlRoutes(trawl: Trawl) {
 
 // ---- OpenAPI: crawl and batch shapes and every decision the interface left open. ----
 
-export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-export const jsonBody = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
-export const errorBody = (description: string) => jsonBody(schemaRef('Error'), description);
-export const pathId = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
-export const paging = [
-  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
-  { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-];
-const time = (description: string, nullable = false) => ({ type: nullable ? ['string', 'null'] : 'string', format: 'date-time', description });
 const count = (description: string) => ({ type: 'integer', description });
 const nextLink = { type: 'string', description: 'Path of the next page of results; present only when more results exist right now.' };
-export const toJson = (schema: z.ZodType) => {
-  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete out.$schema;
-  return out;
-};
-
 export const STATES =
   'States: `queued` (accepted, no page started) → `scraping` (pages running; discovery still going) → `completed` (every admitted page finished, ' +
   'so discovery is over too) or `failed` (a crawl none of whose pages could be scraped; `error` says why) or `cancelled` (DELETE). ' +
@@ -157,9 +143,9 @@ export function runSummarySchema(kind: 'crawl' | 'batch') {
       total: count(kind === 'crawl' ? 'Pages admitted so far (grows while links are discovered; never above max_pages).' : 'Distinct URLs of the batch.'),
       completed: count('Pages scraped.'),
       failed: count('Pages that failed after their retries.'),
-      created_at: time('When the run was accepted.'),
-      updated_at: time('Last change.'),
-      completed_at: time('When the run ended (completed, failed or cancelled).', true),
+      created_at: dateTime('When the run was accepted.'),
+      updated_at: dateTime('Last change.'),
+      completed_at: dateTime('When the run ended (completed, failed or cancelled).', true),
       ...(kind === 'crawl' ? {
         error: { type: ['string', 'null'], description: 'Why the crawl failed (the start page\'s failure).' },
         retry_of: { type: 'string', description: 'On a retry: the id of the original crawl.' },
@@ -286,7 +272,7 @@ export function crawlOpenApi(trawl: Trawl) {
       CrawlRequest: toJson(service.crawlSchema),
       RunAccepted: {
         type: 'object', required: ['id', 'status', 'created_at'],
-        properties: { id: { type: 'string', format: 'uuid' }, status: { const: 'queued' }, url: { type: 'string', description: 'Crawls: the start URL.' }, created_at: time('Accepted at.'), retry_of: { type: 'string' } },
+        properties: { id: { type: 'string', format: 'uuid' }, status: { const: 'queued' }, url: { type: 'string', description: 'Crawls: the start URL.' }, created_at: dateTime('Accepted at.'), retry_of: { type: 'string' } },
       },
       CrawlSummary: runSummarySchema('crawl'),
       CrawlPage: pageSchema,

@@ -2,11 +2,11 @@
  * POST /v1/map: the URLs of a site from its sitemaps, feeds and start page, without scraping the
  * pages (core/map). Nothing is stored, so the answer does not depend on the workspace.
  */
-import { z } from 'zod';
 import type { Trawl } from '../../../core/container.ts';
 import { createMapper, MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/map/map.ts';
 import { Tokens } from '../../../core/services.ts';
 import { readJsonBody } from '../../body.ts';
+import { errorBody, jsonBody, toJson } from '../../openapi-shapes.ts';
 
 export async function mapRoute(trawl: Trawl, request: Request): Promise<Response> {
   const body = await readJsonBody(request, mapRequestSchema, trawl.config.server.maxBodyBytes);
@@ -14,10 +14,7 @@ export async function mapRoute(trawl: Trawl, request: Request): Promise<Response
   return Response.json(await map(body, request.signal));
 }
 
-const request = z.toJSONSchema(mapRequestSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-delete request.$schema;
-const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
-const error = (description: string) => json({ $ref: '#/components/schemas/Error' }, description);
+const request = toJson(mapRequestSchema);
 
 export const mapOpenApi = {
   paths: {
@@ -34,10 +31,10 @@ export const mapOpenApi = {
           'what they cut off is named in `warnings` and the links found so far are returned.',
         requestBody: { required: true, content: { 'application/json': { schema: request } } },
         responses: {
-          200: json({ $ref: '#/components/schemas/MapResult' }, 'The links'),
-          400: error('Invalid request, e.g. `Missing required field: url`'),
-          401: error('Invalid or missing API key'),
-          422: error('Nothing was found and the start page could not be fetched (`Failed to fetch URL: <reason>`)'),
+          200: jsonBody({ $ref: '#/components/schemas/MapResult' }, 'The links'),
+          400: errorBody('Invalid request, e.g. `Missing required field: url`'),
+          401: errorBody('Invalid or missing API key'),
+          422: errorBody('Nothing was found and the start page could not be fetched (`Failed to fetch URL: <reason>`)'),
         },
       },
     },

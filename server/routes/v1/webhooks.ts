@@ -10,6 +10,7 @@ import { TrawlError } from '../../../core/errors.ts';
 import { WEBHOOK_EVENTS, WebhookStoreToken, type Webhook, type WebhookDelivery } from '../../../core/webhooks/store.ts';
 import { readJsonBody } from '../../body.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
+import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
 
 const receiverUrl = z.string().trim().min(1, 'must not be empty').max(2048).refine((value) => {
   try {
@@ -112,31 +113,18 @@ export function webhookRoutes(trawl: Trawl) {
 
 // ---- OpenAPI: the routes above, the registry's records, and every event payload. ----
 
-const jsonSchema = (schema: z.ZodType) => {
-  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete out.$schema;
-  return out;
-};
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
-const error = (description: string) => json(ref('Error'), description);
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
-const pageParams = [
-  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
-  { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-];
 const paged = (key: string, item: string) => ({
   type: 'object',
   required: [key, 'page', 'per_page', 'total'],
   properties: {
-    [key]: { type: 'array', items: ref(item) },
+    [key]: { type: 'array', items: schemaRef(item) },
     page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' },
     next: { type: 'string', description: 'Path of the next page; absent on the last page.' },
   },
 });
-const ts = (description: string, nullable = false) => ({ type: nullable ? ['string', 'null'] : 'string', format: 'date-time', description });
-const common = { 401: error('Invalid or missing API key') };
-const unknown = { 404: error('`Webhook not found`: unknown id, or an id of another workspace') };
+const common = { 401: errorBody('Invalid or missing API key') };
+const unknown = { 404: errorBody('`Webhook not found`: unknown id, or an id of another workspace') };
 
 const webhookSchema = {
   type: 'object',
@@ -147,8 +135,8 @@ const webhookSchema = {
     events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENTS] } },
     active: { type: 'boolean', description: 'false after a 410 answer or `active: false`; no deliveries then.' },
     disabled_reason: { type: ['string', 'null'], description: '`receiver answered HTTP 410 Gone` or `disabled by request`.' },
-    created_at: ts('Creation time.'),
-    updated_at: ts('Last change, including being disabled.'),
+    created_at: dateTime('Creation time.'),
+    updated_at: dateTime('Last change, including being disabled.'),
   },
 };
 
@@ -165,8 +153,8 @@ const deliverySchema = {
     status_code: { type: ['integer', 'null'], description: 'The receiver\'s HTTP status; null when no answer came (refused, timeout, forbidden address).' },
     error: { type: ['string', 'null'], description: 'Why the attempt failed, e.g. `receiver answered HTTP 500`, `connection refused`.' },
     duration_ms: { type: 'integer' },
-    next_attempt_at: ts('When the next attempt is due (outcome `retrying`).', true),
-    created_at: ts('When the attempt finished.'),
+    next_attempt_at: dateTime('When the next attempt is due (outcome `retrying`).', true),
+    created_at: dateTime('When the attempt finished.'),
   },
 };
 
@@ -180,8 +168,8 @@ const runData = (kind: 'crawl' | 'batch') => ({
     total: { type: 'integer', description: 'Pages admitted.' },
     completed: { type: 'integer', description: 'Pages scraped.' },
     failed: { type: 'integer', description: 'Pages that failed (reasons in the results).' },
-    created_at: ts('Start.'),
-    completed_at: ts('End.', true),
+    created_at: dateTime('Start.'),
+    completed_at: dateTime('End.', true),
     ...(kind === 'crawl'
       ? { error: { type: ['string', 'null'], description: 'Why the crawl failed.' }, retry_of: { type: 'string', description: 'Present on a retry: the original crawl id.' } }
       : {}),
@@ -191,7 +179,7 @@ const runData = (kind: 'crawl' | 'batch') => ({
 const envelope = (type: string, data: string) => ({
   type: 'object',
   required: ['type', 'timestamp', 'data'],
-  properties: { type: { const: type }, timestamp: ts('When the event happened.'), data: ref(data) },
+  properties: { type: { const: type }, timestamp: dateTime('When the event happened.'), data: schemaRef(data) },
 });
 
 const DELIVERY_RULES =
@@ -219,30 +207,30 @@ export const webhooksOpenApi = {
         summary: 'Register a webhook',
         description: `At most \`webhooks.maxPerWorkspace\` (default 50) per workspace. The answer carries \`secret\` (\`whsec_<base64>\`) — the only time it is shown; ` +
           'the server keeps it (AES-256-GCM encrypted when `webhooks.secretKey` is set) because every delivery is signed with it.',
-        requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(createWebhookSchema) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: toJson(createWebhookSchema) } } },
         responses: {
-          201: json({ allOf: [ref('Webhook'), { type: 'object', required: ['secret'], properties: { secret: { type: 'string' } } }] }, 'Registered'),
-          400: error('Invalid url or events'), ...common, 409: error('`Webhook limit reached: at most N per workspace`'),
+          201: jsonBody({ allOf: [schemaRef('Webhook'), { type: 'object', required: ['secret'], properties: { secret: { type: 'string' } } }] }, 'Registered'),
+          400: errorBody('Invalid url or events'), ...common, 409: errorBody('`Webhook limit reached: at most N per workspace`'),
         },
       },
-      get: { summary: 'List webhooks, newest first', parameters: pageParams, responses: { 200: json(paged('webhooks', 'Webhook'), 'One page'), 400: error('Invalid page or per_page'), ...common } },
+      get: { summary: 'List webhooks, newest first', parameters: paging, responses: { 200: jsonBody(paged('webhooks', 'Webhook'), 'One page'), 400: errorBody('Invalid page or per_page'), ...common } },
     },
     '/v1/webhooks/{id}': {
-      get: { summary: 'Get a webhook', parameters: [idParam], responses: { 200: json(ref('Webhook'), 'The webhook'), ...common, ...unknown } },
+      get: { summary: 'Get a webhook', parameters: [idParam], responses: { 200: jsonBody(schemaRef('Webhook'), 'The webhook'), ...common, ...unknown } },
       patch: {
         summary: 'Update url, events or active',
         parameters: [idParam],
-        requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(updateWebhookSchema) } } },
-        responses: { 200: json(ref('Webhook'), 'Updated'), 400: error('Invalid field, or none of url, events, active given'), ...common, ...unknown },
+        requestBody: { required: true, content: { 'application/json': { schema: toJson(updateWebhookSchema) } } },
+        responses: { 200: jsonBody(schemaRef('Webhook'), 'Updated'), 400: errorBody('Invalid field, or none of url, events, active given'), ...common, ...unknown },
       },
       delete: {
         summary: 'Delete a webhook and its delivery log; queued deliveries are dropped',
         parameters: [idParam],
-        responses: { 200: json({ type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }, 'Deleted'), ...common, ...unknown },
+        responses: { 200: jsonBody({ type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }, 'Deleted'), ...common, ...unknown },
       },
     },
     '/v1/webhooks/{id}/deliveries': {
-      get: { summary: 'Delivery log, newest attempt first', parameters: [idParam, ...pageParams], responses: { 200: json(paged('deliveries', 'WebhookDelivery'), 'One page'), 400: error('Invalid page or per_page'), ...common, ...unknown } },
+      get: { summary: 'Delivery log, newest attempt first', parameters: [idParam, ...paging], responses: { 200: jsonBody(paged('deliveries', 'WebhookDelivery'), 'One page'), 400: errorBody('Invalid page or per_page'), ...common, ...unknown } },
     },
   },
   webhooks: {
