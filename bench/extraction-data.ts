@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
+import { parseHtmlDocument } from '../core/dom.ts';
 
 export interface Truth {
   articleBody: string;
@@ -116,3 +117,14 @@ export async function loadSelection(args: { limit?: string; type?: string; sourc
 /** The filter as recorded in a results file. */
 export const filterRecord = (args: { limit?: string; type?: string; source?: string; ids?: string }) =>
   ({ limit: args.limit ?? null, type: args.type ?? null, source: args.source ?? null, ids: args.ids ?? null });
+
+/**
+ * Every word the page's HTML holds as text: scripts and styles cut, every tag replaced by a space
+ * (so cells and inline blocks never glue words together), entities decoded by a parse of the
+ * tag-free rest. Its recall of the reference text is the ceiling for any extractor working on
+ * the HTML alone: text a page renders client-side is not there to find.
+ */
+export function allTextOf(html: string): string {
+  const bare = html.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<!--[\s\S]*?-->/g, ' ').replace(/<[^>]*>/g, ' ');
+  return parseHtmlDocument(`<!doctype html><html><body>${bare.replace(/</g, '&lt;')}</body></html>`).body?.textContent ?? '';
+}

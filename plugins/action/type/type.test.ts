@@ -26,6 +26,6 @@ test('replaces the input text, fires input events and keeps the focus there', as
 
 test('fails on an element that takes no text', async () => {
   const error = await withHtmlPage(pool, '<div id="plain">text</div>', (page) =>
-    type.run(page, type.schema.parse({ type: 'type', selector: '#plain', value: 'x' }), { index: 0, timeoutMs: 500 }).then(() => null, (e: Error) => e));
+    type.run(page, type.schema.parse({ type: 'type', selector: '#plain', value: 'x' }), { index: 0, timeoutMs: 5000 }).then(() => null, (e: Error) => e));
   expect(error?.message).toContain('not an <input>');
 });
