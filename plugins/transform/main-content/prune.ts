@@ -79,6 +79,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     // a wrapper holding most of the part is the content itself: look inside it instead
     // (on product pages, whose spec lists and short blocks look like clutter to Readability's rules)
     const major = pass.product ? (ps?.text ?? 0) * MAJOR_SHARE : Infinity;
+    const cleaned: Element[] = [];
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
@@ -93,11 +94,42 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
         return false;
       }
       if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major && shouldDrop(el, stats, pass, linky, spread)) {
-        drop.add(el);
+        cleaned.push(el);
         return true;
       }
       return false;
     });
+    for (const el of keepRepeated(cleaned, stats, ps?.text ?? 0)) drop.add(el);
   }
   return drop;
+}
+
+/** Blocks of one tag and class, repeated this often … */
+const REPEAT_MIN = 4;
+/** … and together holding this share of the part, are its items (a listing's rows, cards). */
+const REPEAT_SHARE = 0.3;
+
+/**
+ * The cleaned blocks minus those that are the part's repeated items: a listing's rows look like
+ * clutter one by one (short, link-only, meta-classed) but their sheer number says they are the content.
+ */
+function keepRepeated(cleaned: Element[], stats: StatsMap, partText: number): Element[] {
+  if (cleaned.length < REPEAT_MIN) return cleaned;
+  const groups = new Map<string, { n: number; text: number }>();
+  const keyOf = (el: Element) => {
+    const cls = attr(el, 'class');
+    return cls ? `${tagOf(el)} ${cls}` : '';
+  };
+  for (const el of cleaned) {
+    const key = keyOf(el);
+    if (!key) continue;
+    const g = groups.get(key) ?? { n: 0, text: 0 };
+    g.n++;
+    g.text += stats.get(el)?.text ?? 0;
+    groups.set(key, g);
+  }
+  return cleaned.filter((el) => {
+    const g = groups.get(keyOf(el));
+    return !g || g.n < REPEAT_MIN || g.text < partText * REPEAT_SHARE;
+  });
 }
