@@ -10,6 +10,8 @@ import { looksLikeProduct } from './product.ts';
 import { JUNK } from './tags.ts';
 import { attr, elementsInOrder, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
 
+const LISTS = new Set(['UL', 'OL', 'DL']);
+
 export interface ScanInfo {
   /** Content landmarks: article, main, role=main, itemprop=articleBody/text. */
   markers: Element[];
@@ -33,7 +35,8 @@ export function removeJunk(root: Element): ScanInfo {
     // hidden wrappers around most of the page (aria-hidden behind a modal, pre-JS "hidden") stay
     for (const el of hidden) {
       const len = visibleLength(el.textContent ?? '');
-      if (len > 500) {
+      // (never a hidden list: a hidden key-value or author list is data, not the page)
+      if (len > 500 && !LISTS.has(tagOf(el))) {
         if (total < 0) total = visibleLength(root.textContent ?? '');
         if (len > total * 0.4) {
           queue.push(el);
