@@ -97,7 +97,9 @@ export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
 
 /** Class/id weight as Readability gives it: ±25. */
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown/;
-const NEGATIVE = /-ad-|hidden|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
+// 'hidden' in a class marks responsive duplicates, except layout utilities (overflow-hidden) and
+// Shopify's quick-add-hidden, which sits on product descriptions
+const NEGATIVE = /-ad-|(?<!overflow-|overflow-[xy]-|quick-add-)hidden|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
 export function classWeight(el: Element, forum: boolean): number {
   const cls = (attr(el, 'class') ?? '').toLowerCase();
   const id = (attr(el, 'id') ?? '').toLowerCase();

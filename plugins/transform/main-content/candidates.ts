@@ -68,6 +68,13 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
       if (a === root) break;
     }
   }
+  // (a listing's items, like content spread over sections, are cleaned as links and pictures)
+  let items = false;
+  if ((stats.get(best)?.text ?? 0) < CARD_MAX) {
+    const parent = repeatedItemParent(best, root);
+    items = parent !== best;
+    best = parent;
+  }
   // walk up while the parent scores better
   let last = finalScore(best, stats, pass) || bestScore;
   const threshold = last / 3;
@@ -88,7 +95,7 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
   // content spread over many blocks (service, listing pages): widen to the ancestor holding most of
   // it, the search root included (a landing page's sections sit right under <body>)
   const all = stats.get(root)?.goodText ?? 0;
-  let spread = false;
+  let spread = items;
   if ((stats.get(best)?.goodText ?? 0) < all * SPREAD_MIN) {
     for (let a = best.parentNode as Element | null; a && a !== root.parentNode; a = a.parentNode as Element | null) {
       const as = stats.get(a);
@@ -102,6 +109,41 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
   // an only child says nothing: widen to the parent
   while (best !== root && best.parentNode && (best.parentNode as Element).children?.length === 1) best = best.parentNode as Element;
   return { el: best, spread };
+}
+
+/** Items of one tag and first class word, this many side by side, are a listing's cards or rows. */
+const REPEATS = 3;
+/** A winner this short may be one card of a listing (longer ones are an article's sections). */
+const CARD_MAX = 300;
+/** How far above the winner to look for such an item. */
+const ITEM_DEPTH = 4;
+
+/**
+ * A winner that is (or sits in) one of several like items (product tiles, result rows) is a
+ * fragment of a listing: the items' parent is the content.
+ */
+function repeatedItemParent(best: Element, root: Element): Element {
+  let el = best;
+  for (let depth = 0; depth < ITEM_DEPTH && el !== root; depth++) {
+    const parent = el.parentNode as Element | null;
+    if (!parent) break;
+    const word = firstClass(el);
+    if (word) {
+      const tag = tagOf(el);
+      let like = 0;
+      for (let c = parent.firstElementChild; c && like < REPEATS; c = c.nextElementSibling) if (tagOf(c) === tag && firstClass(c) === word) like++;
+      if (like >= REPEATS) return parent;
+    }
+    el = parent;
+  }
+  return best;
+}
+
+function firstClass(el: Element): string {
+  const cls = attr(el, 'class');
+  if (!cls) return '';
+  const m = /\S+/.exec(cls);
+  return m ? m[0] : '';
 }
 
 /** The winner's siblings that also look like content (Readability's sibling rule). */

@@ -10,6 +10,8 @@ import { looksLikeProduct } from './product.ts';
 import { JUNK } from './tags.ts';
 import { attr, elementsInOrder, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
 
+const LISTS = new Set(['UL', 'OL', 'DL']);
+
 export interface ScanInfo {
   /** Content landmarks: article, main, role=main, itemprop=articleBody/text. */
   markers: Element[];
@@ -33,7 +35,8 @@ export function removeJunk(root: Element): ScanInfo {
     // hidden wrappers around most of the page (aria-hidden behind a modal, pre-JS "hidden") stay
     for (const el of hidden) {
       const len = visibleLength(el.textContent ?? '');
-      if (len > 500) {
+      // (never a hidden list: a hidden key-value or author list is data, not the page)
+      if (len > 500 && !LISTS.has(tagOf(el))) {
         if (total < 0) total = visibleLength(root.textContent ?? '');
         if (len > total * 0.4) {
           queue.push(el);
@@ -99,6 +102,7 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
     for (let a: Node | null = m; a && a !== root; a = a.parentNode) protect.add(a as Element);
   }
   const drop = new Set<Element>();
+  const byClass: Element[] = [];
   elementsInOrder(root, (el) => {
     if (protect.has(el)) return false;
     const why = boilerplateKind(el, kind);
@@ -107,7 +111,32 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
     const s = stats.get(el);
     if (s && s.text > total * 0.5 && !always) return false;
     drop.add(el);
+    if (why === 'class') byClass.push(el);
     return true;
   });
+  for (const el of repeatedBlocks(byClass, stats, total)) drop.delete(el);
   return drop;
+}
+
+/**
+ * Class-matched blocks that repeat (one tag and class, 3 or more) and together hold most of the
+ * text: a listing built of "recirc" or "promo" rows is made of them, so they are its content.
+ */
+function repeatedBlocks(els: Element[], stats: StatsMap, total: number): Element[] {
+  if (els.length < 3) return [];
+  const groups = new Map<string, Element[]>();
+  for (const el of els) {
+    const key = `${tagOf(el)} ${attr(el, 'class') ?? ''}`;
+    const g = groups.get(key);
+    if (g) g.push(el);
+    else groups.set(key, [el]);
+  }
+  const out: Element[] = [];
+  for (const g of groups.values()) {
+    if (g.length < 3) continue;
+    let text = 0;
+    for (const el of g) text += stats.get(el)?.text ?? 0;
+    if (text > total * 0.5) out.push(...g);
+  }
+  return out;
 }

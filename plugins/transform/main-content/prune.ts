@@ -13,6 +13,9 @@ const LISTING_DENSITY = 0.3;
 /** Share of a part's text above which a block is never cleaned away whole. */
 const MAJOR_SHARE = 0.6;
 
+/** Text per picture above which an image-heavy block is a grid of cards, not a gallery. */
+const CARD_TEXT = 60;
+
 const CONDITIONAL = new Set(['FORM', 'FIELDSET', 'TABLE', 'UL', 'OL', 'DIV', 'SECTION', 'HEADER', 'ASIDE', 'DL']);
 
 function isDataTable(el: Element, s: Stats): boolean {
@@ -43,7 +46,8 @@ function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean, sp
   const density = linkDensity(s);
   const headingDensity = s.text ? s.headingText / s.text : 0;
   // (sections of a landing page carry icons and pictures: not a gallery)
-  if (img > 1 && p / img < 0.5 && !spread && !inFigure(el)) return true;
+  // (nor is a grid of cards, each picture with its name and price below)
+  if (img > 1 && p / img < 0.5 && s.text < img * CARD_TEXT && !spread && !inFigure(el)) return true;
   if (!isList && li > p) return true;
   if (s.inputs > Math.floor(p / 3)) return true;
   if (!isList && headingDensity < 0.9 && s.text < 25 && (img === 0 || img > 2) && density > 0) return true;
@@ -79,6 +83,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     // a wrapper holding most of the part is the content itself: look inside it instead
     // (on product pages, whose spec lists and short blocks look like clutter to Readability's rules)
     const major = pass.product ? (ps?.text ?? 0) * MAJOR_SHARE : Infinity;
+    const cleaned: Element[] = [];
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
@@ -93,11 +98,42 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
         return false;
       }
       if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major && shouldDrop(el, stats, pass, linky, spread)) {
-        drop.add(el);
+        cleaned.push(el);
         return true;
       }
       return false;
     });
+    for (const el of keepRepeated(cleaned, stats, ps?.text ?? 0)) drop.add(el);
   }
   return drop;
+}
+
+/** Blocks of one tag and class, repeated this often … */
+const REPEAT_MIN = 4;
+/** … and together holding this share of the part, are its items (a listing's rows, cards). */
+const REPEAT_SHARE = 0.3;
+
+/**
+ * The cleaned blocks minus those that are the part's repeated items: a listing's rows look like
+ * clutter one by one (short, link-only, meta-classed) but their sheer number says they are the content.
+ */
+function keepRepeated(cleaned: Element[], stats: StatsMap, partText: number): Element[] {
+  if (cleaned.length < REPEAT_MIN) return cleaned;
+  const groups = new Map<string, { n: number; text: number }>();
+  const keyOf = (el: Element) => {
+    const cls = attr(el, 'class');
+    return cls ? `${tagOf(el)} ${cls}` : '';
+  };
+  for (const el of cleaned) {
+    const key = keyOf(el);
+    if (!key) continue;
+    const g = groups.get(key) ?? { n: 0, text: 0 };
+    g.n++;
+    g.text += stats.get(el)?.text ?? 0;
+    groups.set(key, g);
+  }
+  return cleaned.filter((el) => {
+    const g = groups.get(keyOf(el));
+    return !g || g.n < REPEAT_MIN || g.text < partText * REPEAT_SHARE;
+  });
 }
