@@ -3,7 +3,7 @@
  * sidebar / cookie / share / related / comment / ad blocks recognised by tag, ARIA role and
  * class/id words; consent managers and (on product pages) customer reviews are never content.
  */
-import { attr, classAndId, tagOf } from './walk.ts';
+import { attr, classAndId, componentId, tagOf } from './walk.ts';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide)(?:\s|$)/i;
@@ -104,7 +104,8 @@ export function classWeight(el: Element, forum: boolean): number {
   let w = 0;
   for (const s of [cls, id]) {
     if (!s) continue;
-    if (NEGATIVE.test(s) && !(forum && COMMENT.test(s))) w -= 25;
+    // a heading's anchor slug ("sharing-with-…") names a content section: its words never count against it
+    if (NEGATIVE.test(s) && !(forum && COMMENT.test(s)) && (s === cls || componentId(el))) w -= 25;
     if (POSITIVE.test(s)) w += 25;
   }
   return w;
