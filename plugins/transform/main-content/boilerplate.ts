@@ -98,8 +98,12 @@ export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
 /** Class/id weight as Readability gives it: ±25. */
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown/;
 const NEGATIVE = /-ad-|hidden|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
+/** Layout utility classes ("overflow-hidden", "overflow-x-scroll", "scrollable-table"): a scroll or
+ * clip box, which says nothing about what is inside (often a wide table). */
+const LAYOUT_UTILITY = /(?:^|\s)[\w:-]*(?:overflow|scrollable|scroll-x|scroll-y|x-scroll|y-scroll)[\w-]*/g;
 export function classWeight(el: Element, forum: boolean): number {
-  const cls = (attr(el, 'class') ?? '').toLowerCase();
+  let cls = (attr(el, 'class') ?? '').toLowerCase();
+  if (cls.includes('scroll') || cls.includes('overflow')) cls = cls.replace(LAYOUT_UTILITY, ' ');
   const id = (attr(el, 'id') ?? '').toLowerCase();
   let w = 0;
   for (const s of [cls, id]) {
