@@ -101,9 +101,12 @@ const NEGATIVE = /-ad-|hidden|^hid$|banner|combx|comment|com-|contact|footer|gdp
 /** Layout utility classes ("overflow-hidden", "overflow-x-scroll", "scrollable-table"): a scroll or
  * clip box, which says nothing about what is inside (often a wide table). */
 const LAYOUT_UTILITY = /(?:^|\s)[\w:-]*(?:overflow|scrollable|scroll-x|scroll-y|x-scroll|y-scroll)[\w-]*/g;
+const DISCLOSURE = /accordion|collaps|expand|toggle|tab-?pane|tabpanel|faq/;
 export function classWeight(el: Element, forum: boolean): number {
   let cls = (attr(el, 'class') ?? '').toLowerCase();
   if (cls.includes('scroll') || cls.includes('overflow')) cls = cls.replace(LAYOUT_UTILITY, ' ');
+  // a collapsed accordion or tab panel (FAQ answers, specs) is content waiting for a click
+  if (cls.includes('hidden') && DISCLOSURE.test(cls)) cls = cls.replace(/[\w:-]*hidden[\w-]*/g, ' ');
   const id = (attr(el, 'id') ?? '').toLowerCase();
   let w = 0;
   for (const s of [cls, id]) {
