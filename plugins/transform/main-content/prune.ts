@@ -13,6 +13,9 @@ const LISTING_DENSITY = 0.3;
 /** Share of a part's text above which a block is never cleaned away whole. */
 const MAJOR_SHARE = 0.6;
 
+/** Good text per picture above which an image-rich block is not a gallery. */
+const GALLERY_TEXT = 120;
+
 const CONDITIONAL = new Set(['FORM', 'FIELDSET', 'TABLE', 'UL', 'OL', 'DIV', 'SECTION', 'HEADER', 'ASIDE', 'DL']);
 
 function isDataTable(el: Element, s: Stats): boolean {
@@ -43,7 +46,8 @@ function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean, sp
   const density = linkDensity(s);
   const headingDensity = s.text ? s.headingText / s.text : 0;
   // (sections of a landing page carry icons and pictures: not a gallery)
-  if (img > 1 && p / img < 0.5 && !spread && !inFigure(el)) return true;
+  // (a block with a good paragraph's worth of text per picture is a list of items, not a gallery)
+  if (img > 1 && p / img < 0.5 && !spread && s.goodText < img * GALLERY_TEXT && !inFigure(el)) return true;
   if (!isList && li > p) return true;
   if (s.inputs > Math.floor(p / 3)) return true;
   if (!isList && headingDensity < 0.9 && s.text < 25 && (img === 0 || img > 2) && density > 0) return true;
