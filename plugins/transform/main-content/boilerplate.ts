@@ -3,7 +3,7 @@
  * sidebar / cookie / share / related / comment / ad blocks recognised by tag, ARIA role and
  * class/id words; consent managers and (on product pages) customer reviews are never content.
  */
-import { attr, classAndId, tagOf } from './walk.ts';
+import { attr, classAndId, componentId, tagOf } from './walk.ts';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide)(?:\s|$)/i;
@@ -100,13 +100,21 @@ const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|
 // 'hidden' in a class marks responsive duplicates, except layout utilities (overflow-hidden) and
 // Shopify's quick-add-hidden, which sits on product descriptions
 const NEGATIVE = /-ad-|(?<!overflow-|overflow-[xy]-|quick-add-)hidden|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
+/** Layout utility classes ("overflow-hidden", "overflow-x-scroll", "scrollable-table"): a scroll or
+ * clip box, which says nothing about what is inside (often a wide table). */
+const LAYOUT_UTILITY = /(?:^|\s)[\w:-]*(?:overflow|scrollable|scroll-x|scroll-y|x-scroll|y-scroll)[\w-]*/g;
+const DISCLOSURE = /accordion|collaps|expand|toggle|tab-?pane|tabpanel|faq/;
 export function classWeight(el: Element, forum: boolean): number {
-  const cls = (attr(el, 'class') ?? '').toLowerCase();
+  let cls = (attr(el, 'class') ?? '').toLowerCase();
+  if (cls.includes('scroll') || cls.includes('overflow')) cls = cls.replace(LAYOUT_UTILITY, ' ');
+  // a collapsed accordion or tab panel (FAQ answers, specs) is content waiting for a click
+  if (cls.includes('hidden') && DISCLOSURE.test(cls)) cls = cls.replace(/[\w:-]*hidden[\w-]*/g, ' ');
   const id = (attr(el, 'id') ?? '').toLowerCase();
   let w = 0;
   for (const s of [cls, id]) {
     if (!s) continue;
-    if (NEGATIVE.test(s) && !(forum && COMMENT.test(s))) w -= 25;
+    // a heading's anchor slug ("sharing-with-…") names a content section: its words never count against it
+    if (NEGATIVE.test(s) && !(forum && COMMENT.test(s)) && (s === cls || componentId(el))) w -= 25;
     if (POSITIVE.test(s)) w += 25;
   }
   return w;

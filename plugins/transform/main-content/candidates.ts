@@ -17,6 +17,10 @@ const TAG_INIT: Record<string, number> = {
 const SPREAD_MIN = 0.5;
 /** … and is widened to the nearest ancestor holding this share. */
 const SPREAD_TAKE = 0.6;
+/** Blocks holding less of the page's good text than this are ignored when looking for twin copies … */
+const SPREAD_BLOCK = 0.05;
+/** … which differ in good text by at most this share. */
+const TWIN_DIFF = 0.05;
 
 export interface Scored {
   el: Element;
@@ -100,6 +104,7 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
     for (let a = best.parentNode as Element | null; a && a !== root.parentNode; a = a.parentNode as Element | null) {
       const as = stats.get(a);
       if (as && as.goodText >= all * SPREAD_TAKE) {
+        if (twinCopies(a, stats, all * SPREAD_BLOCK)) break;
         best = a;
         spread = true;
         break;
@@ -144,6 +149,23 @@ function firstClass(el: Element): string {
   if (!cls) return '';
   const m = /\S+/.exec(cls);
   return m ? m[0] : '';
+}
+
+/**
+ * Are the blocks under `el` two copies of the same content (a gated and an open version, a mobile
+ * and a desktop one)? Spreading over both would repeat the text: the copy holding the winner is kept.
+ */
+function twinCopies(el: Element, stats: StatsMap, min: number): boolean {
+  let a = 0;
+  let b = 0;
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    const good = stats.get(c)?.goodText ?? 0;
+    if (good < min) continue;
+    if (b) return false;
+    if (a) b = good;
+    else a = good;
+  }
+  return b > 0 && Math.abs(a - b) <= Math.max(a, b) * TWIN_DIFF;
 }
 
 /** The winner's siblings that also look like content (Readability's sibling rule). */

@@ -98,7 +98,7 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
   const protect = new Set<Element>();
   for (const m of markers) {
     const ms = stats.get(m);
-    if (!ms || ms.text < total * 0.2) continue;
+    if (!ms || ms.text < total * 0.15) continue;
     for (let a: Node | null = m; a && a !== root; a = a.parentNode) protect.add(a as Element);
   }
   const drop = new Set<Element>();

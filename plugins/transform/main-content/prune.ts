@@ -15,6 +15,8 @@ const MAJOR_SHARE = 0.6;
 
 /** Text per picture above which an image-heavy block is a grid of cards, not a gallery. */
 const CARD_TEXT = 60;
+/** Good text per picture above which an image-rich block is not a gallery. */
+const GALLERY_TEXT = 120;
 
 const CONDITIONAL = new Set(['FORM', 'FIELDSET', 'TABLE', 'UL', 'OL', 'DIV', 'SECTION', 'HEADER', 'ASIDE', 'DL']);
 
@@ -46,8 +48,9 @@ function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean, sp
   const density = linkDensity(s);
   const headingDensity = s.text ? s.headingText / s.text : 0;
   // (sections of a landing page carry icons and pictures: not a gallery)
-  // (nor is a grid of cards, each picture with its name and price below)
-  if (img > 1 && p / img < 0.5 && s.text < img * CARD_TEXT && !spread && !inFigure(el)) return true;
+  // (nor is a grid of cards, each picture with its name and price below, or a list of items with
+  // a good paragraph per picture)
+  if (img > 1 && p / img < 0.5 && !spread && s.text < img * CARD_TEXT && s.goodText < img * GALLERY_TEXT && !inFigure(el)) return true;
   if (!isList && li > p) return true;
   if (s.inputs > Math.floor(p / 3)) return true;
   if (!isList && headingDensity < 0.9 && s.text < 25 && (img === 0 || img > 2) && density > 0) return true;

@@ -94,6 +94,10 @@ export function measure(root: Element, dropped?: ReadonlySet<Element>): StatsMap
       s.paras++;
       const density = s.inlLink / s.inl;
       if (density < 0.3) s.goodText += s.inl - s.inlLink;
+    }
+    // list items count as text but, as in Readability, give no points: a gallery's or teaser list's
+    // captions would otherwise lift their list above the article
+    if (block && s.inl >= 25 && tag !== 'LI') {
       // Readability: 1 + commas + one point per 100 chars (max 3), to the parent, grandparent (/2), then /(level*3)
       const points = 1 + s.inlCommas + Math.min(Math.floor(s.inl / 100), 3);
       let level = 0;

@@ -94,10 +94,24 @@ export function attr(el: Element, name: string): string | null {
   return el.getAttributeNode(name)?.value ?? null;
 }
 
+/** Function words that show an id is a phrase (a heading's anchor), not a component name. */
+const PHRASE_WORD = /^(?:the|and|with|without|of|for|into|how|what|why|when|is|are|does|your|you|our|my)$/;
+
+/**
+ * The element's id, or null when it is a heading's anchor slug ("sharing-with-multiple-developers"):
+ * those words are the section's title, and say nothing about what kind of block it is.
+ */
+export function componentId(el: Element): string | null {
+  const id = attr(el, 'id');
+  if (!id || id.length < 12) return id;
+  const words = id.toLowerCase().split(/[-_]+/);
+  return words.length >= 3 && words.some((w) => PHRASE_WORD.test(w)) ? null : id;
+}
+
 /** `class` and `id` joined, lower-cased: what the class/id heuristics look at. */
 export function classAndId(el: Element): string {
   if (!el.hasAttributes()) return '';
   const cls = attr(el, 'class');
-  const id = attr(el, 'id');
+  const id = componentId(el);
   return cls && id ? `${cls} ${id}`.toLowerCase() : (cls ?? id ?? '').toLowerCase();
 }
