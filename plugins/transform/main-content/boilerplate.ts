@@ -8,13 +8,19 @@ import { attr, classAndId, tagOf } from './walk.ts';
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide)(?:\s|$)/i;
 
+// Page builders mark blocks meant for phones or tablets only (often copies of a desktop block);
+// pages are judged as a desktop browser shows them.
+const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden-desktop|hide-(?:on-)?desktop)(?:\s|$)/;
+
 /** Hidden by attribute, inline style or a well-known utility class. */
 export function isHidden(el: Element, cls: string | null = attr(el, 'class')): boolean {
   if (attr(el, 'hidden') !== null) return true;
   if (attr(el, 'aria-hidden') === 'true') return true;
   const style = attr(el, 'style');
   if (style && HIDDEN_STYLE.test(style)) return true;
-  return !!cls && HIDDEN_CLASS.test(cls);
+  if (!cls) return false;
+  if (HIDDEN_DESKTOP.test(cls)) return true;
+  return HIDDEN_CLASS.test(cls);
 }
 
 const BOILER_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'MENU']);
@@ -95,9 +101,14 @@ export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
   return f & CLASS ? 'class' : null;
 }
 
-/** Class/id weight as Readability gives it: ±25. */
+/**
+ * Class/id weight as Readability gives it: ±25. Unlike Readability, "hidden" counts only as a whole
+ * word and "scroll" not at all: in today's utility classes (overflow-hidden, overflow-x-scroll,
+ * hidden-sm, accordion-panel-hidden, scroller) they mark layout and collapsed content, not clutter;
+ * truly hidden elements are already gone (prepare.ts).
+ */
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown/;
-const NEGATIVE = /-ad-|hidden|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
+const NEGATIVE = /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
 export function classWeight(el: Element, forum: boolean): number {
   const cls = (attr(el, 'class') ?? '').toLowerCase();
   const id = (attr(el, 'id') ?? '').toLowerCase();
