@@ -72,7 +72,7 @@ function similar(a: string, b: string): number {
  * What to drop inside the content parts (outermost elements only): the heading that repeats the
  * title, negative headings and, when `pass.clean`, Readability's conditional cleaning.
  */
-export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, title: string, spread = false): Set<Element> {
+export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, title: string, spread = false, whole = false): Set<Element> {
   const drop = new Set<Element>();
   // the product name is part of a product's content; elsewhere the title heading is metadata
   let titleSeen = false;
@@ -97,7 +97,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
         }
         return false;
       }
-      if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major && shouldDrop(el, stats, pass, linky, spread)) {
+      if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major && shouldDrop(el, stats, pass, linky, spread || whole)) {
         drop.add(el);
         return true;
       }
