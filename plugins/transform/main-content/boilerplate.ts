@@ -46,7 +46,7 @@ const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics|trus
 const CONTENT_HINT = /article|content|entry|post-body|postbody|story|main|text|body|prose|markdown|rich-text|richtext/;
 
 /** 'comment' and 'consent' blocks are never content, however much text they hold. */
-export type BoilerKind = 'tag' | 'role' | 'class' | 'comment' | 'consent' | null;
+export type BoilerKind = 'tag' | 'role' | 'tabs' | 'class' | 'comment' | 'consent' | null;
 
 /** What the page is, as far as boilerplate goes: threads keep comments, products drop reviews. */
 export interface PageKind {
@@ -56,7 +56,7 @@ export interface PageKind {
 
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked
 // out once per element (the class/id regexes are the extractor's hottest code).
-const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32;
+const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64;
 const facts = new WeakMap<Element, number>();
 
 function factsOf(el: Element): number {
@@ -65,7 +65,7 @@ function factsOf(el: Element): number {
   f = 0;
   const role = attr(el, 'role');
   if (BOILER_TAGS.has(tagOf(el))) f |= TAG;
-  else if (role && BOILER_ROLES.has(role.toLowerCase())) f |= ROLE;
+  else if (role && BOILER_ROLES.has(role.toLowerCase())) f |= role.toLowerCase() === 'tablist' ? TABS : ROLE;
   else {
     const ci = classAndId(el);
     if (ci) {
@@ -95,6 +95,7 @@ export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
   const f = factsOf(el);
   if (f & TAG) return 'tag';
   if (f & ROLE) return 'role';
+  if (f & TABS) return 'tabs';
   if (f & CONSENTS) return 'consent';
   // reviews stay out even in the pass that retries a page as a thread (only real threads keep them)
   if ((!page.forum && f & COMMENTS) || (page.product && f & REVIEW)) return 'comment';
