@@ -8,13 +8,19 @@ import { attr, classAndId, componentId, tagOf } from './walk.ts';
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide)(?:\s|$)/i;
 
+// Page builders mark blocks meant for phones or tablets only (often copies of a desktop block);
+// pages are judged as a desktop browser shows them.
+const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden-desktop|hide-(?:on-)?desktop)(?:\s|$)/;
+
 /** Hidden by attribute, inline style or a well-known utility class. */
 export function isHidden(el: Element, cls: string | null = attr(el, 'class')): boolean {
   if (attr(el, 'hidden') !== null) return true;
   if (attr(el, 'aria-hidden') === 'true') return true;
   const style = attr(el, 'style');
   if (style && HIDDEN_STYLE.test(style)) return true;
-  return !!cls && HIDDEN_CLASS.test(cls);
+  if (!cls) return false;
+  if (HIDDEN_DESKTOP.test(cls)) return true;
+  return HIDDEN_CLASS.test(cls);
 }
 
 const BOILER_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'MENU']);
@@ -40,7 +46,7 @@ const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics|trus
 const CONTENT_HINT = /article|content|entry|post-body|postbody|story|main|text|body|prose|markdown|rich-text|richtext/;
 
 /** 'comment' and 'consent' blocks are never content, however much text they hold. */
-export type BoilerKind = 'tag' | 'role' | 'class' | 'comment' | 'consent' | null;
+export type BoilerKind = 'tag' | 'role' | 'tabs' | 'class' | 'comment' | 'consent' | null;
 
 /** What the page is, as far as boilerplate goes: threads keep comments, products drop reviews. */
 export interface PageKind {
@@ -50,7 +56,7 @@ export interface PageKind {
 
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked
 // out once per element (the class/id regexes are the extractor's hottest code).
-const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32;
+const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64;
 const facts = new WeakMap<Element, number>();
 
 function factsOf(el: Element): number {
@@ -59,7 +65,7 @@ function factsOf(el: Element): number {
   f = 0;
   const role = attr(el, 'role');
   if (BOILER_TAGS.has(tagOf(el))) f |= TAG;
-  else if (role && BOILER_ROLES.has(role.toLowerCase())) f |= ROLE;
+  else if (role && BOILER_ROLES.has(role.toLowerCase())) f |= role.toLowerCase() === 'tablist' ? TABS : ROLE;
   else {
     const ci = classAndId(el);
     if (ci) {
@@ -89,26 +95,23 @@ export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
   const f = factsOf(el);
   if (f & TAG) return 'tag';
   if (f & ROLE) return 'role';
+  if (f & TABS) return 'tabs';
   if (f & CONSENTS) return 'consent';
   // reviews stay out even in the pass that retries a page as a thread (only real threads keep them)
   if ((!page.forum && f & COMMENTS) || (page.product && f & REVIEW)) return 'comment';
   return f & CLASS ? 'class' : null;
 }
 
-/** Class/id weight as Readability gives it: ±25. */
+/**
+ * Class/id weight as Readability gives it: ±25. Unlike Readability, "hidden" counts only as a whole
+ * word and "scroll" not at all: in today's utility classes (overflow-hidden, overflow-x-scroll,
+ * hidden-sm, accordion-panel-hidden, scroller) they mark layout and collapsed content, not clutter;
+ * truly hidden elements are already gone (prepare.ts).
+ */
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown/;
-// 'hidden' in a class marks responsive duplicates, except layout utilities (overflow-hidden) and
-// Shopify's quick-add-hidden, which sits on product descriptions
-const NEGATIVE = /-ad-|(?<!overflow-|overflow-[xy]-|quick-add-)hidden|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
-/** Layout utility classes ("overflow-hidden", "overflow-x-scroll", "scrollable-table"): a scroll or
- * clip box, which says nothing about what is inside (often a wide table). */
-const LAYOUT_UTILITY = /(?:^|\s)[\w:-]*(?:overflow|scrollable|scroll-x|scroll-y|x-scroll|y-scroll)[\w-]*/g;
-const DISCLOSURE = /accordion|collaps|expand|toggle|tab-?pane|tabpanel|faq/;
+const NEGATIVE = /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
 export function classWeight(el: Element, forum: boolean): number {
-  let cls = (attr(el, 'class') ?? '').toLowerCase();
-  if (cls.includes('scroll') || cls.includes('overflow')) cls = cls.replace(LAYOUT_UTILITY, ' ');
-  // a collapsed accordion or tab panel (FAQ answers, specs) is content waiting for a click
-  if (cls.includes('hidden') && DISCLOSURE.test(cls)) cls = cls.replace(/[\w:-]*hidden[\w-]*/g, ' ');
+  const cls = (attr(el, 'class') ?? '').toLowerCase();
   const id = (attr(el, 'id') ?? '').toLowerCase();
   let w = 0;
   for (const s of [cls, id]) {

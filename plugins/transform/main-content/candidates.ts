@@ -51,12 +51,14 @@ export interface Pick {
   el: Element;
   /** Widened over many blocks (landing, service, listing pages): their sections are the content. */
   spread: boolean;
+  /** The whole <main> landmark won: a landing page's sections with their pictures are the content. */
+  whole: boolean;
 }
 
 /** The content container (before sibling merging). */
 export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
   const top = topCandidates(root, stats, pass);
-  if (!top.length) return { el: root, spread: false };
+  if (!top.length) return { el: root, spread: false, whole: false };
   let best = top[0]!.el;
   const bestScore = top[0]!.score;
   // several strong candidates under one ancestor: take the ancestor (lists of posts, split articles)
@@ -113,7 +115,7 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
   }
   // an only child says nothing: widen to the parent
   while (best !== root && best.parentNode && (best.parentNode as Element).children?.length === 1) best = best.parentNode as Element;
-  return { el: best, spread };
+  return { el: best, spread, whole: best === root && tagOf(root) !== 'BODY' && tagOf(root) !== 'HTML' };
 }
 
 /** Items of one tag and first class word, this many side by side, are a listing's cards or rows. */

@@ -40,7 +40,7 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const stats = measure(root, pass.dropped);
   const best = pickTop(root, stats, pass);
   const parts = contentSiblings(best.el, root, stats, pass);
-  const prune = findPrunable(parts, stats, pass, title, best.spread);
+  const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
   let partsText = 0;
   for (const p of parts) partsText += stats.get(p)?.text ?? 0;
   return { pass, parts, prune, text: keptText(parts, prune, stats), partsText };

@@ -93,6 +93,9 @@ function scan(top: Element, info: ScanInfo) {
  * and may retry without. Blocks holding most of the text or a content landmark are kept.
  * `commentsOnly` finds just the comment, review and consent blocks (what even loose passes leave out).
  */
+/** Paragraph text beyond which a role=tablist block is content (an accordion), not a tab strip. */
+const TAB_TEXT = 200;
+
 export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, markers: readonly Element[], commentsOnly = false): Set<Element> {
   const total = stats.get(root)?.text ?? 0;
   const protect = new Set<Element>();
@@ -110,6 +113,8 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
     if (!why || (commentsOnly && !always)) return false;
     const s = stats.get(el);
     if (s && s.text > total * 0.5 && !always) return false;
+    // a tab strip is a row of labels; Bootstrap accordions (FAQs) carry role=tablist around their text
+    if (why === 'tabs' && s && s.goodText >= TAB_TEXT) return false;
     drop.add(el);
     if (why === 'class') byClass.push(el);
     return true;

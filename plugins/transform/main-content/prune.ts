@@ -33,14 +33,19 @@ function inFigure(el: Element): boolean {
 
 /** Should this block go? (Readability's _cleanConditionally, on precomputed stats.) */
 function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean, spread: boolean): boolean {
+  return dropReason(el, stats, pass, linky, spread) !== null;
+}
+
+/** Which of the cleaning rules removes this block, or null (exported for diagnostics). */
+export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: boolean, spread: boolean): string | null {
   const tag = tagOf(el);
   const s = stats.get(el);
-  if (!s) return false;
-  if (tag === 'TABLE' && isDataTable(el, s)) return false;
-  if (s.code > 0 && s.text > 0 && linkDensity(s) < 0.5) return false;
+  if (!s) return null;
+  if (tag === 'TABLE' && isDataTable(el, s)) return null;
+  if (s.code > 0 && s.text > 0 && linkDensity(s) < 0.5) return null;
   const weight = pass.weights ? classWeight(el, pass.forum) : 0;
-  if (weight + s.score < 0) return true;
-  if (s.commas >= 10) return false;
+  if (weight + s.score < 0) return 'negative';
+  if (s.commas >= 10) return null;
   const isList = tag === 'UL' || tag === 'OL' || tag === 'DL';
   const p = s.pTags;
   const img = s.imgs;
@@ -50,15 +55,15 @@ function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean, sp
   // (sections of a landing page carry icons and pictures: not a gallery)
   // (nor is a grid of cards, each picture with its name and price below, or a list of items with
   // a good paragraph per picture)
-  if (img > 1 && p / img < 0.5 && !spread && s.text < img * CARD_TEXT && s.goodText < img * GALLERY_TEXT && !inFigure(el)) return true;
-  if (!isList && li > p) return true;
-  if (s.inputs > Math.floor(p / 3)) return true;
-  if (!isList && headingDensity < 0.9 && s.text < 25 && (img === 0 || img > 2) && density > 0) return true;
-  if (linky) return false;
-  if (!isList && weight < 25 && density > 0.2) return true;
-  if (weight >= 25 && density > 0.5) return true;
-  if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return true;
-  return false;
+  if (img > 1 && p / img < 0.5 && !spread && s.text < img * CARD_TEXT && s.goodText < img * GALLERY_TEXT && !inFigure(el)) return 'gallery';
+  if (!isList && li > p) return 'lis';
+  if (s.inputs > Math.floor(p / 3)) return 'inputs';
+  if (!isList && headingDensity < 0.9 && s.text < 25 && (img === 0 || img > 2) && density > 0) return 'short-linky';
+  if (linky) return null;
+  if (!isList && weight < 25 && density > 0.2) return 'links';
+  if (weight >= 25 && density > 0.5) return 'links-positive';
+  if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return 'embeds';
+  return null;
 }
 
 function similar(a: string, b: string): number {
@@ -74,7 +79,7 @@ function similar(a: string, b: string): number {
  * What to drop inside the content parts (outermost elements only): the heading that repeats the
  * title, negative headings and, when `pass.clean`, Readability's conditional cleaning.
  */
-export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, title: string, spread = false): Set<Element> {
+export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, title: string, spread = false, whole = false): Set<Element> {
   const drop = new Set<Element>();
   // the product name is part of a product's content; elsewhere the title heading is metadata
   let titleSeen = false;
@@ -100,7 +105,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
         }
         return false;
       }
-      if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major && shouldDrop(el, stats, pass, linky, spread)) {
+      if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major && shouldDrop(el, stats, pass, linky, spread || whole)) {
         cleaned.push(el);
         return true;
       }
