@@ -3,12 +3,15 @@
  * Main-content extraction benchmark on the shared dev set (../shared/datasets/main-content).
  *
  *   bun bench/extraction.ts [--limit N] [--type article] [--source wcxb] [--ids a,b]
- *                           [--per-doc out.tsv] [--no-baseline] [--out path.json]
+ *                           [--per-doc out.tsv] [--no-baseline] [--no-llm] [--out path.json]
  *
  * In one run, for every selected page: Trawl (parse → extractMainContent → markdown with the
  * markdown format's own turndown setup, timed; plain text via core/dom.ts textOf for scoring) and the baseline, Readability 0.6.0 on
  * linkedom 0.18.14 (parse → `new Readability(doc).parse().textContent`, timed). Both are scored
- * with the dataset's evaluate.ts. Prints a table and writes bench/results/extraction.json.
+ * with the dataset's evaluate.ts. Then, untimed, the llm format through the real pipeline
+ * (llm-measure.ts): its token share of the raw HTML (median, p90) and recall, next to the recall
+ * of all text in the HTML (the ceiling); `--no-llm` skips it for quick tuning runs (`bun run
+ * bench llm-tokens` adds the per-step ablation). Prints a table and writes bench/results/extraction.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -19,10 +22,12 @@ import { parseForExtraction } from '../plugins/transform/main-content/parse.ts';
 import { filterRecord, loadSelection, parseDatasetArgs, type Page } from './extraction-data.ts';
 import { groupSummaries, perDocTsv, printTable } from './extraction-report.ts';
 import { createTurndown, elementToMarkdown } from '../plugins/format/markdown/markdown.ts';
+import { extractForLlm, llmSummary, printLlmSummary, TOKENIZER } from './llm-measure.ts';
 
 const args = parseDatasetArgs('extraction', {
   'per-doc': { type: 'string' },
   'no-baseline': { type: 'boolean', default: false },
+  'no-llm': { type: 'boolean', default: false },
 });
 const { gt, scorer, pages } = await loadSelection(args);
 const ids = pages.map((p) => p.id);
@@ -94,6 +99,15 @@ if (perDoc) {
   console.log(`per-page scores (worst first): ${perDoc}`);
 }
 
+let llm: null | Record<string, unknown> = null;
+if (!args['no-llm']) {
+  console.log('\nllm format (real pipeline, untimed):');
+  const summary = llmSummary(await extractForLlm(pages), gt, scorer);
+  printLlmSummary(summary);
+  const shares = ({ medianShare, p90Share, recall }: { medianShare: number; p90Share: number; recall: number }) => ({ medianShare, p90Share, recall });
+  llm = { tokenizer: TOKENIZER, tokens: summary.llm.tokens, ...shares(summary.llm), plainTextRecall: summary.plainText.recall, ceiling: shares(summary.ceiling) };
+}
+
 const result = {
   date: new Date().toISOString(),
   bun: Bun.version,
@@ -110,8 +124,8 @@ const result = {
     ? { version: '0.6.0 on linkedom 0.18.14', scores: systems[1]!.groups, ms: Math.round(baseline.ms), pagesPerSecond: pps(pages.length, baseline.ms) }
     : null,
   throughputRatio: baseline ? trawlPps / pps(pages.length, baseline.ms) : null,
-  /** Per-format measurements; `llm` (token ratio of the llm format vs markdown) is filled in later. */
-  formats: { markdown: { chars: trawl.markdownChars }, llm: null as null | Record<string, number> },
+  /** Per-format measurements; `llm` is null when run with --no-llm. */
+  formats: { markdown: { chars: trawl.markdownChars }, llm },
 };
 mkdirSync(dirname(args.out), { recursive: true });
 writeFileSync(args.out, JSON.stringify(result, null, 2) + '\n');
