@@ -34,6 +34,8 @@ const BOILER_WORDS = new Set([
   'site-header', 'site-footer', 'global-header', 'global-footer', 'topbar', 'top-bar', 'toolbar', 'modal', 'overlay', 'print',
   'rating', 'ratings', 'byline-share', 'utility', 'utilities', 'categories', 'category-list', 'post-navigation', 'nav-links',
   'dropdown', 'offcanvas', 'off-canvas', 'drawer', 'flyout', 'lightbox', 'carousel-nav', 'pager', 'feedback',
+  // a forum post's signature and its author's profile card (phpBB, XenForo, Invision): not the post
+  'signature', 'message-signature', 'postprofile', 'message-cell--user', 'message-userextras',
 ]);
 /** Word parts (split at '-' and '_') that mark boilerplate. */
 const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
