@@ -4,7 +4,7 @@
  * blocks unless they hold the page's main content.
  */
 import { boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
-import type { StatsMap } from './scoring.ts';
+import type { Stats, StatsMap } from './scoring.ts';
 import { looksLikePost } from './forum.ts';
 import { looksLikeProduct } from './product.ts';
 import { JUNK } from './tags.ts';
@@ -114,7 +114,7 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
     // (class words are what misfire on odd markup; a footer or navigation landmark is that on any page)
     if (!why || (loose && (why === 'class' || why === 'tabs'))) return false;
     const s = stats.get(el);
-    if (s && s.text > total * 0.5 && !always) return false;
+    if (s && s.text > total * 0.5 && !always && !(why === 'tag' && linkDump(s))) return false;
     // a tab strip is a row of labels; Bootstrap accordions (FAQs) carry role=tablist around their text
     if (why === 'tabs' && s && s.goodText >= TAB_TEXT) return false;
     drop.add(el);
@@ -123,6 +123,11 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
   });
   for (const el of repeatedBlocks(byClass, stats, total)) drop.delete(el);
   return drop;
+}
+
+/** A landmark (footer, nav) that is a mass of links or short labels (city and zip lists, site maps) is chrome however big. */
+function linkDump(s: Stats): boolean {
+  return s.link > s.text * 0.5 || s.goodText < s.text * 0.1 || s.commas * 1000 < s.text;
 }
 
 /**
