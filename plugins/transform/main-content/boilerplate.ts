@@ -10,7 +10,7 @@ const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden
 
 // Page builders mark blocks meant for phones or tablets only (often copies of a desktop block);
 // pages are judged as a desktop browser shows them.
-const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden-desktop|hide-(?:on-)?desktop)(?:\s|$)/;
+const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden[-_]desktop|hide[-_](?:on[-_])?desktop|visible[-_]mobile|mobile[-_]only)(?:\s|$)/;
 
 /** Hidden by attribute, inline style or a well-known utility class. */
 export function isHidden(el: Element, cls: string | null = attr(el, 'class')): boolean {
