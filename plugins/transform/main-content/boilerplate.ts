@@ -10,7 +10,7 @@ const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden
 
 // Page builders mark blocks meant for phones or tablets only (often copies of a desktop block);
 // pages are judged as a desktop browser shows them.
-const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden-desktop|hide-(?:on-)?desktop)(?:\s|$)/;
+const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden[-_]desktop|hide[-_](?:on[-_])?desktop|visible[-_]mobile|mobile[-_]only)(?:\s|$)/;
 
 /** Hidden by attribute, inline style or a well-known utility class. */
 export function isHidden(el: Element, cls: string | null = attr(el, 'class')): boolean {
@@ -34,11 +34,15 @@ const BOILER_WORDS = new Set([
   'site-header', 'site-footer', 'global-header', 'global-footer', 'topbar', 'top-bar', 'toolbar', 'modal', 'overlay', 'print',
   'rating', 'ratings', 'byline-share', 'utility', 'utilities', 'categories', 'category-list', 'post-navigation', 'nav-links',
   'dropdown', 'offcanvas', 'off-canvas', 'drawer', 'flyout', 'lightbox', 'carousel-nav', 'pager', 'feedback',
+  // a forum post's signature and its author's profile card (phpBB, XenForo, Invision): not the post
+  'signature', 'message-signature', 'postprofile', 'message-cell--user', 'message-userextras',
 ]);
 /** Word parts (split at '-' and '_') that mark boilerplate. */
 const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
 /** Comment sections: boilerplate on articles, the content itself on forums. */
 const COMMENT = /comment|disqus|respond|replies|reply-form|discussion/;
+/** Comments under a Q&A post (Stack Exchange): remarks on the question or an answer, left out even of a thread. */
+const POST_COMMENTS = /js-post-comments-component|js-comments-container|follow-ups-container/;
 /** Customer review sections: on a product page they are not the product's content (and outweigh it). */
 const REVIEWS = /reviews|customerreview|review-list|reviewlist/;
 /** Consent managers (OneTrust, Cookiebot, Didomi, Usercentrics …) and cookie banners. */
@@ -56,7 +60,7 @@ export interface PageKind {
 
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked
 // out once per element (the class/id regexes are the extractor's hottest code).
-const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64;
+const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64, QA_COMMENTS = 128;
 const facts = new WeakMap<Element, number>();
 
 function factsOf(el: Element): number {
@@ -71,6 +75,7 @@ function factsOf(el: Element): number {
     if (ci) {
       if (CONSENT.test(ci)) f |= CONSENTS;
       if (COMMENT.test(ci)) f |= COMMENTS;
+      if (POST_COMMENTS.test(ci)) f |= QA_COMMENTS;
       if (REVIEWS.test(ci)) f |= REVIEW;
       if (classSaysBoilerplate(ci)) f |= CLASS;
     }
@@ -98,7 +103,7 @@ export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
   if (f & TABS) return 'tabs';
   if (f & CONSENTS) return 'consent';
   // reviews stay out even in the pass that retries a page as a thread (only real threads keep them)
-  if ((!page.forum && f & COMMENTS) || (page.product && f & REVIEW)) return 'comment';
+  if ((!page.forum && f & COMMENTS) || f & QA_COMMENTS || (page.product && f & REVIEW)) return 'comment';
   return f & CLASS ? 'class' : null;
 }
 

@@ -89,7 +89,8 @@ function mainLandmark(root: Element, stats: StatsMap, markers: readonly Element[
 
 function cascadeIn(root: Element, page: PageKind, title: string, markers: readonly Element[], stats0: StatsMap): PassResult {
   const { forum, product } = page;
-  // loose passes still leave out comment threads, reviews and consent banners: they outweigh a short text
+  // loose passes still leave out comment threads, reviews, consent banners and footer / nav landmarks:
+  // they outweigh a short text (a listing whose strict pass came up short would take in the whole page)
   let kept: Set<Element> | null = null;
   const none = () => (kept ??= forum ? new Set<Element>() : findBoilerplate(root, page, stats0, markers, true));
   const passes: Array<() => Pass> = [

@@ -4,7 +4,7 @@
  * blocks unless they hold the page's main content.
  */
 import { boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
-import type { StatsMap } from './scoring.ts';
+import type { Stats, StatsMap } from './scoring.ts';
 import { looksLikePost } from './forum.ts';
 import { looksLikeProduct } from './product.ts';
 import { JUNK } from './tags.ts';
@@ -91,12 +91,13 @@ function scan(top: Element, info: ScanInfo) {
 /**
  * Boilerplate blocks under `root` (outermost only), not removed: the caller measures around them
  * and may retry without. Blocks holding most of the text or a content landmark are kept.
- * `commentsOnly` finds just the comment, review and consent blocks (what even loose passes leave out).
+ * `loose` finds just the comment, review and consent blocks and the landmark elements and roles
+ * (footer, nav, aside, role=navigation …): what even loose passes leave out.
  */
 /** Paragraph text beyond which a role=tablist block is content (an accordion), not a tab strip. */
 const TAB_TEXT = 200;
 
-export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, markers: readonly Element[], commentsOnly = false): Set<Element> {
+export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, markers: readonly Element[], loose = false): Set<Element> {
   const total = stats.get(root)?.text ?? 0;
   const protect = new Set<Element>();
   for (const m of markers) {
@@ -110,9 +111,10 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
     if (protect.has(el)) return false;
     const why = boilerplateKind(el, kind);
     const always = why === 'comment' || why === 'consent';
-    if (!why || (commentsOnly && !always)) return false;
+    // (class words are what misfire on odd markup; a footer or navigation landmark is that on any page)
+    if (!why || (loose && (why === 'class' || why === 'tabs'))) return false;
     const s = stats.get(el);
-    if (s && s.text > total * 0.5 && !always) return false;
+    if (s && s.text > total * 0.5 && !always && !(why === 'tag' && linkDump(s))) return false;
     // a tab strip is a row of labels; Bootstrap accordions (FAQs) carry role=tablist around their text
     if (why === 'tabs' && s && s.goodText >= TAB_TEXT) return false;
     drop.add(el);
@@ -121,6 +123,11 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
   });
   for (const el of repeatedBlocks(byClass, stats, total)) drop.delete(el);
   return drop;
+}
+
+/** A landmark (footer, nav) that is a mass of links or short labels (city and zip lists, site maps) is chrome however big. */
+function linkDump(s: Stats): boolean {
+  return s.link > s.text * 0.5 || s.goodText < s.text * 0.1 || s.commas * 1000 < s.text;
 }
 
 /**

@@ -5,7 +5,8 @@
 import { classWeight } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
-import { attr, elementsInOrder, tagOf } from './walk.ts';
+import { recommendationBlock } from './recommend.ts';
+import { attr, contains, elementsInOrder, tagOf } from './walk.ts';
 
 /** Content this link-dense is a listing. */
 const LISTING_DENSITY = 0.3;
@@ -92,9 +93,17 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     // (on product pages, whose spec lists and short blocks look like clutter to Readability's rules)
     const major = pass.product ? (ps?.text ?? 0) * MAJOR_SHARE : Infinity;
     const cleaned: Element[] = [];
+    const recs: Element[] = [];
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
+      if (pass.clean && (tag === 'H2' || tag === 'H3' || tag === 'H4' || tag === 'H5')) {
+        const rec = recommendationBlock(el, part, stats);
+        if (rec) {
+          recs.push(rec);
+          return true;
+        }
+      }
       if (tag === 'H1' || tag === 'H2') {
         if (titleSeen && !pass.weights) return false;
         const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -111,7 +120,9 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
       }
       return false;
     });
-    for (const el of keepRepeated(cleaned, stats, ps?.text ?? 0)) drop.add(el);
+    // (a recommendation block was seen only at its heading, after the walk had entered it)
+    for (const el of keepRepeated(cleaned, stats, ps?.text ?? 0)) if (!recs.some((r) => contains(r, el))) drop.add(el);
+    for (const r of recs) if (!recs.some((o) => o !== r && contains(o, r))) drop.add(r);
   }
   return drop;
 }
