@@ -37,6 +37,8 @@ const BOILER_WORDS = new Set([
 ]);
 /** Word parts (split at '-' and '_') that mark boilerplate. */
 const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
+/** Author boxes ("about the author", bio cards): boilerplate even inside an entry-content wrapper, except on a product page (a book's author is part of it). */
+const AUTHOR_BOX = /author[-_]?(?:bio|box|info|desc|profile|card|section|details|about|wrap)|about[-_]?(?:the[-_]?)?author|saboxplugin|abh_|contributor[-_]?(?:bio|info)|shortbio/;
 /** Comment sections: boilerplate on articles, the content itself on forums. */
 const COMMENT = /comment|disqus|respond|replies|reply-form|discussion/;
 /** Customer review sections: on a product page they are not the product's content (and outweigh it). */
@@ -56,7 +58,7 @@ export interface PageKind {
 
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked
 // out once per element (the class/id regexes are the extractor's hottest code).
-const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64;
+const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64, AUTHOR = 128;
 const facts = new WeakMap<Element, number>();
 
 function factsOf(el: Element): number {
@@ -73,6 +75,7 @@ function factsOf(el: Element): number {
       if (COMMENT.test(ci)) f |= COMMENTS;
       if (REVIEWS.test(ci)) f |= REVIEW;
       if (classSaysBoilerplate(ci)) f |= CLASS;
+      else if (AUTHOR_BOX.test(ci)) f |= AUTHOR;
     }
   }
   facts.set(el, f);
@@ -99,7 +102,7 @@ export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
   if (f & CONSENTS) return 'consent';
   // reviews stay out even in the pass that retries a page as a thread (only real threads keep them)
   if ((!page.forum && f & COMMENTS) || (page.product && f & REVIEW)) return 'comment';
-  return f & CLASS ? 'class' : null;
+  return f & CLASS || (f & AUTHOR && !page.product) ? 'class' : null;
 }
 
 /**
