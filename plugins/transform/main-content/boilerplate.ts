@@ -27,13 +27,15 @@ const BOILER_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'MENU']);
 const BOILER_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar', 'tablist', 'alert']);
 
 /** Substrings of class/id that mark boilerplate wherever they occur. */
-const BOILER_SUBSTR = /cookie|consent|gdpr|newsletter|subscri|share|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular/;
+const BOILER_SUBSTR = /cookie|consent|gdpr|newsletter|subscri|share|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular|sitenotice/;
 /** Whole class/id words that mark boilerplate. */
 const BOILER_WORDS = new Set([
   'ad', 'ads', 'adv', 'adsense', 'nav', 'menu', 'menus', 'tags', 'tag-list', 'tagcloud', 'footer', 'header-nav',
   'site-header', 'site-footer', 'global-header', 'global-footer', 'topbar', 'top-bar', 'toolbar', 'modal', 'overlay', 'print',
   'rating', 'ratings', 'byline-share', 'utility', 'utilities', 'categories', 'category-list', 'post-navigation', 'nav-links',
   'dropdown', 'offcanvas', 'off-canvas', 'drawer', 'flyout', 'lightbox', 'carousel-nav', 'pager', 'feedback',
+  // the date/author/category lines above and below a post
+  'byline', 'entry-meta', 'post-meta', 'postmetadata',
 ]);
 /** Word parts (split at '-' and '_') that mark boilerplate. */
 const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
