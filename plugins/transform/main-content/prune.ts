@@ -5,6 +5,8 @@
 import { classWeight } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
+import { isReadNextHeading, readNextTail } from './tail.ts';
+import { HEADINGS } from './tags.ts';
 import { attr, elementsInOrder, tagOf } from './walk.ts';
 
 /** Content this link-dense is a listing. */
@@ -83,6 +85,8 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
   const drop = new Set<Element>();
   // the product name is part of a product's content; elsewhere the title heading is metadata
   let titleSeen = false;
+  let total = 0;
+  for (const part of parts) total += stats.get(part)?.text ?? 0;
   for (const part of parts) {
     // a listing (teasers, cards, link lists): links are the content, so link density says nothing
     const ps = stats.get(part);
@@ -92,9 +96,11 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     // (on product pages, whose spec lists and short blocks look like clutter to Readability's rules)
     const major = pass.product ? (ps?.text ?? 0) * MAJOR_SHARE : Infinity;
     const cleaned: Element[] = [];
+    let readNext: Element | null = null;
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
+      if (HEADINGS.has(tag) && !spread && isReadNextHeading((el.textContent ?? '').replace(/\s+/g, ' ').trim())) readNext = el;
       if (tag === 'H1' || tag === 'H2') {
         if (titleSeen && !pass.weights) return false;
         const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -112,6 +118,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
       return false;
     });
     for (const el of keepRepeated(cleaned, stats, ps?.text ?? 0)) drop.add(el);
+    if (readNext) for (const el of readNextTail(readNext, part, stats, total)) drop.add(el);
   }
   return drop;
 }
