@@ -27,7 +27,7 @@ const BOILER_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'MENU']);
 const BOILER_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar', 'tablist', 'alert']);
 
 /** Substrings of class/id that mark boilerplate wherever they occur. */
-const BOILER_SUBSTR = /cookie|consent|gdpr|newsletter|subscri|share|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular/;
+const BOILER_SUBSTR = /cookie|consent|gdpr|newsletter|subscri|share|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular|sitenotice/;
 /** Whole class/id words that mark boilerplate. */
 const BOILER_WORDS = new Set([
   'ad', 'ads', 'adv', 'adsense', 'nav', 'menu', 'menus', 'tags', 'tag-list', 'tagcloud', 'footer', 'header-nav',
@@ -36,9 +36,13 @@ const BOILER_WORDS = new Set([
   'dropdown', 'offcanvas', 'off-canvas', 'drawer', 'flyout', 'lightbox', 'carousel-nav', 'pager', 'feedback',
   // a forum post's signature and its author's profile card (phpBB, XenForo, Invision): not the post
   'signature', 'message-signature', 'postprofile', 'message-cell--user', 'message-userextras',
+  // the date/author/category lines above and below a post
+  'byline', 'entry-meta', 'post-meta', 'postmetadata',
 ]);
 /** Word parts (split at '-' and '_') that mark boilerplate. */
 const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
+/** Author boxes ("about the author", bio cards): boilerplate even inside an entry-content wrapper, except on a product page (a book's author is part of it). */
+const AUTHOR_BOX = /author[-_]?(?:bio|box|info|desc|profile|card|section|details|about|wrap)|about[-_]?(?:the[-_]?)?author|saboxplugin|abh_|contributor[-_]?(?:bio|info)|shortbio/;
 /** Comment sections: boilerplate on articles, the content itself on forums. */
 const COMMENT = /comment|disqus|respond|replies|reply-form|discussion/;
 /** Comments under a Q&A post (Stack Exchange): remarks on the question or an answer, left out even of a thread. */
@@ -60,7 +64,7 @@ export interface PageKind {
 
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked
 // out once per element (the class/id regexes are the extractor's hottest code).
-const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64, QA_COMMENTS = 128;
+const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64, QA_COMMENTS = 128, AUTHOR = 256;
 const facts = new WeakMap<Element, number>();
 
 function factsOf(el: Element): number {
@@ -78,6 +82,7 @@ function factsOf(el: Element): number {
       if (POST_COMMENTS.test(ci)) f |= QA_COMMENTS;
       if (REVIEWS.test(ci)) f |= REVIEW;
       if (classSaysBoilerplate(ci)) f |= CLASS;
+      else if (AUTHOR_BOX.test(ci)) f |= AUTHOR;
     }
   }
   facts.set(el, f);
@@ -104,7 +109,7 @@ export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
   if (f & CONSENTS) return 'consent';
   // reviews stay out even in the pass that retries a page as a thread (only real threads keep them)
   if ((!page.forum && f & COMMENTS) || f & QA_COMMENTS || (page.product && f & REVIEW)) return 'comment';
-  return f & CLASS ? 'class' : null;
+  return f & CLASS || (f & AUTHOR && !page.product) ? 'class' : null;
 }
 
 /**

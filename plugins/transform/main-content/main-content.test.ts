@@ -71,6 +71,20 @@ describe('extractMainContent on hand-made pages', () => {
     for (const dropped of ['Topics', 'cookies', 'Share on X', 'Waves explained', 'Great read', 'whales', 'All rights reserved']) expect(text).not.toContain(dropped);
   });
 
+  test('blog post: drops the author box, the comment list and an unclassed "You might also like" tail', () => {
+    const html = `<!doctype html><html><head><title>Sourdough at home</title></head><body><main><article class="post">
+      <div class="entry-content">${para('Flour, water and salt make bread.', 5)}
+        <h2>You might also like</h2><ul><li><a href="/a">Ten quick breads</a> Easy loaves for a weekday.</li><li><a href="/b">Pizza dough</a> A base for Friday.</li></ul>
+        <div class="author-bio"><p>Jane bakes every weekend and writes about bread, starters and ovens for the blog.</p></div>
+      </div></article>
+      <ol class="comment-list"><li><article class="comment-body"><p>Lovely loaf, I tried it twice already and it came out great every time.</p></article></li>
+      <li><article class="comment-body"><p>How long do you proof it in the fridge overnight for the best crumb?</p></article></li></ol>
+    </main></body></html>`;
+    const text = extract(html);
+    expect(text).toContain('Flour, water and salt make bread.');
+    for (const dropped of ['You might also like', 'Pizza dough', 'Jane bakes', 'Lovely loaf']) expect(text).not.toContain(dropped);
+  });
+
   test('docs page: keeps code block and table', () => {
     const root = extractMainContent(parseForExtraction(DOCS));
     expect(root.querySelector('pre')?.textContent).toContain('port = 8080');

@@ -6,6 +6,8 @@ import { classWeight } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { recommendationBlock } from './recommend.ts';
+import { isReadNextHeading, readNextTail } from './tail.ts';
+import { HEADINGS } from './tags.ts';
 import { attr, contains, elementsInOrder, tagOf } from './walk.ts';
 
 /** Content this link-dense is a listing. */
@@ -84,6 +86,8 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
   const drop = new Set<Element>();
   // the product name is part of a product's content; elsewhere the title heading is metadata
   let titleSeen = false;
+  let total = 0;
+  for (const part of parts) total += stats.get(part)?.text ?? 0;
   for (const part of parts) {
     // a listing (teasers, cards, link lists): links are the content, so link density says nothing
     const ps = stats.get(part);
@@ -94,6 +98,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     const major = pass.product ? (ps?.text ?? 0) * MAJOR_SHARE : Infinity;
     const cleaned: Element[] = [];
     const recs: Element[] = [];
+    let readNext: Element | null = null;
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
@@ -104,6 +109,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
           return true;
         }
       }
+      if (HEADINGS.has(tag) && !spread && isReadNextHeading((el.textContent ?? '').replace(/\s+/g, ' ').trim())) readNext = el;
       if (tag === 'H1' || tag === 'H2') {
         if (titleSeen && !pass.weights) return false;
         const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -123,6 +129,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     // (a recommendation block was seen only at its heading, after the walk had entered it)
     for (const el of keepRepeated(cleaned, stats, ps?.text ?? 0)) if (!recs.some((r) => contains(r, el))) drop.add(el);
     for (const r of recs) if (!recs.some((o) => o !== r && contains(o, r))) drop.add(r);
+    if (readNext) for (const el of readNextTail(readNext, part, stats, total)) drop.add(el);
   }
   return drop;
 }
