@@ -18,6 +18,10 @@ const CARD_TEXT = 60;
 /** Good text per picture above which an image-rich block is not a gallery. */
 const GALLERY_TEXT = 120;
 
+/** Link density up to which a block with this much good paragraph text is prose, not a link block. */
+const PROSE_DENSITY = 0.35;
+const PROSE_TEXT = 50;
+
 const CONDITIONAL = new Set(['FORM', 'FIELDSET', 'TABLE', 'UL', 'OL', 'DIV', 'SECTION', 'HEADER', 'ASIDE', 'DL']);
 
 function isDataTable(el: Element, s: Stats): boolean {
@@ -31,12 +35,12 @@ function inFigure(el: Element): boolean {
   return false;
 }
 
-/** Should this block go? (Readability's _cleanConditionally, on precomputed stats.) */
-function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean, spread: boolean): boolean {
-  return dropReason(el, stats, pass, linky, spread) !== null;
-}
 
-/** Which of the cleaning rules removes this block, or null (exported for diagnostics). */
+/**
+ * Which of the cleaning rules removes this block, or null; 'prose' for a block the link rule would
+ * have taken but that is kept as prose (it still counts as one of a listing's items, see
+ * keepRepeated). Exported for diagnostics.
+ */
 export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: boolean, spread: boolean): string | null {
   const tag = tagOf(el);
   const s = stats.get(el);
@@ -60,7 +64,9 @@ export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: bool
   if (s.inputs > Math.floor(p / 3)) return 'inputs';
   if (!isList && headingDensity < 0.9 && s.text < 25 && (img === 0 || img > 2) && density > 0) return 'short-linky';
   if (linky) return null;
-  if (!isList && weight < 25 && density > 0.2) return 'links';
+  // (a block with a real sentence or two and a few links in it, an FAQ answer or a card naming an
+  // author or a product, is prose: Readability's 0.2 cuts those)
+  if (!isList && weight < 25 && density > 0.2) return density < PROSE_DENSITY && s.goodText >= PROSE_TEXT ? 'prose' : 'links';
   if (weight >= 25 && density > 0.5) return 'links-positive';
   if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return 'embeds';
   return null;
@@ -92,6 +98,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     // (on product pages, whose spec lists and short blocks look like clutter to Readability's rules)
     const major = pass.product ? (ps?.text ?? 0) * MAJOR_SHARE : Infinity;
     const cleaned: Element[] = [];
+    const spared: Element[] = [];
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
@@ -105,13 +112,17 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
         }
         return false;
       }
-      if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major && shouldDrop(el, stats, pass, linky, spread || whole)) {
-        cleaned.push(el);
-        return true;
+      if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major) {
+        const why = dropReason(el, stats, pass, linky, spread || whole);
+        if (why === 'prose') spared.push(el);
+        else if (why) {
+          cleaned.push(el);
+          return true;
+        }
       }
       return false;
     });
-    for (const el of keepRepeated(cleaned, stats, ps?.text ?? 0)) drop.add(el);
+    for (const el of keepRepeated(cleaned, spared, stats, ps?.text ?? 0)) drop.add(el);
   }
   return drop;
 }
@@ -123,22 +134,25 @@ const REPEAT_SHARE = 0.3;
 
 /**
  * The cleaned blocks minus those that are the part's repeated items: a listing's rows look like
- * clutter one by one (short, link-only, meta-classed) but their sheer number says they are the content.
+ * clutter one by one (short, link-only, meta-classed) but their sheer number says they are the
+ * content. Rows spared as prose count towards their group too (else sparing some would doom the rest).
  */
-function keepRepeated(cleaned: Element[], stats: StatsMap, partText: number): Element[] {
-  if (cleaned.length < REPEAT_MIN) return cleaned;
+function keepRepeated(cleaned: Element[], spared: Element[], stats: StatsMap, partText: number): Element[] {
+  if (cleaned.length + spared.length < REPEAT_MIN) return cleaned;
   const groups = new Map<string, { n: number; text: number }>();
   const keyOf = (el: Element) => {
     const cls = attr(el, 'class');
     return cls ? `${tagOf(el)} ${cls}` : '';
   };
-  for (const el of cleaned) {
-    const key = keyOf(el);
-    if (!key) continue;
-    const g = groups.get(key) ?? { n: 0, text: 0 };
-    g.n++;
-    g.text += stats.get(el)?.text ?? 0;
-    groups.set(key, g);
+  for (const list of [cleaned, spared]) {
+    for (const el of list) {
+      const key = keyOf(el);
+      if (!key) continue;
+      const g = groups.get(key) ?? { n: 0, text: 0 };
+      g.n++;
+      g.text += stats.get(el)?.text ?? 0;
+      groups.set(key, g);
+    }
   }
   return cleaned.filter((el) => {
     const g = groups.get(keyOf(el));
