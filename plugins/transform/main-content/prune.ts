@@ -5,7 +5,7 @@
 import { classWeight } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
-import { attr, elementsInOrder, tagOf } from './walk.ts';
+import { attr, classAndId, elementsInOrder, tagOf } from './walk.ts';
 
 /** Content this link-dense is a listing. */
 const LISTING_DENSITY = 0.3;
@@ -48,7 +48,7 @@ export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: bool
   if (tag === 'TABLE' && isDataTable(el, s)) return null;
   if (s.code > 0 && s.text > 0 && linkDensity(s) < 0.5) return null;
   const weight = pass.weights ? classWeight(el, pass.forum) : 0;
-  if (weight + s.score < 0) return 'negative';
+  if (weight + s.score < 0 && !negativeProse(el, s)) return 'negative';
   if (s.commas >= 10) return null;
   const isList = tag === 'UL' || tag === 'OL' || tag === 'DL';
   const p = s.pTags;
@@ -70,6 +70,22 @@ export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: bool
   if (weight >= 25 && density > 0.5) return 'links-positive';
   if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return 'embeds';
   return null;
+}
+
+/** Good paragraph text, and its share of the block, above which a block is prose whatever its class says … */
+const NEG_PROSE_TEXT = 150;
+const NEG_PROSE_SHARE = 0.6;
+/** … unless the class names a part that is never content, however wordy. */
+const STRONG_NEGATIVE = /footer|hidden|sidebar|comment|menu|form/;
+
+/**
+ * A block of real, link-poor paragraphs whose class only weakly says clutter ("banner", "media",
+ * "contact", "meta", a "nav" inside a longer word): landing and product pages name their text
+ * sections so ("hero-banner", "media-cards", "contact_section").
+ */
+function negativeProse(el: Element, s: Stats): boolean {
+  if (s.goodText < NEG_PROSE_TEXT || s.goodText < s.text * NEG_PROSE_SHARE || linkDensity(s) >= 0.15) return false;
+  return !STRONG_NEGATIVE.test(classAndId(el));
 }
 
 function similar(a: string, b: string): number {
