@@ -40,8 +40,8 @@ const BOILER_WORDS = new Set([
 const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
 /** Comment sections: boilerplate on articles, the content itself on forums. */
 const COMMENT = /comment|disqus|respond|replies|reply-form|discussion/;
-/** Customer review sections: on a product page they are not the product's content (and outweigh it). */
-const REVIEWS = /reviews|customerreview|review-list|reviewlist/;
+/** Customer review sections: on a product page they are not the product's content (and outweigh it); editorial reviews (a publisher's blurbs, Amazon's "editorialReviews") are the description. */
+const REVIEWS = /(?<!editorial)reviews|customerreview|review-list|reviewlist/;
 /** Consent managers (OneTrust, Cookiebot, Didomi, Usercentrics …) and cookie banners. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp/;
 const CONTENT_HINT = /article|content|entry|post-body|postbody|story|main|text|body|prose|markdown|rich-text|richtext/;
