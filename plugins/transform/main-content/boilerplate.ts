@@ -3,6 +3,7 @@
  * sidebar / cookie / share / related / comment / ad blocks recognised by tag, ARIA role and
  * class/id words; consent managers and (on product pages) customer reviews are never content.
  */
+import { HEADINGS } from './tags.ts';
 import { attr, classAndId, componentId, tagOf } from './walk.ts';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
@@ -26,8 +27,8 @@ export function isHidden(el: Element, cls: string | null = attr(el, 'class')): b
 const BOILER_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'MENU']);
 const BOILER_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar', 'tablist', 'alert']);
 
-/** Substrings of class/id that mark boilerplate wherever they occur. */
-const BOILER_SUBSTR = /cookie|consent|gdpr|newsletter|subscri|share|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular|sitenotice/;
+/** Substrings of class/id that mark boilerplate wherever they occur ("shared" is not "share": styled-components' "shared-styles"). */
+const BOILER_SUBSTR = /cookie|consent|gdpr|newsletter|subscri|share(?!d)|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular|sitenotice/;
 /** Whole class/id words that mark boilerplate. */
 const BOILER_WORDS = new Set([
   'ad', 'ads', 'adv', 'adsense', 'nav', 'menu', 'menus', 'tags', 'tag-list', 'tagcloud', 'footer', 'header-nav',
@@ -47,8 +48,8 @@ const AUTHOR_BOX = /author[-_]?(?:bio|box|info|desc|profile|card|section|details
 const COMMENT = /comment|disqus|respond|replies|reply-form|discussion/;
 /** Comments under a Q&A post (Stack Exchange): remarks on the question or an answer, left out even of a thread. */
 const POST_COMMENTS = /js-post-comments-component|js-comments-container|follow-ups-container/;
-/** Customer review sections: on a product page they are not the product's content (and outweigh it). */
-const REVIEWS = /reviews|customerreview|review-list|reviewlist/;
+/** Customer review sections: on a product page they are not the product's content (and outweigh it); editorial reviews (a publisher's blurbs, Amazon's "editorialReviews") are the description. */
+const REVIEWS = /(?<!editorial)reviews|customerreview|review-list|reviewlist/;
 /** Consent managers (OneTrust, Cookiebot, Didomi, Usercentrics …) and cookie banners. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp/;
 const CONTENT_HINT = /article|content|entry|post-body|postbody|story|main|text|body|prose|markdown|rich-text|richtext/;
@@ -74,7 +75,9 @@ function factsOf(el: Element): number {
   const role = attr(el, 'role');
   if (BOILER_TAGS.has(tagOf(el))) f |= TAG;
   else if (role && BOILER_ROLES.has(role.toLowerCase())) f |= role.toLowerCase() === 'tablist' ? TABS : ROLE;
-  else {
+  // a heading's class and id name its section ("social-benefits", "feedback", Docusaurus's
+  // "anchorWithStickyNavbar"): the block around it, not the heading, is what may be boilerplate
+  else if (!HEADINGS.has(tagOf(el))) {
     const ci = classAndId(el);
     if (ci) {
       if (CONSENT.test(ci)) f |= CONSENTS;
@@ -90,7 +93,7 @@ function factsOf(el: Element): number {
 }
 
 function classSaysBoilerplate(ci: string): boolean {
-  if (BOILER_SUBSTR.test(ci)) return !CONTENT_HINT.test(ci) || /share|social|related|cookie|newsletter|sidebar|breadcrumb/.test(ci);
+  if (BOILER_SUBSTR.test(ci)) return !CONTENT_HINT.test(ci) || /share(?!d)|social|related|cookie|newsletter|sidebar|breadcrumb/.test(ci);
   for (const word of ci.split(/[\s_]+/)) {
     if (BOILER_WORDS.has(word)) return true;
     // also the parts of BEM-ish / CSS-in-JS names: "post__tags", "Footer-styled__Footer-sc-1x"
@@ -119,7 +122,7 @@ export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
  * truly hidden elements are already gone (prepare.ts).
  */
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown/;
-const NEGATIVE = /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
+const NEGATIVE = /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|share(?!d)|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
 export function classWeight(el: Element, forum: boolean): number {
   const cls = (attr(el, 'class') ?? '').toLowerCase();
   const id = (attr(el, 'id') ?? '').toLowerCase();

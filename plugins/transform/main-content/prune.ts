@@ -8,7 +8,7 @@ import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { recommendationBlock } from './recommend.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
 import { HEADINGS } from './tags.ts';
-import { attr, contains, elementsInOrder, tagOf } from './walk.ts';
+import { attr, classAndId, contains, elementsInOrder, tagOf } from './walk.ts';
 
 /** Content this link-dense is a listing. */
 const LISTING_DENSITY = 0.3;
@@ -20,6 +20,10 @@ const MAJOR_SHARE = 0.6;
 const CARD_TEXT = 60;
 /** Good text per picture above which an image-rich block is not a gallery. */
 const GALLERY_TEXT = 120;
+
+/** Link density up to which a block with this much good paragraph text is prose, not a link block. */
+const PROSE_DENSITY = 0.35;
+const PROSE_TEXT = 50;
 
 const CONDITIONAL = new Set(['FORM', 'FIELDSET', 'TABLE', 'UL', 'OL', 'DIV', 'SECTION', 'HEADER', 'ASIDE', 'DL']);
 
@@ -34,12 +38,12 @@ function inFigure(el: Element): boolean {
   return false;
 }
 
-/** Should this block go? (Readability's _cleanConditionally, on precomputed stats.) */
-function shouldDrop(el: Element, stats: StatsMap, pass: Pass, linky: boolean, spread: boolean): boolean {
-  return dropReason(el, stats, pass, linky, spread) !== null;
-}
 
-/** Which of the cleaning rules removes this block, or null (exported for diagnostics). */
+/**
+ * Which of the cleaning rules removes this block, or null; 'prose' for a block the link rule would
+ * have taken but that is kept as prose (it still counts as one of a listing's items, see
+ * keepRepeated). Exported for diagnostics.
+ */
 export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: boolean, spread: boolean): string | null {
   const tag = tagOf(el);
   const s = stats.get(el);
@@ -47,7 +51,7 @@ export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: bool
   if (tag === 'TABLE' && isDataTable(el, s)) return null;
   if (s.code > 0 && s.text > 0 && linkDensity(s) < 0.5) return null;
   const weight = pass.weights ? classWeight(el, pass.forum) : 0;
-  if (weight + s.score < 0) return 'negative';
+  if (weight + s.score < 0 && !negativeProse(el, s)) return 'negative';
   if (s.commas >= 10) return null;
   const isList = tag === 'UL' || tag === 'OL' || tag === 'DL';
   const p = s.pTags;
@@ -63,10 +67,28 @@ export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: bool
   if (s.inputs > Math.floor(p / 3)) return 'inputs';
   if (!isList && headingDensity < 0.9 && s.text < 25 && (img === 0 || img > 2) && density > 0) return 'short-linky';
   if (linky) return null;
-  if (!isList && weight < 25 && density > 0.2) return 'links';
+  // (a block with a real sentence or two and a few links in it, an FAQ answer or a card naming an
+  // author or a product, is prose: Readability's 0.2 cuts those)
+  if (!isList && weight < 25 && density > 0.2) return density < PROSE_DENSITY && s.goodText >= PROSE_TEXT ? 'prose' : 'links';
   if (weight >= 25 && density > 0.5) return 'links-positive';
   if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return 'embeds';
   return null;
+}
+
+/** Good paragraph text, and its share of the block, above which a block is prose whatever its class says … */
+const NEG_PROSE_TEXT = 150;
+const NEG_PROSE_SHARE = 0.6;
+/** … unless the class names a part that is never content, however wordy. */
+const STRONG_NEGATIVE = /footer|hidden|sidebar|comment|menu|form/;
+
+/**
+ * A block of real, link-poor paragraphs whose class only weakly says clutter ("banner", "media",
+ * "contact", "meta", a "nav" inside a longer word): landing and product pages name their text
+ * sections so ("hero-banner", "media-cards", "contact_section").
+ */
+function negativeProse(el: Element, s: Stats): boolean {
+  if (s.goodText < NEG_PROSE_TEXT || s.goodText < s.text * NEG_PROSE_SHARE || linkDensity(s) >= 0.15) return false;
+  return !STRONG_NEGATIVE.test(classAndId(el));
 }
 
 function similar(a: string, b: string): number {
@@ -99,6 +121,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     const cleaned: Element[] = [];
     const recs: Element[] = [];
     let readNext: Element | null = null;
+    const spared: Element[] = [];
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
@@ -120,14 +143,18 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
         }
         return false;
       }
-      if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major && shouldDrop(el, stats, pass, linky, spread || whole)) {
-        cleaned.push(el);
-        return true;
+      if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major) {
+        const why = dropReason(el, stats, pass, linky, spread || whole);
+        if (why === 'prose') spared.push(el);
+        else if (why) {
+          cleaned.push(el);
+          return true;
+        }
       }
       return false;
     });
     // (a recommendation block was seen only at its heading, after the walk had entered it)
-    for (const el of keepRepeated(cleaned, stats, ps?.text ?? 0)) if (!recs.some((r) => contains(r, el))) drop.add(el);
+    for (const el of keepRepeated(cleaned, spared, stats, ps?.text ?? 0)) if (!recs.some((r) => contains(r, el))) drop.add(el);
     for (const r of recs) if (!recs.some((o) => o !== r && contains(o, r))) drop.add(r);
     if (readNext) for (const el of readNextTail(readNext, part, stats, total)) drop.add(el);
   }
@@ -141,22 +168,25 @@ const REPEAT_SHARE = 0.3;
 
 /**
  * The cleaned blocks minus those that are the part's repeated items: a listing's rows look like
- * clutter one by one (short, link-only, meta-classed) but their sheer number says they are the content.
+ * clutter one by one (short, link-only, meta-classed) but their sheer number says they are the
+ * content. Rows spared as prose count towards their group too (else sparing some would doom the rest).
  */
-function keepRepeated(cleaned: Element[], stats: StatsMap, partText: number): Element[] {
-  if (cleaned.length < REPEAT_MIN) return cleaned;
+function keepRepeated(cleaned: Element[], spared: Element[], stats: StatsMap, partText: number): Element[] {
+  if (cleaned.length + spared.length < REPEAT_MIN) return cleaned;
   const groups = new Map<string, { n: number; text: number }>();
   const keyOf = (el: Element) => {
     const cls = attr(el, 'class');
     return cls ? `${tagOf(el)} ${cls}` : '';
   };
-  for (const el of cleaned) {
-    const key = keyOf(el);
-    if (!key) continue;
-    const g = groups.get(key) ?? { n: 0, text: 0 };
-    g.n++;
-    g.text += stats.get(el)?.text ?? 0;
-    groups.set(key, g);
+  for (const list of [cleaned, spared]) {
+    for (const el of list) {
+      const key = keyOf(el);
+      if (!key) continue;
+      const g = groups.get(key) ?? { n: 0, text: 0 };
+      g.n++;
+      g.text += stats.get(el)?.text ?? 0;
+      groups.set(key, g);
+    }
   }
   return cleaned.filter((el) => {
     const g = groups.get(keyOf(el));
