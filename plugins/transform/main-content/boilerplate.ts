@@ -50,6 +50,12 @@ const COMMENT = /comment|disqus|respond|replies|reply-form|discussion/;
 const POST_COMMENTS = /js-post-comments-component|js-comments-container|follow-ups-container/;
 /** Customer review sections: on a product page they are not the product's content (and outweigh it); editorial reviews (a publisher's blurbs, Amazon's "editorialReviews") are the description. */
 const REVIEWS = /(?<!editorial)reviews|customerreview|review-list|reviewlist/;
+/**
+ * Shop furniture around a product: carousels (other products, or the same photos again), popovers
+ * and tooltips (hidden until hovered), legal small print, comparison tables of other models,
+ * seller-feedback lists, takeovers and modals. On other pages these words can name the content.
+ */
+const PRODUCT_CLUTTER = /carousel|popover|tool-?tip|disclaimer|legal|comparison|feedback|takeover|modal/;
 /** Consent managers (OneTrust, Cookiebot, Didomi, Usercentrics …) and cookie banners. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp/;
 const CONTENT_HINT = /article|content|entry|post-body|postbody|story|main|text|body|prose|markdown|rich-text|richtext/;
@@ -65,7 +71,7 @@ export interface PageKind {
 
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked
 // out once per element (the class/id regexes are the extractor's hottest code).
-const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64, QA_COMMENTS = 128, AUTHOR = 256;
+const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64, QA_COMMENTS = 128, AUTHOR = 256, SHOP = 512;
 const facts = new WeakMap<Element, number>();
 
 function factsOf(el: Element): number {
@@ -84,6 +90,7 @@ function factsOf(el: Element): number {
       if (COMMENT.test(ci)) f |= COMMENTS;
       if (POST_COMMENTS.test(ci)) f |= QA_COMMENTS;
       if (REVIEWS.test(ci)) f |= REVIEW;
+      if (PRODUCT_CLUTTER.test(ci)) f |= SHOP;
       if (classSaysBoilerplate(ci)) f |= CLASS;
       else if (AUTHOR_BOX.test(ci)) f |= AUTHOR;
     }
@@ -113,6 +120,11 @@ export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
   // reviews stay out even in the pass that retries a page as a thread (only real threads keep them)
   if ((!page.forum && f & COMMENTS) || f & QA_COMMENTS || (page.product && f & REVIEW)) return 'comment';
   return f & CLASS || (f & AUTHOR && !page.product) ? 'class' : null;
+}
+
+/** Shop furniture inside a product's content (see PRODUCT_CLUTTER): cleaned away after the pick. */
+export function isProductClutter(el: Element): boolean {
+  return (factsOf(el) & SHOP) !== 0;
 }
 
 /**

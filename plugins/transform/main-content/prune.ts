@@ -2,7 +2,7 @@
  * Cleans inside the chosen content: Readability's conditional cleaning of link-heavy, form-like
  * and image-gallery blocks, negative-weight headings, and the heading that repeats the title.
  */
-import { classWeight } from './boilerplate.ts';
+import { classWeight, isProductClutter } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { recommendationBlock } from './recommend.ts';
@@ -142,6 +142,11 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
           return true;
         }
         return false;
+      }
+      // (after the pick, not as boilerplate: a seller-feedback list or small print still tells where the product is)
+      if (pass.product && el !== part && isProductClutter(el) && (stats.get(el)?.text ?? 0) <= major) {
+        drop.add(el);
+        return true;
       }
       if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major) {
         const why = dropReason(el, stats, pass, linky, spread || whole);
