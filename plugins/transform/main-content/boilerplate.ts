@@ -15,6 +15,8 @@ const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden[
 
 /** Hidden by attribute, inline style or a well-known utility class. */
 export function isHidden(el: Element, cls: string | null = attr(el, 'class')): boolean {
+  // a collapsed accordion panel (a region named by its toggle button) is content one click away
+  if (attr(el, 'role') === 'region' && attr(el, 'aria-labelledby') !== null) return false;
   if (attr(el, 'hidden') !== null) return true;
   if (attr(el, 'aria-hidden') === 'true') return true;
   const style = attr(el, 'style');
