@@ -13,10 +13,14 @@ const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden
 // pages are judged as a desktop browser shows them.
 const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden[-_]desktop|hide[-_](?:on[-_])?desktop|visible[-_]mobile|mobile[-_]only)(?:\s|$)/;
 
+const COLLAPSED = /accordion|expander|collaps|toggle[-_]*content/i;
+
 /** Hidden by attribute, inline style or a well-known utility class. */
 export function isHidden(el: Element, cls: string | null = attr(el, 'class')): boolean {
   // a collapsed accordion panel (a region named by its toggle button) is content one click away
   if (attr(el, 'role') === 'region' && attr(el, 'aria-labelledby') !== null) return false;
+  // likewise a closed accordion, expander or toggle body ("Read more", product detail sections)
+  if (cls && COLLAPSED.test(cls) && !/nav|menu/i.test(cls) && attr(el, 'hidden') === null) return false;
   if (attr(el, 'hidden') !== null) return true;
   if (attr(el, 'aria-hidden') === 'true') return true;
   const style = attr(el, 'style');
