@@ -13,14 +13,20 @@ const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden
 // pages are judged as a desktop browser shows them.
 const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden[-_]desktop|hide[-_](?:on[-_])?desktop|visible[-_]mobile|mobile[-_]only)(?:\s|$)/;
 
-const COLLAPSED = /accordion|expander|collaps|toggle[-_]*content/i;
+/** Class words of the body of a closed accordion, expander, toggle or tab ("Read more", product details, FAQ answers). */
+const COLLAPSED = /accordion|expander|collaps|toggle[-_]*content|tab-?pane|tab-?content/i;
 
-/** Hidden by attribute, inline style or a well-known utility class. */
+/** Hidden by attribute, inline style or a well-known utility class, and not merely folded away. */
 export function isHidden(el: Element, cls: string | null = attr(el, 'class')): boolean {
+  if (!hiddenByMarkup(el, cls)) return false;
   // a collapsed accordion panel (a region named by its toggle button) is content one click away
   if (attr(el, 'role') === 'region' && attr(el, 'aria-labelledby') !== null) return false;
-  // likewise a closed accordion, expander or toggle body ("Read more", product detail sections)
-  if (cls && COLLAPSED.test(cls) && !/nav|menu/i.test(cls) && attr(el, 'hidden') === null) return false;
+  // likewise a closed accordion, expander, toggle or tab body (but not a folded menu, nor the
+  // `hidden` attribute, which also marks templates and not-yet-placed parts)
+  return !cls || !COLLAPSED.test(cls) || /nav|menu/i.test(cls) || attr(el, 'hidden') !== null;
+}
+
+function hiddenByMarkup(el: Element, cls: string | null): boolean {
   if (attr(el, 'hidden') !== null) return true;
   if (attr(el, 'aria-hidden') === 'true') return true;
   const style = attr(el, 'style');

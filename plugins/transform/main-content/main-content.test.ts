@@ -131,6 +131,20 @@ describe('extractMainContent on hand-made pages', () => {
     for (const dropped of ['Ben says', 'partners store cookies', 'Add to cart']) expect(text).not.toContain(dropped);
   });
 
+  test('product page: folded-away details stay; popovers, carousels and small print go', () => {
+    const html = `<html><head><title>Desk Lamp | Shop</title><script type="application/ld+json">{"@type":"Product","name":"Desk Lamp"}</script></head><body>
+      <main><h1>Desk Lamp</h1><p class="price">$39.00</p>${para('A steel desk lamp with a dimmable warm light.', 3)}
+        <button id="care-button" aria-expanded="false">Care</button><div role="region" aria-labelledby="care-button" aria-hidden="true"><p>Wipe with a dry cloth, never with water or solvents of any kind.</p></div>
+        <div class="accordion-body" style="display:none"><p>Ships within two days from our warehouse in a recyclable box.</p></div>
+        <div class="delivery-popover">${para('Your order should arrive by this date if you buy today.', 2)}</div>
+        <div class="product-carousel">${para('Floor Lamp, our other bestseller, with a linen shade.', 2)}</div>
+        <div class="legal-disclaimer">${para('Rates between 0% and 36% APR apply to financing offers.', 2)}</div>
+        <nav class="menu-accordion" style="display:none"><a href="/a">Lamps</a></nav></main></body></html>`;
+    const text = extract(html);
+    for (const kept of ['Desk Lamp', 'dimmable warm light', 'Wipe with a dry cloth', 'Ships within two days']) expect(text).toContain(kept);
+    for (const dropped of ['should arrive by this date', 'Floor Lamp', 'APR apply', 'Lamps']) expect(text).not.toContain(dropped);
+  });
+
   test('hidden wrappers are dropped unless they hold the page', () => {
     const html = `<html><body><div style="display:none">${para('Hidden promo text.', 1)}</div><div aria-hidden="true"><article>${para('Visible article text.', 8)}</article></div></body></html>`;
     const text = extract(html);
