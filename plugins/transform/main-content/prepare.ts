@@ -131,9 +131,13 @@ function linkDump(s: Stats): boolean {
 }
 
 /**
- * Class-matched blocks that repeat (one tag and class, 3 or more) and together hold most of the
- * text: a listing built of "recirc" or "promo" rows is made of them, so they are its content.
+ * Class-matched blocks that repeat (one tag and class, 3 or more) and together hold a good share of
+ * the text: a listing built of "recirc" or "promo" rows is made of them, so they are its content
+ * (a job board's rows named "listing__categories" hold a third of its page, beside a long nav and footer).
  */
+/** Share of the page's text that like class-matched blocks must hold together to be its items. */
+const REPEATED_SHARE = 0.3;
+
 function repeatedBlocks(els: Element[], stats: StatsMap, total: number): Element[] {
   if (els.length < 3) return [];
   const groups = new Map<string, Element[]>();
@@ -148,7 +152,7 @@ function repeatedBlocks(els: Element[], stats: StatsMap, total: number): Element
     if (g.length < 3) continue;
     let text = 0;
     for (const el of g) text += stats.get(el)?.text ?? 0;
-    if (text > total * 0.5) out.push(...g);
+    if (text > total * REPEATED_SHARE) out.push(...g);
   }
   return out;
 }

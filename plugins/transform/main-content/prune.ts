@@ -16,6 +16,9 @@ const LISTING_DENSITY = 0.3;
 /** Share of a part's text above which a block is never cleaned away whole. */
 const MAJOR_SHARE = 0.6;
 
+/** Share of a part above which a link list is the listing itself, not clutter beside the content. */
+const LIST_SHARE = 0.4;
+
 /** Text per picture above which an image-heavy block is a grid of cards, not a gallery. */
 const CARD_TEXT = 60;
 /** Good text per picture above which an image-rich block is not a gallery. */
@@ -151,6 +154,8 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
       if (el !== part && pass.clean && CONDITIONAL.has(tag) && (stats.get(el)?.text ?? 0) <= major) {
         const why = dropReason(el, stats, pass, linky, spread || whole);
         if (why === 'prose') spared.push(el);
+        // (a link list holding a big share of the part is what the page lists: a category's members)
+        else if ((why === 'lis' || why === 'links') && (stats.get(el)?.text ?? 0) > (ps?.text ?? 0) * LIST_SHARE) return false;
         else if (why) {
           cleaned.push(el);
           return true;
