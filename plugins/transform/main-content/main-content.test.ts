@@ -102,6 +102,15 @@ describe('extractMainContent on hand-made pages', () => {
     expect(text).not.toContain('Powered by');
   });
 
+  test('forum thread: a reply quoting an earlier post ("Name said:") drops the copy, keeps its own words; unattributed quotes stay', () => {
+    const quoted = `<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">alice said:</div><div>My build fails with an out-of-memory error since the upgrade.</div></blockquote>`;
+    const html = FORUM.replace('<p>Same here.', `<p>${quoted}Same here.`).replace('<p>Try raising', '<p><blockquote>Memory limits are set per module by default.</blockquote>Try raising');
+    const text = extract(html, 'https://forum.example/t/help-my-build-fails/42');
+    expect(text).not.toContain('alice said:');
+    expect(text).not.toContain('since the upgrade');
+    for (const kept of ['Same here.', 'Memory limits are set per module', 'heap limit']) expect(text).toContain(kept);
+  });
+
   test('Discourse-style posts inside <noscript> are found', () => {
     const html = `<html><head><meta name="generator" content="Discourse 3.2"></head><body><div id="app"></div><noscript>
       <div class="topic-body crawler-post"><span class="creator">dave</span><time>May 1</time><div class="post">${para('Posts rendered for crawlers live here.', 3)}</div></div>
