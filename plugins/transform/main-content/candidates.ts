@@ -74,11 +74,11 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
       if (a === root) break;
     }
   }
-  // (a listing's items, like content spread over sections, are cleaned as links and pictures)
+  // (a listing's items are cleaned as links and pictures; a thread's posts, two already, are the content)
   let items = false;
-  if ((stats.get(best)?.text ?? 0) < CARD_MAX) {
-    const parent = repeatedItemParent(best, root);
-    items = parent !== best;
+  if ((stats.get(best)?.text ?? 0) < CARD_MAX || pass.forum) {
+    const parent = repeatedItemParent(best, root, pass.forum ? 2 : REPEATS);
+    items = parent !== best && !pass.forum;
     best = parent;
   }
   // walk up while the parent scores better
@@ -118,7 +118,7 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
   return { el: best, spread, whole: best === root && tagOf(root) !== 'BODY' && tagOf(root) !== 'HTML' };
 }
 
-/** Items of one tag and first class word, this many side by side, are a listing's cards or rows. */
+/** Items of one tag and first class word, this many side by side, are a listing's cards or rows (a thread's posts: 2). */
 const REPEATS = 3;
 /** A winner this short may be one card of a listing (longer ones are an article's sections). */
 const CARD_MAX = 300;
@@ -126,10 +126,10 @@ const CARD_MAX = 300;
 const ITEM_DEPTH = 4;
 
 /**
- * A winner that is (or sits in) one of several like items (product tiles, result rows) is a
- * fragment of a listing: the items' parent is the content.
+ * A winner that is (or sits in) one of several like items (product tiles, result rows, a thread's
+ * posts) is a fragment: the items' parent is the content.
  */
-function repeatedItemParent(best: Element, root: Element): Element {
+function repeatedItemParent(best: Element, root: Element, repeats: number): Element {
   let el = best;
   for (let depth = 0; depth < ITEM_DEPTH && el !== root; depth++) {
     const parent = el.parentNode as Element | null;
@@ -138,8 +138,8 @@ function repeatedItemParent(best: Element, root: Element): Element {
     if (word) {
       const tag = tagOf(el);
       let like = 0;
-      for (let c = parent.firstElementChild; c && like < REPEATS; c = c.nextElementSibling) if (tagOf(c) === tag && firstClass(c) === word) like++;
-      if (like >= REPEATS) return parent;
+      for (let c = parent.firstElementChild; c && like < repeats; c = c.nextElementSibling) if (tagOf(c) === tag && firstClass(c) === word) like++;
+      if (like >= repeats) return parent;
     }
     el = parent;
   }

@@ -102,6 +102,25 @@ describe('extractMainContent on hand-made pages', () => {
     expect(text).not.toContain('Powered by');
   });
 
+  test('forum thread: a reply quoting an earlier post ("Name said:") drops the copy, keeps its own words; unattributed quotes stay', () => {
+    const quoted = `<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">alice said:</div><div>My build fails with an out-of-memory error since the upgrade.</div></blockquote>`;
+    const html = FORUM.replace('<p>Same here.', `<p>${quoted}Same here.`).replace('<p>Try raising', '<p><blockquote>Memory limits are set per module by default.</blockquote>Try raising');
+    const text = extract(html, 'https://forum.example/t/help-my-build-fails/42');
+    expect(text).not.toContain('alice said:');
+    expect(text).not.toContain('since the upgrade');
+    for (const kept of ['Same here.', 'Memory limits are set per module', 'heap limit']) expect(text).toContain(kept);
+  });
+
+  test('forum thread of two posts: a long answer does not leave out the short question', () => {
+    const box = (cls: string, who: string, body: string) => `<div class="blockpost ${cls}"><div class="box"><div class="postleft">${who}</div><div class="postbody"><div class="post-content">${body}</div></div></div></div>`;
+    const html = `<html><head><title>ISO size</title></head><body><div id="brdmenu"><a href="/">Index</a> <a href="/search">Search</a></div><div id="topic">
+      ${box('rowodd', 'chunix', '<p>Why did the ISO size grow so fast from one year to the next?</p>')}
+      ${box('roweven', 'admin', para('The boot loader changed, so the kernel is shipped twice.', 4))}
+    </div><div id="brdfooter"><a href="/rules">Rules</a></div></body></html>`;
+    const text = extract(html, 'https://bbs.example/viewtopic.php?id=1');
+    for (const kept of ['Why did the ISO size grow', 'chunix', 'kernel is shipped twice']) expect(text).toContain(kept);
+  });
+
   test('Discourse-style posts inside <noscript> are found', () => {
     const html = `<html><head><meta name="generator" content="Discourse 3.2"></head><body><div id="app"></div><noscript>
       <div class="topic-body crawler-post"><span class="creator">dave</span><time>May 1</time><div class="post">${para('Posts rendered for crawlers live here.', 3)}</div></div>

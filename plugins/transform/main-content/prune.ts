@@ -5,6 +5,7 @@
 import { classWeight, isProductClutter } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
+import { isReplyQuote } from './quotes.ts';
 import { recommendationBlock } from './recommend.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
 import { HEADINGS } from './tags.ts';
@@ -40,7 +41,6 @@ function inFigure(el: Element): boolean {
   for (let a = el.parentNode as Element | null; a && a.tagName; a = a.parentNode as Element | null) if (tagOf(a) === 'FIGURE') return true;
   return false;
 }
-
 
 /**
  * Which of the cleaning rules removes this block, or null; 'prose' for a block the link rule would
@@ -128,6 +128,11 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
+      // (a reply's quote of an earlier post repeats that post)
+      if (pass.forum && (tag === 'BLOCKQUOTE' || tag === 'DIV' || tag === 'ASIDE') && el !== part && isReplyQuote(el)) {
+        drop.add(el);
+        return true;
+      }
       if (pass.clean && (tag === 'H2' || tag === 'H3' || tag === 'H4' || tag === 'H5')) {
         const rec = recommendationBlock(el, part, stats);
         if (rec) {
