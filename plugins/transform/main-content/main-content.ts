@@ -11,6 +11,7 @@ import { isProductPage } from './product.ts';
 import { cascade } from './pass.ts';
 import { removeJunk } from './prepare.ts';
 import { pageDescription, pageTitle, searchRoot } from './root.ts';
+import { placeStreamedContent } from './streaming.ts';
 import { removeNode } from './walk.ts';
 
 /** Results shorter than this (visible characters) fall back to the page description. */
@@ -29,6 +30,7 @@ export interface ExtractOptions {
  * boilerplate elements are removed. Never throws on odd input; an empty page yields an empty element.
  */
 export function extractMainContent(doc: Document, url?: string, options: ExtractOptions = {}): Element {
+  placeStreamedContent(doc);
   const root = searchRoot(doc);
   if (!root) return doc.createElement('div');
   const title = pageTitle(doc);
