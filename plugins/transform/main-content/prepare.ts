@@ -7,10 +7,9 @@ import { boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
 import type { Stats, StatsMap } from './scoring.ts';
 import { looksLikePost } from './forum.ts';
 import { looksLikeProduct } from './product.ts';
+import { hiddenToKeep, textLength } from './rescue.ts';
 import { JUNK } from './tags.ts';
 import { attr, elementsInOrder, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
-
-const LISTS = new Set(['UL', 'OL', 'DL']);
 
 export interface ScanInfo {
   /** Content landmarks: article, main, role=main, itemprop=articleBody/text. */
@@ -29,21 +28,15 @@ export function removeJunk(root: Element): ScanInfo {
   const info: ScanInfo = { markers: [], forumHits: 0, productHits: 0 };
   const queue: Element[] = [root];
   let total = -1;
+  const pageText = () => (total < 0 ? (total = textLength(root, false)) : total);
   while (queue.length) {
-    const { drop, hidden, noscripts } = scan(queue.pop()!, info);
+    const top = queue.pop()!;
+    const { drop, hidden, noscripts } = scan(top, info);
     for (const el of drop) removeNode(el);
-    // hidden wrappers around most of the page (aria-hidden behind a modal, pre-JS "hidden") stay
+    const keep = hiddenToKeep(hidden, top === root, pageText);
     for (const el of hidden) {
-      const len = visibleLength(el.textContent ?? '');
-      // (never a hidden list: a hidden key-value or author list is data, not the page)
-      if (len > 500 && !LISTS.has(tagOf(el))) {
-        if (total < 0) total = visibleLength(root.textContent ?? '');
-        if (len > total * 0.4) {
-          queue.push(el);
-          continue;
-        }
-      }
-      removeNode(el);
+      if (keep.has(el)) queue.push(el);
+      else removeNode(el);
     }
     for (const ns of noscripts) {
       if (!ns.parentNode) continue;
