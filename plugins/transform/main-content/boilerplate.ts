@@ -122,6 +122,16 @@ function classSaysBoilerplate(ci: string): boolean {
   return false;
 }
 
+/**
+ * The class words that by themselves say boilerplate ("promo-carousel" in "w-100 flex promo-carousel
+ * wrap-reverse-ns"): like blocks share them even when their layout utility classes differ.
+ */
+export function boilerClassWords(el: Element): string {
+  const cls = attr(el, 'class');
+  if (!cls) return '';
+  return cls.toLowerCase().split(/\s+/).filter((w) => w && classSaysBoilerplate(w)).join(' ');
+}
+
 /** Why an element looks like boilerplate, or null. */
 export function boilerplateKind(el: Element, page: PageKind): BoilerKind {
   const f = factsOf(el);

@@ -164,6 +164,19 @@ describe('extractMainContent on hand-made pages', () => {
     for (const dropped of ['should arrive by this date', 'Floor Lamp', 'APR apply', 'Lamps']) expect(text).not.toContain(dropped);
   });
 
+  test('store front: rows named by one boilerplate word but different layout classes are its content', () => {
+    const row = (name: string, extra: string) => `<div class="w-100 flex promo-carousel ${extra}"><h3>${name} Sale</h3><p>Save up to $800 on ${name} machines this month, with free delivery and assembly.</p>
+      <div class="c-item"><a href="/1">${name} Model One</a> $1,299.00</div><div class="c-item"><a href="/2">${name} Model Two</a> $1,999.00</div></div>`;
+    const html = `<html><head><title>Home Fitness Store</title></head><body>
+      <nav class="main-nav"><a href="/a">Treadmills</a> <a href="/b">Bikes</a> <a href="/c">Rowers</a> <a href="/d">Massage</a></nav>
+      <div class="hero"><h1>Spring Performance Sale</h1>${para('Get premium performance for less, plus free delivery.', 3)}</div>
+      ${row('Treadmill', '')}${row('Exercise Bike', 'wrap-reverse-ns')}${row('Rower', 'pv1')}${row('Home Gym', 'wrap-reverse-ns pv4')}${row('Massage Chair', 'pv1')}${row('Stair Climber', '')}
+      <footer class="footer"><p>© 2025 Fitness Store. All rights reserved. Find a store near you.</p></footer></body></html>`;
+    const text = extract(html);
+    for (const kept of ['Spring Performance Sale', 'Treadmill Sale', 'Rower Model Two', 'Home Gym machines']) expect(text).toContain(kept);
+    expect(text).not.toContain('All rights reserved');
+  });
+
   test('hidden wrappers are dropped unless they hold the page', () => {
     const html = `<html><body><div style="display:none">${para('Hidden promo text.', 1)}</div><div aria-hidden="true"><article>${para('Visible article text.', 8)}</article></div></body></html>`;
     const text = extract(html);

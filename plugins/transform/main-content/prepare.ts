@@ -3,7 +3,7 @@
  * blocks that carry real content (Discourse keeps its posts there), and removes boilerplate
  * blocks unless they hold the page's main content.
  */
-import { boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
+import { boilerClassWords, boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
 import type { Stats, StatsMap } from './scoring.ts';
 import { looksLikePost } from './forum.ts';
 import { looksLikeProduct } from './product.ts';
@@ -135,7 +135,8 @@ function repeatedBlocks(els: Element[], stats: StatsMap, total: number): Element
   if (els.length < 3) return [];
   const groups = new Map<string, Element[]>();
   for (const el of els) {
-    const key = `${tagOf(el)} ${attr(el, 'class') ?? ''}`;
+    // (grouped by the words that matched: a listing's rows vary in their layout classes)
+    const key = `${tagOf(el)} ${boilerClassWords(el) || attr(el, 'class') || ''}`;
     const g = groups.get(key);
     if (g) g.push(el);
     else groups.set(key, [el]);

@@ -2,7 +2,7 @@
  * Cleans inside the chosen content: Readability's conditional cleaning of link-heavy, form-like
  * and image-gallery blocks, negative-weight headings, and the heading that repeats the title.
  */
-import { classWeight, isProductClutter } from './boilerplate.ts';
+import { boilerClassWords, classWeight, isProductClutter } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { isReplyQuote } from './quotes.ts';
@@ -190,7 +190,8 @@ function keepRepeated(cleaned: Element[], spared: Element[], stats: StatsMap, pa
   if (cleaned.length + spared.length < REPEAT_MIN) return cleaned;
   const groups = new Map<string, { n: number; text: number }>();
   const keyOf = (el: Element) => {
-    const cls = attr(el, 'class');
+    // (by the boilerplate words when there are some: like rows differ in their layout classes)
+    const cls = boilerClassWords(el) || attr(el, 'class');
     return cls ? `${tagOf(el)} ${cls}` : '';
   };
   for (const list of [cleaned, spared]) {
