@@ -79,6 +79,8 @@ export type BoilerKind = 'tag' | 'role' | 'tabs' | 'class' | 'comment' | 'consen
 export interface PageKind {
   forum: boolean;
   product: boolean;
+  /** An article (see article.ts): its headline block is not content. */
+  article?: boolean;
 }
 
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked

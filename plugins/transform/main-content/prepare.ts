@@ -7,6 +7,7 @@ import { boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
 import type { Stats, StatsMap } from './scoring.ts';
 import { looksLikePost } from './forum.ts';
 import { looksLikeProduct } from './product.ts';
+import { looksLikeArticle } from './article.ts';
 import { JUNK } from './tags.ts';
 import { attr, elementsInOrder, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
 
@@ -19,6 +20,8 @@ export interface ScanInfo {
   forumHits: number;
   /** Product marks in the body (JSON-LD Product scripts, Product microdata). */
   productHits: number;
+  /** JSON-LD article scripts in the body (see article.ts). */
+  articleHits: number;
 }
 
 /**
@@ -26,7 +29,7 @@ export interface ScanInfo {
  * notes content landmarks and forum-post signs.
  */
 export function removeJunk(root: Element): ScanInfo {
-  const info: ScanInfo = { markers: [], forumHits: 0, productHits: 0 };
+  const info: ScanInfo = { markers: [], forumHits: 0, productHits: 0, articleHits: 0 };
   const queue: Element[] = [root];
   let total = -1;
   while (queue.length) {
@@ -71,6 +74,7 @@ function scan(top: Element, info: ScanInfo) {
     }
     if (looksLikePost(el, tag, cls)) info.forumHits++;
     if (cls !== undefined && looksLikeProduct(el, tag, cls)) info.productHits++;
+    if (cls !== undefined && looksLikeArticle(el, tag)) info.articleHits++;
     if (JUNK.has(tag)) {
       drop.push(el);
       return true;
