@@ -51,6 +51,8 @@ const BOILER_WORDS = new Set([
   'signature', 'message-signature', 'postprofile', 'message-cell--user', 'message-userextras',
   // the date/author/category lines above and below a post
   'byline', 'entry-meta', 'post-meta', 'postmetadata',
+  // a Q&A page's answer box and the "log in to answer / ask a question" notices below a thread
+  'post-form', 'bottom-notice', 'js-bottom-notice',
 ]);
 /** Word parts (split at '-' and '_') that mark boilerplate. */
 const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
@@ -79,6 +81,8 @@ export type BoilerKind = 'tag' | 'role' | 'tabs' | 'class' | 'comment' | 'consen
 export interface PageKind {
   forum: boolean;
   product: boolean;
+  /** An article (see article.ts): its headline block is not content. */
+  article?: boolean;
 }
 
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked

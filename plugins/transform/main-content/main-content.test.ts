@@ -220,6 +220,26 @@ describe('hostile input is bounded', () => {
   }, 60_000);
 });
 
+describe('lead-in', () => {
+  const page = (type: string) => `<!doctype html><html><head><title>Roof repair</title>${type}</head><body>
+<nav><a href="/">Home</a> <a href="/s">Services</a></nav>
+<main><section class="hero"><h1>Roof repair you can count on</h1><p>Same-day leak fixes across the county, insured crews.</p></section>
+<section class="details"><div class="copy">${para('Our crews fix leaks and replace shingles.', 5)}</div></section></main>
+<footer><p>© 2025 Roofers Inc. All rights reserved.</p></footer></body></html>`;
+
+  test("a service page's hero heading and pitch start the content", () => {
+    const text = extract(page(''));
+    expect(text).toContain('Same-day leak fixes');
+    expect(text).toContain('Our crews fix leaks');
+  });
+
+  test("an article's headline block is metadata", () => {
+    const text = extract(page('<meta property="og:type" content="article">'));
+    expect(text).not.toContain('Same-day leak fixes');
+    expect(text).toContain('Our crews fix leaks');
+  });
+});
+
 describe('mainContentTransform plugin', () => {
   const run = async (onlyMain: boolean, html: string) => {
     const job = createJob(scrapeRequestSchema.parse({ url: 'https://example.com/a', only_main_content: onlyMain }), 'default', new AbortController().signal);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
+import { isArticlePage } from './article.ts';
 import { isForumPage } from './forum.ts';
 import { isBrokenParse, reparseBody } from './parse.ts';
 import { isProductPage } from './product.ts';
@@ -37,7 +38,8 @@ export function extractMainContent(doc: Document, url?: string, options: Extract
   const scan = removeJunk(root);
   const forum = options.forum ?? isForumPage(doc, scan.forumHits, url);
   const product = !forum && isProductPage(doc, scan.productHits);
-  const result = cascade(root, { forum, product }, title, scan.markers);
+  const article = !forum && !product && isArticlePage(doc, scan.articleHits, url);
+  const result = cascade(root, { forum, product, article }, title, scan.markers);
   for (const el of result.pass.dropped) removeNode(el);
   if (!options.noPrune) for (const el of result.prune) removeNode(el);
   const parts = result.parts;

@@ -5,6 +5,7 @@
  */
 import { contentSiblings, pickTop } from './candidates.ts';
 import { findBoilerplate } from './prepare.ts';
+import { leadIn } from './leadin.ts';
 import { findPrunable } from './prune.ts';
 import { measure, type StatsMap } from './scoring.ts';
 import type { PageKind } from './boilerplate.ts';
@@ -15,6 +16,8 @@ export interface Pass {
   forum: boolean;
   /** Product page: the name heading stays, and blocks holding most of the content are never cleaned away whole. */
   product: boolean;
+  /** Article page: no lead-in is added above the body (see leadin.ts). */
+  article?: boolean;
   /** Apply class/id weights. */
   weights: boolean;
   /** Readability's conditional cleaning inside the content. */
@@ -39,7 +42,8 @@ export const ENOUGH_TEXT = 420;
 export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const stats = measure(root, pass.dropped);
   const best = pickTop(root, stats, pass);
-  const parts = contentSiblings(best.el, root, stats, pass);
+  const siblings = contentSiblings(best.el, root, stats, pass);
+  const parts = [...leadIn(siblings, root, stats, pass), ...siblings];
   const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
   let partsText = 0;
   for (const p of parts) partsText += stats.get(p)?.text ?? 0;
@@ -88,17 +92,17 @@ function mainLandmark(root: Element, stats: StatsMap, markers: readonly Element[
 }
 
 function cascadeIn(root: Element, page: PageKind, title: string, markers: readonly Element[], stats0: StatsMap): PassResult {
-  const { forum, product } = page;
+  const { forum, product, article } = page;
   // loose passes still leave out comment threads, reviews, consent banners and footer / nav landmarks:
   // they outweigh a short text (a listing whose strict pass came up short would take in the whole page)
   let kept: Set<Element> | null = null;
   const none = () => (kept ??= forum ? new Set<Element>() : findBoilerplate(root, page, stats0, markers, true));
   const passes: Array<() => Pass> = [
-    () => ({ forum, product, weights: true, clean: true, dropped: findBoilerplate(root, page, stats0, markers) }),
-    ...(forum ? [] : [() => ({ forum: true, product, weights: true, clean: true, dropped: findBoilerplate(root, { ...page, forum: true }, stats0, markers) })]),
-    () => ({ forum, product, weights: true, clean: true, dropped: none() }),
-    () => ({ forum, product, weights: false, clean: true, dropped: none() }),
-    () => ({ forum, product, weights: false, clean: false, dropped: none() }),
+    () => ({ forum, product, article, weights: true, clean: true, dropped: findBoilerplate(root, page, stats0, markers) }),
+    ...(forum ? [] : [() => ({ forum: true, product, article, weights: true, clean: true, dropped: findBoilerplate(root, { ...page, forum: true }, stats0, markers) })]),
+    () => ({ forum, product, article, weights: true, clean: true, dropped: none() }),
+    () => ({ forum, product, article, weights: false, clean: true, dropped: none() }),
+    () => ({ forum, product, article, weights: false, clean: false, dropped: none() }),
   ];
   let best: PassResult | null = null;
   for (const make of passes) {

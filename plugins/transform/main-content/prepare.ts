@@ -8,6 +8,7 @@ import type { Stats, StatsMap } from './scoring.ts';
 import { looksLikePost } from './forum.ts';
 import { looksLikeProduct } from './product.ts';
 import { hiddenToKeep, textLength } from './rescue.ts';
+import { looksLikeArticle } from './article.ts';
 import { JUNK } from './tags.ts';
 import { attr, elementsInOrder, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
 
@@ -18,6 +19,8 @@ export interface ScanInfo {
   forumHits: number;
   /** Product marks in the body (JSON-LD Product scripts, Product microdata). */
   productHits: number;
+  /** JSON-LD article scripts in the body (see article.ts). */
+  articleHits: number;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface ScanInfo {
  * notes content landmarks and forum-post signs.
  */
 export function removeJunk(root: Element): ScanInfo {
-  const info: ScanInfo = { markers: [], forumHits: 0, productHits: 0 };
+  const info: ScanInfo = { markers: [], forumHits: 0, productHits: 0, articleHits: 0 };
   const queue: Element[] = [root];
   let total = -1;
   const pageText = () => (total < 0 ? (total = textLength(root, false)) : total);
@@ -64,6 +67,7 @@ function scan(top: Element, info: ScanInfo) {
     }
     if (looksLikePost(el, tag, cls)) info.forumHits++;
     if (cls !== undefined && looksLikeProduct(el, tag, cls)) info.productHits++;
+    if (cls !== undefined && looksLikeArticle(el, tag)) info.articleHits++;
     if (JUNK.has(tag)) {
       drop.push(el);
       return true;
