@@ -3,6 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { htmlDocument, isHtmlResponse } from './html.ts';
+import { cleanContent } from '../../transform/clean/clean.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
 
@@ -48,6 +49,15 @@ describe('parse', () => {
     expect(doc.dom?.querySelector('title')?.textContent).toBe('T');
     expect(doc.root?.tagName).toBe('BODY');
     expect(doc.root?.innerHTML).toBe('<p>Hi</p>');
+  });
+
+  test('places React streaming parts before cleaning, so a page without only_main_content keeps them', async () => {
+    const html = `<html><body><main><!--$?--><template id="B:0"></template><p>Loading paragraph...</p><!--/$--></main>
+      <div hidden id="S:0"><p>The streamed article text.</p></div></body></html>`;
+    const doc = await parsed(html, 'https://example.com/');
+    cleanContent(doc.root!);
+    expect(doc.root!.textContent).toContain('The streamed article text.');
+    expect(doc.root!.textContent).not.toContain('Loading');
   });
 
   test('decodes a body that arrived without text using the declared charset', async () => {

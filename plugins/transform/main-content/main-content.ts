@@ -12,7 +12,7 @@ import { isProductPage } from './product.ts';
 import { cascade } from './pass.ts';
 import { removeJunk } from './prepare.ts';
 import { pageDescription, pageTitle, searchRoot } from './root.ts';
-import { placeStreamedContent } from './streaming.ts';
+import { placeStreamedContent } from '../../document/html/streaming.ts';
 import { removeNode } from './walk.ts';
 
 /** Results shorter than this (visible characters) fall back to the page description. */
