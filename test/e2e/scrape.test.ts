@@ -19,6 +19,12 @@ beforeAll(async () => {
   site = startFixtureSite({
     '/news/tidal': await fixture('article.html'),
     '/docs/retries': await fixture('docs.html'),
+    '/faq': `<html><body><nav><a href="/">Home</a> <a href="/help">Help</a></nav><main><h1>Shipping questions</h1>
+      <p>Everything about how parcels travel from our warehouse to your door, answered in one place for you.</p>
+      <div class="accordion"><button aria-expanded="false">How long does delivery take?</button>
+      <div class="accordion-body" style="display:none"><p>Parcels arrive within three working days, tracked all the way, and a courier calls ahead.</p></div></div>
+      <div style="display:none" class="promo-popup"><p>Sign up now for ten percent off your first order with us today.</p></div></main>
+      <footer>© 2026 Parcels Ltd</footer></body></html>`,
     '/counted': () => new Response(`<html><body><p>Visit number ${++counter}</p></body></html>`, { headers: { 'content-type': 'text/html' } }),
     '/ru': { body: iconv.encode('<html><head><meta charset="windows-1251"><title>Новости</title></head><body><p>Привет, мир! Съешь же ещё этих мягких булок.</p></body></html>', 'win1251'), headers: { 'content-type': 'text/html' } },
     '/ja': { body: iconv.encode('<html><head><title>日本語</title></head><body><p>こんにちは世界。吾輩は猫である。</p></body></html>', 'Shift_JIS'), headers: { 'content-type': 'text/html; charset=Shift_JIS' } },
@@ -86,6 +92,14 @@ describe('scrape a real-looking article', () => {
     for (const junk of ['About us', 'Most read', 'Ferry timetable', '© 2026', 'Privacy']) expect(md).not.toContain(junk);
     const full = await server.post('/v1/scrape', { url: site.at('/news/tidal'), formats: ['markdown'] });
     expect(res.body.metadata.word_count).toBeLessThan(full.body.metadata.word_count);
+  });
+
+  test('only_main_content keeps folded-away answers (closed accordion) and drops what is really hidden', async () => {
+    const res = await server.post('/v1/scrape', { url: site.at('/faq'), formats: ['text'], only_main_content: true });
+    expect(res.body.text).toContain('Parcels arrive within three working days');
+    expect(res.body.text).not.toContain('ten percent off');
+    const full = await server.post('/v1/scrape', { url: site.at('/faq'), formats: ['text'] });
+    expect(full.body.text).not.toContain('Parcels arrive within three working days');
   });
 
   test('include_selectors and exclude_selectors', async () => {

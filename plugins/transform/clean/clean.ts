@@ -31,12 +31,21 @@ export function removeComments(root: Node): void {
   }
 }
 
-export function cleanContent(root: Element): void {
+export interface CleanOptions {
+  /**
+   * Leave hidden elements for the main-content transform, which tells folded-away content (closed
+   * accordions and tabs, a deferred block on an empty shell, a hidden wrapper around the whole
+   * page) from what is really not shown; removing them all here would take that content too.
+   */
+  keepHidden?: boolean;
+}
+
+export function cleanContent(root: Element, options: CleanOptions = {}): void {
   // First, so markup recovered from escaped noscript text is cleaned like the rest.
   expandEscapedNoscripts(root);
   removeComments(root);
   for (const el of root.querySelectorAll(NOT_CONTENT)) el.remove();
-  removeInvisible(root);
+  if (!options.keepHidden) removeInvisible(root);
   replaceSvgs(root);
   // Last, so the noscript content it may keep has been cleaned like the rest.
   resolveNoscripts(root);
@@ -45,11 +54,11 @@ export function cleanContent(root: Element): void {
 export const cleanTransform = definePlugin({
   kind: 'transform',
   name: 'clean',
-  description: 'Removes scripts, styles, embeds, comments, icons and hidden elements; keeps <noscript> content that carries real text.',
+  description: 'Removes scripts, styles, embeds, comments, icons and hidden elements (with only_main_content, hidden ones are left to main content, which keeps folded-away text); keeps <noscript> content that carries real text.',
   order: 'pre',
   setup: () => ({
     apply(doc: PageDocument) {
-      if (doc.root) cleanContent(doc.root);
+      if (doc.root) cleanContent(doc.root, { keepHidden: doc.job.options.only_main_content });
     },
   }),
 });
