@@ -19,8 +19,15 @@ export function isLegalBlock(el: Element): boolean {
   return name.split(/[^a-z]+/).some((w) => LEGAL_WORD.test(w));
 }
 
+/** The small-print blocks (in document order) that end `part`: from the last back while each closes it. */
+export function closingLegal(legal: Element[], part: Element, stats: StatsMap): Element[] {
+  const out: Element[] = [];
+  for (let i = legal.length - 1; i >= 0 && closesPart(legal[i]!, part, stats); i--) out.push(legal[i]!);
+  return out;
+}
+
 /** Does `el` end `part`: at most a line of text follows it inside the part? */
-export function closesPart(el: Element, part: Element, stats: StatsMap): boolean {
+function closesPart(el: Element, part: Element, stats: StatsMap): boolean {
   let after = 0;
   for (let at: Element | null = el; at && at !== part; at = at.parentNode as Element | null) {
     for (let s = at.nextElementSibling; s; s = s.nextElementSibling) {

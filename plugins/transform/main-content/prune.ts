@@ -5,7 +5,7 @@
 import { boilerClassWords, classWeight, isProductClutter } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
-import { closesPart, isLegalBlock } from './legal.ts';
+import { closingLegal, isLegalBlock } from './legal.ts';
 import { isReplyQuote } from './quotes.ts';
 import { recommendationBlock } from './recommend.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
@@ -178,8 +178,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     for (const el of keepRepeated(cleaned, spared, stats, ps?.text ?? 0)) if (!recs.some((r) => contains(r, el))) drop.add(el);
     for (const r of recs) if (!recs.some((o) => o !== r && contains(o, r))) drop.add(r);
     if (readNext) for (const el of readNextTail(readNext, part, stats, total)) drop.add(el);
-    // (the last small print first: a run of notices closes the content together)
-    for (let i = legal.length - 1; i >= 0 && closesPart(legal[i]!, part, stats); i--) drop.add(legal[i]!);
+    for (const el of closingLegal(legal, part, stats)) drop.add(el);
   }
   return drop;
 }
