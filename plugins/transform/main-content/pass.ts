@@ -5,6 +5,7 @@
  */
 import { contentSiblings, pickTop } from './candidates.ts';
 import { findBoilerplate } from './prepare.ts';
+import { faqBlocks } from './faq.ts';
 import { leadIn } from './leadin.ts';
 import { findPrunable } from './prune.ts';
 import { measure, type StatsMap } from './scoring.ts';
@@ -44,6 +45,11 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const best = pickTop(root, stats, pass);
   const siblings = contentSiblings(best.el, root, stats, pass);
   const parts = [...leadIn(siblings, root, stats, pass), ...siblings];
+  const faqs = faqBlocks(parts, root, stats, pass);
+  if (faqs.length) {
+    parts.push(...faqs);
+    parts.sort((a, b) => (a.compareDocumentPosition(b) & 4 ? -1 : 1));
+  }
   const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
   let partsText = 0;
   for (const p of parts) partsText += stats.get(p)?.text ?? 0;

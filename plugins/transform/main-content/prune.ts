@@ -5,6 +5,7 @@
 import { boilerClassWords, classWeight, isProductClutter } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
+import { closingLegal, isLegalBlock } from './legal.ts';
 import { isReplyQuote } from './quotes.ts';
 import { recommendationBlock } from './recommend.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
@@ -124,6 +125,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     const cleaned: Element[] = [];
     const recs: Element[] = [];
     let readNext: Element | null = null;
+    const legal: Element[] = [];
     const spared: Element[] = [];
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
@@ -139,6 +141,10 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
           recs.push(rec);
           return true;
         }
+      }
+      if (el !== part && pass.clean && !pass.product && isLegalBlock(el)) {
+        legal.push(el);
+        return true;
       }
       if (HEADINGS.has(tag) && !spread && isReadNextHeading((el.textContent ?? '').replace(/\s+/g, ' ').trim())) readNext = el;
       if (tag === 'H1' || tag === 'H2') {
@@ -172,6 +178,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     for (const el of keepRepeated(cleaned, spared, stats, ps?.text ?? 0)) if (!recs.some((r) => contains(r, el))) drop.add(el);
     for (const r of recs) if (!recs.some((o) => o !== r && contains(o, r))) drop.add(r);
     if (readNext) for (const el of readNextTail(readNext, part, stats, total)) drop.add(el);
+    for (const el of closingLegal(legal, part, stats)) drop.add(el);
   }
   return drop;
 }
