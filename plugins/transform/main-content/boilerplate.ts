@@ -53,6 +53,8 @@ const BOILER_WORDS = new Set([
   'byline', 'entry-meta', 'post-meta', 'postmetadata',
   // a Q&A page's answer box and the "log in to answer / ask a question" notices below a thread
   'post-form', 'bottom-notice', 'js-bottom-notice',
+  // Google's mark for what its site search should skip (license footers, feedback widgets)
+  'nocontent',
 ]);
 /** Word parts (split at '-' and '_') that mark boilerplate. */
 const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
