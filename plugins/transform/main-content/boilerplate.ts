@@ -53,6 +53,8 @@ const BOILER_WORDS = new Set([
   'byline', 'entry-meta', 'post-meta', 'postmetadata',
   // a Q&A page's answer box and the "log in to answer / ask a question" notices below a thread
   'post-form', 'bottom-notice', 'js-bottom-notice',
+  // Google's mark for what its site search should skip (license footers, feedback widgets)
+  'nocontent',
 ]);
 /** Word parts (split at '-' and '_') that mark boilerplate. */
 const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
@@ -67,9 +69,11 @@ const REVIEWS = /(?<!editorial)reviews|customerreview|review-list|reviewlist/;
 /**
  * Shop furniture around a product: carousels (other products, or the same photos again), popovers
  * and tooltips (hidden until hovered), legal small print, comparison tables of other models,
- * seller-feedback lists, takeovers and modals. On other pages these words can name the content.
+ * seller-feedback lists, takeovers and modals; the buy box (cart form, quantity picker, mini cart),
+ * which is the shop's controls, not the product. On other pages these words can name the content.
+ * (Not "shipping": some shops' listings state their delivery terms as part of the item.)
  */
-const PRODUCT_CLUTTER = /carousel|popover|tool-?tip|disclaimer|legal|comparison|feedback|takeover|modal/;
+const PRODUCT_CLUTTER = /carousel|popover|tool-?tip|disclaimer|legal|comparison|feedback|takeover|modal|mini-?cart|add-?to-?cart|(?:^|[\s_-])cart(?:[\s_-]|$)/;
 /** Consent managers (OneTrust, Cookiebot, Didomi, Usercentrics …) and cookie banners. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp/;
 const CONTENT_HINT = /article|content|entry|post-body|postbody|story|main|text|body|prose|markdown|rich-text|richtext/;

@@ -55,7 +55,7 @@ export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: bool
   if (tag === 'TABLE' && isDataTable(el, s)) return null;
   if (s.code > 0 && s.text > 0 && linkDensity(s) < 0.5) return null;
   const weight = pass.weights ? classWeight(el, pass.forum) : 0;
-  if (weight + s.score < 0 && !negativeProse(el, s)) return 'negative';
+  if (weight + s.score < 0 && !negativeProse(el, s, pass.article ? NEG_PROSE_TEXT : NEG_PROSE_LANDING)) return 'negative';
   if (s.commas >= 10) return null;
   const isList = tag === 'UL' || tag === 'OL' || tag === 'DL';
   const p = s.pTags;
@@ -79,8 +79,8 @@ export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: bool
   return null;
 }
 
-/** Good paragraph text, and its share of the block, above which a block is prose whatever its class says … */
-const NEG_PROSE_TEXT = 150;
+/** Good paragraph text (less off articles: a landing page's banner pitch is one short paragraph) and its share of the block, above which a block is prose whatever its class says … */
+const NEG_PROSE_TEXT = 150, NEG_PROSE_LANDING = 60;
 const NEG_PROSE_SHARE = 0.6;
 /** … unless the class names a part that is never content, however wordy. */
 const STRONG_NEGATIVE = /footer|hidden|sidebar|comment|menu|form/;
@@ -90,8 +90,8 @@ const STRONG_NEGATIVE = /footer|hidden|sidebar|comment|menu|form/;
  * "contact", "meta", a "nav" inside a longer word): landing and product pages name their text
  * sections so ("hero-banner", "media-cards", "contact_section").
  */
-function negativeProse(el: Element, s: Stats): boolean {
-  if (s.goodText < NEG_PROSE_TEXT || s.goodText < s.text * NEG_PROSE_SHARE || linkDensity(s) >= 0.15) return false;
+function negativeProse(el: Element, s: Stats, min: number): boolean {
+  if (s.goodText < min || s.goodText < s.text * NEG_PROSE_SHARE || linkDensity(s) >= 0.15) return false;
   return !STRONG_NEGATIVE.test(classAndId(el));
 }
 
