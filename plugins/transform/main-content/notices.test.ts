@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { isDisclosure } from './notices.ts';
+import { isAuthorBio, isDisclosure } from './notices.ts';
 
 describe('isDisclosure', () => {
   test('a site speaking of its own affiliate links is a disclosure', () => {
@@ -12,5 +12,17 @@ describe('isDisclosure', () => {
   test('prose about affiliate marketing is not', () => {
     expect(isDisclosure('To measure the outcomes of these partnerships, implement affiliate links, UTM tracking and discount codes.')).toBe(false);
     expect(isDisclosure('Affiliate programs: streamers earn a commission when viewers buy games via affiliate links.')).toBe(false);
+  });
+});
+
+describe('isAuthorBio', () => {
+  test('a name introduced as a writer is a bio', () => {
+    expect(isAuthorBio('Mark di Stefano is a breaking news reporter for BuzzFeed News and is based in Sydney.')).toBe(true);
+    expect(isAuthorBio('Julia Gralberg is a freelance travel writer and editor of a hotel guide.')).toBe(true);
+  });
+
+  test('other sentences about people or firms are not', () => {
+    expect(isAuthorBio('Liberty Mutual Group is a Boston-based mutual insurer and one of the largest property and casualty writers.')).toBe(false);
+    expect(isAuthorBio('The author is a writer.')).toBe(false);
   });
 });

@@ -1,15 +1,24 @@
 /**
+ * Notices about the site and its writer inside a post's own container, where no class or position
+ * gives them away, only their wording.
+ *
  * Affiliate disclosures: the short paragraph a blog or review site puts above or below a post
  * ("This post may contain affiliate links…", "We may earn a commission when you buy through links
  * on this page"). It is a legal notice about the site, not part of what the post says, and it sits
- * inside the post's own container, so no class or position gives it away: only its wording does.
- * The wording must be the site speaking of itself, so a post about affiliate marketing is safe.
+ * in the post's container. The wording must be the site speaking of itself, so a post about
+ * affiliate marketing is safe.
+ *
+ * Author bios: "Jane Doe is a freelance writer who covers …" closing the post, when the theme does
+ * not wrap it in an author box (boilerplate.ts catches those by class). Only at the very end of
+ * the content: an article quoting someone's credentials mid-text keeps them.
  */
 import type { StatsMap } from './scoring.ts';
 import { elementsInOrder, tagOf } from './walk.ts';
 
-/** Longest block (visible characters) read as a disclosure. */
+/** Longest block (visible characters) read as a disclosure … */
 const MAX_TEXT = 400;
+/** … and as an author bio. */
+const MAX_BIO = 800;
 
 const DISCLOSURE = [
   // "this post contains / may contain affiliate links", "our site uses affiliate links"
@@ -21,20 +30,42 @@ const DISCLOSURE = [
   /\b(?:i|we|this (?:web)?site) earns? from qualifying purchases/i,
 ];
 
+/** A name (two to five capitalised words), then "is a … writer / editor / reporter …". */
+const BIO = /^(?:\p{Lu}[\p{L}'’.-]+(?: (?:\p{Lu}[\p{L}'’.-]+|de|di|da|van|von|der|la|le)){1,4}),? (?:is|was|has been) (?:a|an|the)\b[^.]{0,80}?\b(?:writer|editor|journalist|reporter|author|contributor|correspondent|columnist|blogger|content creator|freelancer)\b/u;
+/** At most this share of the part's text may follow a bio. */
+const BIO_TAIL = 0.1;
+
+export function isAuthorBio(text: string): boolean {
+  return BIO.test(text);
+}
+
+/** Text of what follows `el` inside `part`. */
+function textAfter(el: Element, part: Element, stats: StatsMap): number {
+  let text = 0;
+  for (let at: Element | null = el; at && at !== part; at = at.parentNode as Element | null) {
+    for (let s = at.nextElementSibling; s; s = s.nextElementSibling) text += stats.get(s)?.text ?? 0;
+  }
+  return text;
+}
+
 export function isDisclosure(text: string): boolean {
   return DISCLOSURE.some((re) => re.test(text));
 }
 
-/** Disclosure paragraphs inside the content parts (outermost blocks only). */
-export function disclosures(parts: Element[], stats: StatsMap): Element[] {
+/** Disclosure paragraphs and closing author bios inside the content parts (outermost blocks only). */
+export function notices(parts: Element[], stats: StatsMap, product: boolean): Element[] {
   const out: Element[] = [];
   for (const part of parts) {
+    const partText = stats.get(part)?.text ?? 0;
     elementsInOrder(part, (el) => {
       const tag = tagOf(el);
       if (el === part || (tag !== 'P' && tag !== 'DIV')) return false;
       const text = stats.get(el)?.text ?? 0;
-      if (text === 0 || text > MAX_TEXT) return text === 0;
-      if (!isDisclosure(el.textContent ?? '')) return false;
+      if (text === 0 || text > MAX_BIO) return text === 0;
+      const words = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+      // (a book's or a course's page introduces its author: there the bio is content)
+      const bio = !product && isAuthorBio(words) && textAfter(el, part, stats) <= partText * BIO_TAIL;
+      if (!bio && (text > MAX_TEXT || !isDisclosure(words))) return false;
       out.push(el);
       return true;
     });

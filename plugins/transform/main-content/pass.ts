@@ -6,7 +6,7 @@
 import { contentSiblings, pickTop } from './candidates.ts';
 import { findBoilerplate } from './prepare.ts';
 import { leadIn } from './leadin.ts';
-import { disclosures } from './notices.ts';
+import { notices } from './notices.ts';
 import { findPrunable } from './prune.ts';
 import { measure, type StatsMap } from './scoring.ts';
 import type { PageKind } from './boilerplate.ts';
@@ -46,7 +46,7 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const siblings = contentSiblings(best.el, root, stats, pass);
   const parts = [...leadIn(siblings, root, stats, pass), ...siblings];
   const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
-  for (const el of disclosures(parts, stats)) prune.add(el);
+  for (const el of notices(parts, stats, pass.product)) prune.add(el);
   let partsText = 0;
   for (const p of parts) partsText += stats.get(p)?.text ?? 0;
   return { pass, parts, prune, text: keptText(parts, prune, stats), partsText };
