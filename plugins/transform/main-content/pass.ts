@@ -35,6 +35,7 @@ export interface PassResult {
   text: number;
   /** Visible characters of the chosen parts before in-content cleaning. */
   partsText: number;
+  stats: StatsMap;
 }
 
 /** Enough text to stop retrying (Readability's 500 characters, counted without whitespace). */
@@ -46,10 +47,9 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const siblings = contentSiblings(best.el, root, stats, pass);
   const parts = [...leadIn(siblings, root, stats, pass), ...siblings];
   const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
-  for (const el of notices(parts, stats, pass.product)) prune.add(el);
   let partsText = 0;
   for (const p of parts) partsText += stats.get(p)?.text ?? 0;
-  return { pass, parts, prune, text: keptText(parts, prune, stats), partsText };
+  return { pass, parts, prune, text: keptText(parts, prune, stats), partsText, stats };
 }
 
 function keptText(parts: Element[], prune: Set<Element>, stats: StatsMap): number {
@@ -68,9 +68,15 @@ export function cascade(root: Element, page: PageKind, title: string, markers: r
   const scope = mainLandmark(root, stats0, markers);
   // stats are subtree-local, so the page-wide measurement serves the landmark too
   const result = cascadeIn(scope, page, title, markers, stats0);
-  if (scope === root || result.text >= MIN_SCOPED_TEXT) return result;
+  if (scope === root || result.text >= MIN_SCOPED_TEXT) return withNotices(result);
   const wide = cascadeIn(root, page, title, markers, stats0);
-  return wide.text > result.text ? wide : result;
+  return withNotices(wide.text > result.text ? wide : result);
+}
+
+/** The winner's disclosures and closing bio go too (only the winner's: reading text is not cheap). */
+function withNotices(result: PassResult): PassResult {
+  for (const el of notices(result.parts, result.stats, result.pass.product)) result.prune.add(el);
+  return result;
 }
 
 /** Share of the page text a `<main>` must hold to narrow the search to it. */
