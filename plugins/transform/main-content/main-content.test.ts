@@ -268,3 +268,13 @@ describe('mainContentTransform plugin', () => {
     expect(textOf(doc.root!)).toContain('All rights reserved');
   });
 });
+
+test('code keeps its highlighted comments (hljs-comment, token comment are not comment sections)', () => {
+  const prose = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i + 1} explains the command, with clauses, commas, and enough words to be real prose.</p>`).join('');
+  const doc = parseForExtraction(`<html><body><article>${prose}<pre><code><span class="hljs-comment"># stage every modified file</span>
+git add -A
+<span class="token comment">// and commit them</span></code></pre>${prose}</article></body></html>`);
+  const text = textOf(extractMainContent(doc));
+  expect(text).toContain('# stage every modified file');
+  expect(text).toContain('// and commit them');
+});

@@ -94,6 +94,8 @@ function scan(top: Element, info: ScanInfo) {
 /** Paragraph text beyond which a role=tablist block is content (an accordion), not a tab strip. */
 const TAB_TEXT = 200;
 
+const CODE = new Set(['PRE', 'CODE']);
+
 export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, markers: readonly Element[], loose = false): Set<Element> {
   const total = stats.get(root)?.text ?? 0;
   const protect = new Set<Element>();
@@ -106,6 +108,8 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
   const byClass: Element[] = [];
   elementsInOrder(root, (el) => {
     if (protect.has(el)) return false;
+    // (code is never boilerplate: a highlighter's spans are named "hljs-comment", "token comment")
+    if (CODE.has(tagOf(el))) return true;
     const why = boilerplateKind(el, kind);
     const always = why === 'comment' || why === 'consent';
     // (class words are what misfire on odd markup; a footer or navigation landmark is that on any page)
