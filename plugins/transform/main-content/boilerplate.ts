@@ -39,8 +39,11 @@ function hiddenByMarkup(el: Element, cls: string | null): boolean {
 const BOILER_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'MENU']);
 const BOILER_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar', 'tablist', 'alert']);
 
-/** Substrings of class/id that mark boilerplate wherever they occur ("shared" is not "share": styled-components' "shared-styles"). */
-const BOILER_SUBSTR = /cookie|consent|gdpr|newsletter|subscri|share(?!d)|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular|sitenotice/;
+/**
+ * Substrings of class/id that mark boilerplate wherever they occur ("shared" is not "share": styled-components' "shared-styles").
+ * Lead-capture forms of the common form plugins (Gravity Forms, WPForms, HubSpot, Marketo) count too: their labels and help texts are not content.
+ */
+const BOILER_SUBSTR = /cookie|consent|gdpr|newsletter|subscri|share(?!d)|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular|sitenotice|gform_wrapper|wpforms-container|hbspt-form|mktoform/;
 /** Whole class/id words that mark boilerplate. */
 const BOILER_WORDS = new Set([
   'ad', 'ads', 'adv', 'adsense', 'nav', 'menu', 'menus', 'tags', 'tag-list', 'tagcloud', 'footer', 'header-nav',

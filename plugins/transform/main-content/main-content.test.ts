@@ -268,3 +268,22 @@ describe('mainContentTransform plugin', () => {
     expect(textOf(doc.root!)).toContain('All rights reserved');
   });
 });
+
+test('code keeps its highlighted comments (hljs-comment, token comment are not comment sections)', () => {
+  const prose = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i + 1} explains the command, with clauses, commas, and enough words to be real prose.</p>`).join('');
+  const doc = parseForExtraction(`<html><body><article>${prose}<pre><code><span class="hljs-comment"># stage every modified file</span>
+git add -A
+<span class="token comment">// and commit them</span></code></pre>${prose}</article></body></html>`);
+  const text = textOf(extractMainContent(doc));
+  expect(text).toContain('# stage every modified file');
+  expect(text).toContain('// and commit them');
+});
+
+test('an <aside> callout of plain prose set among the paragraphs stays; a sidebar of links does not', () => {
+  const prose = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i + 1} explains the myth, with clauses, commas, and enough words to be real prose.</p>`).join('');
+  const callout = '<aside class="center"><h3>Not all vegetarians are the same</h3><p>The types of vegetarian diets eaten in the country vary widely, from those that allow eggs and milk to vegan plans with no animal products at all, and they differ in protein.</p></aside>';
+  const doc = parseForExtraction(`<html><body><article>${prose}${callout}${prose}</article><aside class="sidebar"><a href="/a">Popular post one</a><a href="/b">Popular post two</a></aside></body></html>`);
+  const text = textOf(extractMainContent(doc));
+  expect(text).toContain('vary widely');
+  expect(text).not.toContain('Popular post');
+});

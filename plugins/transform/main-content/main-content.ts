@@ -8,6 +8,7 @@ import { definePlugin } from '../../../core/plugin.ts';
 import { isArticlePage } from './article.ts';
 import { isForumPage } from './forum.ts';
 import { isBrokenParse, reparseBody } from './parse.ts';
+import { repairMojibake } from './mojibake.ts';
 import { isProductPage } from './product.ts';
 import { cascade } from './pass.ts';
 import { removeJunk } from './prepare.ts';
@@ -54,10 +55,14 @@ export function extractMainContent(doc: Document, url?: string, options: Extract
       return box;
     }
   }
-  if (parts.length === 1) return parts[0]!;
+  if (parts.length === 1) {
+    repairMojibake(parts[0]!);
+    return parts[0]!;
+  }
   const content = doc.createElement('div');
   parts[0]!.parentNode?.insertBefore(content, parts[0]!);
   for (const part of parts) content.appendChild(part);
+  repairMojibake(content);
   return content;
 }
 

@@ -7,6 +7,7 @@ import { contentSiblings, pickTop } from './candidates.ts';
 import { findBoilerplate } from './prepare.ts';
 import { faqBlocks } from './faq.ts';
 import { leadIn } from './leadin.ts';
+import { notices } from './notices.ts';
 import { findPrunable } from './prune.ts';
 import { measure, type StatsMap } from './scoring.ts';
 import type { PageKind } from './boilerplate.ts';
@@ -35,6 +36,7 @@ export interface PassResult {
   text: number;
   /** Visible characters of the chosen parts before in-content cleaning. */
   partsText: number;
+  stats: StatsMap;
 }
 
 /** Enough text to stop retrying (Readability's 500 characters, counted without whitespace). */
@@ -53,7 +55,7 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
   let partsText = 0;
   for (const p of parts) partsText += stats.get(p)?.text ?? 0;
-  return { pass, parts, prune, text: keptText(parts, prune, stats), partsText };
+  return { pass, parts, prune, text: keptText(parts, prune, stats), partsText, stats };
 }
 
 function keptText(parts: Element[], prune: Set<Element>, stats: StatsMap): number {
@@ -72,9 +74,15 @@ export function cascade(root: Element, page: PageKind, title: string, markers: r
   const scope = mainLandmark(root, stats0, markers);
   // stats are subtree-local, so the page-wide measurement serves the landmark too
   const result = cascadeIn(scope, page, title, markers, stats0);
-  if (scope === root || result.text >= MIN_SCOPED_TEXT) return result;
+  if (scope === root || result.text >= MIN_SCOPED_TEXT) return withNotices(result);
   const wide = cascadeIn(root, page, title, markers, stats0);
-  return wide.text > result.text ? wide : result;
+  return withNotices(wide.text > result.text ? wide : result);
+}
+
+/** The winner's disclosures and closing bio go too (only the winner's: reading text is not cheap). */
+function withNotices(result: PassResult): PassResult {
+  for (const el of notices(result.parts, result.stats, result.pass.product)) result.prune.add(el);
+  return result;
 }
 
 /** Share of the page text a `<main>` must hold to narrow the search to it. */

@@ -94,6 +94,8 @@ function scan(top: Element, info: ScanInfo) {
 /** Paragraph text beyond which a role=tablist block is content (an accordion), not a tab strip. */
 const TAB_TEXT = 200;
 
+const CODE = new Set(['PRE', 'CODE']);
+
 export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, markers: readonly Element[], loose = false): Set<Element> {
   const total = stats.get(root)?.text ?? 0;
   const protect = new Set<Element>();
@@ -106,12 +108,15 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
   const byClass: Element[] = [];
   elementsInOrder(root, (el) => {
     if (protect.has(el)) return false;
+    // (code is never boilerplate: a highlighter's spans are named "hljs-comment", "token comment")
+    if (CODE.has(tagOf(el))) return true;
     const why = boilerplateKind(el, kind);
     const always = why === 'comment' || why === 'consent';
     // (class words are what misfire on odd markup; a footer or navigation landmark is that on any page)
     if (!why || (loose && (why === 'class' || why === 'tabs'))) return false;
     const s = stats.get(el);
     if (s && s.text > total * 0.5 && !always && !(why === 'tag' && linkDump(s))) return false;
+    if (why === 'tag' && !kind.forum && s && isCallout(el, s)) return false;
     // a tab strip is a row of labels; Bootstrap accordions (FAQs) carry role=tablist around their text
     if (why === 'tabs' && s && s.goodText >= TAB_TEXT) return false;
     drop.add(el);
@@ -120,6 +125,26 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
   });
   for (const el of repeatedBlocks(byClass, stats, total)) drop.delete(el);
   return drop;
+}
+
+/** Prose (visible characters, share of good paragraph text) an <aside> needs to be a callout … */
+const CALLOUT_TEXT = 150;
+const CALLOUT_GOOD = 0.8;
+/** … and the paragraphs beside it. */
+const CALLOUT_SIBLINGS = 2;
+
+/**
+ * An <aside> set among an article's paragraphs and holding link-free prose is a callout box or pull
+ * quote in the flow of the text ("Not all vegetarians are the same …"), not a sidebar: sidebars sit
+ * beside the text, hold links and widgets, or say what they are in their class.
+ */
+function isCallout(el: Element, s: Stats): boolean {
+  if (tagOf(el) !== 'ASIDE' || s.text < CALLOUT_TEXT || s.goodText < s.text * CALLOUT_GOOD || s.link > s.text * 0.1) return false;
+  // (a pull quote repeats a sentence of the text)
+  if (boilerClassWords(el) || /pull[-_]?quote/i.test(attr(el, 'class') ?? '')) return false;
+  let paras = 0;
+  for (let c = el.parentNode?.firstChild ?? null; c && paras < CALLOUT_SIBLINGS; c = c.nextSibling) if ((c as Element).tagName === 'P') paras++;
+  return paras >= CALLOUT_SIBLINGS;
 }
 
 /** A landmark (footer, nav) that is a mass of links or short labels (city and zip lists, site maps) is chrome however big. */

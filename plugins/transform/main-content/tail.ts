@@ -1,13 +1,14 @@
 /**
  * "Read next" tails: a section at the end of the content under a heading such as "Related
  * articles", "You might also like", "More from …" or "Recommended for you" is a list of links to
- * other pages that many sites put inside the article container, without a telling class. It goes
+ * other pages that many sites put inside the article container, without a telling class ("About
+ * the author" closes a post the same way, with a bio and a link to the writer's other posts). It goes
  * with everything after it, when that is a small share of the content.
  */
 import type { StatsMap } from './scoring.ts';
 import { ELEMENT } from './walk.ts';
 
-const READ_NEXT = /^(?:related (?:articles|posts|stories|content|reads|reading|publications|news)|you (?:might|may) (?:also )?like|recommended(?: for you| reading| posts| articles| stories)?|recommend posts|more (?:from|stories|articles|posts|like this)\b.*|what to read next|read (?:more|next)|discover more\b.*|most popular|popular (?:posts|articles|stories)|keep reading|up next|also read)\W*$/i;
+const READ_NEXT = /^(?:related (?:articles|posts|stories|content|reads|reading|publications|news)|you (?:might|may) (?:also )?like|recommended(?: for you| reading| posts| articles| stories)?|recommend posts|more (?:from|stories|articles|posts|like this)\b.*|what to read next|read (?:more|next)|discover more\b.*|most popular|popular (?:posts|articles|stories)|keep reading|up next|also read|about the (?:author|writer|reviewer)s?)\W*$/i;
 
 /** Longest heading text looked at (characters). */
 const MAX_HEADING = 80;

@@ -1,0 +1,22 @@
+import { describe, expect, test } from 'bun:test';
+import { parseHtmlDocument } from '../../../core/dom.ts';
+import { repairMojibake } from './mojibake.ts';
+
+// UTF-8 bytes read as Latin-1: "’" (e2 80 99) becomes "â" + two C1 controls, "®" (c2 ae) "Â®"
+const latin1 = (s: string) => Array.from(new TextEncoder().encode(s), (b) => String.fromCharCode(b)).join('');
+
+describe('repairMojibake', () => {
+  test('doubly encoded text is decoded again, runs without a C1 control included', () => {
+    const doc = parseHtmlDocument(`<html><body><div id="c"><p>${latin1('The Earth’s surface')}</p><p>${latin1('JOHNSON®, café')}</p></div></body></html>`);
+    const root = doc.getElementById('c')!;
+    repairMojibake(root);
+    expect(root.textContent).toBe('The Earth’s surfaceJOHNSON®, café');
+  });
+
+  test('real Latin-1 text without C1 controls is left alone', () => {
+    const doc = parseHtmlDocument('<html><body><div id="c"><p>Ã© is not a word, nor is Â®.</p></div></body></html>');
+    const root = doc.getElementById('c')!;
+    repairMojibake(root);
+    expect(root.textContent).toBe('Ã© is not a word, nor is Â®.');
+  });
+});
