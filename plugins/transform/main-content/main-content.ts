@@ -9,6 +9,7 @@ import { isArticlePage } from './article.ts';
 import { isForumPage } from './forum.ts';
 import { isBrokenParse, reparseBody } from './parse.ts';
 import { repairMojibake } from './mojibake.ts';
+import { notePostMeta } from './postmeta.ts';
 import { isProductPage } from './product.ts';
 import { cascade } from './pass.ts';
 import { removeJunk } from './prepare.ts';
@@ -38,6 +39,7 @@ export function extractMainContent(doc: Document, url?: string, options: Extract
   const title = pageTitle(doc);
   const scan = removeJunk(root);
   const forum = options.forum ?? isForumPage(doc, scan.forumHits, url);
+  notePostMeta(forum ? scan.postMeta : [], root);
   const product = !forum && isProductPage(doc, scan.productHits);
   const article = !forum && !product && isArticlePage(doc, scan.articleHits, url);
   const result = cascade(root, { forum, product, article }, title, scan.markers);

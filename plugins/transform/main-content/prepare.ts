@@ -6,6 +6,7 @@
 import { boilerClassWords, boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
 import type { Stats, StatsMap } from './scoring.ts';
 import { looksLikePost } from './forum.ts';
+import { dropAllButMeta, holdsPostMeta, isPostMeta } from './postmeta.ts';
 import { looksLikeProduct } from './product.ts';
 import { hiddenToKeep, textLength } from './rescue.ts';
 import { looksLikeArticle } from './article.ts';
@@ -21,6 +22,8 @@ export interface ScanInfo {
   productHits: number;
   /** JSON-LD article scripts in the body (see article.ts). */
   articleHits: number;
+  /** Post author names and date lines (see postmeta.ts). */
+  postMeta: Element[];
 }
 
 /**
@@ -28,7 +31,7 @@ export interface ScanInfo {
  * notes content landmarks and forum-post signs.
  */
 export function removeJunk(root: Element): ScanInfo {
-  const info: ScanInfo = { markers: [], forumHits: 0, productHits: 0, articleHits: 0 };
+  const info: ScanInfo = { markers: [], forumHits: 0, productHits: 0, articleHits: 0, postMeta: [] };
   const queue: Element[] = [root];
   let total = -1;
   const pageText = () => (total < 0 ? (total = textLength(root, false)) : total);
@@ -66,6 +69,7 @@ function scan(top: Element, info: ScanInfo) {
       if (role === 'main' || prop === 'articleBody' || prop === 'text') info.markers.push(el);
     }
     if (looksLikePost(el, tag, cls)) info.forumHits++;
+    if (cls && isPostMeta(tag, cls)) info.postMeta.push(el);
     if (cls !== undefined && looksLikeProduct(el, tag, cls)) info.productHits++;
     if (cls !== undefined && looksLikeArticle(el, tag)) info.articleHits++;
     if (JUNK.has(tag)) {
@@ -119,6 +123,11 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
     if (why === 'tag' && !kind.forum && s && isCallout(el, s)) return false;
     // a tab strip is a row of labels; Bootstrap accordions (FAQs) carry role=tablist around their text
     if (why === 'tabs' && s && s.goodText >= TAB_TEXT) return false;
+    // (on a thread, an author cell keeps the author's name and the post's date)
+    if (kind.forum && !always && holdsPostMeta(el)) {
+      dropAllButMeta(el, drop);
+      return true;
+    }
     drop.add(el);
     if (why === 'class') byClass.push(el);
     return true;

@@ -1,0 +1,59 @@
+/**
+ * Post headers on forum threads: who wrote each post and when. Readers of a thread need them (a
+ * reply makes sense only next to its author), but they sit in blocks the extractor otherwise drops:
+ * the author's profile cell (boilerplate: rank, join date, post count) and short "meta" lines that
+ * conditional cleaning takes for clutter. Here the author name and the date line of the common
+ * platforms are recognised, so that on a thread they survive while the rest of the cell still goes.
+ */
+import { tagOf } from './walk.ts';
+
+/**
+ * Class words of a post's author name or date line: XenForo (message-name, message-attribution-main),
+ * its VerticalScope skin (MessageCard__user-info__name), Discourse's crawler view (creator,
+ * post-time), phpBB (p.author: the date line), vBulletin (bigusername).
+ */
+const POST_META = /(?:^|\s)(?:message-name|message-attribution-main|messagecard__user-info__name|creator|post-time|bigusername)(?:\s|$)/i;
+const PHPBB_AUTHOR = /(?:^|\s)author(?:\s|$)/;
+
+/** Is this (classed) element a post's author name or date line? Called by the scan for each classed element. */
+export function isPostMeta(tag: string, cls: string): boolean {
+  return POST_META.test(cls) || (tag === 'P' && PHPBB_AUTHOR.test(cls));
+}
+
+/** The meta elements of the page being extracted and their ancestors (set only on threads). */
+let onPath = new WeakSet<Element>();
+let metas = new WeakSet<Element>();
+
+/** Records the post meta of a thread (call once per extraction, before the passes). */
+export function notePostMeta(found: readonly Element[], root: Element): void {
+  onPath = new WeakSet();
+  metas = new WeakSet();
+  for (const m of found) {
+    // (only meta still in the tree under root: hidden copies were removed by the scan)
+    const chain: Element[] = [];
+    let a: Element | null = m;
+    for (; a && a !== root && !onPath.has(a); a = a.parentElement) chain.push(a);
+    if (!a) continue;
+    metas.add(m);
+    for (const c of chain) onPath.add(c);
+    onPath.add(a);
+  }
+}
+
+/** Does this element hold a post's author name or date line? */
+export function holdsPostMeta(el: Element): boolean {
+  return onPath.has(el);
+}
+
+/**
+ * A boilerplate block holding post meta (an author cell): adds to `drop` everything in it but the
+ * meta elements and the elements around them.
+ */
+export function dropAllButMeta(el: Element, drop: Set<Element>): void {
+  if (metas.has(el)) return;
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    if (metas.has(c)) continue;
+    if (onPath.has(c)) dropAllButMeta(c, drop);
+    else if (tagOf(c) !== 'BR') drop.add(c);
+  }
+}
