@@ -10,14 +10,22 @@ import { tagOf } from './walk.ts';
 /**
  * Class words of a post's author name or date line: XenForo (message-name, message-attribution-main),
  * its VerticalScope skin (MessageCard__user-info__name), Discourse's crawler view (creator,
- * post-time), phpBB (p.author: the date line), vBulletin (bigusername).
+ * post-time), phpBB (p.author: the date line; see postMetaOf for the name), vBulletin (bigusername).
  */
 const POST_META = /(?:^|\s)(?:message-name|message-attribution-main|messagecard__user-info__name|creator|post-time|bigusername)(?:\s|$)/i;
 const PHPBB_AUTHOR = /(?:^|\s)author(?:\s|$)/;
 
-/** Is this (classed) element a post's author name or date line? Called by the scan for each classed element. */
-export function isPostMeta(tag: string, cls: string): boolean {
-  return POST_META.test(cls) || (tag === 'P' && PHPBB_AUTHOR.test(cls));
+/**
+ * The post meta this (classed) element is or holds, or null. Called by the scan for each classed element.
+ * phpBB names the author in the first <dt> of its profile card (the rest is rank, post count, join date).
+ */
+export function postMetaOf(el: Element, tag: string, cls: string): Element | null {
+  if (POST_META.test(cls) || (tag === 'P' && PHPBB_AUTHOR.test(cls))) return el;
+  if (tag === 'DL' && /(?:^|\s)postprofile(?:\s|$)/.test(cls)) {
+    const dt = el.firstElementChild;
+    return dt && tagOf(dt) === 'DT' ? dt : null;
+  }
+  return null;
 }
 
 /** The meta elements of the page being extracted and their ancestors (set only on threads). */
@@ -43,6 +51,18 @@ export function notePostMeta(found: readonly Element[], root: Element): void {
 /** Does this element hold a post's author name or date line? */
 export function holdsPostMeta(el: Element): boolean {
   return onPath.has(el);
+}
+
+/** Text up to which a block holding post meta is a post header (beyond it, a post or the thread). */
+const META_BLOCK = 300;
+
+/**
+ * Drops a block the in-content cleaning took for clutter; on a thread a post header holding the
+ * author's name and the date loses only the rest.
+ */
+export function dropCleaned(el: Element, text: number, forum: boolean, drop: Set<Element>): void {
+  if (forum && onPath.has(el) && text <= META_BLOCK) dropAllButMeta(el, drop);
+  else drop.add(el);
 }
 
 /**

@@ -7,14 +7,11 @@ import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { closingLegal, isLegalBlock } from './legal.ts';
 import { isReplyQuote } from './quotes.ts';
-import { dropAllButMeta, holdsPostMeta } from './postmeta.ts';
+import { dropCleaned } from './postmeta.ts';
 import { recommendationBlock } from './recommend.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
 import { HEADINGS } from './tags.ts';
 import { attr, classAndId, contains, elementsInOrder, tagOf } from './walk.ts';
-
-/** Text up to which a block holding post meta is a post header, spared by the cleaning. */
-const META_BLOCK = 300;
 
 /** Content this link-dense is a listing. */
 const LISTING_DENSITY = 0.3;
@@ -179,12 +176,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
       return false;
     });
     // (a recommendation block was seen only at its heading, after the walk had entered it)
-    for (const el of keepRepeated(cleaned, spared, stats, ps?.text ?? 0)) {
-      if (recs.some((r) => contains(r, el))) continue;
-      // (a thread's post header: its author's name and date stay, the rest of it goes)
-      if (pass.forum && holdsPostMeta(el) && (stats.get(el)?.text ?? 0) <= META_BLOCK) dropAllButMeta(el, drop);
-      else drop.add(el);
-    }
+    for (const el of keepRepeated(cleaned, spared, stats, ps?.text ?? 0)) if (!recs.some((r) => contains(r, el))) dropCleaned(el, stats.get(el)?.text ?? 0, pass.forum, drop);
     for (const r of recs) if (!recs.some((o) => o !== r && contains(o, r))) drop.add(r);
     if (readNext) for (const el of readNextTail(readNext, part, stats, total)) drop.add(el);
     for (const el of closingLegal(legal, part, stats)) drop.add(el);

@@ -1,0 +1,25 @@
+import { expect, test } from 'bun:test';
+import { textOf } from '../../../core/dom.ts';
+import { extractMainContent } from './main-content.ts';
+import { parseForExtraction } from './parse.ts';
+
+const post = (name: string, date: string, body: string) => `<article class="message message--post">
+  <div class="message-cell message-cell--user"><section class="message-user">
+    <div class="message-userDetails"><h4 class="message-name"><a class="username">${name}</a></h4><h5 class="userTitle">Well-known member</h5></div>
+    <div class="message-userExtras"><dl><dt>Joined</dt><dd>Feb 8, 2023</dd></dl><dl><dt>Messages</dt><dd>512</dd></dl></div>
+  </section></div>
+  <div class="message-cell message-cell--main"><header class="message-attribution">
+    <ul class="message-attribution-main"><li><a><time class="u-dt">${date}</time></a></li></ul>
+  </header><div class="message-content"><article class="message-body"><div class="bbWrapper">${body}</div></article></div></div>
+</article>`;
+
+test('a thread keeps each post author and date, not the profile card', () => {
+  const body = (s: string) => `${s} I have been reading about this for a while, and the answers here helped a lot, so thank you all for taking the time.`.repeat(3);
+  const html = `<html><head><title>Best closed headphones</title></head><body><div class="p-body">
+    ${post('FutureBSD', 'Jul 5, 2024', body('Which closed headphones have the widest stage?'))}
+    ${post('PinkyPowers', 'Jul 6, 2024', body('Consider the ZMF Atrium Closed, it sounds open.'))}
+  </div></body></html>`;
+  const text = textOf(extractMainContent(parseForExtraction(html), 'https://example.org/threads/best-closed.1/'));
+  for (const kept of ['FutureBSD', 'Jul 5, 2024', 'PinkyPowers', 'Jul 6, 2024', 'widest stage', 'ZMF Atrium']) expect(text).toContain(kept);
+  for (const gone of ['Joined', 'Well-known member', '512']) expect(text).not.toContain(gone);
+});
