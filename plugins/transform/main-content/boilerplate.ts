@@ -3,6 +3,7 @@
  * sidebar / cookie / share / related / comment / ad blocks recognised by tag, ARIA role and
  * class/id words; consent managers and (on product pages) customer reviews are never content.
  */
+import { desktopDisplay } from './responsive.ts';
 import { HEADINGS } from './tags.ts';
 import { attr, classAndId, componentId, tagOf } from './walk.ts';
 
@@ -33,6 +34,8 @@ function hiddenByMarkup(el: Element, cls: string | null): boolean {
   if (style && HIDDEN_STYLE.test(style)) return true;
   if (!cls) return false;
   if (HIDDEN_DESKTOP.test(cls)) return true;
+  const desktop = desktopDisplay(cls);
+  if (desktop !== null) return !desktop;
   return HIDDEN_CLASS.test(cls);
 }
 
