@@ -20,6 +20,10 @@ const WRAPPER_SLACK = 1.15;
 const TWIN_DIFF = 0.05;
 /** A like sibling needs this much link-poor paragraph text to be a section of the content … */
 const SECTION_GOOD = 80;
+/** … and this much text besides its headings (a heading and a line is a call to action) … */
+const SECTION_BODY = 150;
+/** … or, before an article's body and holding its H1, this much (a title and a one-line summary is its headline block). */
+const LEAD_BODY = 300;
 /** … most of its text that (a section of headings, buttons or figures is a banner) … */
 const SECTION_GOOD_SHARE = 0.6;
 /** … and at most this link density (a section of teaser links is a listing of other pages). */
@@ -54,12 +58,14 @@ export function likeSections(parts: Element[], root: Element, stats: StatsMap, p
   const ownGood = stats.get(best)!.goodText;
   const out: Element[] = [];
   let text = 0;
+  let before = true;
   for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
     if (c === top) {
       out.push(best);
+      before = false;
       continue;
     }
-    if (tagOf(c) !== tag || firstClass(c) !== word || !isProse(c, stats, pass)) continue;
+    if (tagOf(c) !== tag || firstClass(c) !== word || !isProse(c, stats, pass, before && !!pass.article)) continue;
     // a copy of the pick (a mobile and a desktop version of the same text) would repeat it
     if (Math.abs(stats.get(c)!.goodText - ownGood) <= ownGood * TWIN_DIFF) continue;
     out.push(c);
@@ -68,10 +74,11 @@ export function likeSections(parts: Element[], root: Element, stats: StatsMap, p
   return out.length === 1 || text > own * SECTION_SHARE ? parts : out;
 }
 
-function isProse(el: Element, stats: StatsMap, pass: Pass): boolean {
+function isProse(el: Element, stats: StatsMap, pass: Pass, lead: boolean): boolean {
   if (pass.dropped.has(el)) return false;
   const s = stats.get(el);
   if (!s || s.goodText < SECTION_GOOD || s.goodText < s.text * SECTION_GOOD_SHARE || s.link > s.text * SECTION_LINKS) return false;
+  if (s.text - s.headingText < SECTION_BODY || (lead && s.text - s.headingText < LEAD_BODY && el.querySelector('h1'))) return false;
   // an article's dated headline block is metadata (see leadin.ts); a "read next" block lists other pages
   if (pass.article && el.querySelector('time')) return false;
   // an FAQ is faq.ts's to judge; small print and a copyright line are the site's, not the page's
