@@ -53,7 +53,11 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const faqs = siblings === picked ? faqBlocks(parts, root, stats, pass) : faqBlocks(picked, root, stats, pass).filter((f) => !parts.some((p) => p.contains(f)));
   if (faqs.length) {
     parts.push(...faqs);
-    parts.sort((a, b) => (a.compareDocumentPosition(b) & 4 ? -1 : 1));
+    // (stats are kept in document order; linkedom's compareDocumentPosition misorders nodes at different depths)
+    const order = new Map<Element, number>();
+    let i = 0;
+    for (const el of stats.keys()) order.set(el, i++);
+    parts.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
   }
   const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
   let partsText = 0;
