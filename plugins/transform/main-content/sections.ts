@@ -84,8 +84,12 @@ function isProse(el: Element, stats: StatsMap, pass: Pass, lead: boolean): boole
   // an FAQ is faq.ts's to judge; small print and a copyright line are the site's, not the page's
   const name = classAndId(el);
   if (name && (/faq/.test(name) || isLegalBlock(el))) return false;
-  const h = el.querySelector('h1, h2, h3, h4, h5, h6');
+  // (a builder often puts a section's heading in a widget of its own just before it)
+  const prev = el.previousElementSibling;
+  const ps = prev && stats.get(prev);
+  const h = ps && ps.text > 0 && ps.headingText === ps.text ? prev : el.querySelector('h1, h2, h3, h4, h5, h6');
   const head = (h?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (/^(?:frequently asked questions|faqs?)\b/i.test(head)) return false;
   if (head && (isRecommendHeading(head) || isReadNextHeading(head) || SMALL_PRINT.test(head))) return false;
   return !(el.textContent ?? '').includes('©');
 }
