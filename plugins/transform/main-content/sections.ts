@@ -31,8 +31,8 @@ const SECTION_LINKS = 0.2;
 /** The added sections may hold at most this much text per character of the pick (more, and the pick is the fragment). */
 const SECTION_SHARE = 1;
 
-/** A heading opening the site's small print. */
-const SMALL_PRINT = /^(?:disclaimers?|disclosures?|legal notice)\b/i;
+/** A heading opening the site's small print or a reviewer credit (metadata about the page, not the page). */
+const SITE_NOTE = /^(?:disclaimers?|disclosures?|legal notice|(?:article |medically )?(?:reviewed|fact[- ]checked) by)\b/i;
 
 function firstClass(el: Element): string {
   const m = /\S+/.exec(attr(el, 'class') ?? '');
@@ -90,6 +90,22 @@ function isProse(el: Element, stats: StatsMap, pass: Pass, lead: boolean): boole
   const h = ps && ps.text > 0 && ps.headingText === ps.text ? prev : el.querySelector('h1, h2, h3, h4, h5, h6');
   const head = (h?.textContent ?? '').replace(/\s+/g, ' ').trim();
   if (/^(?:frequently asked questions|faqs?)\b/i.test(head)) return false;
-  if (head && (isRecommendHeading(head) || isReadNextHeading(head) || SMALL_PRINT.test(head))) return false;
+  if (head && (isRecommendHeading(head) || isReadNextHeading(head) || SITE_NOTE.test(head))) return false;
+  // (a styled paragraph often stands in for the heading: the section's first line says the same)
+  const line = (firstLine(el, stats)?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (line && line !== head && (isRecommendHeading(line) || isReadNextHeading(line) || SITE_NOTE.test(line))) return false;
   return !(el.textContent ?? '').includes('©');
+}
+
+/** The first block with text of its own in `el` (its first line), found by descending through wrappers. */
+function firstLine(el: Element, stats: StatsMap): Element | null {
+  let at: Element | null = el;
+  for (let depth = 0; at && depth < 8; depth++) {
+    const s = stats.get(at);
+    if (!s || s.inl > 0) return at;
+    let next: Element | null = null;
+    for (let c = at.firstElementChild; c && !next; c = c.nextElementSibling) if ((stats.get(c)?.text ?? 0) > 0) next = c;
+    at = next;
+  }
+  return null;
 }
