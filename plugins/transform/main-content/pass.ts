@@ -9,6 +9,7 @@ import { faqBlocks } from './faq.ts';
 import { leadIn } from './leadin.ts';
 import { notices } from './notices.ts';
 import { findPrunable } from './prune.ts';
+import { likeSections } from './sections.ts';
 import { measure, type StatsMap } from './scoring.ts';
 import type { PageKind } from './boilerplate.ts';
 import { attr, tagOf } from './walk.ts';
@@ -45,12 +46,18 @@ export const ENOUGH_TEXT = 420;
 export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const stats = measure(root, pass.dropped);
   const best = pickTop(root, stats, pass);
-  const siblings = contentSiblings(best.el, root, stats, pass);
+  const picked = contentSiblings(best.el, root, stats, pass);
+  const siblings = likeSections(picked, root, stats, pass);
   const parts = [...leadIn(siblings, root, stats, pass), ...siblings];
-  const faqs = faqBlocks(parts, root, stats, pass);
+  // (FAQs are looked for near the pick itself: an added section higher up would widen the search)
+  const faqs = siblings === picked ? faqBlocks(parts, root, stats, pass) : faqBlocks(picked, root, stats, pass).filter((f) => !parts.some((p) => p.contains(f)));
   if (faqs.length) {
     parts.push(...faqs);
-    parts.sort((a, b) => (a.compareDocumentPosition(b) & 4 ? -1 : 1));
+    // (stats are kept in document order; linkedom's compareDocumentPosition misorders nodes at different depths)
+    const order = new Map<Element, number>();
+    let i = 0;
+    for (const el of stats.keys()) order.set(el, i++);
+    parts.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
   }
   const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
   let partsText = 0;

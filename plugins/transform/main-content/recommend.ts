@@ -11,10 +11,15 @@ const RECOMMEND = /^(?:frequently bought together|(?:customers|people) (?:who (?
 /** Share of the part a recommendation block may hold at most (more, and it is the content). */
 const MAX_SHARE = 0.4;
 
+/** Does a heading's text name a recommendation block? */
+export function isRecommendHeading(text: string): boolean {
+  return text.length <= 80 && RECOMMEND.test(text);
+}
+
 /** The recommendation block a heading opens, or null. */
 export function recommendationBlock(heading: Element, part: Element, stats: StatsMap): Element | null {
   const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim();
-  if (text.length > 80 || !RECOMMEND.test(text)) return null;
+  if (!isRecommendHeading(text)) return null;
   const limit = (stats.get(part)?.text ?? 0) * MAX_SHARE;
   let block: Element = heading;
   for (let a = heading.parentNode as Element | null; a && a !== part; a = a.parentNode as Element | null) {
