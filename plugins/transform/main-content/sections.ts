@@ -104,7 +104,7 @@ function firstLine(el: Element, stats: StatsMap): Element | null {
     const s = stats.get(at);
     if (!s || s.inl > 0) return at;
     let next: Element | null = null;
-    for (let c = at.firstElementChild; c && !next; c = c.nextElementSibling) if ((stats.get(c)?.text ?? 0) > 0) next = c;
+    for (let c: Element | null = at.firstElementChild; c && !next; c = c.nextElementSibling) if ((stats.get(c)?.text ?? 0) > 0) next = c;
     at = next;
   }
   return null;
