@@ -90,17 +90,17 @@ function scan(top: Element, info: ScanInfo) {
   return { drop, hidden, noscripts };
 }
 
+/** Paragraph text beyond which a role=tablist block is content (an accordion), not a tab strip. */
+const TAB_TEXT = 200;
+
+const CODE = new Set(['PRE', 'CODE']);
+
 /**
  * Boilerplate blocks under `root` (outermost only), not removed: the caller measures around them
  * and may retry without. Blocks holding most of the text or a content landmark are kept.
  * `loose` finds just the comment, review and consent blocks and the landmark elements and roles
  * (footer, nav, aside, role=navigation …): what even loose passes leave out.
  */
-/** Paragraph text beyond which a role=tablist block is content (an accordion), not a tab strip. */
-const TAB_TEXT = 200;
-
-const CODE = new Set(['PRE', 'CODE']);
-
 export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, markers: readonly Element[], loose = false): Set<Element> {
   const total = stats.get(root)?.text ?? 0;
   const protect = new Set<Element>();

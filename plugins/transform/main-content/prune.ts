@@ -2,13 +2,14 @@
  * Cleans inside the chosen content: Readability's conditional cleaning of link-heavy, form-like
  * and image-gallery blocks, negative-weight headings, and the heading that repeats the title.
  */
-import { boilerClassWords, classWeight, isProductClutter } from './boilerplate.ts';
+import { classWeight, isProductClutter } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { closingLegal, isLegalBlock } from './legal.ts';
 import { isReplyQuote } from './quotes.ts';
 import { dropCleaned } from './postmeta.ts';
 import { recommendationBlock } from './recommend.ts';
+import { keepRepeated } from './repeated.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
 import { HEADINGS } from './tags.ts';
 import { attr, classAndId, contains, elementsInOrder, tagOf } from './walk.ts';
@@ -182,38 +183,4 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     for (const el of closingLegal(legal, part, stats)) drop.add(el);
   }
   return drop;
-}
-
-/** Blocks of one tag and class, repeated this often … */
-const REPEAT_MIN = 4;
-/** … and together holding this share of the part, are its items (a listing's rows, cards). */
-const REPEAT_SHARE = 0.3;
-
-/**
- * The cleaned blocks minus those that are the part's repeated items: a listing's rows look like
- * clutter one by one (short, link-only, meta-classed) but their sheer number says they are the
- * content. Rows spared as prose count towards their group too (else sparing some would doom the rest).
- */
-function keepRepeated(cleaned: Element[], spared: Element[], stats: StatsMap, partText: number): Element[] {
-  if (cleaned.length + spared.length < REPEAT_MIN) return cleaned;
-  const groups = new Map<string, { n: number; text: number }>();
-  const keyOf = (el: Element) => {
-    // (by the boilerplate words when there are some: like rows differ in their layout classes)
-    const cls = boilerClassWords(el) || attr(el, 'class');
-    return cls ? `${tagOf(el)} ${cls}` : '';
-  };
-  for (const list of [cleaned, spared]) {
-    for (const el of list) {
-      const key = keyOf(el);
-      if (!key) continue;
-      const g = groups.get(key) ?? { n: 0, text: 0 };
-      g.n++;
-      g.text += stats.get(el)?.text ?? 0;
-      groups.set(key, g);
-    }
-  }
-  return cleaned.filter((el) => {
-    const g = groups.get(keyOf(el));
-    return !g || g.n < REPEAT_MIN || g.text < partText * REPEAT_SHARE;
-  });
 }
