@@ -11,6 +11,7 @@ import { dropCleaned } from './postmeta.ts';
 import { recommendationBlock } from './recommend.ts';
 import { keepRepeated } from './repeated.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
+import { isControlBlock } from './facets.ts';
 import { HEADINGS } from './tags.ts';
 import { attr, classAndId, contains, elementsInOrder, tagOf } from './walk.ts';
 
@@ -114,6 +115,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
   const drop = new Set<Element>();
   // the product name is part of a product's content; elsewhere the title heading is metadata
   let titleSeen = false;
+  const listing = !pass.article && !pass.forum;
   let total = 0;
   for (const part of parts) total += stats.get(part)?.text ?? 0;
   for (const part of parts) {
@@ -158,6 +160,11 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
           return true;
         }
         return false;
+      }
+      // a listing's sort, filter and count labels (not headings: an article may be about filters)
+      if (listing && el !== part && isControlBlock(el, tag, stats)) {
+        drop.add(el);
+        return true;
       }
       // (after the pick, not as boilerplate: a seller-feedback list or small print still tells where the product is)
       if (pass.product && el !== part && isProductClutter(el) && (stats.get(el)?.text ?? 0) <= major) {
