@@ -6,6 +6,36 @@
  */
 import type { StatsMap } from './scoring.ts';
 
+// Names the common platforms give them: Shopify's "facets" and "facet-filters", BigCommerce's
+// "facetedSearch", Magento's "toolbar-sorter", "toolbar-amount" and layered navigation,
+// WooCommerce's "woocommerce-ordering" and "woocommerce-result-count", Algolia's InstantSearch
+// widgets ("ais-RefinementList", "ais-SortBy", "ais-Stats", "ais-HitsPerPage").
+const CONTROL = /facet|refinement|sort-?by|sort_by|sorter|orderby|load-?more|result-?count|results-?count|products?-?count|layered-?nav|toolbar-amount|woocommerce-ordering|hitsperpage|ais-stats|ais-clear|ais-pagination/;
+/** Whole parts of a class word (split at '-' and '_') that name a filter or sort control. */
+const CONTROL_PARTS = new Set(['filter', 'filters', 'sort', 'sorting']);
+/** Share of prose above which a block named as controls holds more (the item cards themselves). */
+const CONTROL_PROSE = 0.25;
+
+/**
+ * A block whose class names it a filter, facet, sort, count or load-more control. Read from the
+ * class only: an id such as "sorting" or "filters" is as often a documentation section's anchor.
+ */
+export function isNamedControl(el: Element, stats: StatsMap): boolean {
+  const cls = el.getAttribute('class');
+  if (!cls || !namesControl(cls.toLowerCase())) return false;
+  const s = stats.get(el);
+  return !!s && s.goodText <= s.text * CONTROL_PROSE;
+}
+
+function namesControl(cls: string): boolean {
+  if (CONTROL.test(cls)) return true;
+  for (const word of cls.split(/\s+/)) {
+    if (word.length < 4) continue;
+    for (const part of word.split(/[-_]+/)) if (CONTROL_PARTS.has(part)) return true;
+  }
+  return false;
+}
+
 /** Longest text (visible characters) a control's label or a result count runs to. */
 const LABEL_TEXT = 40;
 /** Labels of the controls ("Sort by:", "Filter & Sort", "Clear all", "Load more", "Loading…"). */

@@ -11,7 +11,7 @@ import { dropCleaned } from './postmeta.ts';
 import { recommendationBlock } from './recommend.ts';
 import { keepRepeated } from './repeated.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
-import { isControlBlock } from './facets.ts';
+import { isControlBlock, isNamedControl } from './facets.ts';
 import { HEADINGS } from './tags.ts';
 import { attr, classAndId, contains, elementsInOrder, tagOf } from './walk.ts';
 
@@ -161,8 +161,8 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
         }
         return false;
       }
-      // a listing's sort, filter and count labels (not headings: an article may be about filters)
-      if (listing && el !== part && isControlBlock(el, tag, stats)) {
+      // a listing's sort, filter and count controls, by class or by label (see facets.ts)
+      if (listing && el !== part && (isControlBlock(el, tag, stats) || isNamedControl(el, stats))) {
         drop.add(el);
         return true;
       }
