@@ -21,6 +21,9 @@ const CONTROL_PROSE = 0.25;
  * class only: an id such as "sorting" or "filters" is as often a documentation section's anchor.
  */
 export function isNamedControl(el: Element, stats: StatsMap): boolean {
+  // (and a tooltip, shown on hover over a control: the small print of "results, with ads"; not an
+  // element that points to a description itself, which is the trigger however its role reads)
+  if (el.getAttribute('role') === 'tooltip' && !el.hasAttribute('aria-describedby')) return true;
   const cls = el.getAttribute('class');
   if (!cls || !namesControl(cls.toLowerCase())) return false;
   const s = stats.get(el);
