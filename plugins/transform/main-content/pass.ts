@@ -42,6 +42,12 @@ export interface PassResult {
 
 /** Enough text to stop retrying (Readability's 500 characters, counted without whitespace). */
 export const ENOUGH_TEXT = 420;
+/**
+ * The same on a thread: its posts are found by their markup, so a short result there is most often a
+ * short thread (a question and one reply), and the looser passes would add only the signatures,
+ * profile cards and widgets the strict one left out.
+ */
+const ENOUGH_THREAD_TEXT = 200;
 
 export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const stats = measure(root, pass.dropped);
@@ -117,7 +123,7 @@ function cascadeIn(root: Element, page: PageKind, title: string, markers: readon
   // loose passes still leave out comment threads, reviews, consent banners and footer / nav landmarks:
   // they outweigh a short text (a listing whose strict pass came up short would take in the whole page)
   let kept: Set<Element> | null = null;
-  const none = () => (kept ??= forum ? new Set<Element>() : findBoilerplate(root, page, stats0, markers, true));
+  const none = () => (kept ??= findBoilerplate(root, page, stats0, markers, true));
   const passes: Array<() => Pass> = [
     () => ({ forum, product, article, weights: true, clean: true, dropped: findBoilerplate(root, page, stats0, markers) }),
     ...(forum ? [] : [() => ({ forum: true, product, article, weights: true, clean: true, dropped: findBoilerplate(root, { ...page, forum: true }, stats0, markers) })]),
@@ -126,9 +132,10 @@ function cascadeIn(root: Element, page: PageKind, title: string, markers: readon
     () => ({ forum, product, article, weights: false, clean: false, dropped: none() }),
   ];
   let best: PassResult | null = null;
+  const enough = forum ? ENOUGH_THREAD_TEXT : ENOUGH_TEXT;
   for (const make of passes) {
     const result = runPass(root, make(), title);
-    if (result.text >= ENOUGH_TEXT) return result;
+    if (result.text >= enough) return result;
     if (!best || result.text > best.text) best = result;
   }
   return best!;
