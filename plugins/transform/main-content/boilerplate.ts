@@ -8,7 +8,7 @@ import { HEADINGS } from './tags.ts';
 import { attr, classAndId, componentId, tagOf } from './walk.ts';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
-const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide|a-hidden|aok-hidden)(?:\s|$)/i;
+const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide|a-hidden|aok-hidden|ipshide)(?:\s|$)/i;
 
 // Page builders mark blocks meant for phones or tablets only (often copies of a desktop block);
 // pages are judged as a desktop browser shows them.
@@ -70,6 +70,11 @@ const AUTHOR_BOX = /author[-_]?(?:bio|box|info|desc|profile|card|section|details
 const COMMENT = /comment|disqus|respond|replies|reply-form|discussion/;
 /** Comments under a Q&A post (Stack Exchange): remarks on the question or an answer, left out even of a thread. */
 const POST_COMMENTS = /js-post-comments-component|js-comments-container|follow-ups-container/;
+/**
+ * A forum post's signature (phpBB, XenForo, Invision's ipsEntry__signature / ipsSignature): the
+ * poster's motto and links under every post, left out even by the loose passes of a short thread.
+ */
+const SIGNATURE = /(?:^|[\s_-])(?:ips)?signature(?:[\s_]|$)/;
 /** Customer review sections: on a product page they are not the product's content (and outweigh it); editorial reviews (a publisher's blurbs, Amazon's "editorialReviews") are the description. */
 const REVIEWS = /(?<!editorial)reviews|customerreview|review-list|reviewlist/;
 /**
@@ -114,7 +119,7 @@ function factsOf(el: Element): number {
     if (ci) {
       if (CONSENT.test(ci)) f |= CONSENTS;
       if (COMMENT.test(ci)) f |= COMMENTS;
-      if (POST_COMMENTS.test(ci)) f |= QA_COMMENTS;
+      if (POST_COMMENTS.test(ci) || SIGNATURE.test(ci)) f |= QA_COMMENTS;
       if (REVIEWS.test(ci)) f |= REVIEW;
       if (PRODUCT_CLUTTER.test(ci)) f |= SHOP;
       if (classSaysBoilerplate(ci)) f |= CLASS;

@@ -7,10 +7,11 @@ import { attr } from './walk.ts';
 const FORUM_URL = /\/(?:t|threads?|topics?|forums?|community|discussions?|questions|viewtopic|showthread|boards?|posts?)\b|[?&](?:t|topic|threadid)=|\bforums?\.|\bcommunity\.|\bdiscuss\.|\bdiscourse\./i;
 const GENERATOR = /discourse|xenforo|phpbb|vbulletin|invision|mybb|smf|flarum|nodebb|vanilla/i;
 /**
- * Class words of post containers in common forum software (Discourse, XenForo, phpBB, vBulletin, Stack Exchange …).
+ * Class words of post containers in common forum software (Discourse, XenForo, phpBB, vBulletin, Stack Exchange,
+ * Invision Community 5 and 4: ipsEntry--post, cPost; Lemmy: comment-node …).
  * Not WordPress's 'comment-body' nor FAQ Question/Answer microdata: blog articles carry those too.
  */
-const POST_CLASS = /(?:^|\s)(?:crawler-post|topic-body|message--post|postbody|post-body|postcontainer|answercell|postcell|js-post|forum-post|bbwrapper|cooked|post-message|messagecontent|post-content)(?:\s|$)/i;
+const POST_CLASS = /(?:^|\s)(?:crawler-post|topic-body|message--post|postbody|post-body|postcontainer|answercell|postcell|js-post|forum-post|bbwrapper|cooked|post-message|messagecontent|post-content|ipsentry--post|cpost|comment-node)(?:\s|$)/i;
 const POST_TYPE = /DiscussionForumPosting|QAPage|\/Comment\b/;
 
 /** Does this element look like a forum post container? (Called once per element by the scan, with its class: undefined when it has no attributes.) */

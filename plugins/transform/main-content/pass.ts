@@ -10,6 +10,7 @@ import { leadIn } from './leadin.ts';
 import { notices } from './notices.ts';
 import { findPrunable } from './prune.ts';
 import { likeSections } from './sections.ts';
+import { withOpeningPost } from './thread.ts';
 import { measure, type StatsMap } from './scoring.ts';
 import type { PageKind } from './boilerplate.ts';
 import { attr, tagOf } from './walk.ts';
@@ -17,6 +18,8 @@ import { attr, tagOf } from './walk.ts';
 export interface Pass {
   /** Discussion thread: comments and replies are content. */
   forum: boolean;
+  /** The page itself was recognised as a thread (not another page retried as one): its opening post is looked for. */
+  thread?: boolean;
   /** Product page: the name heading stays, and blocks holding most of the content are never cleaned away whole. */
   product: boolean;
   /** Article page: no lead-in is added above the body (see leadin.ts). */
@@ -42,10 +45,17 @@ export interface PassResult {
 
 /** Enough text to stop retrying (Readability's 500 characters, counted without whitespace). */
 export const ENOUGH_TEXT = 420;
+/**
+ * The same on a thread: its posts are found by their markup, so a short result there is most often a
+ * short thread (a question and one reply), and the looser passes would add only the signatures,
+ * profile cards and widgets the strict one left out.
+ */
+const ENOUGH_THREAD_TEXT = 200;
 
 export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const stats = measure(root, pass.dropped);
   const best = pickTop(root, stats, pass);
+  if (pass.thread) best.el = withOpeningPost(best.el, root, stats);
   const picked = contentSiblings(best.el, root, stats, pass);
   const siblings = likeSections(picked, root, stats, pass);
   const parts = [...leadIn(siblings, root, stats, pass), ...siblings];
@@ -117,18 +127,19 @@ function cascadeIn(root: Element, page: PageKind, title: string, markers: readon
   // loose passes still leave out comment threads, reviews, consent banners and footer / nav landmarks:
   // they outweigh a short text (a listing whose strict pass came up short would take in the whole page)
   let kept: Set<Element> | null = null;
-  const none = () => (kept ??= forum ? new Set<Element>() : findBoilerplate(root, page, stats0, markers, true));
+  const none = () => (kept ??= findBoilerplate(root, page, stats0, markers, true));
   const passes: Array<() => Pass> = [
-    () => ({ forum, product, article, weights: true, clean: true, dropped: findBoilerplate(root, page, stats0, markers) }),
+    () => ({ forum, thread: forum, product, article, weights: true, clean: true, dropped: findBoilerplate(root, page, stats0, markers) }),
     ...(forum ? [] : [() => ({ forum: true, product, article, weights: true, clean: true, dropped: findBoilerplate(root, { ...page, forum: true }, stats0, markers) })]),
-    () => ({ forum, product, article, weights: true, clean: true, dropped: none() }),
-    () => ({ forum, product, article, weights: false, clean: true, dropped: none() }),
-    () => ({ forum, product, article, weights: false, clean: false, dropped: none() }),
+    () => ({ forum, thread: forum, product, article, weights: true, clean: true, dropped: none() }),
+    () => ({ forum, thread: forum, product, article, weights: false, clean: true, dropped: none() }),
+    () => ({ forum, thread: forum, product, article, weights: false, clean: false, dropped: none() }),
   ];
   let best: PassResult | null = null;
+  const enough = forum ? ENOUGH_THREAD_TEXT : ENOUGH_TEXT;
   for (const make of passes) {
     const result = runPass(root, make(), title);
-    if (result.text >= ENOUGH_TEXT) return result;
+    if (result.text >= enough) return result;
     if (!best || result.text > best.text) best = result;
   }
   return best!;

@@ -5,14 +5,15 @@
  * conditional cleaning takes for clutter. Here the author name and the date line of the common
  * platforms are recognised, so that on a thread they survive while the rest of the cell still goes.
  */
-import { tagOf } from './walk.ts';
+import { attr, tagOf } from './walk.ts';
 
 /**
  * Class words of a post's author name or date line: XenForo (message-name, message-attribution-main),
  * its VerticalScope skin (MessageCard__user-info__name), Discourse's crawler view (creator,
- * post-time), phpBB (p.author: the date line; see postMetaOf for the name), vBulletin (bigusername).
+ * post-time), phpBB (p.author: the date line; see postMetaOf for the name), vBulletin (bigusername),
+ * Invision Community 5 and 4 (ipsEntry__username, cAuthorPane_author), Lemmy (person-listing).
  */
-const POST_META = /(?:^|\s)(?:message-name|message-attribution-main|messagecard__user-info__name|creator|post-time|bigusername)(?:\s|$)/i;
+const POST_META = /(?:^|\s)(?:message-name|message-attribution-main|messagecard__user-info__name|creator|post-time|bigusername|ipsentry__username|cauthorpane_author|person-listing)(?:\s|$)/i;
 const PHPBB_AUTHOR = /(?:^|\s)author(?:\s|$)/;
 
 /**
@@ -28,6 +29,22 @@ export function postMetaOf(el: Element, tag: string, cls: string): Element | nul
   return null;
 }
 
+/** Class words of a post's header line (author, date) on platforms not named above. */
+const POST_HEADER = /(?:^|[\s_-])(?:meta|header|byline|attribution)(?:[\s_-]|$)/i;
+/** Text up to which a post's first block is its header line. */
+const HEADER_TEXT = 120;
+
+/**
+ * The header line of a post container (see forum.ts), or null: its first block, when its class says
+ * meta or header and it is a line (who wrote the post and when), not a part of the post.
+ */
+export function postHeaderOf(post: Element): Element | null {
+  const first = post.firstElementChild;
+  const cls = first?.hasAttributes() ? attr(first, 'class') : null;
+  if (!first || !cls || !POST_HEADER.test(cls)) return null;
+  return (first.textContent ?? '').trim().length <= HEADER_TEXT ? first : null;
+}
+
 /** The meta elements of the page being extracted and their ancestors (set only on threads). */
 let onPath = new WeakSet<Element>();
 let metas = new WeakSet<Element>();
@@ -36,7 +53,14 @@ let metas = new WeakSet<Element>();
 export function notePostMeta(found: readonly Element[], root: Element): void {
   onPath = new WeakSet();
   metas = new WeakSet();
+  let last = '';
   for (const m of found) {
+    // a post header given twice (a desktop author column and a phone-sized header, one of them hidden
+    // by a media query) names the author twice in a row: the first is kept
+    const text = (m.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const again = last !== '' && text.startsWith(last);
+    last = text;
+    if (again) continue;
     // (only meta still in the tree under root: hidden copies were removed by the scan)
     const chain: Element[] = [];
     let a: Element | null = m;

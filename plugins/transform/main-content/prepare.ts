@@ -6,7 +6,7 @@
 import { boilerClassWords, boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
 import type { Stats, StatsMap } from './scoring.ts';
 import { looksLikePost } from './forum.ts';
-import { dropAllButMeta, holdsPostMeta, postMetaOf } from './postmeta.ts';
+import { dropAllButMeta, holdsPostMeta, postHeaderOf, postMetaOf } from './postmeta.ts';
 import { looksLikeProduct } from './product.ts';
 import { hiddenToKeep, textLength } from './rescue.ts';
 import { looksLikeArticle } from './article.ts';
@@ -68,7 +68,11 @@ function scan(top: Element, info: ScanInfo) {
       const prop = attr(el, 'itemprop');
       if (role === 'main' || prop === 'articleBody' || prop === 'text') info.markers.push(el);
     }
-    if (looksLikePost(el, tag, cls)) info.forumHits++;
+    if (looksLikePost(el, tag, cls)) {
+      info.forumHits++;
+      const header = postHeaderOf(el);
+      if (header) info.postMeta.push(header);
+    }
     const meta = cls ? postMetaOf(el, tag, cls) : null;
     if (meta) info.postMeta.push(meta);
     if (cls !== undefined && looksLikeProduct(el, tag, cls)) info.productHits++;
