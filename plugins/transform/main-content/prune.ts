@@ -8,6 +8,7 @@ import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { closingLegal, isLegalBlock } from './legal.ts';
 import { isReplyQuote } from './quotes.ts';
 import { dropCleaned } from './postmeta.ts';
+import { describedSections } from './described.ts';
 import { recommendationBlock } from './recommend.ts';
 import { keepRepeated } from './repeated.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
@@ -76,6 +77,7 @@ export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: bool
   if (linky) return null;
   // (a block with a real sentence or two and a few links in it, an FAQ answer or a card naming an
   // author or a product, is prose: Readability's 0.2 cuts those)
+  if (density > 0.2 && describedSections(s, density, pass)) return null;
   if (!isList && weight < 25 && density > 0.2) return density < PROSE_DENSITY && s.goodText >= PROSE_TEXT ? 'prose' : 'links';
   if (weight >= 25 && density > 0.5) return 'links-positive';
   if ((s.embeds === 1 && s.text < 75) || s.embeds > 1) return 'embeds';
