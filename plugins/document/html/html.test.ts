@@ -60,6 +60,11 @@ describe('parse', () => {
     expect(doc.root!.textContent).not.toContain('Loading');
   });
 
+  test('repairs doubly encoded UTF-8 for every format', async () => {
+    const doc = await parsed('<html><body><p>It\u00e2\u0080\u0099s the Earth\u00e2\u0080\u0099s turn.</p></body></html>', 'https://example.com/');
+    expect(doc.root!.textContent).toBe('It\u2019s the Earth\u2019s turn.');
+  });
+
   test('decodes a body that arrived without text using the declared charset', async () => {
     const handler = await htmlDocument.setup({}, testContext());
     const doc = testDocument({ url: 'https://example.com/' });

@@ -7,6 +7,7 @@
 import { definePlugin } from '../../../core/plugin.ts';
 import { parseHtmlDocument } from '../../../core/dom.ts';
 import { placeStreamedContent } from './streaming.ts';
+import { repairMojibake } from './mojibake.ts';
 import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
 import { extractMetadata } from './metadata.ts';
 import { responseText } from './decode.ts';
@@ -35,6 +36,8 @@ export function parseHtmlPage(doc: PageDocument): void {
   // streamed parts sit hidden at the end until a script moves them: placed now, before cleaning
   // drops hidden elements and templates (a browser-rendered DOM has none left)
   placeStreamedContent(dom);
+  // doubly encoded UTF-8 ("â€™" for "’") is repaired for every format, not just main content
+  if (dom.body) repairMojibake(dom.body);
   doc.dom = dom;
   doc.root = dom.body;
   const metadata = extractMetadata({ dom, pageUrl: response.finalUrl || doc.job.url, headers: response.headers });

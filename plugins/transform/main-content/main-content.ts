@@ -8,7 +8,7 @@ import { definePlugin } from '../../../core/plugin.ts';
 import { isArticlePage } from './article.ts';
 import { isForumPage } from './forum.ts';
 import { isBrokenParse, reparseBody } from './parse.ts';
-import { repairMojibake } from './mojibake.ts';
+import { repairMojibake } from '../../document/html/mojibake.ts';
 import { notePostMeta } from './postmeta.ts';
 import { isProductPage } from './product.ts';
 import { cascade } from './pass.ts';
