@@ -6,8 +6,7 @@
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import { parseHtmlDocument } from '../../../core/dom.ts';
-import { placeStreamedContent } from './streaming.ts';
-import { repairMojibake } from './mojibake.ts';
+import { settleParsedPage } from './settle.ts';
 import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
 import { extractMetadata } from './metadata.ts';
 import { responseText } from './decode.ts';
@@ -33,11 +32,8 @@ export function parseHtmlPage(doc: PageDocument): void {
   if (!response) return;
   // A rendering fetcher may have parsed the live DOM already; parsing its HTML again gains nothing.
   const dom = doc.dom ?? parseHtmlDocument(responseText(response));
-  // streamed parts sit hidden at the end until a script moves them: placed now, before cleaning
-  // drops hidden elements and templates (a browser-rendered DOM has none left)
-  placeStreamedContent(dom);
-  // doubly encoded UTF-8 ("â€™" for "’") is repaired for every format, not just main content
-  if (dom.body) repairMojibake(dom.body);
+  // before cleaning drops the hidden streamed parts and their templates, and for every format
+  settleParsedPage(dom);
   doc.dom = dom;
   doc.root = dom.body;
   const metadata = extractMetadata({ dom, pageUrl: response.finalUrl || doc.job.url, headers: response.headers });

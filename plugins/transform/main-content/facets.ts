@@ -5,6 +5,7 @@
  * often sit in unnamed flex boxes that no class rule can see.
  */
 import type { StatsMap } from './scoring.ts';
+import { flatText } from './walk.ts';
 
 // Names the common platforms give them: Shopify's "facets" and "facet-filters", BigCommerce's
 // "facetedSearch", Magento's "toolbar-sorter", "toolbar-amount" and layered navigation,
@@ -55,7 +56,7 @@ export function isControlBlock(el: Element, tag: string, stats: StatsMap): boole
   if (/^H[1-6]$/.test(tag)) return false;
   const own = stats.get(el)?.text ?? Infinity;
   if (own > LABEL_TEXT || !(LABEL_BOXES.has(tag) || own >= (stats.get(el.parentNode as Element)?.text ?? Infinity))) return false;
-  return isControlLabel((el.textContent ?? '').replace(/\s+/g, ' ').trim());
+  return isControlLabel(flatText(el));
 }
 
 /**

@@ -8,13 +8,11 @@ import { definePlugin } from '../../../core/plugin.ts';
 import { isArticlePage } from './article.ts';
 import { isForumPage } from './forum.ts';
 import { isBrokenParse, reparseBody } from './parse.ts';
-import { repairMojibake } from '../../document/html/mojibake.ts';
 import { notePostMeta } from './postmeta.ts';
 import { isProductPage } from './product.ts';
 import { cascade } from './pass.ts';
 import { removeJunk } from './prepare.ts';
 import { pageDescription, pageTitle, searchRoot } from './root.ts';
-import { placeStreamedContent } from '../../document/html/streaming.ts';
 import { removeNode } from './walk.ts';
 
 /** Results shorter than this (visible characters) fall back to the page description. */
@@ -28,12 +26,11 @@ export interface ExtractOptions {
 }
 
 /**
- * Finds the main content of a parsed page and returns it as one element (a node of `doc`, or a
+ * Finds the main content of a parsed page (settled: see parse.ts) and returns it as one element (a node of `doc`, or a
  * new container holding the content's parts in document order). Mutates `doc`: junk, hidden and
  * boilerplate elements are removed. Never throws on odd input; an empty page yields an empty element.
  */
 export function extractMainContent(doc: Document, url?: string, options: ExtractOptions = {}): Element {
-  placeStreamedContent(doc);
   const root = searchRoot(doc);
   if (!root) return doc.createElement('div');
   const title = pageTitle(doc);
@@ -57,14 +54,10 @@ export function extractMainContent(doc: Document, url?: string, options: Extract
       return box;
     }
   }
-  if (parts.length === 1) {
-    repairMojibake(parts[0]!);
-    return parts[0]!;
-  }
+  if (parts.length === 1) return parts[0]!;
   const content = doc.createElement('div');
   parts[0]!.parentNode?.insertBefore(content, parts[0]!);
   for (const part of parts) content.appendChild(part);
-  repairMojibake(content);
   return content;
 }
 

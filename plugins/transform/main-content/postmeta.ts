@@ -5,7 +5,7 @@
  * conditional cleaning takes for clutter. Here the author name and the date line of the common
  * platforms are recognised, so that on a thread they survive while the rest of the cell still goes.
  */
-import { attr, tagOf } from './walk.ts';
+import { attr, flatText, tagOf } from './walk.ts';
 
 /**
  * Class words of a post's author name or date line: XenForo (message-name, message-attribution-main),
@@ -57,7 +57,7 @@ export function notePostMeta(found: readonly Element[], root: Element): void {
   for (const m of found) {
     // a post header given twice (a desktop author column and a phone-sized header, one of them hidden
     // by a media query) names the author twice in a row: the first is kept
-    const text = (m.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const text = flatText(m);
     const again = last !== '' && text.startsWith(last);
     last = text;
     if (again) continue;

@@ -14,7 +14,7 @@ import { keepRepeated } from './repeated.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
 import { isControlBlock, isNamedControl } from './facets.ts';
 import { HEADINGS } from './tags.ts';
-import { attr, classAndId, contains, elementsInOrder, tagOf } from './walk.ts';
+import { attr, classAndId, contains, elementsInOrder, flatText, tagOf } from './walk.ts';
 
 /** Content this link-dense is a listing. */
 const LISTING_DENSITY = 0.3;
@@ -152,10 +152,10 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
         legal.push(el);
         return true;
       }
-      if (HEADINGS.has(tag) && !spread && isReadNextHeading((el.textContent ?? '').replace(/\s+/g, ' ').trim())) readNext = el;
+      if (HEADINGS.has(tag) && !spread && isReadNextHeading(flatText(el))) readNext = el;
       if (tag === 'H1' || tag === 'H2') {
         if (titleSeen && !pass.weights) return false;
-        const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+        const text = flatText(el);
         if ((pass.weights && classWeight(el, pass.forum) < 0) || (!titleSeen && !pass.product && title && text && similar(text, title) > 0.75)) {
           titleSeen = true;
           drop.add(el);

@@ -5,6 +5,7 @@
  * heading's widest ancestor holding no other heading.
  */
 import type { StatsMap } from './scoring.ts';
+import { flatText } from './walk.ts';
 
 const RECOMMEND = /^(?:frequently bought together|(?:customers|people) (?:who (?:bought|viewed) this(?: item)? )?also (?:bought|viewed|liked|searched)|(?:products|items) related to this|related (?:products|items|searches|books)|similar (?:items|products|brands)|you (?:may|might) also (?:like|love|be interested)|recommended (?:for you|accessories|products|items)|sponsored products|recently viewed|more (?:items )?from this (?:seller|brand|shop|store)|explore related|compare with similar)/i;
 
@@ -18,7 +19,7 @@ export function isRecommendHeading(text: string): boolean {
 
 /** The recommendation block a heading opens, or null. */
 export function recommendationBlock(heading: Element, part: Element, stats: StatsMap): Element | null {
-  const text = (heading.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const text = flatText(heading);
   if (!isRecommendHeading(text)) return null;
   const limit = (stats.get(part)?.text ?? 0) * MAX_SHARE;
   let block: Element = heading;

@@ -12,7 +12,7 @@ import type { Pass } from './pass.ts';
 import { isRecommendHeading } from './recommend.ts';
 import type { StatsMap } from './scoring.ts';
 import { isReadNextHeading } from './tail.ts';
-import { attr, classAndId, tagOf } from './walk.ts';
+import { attr, classAndId, flatText, tagOf } from './walk.ts';
 
 /** A wrapper around the pick holding at most this much more text is the same block. */
 const WRAPPER_SLACK = 1.15;
@@ -88,11 +88,11 @@ function isProse(el: Element, stats: StatsMap, pass: Pass, lead: boolean): boole
   const prev = el.previousElementSibling;
   const ps = prev && stats.get(prev);
   const h = ps && ps.text > 0 && ps.headingText === ps.text ? prev : el.querySelector('h1, h2, h3, h4, h5, h6');
-  const head = (h?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const head = flatText(h);
   if (/^(?:frequently asked questions|faqs?)\b/i.test(head)) return false;
   if (head && (isRecommendHeading(head) || isReadNextHeading(head) || SITE_NOTE.test(head))) return false;
   // (a styled paragraph often stands in for the heading: the section's first line says the same)
-  const line = (firstLine(el, stats)?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const line = flatText(firstLine(el, stats));
   if (line && line !== head && (isRecommendHeading(line) || isReadNextHeading(line) || SITE_NOTE.test(line))) return false;
   return !(el.textContent ?? '').includes('©');
 }

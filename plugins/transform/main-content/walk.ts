@@ -71,6 +71,11 @@ export function unwrap(el: Element): void {
   parent.removeChild(el);
 }
 
+/** An element's text with whitespace runs collapsed to one space, trimmed. */
+export function flatText(el: Element | null | undefined): string {
+  return (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
 /** Upper-case tag names by local name: linkedom's `tagName` upper-cases on every read. */
 const UPPER = new Map<string, string>();
 

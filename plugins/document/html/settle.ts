@@ -1,0 +1,12 @@
+/**
+ * What a browser would have done to a freshly parsed page before anyone reads it: streamed React
+ * segments moved into their placeholders, and doubly encoded UTF-8 repaired. Run once per parse,
+ * by the HTML document plugin and by main content's own (re)parses.
+ */
+import { repairMojibake } from './mojibake.ts';
+import { placeStreamedContent } from './streaming.ts';
+
+export function settleParsedPage(dom: Document): void {
+  placeStreamedContent(dom);
+  if (dom.body) repairMojibake(dom.body);
+}
