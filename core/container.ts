@@ -16,9 +16,9 @@ import { openStorage } from './storage/db.ts';
 import { createResultStore } from './storage/results.ts';
 import { createBrowserPool } from './browser/pool.ts';
 import { createActionCatalog } from './browser/catalog.ts';
-import { registerWebhookDeliveries, registerWebhookServices } from './webhooks/index.ts';
+import { registerWebhookDeliveries, registerWebhookServices } from './features/webhooks/index.ts';
 import { registerJobQueue } from './jobs/index.ts';
-import { registerCrawlServices } from './crawl/index.ts';
+import { registerCrawlServices } from './features/crawl/index.ts';
 import type { AnyPlugin } from './plugin.ts';
 import type { TrawlConfig } from './config-schema.ts';
 

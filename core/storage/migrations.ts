@@ -9,7 +9,7 @@
  */
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
-import { webhooksMigration } from '../webhooks/migration.ts';
+import { webhooksMigration } from '../features/webhooks/migration.ts';
 import { jobsCrawlsMigration } from '../jobs/migration.ts';
 
 export const DEFAULT_WORKSPACE = 'default';

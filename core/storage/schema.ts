@@ -43,7 +43,7 @@ export interface WebhooksTable {
   url: string;
   /** JSON text: the subscribed event types. */
   events: string;
-  /** The signing secret, sealed by core/webhooks/secrets.ts (recoverable: deliveries sign with it). */
+  /** The signing secret, sealed by core/features/webhooks/signing.ts (recoverable: deliveries sign with it). */
   secret: string;
   /** 0/1; a 410 answer sets it to 0. */
   active: number;
@@ -96,7 +96,7 @@ export interface JobsTable {
   updated_at: string;
 }
 
-/** A crawl or a batch (core/crawl): its request, state and counters. */
+/** A crawl or a batch (core/features/crawl): its request, state and counters. */
 export interface CrawlsTable {
   id: string;
   workspace_id: string;

@@ -4,7 +4,7 @@
  * delivered (signed) to the crawl's webhook_url.
  */
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
-import { CrawlTokens } from '../../core/crawl/index.ts';
+import { CrawlTokens } from '../../core/features/crawl/index.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../servers/webhook-receiver.ts';
 import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site/site.ts';

@@ -5,7 +5,7 @@
  * summary as `data`.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { newSigningSecret } from '../../core/webhooks/signing.ts';
+import { newSigningSecret } from '../../core/features/webhooks/signing.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../servers/webhook-receiver.ts';

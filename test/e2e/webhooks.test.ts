@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Tokens } from '../../core/services.ts';
-import { WebhookStoreToken } from '../../core/webhooks/store.ts';
+import { WebhookStoreToken } from '../../core/features/webhooks/store.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../servers/webhook-receiver.ts';
 

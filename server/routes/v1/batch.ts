@@ -5,7 +5,7 @@
  * shapes and helpers.
  */
 import type { Trawl } from '../../../core/container.ts';
-import { CrawlTokens } from '../../../core/crawl/index.ts';
+import { CrawlTokens } from '../../../core/features/crawl/index.ts';
 import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, pathId, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { accepted, cancelDoc, eventStream, runStatusSchema, runSummarySchema, startDoc, STATES, statusWithResults, streamDoc } from './crawl.ts';

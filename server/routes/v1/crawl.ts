@@ -6,11 +6,11 @@
  */
 import { z } from 'zod';
 import type { Trawl } from '../../../core/container.ts';
-import { CrawlTokens } from '../../../core/crawl/index.ts';
-import { pageItem, runSummary } from '../../../core/crawl/present.ts';
-import type { CrawlService } from '../../../core/crawl/service.ts';
-import type { RunKind, RunRow } from '../../../core/crawl/store.ts';
-import { runEvents } from '../../../core/crawl/stream.ts';
+import { CrawlTokens } from '../../../core/features/crawl/index.ts';
+import { pageItem, runSummary } from '../../../core/features/crawl/present.ts';
+import type { CrawlService } from '../../../core/features/crawl/service.ts';
+import type { RunKind, RunRow } from '../../../core/features/crawl/store.ts';
+import { runEvents } from '../../../core/features/crawl/stream.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import { readJsonBody } from '../../body.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';

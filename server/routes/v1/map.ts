@@ -1,9 +1,9 @@
 /**
  * POST /v1/map: the URLs of a site from its sitemaps, feeds and start page, without scraping the
- * pages (core/map). Nothing is stored, so the answer does not depend on the workspace.
+ * pages (core/features/map). Nothing is stored, so the answer does not depend on the workspace.
  */
 import type { Trawl } from '../../../core/container.ts';
-import { createMapper, MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/map/map.ts';
+import { createMapper, MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/features/map/map.ts';
 import { Tokens } from '../../../core/services.ts';
 import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, toJson } from '../../openapi-shapes.ts';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Trawl } from '../../../core/container.ts';
 import { TrawlError } from '../../../core/errors.ts';
-import { WEBHOOK_EVENTS, WebhookStoreToken, type Webhook, type WebhookDelivery } from '../../../core/webhooks/store.ts';
+import { WEBHOOK_EVENTS, WebhookStoreToken, type Webhook, type WebhookDelivery } from '../../../core/features/webhooks/store.ts';
 import { readJsonBody } from '../../body.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
 import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../../openapi-shapes.ts';

@@ -3,12 +3,12 @@
 // client to a receiver that verifies signatures with the reference library.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import pino from 'pino';
-import { createHttpClient } from '../net/http-client.ts';
-import type { ClaimedJob, EventBus, JobHandler, JobQueue, JobSpec, Storage } from '../services.ts';
-import { openStorage } from '../storage/db.ts';
-import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
-import { testConfig } from '../../test/helpers/plugin-context.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../test/servers/webhook-receiver.ts';
+import { createHttpClient } from '../../net/http-client.ts';
+import type { ClaimedJob, EventBus, JobHandler, JobQueue, JobSpec, Storage } from '../../services.ts';
+import { openStorage } from '../../storage/db.ts';
+import { startFixtureSite, type FixtureSite } from '../../../test/helpers/fixture-site.ts';
+import { testConfig } from '../../../test/helpers/plugin-context.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/servers/webhook-receiver.ts';
 import { createDeliveryHandler } from './delivery.ts';
 import { createEventBus, DELIVERY_KIND } from './events.ts';
 import { createSecretBox, newSigningSecret } from './signing.ts';

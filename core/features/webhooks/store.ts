@@ -4,9 +4,9 @@
  */
 import type { Selectable } from 'kysely';
 import type { InjectionToken } from 'tsyringe';
-import type { Storage } from '../services.ts';
-import type { WebhookDeliveriesTable, WebhooksTable } from '../storage/schema.ts';
-import { nowIso, readBool, readInt, readJson, writeBool } from '../storage/values.ts';
+import type { Storage } from '../../services.ts';
+import type { WebhookDeliveriesTable, WebhooksTable } from '../../storage/schema.ts';
+import { nowIso, readBool, readInt, readJson, writeBool } from '../../storage/values.ts';
 import { newSigningSecret, type SecretBox } from './signing.ts';
 
 /** The events a registration can subscribe to. */

@@ -5,8 +5,8 @@
  */
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../config-schema.ts';
-import { Tokens } from '../services.ts';
+import type { TrawlConfig } from '../../config-schema.ts';
+import { Tokens } from '../../services.ts';
 import { createDeliveryHandler } from './delivery.ts';
 import { createEventBus, DELIVERY_KIND } from './events.ts';
 import { createSecretBox } from './signing.ts';

@@ -5,8 +5,8 @@
  * which is why the schemas are built from it.
  */
 import { z } from 'zod';
-import type { TrawlConfig } from '../config-schema.ts';
-import { scrapeRequestSchema } from '../job.ts';
+import type { TrawlConfig } from '../../config-schema.ts';
+import { scrapeRequestSchema } from '../../job.ts';
 import { globProblem } from './globs.ts';
 import { pathGlob } from './scope.ts';
 

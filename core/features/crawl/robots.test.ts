@@ -1,9 +1,9 @@
 /** robots.txt rules for Trawl's token, Crawl-delay, RFC 9309 unavailability; per-host politeness gate. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import pino from 'pino';
-import { createHttpClient } from '../net/http-client.ts';
-import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
-import { testConfig } from '../../test/helpers/plugin-context.ts';
+import { createHttpClient } from '../../net/http-client.ts';
+import { startFixtureSite, type FixtureSite } from '../../../test/helpers/fixture-site.ts';
+import { testConfig } from '../../../test/helpers/plugin-context.ts';
 import { HostGate } from './gate.ts';
 import { RobotsCache } from './robots.ts';
 

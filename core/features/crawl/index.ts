@@ -6,10 +6,10 @@
  */
 import { instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../config-schema.ts';
-import type { Scraper } from '../scrape.ts';
-import { Tokens, type ClaimedJob, type EventBus } from '../services.ts';
-import { JobTokens } from '../jobs/index.ts';
+import type { TrawlConfig } from '../../config-schema.ts';
+import type { Scraper } from '../../scrape.ts';
+import { Tokens, type ClaimedJob, type EventBus } from '../../services.ts';
+import { JobTokens } from '../../jobs/index.ts';
 import { HostGate } from './gate.ts';
 import { createPageWorker } from './page.ts';
 import { eventPayload } from './present.ts';

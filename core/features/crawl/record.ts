@@ -11,10 +11,10 @@
  * a page scraped twice (a lapsed lease, a released job) is recorded once.
  */
 import type { Kysely } from 'kysely';
-import type { JobSpec } from '../services.ts';
-import type { Database } from '../storage/schema.ts';
-import { nowIso } from '../storage/values.ts';
-import type { Executor } from '../jobs/store.ts';
+import type { JobSpec } from '../../services.ts';
+import type { Database } from '../../storage/schema.ts';
+import { nowIso } from '../../storage/values.ts';
+import type { Executor } from '../../jobs/store.ts';
 import { ACTIVE_STATUSES, insertFrontier, pageJob, toRunRow, type RunRow, type RunStatus } from './store.ts';
 import type { CrawlUrl } from './urls.ts';
 

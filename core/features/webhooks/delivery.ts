@@ -6,10 +6,10 @@
  * whose `runAt` carries the backoff. HTTP 410 Gone disables the registration and stops.
  */
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../config-schema.ts';
-import { TrawlError } from '../errors.ts';
-import { backoffMs } from '../jobs/queue.ts';
-import type { ClaimedJob, HttpClient, JobHandler, JobQueue } from '../services.ts';
+import type { TrawlConfig } from '../../config-schema.ts';
+import { TrawlError } from '../../errors.ts';
+import { backoffMs } from '../../jobs/queue.ts';
+import type { ClaimedJob, HttpClient, JobHandler, JobQueue } from '../../services.ts';
 import { DELIVERY_KIND, deliveryPayloadSchema, type DeliveryPayload } from './events.ts';
 import { webhookHeaders } from './signing.ts';
 import type { DeliveryOutcome, WebhookStore } from './store.ts';

@@ -4,10 +4,10 @@
  * concurrent recordings, and the end states with the job that announces them.
  */
 import { afterEach, beforeEach, describe, expect, test, setDefaultTimeout } from 'bun:test';
-import type { Storage } from '../services.ts';
-import { testDatabases } from '../../test/helpers/databases.ts';
-import { insertJobs, type Executor } from '../jobs/store.ts';
-import type { JobSpec } from '../services.ts';
+import type { Storage } from '../../services.ts';
+import { testDatabases } from '../../../test/helpers/databases.ts';
+import { insertJobs, type Executor } from '../../jobs/store.ts';
+import type { JobSpec } from '../../services.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import { createCrawlStore, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';

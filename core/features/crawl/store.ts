@@ -4,10 +4,10 @@
  * completion order, and cancellation. Recording a finished page is in record.ts.
  */
 import type { Kysely, Selectable } from 'kysely';
-import type { JobSpec } from '../services.ts';
-import type { CrawlsTable, CrawlUrlsTable, Database } from '../storage/schema.ts';
-import { nowIso, readInt, readJson } from '../storage/values.ts';
-import type { Executor } from '../jobs/store.ts';
+import type { JobSpec } from '../../services.ts';
+import type { CrawlsTable, CrawlUrlsTable, Database } from '../../storage/schema.ts';
+import { nowIso, readInt, readJson } from '../../storage/values.ts';
+import type { Executor } from '../../jobs/store.ts';
 import type { CrawlUrl } from './urls.ts';
 
 export type RunKind = 'crawl' | 'batch';

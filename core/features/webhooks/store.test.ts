@@ -2,8 +2,8 @@
 // subscription lookup, sealed secrets and pagination.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { sql } from 'kysely';
-import type { Storage } from '../services.ts';
-import { testDatabases } from '../../test/helpers/databases.ts';
+import type { Storage } from '../../services.ts';
+import { testDatabases } from '../../../test/helpers/databases.ts';
 import { createSecretBox } from './signing.ts';
 import { createWebhookStore, type WebhookStore } from './store.ts';
 

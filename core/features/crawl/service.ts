@@ -5,11 +5,11 @@
  * workspace's id is simply not found). The work itself happens in `crawl.page` jobs (page.ts).
  */
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../config-schema.ts';
-import { badRequest, TrawlError } from '../errors.ts';
-import { createJob } from '../job.ts';
-import type { Scraper } from '../scrape.ts';
-import type { DbJobQueue } from '../jobs/queue.ts';
+import type { TrawlConfig } from '../../config-schema.ts';
+import { badRequest, TrawlError } from '../../errors.ts';
+import { createJob } from '../../job.ts';
+import type { Scraper } from '../../scrape.ts';
+import type { DbJobQueue } from '../../jobs/queue.ts';
 import { batchRequestSchema, crawlRequestSchema, type BatchRequest, type CrawlRequest, type ScrapeOptions } from './schema.ts';
 import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type PageRow, type RunKind, type RunRow } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';

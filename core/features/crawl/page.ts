@@ -8,12 +8,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../config-schema.ts';
-import { asTrawlError, TrawlError } from '../errors.ts';
-import type { Scraper } from '../scrape.ts';
-import type { ClaimedJob } from '../services.ts';
-import type { Database } from '../storage/schema.ts';
-import type { DbJobQueue } from '../jobs/queue.ts';
+import type { TrawlConfig } from '../../config-schema.ts';
+import { asTrawlError, TrawlError } from '../../errors.ts';
+import type { Scraper } from '../../scrape.ts';
+import type { ClaimedJob } from '../../services.ts';
+import type { Database } from '../../storage/schema.ts';
+import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { HostGate } from './gate.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import type { RobotsCache, RobotsRules } from './robots.ts';

@@ -5,7 +5,7 @@
  * retry gets byte-identical JSON under the same `webhook-id`, which receivers use to deduplicate.
  */
 import { z } from 'zod';
-import type { EventBus, JobQueue, JobSpec } from '../services.ts';
+import type { EventBus, JobQueue, JobSpec } from '../../services.ts';
 import type { WebhookStore } from './store.ts';
 
 export const DELIVERY_KIND = 'webhook.delivery';

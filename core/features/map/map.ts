@@ -8,10 +8,10 @@
  */
 import robotsParser from 'robots-parser';
 import { z } from 'zod';
-import type { TrawlConfig } from '../config-schema.ts';
-import type { FetchedResponse } from '../document.ts';
-import { scrapeRequestSchema } from '../job.ts';
-import type { HttpClient } from '../services.ts';
+import type { TrawlConfig } from '../../config-schema.ts';
+import type { FetchedResponse } from '../../document.ts';
+import { scrapeRequestSchema } from '../../job.ts';
+import type { HttpClient } from '../../services.ts';
 import { LinkCollector, searchFilter, siteScope } from './collect.ts';
 import { parseSitemapDocument, sitemapText, type FoundLink, type SitemapDocument } from './documents.ts';
 import { readStartPage } from './page.ts';

@@ -5,7 +5,7 @@
  * percent-escapes. The key is only for comparing: pages are fetched at the URL as linked (without
  * its fragment), because servers may treat `/a/` and `/a` differently.
  */
-import { sha256Hex } from '../storage/values.ts';
+import { sha256Hex } from '../../storage/values.ts';
 
 export interface CrawlUrl {
   /** What is fetched: the link as found, without fragment. */

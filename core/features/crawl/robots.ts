@@ -6,7 +6,7 @@
  * everything, since the site may be unable to say what it forbids.
  */
 import robotsParser from 'robots-parser';
-import type { HttpClient } from '../services.ts';
+import type { HttpClient } from '../../services.ts';
 
 export interface RobotsRules {
   isAllowed(url: string): boolean;

@@ -3,7 +3,7 @@
  * its links (with their text as title) and the RSS/Atom feeds it announces with
  * `<link rel="alternate">`. Relative URLs resolve against `<base href>` or the final URL.
  */
-import { parseHtmlDocument } from '../dom.ts';
+import { parseHtmlDocument } from '../../dom.ts';
 import { absoluteUrl, type FoundLink } from './documents.ts';
 
 export interface StartPage {
