@@ -89,6 +89,24 @@ export interface PluginContext {
   resolve<T>(token: InjectionToken<T>): T;
 }
 
+/**
+ * What a plugin adds to the public interface, declared as metadata so wire formats and the OpenAPI
+ * document can be built without importing plugin internals. Property names are the internal
+ * camelCase ones; each wire format names them in its own style.
+ */
+export interface PluginApi {
+  /** Scrape request fields this plugin provides; a request that sets one needs the plugin enabled. */
+  requestFields?: Readonly<Record<string, z.ZodType>>;
+  /** JSON Schemas of result fields the plugin adds (screenshots, js results, …). */
+  resultProperties?: Readonly<Record<string, unknown>>;
+  /** JSON Schemas of metadata fields the plugin adds (page counts, video ids, …). */
+  metadataProperties?: Readonly<Record<string, unknown>>;
+  /** Named component schemas the properties above refer to. */
+  schemas?: Readonly<Record<string, unknown>>;
+  /** Decisions the interface leaves open, appended to the scrape endpoint's description. */
+  description?: string;
+}
+
 export interface PluginDefinition<K extends PluginKind = PluginKind, O extends z.ZodType = z.ZodType> {
   kind: K;
   name: string;
@@ -105,6 +123,8 @@ export interface PluginDefinition<K extends PluginKind = PluginKind, O extends z
   provides?: readonly string[];
   /** Transforms only: `pre` runs first, `post` last; same-order plugins run in list order. */
   order?: 'pre' | 'normal' | 'post';
+  /** Request fields, result and metadata fields and their documentation this plugin contributes. */
+  api?: PluginApi;
   /** Whether a default config with no entry for this plugin enables it. */
   enabledByDefault?: boolean;
   setup(options: z.output<O>, ctx: PluginContext): HandlersByKind[K] | Promise<HandlersByKind[K]>;
