@@ -63,7 +63,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(describeZodError(request.error, input));
     return 2;
   }
-  const trawl = await bootTrawl({ overrides: { log: { level: process.env.TRAWL_LOG_LEVEL ?? 'warn' } } });
+  const trawl = await bootTrawl({ overrides: { log: { level: process.env.TRAWL_LOG_LEVEL?.trim() || 'warn' } } });
   try {
     const { result } = await trawl.scraper.scrape(request.data, 'default');
     console.log(render(result, request.data.formats, values.json));

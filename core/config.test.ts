@@ -64,6 +64,16 @@ describe('config precedence', () => {
     expect(config.apiKey).toBe('k');
   });
 
+  test('an empty or blank variable is unset, whatever key it names', () => {
+    const config = loadConfig({
+      plugins,
+      env: { DATABASE_URL: '', PORT: ' ', TRAWL_API_KEY: '', TRAWL_CONFIG: '', TRAWL_FETCH_TIMEOUT_MS: '', TRAWL_ENABLE: '', TRAWL_DISABLE: ' ', TRAWL_PLUGINS_FORMAT_DEMO_FORMAT_LABEL: '' },
+    });
+    const defaults = loadConfig({ plugins, env: {} });
+    expect(config).toEqual(defaults);
+    expect(config.storage.databaseUrl).toBeUndefined();
+  });
+
   test('plugin switches and options from the environment', () => {
     const config = loadConfig({
       plugins,

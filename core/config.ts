@@ -110,12 +110,16 @@ function setPath(tree: Tree, path: readonly string[], value: unknown): void {
   node[last] = value === true && isTree(prev) ? { ...prev, enabled: true } : value;
 }
 
+/** An environment value that is missing, empty or only white space sets nothing. */
+export const isUnset = (raw: string | undefined): raw is undefined => raw === undefined || raw.trim() === '';
+
 function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: readonly AnyPlugin[], warnings: string[]): void {
   const byName = new Map<string, string[]>();
   for (const path of knownPaths(tree, plugins)) byName.set(envName(path), path);
   for (const [name, path] of Object.entries(ALIASES)) byName.set(name, path);
   for (const [name, raw] of Object.entries(env)) {
-    if (raw === undefined || name === 'TRAWL_CONFIG' || name === 'TRAWL_ENABLE' || name === 'TRAWL_DISABLE') continue;
+    // Empty means unset: compose files and shells export `NAME=` for variables they only mention.
+    if (isUnset(raw) || name === 'TRAWL_CONFIG' || name === 'TRAWL_ENABLE' || name === 'TRAWL_DISABLE') continue;
     const path = byName.get(name);
     if (path) setPath(tree, path, coerce(raw, getPath(tree, path)));
     else if (name.startsWith('TRAWL_')) warnings.push(`Environment variable ${name} matches no configuration key; ignored`);
@@ -143,7 +147,7 @@ export function loadConfig(options: LoadConfigOptions): Readonly<TrawlConfig> {
   const warnings = options.warnings ?? [];
   const defaultFile = options.defaultFile === undefined ? DEFAULT_FILE : options.defaultFile;
   let tree: Tree = defaultFile ? readToml(defaultFile, 'default config') : {};
-  if (env.TRAWL_CONFIG) tree = deepMerge(tree, readToml(env.TRAWL_CONFIG, 'TRAWL_CONFIG file'));
+  if (!isUnset(env.TRAWL_CONFIG)) tree = deepMerge(tree, readToml(env.TRAWL_CONFIG, 'TRAWL_CONFIG file'));
   tree = structuredClone(tree);
   applyEnv(tree, env, options.plugins, warnings);
   if (options.overrides) tree = deepMerge(tree, options.overrides);
