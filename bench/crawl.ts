@@ -11,10 +11,11 @@
  *   bun run bench crawl [--pages 2000] [--concurrency 8] [--rounds 3] [--rss-pages 10000] [--no-rss]
  *   (--rounds 0 measures only the memory crawl)
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { firstMatch, rssMb } from './processes.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const { values: args } = parseArgs({
@@ -32,42 +33,10 @@ const PAGES = Number(args.pages);
 const CONCURRENCY = Number(args.concurrency);
 const HOST = 'a.site.test';
 
-/**
- * Reads a child's stdout line by line until `match` returns a value, then keeps draining it in the
- * background: a closed pipe would kill the child at its next log line.
- */
-async function firstMatch<T>(proc: ReturnType<typeof Bun.spawn>, match: (line: string) => T | undefined): Promise<T> {
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`process ended before printing what was expected (exit ${await proc.exited})`);
-    buffer += decoder.decode(value, { stream: true });
-    const lines = buffer.split('\n');
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      const found = match(line);
-      if (found === undefined) continue;
-      void (async () => { while (!(await reader.read()).done); })().catch(() => {});
-      return found;
-    }
-  }
-}
-
 async function startSite(pages: number) {
   const proc = Bun.spawn(['bun', join(ROOT, 'bench/crawl-site.ts'), '--pages', String(pages)], { stdout: 'pipe', stderr: 'inherit' });
   const port = await firstMatch(proc, (line) => (line.startsWith('{') ? (JSON.parse(line).port as number) : undefined));
   return { port, stop: async () => { proc.kill('SIGTERM'); await proc.exited; } };
-}
-
-function rssMb(pid: number): number {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
 }
 
 interface TrawlRun {
