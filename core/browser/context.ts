@@ -1,12 +1,12 @@
 /**
  * A browser context ready for one job: its own guard proxy (when the SSRF guard is on), the
- * options every job gets whatever it asks for, resource blocking, and one open page. The pool
+ * options every job gets whatever it asks for, WebRTC closed, resource blocking, and one open page. The pool
  * opens one ahead of time (its warm spare) so a job does not wait for Chromium to start a renderer.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { TrawlConfig } from '../config-schema.ts';
 import type { AddressPolicy } from '../net/http-client.ts';
-import { blockResourceTypes } from './guard.ts';
+import { blockResourceTypes, closeWebRtc } from './guard.ts';
 import { startGuardProxy, type GuardProxy } from './proxy.ts';
 
 export interface PreparedContext {
@@ -36,6 +36,7 @@ export async function openContext(browser: Browser, options: BrowserContextOptio
       serviceWorkers: 'block',
       acceptDownloads: false, // a page must not fill the disk with files
     });
+    await closeWebRtc(context);
     await blockResourceTypes(context, rules.blockResources);
     return { context, page: await context.newPage(), proxy };
   } catch (err) {
