@@ -102,9 +102,14 @@ describe('limits and guards', () => {
     const guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } });
     try {
       const hitsBefore = site.hits.length;
+      const refusal = { error: 'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address)' };
       const res = await guarded.post('/v1/scrape', { url: site.at('/viewport'), render: true });
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: 'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address)' });
+      expect(res.body).toEqual(refusal);
+      // Credentials in the URL do not hide the refusal (the browser drops them from the request).
+      const withUserinfo = await guarded.post('/v1/scrape', { url: site.at('/viewport').replace('http://', 'http://a:b@'), render: true });
+      expect(withUserinfo.status).toBe(422);
+      expect(withUserinfo.body).toEqual(refusal);
       expect(site.hits.length).toBe(hitsBefore);
     } finally {
       await guarded.stop();

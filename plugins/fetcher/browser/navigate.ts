@@ -26,8 +26,16 @@ const NET_REASONS: Record<string, (host: string) => string> = {
 };
 
 /** What the guard proxy recorded for this URL: its own request, or the tunnel to its host. */
+/** Chromium sends (so the proxy records) a URL without its user:password part; Playwright reports it with. */
+function withoutUserinfo(url: string): URL {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed;
+}
+
 export function recordedFailure(failures: readonly BrowserRequestFailure[], url: string): BrowserRequestFailure | undefined {
-  const { protocol, hostname, port, href } = new URL(url);
+  const { protocol, hostname, port, href } = withoutUserinfo(url);
   const tunnel = protocol === 'https:' ? `https://${hostname}:${port || 443}` : null;
   return failures.findLast((f) => f.url === href || f.url === tunnel);
 }
@@ -69,6 +77,7 @@ export async function navigate(page: Page, url: string, failures: readonly Brows
 
 /** Throws when the page's document is the guard proxy's refusal or gateway error, not the site's answer. */
 export function assertDelivered(response: Response, failures: readonly BrowserRequestFailure[]): void {
-  const recorded = failures.findLast((f) => f.url === response.url());
+  const delivered = withoutUserinfo(response.url()).href;
+  const recorded = failures.findLast((f) => f.url === delivered);
   if (recorded) throw fetchFailed(recorded.reason);
 }
