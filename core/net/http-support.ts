@@ -13,6 +13,14 @@ export class ForbiddenAddressError extends Error {
   }
 }
 
+/** True when the SSRF guard refused the request (anywhere in the error's cause chain): a permanent answer, not a network fault. */
+export function isGuardRefusal(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof ForbiddenAddressError || (e as { code?: unknown }).code === 'ETRAWLFORBIDDEN') return true;
+  }
+  return false;
+}
+
 /** Abort reason of the client's own deadline, told apart from an abort by the caller. */
 export class RequestTimeout extends Error {
   constructor() {

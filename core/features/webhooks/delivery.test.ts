@@ -163,16 +163,24 @@ describe('webhook delivery', () => {
     expect(got?.headers['webhook-id']).toMatch(/^msg_/);
   });
 
-  test('the SSRF guard applies: a loopback receiver is refused and logged, never contacted', async () => {
+  test('the SSRF guard applies: a loopback receiver is refused, logged as failed, never contacted nor retried', async () => {
     setup({ fetch: { allowPrivateNetwork: false } });
     const hook = await register('/private');
     await bus.emit({ type: 'crawl.completed', workspace: 'default', data: {} });
-    const [retry] = await runQueued();
-    expect(retry?.payload.attempt).toBe(2);
+    expect(await runQueued()).toEqual([]);
     expect(receiver.received('/private')).toEqual([]);
     const [entry] = (await store.deliveries('default', hook.id, { page: 1, perPage: 10 })).items;
+    expect(entry).toMatchObject({ attempt: 1, outcome: 'failed', statusCode: null, nextAttemptAt: null });
     expect(entry?.error).toContain('address 127.0.0.1 is not allowed');
-    expect(entry?.statusCode).toBeNull();
+  });
+
+  test('a network failure is still retried', async () => {
+    const site = startFixtureSite({});
+    const url = site.at('/hook');
+    await site.stop();
+    await bus.emit({ type: 'crawl.completed', workspace: 'default', data: {}, url });
+    const [retry] = await runQueued();
+    expect(retry?.payload).toMatchObject({ attempt: 2, url });
   });
 
   test('a receiver slower than webhooks.timeoutMs is a failed attempt', async () => {

@@ -3,12 +3,14 @@
  * SSRF guard, timeout and body cap apply), one row in the delivery log per attempt. Retries are
  * scheduled here, not by the queue's generic retry: receivers go down for minutes or hours, so
  * webhooks get their own schedule (`[webhooks]` in the config), and each attempt is a new job
- * whose `runAt` carries the backoff. HTTP 410 Gone disables the registration and stops.
+ * whose `runAt` carries the backoff. HTTP 410 Gone disables the registration and stops; a receiver
+ * the SSRF guard refuses fails at once (the address will not become allowed by waiting).
  */
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../../config-schema.ts';
 import { TrawlError } from '../../errors.ts';
 import { backoffMs } from '../../jobs/queue.ts';
+import { isGuardRefusal } from '../../net/http-support.ts';
 import type { ClaimedJob, HttpClient, JobHandler, JobQueue } from '../../services.ts';
 import { DELIVERY_KIND, deliveryPayloadSchema, type DeliveryPayload } from './events.ts';
 import { webhookHeaders } from './signing.ts';
@@ -56,6 +58,7 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
     const started = performance.now();
     let status: number | null = null;
     let error: string | null = null;
+    let refused = false;
     try {
       const response = await deps.http.request(target.url, {
         method: 'POST',
@@ -73,6 +76,7 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
       // Shutting down: let the queue release the job so another run makes this attempt.
       if (signal.aborted) throw err;
       error = reasonOf(err);
+      refused = isGuardRefusal(err);
     }
     const durationMs = performance.now() - started;
 
@@ -80,7 +84,7 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
     let nextAttemptAt: Date | null = null;
     if (error === null) outcome = 'delivered';
     else if (status === 410) outcome = target.webhookId ? 'disabled' : 'failed';
-    else if (payload.attempt >= config.maxAttempts) outcome = 'failed';
+    else if (refused || payload.attempt >= config.maxAttempts) outcome = 'failed';
     else {
       outcome = 'retrying';
       // The queue's exponential backoff with jitter, on the webhook schedule.
