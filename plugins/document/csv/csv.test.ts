@@ -6,7 +6,7 @@ import iconv from 'iconv-lite';
 import { parse, type CsvParseOptions } from './parse.ts';
 import { decodeCsv, sniffDelimiter } from './sniff.ts';
 
-const options: CsvParseOptions = { maxRows: 100, maxCells: 10_000 };
+const options: CsvParseOptions = { maxRows: 100, maxCells: 10_000, maxColumns: 256 };
 const SAMPLE = 'name;city;note\n"Müller, Hans";Zürich;"line one\nline two"\nDupont;Paris;"said ""hi"""\n';
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -51,9 +51,20 @@ test('the row cap keeps the header and the first rows, and says how many there w
 
 test('wide files reach the cell cap first', async () => {
   const row = (r: number) => Array.from({ length: 50 }, (_, c) => `r${r}c${c}`).join(',');
-  const parsed = await parse(utf8(Array.from({ length: 30 }, (_, r) => row(r)).join('\n')), { maxRows: 100, maxCells: 500 });
+  const parsed = await parse(utf8(Array.from({ length: 30 }, (_, r) => row(r)).join('\n')), { ...options, maxRows: 100, maxCells: 500 });
   expect(parsed.html.match(/<tr>/g)?.length).toBe(10);
   expect(parsed.html).toContain('Showing the first 9 of 29 rows.');
+});
+
+test('a file hundreds of thousands of columns wide is cut to maxColumns, kept small, with a note', async () => {
+  const wide = (r: number) => Array.from({ length: 300_000 }, (_, c) => (c % 1000 === 0 ? `r${r}c${c}` : '')).join(',');
+  const parsed = await parse(utf8([wide(0), wide(1), wide(2)].join('\n')), { ...options, maxColumns: 256 });
+  expect(parsed.html.match(/<tr>/g)?.length).toBe(3);
+  expect(parsed.html.match(/<t[hd]>/g)?.length).toBe(3 * 256);
+  expect(parsed.html.length).toBeLessThan(20_000);
+  expect(parsed.html).toContain('Showing the first 256 of 300000 columns.');
+  expect(parsed.warnings).toEqual(['Only 256 of 300000 columns are shown (plugins.document.csv.maxColumns)']);
+  expect(parsed.metadata.column_count).toBe(300_000);
 });
 
 test('ragged rows are padded, blank lines skipped, markup in cells escaped', async () => {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineDocumentPlugin } from '../shared/plugin.ts';
 import { responseFileName } from '../shared/detect.ts';
-import { baseLimits, MiB } from '../shared/limits.ts';
+import { baseLimits, maxColumnsOption, MiB } from '../shared/limits.ts';
 
 const TSV_TYPES = new Set(['text/tab-separated-values']);
 
@@ -22,6 +22,7 @@ export const csvDocument = defineDocumentPlugin({
     ...baseLimits({ maxBytes: 25 * MiB }),
     maxRows: z.number().int().min(1).max(500_000).default(10_000).describe('Data rows shown at most; a note gives the total.'),
     maxCells: z.number().int().min(1).max(10_000_000).default(250_000).describe('Cells shown at most (wide files reach this before maxRows).'),
+    maxColumns: maxColumnsOption(256),
   }),
   parserUrl: new URL('./parse.ts', import.meta.url).href,
   context: (doc) => ({

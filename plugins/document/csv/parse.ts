@@ -1,8 +1,8 @@
 /**
  * The CSV parser (runs in the document worker): encoding and delimiter sniffed, then papaparse
  * (quoted fields, embedded newlines and delimiters) streams the records; the first becomes the
- * header row of one table. Only the rows under the cap are kept; the rest are counted, and a note
- * says how many were left out.
+ * header row of one table. Only the rows and columns under the caps are kept; the rest are
+ * counted, and a note says how many were left out.
  */
 import Papa from 'papaparse';
 import type { DocumentParser } from '../shared/types.ts';
@@ -12,6 +12,7 @@ import { decodeCsv, sniffDelimiter } from './sniff.ts';
 export interface CsvParseOptions {
   maxRows: number;
   maxCells: number;
+  maxColumns: number;
   /** The response's Content-Type header (for its charset). */
   contentType?: string;
   /** True for `.tsv` files and `text/tab-separated-values`: a tab wins a tie. */
@@ -34,11 +35,12 @@ export const parse: DocumentParser<CsvParseOptions> = async (bytes, options) => 
       if (result.errors.some((e) => e.code === 'MissingQuotes')) unterminated = true;
       if (result.data.every((cell) => !cell.trim())) return;
       total++;
-      if (rows.length >= limit) return;
-      rows.push(result.data);
       width = Math.max(width, result.data.length);
-      // Wide files reach the cell cap before the row cap.
-      limit = Math.min(options.maxRows + 1, Math.max(2, Math.floor(options.maxCells / width)));
+      if (rows.length >= limit) return;
+      rows.push(result.data.length > options.maxColumns ? result.data.slice(0, options.maxColumns) : result.data);
+      // Wide files reach the cell cap before the row cap; the header row always fits.
+      const shownWidth = Math.min(width, options.maxColumns);
+      limit = Math.min(options.maxRows + 1, Math.max(1, Math.floor(options.maxCells / shownWidth)));
     },
   });
   const warnings: string[] = [];
@@ -48,6 +50,10 @@ export const parse: DocumentParser<CsvParseOptions> = async (bytes, options) => 
   if (shown < dataRows) {
     parts.push(note(`Showing the first ${shown} of ${dataRows} rows.`));
     warnings.push(`Only ${shown} of ${dataRows} rows are shown (plugins.document.csv.maxRows / maxCells)`);
+  }
+  if (width > options.maxColumns) {
+    parts.push(note(`Showing the first ${options.maxColumns} of ${width} columns.`));
+    warnings.push(`Only ${options.maxColumns} of ${width} columns are shown (plugins.document.csv.maxColumns)`);
   }
   if (unterminated) warnings.push('A quoted field is never closed; the rest of the file was read as part of it');
   if (rows.length === 0) parts.splice(0, parts.length, note('This CSV file is empty.'));

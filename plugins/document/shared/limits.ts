@@ -24,6 +24,13 @@ export function baseLimits(defaults: { maxBytes: number; timeoutMs?: number }) {
   };
 }
 
+/**
+ * The widest table a sheet or CSV file becomes. Width multiplies every row's cost: a file of a few
+ * MB with 300,000 columns would otherwise become millions of table cells in the DOM.
+ */
+export const maxColumnsOption = (defaults: number) =>
+  count(16_384).default(defaults).describe('Columns shown at most; a wider table is cut there, with a note and a warning.');
+
 /** The zip-bomb guard's limits for DOCX and XLSX (checked before any zip library reads the file). */
 export function zipLimits(defaults: { maxEntries: number; maxDecompressedBytes: number; maxCompressionRatio: number }) {
   return {

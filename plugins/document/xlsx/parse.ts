@@ -22,6 +22,7 @@ export interface XlsxParseOptions extends ZipLimits {
   maxSheets: number;
   maxRows: number;
   maxCells: number;
+  maxColumns: number;
   includeHiddenSheets: boolean;
 }
 
@@ -35,9 +36,18 @@ interface Sheet {
   truncated: boolean;
 }
 
-function sheetHtml(sheet: Sheet): string {
+/** How many table cells the rendered workbook may still hold: used cells are few, the grid between them may not be. */
+interface CellBudget {
+  remaining: number;
+}
+
+/**
+ * The sheet as one table spanning its used columns, at most `maxColumns` wide, with rows cut where
+ * the workbook's cell budget runs out (the header row always shows). Notes and warnings say what was cut.
+ */
+function sheetTable(sheet: Sheet, options: XlsxParseOptions, budget: CellBudget, warnings: string[]): string[] {
   const rows = [...sheet.rows.values()];
-  if (rows.length === 0) return note('This sheet is empty.');
+  if (rows.length === 0) return [note('This sheet is empty.')];
   let first = Infinity;
   let last = -Infinity;
   for (const row of rows) {
@@ -46,7 +56,24 @@ function sheetHtml(sheet: Sheet): string {
       last = Math.max(last, column);
     }
   }
-  return htmlTable(rows.map((r) => Array.from({ length: last - first + 1 }, (_, i) => r.get(first + i) ?? '')));
+  const span = last - first + 1;
+  const width = Math.min(span, options.maxColumns);
+  const fitting = Math.max(1, Math.floor(budget.remaining / width));
+  if (rows.length > fitting) {
+    rows.length = fitting;
+    sheet.truncated = true;
+  }
+  budget.remaining -= rows.length * width;
+  const parts = [htmlTable(rows.map((r) => Array.from({ length: width }, (_, i) => r.get(first + i) ?? '')))];
+  if (span > width) {
+    parts.push(note(`Only the first ${width} of ${span} columns of this sheet are shown.`));
+    warnings.push(`Sheet "${sheet.name}" is ${span} columns wide; the first ${width} are shown (plugins.document.xlsx.maxColumns)`);
+  }
+  if (sheet.truncated) {
+    parts.push(note(`Only the first ${rows.length} rows of this sheet are shown (row or cell limit).`));
+    warnings.push(`Sheet "${sheet.name}" was cut at ${rows.length} rows (plugins.document.xlsx.maxRows / maxCells)`);
+  }
+  return parts;
 }
 
 const plural = (n: number) => (n === 1 ? '1 sheet' : `${n} sheets`);
@@ -92,13 +119,8 @@ export const parse: DocumentParser<XlsxParseOptions> = async (bytes, options) =>
   }
   const warnings: string[] = [];
   const parts: string[] = [];
-  for (const sheet of sheets) {
-    parts.push(heading(2, sheet.name), sheetHtml(sheet));
-    if (sheet.truncated) {
-      parts.push(note(`Only the first ${sheet.rows.size} rows of this sheet are shown (row or cell limit).`));
-      warnings.push(`Sheet "${sheet.name}" was cut at ${sheet.rows.size} rows (plugins.document.xlsx.maxRows / maxCells)`);
-    }
-  }
+  const budget: CellBudget = { remaining: options.maxCells };
+  for (const sheet of sheets) parts.push(heading(2, sheet.name), ...sheetTable(sheet, options, budget, warnings));
   const hidden = options.includeHiddenSheets ? 0 : infos.filter((s) => s.hidden).length;
   if (hidden > 0) parts.push(note(`${plural(hidden)} hidden in the workbook ${hidden === 1 ? 'is' : 'are'} not shown.`));
   const capped = infos.length - sheets.length - hidden;

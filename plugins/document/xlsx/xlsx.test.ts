@@ -1,6 +1,7 @@
 // The XLSX parser on real workbooks written with exceljs: sheet sections, cell values (formula
 // results, ISO dates and times, merged ranges, rich text, errors), trimming, hidden sheets, the
 // sheet/row/cell caps, properties, and zip-level refusals.
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
 import { parse, type XlsxParseOptions } from './parse.ts';
 import { cellHtml, formatNumber, isoCellDate } from './cells.ts';
@@ -12,7 +13,7 @@ import type { ParsedDocument } from '../shared/types.ts';
 // default (this Bun does not apply bunfig's test timeout).
 setDefaultTimeout(30_000);
 
-const options: XlsxParseOptions = { maxEntries: 100, maxDecompressedBytes: 50 * 1024 * 1024, maxCompressionRatio: 500, maxSheets: 20, maxRows: 5000, maxCells: 200_000, includeHiddenSheets: false };
+const options: XlsxParseOptions = { maxEntries: 100, maxDecompressedBytes: 50 * 1024 * 1024, maxCompressionRatio: 500, maxSheets: 20, maxRows: 5000, maxCells: 200_000, maxColumns: 256, includeHiddenSheets: false };
 const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a refusal'); }, (err: Error) => `${err.name}: ${err.message}`);
 
 describe('a budget workbook', () => {
@@ -71,6 +72,23 @@ test('the row and cell caps cut a sheet with a note', async () => {
   expect(cells.warnings).toEqual([
     'Sheet "Ledger 1" was cut at 20 rows (plugins.document.xlsx.maxRows / maxCells)',
     '1 sheet of 2 left out (plugins.document.xlsx.maxSheets / maxCells)',
+  ]);
+});
+
+test('a sparse sheet as wide as Excel allows renders at most maxColumns columns and the cell budget', async () => {
+  const wb = new ExcelJS.Workbook();
+  const sheet = wb.addWorksheet('Wide');
+  for (let row = 1; row <= 2000; row++) {
+    sheet.getCell(row, 1).value = `first ${row}`;
+    sheet.getCell(row, 16_384).value = `last ${row}`;
+  }
+  const parsed = await parse(new Uint8Array(await wb.xlsx.writeBuffer()), { ...options, maxColumns: 100, maxCells: 20_000 });
+  expect(parsed.html.match(/<tr>/g)?.length).toBe(200);
+  expect(parsed.html.match(/<t[hd]>/g)?.length).toBe(200 * 100);
+  expect(parsed.html).not.toContain('last 1<');
+  expect(parsed.warnings).toEqual([
+    'Sheet "Wide" is 16384 columns wide; the first 100 are shown (plugins.document.xlsx.maxColumns)',
+    'Sheet "Wide" was cut at 200 rows (plugins.document.xlsx.maxRows / maxCells)',
   ]);
 });
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineDocumentPlugin } from '../shared/plugin.ts';
-import { baseLimits, MiB, zipLimits } from '../shared/limits.ts';
+import { baseLimits, MiB, zipLimits, maxColumnsOption } from '../shared/limits.ts';
 
 export const xlsxDocument = defineDocumentPlugin({
   name: 'xlsx',
@@ -26,7 +26,8 @@ export const xlsxDocument = defineDocumentPlugin({
     ...zipLimits({ maxEntries: 5000, maxDecompressedBytes: 200 * MiB, maxCompressionRatio: 500 }),
     maxSheets: z.number().int().min(1).max(1000).default(20).describe('Sheets shown at most; the rest are listed as left out.'),
     maxRows: z.number().int().min(1).max(500_000).default(5000).describe('Non-empty rows shown per sheet; a note says when a sheet was cut.'),
-    maxCells: z.number().int().min(1).max(10_000_000).default(200_000).describe('Non-empty cells shown in the whole workbook.'),
+    maxCells: z.number().int().min(1).max(10_000_000).default(200_000).describe('Cells shown in the whole workbook, empty ones between used cells included.'),
+    maxColumns: maxColumnsOption(256),
     includeHiddenSheets: z.boolean().default(false).describe('Also show sheets hidden in Excel.'),
   }),
   parserUrl: new URL('./parse.ts', import.meta.url).href,
