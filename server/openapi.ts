@@ -4,7 +4,7 @@
  * shapes are written out here with every decision the interface left open.
  */
 import type { Trawl } from '../core/container.ts';
-import { scrapeRequestSchema } from '../core/job.ts';
+import { v1ScrapeSchema } from './wire/v1/request.ts';
 import { mapOpenApi } from './routes/v1/map.ts';
 import { webhooksOpenApi } from './routes/v1/webhooks.ts';
 import { crawlOpenApi } from './routes/v1/crawl.ts';
@@ -93,7 +93,7 @@ export function buildOpenApi(trawl: Trawl) {
   const formats = trawl.scraper.knownFormats();
   const crawl = crawlOpenApi(trawl);
   const batch = batchOpenApi(trawl);
-  const request = toJson(scrapeRequestSchema);
+  const request = toJson(v1ScrapeSchema(trawl.scraper.request));
   (request.properties as Record<string, Record<string, unknown>>).actions!.items = { $ref: '#/components/schemas/Action' };
   return {
     openapi: '3.1.0',
