@@ -32,6 +32,6 @@ function validateAction(action: { type: string }, index: number, actions: readon
   const result = (plugin.handler as ActionHandler).schema.safeParse(action);
   if (result.success) return;
   const issue = result.error.issues[0]!;
-  const located = new z.ZodError([{ ...issue, path: [name('actions'), index, ...issue.path] }]);
-  throw badRequest(describeZodError(located, { [name('actions')]: actions }));
+  const located = new z.ZodError([{ ...issue, path: ['actions', index, ...issue.path] }]);
+  throw badRequest(describeZodError(located, { actions }, name));
 }

@@ -115,3 +115,14 @@ describe('crawl and batch bodies', () => {
     expect(message(() => parseOrThrow(v1BatchSchema(service), { formats: ['text'] }))).toBe('Missing required field: urls');
   });
 });
+
+describe('actions', () => {
+  test('the fields inside an action are renamed too, and a camelCase one is refused as /v1 refuses any unknown field', () => {
+    const parsed = parseOrThrow(v1ScrapeSchema(composed), { url: 'https://e.com', actions: [{ type: 'screenshot', full_page: true }] });
+    expect(parsed.actions).toEqual([{ type: 'screenshot', fullPage: true }]);
+    expect(message(() => parseOrThrow(v1ScrapeSchema(composed), { url: 'https://e.com', actions: [{ type: 'wait', milliseconds: 5 }, { type: 'screenshot', fullPage: true }] })))
+      .toBe('Unknown field: actions[1].fullPage');
+    expect(message(() => parseOrThrow(v1CrawlSchema(service), { url: 'https://e.com', scrape_options: { actions: [{ type: 'screenshot', fullPage: true }] } })))
+      .toBe('Unknown field: scrape_options.actions[0].fullPage');
+  });
+});
