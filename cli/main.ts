@@ -22,6 +22,9 @@ const USAGE = `Usage: bun run cli scrape <url> [options]
   --no-cache       bypass the response cache
   --json           print the whole result object as JSON`;
 
+/** Messages name the flag that set a field. */
+const FLAGS: Readonly<Record<string, string>> = { formats: '--format', onlyMainContent: '--main', includeSelectors: '--include', excludeSelectors: '--exclude', noCache: '--no-cache' };
+
 export function render(result: ScrapeResult, formats: string[], asJson: boolean): string {
   const presented = presentResult(result);
   if (asJson || formats.length > 1) return JSON.stringify(presented, null, 2);
@@ -65,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   const request = composeRequestSchema(builtinPlugins).parse(input);
   if (!request.success) {
-    console.error(describeZodError(request.error, input));
+    console.error(describeZodError(request.error, input, (field) => FLAGS[field] ?? field));
     return 2;
   }
   const trawl = await bootTrawl({ overrides: { log: { level: process.env.TRAWL_LOG_LEVEL ?? 'warn' } } });
