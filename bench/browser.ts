@@ -23,7 +23,8 @@ import { requireChromium } from '../core/browser/testing.ts';
 import { Tokens, type ActionCatalog, type BrowserPool } from '../core/services.ts';
 import { browserFetcher } from '../plugins/fetcher/browser/browser.ts';
 import { PageDocument } from '../core/document.ts';
-import { createJob, scrapeRequestSchema } from '../core/job.ts';
+import { createJob } from '../core/job.ts';
+import { testRequest } from '../test/helpers/plugin-context.ts';
 import type { PluginContext } from '../core/plugin.ts';
 import { mb, sampleMemory, type MemorySample } from './browser-memory.ts';
 
@@ -73,7 +74,7 @@ async function renderer(pool: BrowserPool, config: ReturnType<typeof configWith>
   const ctx = { logger, config, resolve: (token: unknown) => services.get(token) } as PluginContext;
   const fetcher = await browserFetcher.setup(browserFetcher.options!.parse({}), ctx);
   return async () => {
-    const doc = new PageDocument(createJob(scrapeRequestSchema.parse({ url, render: true }), 'bench', new AbortController().signal));
+    const doc = new PageDocument(createJob(testRequest({ url, render: true }), 'bench', new AbortController().signal));
     await fetcher.fetch(doc);
     if (!doc.response?.text?.includes('Paragraph 30')) throw new Error('the page was not rendered');
   };

@@ -8,7 +8,8 @@ import pino from 'pino';
 import { countTokens } from 'gpt-tokenizer';
 import { loadConfig } from '../core/config.ts';
 import { textOf } from '../core/dom.ts';
-import { createJob, scrapeRequestSchema } from '../core/job.ts';
+import { createJob } from '../core/job.ts';
+import { testRequest } from '../test/helpers/plugin-context.ts';
 import { Pipeline } from '../core/pipeline.ts';
 import { definePlugin, type AnyPlugin } from '../core/plugin.ts';
 import { PluginRegistry } from '../core/registry.ts';
@@ -50,7 +51,7 @@ export async function extractForLlm(pages: Page[]): Promise<Extracted[]> {
     current = page;
     // 24 Mozilla test pages have no known URL; a reserved host stands in.
     const url = page.url || `https://dataset.invalid/${page.id}`;
-    const job = createJob(scrapeRequestSchema.parse({ url, formats: ['markdown'], only_main_content: true }), 'bench', new AbortController().signal);
+    const job = createJob(testRequest({ url, formats: ['markdown'], onlyMainContent: true }), 'bench', new AbortController().signal);
     const { doc } = await pipeline.run(job);
     extracted.push({
       id: page.id, type: `${page.source}/${page.type}`, rawTokens: countTokens(page.html), text: doc.root ? textOf(doc.root) : '', allText: allTextOf(page.html),

@@ -1,13 +1,18 @@
 /**
  * The command line: `bun run cli scrape <url> [--format F]… [--main] [--include SEL]… [--exclude SEL]…
  * [--no-cache] [--json]` runs the same pipeline as the server, without a server, and prints the
- * result: a text format as-is, structured formats as JSON, `--json` the whole result object.
+ * result: a text format as-is, structured formats as JSON, `--json` the whole result object in
+ * the /v1 shape. The flags are a wire format of their own: they are parsed straight into the
+ * internal request (validated by the same composed schema as every other wire format).
  */
 import { parseArgs } from 'node:util';
 import { TrawlError } from '../core/errors.ts';
-import { scrapeRequestSchema } from '../core/job.ts';
+import { composeRequestSchema } from '../core/model/compose.ts';
+import type { ScrapeResult } from '../core/model/result.ts';
 import { describeZodError } from '../core/validation.ts';
+import { builtinPlugins } from '../plugins/index.ts';
 import { bootTrawl } from '../server/boot.ts';
+import { presentResult, v1FormatField } from '../server/wire/v1/present.ts';
 
 const USAGE = `Usage: bun run cli scrape <url> [options]
   --format, -f F   markdown (default), text, json, links, rawHtml, … (repeatable)
@@ -17,10 +22,13 @@ const USAGE = `Usage: bun run cli scrape <url> [options]
   --no-cache       bypass the response cache
   --json           print the whole result object as JSON`;
 
-export function render(result: Record<string, unknown>, formats: string[], asJson: boolean): string {
-  if (asJson || formats.length > 1) return JSON.stringify(result, null, 2);
-  const field = formats[0] === 'json' ? 'extraction' : formats[0]!;
-  const value = result[field];
+/** Messages name the flag that set a field. */
+const FLAGS: Readonly<Record<string, string>> = { formats: '--format', onlyMainContent: '--main', includeSelectors: '--include', excludeSelectors: '--exclude', noCache: '--no-cache' };
+
+export function render(result: ScrapeResult, formats: string[], asJson: boolean): string {
+  const presented = presentResult(result);
+  if (asJson || formats.length > 1) return JSON.stringify(presented, null, 2);
+  const value = presented[v1FormatField(formats[0]!)];
   return typeof value === 'string' ? value : JSON.stringify(value ?? null, null, 2);
 }
 
@@ -53,14 +61,14 @@ export async function main(argv: string[]): Promise<number> {
   const input = {
     url,
     formats: values.format ?? ['markdown'],
-    only_main_content: values.main,
-    include_selectors: values.include,
-    exclude_selectors: values.exclude,
-    no_cache: values['no-cache'],
+    onlyMainContent: values.main,
+    includeSelectors: values.include,
+    excludeSelectors: values.exclude,
+    noCache: values['no-cache'],
   };
-  const request = scrapeRequestSchema.safeParse(input);
+  const request = composeRequestSchema(builtinPlugins).parse(input);
   if (!request.success) {
-    console.error(describeZodError(request.error, input));
+    console.error(describeZodError(request.error, input, (field) => FLAGS[field] ?? field));
     return 2;
   }
   const trawl = await bootTrawl({ overrides: { log: { level: process.env.TRAWL_LOG_LEVEL?.trim() || 'warn' } } });

@@ -5,24 +5,9 @@
  */
 import { parseHtmlDocument, type DomDocument, type DomElement } from './dom.ts';
 import type { Job } from './job.ts';
+import { emptyMetadata, type ActionResults, type Metadata } from './model/result.ts';
 
-export interface Metadata {
-  title: string;
-  description: string;
-  author: string | null;
-  published_date: string | null;
-  language: string | null;
-  site_name: string | null;
-  image: string | null;
-  favicon: string | null;
-  word_count: number;
-  /** HTTP status of the final response, when there was one. */
-  status_code?: number;
-  /** The URL after redirects. */
-  final_url?: string;
-  content_type?: string;
-  [extra: string]: unknown;
-}
+export { emptyMetadata, type Metadata } from './model/result.ts';
 
 export interface FetchedResponse {
   status: number;
@@ -46,10 +31,6 @@ export interface PipelineMessage {
   message: string;
 }
 
-export function emptyMetadata(): Metadata {
-  return { title: '', description: '', author: null, published_date: null, language: null, site_name: null, image: null, favicon: null, word_count: 0 };
-}
-
 export class PageDocument {
   readonly job: Job;
   response: FetchedResponse | null = null;
@@ -60,8 +41,12 @@ export class PageDocument {
   /** Root of the content that formats render; transforms narrow or clean it. */
   root: DomElement | null = null;
   metadata: Metadata = emptyMetadata();
-  /** Format outputs keyed by response field (`markdown`, `text`, `links`, …). */
+  /** Format outputs keyed by format name (`markdown`, `json`, `links`, …). */
   readonly outputs: Record<string, unknown> = {};
+  /** What the browser actions handed back (fetchers that run actions fill it). */
+  actions: ActionResults | null = null;
+  /** The page screenshot a request's `screenshot` field asked for (base64 PNG). */
+  screenshot: string | null = null;
   /** Values plugins pass to each other, keyed by a name the producing plugin documents. */
   readonly data = new Map<string, unknown>();
   readonly messages: PipelineMessage[] = [];

@@ -47,10 +47,10 @@ describe('pipeline', () => {
     const { doc, result } = await pipeline.run(testJob({ url: 'https://example.com/', formats: ['echo', 'broken'] }));
     expect(doc.type).toBe('document.htmlish');
     expect(doc.data.get('fetcher')).toBe('fetcher.fake');
-    expect(result.echo).toBe('<p data-order="pre-post">Hello <b>there</b> friend</p>');
-    expect(result.broken).toBeUndefined();
-    expect(result.warnings).toEqual(['format.broken: Format "broken" failed: renderer exploded']);
-    expect((result.metadata as { word_count: number }).word_count).toBe(3);
+    expect(result.formats.echo).toBe('<p data-order="pre-post">Hello <b>there</b> friend</p>');
+    expect(result.formats.broken).toBeUndefined();
+    expect(result.warnings.map((m) => `${m.plugin}: ${m.message}`)).toEqual(['format.broken: Format "broken" failed: renderer exploded']);
+    expect(result.metadata.wordCount).toBe(3);
     expect(sinkWrites).toEqual([result]); // the flaky sink did not fail the scrape
     for (const stage of ['fetch', 'detect', 'transform', 'format', 'sink', 'transform.mark']) expect(doc.timings[stage]).toBeGreaterThanOrEqual(0);
   });

@@ -7,14 +7,15 @@ import type { Logger } from 'pino';
 import { PageDocument } from './document.ts';
 import { countWords, textOf } from './dom.ts';
 import { asTrawlError, TrawlError } from './errors.ts';
-import { formatField, type Job } from './job.ts';
+import type { Job } from './job.ts';
+import type { ScrapeResult } from './model/result.ts';
 import type { PluginRegistry } from './registry.ts';
 import type { FetcherHandler } from './plugin.ts';
 
 export interface PipelineResult {
   doc: PageDocument;
-  /** The public scrape result: url, metadata, requested format fields, warnings. */
-  result: Record<string, unknown>;
+  /** The internal result; each wire format presents it in its own shape. */
+  result: ScrapeResult;
 }
 
 export class Pipeline {
@@ -26,9 +27,9 @@ export class Pipeline {
     await this.stage(first, 'detect', () => this.detect(first));
     const doc = await this.refetch(first);
     await this.stage(doc, 'transform', () => this.transform(doc));
-    doc.metadata.word_count = doc.root ? countWords(textOf(doc.root)) : 0;
+    doc.metadata.wordCount = doc.root ? countWords(textOf(doc.root)) : 0;
     await this.stage(doc, 'format', () => this.format(doc));
-    const result = this.buildResult(doc);
+    const result = resultOf(doc);
     await this.stage(doc, 'sink', () => this.sink(doc, result));
     return { doc, result };
   }
@@ -122,7 +123,7 @@ export class Pipeline {
       const plugin = this.registry.active('format').find((p) => p.definition.provides?.includes(`format:${format}`));
       if (!plugin) throw new TrawlError('capability_missing', `No enabled plugin renders format "${format}"`);
       try {
-        doc.outputs[formatField(format)] = await plugin.handler.render(doc);
+        doc.outputs[format] = await plugin.handler.render(doc);
       } catch (err) {
         const error = asTrawlError(err, 'format', plugin.id);
         if (error.code === 'capability_missing') throw error;
@@ -133,19 +134,8 @@ export class Pipeline {
     await Promise.all(jobs);
   }
 
-  private buildResult(doc: PageDocument): Record<string, unknown> {
-    const result: Record<string, unknown> = { url: doc.job.url, metadata: doc.metadata };
-    for (const format of doc.job.formats) {
-      const field = formatField(format);
-      if (field in doc.outputs) result[field] = doc.outputs[field];
-    }
-    for (const [field, value] of Object.entries(doc.outputs)) if (!(field in result)) result[field] = value;
-    if (doc.messages.length) result.warnings = doc.messages.map((m) => `${m.plugin}: ${m.message}`);
-    return result;
-  }
-
   /** Sinks never fail a scrape: the user already has the content. */
-  private async sink(doc: PageDocument, result: Record<string, unknown>): Promise<void> {
+  private async sink(doc: PageDocument, result: ScrapeResult): Promise<void> {
     await Promise.all(
       this.registry.active('sink').map(async (plugin) => {
         try {
@@ -156,4 +146,14 @@ export class Pipeline {
       }),
     );
   }
+}
+
+/** The result of a finished document: the requested formats in request order, then what the fetch added. */
+export function resultOf(doc: PageDocument): ScrapeResult {
+  const formats: Record<string, unknown> = {};
+  for (const format of doc.job.formats) if (format in doc.outputs) formats[format] = doc.outputs[format];
+  const result: ScrapeResult = { url: doc.job.url, metadata: doc.metadata, formats, warnings: [...doc.messages] };
+  if (doc.actions) result.actions = doc.actions;
+  if (doc.screenshot !== null) result.screenshot = doc.screenshot;
+  return result;
 }

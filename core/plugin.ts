@@ -9,6 +9,7 @@ import type { InjectionToken } from 'tsyringe';
 import type { Page } from 'playwright-core';
 import type { PageDocument } from './document.ts';
 import type { Job } from './job.ts';
+import type { ScrapeResult } from './model/result.ts';
 import type { TrawlConfig } from './config-schema.ts';
 
 /** Runs before fetching: does this fetcher/source take the job? */
@@ -30,14 +31,22 @@ export interface DocumentHandler {
   parse(doc: PageDocument): void | Promise<void>;
 }
 
+/**
+ * How the caller's wire format names an internal request field (`includeSelectors[0]` →
+ * `include_selectors[0]` for /v1), so messages about a request speak the caller's language.
+ */
+export type FieldNamer = (path: string) => string;
+
 export interface TransformHandler {
+  /** Rejects a request this transform cannot carry out (message becomes a 400), before anything is fetched. */
+  validate?(job: Job, name: FieldNamer): string | null;
   /** Mutates `doc.root`/`doc.metadata`; decides by itself from `doc.job` whether it applies. */
   apply(doc: PageDocument): void | Promise<void>;
 }
 
 export interface FormatHandler {
   /** Rejects a job that asks for this format without what it needs (message becomes a 400). */
-  validate?(job: Job): string | null;
+  validate?(job: Job, name: FieldNamer): string | null;
   render(doc: PageDocument): unknown | Promise<unknown>;
 }
 
@@ -48,7 +57,7 @@ export interface ActionContext {
   timeoutMs: number;
 }
 
-/** What an action hands back to the result: a `js_results` entry or a `screenshots` entry. */
+/** What an action hands back to the result: a `jsResults` entry or a `screenshots` entry. */
 export type ActionOutput = { jsResult: unknown } | { screenshot: Uint8Array };
 
 /** A browser action, looked up by the `type` field of a request's action object. */
@@ -56,13 +65,13 @@ export interface ActionHandler<A extends { type: string } = { type: string }> {
   type: string;
   /** Validates one action object before anything runs (a strict object: unknown keys are refused). */
   schema: z.ZodType<A>;
-  /** What it adds to the result; a failed `jsResult` action still holds its place in `js_results` (as null). */
+  /** What it adds to the result; a failed `jsResult` action still holds its place in `jsResults` (as null). */
   yields?: 'jsResult' | 'screenshot';
   run(page: Page, action: A, ctx: ActionContext): Promise<ActionOutput | void>;
 }
 
 export interface SinkHandler {
-  write(doc: PageDocument, result: Record<string, unknown>): void | Promise<void>;
+  write(doc: PageDocument, result: ScrapeResult): void | Promise<void>;
 }
 
 /** Kinds whose handler shape is settled by later issues stay open records until then. */
@@ -94,9 +103,21 @@ export interface PluginContext {
  * document can be built without importing plugin internals. Property names are the internal
  * camelCase ones; each wire format names them in its own style.
  */
+/** A scrape request field a plugin provides (core/model/compose.ts joins them into the request schema). */
+export interface RequestField {
+  /** Validates the field; its description and default go into the OpenAPI document. */
+  schema: z.ZodType;
+  /**
+   * Whether a request that sets the field (anything but unset, false or an empty list) needs
+   * this plugin enabled: a 400 naming the plugin otherwise. Default true; false for a field that
+   * only tunes what the plugin does when it runs anyway.
+   */
+  needsPlugin?: boolean;
+}
+
 export interface PluginApi {
-  /** Scrape request fields this plugin provides; a request that sets one needs the plugin enabled. */
-  requestFields?: Readonly<Record<string, z.ZodType>>;
+  /** Scrape request fields this plugin provides, by internal (camelCase) name. */
+  requestFields?: Readonly<Record<string, RequestField>>;
   /** JSON Schemas of result fields the plugin adds (screenshots, js results, …). */
   resultProperties?: Readonly<Record<string, unknown>>;
   /** JSON Schemas of metadata fields the plugin adds (page counts, video ids, …). */

@@ -1,11 +1,16 @@
 /**
- * The scrape service: checks that every requested capability has an enabled plugin, answers from
- * the response cache when it can, and otherwise runs the pipeline under the scrape time limit.
- * The HTTP route, the CLI and (later) crawl and batch all scrape through here.
+ * The scrape service: owns the request schema (core fields + the fields plugins declare), checks
+ * that every requested format and every set plugin field has an enabled plugin, answers from the
+ * response cache when it can, and otherwise runs the pipeline under the scrape time limit. Every
+ * wire format, the CLI, crawl and batch scrape through here with an internal `ScrapeRequest`.
  */
 import type { Logger } from 'pino';
 import { badRequest, TrawlError } from './errors.ts';
-import { createJob, SPEC_FORMATS, type Job, type ScrapeRequest } from './job.ts';
+import { createJob, type Job } from './job.ts';
+import { SPEC_FORMATS, type ScrapeRequest } from './model/request.ts';
+import { composeRequestSchema, isSet, type ComposedRequest } from './model/compose.ts';
+import type { ScrapeResult } from './model/result.ts';
+import type { FieldNamer } from './plugin.ts';
 import type { Pipeline } from './pipeline.ts';
 import type { PluginRegistry } from './registry.ts';
 import type { ResultStore } from './services.ts';
@@ -13,20 +18,28 @@ import type { TrawlConfig } from './config-schema.ts';
 import { optionsHash } from './storage/results.ts';
 import { validateBrowserFields } from './browser/validate-actions.ts';
 
+/** Messages name fields as they are called internally unless the caller says otherwise. */
+export const internalNames: FieldNamer = (path) => path;
+
 export interface ScrapeOutcome {
-  result: Record<string, unknown>;
+  result: ScrapeResult;
   cached: boolean;
   timings: Record<string, number>;
 }
 
 export class Scraper {
+  /** The request schema of the installed plugins (enabled or not: a disabled plugin's field is a 400 naming it, not an unknown field). */
+  readonly request: ComposedRequest;
+
   constructor(
     private readonly registry: PluginRegistry,
     private readonly pipeline: Pipeline,
     private readonly results: ResultStore | null,
     private readonly config: Readonly<TrawlConfig>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.request = composeRequestSchema(registry.all().map((p) => p.definition));
+  }
 
   /** Every format name a request may use: the spec's plus any a plugin adds. */
   knownFormats(): string[] {
@@ -34,24 +47,28 @@ export class Scraper {
   }
 
   /** Throws a 400 naming the field or plugin when the request asks for something unavailable. */
-  validate(job: Job): void {
+  validate(job: Job, name: FieldNamer = internalNames): void {
     const known = this.knownFormats();
     job.formats.forEach((format, index) => {
       if (!known.includes(format)) {
-        throw badRequest(`Invalid field formats[${index}]: unknown format "${format}". Valid formats: ${known.join(', ')}`);
+        throw badRequest(`Invalid field ${name(`formats[${index}]`)}: unknown format "${format}". Valid formats: ${known.join(', ')}`);
       }
       this.requireCapability(`format:${format}`, `Format "${format}"`);
-      const plugin = this.registry.providers(`format:${format}`).find((p) => p.enabled);
-      const problem = (plugin?.handler as { validate?: (j: Job) => string | null } | undefined)?.validate?.(job);
+      const plugin = this.registry.active('format').find((p) => p.definition.provides?.includes(`format:${format}`));
+      const problem = plugin?.handler.validate?.(job, name);
       if (problem) throw badRequest(problem);
     });
-    const options = job.options;
-    if (options.only_main_content) this.requireCapability('transform:main-content', 'only_main_content');
-    if (options.screenshot) this.requireCapability('fetch:screenshot', 'screenshot');
-    if (options.mobile) this.requireCapability('fetch:mobile', 'mobile');
-    if (options.actions?.length) this.requireCapability('fetch:actions', 'actions');
-    if (options.render) this.requireCapability('fetch:render', 'render');
-    validateBrowserFields(options, this.registry);
+    const request = job.request as unknown as Record<string, unknown>;
+    for (const [field, providers] of this.request.providers) {
+      if (!providers.needsPlugin || !isSet(request[field])) continue;
+      if (this.registry.all().some((p) => p.enabled && providers.ids.includes(p.id))) continue;
+      throw new TrawlError('capability_missing', `${name(field)} needs plugin ${providers.ids.join(' or ')}, which is disabled in the configuration`);
+    }
+    for (const transform of this.registry.active('transform')) {
+      const problem = transform.handler.validate?.(job, name);
+      if (problem) throw badRequest(problem);
+    }
+    validateBrowserFields(job.request, this.registry, name);
   }
 
   private requireCapability(capability: string, what: string): void {
@@ -63,17 +80,18 @@ export class Scraper {
     throw new TrawlError('capability_missing', message);
   }
 
-  async scrape(request: ScrapeRequest, workspace: string, signal?: AbortSignal): Promise<ScrapeOutcome> {
-    const timeoutMs = request.timeout ?? this.config.scrape.timeoutMs;
+  /** `name` is how the caller's wire format names request fields, for messages. */
+  async scrape(request: ScrapeRequest, workspace: string, signal?: AbortSignal, name: FieldNamer = internalNames): Promise<ScrapeOutcome> {
+    const timeoutMs = request.timeoutMs ?? this.config.scrape.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const job = createJob(request, workspace, combined);
-    this.validate(job);
+    this.validate(job, name);
 
     const cacheTtl = this.config.storage.cacheTtlSeconds;
-    if (this.results && !request.no_cache && cacheTtl > 0) {
+    if (this.results && !request.noCache && cacheTtl > 0) {
       const hit = await this.results.findFresh(workspace, 'scrape', job.url, optionsHash(job), cacheTtl);
-      if (hit) return { result: hit.output, cached: true, timings: {} };
+      if (hit) return { result: hit.output as unknown as ScrapeResult, cached: true, timings: {} };
     }
 
     let onAbort = () => {};

@@ -5,24 +5,31 @@
 import type { z } from 'zod';
 import { badRequest } from './errors.ts';
 
-function pathOf(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
+/** How the caller names one field; messages speak the caller's wire format. */
+type Namer = (field: string) => string;
+const asIs: Namer = (field) => field;
+
+function pathOf(path: readonly PropertyKey[], name: Namer): string {
+  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${name(String(key))}` : name(String(key))), '');
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined), input);
 }
 
-/** `input` is what was validated; it tells a missing field from one of the wrong type. */
-export function describeZodError(error: z.ZodError, input: unknown): string {
+/**
+ * `input` is what was validated; it tells a missing field from one of the wrong type. `name`
+ * renames each field of the path (the input was validated under internal names).
+ */
+export function describeZodError(error: z.ZodError, input: unknown, name: Namer = asIs): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
-  const field = pathOf(issue.path);
+  const field = pathOf(issue.path, name);
   if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined && field) {
     return `Missing required field: ${field}`;
   }
   if (issue.code === 'unrecognized_keys') {
-    const keys = (issue as { keys: string[] }).keys.map((k) => (field ? `${field}.${k}` : k));
+    const keys = (issue as { keys: string[] }).keys.map((k) => (field ? `${field}.${name(k)}` : name(k)));
     return `Unknown field${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}`;
   }
   return field ? `Invalid field ${field}: ${issue.message}` : issue.message;

@@ -4,7 +4,8 @@
  * shapes are written out here with every decision the interface left open.
  */
 import type { Trawl } from '../core/container.ts';
-import { scrapeRequestSchema } from '../core/job.ts';
+import { v1JsonSchema } from './wire/v1/openapi.ts';
+import { v1ScrapeSchema } from './wire/v1/request.ts';
 import { mapOpenApi } from './routes/v1/map.ts';
 import { webhooksOpenApi } from './routes/v1/webhooks.ts';
 import { crawlOpenApi } from './routes/v1/crawl.ts';
@@ -93,7 +94,7 @@ export function buildOpenApi(trawl: Trawl) {
   const formats = trawl.scraper.knownFormats();
   const crawl = crawlOpenApi(trawl);
   const batch = batchOpenApi(trawl);
-  const request = toJson(scrapeRequestSchema);
+  const request = toJson(v1ScrapeSchema(trawl.scraper.request));
   (request.properties as Record<string, Record<string, unknown>>).actions!.items = { $ref: '#/components/schemas/Action' };
   return {
     openapi: '3.1.0',
@@ -140,7 +141,7 @@ export function buildOpenApi(trawl: Trawl) {
     webhooks: webhooksOpenApi.webhooks,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: { ...actionSchemas(trawl.registry), ScrapeRequest: request, ScrapeResult: scrapeResultSchema, Metadata: metadataSchema, Link: linkSchema, Asset: assetSchema, Extraction: extractionSchema, AttributeValues: attributeValuesSchema, Error: errorSchema, ...mapOpenApi.schemas, ...webhooksOpenApi.schemas, ...crawl.schemas, ...batch.schemas },
+      schemas: { ...actionSchemas(trawl.registry), Action: v1JsonSchema(actionSchemas(trawl.registry).Action as Record<string, unknown>), ScrapeRequest: request, ScrapeResult: scrapeResultSchema, Metadata: metadataSchema, Link: linkSchema, Asset: assetSchema, Extraction: extractionSchema, AttributeValues: attributeValuesSchema, Error: errorSchema, ...mapOpenApi.schemas, ...webhooksOpenApi.schemas, ...crawl.schemas, ...batch.schemas },
     },
   };
 }

@@ -50,7 +50,7 @@ async function run(options: Parameters<typeof plugins>[0]) {
 describe('refetch after detect', () => {
   test('a fetcher that asks replaces the page; only fetchers other than the producer are asked', async () => {
     const { doc, result } = await run({});
-    expect(result.echo).toBe('<h1>Rendered</h1><p>Hello from script</p>');
+    expect(result.formats.echo).toBe('<h1>Rendered</h1><p>Hello from script</p>');
     expect(doc.data.get('fetcher')).toBe('fetcher.renderer');
     expect(asked).toEqual(['renderer saw fetcher.plain']);
     expect(Object.keys(doc.timings)).toEqual(expect.arrayContaining(['fetch', 'detect', 'refetch', 'transform', 'format']));
@@ -58,14 +58,14 @@ describe('refetch after detect', () => {
 
   test('nobody asking leaves the first page', async () => {
     const { doc, result } = await run({ shell: false });
-    expect(result.echo).toBe('<div id="root"></div>');
+    expect(result.formats.echo).toBe('<div id="root"></div>');
     expect(doc.data.get('fetcher')).toBe('fetcher.plain');
     expect(doc.timings.refetch).toBeUndefined();
   });
 
   test('a failed refetch keeps the first page, with a warning', async () => {
     const { result } = await run({ renderFails: true });
-    expect(result.echo).toBe('<div id="root"></div>');
-    expect(result.warnings).toEqual(['fetcher.renderer: Fetching the page again failed; it is returned as first fetched: browser fell over']);
+    expect(result.formats.echo).toBe('<div id="root"></div>');
+    expect(result.warnings.map((m) => `${m.plugin}: ${m.message}`)).toEqual(['fetcher.renderer: Fetching the page again failed; it is returned as first fetched: browser fell over']);
   });
 });

@@ -1,11 +1,14 @@
 // The result store and the options hash the response cache keys on, on every test database.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import type { ResultStore, Storage } from '../services.ts';
-import { createJob, scrapeRequestSchema } from '../job.ts';
+import { createJob } from '../job.ts';
+import type { ScrapeRequest } from '../model/request.ts';
 import { testDatabases } from '../../test/helpers/databases.ts';
 import { createResultStore, optionsHash } from './results.ts';
+import { sha256Hex } from './values.ts';
 
-const job = (request: Record<string, unknown>) => createJob(scrapeRequestSchema.parse(request), 'default', new AbortController().signal);
+const job = (request: Partial<ScrapeRequest> & { url: string }) =>
+  createJob({ formats: ['markdown'], noCache: false, ...request }, 'default', new AbortController().signal);
 const HASH = optionsHash(job({ url: 'https://example.com/' }));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -15,23 +18,30 @@ describe('optionsHash', () => {
     expect(optionsHash(job({ url: 'https://example.com/' }))).toBe(HASH);
   });
 
-  test('ignores no_cache, format order and duplicate formats', () => {
+  test('ignores noCache, format order and duplicate formats', () => {
     const base = optionsHash(job({ url: 'https://example.com/', formats: ['markdown', 'links'] }));
-    expect(optionsHash(job({ url: 'https://example.com/', formats: ['links', 'markdown', 'links'], no_cache: true }))).toBe(base);
+    expect(optionsHash(job({ url: 'https://example.com/', formats: ['links', 'markdown', 'links'], noCache: true }))).toBe(base);
   });
 
   test('ignores key order at every depth', () => {
-    const a = { options: { url: 'https://e.com/', formats: ['text'], attribute_selectors: [{ selector: 'a', attribute: 'href' }] } };
-    const b = { options: { attribute_selectors: [{ attribute: 'href', selector: 'a' }], formats: ['text'], url: 'https://e.com/' } };
+    const a = { request: { url: 'https://e.com/', formats: ['text'], attributeSelectors: [{ selector: 'a', attribute: 'href' }] } };
+    const b = { request: { attributeSelectors: [{ attribute: 'href', selector: 'a' }], formats: ['text'], url: 'https://e.com/' } };
     expect(optionsHash(a as never)).toBe(optionsHash(b as never));
+  });
+
+  test('never equals the hash older code gave the same request (its rows hold the /v1 response)', () => {
+    // The pre-model hash: sha256 of the sorted /v1 body with its defaults, no_cache left out.
+    const old = sha256Hex(JSON.stringify({ formats: ['markdown'], mobile: false, only_main_content: false, screenshot: false, url: 'https://example.com/' }));
+    expect(optionsHash(job({ url: 'https://example.com/', onlyMainContent: false, mobile: false, screenshot: false }))).not.toBe(old);
+    expect(optionsHash(job({ url: 'https://example.com/' }))).not.toBe(sha256Hex(JSON.stringify({ formats: ['markdown'], url: 'https://example.com/' })));
   });
 
   test('changes with every field that shapes the output', () => {
     const variants = [
       { url: 'https://example.com/other' },
       { url: 'https://example.com/', formats: ['text'] },
-      { url: 'https://example.com/', only_main_content: true },
-      { url: 'https://example.com/', include_selectors: ['main'] },
+      { url: 'https://example.com/', onlyMainContent: true },
+      { url: 'https://example.com/', includeSelectors: ['main'] },
       { url: 'https://example.com/', mobile: true },
       { url: 'https://example.com/', actions: [{ type: 'wait', milliseconds: 10 }] },
     ];

@@ -1,8 +1,9 @@
 /**
- * The result store: every scrape output, kept per workspace. It doubles as the response cache —
- * a request is answered from here when a row with the same workspace, endpoint, URL and options
- * hash is younger than the cache TTL — so `optionsHash` below is the single definition of "the
- * same request", shared by the writer (the results sink) and the reader (core/scrape.ts).
+ * The result store: every scrape output (the internal ScrapeResult, which each wire format
+ * presents on the way out), kept per workspace. It doubles as the response cache — a request is
+ * answered from here when a row with the same workspace, endpoint, URL and options hash is younger
+ * than the cache TTL — so `optionsHash` below is the single definition of "the same request",
+ * shared by the writer (the results sink) and the reader (core/scrape.ts).
  */
 import type { Selectable } from 'kysely';
 import type { Job } from '../job.ts';
@@ -11,7 +12,14 @@ import type { ResultsTable } from './schema.ts';
 import { nowIso, readInt, readJson, sha256Hex } from './values.ts';
 
 /** Request fields that cannot change the output, so two requests differing only here share a cache entry. */
-const NOT_PART_OF_OUTPUT = new Set(['no_cache']);
+const NOT_PART_OF_OUTPUT = new Set(['noCache']);
+
+/**
+ * Shape of the stored output, part of the hash. Rows written before the internal model held the
+ * /v1 response keyed by a hash of the /v1 body; with this in the hash they are never found again,
+ * so no row is served in a shape its reader does not expect. Bump it when ScrapeResult changes.
+ */
+export const RESULT_MODEL_VERSION = 2;
 
 /** Sorted keys at every depth and no undefined members: equal requests give equal text. */
 function canonical(value: unknown): unknown {
@@ -32,12 +40,12 @@ function canonical(value: unknown): unknown {
  * not change the result), so they are sorted; every other array (actions, selectors) keeps its
  * order because there it can matter.
  */
-export function optionsHash(job: Pick<Job, 'options'>): string {
-  const relevant: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(job.options)) {
+export function optionsHash(job: Pick<Job, 'request'>): string {
+  const relevant: Record<string, unknown> = { resultModel: RESULT_MODEL_VERSION };
+  for (const [key, value] of Object.entries(job.request)) {
     if (!NOT_PART_OF_OUTPUT.has(key)) relevant[key] = value;
   }
-  relevant.formats = [...new Set(job.options.formats)].sort();
+  relevant.formats = [...new Set(job.request.formats)].sort();
   return sha256Hex(JSON.stringify(canonical(relevant)));
 }
 

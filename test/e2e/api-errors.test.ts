@@ -122,6 +122,20 @@ describe('disabled plugins', () => {
       await server.stop();
     }
   });
+  test('a request field declared by a disabled plugin is a 400 naming the plugin, on scrape, crawl and batch', async () => {
+    const server = await startTrawlServer({ env: { TRAWL_DISABLE: 'transform.main-content' } });
+    try {
+      const message = 'only_main_content needs plugin transform.main-content, which is disabled in the configuration';
+      const scrape = await server.post('/v1/scrape', { url: site.at('/page'), only_main_content: true });
+      expect(scrape.status).toBe(400);
+      expect(scrape.body.error).toBe(message);
+      expect((await server.post('/v1/crawl', { url: site.at('/page'), scrape_options: { only_main_content: true } })).body.error).toBe(message);
+      expect((await server.post('/v1/batch', { urls: [site.at('/page')], only_main_content: true })).body.error).toBe(message);
+      expect((await server.post('/v1/scrape', { url: site.at('/page'), only_main_content: false })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 describe('other statuses', () => {

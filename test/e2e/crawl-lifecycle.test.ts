@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
 import { CrawlTokens } from '../../core/features/crawl/index.ts';
+import { v1CrawlSchema } from '../../server/wire/v1/request.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../servers/webhook-receiver.ts';
 import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site/site.ts';
@@ -139,7 +140,7 @@ describe('history and ids', () => {
 
   test("unknown ids and another workspace's crawls are 404 everywhere", async () => {
     const service = server.trawl.container.resolve(CrawlTokens.Service);
-    const foreign = await service.startCrawl(service.crawlSchema.parse({ url: site.url('/'), max_pages: 1 }), 'another-workspace');
+    const foreign = await service.startCrawl(v1CrawlSchema(service).parse({ url: site.url('/'), max_pages: 1 }), 'another-workspace');
     const history = await server.get('/v1/crawl/history?per_page=100');
     expect(history.body.crawls.some((c: any) => c.id === foreign.id)).toBe(false);
     for (const id of [foreign.id, crypto.randomUUID(), 'not-a-uuid', 'x'.repeat(5000)]) {

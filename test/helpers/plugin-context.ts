@@ -5,7 +5,10 @@
 import pino from 'pino';
 import { container as rootContainer, type InjectionToken } from 'tsyringe';
 import { loadConfig } from '../../core/config.ts';
-import { createJob, scrapeRequestSchema, type Job } from '../../core/job.ts';
+import { createJob, type Job } from '../../core/job.ts';
+import { composeRequestSchema } from '../../core/model/compose.ts';
+import type { ScrapeRequest } from '../../core/model/request.ts';
+import { builtinPlugins } from '../../plugins/index.ts';
 import { PageDocument } from '../../core/document.ts';
 import type { PluginContext } from '../../core/plugin.ts';
 
@@ -19,8 +22,15 @@ export function testContext(services: Array<[InjectionToken<unknown>, unknown]> 
   return { logger: pino({ level: 'silent' }), config, resolve: (token) => scope.resolve(token) };
 }
 
+const requestSchema = composeRequestSchema(builtinPlugins);
+
+/** An internal (camelCase) request with every default filled in, as a wire parser would hand it over. */
+export function testRequest(request: Record<string, unknown>): ScrapeRequest {
+  return requestSchema.schema.parse(request) as unknown as ScrapeRequest;
+}
+
 export function testJob(request: Record<string, unknown>): Job {
-  return createJob(scrapeRequestSchema.parse(request), 'default', new AbortController().signal);
+  return createJob(testRequest(request), 'default', new AbortController().signal);
 }
 
 export function testDocument(request: Record<string, unknown>): PageDocument {

@@ -12,6 +12,7 @@ import { Tokens, type ClaimedJob, type EventBus } from '../../services.ts';
 import { JobTokens } from '../../jobs/index.ts';
 import { HostGate } from './gate.ts';
 import { createPageWorker } from './page.ts';
+import { storedRequest } from './legacy.ts';
 import { eventPayload } from './present.ts';
 import { NOTIFY_JOB } from './record.ts';
 import { RobotsCache } from './robots.ts';
@@ -39,7 +40,7 @@ function notifier(store: CrawlStore, events: () => EventBus | null, logger: Logg
       logger.debug({ id: run.id, type }, 'no event bus registered; event not sent');
       return;
     }
-    const url = typeof run.request.webhook_url === 'string' ? run.request.webhook_url : undefined;
+    const url = storedRequest(run.kind, run.request).webhookUrl;
     await bus.emit({ type, workspace: run.workspace, data: eventPayload(run), ...(url ? { url } : {}) });
   };
 }

@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../../config-schema.ts';
 import { asTrawlError, TrawlError } from '../../errors.ts';
+import type { ScrapeResult } from '../../model/result.ts';
 import type { Scraper } from '../../scrape.ts';
 import type { ClaimedJob } from '../../services.ts';
 import type { Database } from '../../storage/schema.ts';
@@ -17,6 +18,7 @@ import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { HostGate } from './gate.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import type { RobotsCache, RobotsRules } from './robots.ts';
+import { storedRequest } from './legacy.ts';
 import type { CrawlRequest, ScrapeOptions } from './schema.ts';
 import { createScope, type Scope } from './scope.ts';
 import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
@@ -59,18 +61,14 @@ function scrapeFormats(run: RunRow, options: ScrapeOptions): string[] {
   return run.kind === 'crawl' ? [...new Set([...options.formats, 'links'])] : options.formats;
 }
 
-function scrapeOptionsOf(run: RunRow): ScrapeOptions {
-  if (run.kind === 'crawl') return (run.request as CrawlRequest).scrape_options;
-  const { webhook_url: _receiver, ...options } = run.request;
-  return options as ScrapeOptions;
-}
+const crawlRequest = (run: RunRow): CrawlRequest => storedRequest('crawl', run.request);
 
 export function createPageWorker(deps: PageWorkerDeps) {
   const { store, robots, gate, config } = deps;
   const insertJobs = deps.queue.insert.bind(deps.queue);
 
   async function record(outcome: Omit<PageOutcome, 'maxPages' | 'maxAttempts'>, run: RunRow): Promise<void> {
-    const maxPages = run.kind === 'crawl' ? (run.request as CrawlRequest).max_pages : run.admitted;
+    const maxPages = run.kind === 'crawl' ? crawlRequest(run).maxPages : run.admitted;
     const result = await recordPage(deps.db, insertJobs, { ...outcome, maxPages, maxAttempts: config.maxAttempts });
     if (result.queued > 0) deps.queue.poke([PAGE_JOB]);
     if (result.finished) deps.queue.poke([NOTIFY_JOB]);
@@ -82,10 +80,10 @@ export function createPageWorker(deps: PageWorkerDeps) {
     const key = `${run.id} ${hosts.join(' ')}`;
     let scope = scopes.get(key);
     if (!scope) {
-      const request = run.request as CrawlRequest;
+      const request = crawlRequest(run);
       scope = createScope({
-        hosts, allowSubdomains: request.allow_subdomains, allowExternal: request.allow_external_links,
-        include: request.include_paths, exclude: request.exclude_paths,
+        hosts, allowSubdomains: request.allowSubdomains, allowExternal: request.allowExternalLinks,
+        include: request.includePaths, exclude: request.excludePaths,
       });
       if (scopes.size >= SCOPE_CACHE) scopes.delete(scopes.keys().next().value!);
       scopes.set(key, scope);
@@ -138,9 +136,9 @@ export function createPageWorker(deps: PageWorkerDeps) {
       delayMs = rules.crawlDelayMs;
     }
 
-    const options = scrapeOptionsOf(run);
+    const options = storedRequest(run.kind, run.request).scrapeOptions;
     const release = await gate.acquire(self.host, delayMs, signal);
-    let result: Record<string, unknown>;
+    let result: ScrapeResult;
     try {
       ({ result } = await deps.scraper.scrape({ ...options, url: row.url, formats: scrapeFormats(run, options) }, run.workspace, signal));
     } catch (err) {
@@ -150,17 +148,18 @@ export function createPageWorker(deps: PageWorkerDeps) {
       release();
     }
 
-    const metadata = (result.metadata ?? {}) as { status_code?: number; final_url?: string };
-    const status = metadata.status_code ?? 200;
+    const { metadata } = result;
+    const status = metadata.statusCode ?? 200;
     if ((status === 429 || status >= 500) && job.attempt < job.maxAttempts) throw new TrawlError('fetch_failed', `The server answered HTTP ${status}`);
 
-    const redirect = metadata.final_url ? crawlUrl(metadata.final_url) : null;
+    const redirect = metadata.finalUrl ? crawlUrl(metadata.finalUrl) : null;
     let scopeHosts: string[] | undefined;
     if (row.depth === 0 && redirect && !run.scopeHosts.includes(redirect.host)) scopeHosts = [...run.scopeHosts, redirect.host];
-    const follow = run.kind === 'crawl' && row.depth < (run.request as CrawlRequest).max_depth;
-    const links = follow ? await discover(run, self, result.links, scopeHosts ?? run.scopeHosts) : [];
-    const stored = { ...result };
-    if (!options.formats.includes('links')) delete stored.links;
+    const follow = run.kind === 'crawl' && row.depth < crawlRequest(run).maxDepth;
+    const links = follow ? await discover(run, self, result.formats.links, scopeHosts ?? run.scopeHosts) : [];
+    const formats = { ...result.formats };
+    if (!options.formats.includes('links')) delete formats.links;
+    const stored: ScrapeResult = { ...result, formats };
     await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, links, scopeHosts }, run);
   }
 

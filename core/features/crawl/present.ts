@@ -1,9 +1,15 @@
 /**
  * The public JSON shapes of crawls and batches: the run summary (status endpoints, history,
- * event payloads, the stream's final event) and one page result. Kept in one place so the API,
- * the SSE stream and webhook payloads cannot drift apart (server/openapi.ts documents them).
+ * event payloads, the stream's final event) and one page result, whose scrape result the caller's
+ * wire format presents. Kept in one place so the API, the SSE stream and webhook payloads cannot
+ * drift apart (server/openapi.ts documents them).
  */
+import type { ScrapeResult } from '../../model/result.ts';
+import { isScrapeResult } from './legacy.ts';
 import type { PageRow, RunRow } from './store.ts';
+
+/** How a wire format shows a scrape result. */
+export type PresentResult = (result: ScrapeResult) => Record<string, unknown>;
 
 export const TERMINAL_STATUSES = ['completed', 'failed', 'cancelled'] as const;
 export const isTerminal = (status: string) => (TERMINAL_STATUSES as readonly string[]).includes(status);
@@ -26,10 +32,14 @@ export function runSummary(run: RunRow): Record<string, unknown> {
   return summary;
 }
 
-/** A finished page: the scrape result plus `status` and `depth`; a failure carries `error` instead. */
-export function pageItem(page: PageRow): Record<string, unknown> {
+/**
+ * A finished page: the presented scrape result plus `status` and `depth`; a failure carries
+ * `error` instead. A result stored by older code is already a /v1 response and is shown as stored.
+ */
+export function pageItem(page: PageRow, present: PresentResult): Record<string, unknown> {
   if (page.outcome === 'failed') return { url: page.url, status: 'failed', depth: page.depth, error: page.error };
-  return { url: page.url, status: 'completed', depth: page.depth, ...page.result };
+  const result = page.result ?? {};
+  return { url: page.url, status: 'completed', depth: page.depth, ...(isScrapeResult(result) ? present(result) : result) };
 }
 
 /** Payload of crawl.completed, crawl.failed and batch.completed. */

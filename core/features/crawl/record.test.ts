@@ -11,6 +11,7 @@ import type { JobSpec } from '../../services.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import { createCrawlStore, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';
+import { emptyMetadata } from '../../model/result.ts';
 
 // Real databases and timers on a shared machine: allow far more than the default 5 s.
 setDefaultTimeout(60_000);
@@ -30,9 +31,9 @@ for (const database of testDatabases()) {
     afterEach(() => storage.close());
 
     const start = (maxPages: number, seeds = [u('/')], kind: 'crawl' | 'batch' = 'crawl') =>
-      store.create({ id: crypto.randomUUID(), workspace: 'w', kind, url: seeds[0]!.url, request: { max_pages: maxPages }, scopeHosts: ['a.site.test'], retryOf: null, seeds }, enqueue, 3);
+      store.create({ id: crypto.randomUUID(), workspace: 'w', kind, url: seeds[0]!.url, request: { maxPages }, scopeHosts: ['a.site.test'], retryOf: null, seeds }, enqueue, 3);
     const record = (run: RunRow, outcome: Partial<PageOutcome> & { urlHash: string }, maxPages = 100) =>
-      recordPage(storage.db, enqueue, { crawlId: run.id, outcome: 'completed', result: { url: 'x' }, links: [], maxPages, maxAttempts: 3, ...outcome });
+      recordPage(storage.db, enqueue, { crawlId: run.id, outcome: 'completed', result: { url: 'x', metadata: emptyMetadata(), formats: {}, warnings: [] }, links: [], maxPages, maxAttempts: 3, ...outcome });
     const jobs = (kind: string) => storage.db.selectFrom('jobs').selectAll().where('kind', '=', kind).execute();
     const state = async (run: RunRow, path: string) =>
       (await storage.db.selectFrom('crawl_urls').select(['state', 'depth', 'seq']).where('crawl_id', '=', run.id).where('url_hash', '=', u(path).hash).executeTakeFirst());

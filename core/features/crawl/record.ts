@@ -11,6 +11,7 @@
  * a page scraped twice (a lapsed lease, a released job) is recorded once.
  */
 import type { Kysely } from 'kysely';
+import type { ScrapeResult } from '../../model/result.ts';
 import type { JobSpec } from '../../services.ts';
 import type { Database } from '../../storage/schema.ts';
 import { nowIso } from '../../storage/values.ts';
@@ -24,7 +25,8 @@ export interface PageOutcome {
   crawlId: string;
   urlHash: string;
   outcome: 'completed' | 'failed';
-  result?: Record<string, unknown>;
+  /** Stored as it is; each wire format presents it on the way out. */
+  result?: ScrapeResult;
   error?: string;
   /** Where the page redirected to, when that is another URL. */
   redirect?: CrawlUrl;

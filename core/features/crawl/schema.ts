@@ -1,19 +1,41 @@
 /**
- * Request bodies of POST /v1/crawl and POST /v1/batch. The scrape options are the `/v1/scrape`
- * schema without `url`, so crawls and batches accept exactly what a scrape accepts. Defaults and
- * upper bounds of `max_depth`, `max_pages` and the batch size come from `[crawl]` in the config,
- * which is why the schemas are built from it.
+ * The internal crawl and batch requests (camelCase; wire formats parse into them, see
+ * server/wire/*). Their scrape options are the scrape request without `url` — the composed schema
+ * of the installed plugins, handed in — so crawls and batches accept exactly what a scrape
+ * accepts. Defaults and upper bounds of `maxDepth`, `maxPages` and the batch size come from
+ * `[crawl]` in the config, which is why the schemas are built from it.
  */
 import { z } from 'zod';
 import type { TrawlConfig } from '../../config-schema.ts';
-import { scrapeRequestSchema } from '../../job.ts';
+import { httpUrl, type ScrapeRequest } from '../../model/request.ts';
 import { globProblem } from './globs.ts';
 import { pathGlob } from './scope.ts';
 
 export type CrawlLimits = TrawlConfig['crawl'];
 
-export const scrapeOptionsSchema = scrapeRequestSchema.omit({ url: true });
-const httpUrl = scrapeRequestSchema.shape.url;
+/** What every page of a crawl or batch is scraped with. */
+export type ScrapeOptions = Omit<ScrapeRequest, 'url'>;
+
+export interface CrawlRequest {
+  url: string;
+  maxDepth: number;
+  maxPages: number;
+  allowSubdomains: boolean;
+  allowExternalLinks: boolean;
+  includePaths: string[];
+  excludePaths: string[];
+  webhookUrl?: string;
+  scrapeOptions: ScrapeOptions;
+}
+
+export interface BatchRequest {
+  urls: string[];
+  webhookUrl?: string;
+  scrapeOptions: ScrapeOptions;
+}
+
+/** A batch as stored: its URLs live on as frontier rows. */
+export type StoredBatch = Omit<BatchRequest, 'urls'>;
 
 const globList = z
   .array(
@@ -25,30 +47,35 @@ const globList = z
   .max(50)
   .default([]);
 
-export function crawlRequestSchema(limits: CrawlLimits) {
-  return z.strictObject({
+/** The scrape options schema: the scrape request schema without `url`. */
+export const scrapeOptionsOf = (scrapeRequest: z.ZodObject) => scrapeRequest.omit({ url: true });
+
+/** The crawl's own fields; `scrapeOptions` is added by whoever parses (its schema is the plugins'). */
+export function crawlFields(limits: CrawlLimits) {
+  return {
     url: httpUrl.describe('Start URL; always scraped, whatever the path filters say.'),
-    max_depth: z.number().int().min(0).max(limits.maxDepthLimit).default(Math.min(limits.defaultMaxDepth, limits.maxDepthLimit))
+    maxDepth: z.number().int().min(0).max(limits.maxDepthLimit).default(Math.min(limits.defaultMaxDepth, limits.maxDepthLimit))
       .describe('Link hops from the start page (0 = the start page only).'),
-    max_pages: z.number().int().min(1).max(limits.maxPagesLimit).default(Math.min(limits.defaultMaxPages, limits.maxPagesLimit))
+    maxPages: z.number().int().min(1).max(limits.maxPagesLimit).default(Math.min(limits.defaultMaxPages, limits.maxPagesLimit))
       .describe('Pages in the results, failed ones included; never exceeded.'),
-    allow_subdomains: z.boolean().default(false).describe('Also follow links to other hosts of the same registrable domain.'),
-    allow_external_links: z.boolean().default(false).describe('Follow links to any host.'),
-    include_paths: globList.describe('Globs on the URL path (picomatch syntax: *, **, ?, [...], {a,b}); when given, only matching links are followed.'),
-    exclude_paths: globList.describe('Globs on the URL path; matching links are never followed. Wins over include_paths.'),
-    webhook_url: httpUrl.optional().describe('Receives crawl.completed or crawl.failed for this crawl.'),
-    scrape_options: scrapeOptionsSchema.prefault({}).describe('The options of POST /v1/scrape (without url), applied to every page.'),
-  });
+    allowSubdomains: z.boolean().default(false).describe('Also follow links to other hosts of the same registrable domain.'),
+    allowExternalLinks: z.boolean().default(false).describe('Follow links to any host.'),
+    includePaths: globList.describe('Globs on the URL path (picomatch syntax: *, **, ?, [...], {a,b}); when given, only matching links are followed.'),
+    excludePaths: globList.describe('Globs on the URL path; matching links are never followed. Wins over the include paths.'),
+    webhookUrl: httpUrl.optional().describe('Receives crawl.completed or crawl.failed for this crawl.'),
+  };
 }
 
-export function batchRequestSchema(limits: CrawlLimits) {
-  return scrapeOptionsSchema.extend({
+/** The batch's own fields besides its scrape options. */
+export function batchFields(limits: CrawlLimits) {
+  return {
     urls: z.array(httpUrl).min(1, 'must list at least one URL').max(limits.batchMaxUrls)
       .describe(`URLs to scrape (at most ${limits.batchMaxUrls}); duplicates after normalisation are scraped once.`),
-    webhook_url: httpUrl.optional().describe('Receives batch.completed for this batch.'),
-  });
+    webhookUrl: httpUrl.optional().describe('Receives batch.completed for this batch.'),
+  };
 }
 
-export type CrawlRequest = z.output<ReturnType<typeof crawlRequestSchema>>;
-export type BatchRequest = z.output<ReturnType<typeof batchRequestSchema>>;
-export type ScrapeOptions = z.output<typeof scrapeOptionsSchema>;
+/** The internal crawl request schema (used to re-validate a stored request on retry). */
+export function crawlRequestSchema(limits: CrawlLimits, scrapeRequest: z.ZodObject) {
+  return z.strictObject({ ...crawlFields(limits), scrapeOptions: scrapeOptionsOf(scrapeRequest).prefault({}) });
+}

@@ -8,9 +8,11 @@ import type { Logger } from 'pino';
 import type { TrawlConfig } from '../../config-schema.ts';
 import { badRequest, TrawlError } from '../../errors.ts';
 import { createJob } from '../../job.ts';
-import type { Scraper } from '../../scrape.ts';
+import type { FieldNamer } from '../../plugin.ts';
+import { internalNames, type Scraper } from '../../scrape.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
-import { batchRequestSchema, crawlRequestSchema, type BatchRequest, type CrawlRequest, type ScrapeOptions } from './schema.ts';
+import { storedRequest } from './legacy.ts';
+import { batchFields, crawlFields, crawlRequestSchema, scrapeOptionsOf, type BatchRequest, type CrawlRequest, type ScrapeOptions, type StoredBatch } from './schema.ts';
 import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type PageRow, type RunKind, type RunRow } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';
 
@@ -25,30 +27,36 @@ export interface CrawlServiceDeps {
 const NAMES: Record<RunKind, string> = { crawl: 'Crawl', batch: 'Batch' };
 
 export class CrawlService {
-  readonly crawlSchema: ReturnType<typeof crawlRequestSchema>;
-  readonly batchSchema: ReturnType<typeof batchRequestSchema>;
+  /** The field schemas wire formats build their crawl and batch bodies from (each names them its own way). */
+  readonly fields: {
+    crawl: ReturnType<typeof crawlFields>;
+    batch: ReturnType<typeof batchFields>;
+    scrapeOptions: ReturnType<typeof scrapeOptionsOf>;
+  };
+  private readonly crawlSchema: ReturnType<typeof crawlRequestSchema>;
 
   constructor(private readonly deps: CrawlServiceDeps) {
-    this.crawlSchema = crawlRequestSchema(deps.config.crawl);
-    this.batchSchema = batchRequestSchema(deps.config.crawl);
+    const scrapeRequest = deps.scraper.request.schema;
+    this.fields = { crawl: crawlFields(deps.config.crawl), batch: batchFields(deps.config.crawl), scrapeOptions: scrapeOptionsOf(scrapeRequest) };
+    this.crawlSchema = crawlRequestSchema(deps.config.crawl, scrapeRequest);
   }
 
-  /** The same checks as /v1/scrape (formats, capabilities), once, before any page is queued. */
-  private validateScrape(options: ScrapeOptions, url: string, workspace: string, discovers: boolean): void {
+  /** The same checks as a scrape (formats, capabilities), once, before any page is queued. */
+  private validateScrape(options: ScrapeOptions, url: string, workspace: string, discovers: boolean, name: FieldNamer): void {
     const job = (formats: string[]) => createJob({ ...options, url, formats }, workspace, new AbortController().signal);
-    this.deps.scraper.validate(job(options.formats));
+    this.deps.scraper.validate(job(options.formats), name);
     if (!discovers || options.formats.includes('links')) return;
     try {
-      this.deps.scraper.validate(job(['links']));
+      this.deps.scraper.validate(job(['links']), name);
     } catch {
       throw badRequest('Crawling needs the links format to discover pages: enable plugin format.links');
     }
   }
 
-  private async create(kind: RunKind, workspace: string, url: string | null, request: Record<string, unknown>, seeds: CrawlUrl[], retryOf: string | null): Promise<RunRow> {
+  private async create(kind: RunKind, workspace: string, url: string | null, request: CrawlRequest | StoredBatch, seeds: CrawlUrl[], retryOf: string | null): Promise<RunRow> {
     const { store, queue, config } = this.deps;
     const run = await store.create(
-      { id: crypto.randomUUID(), workspace, kind, url, request, scopeHosts: [...new Set(seeds.map((s) => s.host))], retryOf, seeds },
+      { id: crypto.randomUUID(), workspace, kind, url, request: { ...request }, scopeHosts: [...new Set(seeds.map((s) => s.host))], retryOf, seeds },
       (db, specs) => queue.insert(db, specs),
       config.crawl.maxAttempts,
     );
@@ -57,24 +65,25 @@ export class CrawlService {
     return run;
   }
 
-  async startCrawl(request: CrawlRequest, workspace: string, retryOf: string | null = null): Promise<RunRow> {
-    this.validateScrape(request.scrape_options, request.url, workspace, true);
+  /** `name` is how the caller's wire format names request fields, for messages. */
+  async startCrawl(request: CrawlRequest, workspace: string, retryOf: string | null = null, name: FieldNamer = internalNames): Promise<RunRow> {
+    this.validateScrape(request.scrapeOptions, request.url, workspace, true, name);
     const start = crawlUrl(request.url);
-    if (!start) throw badRequest('Invalid field url: must be an absolute http(s) URL');
+    if (!start) throw badRequest(`Invalid field ${name('url')}: must be an absolute http(s) URL`);
     return this.create('crawl', workspace, request.url, request, [start], retryOf);
   }
 
-  async startBatch(request: BatchRequest, workspace: string): Promise<RunRow> {
-    const { urls, webhook_url: _webhook, ...options } = request;
-    this.validateScrape(options, urls[0]!, workspace, false);
+  async startBatch(request: BatchRequest, workspace: string, name: FieldNamer = internalNames): Promise<RunRow> {
+    const { urls, ...stored } = request;
+    this.validateScrape(request.scrapeOptions, urls[0]!, workspace, false, name);
     const seeds = new Map<string, CrawlUrl>();
     urls.forEach((url, index) => {
       const parsed = crawlUrl(url);
-      if (!parsed) throw badRequest(`Invalid field urls[${index}]: must be an absolute http(s) URL`);
+      if (!parsed) throw badRequest(`Invalid field ${name(`urls[${index}]`)}: must be an absolute http(s) URL`);
       if (!seeds.has(parsed.hash)) seeds.set(parsed.hash, parsed);
     });
     // The URLs live on as frontier rows; the stored request is what every page needs to read.
-    return this.create('batch', workspace, null, { ...options, ...(request.webhook_url ? { webhook_url: request.webhook_url } : {}) }, [...seeds.values()], null);
+    return this.create('batch', workspace, null, stored satisfies StoredBatch, [...seeds.values()], null);
   }
 
   /** The run, or 404 — also for ids of another workspace. */
@@ -101,9 +110,9 @@ export class CrawlService {
     const original = await this.find(workspace, 'crawl', id);
     if (ACTIVE_STATUSES.includes(original.status)) throw new TrawlError('conflict', `Crawl ${id} is still ${original.status}; cancel it or wait until it ends`);
     // Re-validated: the configuration may have changed since (a plugin disabled, lower limits).
-    const request = this.crawlSchema.safeParse(original.request);
+    const request = this.crawlSchema.safeParse(storedRequest('crawl', original.request));
     if (!request.success) throw badRequest(`Crawl ${id} cannot be retried with the current configuration: ${request.error.issues[0]?.message}`);
-    return this.startCrawl(request.data, workspace, original.id);
+    return this.startCrawl(request.data as CrawlRequest, workspace, original.id);
   }
 
   /** Stops a queued or running run; cancelling twice is fine, cancelling a finished run is a conflict. */

@@ -5,7 +5,7 @@
  * final sequence number is already committed (record.ts), so the end event never overtakes a page.
  * Pages come from the database, so a stream started on any process sees the work of all of them.
  */
-import { isTerminal, pageItem, runSummary } from './present.ts';
+import { isTerminal, pageItem, runSummary, type PresentResult } from './present.ts';
 import type { CrawlService } from './service.ts';
 import type { RunKind } from './store.ts';
 
@@ -23,6 +23,7 @@ export async function* runEvents(
   target: { workspace: string; kind: RunKind; id: string },
   lastSeq: number,
   signal: AbortSignal,
+  present: PresentResult,
   pollMs = 250,
 ): AsyncGenerator<StreamEvent> {
   let last = lastSeq;
@@ -31,7 +32,7 @@ export async function* runEvents(
     const pages = await service.pagesAfter(run, last, BATCH);
     for (const page of pages) {
       last = page.seq;
-      yield { id: page.seq, event: 'page', data: pageItem(page) };
+      yield { id: page.seq, event: 'page', data: pageItem(page, present) };
     }
     if (pages.length === BATCH) continue;
     if (isTerminal(run.status) && last >= run.seq) {

@@ -10,7 +10,7 @@ import robotsParser from 'robots-parser';
 import { z } from 'zod';
 import type { TrawlConfig } from '../../config-schema.ts';
 import type { FetchedResponse } from '../../document.ts';
-import { scrapeRequestSchema } from '../../job.ts';
+import { httpUrl } from '../../model/request.ts';
 import type { HttpClient } from '../../services.ts';
 import { LinkCollector, searchFilter, siteScope } from './collect.ts';
 import { parseSitemapDocument, sitemapText, type FoundLink, type SitemapDocument } from './documents.ts';
@@ -20,7 +20,7 @@ export const MAP_DEFAULT_LIMIT = 5000;
 export const MAP_MAX_LIMIT = 100_000;
 
 export const mapRequestSchema = z.strictObject({
-  url: scrapeRequestSchema.shape.url,
+  url: httpUrl,
   search: z.string().trim().max(500).optional().describe('Keeps links whose URL or title contains every word of it (case-insensitive).'),
   limit: z.number().int().min(1).max(MAP_MAX_LIMIT).default(MAP_DEFAULT_LIMIT).describe(`Most links returned; default ${MAP_DEFAULT_LIMIT}, at most ${MAP_MAX_LIMIT}.`),
   include_subdomains: z.boolean().default(false).describe('Also list URLs on other hosts of the same registrable domain (blog.example.com for example.com).'),

@@ -15,7 +15,7 @@ test('a header row and records become one table; quotes, escaped quotes and newl
   expect(parsed.html).toBe('<table><thead><tr><th>name</th><th>city</th><th>note</th></tr></thead><tbody>'
     + '<tr><td>Müller, Hans</td><td>Zürich</td><td>line one<br>line two</td></tr>'
     + '<tr><td>Dupont</td><td>Paris</td><td>said &quot;hi&quot;</td></tr></tbody></table>');
-  expect(parsed.metadata).toEqual({ row_count: 2, column_count: 3, delimiter: ';', charset: 'utf-8' });
+  expect(parsed.metadata).toEqual({ rowCount: 2, columnCount: 3, delimiter: ';', charset: 'utf-8' });
   expect(parsed.warnings).toEqual([]);
 });
 
@@ -46,7 +46,7 @@ test('the row cap keeps the header and the first rows, and says how many there w
   expect(parsed.html.match(/<tr>/g)?.length).toBe(101);
   expect(parsed.html).toContain('<tr><td>100</td><td>v100</td></tr></tbody></table>\n<p><em>Showing the first 100 of 250 rows.</em></p>');
   expect(parsed.warnings).toEqual(['Only 100 of 250 rows are shown (plugins.document.csv.maxRows / maxCells)']);
-  expect(parsed.metadata.row_count).toBe(250);
+  expect(parsed.metadata.rowCount).toBe(250);
 });
 
 test('wide files reach the cell cap first', async () => {
@@ -79,5 +79,5 @@ test('an unterminated quote is read to the end, with a warning; an empty file sa
   expect(open.html).toContain('<tr><td>1</td><td>never closed<br>2,3</td></tr>');
   const empty = await parse(utf8(''), options);
   expect(empty.html).toBe('<p><em>This CSV file is empty.</em></p>');
-  expect(empty.metadata.row_count).toBe(0);
+  expect(empty.metadata.rowCount).toBe(0);
 });

@@ -60,6 +60,6 @@ export const parse: DocumentParser<CsvParseOptions> = async (bytes, options) => 
   return {
     html: parts.join('\n'),
     warnings,
-    metadata: { row_count: dataRows, column_count: width, delimiter: delimiter === '\t' ? 'tab' : delimiter, charset },
+    metadata: { rowCount: dataRows, columnCount: width, delimiter: delimiter === '\t' ? 'tab' : delimiter, charset },
   };
 };

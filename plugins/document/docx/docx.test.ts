@@ -42,7 +42,7 @@ test('metadata from the document properties', () => {
     title: 'Ferry Handbook',
     author: 'Grace Hopper',
     description: 'How the island ferries run',
-    published_date: '2024-05-06T07:08:09.000Z',
+    publishedDate: '2024-05-06T07:08:09.000Z',
     language: 'en-GB',
     keywords: null,
   });

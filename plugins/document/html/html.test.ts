@@ -81,12 +81,12 @@ describe('parse', () => {
       title: 'Council approves new cycle lanes on Mill Road',
       description: 'The city council voted 7-2 to build protected cycle lanes.',
       author: 'Jane Doe, Tom Roe',
-      published_date: '2024-03-05T08:15:00.000Z',
+      publishedDate: '2024-03-05T08:15:00.000Z',
       language: 'en-GB',
-      site_name: 'The Riverside Gazette',
+      siteName: 'The Riverside Gazette',
       image: 'https://riverside-gazette.example/media/2024/03/mill-road.jpg',
       favicon: 'https://riverside-gazette.example/favicon-192.png',
-      word_count: 0,
+      wordCount: 0,
     });
   });
 
@@ -96,12 +96,12 @@ describe('parse', () => {
       title: 'Sourdough at altitude',
       description: '',
       author: 'Maria Huber',
-      published_date: '2023-11-20T07:30:00.000Z',
+      publishedDate: '2023-11-20T07:30:00.000Z',
       language: 'de-AT',
-      site_name: null,
+      siteName: null,
       image: 'https://crumb.example/img/loaf.jpg',
       favicon: 'https://crumb.example/blog/2023/sourdough/favicon.ico',
-      word_count: 0,
+      wordCount: 0,
     });
   });
 
@@ -111,12 +111,12 @@ describe('parse', () => {
       title: 'Notes from the field',
       description: '',
       author: 'Sam Lee',
-      published_date: '2022-06-01T14:00:00.000Z',
+      publishedDate: '2022-06-01T14:00:00.000Z',
       language: null,
-      site_name: null,
+      siteName: null,
       image: null,
       favicon: 'https://field.example/favicon.ico',
-      word_count: 0,
+      wordCount: 0,
     });
   });
 
@@ -126,12 +126,12 @@ describe('parse', () => {
       title: 'Potager Pro : le calendrier de semis qui s’adapte à votre climat',
       description: 'Indiquez votre code postal, Potager Pro calcule les dates de semis et de récolte.',
       author: null,
-      published_date: null,
+      publishedDate: null,
       language: 'fr-CA',
-      site_name: null,
+      siteName: null,
       image: 'https://potager.example/static/cards/calendrier.png',
       favicon: 'https://potager.example/logo.svg',
-      word_count: 0,
+      wordCount: 0,
     });
   });
 
@@ -141,12 +141,12 @@ describe('parse', () => {
       title: 'Earthworm density under no-till management: a ten-year field study',
       description: 'Earthworm counts on paired plots over ten seasons show no-till doubles density.',
       author: 'Chidi Okafor, Anna Lindqvist',
-      published_date: '2023-05-17',
+      publishedDate: '2023-05-17',
       language: 'en',
-      site_name: 'Journal of Soil Science',
+      siteName: 'Journal of Soil Science',
       image: null,
       favicon: 'https://soil-journal.example/assets/journal.ico',
-      word_count: 0,
+      wordCount: 0,
     });
   });
 
@@ -156,12 +156,12 @@ describe('parse', () => {
       title: 'City opens three new libraries | Newsroom',
       description: '',
       author: 'Priya Raman',
-      published_date: '2025-03-12',
+      publishedDate: '2025-03-12',
       language: 'en',
-      site_name: null,
+      siteName: null,
       image: null,
       favicon: 'https://city.example/favicon.ico',
-      word_count: 0,
+      wordCount: 0,
     });
   });
 

@@ -86,7 +86,7 @@ describe('extractMetadata priorities', () => {
 
   test('meta author tags and the publisher for site name', () => {
     const page = dom('<html><head><meta name="author" content="By Ola Nordmann"><script type="application/ld+json">{"@type":"Article","headline":"H","publisher":{"@type":"Organization","name":"Nord Media"}}</script></head><body></body></html>');
-    expect(extractMetadata({ dom: page, pageUrl: 'https://example.com/p', headers: {} })).toMatchObject({ author: 'Ola Nordmann', site_name: 'Nord Media', title: 'H' });
+    expect(extractMetadata({ dom: page, pageUrl: 'https://example.com/p', headers: {} })).toMatchObject({ author: 'Ola Nordmann', siteName: 'Nord Media', title: 'H' });
   });
 
   test('images must be http(s)', () => {

@@ -8,10 +8,10 @@
  *   microdata description
  * - author: JSON-LD author(s), meta author tags, every `citation_author` (scholarly pages),
  *   microdata author, visible byline
- * - published_date: JSON-LD datePublished, meta date tags (article:published_time …),
+ * - publishedDate: JSON-LD datePublished, meta date tags (article:published_time …),
  *   microdata datePublished, `<time datetime>`, a visible dateline; normalised to ISO 8601
  * - language: `<html lang>`, Content-Language header, meta content-language / og:locale, JSON-LD inLanguage
- * - site_name: og:site_name, citation_journal_title, JSON-LD publisher, JSON-LD WebSite name,
+ * - siteName: og:site_name, citation_journal_title, JSON-LD publisher, JSON-LD WebSite name,
  *   application-name
  * - image: og:image, twitter:image, JSON-LD image, microdata image, `<link rel="image_src">`; absolute http(s)
  * - favicon: largest declared icon, else /favicon.ico of the page's origin
@@ -28,7 +28,7 @@ import { joinNames } from './people.ts';
 import { normaliseDate } from './dates.ts';
 import { pickFavicon } from './favicon.ts';
 
-export type PageMetadata = Omit<Metadata, 'word_count'>;
+export type PageMetadata = Omit<Metadata, 'wordCount'>;
 
 export interface MetadataSource {
   dom: DomDocument;
@@ -87,9 +87,9 @@ export function extractMetadata({ dom, pageUrl, headers }: MetadataSource): Page
     description: firstText(tag('description'), ld.description, micro.description) ?? '',
     author: ld.author ?? joinNames([tag('author')]) ?? joinNames(metaValues(dom, 'citation_author').map(scholarName)) ?? micro.author ?? readByline(dom),
     // The dateline is read only when needed: it is the one source that walks the page's text.
-    published_date: firstDate(ld.published, tag('published'), micro.published, publishedFromTimeElements(dom)) ?? readDateline(dom),
+    publishedDate: firstDate(ld.published, tag('published'), micro.published, publishedFromTimeElements(dom)) ?? readDateline(dom),
     language: [dom.documentElement?.getAttribute('lang'), headers['content-language'], tag('language'), ld.language].map(normaliseLanguage).find(Boolean) ?? null,
-    site_name: firstText(tag('siteName'), ld.publisher, ld.websiteName, tag('applicationName')),
+    siteName: firstText(tag('siteName'), ld.publisher, ld.websiteName, tag('applicationName')),
     image: firstHttpUrl(base, tag('image'), ld.image, micro.image, dom.querySelector('link[rel~="image_src"]')?.getAttribute('href')),
     favicon: pickFavicon(dom, base, pageUrl),
   };

@@ -109,10 +109,10 @@ export const parse: DocumentParser<PdfParseOptions> = async (bytes, options) => 
         title: clean(fields.Title) ?? clean(info.metadata?.get('dc:title')),
         author: clean(fields.Author) ?? clean(info.metadata?.get('dc:creator')),
         description: clean(fields.Subject),
-        published_date: created && !Number.isNaN(created.getTime()) ? created.toISOString() : null,
+        publishedDate: created && !Number.isNaN(created.getTime()) ? created.toISOString() : null,
         language: clean(fields.Language),
         keywords: clean(fields.Keywords),
-        page_count: total,
+        pageCount: total,
       },
     };
     return result;

@@ -60,10 +60,10 @@ describe('a structured report', () => {
       title: 'Harbour Authority Annual Report',
       author: 'Morag Lindsay',
       description: 'Ferry operations in 2025',
-      published_date: '2025-02-03T10:00:00.000Z',
+      publishedDate: '2025-02-03T10:00:00.000Z',
       language: null,
       keywords: null,
-      page_count: 2,
+      pageCount: 2,
     });
     expect(parsed.warnings).toEqual([]);
   });
@@ -85,7 +85,7 @@ test('the page cap reads the first pages and says so', async () => {
   expect(parsed.html).not.toContain('Chapter 3');
   expect(parsed.html).toContain('<p><em>Only the first 2 of 5 pages were read.</em></p>');
   expect(parsed.warnings).toEqual(['Only the first 2 of 5 pages were read (plugins.document.pdf.maxPages)']);
-  expect(parsed.metadata.page_count).toBe(5);
+  expect(parsed.metadata.pageCount).toBe(5);
 });
 
 test('hostile and broken files are refused with the reason', async () => {

@@ -45,7 +45,7 @@ export function coreProperties(archive: ZipArchive): DocumentMetadata {
     title: text(props.title),
     author: text(props.creator),
     description: text(props.description) ?? text(props.subject),
-    published_date: isoDate(props.created),
+    publishedDate: isoDate(props.created),
     language: text(props.language),
     keywords: text(props.keywords),
   };

@@ -25,10 +25,10 @@ export interface DocumentTypeSpec<S extends z.ZodObject> {
   context?(doc: PageDocument): Record<string, unknown>;
 }
 
-/** Fields a document sets when it has them; the pipeline computes word_count. */
+/** Fields a document sets when it has them; the pipeline computes wordCount. */
 function applyDocumentMetadata(doc: PageDocument, metadata: DocumentMetadata): void {
   for (const [key, value] of Object.entries(metadata)) {
-    if (value !== undefined && value !== null && value !== '') doc.metadata[key] = value;
+    if (value !== undefined && value !== null && value !== '') (doc.metadata as unknown as Record<string, unknown>)[key] = value;
   }
   // A file without a title property is best known by its name.
   if (!doc.metadata.title) doc.metadata.title = responseFileName(doc) ?? '';

@@ -9,9 +9,9 @@ export interface DocumentMetadata {
   author?: string | null;
   description?: string | null;
   /** ISO 8601. */
-  published_date?: string | null;
+  publishedDate?: string | null;
   language?: string | null;
-  /** Type-specific counts such as `page_count`, `sheet_count`, `row_count`. */
+  /** Type-specific fields of core's Metadata, such as `pageCount`, `sheetCount`, `rowCount`. */
   [extra: string]: string | number | null | undefined;
 }
 

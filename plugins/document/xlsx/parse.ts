@@ -128,5 +128,5 @@ export const parse: DocumentParser<XlsxParseOptions> = async (bytes, options) =>
     parts.push(note(`${plural(capped)} more ${capped === 1 ? 'is' : 'are'} not shown (sheet or cell limit).`));
     warnings.push(`${plural(capped)} of ${infos.length} left out (plugins.document.xlsx.maxSheets / maxCells)`);
   }
-  return { html: parts.join('\n'), warnings, metadata: { ...coreProperties(archive), sheet_count: infos.length } };
+  return { html: parts.join('\n'), warnings, metadata: { ...coreProperties(archive), sheetCount: infos.length } };
 };

@@ -47,7 +47,7 @@ describe('a budget workbook', () => {
   });
 
   test('metadata from the workbook properties', () => {
-    expect(parsed.metadata).toMatchObject({ title: 'Harbour Budget', author: 'Ada Lovelace', published_date: '2024-01-02T03:04:05.000Z', sheet_count: 4 });
+    expect(parsed.metadata).toMatchObject({ title: 'Harbour Budget', author: 'Ada Lovelace', publishedDate: '2024-01-02T03:04:05.000Z', sheetCount: 4 });
     expect(parsed.warnings).toEqual([]);
   });
 

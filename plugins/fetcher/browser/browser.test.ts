@@ -72,7 +72,7 @@ test('hands the rendered DOM to the pipeline as an HTML response', async () => {
   expect(doc.response).toMatchObject({ status: 200, mediaType: 'text/html', charset: 'utf-8', finalUrl: site.at('/page') });
   expect(doc.response!.text).toContain('<p id="late">Added by script</p>');
   expect(new TextDecoder().decode(doc.response!.body)).toBe(doc.response!.text!);
-  expect(doc.metadata).toMatchObject({ status_code: 200, final_url: site.at('/page'), content_type: 'text/html; charset=utf-8', rendered: true });
+  expect(doc.metadata).toMatchObject({ statusCode: 200, finalUrl: site.at('/page'), contentType: 'text/html; charset=utf-8', rendered: true });
 });
 
 test('a JSON answer keeps its bytes and type; an error status is content with a warning', async () => {
@@ -82,7 +82,7 @@ test('a JSON answer keeps its bytes and type; an error status is content with a 
   expect(json.response).toMatchObject({ mediaType: 'application/json', text: '{"tide":"high"}' });
   const gone = testDocument({ url: site.at('/gone'), render: true });
   await handler.fetch(gone);
-  expect(gone.metadata.status_code).toBe(404);
+  expect(gone.metadata.statusCode).toBe(404);
   expect(gone.messages.map((m) => m.message)).toEqual(['The server answered HTTP 404']);
 });
 

@@ -8,7 +8,7 @@
 import type { BrowserContextOptions } from 'playwright-core';
 import { z } from 'zod';
 import type { Job } from '../../../core/job.ts';
-import { browserNeeds } from '../../../core/job.ts';
+import { browserNeeds } from '../../../core/model/request.ts';
 import { definePlugin } from '../../../core/plugin.ts';
 import { configInvalid } from '../../../core/errors.ts';
 import { Tokens } from '../../../core/services.ts';
@@ -35,6 +35,21 @@ const options = z.strictObject({
 
 type Options = z.output<typeof options>;
 
+/** The request fields this fetcher provides; setting one with the plugin disabled is a 400 naming it. */
+const requestFields = {
+  actions: { schema: z.array(z.looseObject({ type: z.string().min(1) })).max(50).optional() },
+  screenshot: { schema: z.boolean().default(false) },
+  mobile: { schema: z.boolean().default(false) },
+  render: {
+    schema: z.boolean().optional().describe('true: render the page in the browser (runs its JavaScript). false: never render, not even automatically. Unset: render when the job needs it (actions, screenshot, mobile) or when the plain fetch yields an empty app shell.'),
+  },
+  // Only tunes how actions run, so setting it alone asks nothing of a disabled browser.
+  ignoreActionErrors: {
+    schema: z.boolean().optional().describe('Keep going when an action fails (the failure is listed with the action errors of the result) instead of answering 422.'),
+    needsPlugin: false,
+  },
+};
+
 /** Playwright's device list, loaded with playwright-core on first use (it is slow to import). */
 async function device(name: string): Promise<BrowserContextOptions | undefined> {
   const { devices } = await import('playwright-core');
@@ -45,7 +60,7 @@ async function device(name: string): Promise<BrowserContextOptions | undefined> 
 }
 
 async function contextFor(job: Job, opts: Options): Promise<BrowserContextOptions> {
-  if (!job.options.mobile) return { viewport: opts.viewport, ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) };
+  if (!job.request.mobile) return { viewport: opts.viewport, ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) };
   return (await device(opts.mobileDevice))!;
 }
 
@@ -55,6 +70,7 @@ export const browserFetcher = definePlugin({
   description: 'Renders pages in Chromium (JavaScript, actions, screenshots, mobile emulation); also re-renders static pages that turn out to be empty app shells.',
   provides: ['fetch:render', 'fetch:screenshot', 'fetch:mobile', 'fetch:actions'],
   options,
+  api: { requestFields },
   async setup(opts, ctx) {
     // The default device is known to exist; only a configured one is worth importing Playwright for at boot.
     if (opts.mobileDevice !== DEFAULT_DEVICE && !(await device(opts.mobileDevice))) {
@@ -65,10 +81,10 @@ export const browserFetcher = definePlugin({
     const missing = pool.unavailableReason();
     if (missing) ctx.logger.warn(`${missing} Until then, requests that need the browser are refused; everything else works.`);
     return {
-      matches: (job) => browserNeeds(job.options).length > 0,
+      matches: (job) => browserNeeds(job.request).length > 0,
 
       shouldRerender(doc) {
-        if (!opts.autoRender || doc.job.options.render === false) return false;
+        if (!opts.autoRender || doc.job.request.render === false) return false;
         if (doc.type !== 'document.html' || !doc.dom || pool.unavailableReason()) return false;
         const verdict = detectAppShell(doc.dom, opts.autoRenderMaxWords);
         if (verdict.shell) ctx.logger.debug({ url: doc.job.url, words: verdict.words }, 'app shell: rendering in the browser');
@@ -79,14 +95,14 @@ export const browserFetcher = definePlugin({
         const { job } = doc;
         const settings = {
           ...opts,
-          navigationTimeoutMs: job.options.timeout ?? ctx.config.fetch.timeoutMs,
+          navigationTimeoutMs: job.request.timeoutMs ?? ctx.config.fetch.timeoutMs,
           maxBodyBytes: ctx.config.fetch.maxBodyBytes,
         };
-        await pool.withPage({ context: await contextFor(job, opts), signal: job.signal, timeoutMs: job.options.timeout }, (session) => renderInto(doc, session, catalog, settings));
+        await pool.withPage({ context: await contextFor(job, opts), signal: job.signal, timeoutMs: job.request.timeoutMs }, (session) => renderInto(doc, session, catalog, settings));
         const response = doc.response!;
-        doc.metadata.status_code = response.status;
-        doc.metadata.final_url = response.finalUrl;
-        doc.metadata.content_type = response.headers['content-type'] ?? response.mediaType;
+        doc.metadata.statusCode = response.status;
+        doc.metadata.finalUrl = response.finalUrl;
+        doc.metadata.contentType = response.headers['content-type'] ?? response.mediaType;
         doc.metadata.rendered = true;
         if (response.status >= 400) doc.warn('fetch', PLUGIN_ID, `The server answered HTTP ${response.status}`);
       },

@@ -31,7 +31,7 @@ const EMPTY = new Uint8Array(0);
 /** How many refused sub-requests a warning lists by URL. */
 const LISTED_REFUSALS = 3;
 
-export const wantsScreenshot = (doc: PageDocument) => doc.job.options.screenshot || doc.job.formats.includes('screenshot');
+export const wantsScreenshot = (doc: PageDocument) => doc.job.request.screenshot || doc.job.formats.includes('screenshot');
 
 function isMainDocument(response: Response, page: Page): boolean {
   try {
@@ -86,26 +86,26 @@ export async function renderInto(doc: PageDocument, session: BrowserSession, cat
     const first = await navigate(page, job.url, failures, settings.navigationTimeoutMs);
     main ??= first;
     await settle();
-    if (job.options.actions?.length) {
-      const results = await runActions(page, job.options.actions, catalog, {
+    if (job.request.actions?.length) {
+      const results = await runActions(page, job.request.actions, catalog, {
         timeoutMs: settings.actionTimeoutMs,
         maxOutputBytes: settings.maxBodyBytes,
-        ignoreErrors: job.options.ignore_action_errors ?? false,
+        ignoreErrors: job.request.ignoreActionErrors ?? false,
         signal: job.signal,
         settle,
       });
-      if (results.jsResults) doc.outputs.js_results = results.jsResults;
-      if (results.screenshots) doc.outputs.screenshots = results.screenshots;
-      if (results.errors.length) {
-        doc.outputs.action_errors = results.errors;
-        doc.warn('fetch', PLUGIN_ID, `${results.errors.length} action(s) failed and were skipped (see action_errors)`);
-      }
+      doc.actions = {
+        ...(results.jsResults ? { jsResults: results.jsResults } : {}),
+        ...(results.screenshots ? { screenshots: results.screenshots } : {}),
+        ...(results.errors.length ? { errors: results.errors } : {}),
+      };
+      if (results.errors.length) doc.warn('fetch', PLUGIN_ID, `${results.errors.length} action(s) failed and were skipped (see action_errors)`);
     }
     if (wantsScreenshot(doc)) {
       const shot = await takeScreenshot(page, { fullPage: true, maxHeight: settings.maxScreenshotHeight });
       const data = toBase64(shot.png);
       doc.data.set(SCREENSHOT_DATA, data);
-      if (job.options.screenshot) doc.outputs.screenshot = data;
+      if (job.request.screenshot) doc.screenshot = data;
       if (shot.cut) doc.warn('fetch', PLUGIN_ID, `The screenshot stops at ${settings.maxScreenshotHeight} px; the page is taller`);
     }
     assertDelivered(main, failures); // an action may have navigated somewhere refused

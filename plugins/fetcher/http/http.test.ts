@@ -39,7 +39,7 @@ test('fills the response and the fetch metadata', async () => {
   const doc = testDocument({ url: site.at('/page') });
   await fetcher.fetch(doc);
   expect(doc.response).toMatchObject({ status: 200, mediaType: 'text/html', text: page, charset: 'utf-8', finalUrl: site.at('/page') });
-  expect(doc.metadata).toMatchObject({ status_code: 200, final_url: site.at('/page'), content_type: 'text/html; charset=utf-8' });
+  expect(doc.metadata).toMatchObject({ statusCode: 200, finalUrl: site.at('/page'), contentType: 'text/html; charset=utf-8' });
   expect(doc.messages).toEqual([]);
 });
 
@@ -47,7 +47,7 @@ test('records the URL after redirects', async () => {
   const fetcher = await setup();
   const doc = testDocument({ url: site.at('/old') });
   await fetcher.fetch(doc);
-  expect(doc.metadata.final_url).toBe(site.at('/page'));
+  expect(doc.metadata.finalUrl).toBe(site.at('/page'));
   expect(doc.baseUrl).toBe(site.at('/page'));
   expect(doc.response?.text).toBe(page);
 });
@@ -58,7 +58,7 @@ test('an error status is kept as content, with the status recorded and a warning
   await fetcher.fetch(doc);
   expect(doc.response?.status).toBe(404);
   expect(doc.response?.text).toBe('<h1>Page not found</h1>');
-  expect(doc.metadata.status_code).toBe(404);
+  expect(doc.metadata.statusCode).toBe(404);
   expect(doc.messages).toEqual([{ level: 'warning', stage: 'fetch', plugin: 'fetcher.http', message: 'The server answered HTTP 404' }]);
 });
 
@@ -71,7 +71,7 @@ test('sends the plugin headers alongside the configured user agent', async () =>
 
 test('the job timeout bounds the fetch', async () => {
   const fetcher = await setup();
-  const doc = testDocument({ url: site.at('/slow'), timeout: 1000 });
+  const doc = testDocument({ url: site.at('/slow'), timeoutMs: 1000 });
   const started = performance.now();
   const err = await fetcher.fetch(doc).then(() => null, (e: unknown) => e);
   expect(err).toBeInstanceOf(TrawlError);

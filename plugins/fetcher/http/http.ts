@@ -27,16 +27,16 @@ export const httpFetcher = definePlugin({
         const response = await http.request(doc.job.url, {
           headers: options.headers,
           signal: doc.job.signal,
-          timeoutMs: doc.job.options.timeout,
+          timeoutMs: doc.job.request.timeoutMs,
         });
         doc.response = response;
-        doc.metadata.status_code = response.status;
-        doc.metadata.final_url = response.finalUrl;
-        doc.metadata.content_type = response.headers['content-type'] ?? response.mediaType;
+        doc.metadata.statusCode = response.status;
+        doc.metadata.finalUrl = response.finalUrl;
+        doc.metadata.contentType = response.headers['content-type'] ?? response.mediaType;
         // HTTP error statuses are not fetch failures: a 404 or 503 page is what the site serves at
         // that URL, and users scraping or watching it want to see it (and a watch should notice a page
         // turning into an error page). So the body goes through the pipeline like any other; the
-        // status is in metadata.status_code and a warning says so. Only when no response arrives at
+        // status is in metadata.statusCode and a warning says so. Only when no response arrives at
         // all (DNS, refused, TLS, timeout, cap, SSRF guard) does the client throw `fetch_failed`.
         if (response.status >= 400) doc.warn('fetch', PLUGIN_ID, `The server answered HTTP ${response.status}`);
         ctx.logger.debug({ url: doc.job.url, status: response.status, finalUrl: response.finalUrl }, 'fetched');

@@ -14,19 +14,21 @@ const PAGE = `<!doctype html><html><head><base href="https://shop.example/catalo
 </body></html>`;
 
 const handler = () => attributesFormat.setup({}, testContext());
+/** Names fields the way a snake_case wire format would: messages use the caller's names. */
+const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 describe('validate', () => {
   test('the format without attribute_selectors, or with an empty list, is refused', async () => {
     const h = await handler();
-    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'] }))).toBe('Format "attributes" requires attribute_selectors: a list of {selector, attribute}');
-    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'], attribute_selectors: [] }))).toContain('requires attribute_selectors');
+    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'] }), snake)).toBe('Format "attributes" requires attribute_selectors: a list of {selector, attribute}');
+    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [] }), (p) => p)).toContain('requires attributeSelectors');
   });
 
   test('a selector that does not parse is named with its index', async () => {
     const h = await handler();
-    const job = testJob({ url: 'https://x.example/', formats: ['attributes'], attribute_selectors: [{ selector: 'a', attribute: 'href' }, { selector: 'div[[', attribute: 'id' }] });
-    expect(h.validate!(job)).toBe('Invalid field attribute_selectors[1]: invalid CSS selector "div[["');
-    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'], attribute_selectors: [{ selector: '.product > a', attribute: 'href' }] }))).toBeNull();
+    const job = testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [{ selector: 'a', attribute: 'href' }, { selector: 'div[[', attribute: 'id' }] });
+    expect(h.validate!(job, snake)).toBe('Invalid field attribute_selectors[1]: invalid CSS selector "div[["');
+    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [{ selector: '.product > a', attribute: 'href' }] }), snake)).toBeNull();
   });
 });
 
@@ -35,7 +37,7 @@ describe('render', () => {
     const ctx = testContext();
     const doc = testDocument({
       url: 'https://shop.example/catalog/list', formats: ['attributes'],
-      attribute_selectors: [
+      attributeSelectors: [
         { selector: '.product', attribute: 'data-sku' },
         { selector: '.product a', attribute: 'href' },
         { selector: 'img', attribute: 'srcset' },
@@ -61,7 +63,7 @@ describe('render', () => {
   });
 
   test('a document that is not HTML offers the HTML built from it', async () => {
-    const doc = testDocument({ url: 'https://x.example/report.pdf', formats: ['attributes'], attribute_selectors: [{ selector: 'h1', attribute: 'id' }] });
+    const doc = testDocument({ url: 'https://x.example/report.pdf', formats: ['attributes'], attributeSelectors: [{ selector: 'h1', attribute: 'id' }] });
     doc.type = 'document.pdf';
     doc.setContentHtml('<h1 id="p1">Report</h1>');
     expect(await (await handler()).render(doc)).toEqual([{ selector: 'h1', attribute: 'id', values: ['p1'] }]);

@@ -1,5 +1,5 @@
 /**
- * attributes format: for each `{selector, attribute}` of the request's `attribute_selectors`, the
+ * attributes format: for each `{selector, attribute}` of the request's `attributeSelectors`, the
  * values of that attribute on every element the selector matches, in document order:
  *
  *   attributes: [{ selector, attribute, values: ["…", …] }, …]   (one entry per pair, in request order)
@@ -10,7 +10,8 @@
  * (`href`, `src`, `srcset` …) come back absolute; every other value exactly as written. Asking
  * for the format without selectors, or with a selector that does not parse, is a 400.
  */
-import { definePlugin } from '../../../core/plugin.ts';
+import { z } from 'zod';
+import { definePlugin, type FieldNamer } from '../../../core/plugin.ts';
 import { parseHtmlDocument, parseHtmlFragment } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
@@ -69,14 +70,21 @@ export const attributesFormat = definePlugin({
   name: 'attributes',
   description: 'Attribute values by CSS selector (attribute_selectors), read from the page as served; URL attributes made absolute.',
   provides: ['format:attributes'],
+  api: {
+    requestFields: {
+      attributeSelectors: {
+        schema: z.array(z.strictObject({ selector: z.string().trim().min(1), attribute: z.string().trim().min(1) })).max(100).optional(),
+      },
+    },
+  },
   setup: () => {
     const probe = parseHtmlFragment('');
     return {
-      validate(job: Job): string | null {
-        const pairs = job.options.attribute_selectors;
-        if (!pairs?.length) return 'Format "attributes" requires attribute_selectors: a list of {selector, attribute}';
+      validate(job: Job, name: FieldNamer): string | null {
+        const pairs = job.request.attributeSelectors;
+        if (!pairs?.length) return `Format "attributes" requires ${name('attributeSelectors')}: a list of {selector, attribute}`;
         try {
-          validateSelectors('attribute_selectors', pairs.map((p) => p.selector), probe);
+          validateSelectors(name('attributeSelectors'), pairs.map((p) => p.selector), probe);
         } catch (err) {
           if (err instanceof TrawlError) return err.message;
           throw err;
@@ -84,7 +92,7 @@ export const attributesFormat = definePlugin({
         return null;
       },
       render(doc: PageDocument): AttributeValues[] {
-        const pairs = doc.job.options.attribute_selectors ?? [];
+        const pairs = doc.job.request.attributeSelectors ?? [];
         const page = servedPage(doc);
         if (!page) return pairs.map(({ selector, attribute }) => ({ selector, attribute, values: [] }));
         const base = documentBaseUrl(doc.dom, doc.baseUrl);

@@ -11,7 +11,7 @@ const CONTENT = '<h1>Tidal power</h1><p>Turbines on the <a href="/wiki/Firth?utm
 function page() {
   const doc = testDocument({ url: 'https://harbour.example/news/tidal', formats: ['json'] });
   doc.setContentHtml(CONTENT);
-  Object.assign(doc.metadata, { title: 'Tidal power', description: 'Turbines.', language: 'en', word_count: 13, status_code: 200 });
+  Object.assign(doc.metadata, { title: 'Tidal power', description: 'Turbines.', language: 'en', wordCount: 13, statusCode: 200 });
   return doc;
 }
 
@@ -20,12 +20,12 @@ describe('extraction', () => {
     const extraction = (await (await jsonFormat.setup({}, testContext())).render(page())) as Extraction;
     expect(extraction).toEqual({
       url: 'https://harbour.example/news/tidal',
-      metadata: expect.objectContaining({ title: 'Tidal power', description: 'Turbines.', language: 'en', status_code: 200 }),
+      metadata: expect.objectContaining({ title: 'Tidal power', description: 'Turbines.', language: 'en', statusCode: 200 }),
       content: {
         markdown: '# Tidal power\n\nTurbines on the [Firth](/wiki/Firth) turn with the **tide**.\n\n![Map](/media/map.png)\n\n[Elsewhere](https://other.example/) and [mail](mailto:a@b.example).',
         text: 'Tidal power\n\nTurbines on the Firth turn with the tide.\n\nElsewhere and mail.',
       },
-      word_count: 13,
+      wordCount: 13,
       links: [
         { text: 'Firth', href: 'https://harbour.example/wiki/Firth' },
         { text: 'Elsewhere', href: 'https://other.example/' },
@@ -50,7 +50,7 @@ describe('extraction', () => {
     const doc = testDocument({ url: 'https://harbour.example/empty' });
     doc.metadata.title = 'Empty';
     const extraction = (await (await jsonFormat.setup({}, testContext())).render(doc)) as Extraction;
-    expect(extraction).toMatchObject({ content: { markdown: '', text: '' }, word_count: 0, links: [], assets: [], metadata: { title: 'Empty' } });
+    expect(extraction).toMatchObject({ content: { markdown: '', text: '' }, wordCount: 0, links: [], assets: [], metadata: { title: 'Empty' } });
     expect(jsonFormat.provides).toEqual(['format:json']);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * json format: the whole extraction result as one object, under the result field `extraction`:
+ * json format: the whole extraction result as one object (core's `Extraction`; /v1 shows it as
+ * `extraction`):
  *
- *   { url, metadata, content: { markdown, text }, word_count, links: [{text, href}], assets: [{type, url, alt?}] }
+ *   { url, metadata, content: { markdown, text }, wordCount, links: [{text, href}], assets: [{type, url, alt?}] }
  *
  * Formats render side by side, so this one does not read the other formats' outputs; it calls
  * the helpers they are built on (the markdown converter, converting once per document whichever
@@ -11,24 +12,14 @@
 import type TurndownService from 'turndown';
 import { definePlugin } from '../../../core/plugin.ts';
 import { countWords, textOf } from '../../../core/dom.ts';
-import type { Metadata, PageDocument } from '../../../core/document.ts';
+import type { PageDocument } from '../../../core/document.ts';
+import type { Extraction } from '../../../core/model/result.ts';
 import { documentBaseUrl } from '../../transform/resolve-urls/urls.ts';
 import { contentMarkdown, createTurndown } from '../markdown/markdown.ts';
 import { collectAssets, type Asset } from '../markdown/assets.ts';
 import { pageLinks, type PageLink } from '../links/links.ts';
 
-export interface Extraction {
-  /** The URL as requested (normalised); `metadata.final_url` is where it led. */
-  url: string;
-  metadata: Metadata;
-  content: { markdown: string; text: string };
-  /** Words of `content.text`; the same count as `metadata.word_count`. */
-  word_count: number;
-  /** Links inside the extracted content: absolute http(s), tracking parameters removed, each href+text once. */
-  links: PageLink[];
-  /** Images, video and audio of the extracted content, in document order. */
-  assets: Asset[];
-}
+export type { Extraction } from '../../../core/model/result.ts';
 
 export function buildExtraction(doc: PageDocument, service: TurndownService): Extraction {
   const root = doc.root;
@@ -38,7 +29,7 @@ export function buildExtraction(doc: PageDocument, service: TurndownService): Ex
     url: doc.job.url,
     metadata: doc.metadata,
     content: { markdown: contentMarkdown(doc, service), text },
-    word_count: countWords(text),
+    wordCount: countWords(text),
     links: root ? pageLinks(root, base) : [],
     assets: root ? collectAssets(root, base) : [],
   };

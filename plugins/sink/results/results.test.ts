@@ -5,6 +5,7 @@ import { createResultStore, optionsHash } from '../../../core/storage/results.ts
 import { testDatabases } from '../../../test/helpers/databases.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import { resultsSink } from './results.ts';
+import { emptyMetadata, type ScrapeResult } from '../../../core/model/result.ts';
 
 test('declares itself as the provider of stored results', () => {
   expect(resultsSink).toMatchObject({ kind: 'sink', name: 'results' });
@@ -23,16 +24,16 @@ for (const database of testDatabases()) {
 
     test('writes a row the cache lookup for the same request finds', async () => {
       const sink = await resultsSink.setup({}, testContext([[Tokens.Results, store]]));
-      const doc = testDocument({ url: 'https://example.com/page', formats: ['text', 'markdown'], only_main_content: true });
-      const result = { markdown: '# Page', text: 'Page', metadata: { title: 'Page', status_code: 200 } };
+      const doc = testDocument({ url: 'https://example.com/page', formats: ['text', 'markdown'], onlyMainContent: true });
+      const result: ScrapeResult = { url: doc.job.url, metadata: { ...emptyMetadata(), title: 'Page', statusCode: 200 }, formats: { markdown: '# Page', text: 'Page' }, warnings: [] };
       await sink.write(doc, result);
 
       const hit = await store.findFresh('default', 'scrape', 'https://example.com/page', optionsHash(doc.job), 60);
       expect(hit).toMatchObject({ workspace: 'default', endpoint: 'scrape', url: 'https://example.com/page', output: result });
       expect((await store.list('default', { page: 1, perPage: 10 })).total).toBe(1);
 
-      // A request that differs only in no_cache and format order is the same cache entry.
-      const same = testDocument({ url: 'https://example.com/page', formats: ['markdown', 'text'], only_main_content: true, no_cache: true });
+      // A request that differs only in noCache and format order is the same cache entry.
+      const same = testDocument({ url: 'https://example.com/page', formats: ['markdown', 'text'], onlyMainContent: true, noCache: true });
       expect((await store.findFresh('default', 'scrape', same.job.url, optionsHash(same.job), 60))?.id).toBe(hit!.id);
     });
   });

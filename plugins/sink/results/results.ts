@@ -22,7 +22,7 @@ export const resultsSink = definePlugin({
           url: doc.job.url,
           // The same function the cache lookup uses, so what is written here is what is found.
           optionsHash: optionsHash(doc.job),
-          output: result,
+          output: result as unknown as Record<string, unknown>,
         });
       },
     };

@@ -96,17 +96,17 @@ describe('a watch page with captions', () => {
     expect(doc.metadata).toMatchObject({
       title: 'Crossing the Sound: a day on the ferry',
       author: 'Harbour TV',
-      published_date: '2024-05-01T14:00:05.000Z',
-      site_name: 'YouTube',
+      publishedDate: '2024-05-01T14:00:05.000Z',
+      siteName: 'YouTube',
       language: 'en',
       image: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/maxresdefault.jpg?w=1280',
-      video_id: 'dQw4w9WgXcQ',
+      videoId: 'dQw4w9WgXcQ',
       channel: 'Harbour TV',
-      view_count: 1234567,
-      duration_seconds: 3725,
-      transcript_language: 'en',
-      status_code: 200,
-      final_url: `${site.url}/watch?v=dQw4w9WgXcQ`,
+      viewCount: 1234567,
+      durationSeconds: 3725,
+      transcriptLanguage: 'en',
+      statusCode: 200,
+      finalUrl: `${site.url}/watch?v=dQw4w9WgXcQ`,
     });
     expect(doc.metadata.description).toStartWith('We spend a day with the crew of the North Sound ferry. Timetable:');
     expect(doc.response?.text).toContain('ytInitialPlayerResponse');
@@ -122,7 +122,7 @@ describe('a watch page with captions', () => {
   test('the page language picks the track; timestamps can be switched off', async () => {
     const doc = await fetchVideo('https://m.youtube.com/watch?v=GermanPage1', { timestamps: false });
     expect(doc.root!.innerHTML).toContain('<p><em>Captions: German</em></p>\n<p>Willkommen an Bord</p>');
-    expect(doc.metadata).toMatchObject({ transcript_language: 'de', language: 'de' });
+    expect(doc.metadata).toMatchObject({ transcriptLanguage: 'de', language: 'de' });
   });
 });
 
@@ -131,7 +131,7 @@ test('a video without captions still has everything else, and a note', async () 
   const text = textOf(doc.root!);
   expect(text).toStartWith('Silent harbour\n\nChannel: Harbour TV\n\nViews: 1,234,567');
   expect(text).toEndWith('Description\n\nNo description.\n\nTranscript\n\nNo captions are available for this video.');
-  expect(doc.metadata.transcript_language).toBeNull();
+  expect(doc.metadata.transcriptLanguage).toBeNull();
   expect(doc.messages.map((m) => m.message)).toEqual(['The video has no captions; the transcript is missing']);
 });
 

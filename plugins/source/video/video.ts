@@ -85,7 +85,7 @@ export const videoSource = definePlugin({
       matches: (job) => videoIdOf(job.url, hosts) !== null,
       async fetch(doc) {
         const id = videoIdOf(doc.job.url, hosts)!;
-        const response = await http.request(`${origin}/watch?v=${id}`, { signal: doc.job.signal, timeoutMs: doc.job.options.timeout, headers: { cookie: CONSENT_COOKIE } });
+        const response = await http.request(`${origin}/watch?v=${id}`, { signal: doc.job.signal, timeoutMs: doc.job.request.timeoutMs, headers: { cookie: CONSENT_COOKIE } });
         const html = responseText(response);
         const player = assignedObject(html, 'ytInitialPlayerResponse');
         if (!player) {
@@ -100,14 +100,14 @@ export const videoSource = definePlugin({
         // The document plugin (html) reads this page instead of the raw one; rawHtml stays the page as received.
         doc.dom = parseHtmlDocument(renderVideoPage(video, transcript, { origin, language: transcript.language, timestamps: options.timestamps }));
         Object.assign(doc.metadata, {
-          status_code: response.status,
-          final_url: response.finalUrl,
-          content_type: response.headers['content-type'] ?? response.mediaType,
-          video_id: video.id,
+          statusCode: response.status,
+          finalUrl: response.finalUrl,
+          contentType: response.headers['content-type'] ?? response.mediaType,
+          videoId: video.id,
           channel: video.channel,
-          view_count: video.viewCount,
-          duration_seconds: video.lengthSeconds,
-          transcript_language: transcript.language,
+          viewCount: video.viewCount,
+          durationSeconds: video.lengthSeconds,
+          transcriptLanguage: transcript.language,
         });
       },
     };

@@ -58,7 +58,7 @@ export const cleanTransform = definePlugin({
   order: 'pre',
   setup: () => ({
     apply(doc: PageDocument) {
-      if (doc.root) cleanContent(doc.root, { keepHidden: doc.job.options.only_main_content });
+      if (doc.root) cleanContent(doc.root, { keepHidden: doc.job.request.onlyMainContent });
     },
   }),
 });

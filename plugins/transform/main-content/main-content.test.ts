@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { textOf } from '../../../core/dom.ts';
 import { PageDocument } from '../../../core/document.ts';
-import { createJob, scrapeRequestSchema } from '../../../core/job.ts';
+import { createJob } from '../../../core/job.ts';
 import { extractMainContent, mainContentTransform } from './main-content.ts';
 import { parseForExtraction } from './parse.ts';
 
@@ -242,7 +242,7 @@ describe('lead-in', () => {
 
 describe('mainContentTransform plugin', () => {
   const run = async (onlyMain: boolean, html: string) => {
-    const job = createJob(scrapeRequestSchema.parse({ url: 'https://example.com/a', only_main_content: onlyMain }), 'default', new AbortController().signal);
+    const job = createJob({ url: 'https://example.com/a', formats: ['markdown'], noCache: false, onlyMainContent: onlyMain }, 'default', new AbortController().signal);
     const doc = new PageDocument(job);
     doc.setContentHtml(html);
     const handler = await mainContentTransform.setup(mainContentTransform.options!.parse({}), {} as never);

@@ -67,13 +67,14 @@ export const mainContentTransform = definePlugin({
   description: 'Keeps only the main content of a page (only_main_content): drops navigation, headers, footers, sidebars, banners, share bars, related links, comments and ads.',
   provides: ['transform:main-content'],
   order: 'normal',
+  api: { requestFields: { onlyMainContent: { schema: z.boolean().default(false) } } },
   options: z.object({
     forumDetection: z.boolean().default(true).describe('Recognise forum / Q&A threads and keep their posts, authors and dates.'),
   }),
   setup(options) {
     return {
       apply(doc) {
-        if (!doc.job.options.only_main_content || !doc.dom) return;
+        if (!doc.job.request.onlyMainContent || !doc.dom) return;
         let dom = doc.dom;
         // linkedom quirk (body left empty or misplaced): extract from a body-only re-parse
         if (isBrokenParse(dom) && doc.response?.text) {

@@ -28,26 +28,26 @@ const squeeze = (html: string) => html.replace(/>\s+</g, '><').trim();
 
 describe('exclude_selectors', () => {
   test('removes every match of every selector', async () => {
-    const doc = await run({ exclude_selectors: ['nav', 'footer', '.ad, aside'] });
+    const doc = await run({ excludeSelectors: ['nav', 'footer', '.ad, aside'] });
     expect(squeeze(doc.root!.innerHTML)).toBe('<main><article class="post" id="p1"><h2>First</h2><p>One</p></article><article class="post" id="p2"><h2>Second</h2><div class="note"><p>Two</p></div></article></main>');
   });
 });
 
 describe('include_selectors', () => {
   test('the content becomes the matches in document order, whatever the selector order', async () => {
-    const doc = await run({ include_selectors: ['#p2', 'nav', '#p1 h2'] });
+    const doc = await run({ includeSelectors: ['#p2', 'nav', '#p1 h2'] });
     expect(squeeze(doc.root!.innerHTML)).toBe('<nav><a href="/">Home</a></nav><h2>First</h2><article class="post" id="p2"><h2>Second</h2><div class="note"><p>Two</p></div></article>');
   });
 
   test('nested matches appear once, inside their outer match', async () => {
-    const doc = await run({ include_selectors: ['.post', '.note', 'h2'] });
+    const doc = await run({ includeSelectors: ['.post', '.note', 'h2'] });
     expect(doc.root!.querySelectorAll('.note')).toHaveLength(1);
     expect(doc.root!.querySelectorAll('h2')).toHaveLength(2);
     expect([...doc.root!.children].map((c) => c.id)).toEqual(['p1', 'p2']);
   });
 
   test('exclusions apply before inclusion, and the full page stays intact for whole-page formats', async () => {
-    const doc = await run({ include_selectors: ['article'], exclude_selectors: ['.ad'] });
+    const doc = await run({ includeSelectors: ['article'], excludeSelectors: ['.ad'] });
     expect(doc.root!.querySelector('.ad')).toBeNull();
     expect(doc.root!.parentElement).toBeNull();
     expect(doc.dom!.querySelector('nav')).not.toBeNull();
@@ -55,7 +55,7 @@ describe('include_selectors', () => {
   });
 
   test('no match: empty content and a warning', async () => {
-    const doc = await run({ include_selectors: ['.does-not-exist'] });
+    const doc = await run({ includeSelectors: ['.does-not-exist'] });
     expect(doc.root!.innerHTML).toBe('');
     expect(doc.messages).toEqual([{ level: 'warning', stage: 'transform', plugin: 'transform.selectors', message: 'include_selectors matched nothing; the content is empty' }]);
   });
@@ -74,10 +74,19 @@ describe('invalid selectors', () => {
   });
 
   test('a bad include selector is a 400 naming the field and index, before the page is touched', async () => {
-    const error = await run({ exclude_selectors: ['nav'], include_selectors: ['main', 'div['] }).catch((e: unknown) => e);
+    const error = await run({ excludeSelectors: ['nav'], includeSelectors: ['main', 'div['] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TrawlError);
     expect((error as TrawlError).status).toBe(400);
-    expect((error as TrawlError).message).toBe('Invalid field include_selectors[1]: invalid CSS selector "div["');
+    expect((error as TrawlError).message).toBe('Invalid field includeSelectors[1]: invalid CSS selector "div["');
+  });
+
+  test('validate refuses bad selectors before anything is fetched, naming the field as the caller does', async () => {
+    const handler = await selectorsTransform.setup({}, testContext());
+    const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    const bad = testDocument({ url: 'https://example.com/', excludeSelectors: ['nav'], includeSelectors: ['main', 'div['] }).job;
+    expect(handler.validate!(bad, snake)).toBe('Invalid field include_selectors[1]: invalid CSS selector "div["');
+    expect(handler.validate!(testDocument({ url: 'https://example.com/', excludeSelectors: ['p >'] }).job, (p) => p)).toBe('Invalid field excludeSelectors[0]: invalid CSS selector "p >"');
+    expect(handler.validate!(testDocument({ url: 'https://example.com/', includeSelectors: ['main'] }).job, snake)).toBeNull();
   });
 
   test('exclude selectors are checked too, and dangling combinators count as invalid', () => {

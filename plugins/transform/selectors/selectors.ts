@@ -1,12 +1,14 @@
 /**
- * Selectors transform: applies the request's `exclude_selectors` (matches are removed) and then
- * its `include_selectors` (the content becomes the matches, in document order). Every selector
- * is checked before the page is touched, so a typo is a 400 naming the field, not a half-edited
- * page.
+ * Selectors transform: applies the request's `excludeSelectors` (matches are removed) and then
+ * its `includeSelectors` (the content becomes the matches, in document order). Every selector
+ * is checked before anything is fetched (`validate`), so a typo is a 400 naming the field as the
+ * caller's wire format calls it, not a half-edited page.
  */
-import { definePlugin } from '../../../core/plugin.ts';
+import { definePlugin, type FieldNamer } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { badRequest } from '../../../core/errors.ts';
+import type { Job } from '../../../core/job.ts';
+import { badRequest, TrawlError } from '../../../core/errors.ts';
+import { parseHtmlFragment } from '../../../core/dom.ts';
 
 /** css-select (under linkedom) accepts a dangling combinator and silently matches nothing. */
 const DANGLING_COMBINATOR = /(?:^\s*[>+~])|(?:[>+~]\s*$)/;
@@ -45,12 +47,25 @@ export function includedMatches(root: Element, selectors: readonly string[]): El
   });
 }
 
+/** The 400 message for the first selector that does not parse, with the field named by `name`; null when all parse. */
+export function selectorProblem(job: Job, name: FieldNamer, probe: ParentNode): string | null {
+  try {
+    validateSelectors(name('excludeSelectors'), job.request.excludeSelectors, probe);
+    validateSelectors(name('includeSelectors'), job.request.includeSelectors, probe);
+    return null;
+  } catch (err) {
+    if (err instanceof TrawlError) return err.message;
+    throw err;
+  }
+}
+
 export function applySelectors(doc: PageDocument): void {
-  const { include_selectors: include, exclude_selectors: exclude } = doc.job.options;
+  const { includeSelectors: include, excludeSelectors: exclude } = doc.job.request;
   const root = doc.root;
   if (!root || (!include?.length && !exclude?.length)) return;
-  validateSelectors('exclude_selectors', exclude, root);
-  validateSelectors('include_selectors', include, root);
+  // Already checked by `validate` on the scrape path; this guards a pipeline run without it.
+  validateSelectors('excludeSelectors', exclude, root);
+  validateSelectors('includeSelectors', include, root);
   if (exclude?.length) excludeMatches(root, exclude);
   if (!include?.length) return;
   const matches = includedMatches(root, include);
@@ -66,5 +81,8 @@ export const selectorsTransform = definePlugin({
   name: 'selectors',
   description: 'Removes elements matching exclude_selectors, then keeps only elements matching include_selectors.',
   order: 'pre',
-  setup: () => ({ apply: applySelectors }),
+  setup: () => {
+    const probe = parseHtmlFragment('');
+    return { validate: (job, name) => selectorProblem(job, name, probe), apply: applySelectors };
+  },
 });

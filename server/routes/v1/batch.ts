@@ -7,6 +7,8 @@
 import type { Trawl } from '../../../core/container.ts';
 import { CrawlTokens } from '../../../core/features/crawl/index.ts';
 import { readJsonBody } from '../../body.ts';
+import { v1Field } from '../../wire/v1/names.ts';
+import { v1BatchSchema } from '../../wire/v1/request.ts';
 import { errorBody, jsonBody, pathId, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { accepted, cancelDoc, eventStream, runStatusSchema, runSummarySchema, startDoc, STATES, statusWithResults, streamDoc } from './crawl.ts';
 
@@ -16,8 +18,8 @@ export function batchRoutes(trawl: Trawl) {
 
   return {
     async start(request: Request, workspace: string) {
-      const body = await readJsonBody(request, service.batchSchema, maxBody);
-      return accepted(await service.startBatch(body, workspace), '/v1/batch');
+      const body = await readJsonBody(request, v1BatchSchema(service), maxBody);
+      return accepted(await service.startBatch(body, workspace, v1Field), '/v1/batch');
     },
 
     async status(id: string, request: Request, workspace: string) {
@@ -63,7 +65,7 @@ export function batchOpenApi(trawl: Trawl) {
       '/v1/batch/{id}/stream': streamDoc('batch'),
     },
     schemas: {
-      BatchRequest: toJson(service.batchSchema),
+      BatchRequest: toJson(v1BatchSchema(service)),
       BatchSummary: runSummarySchema('batch'),
     },
   };

@@ -7,17 +7,21 @@
 import { z } from 'zod';
 import type { Trawl } from '../../../core/container.ts';
 import { CrawlTokens } from '../../../core/features/crawl/index.ts';
-import { pageItem, runSummary } from '../../../core/features/crawl/present.ts';
+import { pageItem as pageWithResult, runSummary } from '../../../core/features/crawl/present.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
-import type { RunKind, RunRow } from '../../../core/features/crawl/store.ts';
+import type { PageRow, RunKind, RunRow } from '../../../core/features/crawl/store.ts';
 import { runEvents } from '../../../core/features/crawl/stream.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import { readJsonBody } from '../../body.ts';
+import { v1Field } from '../../wire/v1/names.ts';
+import { presentResult } from '../../wire/v1/present.ts';
+import { v1CrawlSchema } from '../../wire/v1/request.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
 import { dateTime, errorBody, jsonBody, paging, pathId, schemaRef, toJson } from '../../openapi-shapes.ts';
 
 const HEARTBEAT_MS = 15_000;
 const outcomeQuery = z.object({ status: z.enum(['completed', 'failed']).optional() });
+const pageItem = (page: PageRow) => pageWithResult(page, presentResult);
 const resumeQuery = z.object({ last_event_id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0) });
 
 /** 202 with where to poll: the run exists and its pages are queued. */
@@ -56,7 +60,7 @@ export function eventStream(service: CrawlService, target: { workspace: string; 
       send('retry: 2000\n\n');
       heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
       try {
-        for await (const event of runEvents(service, target, lastSeq, abort.signal)) {
+        for await (const event of runEvents(service, target, lastSeq, abort.signal, presentResult)) {
           send(`${event.id === undefined ? '' : `id: ${event.id}\n`}event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
         }
       } catch (err) {
@@ -82,8 +86,8 @@ export function crawlRoutes(trawl: Trawl) {
 
   return {
     async start(request: Request, workspace: string) {
-      const body = await readJsonBody(request, service.crawlSchema, maxBody);
-      return accepted(await service.startCrawl(body, workspace), '/v1/crawl');
+      const body = await readJsonBody(request, v1CrawlSchema(service), maxBody);
+      return accepted(await service.startCrawl(body, workspace, null, v1Field), '/v1/crawl');
     },
 
     async status(id: string, request: Request, workspace: string) {
@@ -226,7 +230,7 @@ export function crawlOpenApi(trawl: Trawl) {
         `are retried with exponential backoff up to \`crawl.maxAttempts\` (${limits.maxAttempts}) tries; pages answering other 4xx are results with their status. ` +
         'Results are stored scrape results, so `storage.cacheTtlSeconds` applies unless `scrape_options.no_cache` is set. Events: `crawl.completed` / `crawl.failed` ' +
         'to registered webhooks and to `webhook_url` (none for a cancelled crawl).',
-        toJson(service.crawlSchema),
+        toJson(v1CrawlSchema(service)),
         'Invalid input, e.g. `Missing required field: url`, or a format or option whose plugin is unavailable',
       ),
       '/v1/crawl/{id}': {
@@ -269,7 +273,7 @@ export function crawlOpenApi(trawl: Trawl) {
       },
     },
     schemas: {
-      CrawlRequest: toJson(service.crawlSchema),
+      CrawlRequest: toJson(v1CrawlSchema(service)),
       RunAccepted: {
         type: 'object', required: ['id', 'status', 'created_at'],
         properties: { id: { type: 'string', format: 'uuid' }, status: { const: 'queued' }, url: { type: 'string', description: 'Crawls: the start URL.' }, created_at: dateTime('Accepted at.'), retry_of: { type: 'string' } },

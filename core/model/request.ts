@@ -1,0 +1,91 @@
+/**
+ * The internal scrape request: what every wire format (/v1, /v2, the CLI, MCP) parses its input
+ * into. Names are camelCase and belong to no wire format. Core owns the fields every scrape has
+ * (url, formats, selectors, cache, time limit); plugins declare the fields they provide in their
+ * `api.requestFields` (compose.ts joins both into the one request schema).
+ */
+import { z } from 'zod';
+
+/** Every output format named by the interface; plugins may add more. */
+export const SPEC_FORMATS = ['markdown', 'text', 'json', 'llm', 'screenshot', 'links', 'rawHtml', 'attributes', 'query'] as const;
+
+export const httpUrl = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .transform((value, ctx) => {
+    const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
+    try {
+      const url = new URL(candidate);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+    } catch {}
+    ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL' });
+    return z.NEVER;
+  });
+
+const selectorList = z.array(z.string().trim().min(1, 'selectors must not be empty')).max(100);
+
+/**
+ * Core fields in the order validation reports them. `query` is core until a query format plugin
+ * exists to declare it (the interface names the field; no installed plugin renders it yet).
+ */
+export const coreRequestFields = {
+  url: httpUrl,
+  formats: z.array(z.string().min(1)).min(1, 'must list at least one format').max(20).default(['markdown']),
+  includeSelectors: selectorList.optional(),
+  excludeSelectors: selectorList.optional(),
+  noCache: z.boolean().default(false),
+  query: z.string().max(2000).optional(),
+  timeoutMs: z.number().int().min(1000).max(300_000).optional().describe('Overall time limit for this scrape in milliseconds.'),
+};
+
+export interface AttributeSelector {
+  selector: string;
+  attribute: string;
+}
+
+/** An action as requested; its own fields are the action plugin's (validated by its schema). */
+export interface RequestedAction {
+  type: string;
+  [field: string]: unknown;
+}
+
+/**
+ * The request as the pipeline sees it. The optional fields after the core ones are declared by
+ * plugins (the plugin named in each comment validates and documents them); their types live here
+ * so that every reader is typed.
+ */
+export interface ScrapeRequest {
+  url: string;
+  formats: string[];
+  includeSelectors?: string[];
+  excludeSelectors?: string[];
+  noCache: boolean;
+  query?: string;
+  timeoutMs?: number;
+  /** transform.main-content */
+  onlyMainContent?: boolean;
+  /** fetcher.browser */
+  actions?: RequestedAction[];
+  /** fetcher.browser: a full-page screenshot in the result's `screenshot`. */
+  screenshot?: boolean;
+  /** fetcher.browser */
+  mobile?: boolean;
+  /** fetcher.browser: true renders, false never renders, unset decides by itself. */
+  render?: boolean;
+  /** fetcher.browser */
+  ignoreActionErrors?: boolean;
+  /** format.attributes */
+  attributeSelectors?: AttributeSelector[];
+}
+
+/** The request fields that need a browser, named for messages; empty when a plain fetch will do. */
+export function browserNeeds(request: Pick<ScrapeRequest, 'actions' | 'screenshot' | 'mobile' | 'render' | 'formats'>): Array<{ field: keyof ScrapeRequest | null; what: string }> {
+  const needs: Array<{ field: keyof ScrapeRequest | null; what: string }> = [];
+  if (request.actions?.length) needs.push({ field: 'actions', what: 'actions' });
+  if (request.screenshot) needs.push({ field: 'screenshot', what: 'screenshot' });
+  if (request.formats.includes('screenshot')) needs.push({ field: null, what: 'the screenshot format' });
+  if (request.mobile) needs.push({ field: 'mobile', what: 'mobile' });
+  if (request.render) needs.push({ field: 'render', what: 'render' });
+  return needs;
+}

@@ -1,0 +1,36 @@
+/**
+ * The /v1 scrape response, presented from the internal ScrapeResult: snake_case metadata, each
+ * format's output under its /v1 field (`json` → `extraction`, with its own metadata in snake_case;
+ * `query` → `query_answer`; every other format under its own name), then what the browser
+ * added (`js_results`, `screenshots`, `action_errors`, `screenshot`) and `warnings` as
+ * "plugin: message" lines. Crawl and batch pages and cached results go through here too.
+ */
+import type { Extraction, Metadata, ScrapeResult } from '../../../core/model/result.ts';
+import { renameKeys, toV1Name } from './names.ts';
+
+/** The /v1 field of a format's output: the spec names these two; the rest keep the format's name. */
+const FORMAT_FIELDS: Readonly<Record<string, string>> = { json: 'extraction', query: 'query_answer' };
+export const v1FormatField = (format: string): string => FORMAT_FIELDS[format] ?? format;
+
+export const presentMetadata = (metadata: Metadata): Record<string, unknown> => renameKeys(metadata, toV1Name);
+
+function presentExtraction(extraction: Extraction): Record<string, unknown> {
+  return renameKeys({ ...extraction, metadata: presentMetadata(extraction.metadata) }, toV1Name);
+}
+
+const PRESENTERS: Readonly<Record<string, (output: never) => unknown>> = { json: presentExtraction };
+
+export function presentResult(result: ScrapeResult): Record<string, unknown> {
+  const body: Record<string, unknown> = { url: result.url, metadata: presentMetadata(result.metadata) };
+  for (const [format, output] of Object.entries(result.formats)) {
+    const present = PRESENTERS[format];
+    body[v1FormatField(format)] = present ? present(output as never) : output;
+  }
+  const { actions } = result;
+  if (actions?.jsResults) body.js_results = actions.jsResults;
+  if (actions?.screenshots) body.screenshots = actions.screenshots;
+  if (actions?.errors?.length) body.action_errors = actions.errors;
+  if (result.screenshot !== undefined && !('screenshot' in body)) body.screenshot = result.screenshot;
+  if (result.warnings.length) body.warnings = result.warnings.map((m) => `${m.plugin}: ${m.message}`);
+  return body;
+}

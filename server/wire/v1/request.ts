@@ -1,0 +1,70 @@
+/**
+ * /v1 request bodies parsed into the internal model: POST /v1/scrape, the `scrape_options` of
+ * POST /v1/crawl and the flat options of POST /v1/batch. Each schema is the internal one (core
+ * fields + plugin-declared fields, crawl and batch fields) under /v1 names, so validation
+ * messages name the fields the caller sent (`Invalid field only_main_content: …`), and the
+ * OpenAPI document is generated from the same schemas.
+ */
+import type { z } from 'zod';
+import type { ComposedRequest } from '../../../core/model/compose.ts';
+import type { ScrapeRequest } from '../../../core/model/request.ts';
+import type { CrawlService } from '../../../core/features/crawl/service.ts';
+import type { BatchRequest, CrawlRequest, ScrapeOptions } from '../../../core/features/crawl/schema.ts';
+import { fromV1Name, renameKeys, v1Object } from './names.ts';
+
+const toModel = <T>(body: object): T => renameKeys<T>(body, fromV1Name);
+
+/** Scrape options to the model: field names, and the names inside each action (`full_page` → `fullPage`). */
+function toScrapeModel<T>(body: object): T {
+  const model = toModel<{ actions?: object[] }>(body);
+  if (Array.isArray(model.actions)) model.actions = model.actions.map((action) => toModel<object>(action));
+  return model as T;
+}
+
+/**
+ * Action fields are checked by their plugins under internal names, so a camelCase key sent to
+ * /v1 would pass as its own internal name: refused here, as /v1 refuses any unknown field.
+ */
+function refuseInternalActionKeys(body: { actions?: unknown }, ctx: z.RefinementCtx, at: PropertyKey[] = []): void {
+  if (!Array.isArray(body.actions)) return;
+  body.actions.forEach((action, index) => {
+    const keys = Object.keys(action ?? {}).filter((key) => /[A-Z]/.test(key));
+    if (keys.length) ctx.addIssue({ code: 'unrecognized_keys', keys, path: [...at, 'actions', index], input: action });
+  });
+}
+
+/** Built once per scraper or crawl service (they are built once at boot), not once per request. */
+function once<K extends object, V>(build: (key: K) => V): (key: K) => V {
+  const built = new WeakMap<K, V>();
+  return (key) => {
+    if (!built.has(key)) built.set(key, build(key));
+    return built.get(key)!;
+  };
+}
+
+/** The body of POST /v1/scrape. */
+export const v1ScrapeSchema = once((request: ComposedRequest) =>
+  v1Object(request.schema.shape).superRefine((body, ctx) => refuseInternalActionKeys(body, ctx)).transform((body) => toScrapeModel<ScrapeRequest>(body)));
+
+function v1ScrapeOptions(service: CrawlService) {
+  return v1Object(service.fields.scrapeOptions.shape);
+}
+
+/** The body of POST /v1/crawl. */
+export const v1CrawlSchema = once((service: CrawlService) =>
+  v1Object(service.fields.crawl)
+    .extend({ scrape_options: v1ScrapeOptions(service).prefault({}).describe('The options of POST /v1/scrape (without url), applied to every page.') })
+    .superRefine((body, ctx) => refuseInternalActionKeys(body.scrape_options as { actions?: unknown }, ctx, ['scrape_options']))
+    .transform(({ scrape_options: options, ...crawl }): CrawlRequest => ({ ...toModel<Omit<CrawlRequest, 'scrapeOptions'>>(crawl), scrapeOptions: toScrapeModel<ScrapeOptions>(options as object) })));
+
+/** The body of POST /v1/batch: the URLs and the scrape options side by side. */
+export const v1BatchSchema = once((service: CrawlService) =>
+  v1ScrapeOptions(service)
+    .extend(v1Object(service.fields.batch).shape)
+    .superRefine((body, ctx) => refuseInternalActionKeys(body, ctx))
+    .transform(({ urls, webhook_url: webhookUrl, ...options }): BatchRequest => ({
+      urls: urls as string[],
+      ...(webhookUrl ? { webhookUrl: webhookUrl as string } : {}),
+      scrapeOptions: toScrapeModel<ScrapeOptions>(options),
+    })));
+
