@@ -12,7 +12,8 @@ import type { Storage } from '../services.ts';
 import { TrawlError } from '../errors.ts';
 import type { Database } from './schema.ts';
 import { openBunSqlite } from './bun-sqlite.ts';
-import { migrateToLatest } from './migrations.ts';
+import { migrateToLatest, migrationSet } from './migrations.ts';
+import type { AnyFeature } from '../feature.ts';
 
 export interface OpenStorageOptions {
   /** Postgres connection string; when absent, SQLite is used. */
@@ -27,6 +28,8 @@ export interface OpenStorageOptions {
   poolSize?: number;
   /** Receives errors of idle pooled Postgres connections, which would otherwise crash the process. */
   onPoolError?: (err: Error) => void;
+  /** Features whose migrations run with core's at open (createTrawl migrates its list again: a no-op then). */
+  features?: readonly AnyFeature[];
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -45,7 +48,7 @@ async function openSqlite(options: OpenStorageOptions): Promise<Storage> {
     throw storageError(`cannot open SQLite database ${file}`, err);
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }) });
-  return finishOpen('sqlite', db, undefined, `SQLite database ${file}`);
+  return finishOpen('sqlite', db, undefined, `SQLite database ${file}`, options.features ?? []);
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStorageOptions): Promise<Storage> {
@@ -73,20 +76,28 @@ async function openPostgres(databaseUrl: string, options: OpenStorageOptions): P
     await db.destroy().catch(() => {});
     throw storageError(`cannot connect to ${where}`, err);
   }
-  return finishOpen('postgres', db, migrationSchema, where);
+  return finishOpen('postgres', db, migrationSchema, where, options.features ?? []);
 }
 
-async function finishOpen(dialect: Storage['dialect'], db: Kysely<Database>, schema: string | undefined, where: string): Promise<Storage> {
+async function finishOpen(dialect: Storage['dialect'], db: Kysely<Database>, schema: string | undefined, where: string, features: readonly AnyFeature[]): Promise<Storage> {
+  const migrate = async (list: readonly AnyFeature[]) => {
+    try {
+      await migrateToLatest(db, migrationSet(list), schema);
+    } catch (err) {
+      throw storageError(`cannot open ${where}`, err);
+    }
+  };
   try {
-    await migrateToLatest(db, schema);
+    await migrate(features);
   } catch (err) {
     await db.destroy().catch(() => {});
-    throw storageError(`cannot open ${where}`, err);
+    throw err;
   }
   let closing: Promise<void> | undefined;
   return {
     dialect,
     db,
+    migrate,
     async ping() {
       try {
         await sql`select 1`.execute(db);

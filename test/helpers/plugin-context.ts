@@ -5,12 +5,13 @@
 import pino from 'pino';
 import { container as rootContainer, type InjectionToken } from 'tsyringe';
 import { loadConfig } from '../../core/config.ts';
+import { builtinFeatures } from '../../core/features/index.ts';
 import { createJob, scrapeRequestSchema, type Job } from '../../core/job.ts';
 import { PageDocument } from '../../core/document.ts';
 import type { PluginContext } from '../../core/plugin.ts';
 
 export function testConfig(overrides: Record<string, unknown> = {}) {
-  return loadConfig({ plugins: [], env: {}, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, ...overrides } });
+  return loadConfig({ plugins: [], features: builtinFeatures, env: {}, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, ...overrides } });
 }
 
 export function testContext(services: Array<[InjectionToken<unknown>, unknown]> = [], config = testConfig()): PluginContext {

@@ -5,12 +5,12 @@
  * which is why the schemas are built from it.
  */
 import { z } from 'zod';
-import type { TrawlConfig } from '../../config-schema.ts';
+import type { CrawlSettings } from './config.ts';
 import { scrapeRequestSchema } from '../../job.ts';
 import { globProblem } from './globs.ts';
 import { pathGlob } from './scope.ts';
 
-export type CrawlLimits = TrawlConfig['crawl'];
+export type CrawlLimits = CrawlSettings;
 
 export const scrapeOptionsSchema = scrapeRequestSchema.omit({ url: true });
 const httpUrl = scrapeRequestSchema.shape.url;

@@ -5,7 +5,7 @@
  * workspace's id is simply not found). The work itself happens in `crawl.page` jobs (page.ts).
  */
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../../config-schema.ts';
+import type { CrawlSettings } from './config.ts';
 import { badRequest, TrawlError } from '../../errors.ts';
 import { createJob } from '../../job.ts';
 import type { Scraper } from '../../scrape.ts';
@@ -18,7 +18,7 @@ export interface CrawlServiceDeps {
   store: CrawlStore;
   queue: DbJobQueue;
   scraper: Scraper;
-  config: Readonly<TrawlConfig>;
+  settings: Readonly<CrawlSettings>;
   logger: Logger;
 }
 
@@ -29,8 +29,8 @@ export class CrawlService {
   readonly batchSchema: ReturnType<typeof batchRequestSchema>;
 
   constructor(private readonly deps: CrawlServiceDeps) {
-    this.crawlSchema = crawlRequestSchema(deps.config.crawl);
-    this.batchSchema = batchRequestSchema(deps.config.crawl);
+    this.crawlSchema = crawlRequestSchema(deps.settings);
+    this.batchSchema = batchRequestSchema(deps.settings);
   }
 
   /** The same checks as /v1/scrape (formats, capabilities), once, before any page is queued. */
@@ -46,11 +46,11 @@ export class CrawlService {
   }
 
   private async create(kind: RunKind, workspace: string, url: string | null, request: Record<string, unknown>, seeds: CrawlUrl[], retryOf: string | null): Promise<RunRow> {
-    const { store, queue, config } = this.deps;
+    const { store, queue, settings } = this.deps;
     const run = await store.create(
       { id: crypto.randomUUID(), workspace, kind, url, request, scopeHosts: [...new Set(seeds.map((s) => s.host))], retryOf, seeds },
       (db, specs) => queue.insert(db, specs),
-      config.crawl.maxAttempts,
+      settings.maxAttempts,
     );
     queue.poke([PAGE_JOB]);
     this.deps.logger.info({ id: run.id, kind, workspace, pages: seeds.length }, `${kind} queued`);

@@ -6,7 +6,7 @@
  * whose `runAt` carries the backoff. HTTP 410 Gone disables the registration and stops.
  */
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../../config-schema.ts';
+import type { WebhookSettings } from './config.ts';
 import { TrawlError } from '../../errors.ts';
 import { backoffMs } from '../../jobs/queue.ts';
 import type { ClaimedJob, HttpClient, JobHandler, JobQueue } from '../../services.ts';
@@ -21,7 +21,7 @@ export interface DeliveryDeps {
   http: HttpClient;
   store: WebhookStore;
   jobs: () => JobQueue;
-  config: TrawlConfig['webhooks'];
+  config: WebhookSettings;
   logger: Logger;
   /** Tests pin jitter; production uses Math.random. */
   random?: () => number;

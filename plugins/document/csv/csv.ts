@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { defineDocumentPlugin } from '../shared/plugin.ts';
+import { csvApi } from '../shared/openapi.ts';
 import { responseFileName } from '../shared/detect.ts';
 import { baseLimits, MiB } from '../shared/limits.ts';
 
@@ -24,6 +25,7 @@ export const csvDocument = defineDocumentPlugin({
     maxCells: z.number().int().min(1).max(10_000_000).default(250_000).describe('Cells shown at most (wide files reach this before maxRows).'),
   }),
   parserUrl: new URL('./parse.ts', import.meta.url).href,
+  api: csvApi,
   context: (doc) => ({
     contentType: doc.response?.headers['content-type'],
     tabular: TSV_TYPES.has(doc.response?.mediaType ?? '') || /\.(tsv|tab)$/i.test(responseFileName(doc) ?? ''),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { defineDocumentPlugin } from '../shared/plugin.ts';
+import { xlsxApi } from '../shared/openapi.ts';
 import { baseLimits, MiB, zipLimits } from '../shared/limits.ts';
 
 export const xlsxDocument = defineDocumentPlugin({
@@ -30,4 +31,5 @@ export const xlsxDocument = defineDocumentPlugin({
     includeHiddenSheets: z.boolean().default(false).describe('Also show sheets hidden in Excel.'),
   }),
   parserUrl: new URL('./parse.ts', import.meta.url).href,
+  api: xlsxApi,
 });

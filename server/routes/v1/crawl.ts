@@ -5,8 +5,7 @@
  * Everything is scoped to the caller's workspace; unknown and foreign ids answer 404.
  */
 import { z } from 'zod';
-import type { Trawl } from '../../../core/container.ts';
-import { CrawlTokens } from '../../../core/features/crawl/index.ts';
+import { CrawlTokens, crawlFeature } from '../../../core/features/crawl/index.ts';
 import { pageItem, runSummary } from '../../../core/features/crawl/present.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { RunKind, RunRow } from '../../../core/features/crawl/store.ts';
@@ -15,6 +14,8 @@ import { parseOrThrow } from '../../../core/validation.ts';
 import { readJsonBody } from '../../body.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
 import { dateTime, errorBody, jsonBody, paging, pathId, schemaRef, toJson } from '../../openapi-shapes.ts';
+import { defineRoutes, type Route, type RouteRequest } from '../../route.ts';
+import type { CrawlSettings } from '../../../core/features/crawl/config.ts';
 
 const HEARTBEAT_MS = 15_000;
 const outcomeQuery = z.object({ status: z.enum(['completed', 'failed']).optional() });
@@ -39,7 +40,7 @@ export async function statusWithResults(service: CrawlService, run: RunRow, requ
 }
 
 /** Server-Sent Events of a run: `page` events with `id:` = sequence number, then `end`. */
-export function eventStream(service: CrawlService, target: { workspace: string; kind: RunKind; id: string }, request: Request, server: { timeout?(request: Request, seconds: number): void } | null): Response {
+export function eventStream(service: CrawlService, target: { workspace: string; kind: RunKind; id: string }, { request, server }: RouteRequest): Response {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const header = request.headers.get('last-event-id')?.trim();
   const { last_event_id: lastSeq } = parseOrThrow(resumeQuery, { last_event_id: header || params.last_event_id });
@@ -75,51 +76,64 @@ export function eventStream(service: CrawlService, target: { workspace: string; 
   return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
 }
 
-export function crawlRoutes(trawl: Trawl) {
-  const service = trawl.container.resolve(CrawlTokens.Service);
-  const maxBody = trawl.config.server.maxBodyBytes;
+/** The crawl routes; batch.ts reuses the helpers above for its own. */
+function crawlRoutes(service: CrawlService, maxBody: number) {
   const find = (id: string, workspace: string) => service.find(workspace, 'crawl', id);
-
-  return {
-    async start(request: Request, workspace: string) {
-      const body = await readJsonBody(request, service.crawlSchema, maxBody);
-      return accepted(await service.startCrawl(body, workspace), '/v1/crawl');
+  return [
+    {
+      method: 'POST', path: '/v1/crawl', body: 'manual',
+      async handle({ request, workspace }) {
+        const body = await readJsonBody(request, service.crawlSchema, maxBody);
+        return accepted(await service.startCrawl(body, workspace), '/v1/crawl');
+      },
     },
-
-    async status(id: string, request: Request, workspace: string) {
-      const run = await find(id, workspace);
-      return statusWithResults(service, run, request, `/v1/crawl/${run.id}/pages`);
+    {
+      method: 'GET', path: '/v1/crawl/history',
+      async handle({ request, workspace }) {
+        const query = readPageQuery(request);
+        const { items, total } = await service.history(workspace, { offset: (query.page - 1) * query.perPage, limit: query.perPage });
+        return pageOf('crawls', items.map(runSummary), total, query, request);
+      },
     },
-
-    async pages(id: string, request: Request, workspace: string) {
-      const run = await find(id, workspace);
-      const query = readPageQuery(request);
-      const { status } = parseOrThrow(outcomeQuery, { status: new URL(request.url).searchParams.get('status') ?? undefined });
-      const total = status === 'completed' ? run.completed : status === 'failed' ? run.failed : run.completed + run.failed;
-      const pages = await service.pages(run, { offset: (query.page - 1) * query.perPage, limit: query.perPage, outcome: status });
-      return pageOf('data', pages.map(pageItem), total, query, request);
+    {
+      method: 'GET', path: '/v1/crawl/:id',
+      async handle({ params, request, workspace }) {
+        const run = await find(params.id!, workspace);
+        return statusWithResults(service, run, request, `/v1/crawl/${run.id}/pages`);
+      },
     },
-
-    async history(request: Request, workspace: string) {
-      const query = readPageQuery(request);
-      const { items, total } = await service.history(workspace, { offset: (query.page - 1) * query.perPage, limit: query.perPage });
-      return pageOf('crawls', items.map(runSummary), total, query, request);
+    {
+      method: 'GET', path: '/v1/crawl/:id/pages',
+      async handle({ params, request, workspace }) {
+        const run = await find(params.id!, workspace);
+        const query = readPageQuery(request);
+        const { status } = parseOrThrow(outcomeQuery, { status: new URL(request.url).searchParams.get('status') ?? undefined });
+        const total = status === 'completed' ? run.completed : status === 'failed' ? run.failed : run.completed + run.failed;
+        const pages = await service.pages(run, { offset: (query.page - 1) * query.perPage, limit: query.perPage, outcome: status });
+        return pageOf('data', pages.map(pageItem), total, query, request);
+      },
     },
-
-    async retry(id: string, workspace: string) {
-      return accepted(await service.retry(workspace, id), '/v1/crawl');
+    {
+      method: 'GET', path: '/v1/crawl/:id/stream',
+      async handle(input) {
+        const run = await find(input.params.id!, input.workspace);
+        return eventStream(service, { workspace: input.workspace, kind: 'crawl', id: run.id }, input);
+      },
     },
-
-    async cancel(id: string, workspace: string) {
-      const run = await service.cancel(workspace, 'crawl', id);
-      return { id: run.id, status: run.status };
+    {
+      method: 'POST', path: '/v1/crawl/:id/retry', body: 'manual',
+      async handle({ params, workspace }) {
+        return accepted(await service.retry(workspace, params.id!), '/v1/crawl');
+      },
     },
-
-    async stream(id: string, request: Request, workspace: string, server: Parameters<typeof eventStream>[3]) {
-      const run = await find(id, workspace);
-      return eventStream(service, { workspace, kind: 'crawl', id: run.id }, request, server);
+    {
+      method: 'DELETE', path: '/v1/crawl/:id',
+      async handle({ params, workspace }) {
+        const run = await service.cancel(workspace, 'crawl', params.id!);
+        return { id: run.id, status: run.status };
+      },
     },
-  };
+  ] satisfies Route[];
 }
 
 // ---- OpenAPI: crawl and batch shapes and every decision the interface left open. ----
@@ -204,9 +218,7 @@ export const streamDoc = (kind: 'crawl' | 'batch') => ({
   },
 });
 
-export function crawlOpenApi(trawl: Trawl) {
-  const service = trawl.container.resolve(CrawlTokens.Service);
-  const limits = trawl.config.crawl;
+function crawlOpenApi(service: CrawlService, limits: Readonly<CrawlSettings>) {
   const unknown = { 401: errorBody('Invalid or missing API key'), 404: errorBody('`Crawl not found`: unknown id, or the id of another workspace\'s crawl') };
   return {
     paths: {
@@ -279,3 +291,13 @@ export function crawlOpenApi(trawl: Trawl) {
     },
   };
 }
+
+/** Crawl and batch share one service; batch.ts names the same needs. */
+export const crawlNeeds = { service: CrawlTokens.Service, limits: crawlFeature.settingsToken };
+
+export const crawlModule = defineRoutes({
+  name: 'crawl',
+  needs: crawlNeeds,
+  routes: ({ service }, env) => crawlRoutes(service, env.config.server.maxBodyBytes),
+  openapi: ({ service, limits }) => crawlOpenApi(service, limits),
+});
