@@ -6,43 +6,10 @@
  */
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { CrawlSettings } from '../../../core/features/crawl/config.ts';
-import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, pathId, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
-import { defineRoutes, type Route } from '../../route.ts';
-import { accepted, cancelDoc, crawlNeeds, eventStream, runStatusSchema, runSummarySchema, startDoc, STATES, statusWithResults, streamDoc } from './crawl.ts';
-
-function batchRoutes(service: CrawlService, maxBody: number) {
-  return [
-    {
-      method: 'POST', path: '/v1/batch', body: 'manual',
-      async handle({ request, workspace }) {
-        const body = await readJsonBody(request, service.batchSchema, maxBody);
-        return accepted(await service.startBatch(body, workspace), '/v1/batch');
-      },
-    },
-    {
-      method: 'GET', path: '/v1/batch/:id',
-      async handle({ params, request, workspace }) {
-        const run = await service.find(workspace, 'batch', params.id!);
-        return statusWithResults(service, run, request, `/v1/batch/${run.id}`);
-      },
-    },
-    {
-      method: 'GET', path: '/v1/batch/:id/stream',
-      async handle(input) {
-        const run = await service.find(input.workspace, 'batch', input.params.id!);
-        return eventStream(service, { workspace: input.workspace, kind: 'batch', id: run.id }, input);
-      },
-    },
-    {
-      method: 'DELETE', path: '/v1/batch/:id',
-      async handle({ params, workspace }) {
-        const run = await service.cancel(workspace, 'batch', params.id!);
-        return { id: run.id, status: run.status };
-      },
-    },
-  ] satisfies Route[];
-}
+import { defineRoutes } from '../../route.ts';
+import { crawlNeeds, runRoutes } from './crawl.ts';
+import { cancelDoc, runStatusSchema, runSummarySchema, startDoc, STATES, streamDoc } from './crawl-openapi.ts';
 
 function batchOpenApi(service: CrawlService, limits: Readonly<CrawlSettings>) {
   const unknown = { 401: errorBody('Invalid or missing API key'), 404: errorBody('`Batch not found`: unknown id, or the id of another workspace\'s batch') };
@@ -78,6 +45,6 @@ function batchOpenApi(service: CrawlService, limits: Readonly<CrawlSettings>) {
 export const batchModule = defineRoutes({
   name: 'batch',
   needs: crawlNeeds,
-  routes: ({ service }, env) => batchRoutes(service, env.config.server.maxBodyBytes),
+  routes: ({ service }, env) => runRoutes(service, 'batch', env.config.server.maxBodyBytes, (id) => `/v1/batch/${id}`),
   openapi: ({ service, limits }) => batchOpenApi(service, limits),
 });
