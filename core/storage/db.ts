@@ -1,7 +1,8 @@
 /**
  * Opens Trawl's database: Postgres (through `pg`) when a database URL is configured, otherwise the
- * embedded bun:sqlite file `<dataDir>/trawl.db`. Either way the schema is migrated before the
- * Storage is handed out, so every caller can assume the latest tables exist.
+ * embedded bun:sqlite file `<dataDir>/trawl.db`. Either way core's schema (and that of the features
+ * passed in) is migrated before the Storage is handed out, so every caller can assume the latest
+ * tables exist; `storage.migrate(features)` brings in the tables of more features later.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
