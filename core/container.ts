@@ -132,6 +132,9 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
 }
 
 function featureContext(scope: DependencyContainer, feature: AnyFeature, config: Readonly<TrawlConfig>, logger: Logger): FeatureContext<unknown> {
+  if (feature.config && config[feature.name] === undefined) {
+    throw new Error(`Feature "${feature.name}" has no [${feature.name}] section: load the config with the same feature list`);
+  }
   return {
     config,
     settings: feature.settings(config),
