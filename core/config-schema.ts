@@ -1,9 +1,10 @@
 /**
- * The shape of Trawl's configuration outside the plugin tables, with the defaults that
+ * The shape of Trawl's core configuration outside the plugin tables, with the defaults that
  * `config/default.toml` spells out for people. Plugin tables are checked by the registry against
- * each plugin's own options schema.
+ * each plugin's own options schema; feature sections (`[crawl]`, `[map]`, …) by their feature's.
  */
 import { z } from 'zod';
+import type { AnyFeature } from './feature.ts';
 
 const pluginEntry = z.union([z.boolean(), z.record(z.string(), z.unknown())]);
 
@@ -55,30 +56,6 @@ export const configSchema = z.strictObject({
     /** Extra Chromium flags, after Trawl's own. */
     args: z.array(z.string().min(1)).default([]),
   }).prefault({}),
-  webhooks: z.strictObject({
-    timeoutMs: z.number().int().positive().default(10_000),
-    /** Delivery attempts per message, the first included. */
-    maxAttempts: z.number().int().min(1).max(20).default(8),
-    /** After failed attempt n the next waits retryBaseMs·2^(n-1), capped at retryMaxMs, scaled by a random 50–150 %. */
-    retryBaseMs: z.number().int().positive().default(30_000),
-    retryMaxMs: z.number().int().positive().default(6 * 3600_000),
-    concurrency: z.number().int().min(1).max(64).default(4),
-    maxPerWorkspace: z.number().int().min(1).default(50),
-    /** `whsec_<base64>`: signs deliveries to a crawl's `webhook_url`, which has no registration of its own. */
-    signingSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'must look like whsec_<base64>').optional(),
-    /** Encrypts stored registration secrets (AES-256-GCM); must be the same on every process. */
-    secretKey: z.string().min(16).optional(),
-  }).prefault({}),
-  map: z.strictObject({
-    /** Sitemap and feed documents fetched per request, indexes included. */
-    maxSitemaps: z.number().int().min(1).max(1000).default(50),
-    /** Nesting of sitemap indexes followed below the first level. */
-    maxSitemapDepth: z.number().int().min(0).max(10).default(3),
-    /** Cap on each sitemap after decompression; parsing costs ~0.15 s and tens of MB per 1 MB. */
-    maxSitemapBytes: z.number().int().positive().default(20 * 1024 * 1024),
-    /** Whole-request deadline; what was found by then is returned. */
-    timeoutMs: z.number().int().positive().default(30_000),
-  }).prefault({}),
   jobs: z.strictObject({
     /** A claimed job is another worker's to take once its lease lapses (renewed while it runs). */
     leaseSeconds: z.number().int().min(1).max(3600).default(30),
@@ -92,28 +69,20 @@ export const configSchema = z.strictObject({
     /** On shutdown, running jobs get this long to finish before they are released to other workers. */
     shutdownGraceMs: z.number().int().min(0).default(10_000),
   }).prefault({}),
-  crawl: z.strictObject({
-    /** Crawl and batch pages scraped at once per worker process. */
-    concurrency: z.number().int().min(1).max(256).default(8),
-    /** Pages of one host fetched at once per worker process. */
-    perHostConcurrency: z.number().int().min(1).max(256).default(4),
-    /** Minimum gap between two fetches from one host; a larger robots.txt Crawl-delay wins. */
-    perHostDelayMs: z.number().int().min(0).max(600_000).default(0),
-    /** A robots.txt Crawl-delay above this is capped to it. */
-    maxCrawlDelaySeconds: z.number().min(0).max(3600).default(30),
-    /** Tries per page before it is recorded as failed (transient errors, HTTP 429 and 5xx). */
-    maxAttempts: z.number().int().min(1).max(20).default(3),
-    defaultMaxDepth: z.number().int().min(0).default(10),
-    maxDepthLimit: z.number().int().min(0).max(10_000).default(100),
-    defaultMaxPages: z.number().int().min(1).default(100),
-    maxPagesLimit: z.number().int().min(1).max(10_000_000).default(10_000),
-    /** URLs accepted by one POST /v1/batch. */
-    batchMaxUrls: z.number().int().min(1).max(100_000).default(1000),
-    /** How long a fetched robots.txt is trusted (per worker process). */
-    robotsCacheSeconds: z.number().int().min(0).default(3600),
-  }).prefault({}),
   plugins: z.record(z.string(), z.record(z.string(), pluginEntry)).default({}),
 });
 
-export type TrawlConfig = z.output<typeof configSchema>;
+/** Core sections, typed; a feature's section is read through its feature (`crawlFeature.settings(config)`). */
+export type TrawlConfig = z.output<typeof configSchema> & { readonly [section: string]: unknown };
+
+/** The core schema extended with one section per feature, each validated by that feature's schema. */
+export function buildConfigSchema(features: readonly AnyFeature[]) {
+  const sections: Record<string, z.ZodType> = {};
+  for (const feature of features) {
+    if (!feature.config) continue;
+    if (feature.name in configSchema.shape || feature.name in sections) throw new Error(`Feature "${feature.name}": config section [${feature.name}] is already taken`);
+    sections[feature.name] = feature.config.prefault({});
+  }
+  return configSchema.extend(sections);
+}
 export type PluginEntry = z.output<typeof pluginEntry>;

@@ -1,6 +1,7 @@
 /**
  * Loads the configuration: `config/default.toml` < the file named by `TRAWL_CONFIG` < environment
- * variables < explicit overrides (start options, tests). Environment names are derived from key
+ * variables < explicit overrides (start options, tests); feature sections are validated by the
+ * features passed in. Environment names are derived from key
  * paths (`fetch.allowPrivateNetwork` → `TRAWL_FETCH_ALLOW_PRIVATE_NETWORK`), plus `TRAWL_ENABLE` /
  * `TRAWL_DISABLE` lists of plugin ids and the few top-level switches. The result is frozen.
  */
@@ -8,7 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
 import { configInvalid } from './errors.ts';
-import { configSchema, type TrawlConfig } from './config-schema.ts';
+import { buildConfigSchema, type TrawlConfig } from './config-schema.ts';
+import type { AnyFeature } from './feature.ts';
 import { pluginId, type AnyPlugin } from './plugin.ts';
 
 type Tree = Record<string, unknown>;
@@ -24,6 +26,8 @@ const ALIASES: Record<string, string[]> = {
 
 export interface LoadConfigOptions {
   plugins: readonly AnyPlugin[];
+  /** The feature list (core/features/index.ts); each one's section is validated by its schema. */
+  features?: readonly AnyFeature[];
   env?: Record<string, string | undefined>;
   /** Highest precedence: start options and test settings, as a partial config tree. */
   overrides?: Tree;
@@ -58,7 +62,7 @@ function readToml(file: string, label: string): Tree {
 }
 
 /** Every key path a variable may set: core leaves, plugin switches and plugin option keys. */
-function knownPaths(tree: Tree, plugins: readonly AnyPlugin[]): string[][] {
+function knownPaths(tree: Tree, plugins: readonly AnyPlugin[], schema: z.ZodObject): string[][] {
   const paths: string[][] = [];
   const walk = (node: Tree, prefix: string[]) => {
     for (const [key, value] of Object.entries(node)) {
@@ -68,7 +72,7 @@ function knownPaths(tree: Tree, plugins: readonly AnyPlugin[]): string[][] {
     }
   };
   walk(tree, []);
-  for (const [section, shape] of Object.entries(configSchema.shape)) {
+  for (const [section, shape] of Object.entries(schema.shape)) {
     if (section === 'plugins') continue;
     const inner = (shape as unknown as { unwrap?: () => unknown }).unwrap?.() ?? shape;
     if (inner instanceof z.ZodObject) for (const key of Object.keys(inner.shape)) paths.push([section, key]);
@@ -113,9 +117,9 @@ function setPath(tree: Tree, path: readonly string[], value: unknown): void {
 /** An environment value that is missing, empty or only white space sets nothing. */
 export const isUnset = (raw: string | undefined): raw is undefined => raw === undefined || raw.trim() === '';
 
-function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: readonly AnyPlugin[], warnings: string[]): void {
+function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: readonly AnyPlugin[], schema: z.ZodObject, warnings: string[]): void {
   const byName = new Map<string, string[]>();
-  for (const path of knownPaths(tree, plugins)) byName.set(envName(path), path);
+  for (const path of knownPaths(tree, plugins, schema)) byName.set(envName(path), path);
   for (const [name, path] of Object.entries(ALIASES)) byName.set(name, path);
   for (const [name, raw] of Object.entries(env)) {
     // Empty means unset: compose files and shells export `NAME=` for variables they only mention.
@@ -134,6 +138,14 @@ function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: 
   }
 }
 
+/**
+ * The shipped defaults document every built-in feature; a boot with fewer features (tests, tools)
+ * ignores the sections of absent ones there. Elsewhere an unknown section is still an error.
+ */
+function ownSections(tree: Tree, schema: z.ZodObject): Tree {
+  return Object.fromEntries(Object.entries(tree).filter(([key]) => key in schema.shape));
+}
+
 function deepFreeze<T>(value: T): T {
   if (isTree(value) || Array.isArray(value)) {
     for (const inner of Object.values(value as object)) deepFreeze(inner);
@@ -146,16 +158,17 @@ export function loadConfig(options: LoadConfigOptions): Readonly<TrawlConfig> {
   const env = options.env ?? process.env;
   const warnings = options.warnings ?? [];
   const defaultFile = options.defaultFile === undefined ? DEFAULT_FILE : options.defaultFile;
-  let tree: Tree = defaultFile ? readToml(defaultFile, 'default config') : {};
+  const schema = buildConfigSchema(options.features ?? []);
+  let tree: Tree = defaultFile ? ownSections(readToml(defaultFile, 'default config'), schema) : {};
   if (!isUnset(env.TRAWL_CONFIG)) tree = deepMerge(tree, readToml(env.TRAWL_CONFIG, 'TRAWL_CONFIG file'));
   tree = structuredClone(tree);
-  applyEnv(tree, env, options.plugins, warnings);
+  applyEnv(tree, env, options.plugins, schema, warnings);
   if (options.overrides) tree = deepMerge(tree, options.overrides);
-  const parsed = configSchema.safeParse(tree);
+  const parsed = schema.safeParse(tree);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.path.map(String).join('.');
     throw configInvalid(`Invalid configuration at ${key || '(root)'}: ${issue.message}`);
   }
-  return deepFreeze(parsed.data);
+  return deepFreeze(parsed.data as TrawlConfig);
 }

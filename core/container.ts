@@ -1,32 +1,30 @@
 /**
  * The composition root: the only place that knows how core services are built and wired. It loads
- * nothing by itself; `createTrawl` takes a frozen config, opens storage, registers services under
- * typed tokens (tsyringe factories), runs plugin setup, and returns a handle with `shutdown()`.
+ * nothing by itself; `createTrawl` takes a frozen config and the plugin and feature lists, opens
+ * and migrates storage, registers core and feature services under typed tokens (tsyringe
+ * factories), runs plugin setup, registers the features' job handlers, and returns a handle with
+ * `shutdown()`. It loops over the features it is given and imports none.
  */
 import 'reflect-metadata';
-import { container as rootContainer, instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
 import { Pipeline } from './pipeline.ts';
 import { PluginRegistry } from './registry.ts';
 import { Scraper } from './scrape.ts';
-import { Tokens, type BrowserPool, type Storage } from './services.ts';
+import { CoreTokens, Tokens, type BrowserPool, type Storage } from './services.ts';
 import { createHttpClient } from './net/http-client.ts';
 import { openStorage } from './storage/db.ts';
 import { createResultStore } from './storage/results.ts';
 import { createBrowserPool } from './browser/pool.ts';
 import { createActionCatalog } from './browser/catalog.ts';
-import { registerWebhookDeliveries, registerWebhookServices } from './features/webhooks/index.ts';
 import { registerJobQueue } from './jobs/index.ts';
-import { registerCrawlServices } from './features/crawl/index.ts';
 import type { AnyPlugin } from './plugin.ts';
+import type { AnyFeature, FeatureContext } from './feature.ts';
 import type { TrawlConfig } from './config-schema.ts';
+import { createWorkspaceStore, DEFAULT_WORKSPACE, WorkspaceStoreToken } from './storage/workspaces.ts';
 
-export const CoreTokens = {
-  Registry: Symbol('PluginRegistry') as InjectionToken<PluginRegistry>,
-  Pipeline: Symbol('Pipeline') as InjectionToken<Pipeline>,
-  Scraper: Symbol('Scraper') as InjectionToken<Scraper>,
-} as const;
+export { CoreTokens };
 
 export interface Trawl {
   readonly config: Readonly<TrawlConfig>;
@@ -35,6 +33,7 @@ export interface Trawl {
   readonly registry: PluginRegistry;
   readonly scraper: Scraper;
   readonly storage: Storage;
+  readonly features: readonly AnyFeature[];
   readonly version: string;
   shutdown(): Promise<void>;
 }
@@ -42,6 +41,8 @@ export interface Trawl {
 export interface CreateTrawlOptions {
   config: Readonly<TrawlConfig>;
   plugins: readonly AnyPlugin[];
+  /** The feature list (core/features/index.ts, or more in tests): their services, migrations and jobs. */
+  features: readonly AnyFeature[];
   /** An already open storage (tests run suites on SQLite and Postgres); otherwise opened from config. */
   storage?: Storage;
   logger?: Logger;
@@ -54,12 +55,16 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   const logger = options.logger ?? createLogger(config.log.level);
   // Validate plugin configuration before touching the database: config mistakes fail fast.
   const registry = new PluginRegistry(options.plugins, config);
+  const { features } = options;
   const storage = options.storage ?? (await openStorage({
     databaseUrl: config.storage.databaseUrl,
     dataDir: config.storage.dataDir,
+    features,
     onPoolError: (err) => logger.warn({ err }, 'idle Postgres connection failed'),
   }));
   const ownsStorage = !options.storage;
+  // A storage handed in may have been migrated for fewer features; a no-op otherwise.
+  if (!ownsStorage) await storage.migrate(features);
 
   const scope = rootContainer.createChildContainer();
   scope.registerInstance(Tokens.Config, config);
@@ -69,8 +74,14 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }))) });
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
   scope.register(CoreTokens.Pipeline, { useFactory: instanceCachingFactory(() => new Pipeline(registry, logger.child({ component: 'pipeline' }))) });
+  scope.register(WorkspaceStoreToken, { useFactory: instanceCachingFactory((c) => createWorkspaceStore(c.resolve(Tokens.Storage))) });
   registerJobQueue(scope, config, logger);
-  registerWebhookServices(scope, config);
+  const contexts = features.map((feature) => featureContext(scope, feature, config, logger));
+  features.forEach((feature, i) => {
+    const ctx = contexts[i]!;
+    scope.registerInstance(feature.settingsToken, ctx.settings);
+    for (const entry of feature.services ?? []) scope.register(entry.token, { useFactory: instanceCachingFactory(() => entry.create(ctx)) });
+  });
   let browser: BrowserPool | undefined; // created on first resolve; launches Chromium on first use
   scope.register(Tokens.Browser, { useFactory: instanceCachingFactory(() => (browser = createBrowserPool(config, logger.child({ component: 'browser' })))) });
   scope.register(Tokens.Actions, { useFactory: instanceCachingFactory(() => createActionCatalog(registry)) });
@@ -87,12 +98,16 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
       config,
       resolve: (token) => scope.resolve(token),
     }));
+    // The configured key is the default workspace's key (its only one, so a changed key revokes the old).
+    if (config.apiKey) await scope.resolve(WorkspaceStoreToken).setSoleApiKey(DEFAULT_WORKSPACE, config.apiKey);
   } catch (err) {
     if (ownsStorage) await storage.close();
     throw err;
   }
-  registerWebhookDeliveries(scope, config, logger);
-  registerCrawlServices(scope, { config, logger, scraper: () => scope.resolve(CoreTokens.Scraper) });
+  const jobs = scope.resolve(Tokens.Jobs);
+  features.forEach((feature, i) => {
+    for (const job of feature.jobs?.(contexts[i]!) ?? []) jobs.handle(job.kind, job.handler, job.options);
+  });
 
   let closed = false;
   return {
@@ -102,6 +117,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     registry,
     scraper: scope.resolve(CoreTokens.Scraper),
     storage,
+    features,
     version: VERSION,
     async shutdown() {
       if (closed) return;
@@ -112,5 +128,18 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
       if (ownsStorage) await storage.close();
       await scope.dispose();
     },
+  };
+}
+
+function featureContext(scope: DependencyContainer, feature: AnyFeature, config: Readonly<TrawlConfig>, logger: Logger): FeatureContext<unknown> {
+  if (feature.config && config[feature.name] === undefined) {
+    throw new Error(`Feature "${feature.name}" has no [${feature.name}] section: load the config with the same feature list`);
+  }
+  return {
+    config,
+    settings: feature.settings(config),
+    logger: logger.child({ feature: feature.name }),
+    resolve: (token) => scope.resolve(token),
+    has: (token) => scope.isRegistered(token, true),
   };
 }

@@ -10,6 +10,10 @@ import type { TrawlConfig } from './config-schema.ts';
 import type { Database } from './storage/schema.ts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { ActionHandler } from './plugin.ts';
+import type { AnyFeature } from './feature.ts';
+import type { Pipeline } from './pipeline.ts';
+import type { PluginRegistry } from './registry.ts';
+import type { Scraper } from './scrape.ts';
 
 export interface HttpRequestOptions {
   method?: 'GET' | 'HEAD' | 'POST';
@@ -52,7 +56,10 @@ export interface ResultStore {
 
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Core's tables; a feature widens it with `db.withTables<TheirTables>()`. */
   readonly db: Kysely<Database>;
+  /** Runs the pending migrations of core and these features (a no-op when there are none). */
+  migrate(features: readonly AnyFeature[]): Promise<void>;
   /** Answers true when the database responds to a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -200,4 +207,11 @@ export const Tokens = {
   Events: Symbol('EventBus') as InjectionToken<EventBus>,
   Browser: Symbol('BrowserPool') as InjectionToken<BrowserPool>,
   Actions: Symbol('ActionCatalog') as InjectionToken<ActionCatalog>,
+} as const;
+
+/** The framework's own objects, for features and routes that build on them. */
+export const CoreTokens = {
+  Registry: Symbol('PluginRegistry') as InjectionToken<PluginRegistry>,
+  Pipeline: Symbol('Pipeline') as InjectionToken<Pipeline>,
+  Scraper: Symbol('Scraper') as InjectionToken<Scraper>,
 } as const;

@@ -1,32 +1,49 @@
 /**
- * Bearer-key authentication. With a key configured (`--api-key` / `TRAWL_API_KEY`), every
- * protected request must send `Authorization: Bearer <key>`; keys are compared as SHA-256 digests
- * in constant time. Without a key every request is allowed (a warning is logged at boot).
+ * Bearer-key authentication through the workspace store: `Authorization: Bearer <key>` is looked
+ * up by its sha256 hash (core/storage/workspaces.ts) and answers the key's workspace. The configured
+ * key (`--api-key` / TRAWL_API_KEY) is the default workspace's key, registered at boot. Without a
+ * configured key the server is open: a request without a known key is the default workspace's
+ * (a warning is logged at boot), and a key of another workspace still selects that workspace.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { TrawlError } from '../core/errors.ts';
+import { DEFAULT_WORKSPACE, type WorkspaceStore } from '../core/storage/workspaces.ts';
 
-export const DEFAULT_WORKSPACE = 'default';
+/** The workspace public routes (/health, /openapi.json, /docs) run under; they read no stored rows. */
+export const PUBLIC_WORKSPACE = DEFAULT_WORKSPACE;
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+/** Known keys are remembered briefly, so a hot path (cached scrapes) costs no query per request. */
+const CACHE_TTL_MS = 10_000;
+const CACHE_MAX = 1000;
 
 export interface Authenticator {
   readonly required: boolean;
   /** Returns the workspace of the request or throws 401. */
-  authenticate(authorization: string | null | undefined): string;
+  authenticate(authorization: string | null | undefined): Promise<string>;
 }
 
-export function createAuthenticator(apiKey: string | undefined): Authenticator {
-  const expected = apiKey ? digest(apiKey) : null;
+export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string | undefined): Authenticator {
+  const required = Boolean(apiKey);
+  const known = new Map<string, { workspace: string; until: number }>();
+
+  const lookup = async (key: string): Promise<string | null> => {
+    const hit = known.get(key);
+    if (hit && hit.until > Date.now()) return hit.workspace;
+    const workspace = (await workspaces.findWorkspaceByKey(key))?.id ?? null;
+    if (workspace) {
+      if (known.size >= CACHE_MAX) known.clear();
+      known.set(key, { workspace, until: Date.now() + CACHE_TTL_MS });
+    }
+    return workspace;
+  };
+
   return {
-    required: expected !== null,
-    authenticate(authorization) {
-      if (!expected) return DEFAULT_WORKSPACE;
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-      if (!match || !timingSafeEqual(digest(match[1]!), expected)) {
-        throw new TrawlError('unauthorized', 'Invalid or missing API key');
-      }
-      return DEFAULT_WORKSPACE;
+    required,
+    async authenticate(authorization) {
+      const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+      const workspace = key ? await lookup(key) : null;
+      if (workspace) return workspace;
+      if (!required) return DEFAULT_WORKSPACE;
+      throw new TrawlError('unauthorized', 'Invalid or missing API key');
     },
   };
 }

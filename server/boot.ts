@@ -1,12 +1,15 @@
 /**
  * Boots a Trawl instance from the environment and start options: loads the layered config with
- * the built-in plugin list and hands it to the composition root. Used by the server and the CLI.
+ * the built-in plugin and feature lists and hands them to the composition root. Used by the
+ * server and the CLI; tests may pass a longer feature list (a fixture feature).
  */
 import type { Logger } from 'pino';
 import { loadConfig } from '../core/config.ts';
 import { createTrawl, type Trawl } from '../core/container.ts';
 import { createLogger } from '../core/logger.ts';
 import type { Storage } from '../core/services.ts';
+import type { AnyFeature } from '../core/feature.ts';
+import { builtinFeatures } from '../core/features/index.ts';
 import { builtinPlugins } from '../plugins/index.ts';
 
 export interface BootOptions {
@@ -15,12 +18,15 @@ export interface BootOptions {
   overrides?: Record<string, unknown>;
   storage?: Storage;
   logger?: Logger;
+  /** Defaults to the built-in features. */
+  features?: readonly AnyFeature[];
 }
 
 export async function bootTrawl(options: BootOptions = {}): Promise<Trawl> {
   const warnings: string[] = [];
-  const config = loadConfig({ plugins: builtinPlugins, env: options.env ?? process.env, overrides: options.overrides, warnings });
+  const features = options.features ?? builtinFeatures;
+  const config = loadConfig({ plugins: builtinPlugins, features, env: options.env ?? process.env, overrides: options.overrides, warnings });
   const logger = options.logger ?? createLogger(config.log.level);
   for (const warning of warnings) logger.warn(warning);
-  return createTrawl({ config, plugins: builtinPlugins, storage: options.storage, logger });
+  return createTrawl({ config, plugins: builtinPlugins, features, storage: options.storage, logger });
 }

@@ -1,7 +1,8 @@
 /**
- * Migration `0002_jobs_crawls`: the job queue (`jobs`), crawl and batch runs (`crawls`) and their
- * frontier, which doubles as the result list (`crawl_urls`). Portable column types only, like
- * 0001: JSON as text, timestamps as ISO strings, counters as integers.
+ * Migration `0002_jobs_crawls`: the job queue (`jobs`). Databases migrated before feature modules
+ * existed ran it under this name when it also created the crawl tables; the name stays so kysely
+ * finds every executed migration, and the crawl feature now creates its tables itself
+ * (`crawl.0001_tables`, a no-op on those databases). Portable column types only, like 0001.
  */
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
@@ -9,7 +10,7 @@ import type { Migration } from 'kysely/migration';
 // Migrations see the database as it was when they were written, not as schema.ts says today.
 type AnyDb = Kysely<any>;
 
-export const jobsCrawlsMigration: Migration = {
+export const jobsMigration: Migration = {
   async up(db: AnyDb) {
     await db.schema
       .createTable('jobs')
@@ -37,51 +38,8 @@ export const jobsCrawlsMigration: Migration = {
     await db.schema.createIndex('jobs_lease').ifNotExists().on('jobs').columns(['status', 'locked_until']).execute();
     await db.schema.createIndex('jobs_group').ifNotExists().on('jobs').columns(['group_id', 'status']).execute();
 
-    await db.schema
-      .createTable('crawls')
-      .ifNotExists()
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('workspace_id', 'text', (c) => c.notNull())
-      .addColumn('kind', 'text', (c) => c.notNull())
-      .addColumn('url', 'text')
-      .addColumn('request', 'text', (c) => c.notNull())
-      .addColumn('scope_hosts', 'text', (c) => c.notNull())
-      .addColumn('status', 'text', (c) => c.notNull())
-      .addColumn('admitted', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('completed', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('seq', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('error', 'text')
-      .addColumn('retry_of', 'text')
-      .addColumn('created_at', 'text', (c) => c.notNull())
-      .addColumn('updated_at', 'text', (c) => c.notNull())
-      .addColumn('completed_at', 'text')
-      .execute();
-    await db.schema.createIndex('crawls_history').ifNotExists().on('crawls').columns(['workspace_id', 'kind', 'created_at']).execute();
-
-    // One row per URL the run has seen: queued and finished pages (with their result), redirect
-    // targets (`alias`) and pages dropped as duplicates of another page's redirect target.
-    await db.schema
-      .createTable('crawl_urls')
-      .ifNotExists()
-      .addColumn('crawl_id', 'text', (c) => c.notNull())
-      .addColumn('url_hash', 'text', (c) => c.notNull())
-      .addColumn('url', 'text', (c) => c.notNull())
-      .addColumn('depth', 'integer', (c) => c.notNull())
-      .addColumn('state', 'text', (c) => c.notNull())
-      .addColumn('seq', 'integer')
-      .addColumn('outcome', 'text')
-      .addColumn('result', 'text')
-      .addColumn('error', 'text')
-      .addColumn('finished_at', 'text')
-      .addPrimaryKeyConstraint('crawl_urls_pk', ['crawl_id', 'url_hash'])
-      .execute();
-    // Results in completion order: pagination and the SSE stream's resume point.
-    await db.schema.createIndex('crawl_urls_seq').ifNotExists().on('crawl_urls').columns(['crawl_id', 'seq']).execute();
   },
   async down(db: AnyDb) {
-    await db.schema.dropTable('crawl_urls').ifExists().execute();
-    await db.schema.dropTable('crawls').ifExists().execute();
     await db.schema.dropTable('jobs').ifExists().execute();
   },
 };

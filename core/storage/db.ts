@@ -1,7 +1,8 @@
 /**
  * Opens Trawl's database: Postgres (through `pg`) when a database URL is configured, otherwise the
- * embedded bun:sqlite file `<dataDir>/trawl.db`. Either way the schema is migrated before the
- * Storage is handed out, so every caller can assume the latest tables exist.
+ * embedded bun:sqlite file `<dataDir>/trawl.db`. Either way core's schema (and that of the features
+ * passed in) is migrated before the Storage is handed out, so every caller can assume the latest
+ * tables exist; `storage.migrate(features)` brings in the tables of more features later.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +13,8 @@ import type { Storage } from '../services.ts';
 import { TrawlError } from '../errors.ts';
 import type { Database } from './schema.ts';
 import { openBunSqlite } from './bun-sqlite.ts';
-import { migrateToLatest } from './migrations.ts';
+import { migrateToLatest, migrationSet } from './migrations.ts';
+import type { AnyFeature } from '../feature.ts';
 
 export interface OpenStorageOptions {
   /** Postgres connection string; when absent, SQLite is used. */
@@ -27,6 +29,8 @@ export interface OpenStorageOptions {
   poolSize?: number;
   /** Receives errors of idle pooled Postgres connections, which would otherwise crash the process. */
   onPoolError?: (err: Error) => void;
+  /** Features whose migrations run with core's at open (createTrawl migrates its list again: a no-op then). */
+  features?: readonly AnyFeature[];
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -45,7 +49,7 @@ async function openSqlite(options: OpenStorageOptions): Promise<Storage> {
     throw storageError(`cannot open SQLite database ${file}`, err);
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }) });
-  return finishOpen('sqlite', db, undefined, `SQLite database ${file}`);
+  return finishOpen('sqlite', db, undefined, `SQLite database ${file}`, options.features ?? []);
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStorageOptions): Promise<Storage> {
@@ -73,20 +77,28 @@ async function openPostgres(databaseUrl: string, options: OpenStorageOptions): P
     await db.destroy().catch(() => {});
     throw storageError(`cannot connect to ${where}`, err);
   }
-  return finishOpen('postgres', db, migrationSchema, where);
+  return finishOpen('postgres', db, migrationSchema, where, options.features ?? []);
 }
 
-async function finishOpen(dialect: Storage['dialect'], db: Kysely<Database>, schema: string | undefined, where: string): Promise<Storage> {
+async function finishOpen(dialect: Storage['dialect'], db: Kysely<Database>, schema: string | undefined, where: string, features: readonly AnyFeature[]): Promise<Storage> {
+  const migrate = async (list: readonly AnyFeature[]) => {
+    try {
+      await migrateToLatest(db, migrationSet(list), schema);
+    } catch (err) {
+      throw storageError(`cannot open ${where}`, err);
+    }
+  };
   try {
-    await migrateToLatest(db, schema);
+    await migrate(features);
   } catch (err) {
     await db.destroy().catch(() => {});
-    throw storageError(`cannot open ${where}`, err);
+    throw err;
   }
   let closing: Promise<void> | undefined;
   return {
     dialect,
     db,
+    migrate,
     async ping() {
       try {
         await sql`select 1`.execute(db);

@@ -1,23 +1,24 @@
 /**
  * The schema history, in code: one migration set for SQLite and Postgres, run at open by kysely's
- * Migrator. Migrations are listed here rather than globbed from a folder so the set is explicit,
- * type-checked and bundled with the code. Only portable column types are used (see schema.ts).
+ * Migrator. Core's migrations are listed here and each feature brings its own (core/feature.ts);
+ * nothing is globbed from a folder, so the set is explicit, type-checked and bundled with the
+ * code. Only portable column types are used (see schema.ts).
  *
- * Rules for adding one: append a new key that sorts after the last (`0002_…`), never edit a
- * migration that has shipped, and use `ifNotExists` — SQLite cannot roll DDL back, so a migration
- * that failed halfway must be safe to run again.
+ * Rules for adding one: core names are `nnnn_…` and sort before every feature's
+ * (`<feature>.nnnn_…`), so a feature may rely on core's tables; never edit a migration that has
+ * shipped, and use `ifNotExists` — SQLite cannot roll DDL back, so a migration that failed halfway
+ * must be safe to run again.
  */
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
-import { webhooksMigration } from '../features/webhooks/migration.ts';
-import { jobsCrawlsMigration } from '../jobs/migration.ts';
-
-export const DEFAULT_WORKSPACE = 'default';
+import type { AnyFeature } from '../feature.ts';
+import { jobsMigration } from '../jobs/migration.ts';
+import { DEFAULT_WORKSPACE } from './workspaces.ts';
 
 // Migrations see the database as it was when they were written, not as schema.ts says today.
 type AnyDb = Kysely<any>;
 
-const migrations: Record<string, Migration> = {
+const coreMigrations: Record<string, Migration> = {
   '0001_initial': {
     async up(db: AnyDb) {
       await db.schema
@@ -74,13 +75,25 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('workspaces').ifExists().execute();
     },
   },
-  '0002_jobs_crawls': jobsCrawlsMigration,
-  '0003_webhooks': webhooksMigration,
+  '0002_jobs_crawls': jobsMigration,
 };
 
+/** Core's migrations plus every feature's; a name declared twice is a programming error. */
+export function migrationSet(features: readonly AnyFeature[]): Record<string, Migration> {
+  const all: Record<string, Migration> = { ...coreMigrations };
+  for (const feature of features) {
+    for (const [name, migration] of Object.entries(feature.migrations ?? {})) {
+      if (name in all) throw new Error(`Feature "${feature.name}": migration "${name}" is already declared`);
+      all[name] = migration;
+    }
+  }
+  return all;
+}
+
 class InCodeMigrationProvider implements MigrationProvider {
+  constructor(private readonly migrations: Record<string, Migration>) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations;
+    return this.migrations;
   }
 }
 
@@ -90,8 +103,9 @@ class InCodeMigrationProvider implements MigrationProvider {
  * `schema` pins kysely's bookkeeping tables to that Postgres schema: without it the Migrator
  * would find another schema's `kysely_migration` table and believe it was already set up.
  */
-export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider(), migrationTableSchema: schema });
+export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration>, schema?: string): Promise<void> {
+  // Unordered: a feature added later brings migrations that sort before ones a database already ran.
+  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider(migrations), migrationTableSchema: schema, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
@@ -100,5 +114,5 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
   }
 }
 
-/** Names of the migrations, in order; exported for tests and diagnostics. */
-export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort();
+/** Names of the migrations a feature list makes, in order; for tests and diagnostics. */
+export const migrationNames = (features: readonly AnyFeature[]): string[] => Object.keys(migrationSet(features)).sort();

@@ -58,6 +58,16 @@ for (const database of testDatabases()) {
       await expect(workspaces.registerApiKey(DEFAULT_WORKSPACE, '')).rejects.toMatchObject({ code: 'bad_request' });
     });
 
+    test('a sole key replaces the workspace\'s other keys and leaves other workspaces alone', async () => {
+      await workspaces.registerApiKey(DEFAULT_WORKSPACE, KEY);
+      await workspaces.registerApiKey('team-e', `${KEY}-e`);
+      await workspaces.setSoleApiKey(DEFAULT_WORKSPACE, `${KEY}-new`);
+      await workspaces.setSoleApiKey(DEFAULT_WORKSPACE, `${KEY}-new`);
+      expect(await workspaces.findWorkspaceByKey(KEY)).toBeNull();
+      expect(await workspaces.findWorkspaceByKey(`${KEY}-new`)).toMatchObject({ id: 'default' });
+      expect(await workspaces.findWorkspaceByKey(`${KEY}-e`)).toMatchObject({ id: 'team-e' });
+    });
+
     test('deleting a workspace deletes its keys (foreign keys are enforced on both dialects)', async () => {
       await workspaces.registerApiKey('team-d', KEY);
       await storage.db.deleteFrom('workspaces').where('id', '=', 'team-d').execute();

@@ -5,12 +5,14 @@
  * constant-time comparison — the caller cannot steer which hash bytes a guess shares with a real one.
  */
 import type { Selectable } from 'kysely';
+import type { InjectionToken } from 'tsyringe';
 import { TrawlError } from '../errors.ts';
 import type { Storage } from '../services.ts';
 import type { WorkspacesTable } from './schema.ts';
 import { nowIso, sha256Hex } from './values.ts';
 
-export { DEFAULT_WORKSPACE } from './migrations.ts';
+/** The workspace of a self-hosted server: its one configured key (or no key at all) maps here. */
+export const DEFAULT_WORKSPACE = 'default';
 
 export interface Workspace {
   id: string;
@@ -28,9 +30,16 @@ export interface WorkspaceStore {
    * boot); a key already owned by another workspace is refused.
    */
   registerApiKey(workspaceId: string, key: string): Promise<void>;
+  /**
+   * Makes `key` the workspace's only key: the server's configured key at boot, so that changing
+   * `TRAWL_API_KEY` stops the previous key from working.
+   */
+  setSoleApiKey(workspaceId: string, key: string): Promise<void>;
   /** The workspace owning this key, or null for an unknown key. */
   findWorkspaceByKey(key: string): Promise<Workspace | null>;
 }
+
+export const WorkspaceStoreToken = Symbol('WorkspaceStore') as InjectionToken<WorkspaceStore>;
 
 export function hashApiKey(key: string): string {
   return sha256Hex(key);
@@ -60,23 +69,29 @@ export function createWorkspaceStore(storage: Storage): WorkspaceStore {
     return workspace;
   };
 
+  const registerApiKey = async (workspaceId: string, key: string): Promise<void> => {
+    if (!key) throw new TrawlError('bad_request', 'API key must not be empty');
+    await ensure(workspaceId);
+    const keyHash = hashApiKey(key);
+    await db
+      .insertInto('api_keys')
+      .values({ id: crypto.randomUUID(), workspace_id: workspaceId, key_hash: keyHash, created_at: nowIso() })
+      .onConflict((oc) => oc.column('key_hash').doNothing())
+      .execute();
+    const owner = await db.selectFrom('api_keys').select('workspace_id').where('key_hash', '=', keyHash).executeTakeFirst();
+    if (owner?.workspace_id !== workspaceId) {
+      throw new TrawlError('bad_request', 'This API key is already registered to another workspace');
+    }
+  };
+
   return {
     ensure,
     get,
+    registerApiKey,
 
-    async registerApiKey(workspaceId, key) {
-      if (!key) throw new TrawlError('bad_request', 'API key must not be empty');
-      await ensure(workspaceId);
-      const keyHash = hashApiKey(key);
-      await db
-        .insertInto('api_keys')
-        .values({ id: crypto.randomUUID(), workspace_id: workspaceId, key_hash: keyHash, created_at: nowIso() })
-        .onConflict((oc) => oc.column('key_hash').doNothing())
-        .execute();
-      const owner = await db.selectFrom('api_keys').select('workspace_id').where('key_hash', '=', keyHash).executeTakeFirst();
-      if (owner?.workspace_id !== workspaceId) {
-        throw new TrawlError('bad_request', 'This API key is already registered to another workspace');
-      }
+    async setSoleApiKey(workspaceId, key) {
+      await registerApiKey(workspaceId, key);
+      await db.deleteFrom('api_keys').where('workspace_id', '=', workspaceId).where('key_hash', '!=', hashApiKey(key)).execute();
     },
 
     async findWorkspaceByKey(key) {

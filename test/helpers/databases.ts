@@ -13,13 +13,18 @@
  *   }
  */
 import { openStorage } from '../../core/storage/db.ts';
+import type { AnyFeature } from '../../core/feature.ts';
+import { builtinFeatures } from '../../core/features/index.ts';
 import type { Storage } from '../../core/services.ts';
 import { sql } from 'kysely';
 
 export interface TestDatabase {
   readonly name: Storage['dialect'];
-  /** A fresh, migrated, empty storage; its close() also removes whatever the test created. */
-  open(): Promise<Storage>;
+  /**
+   * A fresh, migrated, empty storage (core's and the features' tables; the built-in features by
+   * default); its close() also removes whatever the test created.
+   */
+  open(features?: readonly AnyFeature[]): Promise<Storage>;
 }
 
 export const postgresTestUrl: string | undefined = process.env.TEST_DATABASE_URL || undefined;
@@ -29,13 +34,14 @@ export function randomSchemaName(): string {
   return `trawl_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
 }
 
-async function openPostgresInFreshSchema(databaseUrl: string): Promise<Storage> {
+async function openPostgresInFreshSchema(databaseUrl: string, features: readonly AnyFeature[]): Promise<Storage> {
   const schema = randomSchemaName();
-  const storage = await openStorage({ databaseUrl, dataDir: ':memory:', schema, poolSize: 4 });
+  const storage = await openStorage({ databaseUrl, dataDir: ':memory:', schema, poolSize: 4, features });
   let closing: Promise<void> | undefined;
   return {
     dialect: storage.dialect,
     db: storage.db,
+    migrate: (list) => storage.migrate(list),
     ping: () => storage.ping(),
     close() {
       closing ??= (async () => {
@@ -52,9 +58,9 @@ async function openPostgresInFreshSchema(databaseUrl: string): Promise<Storage> 
 
 export function testDatabases(): TestDatabase[] {
   const databases: TestDatabase[] = [
-    { name: 'sqlite', open: () => openStorage({ dataDir: ':memory:', sqliteFile: ':memory:' }) },
+    { name: 'sqlite', open: (features = builtinFeatures) => openStorage({ dataDir: ':memory:', sqliteFile: ':memory:', features }) },
   ];
   const url = postgresTestUrl;
-  if (url) databases.push({ name: 'postgres', open: () => openPostgresInFreshSchema(url) });
+  if (url) databases.push({ name: 'postgres', open: (features = builtinFeatures) => openPostgresInFreshSchema(url, features) });
   return databases;
 }

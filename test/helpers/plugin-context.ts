@@ -5,6 +5,7 @@
 import pino from 'pino';
 import { container as rootContainer, type InjectionToken } from 'tsyringe';
 import { loadConfig } from '../../core/config.ts';
+import { builtinFeatures } from '../../core/features/index.ts';
 import { createJob, type Job } from '../../core/job.ts';
 import { composeRequestSchema } from '../../core/model/compose.ts';
 import type { ScrapeRequest } from '../../core/model/request.ts';
@@ -13,7 +14,7 @@ import { PageDocument } from '../../core/document.ts';
 import type { PluginContext } from '../../core/plugin.ts';
 
 export function testConfig(overrides: Record<string, unknown> = {}) {
-  return loadConfig({ plugins: [], env: {}, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, ...overrides } });
+  return loadConfig({ plugins: [], features: builtinFeatures, env: {}, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, ...overrides } });
 }
 
 export function testContext(services: Array<[InjectionToken<unknown>, unknown]> = [], config = testConfig()): PluginContext {

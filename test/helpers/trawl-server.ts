@@ -5,6 +5,8 @@
 import { deepMerge } from '../../core/config.ts';
 import type { Trawl } from '../../core/container.ts';
 import type { Storage } from '../../core/services.ts';
+import type { AnyFeature } from '../../core/feature.ts';
+import type { AnyRouteModule } from '../../server/route.ts';
 import { listen } from '../../server/app.ts';
 import { bootTrawl } from '../../server/boot.ts';
 
@@ -17,16 +19,26 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTrawlServer(options: { overrides?: Record<string, unknown>; env?: Record<string, string>; storage?: Storage } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  overrides?: Record<string, unknown>;
+  env?: Record<string, string>;
+  storage?: Storage;
+  /** Instead of the built-in lists (a test adding a fixture feature passes both). */
+  features?: readonly AnyFeature[];
+  routes?: readonly AnyRouteModule[];
+}
+
+export async function startTrawlServer(options: TestServerOptions = {}): Promise<TestServer> {
   const trawl = await bootTrawl({
     env: options.env ?? {},
     storage: options.storage,
+    features: options.features,
     overrides: deepMerge(
       { log: { level: 'silent' }, storage: { dataDir: ':memory:' }, fetch: { allowPrivateNetwork: true, timeoutMs: 5000 } },
       options.overrides ?? {},
     ),
   });
-  const running = listen(trawl, 0, '127.0.0.1');
+  const running = listen(trawl, 0, '127.0.0.1', options.routes);
   const call = async (path: string, init: RequestInit) => {
     const response = await fetch(`${running.url}${path}`, init);
     const text = await response.text();

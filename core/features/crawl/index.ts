@@ -1,16 +1,19 @@
 /**
- * Wires crawls and batches into the composition root: the CrawlService for the routes, and the
- * job handlers — `crawl.page` (page.ts) with per-host politeness, and `crawl.notify`, which
- * announces a finished run as `crawl.completed`, `crawl.failed` or `batch.completed` through the
- * EventBus (resolved when the job runs, so Trawl works without a webhook registry).
+ * The crawl feature (crawls and batches: a batch is a crawl without discovery, sharing its tables,
+ * service and page worker): the `[crawl]` section, the crawl tables, the CrawlService for the
+ * routes, and the job handlers — `crawl.page` (page.ts) with per-host politeness, and
+ * `crawl.notify`, which announces a finished run as `crawl.completed`, `crawl.failed` or
+ * `batch.completed` through the EventBus (resolved when the job runs, so Trawl works without a
+ * webhook registry).
  */
-import { instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import type { InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../../config-schema.ts';
-import type { Scraper } from '../../scrape.ts';
-import { Tokens, type ClaimedJob, type EventBus } from '../../services.ts';
+import { defineFeature, service, type FeatureContext } from '../../feature.ts';
+import { CoreTokens, Tokens, type ClaimedJob, type EventBus } from '../../services.ts';
 import { JobTokens } from '../../jobs/index.ts';
+import { crawlConfigSchema, type CrawlSettings } from './config.ts';
 import { HostGate } from './gate.ts';
+import { crawlTablesMigration } from './migration.ts';
 import { createPageWorker } from './page.ts';
 import { storedRequest } from './legacy.ts';
 import { eventPayload } from './present.ts';
@@ -18,17 +21,14 @@ import { NOTIFY_JOB } from './record.ts';
 import { RobotsCache } from './robots.ts';
 import { CrawlService } from './service.ts';
 import { createCrawlStore, PAGE_JOB, type CrawlStore } from './store.ts';
+import type { CrawlTables } from './tables.ts';
 
 export const CrawlTokens = {
   Service: Symbol('CrawlService') as InjectionToken<CrawlService>,
   Store: Symbol('CrawlStore') as InjectionToken<CrawlStore>,
 } as const;
 
-export interface CrawlWiring {
-  config: Readonly<TrawlConfig>;
-  logger: Logger;
-  scraper: () => Scraper;
-}
+type Ctx = FeatureContext<CrawlSettings>;
 
 function notifier(store: CrawlStore, events: () => EventBus | null, logger: Logger) {
   return async (job: ClaimedJob): Promise<void> => {
@@ -45,26 +45,40 @@ function notifier(store: CrawlStore, events: () => EventBus | null, logger: Logg
   };
 }
 
-export function registerCrawlServices(scope: DependencyContainer, wiring: CrawlWiring): void {
-  const { config } = wiring;
-  const logger = wiring.logger.child({ component: 'crawl' });
-  scope.register(CrawlTokens.Store, { useFactory: instanceCachingFactory((c) => createCrawlStore(c.resolve(Tokens.Storage).db)) });
-  scope.register(CrawlTokens.Service, {
-    useFactory: instanceCachingFactory((c) =>
-      new CrawlService({ store: c.resolve(CrawlTokens.Store), queue: c.resolve(JobTokens.Queue), scraper: wiring.scraper(), config, logger })),
+function crawlJobs(ctx: Ctx) {
+  const { settings, logger } = ctx;
+  const queue = ctx.resolve(JobTokens.Queue);
+  const store = ctx.resolve(CrawlTokens.Store);
+  const gate = new HostGate(settings.perHostConcurrency, settings.perHostDelayMs, () => queue.poke([PAGE_JOB]));
+  const robots = new RobotsCache(ctx.resolve(Tokens.Http), {
+    userAgent: ctx.config.fetch.userAgent,
+    ttlMs: settings.robotsCacheSeconds * 1000,
+    maxCrawlDelayMs: settings.maxCrawlDelaySeconds * 1000,
   });
-
-  const queue = scope.resolve(JobTokens.Queue);
-  const store = scope.resolve(CrawlTokens.Store);
-  const http = scope.resolve(Tokens.Http);
-  const gate = new HostGate(config.crawl.perHostConcurrency, config.crawl.perHostDelayMs, () => queue.poke([PAGE_JOB]));
-  const robots = new RobotsCache(http, {
-    userAgent: config.fetch.userAgent,
-    ttlMs: config.crawl.robotsCacheSeconds * 1000,
-    maxCrawlDelayMs: config.crawl.maxCrawlDelaySeconds * 1000,
-  });
-  const worker = createPageWorker({ db: scope.resolve(Tokens.Storage).db, store, queue, scraper: wiring.scraper(), robots, gate, config: config.crawl, logger });
-  queue.handle(PAGE_JOB, worker.handle, { concurrency: config.crawl.concurrency, busyKeys: () => gate.busyHosts(), onFailed: worker.onFailed });
-  const events = () => (scope.isRegistered(Tokens.Events, true) ? scope.resolve(Tokens.Events) : null);
-  queue.handle(NOTIFY_JOB, notifier(store, events, logger), { concurrency: 2 });
+  const db = ctx.resolve(Tokens.Storage).db.withTables<CrawlTables>();
+  const worker = createPageWorker({ db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger });
+  const events = () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null);
+  return [
+    { kind: PAGE_JOB, handler: worker.handle, options: { concurrency: settings.concurrency, busyKeys: () => gate.busyHosts(), onFailed: worker.onFailed } },
+    { kind: NOTIFY_JOB, handler: notifier(store, events, logger), options: { concurrency: 2 } },
+  ];
 }
+
+export const crawlFeature = defineFeature<CrawlSettings>({
+  name: 'crawl',
+  description: 'Crawls (POST /v1/crawl) and batches (POST /v1/batch): durable, resumable runs of pipeline scrapes.',
+  config: crawlConfigSchema,
+  migrations: { 'crawl.0001_tables': crawlTablesMigration },
+  tokens: CrawlTokens,
+  services: [
+    service(CrawlTokens.Store, (ctx: Ctx) => createCrawlStore(ctx.resolve(Tokens.Storage).db.withTables<CrawlTables>())),
+    service(CrawlTokens.Service, (ctx: Ctx) => new CrawlService({
+      store: ctx.resolve(CrawlTokens.Store),
+      queue: ctx.resolve(JobTokens.Queue),
+      scraper: ctx.resolve(CoreTokens.Scraper),
+      settings: ctx.settings,
+      logger: ctx.logger,
+    })),
+  ],
+  jobs: crawlJobs,
+});

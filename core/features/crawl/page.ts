@@ -6,14 +6,13 @@
  * failures (no response, time limit, HTTP 429/5xx) are thrown for the queue to retry with backoff;
  * the final failure is recorded by `onFailed` with its reason.
  */
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../../config-schema.ts';
+import type { CrawlSettings } from './config.ts';
 import { asTrawlError, TrawlError } from '../../errors.ts';
 import type { ScrapeResult } from '../../model/result.ts';
 import type { Scraper } from '../../scrape.ts';
 import type { ClaimedJob } from '../../services.ts';
-import type { Database } from '../../storage/schema.ts';
+import type { CrawlDb } from './tables.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { HostGate } from './gate.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
@@ -25,13 +24,13 @@ import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type RunRow } from './store
 import { crawlUrl, type CrawlUrl } from './urls.ts';
 
 export interface PageWorkerDeps {
-  db: Kysely<Database>;
+  db: CrawlDb;
   store: CrawlStore;
   queue: DbJobQueue;
   scraper: Scraper;
   robots: RobotsCache;
   gate: HostGate;
-  config: TrawlConfig['crawl'];
+  config: CrawlSettings;
   logger: Logger;
 }
 

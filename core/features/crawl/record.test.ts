@@ -12,6 +12,7 @@ import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import { createCrawlStore, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';
 import { emptyMetadata } from '../../model/result.ts';
+import type { CrawlTables } from './tables.ts';
 
 // Real databases and timers on a shared machine: allow far more than the default 5 s.
 setDefaultTimeout(60_000);
@@ -36,7 +37,7 @@ for (const database of testDatabases()) {
       recordPage(storage.db, enqueue, { crawlId: run.id, outcome: 'completed', result: { url: 'x', metadata: emptyMetadata(), formats: {}, warnings: [] }, links: [], maxPages, maxAttempts: 3, ...outcome });
     const jobs = (kind: string) => storage.db.selectFrom('jobs').selectAll().where('kind', '=', kind).execute();
     const state = async (run: RunRow, path: string) =>
-      (await storage.db.selectFrom('crawl_urls').select(['state', 'depth', 'seq']).where('crawl_id', '=', run.id).where('url_hash', '=', u(path).hash).executeTakeFirst());
+      (await storage.db.withTables<CrawlTables>().selectFrom('crawl_urls').select(['state', 'depth', 'seq']).where('crawl_id', '=', run.id).where('url_hash', '=', u(path).hash).executeTakeFirst());
 
     test('max_pages is exact: links beyond the limit are never admitted', async () => {
       const run = await start(3);

@@ -10,12 +10,10 @@
  * commits), and "finished" is decided once. The frontier row's state makes recording idempotent:
  * a page scraped twice (a lapsed lease, a released job) is recorded once.
  */
-import type { Kysely } from 'kysely';
 import type { ScrapeResult } from '../../model/result.ts';
 import type { JobSpec } from '../../services.ts';
-import type { Database } from '../../storage/schema.ts';
+import type { CrawlDb, CrawlExecutor } from './tables.ts';
 import { nowIso } from '../../storage/values.ts';
-import type { Executor } from '../../jobs/store.ts';
 import { ACTIVE_STATUSES, insertFrontier, pageJob, toRunRow, type RunRow, type RunStatus } from './store.ts';
 import type { CrawlUrl } from './urls.ts';
 
@@ -50,7 +48,7 @@ export interface RecordResult {
 const NOT_RECORDED: RecordResult = { recorded: false, queued: 0, finished: null };
 
 /** Frontier rows among `hashes`, with their state and depth. */
-async function known(db: Executor, crawlId: string, hashes: string[]): Promise<Map<string, { depth: number; state: string }>> {
+async function known(db: CrawlExecutor, crawlId: string, hashes: string[]): Promise<Map<string, { depth: number; state: string }>> {
   const found = new Map<string, { depth: number; state: string }>();
   for (let i = 0; i < hashes.length; i += 500) {
     const rows = await db.selectFrom('crawl_urls').select(['url_hash', 'depth', 'state'])
@@ -60,7 +58,7 @@ async function known(db: Executor, crawlId: string, hashes: string[]): Promise<M
   return found;
 }
 
-export function recordPage(db: Kysely<Database>, insertJobs: (db: Executor, specs: JobSpec[]) => Promise<unknown>, input: PageOutcome): Promise<RecordResult> {
+export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>, input: PageOutcome): Promise<RecordResult> {
   return db.transaction().execute(async (trx) => {
     const now = nowIso();
     const locked = await trx

@@ -6,12 +6,12 @@
  * `[crawl]` in the config, which is why the schemas are built from it.
  */
 import { z } from 'zod';
-import type { TrawlConfig } from '../../config-schema.ts';
+import type { CrawlSettings } from './config.ts';
 import { httpUrl, type ScrapeRequest } from '../../model/request.ts';
 import { globProblem } from './globs.ts';
 import { pathGlob } from './scope.ts';
 
-export type CrawlLimits = TrawlConfig['crawl'];
+export type CrawlLimits = CrawlSettings;
 
 /** What every page of a crawl or batch is scraped with. */
 export type ScrapeOptions = Omit<ScrapeRequest, 'url'>;

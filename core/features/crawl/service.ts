@@ -5,7 +5,7 @@
  * workspace's id is simply not found). The work itself happens in `crawl.page` jobs (page.ts).
  */
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../../config-schema.ts';
+import type { CrawlSettings } from './config.ts';
 import { badRequest, TrawlError } from '../../errors.ts';
 import { createJob } from '../../job.ts';
 import type { FieldNamer } from '../../plugin.ts';
@@ -20,7 +20,7 @@ export interface CrawlServiceDeps {
   store: CrawlStore;
   queue: DbJobQueue;
   scraper: Scraper;
-  config: Readonly<TrawlConfig>;
+  settings: Readonly<CrawlSettings>;
   logger: Logger;
 }
 
@@ -37,8 +37,8 @@ export class CrawlService {
 
   constructor(private readonly deps: CrawlServiceDeps) {
     const scrapeRequest = deps.scraper.request.schema;
-    this.fields = { crawl: crawlFields(deps.config.crawl), batch: batchFields(deps.config.crawl), scrapeOptions: scrapeOptionsOf(scrapeRequest) };
-    this.crawlSchema = crawlRequestSchema(deps.config.crawl, scrapeRequest);
+    this.fields = { crawl: crawlFields(deps.settings), batch: batchFields(deps.settings), scrapeOptions: scrapeOptionsOf(scrapeRequest) };
+    this.crawlSchema = crawlRequestSchema(deps.settings, scrapeRequest);
   }
 
   /** The same checks as a scrape (formats, capabilities), once, before any page is queued. */
@@ -54,11 +54,11 @@ export class CrawlService {
   }
 
   private async create(kind: RunKind, workspace: string, url: string | null, request: CrawlRequest | StoredBatch, seeds: CrawlUrl[], retryOf: string | null): Promise<RunRow> {
-    const { store, queue, config } = this.deps;
+    const { store, queue, settings } = this.deps;
     const run = await store.create(
       { id: crypto.randomUUID(), workspace, kind, url, request: { ...request }, scopeHosts: [...new Set(seeds.map((s) => s.host))], retryOf, seeds },
       (db, specs) => queue.insert(db, specs),
-      config.crawl.maxAttempts,
+      settings.maxAttempts,
     );
     queue.poke([PAGE_JOB]);
     this.deps.logger.info({ id: run.id, kind, workspace, pages: seeds.length }, `${kind} queued`);

@@ -3,11 +3,10 @@
  * the seed pages and their jobs in one transaction, reads scoped to a workspace, pagination in
  * completion order, and cancellation. Recording a finished page is in record.ts.
  */
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { JobSpec } from '../../services.ts';
-import type { CrawlsTable, CrawlUrlsTable, Database } from '../../storage/schema.ts';
+import type { CrawlDb, CrawlExecutor, CrawlsTable, CrawlUrlsTable } from './tables.ts';
 import { nowIso, readInt, readJson } from '../../storage/values.ts';
-import type { Executor } from '../../jobs/store.ts';
 import type { CrawlUrl } from './urls.ts';
 
 export type RunKind = 'crawl' | 'batch';
@@ -80,7 +79,7 @@ export function pageJob(run: { id: string; workspace: string }, url: CrawlUrl, d
   return { kind: PAGE_JOB, workspace: run.workspace, group: run.id, priority: depth, key: url.host, maxAttempts, payload: { crawl: run.id, url: url.hash } };
 }
 
-export async function insertFrontier(db: Executor, crawlId: string, urls: readonly CrawlUrl[], depth: number, state = 'queued'): Promise<void> {
+export async function insertFrontier(db: CrawlExecutor, crawlId: string, urls: readonly CrawlUrl[], depth: number, state = 'queued'): Promise<void> {
   const rows = urls.map((u) => ({ crawl_id: crawlId, url_hash: u.hash, url: u.url, depth, state, seq: null, outcome: null, result: null, error: null, finished_at: null }));
   for (let i = 0; i < rows.length; i += 500) await db.insertInto('crawl_urls').values(rows.slice(i, i + 500)).execute();
 }
@@ -90,13 +89,13 @@ export type NewRun = Pick<RunRow, 'id' | 'workspace' | 'kind' | 'url' | 'request
 /** Routes validate page sizes; the store still never reads unbounded. */
 const ROWS_MAX = 1000;
 
-export function createCrawlStore(db: Kysely<Database>) {
+export function createCrawlStore(db: CrawlDb) {
   const scoped = (workspace: string, kind: RunKind, id: string) =>
     db.selectFrom('crawls').selectAll().where('id', '=', id).where('workspace_id', '=', workspace).where('kind', '=', kind);
 
   return {
     /** The run row, its seed rows and their jobs, all or nothing. */
-    async create(run: NewRun, insertJobs: (db: Executor, specs: JobSpec[]) => Promise<unknown>, maxAttempts: number): Promise<RunRow> {
+    async create(run: NewRun, insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>, maxAttempts: number): Promise<RunRow> {
       const now = nowIso();
       const row: Selectable<CrawlsTable> = {
         id: run.id, workspace_id: run.workspace, kind: run.kind, url: run.url, request: JSON.stringify(run.request),

@@ -8,7 +8,7 @@
  */
 import robotsParser from 'robots-parser';
 import { z } from 'zod';
-import type { TrawlConfig } from '../../config-schema.ts';
+import type { MapSettings } from './config.ts';
 import type { FetchedResponse } from '../../document.ts';
 import { httpUrl } from '../../model/request.ts';
 import type { HttpClient } from '../../services.ts';
@@ -48,9 +48,7 @@ interface Pending {
   guessed: boolean;
 }
 
-export function createMapper(http: HttpClient, config: Readonly<TrawlConfig>) {
-  const limits = config.map;
-
+export function createMapper(http: HttpClient, limits: Readonly<MapSettings>) {
   return async function map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
     const deadline = AbortSignal.timeout(limits.timeoutMs);
     const abort = signal ? AbortSignal.any([signal, deadline]) : deadline;

@@ -13,6 +13,7 @@ import { createDeliveryHandler } from './delivery.ts';
 import { createEventBus, DELIVERY_KIND } from './events.ts';
 import { createSecretBox, newSigningSecret } from './signing.ts';
 import { createWebhookStore, type WebhookStore } from './store.ts';
+import { webhooksFeature } from './index.ts';
 
 /** Captures what the bus and the handler enqueue; the real queue is tested in core/jobs. */
 function recordingJobs() {
@@ -48,7 +49,7 @@ describe('webhook delivery', () => {
   const setup = (overrides: { fetch?: object; webhooks?: object } = {}) => {
     const config = testConfig({ webhooks: { retryBaseMs: 1000, maxAttempts: 3, timeoutMs: 300, ...overrides.webhooks }, ...(overrides.fetch ? { fetch: overrides.fetch } : {}) });
     const logger = pino({ level: 'silent' });
-    deliver = createDeliveryHandler({ http: createHttpClient(config.fetch, logger), store, jobs: () => jobs.queue, config: config.webhooks, logger, random: () => 0.5 });
+    deliver = createDeliveryHandler({ http: createHttpClient(config.fetch, logger), store, jobs: () => jobs.queue, config: webhooksFeature.settings(config), logger, random: () => 0.5 });
   };
   /** Runs every queued delivery once (not waiting for runAt) and returns what the runs enqueued. */
   const runQueued = async () => {
@@ -62,7 +63,7 @@ describe('webhook delivery', () => {
   };
 
   beforeEach(async () => {
-    storage = await openStorage({ dataDir: ':memory:', sqliteFile: ':memory:' });
+    storage = await openStorage({ dataDir: ':memory:', sqliteFile: ':memory:', features: [webhooksFeature] });
     store = createWebhookStore(storage, createSecretBox(undefined));
     jobs = recordingJobs();
     bus = createEventBus({ store, jobs: () => jobs.queue });

@@ -7,7 +7,7 @@
  * the SSRF guard refuses fails at once (the address will not become allowed by waiting).
  */
 import type { Logger } from 'pino';
-import type { TrawlConfig } from '../../config-schema.ts';
+import type { WebhookSettings } from './config.ts';
 import { TrawlError } from '../../errors.ts';
 import { backoffMs } from '../../jobs/queue.ts';
 import { isGuardRefusal } from '../../net/http-support.ts';
@@ -23,7 +23,7 @@ export interface DeliveryDeps {
   http: HttpClient;
   store: WebhookStore;
   jobs: () => JobQueue;
-  config: TrawlConfig['webhooks'];
+  config: WebhookSettings;
   logger: Logger;
   /** Tests pin jitter; production uses Math.random. */
   random?: () => number;

@@ -1,34 +1,41 @@
 /**
- * Wires the webhook registry into the composition root: the store and the EventBus as container
- * services, and the `webhook.delivery` handler on the job queue (when the queue is registered;
- * only processes that run workers actually claim deliveries).
+ * The webhooks feature: the `[webhooks]` section, the registry and delivery-log tables, the store
+ * and the EventBus as container services, and the `webhook.delivery` job handler (only processes
+ * that run workers actually claim deliveries).
  */
-import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
-import type { Logger } from 'pino';
-import type { TrawlConfig } from '../../config-schema.ts';
+import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { Tokens } from '../../services.ts';
+import { webhooksConfigSchema, type WebhookSettings } from './config.ts';
 import { createDeliveryHandler } from './delivery.ts';
 import { createEventBus, DELIVERY_KIND } from './events.ts';
+import { webhooksMigration } from './migration.ts';
 import { createSecretBox } from './signing.ts';
 import { createWebhookStore, WebhookStoreToken } from './store.ts';
 
-export function registerWebhookServices(scope: DependencyContainer, config: Readonly<TrawlConfig>): void {
-  const box = createSecretBox(config.webhooks.secretKey);
-  scope.register(WebhookStoreToken, { useFactory: instanceCachingFactory((c) => createWebhookStore(c.resolve(Tokens.Storage), box)) });
-  scope.register(Tokens.Events, {
-    useFactory: instanceCachingFactory((c) => createEventBus({ store: c.resolve(WebhookStoreToken), jobs: () => c.resolve(Tokens.Jobs) })),
-  });
-}
+type Ctx = FeatureContext<WebhookSettings>;
 
-export function registerWebhookDeliveries(scope: DependencyContainer, config: Readonly<TrawlConfig>, logger: Logger): void {
-  if (!scope.isRegistered(Tokens.Jobs, true)) return;
-  const jobs = scope.resolve(Tokens.Jobs);
-  const handler = createDeliveryHandler({
-    http: scope.resolve(Tokens.Http),
-    store: scope.resolve(WebhookStoreToken),
-    jobs: () => jobs,
-    config: config.webhooks,
-    logger: logger.child({ component: 'webhooks' }),
-  });
-  jobs.handle(DELIVERY_KIND, handler, { concurrency: config.webhooks.concurrency });
-}
+export const WebhookTokens = { Store: WebhookStoreToken } as const;
+
+export const webhooksFeature = defineFeature<WebhookSettings>({
+  name: 'webhooks',
+  description: 'Registered webhooks (POST /v1/webhooks) and signed, retried deliveries of outbound events.',
+  config: webhooksConfigSchema,
+  // Shipped as core's third migration; the name stays so databases that ran it find it.
+  migrations: { '0003_webhooks': webhooksMigration },
+  tokens: WebhookTokens,
+  services: [
+    service(WebhookTokens.Store, (ctx: Ctx) => createWebhookStore(ctx.resolve(Tokens.Storage), createSecretBox(ctx.settings.secretKey))),
+    service(Tokens.Events, (ctx: Ctx) => createEventBus({ store: ctx.resolve(WebhookTokens.Store), jobs: () => ctx.resolve(Tokens.Jobs) })),
+  ],
+  jobs: (ctx: Ctx) => [{
+    kind: DELIVERY_KIND,
+    handler: createDeliveryHandler({
+      http: ctx.resolve(Tokens.Http),
+      store: ctx.resolve(WebhookTokens.Store),
+      jobs: () => ctx.resolve(Tokens.Jobs),
+      config: ctx.settings,
+      logger: ctx.logger,
+    }),
+    options: { concurrency: ctx.settings.concurrency },
+  }],
+});

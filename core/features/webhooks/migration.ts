@@ -1,6 +1,6 @@
 /**
- * Migration `0003_webhooks`: the webhook registry and its delivery log. Listed in
- * core/storage/migrations.ts; kept here beside the code that owns the tables.
+ * Migration `0003_webhooks`: the webhook registry and its delivery log, declared by the webhooks
+ * feature (index.ts) under the name it shipped with.
  */
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';

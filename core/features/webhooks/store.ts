@@ -5,7 +5,7 @@
 import type { Selectable } from 'kysely';
 import type { InjectionToken } from 'tsyringe';
 import type { Storage } from '../../services.ts';
-import type { WebhookDeliveriesTable, WebhooksTable } from '../../storage/schema.ts';
+import type { WebhookDeliveriesTable, WebhookTables, WebhooksTable } from './tables.ts';
 import { nowIso, readBool, readInt, readJson, writeBool } from '../../storage/values.ts';
 import { newSigningSecret, type SecretBox } from './signing.ts';
 
@@ -109,7 +109,7 @@ function window(query: PageQuery): { limit: number; offset: number } {
 }
 
 export function createWebhookStore(storage: Storage, box: SecretBox): WebhookStore {
-  const { db } = storage;
+  const db = storage.db.withTables<WebhookTables>();
   const scoped = (workspace: string, id: string) => db.selectFrom('webhooks').where('workspace_id', '=', workspace).where('id', '=', id);
 
   const store: WebhookStore = {

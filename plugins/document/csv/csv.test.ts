@@ -64,7 +64,7 @@ test('a file hundreds of thousands of columns wide is cut to maxColumns, kept sm
   expect(parsed.html.length).toBeLessThan(20_000);
   expect(parsed.html).toContain('Showing the first 256 of 300000 columns.');
   expect(parsed.warnings).toEqual(['Only 256 of 300000 columns are shown (plugins.document.csv.maxColumns)']);
-  expect(parsed.metadata.column_count).toBe(300_000);
+  expect(parsed.metadata.columnCount).toBe(300_000);
 });
 
 test('ragged rows are padded, blank lines skipped, markup in cells escaped', async () => {

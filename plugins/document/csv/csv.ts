@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { defineDocumentPlugin } from '../shared/plugin.ts';
+import { csvApi } from '../shared/openapi.ts';
 import { responseFileName } from '../shared/detect.ts';
 import { baseLimits, maxColumnsOption, MiB } from '../shared/limits.ts';
 
@@ -25,6 +26,7 @@ export const csvDocument = defineDocumentPlugin({
     maxColumns: maxColumnsOption(256),
   }),
   parserUrl: new URL('./parse.ts', import.meta.url).href,
+  api: csvApi,
   context: (doc) => ({
     contentType: doc.response?.headers['content-type'],
     tabular: TSV_TYPES.has(doc.response?.mediaType ?? '') || /\.(tsv|tab)$/i.test(responseFileName(doc) ?? ''),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { defineDocumentPlugin } from '../shared/plugin.ts';
+import { docxApi } from '../shared/openapi.ts';
 import { baseLimits, MiB, zipLimits } from '../shared/limits.ts';
 
 export const docxDocument = defineDocumentPlugin({
@@ -27,4 +28,5 @@ export const docxDocument = defineDocumentPlugin({
     maxDocumentXmlBytes: z.number().int().min(1).default(10 * MiB).describe('Largest document body (word/document.xml) read; the converter needs about 100 times it in memory.'),
   }),
   parserUrl: new URL('./parse.ts', import.meta.url).href,
+  api: docxApi,
 });

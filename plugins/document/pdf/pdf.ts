@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { defineDocumentPlugin } from '../shared/plugin.ts';
+import { pdfApi } from '../shared/openapi.ts';
 import { baseLimits, MiB } from '../shared/limits.ts';
 
 export const pdfDocument = defineDocumentPlugin({
@@ -20,4 +21,5 @@ export const pdfDocument = defineDocumentPlugin({
     pageMarkers: z.boolean().default(false).describe('Put a "Page N of M" line at the start of every page.'),
   }),
   parserUrl: new URL('./parse.ts', import.meta.url).href,
+  api: pdfApi,
 });

@@ -1,29 +1,15 @@
 /**
- * The OpenAPI pieces of documents and video pages, for server/openapi.ts: the metadata fields
- * they add, and the decisions the interface leaves open (how a type is recognised, what each
- * becomes, the limits, and the 422 wording when a file is refused).
+ * The OpenAPI contributions of the document plugins (their `api` metadata): the metadata fields
+ * each type adds, and the decisions the interface leaves open (how a type is recognised, what each
+ * becomes, the limits, and the 422 wording when a file is refused), shared by the four of them.
  */
+import type { PluginApi } from '../../../core/plugin.ts';
 
 const count = (description: string) => ({ type: 'integer', description });
 const str = (description: string) => ({ type: ['string', 'null'], description });
+const keywords = str('PDF/DOCX/XLSX: keywords from the document properties.');
 
-/** Metadata fields present only for the type that sets them. */
-export const documentMetadataProperties = {
-  page_count: count('PDF: pages in the file (also when `maxPages` cut the text short).'),
-  sheet_count: count('XLSX: sheets in the workbook, hidden ones included.'),
-  row_count: count('CSV: data rows in the file (header row not counted), also those over the row cap.'),
-  column_count: count('CSV: fields of the widest record.'),
-  delimiter: str('CSV: the sniffed delimiter: `,` `;` `|` or `tab`.'),
-  charset: str('CSV: the encoding the file was read with (BOM, UTF-16 pattern, declared charset, UTF-8, else windows-1252).'),
-  keywords: str('PDF/DOCX/XLSX: keywords from the document properties.'),
-  video_id: str('Video pages: the video id.'),
-  channel: str('Video pages: channel name (also in `author`).'),
-  view_count: count('Video pages: views.'),
-  duration_seconds: count('Video pages: length in seconds.'),
-  transcript_language: str('Video pages: language code of the caption track the transcript came from; null without one.'),
-};
-
-export const documentsDescription =
+const documentsDescription =
   '\n\nDocuments need no extra parameters. PDF, DOCX, XLSX and CSV/TSV are recognised by their bytes first (a PDF served as `text/html` or a ' +
   'DOCX served as `application/octet-stream` without an extension is still recognised), then by a specific Content-Type, then by the file ' +
   'extension of the URL or the Content-Disposition name when the type says nothing; every format works on them. PDF: headings (by font size), ' +
@@ -36,8 +22,26 @@ export const documentsDescription =
   'parse time limit (parsers run in worker threads, so a hung or crashing parser costs only its thread); a cap that cuts content ' +
   'short leaves a note in the content and a `warnings` entry. Refused files are 422 with `Could not read <TYPE>: <reason>`, e.g. ' +
   '`Could not read PDF: the file is encrypted and needs a password`, `… the file is corrupt (invalid PDF structure)`, `… the file is truncated ' +
-  '(its end-of-file marker is missing)`, `Could not read DOCX: the archive expands to more than 100 MB (refused as a likely zip bomb)`.' +
-  '\n\nVideo watch pages (youtube.com/watch, youtu.be, /shorts/, /live/, m.youtube.com) become a page with the title, a list of channel, views, ' +
-  'published date and duration, the description, and a "Transcript" section with one `m:ss` timed line per caption (the page language\'s ' +
-  'track, else English, else the first; people\'s captions before automatic ones). Without captions the transcript section holds a note and ' +
-  '`warnings` says so. `rawHtml` is the watch page as received. An unavailable video is 422 `Video unavailable: <reason>`.';
+  '(its end-of-file marker is missing)`, `Could not read DOCX: the archive expands to more than 100 MB (refused as a likely zip bomb)`.';
+
+export const pdfApi: PluginApi = {
+  metadataProperties: { pageCount: count('PDF: pages in the file (also when `maxPages` cut the text short).'), keywords },
+  description: documentsDescription,
+};
+
+export const docxApi: PluginApi = { metadataProperties: { keywords }, description: documentsDescription };
+
+export const xlsxApi: PluginApi = {
+  metadataProperties: { sheetCount: count('XLSX: sheets in the workbook, hidden ones included.'), keywords },
+  description: documentsDescription,
+};
+
+export const csvApi: PluginApi = {
+  metadataProperties: {
+    rowCount: count('CSV: data rows in the file (header row not counted), also those over the row cap.'),
+    columnCount: count('CSV: fields of the widest record.'),
+    delimiter: str('CSV: the sniffed delimiter: `,` `;` `|` or `tab`.'),
+    charset: str('CSV: the encoding the file was read with (BOM, UTF-16 pattern, declared charset, UTF-8, else windows-1252).'),
+  },
+  description: documentsDescription,
+};

@@ -5,7 +5,7 @@
  * recogniser, its option schema and its parser module.
  */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
+import { definePlugin, type PluginApi } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { recognises, responseFileName, type DocumentKind } from './detect.ts';
 import { formatBytes, unreadable, type BaseLimits } from './limits.ts';
@@ -23,6 +23,8 @@ export interface DocumentTypeSpec<S extends z.ZodObject> {
   parserUrl: string;
   /** Facts about this response the parser needs besides the options (e.g. the declared charset). */
   context?(doc: PageDocument): Record<string, unknown>;
+  /** What the type adds to the public interface (metadata fields, documentation). */
+  api?: PluginApi;
 }
 
 /** Fields a document sets when it has them; the pipeline computes wordCount. */
@@ -62,6 +64,7 @@ export function defineDocumentPlugin<S extends z.ZodObject>(spec: DocumentTypeSp
     name: spec.name,
     description: spec.description,
     options: spec.options,
+    api: spec.api,
     setup: (options) => ({
       detect: (doc: PageDocument) => recognises(doc, spec.kind),
       async parse(doc: PageDocument) {

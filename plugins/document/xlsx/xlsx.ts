@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { defineDocumentPlugin } from '../shared/plugin.ts';
-import { baseLimits, MiB, zipLimits, maxColumnsOption } from '../shared/limits.ts';
+import { xlsxApi } from '../shared/openapi.ts';
+import { baseLimits, maxColumnsOption, MiB, zipLimits } from '../shared/limits.ts';
 
 export const xlsxDocument = defineDocumentPlugin({
   name: 'xlsx',
@@ -31,4 +32,5 @@ export const xlsxDocument = defineDocumentPlugin({
     includeHiddenSheets: z.boolean().default(false).describe('Also show sheets hidden in Excel.'),
   }),
   parserUrl: new URL('./parse.ts', import.meta.url).href,
+  api: xlsxApi,
 });

@@ -15,6 +15,7 @@ import { Tokens } from '../../../core/services.ts';
 import { DEFAULT_MAX_SCREENSHOT_HEIGHT } from '../../../core/browser/screenshot.ts';
 import { detectAppShell } from './app-shell.ts';
 import { PLUGIN_ID, renderInto } from './render.ts';
+import { browserApi } from './openapi.ts';
 
 const DEFAULT_DEVICE = 'Pixel 7';
 
@@ -70,7 +71,7 @@ export const browserFetcher = definePlugin({
   description: 'Renders pages in Chromium (JavaScript, actions, screenshots, mobile emulation); also re-renders static pages that turn out to be empty app shells.',
   provides: ['fetch:render', 'fetch:screenshot', 'fetch:mobile', 'fetch:actions'],
   options,
-  api: { requestFields },
+  api: { ...browserApi, requestFields },
   async setup(opts, ctx) {
     // The default device is known to exist; only a configured one is worth importing Playwright for at boot.
     if (opts.mobileDevice !== DEFAULT_DEVICE && !(await device(opts.mobileDevice))) {

@@ -17,6 +17,7 @@ import { responseText } from '../../document/html/decode.ts';
 import { assignedObject, pageLanguage, videoInfo, type VideoInfo } from './player.ts';
 import { chooseTrack, parseCaptions } from './transcript.ts';
 import { renderVideoPage, type Transcript } from './render.ts';
+import { videoApi } from './openapi.ts';
 
 const PLUGIN_ID = 'source.video';
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
@@ -70,6 +71,7 @@ export const videoSource = definePlugin({
   name: 'video',
   description: 'Video watch pages (youtube.com, youtu.be, /shorts/, m.youtube.com): title, channel, views, publish date, duration, description and full transcript.',
   dependsOn: ['document.html'],
+  api: videoApi,
   options: z.strictObject({
     hosts: z.array(z.string().min(1)).min(1)
       .default(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'youtu.be', 'youtube-nocookie.com', 'www.youtube-nocookie.com'])

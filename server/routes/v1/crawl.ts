@@ -2,30 +2,31 @@
  * Crawls over HTTP: `POST /v1/crawl`, `GET /v1/crawl/{id}` (summary and first results),
  * `GET /v1/crawl/{id}/pages`, `GET /v1/crawl/{id}/stream` (Server-Sent Events, resumable with
  * Last-Event-ID), `GET /v1/crawl/history`, `POST /v1/crawl/{id}/retry` and `DELETE /v1/crawl/{id}`.
- * Everything is scoped to the caller's workspace; unknown and foreign ids answer 404.
+ * Everything is scoped to the caller's workspace; unknown and foreign ids answer 404. The OpenAPI
+ * is in crawl-openapi.ts; batch.ts shares the run routes.
  */
 import { z } from 'zod';
-import type { Trawl } from '../../../core/container.ts';
-import { CrawlTokens } from '../../../core/features/crawl/index.ts';
+import { CrawlTokens, crawlFeature } from '../../../core/features/crawl/index.ts';
 import { pageItem as pageWithResult, runSummary } from '../../../core/features/crawl/present.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { PageRow, RunKind, RunRow } from '../../../core/features/crawl/store.ts';
 import { runEvents } from '../../../core/features/crawl/stream.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import { readJsonBody } from '../../body.ts';
+import { pageOf, readPageQuery } from '../../pagination.ts';
+import { crawlOpenApi } from './crawl-openapi.ts';
+import { defineRoutes, type Route, type RouteRequest } from '../../route.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';
-import { v1CrawlSchema } from '../../wire/v1/request.ts';
-import { pageOf, readPageQuery } from '../../pagination.ts';
-import { dateTime, errorBody, jsonBody, paging, pathId, schemaRef, toJson } from '../../openapi-shapes.ts';
+import { v1BatchSchema, v1CrawlSchema } from '../../wire/v1/request.ts';
 
 const HEARTBEAT_MS = 15_000;
 const outcomeQuery = z.object({ status: z.enum(['completed', 'failed']).optional() });
-const pageItem = (page: PageRow) => pageWithResult(page, presentResult);
 const resumeQuery = z.object({ last_event_id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0) });
+const pageItem = (page: PageRow) => pageWithResult(page, presentResult);
 
 /** 202 with where to poll: the run exists and its pages are queued. */
-export function accepted(run: RunRow, path: string): Response {
+function accepted(run: RunRow, path: string): Response {
   const body: Record<string, unknown> = { id: run.id, status: run.status };
   if (run.url) body.url = run.url;
   body.created_at = run.createdAt;
@@ -34,7 +35,7 @@ export function accepted(run: RunRow, path: string): Response {
 }
 
 /** The run's summary with its first page of results; `next` only when more results exist. */
-export async function statusWithResults(service: CrawlService, run: RunRow, request: Request, pagesPath: string) {
+async function statusWithResults(service: CrawlService, run: RunRow, request: Request, pagesPath: string) {
   const query = readPageQuery(request);
   const pages = await service.pages(run, { offset: (query.page - 1) * query.perPage, limit: query.perPage + 1 });
   const body: Record<string, unknown> = { ...runSummary(run), data: pages.slice(0, query.perPage).map(pageItem) };
@@ -43,7 +44,7 @@ export async function statusWithResults(service: CrawlService, run: RunRow, requ
 }
 
 /** Server-Sent Events of a run: `page` events with `id:` = sequence number, then `end`. */
-export function eventStream(service: CrawlService, target: { workspace: string; kind: RunKind; id: string }, request: Request, server: { timeout?(request: Request, seconds: number): void } | null): Response {
+function eventStream(service: CrawlService, target: { workspace: string; kind: RunKind; id: string }, { request, server }: RouteRequest): Response {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const header = request.headers.get('last-event-id')?.trim();
   const { last_event_id: lastSeq } = parseOrThrow(resumeQuery, { last_event_id: header || params.last_event_id });
@@ -79,207 +80,85 @@ export function eventStream(service: CrawlService, target: { workspace: string; 
   return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
 }
 
-export function crawlRoutes(trawl: Trawl) {
-  const service = trawl.container.resolve(CrawlTokens.Service);
-  const maxBody = trawl.config.server.maxBodyBytes;
-  const find = (id: string, workspace: string) => service.find(workspace, 'crawl', id);
-
-  return {
-    async start(request: Request, workspace: string) {
-      const body = await readJsonBody(request, v1CrawlSchema(service), maxBody);
-      return accepted(await service.startCrawl(body, workspace, null, v1Field), '/v1/crawl');
+/**
+ * What crawls and batches both answer at `/v1/<kind>`: start (202 with where to poll), status with
+ * the first results, the event stream and cancel. `statusNext` is where the status's `next` points.
+ */
+export function runRoutes(service: CrawlService, kind: RunKind, maxBody: number, statusNext: (id: string) => string): Route[] {
+  const base = `/v1/${kind}`;
+  const find = (id: string, workspace: string) => service.find(workspace, kind, id);
+  return [
+    {
+      method: 'POST', path: base, body: 'manual',
+      async handle({ request, workspace }) {
+        const run = kind === 'crawl'
+          ? await service.startCrawl(await readJsonBody(request, v1CrawlSchema(service), maxBody), workspace, null, v1Field)
+          : await service.startBatch(await readJsonBody(request, v1BatchSchema(service), maxBody), workspace, v1Field);
+        return accepted(run, base);
+      },
     },
-
-    async status(id: string, request: Request, workspace: string) {
-      const run = await find(id, workspace);
-      return statusWithResults(service, run, request, `/v1/crawl/${run.id}/pages`);
+    {
+      method: 'GET', path: `${base}/:id`,
+      async handle({ params, request, workspace }) {
+        const run = await find(params.id!, workspace);
+        return statusWithResults(service, run, request, statusNext(run.id));
+      },
     },
-
-    async pages(id: string, request: Request, workspace: string) {
-      const run = await find(id, workspace);
-      const query = readPageQuery(request);
-      const { status } = parseOrThrow(outcomeQuery, { status: new URL(request.url).searchParams.get('status') ?? undefined });
-      const total = status === 'completed' ? run.completed : status === 'failed' ? run.failed : run.completed + run.failed;
-      const pages = await service.pages(run, { offset: (query.page - 1) * query.perPage, limit: query.perPage, outcome: status });
-      return pageOf('data', pages.map(pageItem), total, query, request);
+    {
+      method: 'GET', path: `${base}/:id/stream`,
+      async handle(input) {
+        const run = await find(input.params.id!, input.workspace);
+        return eventStream(service, { workspace: input.workspace, kind, id: run.id }, input);
+      },
     },
-
-    async history(request: Request, workspace: string) {
-      const query = readPageQuery(request);
-      const { items, total } = await service.history(workspace, { offset: (query.page - 1) * query.perPage, limit: query.perPage });
-      return pageOf('crawls', items.map(runSummary), total, query, request);
+    {
+      method: 'DELETE', path: `${base}/:id`,
+      async handle({ params, workspace }) {
+        const run = await service.cancel(workspace, kind, params.id!);
+        return { id: run.id, status: run.status };
+      },
     },
-
-    async retry(id: string, workspace: string) {
-      return accepted(await service.retry(workspace, id), '/v1/crawl');
-    },
-
-    async cancel(id: string, workspace: string) {
-      const run = await service.cancel(workspace, 'crawl', id);
-      return { id: run.id, status: run.status };
-    },
-
-    async stream(id: string, request: Request, workspace: string, server: Parameters<typeof eventStream>[3]) {
-      const run = await find(id, workspace);
-      return eventStream(service, { workspace, kind: 'crawl', id: run.id }, request, server);
-    },
-  };
+  ];
 }
 
-// ---- OpenAPI: crawl and batch shapes and every decision the interface left open. ----
-
-const count = (description: string) => ({ type: 'integer', description });
-const nextLink = { type: 'string', description: 'Path of the next page of results; present only when more results exist right now.' };
-export const STATES =
-  'States: `queued` (accepted, no page started) → `scraping` (pages running; discovery still going) → `completed` (every admitted page finished, ' +
-  'so discovery is over too) or `failed` (a crawl none of whose pages could be scraped; `error` says why) or `cancelled` (DELETE). ' +
-  'A page that fails does not fail the run: it is a result with `status: "failed"` and its `error`.';
-
-/** Summary fields shared by crawl and batch answers. */
-export function runSummarySchema(kind: 'crawl' | 'batch') {
-  return {
-    type: 'object',
-    required: ['id', 'status', 'total', 'completed', 'failed', 'created_at', 'updated_at', 'completed_at'],
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      status: { type: 'string', enum: ['queued', 'scraping', 'completed', 'failed', 'cancelled'], description: STATES },
-      ...(kind === 'crawl' ? { url: { type: 'string', description: 'Start URL.' } } : {}),
-      total: count(kind === 'crawl' ? 'Pages admitted so far (grows while links are discovered; never above max_pages).' : 'Distinct URLs of the batch.'),
-      completed: count('Pages scraped.'),
-      failed: count('Pages that failed after their retries.'),
-      created_at: dateTime('When the run was accepted.'),
-      updated_at: dateTime('Last change.'),
-      completed_at: dateTime('When the run ended (completed, failed or cancelled).', true),
-      ...(kind === 'crawl' ? {
-        error: { type: ['string', 'null'], description: 'Why the crawl failed (the start page\'s failure).' },
-        retry_of: { type: 'string', description: 'On a retry: the id of the original crawl.' },
-      } : {}),
+/** Crawls add their history, the paginated result list and retry to the common routes. */
+function crawlRoutes(service: CrawlService, maxBody: number): Route[] {
+  return [
+    {
+      method: 'GET', path: '/v1/crawl/history',
+      async handle({ request, workspace }) {
+        const query = readPageQuery(request);
+        const { items, total } = await service.history(workspace, { offset: (query.page - 1) * query.perPage, limit: query.perPage });
+        return pageOf('crawls', items.map(runSummary), total, query, request);
+      },
     },
-  };
+    ...runRoutes(service, 'crawl', maxBody, (id) => `/v1/crawl/${id}/pages`),
+    {
+      method: 'GET', path: '/v1/crawl/:id/pages',
+      async handle({ params, request, workspace }) {
+        const run = await service.find(workspace, 'crawl', params.id!);
+        const query = readPageQuery(request);
+        const { status } = parseOrThrow(outcomeQuery, { status: new URL(request.url).searchParams.get('status') ?? undefined });
+        const total = status === 'completed' ? run.completed : status === 'failed' ? run.failed : run.completed + run.failed;
+        const pages = await service.pages(run, { offset: (query.page - 1) * query.perPage, limit: query.perPage, outcome: status });
+        return pageOf('data', pages.map(pageItem), total, query, request);
+      },
+    },
+    {
+      method: 'POST', path: '/v1/crawl/:id/retry', body: 'manual',
+      async handle({ params, workspace }) {
+        return accepted(await service.retry(workspace, params.id!), '/v1/crawl');
+      },
+    },
+  ];
 }
 
-const pageSchema = {
-  description: 'A finished page, in completion order. Completed pages carry the scrape result (the requested formats and metadata); failed pages carry `error`.',
-  oneOf: [
-    { allOf: [schemaRef('ScrapeResult'), { type: 'object', required: ['status', 'depth'], properties: { status: { const: 'completed' }, depth: count('Link hops from the start page (0 for batch URLs).') } }] },
-    { type: 'object', required: ['url', 'status', 'depth', 'error'], properties: { url: { type: 'string' }, status: { const: 'failed' }, depth: count('Link hops from the start page.'), error: { type: 'string', description: 'e.g. `Failed to fetch URL: connection refused`, `Unsupported content type: …`, `Disallowed by robots.txt`.' } } },
-  ],
-};
+/** Crawl and batch share one service; batch.ts names the same needs. */
+export const crawlNeeds = { service: CrawlTokens.Service, limits: crawlFeature.settingsToken };
 
-export const runStatusSchema = (summary: string) => ({
-  allOf: [schemaRef(summary), { type: 'object', required: ['data'], properties: { data: { type: 'array', items: schemaRef('CrawlPage') }, next: nextLink } }],
+export const crawlModule = defineRoutes({
+  name: 'crawl',
+  needs: crawlNeeds,
+  routes: ({ service }, env) => crawlRoutes(service, env.config.server.maxBodyBytes),
+  openapi: ({ service, limits }) => crawlOpenApi(service, limits),
 });
-
-/** POST that starts a run: 202 with the id, or why the input was refused. */
-export const startDoc = (summary: string, description: string, schema: unknown, invalid: string) => ({
-  post: {
-    summary,
-    description,
-    requestBody: { required: true, content: { 'application/json': { schema } } },
-    responses: {
-      202: jsonBody(schemaRef('RunAccepted'), 'Accepted; `Location` names the status URL'),
-      400: errorBody(invalid), 401: errorBody('Invalid or missing API key'), 413: errorBody('Request body too large'),
-    },
-  },
-});
-
-export const cancelDoc = (kind: 'crawl' | 'batch', unknown: Record<number, unknown>) => ({
-  summary: `Cancel a ${kind}`,
-  description: 'Queued pages are dropped and pages still running are not recorded. Cancelling a cancelled run answers 200 again.',
-  parameters: [pathId],
-  responses: {
-    200: jsonBody({ type: 'object', properties: { id: { type: 'string' }, status: { const: 'cancelled' } } }, 'Cancelled'),
-    409: errorBody(`\`${kind === 'crawl' ? 'Crawl' : 'Batch'} <id> already completed\` (or failed)`), ...unknown,
-  },
-});
-
-export const streamDoc = (kind: 'crawl' | 'batch') => ({
-  get: {
-    summary: `Stream the ${kind}'s pages as Server-Sent Events`,
-    description:
-      'One `page` event per finished page (`id:` its sequence number, `data:` the page as in `/pages`), in order, then one `end` event whose `data` is the ' +
-      `${kind} summary with its end state, and the stream closes. Reconnecting with \`Last-Event-ID\` (or \`?last_event_id=\`) resumes after that page without gaps; ` +
-      'from 0 every page so far is replayed first. A comment line is sent every 15 s to keep the connection open.',
-    parameters: [pathId, { name: 'Last-Event-ID', in: 'header', schema: { type: 'integer', minimum: 0 } }, { name: 'last_event_id', in: 'query', schema: { type: 'integer', minimum: 0 } }],
-    responses: {
-      200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string', example: 'id: 1\nevent: page\ndata: {"url":"…","status":"completed",…}\n\nevent: end\ndata: {"id":"…","status":"completed",…}\n\n' } } } },
-      400: errorBody('Invalid Last-Event-ID'), 401: errorBody('Invalid or missing API key'), 404: errorBody(`\`${kind === 'crawl' ? 'Crawl' : 'Batch'} not found\``),
-    },
-  },
-});
-
-export function crawlOpenApi(trawl: Trawl) {
-  const service = trawl.container.resolve(CrawlTokens.Service);
-  const limits = trawl.config.crawl;
-  const unknown = { 401: errorBody('Invalid or missing API key'), 404: errorBody('`Crawl not found`: unknown id, or the id of another workspace\'s crawl') };
-  return {
-    paths: {
-      '/v1/crawl': startDoc(
-        'Start a crawl',
-        `Asynchronous: answers 202 with the id, then pages are scraped by the job workers (any process with role \`worker\` or \`all\`). ` +
-        `\`max_depth\` defaults to ${limits.defaultMaxDepth} (at most ${limits.maxDepthLimit}); \`max_pages\` to ${limits.defaultMaxPages} (at most ${limits.maxPagesLimit}), ` +
-        'counting failed pages, and is never exceeded. URLs are deduplicated after normalisation (fragment dropped, default port dropped, trailing slash ' +
-        'ignored, query parameters sorted, escapes upper-cased); a page that redirects onto a URL the crawl already has is dropped and frees its slot. ' +
-        'Links are followed on the start host (and the host the start page redirected to), on hosts of the same registrable domain with ' +
-        '`allow_subdomains`, anywhere with `allow_external_links`; `include_paths`/`exclude_paths` are globs on the URL path of discovered links ' +
-        '(`*`, `**`, `?`, `[...]`, `{a,b}` with picomatch\'s meaning; extglobs and `!` are refused; matched in linear time; paths over 2,048 characters are ' +
-        'not followed; the start page is always scraped; exclusion wins). Links to images, media, fonts, scripts and archives are not followed; documents (PDF, DOCX, ' +
-        'XLSX, CSV) are scraped through their document plugins. robots.txt is obeyed for the user-agent token of `fetch.userAgent` (4xx: allowed; 5xx or ' +
-        'unreachable: disallowed, re-checked after a minute); `Crawl-delay` is honoured (capped at `crawl.maxCrawlDelaySeconds`). Per worker process at most ' +
-        '`crawl.perHostConcurrency` fetches per host run at once, spaced by `crawl.perHostDelayMs`. No response, the scrape time limit and HTTP 429/5xx ' +
-        `are retried with exponential backoff up to \`crawl.maxAttempts\` (${limits.maxAttempts}) tries; pages answering other 4xx are results with their status. ` +
-        'Results are stored scrape results, so `storage.cacheTtlSeconds` applies unless `scrape_options.no_cache` is set. Events: `crawl.completed` / `crawl.failed` ' +
-        'to registered webhooks and to `webhook_url` (none for a cancelled crawl).',
-        toJson(v1CrawlSchema(service)),
-        'Invalid input, e.g. `Missing required field: url`, or a format or option whose plugin is unavailable',
-      ),
-      '/v1/crawl/{id}': {
-        get: {
-          summary: 'Crawl status with its first results',
-          description: `The summary (status, counts, timestamps) and one page of results in completion order; \`next\` points to \`/v1/crawl/{id}/pages\` only when more results exist. ${STATES}`,
-          parameters: [pathId, ...paging],
-          responses: { 200: jsonBody(runStatusSchema('CrawlSummary'), 'The crawl'), 400: errorBody('Invalid page or per_page'), ...unknown },
-        },
-        delete: cancelDoc('crawl', unknown),
-      },
-      '/v1/crawl/{id}/pages': {
-        get: {
-          summary: 'All results of a crawl, paginated',
-          parameters: [pathId, ...paging, { name: 'status', in: 'query', schema: { type: 'string', enum: ['completed', 'failed'] }, description: 'Only completed or only failed pages.' }],
-          responses: {
-            200: jsonBody({ type: 'object', required: ['data', 'page', 'per_page', 'total'], properties: { data: { type: 'array', items: schemaRef('CrawlPage') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: count('Finished pages matching the filter.'), next: nextLink } }, 'One page of results'),
-            400: errorBody('Invalid page, per_page or status'), ...unknown,
-          },
-        },
-      },
-      '/v1/crawl/{id}/stream': streamDoc('crawl'),
-      '/v1/crawl/history': {
-        get: {
-          summary: "The workspace's crawls, newest first",
-          parameters: paging,
-          responses: {
-            200: jsonBody({ type: 'object', required: ['crawls', 'page', 'per_page', 'total'], properties: { crawls: { type: 'array', items: schemaRef('CrawlSummary') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: nextLink } }, 'One page'),
-            400: errorBody('Invalid page or per_page'), 401: errorBody('Invalid or missing API key'),
-          },
-        },
-      },
-      '/v1/crawl/{id}/retry': {
-        post: {
-          summary: 'Run a finished crawl again',
-          description: 'A new crawl (new id, `retry_of` = the original) with the original request, checked against the current configuration. Any body is ignored.',
-          parameters: [pathId],
-          responses: { 202: jsonBody(schemaRef('RunAccepted'), 'The new crawl'), 409: errorBody('The original is still queued or scraping'), 400: errorBody('The original request is no longer valid'), ...unknown },
-        },
-      },
-    },
-    schemas: {
-      CrawlRequest: toJson(v1CrawlSchema(service)),
-      RunAccepted: {
-        type: 'object', required: ['id', 'status', 'created_at'],
-        properties: { id: { type: 'string', format: 'uuid' }, status: { const: 'queued' }, url: { type: 'string', description: 'Crawls: the start URL.' }, created_at: dateTime('Accepted at.'), retry_of: { type: 'string' } },
-      },
-      CrawlSummary: runSummarySchema('crawl'),
-      CrawlPage: pageSchema,
-    },
-  };
-}

@@ -2,21 +2,15 @@
  * POST /v1/map: the URLs of a site from its sitemaps, feeds and start page, without scraping the
  * pages (core/features/map). Nothing is stored, so the answer does not depend on the workspace.
  */
-import type { Trawl } from '../../../core/container.ts';
-import { createMapper, MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/features/map/map.ts';
-import { Tokens } from '../../../core/services.ts';
+import { MapTokens } from '../../../core/features/map/index.ts';
+import { MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/features/map/map.ts';
 import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, toJson } from '../../openapi-shapes.ts';
-
-export async function mapRoute(trawl: Trawl, request: Request): Promise<Response> {
-  const body = await readJsonBody(request, mapRequestSchema, trawl.config.server.maxBodyBytes);
-  const map = createMapper(trawl.container.resolve(Tokens.Http), trawl.config);
-  return Response.json(await map(body, request.signal));
-}
+import { defineRoutes } from '../../route.ts';
 
 const request = toJson(mapRequestSchema);
 
-export const mapOpenApi = {
+const mapOpenApi = {
   paths: {
     '/v1/map': {
       post: {
@@ -61,3 +55,16 @@ export const mapOpenApi = {
     },
   },
 };
+
+export const mapModule = defineRoutes({
+  name: 'map',
+  needs: { map: MapTokens.Mapper },
+  routes: ({ map }, env) => [{
+    method: 'POST', path: '/v1/map', body: 'manual',
+    async handle({ request }) {
+      const body = await readJsonBody(request, mapRequestSchema, env.config.server.maxBodyBytes);
+      return Response.json(await map(body, request.signal));
+    },
+  }],
+  openapi: () => mapOpenApi,
+});

@@ -1,16 +1,21 @@
 /**
  * POST /v1/scrape: one URL in, the requested formats and metadata out. Timings go to the
- * `Server-Timing` header and cache hits are marked with `X-Trawl-Cache`.
+ * `Server-Timing` header and cache hits are marked with `X-Trawl-Cache`. Its OpenAPI is in
+ * scrape-openapi.ts (large, and mostly the result's shape).
  */
-import type { Trawl } from '../../../core/container.ts';
+import type { Scraper } from '../../../core/scrape.ts';
+import { CoreTokens } from '../../../core/services.ts';
 import { readJsonBody } from '../../body.ts';
+import { pluginContributions } from '../../plugin-api.ts';
+import { defineRoutes, type RouteRequest } from '../../route.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 import { v1ScrapeSchema } from '../../wire/v1/request.ts';
+import { scrapeOpenApi } from './scrape-openapi.ts';
 
-export async function scrapeRoute(trawl: Trawl, request: Request, workspace: string): Promise<Response> {
-  const body = await readJsonBody(request, v1ScrapeSchema(trawl.scraper.request), trawl.config.server.maxBodyBytes);
-  const outcome = await trawl.scraper.scrape(body, workspace, request.signal, v1Field);
+async function scrape(scraper: Scraper, maxBody: number, { request, workspace }: RouteRequest): Promise<Response> {
+  const body = await readJsonBody(request, v1ScrapeSchema(scraper.request), maxBody);
+  const outcome = await scraper.scrape(body, workspace, request.signal, v1Field);
   const timing = Object.entries(outcome.timings)
     .map(([stage, ms]) => `${stage.replace(/[^a-zA-Z0-9_-]/g, '_')};dur=${ms}`)
     .join(', ');
@@ -18,3 +23,12 @@ export async function scrapeRoute(trawl: Trawl, request: Request, workspace: str
   if (timing) headers['server-timing'] = timing;
   return Response.json(presentResult(outcome.result), { headers });
 }
+
+export const scrapeModule = defineRoutes({
+  name: 'scrape',
+  needs: { scraper: CoreTokens.Scraper },
+  routes: ({ scraper }, env) => [
+    { method: 'POST', path: '/v1/scrape', body: 'manual', handle: (input) => scrape(scraper, env.config.server.maxBodyBytes, input) },
+  ],
+  openapi: ({ scraper }, env) => scrapeOpenApi(scraper.knownFormats(), v1ScrapeSchema(scraper.request), pluginContributions(env.registry)),
+});

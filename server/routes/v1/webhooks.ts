@@ -5,12 +5,13 @@
  * to POST and nowhere else.
  */
 import { z } from 'zod';
-import type { Trawl } from '../../../core/container.ts';
 import { TrawlError } from '../../../core/errors.ts';
-import { WEBHOOK_EVENTS, WebhookStoreToken, type Webhook, type WebhookDelivery } from '../../../core/features/webhooks/store.ts';
+import { WebhookTokens, webhooksFeature } from '../../../core/features/webhooks/index.ts';
+import { WEBHOOK_EVENTS, type Webhook, type WebhookDelivery, type WebhookStore } from '../../../core/features/webhooks/store.ts';
 import { readJsonBody } from '../../body.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
 import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
+import { defineRoutes, type Route } from '../../route.ts';
 
 const receiverUrl = z.string().trim().min(1, 'must not be empty').max(2048).refine((value) => {
   try {
@@ -60,55 +61,63 @@ const presentDelivery = (d: WebhookDelivery) => ({
 
 const notFound = () => new TrawlError('not_found', 'Webhook not found');
 
-export function webhookRoutes(trawl: Trawl) {
-  const store = trawl.container.resolve(WebhookStoreToken);
-  const { maxPerWorkspace } = trawl.config.webhooks;
-  const maxBody = trawl.config.server.maxBodyBytes;
+function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: number) {
   const found = async (workspace: string, id: string) => {
     const webhook = await store.get(workspace, id);
     if (!webhook) throw notFound();
     return webhook;
   };
 
-  return {
-    async create(request: Request, workspace: string) {
-      const body = await readJsonBody(request, createWebhookSchema, maxBody);
-      if ((await store.count(workspace)) >= maxPerWorkspace) {
-        throw new TrawlError('conflict', `Webhook limit reached: at most ${maxPerWorkspace} per workspace`);
-      }
-      const { webhook, secret } = await store.create(workspace, body);
-      return Response.json({ ...present(webhook), secret }, { status: 201 });
+  return [
+    {
+      method: 'POST', path: '/v1/webhooks', body: 'manual',
+      async handle({ request, workspace }) {
+        const body = await readJsonBody(request, createWebhookSchema, maxBody);
+        if ((await store.count(workspace)) >= maxPerWorkspace) {
+          throw new TrawlError('conflict', `Webhook limit reached: at most ${maxPerWorkspace} per workspace`);
+        }
+        const { webhook, secret } = await store.create(workspace, body);
+        return Response.json({ ...present(webhook), secret }, { status: 201 });
+      },
     },
-
-    async list(request: Request, workspace: string) {
-      const query = readPageQuery(request);
-      const { items, total } = await store.list(workspace, query);
-      return pageOf('webhooks', items.map(present), total, query, request);
+    {
+      method: 'GET', path: '/v1/webhooks',
+      async handle({ request, workspace }) {
+        const query = readPageQuery(request);
+        const { items, total } = await store.list(workspace, query);
+        return pageOf('webhooks', items.map(present), total, query, request);
+      },
     },
-
-    async get(id: string, workspace: string) {
-      return present(await found(workspace, id));
+    {
+      method: 'GET', path: '/v1/webhooks/:id',
+      handle: async ({ params, workspace }) => present(await found(workspace, params.id!)),
     },
-
-    async update(id: string, request: Request, workspace: string) {
-      const patch = await readJsonBody(request, updateWebhookSchema, maxBody);
-      const updated = await store.update(workspace, id, patch);
-      if (!updated) throw notFound();
-      return present(updated);
+    {
+      method: 'PATCH', path: '/v1/webhooks/:id', body: 'manual',
+      async handle({ params, request, workspace }) {
+        const patch = await readJsonBody(request, updateWebhookSchema, maxBody);
+        const updated = await store.update(workspace, params.id!, patch);
+        if (!updated) throw notFound();
+        return present(updated);
+      },
     },
-
-    async remove(id: string, workspace: string) {
-      if (!(await store.delete(workspace, id))) throw notFound();
-      return { id, deleted: true };
+    {
+      method: 'DELETE', path: '/v1/webhooks/:id',
+      async handle({ params, workspace }) {
+        if (!(await store.delete(workspace, params.id!))) throw notFound();
+        return { id: params.id, deleted: true };
+      },
     },
-
-    async deliveries(id: string, request: Request, workspace: string) {
-      const query = readPageQuery(request);
-      await found(workspace, id);
-      const { items, total } = await store.deliveries(workspace, id, query);
-      return pageOf('deliveries', items.map(presentDelivery), total, query, request);
+    {
+      method: 'GET', path: '/v1/webhooks/:id/deliveries',
+      async handle({ params, request, workspace }) {
+        const query = readPageQuery(request);
+        await found(workspace, params.id!);
+        const { items, total } = await store.deliveries(workspace, params.id!, query);
+        return pageOf('deliveries', items.map(presentDelivery), total, query, request);
+      },
     },
-  };
+  ] satisfies Route[];
 }
 
 // ---- OpenAPI: the routes above, the registry's records, and every event payload. ----
@@ -200,7 +209,7 @@ const eventDoc = (type: string, data: string, when: string) => ({
   },
 });
 
-export const webhooksOpenApi = {
+const webhooksOpenApi = {
   paths: {
     '/v1/webhooks': {
       post: {
@@ -240,3 +249,10 @@ export const webhooksOpenApi = {
   },
   schemas: { Webhook: webhookSchema, WebhookDelivery: deliverySchema, CrawlEvent: runData('crawl'), BatchEvent: runData('batch') },
 };
+
+export const webhooksModule = defineRoutes({
+  name: 'webhooks',
+  needs: { store: WebhookTokens.Store, settings: webhooksFeature.settingsToken },
+  routes: ({ store, settings }, env) => webhookRoutes(store, settings.maxPerWorkspace, env.config.server.maxBodyBytes),
+  openapi: () => webhooksOpenApi,
+});

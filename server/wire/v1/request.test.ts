@@ -2,6 +2,7 @@
 // validation messages still name the /v1 fields.
 import { describe, expect, test } from 'bun:test';
 import { composeRequestSchema } from '../../../core/model/compose.ts';
+import { crawlFeature } from '../../../core/features/crawl/index.ts';
 import { batchFields, crawlFields, scrapeOptionsOf } from '../../../core/features/crawl/schema.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
@@ -11,7 +12,7 @@ import { fromV1Name, toV1Name, v1Field } from './names.ts';
 import { v1BatchSchema, v1CrawlSchema, v1ScrapeSchema } from './request.ts';
 
 const composed = composeRequestSchema(builtinPlugins);
-const limits = testConfig().crawl;
+const limits = crawlFeature.settings(testConfig());
 const service = { fields: { crawl: crawlFields(limits), batch: batchFields(limits), scrapeOptions: scrapeOptionsOf(composed.schema) } } as unknown as CrawlService;
 
 const EVERY_FIELD = {

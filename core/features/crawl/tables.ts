@@ -1,0 +1,60 @@
+/** Table types of crawls and batches; the migration that creates them is migration.ts. */
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../storage/schema.ts';
+
+/** A crawl or a batch (core/features/crawl): its request, state and counters. */
+export interface CrawlsTable {
+  id: string;
+  workspace_id: string;
+  /** `crawl` or `batch`. */
+  kind: string;
+  /** Start URL of a crawl; null for a batch. */
+  url: string | null;
+  /** JSON text of the validated request, reused by retry. */
+  request: string;
+  /** JSON text: host names the crawl treats as its own (the start host and where it redirected). */
+  scope_hosts: string;
+  /** `queued`, `scraping`, `completed`, `failed`, `cancelled`. */
+  status: string;
+  /** URLs admitted to the run (never more than max_pages). */
+  admitted: number;
+  completed: number;
+  failed: number;
+  /** Sequence number of the last finished page. */
+  seq: number;
+  error: string | null;
+  retry_of: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+/** The frontier and results of a run: one row per seen URL. */
+export interface CrawlUrlsTable {
+  crawl_id: string;
+  /** sha256 of the normalised URL: the dedupe key. */
+  url_hash: string;
+  url: string;
+  depth: number;
+  /** `queued`, `done`, `alias` (a redirect target) or `duplicate`. */
+  state: string;
+  /** Completion order, set when the page finishes: pagination and SSE event ids. */
+  seq: number | null;
+  /** `completed` or `failed`. */
+  outcome: string | null;
+  /** JSON text of the page result. */
+  result: string | null;
+  error: string | null;
+  finished_at: string | null;
+}
+
+// A type alias, not an interface: kysely's withTables needs the implicit index signature.
+export type CrawlTables = {
+  crawls: CrawlsTable;
+  crawl_urls: CrawlUrlsTable;
+}
+
+/** Core's tables (the job queue enqueues inside crawl transactions) plus the crawl's own. */
+export type CrawlDatabase = Database & CrawlTables;
+export type CrawlDb = Kysely<CrawlDatabase>;
+export type CrawlExecutor = CrawlDb | Transaction<CrawlDatabase>;

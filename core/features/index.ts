@@ -1,0 +1,11 @@
+/**
+ * The built-in features, in order: what loadConfig validates sections for, whose migrations run and
+ * whose services and job handlers createTrawl registers. An explicit list, like plugins/index.ts:
+ * no directory globbing, no registration by import side effect. Adding a feature is one line here.
+ */
+import type { AnyFeature } from '../feature.ts';
+import { crawlFeature } from './crawl/index.ts';
+import { mapFeature } from './map/index.ts';
+import { webhooksFeature } from './webhooks/index.ts';
+
+export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, webhooksFeature];

@@ -1,0 +1,14 @@
+/**
+ * The built-in route modules, in mounting order: what server/app.ts serves and server/openapi.ts
+ * documents. An explicit list, like plugins/index.ts; adding an endpoint family is one line here.
+ */
+import type { AnyRouteModule } from '../route.ts';
+import { healthModule } from './health.ts';
+import { batchModule } from './v1/batch.ts';
+import { crawlModule } from './v1/crawl.ts';
+import { mapModule } from './v1/map.ts';
+import { pluginsModule } from './v1/plugins.ts';
+import { scrapeModule } from './v1/scrape.ts';
+import { webhooksModule } from './v1/webhooks.ts';
+
+export const builtinRoutes: readonly AnyRouteModule[] = [scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule];
