@@ -44,7 +44,7 @@ export function createApp(trawl: Trawl) {
     .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }))
     .get('/v1/plugins', () => pluginsRoute(trawl))
     .post('/v1/scrape', ({ request, workspace }) => scrapeRoute(trawl, request, workspace), { parse: 'none' })
-    .post('/v1/map', ({ request }) => mapRoute(trawl, request), { parse: 'none' })
+    .post('/v1/map', ({ request, workspace }) => mapRoute(trawl, request, workspace), { parse: 'none' })
     .post('/v1/webhooks', ({ request, workspace }) => webhooks.create(request, workspace), { parse: 'none' })
     .get('/v1/webhooks', ({ request, workspace }) => webhooks.list(request, workspace))
     .get('/v1/webhooks/:id', ({ params, workspace }) => webhooks.get(params.id, workspace))

@@ -10,17 +10,19 @@ import type { TrawlConfig } from '../../config-schema.ts';
 import type { Scraper } from '../../scrape.ts';
 import { Tokens, type ClaimedJob, type EventBus } from '../../services.ts';
 import { JobTokens } from '../../jobs/index.ts';
+import { RobotsCache } from '../../net/robots.ts';
 import { HostGate } from './gate.ts';
 import { createPageWorker } from './page.ts';
 import { eventPayload } from './present.ts';
 import { NOTIFY_JOB } from './record.ts';
-import { RobotsCache } from './robots.ts';
 import { CrawlService } from './service.ts';
 import { createCrawlStore, PAGE_JOB, type CrawlStore } from './store.ts';
 
 export const CrawlTokens = {
   Service: Symbol('CrawlService') as InjectionToken<CrawlService>,
   Store: Symbol('CrawlStore') as InjectionToken<CrawlStore>,
+  /** The process's robots.txt cache, with the crawl settings (TTL, Crawl-delay cap); map reads Sitemap lines from it. */
+  Robots: Symbol('RobotsCache') as InjectionToken<RobotsCache>,
 } as const;
 
 export interface CrawlWiring {
@@ -62,6 +64,7 @@ export function registerCrawlServices(scope: DependencyContainer, wiring: CrawlW
     ttlMs: config.crawl.robotsCacheSeconds * 1000,
     maxCrawlDelayMs: config.crawl.maxCrawlDelaySeconds * 1000,
   });
+  scope.registerInstance(CrawlTokens.Robots, robots);
   const worker = createPageWorker({ db: scope.resolve(Tokens.Storage).db, store, queue, scraper: wiring.scraper(), robots, gate, config: config.crawl, logger });
   queue.handle(PAGE_JOB, worker.handle, { concurrency: config.crawl.concurrency, busyKeys: () => gate.busyHosts(), onFailed: worker.onFailed });
   const events = () => (scope.isRegistered(Tokens.Events, true) ? scope.resolve(Tokens.Events) : null);

@@ -9,7 +9,7 @@
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { absoluteUrl, documentBaseUrl, isHttpUrl } from '../../transform/resolve-urls/urls.ts';
+import { absoluteUrl, documentBaseUrl, isHttpUrl } from '../../../core/net/url.ts';
 import { stripTrackingParams } from '../markdown/tracking.ts';
 
 export interface PageLink {

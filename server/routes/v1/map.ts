@@ -1,17 +1,19 @@
 /**
  * POST /v1/map: the URLs of a site from its sitemaps, feeds and start page, without scraping the
- * pages (core/features/map). Nothing is stored, so the answer does not depend on the workspace.
+ * pages (core/features/map). The start page is one scrape in the caller's workspace.
  */
 import type { Trawl } from '../../../core/container.ts';
 import { createMapper, MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/features/map/map.ts';
+import { CrawlTokens } from '../../../core/features/crawl/index.ts';
 import { Tokens } from '../../../core/services.ts';
 import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, toJson } from '../../openapi-shapes.ts';
 
-export async function mapRoute(trawl: Trawl, request: Request): Promise<Response> {
+export async function mapRoute(trawl: Trawl, request: Request, workspace: string): Promise<Response> {
   const body = await readJsonBody(request, mapRequestSchema, trawl.config.server.maxBodyBytes);
-  const map = createMapper(trawl.container.resolve(Tokens.Http), trawl.config);
-  return Response.json(await map(body, request.signal));
+  const { container, scraper, config } = trawl;
+  const map = createMapper({ http: container.resolve(Tokens.Http), scraper, config, robots: container.resolve(CrawlTokens.Robots) });
+  return Response.json(await map(body, workspace, request.signal));
 }
 
 const request = toJson(mapRequestSchema);
@@ -22,7 +24,7 @@ export const mapOpenApi = {
       post: {
         summary: 'List the URLs of a site (sitemap discovery)',
         description:
-          'Reads, without scraping the pages: the start page (its title and links), sitemaps named by robots.txt `Sitemap:` lines and ' +
+          'Reads, without scraping the other pages: the start page (one scrape: its title, links and announced feeds; a PDF or DOCX start URL too), sitemaps named by robots.txt `Sitemap:` lines and ' +
           '`/sitemap.xml` (sitemap indexes followed recursively, `.xml.gz` too, text sitemaps), and RSS/Atom feeds the start page links to. ' +
           'Order: the start page, sitemap entries, feed entries, then the start page\'s links. One entry per URL (fragments dropped; a ' +
           'trailing slash, a default port or the query order do not make another entry). In scope: the start URL\'s host (and where it ' +
