@@ -1,7 +1,7 @@
 /** The URL module: parsing, the one dedupe key (crawl and map), resolution against a base and <base href>. */
 import { describe, expect, test } from 'bun:test';
 import { parseHtmlDocument } from '../dom.ts';
-import { absoluteUrl, dedupeKey, documentBaseUrl, httpUrl, isHttpUrl, MAX_URL_LENGTH, normalizeUrl } from './url.ts';
+import { absoluteUrl, dedupeKey, documentBaseUrl, httpUrl, isHttpUrl, MAX_URL_LENGTH, normalizeUrl, withoutHash } from './url.ts';
 
 const key = (url: string) => normalizeUrl(url)?.key;
 
@@ -50,8 +50,9 @@ describe('parsing', () => {
     expect(httpUrl('relative/only')).toBeNull();
   });
 
-  test('isHttpUrl looks at the scheme only', () => {
+  test('isHttpUrl looks at the scheme only; withoutHash cuts at the first #', () => {
     expect([isHttpUrl('HTTPS://x.example/'), isHttpUrl('http://x'), isHttpUrl('mailto:x@y'), isHttpUrl('/a')]).toEqual([true, true, false, false]);
+    expect([withoutHash('https://x.example/a?b#c#d'), withoutHash('/a')]).toEqual(['https://x.example/a?b', '/a']);
   });
 });
 

@@ -17,6 +17,9 @@ export const MAX_URL_LENGTH = 4096;
 
 export const isHttpUrl = (url: string): boolean => /^https?:\/\//i.test(url);
 
+/** The URL as written up to its fragment: for telling a jump within a page from a link elsewhere. */
+export const withoutHash = (url: string): string => url.replace(/#.*$/, '');
+
 /** Resolves `value` against `base` as a browser would, any scheme; null for empty or unparseable values. */
 export function absoluteUrl(value: string | null | undefined, base: string): string | null {
   const trimmed = value?.trim();

@@ -81,6 +81,16 @@ describe('POST /v1/map', () => {
     expect(res.body.links.map((l: { url: string }) => l.url.replace(O(), ''))).toEqual(['/pages/1', '/pages/2', '/pages/3?b=2&a=1']);
   });
 
+  test('a redirect of the start URL, page or sitemap, brings its target host into scope', async () => {
+    const page = await trawl.post('/v1/map', { url: `${origin('other.test')}/moved` });
+    expect(page.status).toBe(200);
+    expect(page.body.links[0]).toEqual({ url: `${O()}/`, title: 'Site home' });
+    // From site.test's own /sitemap.xml and the start page's links: in scope only through the redirect.
+    for (const link of [{ url: `${O()}/from-default-sitemap` }, { url: `${O()}/about`, title: 'About us' }]) expect(page.body.links).toContainEqual(link);
+    const sitemap = await trawl.post('/v1/map', { url: `${origin('other.test')}/moved-sitemap.xml`, search: 'pages' });
+    expect(sitemap.body.links.slice(0, 3).map((l: { url: string }) => l.url)).toEqual([`${O()}/pages/1`, `${O()}/pages/2`, `${O()}/pages/3?b=2&a=1`]);
+  });
+
   test('the start page goes through the pipeline: a DOCX start URL is listed with its title and its links', async () => {
     // The handbook's one link points at https://ferries.example/timetable: the same host, so in scope.
     const start = `http://ferries.example:${files.port}/files/handbook.docx`;

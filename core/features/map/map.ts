@@ -48,6 +48,8 @@ interface Pending {
   depth: number;
   /** Guessed locations (`/sitemap.xml`) may be missing without that being worth a warning. */
   guessed: boolean;
+  /** The start URL itself, read as a sitemap: where it redirects joins the scope. */
+  start: boolean;
 }
 
 export interface MapperDeps {
@@ -94,22 +96,27 @@ export function createMapper({ http, scraper, config, robots }: MapperDeps) {
     // No document plugin reads it: the start URL may itself be a sitemap or a feed.
     const startIsSitemap = read.error instanceof TrawlError && read.error.code === 'unsupported_content';
     const finalUrl = page ? new URL(page.finalUrl) : start;
-    const hosts = [start.hostname, finalUrl.hostname];
+    // The site is the start URL's host and where it redirected.
+    const hosts = new Set([start.hostname]);
     const mode = scopeMode({ subdomains: request.include_subdomains });
-    collector.setScope(siteScope(hosts, mode));
+    const widenScope = (url: URL) => {
+      hosts.add(url.hostname);
+      collector.setScope(siteScope([...hosts], mode));
+    };
+    widenScope(finalUrl);
 
     const queue: Pending[] = [];
     const seen = new Set<string>();
-    const enqueue = (url: string, depth: number, guessed = false) => {
+    const enqueue = (url: string, depth: number, guessed = false, isStart = false) => {
       if (seen.has(url)) return;
       seen.add(url);
-      queue.push({ url, depth, guessed });
+      queue.push({ url, depth, guessed, start: isStart });
     };
 
     if (!page && !read.error) warn('start page not read: neither the links nor the attributes format is enabled');
     if (page?.ok) collector.add(page.title ? { url: page.finalUrl, title: page.title } : { url: page.finalUrl });
     // Quiet like a guess: a start URL that is neither page nor sitemap (an image) is not worth a warning.
-    if (startIsSitemap) enqueue(request.url, 0, true);
+    if (startIsSitemap) enqueue(request.url, 0, true, true);
     const robotsLines = finalUrl.origin === start.origin ? startRobots : [...startRobots, ...(await robotsSitemaps(finalUrl.origin))];
     // Sitemaps before feeds: they are the site's own complete list.
     for (const url of robotsLines) enqueue(url, 0);
@@ -125,11 +132,7 @@ export function createMapper({ http, scraper, config, robots }: MapperDeps) {
           return null;
         }
         const doc = await readDocument(res);
-        // A start URL read as a sitemap moves the scope where it redirected, as a start page does.
-        if (item.url === request.url && startIsSitemap && !hosts.includes(new URL(res.finalUrl).hostname)) {
-          hosts.push(new URL(res.finalUrl).hostname);
-          collector.setScope(siteScope(hosts, mode));
-        }
+        if (item.start) widenScope(new URL(res.finalUrl));
         if (doc.kind === 'unknown' && !item.guessed) warn(`sitemap ${item.url} skipped: not a sitemap or feed`);
         return doc;
       } catch (err) {
