@@ -17,6 +17,7 @@ let site: FixtureSite;
 let files: FixtureSite;
 let trawl: TestServer;
 let strict: TestServer;
+let noFeeds: TestServer;
 const HOSTS = ['site.test', 'blog.site.test', 'other.test', 'hostile.test', 'deep.test', 'slow.test', 'ferries.example'];
 
 beforeAll(async () => {
@@ -25,8 +26,9 @@ beforeAll(async () => {
   const resolve = Object.fromEntries(HOSTS.map((h) => [h, '127.0.0.1']));
   trawl = await startTrawlServer({ overrides: { fetch: { resolve }, map: { maxSitemaps: 8, maxSitemapBytes: 300_000, maxSitemapDepth: 2, timeoutMs: 1500 } } });
   strict = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } });
+  noFeeds = await startTrawlServer({ overrides: { fetch: { resolve }, plugins: { format: { attributes: false } } } });
 });
-afterAll(async () => { await Promise.all([trawl.stop(), strict.stop(), site.stop(), files.stop()]); });
+afterAll(async () => { await Promise.all([trawl.stop(), strict.stop(), noFeeds.stop(), site.stop(), files.stop()]); });
 
 const origin = (host: string) => `http://${host}:${site.port}`;
 const O = () => origin('site.test');
@@ -98,6 +100,16 @@ describe('POST /v1/map', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ links: [{ url: start, title: 'Ferry Handbook' }, { url: 'https://ferries.example/timetable', title: 'the timetable' }] });
     expect(files.hits.filter((h) => h === '/files/handbook.docx')).toHaveLength(1);
+  });
+
+  test('without the attributes format the start page still gives its title and links, not its feeds, and says so', async () => {
+    const res = await noFeeds.post('/v1/map', { url: `${O()}/` });
+    expect(res.status).toBe(200);
+    expect(res.body.warnings).toEqual(['start page feeds not read: the attributes format is disabled']);
+    const urls = res.body.links.map((l: { url: string }) => l.url.replace(O(), ''));
+    expect(urls).toContain('/about');
+    expect(urls).not.toContain('/posts/gamma');
+    expect(res.body.links[0]).toEqual({ url: `${O()}/`, title: 'Site home' });
   });
 
   test('hostile sitemaps are bounded and reported: too big, gzip bomb, entity bomb, too many', async () => {

@@ -113,7 +113,8 @@ export function createMapper({ http, scraper, config, robots }: MapperDeps) {
       queue.push({ url, depth, guessed, start: isStart });
     };
 
-    if (!page && !read.error) warn('start page not read: neither the links nor the attributes format is enabled');
+    if (!page && !read.error) warn('start page not read: the links and attributes formats are disabled');
+    for (const warning of page?.warnings ?? []) warn(warning);
     if (page?.ok) collector.add(page.title ? { url: page.finalUrl, title: page.title } : { url: page.finalUrl });
     // Quiet like a guess: a start URL that is neither page nor sitemap (an image) is not worth a warning.
     if (startIsSitemap) enqueue(request.url, 0, true, true);

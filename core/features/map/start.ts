@@ -22,12 +22,14 @@ export interface StartPage {
   title?: string;
   links: FoundLink[];
   feeds: string[];
+  /** What was not read because its format is disabled here. */
+  warnings: string[];
 }
 
 const FEED_SELECTORS = ['application/rss+xml', 'application/atom+xml', 'application/rdf+xml']
   .map((type) => ({ selector: `link[rel~="alternate"][type="${type}" i][href]`, attribute: 'href' }));
-/** links is what the start page is read for; attributes adds its feeds. */
-const START_FORMATS = ['links', 'attributes'];
+/** The formats the start page is read with, and what each one reads. */
+const START_FORMATS: Record<string, string> = { links: 'links', attributes: 'feeds' };
 const MAX_TITLE_CHARS = 300;
 
 const clean = (text: unknown) => {
@@ -41,7 +43,7 @@ function startRequest(url: string, formats: string[]): ScrapeRequest {
 }
 
 /** The start page out of a scrape result, in today's result shape (the one place that knows it). */
-function fromResult(result: Record<string, unknown>, url: string): StartPage {
+function fromResult(result: Record<string, unknown>, url: string): Omit<StartPage, 'warnings'> {
   const metadata = (result.metadata ?? {}) as { title?: unknown; final_url?: unknown; status_code?: unknown };
   const links = (Array.isArray(result.links) ? result.links : []) as Array<{ text?: unknown; href?: unknown }>;
   const attributes = (Array.isArray(result.attributes) ? result.attributes : []) as Array<{ values?: unknown }>;
@@ -61,7 +63,7 @@ function fromResult(result: Record<string, unknown>, url: string): StartPage {
 
 /** The formats this server can render, so a disabled attributes (or links) plugin costs only what it provides. */
 function usableFormats(scraper: Scraper, url: string, workspace: string): string[] {
-  return START_FORMATS.filter((format) => {
+  return Object.keys(START_FORMATS).filter((format) => {
     try {
       scraper.validate(createJob(startRequest(url, [format]), workspace, new AbortController().signal));
       return true;
@@ -73,7 +75,7 @@ function usableFormats(scraper: Scraper, url: string, workspace: string): string
 }
 
 /**
- * Reads the start page, or null when no format that reads links is enabled. Throws what the
+ * Reads the start page, or null when neither of its formats is enabled. Throws what the
  * scrape throws: `unsupported_content` for a body no document plugin reads (a sitemap or feed
  * given as the start URL, which map then reads as one).
  */
@@ -81,5 +83,7 @@ export async function readStartPage(scraper: Scraper, url: string, workspace: st
   const formats = usableFormats(scraper, url, workspace);
   if (formats.length === 0) return null;
   const { result } = await scraper.scrape(startRequest(url, formats), workspace, signal);
-  return fromResult(result, url);
+  const warnings = Object.entries(START_FORMATS).flatMap(([format, reads]) =>
+    (formats.includes(format) ? [] : [`start page ${reads} not read: the ${format} format is disabled`]));
+  return { ...fromResult(result, url), warnings };
 }
