@@ -10,6 +10,7 @@ import type { TrawlConfig } from './config-schema.ts';
 import type { Database } from './storage/schema.ts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { ActionHandler } from './plugin.ts';
+import type { RobotsCache } from './net/robots.ts';
 import type { AnyFeature } from './feature.ts';
 import type { Pipeline } from './pipeline.ts';
 import type { PluginRegistry } from './registry.ts';
@@ -207,6 +208,8 @@ export const Tokens = {
   Events: Symbol('EventBus') as InjectionToken<EventBus>,
   Browser: Symbol('BrowserPool') as InjectionToken<BrowserPool>,
   Actions: Symbol('ActionCatalog') as InjectionToken<ActionCatalog>,
+  /** The process's one robots.txt cache (core/net/robots.ts); the crawl feature provides it with its settings. */
+  Robots: Symbol('RobotsCache') as InjectionToken<RobotsCache>,
 } as const;
 
 /** The framework's own objects, for features and routes that build on them. */

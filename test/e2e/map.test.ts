@@ -2,25 +2,33 @@
  * POST /v1/map end to end: robots.txt Sitemap lines, /sitemap.xml, sitemap indexes with loops,
  * gzip sitemaps, RSS/Atom feeds, start-page links with titles, search, limit, include_subdomains,
  * validation, fetch failures, and hostile sitemaps (oversized, gzip bomb, entity bomb, too many,
- * too deep, too slow) that must stay bounded. Host names reach the fixture through fetch.resolve.
+ * too deep, too slow) that must stay bounded, and a start page read through the pipeline (a DOCX).
+ * Host names reach the fixtures through fetch.resolve.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { FixtureSite } from '../helpers/fixture-site.ts';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startMapSite } from '../fixtures/map-site.ts';
+import { handbookDocx } from '../../plugins/document/docx/fixtures/samples.ts';
+
+const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 let site: FixtureSite;
+let files: FixtureSite;
 let trawl: TestServer;
 let strict: TestServer;
-const HOSTS = ['site.test', 'blog.site.test', 'other.test', 'hostile.test', 'deep.test', 'slow.test'];
+let noFeeds: TestServer;
+const HOSTS = ['site.test', 'blog.site.test', 'other.test', 'hostile.test', 'deep.test', 'slow.test', 'ferries.example'];
 
 beforeAll(async () => {
   site = startMapSite();
+  files = startFixtureSite({ '/files/handbook.docx': { body: await handbookDocx(), headers: { 'content-type': DOCX_TYPE } } });
   const resolve = Object.fromEntries(HOSTS.map((h) => [h, '127.0.0.1']));
   trawl = await startTrawlServer({ overrides: { fetch: { resolve }, map: { maxSitemaps: 8, maxSitemapBytes: 300_000, maxSitemapDepth: 2, timeoutMs: 1500 } } });
   strict = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } });
+  noFeeds = await startTrawlServer({ overrides: { fetch: { resolve }, plugins: { format: { attributes: false } } } });
 });
-afterAll(async () => { await Promise.all([trawl.stop(), strict.stop(), site.stop()]); });
+afterAll(async () => { await Promise.all([trawl.stop(), strict.stop(), noFeeds.stop(), site.stop(), files.stop()]); });
 
 const origin = (host: string) => `http://${host}:${site.port}`;
 const O = () => origin('site.test');
@@ -73,6 +81,35 @@ describe('POST /v1/map', () => {
   test('the start URL may itself be a sitemap', async () => {
     const res = await trawl.post('/v1/map', { url: `${O()}/sitemaps/pages.xml`, search: 'pages' });
     expect(res.body.links.map((l: { url: string }) => l.url.replace(O(), ''))).toEqual(['/pages/1', '/pages/2', '/pages/3?b=2&a=1']);
+  });
+
+  test('a redirect of the start URL, page or sitemap, brings its target host into scope', async () => {
+    const page = await trawl.post('/v1/map', { url: `${origin('other.test')}/moved` });
+    expect(page.status).toBe(200);
+    expect(page.body.links[0]).toEqual({ url: `${O()}/`, title: 'Site home' });
+    // From site.test's own /sitemap.xml and the start page's links: in scope only through the redirect.
+    for (const link of [{ url: `${O()}/from-default-sitemap` }, { url: `${O()}/about`, title: 'About us' }]) expect(page.body.links).toContainEqual(link);
+    const sitemap = await trawl.post('/v1/map', { url: `${origin('other.test')}/moved-sitemap.xml`, search: 'pages' });
+    expect(sitemap.body.links.slice(0, 3).map((l: { url: string }) => l.url)).toEqual([`${O()}/pages/1`, `${O()}/pages/2`, `${O()}/pages/3?b=2&a=1`]);
+  });
+
+  test('the start page goes through the pipeline: a DOCX start URL is listed with its title and its links', async () => {
+    // The handbook's one link points at https://ferries.example/timetable: the same host, so in scope.
+    const start = `http://ferries.example:${files.port}/files/handbook.docx`;
+    const res = await trawl.post('/v1/map', { url: start });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ links: [{ url: start, title: 'Ferry Handbook' }, { url: 'https://ferries.example/timetable', title: 'the timetable' }] });
+    expect(files.hits.filter((h) => h === '/files/handbook.docx')).toHaveLength(1);
+  });
+
+  test('without the attributes format the start page still gives its title and links, not its feeds, and says so', async () => {
+    const res = await noFeeds.post('/v1/map', { url: `${O()}/` });
+    expect(res.status).toBe(200);
+    expect(res.body.warnings).toEqual(['start page feeds not read: the attributes format is disabled']);
+    const urls = res.body.links.map((l: { url: string }) => l.url.replace(O(), ''));
+    expect(urls).toContain('/about');
+    expect(urls).not.toContain('/posts/gamma');
+    expect(res.body.links[0]).toEqual({ url: `${O()}/`, title: 'Site home' });
   });
 
   test('hostile sitemaps are bounded and reported: too big, gzip bomb, entity bomb, too many', async () => {

@@ -12,13 +12,13 @@ import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { CoreTokens, Tokens, type ClaimedJob, type EventBus } from '../../services.ts';
 import { JobTokens } from '../../jobs/index.ts';
 import { crawlConfigSchema, type CrawlSettings } from './config.ts';
+import { RobotsCache } from '../../net/robots.ts';
 import { HostGate } from './gate.ts';
 import { crawlTablesMigration } from './migration.ts';
 import { createPageWorker } from './page.ts';
 import { storedRequest } from './legacy.ts';
 import { eventPayload } from './present.ts';
 import { NOTIFY_JOB } from './record.ts';
-import { RobotsCache } from './robots.ts';
 import { CrawlService } from './service.ts';
 import { createCrawlStore, PAGE_JOB, type CrawlStore } from './store.ts';
 import type { CrawlTables } from './tables.ts';
@@ -50,11 +50,7 @@ function crawlJobs(ctx: Ctx) {
   const queue = ctx.resolve(JobTokens.Queue);
   const store = ctx.resolve(CrawlTokens.Store);
   const gate = new HostGate(settings.perHostConcurrency, settings.perHostDelayMs, () => queue.poke([PAGE_JOB]));
-  const robots = new RobotsCache(ctx.resolve(Tokens.Http), {
-    userAgent: ctx.config.fetch.userAgent,
-    ttlMs: settings.robotsCacheSeconds * 1000,
-    maxCrawlDelayMs: settings.maxCrawlDelaySeconds * 1000,
-  });
+  const robots = ctx.resolve(Tokens.Robots);
   const db = ctx.resolve(Tokens.Storage).db.withTables<CrawlTables>();
   const worker = createPageWorker({ db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger });
   const events = () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null);
@@ -71,6 +67,12 @@ export const crawlFeature = defineFeature<CrawlSettings>({
   migrations: { 'crawl.0001_tables': crawlTablesMigration },
   tokens: CrawlTokens,
   services: [
+    // The one robots.txt cache of the process, on the crawl settings (TTL, Crawl-delay cap); map reads its Sitemap lines.
+    service(Tokens.Robots, (ctx: Ctx) => new RobotsCache(ctx.resolve(Tokens.Http), {
+      userAgent: ctx.config.fetch.userAgent,
+      ttlMs: ctx.settings.robotsCacheSeconds * 1000,
+      maxCrawlDelayMs: ctx.settings.maxCrawlDelaySeconds * 1000,
+    })),
     service(CrawlTokens.Store, (ctx: Ctx) => createCrawlStore(ctx.resolve(Tokens.Storage).db.withTables<CrawlTables>())),
     service(CrawlTokens.Service, (ctx: Ctx) => new CrawlService({
       store: ctx.resolve(CrawlTokens.Store),

@@ -16,7 +16,7 @@ import type { CrawlDb } from './tables.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { HostGate } from './gate.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
-import type { RobotsCache, RobotsRules } from './robots.ts';
+import type { RobotsCache, RobotsRules } from '../../net/robots.ts';
 import { storedRequest } from './legacy.ts';
 import type { CrawlRequest, ScrapeOptions } from './schema.ts';
 import { createScope, type Scope } from './scope.ts';

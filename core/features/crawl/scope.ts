@@ -1,11 +1,11 @@
 /**
- * Which discovered links a crawl follows: the host rules (`allow_subdomains` compares registrable
- * domains via the public suffix list, `allow_external_links` lifts the host limit), the path globs
- * (`include_paths` / `exclude_paths`, globs.ts on the URL path; exclusion wins) and a short list
- * of file types that no document plugin turns into content (images, media, fonts, archives,
- * scripts), which would only spend `max_pages` on failures.
+ * Which discovered links a crawl follows: the site scope of core/net/scope.ts (the start host,
+ * `www.` or not; `allow_subdomains` → the registrable domain; `allow_external_links` → any
+ * host), the path globs (`include_paths` / `exclude_paths`, globs.ts on the URL path; exclusion
+ * wins) and a short list of file types that no document plugin turns into content (images,
+ * media, fonts, archives, scripts), which would only spend `max_pages` on failures.
  */
-import { getDomain } from 'tldts';
+import { scopeMode, siteScope } from '../../net/scope.ts';
 import { GlobSet } from './globs.ts';
 import type { CrawlUrl } from './urls.ts';
 
@@ -46,21 +46,12 @@ function extensionOf(path: string): string {
   return dot > 0 ? last.slice(dot + 1).toLowerCase() : '';
 }
 
-/**
- * The registrable domain (`a.site.test` → `site.test`), or the host itself for IPs and bare names.
- * Private suffixes count (github.io, blogspot.com …): two people's sites there are not one site.
- */
-export function siteOf(host: string): string {
-  return getDomain(host, { allowPrivateDomains: true }) ?? host;
-}
-
 export function createScope(rules: ScopeRules): Scope {
-  const hosts = new Set(rules.hosts.map((h) => h.toLowerCase()));
-  const sites = new Set([...hosts].map(siteOf));
+  const onSite = siteScope(rules.hosts, scopeMode({ subdomains: rules.allowSubdomains, external: rules.allowExternal }));
   const include = rules.include.length ? new GlobSet(rules.include.map(pathGlob)) : null;
   const exclude = rules.exclude.length ? new GlobSet(rules.exclude.map(pathGlob)) : null;
   const scope = (url: CrawlUrl) => {
-    if (!rules.allowExternal && !hosts.has(url.host) && !(rules.allowSubdomains && sites.has(siteOf(url.host)))) return false;
+    if (!onSite(url.host)) return false;
     if (url.path.length > MAX_PATH_LENGTH || SKIPPED_EXTENSIONS.has(extensionOf(url.path))) return false;
     let path: string;
     try {

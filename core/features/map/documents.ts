@@ -7,6 +7,7 @@
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
+import { httpUrl, isHttpUrl } from '../../net/url.ts';
 
 export interface FoundLink {
   url: string;
@@ -72,19 +73,6 @@ export function isoDate(value: unknown): string | undefined {
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
-/** An absolute http(s) URL without its fragment, or null. */
-export function absoluteUrl(value: string | undefined, base: string): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value.trim(), base);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    url.hash = '';
-    return url.href;
-  } catch {
-    return null;
-  }
-}
-
 function link(url: string | null, title?: string, lastmod?: string): FoundLink[] {
   if (!url) return [];
   const found: FoundLink = { url };
@@ -98,16 +86,16 @@ const entries = (value: unknown) => asArray(value).slice(0, MAX_ENTRIES_PER_DOCU
 function atomHref(links: unknown, base: string): string | null {
   const all = asArray(links) as Node[];
   const preferred = all.find((l) => l['@_rel'] === undefined || l['@_rel'] === 'alternate') ?? all[0];
-  return absoluteUrl(typeof preferred?.['@_href'] === 'string' ? preferred['@_href'] : undefined, base);
+  return httpUrl(typeof preferred?.['@_href'] === 'string' ? preferred['@_href'] : undefined, base);
 }
 
 function rssItems(items: unknown, base: string): FoundLink[] {
   return entries(items).flatMap((item) =>
-    link(absoluteUrl(textOf(item.link) ?? textOf(item.guid), base), textOf(item.title), isoDate(item.pubDate ?? item.date ?? item.updated)));
+    link(httpUrl(textOf(item.link) ?? textOf(item.guid), base), textOf(item.title), isoDate(item.pubDate ?? item.date ?? item.updated)));
 }
 
 function parseText(text: string, base: string): SitemapDocument {
-  const links = text.split(/\r?\n/, MAX_ENTRIES_PER_DOCUMENT).flatMap((line) => (/^https?:\/\//i.test(line.trim()) ? link(absoluteUrl(line, base)) : []));
+  const links = text.split(/\r?\n/, MAX_ENTRIES_PER_DOCUMENT).flatMap((line) => (isHttpUrl(line.trim()) ? link(httpUrl(line, base)) : []));
   return { kind: links.length ? 'text' : 'unknown', links, sitemaps: [] };
 }
 
@@ -123,12 +111,12 @@ export function parseSitemapDocument(text: string, base: string): SitemapDocumen
   }
   const urlset = root.urlset as Node | undefined;
   if (urlset) {
-    const links = entries(urlset.url).flatMap((u) => link(absoluteUrl(textOf(u.loc), base), undefined, isoDate(u.lastmod)));
+    const links = entries(urlset.url).flatMap((u) => link(httpUrl(textOf(u.loc), base), undefined, isoDate(u.lastmod)));
     return { kind: 'urlset', links, sitemaps: [] };
   }
   const index = root.sitemapindex as Node | undefined;
   if (index) {
-    const sitemaps = entries(index.sitemap).flatMap((s) => absoluteUrl(textOf(s.loc), base) ?? []);
+    const sitemaps = entries(index.sitemap).flatMap((s) => httpUrl(textOf(s.loc), base) ?? []);
     return { kind: 'sitemapindex', links: [], sitemaps };
   }
   const rss = root.rss as Node | undefined;

@@ -1,20 +1,25 @@
 /**
- * Map: a site's URLs without scraping its pages. Sources, in the order links are listed: the start
- * page itself, sitemaps named by robots.txt `Sitemap:` lines and `/sitemap.xml` (indexes followed
- * recursively, gzip too), RSS/Atom feeds the start page announces, then the start page's links.
- * Every fetch goes through the core HttpClient (SSRF guard, timeouts, body cap); the number of
- * sitemap documents, their nesting, their size and the whole request's time are bounded, and what
- * was skipped is reported in `warnings` instead of failing the request.
+ * Map: a site's URLs without scraping its pages (only the start page, through the pipeline:
+ * start.ts). Sources, in the order links are listed: the start page itself, sitemaps named by
+ * robots.txt `Sitemap:` lines (the shared robots.txt cache, core/net/robots.ts) and
+ * `/sitemap.xml` (indexes followed recursively, gzip too), RSS/Atom feeds the start page
+ * announces, then the start page's links. A start URL no document plugin reads is read as a
+ * sitemap or feed itself. Every fetch goes through the core HttpClient (SSRF guard, timeouts, body
+ * cap); the number of sitemap documents, their nesting, their size and the whole request's time
+ * are bounded, and what was skipped is reported in `warnings` instead of failing the request.
  */
-import robotsParser from 'robots-parser';
 import { z } from 'zod';
 import type { MapSettings } from './config.ts';
+import { TrawlError } from '../../errors.ts';
 import type { FetchedResponse } from '../../document.ts';
 import { httpUrl } from '../../model/request.ts';
+import type { RobotsCache } from '../../net/robots.ts';
+import { scopeMode, siteScope } from '../../net/scope.ts';
+import type { Scraper } from '../../scrape.ts';
 import type { HttpClient } from '../../services.ts';
-import { LinkCollector, searchFilter, siteScope } from './collect.ts';
+import { LinkCollector, searchFilter } from './collect.ts';
 import { parseSitemapDocument, sitemapText, type FoundLink, type SitemapDocument } from './documents.ts';
-import { readStartPage } from './page.ts';
+import { readStartPage, type StartPage } from './start.ts';
 
 export const MAP_DEFAULT_LIMIT = 5000;
 export const MAP_MAX_LIMIT = 100_000;
@@ -35,10 +40,7 @@ export interface MapResult {
 
 /** Sitemap documents fetched at once. */
 const CONCURRENCY = 4;
-const MAX_ROBOTS_BYTES = 512 * 1024;
 const MAX_WARNINGS = 20;
-/** Servers that label their pages text/plain still get their links read. */
-const LOOKS_LIKE_HTML = /^\s*<(!doctype html|html[\s>])/i;
 const SITEMAP_ACCEPT = 'application/xml, text/xml;q=0.9, application/rss+xml, application/atom+xml, text/plain;q=0.8, */*;q=0.5';
 
 interface Pending {
@@ -46,10 +48,27 @@ interface Pending {
   depth: number;
   /** Guessed locations (`/sitemap.xml`) may be missing without that being worth a warning. */
   guessed: boolean;
+  /** The start URL itself, read as a sitemap: where it redirects joins the scope. */
+  start: boolean;
 }
 
-export function createMapper(http: HttpClient, limits: Readonly<MapSettings>) {
-  return async function map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
+export interface MapperDeps {
+  http: HttpClient;
+  /** Reads the start page through the pipeline. */
+  scraper: Scraper;
+  settings: Readonly<MapSettings>;
+  /** The process's robots.txt cache (shared with crawls), for its Sitemap lines. */
+  robots: RobotsCache;
+}
+
+/** The value of `promise`, or `fallback` once `signal` aborts (a shared fetch cannot be aborted by one of its callers). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, fallback: T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(fallback);
+  return Promise.race([promise, new Promise<T>((resolve) => signal.addEventListener('abort', () => resolve(fallback), { once: true }))]);
+}
+
+export function createMapper({ http, scraper, settings: limits, robots }: MapperDeps) {
+  return async function map(request: MapRequest, workspace: string, signal?: AbortSignal): Promise<MapResult> {
     const deadline = AbortSignal.timeout(limits.timeoutMs);
     const abort = signal ? AbortSignal.any([signal, deadline]) : deadline;
     const warnings: string[] = [];
@@ -59,56 +78,49 @@ export function createMapper(http: HttpClient, limits: Readonly<MapSettings>) {
     const fetchDoc = (url: string, maxBodyBytes?: number, accept?: string) =>
       http.request(url, { signal: abort, maxBodyBytes, headers: accept ? { accept } : undefined });
 
-    const robotsSitemaps = async (origin: string): Promise<string[]> => {
-      const robotsUrl = `${origin}/robots.txt`;
-      const response = await fetchDoc(robotsUrl, MAX_ROBOTS_BYTES, 'text/plain').catch(() => null);
-      if (!response || response.status !== 200 || response.text === undefined) return [];
-      return robotsParser(robotsUrl, response.text).getSitemaps();
-    };
+    const robotsSitemaps = (origin: string): Promise<readonly string[]> =>
+      untilAborted(robots.rulesFor(origin).then((rules) => rules.sitemaps), abort, []);
 
     const readDocument = async (response: FetchedResponse): Promise<SitemapDocument> =>
       parseSitemapDocument(await sitemapText(response.body, limits.maxSitemapBytes), response.finalUrl);
 
-    // The start page and the start origin's robots.txt are independent: fetch them together.
+    // The start page and the start origin's robots.txt are independent: read them together.
     const start = new URL(request.url);
-    const [page, startRobots] = await Promise.all([
-      fetchDoc(request.url).then((r) => ({ response: r, error: null }), (error: unknown) => ({ response: null, error })),
+    const [read, startRobots] = await Promise.all([
+      readStartPage(scraper, request.url, workspace, abort).then((page) => ({ page, error: null }), (error: unknown) => ({ page: null, error })),
       robotsSitemaps(start.origin),
     ]);
-    const finalUrl = page.response ? new URL(page.response.finalUrl) : start;
-    collector.setScope(siteScope([start.hostname, finalUrl.hostname], request.include_subdomains));
+    const page: StartPage | null = read.page;
+    // No document plugin reads it: the start URL may itself be a sitemap or a feed.
+    const startIsSitemap = read.error instanceof TrawlError && read.error.code === 'unsupported_content';
+    const finalUrl = page ? new URL(page.finalUrl) : start;
+    // The site is the start URL's host and where it redirected.
+    const hosts = new Set([start.hostname]);
+    const mode = scopeMode({ subdomains: request.include_subdomains });
+    const widenScope = (url: URL) => {
+      hosts.add(url.hostname);
+      collector.setScope(siteScope([...hosts], mode));
+    };
+    widenScope(finalUrl);
 
     const queue: Pending[] = [];
     const seen = new Set<string>();
-    const enqueue = (url: string, depth: number, guessed = false) => {
+    const enqueue = (url: string, depth: number, guessed = false, isStart = false) => {
       if (seen.has(url)) return;
       seen.add(url);
-      queue.push({ url, depth, guessed });
+      queue.push({ url, depth, guessed, start: isStart });
     };
 
-    let pageLinks: FoundLink[] = [];
-    const response = page.response;
-    if (response) {
-      const ok = response.status < 400;
-      if (/html/.test(response.mediaType) || LOOKS_LIKE_HTML.test(response.text?.slice(0, 512) ?? '')) {
-        const startPage = readStartPage(response.text ?? '', response.finalUrl);
-        if (ok) collector.add(startPage.title ? { url: response.finalUrl, title: startPage.title } : { url: response.finalUrl });
-        pageLinks = startPage.links;
-        for (const feed of startPage.feeds) enqueue(feed, 0);
-      } else if (ok) {
-        // The start URL may itself be a sitemap or a feed.
-        seen.add(response.finalUrl);
-        const doc = await readDocument(response).catch(() => null);
-        for (const link of doc?.links ?? []) collector.add(link);
-        for (const child of doc?.sitemaps ?? []) enqueue(child, 1);
-      }
-    }
-    const robots = finalUrl.origin === start.origin ? startRobots : [...startRobots, ...(await robotsSitemaps(finalUrl.origin))];
+    if (!page && !read.error) warn('start page not read: the links and attributes formats are disabled');
+    for (const warning of page?.warnings ?? []) warn(warning);
+    if (page?.ok) collector.add(page.title ? { url: page.finalUrl, title: page.title } : { url: page.finalUrl });
+    // Quiet like a guess: a start URL that is neither page nor sitemap (an image) is not worth a warning.
+    if (startIsSitemap) enqueue(request.url, 0, true, true);
+    const robotsLines = finalUrl.origin === start.origin ? startRobots : [...startRobots, ...(await robotsSitemaps(finalUrl.origin))];
     // Sitemaps before feeds: they are the site's own complete list.
-    const feeds = queue.splice(0);
-    for (const url of robots) enqueue(url, 0);
+    for (const url of robotsLines) enqueue(url, 0);
     for (const origin of new Set([start.origin, finalUrl.origin])) enqueue(`${origin}/sitemap.xml`, 0, true);
-    queue.push(...feeds);
+    for (const feed of page?.feeds ?? []) enqueue(feed, 0);
 
     let fetched = 0;
     const load = async (item: Pending): Promise<SitemapDocument | null> => {
@@ -119,6 +131,7 @@ export function createMapper(http: HttpClient, limits: Readonly<MapSettings>) {
           return null;
         }
         const doc = await readDocument(res);
+        if (item.start) widenScope(new URL(res.finalUrl));
         if (doc.kind === 'unknown' && !item.guessed) warn(`sitemap ${item.url} skipped: not a sitemap or feed`);
         return doc;
       } catch (err) {
@@ -144,11 +157,11 @@ export function createMapper(http: HttpClient, limits: Readonly<MapSettings>) {
         else for (const child of children) enqueue(child, depth);
       });
     }
-    for (const link of pageLinks) collector.add(link);
+    for (const link of page?.links ?? []) collector.add(link);
 
     if (deadline.aborted) warn(`stopped after ${limits.timeoutMs} ms; the list may be incomplete`);
     const links = collector.links();
-    if (links.length === 0 && page.error) throw page.error;
+    if (links.length === 0 && read.error && !startIsSitemap) throw read.error;
     return warnings.length ? { links, warnings } : { links };
   };
 }

@@ -3,7 +3,7 @@
  * else `/favicon.ico` at the page's origin, where browsers look when none is declared.
  */
 import type { DomDocument } from '../../../core/dom.ts';
-import { absoluteUrl } from '../../transform/resolve-urls/urls.ts';
+import { absoluteUrl } from '../../../core/net/url.ts';
 
 const ICON_RELS = new Set(['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed']);
 /** A scalable icon (`sizes="any"`, usually SVG) draws sharp at any size. */

@@ -18,7 +18,7 @@
  */
 import type { DomDocument } from '../../../core/dom.ts';
 import type { Metadata } from '../../../core/document.ts';
-import { absoluteUrl, documentBaseUrl, isHttpUrl } from '../../transform/resolve-urls/urls.ts';
+import { absoluteUrl, documentBaseUrl, isHttpUrl } from '../../../core/net/url.ts';
 import { META_KEYS, metaValue, metaValues, readMetaTags, scholarName } from './meta-tags.ts';
 import { readJsonLd } from './json-ld.ts';
 import { readMicrodata } from './microdata.ts';

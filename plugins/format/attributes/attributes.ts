@@ -17,8 +17,8 @@ import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { validateSelectors } from '../../transform/selectors/selectors.ts';
-import { absoluteUrl, documentBaseUrl } from '../../transform/resolve-urls/urls.ts';
-import { parseSrcset, serializeSrcset } from '../../transform/resolve-urls/srcset.ts';
+import { absoluteUrl, documentBaseUrl } from '../../../core/net/url.ts';
+import { absoluteSrcset } from '../../../core/net/srcset.ts';
 import { responseText } from '../../document/html/decode.ts';
 
 const PLUGIN_ID = 'format.attributes';
@@ -36,7 +36,7 @@ export function attributeValue(el: Element, attribute: string, base: string): st
   const value = el.getAttribute(attribute);
   if (value === null) return null;
   const name = attribute.toLowerCase();
-  if (name === 'srcset' || name === 'data-srcset') return serializeSrcset(parseSrcset(value).map((c) => ({ ...c, url: absoluteUrl(c.url, base) ?? c.url })));
+  if (name === 'srcset' || name === 'data-srcset') return absoluteSrcset(value, base);
   if (URL_ATTRIBUTES.has(name) && !/^\s*(?:data|javascript):/i.test(value)) return absoluteUrl(value, base) ?? value;
   return value;
 }

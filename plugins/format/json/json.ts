@@ -14,7 +14,7 @@ import { definePlugin } from '../../../core/plugin.ts';
 import { countWords, textOf } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { Extraction } from '../../../core/model/result.ts';
-import { documentBaseUrl } from '../../transform/resolve-urls/urls.ts';
+import { documentBaseUrl } from '../../../core/net/url.ts';
 import { contentMarkdown, createTurndown } from '../markdown/markdown.ts';
 import { collectAssets, type Asset } from '../markdown/assets.ts';
 import { pageLinks, type PageLink } from '../links/links.ts';

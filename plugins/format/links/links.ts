@@ -9,7 +9,7 @@
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { absoluteUrl, documentBaseUrl, isHttpUrl } from '../../transform/resolve-urls/urls.ts';
+import { absoluteUrl, documentBaseUrl, isHttpUrl, withoutHash } from '../../../core/net/url.ts';
 import { stripTrackingParams } from '../markdown/tracking.ts';
 
 export interface PageLink {
@@ -24,8 +24,6 @@ export function linkText(a: Element): string {
   const label = a.getAttribute('aria-label') || a.getAttribute('title') || a.querySelector('img[alt]')?.getAttribute('alt') || '';
   return label.replace(/\s+/g, ' ').trim();
 }
-
-export const withoutHash = (url: string) => url.replace(/#.*$/, '');
 
 /** `#section` after URL resolution made it absolute: a jump within the page, not a link elsewhere. */
 export function isSamePageJump(href: string, baseUrl: string): boolean {

@@ -3,7 +3,7 @@
  * document order without repeats, tracking pixels and tracking parameters left out. The markdown
  * format publishes them under `doc.data` `assets`; other formats (json) call `collectAssets`.
  */
-import { absoluteUrl, isHttpUrl } from '../../transform/resolve-urls/urls.ts';
+import { absoluteUrl, isHttpUrl } from '../../../core/net/url.ts';
 import { isPixelImage, stripTrackingParams } from './tracking.ts';
 
 export interface Asset {

@@ -7,7 +7,7 @@
 import TurndownService from 'turndown';
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { documentBaseUrl } from '../../transform/resolve-urls/urls.ts';
+import { documentBaseUrl } from '../../../core/net/url.ts';
 import { contentRules } from './rules.ts';
 import { tableRules } from './tables.ts';
 import { tidyMarkdown } from './tidy.ts';

@@ -1,12 +1,10 @@
-// URL resolution: <base>, links, media, srcset and lazy-loaded images.
+// URL resolution: <base>, links, media, srcset and lazy-loaded images (the URL rules themselves: core/net/url.test.ts).
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHtmlDocument } from '../../../core/dom.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import { resolveUrlsTransform } from './resolve-urls.ts';
-import { absoluteUrl, documentBaseUrl } from './urls.ts';
-import { largestCandidate, parseSrcset, serializeSrcset } from './srcset.ts';
 import { isPlaceholderSrc } from './lazy.ts';
 
 async function resolved(fixture: string, finalUrl: string) {
@@ -77,30 +75,8 @@ describe('lazy images', async () => {
 });
 
 describe('helpers', () => {
-  test('srcset parsing keeps commas inside URLs and reads descriptors', () => {
-    const candidates = parseSrcset(' a.jpg 1x,b,c.jpg 2x , https://i.example/w_100,h_50/d.jpg 300w, e.jpg');
-    expect(candidates).toEqual([
-      { url: 'a.jpg', descriptor: '1x' },
-      { url: 'b,c.jpg', descriptor: '2x' },
-      { url: 'https://i.example/w_100,h_50/d.jpg', descriptor: '300w' },
-      { url: 'e.jpg', descriptor: '' },
-    ]);
-    expect(largestCandidate(candidates)?.url).toBe('https://i.example/w_100,h_50/d.jpg');
-    expect(serializeSrcset(candidates.slice(0, 2))).toBe('a.jpg 1x, b,c.jpg 2x');
-    expect(largestCandidate(parseSrcset(''))).toBeNull();
-  });
-
   test('placeholders', () => {
     for (const src of ['', '  ', '#', 'about:blank', 'data:image/gif;base64,R0l', '/img/blank.gif', '/assets/lazy-placeholder.png', 'spacer.gif?v=2', '/img/grey-16x9.png', 'https://cdn.example/1x1.gif']) expect(isPlaceholderSrc(src)).toBe(true);
     for (const src of ['/photos/lake.jpg', '/img/blanket.jpg', '/img/lazy-river.jpg', '/blank-verse/cover.jpg', '/img/default-avatar-jane.png']) expect(isPlaceholderSrc(src)).toBe(false);
-  });
-
-  test('base URL: first <base href>, never a javascript: one', () => {
-    const dom = (head: string) => parseHtmlDocument(`<html><head>${head}</head><body></body></html>`);
-    expect(documentBaseUrl(dom('<base target="_blank"><base href="https://b.example/x/">'), 'https://a.example/')).toBe('https://b.example/x/');
-    expect(documentBaseUrl(dom('<base href="javascript:alert(1)">'), 'https://a.example/p')).toBe('https://a.example/p');
-    expect(documentBaseUrl(null, 'https://a.example/p')).toBe('https://a.example/p');
-    expect(absoluteUrl('  ', 'https://a.example/')).toBeNull();
-    expect(absoluteUrl('http://[bad', 'https://a.example/')).toBeNull();
   });
 });

@@ -7,8 +7,8 @@
 import { definePlugin } from '../../../core/plugin.ts';
 import type { DomElement } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { absoluteUrl, documentBaseUrl } from './urls.ts';
-import { largestCandidate, parseSrcset, serializeSrcset } from './srcset.ts';
+import { absoluteUrl, documentBaseUrl } from '../../../core/net/url.ts';
+import { absoluteSrcset, largestCandidate, parseSrcset } from '../../../core/net/srcset.ts';
 import { isPlaceholderSrc, LAZY_SRC_ATTRIBUTES, LAZY_SRCSET_ATTRIBUTES } from './lazy.ts';
 
 function firstAttribute(el: DomElement, names: readonly string[]): string | null {
@@ -39,8 +39,7 @@ function resolveAttribute(el: DomElement, name: string, base: string): void {
 function resolveSrcset(el: DomElement, base: string): void {
   const srcset = el.getAttribute('srcset');
   if (srcset === null) return;
-  const candidates = parseSrcset(srcset).map((c) => ({ ...c, url: absoluteUrl(c.url, base) ?? c.url }));
-  el.setAttribute('srcset', serializeSrcset(candidates));
+  el.setAttribute('srcset', absoluteSrcset(srcset, base));
 }
 
 /** An image whose src is still a placeholder takes the largest srcset candidate (own, else its picture's). */

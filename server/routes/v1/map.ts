@@ -1,6 +1,6 @@
 /**
  * POST /v1/map: the URLs of a site from its sitemaps, feeds and start page, without scraping the
- * pages (core/features/map). Nothing is stored, so the answer does not depend on the workspace.
+ * pages (core/features/map). The start page is one scrape in the caller's workspace.
  */
 import { MapTokens } from '../../../core/features/map/index.ts';
 import { MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/features/map/map.ts';
@@ -16,7 +16,7 @@ const mapOpenApi = {
       post: {
         summary: 'List the URLs of a site (sitemap discovery)',
         description:
-          'Reads, without scraping the pages: the start page (its title and links), sitemaps named by robots.txt `Sitemap:` lines and ' +
+          'Reads, without scraping the other pages: the start page (one scrape: its title, links and announced feeds; a PDF or DOCX start URL too), sitemaps named by robots.txt `Sitemap:` lines and ' +
           '`/sitemap.xml` (sitemap indexes followed recursively, `.xml.gz` too, text sitemaps), and RSS/Atom feeds the start page links to. ' +
           'Order: the start page, sitemap entries, feed entries, then the start page\'s links. One entry per URL (fragments dropped; a ' +
           'trailing slash, a default port or the query order do not make another entry). In scope: the start URL\'s host (and where it ' +
@@ -61,9 +61,9 @@ export const mapModule = defineRoutes({
   needs: { map: MapTokens.Mapper },
   routes: ({ map }, env) => [{
     method: 'POST', path: '/v1/map', body: 'manual',
-    async handle({ request }) {
+    async handle({ request, workspace }) {
       const body = await readJsonBody(request, mapRequestSchema, env.config.server.maxBodyBytes);
-      return Response.json(await map(body, request.signal));
+      return Response.json(await map(body, workspace, request.signal));
     },
   }],
   openapi: () => mapOpenApi,

@@ -1,12 +1,15 @@
 /**
- * robots.txt for crawls (parsed by robots-parser), cached per origin in this process. Rules are
- * matched for Trawl's user-agent token (the product name of `fetch.userAgent`, e.g. `TrawlBot`),
- * and `Crawl-delay` becomes the host's minimum gap between fetches. Unavailability follows
- * RFC 9309: a 4xx (no robots.txt) allows everything; a 5xx or an unreachable server disallows
- * everything, since the site may be unable to say what it forbids.
+ * robots.txt, the one reader and cache of it: crawls obey its rules and `Crawl-delay`, map reads
+ * its `Sitemap:` lines. Parsed by robots-parser, cached per origin in this process (concurrent
+ * callers share one fetch). Rules are matched for Trawl's user-agent token (the product name of
+ * `fetch.userAgent`, e.g. `TrawlBot`), and `Crawl-delay` becomes the host's minimum gap between
+ * fetches, capped. Unavailability follows RFC 9309: a 4xx (no robots.txt) allows everything; a
+ * 5xx, an unreachable server or a file over 512 KiB disallows everything, since the site may be
+ * unable to say what it forbids; such an answer is asked for again after a minute, not the TTL.
  */
 import robotsParser from 'robots-parser';
-import type { HttpClient } from '../../services.ts';
+import type { HttpClient } from '../services.ts';
+import { httpUrl } from './url.ts';
 
 export interface RobotsRules {
   isAllowed(url: string): boolean;
@@ -14,9 +17,11 @@ export interface RobotsRules {
   crawlDelayMs: number;
   /** Why everything is disallowed, when robots.txt could not be read. */
   unavailable?: string;
+  /** Absolute URLs of its `Sitemap:` lines. */
+  sitemaps: readonly string[];
 }
 
-const ROBOTS_MAX_BYTES = 512 * 1024;
+export const ROBOTS_MAX_BYTES = 512 * 1024;
 const ROBOTS_TIMEOUT_MS = 10_000;
 /** Origins remembered at once; the oldest is forgotten first. */
 const CACHE_SIZE = 1000;
@@ -24,8 +29,8 @@ const CACHE_SIZE = 1000;
 /** A robots.txt that could not be read is asked for again soon, not after the full TTL. */
 const UNAVAILABLE_TTL_MS = 60_000;
 
-const allowAll: RobotsRules = { isAllowed: () => true, crawlDelayMs: 0 };
-const disallowAll = (unavailable: string): RobotsRules => ({ isAllowed: () => false, crawlDelayMs: 0, unavailable });
+const allowAll: RobotsRules = { isAllowed: () => true, crawlDelayMs: 0, sitemaps: [] };
+const disallowAll = (unavailable: string): RobotsRules => ({ isAllowed: () => false, crawlDelayMs: 0, unavailable, sitemaps: [] });
 
 export interface RobotsOptions {
   userAgent: string;
@@ -74,6 +79,7 @@ export class RobotsCache {
       // robots-parser answers undefined for another origin; callers only ask about this one.
       isAllowed: (url) => parsed.isAllowed(url, agent) !== false,
       crawlDelayMs,
+      sitemaps: parsed.getSitemaps().flatMap((sitemap) => httpUrl(sitemap, robotsUrl) ?? []),
     };
   }
 }

@@ -1,7 +1,9 @@
 /**
- * `srcset` parsing and rewriting. URLs may contain commas (image CDNs put `w_400,h_300` in the
- * path), so a naive `split(',')` breaks them; this follows the HTML candidate-parsing rules.
+ * `srcset` parsing, rewriting and resolution (part of the URL module: a srcset is a list of URLs).
+ * URLs may contain commas (image CDNs put `w_400,h_300` in the path), so a naive `split(',')`
+ * breaks them; this follows the HTML candidate-parsing rules.
  */
+import { absoluteUrl } from './url.ts';
 
 export interface SrcsetCandidate {
   url: string;
@@ -39,6 +41,11 @@ export function parseSrcset(srcset: string): SrcsetCandidate[] {
 
 export function serializeSrcset(candidates: SrcsetCandidate[]): string {
   return candidates.map((c) => (c.descriptor ? `${c.url} ${c.descriptor}` : c.url)).join(', ');
+}
+
+/** The srcset with every candidate URL resolved against `base` (unparseable ones kept as written). */
+export function absoluteSrcset(srcset: string, base: string): string {
+  return serializeSrcset(parseSrcset(srcset).map((c) => ({ ...c, url: absoluteUrl(c.url, base) ?? c.url })));
 }
 
 /** Width (`w`) beats density (`x`); a candidate without descriptor counts as `1x`. */
