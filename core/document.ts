@@ -22,6 +22,8 @@ export interface FetchedResponse {
   /** Decoded text when the response is textual, using the detected charset. */
   text?: string;
   charset?: string;
+  /** Only the start of a longer body was kept (requests made with `truncateBody`). */
+  truncated?: boolean;
 }
 
 export interface PipelineMessage {

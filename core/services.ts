@@ -24,6 +24,8 @@ export interface HttpRequestOptions {
   timeoutMs?: number;
   maxBodyBytes?: number;
   maxRedirects?: number;
+  /** Keep the first `maxBodyBytes` of a longer body (marked `truncated`) instead of failing. */
+  truncateBody?: boolean;
   signal?: AbortSignal;
 }
 

@@ -15,6 +15,14 @@ export interface ReadBodyOptions {
   contentEncoding?: string;
   /** Aborting destroys the streams and rejects with the signal's reason. */
   signal: AbortSignal;
+  /** Past the cap, keep the first `maxBytes` and stop reading instead of failing (robots.txt: RFC 9309 reads at least 500 KiB). */
+  truncate?: boolean;
+}
+
+export interface ReadBodyResult {
+  body: Uint8Array;
+  /** True when the body went on past `maxBytes` and only its start was kept. */
+  truncated: boolean;
 }
 
 const tooLarge = (max: number) => fetchFailed(`response body exceeds ${max} bytes`);
@@ -66,7 +74,7 @@ async function decoderFor(encoding: string, source: Readable): Promise<Transform
 
 /** Collects the decoded body. Rejects with TrawlError for cap and decoding failures, with the raw
  * stream error for network failures, and with `signal.reason` when aborted. */
-export async function readBody(res: Readable, options: ReadBodyOptions): Promise<Uint8Array> {
+export async function readBody(res: Readable, options: ReadBodyOptions): Promise<ReadBodyResult> {
   const { maxBytes, signal } = options;
   const encodings = (options.contentEncoding ?? '')
     .split(',')
@@ -76,18 +84,15 @@ export async function readBody(res: Readable, options: ReadBodyOptions): Promise
 
   const streams: Readable[] = [res];
   let raw = 0;
-  return new Promise<Uint8Array>((resolve, reject) => {
+  return new Promise<ReadBodyResult>((resolve, reject) => {
     let settled = false;
-    const finish = (err: unknown, body?: Uint8Array) => {
+    const finish = (err: unknown, body?: Uint8Array, truncated = false) => {
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', onAbort);
-      if (err !== undefined) {
-        for (const s of streams) s.destroy();
-        reject(err);
-      } else {
-        resolve(body!);
-      }
+      if (err !== undefined || truncated) for (const s of streams) s.destroy();
+      if (err !== undefined) reject(err);
+      else resolve({ body: body!, truncated });
     };
     const onAbort = () => finish(signal.reason);
     if (signal.aborted) return onAbort();
@@ -113,20 +118,24 @@ export async function readBody(res: Readable, options: ReadBodyOptions): Promise
       if (settled) return;
       const chunks: Buffer[] = [];
       let size = 0;
+      const kept = () => new Uint8Array(Buffer.concat(chunks, Math.min(size, maxBytes)));
+      const overCap = () => (options.truncate ? finish(undefined, kept(), true) : finish(tooLarge(maxBytes)));
       const onData = (chunk: Buffer) => {
+        const room = maxBytes - size;
         size += chunk.length;
-        if (size > maxBytes) return finish(tooLarge(maxBytes));
-        chunks.push(chunk);
+        if (size <= maxBytes) return void chunks.push(chunk);
+        if (options.truncate && room > 0) chunks.push(chunk.subarray(0, room));
+        overCap();
       };
       if (tail !== res) {
         // Raw bytes count too: some inputs (a gzip header with an endless name field) never inflate.
         res.on('data', (chunk: Buffer) => {
           raw += chunk.length;
-          if (raw > maxBytes) finish(tooLarge(maxBytes));
+          if (raw > maxBytes) overCap();
         });
       }
       tail.on('data', onData);
-      tail.once('end', () => finish(undefined, new Uint8Array(Buffer.concat(chunks, size))));
+      tail.once('end', () => finish(undefined, kept()));
     }, (err) => finish(err));
   });
 }

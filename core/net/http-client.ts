@@ -161,20 +161,21 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
       }
       const responseHeaders = flattenHeaders(res.headers);
       let body: Uint8Array = new Uint8Array(0);
+      let truncated = false;
       const noBody = hop.method === 'HEAD' || status === 204 || status === 304;
-      if (!noBody && Number(responseHeaders['content-length']) > maxBytes) {
+      if (!noBody && !options.truncateBody && Number(responseHeaders['content-length']) > maxBytes) {
         // Announced as too big: refuse without reading a byte of it.
         res.destroy();
         throw fetchFailed(`response body exceeds ${maxBytes} bytes`);
       }
       try {
         if (noBody) res.destroy();
-        else body = await readBody(res, { maxBytes, contentEncoding: responseHeaders['content-encoding'], signal: attempt.signal });
+        else ({ body, truncated } = await readBody(res, { maxBytes, contentEncoding: responseHeaders['content-encoding'], signal: attempt.signal, truncate: options.truncateBody }));
       } catch (err) {
         throw failure(err, hop.url, attempt);
       }
       const mediaType = mediaTypeOf(responseHeaders['content-type'], body);
-      const response: FetchedResponse = { status, headers: responseHeaders, body, finalUrl: hop.url.href, mediaType };
+      const response: FetchedResponse = { status, headers: responseHeaders, body, finalUrl: hop.url.href, mediaType, ...(truncated ? { truncated } : {}) };
       if (isTextual(mediaType)) {
         const markup = /html|xml/.test(mediaType);
         const decoded = decodeText(body, { contentType: responseHeaders['content-type'], sniffMarkup: markup });

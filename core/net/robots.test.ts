@@ -83,12 +83,18 @@ describe('robots.txt', () => {
     expect((await cache.rulesFor(origin)).isAllowed(origin)).toBe(false);
   });
 
-  test(`a robots.txt over ${ROBOTS_MAX_BYTES} bytes is unavailable: everything disallowed, no sitemaps`, async () => {
-    const huge = startFixtureSite({ '/robots.txt': () => text(`Sitemap: /s.xml\n${'# padding\n'.repeat(ROBOTS_MAX_BYTES / 10 + 1)}`) });
+  test(`a robots.txt over ${ROBOTS_MAX_BYTES} bytes is read from its first ${ROBOTS_MAX_BYTES} bytes (RFC 9309: at least 500 KiB)`, async () => {
+    const head = 'User-agent: *\nDisallow: /secret/\nSitemap: /s.xml\n';
+    // The cap falls in the middle of the /cut-in-half/ rule: it and everything after it are not read.
+    const padding = `${'#'.repeat(ROBOTS_MAX_BYTES - 15 - head.length - 1)}\n`;
+    const body = `${head}${padding}Disallow: /cut-in-half/\nDisallow: /after/\n${'# more\n'.repeat(50_000)}`;
+    const huge = startFixtureSite({ '/robots.txt': () => text(body) });
     try {
       const rules = await robots().rulesFor(huge.at('/'));
-      expect([rules.isAllowed(huge.at('/x')), rules.sitemaps]).toEqual([false, []]);
-      expect(rules.unavailable).toContain('could not be fetched');
+      expect(rules.unavailable).toBeUndefined();
+      const allowed = ['/secret/x', '/page', '/cut-in-half/x', '/after/x'].map((path) => rules.isAllowed(huge.at(path)));
+      expect(allowed).toEqual([false, true, true, true]);
+      expect(rules.sitemaps).toEqual([huge.at('/s.xml')]);
     } finally {
       await huge.stop();
     }

@@ -4,8 +4,9 @@
  * callers share one fetch). Rules are matched for Trawl's user-agent token (the product name of
  * `fetch.userAgent`, e.g. `TrawlBot`), and `Crawl-delay` becomes the host's minimum gap between
  * fetches, capped. Unavailability follows RFC 9309: a 4xx (no robots.txt) allows everything; a
- * 5xx, an unreachable server or a file over 512 KiB disallows everything, since the site may be
- * unable to say what it forbids; such an answer is asked for again after a minute, not the TTL.
+ * 5xx or an unreachable server disallows everything, since the site may be unable to say what it
+ * forbids; such an answer is asked for again after a minute, not the TTL. A file over 512 KiB is
+ * read up to there (the RFC asks parsers to take at least the first 500 KiB).
  */
 import robotsParser from 'robots-parser';
 import type { HttpClient } from '../services.ts';
@@ -62,16 +63,19 @@ export class RobotsCache {
     const robotsUrl = `${origin}/robots.txt`;
     let status: number;
     let text: string;
+    let truncated = false;
     try {
-      const response = await this.http.request(robotsUrl, { timeoutMs: ROBOTS_TIMEOUT_MS, maxBodyBytes: ROBOTS_MAX_BYTES, maxRedirects: 5, headers: { accept: 'text/plain,*/*;q=0.5' } });
+      const response = await this.http.request(robotsUrl, { timeoutMs: ROBOTS_TIMEOUT_MS, maxBodyBytes: ROBOTS_MAX_BYTES, truncateBody: true, maxRedirects: 5, headers: { accept: 'text/plain,*/*;q=0.5' } });
       status = response.status;
       text = response.text ?? new TextDecoder().decode(response.body);
+      truncated = response.truncated === true;
     } catch (err) {
       return disallowAll(`robots.txt could not be fetched (${err instanceof Error ? err.message : String(err)})`);
     }
     if (status >= 500) return disallowAll(`robots.txt answered HTTP ${status}`);
     if (status >= 400) return allowAll;
-    const parsed = robotsParser(robotsUrl, text);
+    // A cut-off last line may be half a rule; the lines before it are whole.
+    const parsed = robotsParser(robotsUrl, truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text);
     const agent = this.options.userAgent;
     const delaySeconds = Number(parsed.getCrawlDelay(agent) ?? 0);
     const crawlDelayMs = Number.isFinite(delaySeconds) && delaySeconds > 0 ? Math.min(delaySeconds * 1000, this.options.maxCrawlDelayMs) : 0;
