@@ -12,56 +12,12 @@
  * a synchronous task blocks the thread and the deadline fires only when it yields) for
  * comparisons and debugging.
  */
-import { availableParallelism } from 'node:os';
 import { pickSuspect, RssWatchdog } from './memory.ts';
-import { reviveError, WorkerPoolError, type RunMessage, type SerializedError, type TaskContext, type TaskFunction, type TaskRef, type WorkerFailureKind, type WorkerReply } from './task.ts';
+import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
+import { WorkerPoolError, type RunMessage, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
 
-export interface WorkerPoolOptions {
-  /** Workers at most; default `os.availableParallelism()`. 0 = run tasks in-process. */
-  size?: number;
-  /** Tasks that may wait for a worker; one more is refused with `queue-full`. Default 256. */
-  maxQueue?: number;
-  /** Tasks marked heavy that may run at once; default half the pool, at least 1. */
-  maxHeavy?: number;
-  /** Deadline of a task that names none, in ms. Default 30 s. */
-  timeoutMs?: number;
-  /** A worker whose JavaScript heap passes this is stopped (its task fails with `memory`). 0 = none. */
-  memoryLimitMb?: number;
-  /** The whole process's RSS budget: past it, the busy task most likely to blame is stopped. 0 = none. */
-  maxRssMb?: number;
-  /** How often heaps and RSS are sampled, in ms. Default 100. */
-  sampleMs?: number;
-  /** Bun's small-heap mode for workers: less memory, slower; not a limit. */
-  smol?: boolean;
-  /** Module URLs every new worker loads before its first task, so replacements start warm. */
-  preload?: string[];
-  /** An idle worker is stopped after this long (ms); default never, workers stay warm. */
-  idleMs?: number;
-  /** Rebuilds a task's error on the calling thread (e.g. back into a TrawlError). */
-  reviveError?: (error: SerializedError) => Error;
-}
-
-export interface RunOptions {
-  /** Deadline in ms from now; default the pool's `timeoutMs`. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /** Heavy tasks (large inputs) run at most `maxHeavy` at once; lighter ones may pass them in the queue. */
-  heavy?: boolean;
-  /** Buffers moved to the worker instead of copied (they become unusable here). */
-  transfer?: Transferable[];
-}
-
-export interface WorkerPoolStats {
-  size: number;
-  workers: number;
-  busy: number;
-  queued: number;
-  heavyRunning: number;
-  completed: number;
-  /** Workers terminated and replaced after a timeout, abort, crash or memory stop. */
-  replaced: number;
-  failed: Record<WorkerFailureKind, number>;
-}
+export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './options.ts';
+export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
 
 /** Bun's Worker can stop holding the process open while idle; the DOM typings do not know it. */
 type BunWorker = Worker & { ref(): void; unref(): void };
@@ -100,7 +56,7 @@ function crashMessage(event: ErrorEvent): string {
 
 export class WorkerPool {
   readonly size: number;
-  private readonly settings: Required<Omit<WorkerPoolOptions, 'size' | 'preload'>> & { preload: string[] };
+  private readonly settings: PoolSettings;
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
   private readonly watchdog: RssWatchdog;
@@ -110,19 +66,8 @@ export class WorkerPool {
   private counts = { completed: 0, replaced: 0, failed: { timeout: 0, aborted: 0, crashed: 0, memory: 0, 'queue-full': 0, closed: 0 } };
 
   constructor(options: WorkerPoolOptions = {}) {
-    this.size = Math.max(0, Math.floor(options.size ?? availableParallelism()));
-    this.settings = {
-      maxQueue: options.maxQueue ?? 256,
-      maxHeavy: Math.max(1, options.maxHeavy ?? Math.floor(this.size / 2)),
-      timeoutMs: options.timeoutMs ?? 30_000,
-      memoryLimitMb: options.memoryLimitMb ?? 0,
-      maxRssMb: options.maxRssMb ?? 0,
-      sampleMs: options.sampleMs ?? 100,
-      smol: options.smol ?? false,
-      preload: options.preload ?? [],
-      idleMs: options.idleMs ?? Infinity,
-      reviveError: options.reviveError ?? reviveError,
-    };
+    this.settings = resolveOptions(options);
+    this.size = this.settings.size;
     this.watchdog = new RssWatchdog(this.settings.maxRssMb * MB, this.settings.sampleMs, (rss) => this.overBudget(rss));
   }
 
