@@ -20,6 +20,7 @@ const exitThread = task<typeof Tasks.exitThread>(FIXTURES, 'exitThread');
 const allocateYielding = task<typeof Tasks.allocateYielding>(FIXTURES, 'allocateYielding');
 const allocateSync = task<typeof Tasks.allocateSync>(FIXTURES, 'allocateSync');
 const allocateChecked = task<typeof Tasks.allocateChecked>(FIXTURES, 'allocateChecked');
+const wasPreloaded = task<typeof Tasks.wasPreloaded>(FIXTURES, 'wasPreloaded');
 
 const pools: WorkerPool[] = [];
 function pool(options: WorkerPoolOptions): WorkerPool {
@@ -102,16 +103,20 @@ describe('WorkerPool', () => {
   test('the main thread stays responsive while two workers spin', async () => {
     const workers = pool({ size: 2 });
     await Promise.all([workers.run(add, { a: 0, b: 0 }), workers.run(add, { a: 0, b: 0 })]);
+    const gaps: number[] = [];
     let last = performance.now();
-    let widest = 0;
     const ticker = setInterval(() => {
       const now = performance.now();
-      widest = Math.max(widest, now - last);
+      gaps.push(now - last);
       last = now;
     }, 10);
     await Promise.all([workers.run(spin, { ms: 1500 }), workers.run(spin, { ms: 1500 })]);
     clearInterval(ticker);
-    expect(widest).toBeLessThan(200);
+    // Spinning on this thread would show one 1500 ms gap; two cores shared with other work may
+    // delay a tick or two now and then, so one late tick is allowed, a stall is not.
+    expect(gaps.length).toBeGreaterThan(30);
+    expect(gaps.filter((gap) => gap >= 200).length).toBeLessThanOrEqual(1);
+    expect(Math.max(...gaps)).toBeLessThan(750);
   });
 
   test('tasks wait in FIFO order, and past the queue bound they are refused', async () => {
@@ -128,7 +133,8 @@ describe('WorkerPool', () => {
 
   test('heavy tasks beyond the cap wait while light ones pass them', async () => {
     const workers = pool({ size: 2, maxHeavy: 1 });
-    const a = workers.run(sleep, { ms: 300, label: 'heavy A' }, { heavy: true });
+    // A runs long enough that C, on the second (cold) worker, surely starts before it ends.
+    const a = workers.run(sleep, { ms: 1000, label: 'heavy A' }, { heavy: true });
     const b = workers.run(sleep, { ms: 10, label: 'heavy B' }, { heavy: true });
     const c = workers.run(sleep, { ms: 10, label: 'light C' });
     expect(workers.stats()).toMatchObject({ heavyRunning: 1, busy: 2, queued: 1 });
@@ -156,6 +162,14 @@ describe('WorkerPool', () => {
     expect(stopped.message).toContain(`memory budget of ${budgetMb} MB`);
     expect(stopped.ms).toBeLessThan(10_000);
     expect(await workers.run(add, { a: 1, b: 1 })).toBe(2);
+  });
+
+  test('every worker, a replacement too, loads the preload modules first (smol heap here)', async () => {
+    const workers = pool({ size: 1, smol: true, preload: [new URL('./fixtures/preloaded.ts', import.meta.url).href] });
+    expect(await workers.run(wasPreloaded, undefined)).toBe(true);
+    expect(await failure(workers.run(spin, {}, { timeoutMs: 100 }))).toMatchObject({ kind: 'timeout' });
+    expect(await workers.run(wasPreloaded, undefined)).toBe(true);
+    expect(await pool({ size: 1 }).run(wasPreloaded, undefined)).toBe(false);
   });
 
   test('size 0 runs tasks on the calling thread, still under the deadline', async () => {
