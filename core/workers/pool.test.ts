@@ -44,7 +44,8 @@ describe('WorkerPool', () => {
     const workers = pool({ size: 2 });
     expect(await Promise.all([workers.run(add, { a: 1, b: 2 }), workers.run(add, { a: 3, b: 4 }), workers.run(add, { a: 5, b: 6 })])).toEqual([3, 7, 11]);
     expect(await workers.run(whereAmI, undefined)).toEqual({ mainThread: false });
-    expect(workers.stats()).toMatchObject({ size: 2, workers: 2, busy: 0, queued: 0, completed: 4, replaced: 0 });
+    expect(await workers.run(sleep, { ms: 20, label: 'no deadline' }, { timeoutMs: Infinity })).toMatchObject({ label: 'no deadline' });
+    expect(workers.stats()).toMatchObject({ size: 2, workers: 2, busy: 0, queued: 0, completed: 5, replaced: 0 });
   });
 
   test('a task\'s own error comes back with its name, message and fields; the worker stays', async () => {

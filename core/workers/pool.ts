@@ -79,7 +79,8 @@ export class WorkerPool {
       if (signal?.aborted) return reject(this.aborted(signal));
       const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
       const onAbort = () => this.fail(task, this.aborted(signal!));
-      const timer = setTimeout(() => this.fail(task, new WorkerPoolError('timeout', `the task took longer than ${timeoutMs} ms`)), timeoutMs);
+      // setTimeout fires at once for Infinity and past 2^31 ms; such a deadline is none.
+      const timer = timeoutMs < 2 ** 31 ? setTimeout(() => this.fail(task, new WorkerPoolError('timeout', `the task took longer than ${timeoutMs} ms`)), timeoutMs) : undefined;
       const task: Task = {
         id: ++this.nextId,
         ref: ref as TaskRef<unknown, unknown>,
