@@ -48,6 +48,16 @@ describe('WorkerPool', () => {
     expect(workers.stats()).toMatchObject({ size: 2, workers: 2, busy: 0, queued: 0, completed: 5, replaced: 0 });
   });
 
+  test('idle workers do not keep the process alive', async () => {
+    const script = `import { WorkerPool, task } from ${JSON.stringify(new URL('./pool.ts', import.meta.url).href)};
+      console.log(await new WorkerPool({ size: 2 }).run(task(${JSON.stringify(FIXTURES.href)}, 'add'), { a: 1, b: 2 }));`;
+    const child = Bun.spawn(['bun', '-e', script], { stdout: 'pipe', stderr: 'inherit' });
+    const exited = await Promise.race([child.exited, Bun.sleep(10_000).then(() => 'still running')]);
+    if (exited === 'still running') child.kill();
+    expect(exited).toBe(0);
+    expect((await new Response(child.stdout).text()).trim()).toBe('3');
+  });
+
   test('a task\'s own error comes back with its name, message and fields; the worker stays', async () => {
     const workers = pool({ size: 1 });
     const error = await workers.run(fail, { message: 'bad page' }).catch((err: unknown) => err);
