@@ -1,0 +1,56 @@
+/**
+ * The process-wide memory watchdog of the worker pool. Bun has no per-worker memory limit
+ * (`resourceLimits` is ignored, `smol` only changes GC heuristics) and a worker's own heap
+ * reports stop while it runs synchronous code, which is exactly when a hostile page allocates
+ * gigabytes. Resident memory, though, can be read from the calling thread at any time, and
+ * `worker.terminate()` interrupts even a tight loop and hands its heap back. So the pool samples
+ * the process's RSS and, past the budget, stops the busy task most likely to blame.
+ */
+
+export interface Suspect {
+  /** Last heap size the worker reported (0 if it never yielded). */
+  heapBytes: number;
+  /** When its task started (performance.now()). */
+  startedAt: number;
+}
+
+/**
+ * The task to stop: the largest reported heap, else the longest-running task (a synchronous
+ * allocator reports nothing but has usually run the longest).
+ */
+export function pickSuspect<T extends Suspect>(busy: readonly T[]): T | undefined {
+  return [...busy].sort((a, b) => b.heapBytes - a.heapBytes || a.startedAt - b.startedAt)[0];
+}
+
+export class RssWatchdog {
+  private timer?: ReturnType<typeof setInterval>;
+  /** After a kill the freed memory takes a moment to leave RSS; no second victim before then. */
+  private quietUntil = 0;
+
+  constructor(
+    private readonly limitBytes: number,
+    private readonly sampleMs: number,
+    private readonly onOver: (rssBytes: number) => boolean,
+    private readonly readRss: () => number = () => process.memoryUsage.rss(),
+  ) {}
+
+  /** Samples while there is work; idempotent. */
+  start(): void {
+    if (this.timer || this.limitBytes <= 0) return;
+    this.timer = setInterval(() => this.sample(), this.sampleMs);
+    this.timer.unref?.();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private sample(): void {
+    const now = performance.now();
+    if (now < this.quietUntil) return;
+    const rss = this.readRss();
+    if (rss <= this.limitBytes) return;
+    if (this.onOver(rss)) this.quietUntil = now + Math.max(1000, 5 * this.sampleMs);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The worker pool's settings (with the defaults that size it to the machine), per-task options
+ * and the statistics it reports for /health.
+ */
+import { availableParallelism } from 'node:os';
+import type { SerializedError, WorkerFailureKind } from './task.ts';
+import { reviveError } from './task.ts';
+
+export interface WorkerPoolOptions {
+  /** Workers at most; default `os.availableParallelism()`. 0 = run tasks in-process. */
+  size?: number;
+  /** Tasks that may wait for a worker; one more is refused with `queue-full`. Default 256. */
+  maxQueue?: number;
+  /** Tasks marked heavy that may run at once; default half the pool, at least 1. */
+  maxHeavy?: number;
+  /** Deadline of a task that names none, in ms. Default 30 s. */
+  timeoutMs?: number;
+  /** A worker whose JavaScript heap passes this is stopped (its task fails with `memory`). 0 = none. */
+  memoryLimitMb?: number;
+  /** The whole process's RSS budget: past it, the busy task most likely to blame is stopped. 0 = none. */
+  maxRssMb?: number;
+  /** How often heaps and RSS are sampled, in ms. Default 100. */
+  sampleMs?: number;
+  /** Bun's small-heap mode for workers: less memory, slower; not a limit. */
+  smol?: boolean;
+  /** Module URLs every new worker loads before its first task, so replacements start warm. */
+  preload?: string[];
+  /** An idle worker is stopped after this long (ms); default never, workers stay warm. */
+  idleMs?: number;
+  /** Rebuilds a task's error on the calling thread (e.g. back into a TrawlError). */
+  reviveError?: (error: SerializedError) => Error;
+}
+
+export interface RunOptions {
+  /** Deadline in ms from now; default the pool's `timeoutMs`. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Heavy tasks (large inputs) run at most `maxHeavy` at once; lighter ones may pass them in the queue. */
+  heavy?: boolean;
+  /** Buffers moved to the worker instead of copied (they become unusable here). */
+  transfer?: Transferable[];
+}
+
+export interface WorkerPoolStats {
+  size: number;
+  workers: number;
+  busy: number;
+  queued: number;
+  heavyRunning: number;
+  completed: number;
+  /** Workers terminated and replaced after a timeout, abort, crash or memory stop. */
+  replaced: number;
+  failed: Record<WorkerFailureKind, number>;
+}
+
+export type PoolSettings = Required<Omit<WorkerPoolOptions, 'preload'>> & { preload: string[] };
+
+export function resolveOptions(options: WorkerPoolOptions): PoolSettings {
+  const size = Math.max(0, Math.floor(options.size ?? availableParallelism()));
+  return {
+    size,
+    maxQueue: options.maxQueue ?? 256,
+    maxHeavy: Math.max(1, options.maxHeavy ?? Math.floor(size / 2)),
+    timeoutMs: options.timeoutMs ?? 30_000,
+    memoryLimitMb: options.memoryLimitMb ?? 0,
+    maxRssMb: options.maxRssMb ?? 0,
+    sampleMs: options.sampleMs ?? 100,
+    smol: options.smol ?? false,
+    preload: options.preload ?? [],
+    idleMs: options.idleMs ?? Infinity,
+    reviveError: options.reviveError ?? reviveError,
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * A pool of Bun Workers for CPU work that must not stall the server thread: parsing, transforms,
+ * formats. A task is a module URL plus the name of a function it exports (see task.ts); every
+ * worker runs the same entry (worker.ts), which imports the module once and keeps it, so the
+ * pool knows nothing of what it runs and plugins can bring their own task modules.
+ *
+ * Each task has a hard deadline, counted from submission (queue time included) and an optional
+ * AbortSignal. When either fires, the caller's promise rejects at once and a running task's worker
+ * is terminated and replaced: a tight loop cannot be asked to stop, only killed. A worker that
+ * crashes (an uncaught error, even in a callback long after the task returned) takes only its own
+ * task down. Memory: see memory.ts. Size 0 runs tasks on the calling thread (no isolation at all:
+ * a synchronous task blocks the thread and the deadline fires only when it yields) for
+ * comparisons and debugging.
+ */
+import { pickSuspect, RssWatchdog } from './memory.ts';
+import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
+import { WorkerPoolError, type RunMessage, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
+
+export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './options.ts';
+export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
+
+/** Bun's Worker can stop holding the process open while idle; the DOM typings do not know it. */
+type BunWorker = Worker & { ref(): void; unref(): void };
+
+interface Task {
+  id: number;
+  ref: TaskRef<unknown, unknown>;
+  input: unknown;
+  options: RunOptions;
+  heavy: boolean;
+  resolve(output: unknown): void;
+  reject(error: unknown): void;
+  cleanup(): void;
+  slot?: Slot;
+  settled?: boolean;
+}
+
+interface Slot {
+  worker: BunWorker;
+  task?: Task;
+  startedAt: number;
+  heapBytes: number;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+const ENTRY = new URL('./worker.ts', import.meta.url).href;
+const MB = 2 ** 20;
+const NO_CHECKS: TaskContext = { checkMemory() {} };
+
+/** Bun's message of an uncaught worker error is a source excerpt ending in "error: <message>" and a stack. */
+function crashMessage(event: ErrorEvent): string {
+  const message = event.error instanceof Error ? event.error.message : event.message;
+  const line = /^\s*(?:\w*Error|error): (.+)$/m.exec(message ?? '')?.[1] ?? message?.split('\n').find((l) => l.trim());
+  return line?.trim().slice(0, 200) || 'unknown error';
+}
+
+export class WorkerPool {
+  readonly size: number;
+  private readonly settings: PoolSettings;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private readonly watchdog: RssWatchdog;
+  private nextId = 0;
+  private inProcess = 0;
+  private closed = false;
+  private counts = { completed: 0, replaced: 0, failed: { timeout: 0, aborted: 0, crashed: 0, memory: 0, 'queue-full': 0, closed: 0 } };
+
+  constructor(options: WorkerPoolOptions = {}) {
+    this.settings = resolveOptions(options);
+    this.size = this.settings.size;
+    this.watchdog = new RssWatchdog(this.settings.maxRssMb * MB, this.settings.sampleMs, (rss) => this.overBudget(rss));
+  }
+
+  /** Runs `ref` on `input`; rejects with a WorkerPoolError when the pool stops it, else with the task's own error. */
+  run<I, O>(ref: TaskRef<I, O>, input: I, options: RunOptions = {}): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      const { signal } = options;
+      if (this.closed) return reject(new WorkerPoolError('closed', 'the worker pool is closed'));
+      if (signal?.aborted) return reject(this.aborted(signal));
+      const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
+      const onAbort = () => this.fail(task, this.aborted(signal!));
+      // setTimeout fires at once for Infinity and past 2^31 ms; such a deadline is none.
+      const timer = timeoutMs < 2 ** 31 ? setTimeout(() => this.fail(task, new WorkerPoolError('timeout', `the task took longer than ${timeoutMs} ms`)), timeoutMs) : undefined;
+      const task: Task = {
+        id: ++this.nextId,
+        ref: ref as TaskRef<unknown, unknown>,
+        input,
+        options,
+        heavy: options.heavy ?? false,
+        resolve: resolve as (output: unknown) => void,
+        reject,
+        cleanup: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (this.size === 0) return this.runHere(task);
+      this.queue.push(task);
+      this.drain();
+      if (this.queue.length > this.settings.maxQueue && this.queue.at(-1) === task) {
+        this.fail(task, new WorkerPoolError('queue-full', `the worker pool is busy: ${this.settings.maxQueue} tasks are already waiting`));
+      }
+    });
+  }
+
+  stats(): WorkerPoolStats {
+    return {
+      size: this.size,
+      workers: this.slots.length,
+      busy: this.inProcess + this.slots.filter((s) => s.task).length,
+      queued: this.queue.length,
+      heavyRunning: this.heavyRunning(),
+      completed: this.counts.completed,
+      replaced: this.counts.replaced,
+      failed: { ...this.counts.failed },
+    };
+  }
+
+  /** Stops every worker; waiting and running tasks fail with `closed`. */
+  close(): void {
+    this.closed = true;
+    for (const task of [...this.queue, ...this.slots.flatMap((s) => (s.task ? [s.task] : []))]) {
+      this.fail(task, new WorkerPoolError('closed', 'the worker pool was closed'));
+    }
+    for (const slot of [...this.slots]) this.discard(slot, false);
+    this.watchdog.stop();
+  }
+
+  private aborted(signal: AbortSignal): WorkerPoolError {
+    return new WorkerPoolError('aborted', 'the task was aborted', { cause: signal.reason });
+  }
+
+  private heavyRunning(): number {
+    return this.slots.filter((s) => s.task?.heavy).length;
+  }
+
+  /** Size 0: the task runs on this thread; the deadline and abort still reject the caller. */
+  private async runHere(task: Task): Promise<void> {
+    this.inProcess++;
+    try {
+      const module = (await import(task.ref.module)) as Record<string, unknown>;
+      const fn = module[task.ref.name];
+      if (typeof fn !== 'function') throw new Error(`${task.ref.module} exports no function "${task.ref.name}"`);
+      const output = await (fn as TaskFunction)(task.input, NO_CHECKS);
+      if (this.settle(task, () => task.resolve(output))) this.counts.completed++;
+    } catch (err) {
+      if (this.settle(task, () => task.reject(err))) this.counts.completed++;
+    } finally {
+      this.inProcess--;
+    }
+  }
+
+  /** Starts waiting tasks, first come first served among those allowed to run (heavy ones wait for a heavy slot). */
+  private drain(): void {
+    while (!this.closed && this.queue.length > 0) {
+      const heavyFull = this.heavyRunning() >= this.settings.maxHeavy;
+      const index = this.queue.findIndex((t) => !t.heavy || !heavyFull);
+      if (index < 0) return;
+      const slot = this.slots.find((s) => !s.task) ?? (this.slots.length < this.size ? this.spawn() : undefined);
+      if (!slot) return;
+      this.start(slot, this.queue.splice(index, 1)[0]!);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(ENTRY, { smol: this.settings.smol, preload: this.settings.preload }) as BunWorker;
+    const slot: Slot = { worker, startedAt: 0, heapBytes: 0 };
+    worker.unref();
+    worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => this.onReply(slot, event.data));
+    worker.addEventListener('error', (event: ErrorEvent) => {
+      event.preventDefault();
+      this.lose(slot, `the worker crashed (${crashMessage(event)})`);
+    });
+    worker.addEventListener('close', () => this.lose(slot, 'the worker stopped unexpectedly'));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private start(slot: Slot, task: Task): void {
+    clearTimeout(slot.idleTimer);
+    slot.task = task;
+    slot.startedAt = performance.now();
+    slot.heapBytes = 0;
+    task.slot = slot;
+    slot.worker.ref();
+    this.watchdog.start();
+    const message: RunMessage = {
+      type: 'run',
+      id: task.id,
+      module: task.ref.module,
+      name: task.ref.name,
+      input: task.input,
+      sampleMs: this.settings.sampleMs,
+      memoryLimitBytes: this.settings.memoryLimitMb * MB,
+    };
+    try {
+      slot.worker.postMessage(message, task.options.transfer ?? []);
+    } catch (err) {
+      // The input cannot be cloned: the caller's mistake, the worker is fine.
+      this.settle(task, () => task.reject(err));
+      this.release(slot);
+    }
+  }
+
+  private onReply(slot: Slot, reply: WorkerReply): void {
+    const task = slot.task;
+    if (!task || reply.id !== task.id) return;
+    slot.heapBytes = reply.heapBytes;
+    const limit = this.settings.memoryLimitMb * MB;
+    const over = limit > 0 && reply.heapBytes > limit;
+    if (reply.type === 'heap') {
+      if (over) this.fail(task, new WorkerPoolError('memory', `the task's heap passed ${this.settings.memoryLimitMb} MB (${Math.round(reply.heapBytes / MB)} MB)`));
+      return;
+    }
+    this.counts.completed++;
+    if (reply.ok) this.settle(task, () => task.resolve(reply.output));
+    else this.settle(task, () => task.reject(this.settings.reviveError(reply.error)));
+    // A worker that kept a heap over the limit after its task is recycled rather than reused.
+    if (over) this.discard(slot, true);
+    else this.release(slot);
+  }
+
+  /** Marks a task done once; the first outcome wins (a late reply after a timeout is ignored). */
+  private settle(task: Task, outcome: () => void): boolean {
+    if (task.settled) return false;
+    task.settled = true;
+    task.cleanup();
+    if (task.slot?.task === task) task.slot.task = undefined;
+    outcome();
+    return true;
+  }
+
+  /** The pool gives up on a task: out of the queue, or its worker terminated and replaced. */
+  private fail(task: Task, error: WorkerPoolError): void {
+    const slot = task.slot?.task === task ? task.slot : undefined;
+    if (!this.settle(task, () => task.reject(error))) return;
+    this.counts.failed[error.kind]++;
+    const queued = this.queue.indexOf(task);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    if (slot) this.discard(slot, !this.closed);
+  }
+
+  /** A worker died on its own (crash, exit): its task fails, a fresh worker takes its place. */
+  private lose(slot: Slot, message: string): void {
+    if (!this.slots.includes(slot)) return;
+    // An idle worker that dies is not replaced here: a broken preload would otherwise respawn forever.
+    if (slot.task) this.fail(slot.task, new WorkerPoolError('crashed', message));
+    else this.discard(slot, false);
+  }
+
+  private release(slot: Slot): void {
+    slot.worker.unref();
+    if (Number.isFinite(this.settings.idleMs)) {
+      slot.idleTimer = setTimeout(() => this.discard(slot, false), this.settings.idleMs);
+      slot.idleTimer.unref?.();
+    }
+    if (!this.slots.some((s) => s.task)) this.watchdog.stop();
+    this.drain();
+  }
+
+  private discard(slot: Slot, replace: boolean): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    this.slots.splice(index, 1);
+    clearTimeout(slot.idleTimer);
+    slot.task = undefined;
+    slot.worker.terminate();
+    if (replace) {
+      this.counts.replaced++;
+      this.spawn();
+    }
+    if (!this.slots.some((s) => s.task)) this.watchdog.stop();
+    this.drain();
+  }
+
+  private overBudget(rssBytes: number): boolean {
+    const suspect = pickSuspect(this.slots.filter((s): s is Slot & { task: Task } => !!s.task));
+    if (!suspect) return false;
+    const message = `the server passed its memory budget of ${this.settings.maxRssMb} MB (${Math.round(rssBytes / MB)} MB) and this task was the largest`;
+    this.fail(suspect.task, new WorkerPoolError('memory', message));
+    return true;
+  }
+}
