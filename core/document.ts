@@ -5,6 +5,7 @@
  */
 import { parseHtmlDocument, type DomDocument, type DomElement } from './dom.ts';
 import type { Job } from './job.ts';
+import { DataBag } from './data-bag.ts';
 
 export interface Metadata {
   title: string;
@@ -62,8 +63,8 @@ export class PageDocument {
   metadata: Metadata = emptyMetadata();
   /** Format outputs keyed by response field (`markdown`, `text`, `links`, …). */
   readonly outputs: Record<string, unknown> = {};
-  /** Values plugins pass to each other, keyed by a name the producing plugin documents. */
-  readonly data = new Map<string, unknown>();
+  /** Values plugins pass to each other, by typed key (data-bag.ts). */
+  readonly data = new DataBag();
   readonly messages: PipelineMessage[] = [];
   readonly timings: Record<string, number> = {};
 

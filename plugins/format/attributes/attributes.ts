@@ -18,7 +18,7 @@ import { TrawlError } from '../../../core/errors.ts';
 import { validateSelectors } from '../../transform/selectors/selectors.ts';
 import { absoluteUrl, documentBaseUrl } from '../../transform/resolve-urls/urls.ts';
 import { parseSrcset, serializeSrcset } from '../../transform/resolve-urls/srcset.ts';
-import { responseText } from '../../document/html/decode.ts';
+import { responseText } from '../../../core/response-text.ts';
 
 const PLUGIN_ID = 'format.attributes';
 /** Enough for any real listing; a hostile page with a million matches must not make a million-entry answer. */

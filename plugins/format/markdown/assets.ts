@@ -4,6 +4,7 @@
  * format publishes them under `doc.data` `assets`; other formats (json) call `collectAssets`.
  */
 import { absoluteUrl, isHttpUrl } from '../../transform/resolve-urls/urls.ts';
+import { dataKey } from '../../../core/data-bag.ts';
 import { isPixelImage, stripTrackingParams } from './tracking.ts';
 
 export interface Asset {
@@ -12,7 +13,7 @@ export interface Asset {
   alt?: string;
 }
 
-export const ASSETS_KEY = 'assets';
+export const ASSETS_KEY = dataKey<Asset[]>('format.assets');
 
 export function collectAssets(root: Element, baseUrl: string): Asset[] {
   const assets: Asset[] = [];

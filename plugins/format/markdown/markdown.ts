@@ -7,6 +7,7 @@
 import TurndownService from 'turndown';
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
+import { dataKey } from '../../../core/data-bag.ts';
 import { documentBaseUrl } from '../../transform/resolve-urls/urls.ts';
 import { contentRules } from './rules.ts';
 import { tableRules } from './tables.ts';
@@ -56,7 +57,7 @@ export function elementToMarkdown(service: TurndownService, root: Element): stri
   return tidyMarkdown(service.turndown(inPlace(limitDepth(convertibleRoot(root)))));
 }
 
-const MARKDOWN_KEY = 'markdown';
+const MARKDOWN_KEY = dataKey<{ root: Element; markdown: string }>('format.markdown');
 
 /**
  * The content's markdown, converted once per document: the markdown, json and llm formats all
@@ -65,7 +66,7 @@ const MARKDOWN_KEY = 'markdown';
  */
 export function contentMarkdown(doc: PageDocument, service: TurndownService): string {
   if (!doc.root) return '';
-  const cached = doc.data.get(MARKDOWN_KEY) as { root: Element; markdown: string } | undefined;
+  const cached = doc.data.get(MARKDOWN_KEY);
   if (cached?.root === doc.root) return cached.markdown;
   const markdown = elementToMarkdown(service, doc.root);
   doc.data.set(MARKDOWN_KEY, { root: doc.root, markdown });
