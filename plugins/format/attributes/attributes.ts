@@ -15,7 +15,7 @@ import { parseHtmlDocument, parseHtmlFragment } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
 import { TrawlError } from '../../../core/errors.ts';
-import { validateSelectors } from '../../transform/selectors/selectors.ts';
+import { validateSelectors } from '../../../core/selectors.ts';
 import { absoluteUrl, documentBaseUrl } from '../../transform/resolve-urls/urls.ts';
 import { parseSrcset, serializeSrcset } from '../../transform/resolve-urls/srcset.ts';
 import { responseText } from '../../../core/response-text.ts';

@@ -13,9 +13,9 @@ import { definePlugin } from '../../../core/plugin.ts';
 import { countWords, textOf } from '../../../core/dom.ts';
 import type { Metadata, PageDocument } from '../../../core/document.ts';
 import { documentBaseUrl } from '../../transform/resolve-urls/urls.ts';
-import { contentMarkdown, createTurndown } from '../markdown/markdown.ts';
-import { collectAssets, type Asset } from '../markdown/assets.ts';
-import { pageLinks, type PageLink } from '../links/links.ts';
+import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
+import { collectAssets, type Asset } from '../shared/assets.ts';
+import { pageLinks, type PageLink } from '../shared/links.ts';
 
 export interface Extraction {
   /** The URL as requested (normalised); `metadata.final_url` is where it led. */

@@ -7,7 +7,7 @@ import { testContext, testDocument } from '../../../test/helpers/plugin-context.
 import { resolveUrlsTransform } from './resolve-urls.ts';
 import { absoluteUrl, documentBaseUrl } from './urls.ts';
 import { largestCandidate, parseSrcset, serializeSrcset } from './srcset.ts';
-import { isPlaceholderSrc } from './lazy.ts';
+import { isPlaceholderSrc } from '../shared/lazy.ts';
 
 async function resolved(fixture: string, finalUrl: string) {
   const handler = await resolveUrlsTransform.setup({}, testContext());
