@@ -6,9 +6,9 @@ import { parseHtmlFragment } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import { htmlPage } from '../../../test/helpers/html-page.ts';
-import { markdownFormat } from './markdown.ts';
+import { ASSETS_KEY, markdownFormat } from './markdown.ts';
 import { contentMarkdown, convertibleRoot, createTurndown, elementToMarkdown } from '../shared/markdown.ts';
-import { ASSETS_KEY, collectAssets } from '../shared/assets.ts';
+import { collectAssets } from '../shared/assets.ts';
 import { tidyMarkdown } from '../shared/tidy.ts';
 import { codeLanguage } from '../shared/rules.ts';
 

@@ -6,7 +6,11 @@ import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { documentBaseUrl } from '../../transform/resolve-urls/urls.ts';
 import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
-import { ASSETS_KEY, collectAssets } from '../shared/assets.ts';
+import { collectAssets, type Asset } from '../shared/assets.ts';
+import { dataKey } from '../../../core/data-bag.ts';
+
+/** The content's media, published for whoever reads the document after rendering. */
+export const ASSETS_KEY = dataKey<Asset[]>('format.markdown.assets');
 
 export const markdownFormat = definePlugin({
   kind: 'format',
