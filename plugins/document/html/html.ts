@@ -29,8 +29,8 @@ export function isHtmlResponse(response: FetchedResponse): boolean {
 export function parseHtmlPage(doc: PageDocument): void {
   const response = doc.response;
   if (!response) return;
-  // A rendering fetcher may have parsed the live DOM already; parsing its HTML again gains nothing.
-  const { dom, root } = parsePage(responseText(response), doc.dom ?? undefined);
+  // A source may have built the page's DOM already (the video page); parsing the response would undo that.
+  const { dom, root } = parsePage(doc.dom ?? responseText(response));
   doc.dom = dom;
   doc.root = root;
   const metadata = extractMetadata({ dom, pageUrl: response.finalUrl || doc.job.url, headers: response.headers });

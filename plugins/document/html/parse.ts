@@ -16,12 +16,16 @@ export interface ParsedPage {
   root: Element;
 }
 
-export function parsePage(html: string, parsed?: Document): ParsedPage {
-  const dom = parsed ?? parseHtmlDocument(html);
+/**
+ * `html` is the markup to parse; or a DOM a source already built (the video page), whose markup
+ * is not the response's, so it is never parsed again.
+ */
+export function parsePage(html: string | Document): ParsedPage {
+  const dom = typeof html === 'string' ? parseHtmlDocument(html) : html;
   settleParsedPage(dom);
   if (!isBrokenParse(dom)) return { dom, root: dom.body };
-  const again = reparseBody(html);
-  if (!isBrokenParse(again)) return { dom, root: again.body };
+  const again = typeof html === 'string' ? reparseBody(html) : null;
+  if (again && !isBrokenParse(again)) return { dom, root: again.body };
   // no better parse: search the whole element that holds the text (heads are skipped by every pass)
   return { dom, root: textRoot(dom) ?? dom.body };
 }
