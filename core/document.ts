@@ -58,7 +58,11 @@ export class PageDocument {
   type: string | null = null;
   /** The full parsed page (HTML pages) or the document built from a non-HTML file. */
   dom: DomDocument | null = null;
-  /** Root of the content that formats render; transforms narrow or clean it. */
+  /**
+   * Root of the content that formats render; each transform works on what the previous ones left
+   * here. Usually `dom.body`; a detached container after include_selectors; the body of a second
+   * parse when the HTML document plugin had to mend linkedom's tree (then not inside `dom`).
+   */
   root: DomElement | null = null;
   metadata: Metadata = emptyMetadata();
   /** Format outputs keyed by response field (`markdown`, `text`, `links`, …). */

@@ -71,7 +71,7 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
 export const mainContentTransform = definePlugin({
   kind: 'transform',
   name: 'main-content',
-  description: 'Keeps only the main content of a page (only_main_content): drops navigation, headers, footers, sidebars, banners, share bars, related links, comments and ads.',
+  description: 'Keeps only the main content of a page (only_main_content; inside the include_selectors selection when one is given): drops navigation, headers, footers, sidebars, banners, share bars, related links, comments and ads.',
   provides: ['transform:main-content'],
   order: 'normal',
   options: z.object({
