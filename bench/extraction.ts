@@ -5,8 +5,9 @@
  *   bun bench/extraction.ts [--limit N] [--type article] [--source wcxb] [--ids a,b]
  *                           [--per-doc out.tsv] [--no-baseline] [--no-llm] [--out path.json]
  *
- * In one run, for every selected page: Trawl (parse → extractMainContent → markdown with the
- * markdown format's own turndown setup, timed; plain text via core/dom.ts textOf for scoring) and the baseline, Readability 0.6.0 on
+ * In one run, for every selected page: Trawl (the scrape pipeline a user's request runs,
+ * dataset-pipeline.ts: html document → transforms → markdown with `only_main_content`, timed;
+ * plain text of the content root via core/dom.ts textOf for scoring) and the baseline, Readability 0.6.0 on
  * linkedom 0.18.14 (parse → `new Readability(doc).parse().textContent`, timed). Both are scored
  * with the dataset's evaluate.ts. Then, untimed, the llm format through the real pipeline
  * (llm-measure.ts): its token share of the raw HTML (median, p90) and recall, next to the recall
@@ -17,11 +18,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Readability } from '@mozilla/readability';
 import { parseHtmlDocument, textOf } from '../core/dom.ts';
-import { extractMainContent } from '../plugins/transform/main-content/main-content.ts';
-import { parseForExtraction } from '../plugins/transform/main-content/parse.ts';
 import { filterRecord, loadSelection, parseDatasetArgs, type Page } from './extraction-data.ts';
 import { groupSummaries, perDocTsv, printTable } from './extraction-report.ts';
-import { createTurndown, elementToMarkdown } from '../plugins/format/markdown/markdown.ts';
+import { datasetPipeline } from './dataset-pipeline.ts';
 import { extractForLlm, llmSummary, printLlmSummary, TOKENIZER } from './llm-measure.ts';
 
 const args = parseDatasetArgs('extraction', {
@@ -39,15 +38,15 @@ interface RunResult {
   ms: number;
 }
 
-/** Trawl on one page: timed HTML → main content → markdown; plain text for scoring taken outside the timer. */
-function trawlPage(page: Page, td: ReturnType<typeof createTurndown>, out: RunResult & { extractMs: number; markdownChars: number; errors: Record<string, string> }) {
+/** Trawl on one page: the timed scrape (parse, metadata, transforms, markdown); plain text for scoring taken outside the timer. */
+async function trawlPage(page: Page, out: RunResult & { extractMs: number; markdownChars: number; errors: Record<string, string> }) {
   const t0 = performance.now();
   let root: Element | null = null;
   try {
-    const doc = parseForExtraction(page.html);
-    root = extractMainContent(doc, page.url || undefined);
-    out.extractMs += performance.now() - t0;
-    out.markdownChars += elementToMarkdown(td, root).length;
+    const doc = await scrape(page);
+    out.extractMs += (doc.timings.detect ?? 0) + (doc.timings.transform ?? 0);
+    out.markdownChars += String(doc.outputs.markdown ?? '').length;
+    root = doc.root;
   } catch (e) {
     out.errors[page.id] = e instanceof Error ? e.message : String(e);
   }
@@ -70,11 +69,11 @@ function readabilityPage(page: Page, out: RunResult) {
 }
 
 // Interleaved page by page, so background load on the machine hits both systems alike.
-const td = createTurndown();
+const scrape = await datasetPipeline();
 const trawl = { text: {} as Record<string, string>, ms: 0, extractMs: 0, markdownChars: 0, errors: {} as Record<string, string> };
 const baseline: RunResult | null = args['no-baseline'] ? null : { text: {}, ms: 0 };
 for (const page of pages) {
-  trawlPage(page, td, trawl);
+  await trawlPage(page, trawl);
   if (baseline) readabilityPage(page, baseline);
 }
 const trawlRows = scorer.scorePages(gt, trawl.text, ids);
@@ -85,7 +84,7 @@ if (baselineRows) systems.push({ name: 'readability', groups: groupSummaries(sco
 printTable(systems);
 const pps = (n: number, ms: number) => (ms > 0 ? (n * 1000) / ms : 0);
 const trawlPps = pps(pages.length, trawl.ms);
-console.log(`\nthroughput: trawl html→main→markdown ${trawlPps.toFixed(1)} pages/s (${(trawl.ms / 1000).toFixed(1)} s; parse+extract ${(trawl.extractMs / 1000).toFixed(1)} s)`);
+console.log(`\nthroughput: trawl scrape (html→main→markdown) ${trawlPps.toFixed(1)} pages/s (${(trawl.ms / 1000).toFixed(1)} s; parse+metadata+transforms ${(trawl.extractMs / 1000).toFixed(1)} s)`);
 if (baseline) {
   const rPps = pps(pages.length, baseline.ms);
   console.log(`            readability parse       ${rPps.toFixed(1)} pages/s (${(baseline.ms / 1000).toFixed(1)} s)  ratio ${(trawlPps / rPps).toFixed(2)}x`);

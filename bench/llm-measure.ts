@@ -1,25 +1,12 @@
 /**
  * The llm format measured on dev-set pages, shared by the llm-tokens and extraction benchmarks:
- * every page goes through the real pipeline (html document → clean → selectors → main content →
- * URL resolution → markdown, `only_main_content: true`) from memory, then the llm text is made
+ * every page goes through the real pipeline (dataset-pipeline.ts) from memory, then the llm text is made
  * from the markdown. Token counts use gpt-tokenizer's default encoding (o200k_base).
  */
-import pino from 'pino';
 import { countTokens } from 'gpt-tokenizer';
-import { loadConfig } from '../core/config.ts';
 import { textOf } from '../core/dom.ts';
-import { createJob } from '../core/job.ts';
-import { testRequest } from '../test/helpers/plugin-context.ts';
-import { Pipeline } from '../core/pipeline.ts';
-import { definePlugin, type AnyPlugin } from '../core/plugin.ts';
-import { PluginRegistry } from '../core/registry.ts';
-import { htmlDocument } from '../plugins/document/html/html.ts';
-import { cleanTransform } from '../plugins/transform/clean/clean.ts';
-import { selectorsTransform } from '../plugins/transform/selectors/selectors.ts';
-import { mainContentTransform } from '../plugins/transform/main-content/main-content.ts';
-import { resolveUrlsTransform } from '../plugins/transform/resolve-urls/resolve-urls.ts';
-import { markdownFormat } from '../plugins/format/markdown/markdown.ts';
 import { LLM_STEPS, llmFromMarkdown, type LlmInput, type LlmStep } from '../plugins/format/llm/llm.ts';
+import { datasetPipeline } from './dataset-pipeline.ts';
 import { allTextOf, type Page, type Scorer, type Truth } from './extraction-data.ts';
 
 export const TOKENIZER = 'gpt-tokenizer 4.0.0, default encoding (o200k_base)';
@@ -28,31 +15,10 @@ export interface Extracted { id: string; type: string; rawTokens: number; input:
 
 /** Runs every page through the pipeline once; what the llm measurements are made from. */
 export async function extractForLlm(pages: Page[]): Promise<Extracted[]> {
-  let current: Page | null = null;
-  const datasetFetcher = definePlugin({
-    kind: 'fetcher',
-    name: 'dataset',
-    description: 'Serves the current dev-set page from memory.',
-    setup: () => ({
-      matches: () => true,
-      async fetch(doc) {
-        doc.response = { status: 200, headers: {}, body: new Uint8Array(0), finalUrl: doc.job.url, mediaType: 'text/html', text: current!.html, charset: 'utf-8' };
-      },
-    }),
-  });
-  const plugins = [datasetFetcher, htmlDocument, cleanTransform, selectorsTransform, mainContentTransform, resolveUrlsTransform, markdownFormat] as unknown as AnyPlugin[];
-  const config = loadConfig({ plugins, env: {}, defaultFile: null, overrides: { log: { level: 'silent' } } });
-  const registry = new PluginRegistry(plugins, config);
-  const logger = pino({ level: 'silent' });
-  await registry.setup(() => ({ logger, config, resolve: () => { throw new Error('no services in the bench'); } }));
-  const pipeline = new Pipeline(registry, logger);
+  const scrape = await datasetPipeline();
   const extracted: Extracted[] = [];
   for (const page of pages) {
-    current = page;
-    // 24 Mozilla test pages have no known URL; a reserved host stands in.
-    const url = page.url || `https://dataset.invalid/${page.id}`;
-    const job = createJob(testRequest({ url, formats: ['markdown'], onlyMainContent: true }), 'bench', new AbortController().signal);
-    const { doc } = await pipeline.run(job);
+    const doc = await scrape(page);
     extracted.push({
       id: page.id, type: `${page.source}/${page.type}`, rawTokens: countTokens(page.html), text: doc.root ? textOf(doc.root) : '', allText: allTextOf(page.html),
       input: { url: doc.baseUrl, title: doc.metadata.title, markdown: String(doc.outputs.markdown ?? '') },

@@ -6,6 +6,7 @@
 import { parseHtmlDocument, type DomDocument, type DomElement } from './dom.ts';
 import type { Job } from './job.ts';
 import { emptyMetadata, type ActionResults, type Metadata } from './model/result.ts';
+import { DataBag } from './data-bag.ts';
 
 export { emptyMetadata, type Metadata } from './model/result.ts';
 
@@ -40,7 +41,11 @@ export class PageDocument {
   type: string | null = null;
   /** The full parsed page (HTML pages) or the document built from a non-HTML file. */
   dom: DomDocument | null = null;
-  /** Root of the content that formats render; transforms narrow or clean it. */
+  /**
+   * Root of the content that formats render; each transform works on what the previous ones left
+   * here. Usually `dom.body`; a detached container after include_selectors; the body of a second
+   * parse when the HTML document plugin had to mend linkedom's tree (then not inside `dom`).
+   */
   root: DomElement | null = null;
   metadata: Metadata = emptyMetadata();
   /** Format outputs keyed by format name (`markdown`, `json`, `links`, …). */
@@ -49,8 +54,8 @@ export class PageDocument {
   actions: ActionResults | null = null;
   /** The page screenshot a request's `screenshot` field asked for (base64 PNG). */
   screenshot: string | null = null;
-  /** Values plugins pass to each other, keyed by a name the producing plugin documents. */
-  readonly data = new Map<string, unknown>();
+  /** Values plugins pass to each other, by typed key (data-bag.ts). */
+  readonly data = new DataBag();
   readonly messages: PipelineMessage[] = [];
   readonly timings: Record<string, number> = {};
 

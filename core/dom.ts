@@ -68,6 +68,42 @@ export function textOf(root: Node): string {
   return blocks.join('\n\n');
 }
 
+export const ELEMENT = 1;
+export const TEXT = 3;
+
+/** Is this UTF-16 code unit visible (not whitespace, NBSP, zero-width space or BOM)? */
+export const isVisible = (c: number): boolean => c > 32 && c !== 160 && c !== 0x200b && c !== 0xfeff;
+
+/** Number of non-whitespace characters of a string. */
+export function visibleLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (isVisible(s.charCodeAt(i))) n++;
+  return n;
+}
+
+/** Upper-case tag names by local name: linkedom's `tagName` upper-cases on every read. */
+const UPPER = new Map<string, string>();
+
+export function tagOf(el: Element): string {
+  const name = el.localName;
+  let tag = UPPER.get(name);
+  if (tag === undefined) {
+    tag = name.toUpperCase();
+    // bounded: a hostile page can invent any number of custom element names
+    if (UPPER.size < 2000) UPPER.set(name, tag);
+  }
+  return tag;
+}
+
+/**
+ * Raw attribute value, or null. On linkedom, `getAttribute` HTML-escapes the value on every call
+ * and dominates the hot loops; the attribute node's value is the same text, unescaped.
+ */
+export function attr(el: Element, name: string): string | null {
+  if (!el.hasAttributes()) return null;
+  return el.getAttributeNode(name)?.value ?? null;
+}
+
 export function countWords(text: string): number {
   return text.match(/[\p{L}\p{N}_]+(?:['’-][\p{L}\p{N}_]+)*/gu)?.length ?? 0;
 }

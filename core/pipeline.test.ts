@@ -11,6 +11,7 @@ import { definePlugin, type AnyPlugin } from './plugin.ts';
 import { Pipeline } from './pipeline.ts';
 import { PluginRegistry } from './registry.ts';
 import { testJob } from '../test/helpers/plugin-context.ts';
+import { FETCHER_ID } from './data-bag.ts';
 
 const page = (html: string) => ({ status: 200, headers: {}, body: new TextEncoder().encode(html), finalUrl: 'https://example.com/', mediaType: 'text/html', text: html });
 const sinkWrites: unknown[] = [];
@@ -46,7 +47,7 @@ describe('pipeline', () => {
     sinkWrites.length = 0;
     const { doc, result } = await pipeline.run(testJob({ url: 'https://example.com/', formats: ['echo', 'broken'] }));
     expect(doc.type).toBe('document.htmlish');
-    expect(doc.data.get('fetcher')).toBe('fetcher.fake');
+    expect(doc.data.get(FETCHER_ID)).toBe('fetcher.fake');
     expect(result.formats.echo).toBe('<p data-order="pre-post">Hello <b>there</b> friend</p>');
     expect(result.formats.broken).toBeUndefined();
     expect(result.warnings.map((m) => `${m.plugin}: ${m.message}`)).toEqual(['format.broken: Format "broken" failed: renderer exploded']);

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { PageDocument } from './document.ts';
+import { FETCHER_ID } from './data-bag.ts';
 import { countWords, textOf } from './dom.ts';
 import { asTrawlError, TrawlError } from './errors.ts';
 import type { Job } from './job.ts';
@@ -64,7 +65,7 @@ export class Pipeline {
     } catch (err) {
       throw asTrawlError(err, 'fetch', fetcher.id);
     }
-    doc.data.set('fetcher', fetcher.id);
+    doc.data.set(FETCHER_ID, fetcher.id);
   }
 
   /**
@@ -73,7 +74,7 @@ export class Pipeline {
    * stands, with a warning.
    */
   private async refetch(first: PageDocument): Promise<PageDocument> {
-    const producer = first.data.get('fetcher');
+    const producer = first.data.get(FETCHER_ID);
     const fetcher = this.registry.active('fetcher').find((p) => p.id !== producer && p.handler.shouldRerender?.(first));
     if (!fetcher) return first;
     const doc = new PageDocument(first.job);

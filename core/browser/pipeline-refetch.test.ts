@@ -8,6 +8,7 @@ import type { PageDocument } from '../document.ts';
 import { Pipeline } from '../pipeline.ts';
 import { definePlugin, type AnyPlugin } from '../plugin.ts';
 import { PluginRegistry } from '../registry.ts';
+import { FETCHER_ID } from '../data-bag.ts';
 
 const html = (body: string) => ({ status: 200, headers: {}, body: new TextEncoder().encode(body), finalUrl: 'https://example.com/', mediaType: 'text/html', text: body });
 const asked: string[] = [];
@@ -18,7 +19,7 @@ function plugins(options: { renderFails?: boolean; shell?: boolean } = {}): AnyP
       kind: 'fetcher', name: 'renderer', description: '',
       setup: () => ({
         matches: () => false,
-        shouldRerender: (doc: PageDocument) => { asked.push(`renderer saw ${doc.data.get('fetcher')}`); return options.shell ?? true; },
+        shouldRerender: (doc: PageDocument) => { asked.push(`renderer saw ${doc.data.get(FETCHER_ID)}`); return options.shell ?? true; },
         fetch: async (doc) => {
           if (options.renderFails) throw new Error('browser fell over');
           doc.response = html('<h1>Rendered</h1><p>Hello from script</p>');
@@ -51,7 +52,7 @@ describe('refetch after detect', () => {
   test('a fetcher that asks replaces the page; only fetchers other than the producer are asked', async () => {
     const { doc, result } = await run({});
     expect(result.formats.echo).toBe('<h1>Rendered</h1><p>Hello from script</p>');
-    expect(doc.data.get('fetcher')).toBe('fetcher.renderer');
+    expect(doc.data.get(FETCHER_ID)).toBe('fetcher.renderer');
     expect(asked).toEqual(['renderer saw fetcher.plain']);
     expect(Object.keys(doc.timings)).toEqual(expect.arrayContaining(['fetch', 'detect', 'refetch', 'transform', 'format']));
   });
@@ -59,7 +60,7 @@ describe('refetch after detect', () => {
   test('nobody asking leaves the first page', async () => {
     const { doc, result } = await run({ shell: false });
     expect(result.formats.echo).toBe('<div id="root"></div>');
-    expect(doc.data.get('fetcher')).toBe('fetcher.plain');
+    expect(doc.data.get(FETCHER_ID)).toBe('fetcher.plain');
     expect(doc.timings.refetch).toBeUndefined();
   });
 

@@ -25,6 +25,15 @@ beforeAll(async () => {
       <div class="accordion-body" style="display:none"><p>Parcels arrive within three working days, tracked all the way, and a courier calls ahead.</p></div></div>
       <div style="display:none" class="promo-popup"><p>Sign up now for ten percent off your first order with us today.</p></div></main>
       <footer>© 2026 Parcels Ltd</footer></body></html>`,
+    '/kettle': `<html><head><title>The Stillwater kettle</title></head><body><nav><a href="/">Shop</a> <a href="/kettles">Kettles</a></nav>
+      <main><article><h1>The Stillwater kettle</h1>
+      <p>Our quietest kettle yet boils a full litre in under three minutes, and you will barely hear it doing so in the morning.</p>
+      <p>The body is brushed steel with a cool-touch handle, and the lid opens wide enough to clean the inside by hand.</p>
+      <p>Every kettle is tested at the factory and comes with a five-year guarantee on the heating element and the switch.</p></article>
+      <section class="specs"><h2>Specifications</h2><ul><li>Capacity: 1.7 litres</li><li>Power: 2200 watts</li><li>Weight: 1.1 kg</li></ul>
+      <div class="cookie-banner">We use cookies. <a href="/privacy">Privacy policy</a></div>
+      <div style="display:none" class="promo-popup"><p>Sign up now for ten percent off your first order with us today.</p></div></section></main>
+      <footer>© 2026 Kettle Co</footer></body></html>`,
     '/counted': () => new Response(`<html><body><p>Visit number ${++counter}</p></body></html>`, { headers: { 'content-type': 'text/html' } }),
     '/ru': { body: iconv.encode('<html><head><meta charset="windows-1251"><title>Новости</title></head><body><p>Привет, мир! Съешь же ещё этих мягких булок.</p></body></html>', 'win1251'), headers: { 'content-type': 'text/html' } },
     '/ja': { body: iconv.encode('<html><head><title>日本語</title></head><body><p>こんにちは世界。吾輩は猫である。</p></body></html>', 'Shift_JIS'), headers: { 'content-type': 'text/html; charset=Shift_JIS' } },
@@ -112,6 +121,15 @@ describe('scrape a real-looking article', () => {
     const bad = await server.post('/v1/scrape', { url: site.at('/docs/retries'), include_selectors: ['div[['] });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('include_selectors[0]');
+  });
+
+  test('include_selectors with only_main_content: main content runs inside the selection', async () => {
+    const res = await server.post('/v1/scrape', { url: site.at('/kettle'), formats: ['markdown'], include_selectors: ['.specs'], only_main_content: true });
+    expect(res.status).toBe(200);
+    const md: string = res.body.markdown;
+    for (const kept of ['Specifications', 'Capacity: 1.7 litres', 'Power: 2200 watts']) expect(md).toContain(kept);
+    // (and main content worked inside it: the cookie banner and the hidden promo went)
+    for (const dropped of ['quietest kettle', 'Kettle Co', 'We use cookies', 'ten percent off']) expect(md).not.toContain(dropped);
   });
 
   test('redirects are followed and the final URL recorded; an error page is still content', async () => {

@@ -6,7 +6,7 @@
  */
 import Papa from 'papaparse';
 import type { DocumentParser } from '../shared/types.ts';
-import { htmlTable, note, textWithBreaks } from '../shared/html.ts';
+import { htmlTable, note, textWithBreaks } from '../../../core/html-builder.ts';
 import { decodeCsv, sniffDelimiter } from './sniff.ts';
 
 export interface CsvParseOptions {

@@ -8,7 +8,7 @@
  */
 import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
 import { sniffedType } from '../shared/detect.ts';
-import { responseText } from './decode.ts';
+import { responseText } from '../../../core/response-text.ts';
 
 const SAMPLE_CHARS = 4096;
 /** Text pages with a stray control character or a few mis-decoded bytes stay far below this. */

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { htmlDocument, isHtmlResponse } from './html.ts';
-import { cleanContent } from '../../transform/clean/clean.ts';
+import { htmlPage } from '../../../test/helpers/html-page.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
 
@@ -54,10 +54,17 @@ describe('parse', () => {
   test('places React streaming parts before cleaning, so a page without only_main_content keeps them', async () => {
     const html = `<html><body><main><!--$?--><template id="B:0"></template><p>Loading paragraph...</p><!--/$--></main>
       <div hidden id="S:0"><p>The streamed article text.</p></div></body></html>`;
-    const doc = await parsed(html, 'https://example.com/');
-    cleanContent(doc.root!);
+    const doc = htmlPage(html);
     expect(doc.root!.textContent).toContain('The streamed article text.');
     expect(doc.root!.textContent).not.toContain('Loading');
+  });
+
+  test("a page linkedom parses with an empty body (markup before <html>) is parsed again once: content from the body, metadata from the page", async () => {
+    const doc = await parsed('<script>var a = 1</script><!doctype html><html><head><title>T</title></head><body><p>Hello from the body.</p><script>track()</script></body></html>', 'https://example.com/');
+    expect(doc.metadata.title).toBe('T');
+    expect(doc.dom?.querySelector('title')?.textContent).toBe('T');
+    expect(doc.root?.tagName).toBe('BODY');
+    expect(doc.root?.innerHTML).toBe('<p>Hello from the body.</p>');
   });
 
   test('repairs doubly encoded UTF-8 for every format', async () => {

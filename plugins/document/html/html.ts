@@ -1,15 +1,14 @@
 /**
  * HTML document plugin: recognises HTML and XHTML responses (and HTML served as text/plain or
- * with no type, by sniffing), parses them into `doc.dom` with the body as the content root, and
- * fills the page metadata. Metadata is read here, before any transform strips `<script>` (JSON-LD)
+ * with no type, by sniffing), parses them into `doc.dom` with the body as the content root
+ * (parse.ts: the one place linkedom's misplaced bodies are mended), and fills the page metadata. Metadata is read here, before any transform strips `<script>` (JSON-LD)
  * or narrows the content. A binary body served as HTML is a 422 (binary.ts).
  */
 import { definePlugin } from '../../../core/plugin.ts';
-import { parseHtmlDocument } from '../../../core/dom.ts';
-import { settleParsedPage } from './settle.ts';
+import { parsePage } from './parse.ts';
 import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
 import { extractMetadata } from './metadata.ts';
-import { responseText } from './decode.ts';
+import { responseText } from '../../../core/response-text.ts';
 import { looksLikeHtml } from './sniff.ts';
 import { binaryBody } from './binary.ts';
 import { TrawlError } from '../../../core/errors.ts';
@@ -30,12 +29,10 @@ export function isHtmlResponse(response: FetchedResponse): boolean {
 export function parseHtmlPage(doc: PageDocument): void {
   const response = doc.response;
   if (!response) return;
-  // A rendering fetcher may have parsed the live DOM already; parsing its HTML again gains nothing.
-  const dom = doc.dom ?? parseHtmlDocument(responseText(response));
-  // before cleaning drops the hidden streamed parts and their templates, and for every format
-  settleParsedPage(dom);
+  // A source may have built the page's DOM already (the video page); parsing the response would undo that.
+  const { dom, root } = parsePage(doc.dom ?? responseText(response));
   doc.dom = dom;
-  doc.root = dom.body;
+  doc.root = root;
   const metadata = extractMetadata({ dom, pageUrl: response.finalUrl || doc.job.url, headers: response.headers });
   Object.assign(doc.metadata, metadata);
 }

@@ -1,7 +1,7 @@
 /**
  * What a browser would have done to a freshly parsed page before anyone reads it: streamed React
  * segments moved into their placeholders, and doubly encoded UTF-8 repaired. Run once per parse,
- * by the HTML document plugin and by main content's own (re)parses.
+ * by the HTML document plugin after each of its parses (parse.ts).
  */
 import { repairMojibake } from './mojibake.ts';
 import { placeStreamedContent } from './streaming.ts';

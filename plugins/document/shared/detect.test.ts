@@ -5,7 +5,6 @@ import { expect, test } from 'bun:test';
 import { testDocument } from '../../../test/helpers/plugin-context.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { recognises, responseFileName, type DocumentKind } from './detect.ts';
-import { escapeHtml, htmlTable, note, textWithBreaks } from './html.ts';
 import { writeZip } from './fixtures/zip-writer.ts';
 
 const PDF: DocumentKind = { mediaTypes: ['application/pdf'], extensions: ['pdf'], magic: ['pdf'] };
@@ -61,12 +60,4 @@ test('file names come from Content-Disposition (RFC 5987 too), else the URL path
   expect(responseFileName(served('https://x.test/a/b/Report%202024.pdf?x=1', '', null))).toBe('Report 2024.pdf');
   expect(responseFileName(served('https://x.test/dl', '', null, { 'content-disposition': "attachment; filename*=UTF-8''Bericht%20%C3%BCber.pdf" }))).toBe('Bericht über.pdf');
   expect(responseFileName(served('https://x.test/', '', null))).toBeNull();
-});
-
-test('the HTML builder escapes text and builds header-row tables', () => {
-  expect(escapeHtml('<b>"A & B"</b>')).toBe('&lt;b&gt;&quot;A &amp; B&quot;&lt;/b&gt;');
-  expect(textWithBreaks('one\r\ntwo <3')).toBe('one<br>two &lt;3');
-  expect(note('Cut short')).toBe('<p><em>Cut short</em></p>');
-  expect(htmlTable([['A', 'B'], ['1']])).toBe('<table><thead><tr><th>A</th><th>B</th></tr></thead><tbody><tr><td>1</td><td></td></tr></tbody></table>');
-  expect(htmlTable([])).toBe('');
 });

@@ -6,6 +6,7 @@
  */
 import { fileTypeFromBuffer } from 'file-type';
 import type { PageDocument } from '../../../core/document.ts';
+import { dataKey } from '../../../core/data-bag.ts';
 
 export interface DocumentKind {
   /** Media types that name this kind. */
@@ -29,11 +30,11 @@ const UNINFORMATIVE_TYPES = new Set([
   'application/vnd.ms-excel',
 ]);
 
-const SNIFF_KEY = 'document.sniffed-type';
+const SNIFF_KEY = dataKey<Promise<string | undefined>>('document.sniffed-type');
 
 /** The file-type `ext` of the body, sniffed once per document and shared by every document plugin. */
 export function sniffedType(doc: PageDocument): Promise<string | undefined> {
-  let sniffed = doc.data.get(SNIFF_KEY) as Promise<string | undefined> | undefined;
+  let sniffed = doc.data.get(SNIFF_KEY);
   if (!sniffed) {
     const body = doc.response?.body ?? new Uint8Array(0);
     // A sniffing failure means "unknown", never a failed scrape.

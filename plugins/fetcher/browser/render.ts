@@ -11,13 +11,12 @@ import { decodeText } from '../../../core/net/charset.ts';
 import { isTextual, mediaTypeOf } from '../../../core/net/http-support.ts';
 import type { ActionCatalog, BrowserSession } from '../../../core/services.ts';
 import { takeScreenshot, toBase64 } from '../../../core/browser/screenshot.ts';
+import { SCREENSHOT } from '../../../core/data-bag.ts';
 import { runActions } from './actions.ts';
 import { assertDelivered, navigate } from './navigate.ts';
 import { trackNetwork, type SettleOptions } from './settle.ts';
 
 export const PLUGIN_ID = 'fetcher.browser';
-/** `doc.data` key of the full-page screenshot (base64 PNG), read by the screenshot format. */
-export const SCREENSHOT_DATA = 'browser.screenshot';
 
 export interface RenderSettings extends SettleOptions {
   actionTimeoutMs: number;
@@ -104,7 +103,7 @@ export async function renderInto(doc: PageDocument, session: BrowserSession, cat
     if (wantsScreenshot(doc)) {
       const shot = await takeScreenshot(page, { fullPage: true, maxHeight: settings.maxScreenshotHeight });
       const data = toBase64(shot.png);
-      doc.data.set(SCREENSHOT_DATA, data);
+      doc.data.set(SCREENSHOT, data);
       if (job.request.screenshot) doc.screenshot = data;
       if (shot.cut) doc.warn('fetch', PLUGIN_ID, `The screenshot stops at ${settings.maxScreenshotHeight} px; the page is taller`);
     }

@@ -2,8 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import { testContext, testDocument, testJob } from '../../../test/helpers/plugin-context.ts';
 import { parseHtmlFragment } from '../../../core/dom.ts';
-import { htmlDocument } from '../../document/html/html.ts';
-import { cleanTransform } from '../../transform/clean/clean.ts';
+import { htmlStages } from '../../../test/helpers/html-page.ts';
 import { attributesFormat, attributeValue, collectAttributes, MAX_VALUES_PER_SELECTOR } from './attributes.ts';
 
 const PAGE = `<!doctype html><html><head><base href="https://shop.example/catalog/"><meta property="og:image" content="/og.png"></head><body>
@@ -34,7 +33,6 @@ describe('validate', () => {
 
 describe('render', () => {
   test('values in document order from the page as served: cleaning does not hide hidden elements, meta or scripts', async () => {
-    const ctx = testContext();
     const doc = testDocument({
       url: 'https://shop.example/catalog/list', formats: ['attributes'],
       attributeSelectors: [
@@ -49,8 +47,7 @@ describe('render', () => {
     });
     doc.response = { status: 200, headers: {}, body: new TextEncoder().encode(PAGE), finalUrl: 'https://shop.example/catalog/list', mediaType: 'text/html', text: PAGE };
     doc.type = 'document.html';
-    await (await htmlDocument.setup({}, ctx)).parse(doc);
-    await (await cleanTransform.setup({}, ctx)).apply(doc);
+    htmlStages(doc);
     expect(await (await handler()).render(doc)).toEqual([
       { selector: '.product', attribute: 'data-sku', values: ['A-1', 'B-2'] },
       { selector: '.product a', attribute: 'href', values: ['https://shop.example/catalog/item/a?ref=1', 'javascript:void(0)'] },

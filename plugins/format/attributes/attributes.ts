@@ -16,10 +16,10 @@ import { parseHtmlDocument, parseHtmlFragment } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
 import { TrawlError } from '../../../core/errors.ts';
-import { validateSelectors } from '../../transform/selectors/selectors.ts';
+import { validateSelectors } from '../../../core/selectors.ts';
 import { absoluteUrl, documentBaseUrl } from '../../../core/net/url.ts';
 import { absoluteSrcset } from '../../../core/net/srcset.ts';
-import { responseText } from '../../document/html/decode.ts';
+import { responseText } from '../../../core/response-text.ts';
 
 const PLUGIN_ID = 'format.attributes';
 /** Enough for any real listing; a hostile page with a million matches must not make a million-entry answer. */

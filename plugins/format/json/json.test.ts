@@ -2,8 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import { jsonFormat, type Extraction } from './json.ts';
-import { markdownFormat } from '../markdown/markdown.ts';
-import { textFormat } from '../text/text.ts';
+import { renderFormat } from '../../../test/helpers/html-page.ts';
 
 const CONTENT = '<h1>Tidal power</h1><p>Turbines on the <a href="/wiki/Firth?utm_source=feed">Firth</a> turn with the <strong>tide</strong>.</p>' +
   '<img src="/media/map.png" alt="Map"><video src="/media/clip.mp4"></video><p><a href="https://other.example/">Elsewhere</a> and <a href="mailto:a@b.example">mail</a>.</p>';
@@ -41,8 +40,8 @@ describe('extraction', () => {
     const ctx = testContext();
     const alone = (await (await jsonFormat.setup({}, ctx)).render(page())) as Extraction;
     const doc = page();
-    expect(alone.content.markdown).toBe((await (await markdownFormat.setup({}, ctx)).render(doc)) as string);
-    expect(alone.content.text).toBe((await (await textFormat.setup({}, ctx)).render(doc)) as string);
+    expect(alone.content.markdown).toBe((await renderFormat('markdown', doc)) as string);
+    expect(alone.content.text).toBe((await renderFormat('text', doc)) as string);
     expect(doc.outputs).toEqual({});
   });
 

@@ -15,9 +15,9 @@ import { countWords, textOf } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { Extraction } from '../../../core/model/result.ts';
 import { documentBaseUrl } from '../../../core/net/url.ts';
-import { contentMarkdown, createTurndown } from '../markdown/markdown.ts';
-import { collectAssets, type Asset } from '../markdown/assets.ts';
-import { pageLinks, type PageLink } from '../links/links.ts';
+import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
+import { collectAssets, type Asset } from '../shared/assets.ts';
+import { pageLinks, type PageLink } from '../shared/links.ts';
 
 export type { Extraction } from '../../../core/model/result.ts';
 

@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'bun:test';
 import { parseHtmlDocument } from '../../../core/dom.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import { isSamePageJump, linksFormat, linkText, pageLinks } from './links.ts';
+import { linksFormat } from './links.ts';
+import { isSamePageJump, linkText, pageLinks } from '../shared/links.ts';
 
 const PAGE = `<!doctype html><html><head><base href="https://www.example.com/blog/"></head><body>
 <nav><a href="/">Home</a> <a href="/about">About us</a> <a href="#main">Skip to content</a></nav>

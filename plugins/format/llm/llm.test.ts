@@ -1,8 +1,7 @@
 // llm format: header, content and links section of a realistic page, and the step list itself.
 import { describe, expect, test } from 'bun:test';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import { resolveUrlsTransform } from '../../transform/resolve-urls/resolve-urls.ts';
-import { markdownFormat } from '../markdown/markdown.ts';
+import { htmlPage, renderFormat } from '../../../test/helpers/html-page.ts';
 import { LLM_STEPS, llmFormat, llmFromMarkdown, renderLlm } from './llm.ts';
 
 const CONTENT = `<h1>Release 2.0</h1>
@@ -15,10 +14,8 @@ const CONTENT = `<h1>Release 2.0</h1>
 <p><a href="/download"><img src="/img/dl.png" alt="Download"></a></p>`;
 
 async function page() {
-  const doc = testDocument({ url: 'https://tool.example/news/2-0', formats: ['llm'] });
-  doc.setContentHtml(CONTENT);
+  const doc = htmlPage(`<html><body>${CONTENT}</body></html>`, { url: 'https://tool.example/news/2-0', formats: ['llm'] });
   doc.metadata.title = 'Release 2.0 | Toolkit';
-  await (await resolveUrlsTransform.setup({}, testContext())).apply(doc);
   return doc;
 }
 
@@ -56,7 +53,7 @@ describe('llm format', () => {
 
   test('renderLlm is the step pipeline applied to the markdown format\'s output', async () => {
     const doc = await page();
-    const markdown = (await (await markdownFormat.setup({}, testContext())).render(doc)) as string;
+    const markdown = (await renderFormat('markdown', doc)) as string;
     expect(renderLlm(doc)).toBe(llmFromMarkdown({ url: doc.baseUrl, title: doc.metadata.title, markdown }));
   });
 

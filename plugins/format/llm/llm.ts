@@ -17,7 +17,7 @@
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { contentMarkdown, createTurndown } from '../markdown/markdown.ts';
+import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
 import { dedupeLinks, extractLinks, linksSection, shortenLinks, type LlmLink } from './link-steps.ts';
 import {
   asciiQuotes, collapseWhitespace, compactTables, dropEmptyLines, mergeStats, removeEmphasis, stripImages, unescapeMarkdown,

@@ -5,26 +5,20 @@ import { join } from 'node:path';
 import { parseHtmlFragment } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import { htmlDocument } from '../../document/html/html.ts';
-import { cleanTransform } from '../../transform/clean/clean.ts';
-import { resolveUrlsTransform } from '../../transform/resolve-urls/resolve-urls.ts';
-import { contentMarkdown, convertibleRoot, createTurndown, elementToMarkdown, markdownFormat } from './markdown.ts';
-import { ASSETS_KEY, collectAssets } from './assets.ts';
-import { tidyMarkdown } from './tidy.ts';
-import { codeLanguage } from './rules.ts';
+import { htmlPage } from '../../../test/helpers/html-page.ts';
+import { ASSETS_KEY, markdownFormat } from './markdown.ts';
+import { contentMarkdown, convertibleRoot, createTurndown, elementToMarkdown } from '../shared/markdown.ts';
+import { collectAssets } from '../shared/assets.ts';
+import { tidyMarkdown } from '../shared/tidy.ts';
+import { codeLanguage } from '../shared/rules.ts';
 
 const service = createTurndown();
 const md = (html: string) => elementToMarkdown(service, parseHtmlFragment(html));
 
-/** A fixture page through parse → clean → resolve URLs → markdown, as the pipeline runs it. */
+/** A fixture page through parse → transforms (clean, resolve URLs) → markdown, as the pipeline runs it. */
 async function renderPage(html: string, url: string): Promise<{ doc: PageDocument; markdown: string }> {
-  const ctx = testContext();
-  const doc = testDocument({ url });
-  doc.response = { status: 200, headers: {}, body: new Uint8Array(), finalUrl: url, mediaType: 'text/html', text: html };
-  await (await htmlDocument.setup({}, ctx)).parse(doc);
-  await (await cleanTransform.setup({}, ctx)).apply(doc);
-  await (await resolveUrlsTransform.setup({}, ctx)).apply(doc);
-  const markdown = (await (await markdownFormat.setup({}, ctx)).render(doc)) as string;
+  const doc = htmlPage(html, { url });
+  const markdown = (await (await markdownFormat.setup({}, testContext())).render(doc)) as string;
   return { doc, markdown };
 }
 

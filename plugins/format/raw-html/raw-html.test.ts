@@ -2,8 +2,7 @@
 import { expect, test } from 'bun:test';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import { rawHtmlFormat } from './raw-html.ts';
-import { htmlDocument } from '../../document/html/html.ts';
-import { cleanTransform } from '../../transform/clean/clean.ts';
+import { htmlStages } from '../../../test/helpers/html-page.ts';
 
 const PAGE = '<!DOCTYPE html>\n<html><head><script>track()</script></head><body><!-- note --><p>Café</p></body></html>\n';
 
@@ -11,8 +10,7 @@ test('the response text exactly as received, even after parsing and cleaning', a
   const ctx = testContext();
   const doc = testDocument({ url: 'https://example.com/', formats: ['rawHtml'] });
   doc.response = { status: 200, headers: {}, body: new TextEncoder().encode(PAGE), finalUrl: 'https://example.com/', mediaType: 'text/html', text: PAGE, charset: 'utf-8' };
-  await (await htmlDocument.setup({}, ctx)).parse(doc);
-  await (await cleanTransform.setup({}, ctx)).apply(doc);
+  htmlStages(doc);
   expect(await (await rawHtmlFormat.setup({}, ctx)).render(doc)).toBe(PAGE);
   expect(rawHtmlFormat.provides).toEqual(['format:rawHtml']);
 });

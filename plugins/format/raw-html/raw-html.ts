@@ -5,7 +5,7 @@
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { responseText } from '../../document/html/decode.ts';
+import { responseText } from '../../../core/response-text.ts';
 
 const PLUGIN_ID = 'format.raw-html';
 

@@ -2,14 +2,14 @@
 import { expect, test } from 'bun:test';
 import { TrawlError } from '../../../core/errors.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import { SCREENSHOT_DATA } from '../../fetcher/browser/render.ts';
+import { SCREENSHOT } from '../../../core/data-bag.ts';
 import { screenshotFormat } from './screenshot.ts';
 
 const format = screenshotFormat.setup({}, testContext()) as Awaited<ReturnType<typeof screenshotFormat.setup>>;
 
 test('renders the screenshot the browser took', () => {
   const doc = testDocument({ url: 'https://example.com/', formats: ['screenshot'] });
-  doc.data.set(SCREENSHOT_DATA, 'iVBORw0KGgo=');
+  doc.data.set(SCREENSHOT, 'iVBORw0KGgo=');
   expect(format.render(doc)).toBe('iVBORw0KGgo=');
 });
 

@@ -4,7 +4,7 @@
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import { TrawlError } from '../../../core/errors.ts';
-import { SCREENSHOT_DATA } from '../../fetcher/browser/render.ts';
+import { SCREENSHOT } from '../../../core/data-bag.ts';
 
 export const screenshotFormat = definePlugin({
   kind: 'format',
@@ -14,8 +14,8 @@ export const screenshotFormat = definePlugin({
   dependsOn: ['fetcher.browser'],
   setup: () => ({
     render(doc) {
-      const data = doc.data.get(SCREENSHOT_DATA);
-      if (typeof data !== 'string') throw new TrawlError('unprocessable', 'No screenshot was taken: the page was not rendered in the browser');
+      const data = doc.data.get(SCREENSHOT);
+      if (data === undefined) throw new TrawlError('unprocessable', 'No screenshot was taken: the page was not rendered in the browser');
       return data;
     },
   }),

@@ -9,7 +9,7 @@ import { createHttpClient } from '../../../core/net/http-client.ts';
 import { textOf } from '../../../core/dom.ts';
 import { startFixtureSite, type FixtureSite } from '../../../test/helpers/fixture-site.ts';
 import { testConfig, testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import { parseHtmlPage } from '../../document/html/html.ts';
+import { htmlStages } from '../../../test/helpers/html-page.ts';
 import { videoIdOf, videoSource } from './video.ts';
 import { assignedObject, pageLanguage } from './player.ts';
 import { chooseTrack, clock, parseCaptions } from './transcript.ts';
@@ -38,7 +38,7 @@ async function fetchVideo(url: string, pluginOptions: Record<string, unknown> = 
   const doc = testDocument({ url });
   expect(source.matches(doc.job)).toBe(true);
   await source.fetch(doc);
-  parseHtmlPage(doc);
+  htmlStages(doc);
   return doc;
 }
 

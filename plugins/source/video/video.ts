@@ -13,7 +13,7 @@ import { parseHtmlDocument } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { Tokens, type HttpClient } from '../../../core/services.ts';
-import { responseText } from '../../document/html/decode.ts';
+import { responseText } from '../../../core/response-text.ts';
 import { assignedObject, pageLanguage, videoInfo, type VideoInfo } from './player.ts';
 import { chooseTrack, parseCaptions } from './transcript.ts';
 import { renderVideoPage, type Transcript } from './render.ts';

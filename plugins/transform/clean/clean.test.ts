@@ -128,3 +128,16 @@ test('the plugin cleans doc.root and leaves a document without content alone', a
   expect(doc.root!.innerHTML).toBe('<p>a</p>');
   expect(cleanTransform.order).toBe('pre');
 });
+
+test('before main content (only_main_content) it leaves hidden elements, SVGs, noscript and JSON-LD for main content to judge', async () => {
+  const handler = await cleanTransform.setup({}, testContext());
+  const body = '<p>a</p><script>b()</script><script type="application/ld+json">{"@type":"Product"}</script><!-- c --><div hidden><p>folded</p></div><svg><title>Logo</title></svg><noscript><p>fallback</p></noscript>';
+  const doc = testDocument({ url: 'https://example.com/', onlyMainContent: true });
+  doc.setContentHtml(body);
+  await handler.apply(doc);
+  expect(doc.root!.innerHTML).toBe('<p>a</p><script type="application/ld+json">{"@type":"Product"}</script><div hidden><p>folded</p></div><svg><title>Logo</title></svg><noscript><p>fallback</p></noscript>');
+  const full = testDocument({ url: 'https://example.com/' });
+  full.setContentHtml(body);
+  await handler.apply(full);
+  expect(full.root!.innerHTML).toBe('<p>a</p><p>fallback</p>');
+});

@@ -33,19 +33,25 @@ export function removeComments(root: Node): void {
 
 export interface CleanOptions {
   /**
-   * Leave hidden elements for the main-content transform, which tells folded-away content (closed
-   * accordions and tabs, a deferred block on an empty shell, a hidden wrapper around the whole
-   * page) from what is really not shown; removing them all here would take that content too.
+   * Main content runs next (only_main_content): leave it what it judges better itself. Hidden
+   * elements: it tells folded-away content (closed accordions and tabs, a deferred block on an
+   * empty shell, a hidden wrapper around the whole page) from what is really not shown. SVGs,
+   * `<noscript>` and JSON-LD scripts: it scores with them (a page's type, where its content is)
+   * and drops or opens them by itself. Cleaning them here first cost 0.001 F1 on the dev set.
    */
-  keepHidden?: boolean;
+  beforeMainContent?: boolean;
 }
+
+/** What main content reads before dropping it (see CleanOptions). */
+const JSON_LD = 'script[type="application/ld+json"]';
 
 export function cleanContent(root: Element, options: CleanOptions = {}): void {
   // First, so markup recovered from escaped noscript text is cleaned like the rest.
   expandEscapedNoscripts(root);
   removeComments(root);
-  for (const el of root.querySelectorAll(NOT_CONTENT)) el.remove();
-  if (!options.keepHidden) removeInvisible(root);
+  for (const el of root.querySelectorAll(NOT_CONTENT)) if (!options.beforeMainContent || !el.matches(JSON_LD)) el.remove();
+  if (options.beforeMainContent) return;
+  removeInvisible(root);
   replaceSvgs(root);
   // Last, so the noscript content it may keep has been cleaned like the rest.
   resolveNoscripts(root);
@@ -54,11 +60,11 @@ export function cleanContent(root: Element, options: CleanOptions = {}): void {
 export const cleanTransform = definePlugin({
   kind: 'transform',
   name: 'clean',
-  description: 'Removes scripts, styles, embeds, comments, icons and hidden elements (with only_main_content, hidden ones are left to main content, which keeps folded-away text); keeps <noscript> content that carries real text.',
+  description: 'Removes scripts, styles, embeds, comments, icons and hidden elements (with only_main_content, hidden elements, SVGs, noscript and JSON-LD are left to main content, which judges them itself); keeps <noscript> content that carries real text.',
   order: 'pre',
   setup: () => ({
     apply(doc: PageDocument) {
-      if (doc.root) cleanContent(doc.root, { keepHidden: doc.job.request.onlyMainContent });
+      if (doc.root) cleanContent(doc.root, { beforeMainContent: doc.job.request.onlyMainContent });
     },
   }),
 });

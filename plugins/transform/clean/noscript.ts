@@ -6,7 +6,7 @@
  * kept unless they are pixels or duplicate a lazy image next to them.
  */
 import { countWords } from '../../../core/dom.ts';
-import { hasLazySource, isPlaceholderSrc } from '../resolve-urls/lazy.ts';
+import { hasLazySource, isPlaceholderSrc } from '../shared/lazy.ts';
 
 /** Phrasings that ask the reader to turn JavaScript on, not ones that merely talk about it. */
 const JS_NOTICE = /\b(?:enable|turn on|switch on|activate|allow)\s+(?:your\s+)?javascript\b|\bjavascript\s+(?:is|has been|seems to be|appears to be)\s+(?:currently\s+)?(?:disabled|turned off|off|not enabled|not supported|required|needed)\b|\b(?:requires?|needs?)\s+javascript\b|\bjavascript\s+(?:must|needs to)\s+be\s+(?:enabled|turned on)\b/i;

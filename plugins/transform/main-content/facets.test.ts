@@ -14,7 +14,7 @@ test('a collection keeps its products and loses its facet panel, sort menu and c
     <div class="collection-toolbar"><div class="facets-wrapper"><details><summary>Colour</summary><ul><li><label><input type="checkbox">Blue (4)</label></li><li><label><input type="checkbox">Green (2)</label></li></ul></details></div>
     <div class="d-flex"><p>12 products</p><label>Sort by:</label></div></div>
     <ul class="product-grid">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</ul></main><footer>© Shop</footer></body></html>`;
-  const text = extractMainContent(parseHtmlDocument(html)).textContent ?? '';
+  const text = extractMainContent(parseHtmlDocument(html).body).textContent ?? '';
   expect(text).toContain('Hand-thrown stoneware mug number 11');
   expect(text).not.toContain('Sort by');
   expect(text).not.toContain('12 products');

@@ -1,7 +1,6 @@
 import { expect, test } from 'bun:test';
 import { textOf } from '../../../core/dom.ts';
-import { extractMainContent } from './main-content.ts';
-import { parseForExtraction } from './parse.ts';
+import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const para = (words: string, n = 3) => Array.from({ length: n }, (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose.</p>`).join('\n');
 
@@ -11,7 +10,7 @@ test('closing disclosures go; a disclosure leading the text stays', () => {
     ${para('An index fund holds every stock of a market index.', 5)}
     <div id="disclosures"><div class="richtext--disclaimer">${para('All investing is subject to risk, including the loss of money.', 3)}</div></div>
   </div></main></body></html>`;
-  const text = textOf(extractMainContent(parseForExtraction(html)));
+  const text = textOf(mainContentOf(html));
   for (const kept of ['holds every stock', 'We rank funds by cost']) expect(text).toContain(kept);
   expect(text).not.toContain('subject to risk');
 });

@@ -3,9 +3,9 @@ import { textOf } from '../../../core/dom.ts';
 import { PageDocument } from '../../../core/document.ts';
 import { createJob } from '../../../core/job.ts';
 import { extractMainContent, mainContentTransform } from './main-content.ts';
-import { parseForExtraction } from './parse.ts';
+import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
-const extract = (html: string, url?: string) => textOf(extractMainContent(parseForExtraction(html), url));
+const extract = (html: string, url?: string) => textOf(mainContentOf(html, url ? { url } : {}));
 
 const para = (words: string, n = 3) => Array.from({ length: n }, (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose in an article.</p>`).join('\n');
 
@@ -86,7 +86,7 @@ describe('extractMainContent on hand-made pages', () => {
   });
 
   test('docs page: keeps code block and table', () => {
-    const root = extractMainContent(parseForExtraction(DOCS));
+    const root = mainContentOf(DOCS);
     expect(root.querySelector('pre')?.textContent).toContain('port = 8080');
     expect(root.querySelector('table')?.textContent).toContain('TCP port to listen on');
     const text = textOf(root);
@@ -263,6 +263,23 @@ describe('mainContentTransform plugin', () => {
     expect(text).not.toContain('All rights reserved');
   });
 
+  test('runs on what earlier transforms left: inside the include_selectors selection, without excluded blocks', () => {
+    const specs = '<section class="specs"><h2>Specifications</h2><ul><li>Capacity: 1.7 litres</li><li>Power: 2200 watts</li></ul><div class="cookie-banner">We use cookies. <a href="/privacy">Privacy policy</a></div><div style="display:none" class="promo-popup"><p>Sign up now for ten percent off your first order with us today.</p></div></section>';
+    const html = ARTICLE.replace('<aside class="sidebar">', `${specs}<aside class="sidebar">`);
+    const selected = textOf(mainContentOf(html, { includeSelectors: ['.specs'] }));
+    expect(selected).toContain('Capacity: 1.7 litres');
+    for (const dropped of ['We use cookies', 'ten percent off']) expect(selected).not.toContain(dropped);
+    expect(selected).not.toContain('The moon pulls on the oceans.');
+    const excluded = textOf(mainContentOf(html, { excludeSelectors: ['blockquote'] }));
+    expect(excluded).toContain('The moon pulls on the oceans.');
+    expect(excluded).not.toContain('Time and tide wait');
+  });
+
+  test('a small selection is kept, never swapped for the page description', () => {
+    const html = '<html><head><meta name="description" content="A long description of the whole shop, its kettles, its toasters and its delivery terms, much longer than the selection."></head><body><article><p>Some article text.</p></article><p class="price">Price: 40 euros</p></body></html>';
+    expect(textOf(mainContentOf(html, { includeSelectors: ['.price'] }))).toBe('Price: 40 euros');
+  });
+
   test('leaves doc.root alone otherwise', async () => {
     const doc = await run(false, ARTICLE);
     expect(textOf(doc.root!)).toContain('All rights reserved');
@@ -271,10 +288,10 @@ describe('mainContentTransform plugin', () => {
 
 test('code keeps its highlighted comments (hljs-comment, token comment are not comment sections)', () => {
   const prose = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i + 1} explains the command, with clauses, commas, and enough words to be real prose.</p>`).join('');
-  const doc = parseForExtraction(`<html><body><article>${prose}<pre><code><span class="hljs-comment"># stage every modified file</span>
+  const root = mainContentOf(`<html><body><article>${prose}<pre><code><span class="hljs-comment"># stage every modified file</span>
 git add -A
 <span class="token comment">// and commit them</span></code></pre>${prose}</article></body></html>`);
-  const text = textOf(extractMainContent(doc));
+  const text = textOf(root);
   expect(text).toContain('# stage every modified file');
   expect(text).toContain('// and commit them');
 });
@@ -282,8 +299,8 @@ git add -A
 test('an <aside> callout of plain prose set among the paragraphs stays; a sidebar of links does not', () => {
   const prose = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i + 1} explains the myth, with clauses, commas, and enough words to be real prose.</p>`).join('');
   const callout = '<aside class="center"><h3>Not all vegetarians are the same</h3><p>The types of vegetarian diets eaten in the country vary widely, from those that allow eggs and milk to vegan plans with no animal products at all, and they differ in protein.</p></aside>';
-  const doc = parseForExtraction(`<html><body><article>${prose}${callout}${prose}</article><aside class="sidebar"><a href="/a">Popular post one</a><a href="/b">Popular post two</a></aside></body></html>`);
-  const text = textOf(extractMainContent(doc));
+  const root = mainContentOf(`<html><body><article>${prose}${callout}${prose}</article><aside class="sidebar"><a href="/a">Popular post one</a><a href="/b">Popular post two</a></aside></body></html>`);
+  const text = textOf(root);
   expect(text).toContain('vary widely');
   expect(text).not.toContain('Popular post');
 });

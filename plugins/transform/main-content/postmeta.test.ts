@@ -1,7 +1,6 @@
 import { expect, test } from 'bun:test';
 import { textOf } from '../../../core/dom.ts';
-import { extractMainContent } from './main-content.ts';
-import { parseForExtraction } from './parse.ts';
+import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const post = (name: string, date: string, body: string) => `<article class="message message--post">
   <div class="message-cell message-cell--user"><section class="message-user">
@@ -19,7 +18,7 @@ test('a thread keeps each post author and date, not the profile card', () => {
     ${post('FutureBSD', 'Jul 5, 2024', body('Which closed headphones have the widest stage?'))}
     ${post('PinkyPowers', 'Jul 6, 2024', body('Consider the ZMF Atrium Closed, it sounds open.'))}
   </div></body></html>`;
-  const text = textOf(extractMainContent(parseForExtraction(html), 'https://example.org/threads/best-closed.1/'));
+  const text = textOf(mainContentOf(html, { url: 'https://example.org/threads/best-closed.1/' }));
   for (const kept of ['FutureBSD', 'Jul 5, 2024', 'PinkyPowers', 'Jul 6, 2024', 'widest stage', 'ZMF Atrium']) expect(text).toContain(kept);
   for (const gone of ['Joined', 'Well-known member', '512']) expect(text).not.toContain(gone);
 });

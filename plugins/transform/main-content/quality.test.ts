@@ -8,8 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { textOf } from '../../../core/dom.ts';
-import { extractMainContent } from './main-content.ts';
-import { parseForExtraction } from './parse.ts';
+import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const DATASET = process.env.TRAWL_MAIN_CONTENT_DATASET ?? resolve(import.meta.dir, '../../../../shared/datasets/main-content');
 
@@ -36,7 +35,7 @@ describe('main-content quality (dev-set subset)', () => {
     const pred: Record<string, string> = {};
     for (const id of IDS) {
       const html = gunzipSync(readFileSync(join(DATASET, 'html', `${id}.html.gz`))).toString('utf8');
-      pred[id] = textOf(extractMainContent(parseForExtraction(html), gt[id]!.url || undefined));
+      pred[id] = textOf(mainContentOf(html, gt[id]!.url ? { url: gt[id]!.url } : {}));
     }
     const summary = scorer.summarize(scorer.scorePages(gt, pred, IDS));
     expect(summary.empty).toBe(0);

@@ -1,9 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { textOf } from '../../../core/dom.ts';
-import { extractMainContent } from './main-content.ts';
-import { parseForExtraction } from './parse.ts';
+import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
-const extract = (html: string) => textOf(extractMainContent(parseForExtraction(html)));
+const extract = (html: string) => textOf(mainContentOf(html));
 const prose = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `<p>${topic} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose.</p>`).join('');
 const menu = (name: string) => `<ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/${name}/${i}">${name} category number ${i}</a></li>`).join('')}</ul>`;
 

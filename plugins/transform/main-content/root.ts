@@ -1,31 +1,8 @@
 /**
- * Where to look for content. linkedom sometimes leaves `document.body` empty (when markup comes
- * before `<head>`, it opens an empty head/body pair and puts the real page in later siblings);
- * then the whole `<html>` element is searched instead (heads are skipped by every pass).
+ * What main content reads from the page's head: its title (lead-in rules compare headings with
+ * it) and its description (the fallback for a page with no content in the markup).
  */
-import { attr, visibleLength } from './walk.ts';
-
-export function searchRoot(doc: Document): Element | null {
-  const body = doc.body;
-  const html = doc.documentElement;
-  if (body && hasText(body)) return body;
-  if (html && hasText(html)) return html;
-  return body ?? html ?? null;
-}
-
-function hasText(el: Element): boolean {
-  // cheap check: any visible text in the first few thousand characters of the subtree
-  for (let n: Node | null = el.firstChild; n; ) {
-    if (n.nodeType === 3 && visibleLength(n.nodeValue ?? '') > 0 && n.parentNode && (n.parentNode as Element).tagName?.toUpperCase() !== 'SCRIPT') return true;
-    if (n.nodeType === 1 && n.firstChild && (n as Element).tagName.toUpperCase() !== 'HEAD') n = n.firstChild;
-    else {
-      while (n && !n.nextSibling && n !== el) n = n.parentNode;
-      if (!n || n === el) break;
-      n = n.nextSibling;
-    }
-  }
-  return false;
-}
+import { attr } from './walk.ts';
 
 /** The page title: og:title, else <title>, with a trailing " | Site" / " - Site" part cut. */
 export function pageTitle(doc: Document): string {

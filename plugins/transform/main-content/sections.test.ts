@@ -1,7 +1,6 @@
 import { expect, test } from 'bun:test';
 import { textOf } from '../../../core/dom.ts';
-import { extractMainContent } from './main-content.ts';
-import { parseForExtraction } from './parse.ts';
+import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const para = (words: string, n = 3) => Array.from({ length: n }, (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose.</p>`).join('\n');
 const section = (inner: string) => `<section class="builder-section wide"><div class="inner"><div class="text-widget">${inner}</div></div></section>`;
@@ -16,7 +15,7 @@ test("a page builder's intro and closing sections join the body section they fra
       ${section(`<h2>Disclaimer</h2><p>This article is for general information only and is not medical advice of any kind whatsoever.</p>`)}
     </div></main>
     <footer class="footer"><p>© 2025 Example. All rights reserved.</p></footer></body></html>`;
-  const text = textOf(extractMainContent(parseForExtraction(html)));
+  const text = textOf(mainContentOf(html));
   for (const kept of ['toddler to sleep alone', 'Start with a plan', 'takes weeks, not nights']) expect(text).toContain(kept);
   expect(text.indexOf('toddler to sleep alone')).toBeLessThan(text.indexOf('Start with a plan'));
   for (const left of ['not medical advice', 'Book a call']) expect(text).not.toContain(left);

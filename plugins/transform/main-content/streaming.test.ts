@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { textOf } from '../../../core/dom.ts';
-import { extractMainContent } from './main-content.ts';
-import { parseForExtraction } from './parse.ts';
+import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const prose = (topic: string) => Array.from({ length: 4 }, (_, i) => `<p>${topic} paragraph ${i + 1} reads like an article, with clauses, commas, and enough words to count as real prose.</p>`).join('');
 
@@ -23,7 +22,7 @@ const STREAMED = `<!doctype html><html><head><title>Index funds</title></head><b
 
 describe('React streaming SSR', () => {
   test('streamed parts replace their fallbacks, in place and in order', () => {
-    const text = textOf(extractMainContent(parseForExtraction(STREAMED)));
+    const text = textOf(mainContentOf(STREAMED));
     expect(text).not.toContain('Loading');
     const at = (s: string) => text.indexOf(s);
     expect(at('Opening paragraph 1')).toBeGreaterThanOrEqual(0);
@@ -35,7 +34,7 @@ describe('React streaming SSR', () => {
 
   test('an unmatched hidden segment stays hidden', () => {
     const html = STREAMED.replace('<div hidden id="S:2">', '<div hidden id="S:9">');
-    const text = textOf(extractMainContent(parseForExtraction(html)));
+    const text = textOf(mainContentOf(html));
     expect(text).not.toContain('Closing paragraph');
     expect(text).toContain('Opening paragraph 1');
   });

@@ -1,10 +1,11 @@
 /**
  * Iterative DOM walking helpers. Nothing here recurses, so 10k-deep markup cannot overflow the
  * stack. They walk with firstChild/nextSibling, which are O(1) on linkedom's linked-list nodes.
+ * The node-level helpers the HTML document plugin uses too live in core/dom.ts.
  */
+export { attr, ELEMENT, isVisible, tagOf, TEXT, visibleLength } from '../../../core/dom.ts';
+import { attr, ELEMENT } from '../../../core/dom.ts';
 
-export const ELEMENT = 1;
-export const TEXT = 3;
 const SHOW_ELEMENT = 1;
 
 /** Elements under `root` (root included) in document order; `skip` prunes a whole subtree. */
@@ -43,16 +44,6 @@ export function childElements(el: Element): Element[] {
   return kids;
 }
 
-/** Is this UTF-16 code unit visible (not whitespace, NBSP, zero-width space or BOM)? */
-export const isVisible = (c: number): boolean => c > 32 && c !== 160 && c !== 0x200b && c !== 0xfeff;
-
-/** Number of non-whitespace characters of a string. */
-export function visibleLength(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) if (isVisible(s.charCodeAt(i))) n++;
-  return n;
-}
-
 /** Is `anc` an ancestor of (or equal to) `el`? */
 export function contains(anc: Element, el: Node | null): boolean {
   for (let n: Node | null = el; n; n = n.parentNode) if (n === anc) return true;
@@ -74,29 +65,6 @@ export function unwrap(el: Element): void {
 /** An element's text with whitespace runs collapsed to one space, trimmed. */
 export function flatText(el: Element | null | undefined): string {
   return (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
-}
-
-/** Upper-case tag names by local name: linkedom's `tagName` upper-cases on every read. */
-const UPPER = new Map<string, string>();
-
-export function tagOf(el: Element): string {
-  const name = el.localName;
-  let tag = UPPER.get(name);
-  if (tag === undefined) {
-    tag = name.toUpperCase();
-    // bounded: a hostile page can invent any number of custom element names
-    if (UPPER.size < 2000) UPPER.set(name, tag);
-  }
-  return tag;
-}
-
-/**
- * Raw attribute value, or null. On linkedom, `getAttribute` HTML-escapes the value on every call
- * and dominates the hot loops; the attribute node's value is the same text, unescaped.
- */
-export function attr(el: Element, name: string): string | null {
-  if (!el.hasAttributes()) return null;
-  return el.getAttributeNode(name)?.value ?? null;
 }
 
 /** Function words that show an id is a phrase (a heading's anchor), not a component name. */

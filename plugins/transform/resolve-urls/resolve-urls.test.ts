@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseHtmlDocument } from '../../../core/dom.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import { resolveUrlsTransform } from './resolve-urls.ts';
-import { isPlaceholderSrc } from './lazy.ts';
+import { isPlaceholderSrc } from '../shared/lazy.ts';
 
 async function resolved(fixture: string, finalUrl: string) {
   const handler = await resolveUrlsTransform.setup({}, testContext());

@@ -9,7 +9,7 @@ import type { DomElement } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { absoluteUrl, documentBaseUrl } from '../../../core/net/url.ts';
 import { absoluteSrcset, largestCandidate, parseSrcset } from '../../../core/net/srcset.ts';
-import { isPlaceholderSrc, LAZY_SRC_ATTRIBUTES, LAZY_SRCSET_ATTRIBUTES } from './lazy.ts';
+import { isPlaceholderSrc, LAZY_SRC_ATTRIBUTES, LAZY_SRCSET_ATTRIBUTES } from '../shared/lazy.ts';
 
 function firstAttribute(el: DomElement, names: readonly string[]): string | null {
   for (const name of names) {

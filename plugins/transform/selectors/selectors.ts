@@ -7,26 +7,9 @@
 import { definePlugin, type FieldNamer } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
-import { badRequest, TrawlError } from '../../../core/errors.ts';
+import { TrawlError } from '../../../core/errors.ts';
 import { parseHtmlFragment } from '../../../core/dom.ts';
-
-/** css-select (under linkedom) accepts a dangling combinator and silently matches nothing. */
-const DANGLING_COMBINATOR = /(?:^\s*[>+~])|(?:[>+~]\s*$)/;
-
-/** Throws the 400 for the first selector linkedom cannot parse. */
-export function validateSelectors(field: string, selectors: readonly string[] | undefined, probe: ParentNode): void {
-  selectors?.forEach((selector, i) => {
-    let valid = !DANGLING_COMBINATOR.test(selector);
-    if (valid) {
-      try {
-        probe.querySelector(selector);
-      } catch {
-        valid = false;
-      }
-    }
-    if (!valid) throw badRequest(`Invalid field ${field}[${i}]: invalid CSS selector "${selector}"`);
-  });
-}
+import { validateSelectors } from '../../../core/selectors.ts';
 
 export function excludeMatches(root: Element, selectors: readonly string[]): void {
   for (const el of root.querySelectorAll(selectors.join(', '))) el.remove();

@@ -4,7 +4,7 @@ import { parseHtmlFragment } from '../../../core/dom.ts';
 import { isPixelImage, isTrackingParam, stripTrackingParams } from './tracking.ts';
 import { createTurndown, elementToMarkdown } from './markdown.ts';
 import { collectAssets } from './assets.ts';
-import { pageLinks } from '../links/links.ts';
+import { pageLinks } from './links.ts';
 
 describe('stripTrackingParams', () => {
   test('utm_* and click ids go; other parameters keep their exact encoding, order and the fragment', () => {

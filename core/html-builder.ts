@@ -1,6 +1,7 @@
 /**
- * A very small HTML builder for document parsers: every type renders its content as HTML so all
- * formats work on it, and text from files must never become markup.
+ * A very small HTML builder for plugins that build their content as HTML (document parsers, the
+ * video source): every type renders its content as HTML so all formats work on it, and text from
+ * files must never become markup.
  */
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };

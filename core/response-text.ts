@@ -1,8 +1,10 @@
 /**
- * The response body as text. Fetchers decode textual responses already; a response without a
- * declared type may arrive as bytes only, so this decodes with the declared charset, else UTF-8.
+ * The response body as text, for every plugin that reads a page as text (the HTML document, the
+ * rawHtml and attributes formats, the video source). Fetchers decode textual responses already; a
+ * response without a declared type may arrive as bytes only, so this decodes with the declared
+ * charset, else UTF-8.
  */
-import type { FetchedResponse } from '../../../core/document.ts';
+import type { FetchedResponse } from './document.ts';
 
 export function responseText(response: FetchedResponse): string {
   if (response.text !== undefined) return response.text;

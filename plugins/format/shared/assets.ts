@@ -1,7 +1,7 @@
 /**
  * The media a piece of content shows: images, videos and audio, as absolute http(s) URLs in
  * document order without repeats, tracking pixels and tracking parameters left out. The markdown
- * format publishes them under `doc.data` `assets`; other formats (json) call `collectAssets`.
+ * format publishes them in `doc.data` (its ASSETS_KEY); the json format calls `collectAssets` itself.
  */
 import { absoluteUrl, isHttpUrl } from '../../../core/net/url.ts';
 import { isPixelImage, stripTrackingParams } from './tracking.ts';
@@ -11,8 +11,6 @@ export interface Asset {
   url: string;
   alt?: string;
 }
-
-export const ASSETS_KEY = 'assets';
 
 export function collectAssets(root: Element, baseUrl: string): Asset[] {
   const assets: Asset[] = [];

@@ -1,0 +1,43 @@
+/**
+ * The typed data bag on PageDocument: values plugins hand to each other (or to a later call of
+ * themselves) during one pipeline run. A key is made once with `dataKey<T>(name)` and carries its
+ * value type, so `doc.data.get(KEY)` is `T | undefined` with no cast at the call site. Keys are
+ * compared by identity, not by name: a value is readable only through the key that stored it, so a
+ * key two plugins share is declared in core (below), and a key one plugin uses stays in its folder.
+ */
+
+declare const valueType: unique symbol;
+
+export interface DataKey<T> {
+  /** For logs and debugging; two keys with one name are still two keys. */
+  readonly name: string;
+  /** Type only (never set): ties the key to its value type, invariantly. */
+  readonly [valueType]?: (value: T) => T;
+}
+
+export function dataKey<T>(name: string): DataKey<T> {
+  return Object.freeze({ name }) as DataKey<T>;
+}
+
+export class DataBag {
+  private readonly values = new Map<object, unknown>();
+
+  get<T>(key: DataKey<T>): T | undefined {
+    // (the one cast: set() below only ever stores a T under a DataKey<T>)
+    return this.values.get(key) as T | undefined;
+  }
+
+  set<T>(key: DataKey<T>, value: T): void {
+    this.values.set(key, value);
+  }
+
+  has<T>(key: DataKey<T>): boolean {
+    return this.values.has(key);
+  }
+}
+
+/** Id of the fetcher (or source) plugin that produced the response; set by the pipeline. */
+export const FETCHER_ID = dataKey<string>('pipeline.fetcher');
+
+/** The browser fetcher's full-page screenshot of the rendered page (base64 PNG), read by the screenshot format. */
+export const SCREENSHOT = dataKey<string>('browser.screenshot');
