@@ -33,6 +33,7 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
       if (code === 'PARSE') return Response.json({ error: 'Request body is not valid JSON' }, { status: 400 });
       return errorResponse(error, logger, { method: request.method, path });
     })
+    // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
       if (PUBLIC_PATHS.has(path)) return { workspace: PUBLIC_WORKSPACE };
       return { workspace: await auth.authenticate(request.headers.get('authorization')) };
