@@ -41,3 +41,10 @@ export const FETCHER_ID = dataKey<string>('pipeline.fetcher');
 
 /** The browser fetcher's full-page screenshot of the rendered page (base64 PNG), read by the screenshot format. */
 export const SCREENSHOT = dataKey<string>('browser.screenshot');
+
+/**
+ * The page's markup as the HTML document plugin read it: the response text, cut at the plugin's
+ * element limit when the page is over it. Formats that parse the page as served again (attributes)
+ * parse this, so the limit holds for them too.
+ */
+export const SERVED_HTML = dataKey<string>('document.html.served');

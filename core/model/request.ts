@@ -5,6 +5,7 @@
  * `api.requestFields` (compose.ts joins both into the one request schema).
  */
 import { z } from 'zod';
+import { SELECTOR_LIMITS } from '../selectors.ts';
 
 /** Every output format named by the interface; plugins may add more. */
 export const SPEC_FORMATS = ['markdown', 'text', 'json', 'llm', 'screenshot', 'links', 'rawHtml', 'attributes', 'query'] as const;
@@ -23,7 +24,8 @@ export const httpUrl = z
     return z.NEVER;
   });
 
-const selectorList = z.array(z.string().trim().min(1, 'selectors must not be empty')).max(100);
+/** Length and complexity limits are checked by validateSelectors (core/selectors.ts), with the index named. */
+const selectorList = z.array(z.string().trim().min(1, 'selectors must not be empty')).max(SELECTOR_LIMITS.count, `at most ${SELECTOR_LIMITS.count} selectors`);
 
 /**
  * Core fields in the order validation reports them. `query` is core until a query format plugin

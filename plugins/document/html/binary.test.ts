@@ -4,7 +4,7 @@ import type { PageDocument } from '../../../core/document.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import { failure } from '../../../test/helpers/failures.ts';
 import { binaryBody, nonTextShare } from './binary.ts';
-import { htmlDocument } from './html.ts';
+import { DEFAULT_PARSE_LIMITS, htmlDocument } from './html.ts';
 
 /** A real 1×1 PNG. */
 const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
@@ -37,7 +37,7 @@ describe('binaryBody', () => {
 
 describe('the html document plugin', () => {
   test('a PNG or noise served as text/html is an unsupported-content 422 saying so', async () => {
-    const handler = await htmlDocument.setup({}, testContext());
+    const handler = await htmlDocument.setup(DEFAULT_PARSE_LIMITS, testContext());
     for (const [body, message] of [[PNG, 'binary (PNG)'], [NOISE, 'binary']] as const) {
       const doc = served(body);
       expect(handler.detect(doc)).toBe(true);

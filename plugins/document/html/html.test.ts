@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { htmlDocument, isHtmlResponse } from './html.ts';
+import { DEFAULT_PARSE_LIMITS, htmlDocument, isHtmlResponse } from './html.ts';
 import { htmlPage } from '../../../test/helpers/html-page.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
@@ -15,7 +15,7 @@ function response(text: string | undefined, mediaType: string, finalUrl = 'https
 }
 
 async function parsed(html: string, url: string, headers: Record<string, string> = {}): Promise<PageDocument> {
-  const handler = await htmlDocument.setup({}, testContext());
+  const handler = await htmlDocument.setup(DEFAULT_PARSE_LIMITS, testContext());
   const doc = testDocument({ url });
   doc.response = response(html, 'text/html', url, { headers });
   expect(handler.detect(doc)).toBe(true);
@@ -73,7 +73,7 @@ describe('parse', () => {
   });
 
   test('decodes a body that arrived without text using the declared charset', async () => {
-    const handler = await htmlDocument.setup({}, testContext());
+    const handler = await htmlDocument.setup(DEFAULT_PARSE_LIMITS, testContext());
     const doc = testDocument({ url: 'https://example.com/' });
     const latin1 = Uint8Array.from([...'<p>caf'].map((c) => c.charCodeAt(0)).concat([0xe9, 0x3c, 0x2f, 0x70, 0x3e]));
     doc.response = { status: 200, headers: {}, body: latin1, finalUrl: 'https://example.com/', mediaType: '', charset: 'windows-1252' };

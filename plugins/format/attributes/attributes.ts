@@ -12,14 +12,15 @@
  */
 import { z } from 'zod';
 import { definePlugin, type FieldNamer } from '../../../core/plugin.ts';
-import { parseHtmlDocument, parseHtmlFragment } from '../../../core/dom.ts';
+import { parseHtmlDocument } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
 import { TrawlError } from '../../../core/errors.ts';
-import { validateSelectors } from '../../../core/selectors.ts';
+import { SELECTOR_LIMITS, validateSelectors } from '../../../core/selectors.ts';
 import { absoluteUrl, documentBaseUrl } from '../../../core/net/url.ts';
 import { absoluteSrcset } from '../../../core/net/srcset.ts';
 import { responseText } from '../../../core/response-text.ts';
+import { SERVED_HTML } from '../../../core/data-bag.ts';
 
 const PLUGIN_ID = 'format.attributes';
 /** Enough for any real listing; a hostile page with a million matches must not make a million-entry answer. */
@@ -61,7 +62,8 @@ export function collectAttributes(scope: ParentNode, pairs: ReadonlyArray<{ sele
 
 /** The page as the server sent it; documents that are not HTML (PDF, DOCX …) offer only the HTML built from them. */
 function servedPage(doc: PageDocument): ParentNode | null {
-  if (doc.type === 'document.html' && doc.response) return parseHtmlDocument(responseText(doc.response));
+  // the markup the document plugin read (cut at its element limit), so a huge page is not parsed whole here
+  if (doc.type === 'document.html' && doc.response) return parseHtmlDocument(doc.data.get(SERVED_HTML) ?? responseText(doc.response));
   return doc.dom ?? doc.root;
 }
 
@@ -73,18 +75,17 @@ export const attributesFormat = definePlugin({
   api: {
     requestFields: {
       attributeSelectors: {
-        schema: z.array(z.strictObject({ selector: z.string().trim().min(1), attribute: z.string().trim().min(1) })).max(100).optional(),
+        schema: z.array(z.strictObject({ selector: z.string().trim().min(1), attribute: z.string().trim().min(1) })).max(SELECTOR_LIMITS.count, `at most ${SELECTOR_LIMITS.count} selectors`).optional(),
       },
     },
   },
   setup: () => {
-    const probe = parseHtmlFragment('');
     return {
       validate(job: Job, name: FieldNamer): string | null {
         const pairs = job.request.attributeSelectors;
         if (!pairs?.length) return `Format "attributes" requires ${name('attributeSelectors')}: a list of {selector, attribute}`;
         try {
-          validateSelectors(name('attributeSelectors'), pairs.map((p) => p.selector), probe);
+          validateSelectors(name('attributeSelectors'), pairs.map((p) => p.selector));
         } catch (err) {
           if (err instanceof TrawlError) return err.message;
           throw err;

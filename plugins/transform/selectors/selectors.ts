@@ -8,7 +8,6 @@ import { definePlugin, type FieldNamer } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
 import { TrawlError } from '../../../core/errors.ts';
-import { parseHtmlFragment } from '../../../core/dom.ts';
 import { validateSelectors } from '../../../core/selectors.ts';
 
 export function excludeMatches(root: Element, selectors: readonly string[]): void {
@@ -31,10 +30,10 @@ export function includedMatches(root: Element, selectors: readonly string[]): El
 }
 
 /** The 400 message for the first selector that does not parse, with the field named by `name`; null when all parse. */
-export function selectorProblem(job: Job, name: FieldNamer, probe: ParentNode): string | null {
+export function selectorProblem(job: Job, name: FieldNamer): string | null {
   try {
-    validateSelectors(name('excludeSelectors'), job.request.excludeSelectors, probe);
-    validateSelectors(name('includeSelectors'), job.request.includeSelectors, probe);
+    validateSelectors(name('excludeSelectors'), job.request.excludeSelectors);
+    validateSelectors(name('includeSelectors'), job.request.includeSelectors);
     return null;
   } catch (err) {
     if (err instanceof TrawlError) return err.message;
@@ -47,8 +46,8 @@ export function applySelectors(doc: PageDocument): void {
   const root = doc.root;
   if (!root || (!include?.length && !exclude?.length)) return;
   // Already checked by `validate` on the scrape path; this guards a pipeline run without it.
-  validateSelectors('excludeSelectors', exclude, root);
-  validateSelectors('includeSelectors', include, root);
+  validateSelectors('excludeSelectors', exclude);
+  validateSelectors('includeSelectors', include);
   if (exclude?.length) excludeMatches(root, exclude);
   if (!include?.length) return;
   const matches = includedMatches(root, include);
@@ -64,8 +63,5 @@ export const selectorsTransform = definePlugin({
   name: 'selectors',
   description: 'Removes elements matching exclude_selectors, then keeps only elements matching include_selectors.',
   order: 'pre',
-  setup: () => {
-    const probe = parseHtmlFragment('');
-    return { validate: (job, name) => selectorProblem(job, name, probe), apply: applySelectors };
-  },
+  setup: () => ({ validate: selectorProblem, apply: applySelectors }),
 });

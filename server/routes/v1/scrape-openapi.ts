@@ -99,7 +99,12 @@ export function scrapeOpenApi(formats: readonly string[], requestSchema: z.ZodTy
           requestBody: { required: true, content: { 'application/json': { schema: request } } },
           responses: {
             200: jsonBody({ $ref: '#/components/schemas/ScrapeResult' }, 'The scrape result'),
-            400: errorBody('Invalid request, e.g. `Missing required field: url`, or `Format "attributes" requires attribute_selectors: a list of {selector, attribute}`'),
+            400: errorBody(
+              'Invalid request, e.g. `Missing required field: url`, `Format "attributes" requires attribute_selectors: a list of {selector, attribute}`, ' +
+                'or a selector past a limit (include_selectors, exclude_selectors, attribute_selectors: 50 selectors per field, 2000 characters, ' +
+                '50 alternatives per selector and 100 per field, 50 combinators in a row, pseudo-classes nested 3 deep, :nth-*() numbers up to 10000), ' +
+                'e.g. `Invalid field include_selectors[0]: :nth-child() argument out of range (numbers up to 10000)`',
+            ),
             401: errorBody('Invalid or missing API key'),
             413: errorBody('Request body too large'),
             422: errorBody('The URL could not be fetched or its content not processed, e.g. `Unsupported content: the body is binary (PNG), not text/html`'),
