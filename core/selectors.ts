@@ -25,7 +25,10 @@ export const SELECTOR_LIMITS = {
   combinators: 50,
   /** Pseudo-classes taking selectors inside one another (`:not(:has(:is(a)))` is 3). */
   nesting: 3,
-  /** Largest number in an :nth-*() argument (An+B): no page the parser keeps has that many siblings. */
+  /**
+   * Largest number in an :nth-*() argument (An+B), far past any written by hand. The numbers do not
+   * change the cost (css-select counts an element's siblings whatever they are); absurd ones are refused.
+   */
   nth: 10_000,
 } as const;
 

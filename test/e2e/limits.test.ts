@@ -73,12 +73,21 @@ describe('selector limits: a 400 naming the field and the limit', () => {
     expect(site.hits.length).toBe(before);
   });
 
-  // (not on the wide page: any positional pseudo-class costs ~7 s on 20,000 siblings, whatever its
-  // numbers, as css-select counts the siblings of every element; the worker deadline bounds that)
   test('selectors within the limits still work', async () => {
     const res = await scrape({ url: site.at('/ten'), include_selectors: ['p:nth-child(-n+3)'] });
     expect(res.status).toBe(200);
     expect(res.body.markdown).toBe('x\n\nx\n\nx');
+  });
+
+  // The 8 s of the issue's :nth-child() was never its numbers: css-select reads every element's
+  // siblings and linkedom listed them afresh each time (patches/README.md). Still quadratic in the
+  // siblings; the worker deadline bounds what is left.
+  test('a positional pseudo-class on 20,000 siblings takes well under the time limit', async () => {
+    const t0 = performance.now();
+    const res = await scrape({ include_selectors: ['p:nth-child(10000)', 'p:nth-last-child(10000)'] });
+    expect(res.status).toBe(200);
+    expect(res.body.markdown).toBe('x\n\nx');
+    expect(performance.now() - t0).toBeLessThan(4000);
   });
 });
 
