@@ -49,7 +49,7 @@ describe('element limit', () => {
 
 describe('depth limit', () => {
   test('elements deeper than the limit become their text; the text is all still there', async () => {
-    const html = `<html><body>${'<div>'.repeat(5_000)}<p>Deep <a href="/x">text</a>.</p>${'</div>'.repeat(5_000)}<p>After.</p></body></html>`;
+    const html = `<!doctype html><html><body>${'<div>'.repeat(5_000)}<p>Deep <a href="/x">text</a>.</p>${'</div>'.repeat(5_000)}<p>After.</p></body></html>`;
     const doc = await parsed(html);
     expect(doc.messages.map((m) => m.message)).toEqual(['The page nests elements more than 1000 deep; what is deeper is kept as plain text']);
     expect(textOf(doc.root!)).toContain('Deep text.');
@@ -61,7 +61,7 @@ describe('depth limit', () => {
   });
 
   test('unclosed tags count as the parser nests them; a page within the limit is untouched', () => {
-    const dom = parseHtmlDocument(`<html><body>${'<div><span>'.repeat(10)}text</body></html>`);
+    const dom = parseHtmlDocument(`<!DOCTYPE html><html><body>${'<div><span>'.repeat(10)}text</body></html>`);
     expect(flattenDeeperThan(dom, 22)).toBe(0);
     expect(flattenDeeperThan(dom, 21)).toBe(1);
     expect(dom.querySelectorAll('span').length).toBe(9);

@@ -9,8 +9,6 @@
  * the limit and say so in a warning, rather than refusing a page a user asked for; real pages
  * stay far below both (browsers stop nesting at 512).
  */
-import { ELEMENT } from '../../../core/dom.ts';
-
 export interface ParseLimits {
   maxElements: number;
   maxDepth: number;
@@ -24,6 +22,8 @@ const RAW_TEXT = /(script|style|title|textarea|xmp)[\s/>]/iy;
  * start tag over the limit, or null when the whole page is within it.
  */
 export function elementCutOffset(html: string, maxElements: number): number | null {
+  // every start tag takes at least two characters ("<p"): most pages are too short to be over
+  if (html.length < 2 * (maxElements + 1)) return null;
   // cheap first pass: a page with fewer '<' than the limit cannot have more elements
   let lts = 0;
   for (let i = html.indexOf('<'); i >= 0 && lts <= maxElements; i = html.indexOf('<', i + 1)) lts++;
@@ -52,23 +52,32 @@ export function elementCutOffset(html: string, maxElements: number): number | nu
   return null;
 }
 
-/** Replaces every element nested deeper than `maxDepth` below `root` by its text; returns how many subtrees were flattened. */
-export function flattenDeeperThan(root: Node, maxDepth: number): number {
+/** Replaces every element nested deeper than `maxDepth` (`<html>` is 1) by its text; returns how many subtrees were flattened. */
+export function flattenDeeperThan(dom: Document, maxDepth: number): number {
+  const top = dom.documentElement;
+  if (!top || maxDepth < 1) return 0;
   let flattened = 0;
-  // iterative walk with the depth of each node: the pages this is for would overflow a recursive one
-  const stack: Array<[Node, number]> = [[root, 0]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType !== ELEMENT) continue;
-      if (depth + 1 < maxDepth) {
-        stack.push([child, depth + 1]);
-      } else if ((child as Element).firstElementChild) {
-        // the element at the limit stays; what is below it becomes its text
-        (child as Element).textContent = child.textContent;
-        flattened++;
-      }
+  // iterative walk by element links, no stack: the pages this is for would overflow a recursive
+  // one, and it runs on every page (from <html>: linkedom keeps a doctype outside the child list)
+  let el: Element | null = top;
+  let depth = 1;
+  while (el) {
+    const child: Element | null = el.firstElementChild;
+    if (child && depth < maxDepth) {
+      el = child;
+      depth++;
+      continue;
     }
+    if (child) {
+      // the element at the limit stays; what is below it becomes its text
+      el.textContent = el.textContent;
+      flattened++;
+    }
+    while (el && el !== top && !el.nextElementSibling) {
+      el = el.parentElement;
+      depth--;
+    }
+    el = el && el !== top ? el.nextElementSibling : null;
   }
   return flattened;
 }
