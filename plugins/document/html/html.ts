@@ -29,8 +29,8 @@ export function isHtmlResponse(response: FetchedResponse): boolean {
 export function parseHtmlPage(doc: PageDocument): void {
   const response = doc.response;
   if (!response) return;
-  // A source may have built the page's DOM already (the video page); parsing the response would undo that.
-  const { dom, root } = parsePage(doc.dom ?? responseText(response));
+  // A source may have built its own page (the video page): that markup, not the body, is the page.
+  const { dom, root } = parsePage(response.builtHtml ?? responseText(response));
   doc.dom = dom;
   doc.root = root;
   const metadata = extractMetadata({ dom, pageUrl: response.finalUrl || doc.job.url, headers: response.headers });
