@@ -65,7 +65,8 @@ export class ContentRunner {
   }
 }
 
-function poolFailure(err: unknown, job: Job): unknown {
+/** What a request answers when the pool gave up on its page. */
+export function poolFailure(err: unknown, job: Job): unknown {
   if (!(err instanceof WorkerPoolError)) return err;
   switch (err.kind) {
     case 'timeout':

@@ -23,7 +23,7 @@ const wideCsv = () => Array.from({ length: 3 }, (_, row) => Array.from({ length:
 let site: FixtureSite;
 /** With a process memory budget the 20 MB page passes in about a second: the budget stops it. */
 let budgeted: ServerProcess;
-/** With no memory budget: only the deadline stops the 20 MB page. */
+/** One worker, no queue, no memory budget: only the deadline stops the 20 MB page. */
 let unbudgeted: ServerProcess;
 
 beforeAll(async () => {
@@ -34,7 +34,7 @@ beforeAll(async () => {
   });
   [budgeted, unbudgeted] = await Promise.all([
     startServerProcess({ env: { TRAWL_WORKERS_MAX_RSS_MB: '900' } }),
-    startServerProcess({ env: { TRAWL_WORKERS_MAX_RSS_MB: '0' } }),
+    startServerProcess({ env: { TRAWL_WORKERS_MAX_RSS_MB: '0', TRAWL_WORKERS_SIZE: '1', TRAWL_WORKERS_MAX_QUEUE: '0' } }),
   ]);
 });
 afterAll(async () => {
@@ -62,8 +62,14 @@ async function underWatch(server: ServerProcess, ...bodies: Array<Record<string,
   return { answers, health: await health.stop(), memory: memory.stop() };
 }
 
-async function workerStats(server: ServerProcess): Promise<{ replaced: number; failed: Record<string, number> }> {
-  return ((await (await fetch(`${server.url}/health`)).json()) as { workers: { replaced: number; failed: Record<string, number> } }).workers;
+interface WorkerStats {
+  busy: number;
+  replaced: number;
+  failed: Record<string, number>;
+}
+
+async function workerStats(server: ServerProcess): Promise<WorkerStats> {
+  return ((await (await fetch(`${server.url}/health`)).json()) as { workers: WorkerStats }).workers;
 }
 
 /** One assertion over every number, so a failure shows them all. */
@@ -102,7 +108,7 @@ describe('isolation: a hostile request cannot stall the server', () => {
   });
 });
 
-describe('deadline', () => {
+describe('one worker, no queue, no memory budget', () => {
   test('a page still being processed at its deadline is answered at the deadline; its worker is replaced', async () => {
     const replaced = (await workerStats(unbudgeted)).replaced;
     const run = await underWatch(unbudgeted, huge(SHORTEST_TIMEOUT_MS));
@@ -110,6 +116,16 @@ describe('deadline', () => {
     expect(run.answers[0]!.ms).toBeLessThan(SHORTEST_TIMEOUT_MS + 500);
     expect(run.health.fraction).toBeGreaterThanOrEqual(0.9);
     expect((await workerStats(unbudgeted)).replaced).toBeGreaterThan(replaced);
+  });
+
+  test('a page that finds the worker busy and the queue full is a 503 with Retry-After', async () => {
+    const busy = send(unbudgeted, huge(SHORTEST_TIMEOUT_MS));
+    while ((await workerStats(unbudgeted)).busy === 0) await Bun.sleep(10); // until the huge page is in the worker
+    const response = await unbudgeted.post('/v1/scrape', { url: site.at('/ok'), formats: ['markdown'], no_cache: true });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(((await response.json()) as { error: string }).error).toStartWith('The server is too busy to process the page');
+    expect((await busy).status).toBe(422);
   });
 
   test('after a worker was killed at a deadline, an ordinary page scrapes', async () => {
