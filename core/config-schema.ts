@@ -3,7 +3,7 @@
  * `config/default.toml` spells out for people. Plugin tables are checked by the registry against
  * each plugin's own options schema; feature sections (`[crawl]`, `[map]`, …) by their feature's.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { z } from 'zod';
 import type { AnyFeature } from './feature.ts';
 
@@ -47,9 +47,13 @@ export const configSchema = z.strictObject({
     maxHeavy: z.number().int().min(1).optional(),
     heavyBytes: z.number().int().min(0).default(2 * 1024 * 1024),
     /** A worker whose JavaScript heap passes this is stopped (422); 0 = no limit. */
-    memoryLimitMb: z.number().int().min(0).default(1024),
-    /** The process's resident memory budget: past it, the busy page most likely to blame is stopped (422); 0 = none. */
-    maxRssMb: z.number().int().min(0).default(2048),
+    memoryLimitMb: z.number().int().min(0).default(2048),
+    /**
+     * The process's resident memory budget: past it, the busy page most likely to blame is stopped
+     * (422); 0 = none. Default half the machine's memory: a 10 MB page with every format legitimately
+     * takes ~1.3 GB, so a fixed small default would refuse real pages on a big machine.
+     */
+    maxRssMb: z.number().int().min(0).default(Math.floor(totalmem() / 2 / 2 ** 20)),
   }).prefault({}),
   log: z.strictObject({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
