@@ -82,7 +82,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }))) });
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
   let pool: WorkerPool | undefined; // created on first resolve; workers start on first use
-  scope.register(CoreTokens.Workers, { useFactory: instanceCachingFactory(() => (pool = createContentPool(config))) });
+  scope.register(CoreTokens.Workers, { useFactory: instanceCachingFactory(() => (pool = createContentPool(config, options.pluginList))) });
   scope.register(CoreTokens.Pipeline, {
     useFactory: instanceCachingFactory((c) => {
       const pipelineLogger = logger.child({ component: 'pipeline' });

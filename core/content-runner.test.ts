@@ -20,8 +20,8 @@ const logger = pino({ level: 'silent' });
 const config = testConfig({ workers: { size: 1, maxRssMb: 0 } });
 const registry = new PluginRegistry(builtinPlugins, config);
 await registry.setup(() => ({ logger, config, resolve: () => { throw new Error('no services'); } }), CONTENT_KINDS);
-const pool = createContentPool(config);
 const plugins = { module: new URL('../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
+const pool = createContentPool(config, plugins);
 const inWorker = new ContentRunner(registry, logger, { pool, plugins, config });
 const inProcess = new ContentRunner(registry, logger);
 afterAll(() => pool.close());
@@ -79,6 +79,17 @@ describe('content stages in a worker', () => {
     expect(pool.stats().replaced).toBeGreaterThanOrEqual(1);
     await inWorker.run(documentFor(PAGE), false);
   });
+});
+
+test("a worker's heap over workers.memoryLimitMb stops the page at the next stage: a 422 naming the limit", async () => {
+  const tight = testConfig({ workers: { size: 1, maxRssMb: 0, memoryLimitMb: 1 } });
+  const small = createContentPool(tight, plugins);
+  try {
+    const error = await new ContentRunner(registry, logger, { pool: small, plugins, config: tight }).run(documentFor(PAGE), false).catch((e) => e);
+    expect(error).toMatchObject({ code: 'unprocessable', status: 422, message: expect.stringContaining('workers.memoryLimitMb') });
+  } finally {
+    small.close();
+  }
 });
 
 test('pool failures map to answers: memory and crashes 422, a full queue or closed pool 503', () => {

@@ -29,10 +29,15 @@ export function reviveTrawlError(data: SerializedError): Error {
   return error;
 }
 
-/** The content pool of a Trawl instance, from the `[workers]` config. */
-export function createContentPool(config: Readonly<TrawlConfig>): WorkerPool {
+/**
+ * The content pool of a Trawl instance, from the `[workers]` config. New workers (replacements
+ * too) import the plugin list and the task module before their first page, so a page that
+ * follows a killed one does not wait for that.
+ */
+export function createContentPool(config: Readonly<TrawlConfig>, plugins?: PluginListRef): WorkerPool {
   const { size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb } = config.workers;
-  return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
+  const preload = plugins ? [plugins.module, CONTENT_TASK.module] : [];
+  return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, preload, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
 }
 
 export class ContentRunner {
@@ -44,7 +49,7 @@ export class ContentRunner {
   ) {}
 
   async run(doc: PageDocument, refetched: boolean): Promise<ContentOutcome> {
-    if (!this.pool || this.pool.pool.size === 0) return runContentStages(doc, this.registry, this.logger, refetched);
+    if (!this.pool || this.pool.pool.size === 0) return runContentStages(doc, this.registry, this.logger, { refetched });
     const { pool, plugins, config } = this.pool;
     const { job } = doc;
     const { input, transfer } = contentInput(doc, plugins, config, refetched);

@@ -40,14 +40,27 @@ function abortError(job: Job): TrawlError {
   return reason instanceof TrawlError ? reason : new TrawlError('timeout', 'Scrape was cancelled or timed out');
 }
 
+export interface ContentOptions {
+  /** A page fetched again is never fetched a third time: do not ask the fetchers. */
+  refetched?: boolean;
+  /**
+   * Called between stages, outside their error wrapping: a worker checks its heap here and throws
+   * the pool's own memory error, which a stage would have turned into a 500.
+   */
+  checkpoint?: () => void;
+}
+
 /**
- * Detect, transforms, word count and formats; after detect — unless `refetched` (a page fetched
- * again is never fetched a third time) — the other fetchers are asked whether to fetch again.
+ * Detect, transforms, word count and formats; after detect — unless `refetched` — the other
+ * fetchers are asked whether to fetch the page again.
  */
-export async function runContentStages(doc: PageDocument, registry: PluginRegistry, logger: Logger, refetched = false): Promise<ContentOutcome> {
+export async function runContentStages(doc: PageDocument, registry: PluginRegistry, logger: Logger, options: ContentOptions = {}): Promise<ContentOutcome> {
+  const checkpoint = options.checkpoint ?? (() => {});
   await stage(doc, 'detect', () => detect(doc, registry));
-  const rerender = refetched ? undefined : rerenderer(doc, registry);
+  checkpoint();
+  const rerender = options.refetched ? undefined : rerenderer(doc, registry);
   await stage(doc, 'transform', () => transform(doc, registry));
+  checkpoint();
   doc.metadata.wordCount = doc.root ? countWords(textOf(doc.root)) : 0;
   await stage(doc, 'format', () => format(doc, registry, logger));
   return rerender ? { rerender } : {};

@@ -128,7 +128,7 @@ function jobOf(input: ContentInput): Job {
 }
 
 /** The task: one fetched document through the content stages. */
-export async function run(input: ContentInput, _ctx: TaskContext): Promise<ContentOutput> {
+export async function run(input: ContentInput, ctx: TaskContext): Promise<ContentOutput> {
   booted ??= boot(input);
   booted.catch(() => (booted = undefined));
   const { registry, logger } = await booted;
@@ -140,7 +140,7 @@ export async function run(input: ContentInput, _ctx: TaskContext): Promise<Conte
   doc.data.restore(SHARED_KEYS, input.data);
   doc.actions = input.actions;
   doc.screenshot = input.screenshot;
-  const { rerender } = await runContentStages(doc, registry, logger, input.refetched);
+  const { rerender } = await runContentStages(doc, registry, logger, { refetched: input.refetched, checkpoint: () => ctx.checkMemory() });
   return {
     type: doc.type,
     metadata: doc.metadata,
