@@ -10,7 +10,7 @@ import { container as rootContainer, instanceCachingFactory, type DependencyCont
 import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
 import { Pipeline } from './pipeline.ts';
-import { ContentRunner, createContentPool } from './content-runner.ts';
+import { ContentRunner, createContentPool, warmContentPool } from './content-runner.ts';
 import type { PluginListRef } from './content-task.ts';
 import type { WorkerPool } from './workers/pool.ts';
 import { PluginRegistry } from './registry.ts';
@@ -54,6 +54,8 @@ export interface CreateTrawlOptions {
    * it the content stages run on the calling thread: a worker could not rebuild a list built in code.
    */
   pluginList?: PluginListRef;
+  /** Start the content workers at boot instead of on the first pages (a long-running server). */
+  warmWorkers?: boolean;
 }
 
 export const VERSION: string = (await Bun.file(new URL('../package.json', import.meta.url)).json()).version;
@@ -120,6 +122,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     if (ownsStorage) await storage.close();
     throw err;
   }
+  if (options.warmWorkers && options.pluginList) warmContentPool(scope.resolve(CoreTokens.Workers), options.pluginList, config, logger);
   const jobs = scope.resolve(Tokens.Jobs);
   features.forEach((feature, i) => {
     for (const job of feature.jobs?.(contexts[i]!) ?? []) jobs.handle(job.kind, job.handler, job.options);

@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { TrawlConfig } from './config-schema.ts';
-import { applyContentOutput, CONTENT_TASK, contentInput, type PluginListRef } from './content-task.ts';
+import { applyContentOutput, CONTENT_TASK, contentInput, WARM_TASK, type PluginListRef } from './content-task.ts';
 import { runContentStages, type ContentOutcome } from './content-stages.ts';
 import type { PageDocument } from './document.ts';
 import { TrawlError, type ErrorCode } from './errors.ts';
@@ -38,6 +38,13 @@ export function createContentPool(config: Readonly<TrawlConfig>, plugins?: Plugi
   const { size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb } = config.workers;
   const preload = plugins ? [plugins.module, CONTENT_TASK.module] : [];
   return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, preload, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
+}
+
+/** Starts every worker and boots its plugins now, not on the first pages (a server at start-up). */
+export function warmContentPool(pool: WorkerPool, plugins: PluginListRef, config: Readonly<TrawlConfig>, logger: Logger): void {
+  for (let i = 0; i < pool.size; i++) {
+    pool.run(WARM_TASK, { plugins, config }).catch((err) => logger.warn({ err }, 'a content worker did not start'));
+  }
 }
 
 export class ContentRunner {

@@ -2,7 +2,7 @@
  * The content stages as a worker-pool task, and what crosses the thread boundary both ways. In:
  * the frozen config, where the plugin list lives (a module URL the server hands in: core never
  * imports plugins), the internal request, the workspace, the deadline, the fetched response (body
- * bytes transferred, not copied) and what fetching collected (metadata, messages, timings, the
+ * bytes transferred, not copied; UTF-8 text decoded again in the worker) and what fetching collected (metadata, messages, timings, the
  * shared data-bag entries). Back: the detected type, metadata, format outputs, messages, timings,
  * data-bag entries and a rerender request. No DOM crosses either way; the worker builds and drops it.
  *
@@ -44,6 +44,8 @@ export interface ContentInput {
   screenshot: string | null;
   /** The page was fetched again after a rerender request: do not ask twice. */
   refetched: boolean;
+  /** `response.text` was left out because it is the body read as UTF-8: the worker decodes it. */
+  utf8Text: boolean;
 }
 
 export interface ContentOutput {
@@ -70,6 +72,9 @@ export function contentInput(doc: PageDocument, plugins: PluginListRef, config: 
   const { body } = response;
   const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
   response.body = whole ? body : body.slice();
+  // Decoding UTF-8 again there gives the same text (a BOM included) and spares this thread the copy.
+  const utf8Text = response.text !== undefined && response.charset === 'utf-8';
+  if (utf8Text) delete response.text;
   const input: ContentInput = {
     plugins,
     config,
@@ -84,6 +89,7 @@ export function contentInput(doc: PageDocument, plugins: PluginListRef, config: 
     actions: doc.actions,
     screenshot: doc.screenshot,
     refetched,
+    utf8Text,
   };
   return { input, transfer: [response.body.buffer as ArrayBuffer] };
 }
@@ -105,7 +111,9 @@ interface Booted {
 
 let booted: Promise<Booted> | undefined;
 
-async function boot(input: ContentInput): Promise<Booted> {
+type BootInput = Pick<ContentInput, 'plugins' | 'config'>;
+
+async function boot(input: BootInput): Promise<Booted> {
   const module = (await import(input.plugins.module)) as Record<string, unknown>;
   const list = module[input.plugins.name];
   if (!Array.isArray(list)) throw new Error(`${input.plugins.module} exports no plugin list "${input.plugins.name}"`);
@@ -127,13 +135,25 @@ function jobOf(input: ContentInput): Job {
   return createJob(input.request, input.workspace, signal, input.deadline);
 }
 
-/** The task: one fetched document through the content stages. */
-export async function run(input: ContentInput, ctx: TaskContext): Promise<ContentOutput> {
+function booting(input: BootInput): Promise<Booted> {
   booted ??= boot(input);
   booted.catch(() => (booted = undefined));
-  const { registry, logger } = await booted;
+  return booted;
+}
+
+/** A task that only boots the worker, so the first pages of a fresh server do not wait for it. */
+export async function warm(input: BootInput): Promise<void> {
+  await booting(input);
+}
+
+export const WARM_TASK = task<typeof warm>(import.meta.url, 'warm');
+
+/** The task: one fetched document through the content stages. */
+export async function run(input: ContentInput, ctx: TaskContext): Promise<ContentOutput> {
+  const { registry, logger } = await booting(input);
   const doc = new PageDocument(jobOf(input));
   doc.response = input.response;
+  if (input.utf8Text) doc.response.text = new TextDecoder('utf-8').decode(input.response.body);
   Object.assign(doc.metadata, input.metadata);
   doc.messages.push(...input.messages);
   Object.assign(doc.timings, input.timings);

@@ -63,6 +63,8 @@ async function underWatch(server: ServerProcess, ...bodies: Array<Record<string,
 }
 
 interface WorkerStats {
+  workers: number;
+  completed: number;
   busy: number;
   replaced: number;
   failed: Record<string, number>;
@@ -109,6 +111,14 @@ describe('isolation: a hostile request cannot stall the server', () => {
 });
 
 describe('one worker, no queue, no memory budget', () => {
+  test('the server starts its worker at boot, not on the first page', async () => {
+    let stats = await workerStats(unbudgeted);
+    expect(stats.workers).toBe(1);
+    // Booting it (importing and setting up the plugins) is a task of its own.
+    while (stats.completed === 0) stats = (await Bun.sleep(20), await workerStats(unbudgeted));
+    expect(stats.busy).toBe(0);
+  });
+
   test('a page still being processed at its deadline is answered at the deadline; its worker is replaced', async () => {
     const replaced = (await workerStats(unbudgeted)).replaced;
     const run = await underWatch(unbudgeted, huge(SHORTEST_TIMEOUT_MS));
