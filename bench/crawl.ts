@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { firstMatch, rssMb } from './processes.ts';
+import { startServerProcess } from '../test/helpers/server-process.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const { values: args } = parseArgs({
@@ -48,17 +49,8 @@ interface TrawlRun {
 }
 
 async function crawlWithTrawl(port: number, pages: number): Promise<TrawlRun> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-'));
-  const proc = Bun.spawn(['bun', join(ROOT, 'server/main.ts'), '--port', '0'], {
-    cwd: ROOT,
-    stdout: 'pipe',
-    stderr: 'inherit',
+  const server = await startServerProcess({
     env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      TRAWL_DATA_DIR: dataDir,
-      TRAWL_LOG_LEVEL: 'info',
-      TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true',
       TRAWL_FETCH_RESOLVE: JSON.stringify({ [HOST]: '127.0.0.1' }),
       TRAWL_CRAWL_CONCURRENCY: String(CONCURRENCY),
       TRAWL_CRAWL_PER_HOST_CONCURRENCY: String(CONCURRENCY),
@@ -66,23 +58,19 @@ async function crawlWithTrawl(port: number, pages: number): Promise<TrawlRun> {
     },
   });
   try {
-    const api = await firstMatch(proc, (line) => /"url":"(http:\/\/[^"]+)"/.exec(line)?.[1]);
-    let peak = rssMb(proc.pid);
+    const api = server.url;
+    let peak = rssMb(server.pid);
     const quarters: number[] = [];
     const started = performance.now();
-    const created = await fetch(`${api}/v1/crawl`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `http://${HOST}:${port}/`, max_pages: pages, max_depth: 100, scrape_options: { formats: ['markdown'] } }),
-    });
+    const created = await server.post('/v1/crawl', { url: `http://${HOST}:${port}/`, max_pages: pages, max_depth: 100, scrape_options: { formats: ['markdown'] } });
     if (created.status !== 202) throw new Error(`POST /v1/crawl answered ${created.status}: ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
     for (;;) {
       await Bun.sleep(100);
-      peak = Math.max(peak, rssMb(proc.pid));
+      peak = Math.max(peak, rssMb(server.pid));
       const summary = (await (await fetch(`${api}/v1/crawl/${id}?per_page=1`)).json()) as { status: string; completed: number; failed: number };
       const done = summary.completed + summary.failed;
-      while (quarters.length < 4 && done >= (pages * (quarters.length + 1)) / 4) quarters.push(Math.round(rssMb(proc.pid)));
+      while (quarters.length < 4 && done >= (pages * (quarters.length + 1)) / 4) quarters.push(Math.round(rssMb(server.pid)));
       if (summary.status !== 'queued' && summary.status !== 'scraping') {
         const seconds = (performance.now() - started) / 1000;
         if (summary.status !== 'completed') throw new Error(`crawl ended ${summary.status}`);
@@ -90,9 +78,7 @@ async function crawlWithTrawl(port: number, pages: number): Promise<TrawlRun> {
       }
     }
   } finally {
-    proc.kill('SIGTERM');
-    await proc.exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { loadConfig } from '../core/config.ts';
 import type { PageDocument } from '../core/document.ts';
 import { createJob } from '../core/job.ts';
-import { testRequest } from '../test/helpers/plugin-context.ts';
+import { composeRequestSchema } from '../core/model/compose.ts';
 import { Pipeline } from '../core/pipeline.ts';
 import { definePlugin, type AnyPlugin } from '../core/plugin.ts';
 import { PluginRegistry } from '../core/registry.ts';
@@ -40,11 +40,14 @@ export async function datasetPipeline(): Promise<(page: Page) => Promise<PageDoc
   const logger = pino({ level: 'silent' });
   await registry.setup(() => ({ logger, config, resolve: () => { throw new Error('no services in the bench'); } }));
   const pipeline = new Pipeline(registry, logger);
+  const requests = composeRequestSchema(plugins);
   return async (page) => {
     current = page;
     // 24 Mozilla test pages have no known URL; a reserved host stands in.
     const url = page.url || `https://dataset.invalid/${page.id}`;
-    const job = createJob(testRequest({ url, formats: ['markdown'], onlyMainContent: true }), 'bench', new AbortController().signal);
+    const parsed = requests.parse({ url, formats: ['markdown'], onlyMainContent: true });
+    if (!parsed.success) throw new Error(`bench request is invalid: ${parsed.error.message}`);
+    const job = createJob(parsed.data, 'bench', new AbortController().signal);
     return (await pipeline.run(job)).doc;
   };
 }

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { firstMatch, rssMb } from './processes.ts';
+import { startServerProcess } from '../test/helpers/server-process.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const { values: args } = parseArgs({
@@ -42,15 +43,8 @@ function startSite() {
 interface Server { name: string; url: string; pid: number; stop(): Promise<void> }
 
 async function startTrawl(name: string, root: string): Promise<Server> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-'));
-  const proc = Bun.spawn(['bun', join(root, 'server/main.ts'), '--port', '0'], {
-    cwd: root,
-    stdout: 'pipe',
-    stderr: 'inherit',
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TRAWL_DATA_DIR: dataDir, TRAWL_LOG_LEVEL: 'info', TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true' },
-  });
-  const url = await firstMatch(proc, (line) => /"url":"(http:\/\/[^"]+)"/.exec(line)?.[1]);
-  return { name, url, pid: proc.pid, stop: async () => { proc.kill('SIGTERM'); await proc.exited; rmSync(dataDir, { recursive: true, force: true }); } };
+  const server = await startServerProcess({ root });
+  return { name, url: server.url, pid: server.pid, stop: () => server.stop() };
 }
 
 /** The baseline: parse the body, look the answer up in a map, send it. */

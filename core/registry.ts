@@ -40,6 +40,9 @@ function entryOptions(entry: PluginEntry | undefined): { enabled?: boolean; opti
 
 export class PluginRegistry {
   private readonly plugins: RegisteredPlugin[] = [];
+  // Asked on every request (validation, each stage); the answers change only when setup runs.
+  private readonly activeByKind = new Map<PluginKind, RegisteredPlugin[]>();
+  private readonly providersOf = new Map<string, RegisteredPlugin[]>();
 
   constructor(all: readonly AnyPlugin[], config: Readonly<TrawlConfig>) {
     const seen = new Set<string>();
@@ -86,6 +89,7 @@ export class PluginRegistry {
    * content worker sets up documents, transforms and formats, which need no services).
    */
   async setup(context: (plugin: RegisteredPlugin) => PluginContext, kinds?: readonly PluginKind[]): Promise<void> {
+    this.activeByKind.clear();
     for (const plugin of this.plugins) {
       if (!plugin.enabled || (kinds && !kinds.includes(plugin.definition.kind))) continue;
       try {
@@ -103,17 +107,24 @@ export class PluginRegistry {
 
   /** Enabled, set-up plugins of one kind, in run order (transforms sorted by `order`, stable). */
   active<K extends PluginKind>(kind: K): Array<RegisteredPlugin<K> & { handler: HandlersByKind[K] }> {
-    const list = this.plugins.filter((p) => p.enabled && p.handler && p.definition.kind === kind) as Array<RegisteredPlugin<K> & { handler: HandlersByKind[K] }>;
-    if (kind !== 'transform') return list;
-    return list
+    type Active = Array<RegisteredPlugin<K> & { handler: HandlersByKind[K] }>;
+    const cached = this.activeByKind.get(kind);
+    if (cached) return cached as Active;
+    const list = this.plugins.filter((p) => p.enabled && p.handler && p.definition.kind === kind) as Active;
+    const ordered = kind !== 'transform' ? list : list
       .map((p, index) => ({ p, index }))
       .sort((a, b) => ORDER_RANK[a.p.definition.order ?? 'normal'] - ORDER_RANK[b.p.definition.order ?? 'normal'] || a.index - b.index)
       .map(({ p }) => p);
+    // Before setup no handler exists yet: nothing to remember.
+    if (ordered.length) this.activeByKind.set(kind, ordered);
+    return ordered;
   }
 
   /** Every plugin (enabled or not) that declares a capability such as `format:markdown`. */
   providers(capability: string): RegisteredPlugin[] {
-    return this.plugins.filter((p) => p.definition.provides?.includes(capability));
+    let found = this.providersOf.get(capability);
+    if (!found) this.providersOf.set(capability, (found = this.plugins.filter((p) => p.definition.provides?.includes(capability))));
+    return found;
   }
 
   /** All values of a capability prefix among known plugins, e.g. every format name. */

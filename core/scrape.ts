@@ -43,8 +43,9 @@ export class Scraper {
 
   /** Every format name a request may use: the spec's plus any a plugin adds. */
   knownFormats(): string[] {
-    return [...new Set([...SPEC_FORMATS, ...this.registry.capabilityNames('format')])];
+    return (this.formats ??= [...new Set([...SPEC_FORMATS, ...this.registry.capabilityNames('format')])]);
   }
+  private formats?: string[];
 
   /** Throws a 400 naming the field or plugin when the request asks for something unavailable. */
   validate(job: Job, name: FieldNamer = internalNames): void {

@@ -33,6 +33,7 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
       if (code === 'PARSE') return Response.json({ error: 'Request body is not valid JSON' }, { status: 400 });
       return errorResponse(error, logger, { method: request.method, path });
     })
+    // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
       if (PUBLIC_PATHS.has(path)) return { workspace: PUBLIC_WORKSPACE };
       return { workspace: await auth.authenticate(request.headers.get('authorization')) };
@@ -40,13 +41,15 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     .get('/openapi.json', () => openapi)
     .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }));
 
+  // No route lets the framework read a body: handlers that take one read it capped (server/body.ts),
+  // and any other body is never read, whatever its size.
   for (const route of routes) {
     app.route(route.method, route.path, ({ request, params, workspace, server }) =>
-      route.handle({ request, params: params as Record<string, string>, workspace, server }), route.body === 'manual' ? { parse: 'none' } : {});
+      route.handle({ request, params: params as Record<string, string>, workspace, server }), { parse: 'none' });
   }
   return app.all('*', ({ request, path }) => {
     throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);
-  });
+  }, { parse: 'none' });
 }
 
 export type TrawlApp = ReturnType<typeof createApp>;
@@ -54,7 +57,9 @@ export type TrawlApp = ReturnType<typeof createApp>;
 /** Starts listening; returns the bound port and a stop function. */
 export function listen(trawl: Trawl, port = trawl.config.server.port, host = trawl.config.server.host, modules: readonly AnyRouteModule[] = builtinRoutes) {
   const app = createApp(trawl, modules);
-  app.listen({ port, hostname: host, maxRequestBodySize: trawl.config.server.maxBodyBytes + 1024 });
+  // Bun would answer a body over its own limit with a bare 413; readJsonBody streams and stops at
+  // `server.maxBodyBytes` with the JSON one, so Bun's limit is only a backstop.
+  app.listen({ port, hostname: host, maxRequestBodySize: Number.MAX_SAFE_INTEGER });
   const server = app.server!;
   // role "all": this process also runs the job workers (the features' job handlers).
   if (trawl.config.role === 'all') trawl.container.resolve(Tokens.Jobs).start();

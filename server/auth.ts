@@ -17,17 +17,19 @@ const CACHE_MAX = 1000;
 
 export interface Authenticator {
   readonly required: boolean;
-  /** Returns the workspace of the request or throws 401. */
-  authenticate(authorization: string | null | undefined): Promise<string>;
+  /** Returns the workspace of the request or throws 401; without a database lookup when no key was sent or the key is remembered. */
+  authenticate(authorization: string | null | undefined): string | Promise<string>;
 }
 
 export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string | undefined): Authenticator {
   const required = Boolean(apiKey);
   const known = new Map<string, { workspace: string; until: number }>();
 
-  const lookup = async (key: string): Promise<string | null> => {
+  const remembered = (key: string): string | null => {
     const hit = known.get(key);
-    if (hit && hit.until > Date.now()) return hit.workspace;
+    return hit && hit.until > Date.now() ? hit.workspace : null;
+  };
+  const lookup = async (key: string): Promise<string | null> => {
     const workspace = (await workspaces.findWorkspaceByKey(key))?.id ?? null;
     if (workspace) {
       if (known.size >= CACHE_MAX) known.clear();
@@ -35,15 +37,19 @@ export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string |
     }
     return workspace;
   };
+  const decide = (workspace: string | null): string => {
+    if (workspace) return workspace;
+    if (!required) return DEFAULT_WORKSPACE;
+    throw new TrawlError('unauthorized', 'Invalid or missing API key');
+  };
 
   return {
     required,
-    async authenticate(authorization) {
+    authenticate(authorization) {
       const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-      const workspace = key ? await lookup(key) : null;
-      if (workspace) return workspace;
-      if (!required) return DEFAULT_WORKSPACE;
-      throw new TrawlError('unauthorized', 'Invalid or missing API key');
+      if (!key) return decide(null);
+      const hit = remembered(key);
+      return hit ? hit : lookup(key).then(decide);
     },
   };
 }

@@ -24,8 +24,9 @@ export interface Route {
   /** Elysia path syntax: `/v1/crawl/:id`. */
   path: string;
   /**
-   * `manual`: the framework leaves the body alone and the handler reads it (server/body.ts), so
-   * authentication answers 401 before a bad body could answer 400. Every POST and PATCH uses it.
+   * `manual`: the route takes a body and its handler reads it (server/body.ts, capped at
+   * `server.maxBodyBytes`), after authentication, so a bad key is 401 before a bad body is 400. The
+   * app never lets the framework read a body, so this marks which routes take one.
    */
   body?: 'manual';
   handle(input: RouteRequest): unknown;

@@ -10,6 +10,7 @@
  */
 import robotsParser from 'robots-parser';
 import type { HttpClient } from '../services.ts';
+import { isGuardRefusal } from './http-support.ts';
 import { httpUrl } from './url.ts';
 
 export interface RobotsRules {
@@ -18,6 +19,8 @@ export interface RobotsRules {
   crawlDelayMs: number;
   /** Why everything is disallowed, when robots.txt could not be read. */
   unavailable?: string;
+  /** Set when the SSRF guard refused the origin: its pages would be refused too, for this reason. */
+  refusal?: string;
   /** Absolute URLs of its `Sitemap:` lines. */
   sitemaps: readonly string[];
 }
@@ -70,7 +73,9 @@ export class RobotsCache {
       text = response.text ?? new TextDecoder().decode(response.body);
       truncated = response.truncated === true;
     } catch (err) {
-      return disallowAll(`robots.txt could not be fetched (${err instanceof Error ? err.message : String(err)})`);
+      const message = err instanceof Error ? err.message : String(err);
+      const refused = disallowAll(`robots.txt could not be fetched (${message})`);
+      return isGuardRefusal(err) ? { ...refused, refusal: message.replace(/^Failed to fetch URL: /, '') } : refused;
     }
     if (status >= 500) return disallowAll(`robots.txt answered HTTP ${status}`);
     if (status >= 400) return allowAll;

@@ -151,6 +151,24 @@ describe('other statuses', () => {
     expect(res.body.error).toBe('Request body exceeds 2048 bytes');
   });
 
+  test('413 with the JSON envelope for bodies far over the limit, declared or streamed', async () => {
+    const big = JSON.stringify({ url: site.at('/page'), query: 'q'.repeat(4 * 1024 * 1024) });
+    const declared = await fetch(`${keyed.url}/v1/scrape`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: big });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toEqual({ error: 'Request body exceeds 2048 bytes' });
+    // Chunked: no content-length, so the cap is found while reading.
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const piece = new TextEncoder().encode('x'.repeat(64 * 1024));
+        for (let i = 0; i < 64; i++) controller.enqueue(piece);
+        controller.close();
+      },
+    });
+    const streamed = await fetch(`${keyed.url}/v1/scrape`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: chunks });
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toEqual({ error: 'Request body exceeds 2048 bytes' });
+  });
+
   test('422 for a refused connection', async () => {
     const closed = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') });
     const port = closed.port;

@@ -226,6 +226,8 @@ describe('crawl validation', () => {
     [{ url: 'http://example.com', exclude_paths: 'docs' }, 'Invalid field exclude_paths'],
     [{ url: 'http://example.com', include_paths: ['/+(a|b)'] }, 'Invalid field include_paths[0]: is not a usable glob: "+" (plus) is not supported'],
     [{ url: 'http://example.com', webhook_url: 'not a url at all' }, 'Invalid field webhook_url'],
+    [{ url: 'http://example.com', webhook_url: 'x' }, 'Invalid field webhook_url: must be an absolute http(s) URL'],
+    [{ url: 'http://example.com', webhook_url: 'https://h.example/a\tb' }, 'Invalid field webhook_url: must not contain control characters'],
     [{ url: 'http://example.com', scrape_options: { formats: ['nope'] } }, 'Invalid field formats[0]: unknown format "nope"'],
     [{ url: 'http://example.com', scrape_options: { url: 'http://x' } }, 'Unknown field: scrape_options.url'],
     [{ url: 'http://example.com', limit: 5 }, 'Unknown field: limit'],
@@ -253,4 +255,27 @@ test('OpenAPI documents every crawl and batch route with its limits', async () =
   expect(doc.components.schemas.CrawlRequest.properties.max_depth).toMatchObject({ default: 10, minimum: 0, maximum: 100 });
   expect(doc.components.schemas.BatchRequest.properties.urls.maxItems).toBe(1000);
   for (const name of ['RunAccepted', 'CrawlSummary', 'CrawlPage', 'BatchSummary', 'CrawlEvent', 'BatchEvent']) expect(doc.components.schemas[name]).toBeDefined();
+});
+
+describe('the SSRF guard on crawls and batches', () => {
+  let guarded: TestServer;
+  beforeAll(async () => { guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } }); });
+  afterAll(async () => guarded?.stop());
+
+  test('a webhook_url on a forbidden address is refused when the run starts', async () => {
+    const loopback = 'Invalid field webhook_url: address 127.0.0.1 is not allowed (loopback address)';
+    const crawl = await guarded.post('/v1/crawl', { url: 'https://93.184.215.14/', webhook_url: 'http://127.0.0.1:9/hook' });
+    expect([crawl.status, crawl.body.error]).toEqual([400, loopback]);
+    const batch = await guarded.post('/v1/batch', { urls: ['https://93.184.215.14/'], webhook_url: 'http://127.0.0.1:9/hook' });
+    expect([batch.status, batch.body.error]).toEqual([400, loopback]);
+    expect((await guarded.get('/v1/crawl/history')).body.total).toBe(0);
+  });
+
+  test('a start URL the guard refuses fails with the refusal, not as a robots.txt problem', async () => {
+    const started = await guarded.post('/v1/crawl', { url: 'http://127.0.0.1:9/' });
+    expect(started.status).toBe(202);
+    const summary = await waitForRun(guarded, `/v1/crawl/${started.body.id}`);
+    expect(summary).toMatchObject({ status: 'failed', completed: 0, failed: 1 });
+    expect(summary.error).toBe('Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address)');
+  });
 });

@@ -15,8 +15,8 @@ let keyed: TestServer;
 let receiver: WebhookReceiver;
 const KEY = 'trawl_test_key_webhooks_0123';
 
-const send = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${trawl.url}${path}`, {
+const send = async (method: string, path: string, body?: unknown, server: TestServer = trawl) => {
+  const res = await fetch(`${server.url}${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -112,6 +112,10 @@ describe('registry', () => {
     ['missing events', 'POST', '/v1/webhooks', { url: 'https://h.example/' }, 'Missing required field: events'],
     ['a non-http url', 'POST', '/v1/webhooks', { url: 'ftp://h.example/', events: ['crawl.completed'] }, 'Invalid field url: must be an absolute http(s) URL'],
     ['a relative url', 'POST', '/v1/webhooks', { url: '/hook', events: ['crawl.completed'] }, 'Invalid field url: must be an absolute http(s) URL'],
+    ['a url with a tab', 'POST', '/v1/webhooks', { url: 'https://h.example/a\tb', events: ['crawl.completed'] }, 'Invalid field url: must not contain control characters'],
+    ['a url with a newline', 'POST', '/v1/webhooks', { url: 'https://h.example/\n', events: ['crawl.completed'] }, 'Invalid field url: must not contain control characters'],
+    ['a bare word', 'POST', '/v1/webhooks', { url: 'x', events: ['crawl.completed'] }, 'Invalid field url: must be an absolute http(s) URL'],
+    ['a patch to a url with a newline', 'PATCH', '/v1/webhooks/any', { url: 'https://h.example/\r\nx' }, 'Invalid field url: must not contain control characters'],
     ['an unknown event', 'POST', '/v1/webhooks', { url: 'https://h.example/', events: ['crawl.started'] }, 'Invalid field events[0]:'],
     ['no events', 'POST', '/v1/webhooks', { url: 'https://h.example/', events: [] }, 'Invalid field events: must list at least one event'],
     ['an unknown field', 'POST', '/v1/webhooks', { url: 'https://h.example/', events: ['crawl.completed'], secret: 'x' }, 'Unknown field: secret'],
@@ -129,6 +133,31 @@ describe('registry', () => {
       expect(res.body.error).toStartWith(message);
     });
   }
+});
+
+describe('the SSRF guard at registration', () => {
+  test('a receiver on a forbidden address is refused when registered or moved there, by name or by address', async () => {
+    const guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false, resolve: { 'inside.example': '10.1.2.3' } } } });
+    try {
+      const refused = [
+        ['http://127.0.0.1:9/hook', 'Invalid field url: address 127.0.0.1 is not allowed (loopback address)'],
+        ['http://localhost/hook', 'Invalid field url: host localhost is not allowed (loopback host name)'],
+        ['https://inside.example/hook', 'Invalid field url: address 10.1.2.3 is not allowed (private network)'],
+        ['http://169.254.169.254/latest', 'Invalid field url: address 169.254.169.254 is not allowed'],
+      ];
+      for (const [url, message] of refused) {
+        const res = await guarded.post('/v1/webhooks', { url, events: ['crawl.completed'] });
+        expect([res.status, res.body.error]).toEqual([400, expect.stringContaining(message!)]);
+      }
+      expect((await guarded.get('/v1/webhooks')).body.total).toBe(0);
+      const made = await guarded.post('/v1/webhooks', { url: 'https://93.184.215.14/hook', events: ['crawl.completed'] });
+      expect(made.status).toBe(201);
+      const moved = await send('PATCH', `/v1/webhooks/${made.body.id}`, { url: 'http://127.0.0.1/x' }, guarded);
+      expect([moved.status, moved.body.error]).toEqual([400, 'Invalid field url: address 127.0.0.1 is not allowed (loopback address)']);
+    } finally {
+      await guarded.stop();
+    }
+  });
 });
 
 describe('deliveries through the job queue', () => {

@@ -79,6 +79,7 @@ export const crawlFeature = defineFeature<CrawlSettings>({
       queue: ctx.resolve(JobTokens.Queue),
       scraper: ctx.resolve(CoreTokens.Scraper),
       settings: ctx.settings,
+      fetch: ctx.config.fetch,
       logger: ctx.logger,
     })),
   ],

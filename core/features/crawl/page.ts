@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { CrawlSettings } from './config.ts';
-import { asTrawlError, TrawlError } from '../../errors.ts';
+import { asTrawlError, fetchFailed, TrawlError } from '../../errors.ts';
 import type { ScrapeResult } from '../../model/result.ts';
 import type { Scraper } from '../../scrape.ts';
 import type { ClaimedJob } from '../../services.ts';
@@ -129,6 +129,8 @@ export function createPageWorker(deps: PageWorkerDeps) {
     let delayMs = 0;
     if (run.kind === 'crawl') {
       const rules = await robots.rulesFor(row.url);
+      // The guard refused the origin itself: that, not robots.txt, is why the page cannot be had.
+      if (rules.refusal) throw permanent(fetchFailed(rules.refusal));
       if (!rules.isAllowed(row.url)) {
         throw permanent(new TrawlError('bad_request', rules.unavailable ? `Disallowed: ${rules.unavailable}` : 'Disallowed by robots.txt'));
       }

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { CrawlSettings } from './config.ts';
 import { httpUrl, type ScrapeRequest } from '../../model/request.ts';
+import { receiverUrlSchema } from '../../net/receiver.ts';
 import { globProblem } from './globs.ts';
 import { pathGlob } from './scope.ts';
 
@@ -62,7 +63,7 @@ export function crawlFields(limits: CrawlLimits) {
     allowExternalLinks: z.boolean().default(false).describe('Follow links to any host.'),
     includePaths: globList.describe('Globs on the URL path (picomatch syntax: *, **, ?, [...], {a,b}); when given, only matching links are followed.'),
     excludePaths: globList.describe('Globs on the URL path; matching links are never followed. Wins over the include paths.'),
-    webhookUrl: httpUrl.optional().describe('Receives crawl.completed or crawl.failed for this crawl.'),
+    webhookUrl: receiverUrlSchema.optional().describe('Receives crawl.completed or crawl.failed for this crawl: written out in full (http:// or https://), checked by the SSRF guard when the crawl starts.'),
   };
 }
 
@@ -71,7 +72,7 @@ export function batchFields(limits: CrawlLimits) {
   return {
     urls: z.array(httpUrl).min(1, 'must list at least one URL').max(limits.batchMaxUrls)
       .describe(`URLs to scrape (at most ${limits.batchMaxUrls}); duplicates after normalisation are scraped once.`),
-    webhookUrl: httpUrl.optional().describe('Receives batch.completed for this batch.'),
+    webhookUrl: receiverUrlSchema.optional().describe('Receives batch.completed for this batch: written out in full (http:// or https://), checked by the SSRF guard when the batch starts.'),
   };
 }
 

@@ -7,6 +7,8 @@
 import type { Logger } from 'pino';
 import type { CrawlSettings } from './config.ts';
 import { badRequest, TrawlError } from '../../errors.ts';
+import type { TrawlConfig } from '../../config-schema.ts';
+import { receiverRefusal } from '../../net/receiver.ts';
 import { createJob } from '../../job.ts';
 import type { FieldNamer } from '../../plugin.ts';
 import { internalNames, type Scraper } from '../../scrape.ts';
@@ -21,6 +23,8 @@ export interface CrawlServiceDeps {
   queue: DbJobQueue;
   scraper: Scraper;
   settings: Readonly<CrawlSettings>;
+  /** The fetch settings, for the SSRF guard's check of a `webhookUrl` when a run starts. */
+  fetch: Readonly<TrawlConfig['fetch']>;
   logger: Logger;
 }
 
@@ -53,6 +57,12 @@ export class CrawlService {
     }
   }
 
+  /** A receiver the SSRF guard forbids is refused when the run starts, not after it ends. */
+  private async checkReceiver(url: string | undefined, name: FieldNamer): Promise<void> {
+    const refusal = url === undefined ? null : await receiverRefusal(url, this.deps.fetch);
+    if (refusal) throw badRequest(`Invalid field ${name('webhookUrl')}: ${refusal}`);
+  }
+
   private async create(kind: RunKind, workspace: string, url: string | null, request: CrawlRequest | StoredBatch, seeds: CrawlUrl[], retryOf: string | null): Promise<RunRow> {
     const { store, queue, settings } = this.deps;
     const run = await store.create(
@@ -68,6 +78,7 @@ export class CrawlService {
   /** `name` is how the caller's wire format names request fields, for messages. */
   async startCrawl(request: CrawlRequest, workspace: string, retryOf: string | null = null, name: FieldNamer = internalNames): Promise<RunRow> {
     this.validateScrape(request.scrapeOptions, request.url, workspace, true, name);
+    await this.checkReceiver(request.webhookUrl, name);
     const start = crawlUrl(request.url);
     if (!start) throw badRequest(`Invalid field ${name('url')}: must be an absolute http(s) URL`);
     return this.create('crawl', workspace, request.url, request, [start], retryOf);
@@ -76,6 +87,7 @@ export class CrawlService {
   async startBatch(request: BatchRequest, workspace: string, name: FieldNamer = internalNames): Promise<RunRow> {
     const { urls, ...stored } = request;
     this.validateScrape(request.scrapeOptions, urls[0]!, workspace, false, name);
+    await this.checkReceiver(request.webhookUrl, name);
     const seeds = new Map<string, CrawlUrl>();
     urls.forEach((url, index) => {
       const parsed = crawlUrl(url);

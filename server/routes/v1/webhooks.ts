@@ -5,32 +5,25 @@
  * to POST and nowhere else.
  */
 import { z } from 'zod';
-import { TrawlError } from '../../../core/errors.ts';
+import { badRequest, TrawlError } from '../../../core/errors.ts';
 import { WebhookTokens, webhooksFeature } from '../../../core/features/webhooks/index.ts';
 import { WEBHOOK_EVENTS, type Webhook, type WebhookDelivery, type WebhookStore } from '../../../core/features/webhooks/store.ts';
 import { readJsonBody } from '../../body.ts';
+import type { TrawlConfig } from '../../../core/config-schema.ts';
+import { receiverRefusal, receiverUrlSchema } from '../../../core/net/receiver.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
 import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { defineRoutes, type Route } from '../../route.ts';
 
-const receiverUrl = z.string().trim().min(1, 'must not be empty').max(2048).refine((value) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}, 'must be an absolute http(s) URL');
-
 const eventList = z.array(z.enum(WEBHOOK_EVENTS)).min(1, 'must list at least one event').max(WEBHOOK_EVENTS.length * 4);
 
 export const createWebhookSchema = z.strictObject({
-  url: receiverUrl.describe('Receiver address (http or https). Deliveries are POSTs; redirects are not followed.'),
+  url: receiverUrlSchema.describe('Receiver address, written out in full (http:// or https://), no control characters; refused at once when the SSRF guard forbids its address. Deliveries are POSTs; redirects are not followed.'),
   events: eventList.describe('Subscriptions; duplicates are ignored.'),
 });
 
 export const updateWebhookSchema = z.strictObject({
-  url: receiverUrl.optional(),
+  url: receiverUrlSchema.optional(),
   events: eventList.optional(),
   active: z.boolean().optional().describe('false pauses deliveries; true resumes them, also after a 410 disabled the webhook.'),
 }).refine((p) => p.url !== undefined || p.events !== undefined || p.active !== undefined, 'Request body must set url, events or active');
@@ -61,7 +54,12 @@ const presentDelivery = (d: WebhookDelivery) => ({
 
 const notFound = () => new TrawlError('not_found', 'Webhook not found');
 
-function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: number) {
+function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: number, fetch: Readonly<TrawlConfig['fetch']>) {
+  /** The SSRF guard at registration: a forbidden receiver is a 400 now, not failed deliveries later. */
+  const allowed = async (url: string | undefined) => {
+    const refusal = url === undefined ? null : await receiverRefusal(url, fetch);
+    if (refusal) throw badRequest(`Invalid field url: ${refusal}`);
+  };
   const found = async (workspace: string, id: string) => {
     const webhook = await store.get(workspace, id);
     if (!webhook) throw notFound();
@@ -73,6 +71,7 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: nu
       method: 'POST', path: '/v1/webhooks', body: 'manual',
       async handle({ request, workspace }) {
         const body = await readJsonBody(request, createWebhookSchema, maxBody);
+        await allowed(body.url);
         if ((await store.count(workspace)) >= maxPerWorkspace) {
           throw new TrawlError('conflict', `Webhook limit reached: at most ${maxPerWorkspace} per workspace`);
         }
@@ -96,6 +95,7 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: nu
       method: 'PATCH', path: '/v1/webhooks/:id', body: 'manual',
       async handle({ params, request, workspace }) {
         const patch = await readJsonBody(request, updateWebhookSchema, maxBody);
+        await allowed(patch.url);
         const updated = await store.update(workspace, params.id!, patch);
         if (!updated) throw notFound();
         return present(updated);
@@ -253,6 +253,6 @@ const webhooksOpenApi = {
 export const webhooksModule = defineRoutes({
   name: 'webhooks',
   needs: { store: WebhookTokens.Store, settings: webhooksFeature.settingsToken },
-  routes: ({ store, settings }, env) => webhookRoutes(store, settings.maxPerWorkspace, env.config.server.maxBodyBytes),
+  routes: ({ store, settings }, env) => webhookRoutes(store, settings.maxPerWorkspace, env.config.server.maxBodyBytes, env.config.fetch),
   openapi: () => webhooksOpenApi,
 });
