@@ -30,6 +30,7 @@ beforeAll(async () => {
   site = startFixtureSite({
     '/huge': hugePage(),
     '/wide.csv': { body: wideCsv(), headers: { 'content-type': 'text/csv' } },
+    '/slow': { body: '<p>Too late.</p>', delayMs: 3000 },
     '/ok': '<!doctype html><html><head><title>Fine</title></head><body><article><h1>Fine</h1><p>An ordinary page.</p></article></body></html>',
   });
   [budgeted, unbudgeted] = await Promise.all([
@@ -136,6 +137,12 @@ describe('one worker, no queue, no memory budget', () => {
     expect(response.headers.get('retry-after')).toBe('5');
     expect(((await response.json()) as { error: string }).error).toStartWith('The server is too busy to process the page');
     expect((await busy).status).toBe(422);
+  });
+
+  test('the timeout bounds the whole scrape: a slow server is cut at the deadline too', async () => {
+    const answer = await send(unbudgeted, { url: site.at('/slow'), timeout: SHORTEST_TIMEOUT_MS, no_cache: true });
+    expect(answer).toMatchObject({ status: 422, error: `Scrape timed out after ${SHORTEST_TIMEOUT_MS} ms` });
+    expect(answer.ms).toBeLessThan(SHORTEST_TIMEOUT_MS + 500);
   });
 
   test('after a worker was killed at a deadline, an ordinary page scrapes', async () => {
