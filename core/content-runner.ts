@@ -37,7 +37,9 @@ export function reviveTrawlError(data: SerializedError): Error {
 export function createContentPool(config: Readonly<TrawlConfig>, plugins?: PluginListRef): WorkerPool {
   const { size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb } = config.workers;
   const preload = plugins ? [plugins.module, CONTENT_TASK.module] : [];
-  return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, preload, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
+  // A hostile page grows by ~750 MB a second: the budget is read every 25 ms (a read costs microseconds).
+  const sampleMs = 25;
+  return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, sampleMs, preload, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
 }
 
 /** Starts every worker and boots its plugins now, not on the first pages (a server at start-up). */
