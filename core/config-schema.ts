@@ -3,6 +3,7 @@
  * `config/default.toml` spells out for people. Plugin tables are checked by the registry against
  * each plugin's own options schema; feature sections (`[crawl]`, `[map]`, …) by their feature's.
  */
+import { availableParallelism, totalmem } from 'node:os';
 import { z } from 'zod';
 import type { AnyFeature } from './feature.ts';
 
@@ -35,6 +36,24 @@ export const configSchema = z.strictObject({
   scrape: z.strictObject({
     /** Whole-scrape time limit (fetch + extraction); a request's `timeout` overrides it. */
     timeoutMs: z.number().int().positive().default(60_000),
+  }).prefault({}),
+  /** The content workers (core/workers): parsing, transforms and formats off the server thread. */
+  workers: z.strictObject({
+    /** Worker threads; 0 runs the content stages on the server thread (no isolation, no deadline kill). */
+    size: z.number().int().min(0).max(256).default(availableParallelism()),
+    /** Pages that may wait for a worker; one more is a 503 with Retry-After. */
+    maxQueue: z.number().int().min(0).default(256),
+    /** Heavy pages (a body of `heavyBytes` or more) processed at once; default half the workers, at least 1. */
+    maxHeavy: z.number().int().min(1).optional(),
+    heavyBytes: z.number().int().min(0).default(2 * 1024 * 1024),
+    /** A worker whose JavaScript heap passes this is stopped (422); 0 = no limit. */
+    memoryLimitMb: z.number().int().min(0).default(2048),
+    /**
+     * The process's resident memory budget: past it, the busy page most likely to blame is stopped
+     * (422); 0 = none. Default half the machine's memory: a 10 MB page with every format legitimately
+     * takes ~1.3 GB, so a fixed small default would refuse real pages on a big machine.
+     */
+    maxRssMb: z.number().int().min(0).default(Math.floor(totalmem() / 2 / 2 ** 20)),
   }).prefault({}),
   log: z.strictObject({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -10,6 +10,9 @@ import { container as rootContainer, instanceCachingFactory, type DependencyCont
 import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
 import { Pipeline } from './pipeline.ts';
+import { ContentRunner, createContentPool, warmContentPool } from './content-runner.ts';
+import type { PluginListRef } from './content-task.ts';
+import type { WorkerPool } from './workers/pool.ts';
 import { PluginRegistry } from './registry.ts';
 import { Scraper } from './scrape.ts';
 import { CoreTokens, Tokens, type BrowserPool, type Storage } from './services.ts';
@@ -46,6 +49,13 @@ export interface CreateTrawlOptions {
   /** An already open storage (tests run suites on SQLite and Postgres); otherwise opened from config. */
   storage?: Storage;
   logger?: Logger;
+  /**
+   * Where content workers import `plugins` from (server/boot.ts hands in plugins/index.ts). Without
+   * it the content stages run on the calling thread: a worker could not rebuild a list built in code.
+   */
+  pluginList?: PluginListRef;
+  /** Start the content workers at boot instead of on the first pages (a long-running server). */
+  warmWorkers?: boolean;
 }
 
 export const VERSION: string = (await Bun.file(new URL('../package.json', import.meta.url)).json()).version;
@@ -73,7 +83,15 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   scope.registerInstance(CoreTokens.Registry, registry);
   scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }))) });
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
-  scope.register(CoreTokens.Pipeline, { useFactory: instanceCachingFactory(() => new Pipeline(registry, logger.child({ component: 'pipeline' }))) });
+  let pool: WorkerPool | undefined; // created on first resolve; workers start on first use
+  scope.register(CoreTokens.Workers, { useFactory: instanceCachingFactory(() => (pool = createContentPool(config, options.pluginList))) });
+  scope.register(CoreTokens.Pipeline, {
+    useFactory: instanceCachingFactory((c) => {
+      const pipelineLogger = logger.child({ component: 'pipeline' });
+      const workers = options.pluginList ? { pool: c.resolve(CoreTokens.Workers), plugins: options.pluginList, config } : undefined;
+      return new Pipeline(registry, pipelineLogger, new ContentRunner(registry, pipelineLogger, workers));
+    }),
+  });
   scope.register(WorkspaceStoreToken, { useFactory: instanceCachingFactory((c) => createWorkspaceStore(c.resolve(Tokens.Storage))) });
   registerJobQueue(scope, config, logger);
   const contexts = features.map((feature) => featureContext(scope, feature, config, logger));
@@ -104,6 +122,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     if (ownsStorage) await storage.close();
     throw err;
   }
+  if (options.warmWorkers && options.pluginList) warmContentPool(scope.resolve(CoreTokens.Workers), options.pluginList, config, logger);
   const jobs = scope.resolve(Tokens.Jobs);
   features.forEach((feature, i) => {
     for (const job of feature.jobs?.(contexts[i]!) ?? []) jobs.handle(job.kind, job.handler, job.options);
@@ -125,6 +144,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
       // Workers first: running jobs finish (or are handed back) while browser and database are still up.
       await scope.resolve(Tokens.Jobs).stop();
       await browser?.close();
+      pool?.close();
       if (ownsStorage) await storage.close();
       await scope.dispose();
     },

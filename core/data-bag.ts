@@ -34,6 +34,19 @@ export class DataBag {
   has<T>(key: DataKey<T>): boolean {
     return this.values.has(key);
   }
+
+  /** The values of `keys` by key name, to send to another thread (values must be structured-cloneable). */
+  entries(keys: readonly DataKey<unknown>[]): Array<[string, unknown]> {
+    return keys.filter((key) => this.values.has(key)).map((key) => [key.name, this.values.get(key)]);
+  }
+
+  /** Takes back what `entries` sent, matching names to `keys`; unknown names are dropped. */
+  restore(keys: readonly DataKey<unknown>[], entries: ReadonlyArray<[string, unknown]>): void {
+    for (const [name, value] of entries) {
+      const key = keys.find((k) => k.name === name);
+      if (key) this.values.set(key, value);
+    }
+  }
 }
 
 /** Id of the fetcher (or source) plugin that produced the response; set by the pipeline. */
@@ -48,3 +61,9 @@ export const SCREENSHOT = dataKey<string>('browser.screenshot');
  * parse this, so the limit holds for them too.
  */
 export const SERVED_HTML = dataKey<string>('document.html.served');
+
+/**
+ * The keys whose values cross between the server thread and a content worker (plain data only);
+ * a key one plugin keeps for itself stays on the thread that set it.
+ */
+export const SHARED_KEYS: readonly DataKey<unknown>[] = [FETCHER_ID, SCREENSHOT] as DataKey<unknown>[];

@@ -25,6 +25,11 @@ export interface FetchedResponse {
   charset?: string;
   /** Only the start of a longer body was kept (requests made with `truncateBody`). */
   truncated?: boolean;
+  /**
+   * Markup a source built to stand for this response (the video page): the HTML document plugin
+   * parses it instead of the body, which stays the page as received.
+   */
+  builtHtml?: string;
 }
 
 export interface PipelineMessage {

@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'capability_missing'
   | 'config_invalid'
   | 'timeout'
+  | 'overloaded'
   | 'internal';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -30,6 +31,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unprocessable: 422,
   timeout: 422,
   config_invalid: 500,
+  overloaded: 503,
   internal: 500,
 };
 

@@ -14,9 +14,14 @@ export interface Job {
   readonly request: Readonly<ScrapeRequest>;
   readonly workspace: string;
   readonly signal: AbortSignal;
+  /**
+   * When the whole scrape (fetch included) must be over, in epoch ms; Infinity when only the
+   * signal ends it. Content work in a worker gets what is left and is killed at this moment.
+   */
+  readonly deadline: number;
 }
 
-export function createJob(request: ScrapeRequest, workspace: string, signal: AbortSignal): Job {
+export function createJob(request: ScrapeRequest, workspace: string, signal: AbortSignal, deadline = Infinity): Job {
   const formats = [...new Set(request.formats)];
-  return Object.freeze({ url: request.url, formats, request: Object.freeze({ ...request, formats }), workspace, signal });
+  return Object.freeze({ url: request.url, formats, request: Object.freeze({ ...request, formats }), workspace, signal, deadline });
 }

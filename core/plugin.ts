@@ -15,13 +15,16 @@ import type { TrawlConfig } from './config-schema.ts';
 /** Runs before fetching: does this fetcher/source take the job? */
 export interface FetcherHandler {
   matches(job: Job): boolean;
-  /** Fills `doc.response` (and may set `doc.dom` for rendered pages). Throws TrawlError('fetch_failed') on failure. */
+  /**
+   * Fills `doc.response` (a source that builds its own page hands the markup over as
+   * `response.builtHtml`: no DOM crosses to the content worker). Throws TrawlError('fetch_failed') on failure.
+   */
   fetch(doc: PageDocument): Promise<void>;
   /**
-   * Asked after detect when another fetcher produced the page: should this one fetch it again?
-   * The browser fetcher says yes to a static page that is an empty app shell (automatic rendering).
+   * On the server thread, after the plugin's `rerender` metadata asked to fetch a page again:
+   * can it now (the browser: is Chromium there)? Default yes.
    */
-  shouldRerender?(doc: PageDocument): boolean;
+  canRefetch?(): boolean;
 }
 
 export interface DocumentHandler {
@@ -148,6 +151,12 @@ export interface PluginDefinition<K extends PluginKind = PluginKind, O extends z
   api?: PluginApi;
   /** Whether a default config with no entry for this plugin enables it. */
   enabledByDefault?: boolean;
+  /**
+   * Fetchers only: asked after detect when another fetcher produced the page, should this one
+   * fetch it again (the browser says yes to an empty app shell)? Setup-free and pure, because it
+   * runs where the DOM is — in a content worker, where no service exists.
+   */
+  rerender?(doc: PageDocument, options: z.output<O>): boolean;
   setup(options: z.output<O>, ctx: PluginContext): HandlersByKind[K] | Promise<HandlersByKind[K]>;
 }
 

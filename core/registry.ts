@@ -84,11 +84,14 @@ export class PluginRegistry {
     }
   }
 
-  /** Runs `setup` of every enabled plugin, in list order. */
-  async setup(context: (plugin: RegisteredPlugin) => PluginContext): Promise<void> {
+  /**
+   * Runs `setup` of every enabled plugin, in list order; with `kinds`, only of those kinds (a
+   * content worker sets up documents, transforms and formats, which need no services).
+   */
+  async setup(context: (plugin: RegisteredPlugin) => PluginContext, kinds?: readonly PluginKind[]): Promise<void> {
     this.activeByKind.clear();
     for (const plugin of this.plugins) {
-      if (!plugin.enabled) continue;
+      if (!plugin.enabled || (kinds && !kinds.includes(plugin.definition.kind))) continue;
       try {
         plugin.handler = await plugin.definition.setup(plugin.options, context(plugin));
       } catch (err) {

@@ -83,33 +83,43 @@ export class Scraper {
 
   /** `name` is how the caller's wire format names request fields, for messages. */
   async scrape(request: ScrapeRequest, workspace: string, signal?: AbortSignal, name: FieldNamer = internalNames): Promise<ScrapeOutcome> {
+    // `timeout` bounds the whole scrape, fetch included: one deadline, and a signal that fires at it
+    // carrying the answer, so whichever part is running (a fetch, a worker) stops with that message.
     const timeoutMs = request.timeoutMs ?? this.config.scrape.timeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const job = createJob(request, workspace, combined);
-    this.validate(job, name);
+    const deadline = Date.now() + timeoutMs;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new TrawlError('timeout', `Scrape timed out after ${timeoutMs} ms`)), timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+    try {
+      const job = createJob(request, workspace, combined, deadline);
+      this.validate(job, name);
 
-    const cacheTtl = this.config.storage.cacheTtlSeconds;
-    if (this.results && !request.noCache && cacheTtl > 0) {
-      const hit = await this.results.findFresh(workspace, 'scrape', job.url, optionsHash(job), cacheTtl);
-      if (hit) return { result: hit.output as unknown as ScrapeResult, cached: true, timings: {} };
+      const cacheTtl = this.config.storage.cacheTtlSeconds;
+      if (this.results && !request.noCache && cacheTtl > 0) {
+        const hit = await this.results.findFresh(workspace, 'scrape', job.url, optionsHash(job), cacheTtl);
+        if (hit) return { result: hit.output as unknown as ScrapeResult, cached: true, timings: {} };
+      }
+      return await this.run(job, combined, timeout.signal);
+    } finally {
+      clearTimeout(timer);
     }
+  }
 
+  /** The pipeline, raced against the signal so a stage that does not listen to it still ends on time. */
+  private async run(job: Job, combined: AbortSignal, timeout: AbortSignal): Promise<ScrapeOutcome> {
     let onAbort = () => {};
-    const timedOut = new Promise<never>((_, reject) => {
-      onAbort = () => reject(timeout.aborted
-        ? new TrawlError('timeout', `Scrape timed out after ${timeoutMs} ms`)
-        : new TrawlError('timeout', 'Scrape was cancelled by the client'));
+    const stopped = new Promise<never>((_, reject) => {
+      onAbort = () => reject(timeout.aborted ? timeout.reason : new TrawlError('timeout', 'Scrape was cancelled by the client'));
       combined.addEventListener('abort', onAbort, { once: true });
     });
-    timedOut.catch(() => {}); // the race below reports it; without this a late abort is an unhandled rejection
+    stopped.catch(() => {}); // the race below reports it; without this a late abort is an unhandled rejection
     try {
-      const { doc, result } = await Promise.race([this.pipeline.run(job), timedOut]);
+      const { doc, result } = await Promise.race([this.pipeline.run(job), stopped]);
       this.logger.debug({ url: job.url, timings: doc.timings }, 'scraped');
       return { result, cached: false, timings: doc.timings };
     } finally {
-      // The timeout signal lives until it fires; through this listener it would keep the whole
-      // page (DOM, result) alive that long, which a crawl doing many pages a second cannot afford.
+      // Through this listener the signal would keep the whole page (DOM, result) alive until it is
+      // collected, which a crawl doing many pages a second cannot afford.
       combined.removeEventListener('abort', onAbort);
     }
   }

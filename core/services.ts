@@ -12,6 +12,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { ActionHandler } from './plugin.ts';
 import type { RobotsCache } from './net/robots.ts';
 import type { AnyFeature } from './feature.ts';
+import type { WorkerPool } from './workers/pool.ts';
 import type { Pipeline } from './pipeline.ts';
 import type { PluginRegistry } from './registry.ts';
 import type { Scraper } from './scrape.ts';
@@ -219,4 +220,6 @@ export const CoreTokens = {
   Registry: Symbol('PluginRegistry') as InjectionToken<PluginRegistry>,
   Pipeline: Symbol('Pipeline') as InjectionToken<Pipeline>,
   Scraper: Symbol('Scraper') as InjectionToken<Scraper>,
+  /** The content workers' pool (parsing, transforms, formats); /health shows its stats. */
+  Workers: Symbol('WorkerPool') as InjectionToken<WorkerPool>,
 } as const;

@@ -20,6 +20,8 @@ export interface BootOptions {
   logger?: Logger;
   /** Defaults to the built-in features. */
   features?: readonly AnyFeature[];
+  /** Start the content workers now rather than on the first pages (the server does; tests and the CLI do not). */
+  warmWorkers?: boolean;
 }
 
 export async function bootTrawl(options: BootOptions = {}): Promise<Trawl> {
@@ -28,5 +30,7 @@ export async function bootTrawl(options: BootOptions = {}): Promise<Trawl> {
   const config = loadConfig({ plugins: builtinPlugins, features, env: options.env ?? process.env, overrides: options.overrides, warnings });
   const logger = options.logger ?? createLogger(config.log.level);
   for (const warning of warnings) logger.warn(warning);
-  return createTrawl({ config, plugins: builtinPlugins, features, storage: options.storage, logger });
+  // Content workers import the same list themselves (core never imports plugins).
+  const pluginList = { module: new URL('../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
+  return createTrawl({ config, plugins: builtinPlugins, features, storage: options.storage, logger, pluginList, warmWorkers: options.warmWorkers });
 }

@@ -22,3 +22,10 @@ test('internal errors answer 500 without a stack trace or internals', async () =
     expect(body).not.toContain('at ');
   }
 });
+
+test('a busy server answers 503 with Retry-After and the message', async () => {
+  const res = errorResponse(new TrawlError('overloaded', 'The server is too busy to process the page; retry later'), logger, { method: 'POST', path: '/v1/scrape' });
+  expect(res.status).toBe(503);
+  expect(res.headers.get('retry-after')).toBe('5');
+  expect(await res.json()).toEqual({ error: 'The server is too busy to process the page; retry later' });
+});

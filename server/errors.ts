@@ -5,9 +5,15 @@
 import type { Logger } from 'pino';
 import { TrawlError } from '../core/errors.ts';
 
+/** How long a client told the server is busy (503) should wait before trying again, in seconds. */
+export const RETRY_AFTER_SECONDS = 5;
+
 export function errorResponse(error: unknown, logger: Logger, context: { method: string; path: string }): Response {
   if (error instanceof TrawlError && error.status < 500) {
     return Response.json({ error: error.message }, { status: error.status });
+  }
+  if (error instanceof TrawlError && error.code === 'overloaded') {
+    return Response.json({ error: error.message }, { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
   }
   logger.error({ err: error, ...context }, 'unexpected error');
   return Response.json({ error: 'Internal server error' }, { status: 500 });

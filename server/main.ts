@@ -31,7 +31,7 @@ if (values.role !== undefined && !['api', 'worker', 'all'].includes(values.role)
 
 let trawl;
 try {
-  trawl = await bootTrawl({ overrides: { server, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}), ...(values.role ? { role: values.role } : {}) } });
+  trawl = await bootTrawl({ warmWorkers: true, overrides: { server, ...(values['api-key'] ? { apiKey: values['api-key'] } : {}), ...(values.role ? { role: values.role } : {}) } });
 } catch (err) {
   console.error(`Trawl could not start: ${(err as Error).message}`);
   process.exit(1);

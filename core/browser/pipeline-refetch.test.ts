@@ -17,9 +17,9 @@ function plugins(options: { renderFails?: boolean; shell?: boolean } = {}): AnyP
   return [
     definePlugin({
       kind: 'fetcher', name: 'renderer', description: '',
+      rerender: (doc: PageDocument) => { asked.push(`renderer saw ${doc.data.get(FETCHER_ID)}`); return options.shell ?? true; },
       setup: () => ({
         matches: () => false,
-        shouldRerender: (doc: PageDocument) => { asked.push(`renderer saw ${doc.data.get(FETCHER_ID)}`); return options.shell ?? true; },
         fetch: async (doc) => {
           if (options.renderFails) throw new Error('browser fell over');
           doc.response = html('<h1>Rendered</h1><p>Hello from script</p>');
@@ -28,9 +28,9 @@ function plugins(options: { renderFails?: boolean; shell?: boolean } = {}): AnyP
     }),
     definePlugin({
       kind: 'fetcher', name: 'plain', description: '',
+      rerender: () => { asked.push('plain asked'); return true; },
       setup: () => ({
         matches: () => true,
-        shouldRerender: () => { asked.push('plain asked'); return true; },
         fetch: async (doc) => { doc.response = html('<div id="root"></div>'); },
       }),
     }),

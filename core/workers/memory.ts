@@ -22,10 +22,18 @@ export function pickSuspect<T extends Suspect>(busy: readonly T[]): T | undefine
   return [...busy].sort((a, b) => b.heapBytes - a.heapBytes || a.startedAt - b.startedAt)[0];
 }
 
+/** New growth, not the last victim's memory still leaving RSS. */
+const GROWTH_BYTES = 64 * 2 ** 20;
+
 export class RssWatchdog {
   private timer?: ReturnType<typeof setInterval>;
-  /** After a kill the freed memory takes a moment to leave RSS; no second victim before then. */
+  /**
+   * After a kill the freed memory takes a moment to leave RSS, so for a while only growth past
+   * the level of that kill (by more than GROWTH_BYTES) picks a second victim: a task that starts
+   * right after one was stopped could otherwise run past the budget unchecked meanwhile.
+   */
   private quietUntil = 0;
+  private rssAtStop = 0;
 
   constructor(
     private readonly limitBytes: number,
@@ -48,9 +56,11 @@ export class RssWatchdog {
 
   private sample(): void {
     const now = performance.now();
-    if (now < this.quietUntil) return;
     const rss = this.readRss();
     if (rss <= this.limitBytes) return;
-    if (this.onOver(rss)) this.quietUntil = now + Math.max(1000, 5 * this.sampleMs);
+    if (now < this.quietUntil && rss <= this.rssAtStop + GROWTH_BYTES) return;
+    if (!this.onOver(rss)) return;
+    this.quietUntil = now + Math.max(1000, 5 * this.sampleMs);
+    this.rssAtStop = rss;
   }
 }

@@ -47,8 +47,8 @@ export function isHtmlResponse(response: FetchedResponse): boolean {
 export function parseHtmlPage(doc: PageDocument, limits: ParseLimits = DEFAULT_PARSE_LIMITS): void {
   const response = doc.response;
   if (!response) return;
-  // A source may have built the page's DOM already (the video page); parsing the response would undo that.
-  const { dom, root, flattened } = parsePage(doc.dom ?? boundedText(doc, limits.maxElements), limits.maxDepth);
+  // A source may have built its own page (the video page): that markup, not the body, is the page.
+  const { dom, root, flattened } = parsePage(boundedText(doc, response.builtHtml ?? responseText(response), limits.maxElements), limits.maxDepth);
   if (flattened) doc.warn('document', PLUGIN_ID, `The page nests elements more than ${limits.maxDepth} deep; what is deeper is kept as plain text`);
   doc.dom = dom;
   doc.root = root;
@@ -56,9 +56,9 @@ export function parseHtmlPage(doc: PageDocument, limits: ParseLimits = DEFAULT_P
   Object.assign(doc.metadata, metadata);
 }
 
-/** The response text, cut before the first element over the limit (before parsing: the tree is what costs memory). */
-function boundedText(doc: PageDocument, maxElements: number): string {
-  let text = responseText(doc.response!);
+/** The page's markup, cut before the first element over the limit (before parsing: the tree is what costs memory). */
+function boundedText(doc: PageDocument, markup: string, maxElements: number): string {
+  let text = markup;
   const cut = elementCutOffset(text, maxElements);
   if (cut !== null) {
     text = text.slice(0, cut);

@@ -141,17 +141,19 @@ describe('automatic rendering', () => {
     return doc;
   };
 
-  test('asks to render an app shell, unless the request or the config says no', async () => {
-    expect((await fetcher()).shouldRerender!(shellDoc())).toBe(true);
-    expect((await fetcher()).shouldRerender!(shellDoc({ render: false }))).toBe(false);
-    const off = await browserFetcher.setup(browserFetcher.options!.parse({ autoRender: false }), testContext([[Tokens.Browser, testBrowserPool()], [Tokens.Actions, noActions]]));
-    expect(off.shouldRerender!(shellDoc())).toBe(false);
+  const rerender = (doc: ReturnType<typeof shellDoc>, options: Record<string, unknown> = {}) => browserFetcher.rerender!(doc, browserFetcher.options!.parse(options));
+
+  test('asks to render an app shell, unless the request or the config says no', () => {
+    expect(rerender(shellDoc())).toBe(true);
+    expect(rerender(shellDoc({ render: false }))).toBe(false);
+    expect(rerender(shellDoc(), { autoRender: false })).toBe(false);
   });
 
   test('never for other documents or without Chromium', async () => {
     const pdf = shellDoc();
     pdf.type = 'document.pdf';
-    expect((await fetcher()).shouldRerender!(pdf)).toBe(false);
-    expect((await fetcher({ browser: { executablePath: '/nonexistent/chromium' } })).shouldRerender!(shellDoc())).toBe(false);
+    expect(rerender(pdf)).toBe(false);
+    expect((await fetcher()).canRefetch!()).toBe(true);
+    expect((await fetcher({ browser: { executablePath: '/nonexistent/chromium' } })).canRefetch!()).toBe(false);
   });
 });

@@ -72,6 +72,12 @@ export const browserFetcher = definePlugin({
   provides: ['fetch:render', 'fetch:screenshot', 'fetch:mobile', 'fetch:actions'],
   options,
   api: { ...browserApi, requestFields },
+  // Runs in the content worker after detect; whether Chromium is there is asked on the server thread (canRefetch).
+  rerender(doc, opts) {
+    if (!opts.autoRender || doc.job.request.render === false) return false;
+    if (doc.type !== 'document.html' || !doc.dom) return false;
+    return detectAppShell(doc.dom, opts.autoRenderMaxWords).shell;
+  },
   async setup(opts, ctx) {
     // The default device is known to exist; only a configured one is worth importing Playwright for at boot.
     if (opts.mobileDevice !== DEFAULT_DEVICE && !(await device(opts.mobileDevice))) {
@@ -84,13 +90,7 @@ export const browserFetcher = definePlugin({
     return {
       matches: (job) => browserNeeds(job.request).length > 0,
 
-      shouldRerender(doc) {
-        if (!opts.autoRender || doc.job.request.render === false) return false;
-        if (doc.type !== 'document.html' || !doc.dom || pool.unavailableReason()) return false;
-        const verdict = detectAppShell(doc.dom, opts.autoRenderMaxWords);
-        if (verdict.shell) ctx.logger.debug({ url: doc.job.url, words: verdict.words }, 'app shell: rendering in the browser');
-        return verdict.shell;
-      },
+      canRefetch: () => !pool.unavailableReason(),
 
       async fetch(doc) {
         const { job } = doc;

@@ -9,7 +9,6 @@
  */
 import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
-import { parseHtmlDocument } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { Tokens, type HttpClient } from '../../../core/services.ts';
@@ -98,9 +97,9 @@ export const videoSource = definePlugin({
         if (!video.title) throw new TrawlError('unprocessable', `Video unavailable: ${video.unplayableReason ?? 'the page describes no video'}`);
         const transcript = await readTranscript(http, doc, video, pageLanguage(html), origin);
         if (transcript.missing && !video.tracks.length) doc.warn('fetch', PLUGIN_ID, 'The video has no captions; the transcript is missing');
-        doc.response = response;
-        // The document plugin (html) reads this page instead of the raw one; rawHtml stays the page as received.
-        doc.dom = parseHtmlDocument(renderVideoPage(video, transcript, { origin, language: transcript.language, timestamps: options.timestamps }));
+        // The document plugin (html) parses this page instead of the body, which stays the page as received.
+        const builtHtml = renderVideoPage(video, transcript, { origin, language: transcript.language, timestamps: options.timestamps });
+        doc.response = { ...response, builtHtml };
         Object.assign(doc.metadata, {
           statusCode: response.status,
           finalUrl: response.finalUrl,

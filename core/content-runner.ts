@@ -1,0 +1,96 @@
+/**
+ * Where the content stages run, seen from the server thread: in a content worker of the pool
+ * (a server), or right here (pool size 0, a pool-less Trawl such as unit tests with their own
+ * plugin lists). A worker gets the time left until the job's deadline and the job's signal; when
+ * either ends, the pool terminates the worker mid-task and the request fails at that moment.
+ * Pool failures become TrawlErrors: a deadline or cancellation is the scrape's `timeout`, a
+ * memory stop or crash is a 422 naming the limit, a full queue or closed pool a 503 (`overloaded`).
+ */
+import type { Logger } from 'pino';
+import type { TrawlConfig } from './config-schema.ts';
+import { applyContentOutput, CONTENT_TASK, contentInput, WARM_TASK, type PluginListRef } from './content-task.ts';
+import { runContentStages, type ContentOutcome } from './content-stages.ts';
+import type { PageDocument } from './document.ts';
+import { TrawlError, type ErrorCode } from './errors.ts';
+import type { Job } from './job.ts';
+import type { PluginRegistry } from './registry.ts';
+import { reviveError, type SerializedError } from './workers/task.ts';
+import { WorkerPool, WorkerPoolError } from './workers/pool.ts';
+
+/** The pool's own timer is a backstop: the job's signal, which carries the scrape's message, fires first. */
+const BACKSTOP_MS = 250;
+
+/** A content worker's TrawlError comes back as one, with its code, stage and plugin. */
+export function reviveTrawlError(data: SerializedError): Error {
+  if (data.name !== 'TrawlError' || typeof data.fields.code !== 'string') return reviveError(data);
+  const { code, stage, pluginId } = data.fields as { code: ErrorCode; stage?: string; pluginId?: string };
+  const error = new TrawlError(code, data.message, { stage, pluginId });
+  if (data.stack) error.stack = data.stack;
+  return error;
+}
+
+/**
+ * The content pool of a Trawl instance, from the `[workers]` config. New workers (replacements
+ * too) import the plugin list and the task module before their first page, so a page that
+ * follows a killed one does not wait for that.
+ */
+export function createContentPool(config: Readonly<TrawlConfig>, plugins?: PluginListRef): WorkerPool {
+  const { size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb } = config.workers;
+  const preload = plugins ? [plugins.module, CONTENT_TASK.module] : [];
+  // A hostile page grows by ~750 MB a second: the budget is read every 25 ms (a read costs microseconds).
+  const sampleMs = 25;
+  return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, sampleMs, preload, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
+}
+
+/** Starts every worker and boots its plugins now, not on the first pages (a server at start-up). */
+export function warmContentPool(pool: WorkerPool, plugins: PluginListRef, config: Readonly<TrawlConfig>, logger: Logger): void {
+  for (let i = 0; i < pool.size; i++) {
+    pool.run(WARM_TASK, { plugins, config }).catch((err) => logger.warn({ err }, 'a content worker did not start'));
+  }
+}
+
+export class ContentRunner {
+  constructor(
+    private readonly registry: PluginRegistry,
+    private readonly logger: Logger,
+    /** No pool, no plugin list (or pool size 0): in-process. */
+    private readonly pool?: { pool: WorkerPool; plugins: PluginListRef; config: Readonly<TrawlConfig> },
+  ) {}
+
+  async run(doc: PageDocument, refetched: boolean): Promise<ContentOutcome> {
+    if (!this.pool || this.pool.pool.size === 0) return runContentStages(doc, this.registry, this.logger, { refetched });
+    const { pool, plugins, config } = this.pool;
+    const { job } = doc;
+    const { input, transfer } = contentInput(doc, plugins, config, refetched);
+    const left = job.deadline - Date.now();
+    const options = {
+      timeoutMs: Number.isFinite(left) ? Math.max(0, left) + BACKSTOP_MS : undefined,
+      signal: job.signal,
+      heavy: input.response.body.byteLength >= config.workers.heavyBytes,
+      transfer,
+    };
+    try {
+      const output = await pool.run(CONTENT_TASK, input, options);
+      applyContentOutput(doc, output);
+      return output.rerender ? { rerender: output.rerender } : {};
+    } catch (err) {
+      throw poolFailure(err, job);
+    }
+  }
+}
+
+/** What a request answers when the pool gave up on its page. */
+export function poolFailure(err: unknown, job: Job): unknown {
+  if (!(err instanceof WorkerPoolError)) return err;
+  switch (err.kind) {
+    case 'timeout':
+    case 'aborted':
+      return job.signal.reason instanceof TrawlError ? job.signal.reason : new TrawlError('timeout', 'Scrape timed out at its deadline');
+    case 'memory':
+      return new TrawlError('unprocessable', `The page needs more memory than the server allows (workers.memoryLimitMb, workers.maxRssMb): ${err.message}`);
+    case 'crashed':
+      return new TrawlError('unprocessable', `Processing the page crashed its worker: ${err.message}`);
+    default:
+      return new TrawlError('overloaded', `The server is too busy to process the page (${err.message}); retry later`);
+  }
+}

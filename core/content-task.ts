@@ -1,0 +1,173 @@
+/**
+ * The content stages as a worker-pool task, and what crosses the thread boundary both ways. In:
+ * the frozen config, where the plugin list lives (a module URL the server hands in: core never
+ * imports plugins), the internal request, the workspace, the deadline, the fetched response (body
+ * bytes transferred, not copied; UTF-8 text decoded again in the worker) and what fetching collected (metadata, messages, timings, the
+ * shared data-bag entries). Back: the detected type, metadata, format outputs, messages, timings,
+ * data-bag entries and a rerender request. No DOM crosses either way; the worker builds and drops it.
+ *
+ * A worker boots once — imports the plugin list and sets up only document, transform and format
+ * plugins, which need no services — and then runs one PageDocument per task.
+ */
+import type { Logger } from 'pino';
+import type { TrawlConfig } from './config-schema.ts';
+import { runContentStages } from './content-stages.ts';
+import { SHARED_KEYS } from './data-bag.ts';
+import { PageDocument, type FetchedResponse, type Metadata, type PipelineMessage } from './document.ts';
+import { createJob, type Job } from './job.ts';
+import { createLogger } from './logger.ts';
+import type { ActionResults } from './model/result.ts';
+import type { ScrapeRequest } from './model/request.ts';
+import type { AnyPlugin, PluginKind } from './plugin.ts';
+import { PluginRegistry } from './registry.ts';
+import { task, type TaskContext } from './workers/pool.ts';
+
+/** Where the plugin list is: `export const <name>: AnyPlugin[]` of `module`. */
+export interface PluginListRef {
+  module: string;
+  name: string;
+}
+
+export interface ContentInput {
+  plugins: PluginListRef;
+  config: Readonly<TrawlConfig>;
+  request: ScrapeRequest;
+  workspace: string;
+  /** Epoch ms; the pool kills the worker then, this only lets plugins see it coming. */
+  deadline: number;
+  response: FetchedResponse;
+  metadata: Metadata;
+  messages: PipelineMessage[];
+  timings: Record<string, number>;
+  data: Array<[string, unknown]>;
+  actions: ActionResults | null;
+  screenshot: string | null;
+  /** The page was fetched again after a rerender request: do not ask twice. */
+  refetched: boolean;
+  /** `response.text` was left out because it is the body read as UTF-8: the worker decodes it. */
+  utf8Text: boolean;
+}
+
+export interface ContentOutput {
+  type: string | null;
+  metadata: Metadata;
+  outputs: Record<string, unknown>;
+  messages: PipelineMessage[];
+  timings: Record<string, number>;
+  data: Array<[string, unknown]>;
+  rerender?: string;
+}
+
+/** The kinds a content worker sets up. */
+export const CONTENT_KINDS: readonly PluginKind[] = ['document', 'transform', 'format'];
+
+export const CONTENT_TASK = task<typeof run>(import.meta.url, 'run');
+
+/**
+ * The input for a fetched document, and the buffers to transfer. A body that is a view into a
+ * larger buffer is copied first: transferring would hand the worker (and take from us) the rest.
+ */
+export function contentInput(doc: PageDocument, plugins: PluginListRef, config: Readonly<TrawlConfig>, refetched: boolean): { input: ContentInput; transfer: ArrayBuffer[] } {
+  const response = { ...doc.response! };
+  const { body } = response;
+  const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
+  response.body = whole ? body : body.slice();
+  // Decoding UTF-8 again there gives the same text (a BOM included) and spares this thread the copy.
+  const utf8Text = response.text !== undefined && response.charset === 'utf-8';
+  if (utf8Text) delete response.text;
+  const input: ContentInput = {
+    plugins,
+    config,
+    request: doc.job.request as ScrapeRequest,
+    workspace: doc.job.workspace,
+    deadline: doc.job.deadline,
+    response,
+    metadata: doc.metadata,
+    messages: doc.messages,
+    timings: doc.timings,
+    data: doc.data.entries(SHARED_KEYS),
+    actions: doc.actions,
+    screenshot: doc.screenshot,
+    refetched,
+    utf8Text,
+  };
+  return { input, transfer: [response.body.buffer as ArrayBuffer] };
+}
+
+/** Puts what the worker produced onto the server thread's PageDocument. */
+export function applyContentOutput(doc: PageDocument, output: ContentOutput): void {
+  doc.type = output.type;
+  doc.metadata = output.metadata;
+  Object.assign(doc.outputs, output.outputs);
+  doc.messages.splice(0, doc.messages.length, ...output.messages);
+  Object.assign(doc.timings, output.timings);
+  doc.data.restore(SHARED_KEYS, output.data);
+}
+
+interface Booted {
+  registry: PluginRegistry;
+  logger: Logger;
+}
+
+let booted: Promise<Booted> | undefined;
+
+type BootInput = Pick<ContentInput, 'plugins' | 'config'>;
+
+async function boot(input: BootInput): Promise<Booted> {
+  const module = (await import(input.plugins.module)) as Record<string, unknown>;
+  const list = module[input.plugins.name];
+  if (!Array.isArray(list)) throw new Error(`${input.plugins.module} exports no plugin list "${input.plugins.name}"`);
+  const registry = new PluginRegistry(list as AnyPlugin[], input.config);
+  const logger = createLogger(input.config.log.level).child({ component: 'content-worker' });
+  await registry.setup((plugin) => ({
+    logger: logger.child({ plugin: plugin.id }),
+    config: input.config,
+    resolve: () => {
+      throw new Error(`${plugin.id} asked for a service in a content worker, where there are none (document, transform and format plugins must work without)`);
+    },
+  }), CONTENT_KINDS);
+  return { registry, logger };
+}
+
+function jobOf(input: ContentInput): Job {
+  const left = input.deadline - Date.now();
+  const signal = Number.isFinite(left) ? AbortSignal.timeout(Math.max(0, left)) : new AbortController().signal;
+  return createJob(input.request, input.workspace, signal, input.deadline);
+}
+
+function booting(input: BootInput): Promise<Booted> {
+  booted ??= boot(input);
+  booted.catch(() => (booted = undefined));
+  return booted;
+}
+
+/** A task that only boots the worker, so the first pages of a fresh server do not wait for it. */
+export async function warm(input: BootInput): Promise<void> {
+  await booting(input);
+}
+
+export const WARM_TASK = task<typeof warm>(import.meta.url, 'warm');
+
+/** The task: one fetched document through the content stages. */
+export async function run(input: ContentInput, ctx: TaskContext): Promise<ContentOutput> {
+  const { registry, logger } = await booting(input);
+  const doc = new PageDocument(jobOf(input));
+  doc.response = input.response;
+  if (input.utf8Text) doc.response.text = new TextDecoder('utf-8').decode(input.response.body);
+  Object.assign(doc.metadata, input.metadata);
+  doc.messages.push(...input.messages);
+  Object.assign(doc.timings, input.timings);
+  doc.data.restore(SHARED_KEYS, input.data);
+  doc.actions = input.actions;
+  doc.screenshot = input.screenshot;
+  const { rerender } = await runContentStages(doc, registry, logger, { refetched: input.refetched, checkpoint: () => ctx.checkMemory() });
+  return {
+    type: doc.type,
+    metadata: doc.metadata,
+    outputs: doc.outputs,
+    messages: doc.messages,
+    timings: doc.timings,
+    data: doc.data.entries(SHARED_KEYS),
+    ...(rerender ? { rerender } : {}),
+  };
+}
