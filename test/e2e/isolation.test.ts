@@ -25,21 +25,28 @@ let site: FixtureSite;
 let budgeted: ServerProcess;
 /** One worker, no queue, no memory budget: only the deadline stops the 20 MB page. */
 let unbudgeted: ServerProcess;
+/** Every limit at its default, as a self-hoster runs it. */
+let defaults: ServerProcess;
 
 beforeAll(async () => {
   site = startFixtureSite({
     '/huge': hugePage(),
     '/wide.csv': { body: wideCsv(), headers: { 'content-type': 'text/csv' } },
     '/slow': { body: '<p>Too late.</p>', delayMs: 3000 },
+    '/siblings': `<!doctype html><html><body>${'<p>x</p>'.repeat(20_000)}</body></html>`,
     '/ok': '<!doctype html><html><head><title>Fine</title></head><body><article><h1>Fine</h1><p>An ordinary page.</p></article></body></html>',
   });
-  [budgeted, unbudgeted] = await Promise.all([
-    startServerProcess({ env: { TRAWL_WORKERS_MAX_RSS_MB: '900' } }),
-    startServerProcess({ env: { TRAWL_WORKERS_MAX_RSS_MB: '0', TRAWL_WORKERS_SIZE: '1', TRAWL_WORKERS_MAX_QUEUE: '0' } }),
+  // The HTML element limit would cut the 20 MB page to a harmless size; these servers lift it, so
+  // what stops the page is the mechanism under test (memory budget, deadline), not the parse limit.
+  const unlimitedParse = { TRAWL_PLUGINS_DOCUMENT_HTML_MAX_ELEMENTS: '100000000' };
+  [budgeted, unbudgeted, defaults] = await Promise.all([
+    startServerProcess({ env: { ...unlimitedParse, TRAWL_WORKERS_MAX_RSS_MB: '900' } }),
+    startServerProcess({ env: { ...unlimitedParse, TRAWL_WORKERS_MAX_RSS_MB: '0', TRAWL_WORKERS_SIZE: '1', TRAWL_WORKERS_MAX_QUEUE: '0' } }),
+    startServerProcess(),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([budgeted?.stop(), unbudgeted?.stop()]);
+  await Promise.all([budgeted?.stop(), unbudgeted?.stop(), defaults?.stop()]);
   await site?.stop();
 });
 
@@ -89,10 +96,23 @@ function expectIsolated(run: Awaited<ReturnType<typeof underWatch>>, statuses: n
 const huge = (timeout: number) => ({ url: site.at('/huge'), formats: ['markdown'], timeout, no_cache: true });
 
 describe('isolation: a hostile request cannot stall the server', () => {
+  test('with the default limits, the 20 MB page is read up to its element limit: a 200, in time', async () => {
+    const run = await underWatch(defaults, huge(TIMEOUT_MS));
+    expectIsolated(run, [200]);
+  });
+
   test('a 20 MB page of paragraphs', async () => {
     // Refused by parse limits, stopped by the memory budget or cut at the deadline (all 422): never a late 200.
     const run = await underWatch(budgeted, huge(TIMEOUT_MS));
     expectIsolated(run, [200, 422]);
+  });
+
+  test('ten costly selectors within the selector limits, at once: answered by their deadline, the server stays up', async () => {
+    // Every paragraph asks about all its later siblings: quadratic matching on 20,000 siblings.
+    const costly = { url: site.at('/siblings'), formats: ['markdown'], include_selectors: ['p:has(~ p ~ p)'], timeout: 3000, no_cache: true };
+    const run = await underWatch(defaults, ...Array.from({ length: 10 }, () => costly));
+    expectIsolated(run, [200, 422]);
+    expect(run.answers.every((a) => a.ms < 3000 + 2000)).toBe(true);
   });
 
   test('a CSV of 300,000 columns', async () => {
