@@ -5,22 +5,22 @@
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import pino from 'pino';
-import { builtinPlugins } from '../plugins/index.ts';
-import { testConfig, testRequest } from '../test/helpers/plugin-context.ts';
-import { ContentRunner, createContentPool, poolFailure } from './content-runner.ts';
-import { CONTENT_KINDS } from './content-task.ts';
-import { FETCHER_ID } from './data-bag.ts';
-import { PageDocument, type FetchedResponse } from './document.ts';
-import { TrawlError } from './errors.ts';
-import { createJob } from './job.ts';
-import { PluginRegistry } from './registry.ts';
-import { WorkerPoolError } from './workers/pool.ts';
+import { builtinPlugins } from '../../plugins/index.ts';
+import { testConfig, testRequest } from '../helpers/plugin-context.ts';
+import { ContentRunner, createContentPool, poolFailure } from '../../core/content-runner.ts';
+import { CONTENT_KINDS } from '../../core/content-task.ts';
+import { FETCHER_ID } from '../../core/data-bag.ts';
+import { PageDocument, type FetchedResponse } from '../../core/document.ts';
+import { TrawlError } from '../../core/errors.ts';
+import { createJob } from '../../core/job.ts';
+import { PluginRegistry } from '../../core/registry.ts';
+import { WorkerPoolError } from '../../core/workers/pool.ts';
 
 const logger = pino({ level: 'silent' });
 const config = testConfig({ workers: { size: 1, maxRssMb: 0 } });
 const registry = new PluginRegistry(builtinPlugins, config);
 await registry.setup(() => ({ logger, config, resolve: () => { throw new Error('no services'); } }), CONTENT_KINDS);
-const plugins = { module: new URL('../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
+const plugins = { module: new URL('../../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
 const pool = createContentPool(config, plugins);
 const inWorker = new ContentRunner(registry, logger, { pool, plugins, config });
 const inProcess = new ContentRunner(registry, logger);
