@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import type { LookupAddress } from 'node:dns';
 import { testConfig } from '../../test/helpers/plugin-context.ts';
 import { forbiddenAddressReason } from '../net/ssrf.ts';
-import { createAddressGuard } from './guard.ts';
+import { createAddressGuard } from '../net/address-guard.ts';
 
 const fetch = { ...testConfig().fetch, allowPrivateNetwork: false, resolve: { 'intranet.test': '10.1.2.3', 'shop.test:8080': '127.0.0.1', 'public.test': '93.184.215.14' } };
 const guard = createAddressGuard(fetch, forbiddenAddressReason);

@@ -17,7 +17,7 @@ import type { TrawlConfig } from '../config-schema.ts';
 import type { AddressPolicy } from '../net/http-client.ts';
 import { describeNetworkError, ForbiddenAddressError } from '../net/http-support.ts';
 import type { BrowserRequestFailure } from '../services.ts';
-import { createAddressGuard } from './guard.ts';
+import { createAddressGuard } from '../net/address-guard.ts';
 
 export interface GuardProxy {
   /** `http://127.0.0.1:<port>`, for the context's proxy setting. */

@@ -5,10 +5,8 @@
  * followed here rather than by the platform; one deadline covers connect, headers and body; the
  * body is capped after decompression. Text bodies are decoded with the detected charset.
  */
-import dns from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../config-schema.ts';
 import type { FetchedResponse } from '../document.ts';
@@ -16,8 +14,9 @@ import { TrawlError, fetchFailed } from '../errors.ts';
 import type { HttpClient, HttpRequestOptions } from '../services.ts';
 import { readBody } from './body.ts';
 import { decodeText } from './charset.ts';
-import { forbiddenAddressReason, forbiddenHostnameReason, isIpLiteral } from './ssrf.ts';
-import { describeNetworkError, ForbiddenAddressError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
+import { forbiddenAddressReason } from './ssrf.ts';
+import { createAddressGuard } from './address-guard.ts';
+import { describeNetworkError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
 
 export type FetchConfig = TrawlConfig['fetch'];
 
@@ -54,45 +53,16 @@ interface HopRequest {
 
 export function createHttpClient(config: FetchConfig, logger: Logger, hooks: HttpClientHooks = {}): HttpClient {
   const policy: AddressPolicy | null = config.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
-  const overrides = new Map(Object.entries(config.resolve).map(([k, v]) => [k.toLowerCase(), v]));
-
-  const checkAddress = (ip: string) => {
-    const reason = policy?.(ip);
-    if (reason) throw new ForbiddenAddressError(ip, reason);
-  };
-
-  /** dns.lookup with the `resolve` overrides and the guard applied to every answer. */
-  const lookupFor = (port: string): LookupFunction => (hostname, options, callback) => {
-    const host = hostname.toLowerCase();
-    const target = overrides.get(`${host}:${port}`) ?? overrides.get(host) ?? hostname;
-    dns.lookup(target, { family: options.family ?? 0, hints: options.hints, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      try {
-        // Any forbidden answer taints the name: a resolver mixing public and internal addresses is
-        // exactly what a rebinding attacker would serve.
-        for (const a of addresses) checkAddress(a.address);
-      } catch (refusal) {
-        return callback(refusal as NodeJS.ErrnoException, '', 0);
-      }
-      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-      callback(null, first.address, first.family);
-    });
-  };
+  // The same address rules as every other outbound connection (the browser's proxy, receivers).
+  const guard = createAddressGuard(config, policy);
 
   const openHop = (hop: HopRequest, attempt: Attempt): Promise<IncomingMessage> =>
     new Promise((resolve, reject) => {
       const { url } = hop;
       const hostname = url.hostname.replace(/^\[|\]$/g, '');
-      if (policy) {
-        const byName = forbiddenHostnameReason(hostname);
-        if (byName) return reject(new ForbiddenAddressError(hostname, byName));
-        // Sockets skip the lookup hook for literals, so literals are checked here.
-        if (isIpLiteral(hostname)) {
-          try { checkAddress(hostname); } catch (refusal) { return reject(refusal); }
-        }
-      }
+      // By name, and literals (sockets skip the lookup hook for them); resolved names in the lookup.
+      const refusal = guard.hostRefusal(hostname);
+      if (refusal) return reject(refusal);
       if (attempt.signal.aborted) return reject(attempt.signal.reason);
       attempt.gotHeaders = false;
       const isHttps = url.protocol === 'https:';
@@ -105,7 +75,7 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
         method: hop.method,
         headers: hop.headers,
         agent: false,
-        lookup: lookupFor(port),
+        lookup: guard.lookupFor(Number(port)),
         auth: url.username ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
       });
       const onAbort = () => req.destroy(attempt.signal.reason as Error);

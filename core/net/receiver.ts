@@ -6,10 +6,11 @@
  * shown), and must pass the SSRF guard when it is registered, unless private networks are allowed:
  * a refusal then is a 400 now rather than failed deliveries later. Deliveries are checked again.
  */
-import dns from 'node:dns/promises';
 import { z } from 'zod';
 import type { TrawlConfig } from '../config-schema.ts';
-import { forbiddenAddressReason, forbiddenHostnameReason, isIpLiteral } from './ssrf.ts';
+import { createAddressGuard } from './address-guard.ts';
+import { ForbiddenAddressError } from './http-support.ts';
+import { forbiddenAddressReason, forbiddenHostnameReason } from './ssrf.ts';
 
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
@@ -30,28 +31,22 @@ export const receiverUrlSchema = z
     return z.NEVER;
   });
 
-/** Resolves host names the way the HTTP client does (`fetch.resolve` overrides first). */
-async function addressesOf(host: string, overrides: Readonly<Record<string, string>>): Promise<string[]> {
-  const override = overrides[host.toLowerCase()];
-  if (override) return [override];
-  try {
-    return (await dns.lookup(host, { all: true })).map((a) => a.address);
-  } catch {
-    // Not resolvable now: deliveries will say so (and retry); the address cannot be judged yet.
-    return [];
-  }
-}
-
 /** Why the SSRF guard refuses this receiver (already parsed by `receiverUrlSchema`), or null. */
 export async function receiverRefusal(url: string, fetch: Readonly<TrawlConfig['fetch']>): Promise<string | null> {
   if (fetch.allowPrivateNetwork) return null;
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  const byName = forbiddenHostnameReason(host.toLowerCase());
+  const { hostname, port, protocol } = new URL(url);
+  const host = hostname.replace(/^\[|\]$/g, '');
+  const byName = forbiddenHostnameReason(host);
   if (byName) return `host ${host} is not allowed (${byName})`;
-  const addresses = isIpLiteral(host) ? [host] : await addressesOf(host, fetch.resolve);
-  for (const address of addresses) {
-    const reason = forbiddenAddressReason(address);
-    if (reason) return `address ${address} is not allowed (${reason})`;
-  }
-  return null;
+  // The HTTP client's own rules: literals by the policy, names resolved with the `fetch.resolve` overrides.
+  const guard = createAddressGuard(fetch, forbiddenAddressReason);
+  const literal = guard.hostRefusal(host);
+  if (literal) return literal.message;
+  const lookup = guard.lookupFor(Number(port || (protocol === 'https:' ? 443 : 80)));
+  return new Promise((resolve) => {
+    lookup(host, { all: true }, (err) => {
+      // Not resolvable now: deliveries will say so (and retry); the address cannot be judged yet.
+      resolve(err instanceof ForbiddenAddressError ? err.message : null);
+    });
+  });
 }
