@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { PluginRegistry } from '../core/registry.ts';
-import { toV1Name } from './wire/v1/names.ts';
+import { renameKeys, toV1Name } from './wire/v1/names.ts';
 import { v1JsonSchema } from './wire/v1/openapi.ts';
 
 export interface PluginContributions {
@@ -28,17 +28,14 @@ function actionSchema(registry: PluginRegistry) {
   return v1JsonSchema({ oneOf: variants, discriminator: { propertyName: 'type' } });
 }
 
-const v1Names = (properties: Readonly<Record<string, unknown>> = {}) =>
-  Object.fromEntries(Object.entries(properties).map(([name, schema]) => [toV1Name(name), schema]));
-
 export function pluginContributions(registry: PluginRegistry): PluginContributions {
   const out: PluginContributions = { resultProperties: {}, metadataProperties: {}, schemas: { Action: actionSchema(registry) }, description: '' };
   const paragraphs = new Set<string>();
   for (const plugin of registry.all()) {
     const api = plugin.definition.api;
     if (!plugin.enabled || !api) continue;
-    Object.assign(out.resultProperties, v1Names(api.resultProperties));
-    Object.assign(out.metadataProperties, v1Names(api.metadataProperties));
+    Object.assign(out.resultProperties, renameKeys(api.resultProperties ?? {}, toV1Name));
+    Object.assign(out.metadataProperties, renameKeys(api.metadataProperties ?? {}, toV1Name));
     Object.assign(out.schemas, api.schemas);
     if (api.description) paragraphs.add(api.description);
   }
