@@ -1,27 +1,57 @@
 /**
- * The single door to an HTML DOM. Everything that parses HTML goes through here, so the parser
- * (linkedom today: a fraction of happy-dom's cost per page) can be swapped in one place.
+ * The single door to an HTML DOM. Everything that parses HTML goes through here. Pages are built
+ * the way a browser builds them (the HTML standard's tree construction, dom-tree.ts) into
+ * linkedom's DOM, which is what extraction reads: a fraction of a conformant DOM's cost per node.
  */
-import { parseHTML } from 'linkedom';
+import { buildDocument, buildFragment } from './dom-tree.ts';
 
 export type DomDocument = Document;
 export type DomElement = Element;
 
-/** Parses a whole HTML page. Never throws: broken markup still yields a document with a body. */
-export function parseHtmlDocument(html: string): DomDocument {
-  const { document } = parseHTML(html.includes('<html') || html.includes('<HTML') ? html : `<!doctype html><html><head></head><body>${html}</body></html>`);
-  if (!document.body) {
-    // linkedom leaves body null on some malformed pages; give callers a body to work with.
-    const body = document.createElement('body');
-    (document.documentElement ?? document).appendChild(body);
-  }
-  return document as unknown as DomDocument;
+export interface ParseOptions {
+  /**
+   * The standard's scripting flag. On by default, as in the browsers people read pages in:
+   * `<noscript>` content is raw text (the clean transform parses what pages keep there,
+   * plugins/transform/clean/noscript.ts). Off, a `<noscript><img>` in `<head>` ends the head and
+   * moves the title into the body.
+   */
+  scripting?: boolean;
+  /** Elements the tree may have; the parse stops there, keeping what it built (dom-tree.ts). */
+  maxElements?: number;
+}
+
+/** No parse builds more elements than this, nor more than two per character of markup. */
+export const MAX_TREE_ELEMENTS = 1_000_000;
+
+const treeOptions = (markup: string, options: ParseOptions) => ({
+  scripting: options.scripting ?? true,
+  maxElements: Math.min(options.maxElements ?? MAX_TREE_ELEMENTS, 2 * markup.length + 64),
+});
+
+/** Parses a whole page. Never throws: any input yields `<html>` with a head and a body (or a frameset). */
+export function parseHtmlDocument(html: string, options: ParseOptions = {}): DomDocument {
+  return buildDocument(html, treeOptions(html, options)).node;
+}
+
+/** The same, saying whether the whole markup was read, or the parse stopped at `limit` elements. */
+export function parseHtmlPage(html: string, options: ParseOptions = {}): { dom: DomDocument; complete: boolean; limit: number } {
+  const tree = treeOptions(html, options);
+  const { node, complete } = buildDocument(html, tree);
+  return { dom: node, complete, limit: tree.maxElements };
 }
 
 /** Parses an HTML fragment into the body of a fresh document and returns that body. */
 export function parseHtmlFragment(html: string): DomElement {
-  const { document } = parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`);
-  return (document as unknown as Document).body;
+  return parseHtmlDocument(`<!doctype html><html><head></head><body>${html}`).body;
+}
+
+/**
+ * Parses `html` as the children of `context` would be (as `innerHTML` does), into nodes of its
+ * document, returned in a detached fragment. `scripting: false` reads `<noscript>` markup as a
+ * browser without scripts shows it.
+ */
+export function parseHtmlChildren(context: DomElement, html: string, options: ParseOptions = {}): DocumentFragment {
+  return buildFragment(context, html, treeOptions(html, options)).node;
 }
 
 const BLOCK_TAGS = new Set([

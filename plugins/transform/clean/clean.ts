@@ -9,7 +9,7 @@
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { removeInvisible, replaceSvgs } from './visibility.ts';
-import { expandEscapedNoscripts, resolveNoscripts } from './noscript.ts';
+import { expandNoscripts, resolveNoscripts } from './noscript.ts';
 
 const NOT_CONTENT = [
   'script', 'style', 'template', 'link', 'meta', 'base',
@@ -46,8 +46,8 @@ export interface CleanOptions {
 const JSON_LD = 'script[type="application/ld+json"]';
 
 export function cleanContent(root: Element, options: CleanOptions = {}): void {
-  // First, so markup recovered from escaped noscript text is cleaned like the rest.
-  expandEscapedNoscripts(root);
+  // First, so the markup inside noscripts is cleaned like the rest.
+  expandNoscripts(root);
   removeComments(root);
   for (const el of root.querySelectorAll(NOT_CONTENT)) if (!options.beforeMainContent || !el.matches(JSON_LD)) el.remove();
   if (options.beforeMainContent) return;
