@@ -30,6 +30,6 @@ const treeLimit = (limits: ParseLimits): number => 2 * limits.maxElements;
 export function parsePage(html: string, limits: ParseLimits): ParsedPage {
   const { dom, complete, limit } = parseHtmlPage(html, { maxElements: treeLimit(limits) });
   const flattened = flattenDeeperThan(dom, limits.maxDepth);
-  settleParsedPage(dom);
+  settleParsedPage(dom, html);
   return { dom, root: dom.body, flattened, cutAt: complete ? null : limit };
 }

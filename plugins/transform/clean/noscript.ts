@@ -42,7 +42,7 @@ const MARKUP = /^\s*<[a-z!]/i;
  * same rule as everything else.
  */
 export function expandNoscripts(root: Element): void {
-  for (const noscript of root.querySelectorAll('noscript')) {
+  for (const noscript of root.getElementsByTagName('noscript')) {
     if (noscript.firstElementChild || !noscript.firstChild) continue;
     let content = parseHtmlChildren(noscript, noscript.textContent ?? '', { scripting: false });
     // (linkedom gives a fragment no textContent: its one text child has it)
