@@ -67,10 +67,19 @@ const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HE
  * markup cannot overflow the stack.
  */
 export function textOf(root: Node): string {
+  return blocksOf(root, true).join('\n\n');
+}
+
+/** The number of words in `textOf(root)`, without collapsing its whitespace first (words do not depend on it). */
+export function wordCountOf(root: Node): number {
+  return countWords(blocksOf(root, false).join('\n'));
+}
+
+function blocksOf(root: Node, collapse: boolean): string[] {
   const blocks: string[] = [];
   let line = '';
   const flush = () => {
-    const text = line.replace(/[ \t\f\v\r\n\u00a0]+/g, ' ').trim();
+    const text = collapse ? line.replace(/[ \t\f\v\r\n\u00a0]+/g, ' ').trim() : line;
     if (text) blocks.push(text);
     line = '';
   };
@@ -80,7 +89,7 @@ export function textOf(root: Node): string {
     if (node === 'end-block') { flush(); continue; }
     if (node.nodeType === 3) { line += node.nodeValue ?? ''; continue; }
     if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) continue;
-    const tag = (node as Element).tagName?.toUpperCase() ?? '';
+    const tag = node.nodeType === 1 ? tagOf(node as Element) : '';
     if (SKIP_TAGS.has(tag)) continue;
     if (tag === 'PRE') {
       flush();
@@ -95,7 +104,7 @@ export function textOf(root: Node): string {
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   flush();
-  return blocks.join('\n\n');
+  return blocks;
 }
 
 export const ELEMENT = 1;
