@@ -20,8 +20,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * most pages have neither, and their text need not be walked.
  */
 export function mayHoldMojibake(markup: string): boolean {
-  return /[\u0080-\u009f]|&#(?:x0*(?:8[1df]|9[0d])(?![\da-f])|0*(?:129|141|143|144|157)(?!\d))/i.test(markup);
+  // two plain scans: one regex with both alternatives is several times slower on a large page
+  return C1.test(markup) || (markup.includes('&#') && C1_REFERENCE.test(markup));
 }
+
+const C1 = /[\u0080-\u009f]/;
+const C1_REFERENCE = /&#(?:[xX]0*(?:8[1dDfF]|9[0dD])(?![\da-fA-F])|0*(?:129|141|143|144|157)(?!\d))/;
 
 /** One run as the character it stood for, or unchanged when its bytes are not valid UTF-8. */
 function decodeRun(run: string): string {
