@@ -12,10 +12,13 @@ import type { PageDocument } from '../../../core/document.ts';
 import { removeInvisible, replaceSvgs } from './visibility.ts';
 import { expandNoscripts, resolveNoscripts } from './noscript.ts';
 
-/** Tags that are markup, not content (upper case, as tagOf gives them). */
+/**
+ * Tags that are markup, not content (upper case, as tagOf gives them). `noframes` and `noembed`
+ * hold raw text that browsers, which show frames and embeds, never render.
+ */
 const NOT_CONTENT = new Set([
   'SCRIPT', 'STYLE', 'TEMPLATE', 'LINK', 'META', 'BASE',
-  'IFRAME', 'FRAME', 'FRAMESET', 'OBJECT', 'EMBED', 'APPLET', 'CANVAS',
+  'IFRAME', 'FRAME', 'FRAMESET', 'NOFRAMES', 'OBJECT', 'EMBED', 'NOEMBED', 'APPLET', 'CANVAS',
 ]);
 
 const SHOW_ELEMENT = 1;
