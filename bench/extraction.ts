@@ -19,7 +19,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Readability } from '@mozilla/readability';
-import { JSDOM } from 'jsdom';
+import { JSDOM, VirtualConsole } from 'jsdom';
 import { parseHTML } from 'linkedom';
 import { textOf } from '../core/dom.ts';
 import { filterRecord, loadSelection, parseDatasetArgs, type Page } from './extraction-data.ts';
@@ -63,7 +63,8 @@ async function trawlPage(page: Page, out: RunResult & { extractMs: number; markd
 type BaselineDom = (html: string) => { document: Document; close?: () => void };
 const onLinkedom: BaselineDom = (html) => ({ document: parseHTML(html).document as unknown as Document });
 const onJsdom: BaselineDom = (html) => {
-  const { window } = new JSDOM(html);
+  // (its console reports every stylesheet it cannot parse; nobody reads them here)
+  const { window } = new JSDOM(html, { virtualConsole: new VirtualConsole() });
   return { document: window.document, close: () => window.close() };
 };
 

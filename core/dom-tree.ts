@@ -153,7 +153,7 @@ function setDocumentType(doc: Parent & { createDocumentType(name: string, public
   else link(doc, doc.createDocumentType(name, publicId, systemId), doc[END]);
 }
 
-type Map = DefaultTreeAdapterMap;
+type AdapterMap = DefaultTreeAdapterMap;
 /** parse5's types name its own node shapes; linkedom's nodes stand in for them. */
 const adapter = {
   createDocument: () => {
@@ -202,7 +202,7 @@ const adapter = {
   setNodeSourceCodeLocation: () => {},
   getNodeSourceCodeLocation: () => undefined,
   updateNodeSourceCodeLocation: () => {},
-} as unknown as TreeAdapter<Map>;
+} as unknown as TreeAdapter<AdapterMap>;
 
 export interface TreeOptions {
   /** The standard's scripting flag: on, `<noscript>` content is raw text, as in a browser running scripts. */
@@ -225,7 +225,7 @@ export interface Built<T> {
  * Runs one parse with `doc` owning the new nodes (null: the document the parse creates). On
  * reaching the element budget the parse stops: the nodes built so far are already in their tree.
  */
-function run(doc: Document | null, options: TreeOptions, parseWith: (opts: ParserOptions<Map>) => void): { owner: Document; complete: boolean } {
+function run(doc: Document | null, options: TreeOptions, parseWith: (opts: ParserOptions<AdapterMap>) => void): { owner: Document; complete: boolean } {
   owner = doc;
   budget = options.maxElements ?? Infinity;
   try {
