@@ -255,6 +255,25 @@ describe('without a provider', () => {
   });
 });
 
+describe('configuration', () => {
+  test('the environment alone configures a provider; an empty variable configures nothing', async () => {
+    listed = pages(1);
+    const fromEnv = await startTrawlServer({ env: { TRAWL_PLUGINS_SEARCH_SEARXNG_URL: searx.url, TRAWL_SEARCH_CONCURRENCY: '2' } });
+    const empty = await startTrawlServer({ env: { TRAWL_PLUGINS_SEARCH_SEARXNG_URL: '' } });
+    try {
+      expect((await fromEnv.post('/v1/search', { query: 'env', scrape: false })).body.provider).toBe('search.searxng');
+      expect((await empty.post('/v1/search', { query: 'env' })).status).toBe(503);
+    } finally {
+      await Promise.all([fromEnv.stop(), empty.stop()]);
+    }
+  });
+
+  test('an unknown name in search.providers stops the boot naming it', async () => {
+    await expect(startTrawlServer({ overrides: { search: { providers: ['brave', 'bing'] } } }))
+      .rejects.toThrow('Invalid configuration at search.providers[1]: unknown search provider "bing" (installed: searxng, brave, serper, tavily, duckduckgo)');
+  });
+});
+
 describe('documentation and CLI', () => {
   test('OpenAPI documents the request from its schema and the response shape', async () => {
     const doc = (await bare.get('/openapi.json')).body;

@@ -42,7 +42,14 @@ export async function startTrawlServer(options: TestServerOptions = {}): Promise
       options.overrides ?? {},
     ),
   });
-  const running = listen(trawl, 0, '127.0.0.1', options.routes);
+  let running: ReturnType<typeof listen>;
+  try {
+    running = listen(trawl, 0, '127.0.0.1', options.routes);
+  } catch (err) {
+    // A route's service refused the configuration: nothing may stay open behind the failure.
+    await trawl.shutdown();
+    throw err;
+  }
   const call = async (path: string, init: RequestInit) => {
     const response = await fetch(`${running.url}${path}`, init);
     const text = await response.text();
