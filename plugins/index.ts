@@ -32,6 +32,11 @@ import { waitAction } from './action/wait/wait.ts';
 import { screenshotAction } from './action/screenshot/screenshot.ts';
 import { pressAction } from './action/press/press.ts';
 import { executeJavascriptAction } from './action/execute-javascript/execute-javascript.ts';
+import { searxngSearch } from './search/searxng/searxng.ts';
+import { braveSearch } from './search/brave/brave.ts';
+import { serperSearch } from './search/serper/serper.ts';
+import { tavilySearch } from './search/tavily/tavily.ts';
+import { duckduckgoSearch } from './search/duckduckgo/duckduckgo.ts';
 
 export const builtinPlugins: readonly AnyPlugin[] = [
   browserFetcher, // before http: it takes only the jobs that need a browser
@@ -63,4 +68,10 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   screenshotAction,
   pressAction,
   executeJavascriptAction,
+  // Search providers are asked in this order (the first that answers wins); each is off until configured.
+  searxngSearch,
+  braveSearch,
+  serperSearch,
+  tavilySearch,
+  duckduckgoSearch, // keyless and often answered with a bot check: last, and opt-in
 ] as unknown as readonly AnyPlugin[];

@@ -6,6 +6,7 @@
 import type { AnyFeature } from '../feature.ts';
 import { crawlFeature } from './crawl/index.ts';
 import { mapFeature } from './map/index.ts';
+import { searchFeature } from './search/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
-export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, webhooksFeature];
+export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature];

@@ -9,6 +9,7 @@ import { crawlModule } from './v1/crawl.ts';
 import { mapModule } from './v1/map.ts';
 import { pluginsModule } from './v1/plugins.ts';
 import { scrapeModule } from './v1/scrape.ts';
+import { searchModule } from './v1/search.ts';
 import { webhooksModule } from './v1/webhooks.ts';
 
-export const builtinRoutes: readonly AnyRouteModule[] = [scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule];
+export const builtinRoutes: readonly AnyRouteModule[] = [scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule];

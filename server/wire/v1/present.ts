@@ -3,8 +3,10 @@
  * format's output under its /v1 field (`json` → `extraction`, with its own metadata in snake_case;
  * `query` → `query_answer`; every other format under its own name), then what the browser
  * added (`js_results`, `screenshots`, `action_errors`, `screenshot`) and `warnings` as
- * "plugin: message" lines. Crawl and batch pages and cached results go through here too.
+ * "plugin: message" lines. Crawl and batch pages and cached results go through here too, and so do
+ * the scraped pages of a search, each after its search fields (url, title, description, position).
  */
+import type { SearchOutcome } from '../../../core/features/search/service.ts';
 import type { Extraction, Metadata, ScrapeResult } from '../../../core/model/result.ts';
 import { renameKeys, toV1Name } from './names.ts';
 
@@ -33,4 +35,16 @@ export function presentResult(result: ScrapeResult): Record<string, unknown> {
   if (result.screenshot !== undefined && !('screenshot' in body)) body.screenshot = result.screenshot;
   if (result.warnings.length) body.warnings = result.warnings.map((m) => `${m.plugin}: ${m.message}`);
   return body;
+}
+
+/** The /v1 search response: `{query, provider, results, warnings?}`. */
+export function presentSearch(outcome: SearchOutcome): Record<string, unknown> {
+  const results = outcome.results.map(({ page, error, ...hit }) => {
+    if (error !== undefined) return { ...hit, error };
+    if (!page) return hit;
+    // The hit's URL is the one the provider listed; where the page led is in metadata.final_url.
+    const { url: _scraped, ...scraped } = presentResult(page);
+    return { ...hit, ...scraped };
+  });
+  return { query: outcome.query, provider: outcome.provider, results, ...(outcome.warnings.length ? { warnings: outcome.warnings } : {}) };
 }
