@@ -62,7 +62,8 @@ export const geminiLlm = definePlugin({
     // A client per call: its fetch records that call's response (the SDK's errors lack the headers).
     const client = (signal: AbortSignal) => {
       const recording = clientFetch(http, options.timeoutMs, signal);
-      const ai = new GoogleGenAI({ apiKey: options.apiKey!, httpOptions: { baseUrl: options.baseUrl, fetch: recording.fetch } });
+      // v1beta: the version Google documents structured output (responseJsonSchema) for.
+      const ai = new GoogleGenAI({ apiKey: options.apiKey!, httpOptions: { baseUrl: options.baseUrl, apiVersion: 'v1beta', fetch: recording.fetch } });
       return { ai, recording };
     };
     const asError = (err: unknown, last: FetchedResponse | undefined): unknown => {
