@@ -69,6 +69,7 @@ export function foldWord(word: string): string {
 
 /** Content words of a text: lower case, stop words out, forms folded. */
 export function termsOf(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+  // Numbers keep their separators (1,400 · 3.5 · 9:30).
+  const words = text.toLowerCase().match(/[\p{L}\p{N}](?:[\p{L}\p{N}'’-]|[.,:](?=\p{N}))*/gu) ?? [];
   return words.filter((w) => !STOP_WORDS.has(w)).map((w) => foldWord(w.replace(/['’]s?$/, '')));
 }

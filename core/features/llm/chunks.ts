@@ -22,42 +22,43 @@ export function o200kCounter(): Promise<TokenCounter> {
   return estimate;
 }
 
-/** Splits `text` at `separator` into pieces of at most `budget` tokens, going finer for pieces that are still too long. */
+/** Where a too-long piece is cut next: after paragraphs, then lines, then words (each piece keeps its separator). */
+const CUTS = [/(?<=\n\n)/, /(?<=\n)/, /(?<= )/];
+
+/** `text` as consecutive pieces of at most `budget` tokens each; joined, they are `text` again. */
 function pieces(text: string, budget: number, count: TokenCounter, level = 0): Array<{ text: string; tokens: number }> {
-  const tokens = fitsWithoutCounting(text, budget) ? Math.min(budget, Buffer.byteLength(text)) : count(text);
+  const tokens = count(text);
   if (tokens <= budget || text.length === 1) return [{ text, tokens }];
-  const separators = ['\n\n', '\n', ' '];
-  if (level >= separators.length) {
+  if (level >= CUTS.length) {
     // One "word" longer than the budget (a data URL, a minified blob): cut it by characters.
     const size = Math.max(1, Math.floor((text.length * budget) / tokens));
     const out: Array<{ text: string; tokens: number }> = [];
     for (let i = 0; i < text.length; i += size) out.push(...pieces(text.slice(i, i + size), budget, count, level));
     return out;
   }
-  return text.split(separators[level]!).flatMap((part) => (part ? pieces(part, budget, count, level + 1) : []));
+  return text.split(CUTS[level]!).flatMap((part) => (part ? pieces(part, budget, count, level + 1) : []));
 }
 
 /**
- * `text` as parts of at most `budget` tokens each, in order, each piece kept whole where it
- * fits. At most `maxParts`; `cut` says that text was left out.
+ * `text` as parts of at most `budget` tokens each (by the pieces' counts), in order, cut at the
+ * coarsest boundary that fits. At most `maxParts`; `cut` says that text was left out.
  */
 export function splitText(text: string, budget: number, count: TokenCounter, maxParts: number): { parts: string[]; cut: boolean } {
   if (fitsWithoutCounting(text, budget)) return { parts: [text], cut: false };
   const parts: string[] = [];
-  let current: string[] = [];
+  let current = '';
   let used = 0;
   for (const piece of pieces(text, budget, count)) {
-    // A joint costs about one token.
-    if (current.length && used + piece.tokens + 1 > budget) {
-      parts.push(current.join('\n'));
+    if (current && used + piece.tokens > budget) {
+      parts.push(current.trim());
       if (parts.length === maxParts) return { parts, cut: true };
-      current = [];
+      current = '';
       used = 0;
     }
-    current.push(piece.text);
-    used += piece.tokens + 1;
+    current += piece.text;
+    used += piece.tokens;
   }
-  if (current.length) parts.push(current.join('\n'));
+  if (current.trim()) parts.push(current.trim());
   return { parts: parts.slice(0, maxParts), cut: parts.length > maxParts };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The answer without a model: the page's text cut into passages (a few sentences of one block,
  * under the heading they follow) and ranked against the question by BM25 (MiniSearch's BM25+),
- * on content words with English forms folded (core/sentences.ts). Deterministic: ties go to the
- * earlier passage.
+ * on content words with English forms folded (core/sentences.ts), plus a few low-weight cue words
+ * for the kind of question (where → address, street…). Deterministic: ties go to the earlier passage.
  */
 import MiniSearch from 'minisearch';
 import { sentencesOf, termsOf } from '../../../core/sentences.ts';
@@ -18,6 +18,19 @@ interface Indexed {
   text: string;
   heading: string;
 }
+
+/**
+ * Words a passage answering a kind of question tends to hold, added to the query at a low weight:
+ * "where is the museum" has one content word, and the address is what should win.
+ */
+const CUES: Array<[RegExp, string]> = [
+  [/^\s*where\b/i, 'address located street road avenue square near next station'],
+  [/^\s*when\b|\bwhat (?:time|year|date|day)\b/i, 'date year time day opened founded started until'],
+  [/\bhow (?:much|expensive)\b|\b(?:cost|price)s?\b/i, 'cost price fee pay free'],
+  [/\bhow (?:long|tall|high|big|wide|far|heavy)\b/i, 'metre meter kilometre mile long length height tall hour minute'],
+  [/\bhow many\b/i, 'number total'],
+];
+const CUE_WEIGHT = 0.3;
 
 /** A passage grows to about this many characters (at least one sentence). */
 const PASSAGE_CHARS = 400;
@@ -49,7 +62,9 @@ export function passagesOf(text: string, language?: string | null): Indexed[] {
 /** The `limit` best passages for `question`, best first; none when no content word of it occurs. */
 export function bestPassages(text: string, question: string, language: string | null | undefined, limit: number): Passage[] {
   const passages = passagesOf(text, language);
-  if (!passages.length || !termsOf(question).length) return [];
+  const asked = new Set(termsOf(question));
+  if (!passages.length || !asked.size) return [];
+  const cues = CUES.filter(([pattern]) => pattern.test(question)).map(([, words]) => words).join(' ');
   const index = new MiniSearch<Indexed>({
     fields: ['text', 'heading'],
     tokenize: termsOf,
@@ -57,7 +72,7 @@ export function bestPassages(text: string, question: string, language: string | 
     searchOptions: { boost: { heading: 0.5 }, combineWith: 'OR', prefix: false, fuzzy: false },
   });
   index.addAll(passages);
-  return index.search(question)
+  return index.search(`${question} ${cues}`, { boostTerm: (term) => (asked.has(term) ? 1 : CUE_WEIGHT) })
     .sort((a, b) => b.score - a.score || (a.id as number) - (b.id as number))
     .slice(0, limit)
     .map((hit) => ({ text: passages[hit.id as number]!.text, score: Math.round(hit.score * 1000) / 1000 }));

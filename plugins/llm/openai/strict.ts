@@ -15,10 +15,7 @@ const KEPT = new Set([
   'pattern', 'format', 'multipleOf', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems',
 ]);
 const FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
-/** Marks, on an adapted object schema, which of its properties were optional before. */
-const OPTIONAL = Symbol('optional');
-
-type Node = JsonSchema & { [OPTIONAL]?: Set<string> };
+type Node = JsonSchema;
 
 export interface StrictSchema {
   schema: JsonSchema;
@@ -38,6 +35,8 @@ function nullable(schema: JsonSchema): JsonSchema {
 
 export function strictSchema(original: JsonSchema): StrictSchema {
   let strict = true;
+  // Which properties of each adapted object schema were optional before.
+  const optionalOf = new WeakMap<Node, Set<string>>();
   const adapt = (node: unknown): unknown => {
     if (!isObject(node)) return node;
     const out: Node = {};
@@ -65,11 +64,11 @@ export function strictSchema(original: JsonSchema): StrictSchema {
     } else {
       out.additionalProperties = false;
     }
-    if (optional.size) out[OPTIONAL] = optional;
+    if (optional.size) optionalOf.set(out, optional);
     return out;
   };
 
-  const rootIsObject = original.type === 'object' && isObject(original.properties);
+  const rootIsObject = original.type === 'object';
   const body = adapt(original) as Node;
   const schema: Node = rootIsObject ? body : { type: 'object', properties: { value: body }, required: ['value'], additionalProperties: false };
   if (!rootIsObject && isObject(body.$defs)) {
@@ -87,7 +86,7 @@ export function strictSchema(original: JsonSchema): StrictSchema {
     const properties = isObject(node.properties) ? (node.properties as Record<string, Node>) : {};
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(data)) {
-      if (value === null && node[OPTIONAL]?.has(key)) continue;
+      if (value === null && optionalOf.get(node)?.has(key)) continue;
       out[key] = restore(properties[key], value);
     }
     return out;
