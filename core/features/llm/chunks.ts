@@ -63,7 +63,7 @@ export function splitText(text: string, budget: number, count: TokenCounter, max
 }
 
 /** The content of a page's llm text: without its `URL:`/`Title:` header. */
-export const withoutHeader = (text: string): string => text.replace(/^URL: .*\n(?:Title: .*\n)?/, '').trim();
+export const withoutHeader = (text: string): string => text.replace(/^URL: .*(?:\nTitle: .*)?/, '').trim();
 
 /**
  * A page's llm text (a `URL:`/`Title:` header, a blank line, the content) as parts of at most
