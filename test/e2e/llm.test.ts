@@ -196,7 +196,7 @@ describe('POST /v1/summarize', () => {
     expect(res.body.model).toBeUndefined();
     expect(openai.conversations).toHaveLength(0);
     const picked = res.body.summary as string;
-    expect(readFileSync(new URL('../fixtures/llm/bridge.html', import.meta.url), 'utf8').replace(/\s+/g, ' ')).toContain(picked.split('. ')[0]);
+    expect(readFileSync(new URL('../fixtures/llm/bridge.html', import.meta.url), 'utf8').replace(/\s+/g, ' ')).toContain(picked.split('. ')[0]!);
     expect(picked).not.toContain('gift shop');
   });
 });
