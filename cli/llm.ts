@@ -1,5 +1,5 @@
 /**
- * `bun run cli extract <url> --prompt "…" [--schema file.json] [--main] [--no-cache]` and
+ * `bun run cli extract <url> --prompt "…" [--schema file.json] [--all] [--no-cache]` and
  * `bun run cli summarize <url> [--length short|medium|long] [--mode auto|llm|extractive]
  * [--format F]… [--all] [--no-cache] [--json]`: the same work as POST /v1/extract and
  * /v1/summarize, without a server. The flags are parsed straight into the internal requests,
@@ -23,7 +23,7 @@ import { parseFlags } from './flags.ts';
 export const EXTRACT_USAGE = `Usage: bun run cli extract <url> --prompt "<what to extract>" [options]
   --prompt, -p TEXT  what to extract; without --schema a schema is generated from it
   --schema FILE      a JSON Schema file the data must match
-  --main             only the main content of the page
+  --all              the whole page, not only its main content
   --no-cache         fetch the page afresh`;
 
 export const SUMMARIZE_USAGE = `Usage: bun run cli summarize <url> [options]
@@ -35,7 +35,7 @@ export const SUMMARIZE_USAGE = `Usage: bun run cli summarize <url> [options]
   --json           print the whole /v1 response`;
 
 /** Messages name the flag that set a field. */
-const FLAGS: Readonly<Record<string, string>> = { prompt: '--prompt', schema: '--schema', onlyMainContent: '--main', noCache: '--no-cache', length: '--length', mode: '--mode', formats: '--format' };
+const FLAGS: Readonly<Record<string, string>> = { prompt: '--prompt', schema: '--schema', onlyMainContent: '--all', noCache: '--no-cache', length: '--length', mode: '--mode', formats: '--format' };
 
 async function run(work: (trawl: Trawl) => Promise<string>): Promise<number> {
   const trawl = await bootTrawl({ overrides: { log: { level: process.env.TRAWL_LOG_LEVEL?.trim() || 'warn' } } });
@@ -61,7 +61,7 @@ export async function extractMain(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, {
     prompt: { type: 'string', short: 'p' },
     schema: { type: 'string' },
-    main: { type: 'boolean', default: false },
+    all: { type: 'boolean', default: false },
     'no-cache': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   }, EXTRACT_USAGE);
@@ -80,7 +80,7 @@ export async function extractMain(argv: string[]): Promise<number> {
       return 2;
     }
   }
-  const request = parsed(extractRequestSchema, { url: positionals[0], prompt: values.prompt, schema, onlyMainContent: values.main, noCache: values['no-cache'] });
+  const request = parsed(extractRequestSchema, { url: positionals[0], prompt: values.prompt, schema, onlyMainContent: !values.all, noCache: values['no-cache'] });
   if (!request) return 2;
   return run(async (trawl) => JSON.stringify(presentExtract(await trawl.container.resolve(ExtractTokens.Service).extract(request, 'default', undefined, (f) => FLAGS[f] ?? f)), null, 2));
 }

@@ -21,9 +21,9 @@ import { OPENAI_TEST_KEY, openaiError, startOpenAiServer, type OpenAiServer } fr
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/llm/${name}.html`, import.meta.url), 'utf8');
 const PRODUCTS = 120;
-const catalogue = `<!doctype html><html lang="en"><head><title>Spring catalogue</title></head><body><main><h1>Spring catalogue</h1>${
+const catalogue = `<!doctype html><html lang="en"><head><title>Spring catalogue</title></head><body><main><h1>Spring catalogue</h1><p>Edition: Spring 2026, valid until 31 May.</p>${
   Array.from({ length: PRODUCTS }, (_, i) => `<p>Product ${i + 1}: Copper kettle number ${i + 1} costs €${(10 + i / 4).toFixed(2)}. It holds ${(1 + i / 100).toFixed(2)} litres and comes with a two-year guarantee, free delivery and a recipe booklet.</p>`).join('')
-}</main></body></html>`;
+}<p>Contact: sales@example.com for trade prices.</p></main></body></html>`;
 
 /** The material after "Page…:" / "Page text:" in the last user message. */
 const material = (c: Conversation) => lastUser(c).replace(/^[\s\S]*?\n(?=URL: )/, '');
@@ -55,10 +55,10 @@ function readingModel(c: Conversation): string {
   }
   if (properties.includes('products')) {
     const products = [...text.matchAll(/Product \d+: (.+?) costs €([\d.]+)\./g)].map((m) => ({ name: m[1], price: Number(m[2]) }));
-    return JSON.stringify({ title: /^# (.+)$/m.exec(text)?.[1] ?? null, products });
+    return JSON.stringify({ edition: /Edition: ([^,]+),/.exec(text)?.[1] ?? null, contact: /Contact: (\S+)/.exec(text)?.[1] ?? null, products });
   }
   return JSON.stringify({
-    bridge_name: /^# (.+)$/m.exec(text)?.[1] ?? null,
+    bridge_name: /^Title: (.+)$/m.exec(text)?.[1] ?? null,
     opened: /opened on ([^.]+?) by/.exec(text)?.[1] ?? null,
     span_metres: Number(/spans (\d+) metres/.exec(text)?.[1]) || null,
   });
@@ -67,8 +67,12 @@ function readingModel(c: Conversation): string {
 const bridgeSchema = { type: 'object', properties: { bridge_name: { type: 'string' }, opened: { type: 'string' }, span_metres: { type: 'number' } }, required: ['bridge_name', 'opened', 'span_metres'] };
 const catalogueSchema = {
   type: 'object',
-  properties: { title: { type: ['string', 'null'] }, products: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } }, required: ['name', 'price'] } } },
-  required: ['title', 'products'],
+  properties: {
+    edition: { type: ['string', 'null'] },
+    contact: { type: ['string', 'null'] },
+    products: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } }, required: ['name', 'price'] } },
+  },
+  required: ['edition', 'contact', 'products'],
 };
 
 let site: FixtureSite;
@@ -125,8 +129,10 @@ describe('POST /v1/extract', () => {
       expect(lastUser(c)).toContain(`(part ${i + 1} of ${parts}: extract what this part holds)`);
       expect(material(c)).toStartWith(`URL: ${site.at('/catalogue')}\nTitle: Spring catalogue\n\n`);
     }
-    // Arrays joined in page order; the title from the first part that has one.
-    expect(res.body.data.title).toBe('Spring catalogue');
+    // Arrays joined in page order; other values from the first part that has one (the edition from the
+    // first part, the contact from the last).
+    expect(res.body.data.edition).toBe('Spring 2026');
+    expect(res.body.data.contact).toBe('sales@example.com');
     expect(res.body.data.products).toHaveLength(PRODUCTS);
     expect(res.body.data.products.map((p: { name: string }) => p.name)).toEqual(Array.from({ length: PRODUCTS }, (_, i) => `Copper kettle number ${i + 1}`));
     expect(res.body.usage.input_tokens).toBeGreaterThan(4000);

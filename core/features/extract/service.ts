@@ -31,6 +31,8 @@ export interface ExtractOutcome {
   warnings: string[];
   /** The page came from the scrape cache. */
   cached: boolean;
+  /** Milliseconds spent on the page (`scrape`) and on the model (`llm`, a generated schema included). */
+  timings: Record<string, number>;
 }
 
 const SYSTEM_PROMPT = 'You extract data from a web page into JSON. Use only what the page says and never invent values: ' +
@@ -49,10 +51,12 @@ export class ExtractService {
     const given = request.schema !== undefined ? checkedSchema(request.schema, llm.settings.maxSchemaBytes, name('schema')) : undefined;
     const provider = llm.require();
 
-    const page = await scrapeFor(scraper, { url: request.url, formats: ['llm'], onlyMainContent: request.onlyMainContent, noCache: request.noCache, timeoutMs: request.timeoutMs }, workspace, signal, name);
+    const started = performance.now();
+    const page = await scrapeFor(scraper, { url: request.url, formats: ['llm'], onlyMainContent: request.onlyMainContent || undefined, noCache: request.noCache, timeoutMs: request.timeoutMs }, workspace, signal, name);
     const text = String(page.result.formats.llm ?? '');
     if (!withoutHeader(text)) throw new TrawlError('unprocessable', 'The page has no text to extract from');
 
+    const scraped = performance.now();
     const usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
     const warnings: string[] = [];
     const schema = given ?? await this.plan(request.prompt!, text, provider, usage, signal);
@@ -79,7 +83,8 @@ export class ExtractService {
     const data = mergeParts(answers);
     const mismatch = schema.validate(data);
     if (mismatch) throw new TrawlError('unprocessable', `The answers for the ${parts.length} parts of the page do not match the schema together: ${mismatch}`);
-    return { url: page.result.url, data, ...(given ? {} : { generatedSchema: schema.schema }), model, provider: provider.id, usage, warnings, cached: page.cached };
+    const timings = { scrape: Math.round(scraped - started), llm: Math.round(performance.now() - scraped) };
+    return { url: page.result.url, data, ...(given ? {} : { generatedSchema: schema.schema }), model, provider: provider.id, usage, warnings, cached: page.cached, timings };
   }
 
   /** A schema for the prompt, from the model's list of fields. */

@@ -29,6 +29,8 @@ export interface SummarizeOutcome {
   usage?: LlmUsage;
   warnings: string[];
   cached: boolean;
+  /** Milliseconds spent on the page (`scrape`) and on the summary (`llm` or `extractive`). */
+  timings: Record<string, number>;
 }
 
 /** Sentences ranked at most (the first ones of a very long page); TextRank's cost grows with their pairs. */
@@ -58,20 +60,24 @@ export class SummarizeService {
     const own = provider ? 'llm' : 'text';
     const asked = request.formats ?? [];
     const formats = [...new Set([...asked, own])];
+    const started = performance.now();
     const scraped = await scrapeFor(scraper, { url: request.url, formats, onlyMainContent: request.onlyMainContent || undefined, noCache: request.noCache, timeoutMs: request.timeoutMs }, workspace, signal, name);
     const { result } = scraped;
     const text = String(result.formats[own] ?? '');
     const page = { ...result, formats: Object.fromEntries(Object.entries(result.formats).filter(([format]) => asked.includes(format))) };
     const target = SUMMARY_LENGTHS[request.length];
+    const fetched = performance.now();
     const base = { length: request.length, page, cached: scraped.cached };
+    const timings = (method: string) => ({ scrape: Math.round(fetched - started), [method]: Math.round(performance.now() - fetched) });
 
     if (!provider) {
       const summary = extractiveSummary(text, result.metadata.language, target.sentences);
       if (!summary) throw new TrawlError('unprocessable', 'The page has no sentences to summarize');
-      return { ...base, summary, method: 'extractive', warnings: [] };
+      return { ...base, summary, method: 'extractive', warnings: [], timings: timings('extractive') };
     }
     if (!withoutHeader(text)) throw new TrawlError('unprocessable', 'The page has no text to summarize');
-    return { ...base, ...(await this.abstractive(provider, text, target.words, signal)), method: 'llm' };
+    const written = await this.abstractive(provider, text, target.words, signal);
+    return { ...base, ...written, method: 'llm', timings: timings('llm') };
   }
 
   /** One call when the page fits, else each part and then the parts' summaries. */

@@ -1,12 +1,13 @@
 /**
  * POST /v1/extract: a page's content as JSON matching a JSON Schema — the request's, or one the
  * configured language model generates from the prompt (core/features/extract). Cache use of the
- * page's scrape is in `X-Trawl-Cache`.
+ * page's scrape is in `X-Trawl-Cache`, the time of the scrape and of the model in `Server-Timing`.
  */
 import { ExtractTokens } from '../../../core/features/extract/index.ts';
 import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { defineRoutes } from '../../route.ts';
+import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentExtract } from '../../wire/v1/present.ts';
 import { v1ExtractSchema } from '../../wire/v1/request.ts';
@@ -74,7 +75,7 @@ export const extractModule = defineRoutes({
     async handle({ request, workspace }) {
       const body = await readJsonBody(request, v1ExtractSchema, env.config.server.maxBodyBytes);
       const outcome = await extract.extract(body, workspace, request.signal, v1Field);
-      return Response.json(presentExtract(outcome), { headers: { 'x-trawl-cache': outcome.cached ? 'hit' : 'miss' } });
+      return Response.json(presentExtract(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
     },
   }],
   openapi: () => extractOpenApi,

@@ -1,12 +1,14 @@
 /**
  * POST /v1/summarize: a page's summary, written by the configured language model or made of the
  * page's most central sentences without one (core/features/summarize), beside the scrape formats
- * the request asks for. Cache use of the page's scrape is in `X-Trawl-Cache`.
+ * the request asks for. Cache use of the page's scrape is in `X-Trawl-Cache`, the time of the
+ * scrape and of the summary (`llm` or `extractive`) in `Server-Timing`.
  */
 import { SummarizeTokens } from '../../../core/features/summarize/index.ts';
 import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { defineRoutes } from '../../route.ts';
+import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentSummarize } from '../../wire/v1/present.ts';
 import { v1SummarizeSchema } from '../../wire/v1/request.ts';
@@ -68,7 +70,7 @@ export const summarizeModule = defineRoutes({
     async handle({ request, workspace }) {
       const body = await readJsonBody(request, v1SummarizeSchema, env.config.server.maxBodyBytes);
       const outcome = await summarize.summarize(body, workspace, request.signal, v1Field);
-      return Response.json(presentSummarize(outcome), { headers: { 'x-trawl-cache': outcome.cached ? 'hit' : 'miss' } });
+      return Response.json(presentSummarize(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
     },
   }],
   openapi: () => summarizeOpenApi,
