@@ -65,4 +65,10 @@ describe('Scraper.validate from declarations', () => {
     expect(() => scraper.validate(job({ shout: true }))).not.toThrow();
     expect(scraper.request.providers.has('shout')).toBe(true);
   });
+
+  test('a format the interface names but no installed plugin renders is a 400 saying what is missing', async () => {
+    const scraper = await scraperWith();
+    const error = (() => { try { scraper.validate(job({ formats: ['markdown'] })); } catch (err) { return err as Error & { status: number }; } return null; })();
+    expect([error?.status, error?.message]).toEqual([400, 'Format "markdown" is not available: no installed plugin provides format:markdown']);
+  });
 });

@@ -6,7 +6,7 @@
 // prompt, a hang, and models.get for health.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
 import { failure, llmHandler, llmRequest } from '../../../test/helpers/llm-provider.ts';
-import { GEMINI_TEST_KEY, geminiRateLimited, startGeminiServer } from '../../../test/servers/gemini.ts';
+import { GEMINI_TEST_KEY, geminiError, geminiRateLimited, startGeminiServer } from '../../../test/servers/gemini.ts';
 import { json } from '../../../test/servers/search-provider.ts';
 import { geminiLlm } from './gemini.ts';
 
@@ -51,6 +51,12 @@ describe('llm.gemini', () => {
     expect(await failure((await handler()).complete(llmRequest('x')))).toMatchObject({ retryAfterSeconds: 3, message: 'rate limited (HTTP 429: RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.); retry after 3 s' });
     server.script(() => json({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 }, modelVersion: 'gemini-2.5-flash' }));
     expect((await failure((await handler()).complete(llmRequest('x')))).message).toBe('the prompt was blocked (PROHIBITED_CONTENT)');
+  });
+
+  test('a schema the API refuses (400 INVALID_ARGUMENT) is an error in its words', async () => {
+    server.script(() => geminiError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received. Unknown name "patternProperties" at \'generation_config.response_json_schema\': Cannot find field.'));
+    expect((await failure((await handler()).complete(llmRequest('x', { schema })))).message)
+      .toBe('HTTP 400: INVALID_ARGUMENT: Invalid JSON payload received. Unknown name "patternProperties" at \'generation_config.response_json_schema\': Cannot find field.');
   });
 
   test('a server that does not answer is a 504 after the time limit', async () => {

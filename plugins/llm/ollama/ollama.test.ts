@@ -46,6 +46,11 @@ describe('llm.ollama', () => {
     expect((await failure((await handler()).complete(llmRequest('x')))).message).toBe('HTTP 503: server busy, please try again. maximum pending requests exceeded');
   });
 
+  test('a format Ollama cannot use (400) is an error in its words', async () => {
+    server.script(() => json({ error: 'invalid JSON schema in format' }, 400));
+    expect((await failure((await handler()).complete(llmRequest('x', { schema })))).message).toBe('HTTP 400: invalid JSON schema in format');
+  });
+
   test('a server that does not answer is a 504 after the time limit', async () => {
     server.script(() => new Promise<Response>(() => {}));
     const error = await failure((await handler({ timeoutMs: 1000 })).complete(llmRequest('x')));

@@ -7,7 +7,7 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
 import { failure, llmHandler, llmRequest } from '../../../test/helpers/llm-provider.ts';
 import { lastUser } from '../../../test/servers/llm-answers.ts';
-import { OPENAI_TEST_KEY, openaiQuotaExceeded, openaiRateLimited, proseAnswer, startOpenAiServer } from '../../../test/servers/openai.ts';
+import { OPENAI_TEST_KEY, openaiError, openaiQuotaExceeded, openaiRateLimited, proseAnswer, startOpenAiServer } from '../../../test/servers/openai.ts';
 import { openaiLlm } from './openai.ts';
 
 const server = startOpenAiServer({ answer: () => '{"name":"Widget","price":12.5,"tags":null}' });
@@ -96,6 +96,13 @@ describe('llm.openai', () => {
     expect((await failure((await handler({ model: 'gpt-9' })).complete(llmRequest('x')))).message).toBe('HTTP 404: The model `gpt-9` does not exist or you do not have access to it.');
     server.script(() => Response.json({ id: 'c', object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: "I'm sorry, I can't help with that." }, finish_reason: 'stop' }] }));
     expect((await failure((await handler()).complete(llmRequest('x')))).message).toBe("the model refused: I'm sorry, I can't help with that.");
+  });
+
+  test('a schema the server refuses (400) is an error in its words', async () => {
+    server.script(() => openaiError(400, "Invalid schema for response_format 'product': In context=('properties', 'price'), 'minimum' is not permitted.", 'invalid_request_error', null, 'response_format'));
+    expect(await failure((await handler()).complete(llmRequest('x', { schema: product })))).toMatchObject({
+      code: 'bad_gateway', status: 502, message: "HTTP 400: Invalid schema for response_format 'product': In context=('properties', 'price'), 'minimum' is not permitted.",
+    });
   });
 
   test('a server that does not answer is a 504 after the plugin\'s time limit', async () => {
