@@ -149,8 +149,8 @@ const summary = {
   promptTokens: {
     baseline: 'the raw HTML of the page',
     tokenizer: TOKENIZER,
-    medianShare: round2(median(overhead.map((o) => o.share)) * 100) / 100,
-    p90Share: round2(quantile(overhead.map((o) => o.share), 0.9) * 100) / 100,
+    medianShare: Math.round(median(overhead.map((o) => o.share)) * 10_000) / 10_000,
+    p90Share: Math.round(quantile(overhead.map((o) => o.share), 0.9) * 10_000) / 10_000,
     medianPromptTokens: median(overhead.map((o) => o.promptTokens)),
     medianRawTokens: median(overhead.map((o) => o.rawTokens)),
     target: 'median <= 0.10',

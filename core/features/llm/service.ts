@@ -145,7 +145,8 @@ export class LlmService {
   inputBudget(provider: Provider, promptTokens: number, maxOutputTokens = this.settings.maxOutputTokens): number {
     const budget = provider.handler.contextTokens - maxOutputTokens - promptTokens - MARGIN_TOKENS;
     if (budget < 256) {
-      throw configInvalid(`${provider.id}: a context of ${provider.handler.contextTokens} tokens leaves no room for the page beside a ${maxOutputTokens}-token answer; raise the provider's context size or lower llm.maxOutputTokens`);
+      // The operator's setting, not the request, is at fault: say what to change.
+      throw new TrawlError('unavailable', `${provider.id}: a context of ${provider.handler.contextTokens} tokens leaves no room for the page beside a ${maxOutputTokens}-token answer; raise the provider's context size or lower llm.maxOutputTokens`);
     }
     return budget;
   }

@@ -36,6 +36,7 @@ export interface SummarizeOutcome {
 /** Sentences ranked at most (the first ones of a very long page); TextRank's cost grows with their pairs. */
 const MAX_SENTENCES = 1500;
 const MIN_WORDS = 4;
+const MAX_REDUCE_ROUNDS = 3;
 const MAX_WORDS = 80;
 const SUMMARY_SCHEMA = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false };
 const SYSTEM_PROMPT = 'You summarize web pages faithfully: only what the page says, in plain prose, in the page\'s language, without an introduction such as "This page".';
@@ -104,14 +105,17 @@ export class SummarizeService {
 
     const partial = await mapBounded(parts, provider.handler.concurrency, (part, i) =>
       ask(`This is part ${i + 1} of ${parts.length} of a page. Summarize what this part says in about ${Math.max(words, 80)} words, keeping its facts and names.`, part));
-    // The part summaries may be too long together for one call: reduce them in groups until they fit.
+    // The part summaries may be too long together for one call: reduce them in groups until they fit
+    // (a few rounds at most: each round shortens them, unless a model keeps answering at length).
     let summaries = partial;
-    while (summaries.length > 1) {
+    for (let round = 0; round < MAX_REDUCE_ROUNDS && summaries.length > 1; round++) {
       const groups = splitText(summaries.join('\n\n'), budget, count, llm.settings.maxChunks).parts;
       if (groups.length === 1) break;
       summaries = await mapBounded(groups, provider.handler.concurrency, (group) => ask(`Combine these summaries of consecutive parts of one page into one summary of about ${Math.max(words, 80)} words.`, group));
     }
     const header = text.slice(0, Math.max(0, text.indexOf('\n\n')));
-    return { summary: await ask(`${final} You are given summaries of its consecutive parts.`, `${header}\n\n${summaries.join('\n\n')}`), model, provider: provider.id, usage, warnings };
+    const { parts: [combined], cut: shortened } = splitText(summaries.join('\n\n'), budget - count(header), count, 1);
+    if (shortened) warnings.push('The summaries of the parts were still too long together for the model; the last ones were left out');
+    return { summary: await ask(`${final} You are given summaries of its consecutive parts.`, `${header}\n\n${combined}`), model, provider: provider.id, usage, warnings };
   }
 }
