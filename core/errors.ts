@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'timeout'
   | 'overloaded'
   | 'bad_gateway'
+  | 'gateway_timeout'
   | 'unavailable'
   | 'internal';
 
@@ -34,8 +35,10 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   timeout: 422,
   config_invalid: 500,
   overloaded: 503,
-  /** A service Trawl depends on (a search provider) failed; the message says how. */
+  /** A service Trawl depends on (a search or language-model provider) failed; the message says how. */
   bad_gateway: 502,
+  /** A service Trawl depends on (a language model) did not answer in time. */
+  gateway_timeout: 504,
   /** Not configured, or every upstream is rate limited: the message says what to do. */
   unavailable: 503,
   internal: 500,

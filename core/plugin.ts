@@ -11,6 +11,9 @@ import type { PageDocument } from './document.ts';
 import type { Job } from './job.ts';
 import type { ScrapeResult } from './model/result.ts';
 import type { TrawlConfig } from './config-schema.ts';
+import type { LlmHandler } from './llm.ts';
+
+export type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmRequest, LlmStatus, LlmUsage } from './llm.ts';
 
 /** Runs before fetching: does this fetcher/source take the job? */
 export interface FetcherHandler {
@@ -50,7 +53,14 @@ export interface TransformHandler {
 export interface FormatHandler {
   /** Rejects a job that asks for this format without what it needs (message becomes a 400). */
   validate?(job: Job, name: FieldNamer): string | null;
+  /** Runs where the DOM is (a content worker): no services there. */
   render(doc: PageDocument): unknown | Promise<unknown>;
+  /**
+   * Runs on the server thread after the content stages, where services exist (a language model):
+   * takes what `render` produced and returns the final output. A failure keeps `render`'s output
+   * and becomes a warning. The job's signal and deadline apply.
+   */
+  complete?(output: unknown, doc: PageDocument): Promise<unknown>;
 }
 
 export interface ActionContext {
@@ -141,7 +151,7 @@ export interface HandlersByKind {
   scanner: Record<string, unknown>;
   source: FetcherHandler;
   search: SearchHandler;
-  llm: Record<string, unknown>;
+  llm: LlmHandler;
 }
 
 export type PluginKind = keyof HandlersByKind;

@@ -1,6 +1,6 @@
 /**
- * The frame the search-provider test servers (searxng.ts, brave.ts, serper.ts, tavily.ts,
- * duckduckgo.ts) share: a Bun server on 127.0.0.1 that records every request (method, path, query,
+ * The frame the provider test servers (search: searxng.ts, brave.ts, serper.ts, tavily.ts,
+ * duckduckgo.ts; language models: openai.ts, ollama.ts, gemini.ts) share: a Bun server on 127.0.0.1 that records every request (method, path, query,
  * headers, body), answers scripted responses first when a test queued some (a documented error,
  * say), then serves the provider's documented protocol through its own handler, optionally after
  * a delay. Results come from a function of the query, so tests point them at fixture pages.
@@ -27,20 +27,23 @@ export interface ProviderServer {
   url: string;
   requests: RecordedRequest[];
   /** Answer the next requests with these, in order; then serve normally again. */
-  script(...responses: Array<() => Response>): void;
+  script(...responses: Array<Scripted>): void;
   results: ResultsFor;
   /** Added before every answer (a realistic provider latency). */
   delayMs: number;
   stop(): Promise<void>;
 }
 
+/** A scripted answer; a promise that never settles is a provider that hangs. */
+export type Scripted = (request: RecordedRequest) => Response | Promise<Response>;
+
 export interface ProviderServerOptions {
   results?: ResultsFor;
   delayMs?: number;
 }
 
-export function startProviderServer(options: ProviderServerOptions, handle: (request: RecordedRequest, server: ProviderServer) => Response): ProviderServer {
-  const scripted: Array<() => Response> = [];
+export function startProviderServer(options: ProviderServerOptions, handle: (request: RecordedRequest, server: ProviderServer) => Response | Promise<Response>): ProviderServer {
+  const scripted: Scripted[] = [];
   const self: ProviderServer = {
     url: '',
     requests: [],
@@ -64,7 +67,7 @@ export function startProviderServer(options: ProviderServerOptions, handle: (req
       self.requests.push(recorded);
       if (self.delayMs) await Bun.sleep(self.delayMs);
       const next = scripted.shift();
-      return next ? next() : handle(recorded, self);
+      return next ? next(recorded) : handle(recorded, self);
     },
   });
   self.url = `http://127.0.0.1:${server.port}`;

@@ -10,6 +10,7 @@
  * scrape is cached by the Scraper, and a failed one is not, so a repeated search retries it.
  */
 import type { Logger } from 'pino';
+import { mapBounded } from '../../bounded.ts';
 import { badRequest, configInvalid, TrawlError } from '../../errors.ts';
 import { createJob } from '../../job.ts';
 import type { ScrapeResult } from '../../model/result.ts';
@@ -55,20 +56,6 @@ export interface SearchServiceDeps {
 const CACHE_ENDPOINT = 'search';
 /** Bump when the stored list's shape changes, so older rows are not read as the new one. */
 const CACHE_VERSION = 1;
-
-/** Runs `work` over every item, at most `limit` at a time, keeping the items' order. */
-async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      out[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
-}
 
 export class SearchService {
   /** Provider names in the order they are asked (`search.providers` first, then the built-in order). */

@@ -8,7 +8,10 @@
 import { z } from 'zod';
 import { normalizeUrl } from '../../../core/net/url.ts';
 import type { SearchAnswer, SearchHandler, SearchHit, SearchQuery, SearchStatus } from '../../../core/plugin.ts';
+import { endpointOf } from '../../../core/net/provider-http.ts';
 import { providerError } from './http.ts';
+
+export { joinUrl } from '../../../core/net/provider-http.ts';
 
 /** A Retry-After of days (a monthly quota) still gets the provider asked again within the hour. */
 const MAX_PAUSE_SECONDS = 3600;
@@ -25,15 +28,6 @@ export const keyedProviderOptions = (officialBaseUrl: string) => z.strictObject(
   baseUrl: providerOptions.baseUrl(officialBaseUrl),
   timeoutMs: providerOptions.timeoutMs,
 });
-
-/** Where queries go, for /health: origin and path, never credentials or a query string. */
-export function endpointOf(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
-}
-
-/** `base` + `path` with exactly one slash between them, keeping any path prefix of `base`. */
-export const joinUrl = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

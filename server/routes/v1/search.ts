@@ -8,6 +8,7 @@ import { SEARCH_DEFAULT_RESULTS, SEARCH_MAX_RESULTS } from '../../../core/featur
 import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { defineRoutes } from '../../route.ts';
+import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentSearch } from '../../wire/v1/present.ts';
 import { v1SearchSchema } from '../../wire/v1/request.ts';
@@ -90,8 +91,7 @@ export const searchModule = defineRoutes({
     async handle({ request, workspace }) {
       const body = await readJsonBody(request, v1SearchSchema, env.config.server.maxBodyBytes);
       const outcome = await search.search(body, workspace, request.signal, v1Field);
-      const timing = Object.entries(outcome.timings).map(([part, ms]) => `${part};dur=${ms}`).join(', ');
-      return Response.json(presentSearch(outcome), { headers: { 'x-trawl-cache': outcome.cached ? 'hit' : 'miss', 'server-timing': timing } });
+      return Response.json(presentSearch(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
     },
   }],
   openapi: () => searchOpenApi,
