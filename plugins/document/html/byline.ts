@@ -3,10 +3,27 @@
  * the most specific marker (`<a rel="author">`) to the loosest (`.author`, which can also be a
  * bio box: those fail the name check and the next candidate is tried).
  */
-import type { DomDocument } from '../../../core/dom.ts';
+import { tagOf, type DomDocument } from '../../../core/dom.ts';
 import { cleanPersonName } from './people.ts';
+import { hasClass, inBody, indexPage, tokens, type PageIndex } from './page-index.ts';
 
-const BYLINE_SELECTORS = ['a[rel~="author"]', '.byline .author', '.byline-name', '.author-name', '.byline', '.author'];
+/**
+ * Where bylines are, most specific first: `a[rel~=author]`, `.byline .author`, `.byline-name`,
+ * `.author-name`, `.byline`, `.author`, tested on the page index's marked elements.
+ */
+const BYLINE_MARKS: ReadonlyArray<(el: Element) => boolean> = [
+  (el) => tagOf(el) === 'A' && tokens(el, 'rel').some((rel) => rel.toLowerCase() === 'author'),
+  (el) => hasClass(el, 'author') && hasAncestorClass(el, 'byline'),
+  (el) => hasClass(el, 'byline-name'),
+  (el) => hasClass(el, 'author-name'),
+  (el) => hasClass(el, 'byline'),
+  (el) => hasClass(el, 'author'),
+];
+
+function hasAncestorClass(el: Element, name: string): boolean {
+  for (let p = el.parentElement; p; p = p.parentElement) if (hasClass(p, name)) return true;
+  return false;
+}
 /** Enough to pass over a few bio boxes without scanning every comment on a long thread. */
 const MAX_CANDIDATES = 20;
 const MAX_BYLINE_CHARS = 300;
@@ -25,18 +42,21 @@ export function visibleText(el: Element, maxChars = Infinity): string {
       const piece = node.nodeValue ?? '';
       if (!piece) continue;
       text += text && /\S$/.test(text) && /^\S/.test(piece) ? ` | ${piece}` : piece;
-    } else for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]!);
+    } else {
+      // (linkedom lists the children afresh on every read of childNodes)
+      const children = node.childNodes;
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
   }
   return text;
 }
 
-export function readByline(dom: DomDocument): string | null {
+export function readByline(dom: DomDocument, index: PageIndex = indexPage(dom)): string | null {
   const body = dom.body;
   if (!body) return null;
-  // One walk over the page for all selectors (a query per selector cost a second on a 10 MB page), then by priority.
-  const found = [...body.querySelectorAll(BYLINE_SELECTORS.join(', '))];
-  for (const selector of BYLINE_SELECTORS) {
-    const candidates = found.filter((el) => el.matches(selector)).slice(0, MAX_CANDIDATES);
+  const found = index.marked.filter((el) => inBody(el, body) && BYLINE_MARKS.some((mark) => mark(el)));
+  for (const mark of BYLINE_MARKS) {
+    const candidates = found.filter(mark).slice(0, MAX_CANDIDATES);
     for (const el of candidates) {
       // Past a few hundred characters it is a bio or an article, never a name: no need to read on.
       const name = cleanPersonName(visibleText(el, MAX_BYLINE_CHARS));

@@ -1,8 +1,8 @@
 /**
  * HTML document plugin: recognises HTML and XHTML responses (and HTML served as text/plain or
- * with no type, by sniffing), parses them into `doc.dom` with the body as the content root
- * (parse.ts: the one place linkedom's misplaced bodies are mended), and fills the page metadata. Metadata is read here, before any transform strips `<script>` (JSON-LD)
- * or narrows the content. A binary body served as HTML is a 422 (binary.ts). Pages past the
+ * with no type, by sniffing), parses them into `doc.dom` as a browser does, with the body as the
+ * content root (parse.ts), and fills the page metadata. Metadata is read here, before any
+ * transform strips `<script>` (JSON-LD) or narrows the content. A binary body served as HTML is a 422 (binary.ts). Pages past the
  * element or depth limit are read up to it, with a warning (limits.ts).
  */
 import { z } from 'zod';
@@ -26,7 +26,7 @@ const PLUGIN_ID = 'document.html';
  * `:has()` query on a 5,000-deep chain takes 7 s, on a 1,000-deep one 0.1 s.
  */
 const options = z.strictObject({
-  maxElements: z.number().int().min(1000).default(300_000).describe('Elements read at most; a page with more is cut there, with a warning.'),
+  maxElements: z.number().int().min(1000).default(300_000).describe('Elements read at most; a page with more is cut there, with a warning. The parsed tree holds at most twice as many (markup can make the parser reopen elements).'),
   maxDepth: z.number().int().min(32).default(1000).describe('Nesting depth kept; deeper elements are replaced by their text, with a warning.'),
 });
 export const DEFAULT_PARSE_LIMITS: ParseLimits = options.parse({});
@@ -48,7 +48,8 @@ export function parseHtmlPage(doc: PageDocument, limits: ParseLimits = DEFAULT_P
   const response = doc.response;
   if (!response) return;
   // A source may have built its own page (the video page): that markup, not the body, is the page.
-  const { dom, root, flattened } = parsePage(boundedText(doc, response.builtHtml ?? responseText(response), limits.maxElements), limits.maxDepth);
+  const { dom, root, flattened, cutAt } = parsePage(boundedText(doc, response.builtHtml ?? responseText(response), limits.maxElements), limits);
+  if (cutAt !== null) doc.warn('document', PLUGIN_ID, `The page's markup makes the parser build more than ${cutAt} elements (it reopens unclosed formatting elements); only the first ${cutAt} are read`);
   if (flattened) doc.warn('document', PLUGIN_ID, `The page nests elements more than ${limits.maxDepth} deep; what is deeper is kept as plain text`);
   doc.dom = dom;
   doc.root = root;
