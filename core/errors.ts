@@ -7,6 +7,8 @@
 export type ErrorCode =
   | 'bad_request'
   | 'unauthorized'
+  | 'payment_required'
+  | 'forbidden'
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
@@ -16,6 +18,7 @@ export type ErrorCode =
   | 'capability_missing'
   | 'config_invalid'
   | 'timeout'
+  | 'rate_limited'
   | 'overloaded'
   | 'internal';
 
@@ -23,6 +26,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   bad_request: 400,
   capability_missing: 400,
   unauthorized: 401,
+  payment_required: 402,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
@@ -30,6 +35,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unsupported_content: 422,
   unprocessable: 422,
   timeout: 422,
+  rate_limited: 429,
   config_invalid: 500,
   overloaded: 503,
   internal: 500,
@@ -40,14 +46,17 @@ export class TrawlError extends Error {
   readonly status: number;
   stage?: string;
   pluginId?: string;
+  /** Response headers the answer carries (Retry-After of a 429, the credit headers of a 402). */
+  headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown; headers?: Record<string, string> } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TrawlError';
     this.code = code;
     this.status = STATUS_BY_CODE[code];
     this.stage = options.stage;
     this.pluginId = options.pluginId;
+    if (options.headers) this.headers = options.headers;
   }
 }
 

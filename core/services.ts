@@ -113,9 +113,10 @@ export interface ClaimedJob {
 
 /**
  * Handlers finish normally (done) or throw. A thrown error is retried with exponential backoff and
- * jitter until maxAttempts, unless it has `permanent: true` (then the job fails at once).
+ * jitter until maxAttempts, unless it has `permanent: true` (then the job fails at once). A handler
+ * that found nothing to do answers `'skipped'`, so a metered run is refunded (core/metering.ts).
  */
-export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<void>;
+export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<void | 'skipped'>;
 
 export interface JobQueue {
   enqueue(spec: JobSpec): Promise<string>;

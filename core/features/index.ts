@@ -4,8 +4,9 @@
  * no directory globbing, no registration by import side effect. Adding a feature is one line here.
  */
 import type { AnyFeature } from '../feature.ts';
+import { accountsFeature } from './accounts/index.ts';
 import { crawlFeature } from './crawl/index.ts';
 import { mapFeature } from './map/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
-export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, webhooksFeature];
+export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, webhooksFeature, accountsFeature];
