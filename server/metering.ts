@@ -95,7 +95,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       if (account) checkPlan(route, account);
       const isMetered = Boolean(account && route.meter && meter);
       if (isMetered) Object.assign(headers, creditHeaders(0, account!.credits));
-      const body = route.input ? await readJsonBody(input.request, route.input, maxBody) : undefined;
+      const body = route.input ? await readJsonBody(input.request, route.input, maxBody, route.emptyBody) : undefined;
       const request: RouteRequest = { ...input, workspace: caller.workspace, caller, body, usage: {} };
       if (isMetered) return await metered(route, request, account!, headers);
       const response = toResponse(await route.handle(request));

@@ -73,6 +73,8 @@ export interface Route<B = any> {
   body?: 'manual';
   /** The JSON body's schema: server/metering.ts reads it (capped, after authentication) and hands in `body`. */
   input?: z.ZodType<B>;
+  /** No body at all reads as `{}` (every field of `input` is optional). */
+  emptyBody?: boolean;
   meter?: RouteMeter<B>;
   /**
    * A paid feature, named for the answer: free and lapsed workspaces get 403 `<paid> requires a

@@ -7,7 +7,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Job } from '../job.ts';
-import type { ResultStore, Storage, StoredResult } from '../services.ts';
+import type { ResultStore, Storage, StoredResult, StoredResultSummary } from '../services.ts';
 import type { ResultsTable } from './schema.ts';
 import { nowIso, readInt, readJson, sha256Hex } from './values.ts';
 
@@ -49,16 +49,15 @@ export function optionsHash(job: Pick<Job, 'request'>): string {
   return sha256Hex(JSON.stringify(canonical(relevant)));
 }
 
+type SummaryRow = Pick<Selectable<ResultsTable>, 'id' | 'workspace_id' | 'endpoint' | 'url' | 'options_hash' | 'created_at'>;
+const SUMMARY_COLUMNS = ['id', 'workspace_id', 'endpoint', 'url', 'options_hash', 'created_at'] as const;
+
+function toSummary(row: SummaryRow): StoredResultSummary {
+  return { id: row.id, workspace: row.workspace_id, endpoint: row.endpoint, url: row.url, optionsHash: row.options_hash, createdAt: row.created_at };
+}
+
 function toStoredResult(row: Selectable<ResultsTable>): StoredResult {
-  return {
-    id: row.id,
-    workspace: row.workspace_id,
-    endpoint: row.endpoint,
-    url: row.url,
-    optionsHash: row.options_hash,
-    output: readJson<Record<string, unknown>>(row.output),
-    createdAt: row.created_at,
-  };
+  return { ...toSummary(row), output: readJson<Record<string, unknown>>(row.output) };
 }
 
 const MAX_PER_PAGE = 1000;
@@ -107,6 +106,21 @@ export function createResultStore(storage: Storage): ResultStore {
       return row ? toStoredResult(row) : null;
     },
 
+    async latest(workspace, endpoint, url) {
+      const row = await db
+        .selectFrom('results')
+        .selectAll()
+        .where('workspace_id', '=', workspace)
+        .where('endpoint', '=', endpoint)
+        .where('url_hash', '=', sha256Hex(url))
+        .where('url', '=', url)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? toStoredResult(row) : null;
+    },
+
     async list(workspace, query) {
       // Pages are 1-based; out-of-range values are clamped rather than rejected because the
       // route has already validated what it exposes and the store must never run unbounded.
@@ -117,14 +131,14 @@ export function createResultStore(storage: Storage): ResultStore {
       const [counted, rows] = await Promise.all([
         base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
         base
-          .selectAll()
+          .select(SUMMARY_COLUMNS)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(perPage)
           .offset((page - 1) * perPage)
           .execute(),
       ]);
-      return { items: rows.map(toStoredResult), total: readInt(counted.total) };
+      return { items: rows.map(toSummary), total: readInt(counted.total) };
     },
   };
 }
