@@ -4,9 +4,11 @@
  * result: a text format as-is, structured formats as JSON, `--json` the whole result object in
  * the /v1 shape. The flags are a wire format of their own: they are parsed straight into the
  * internal request (validated by the same composed schema as every other wire format).
+ * `bun run cli admin …` manages workspaces, keys and credits (cli/admin.ts).
  */
 import { parseArgs } from 'node:util';
 import { TrawlError } from '../core/errors.ts';
+import { adminMain } from './admin.ts';
 import { composeRequestSchema } from '../core/model/compose.ts';
 import type { ScrapeResult } from '../core/model/result.ts';
 import { describeZodError } from '../core/validation.ts';
@@ -14,7 +16,7 @@ import { builtinPlugins } from '../plugins/index.ts';
 import { bootTrawl } from '../server/boot.ts';
 import { presentResult, v1FormatField } from '../server/wire/v1/present.ts';
 
-const USAGE = `Usage: bun run cli scrape <url> [options]
+const USAGE = `Usage: bun run cli scrape <url> [options]   (or: bun run cli admin --help)
   --format, -f F   markdown (default), text, json, links, rawHtml, … (repeatable)
   --main           only the main content (only_main_content)
   --include SEL    CSS selector to keep (repeatable)
@@ -33,6 +35,7 @@ export function render(result: ScrapeResult, formats: string[], asJson: boolean)
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'admin') return adminMain(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
