@@ -4,6 +4,7 @@
  * does, through the same service and the same validation; flags are parsed into the admin API's
  * bodies, so a bad value gets the same message naming the flag.
  */
+import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { loadConfig } from '../core/config.ts';

@@ -12,9 +12,13 @@ import type { Migration } from 'kysely/migration';
 // Migrations see the database as it was when they were written, not as schema.ts says today.
 type AnyDb = Kysely<any>;
 
+/** The table's columns in the schema this connection works in (Postgres may hold other schemas' tables of the same name). */
 async function columnsOf(db: AnyDb, table: string): Promise<Set<string>> {
-  const tables = await db.introspection.getTables();
-  return new Set(tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? []);
+  // Postgres runs DDL in transactions, SQLite does not: the one difference the adapter exposes that tells them apart.
+  const rows = db.getExecutor().adapter.supportsTransactionalDdl
+    ? await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(db)
+    : await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
+  return new Set(rows.rows.map((r) => r.name));
 }
 
 export const accountsMigration: Migration = {
