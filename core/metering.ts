@@ -67,20 +67,76 @@ export interface RunRef {
   url?: string;
 }
 
+/** A request measured against its workspace's requests per minute. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** When the minute resets, seconds since the epoch. */
+  resetAt: number;
+  /** Seconds until then (at least 1). */
+  retryAfter: number;
+}
+
+/** What admitting a metered call did: counted it, charged it (or not), and logged it. */
+export interface Admitted {
+  /** Null when no rate limit applies. */
+  rate: RateDecision | null;
+  /** False: refused by the rate limit or the balance; nothing was taken. */
+  charged: boolean;
+  /** The balance after this call's charge (or as it stands when refused). */
+  remaining: number;
+  /** The call's usage row, written with the charge (null when the call logs itself later: runs). */
+  usageId: string | null;
+}
+
+export interface AdmitRequest {
+  workspace: string;
+  /** Requests per minute; absent = not counted. */
+  limit?: number;
+  credits: number;
+  /** What the balance must hold (≥ credits): work charged later needs credit for its first unit. */
+  required: number;
+  /** Writes the call's usage row (status `running`) together with the charge. */
+  usage?: { endpoint: string; url?: string; startedAt: string };
+}
+
 export interface Meter {
   price(units: Units, plan: Plan): number;
   /**
-   * Takes `credits` from the workspace if it holds at least `required` (≥ credits), atomically:
-   * concurrent calls never take the balance below zero. Throws 402 `Insufficient credits` (with the
-   * credit headers) otherwise, before any work is done.
+   * Counts the call against `limit` and takes `credits` if the balance holds `required`, atomically
+   * and together with its usage row: concurrent calls never take the balance below zero. Nothing is
+   * taken when the limit or the balance refuses; the caller answers 429 or 402 before any work.
    */
-  debit(workspace: string, credits: number, required: number): Promise<Charge>;
-  /** Writes the call's usage row; `refund` credits of the charge go back first (the call gave nothing). */
+  admit(request: AdmitRequest): Promise<Admitted>;
+  /** Completes an admitted call's usage row; `refund` credits go back (the call gave nothing). The balance after a refund, else null. */
+  finish(workspace: string, usageId: string, outcome: Omit<RunOutcome, 'endpoint' | 'url' | 'runId' | 'startedAt'>, refund: number): Promise<number | null>;
+  /** Writes the usage row of a call that started asynchronous work (`runId`), after it returned. */
   record(charge: Charge, outcome: RunOutcome, refund: number): Promise<Recorded>;
   /** One unit of asynchronous work: charged and added to the run's usage row together; null when the workspace cannot pay. */
   chargeRun(run: RunRef, units: Units): Promise<{ credits: number; remaining: number } | null>;
   /** Gives back what chargeRun took, on the run's usage row too. */
   refundRun(run: RunRef, credits: number): Promise<void>;
+  /** Resolves once every write handed in by this process so far is in the database. */
+  settle(): Promise<void>;
+}
+
+/** Rate limits on their own, for the calls that are not metered (reads). */
+export interface RateLimiter {
+  hit(workspace: string, limit: number): Promise<RateDecision>;
+}
+
+export const RateLimiterToken = Symbol('RateLimiter') as InjectionToken<RateLimiter>;
+
+/** The headers every rate-limited answer carries, and a 429 with Retry-After too. */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-remaining': String(decision.remaining),
+    'x-ratelimit-reset': String(decision.resetAt),
+  };
+  if (!decision.allowed) headers['retry-after'] = String(decision.retryAfter);
+  return headers;
 }
 
 export const MeterToken = Symbol('Meter') as InjectionToken<Meter>;

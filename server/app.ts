@@ -10,8 +10,7 @@
 import { Elysia } from 'elysia';
 import type { Trawl } from '../core/container.ts';
 import { TrawlError } from '../core/errors.ts';
-import { RateLimiterToken } from '../core/features/accounts/rate-limit.ts';
-import { MeterToken } from '../core/metering.ts';
+import { MeterToken, RateLimiterToken } from '../core/metering.ts';
 import { Tokens } from '../core/services.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
 import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER } from './auth.ts';

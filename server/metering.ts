@@ -1,20 +1,20 @@
 /**
  * Runs one route for one authenticated caller, with what the route declares and the mode asks for,
- * in this order: the workspace's rate limit (429 with Retry-After; `X-RateLimit-*` on every
- * answer), the plan checks of cloud mode (403 `… requires a paid plan` for a paid feature on a free
- * or lapsed workspace, and for any metered call of a lapsed one), the body (`input`: 400 before
- * anything is charged), the charge (`meter`: 402 `Insufficient credits` before any work), the
- * handler, and then the usage row, with the charge refunded when the handler failed. Metered
- * answers carry `X-Credits-Used`, `X-Credits-Remaining` and `X-Usage-Id`. Self-hosted mode with no
- * configured rate limit runs the handler straight away.
+ * in this order: the plan checks of cloud mode (403 `… requires a paid plan` for a paid feature on a
+ * free or lapsed workspace, and for any metered call of a lapsed one), the body (`input`: 400 before
+ * anything is counted or charged), the workspace's rate limit (429 with Retry-After; `X-RateLimit-*`
+ * on every answer) and the charge (`meter`: 402 `Insufficient credits` before any work) in one
+ * batched write with the usage row, the handler, and then the row's outcome, with the charge
+ * refunded when the handler failed. Unmetered calls are counted first of all. Metered answers carry
+ * `X-Credits-Used`, `X-Credits-Remaining` and `X-Usage-Id`. Self-hosted mode with no configured rate
+ * limit runs the handler straight away.
  */
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../core/config-schema.ts';
 import { TrawlError } from '../core/errors.ts';
-import { creditHeaders, type Charge, type Meter } from '../core/metering.ts';
+import { creditHeaders, INSUFFICIENT_CREDITS, rateLimitHeaders, type Meter, type RateDecision, type RateLimiter } from '../core/metering.ts';
 import type { Account } from '../core/storage/workspaces.ts';
 import { nowIso } from '../core/storage/values.ts';
-import { rateLimitHeaders, type RateLimiter } from '../core/features/accounts/rate-limit.ts';
 import { readJsonBody } from './body.ts';
 import { errorResponse } from './errors.ts';
 import type { Caller, Route, RouteRequest, UsageNote } from './route.ts';
@@ -57,47 +57,70 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     return caller.account.rateLimit ?? config.plans[caller.account.plan].rateLimitPerMinute;
   };
 
-  async function metered(route: Route, request: RouteRequest, account: Account, headers: Record<string, string>): Promise<Response> {
+  const refusedByLimit = (decision: RateDecision, headers: Record<string, string>) => {
+    Object.assign(headers, rateLimitHeaders(decision));
+    if (!decision.allowed) throw new TrawlError('rate_limited', `Rate limit exceeded: ${decision.limit} requests per minute; retry after ${decision.retryAfter} s`);
+  };
+
+  /**
+   * Admission (rate limit, charge and usage row in one batched write), the handler, then the row
+   * finished: written behind the answer when the call succeeded, awaited with the refund when it failed.
+   * A call that starts asynchronous work (`requires`) is logged after it returns, under its run id,
+   * so that the run's page charges add to the same row.
+   */
+  async function metered(route: Route, request: RouteRequest, account: Account, limit: number | undefined, headers: Record<string, string>): Promise<Response> {
     const declared = route.meter!;
     const credits = meter!.price(declared.units?.(request.body) ?? {}, account.plan);
-    const required = meter!.price(declared.requires?.(request.body) ?? {}, account.plan);
-    const charge: Charge = await meter!.debit(account.id, credits, required);
+    const required = Math.max(credits, meter!.price(declared.requires?.(request.body) ?? {}, account.plan));
     const startedAt = nowIso();
     const started = performance.now();
-    const outcome = (status: 'succeeded' | 'failed', usage: UsageNote, error?: string) => ({
-      endpoint: declared.endpoint, status, url: usage.url ?? declared.url?.(request.body), resultId: usage.resultId, runId: usage.runId,
-      error, durationMs: performance.now() - started, startedAt,
-    });
+    const runs = declared.requires !== undefined;
+    const url = declared.url?.(request.body);
+    const admitted = await meter!.admit({ workspace: account.id, limit, credits, required, ...(runs ? {} : { usage: { endpoint: declared.endpoint, url, startedAt } }) });
+    if (admitted.rate) refusedByLimit(admitted.rate, headers);
+    Object.assign(headers, creditHeaders(0, admitted.remaining));
+    if (!admitted.charged) throw new TrawlError('payment_required', INSUFFICIENT_CREDITS);
+    const charge = { workspace: account.id, credits, remaining: admitted.remaining };
+    const elapsed = () => performance.now() - started;
     let response: Response;
     try {
       response = toResponse(await route.handle(request));
     } catch (err) {
-      const message = err instanceof TrawlError && err.status < 500 ? err.message : 'Internal server error';
       // The caller got nothing: the whole charge goes back.
-      const recorded = await meter!.record(charge, outcome('failed', request.usage, message), charge.credits);
-      Object.assign(headers, creditHeaders(0, recorded.remaining), { 'x-usage-id': recorded.usageId });
+      const error = err instanceof TrawlError && err.status < 500 ? err.message : 'Internal server error';
+      if (runs) {
+        const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'failed', url: request.usage.url ?? url, error, durationMs: elapsed(), startedAt }, credits);
+        Object.assign(headers, creditHeaders(0, recorded.remaining), { 'x-usage-id': recorded.usageId });
+      } else {
+        const remaining = await meter!.finish(account.id, admitted.usageId!, { status: 'failed', error, durationMs: elapsed() }, credits);
+        Object.assign(headers, creditHeaders(0, remaining ?? admitted.remaining + credits), { 'x-usage-id': admitted.usageId! });
+      }
       throw err;
     }
-    const recorded = await meter!.record(charge, outcome('succeeded', request.usage), 0);
-    return withHeaders(response, { ...headers, ...creditHeaders(recorded.credits, recorded.remaining), 'x-usage-id': recorded.usageId });
+    if (runs) {
+      const { usage } = request;
+      const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'succeeded', url: usage.url ?? url, resultId: usage.resultId, runId: usage.runId, durationMs: elapsed(), startedAt }, 0);
+      return withHeaders(response, { ...headers, ...creditHeaders(credits, recorded.remaining), 'x-usage-id': recorded.usageId });
+    }
+    // Written behind the answer: the charge and the row are already in; only the outcome is added.
+    meter!.finish(account.id, admitted.usageId!, { status: 'succeeded', resultId: request.usage.resultId, durationMs: elapsed() }, 0)
+      .catch((err) => logger.error({ err, usage: admitted.usageId }, 'could not finish a usage row'));
+    return withHeaders(response, { ...headers, ...creditHeaders(credits, admitted.remaining), 'x-usage-id': admitted.usageId! });
   }
 
   return async (route, input, caller) => {
     const headers: Record<string, string> = {};
     try {
       const limit = limiter ? limitOf(caller) : undefined;
-      if (limit !== undefined) {
-        const decision = await limiter!.hit(caller.workspace, limit);
-        Object.assign(headers, rateLimitHeaders(decision));
-        if (!decision.allowed) throw new TrawlError('rate_limited', `Rate limit exceeded: ${limit} requests per minute; retry after ${decision.retryAfter} s`);
-      }
       const account = cloud ? caller.account : null;
-      if (account) checkPlan(route, account);
       const isMetered = Boolean(account && route.meter && meter);
+      // A metered call is counted with its charge, after its body is read; any other call here.
+      if (limit !== undefined && !isMetered) refusedByLimit(await limiter!.hit(caller.workspace, limit), headers);
+      if (account) checkPlan(route, account);
       if (isMetered) Object.assign(headers, creditHeaders(0, account!.credits));
       const body = route.input ? await readJsonBody(input.request, route.input, maxBody, route.emptyBody) : undefined;
       const request: RouteRequest = { ...input, workspace: caller.workspace, caller, body, usage: {} };
-      if (isMetered) return await metered(route, request, account!, headers);
+      if (isMetered) return await metered(route, request, account!, limit, headers);
       const response = toResponse(await route.handle(request));
       return limit === undefined ? response : withHeaders(response, headers);
     } catch (err) {

@@ -6,16 +6,20 @@
  * are used only when the config says so (server/app.ts, core/container.ts).
  */
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
-import { MeterToken } from '../../metering.ts';
+import type { InjectionToken } from 'tsyringe';
+import { MeterToken, RateLimiterToken } from '../../metering.ts';
 import { Tokens } from '../../services.ts';
 import { AccountsToken, createAccountsService } from './accounts.ts';
 import { createLedger } from './ledger.ts';
 import { usageMigration } from './migration.ts';
-import { createRateLimiter, RateLimiterToken } from './rate-limit.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { createBatcher, type Batcher } from './batch.ts';
 import type { AccountTables } from './tables.ts';
 import { createUsageReader, UsageToken } from './usage.ts';
 
 const dbOf = (ctx: FeatureContext<unknown>) => ctx.resolve(Tokens.Storage).db.withTables<AccountTables>();
+/** One batcher per process: rate-limit counts and charges of every request share its transactions. */
+const BatcherToken = Symbol('AccountsBatcher') as InjectionToken<Batcher>;
 
 export const AccountTokens = { Accounts: AccountsToken, Usage: UsageToken, RateLimiter: RateLimiterToken, Meter: MeterToken } as const;
 
@@ -27,7 +31,8 @@ export const accountsFeature = defineFeature({
   services: [
     service(AccountsToken, (ctx) => createAccountsService(dbOf(ctx))),
     service(UsageToken, (ctx) => createUsageReader(dbOf(ctx))),
-    service(RateLimiterToken, (ctx) => createRateLimiter(dbOf(ctx))),
-    service(MeterToken, (ctx) => createLedger(dbOf(ctx), ctx.config)),
+    service(BatcherToken, (ctx) => createBatcher(dbOf(ctx), ctx.resolve(Tokens.Storage).dialect)),
+    service(RateLimiterToken, (ctx) => createRateLimiter(ctx.resolve(BatcherToken))),
+    service(MeterToken, (ctx) => createLedger(dbOf(ctx), ctx.resolve(BatcherToken), ctx.config)),
   ],
 });

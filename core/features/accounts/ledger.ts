@@ -1,25 +1,19 @@
 /**
  * The ledger behind the `Meter` contract (core/metering.ts): the workspace's balance and the usage
- * log. Every debit is one conditional UPDATE (`credits = credits - n WHERE credits >= n`): on
+ * log. Every debit is a conditional UPDATE (`credits = credits - n WHERE credits >= n`): on
  * Postgres the row lock makes concurrent debits wait and re-check the condition, on SQLite the single
  * writer runs them one at a time, so the balance never goes below zero and no request is paid twice
- * (a check constraint refuses a negative balance in any case). A refund and the usage row that says
- * so are written in one transaction.
+ * (a check constraint refuses a negative balance in any case). Calls are admitted and finished
+ * through the batcher (batch.ts); the charges of asynchronous runs are written one by one here, each
+ * with its usage row in one transaction.
  */
 import type { TrawlConfig } from '../../config-schema.ts';
-import { TrawlError } from '../../errors.ts';
-import { creditHeaders, INSUFFICIENT_CREDITS, priceOf, type Meter, type RunRef } from '../../metering.ts';
+import { priceOf, type Meter, type RunRef } from '../../metering.ts';
 import type { Plan } from '../../storage/workspaces.ts';
 import { nowIso, readInt } from '../../storage/values.ts';
 import type { AccountsDb, AccountsExecutor } from './tables.ts';
-
-const insufficient = (remaining: number) =>
-  new TrawlError('payment_required', INSUFFICIENT_CREDITS, { headers: creditHeaders(0, remaining) });
-
-async function balanceOf(db: AccountsExecutor, workspace: string): Promise<number | null> {
-  const row = await db.selectFrom('workspaces').select('credits').where('id', '=', workspace).executeTakeFirst();
-  return row ? readInt(row.credits) : null;
-}
+import type { Batcher } from './batch.ts';
+import { decide } from './rate-limit.ts';
 
 /** Takes `credits` if the balance holds `required`; the new balance, or null when it does not. */
 async function take(db: AccountsExecutor, workspace: string, credits: number, required: number): Promise<number | null> {
@@ -56,21 +50,35 @@ async function addToRun(db: AccountsExecutor, run: RunRef, credits: number): Pro
     .execute();
 }
 
-export function createLedger(db: AccountsDb, config: Pick<TrawlConfig, 'credits' | 'plans'>): Meter {
+export function createLedger(db: AccountsDb, batcher: Batcher, config: Pick<TrawlConfig, 'credits' | 'plans'>): Meter {
   return {
     price: (units, plan) => priceOf(units, plan, config),
 
-    async debit(workspace, credits, required) {
-      if (credits === 0) {
-        // Nothing taken now (a crawl pays per page): only whether the first unit could be paid.
-        const balance = (await balanceOf(db, workspace)) ?? 0;
-        if (balance < required) throw insufficient(balance);
-        return { workspace, credits: 0, remaining: balance };
+    async admit(request) {
+      const usageId = request.usage ? crypto.randomUUID() : null;
+      const row = request.usage && usageId ? {
+        id: usageId, workspace_id: request.workspace, endpoint: request.usage.endpoint, url: request.usage.url ?? null, status: 'running',
+        error: null, duration_ms: 0, result_id: null, run_id: null, created_at: request.usage.startedAt, finished_at: null,
+      } : undefined;
+      const admission = await batcher.admit({ workspace: request.workspace, limit: request.limit, credits: request.credits, required: request.required, row });
+      const rate = request.limit === undefined ? null : decide(admission, request.limit);
+      let remaining = admission.remaining;
+      if (remaining === null) {
+        // Refused by the limit before the balance was read, or nothing to take: say what the balance is.
+        const found = await db.selectFrom('workspaces').select('credits').where('id', '=', request.workspace).executeTakeFirst();
+        remaining = found ? readInt(found.credits) : 0;
       }
-      const remaining = await take(db, workspace, credits, required);
-      if (remaining === null) throw insufficient((await balanceOf(db, workspace)) ?? 0);
-      return { workspace, credits, remaining };
+      return { rate, charged: admission.charged, remaining, usageId: admission.charged ? usageId : null };
     },
+
+    finish(workspace, usageId, outcome, refund) {
+      return batcher.finish({
+        workspace, usageId, status: outcome.status, error: outcome.error?.slice(0, 2000) ?? null,
+        durationMs: outcome.durationMs, resultId: outcome.resultId ?? null, refund,
+      });
+    },
+
+    settle: () => batcher.settle(),
 
     async record(charge, outcome, refund) {
       const id = crypto.randomUUID();
@@ -106,6 +114,7 @@ export function createLedger(db: AccountsDb, config: Pick<TrawlConfig, 'credits'
     },
 
     chargeRun(run, units) {
+      // Off the request path (a page worker), so a transaction of its own rather than a place in a batch.
       return db.transaction().execute(async (trx) => {
         const workspace = await trx.selectFrom('workspaces').select('plan').where('id', '=', run.workspace).executeTakeFirst();
         if (!workspace) return null;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { TrawlError } from '../../../core/errors.ts';
+import { MeterToken } from '../../../core/metering.ts';
 import { isScrapeResult } from '../../../core/features/crawl/legacy.ts';
 import { UsageToken } from '../../../core/features/accounts/usage.ts';
 import { Tokens, type StoredResult, type StoredResultSummary } from '../../../core/services.ts';
@@ -82,8 +83,8 @@ const resultsOpenApi = {
 export const resultsModule = defineRoutes({
   name: 'results',
   mounted: (env) => env.config.mode === 'cloud',
-  needs: { results: Tokens.Results, usage: UsageToken },
-  routes: ({ results, usage }) => [
+  needs: { results: Tokens.Results, usage: UsageToken, meter: MeterToken },
+  routes: ({ results, usage, meter }) => [
     {
       method: 'GET', path: '/v1/cache/lookup',
       async handle({ request, workspace }) {
@@ -115,6 +116,7 @@ export const resultsModule = defineRoutes({
       method: 'GET', path: '/v1/results/run/:usage_log_id',
       async handle({ params, workspace }) {
         const id = params.usage_log_id!;
+        await meter.settle();
         const run = id.length <= MAX_ID ? await usage.get(workspace, id) : null;
         if (!run) throw notFound(`Run not found: ${id.slice(0, MAX_ID)}`);
         if (!run.resultId) {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { UsageToken, type UsageRun } from '../../../core/features/accounts/usage.ts';
 import { TrawlError } from '../../../core/errors.ts';
+import { MeterToken } from '../../../core/metering.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import { dateTime, errorBody, jsonBody, paging } from '../../openapi-shapes.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
@@ -95,13 +96,15 @@ const usageOpenApi = {
 export const usageModule = defineRoutes({
   name: 'usage',
   mounted: (env) => env.config.mode === 'cloud',
-  needs: { usage: UsageToken },
-  routes: ({ usage }, env) => [{
+  needs: { usage: UsageToken, meter: MeterToken },
+  routes: ({ usage, meter }, env) => [{
     method: 'GET', path: '/v1/usage',
     async handle({ request, caller }) {
       const account = caller.account!;
       const range = readRange(request);
       const page = readPageQuery(request);
+      // This process's own calls are in the log before it is read (their outcomes are written behind the answers).
+      await meter.settle();
       const [totals, runs] = await Promise.all([
         usage.totals(account.id, range),
         usage.runs(account.id, range, { offset: (page.page - 1) * page.perPage, limit: page.perPage }),
