@@ -7,6 +7,7 @@
 import type { Selectable } from 'kysely';
 import type { InjectionToken } from 'tsyringe';
 import { TrawlError } from '../errors.ts';
+import { createTickBatcher } from '../batching.ts';
 import type { Storage } from '../services.ts';
 import type { WorkspacesTable } from './schema.ts';
 import { nowIso, readInt, sha256Hex } from './values.ts';
@@ -79,6 +80,19 @@ export function toAccount(row: Selectable<WorkspacesTable>): Account {
 
 export function createWorkspaceStore(storage: Storage): WorkspaceStore {
   const { db } = storage;
+  // Every cloud request looks its key up: the lookups of concurrent requests share one query.
+  const accountLookups = createTickBatcher<string, Account | null>(async (hashes) => {
+    const rows = await db
+      .selectFrom('api_keys')
+      .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+      .selectAll('workspaces')
+      .select('api_keys.key_hash as key_hash')
+      .where('api_keys.key_hash', 'in', [...new Set(hashes)])
+      .where('api_keys.revoked_at', 'is', null)
+      .execute();
+    const byHash = new Map(rows.map((row) => [row.key_hash, toAccount(row)]));
+    return hashes.map((hash) => byHash.get(hash) ?? null);
+  }, { concurrency: storage.dialect === 'postgres' ? 2 : 1 });
 
   const get = async (id: string): Promise<Workspace | null> => {
     const row = await db.selectFrom('workspaces').select(['id', 'name', 'created_at']).where('id', '=', id).executeTakeFirst();
@@ -136,15 +150,7 @@ export function createWorkspaceStore(storage: Storage): WorkspaceStore {
     },
 
     async findAccountByKey(key) {
-      if (!key) return null;
-      const row = await db
-        .selectFrom('api_keys')
-        .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-        .selectAll('workspaces')
-        .where('api_keys.key_hash', '=', hashApiKey(key))
-        .where('api_keys.revoked_at', 'is', null)
-        .executeTakeFirst();
-      return row ? toAccount(row) : null;
+      return key ? accountLookups.run(hashApiKey(key)) : null;
     },
   };
 }

@@ -13,17 +13,24 @@
  * - usage rows are inserted with the debit that pays for them (a charge is never without its row),
  *   and finished later (status, duration, result) by one UPDATE per batch, with any refunds.
  *
- * On Postgres the batch commits with `synchronous_commit = off`: a database crash (not a Trawl
- * crash) may forget the last fraction of a second of counters, charges and usage rows together,
- * but can never overdraw a balance or charge twice.
+ * SQLite runs a batch as a transaction of small statements (batch-steps.ts); Postgres as one
+ * statement, one round trip (batch-postgres.ts), committed with `synchronous_commit = off`: a
+ * database crash (not a Trawl crash) may forget the last fraction of a second of counters, charges
+ * and usage rows together, but can never overdraw a balance or charge twice.
  */
-import { sql } from 'kysely';
-import { nowIso, readInt } from '../../storage/values.ts';
-import type { AccountsDb, AccountsExecutor, UsageLogTable } from './tables.ts';
+import { createTickBatcher } from '../../batching.ts';
+import type { AccountsDb, UsageLogTable } from './tables.ts';
+import { charge, count, executor, finish } from './batch-steps.ts';
+import { runPostgresBatch } from './batch-postgres.ts';
 
 const WINDOW_MS = 60_000;
 /** Requests per batch at most: a batch is one transaction, which should stay short. */
 const MAX_BATCH = 256;
+/**
+ * Postgres batches running at once: a batch waits on no other (they only meet on a workspace's row,
+ * whose lock orders them), so a few lanes keep requests from queuing behind one round trip.
+ */
+const LANES = 2;
 
 export type NewUsageRow = Omit<UsageLogTable, 'credits'>;
 
@@ -60,8 +67,6 @@ export interface FinishOp {
   refund: number;
 }
 
-type Waiting<T, R> = { op: T; resolve(value: R): void; reject(err: unknown): void };
-
 export interface Batcher {
   admit(op: AdmitOp): Promise<Admission>;
   /** Resolves with the balance after a refund (null without one). */
@@ -70,172 +75,54 @@ export interface Batcher {
   settle(): Promise<void>;
 }
 
-const groupBy = <T>(items: readonly T[], key: (item: T) => string) => {
-  const groups = new Map<string, T[]>();
-  for (const item of items) (groups.get(key(item)) ?? groups.set(key(item), []).get(key(item))!).push(item);
-  return groups;
-};
+type Item = { admit: AdmitOp } | { finish: FinishOp };
+type Outcome = Admission | number | null;
 
 export function createBatcher(db: AccountsDb, dialect: 'sqlite' | 'postgres', now: () => number = Date.now): Batcher {
-  let admits: Array<Waiting<AdmitOp, Admission>> = [];
-  let finishes: Array<Waiting<FinishOp, number | null>> = [];
-  let running: Promise<void> | null = null;
-  let scheduled = false;
   let swept = 0;
+  const exec = executor(dialect);
 
-  const schedule = () => {
-    if (running || scheduled) return;
-    scheduled = true;
-    setImmediate(flush);
-  };
-
-  function flush(): void {
-    scheduled = false;
-    const batchAdmits = admits.splice(0, MAX_BATCH);
-    const batchFinishes = finishes.splice(0, MAX_BATCH);
-    if (batchAdmits.length === 0 && batchFinishes.length === 0) return;
-    running = run(batchAdmits, batchFinishes)
-      .catch((err) => { for (const w of [...batchAdmits, ...batchFinishes]) w.reject(err); })
-      .finally(() => {
-        running = null;
-        if (admits.length || finishes.length) schedule();
-      });
+  /** Portable: every step a statement of its own, the batch one transaction. */
+  async function sequential(admits: AdmitOp[], finishes: FinishOp[], window: number) {
+    return db.transaction().execute(async (trx) => {
+      const counts = await count(exec, trx, admits, window);
+      return { admissions: await charge(exec, trx, admits, counts, window), refunded: await finish(exec, trx, finishes) };
+    });
   }
 
-  async function run(batchAdmits: Array<Waiting<AdmitOp, Admission>>, batchFinishes: Array<Waiting<FinishOp, number | null>>): Promise<void> {
+  /** Postgres: one statement for the batch; refunds and balances too low for the whole batch the portable way. */
+  async function single(admits: AdmitOp[], finishes: FinishOp[], window: number) {
+    const plain = finishes.filter((op) => op.refund === 0);
+    const { admissions, unpaid } = await runPostgresBatch(db, admits, plain, window);
+    const refunds = finishes.filter((op) => op.refund > 0);
+    if (unpaid.length === 0 && refunds.length === 0) return { admissions, refunded: finishes.map(() => null) };
+    const rest = await db.transaction().execute(async (trx) => ({
+      charged: await charge(exec, trx, unpaid.map((i) => admits[i]!), unpaid.map((i) => admissions[i]!.count), window),
+      refunded: await finish(exec, trx, refunds),
+    }));
+    unpaid.forEach((i, k) => { admissions[i] = rest.charged[k]!; });
+    const byOp = new Map(refunds.map((op, k) => [op, rest.refunded[k]!]));
+    return { admissions, refunded: finishes.map((op) => byOp.get(op) ?? null) };
+  }
+
+  const batcher = createTickBatcher<Item, Outcome>(async (items) => {
     const window = Math.floor(now() / WINDOW_MS);
-    const results = await db.transaction().execute(async (trx) => {
-      if (dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
-      const counts = await count(trx, batchAdmits.map((w) => w.op), window);
-      const admissions = await charge(trx, batchAdmits.map((w) => w.op), counts, window);
-      const refunded = await finish(trx, batchFinishes.map((w) => w.op));
-      return { admissions, refunded };
-    });
-    batchAdmits.forEach((w, i) => w.resolve(results.admissions[i]!));
-    batchFinishes.forEach((w, i) => w.resolve(results.refunded[i]!));
+    const admits = items.flatMap((item) => ('admit' in item ? [item.admit] : []));
+    const finishes = items.flatMap((item) => ('finish' in item ? [item.finish] : []));
+    const { admissions, refunded } = await (dialect === 'postgres' ? single : sequential)(admits, finishes, window);
     if (window > swept) {
       swept = window;
       // Past minutes' counters are never read again; best effort, outside the batch.
       void db.deleteFrom('rate_limits').where('window_start', '<', window - 1).execute().catch(() => { swept = 0; });
     }
-  }
-
-  /** Each counted request's count in its workspace's current minute, in arrival order. */
-  async function count(trx: AccountsExecutor, ops: AdmitOp[], window: number): Promise<Array<number | null>> {
-    const counted = ops.map((op, i) => ({ op, i })).filter(({ op }) => op.limit !== undefined);
-    const out: Array<number | null> = ops.map(() => null);
-    if (counted.length === 0) return out;
-    const hits = groupBy(counted, ({ op }) => op.workspace);
-    const rows = await trx
-      .insertInto('rate_limits')
-      .values([...hits].map(([workspace, list]) => ({ workspace_id: workspace, window_start: window, count: list.length })))
-      .onConflict((oc) => oc.columns(['workspace_id', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_limits.count', '+', eb.ref('excluded.count')) })))
-      .returning(['workspace_id', 'count'])
-      .execute();
-    for (const row of rows) {
-      const list = hits.get(row.workspace_id)!;
-      const first = readInt(row.count) - list.length;
-      list.forEach(({ i }, place) => { out[i] = first + place + 1; });
-    }
-    return out;
-  }
-
-  async function charge(trx: AccountsExecutor, ops: AdmitOp[], counts: Array<number | null>, window: number): Promise<Admission[]> {
-    const out: Admission[] = ops.map((op, i) => {
-      const c = counts[i] ?? null;
-      return { count: c, window, allowed: c === null || c <= op.limit!, charged: false, remaining: null };
-    });
-    const paying = ops.map((op, i) => ({ op, i })).filter(({ op, i }) => out[i]!.allowed && (op.credits > 0 || op.required > 0));
-    const byWorkspace = groupBy(paying, ({ op }) => op.workspace);
-    // All of a workspace's charges at once, when its balance covers each in turn.
-    const plans = [...byWorkspace].map(([workspace, list]) => {
-      let total = 0;
-      let need = 0;
-      for (const { op } of list) {
-        need = Math.max(need, total + Math.max(op.credits, op.required));
-        total += op.credits;
-      }
-      return { workspace, list, total, need };
-    });
-    const taken = new Map<string, number>();
-    if (plans.length > 0) {
-      const values = sql.join(plans.map((p) => sql`(${p.workspace}, ${p.total}, ${p.need})`));
-      const rows = await sql<{ id: string; credits: unknown }>`
-        with v(id, total, need) as (values ${values})
-        update workspaces set credits = workspaces.credits - cast(v.total as bigint)
-        from v where workspaces.id = v.id and workspaces.credits >= cast(v.need as bigint)
-        returning workspaces.id as id, workspaces.credits as credits`.execute(trx);
-      for (const row of rows.rows) taken.set(row.id, readInt(row.credits));
-    }
-    const rows: Array<UsageLogTable> = [];
-    for (const plan of plans) {
-      const after = taken.get(plan.workspace);
-      if (after !== undefined) {
-        // Balance after each request = after the batch + what later requests of the batch took.
-        let later = plan.total;
-        for (const { op, i } of plan.list) {
-          later -= op.credits;
-          out[i] = { ...out[i]!, charged: true, remaining: after + later };
-          if (op.row) rows.push({ ...op.row, credits: op.credits });
-        }
-        continue;
-      }
-      // The balance cannot cover them all: one by one, each only if it still fits.
-      for (const { op, i } of plan.list) {
-        const row = op.credits > 0
-          ? await trx.updateTable('workspaces').set((eb) => ({ credits: eb('credits', '-', op.credits) }))
-            .where('id', '=', op.workspace).where('credits', '>=', Math.max(op.credits, op.required)).returning('credits').executeTakeFirst()
-          : await trx.selectFrom('workspaces').select('credits').where('id', '=', op.workspace).where('credits', '>=', op.required).executeTakeFirst();
-        if (row) {
-          out[i] = { ...out[i]!, charged: true, remaining: readInt(row.credits) };
-          if (op.row) rows.push({ ...op.row, credits: op.credits });
-        } else {
-          const balance = await trx.selectFrom('workspaces').select('credits').where('id', '=', op.workspace).executeTakeFirst();
-          out[i] = { ...out[i]!, remaining: balance ? readInt(balance.credits) : 0 };
-        }
-      }
-    }
-    if (rows.length > 0) await trx.insertInto('usage_log').values(rows).execute();
-    return out;
-  }
-
-  async function finish(trx: AccountsExecutor, ops: FinishOp[]): Promise<Array<number | null>> {
-    if (ops.length === 0) return [];
-    const finishedAt = nowIso();
-    const values = sql.join(ops.map((op) => sql`(${op.usageId}, ${op.status}, ${op.error}, ${Math.round(op.durationMs)}, ${op.resultId}, ${op.refund})`));
-    await sql`
-      with v(id, status, error, duration_ms, result_id, refund) as (values ${values})
-      update usage_log set status = v.status, error = v.error, duration_ms = cast(v.duration_ms as integer), result_id = v.result_id,
-        credits = usage_log.credits - cast(v.refund as bigint), finished_at = ${finishedAt}
-      from v where usage_log.id = v.id`.execute(trx);
-    const refunds = groupBy(ops.filter((op) => op.refund > 0), (op) => op.workspace);
-    const balances = new Map<string, number>();
-    for (const [workspace, list] of refunds) {
-      const total = list.reduce((sum, op) => sum + op.refund, 0);
-      const row = await trx.updateTable('workspaces').set((eb) => ({ credits: eb('credits', '+', total) })).where('id', '=', workspace).returning('credits').executeTakeFirst();
-      balances.set(workspace, row ? readInt(row.credits) : 0);
-    }
-    return ops.map((op) => (op.refund > 0 ? balances.get(op.workspace) ?? null : null));
-  }
+    let a = 0;
+    let f = 0;
+    return items.map((item) => ('admit' in item ? admissions[a++]! : refunded[f++]!));
+  }, { maxBatch: MAX_BATCH, concurrency: dialect === 'postgres' ? LANES : 1 });
 
   return {
-    admit(op) {
-      return new Promise((resolve, reject) => {
-        admits.push({ op, resolve, reject });
-        schedule();
-      });
-    },
-    finish(op) {
-      return new Promise((resolve, reject) => {
-        finishes.push({ op, resolve, reject });
-        schedule();
-      });
-    },
-    async settle() {
-      while (running || scheduled || admits.length || finishes.length) {
-        if (running) await running;
-        else await new Promise((resolve) => setImmediate(resolve));
-      }
-    },
+    admit: (op) => batcher.run({ admit: op }) as Promise<Admission>,
+    finish: (op) => batcher.run({ finish: op }) as Promise<number | null>,
+    settle: () => batcher.settle(),
   };
 }
