@@ -45,8 +45,6 @@ export function createTickBatcher<I, O>(execute: (items: I[]) => Promise<O[]>, o
     scheduled = false;
     const batch = pending.splice(0, maxBatch);
     if (batch.length === 0) return;
-    const g = globalThis as any; if (!g.__bs) { g.__bs = {}; process.on('exit', () => console.error('BATCHSTATS', JSON.stringify(g.__bs))); }
-    const e = g.__bs[String(options.concurrency) + ':' + execute.toString().slice(0, 40)] ??= [0, 0]; e[0]++; e[1] += batch.length;
     const done: Promise<void> = execute(batch.map((w) => w.item))
       .then(
         (outputs) => batch.forEach((w, i) => w.resolve(outputs[i]!)),

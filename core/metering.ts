@@ -88,6 +88,10 @@ export interface Admitted {
   remaining: number;
   /** The call's usage row, written with the charge (null when the call logs itself later: runs). */
   usageId: string | null;
+  /** False: the key was revoked (or never existed) as of the charge; nothing was taken. */
+  keyValid: boolean;
+  /** The workspace's plan refused the call as it stands now (`lapsed`, or `paid` for a paid feature); nothing was taken. */
+  refusal: 'lapsed' | 'paid' | null;
 }
 
 export interface AdmitRequest {
@@ -99,14 +103,21 @@ export interface AdmitRequest {
   required: number;
   /** Writes the call's usage row (status `running`) together with the charge. */
   usage?: { endpoint: string; url?: string; startedAt: string };
+  /** sha256 of the caller's key, checked with the charge: a key revoked a moment ago does nothing. */
+  keyHash?: string;
+  /** Billable work: refused while the workspace's plan has lapsed. */
+  metered?: boolean;
+  /** A paid feature: refused on the free plan or a lapsed one. */
+  paid?: boolean;
 }
 
 export interface Meter {
   price(units: Units, plan: Plan): number;
   /**
-   * Counts the call against `limit` and takes `credits` if the balance holds `required`, atomically
-   * and together with its usage row: concurrent calls never take the balance below zero. Nothing is
-   * taken when the limit or the balance refuses; the caller answers 429 or 402 before any work.
+   * Counts the call against `limit`, checks its key and plan, and takes `credits` if the balance
+   * holds `required`, atomically and together with its usage row: concurrent calls never take the
+   * balance below zero. Nothing is taken when the key, the plan, the limit or the balance refuses;
+   * the caller answers 401, 403, 429 or 402 before any work.
    */
   admit(request: AdmitRequest): Promise<Admitted>;
   /** Completes an admitted call's usage row; `refund` credits go back (the call gave nothing). The balance after a refund, else null. */

@@ -38,8 +38,9 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   const run = createRouteRunner({
     config,
     logger,
+    auth,
     meter: cloud ? container.resolve(MeterToken) : null,
-    limiter: cloud || config.rateLimit.perMinute !== undefined ? container.resolve(RateLimiterToken) : null,
+    limiter: !cloud && config.rateLimit.perMinute !== undefined ? container.resolve(RateLimiterToken) : null,
   });
 
   const app = new Elysia()

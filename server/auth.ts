@@ -7,16 +7,19 @@
  * is the default workspace's (a warning is logged at boot), and a key of another workspace still
  * selects that workspace. Known keys are remembered for a few seconds.
  *
- * Cloud: every request needs a key that is not revoked, and the lookup also reads the account
- * (plan, status, balance, rate limit) in the same query — on every request, so a revoked key or a
- * changed plan holds at once in every process.
+ * Cloud: every request needs a key that is not revoked. The lookup reads the account (plan,
+ * status, balance, rate limit) with it and is remembered for a few seconds, because every request
+ * that gets past it is checked again where it counts: its rate-limit count and charge (the route
+ * runner, core/metering.ts) verify the key and the plan in the same database write. So a revoked
+ * key or a lapsed plan does nothing from the moment it is changed, in every process; the remembered
+ * account only decides which limit applies (a changed limit holds within seconds).
  *
  * The admin API has its own key (TRAWL_ADMIN_KEY), compared in constant time.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { TrawlError } from '../core/errors.ts';
 import { sha256Hex } from '../core/storage/values.ts';
-import { DEFAULT_WORKSPACE, type WorkspaceStore } from '../core/storage/workspaces.ts';
+import { DEFAULT_WORKSPACE, hashApiKey, type WorkspaceStore } from '../core/storage/workspaces.ts';
 import type { Caller } from './route.ts';
 
 /** The caller public routes (/health, /openapi.json, /docs) run as; they read no stored rows. */
@@ -32,23 +35,20 @@ export interface Authenticator {
   readonly required: boolean;
   /** Returns the caller or throws 401; without a database lookup when no key was sent or the key is remembered. */
   authenticate(authorization: string | null | undefined): Caller | Promise<Caller>;
+  /** Cloud: reads a remembered caller's key again (it may have been revoked since); null when it no longer works. */
+  refresh(caller: Caller): Promise<Caller | null>;
+  /** Cloud: forgets a key (the database refused it). */
+  forget(keyHash: string): void;
 }
 
+/** Cloud: how long a looked-up key is remembered before it is read again. */
+const CLOUD_CACHE_TTL_MS = 5_000;
+
 const bearer = (authorization: string | null | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-const invalidKey = () => new TrawlError('unauthorized', 'Invalid or missing API key');
+export const invalidKey = () => new TrawlError('unauthorized', 'Invalid or missing API key');
 
 export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string | undefined, mode: 'self-hosted' | 'cloud' = 'self-hosted'): Authenticator {
-  if (mode === 'cloud') {
-    return {
-      required: true,
-      async authenticate(authorization) {
-        const key = bearer(authorization);
-        const account = key ? await workspaces.findAccountByKey(key) : null;
-        if (!account) throw invalidKey();
-        return { scope: 'workspace', workspace: account.id, account };
-      },
-    };
-  }
+  if (mode === 'cloud') return cloudAuthenticator(workspaces);
   const required = Boolean(apiKey);
   const known = new Map<string, { caller: Caller; until: number }>();
   const open: Caller = Object.freeze({ scope: 'workspace', workspace: DEFAULT_WORKSPACE, account: null });
@@ -78,6 +78,38 @@ export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string |
       if (!key) return decide(null);
       const hit = remembered(key);
       return hit ? hit : lookup(key).then(decide);
+    },
+    refresh: async (caller) => caller,
+    forget() {},
+  };
+}
+
+function cloudAuthenticator(workspaces: WorkspaceStore): Authenticator {
+  const known = new Map<string, { caller: Caller; until: number }>();
+  const lookup = async (keyHash: string): Promise<Caller | null> => {
+    const account = await workspaces.findAccountByHash(keyHash);
+    if (!account) {
+      known.delete(keyHash);
+      return null;
+    }
+    const caller: Caller = Object.freeze({ scope: 'workspace', workspace: account.id, account, keyHash, fresh: true });
+    if (known.size >= CACHE_MAX * 10) known.clear();
+    known.set(keyHash, { caller: { ...caller, fresh: false }, until: Date.now() + CLOUD_CACHE_TTL_MS });
+    return caller;
+  };
+  return {
+    required: true,
+    async authenticate(authorization) {
+      const key = bearer(authorization);
+      if (!key) throw invalidKey();
+      const keyHash = hashApiKey(key);
+      const hit = known.get(keyHash);
+      if (hit && hit.until > Date.now()) return hit.caller;
+      return (await lookup(keyHash)) ?? Promise.reject(invalidKey());
+    },
+    refresh: (caller) => (caller.fresh || !caller.keyHash ? Promise.resolve(caller) : lookup(caller.keyHash)),
+    forget(keyHash) {
+      known.delete(keyHash);
     },
   };
 }

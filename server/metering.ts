@@ -1,30 +1,37 @@
 /**
- * Runs one route for one authenticated caller, with what the route declares and the mode asks for,
- * in this order: the plan checks of cloud mode (403 `… requires a paid plan` for a paid feature on a
- * free or lapsed workspace, and for any metered call of a lapsed one), the body (`input`: 400 before
- * anything is counted or charged), the workspace's rate limit (429 with Retry-After; `X-RateLimit-*`
- * on every answer) and the charge (`meter`: 402 `Insufficient credits` before any work) in one
- * batched write with the usage row, the handler, and then the row's outcome, with the charge
- * refunded when the handler failed. Unmetered calls are counted first of all. Metered answers carry
- * `X-Credits-Used`, `X-Credits-Remaining` and `X-Usage-Id`. Self-hosted mode with no configured rate
- * limit runs the handler straight away.
+ * Runs one route for one authenticated caller, with what the route declares and the mode asks for.
+ *
+ * Cloud mode: every call passes one batched database write (core/metering.ts `admit`) before its
+ * handler runs, which checks the key again (401 for a key revoked since it was remembered), the plan
+ * as it stands (403 `… requires a paid plan` for a paid feature on a free or lapsed workspace, and
+ * for any metered call of a lapsed one), counts the call against the workspace's rate limit (429
+ * with Retry-After; `X-RateLimit-*` on every answer) and, for a metered route, takes its price
+ * (402 `Insufficient credits`, before any work) together with its usage row. A metered call reads
+ * its body first (`input`: 400 before anything is counted or charged); the others are counted
+ * first. After the handler the usage row gets its outcome, written behind the answer, or the charge
+ * goes back when the handler failed. Metered answers carry `X-Credits-Used`, `X-Credits-Remaining`
+ * and `X-Usage-Id`.
+ *
+ * Self-hosted mode: a configured rate limit, if any, then the handler.
  */
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../core/config-schema.ts';
 import { TrawlError } from '../core/errors.ts';
-import { creditHeaders, INSUFFICIENT_CREDITS, rateLimitHeaders, type Meter, type RateDecision, type RateLimiter } from '../core/metering.ts';
+import { creditHeaders, INSUFFICIENT_CREDITS, rateLimitHeaders, type Admitted, type Meter, type RateDecision, type RateLimiter } from '../core/metering.ts';
 import type { Account } from '../core/storage/workspaces.ts';
 import { nowIso } from '../core/storage/values.ts';
+import { invalidKey, type Authenticator } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import { errorResponse } from './errors.ts';
-import type { Caller, Route, RouteRequest, UsageNote } from './route.ts';
+import type { Caller, Route, RouteRequest } from './route.ts';
 
 export interface RouteRunnerDeps {
   config: Readonly<TrawlConfig>;
   logger: Logger;
+  auth: Authenticator;
   /** Cloud mode only. */
   meter: Meter | null;
-  /** Cloud mode, or self-hosted with `rateLimit.perMinute`. */
+  /** Self-hosted mode with `rateLimit.perMinute`. */
   limiter: RateLimiter | null;
 }
 
@@ -39,45 +46,53 @@ function withHeaders(response: Response, headers: Record<string, string>, under 
   return response;
 }
 
-const forbidden = (message: string) => new TrawlError('forbidden', message);
-
-/** The plan checks: paid features need an active paid plan; a lapsed workspace may read but not run billable work. */
-function checkPlan(route: Route, account: Account): void {
-  if (route.paid && (account.plan === 'free' || account.status === 'lapsed')) throw forbidden(`${route.paid} requires a paid plan`);
-  if (route.meter && account.status === 'lapsed') throw forbidden(`This workspace's plan has lapsed: ${route.method} ${route.path} requires a paid plan`);
+function checkRate(decision: RateDecision, headers: Record<string, string>): void {
+  Object.assign(headers, rateLimitHeaders(decision));
+  if (!decision.allowed) throw new TrawlError('rate_limited', `Rate limit exceeded: ${decision.limit} requests per minute; retry after ${decision.retryAfter} s`);
 }
 
 export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
-  const { config, logger, meter, limiter } = deps;
-  const cloud = config.mode === 'cloud';
+  const { config, logger, auth, meter, limiter } = deps;
   const maxBody = config.server.maxBodyBytes;
-  const limitOf = (caller: Caller): number | undefined => {
-    if (caller.scope !== 'workspace') return undefined;
-    if (!caller.account) return config.rateLimit.perMinute;
-    return caller.account.rateLimit ?? config.plans[caller.account.plan].rateLimitPerMinute;
-  };
+  const limitOf = (account: Account) => account.rateLimit ?? config.plans[account.plan].rateLimitPerMinute;
 
-  const refusedByLimit = (decision: RateDecision, headers: Record<string, string>) => {
-    Object.assign(headers, rateLimitHeaders(decision));
-    if (!decision.allowed) throw new TrawlError('rate_limited', `Rate limit exceeded: ${decision.limit} requests per minute; retry after ${decision.retryAfter} s`);
-  };
+  /** What the database said at admission, as answers: 401, 403, 429, 402 — in that order. */
+  function checkAdmission(route: Route, caller: Caller, admitted: Admitted, headers: Record<string, string>): void {
+    if (!admitted.keyValid) {
+      auth.forget(caller.keyHash!);
+      throw invalidKey();
+    }
+    if (admitted.refusal === 'paid') throw new TrawlError('forbidden', `${route.paid} requires a paid plan`);
+    if (admitted.refusal === 'lapsed') throw new TrawlError('forbidden', `This workspace's plan has lapsed: ${route.method} ${route.path} requires a paid plan`);
+    if (admitted.rate) checkRate(admitted.rate, headers);
+  }
 
-  /**
-   * Admission (rate limit, charge and usage row in one batched write), the handler, then the row
-   * finished: written behind the answer when the call succeeded, awaited with the refund when it failed.
-   * A call that starts asynchronous work (`requires`) is logged after it returns, under its run id,
-   * so that the run's page charges add to the same row.
-   */
-  async function metered(route: Route, request: RouteRequest, account: Account, limit: number | undefined, headers: Record<string, string>): Promise<Response> {
+  /** The body of a metered call; a remembered key is read again before a bad body is answered 400 (a revoked key stays 401). */
+  async function readBody(route: Route, request: Request, caller: Caller): Promise<unknown> {
+    try {
+      return await readJsonBody(request, route.input!, maxBody, route.emptyBody);
+    } catch (err) {
+      if (!(await auth.refresh(caller))) throw invalidKey();
+      throw err;
+    }
+  }
+
+  async function metered(route: Route, request: RouteRequest, caller: Caller, headers: Record<string, string>): Promise<Response> {
+    const account = caller.account!;
     const declared = route.meter!;
     const credits = meter!.price(declared.units?.(request.body) ?? {}, account.plan);
     const required = Math.max(credits, meter!.price(declared.requires?.(request.body) ?? {}, account.plan));
     const startedAt = nowIso();
     const started = performance.now();
+    // A call that starts asynchronous work is logged after it returns, under its run id, so that
+    // the run's page charges add to the same row; any other call's row goes in with its charge.
     const runs = declared.requires !== undefined;
     const url = declared.url?.(request.body);
-    const admitted = await meter!.admit({ workspace: account.id, limit, credits, required, ...(runs ? {} : { usage: { endpoint: declared.endpoint, url, startedAt } }) });
-    if (admitted.rate) refusedByLimit(admitted.rate, headers);
+    const admitted = await meter!.admit({
+      workspace: account.id, limit: limitOf(account), credits, required, keyHash: caller.keyHash, metered: true, paid: Boolean(route.paid),
+      ...(runs ? {} : { usage: { endpoint: declared.endpoint, url, startedAt } }),
+    });
+    checkAdmission(route, caller, admitted, headers);
     Object.assign(headers, creditHeaders(0, admitted.remaining));
     if (!admitted.charged) throw new TrawlError('payment_required', INSUFFICIENT_CREDITS);
     const charge = { workspace: account.id, credits, remaining: admitted.remaining };
@@ -97,31 +112,39 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       }
       throw err;
     }
+    const { usage } = request;
     if (runs) {
-      const { usage } = request;
       const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'succeeded', url: usage.url ?? url, resultId: usage.resultId, runId: usage.runId, durationMs: elapsed(), startedAt }, 0);
       return withHeaders(response, { ...headers, ...creditHeaders(credits, recorded.remaining), 'x-usage-id': recorded.usageId });
     }
     // Written behind the answer: the charge and the row are already in; only the outcome is added.
-    meter!.finish(account.id, admitted.usageId!, { status: 'succeeded', resultId: request.usage.resultId, durationMs: elapsed() }, 0)
+    meter!.finish(account.id, admitted.usageId!, { status: 'succeeded', resultId: usage.resultId, durationMs: elapsed() }, 0)
       .catch((err) => logger.error({ err, usage: admitted.usageId }, 'could not finish a usage row'));
     return withHeaders(response, { ...headers, ...creditHeaders(credits, admitted.remaining), 'x-usage-id': admitted.usageId! });
+  }
+
+  async function cloud(route: Route, input: RunInput, caller: Caller, headers: Record<string, string>): Promise<Response> {
+    const account = caller.account!;
+    const request: RouteRequest = { ...input, workspace: caller.workspace, caller, body: undefined, usage: {} };
+    if (route.meter) {
+      Object.assign(headers, creditHeaders(0, account.credits));
+      if (route.input) request.body = await readBody(route, input.request, caller);
+      return metered(route, request, caller, headers);
+    }
+    const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid) });
+    checkAdmission(route, caller, admitted, headers);
+    if (route.input) request.body = await readJsonBody(input.request, route.input, maxBody, route.emptyBody);
+    return withHeaders(toResponse(await route.handle(request)), headers);
   }
 
   return async (route, input, caller) => {
     const headers: Record<string, string> = {};
     try {
-      const limit = limiter ? limitOf(caller) : undefined;
-      const account = cloud ? caller.account : null;
-      const isMetered = Boolean(account && route.meter && meter);
-      // A metered call is counted with its charge, after its body is read; any other call here.
-      if (limit !== undefined && !isMetered) refusedByLimit(await limiter!.hit(caller.workspace, limit), headers);
-      if (account) checkPlan(route, account);
-      if (isMetered) Object.assign(headers, creditHeaders(0, account!.credits));
+      if (meter && caller.scope === 'workspace' && caller.account) return await cloud(route, input, caller, headers);
+      const limit = limiter && caller.scope === 'workspace' ? config.rateLimit.perMinute : undefined;
+      if (limit !== undefined) checkRate(await limiter!.hit(caller.workspace, limit), headers);
       const body = route.input ? await readJsonBody(input.request, route.input, maxBody, route.emptyBody) : undefined;
-      const request: RouteRequest = { ...input, workspace: caller.workspace, caller, body, usage: {} };
-      if (isMetered) return await metered(route, request, account!, limit, headers);
-      const response = toResponse(await route.handle(request));
+      const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, body, usage: {} }));
       return limit === undefined ? response : withHeaders(response, headers);
     } catch (err) {
       return withHeaders(errorResponse(err, logger, { method: input.request.method, path: route.path }), headers, true);

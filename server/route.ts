@@ -19,6 +19,10 @@ export interface Caller {
   scope: 'workspace' | 'public' | 'admin';
   workspace: string;
   account: Account | null;
+  /** Cloud mode: sha256 of the caller's key; the charge checks it again (a key revoked a moment ago does nothing). */
+  keyHash?: string;
+  /** Cloud mode: the account was read for this request, not remembered from an earlier one. */
+  fresh?: boolean;
 }
 
 /** What a metered call tells its usage row besides what its declaration knows. */

@@ -53,8 +53,10 @@ export interface WorkspaceStore {
   setSoleApiKey(workspaceId: string, key: string): Promise<void>;
   /** The workspace owning this key, or null for an unknown or revoked key. */
   findWorkspaceByKey(key: string): Promise<Workspace | null>;
-  /** The same lookup with the account columns (one query: cloud mode runs it on every request). */
+  /** The same lookup with the account columns (lookups of concurrent requests share one query). */
   findAccountByKey(key: string): Promise<Account | null>;
+  /** The same by the key's sha256 (what a caller remembers instead of the key). */
+  findAccountByHash(keyHash: string): Promise<Account | null>;
 }
 
 export const WorkspaceStoreToken = Symbol('WorkspaceStore') as InjectionToken<WorkspaceStore>;
@@ -152,5 +154,7 @@ export function createWorkspaceStore(storage: Storage): WorkspaceStore {
     async findAccountByKey(key) {
       return key ? accountLookups.run(hashApiKey(key)) : null;
     },
+
+    findAccountByHash: (keyHash) => accountLookups.run(keyHash),
   };
 }

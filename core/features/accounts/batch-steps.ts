@@ -24,6 +24,8 @@ const SQL = {
   take: 'update workspaces set credits = credits - ? where id = ? and credits >= ? returning credits',
   give: 'update workspaces set credits = credits + ? where id = ? returning credits',
   balance: 'select credits from workspaces where id = ?',
+  key: 'select workspace_id from api_keys where key_hash = ? and revoked_at is null',
+  account: 'select plan, status from workspaces where id = ?',
   insert: 'insert into usage_log (id, workspace_id, endpoint, url, credits, status, error, duration_ms, result_id, run_id, created_at, finished_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   finish: 'update usage_log set status = ?, error = ?, duration_ms = ?, result_id = ?, credits = credits - ?, finished_at = ? where id = ?',
 } as const;
@@ -58,19 +60,49 @@ export async function count(exec: Exec, trx: AccountsExecutor, ops: AdmitOp[], w
   return out;
 }
 
+/** What the plan says of a call, as the workspace stands now. */
+export function refusalOf(op: Pick<AdmitOp, 'metered' | 'paid'>, account: { plan: string; status: string } | undefined): 'lapsed' | 'paid' | null {
+  if (!account) return null;
+  if (op.paid && (account.plan === 'free' || account.status === 'lapsed')) return 'paid';
+  if (op.metered && account.status === 'lapsed') return 'lapsed';
+  return null;
+}
+
+/** Whether each request's key is still valid and what its workspace's plan says, as of this transaction. */
+export async function verify(exec: Exec, trx: AccountsExecutor, ops: AdmitOp[]): Promise<Array<Pick<Admission, 'keyValid' | 'refusal'>>> {
+  const owners = new Map<string, string | null>();
+  for (const hash of new Set(ops.flatMap((op) => (op.keyHash ? [op.keyHash] : [])))) {
+    const [row] = await exec(trx, SQL.key, [hash]);
+    owners.set(hash, row ? String(row.workspace_id) : null);
+  }
+  const accounts = new Map<string, { plan: string; status: string }>();
+  for (const workspace of new Set(ops.filter((op) => op.metered || op.paid).map((op) => op.workspace))) {
+    const [row] = await exec(trx, SQL.account, [workspace]);
+    if (row) accounts.set(workspace, { plan: String(row.plan), status: String(row.status) });
+  }
+  return ops.map((op) => ({
+    keyValid: !op.keyHash || owners.get(op.keyHash) === op.workspace,
+    refusal: refusalOf(op, accounts.get(op.workspace)),
+  }));
+}
+
 /**
- * The charges of the allowed requests: per workspace all at once when its balance covers each in
- * arrival order (one UPDATE), otherwise one by one, each only if it still fits. Usage rows go in
- * with the charges that pay for them.
+ * The charges of the allowed requests (valid key, within the limit, not refused by the plan): per
+ * workspace all at once when its balance covers each in arrival order (one UPDATE), otherwise one
+ * by one, each only if it still fits. Usage rows go in with the charges that pay for them.
  */
 export async function charge(exec: Exec, trx: AccountsExecutor, ops: AdmitOp[], counts: Array<number | null>, window: number): Promise<Admission[]> {
+  const checks = await verify(exec, trx, ops);
   const out: Admission[] = ops.map((op, i) => {
     const c = counts[i] ?? null;
+    const { keyValid, refusal } = checks[i]!;
     const allowed = c === null || c <= op.limit!;
-    // Nothing to take: admitted as soon as the limit allows it.
-    return { count: c, window, allowed, charged: allowed && op.credits === 0 && op.required === 0, remaining: null };
+    const admissible = allowed && keyValid && refusal === null;
+    // Nothing to take: admitted as soon as the limit, the key and the plan allow it.
+    return { count: c, window, allowed, keyValid, refusal, charged: admissible && op.credits === 0 && op.required === 0, remaining: null };
   });
-  const paying = ops.map((op, i) => ({ op, i })).filter(({ op, i }) => out[i]!.allowed && (op.credits > 0 || op.required > 0));
+  const paying = ops.map((op, i) => ({ op, i }))
+    .filter(({ op, i }) => out[i]!.allowed && out[i]!.keyValid && out[i]!.refusal === null && (op.credits > 0 || op.required > 0));
   const paid: AdmitOp[] = [];
   for (const [workspace, list] of groupBy(paying, ({ op }) => op.workspace)) {
     let total = 0;

@@ -44,6 +44,10 @@ export interface Admission {
   charged: boolean;
   /** The balance after this request's charge (or as it stood, when not charged); null when not read. */
   remaining: number | null;
+  /** False when the request's key is unknown or revoked as of this batch: nothing was charged. */
+  keyValid: boolean;
+  /** The plan refused the call as the workspace stands now: nothing was charged. */
+  refusal: 'lapsed' | 'paid' | null;
 }
 
 export interface AdmitOp {
@@ -54,6 +58,12 @@ export interface AdmitOp {
   required: number;
   /** Inserted with the charge when it goes through. */
   row?: NewUsageRow;
+  /** sha256 of the request's key: checked here, with the charge, so a key revoked a moment ago does nothing. */
+  keyHash?: string;
+  /** Billable work: refused while the workspace's plan has lapsed. */
+  metered?: boolean;
+  /** A paid feature: refused on the free plan or a lapsed one. */
+  paid?: boolean;
 }
 
 export interface FinishOp {
@@ -93,14 +103,14 @@ export function createBatcher(db: AccountsDb, dialect: 'sqlite' | 'postgres', no
   /** Postgres: one statement for the batch; refunds and balances too low for the whole batch the portable way. */
   async function single(admits: AdmitOp[], finishes: FinishOp[], window: number) {
     const plain = finishes.filter((op) => op.refund === 0);
-    const { admissions, unpaid } = await runPostgresBatch(db, admits, plain, window);
+    const { admissions, unsettled } = await runPostgresBatch(db, admits, plain, window);
     const refunds = finishes.filter((op) => op.refund > 0);
-    if (unpaid.length === 0 && refunds.length === 0) return { admissions, refunded: finishes.map(() => null) };
+    if (unsettled.length === 0 && refunds.length === 0) return { admissions, refunded: finishes.map(() => null) };
     const rest = await db.transaction().execute(async (trx) => ({
-      charged: await charge(exec, trx, unpaid.map((i) => admits[i]!), unpaid.map((i) => admissions[i]!.count), window),
+      charged: await charge(exec, trx, unsettled.map((i) => admits[i]!), unsettled.map((i) => admissions[i]!.count), window),
       refunded: await finish(exec, trx, refunds),
     }));
-    unpaid.forEach((i, k) => { admissions[i] = rest.charged[k]!; });
+    unsettled.forEach((i, k) => { admissions[i] = rest.charged[k]!; });
     const byOp = new Map(refunds.map((op, k) => [op, rest.refunded[k]!]));
     return { admissions, refunded: finishes.map((op) => byOp.get(op) ?? null) };
   }

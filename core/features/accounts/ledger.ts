@@ -60,7 +60,10 @@ export function createLedger(db: AccountsDb, batcher: Batcher, config: Pick<Traw
         id: usageId, workspace_id: request.workspace, endpoint: request.usage.endpoint, url: request.usage.url ?? null, status: 'running',
         error: null, duration_ms: 0, result_id: null, run_id: null, created_at: request.usage.startedAt, finished_at: null,
       } : undefined;
-      const admission = await batcher.admit({ workspace: request.workspace, limit: request.limit, credits: request.credits, required: request.required, row });
+      const admission = await batcher.admit({
+        workspace: request.workspace, limit: request.limit, credits: request.credits, required: request.required, row,
+        keyHash: request.keyHash, metered: request.metered, paid: request.paid,
+      });
       const rate = request.limit === undefined ? null : decide(admission, request.limit);
       let remaining = admission.remaining;
       if (remaining === null) {
@@ -68,7 +71,10 @@ export function createLedger(db: AccountsDb, batcher: Batcher, config: Pick<Traw
         const found = await db.selectFrom('workspaces').select('credits').where('id', '=', request.workspace).executeTakeFirst();
         remaining = found ? readInt(found.credits) : 0;
       }
-      return { rate, charged: admission.charged, remaining, usageId: admission.charged ? usageId : null };
+      return {
+        rate, charged: admission.charged, remaining, usageId: admission.charged ? usageId : null,
+        keyValid: admission.keyValid, refusal: admission.refusal,
+      };
     },
 
     finish(workspace, usageId, outcome, refund) {
