@@ -115,19 +115,23 @@ async function adminCall(server: ServerProcess, path: string, payload: unknown):
 
 async function startPair(postgres: string | undefined): Promise<{ targets: Target[]; stop(): Promise<void> }> {
   const dbs = [await database(postgres), await database(postgres)];
-  const self = await startServerProcess({ env: { ...dbs[0]!.env, TRAWL_API_KEY: SELF_KEY } });
-  const cloud = await startServerProcess({ env: { ...dbs[1]!.env, TRAWL_MODE: 'cloud', TRAWL_ADMIN_KEY: ADMIN_KEY } });
-  // As much credit and headroom as a workspace can have: every request is charged, counted and logged, none refused.
-  const workspace = await adminCall(cloud, '/admin/workspaces', { name: 'bench', plan: 'scale', credits: 1_000_000_000_000, rate_limit: 1_000_000 });
-  const { key } = await adminCall(cloud, `/admin/workspaces/${workspace.id}/keys`, { name: 'bench' });
-  return {
-    targets: [{ name: 'self-hosted', server: self, key: SELF_KEY }, { name: 'cloud', server: cloud, key }],
-    async stop() {
-      await self.stop();
-      await cloud.stop();
-      for (const db of dbs) await db.drop();
-    },
+  const servers: ServerProcess[] = [];
+  const stop = async () => {
+    for (const server of servers) await server.stop();
+    for (const db of dbs) await db.drop();
   };
+  try {
+    servers.push(await startServerProcess({ env: { ...dbs[0]!.env, TRAWL_API_KEY: SELF_KEY } }));
+    servers.push(await startServerProcess({ env: { ...dbs[1]!.env, TRAWL_MODE: 'cloud', TRAWL_ADMIN_KEY: ADMIN_KEY } }));
+    const [self, cloud] = servers as [ServerProcess, ServerProcess];
+    // As much credit and headroom as a workspace can have: every request is charged, counted and logged, none refused.
+    const workspace = await adminCall(cloud, '/admin/workspaces', { name: 'bench', plan: 'scale', credits: 1_000_000_000_000, rate_limit: 1_000_000 });
+    const { key } = await adminCall(cloud, `/admin/workspaces/${workspace.id}/keys`, { name: 'bench' });
+    return { targets: [{ name: 'self-hosted', server: self, key: SELF_KEY }, { name: 'cloud', server: cloud, key }], stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
 
 async function postgresUrl(): Promise<string | undefined> {
