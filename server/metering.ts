@@ -104,8 +104,13 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       // The caller got nothing: the whole charge goes back.
       const error = err instanceof TrawlError && err.status < 500 ? err.message : 'Internal server error';
       if (runs) {
-        const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'failed', url: request.usage.url ?? url, error, durationMs: elapsed(), startedAt }, credits);
-        Object.assign(headers, creditHeaders(0, recorded.remaining), { 'x-usage-id': recorded.usageId });
+        // A run that never started because the request was wrong (unknown id, bad field) is no run to
+        // log, unless a charge taken up front has to be given back.
+        const rejected = err instanceof TrawlError && err.status < 500 && err.status !== 422;
+        if (!rejected || credits > 0) {
+          const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'failed', url: request.usage.url ?? url, error, durationMs: elapsed(), startedAt }, credits);
+          Object.assign(headers, creditHeaders(0, recorded.remaining), { 'x-usage-id': recorded.usageId });
+        }
       } else {
         const remaining = await meter!.finish(account.id, admitted.usageId!, { status: 'failed', error, durationMs: elapsed() }, credits);
         Object.assign(headers, creditHeaders(0, remaining ?? admitted.remaining + credits), { 'x-usage-id': admitted.usageId! });

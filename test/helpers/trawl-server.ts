@@ -16,6 +16,8 @@ export interface TestServer {
   /** POSTs JSON (or a raw string body) and returns status, parsed body and headers. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Any method; an object `body` is sent as JSON. */
+  call(path: string, init: { method: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
   stop(): Promise<void>;
 }
 
@@ -52,6 +54,11 @@ export async function startTrawlServer(options: TestServerOptions = {}): Promise
     post: (path, body, headers = {}) =>
       call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
     get: (path, headers = {}) => call(path, { headers }),
+    call: (path, init) => call(path, {
+      method: init.method,
+      headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+      body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+    }),
     async stop() {
       await running.stop();
       await trawl.shutdown();

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { UsageToken, type UsageRun } from '../../../core/features/accounts/usage.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { MeterToken } from '../../../core/metering.ts';
+import { AccountsToken } from '../../../core/features/accounts/accounts.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import { dateTime, errorBody, jsonBody, paging } from '../../openapi-shapes.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
@@ -96,19 +97,21 @@ const usageOpenApi = {
 export const usageModule = defineRoutes({
   name: 'usage',
   mounted: (env) => env.config.mode === 'cloud',
-  needs: { usage: UsageToken, meter: MeterToken },
-  routes: ({ usage, meter }, env) => [{
+  needs: { usage: UsageToken, meter: MeterToken, accounts: AccountsToken },
+  routes: ({ usage, meter, accounts }, env) => [{
     method: 'GET', path: '/v1/usage',
-    async handle({ request, caller }) {
-      const account = caller.account!;
+    async handle({ request, workspace }) {
       const range = readRange(request);
       const page = readPageQuery(request);
       // This process's own calls are in the log before it is read (their outcomes are written behind the answers).
       await meter.settle();
-      const [totals, runs] = await Promise.all([
-        usage.totals(account.id, range),
-        usage.runs(account.id, range, { offset: (page.page - 1) * page.perPage, limit: page.perPage }),
+      const [account, totals, runs] = await Promise.all([
+        // Read now: the caller's remembered account may be seconds old, and this answer is about the balance.
+        accounts.getWorkspace(workspace),
+        usage.totals(workspace, range),
+        usage.runs(workspace, range, { offset: (page.page - 1) * page.perPage, limit: page.perPage }),
       ]);
+      if (!account) throw new TrawlError('not_found', 'Workspace not found');
       return {
         workspace: { id: account.id, name: account.name },
         plan: account.plan,
