@@ -5,7 +5,8 @@
  * Self-hosted: the configured key (`--api-key` / TRAWL_API_KEY) is the default workspace's key,
  * registered at boot. Without a configured key the server is open: a request without a known key
  * is the default workspace's (a warning is logged at boot), and a key of another workspace still
- * selects that workspace. Known keys are remembered for a few seconds.
+ * selects that workspace. The configured key is remembered for a few seconds (the hot path);
+ * keys made by the admin API are looked up on every request, so revoking one holds at once.
  *
  * Cloud: every request needs a key that is not revoked. The lookup reads the account (plan,
  * status, balance, rate limit) with it and is remembered for a few seconds, because every request
@@ -61,8 +62,11 @@ export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string |
     const workspace = (await workspaces.findWorkspaceByKey(key))?.id ?? null;
     if (!workspace) return null;
     const caller: Caller = Object.freeze({ scope: 'workspace', workspace, account: null });
-    if (known.size >= CACHE_MAX) known.clear();
-    known.set(key, { caller, until: Date.now() + CACHE_TTL_MS });
+    // Only the configured key is remembered: a key made by the admin API may be revoked at any moment.
+    if (key === apiKey) {
+      if (known.size >= CACHE_MAX) known.clear();
+      known.set(key, { caller, until: Date.now() + CACHE_TTL_MS });
+    }
     return caller;
   };
   const decide = (caller: Caller | null): Caller => {

@@ -2,6 +2,7 @@
  * Starts a real Trawl HTTP server on 127.0.0.1 for end-to-end tests, booted through the same path
  * as `bun start`, with test settings layered on top (quiet logs, in-memory or throwaway storage).
  */
+import type { Logger } from 'pino';
 import { deepMerge } from '../../core/config.ts';
 import type { Trawl } from '../../core/container.ts';
 import type { Storage } from '../../core/services.ts';
@@ -28,6 +29,8 @@ export interface TestServerOptions {
   /** Instead of the built-in lists (a test adding a fixture feature passes both). */
   features?: readonly AnyFeature[];
   routes?: readonly AnyRouteModule[];
+  /** Instead of a silent logger (a test that reads the log lines). */
+  logger?: Logger;
 }
 
 export async function startTrawlServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -35,6 +38,7 @@ export async function startTrawlServer(options: TestServerOptions = {}): Promise
     env: options.env ?? {},
     storage: options.storage,
     features: options.features,
+    logger: options.logger,
     overrides: deepMerge(
       { log: { level: 'silent' }, storage: { dataDir: ':memory:' }, fetch: { allowPrivateNetwork: true, timeoutMs: 5000 } },
       options.overrides ?? {},
