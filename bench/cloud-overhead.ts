@@ -15,10 +15,7 @@ import 'reflect-metadata';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
-import { openStorage } from '../core/storage/db.ts';
-import { builtinFeatures } from '../core/features/index.ts';
-import { randomSchemaName } from '../test/helpers/databases.ts';
+import { postgresProcessDatabase, sqliteProcessDatabase, type ProcessDatabase } from '../test/helpers/databases.ts';
 import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.ts';
 import { rssMb } from './processes.ts';
 
@@ -93,19 +90,9 @@ async function load(target: Target, urls: string[]): Promise<Load> {
   };
 }
 
-/** A fresh database per server: a temporary SQLite folder (the helper's), or a Postgres schema of its own. */
-async function database(postgres: string | undefined): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (!postgres) return { env: {}, drop: async () => {} };
-  const schema = randomSchemaName();
-  const storage = await openStorage({ databaseUrl: postgres, dataDir: ':memory:', schema, poolSize: 2, features: builtinFeatures });
-  const url = `${postgres}${postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  return {
-    env: { DATABASE_URL: url },
-    async drop() {
-      try { await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(storage.db); } finally { await storage.close(); }
-    },
-  };
-}
+/** A fresh database per server: a temporary SQLite folder, or a Postgres schema of its own. */
+const database = (postgres: string | undefined): Promise<ProcessDatabase> =>
+  postgres ? postgresProcessDatabase(postgres) : Promise.resolve(sqliteProcessDatabase());
 
 async function adminCall(server: ServerProcess, path: string, payload: unknown): Promise<any> {
   const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` }, body: JSON.stringify(payload) });
@@ -118,7 +105,7 @@ async function startPair(postgres: string | undefined): Promise<{ targets: Targe
   const servers: ServerProcess[] = [];
   const stop = async () => {
     for (const server of servers) await server.stop();
-    for (const db of dbs) await db.drop();
+    for (const db of dbs) await db.cleanup();
   };
   try {
     servers.push(await startServerProcess({ env: { ...dbs[0]!.env, TRAWL_API_KEY: SELF_KEY } }));
@@ -138,9 +125,7 @@ async function postgresUrl(): Promise<string | undefined> {
   if (args['no-postgres']) return undefined;
   const url = args.postgres ?? (process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
   try {
-    const storage = await openStorage({ databaseUrl: url, dataDir: ':memory:', schema: randomSchemaName(), poolSize: 1 });
-    await sql`drop schema if exists ${sql.id((await sql<{ s: string }>`select current_schema() as s`.execute(storage.db)).rows[0]!.s)} cascade`.execute(storage.db);
-    await storage.close();
+    await (await postgresProcessDatabase(url, [])).cleanup();
     return url;
   } catch (err) {
     console.log(`No Postgres at ${url.replace(/\/\/[^@]*@/, '//')} (${(err as Error).message}): SQLite only`);

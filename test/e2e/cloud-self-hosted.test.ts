@@ -10,6 +10,11 @@ import { createLogger } from '../../core/logger.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
+/** Rate limits count per calendar minute: a few requests should not straddle two. */
+const clearOfMinuteEdge = async () => {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 57_000) await Bun.sleep(60_500 - intoMinute);
+};
 const PAGE = '<!doctype html><html><head><title>Tides</title></head><body><p>The sea rises and falls twice a day.</p></body></html>';
 const ADMIN_KEY = 'admin-key-for-tests-0123456789';
 const admin = { authorization: `Bearer ${ADMIN_KEY}` };
@@ -39,7 +44,10 @@ describe('self-hosted mode', () => {
 
 describe('self-hosted mode with an admin key and a rate limit', () => {
   let server: TestServer;
-  beforeAll(async () => { server = await startTrawlServer({ overrides: { apiKey: 'configured-key-0123456789', adminKey: ADMIN_KEY, rateLimit: { perMinute: 4 } } }); });
+  beforeAll(async () => {
+    await clearOfMinuteEdge();
+    server = await startTrawlServer({ overrides: { apiKey: 'configured-key-0123456789', adminKey: ADMIN_KEY, rateLimit: { perMinute: 4 } } });
+  });
   afterAll(() => server.stop());
 
   test('a key made by the admin API selects its workspace and stops working when revoked', async () => {
