@@ -1,10 +1,11 @@
 #!/usr/bin/env bun
 /**
  * What cloud mode costs a request: cached-scrape throughput of the same Trawl in self-hosted mode
- * (the baseline: one configured key, remembered) and in cloud mode (the key and its account looked
- * up in the database on every request, the rate-limit counter incremented, a credit charged and a
- * usage row written), side by side in the same rounds with the same clients, on SQLite and on
- * Postgres (when one answers: `--postgres URL`, else TEST_DATABASE_URL, else the local one).
+ * (the baseline: one configured key, remembered) and in cloud mode (on every request the key and the
+ * plan checked again, the rate-limit counter incremented, a credit charged and a usage row written
+ * and then finished, in the database, batched with the requests arriving meanwhile), side by side in
+ * the same rounds with the same clients, on SQLite and on Postgres (when one answers: `--postgres
+ * URL`, else TEST_DATABASE_URL, else the local one).
  * Target: cloud mode at least 70% of self-hosted on each database. Each load also reports the
  * server process's CPU time per request, which shows the overhead even when the clients set the pace
  * (the database server's own CPU is not in it).
@@ -12,12 +13,12 @@
  *   bun run bench cloud-overhead [--seconds 5] [--clients 16] [--urls 20] [--rounds 3] [--postgres URL | --no-postgres]
  */
 import 'reflect-metadata';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresProcessDatabase, sqliteProcessDatabase, type ProcessDatabase } from '../test/helpers/databases.ts';
 import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.ts';
-import { rssMb } from './processes.ts';
+import { median, runLoad, startArticleSite, type Load } from './cached-load.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const { values: args } = parseArgs({
@@ -38,57 +39,14 @@ const URLS = Number(args.urls);
 const ADMIN_KEY = `bench-admin-${crypto.randomUUID()}`;
 const SELF_KEY = `bench-self-${crypto.randomUUID()}`;
 
-function startSite() {
-  const page = (i: number) =>
-    `<!doctype html><html lang="en"><head><title>Article ${i}</title></head><body><nav><a href="/">Home</a></nav><article><h1>Article ${i}</h1>` +
-    `${'<p>Some paragraph text that reads like prose, with a <a href="/x">link</a>.</p>'.repeat(30)}</article></body></html>`;
-  return Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => new Response(page(Number(new URL(req.url).pathname.slice(1)) || 0), { headers: { 'content-type': 'text/html; charset=utf-8' } }) });
-}
-
 interface Target { name: string; server: ServerProcess; key: string }
-interface Load { requestsPerSecond: number; p50Ms: number; p99Ms: number; serverCpuUsPerRequest: number; errors: number; misses: number; peakRssMb: number }
-
-/**
- * CPU time the server process has used, in µs (utime + stime of /proc/<pid>/stat, at 100 ticks a
- * second). Throughput alone can hide overhead when the clients, not the server, set the pace.
- */
-function cpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 const body = (url: string) => JSON.stringify({ url, formats: ['markdown', 'links'], only_main_content: true });
 const scrape = (target: Target, url: string) =>
   fetch(`${target.server.url}/v1/scrape`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` }, body: body(url) });
 
-async function load(target: Target, urls: string[]): Promise<Load> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let misses = 0;
-  let peak = rssMb(target.server.pid);
-  const until = performance.now() + SECONDS * 1000;
-  const client = async (offset: number) => {
-    for (let i = offset; performance.now() < until; i += CLIENTS) {
-      const started = performance.now();
-      const response = await scrape(target, urls[i % urls.length]!);
-      await response.arrayBuffer();
-      latencies.push(performance.now() - started);
-      if (response.status !== 200) errors++;
-      else if (response.headers.get('x-trawl-cache') !== 'hit') misses++;
-    }
-  };
-  const sampler = setInterval(() => { peak = Math.max(peak, rssMb(target.server.pid)); }, 100);
-  const cpuBefore = cpuUs(target.server.pid);
-  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
-  const cpu = cpuUs(target.server.pid) - cpuBefore;
-  clearInterval(sampler);
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 100) / 100;
-  return {
-    requestsPerSecond: Math.round(latencies.length / SECONDS), p50Ms: at(0.5), p99Ms: at(0.99),
-    serverCpuUsPerRequest: Math.round(cpu / Math.max(1, latencies.length)), errors, misses, peakRssMb: Math.round(peak),
-  };
-}
+const load = (target: Target, urls: string[]): Promise<Load> =>
+  runLoad({ seconds: SECONDS, clients: CLIENTS, pid: target.server.pid, send: (i) => scrape(target, urls[i % urls.length]!) });
 
 /** A fresh database per server: a temporary SQLite folder, or a Postgres schema of its own. */
 const database = (postgres: string | undefined): Promise<ProcessDatabase> =>
@@ -133,8 +91,7 @@ async function postgresUrl(): Promise<string | undefined> {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const site = startSite();
+const site = startArticleSite();
 const urls = Array.from({ length: URLS }, (_, i) => `http://127.0.0.1:${site.port}/${i}`);
 const results: Record<string, unknown> = {};
 const postgres = await postgresUrl();

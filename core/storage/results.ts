@@ -64,6 +64,21 @@ const MAX_PER_PAGE = 1000;
 
 export function createResultStore(storage: Storage): ResultStore {
   const { db } = storage;
+  type Query = ReturnType<typeof byUrl>;
+  const byUrl = (workspace: string, endpoint: string, url: string) =>
+    db
+      .selectFrom('results')
+      .selectAll()
+      .where('workspace_id', '=', workspace)
+      .where('endpoint', '=', endpoint)
+      .where('url_hash', '=', sha256Hex(url))
+      // The hash narrows the index scan; the URL itself is compared so a collision cannot leak.
+      .where('url', '=', url);
+  /** The newest row for a workspace, endpoint and URL, narrowed further by `narrow` (the cache: options and age). */
+  const newest = async (workspace: string, endpoint: string, url: string, narrow: (q: Query) => Query = (q) => q) => {
+    const row = await narrow(byUrl(workspace, endpoint, url)).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+    return row ? toStoredResult(row) : null;
+  };
 
   return {
     async save(input) {
@@ -85,20 +100,7 @@ export function createResultStore(storage: Storage): ResultStore {
     async findFresh(workspace, endpoint, url, hash, maxAgeSeconds) {
       if (!(maxAgeSeconds > 0)) return null;
       const cutoff = new Date(Date.now() - maxAgeSeconds * 1000).toISOString();
-      const row = await db
-        .selectFrom('results')
-        .selectAll()
-        .where('workspace_id', '=', workspace)
-        .where('endpoint', '=', endpoint)
-        .where('url_hash', '=', sha256Hex(url))
-        .where('options_hash', '=', hash)
-        // The hash narrows the index scan; the URL itself is compared so a collision cannot leak.
-        .where('url', '=', url)
-        .where('created_at', '>=', cutoff)
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      return row ? toStoredResult(row) : null;
+      return newest(workspace, endpoint, url, (q) => q.where('options_hash', '=', hash).where('created_at', '>=', cutoff));
     },
 
     async get(workspace, id) {
@@ -106,20 +108,7 @@ export function createResultStore(storage: Storage): ResultStore {
       return row ? toStoredResult(row) : null;
     },
 
-    async latest(workspace, endpoint, url) {
-      const row = await db
-        .selectFrom('results')
-        .selectAll()
-        .where('workspace_id', '=', workspace)
-        .where('endpoint', '=', endpoint)
-        .where('url_hash', '=', sha256Hex(url))
-        .where('url', '=', url)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      return row ? toStoredResult(row) : null;
-    },
+    latest: (workspace, endpoint, url) => newest(workspace, endpoint, url),
 
     async list(workspace, query) {
       // Pages are 1-based; out-of-range values are clamped rather than rejected because the
