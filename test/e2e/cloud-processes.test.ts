@@ -86,7 +86,7 @@ for (const [name, open] of processDatabases()) {
       expect(await admin(db, 'key', 'revoke', keyId)).toMatchObject({ exitCode: 0, stdout: `revoked ${keyId}` });
       expect((await call(server, key, '/v1/scrape', { url: site.at('/page') })).status).toBe(401);
       expect((await call(server, key, '/v1/usage')).status).toBe(401);
-    });
+    }, 60_000);
 
     test('bad commands and values are refused with a message naming the flag, exit code 2; unknown ids exit 1', async () => {
       const plan = await admin(db, 'workspace', 'create', '--name', 'X', '--plan', 'gold');
@@ -100,7 +100,7 @@ for (const [name, open] of processDatabases()) {
       const missing = await admin(db, 'credits', 'grant', '--workspace', 'no-such-workspace', '--credits', '5');
       expect(missing).toMatchObject({ exitCode: 1 });
       expect(missing.stderr).toContain('Workspace not found');
-    });
+    }, 30_000);
   });
 }
 
