@@ -115,7 +115,7 @@ export function createBatcher(db: AccountsDb, dialect: 'sqlite' | 'postgres', no
     return { admissions, refunded: finishes.map((op) => byOp.get(op) ?? null) };
   }
 
-  const batcher = createTickBatcher<Item, Outcome>(async (items) => {
+  const execute = async (items: Item[]): Promise<Outcome[]> => {
     const window = Math.floor(now() / WINDOW_MS);
     const admits = items.flatMap((item) => ('admit' in item ? [item.admit] : []));
     const finishes = items.flatMap((item) => ('finish' in item ? [item.finish] : []));
@@ -128,11 +128,18 @@ export function createBatcher(db: AccountsDb, dialect: 'sqlite' | 'postgres', no
     let a = 0;
     let f = 0;
     return items.map((item) => ('admit' in item ? admissions[a++]! : refunded[f++]!));
-  }, { maxBatch: MAX_BATCH, concurrency: dialect === 'postgres' ? LANES : 1 });
+  };
+  // On Postgres, admissions (on the request's path) and finished rows (behind the answer) go in
+  // batches of their own, so no request waits for rows other requests are finishing.
+  const admitting = createTickBatcher<Item, Outcome>(execute, { maxBatch: MAX_BATCH, concurrency: dialect === 'postgres' ? LANES : 1 });
+  const finishing = dialect === 'postgres' ? createTickBatcher<Item, Outcome>(execute, { maxBatch: MAX_BATCH }) : admitting;
 
   return {
-    admit: (op) => batcher.run({ admit: op }) as Promise<Admission>,
-    finish: (op) => batcher.run({ finish: op }) as Promise<number | null>,
-    settle: () => batcher.settle(),
+    admit: (op) => admitting.run({ admit: op }) as Promise<Admission>,
+    finish: (op) => finishing.run({ finish: op }) as Promise<number | null>,
+    async settle() {
+      await admitting.settle();
+      await finishing.settle();
+    },
   };
 }
