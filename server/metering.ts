@@ -92,8 +92,10 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       workspace: account.id, limit: limitOf(account), credits, required, keyHash: caller.keyHash, metered: true, paid: Boolean(route.paid),
       ...(runs ? {} : { usage: { endpoint: declared.endpoint, url, startedAt } }),
     });
+    // A key revoked meanwhile learns nothing of the workspace; anyone else gets the balance as it is now.
+    if (admitted.keyValid) Object.assign(headers, creditHeaders(0, admitted.remaining));
+    else for (const name of Object.keys(creditHeaders(0, 0))) delete headers[name];
     checkAdmission(route, caller, admitted, headers);
-    Object.assign(headers, creditHeaders(0, admitted.remaining));
     if (!admitted.charged) throw new TrawlError('payment_required', INSUFFICIENT_CREDITS);
     const charge = { workspace: account.id, credits, remaining: admitted.remaining };
     const elapsed = () => performance.now() - started;
