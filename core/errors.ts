@@ -20,6 +20,9 @@ export type ErrorCode =
   | 'timeout'
   | 'rate_limited'
   | 'overloaded'
+  | 'bad_gateway'
+  | 'gateway_timeout'
+  | 'unavailable'
   | 'internal';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -38,6 +41,12 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   rate_limited: 429,
   config_invalid: 500,
   overloaded: 503,
+  /** A service Trawl depends on (a search or language-model provider) failed; the message says how. */
+  bad_gateway: 502,
+  /** A service Trawl depends on (a language model) did not answer in time. */
+  gateway_timeout: 504,
+  /** Not configured, or every upstream is rate limited: the message says what to do. */
+  unavailable: 503,
   internal: 500,
 };
 
@@ -46,16 +55,19 @@ export class TrawlError extends Error {
   readonly status: number;
   stage?: string;
   pluginId?: string;
-  /** Response headers the answer carries (Retry-After of a 429, the credit headers of a 402). */
+  /** When asking again makes sense (an upstream's Retry-After); answered as the `Retry-After` header. */
+  retryAfterSeconds?: number;
+  /** More response headers the answer carries (the rate-limit headers of a 429, the credit headers of a 402). */
   headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown; retryAfterSeconds?: number; headers?: Record<string, string> } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TrawlError';
     this.code = code;
     this.status = STATUS_BY_CODE[code];
     this.stage = options.stage;
     this.pluginId = options.pluginId;
+    this.retryAfterSeconds = options.retryAfterSeconds;
     if (options.headers) this.headers = options.headers;
   }
 }

@@ -124,8 +124,15 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'succeeded', url: usage.url ?? url, resultId: usage.resultId, runId: usage.runId, durationMs: elapsed(), startedAt }, 0);
       return withHeaders(response, { ...headers, ...creditHeaders(credits, recorded.remaining), 'x-usage-id': recorded.usageId });
     }
+    const outcome = { status: 'succeeded' as const, resultId: usage.resultId, durationMs: elapsed() };
+    // What the call did not deliver goes back now, so the headers are true.
+    const undelivered = Math.min(credits, usage.undelivered ? meter!.price(usage.undelivered, account.plan) : 0);
+    if (undelivered > 0) {
+      const remaining = await meter!.finish(account.id, admitted.usageId!, outcome, undelivered);
+      return withHeaders(response, { ...headers, ...creditHeaders(credits - undelivered, remaining ?? admitted.remaining + undelivered), 'x-usage-id': admitted.usageId! });
+    }
     // Written behind the answer: the charge and the row are already in; only the outcome is added.
-    meter!.finish(account.id, admitted.usageId!, { status: 'succeeded', resultId: usage.resultId, durationMs: elapsed() }, 0)
+    meter!.finish(account.id, admitted.usageId!, outcome, 0)
       .catch((err) => logger.error({ err, usage: admitted.usageId }, 'could not finish a usage row'));
     return withHeaders(response, { ...headers, ...creditHeaders(credits, admitted.remaining), 'x-usage-id': admitted.usageId! });
   }

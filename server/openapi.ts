@@ -26,7 +26,8 @@ const DESCRIPTION =
   'Web content extraction. Authenticate with `Authorization: Bearer <key>` when the server was started with an API key; ' +
   'without one every request is allowed. Errors are `{"error": "<message>"}`: 400 invalid input (the message names the field), ' +
   '401 bad key, 404 unknown path or id, 413 body over the limit, 422 the target could not be fetched or processed ' +
-  '(`Failed to fetch URL: <reason>`), 500 internal.';
+  '(`Failed to fetch URL: <reason>`) or a language model\'s answer stayed invalid, 500 internal, 502 a configured provider (search, ' +
+  'language model) failed, 503 none is configured, one is rate limited (with `Retry-After`) or the server is busy, 504 a language model did not answer in time.';
 
 const CLOUD_DESCRIPTION =
   ' Cloud mode: keys are `trawl_` followed by 43 URL-safe characters, made by the workspace\'s operator. Metered calls are charged in ' +

@@ -32,6 +32,8 @@ export interface UsageNote {
   resultId?: string;
   /** The asynchronous run it started (a crawl or batch id): its units are charged to the same row. */
   runId?: string;
+  /** Units of the up-front charge the call did not deliver (search results that could not be scraped): given back. */
+  undelivered?: Units;
 }
 
 /** What a handler gets for one request, after authentication. */

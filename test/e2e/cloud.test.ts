@@ -15,6 +15,7 @@ import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site/site.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
+import { startSearxngServer, type SearxngServer } from '../servers/searxng.ts';
 
 const ADMIN_KEY = 'admin-key-for-tests-0123456789';
 const admin = { authorization: `Bearer ${ADMIN_KEY}` };
@@ -41,6 +42,7 @@ for (const database of testDatabases()) {
     let server: TestServer;
     let site: FixtureSite;
     let crawlSite: CrawlSite;
+    let searx: SearxngServer;
 
     const tenant = async (plan: string, credits: number, extra: Record<string, unknown> = {}): Promise<Tenant> => {
       const workspace = await server.post('/admin/workspaces', { name: `${plan} workspace`, plan, credits, ...extra }, admin);
@@ -62,10 +64,15 @@ for (const database of testDatabases()) {
     beforeAll(async () => {
       site = startFixtureSite({ '/page': PAGE, '/other': PAGE.replace('Tides', 'Waves') });
       crawlSite = await startCrawlSite({ pages: 12, fanout: 3 });
+      // Two results for any query: one page that scrapes, one that cannot be fetched.
+      searx = startSearxngServer({ results: () => [{ url: site.at('/page'), title: 'Tides', snippet: 's' }, { url: 'http://127.0.0.1:1/gone', title: 'Gone', snippet: 's' }] });
       storage = await database.open();
       server = await startTrawlServer({
         storage,
-        overrides: { mode: 'cloud', adminKey: ADMIN_KEY, fetch: { resolve: crawlSite.resolve }, crawl: { concurrency: 2 } },
+        overrides: {
+          mode: 'cloud', adminKey: ADMIN_KEY, fetch: { resolve: crawlSite.resolve }, crawl: { concurrency: 2 },
+          plugins: { search: { searxng: { url: searx.url } } },
+        },
         routes: [...builtinRoutes, paidFixture],
       });
     });
@@ -74,6 +81,7 @@ for (const database of testDatabases()) {
       await storage.close();
       await site.stop();
       await crawlSite.stop();
+      await searx.stop();
     });
 
     test('the admin API needs its own key; workspace keys are refused there and it answers for unknown ids', async () => {
@@ -249,6 +257,21 @@ for (const database of testDatabases()) {
       expect(usageB.body).toMatchObject({ workspace: { id: b.id }, balance: 20, totals: { runs: 0, credits: 0 }, runs: [] });
       const usageA = await server.get('/v1/usage', own);
       expect(usageA.body.runs.map((r: any) => r.endpoint).sort()).toEqual(['batch', 'crawl', 'scrape']);
+    });
+
+    test('a search is charged for its query and the result pages it delivered; the rest goes back', async () => {
+      const t = await tenant('growth', 10);
+      const answer = await server.post('/v1/search', { query: 'tides', num_results: 5 }, bearer(t.key));
+      expect(answer.status).toBe(200);
+      expect(answer.body.results.filter((r: any) => r.markdown)).toHaveLength(1);
+      // Charged 1 + 5 up front; 4 result pages were not delivered (3 never listed, 1 failed).
+      expect(answer.headers.get('x-credits-used')).toBe('2');
+      expect(answer.headers.get('x-credits-remaining')).toBe('8');
+      expect(await balance(t)).toBe(8);
+      const usage = await server.get('/v1/usage?endpoint=search', bearer(t.key));
+      expect(usage.body.runs).toEqual([expect.objectContaining({ endpoint: 'search', credits: 2, status: 'succeeded' })]);
+      const poor = await tenant('growth', 3);
+      expect((await server.post('/v1/search', { query: 'tides', num_results: 5 }, bearer(poor.key))).status).toBe(402);
     });
 
     test('results and cache lookup: newest first, bounded pages, 404 for what is not there', async () => {

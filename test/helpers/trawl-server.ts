@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { deepMerge } from '../../core/config.ts';
 import type { Trawl } from '../../core/container.ts';
 import type { Storage } from '../../core/services.ts';
+import type { HttpClientHooks } from '../../core/net/http-client.ts';
 import type { AnyFeature } from '../../core/feature.ts';
 import type { AnyRouteModule } from '../../server/route.ts';
 import { listen } from '../../server/app.ts';
@@ -31,6 +32,8 @@ export interface TestServerOptions {
   routes?: readonly AnyRouteModule[];
   /** Instead of a silent logger (a test that reads the log lines). */
   logger?: Logger;
+  /** The HTTP client's test hooks (an address policy for SSRF tests). */
+  httpHooks?: HttpClientHooks;
 }
 
 export async function startTrawlServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -39,12 +42,20 @@ export async function startTrawlServer(options: TestServerOptions = {}): Promise
     storage: options.storage,
     features: options.features,
     logger: options.logger,
+    httpHooks: options.httpHooks,
     overrides: deepMerge(
       { log: { level: 'silent' }, storage: { dataDir: ':memory:' }, fetch: { allowPrivateNetwork: true, timeoutMs: 5000 } },
       options.overrides ?? {},
     ),
   });
-  const running = listen(trawl, 0, '127.0.0.1', options.routes);
+  let running: ReturnType<typeof listen>;
+  try {
+    running = listen(trawl, 0, '127.0.0.1', options.routes);
+  } catch (err) {
+    // A route's service refused the configuration: nothing may stay open behind the failure.
+    await trawl.shutdown();
+    throw err;
+  }
   const call = async (path: string, init: RequestInit) => {
     const response = await fetch(`${running.url}${path}`, init);
     const text = await response.text();

@@ -8,6 +8,7 @@ import { CoreTokens } from '../../../core/services.ts';
 import type { ScrapeRequest } from '../../../core/model/request.ts';
 import { pluginContributions } from '../../plugin-api.ts';
 import { defineRoutes, route, type RouteRequest } from '../../route.ts';
+import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 import { v1ScrapeSchema } from '../../wire/v1/request.ts';
@@ -16,12 +17,7 @@ import { scrapeOpenApi } from './scrape-openapi.ts';
 async function scrape(scraper: Scraper, { request, workspace, body, usage }: RouteRequest<ScrapeRequest>): Promise<Response> {
   const outcome = await scraper.scrape(body, workspace, request.signal, v1Field);
   if (outcome.resultId) usage.resultId = outcome.resultId;
-  const timing = Object.entries(outcome.timings)
-    .map(([stage, ms]) => `${stage.replace(/[^a-zA-Z0-9_-]/g, '_')};dur=${ms}`)
-    .join(', ');
-  const headers: Record<string, string> = { 'x-trawl-cache': outcome.cached ? 'hit' : 'miss' };
-  if (timing) headers['server-timing'] = timing;
-  return Response.json(presentResult(outcome.result), { headers });
+  return Response.json(presentResult(outcome.result), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
 }
 
 export const scrapeModule = defineRoutes({
