@@ -59,7 +59,8 @@ function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMet
       if (!run || !ACTIVE_STATUSES.includes(run.status)) return null;
       return {
         run: { workspace: run.workspace, runId: run.id, endpoint: run.kind, ...(run.url ? { url: run.url } : {}) },
-        units: run.kind === 'crawl' ? { crawlPage: 1 } : { batchItem: 1 },
+        // A page that asks for the `query` format costs what a scrape asking for it costs on top.
+        units: { [run.kind === 'crawl' ? 'crawlPage' : 'batchItem']: 1, query: storedRequest(run.kind, run.request).scrapeOptions.formats.includes('query') ? 1 : 0 },
       };
     },
     async exhausted(_job, ref) {
