@@ -5,8 +5,10 @@
  * the /v1 shape. The flags are a wire format of their own: they are parsed straight into the
  * internal request (validated by the same composed schema as every other wire format).
  * `bun run cli search "query" …` is cli/search.ts; `extract` and `summarize` are cli/llm.ts.
+ * `bun run cli admin …` manages workspaces, keys and credits (cli/admin.ts).
  */
 import { TrawlError } from '../core/errors.ts';
+import { adminMain } from './admin.ts';
 import { composeRequestSchema } from '../core/model/compose.ts';
 import type { ScrapeResult } from '../core/model/result.ts';
 import { describeZodError } from '../core/validation.ts';
@@ -17,7 +19,7 @@ import { parseFlags } from './flags.ts';
 import { EXTRACT_USAGE, extractMain, SUMMARIZE_USAGE, summarizeMain } from './llm.ts';
 import { searchMain, SEARCH_USAGE } from './search.ts';
 
-const USAGE = `Usage: bun run cli scrape <url> [options]
+const USAGE = `Usage: bun run cli scrape <url> [options]   (or: bun run cli admin --help)
   --format, -f F   markdown (default), text, json, links, rawHtml, … (repeatable)
   --main           only the main content (only_main_content)
   --include SEL    CSS selector to keep (repeatable)
@@ -36,6 +38,7 @@ export function render(result: ScrapeResult, formats: string[], asJson: boolean)
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'admin') return adminMain(argv.slice(1));
   if (argv[0] === 'search') return searchMain(argv.slice(1));
   if (argv[0] === 'extract') return extractMain(argv.slice(1));
   if (argv[0] === 'summarize') return summarizeMain(argv.slice(1));

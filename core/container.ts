@@ -22,6 +22,7 @@ import { createResultStore } from './storage/results.ts';
 import { createBrowserPool } from './browser/pool.ts';
 import { createActionCatalog } from './browser/catalog.ts';
 import { registerJobQueue } from './jobs/index.ts';
+import { meteredJob, MeterToken } from './metering.ts';
 import type { AnyPlugin } from './plugin.ts';
 import type { AnyFeature, FeatureContext } from './feature.ts';
 import type { TrawlConfig } from './config-schema.ts';
@@ -129,8 +130,13 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   }
   if (options.warmWorkers && options.pluginList) warmContentPool(scope.resolve(CoreTokens.Workers), options.pluginList, config, logger);
   const jobs = scope.resolve(Tokens.Jobs);
+  const meter = config.mode === 'cloud' && scope.isRegistered(MeterToken, true) ? scope.resolve(MeterToken) : null;
   features.forEach((feature, i) => {
-    for (const job of feature.jobs?.(contexts[i]!) ?? []) jobs.handle(job.kind, job.handler, job.options);
+    for (const job of feature.jobs?.(contexts[i]!) ?? []) {
+      // Cloud mode charges declared jobs through the registered Meter; self-hosted runs them as they are.
+      const handler = job.meter && meter ? meteredJob(job.handler, job.meter, meter) : job.handler;
+      jobs.handle(job.kind, handler, job.options);
+    }
   });
 
   let closed = false;

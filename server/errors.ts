@@ -10,7 +10,7 @@ export const RETRY_AFTER_SECONDS = 5;
 
 export function errorResponse(error: unknown, logger: Logger, context: { method: string; path: string }): Response {
   if (error instanceof TrawlError && error.status < 500) {
-    return Response.json({ error: error.message }, { status: error.status });
+    return Response.json({ error: error.message }, { status: error.status, ...(error.headers ? { headers: error.headers } : {}) });
   }
   if (error instanceof TrawlError && error.code === 'overloaded') {
     return Response.json({ error: error.message }, { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });

@@ -2,6 +2,7 @@
  * Starts a real Trawl HTTP server on 127.0.0.1 for end-to-end tests, booted through the same path
  * as `bun start`, with test settings layered on top (quiet logs, in-memory or throwaway storage).
  */
+import type { Logger } from 'pino';
 import { deepMerge } from '../../core/config.ts';
 import type { Trawl } from '../../core/container.ts';
 import type { Storage } from '../../core/services.ts';
@@ -17,6 +18,8 @@ export interface TestServer {
   /** POSTs JSON (or a raw string body) and returns status, parsed body and headers. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Any method; an object `body` is sent as JSON. */
+  call(path: string, init: { method: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
   stop(): Promise<void>;
 }
 
@@ -27,6 +30,8 @@ export interface TestServerOptions {
   /** Instead of the built-in lists (a test adding a fixture feature passes both). */
   features?: readonly AnyFeature[];
   routes?: readonly AnyRouteModule[];
+  /** Instead of a silent logger (a test that reads the log lines). */
+  logger?: Logger;
   /** The HTTP client's test hooks (an address policy for SSRF tests). */
   httpHooks?: HttpClientHooks;
 }
@@ -36,6 +41,7 @@ export async function startTrawlServer(options: TestServerOptions = {}): Promise
     env: options.env ?? {},
     storage: options.storage,
     features: options.features,
+    logger: options.logger,
     httpHooks: options.httpHooks,
     overrides: deepMerge(
       { log: { level: 'silent' }, storage: { dataDir: ':memory:' }, fetch: { allowPrivateNetwork: true, timeoutMs: 5000 } },
@@ -63,6 +69,11 @@ export async function startTrawlServer(options: TestServerOptions = {}): Promise
     post: (path, body, headers = {}) =>
       call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
     get: (path, headers = {}) => call(path, { headers }),
+    call: (path, init) => call(path, {
+      method: init.method,
+      headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+      body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+    }),
     async stop() {
       await running.stop();
       await trawl.shutdown();

@@ -3,10 +3,10 @@
  * configured language model generates from the prompt (core/features/extract). Cache use of the
  * page's scrape is in `X-Trawl-Cache`, the time of the scrape and of the model in `Server-Timing`.
  */
+import type { z } from 'zod';
 import { ExtractTokens } from '../../../core/features/extract/index.ts';
-import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
-import { defineRoutes } from '../../route.ts';
+import { defineRoutes, route } from '../../route.ts';
 import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentExtract } from '../../wire/v1/present.ts';
@@ -68,15 +68,16 @@ const extractOpenApi = {
 export const extractModule = defineRoutes({
   name: 'extract',
   needs: { extract: ExtractTokens.Service },
-  routes: ({ extract }, env) => [{
+  routes: ({ extract }) => [route<z.output<typeof v1ExtractSchema>>({
     method: 'POST',
     path: '/v1/extract',
     body: 'manual',
-    async handle({ request, workspace }) {
-      const body = await readJsonBody(request, v1ExtractSchema, env.config.server.maxBodyBytes);
+    input: v1ExtractSchema,
+    meter: { endpoint: 'extract', units: () => ({ extract: 1 }), url: (body) => body.url },
+    async handle({ request, workspace, body }) {
       const outcome = await extract.extract(body, workspace, request.signal, v1Field);
       return Response.json(presentExtract(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
     },
-  }],
+  })],
   openapi: () => extractOpenApi,
 });

@@ -5,9 +5,9 @@
  */
 import { SearchTokens } from '../../../core/features/search/index.ts';
 import { SEARCH_DEFAULT_RESULTS, SEARCH_MAX_RESULTS } from '../../../core/features/search/request.ts';
-import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
-import { defineRoutes } from '../../route.ts';
+import { defineRoutes, route } from '../../route.ts';
+import type { SearchRequest } from '../../../core/features/search/request.ts';
 import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentSearch } from '../../wire/v1/present.ts';
@@ -84,15 +84,18 @@ const searchOpenApi = {
 export const searchModule = defineRoutes({
   name: 'search',
   needs: { search: SearchTokens.Service },
-  routes: ({ search }, env) => [{
+  routes: ({ search }) => [route<SearchRequest>({
     method: 'POST',
     path: '/v1/search',
     body: 'manual',
-    async handle({ request, workspace }) {
-      const body = await readJsonBody(request, v1SearchSchema, env.config.server.maxBodyBytes);
+    input: v1SearchSchema,
+    // The query, and every result page it may scrape; pages not delivered (fewer results, failed scrapes) are given back.
+    meter: { endpoint: 'search', units: (body) => ({ search: 1, searchResult: body.scrape ? body.numResults : 0 }) },
+    async handle({ request, workspace, body, usage }) {
       const outcome = await search.search(body, workspace, request.signal, v1Field);
+      if (body.scrape) usage.undelivered = { searchResult: body.numResults - outcome.results.filter((r) => r.page).length };
       return Response.json(presentSearch(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
     },
-  }],
+  })],
   openapi: () => searchOpenApi,
 });

@@ -4,10 +4,10 @@
  * the request asks for. Cache use of the page's scrape is in `X-Trawl-Cache`, the time of the
  * scrape and of the summary (`llm` or `extractive`) in `Server-Timing`.
  */
+import type { z } from 'zod';
 import { SummarizeTokens } from '../../../core/features/summarize/index.ts';
-import { readJsonBody } from '../../body.ts';
 import { errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
-import { defineRoutes } from '../../route.ts';
+import { defineRoutes, route } from '../../route.ts';
 import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentSummarize } from '../../wire/v1/present.ts';
@@ -63,15 +63,16 @@ const summarizeOpenApi = {
 export const summarizeModule = defineRoutes({
   name: 'summarize',
   needs: { summarize: SummarizeTokens.Service },
-  routes: ({ summarize }, env) => [{
+  routes: ({ summarize }) => [route<z.output<typeof v1SummarizeSchema>>({
     method: 'POST',
     path: '/v1/summarize',
     body: 'manual',
-    async handle({ request, workspace }) {
-      const body = await readJsonBody(request, v1SummarizeSchema, env.config.server.maxBodyBytes);
+    input: v1SummarizeSchema,
+    meter: { endpoint: 'summarize', units: () => ({ summarize: 1 }), url: (body) => body.url },
+    async handle({ request, workspace, body }) {
       const outcome = await summarize.summarize(body, workspace, request.signal, v1Field);
       return Response.json(presentSummarize(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
     },
-  }],
+  })],
   openapi: () => summarizeOpenApi,
 });
