@@ -88,7 +88,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   scope.register(CoreTokens.Pipeline, {
     useFactory: instanceCachingFactory((c) => {
       const pipelineLogger = logger.child({ component: 'pipeline' });
-      const workers = options.pluginList ? { pool: c.resolve(CoreTokens.Workers), plugins: options.pluginList, config } : undefined;
+      const workers = options.pluginList ? { pool: c.resolve(CoreTokens.Workers), config } : undefined;
       return new Pipeline(registry, pipelineLogger, new ContentRunner(registry, pipelineLogger, workers));
     }),
   });
@@ -122,7 +122,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     if (ownsStorage) await storage.close();
     throw err;
   }
-  if (options.warmWorkers && options.pluginList) warmContentPool(scope.resolve(CoreTokens.Workers), options.pluginList, config, logger);
+  if (options.warmWorkers && options.pluginList) warmContentPool(scope.resolve(CoreTokens.Workers), logger);
   const jobs = scope.resolve(Tokens.Jobs);
   features.forEach((feature, i) => {
     for (const job of feature.jobs?.(contexts[i]!) ?? []) jobs.handle(job.kind, job.handler, job.options);

@@ -3,7 +3,7 @@
  * and the statistics it reports for /health.
  */
 import { availableParallelism } from 'node:os';
-import type { SerializedError, WorkerFailureKind } from './task.ts';
+import type { SerializedError, TaskRef, WorkerFailureKind } from './task.ts';
 import { reviveError } from './task.ts';
 
 export interface WorkerPoolOptions {
@@ -25,6 +25,13 @@ export interface WorkerPoolOptions {
   smol?: boolean;
   /** Module URLs every new worker loads before its first task, so replacements start warm. */
   preload?: string[];
+  /**
+   * A task every new worker (a replacement too) runs once as soon as it starts, before any other:
+   * per-worker setup, such as booting plugins from a config, that tasks would otherwise each carry
+   * across the thread boundary. When it fails, the worker's task fails with its error and the
+   * worker is dropped (the next task gets a new one that tries again). Size 0 runs it once here.
+   */
+  init?: { ref: TaskRef<any, unknown>; input: unknown };
   /** An idle worker is stopped after this long (ms); default never, workers stay warm. */
   idleMs?: number;
   /** Rebuilds a task's error on the calling thread (e.g. back into a TrawlError). */
@@ -53,7 +60,7 @@ export interface WorkerPoolStats {
   failed: Record<WorkerFailureKind, number>;
 }
 
-export type PoolSettings = Required<Omit<WorkerPoolOptions, 'preload'>> & { preload: string[] };
+export type PoolSettings = Required<Omit<WorkerPoolOptions, 'preload' | 'init'>> & Pick<WorkerPoolOptions, 'init'> & { preload: string[] };
 
 export function resolveOptions(options: WorkerPoolOptions): PoolSettings {
   const size = Math.max(0, Math.floor(options.size ?? availableParallelism()));
@@ -67,6 +74,7 @@ export function resolveOptions(options: WorkerPoolOptions): PoolSettings {
     sampleMs: options.sampleMs ?? 100,
     smol: options.smol ?? false,
     preload: options.preload ?? [],
+    init: options.init,
     idleMs: options.idleMs ?? Infinity,
     reviveError: options.reviveError ?? reviveError,
   };

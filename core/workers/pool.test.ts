@@ -21,6 +21,8 @@ const allocateYielding = task<typeof Tasks.allocateYielding>(FIXTURES, 'allocate
 const allocateSync = task<typeof Tasks.allocateSync>(FIXTURES, 'allocateSync');
 const allocateChecked = task<typeof Tasks.allocateChecked>(FIXTURES, 'allocateChecked');
 const wasPreloaded = task<typeof Tasks.wasPreloaded>(FIXTURES, 'wasPreloaded');
+const setUp = task<typeof Tasks.setUp>(FIXTURES, 'setUp');
+const setUpsHere = task<typeof Tasks.setUpsHere>(FIXTURES, 'setUpsHere');
 
 const pools: WorkerPool[] = [];
 function pool(options: WorkerPoolOptions): WorkerPool {
@@ -181,6 +183,31 @@ describe('WorkerPool', () => {
     expect(await failure(workers.run(spin, {}, { timeoutMs: 100 }))).toMatchObject({ kind: 'timeout' });
     expect(await workers.run(wasPreloaded, undefined)).toBe(true);
     expect(await pool({ size: 1 }).run(wasPreloaded, undefined)).toBe(false);
+  });
+
+  test('init runs once on every worker, a replacement too, before its first task', async () => {
+    const workers = pool({ size: 2, init: { ref: setUp, input: { label: 'booted' } } });
+    await workers.prestart();
+    expect(workers.stats()).toMatchObject({ workers: 2, busy: 0 });
+    expect(await Promise.all([workers.run(setUpsHere, undefined), workers.run(setUpsHere, undefined)])).toEqual([['booted'], ['booted']]);
+    expect(await failure(workers.run(spin, {}, { timeoutMs: 100 }))).toMatchObject({ kind: 'timeout' });
+    expect(await Promise.all([workers.run(setUpsHere, undefined), workers.run(setUpsHere, undefined)])).toEqual([['booted'], ['booted']]);
+  });
+
+  test('a worker whose init fails fails its task with that error and is dropped; prestart reports it', async () => {
+    const workers = pool({ size: 1, init: { ref: setUp, input: { label: 'broken', fail: true } } });
+    expect(await workers.prestart().catch((err: Error) => err.message)).toBe('setup broken failed');
+    const error = (await workers.run(add, { a: 1, b: 1 }).catch((err: unknown) => err)) as Error & { code?: string };
+    expect(error).toMatchObject({ message: 'setup broken failed', code: 'internal' });
+    expect(workers.stats()).toMatchObject({ workers: 0, busy: 0, replaced: 0 });
+    // The next task gets a new worker that tries the setup again (and fails the same way here).
+    expect(await workers.run(add, { a: 1, b: 1 }).catch((err: Error) => err.message)).toBe('setup broken failed');
+  });
+
+  test('size 0 runs init once on the calling thread', async () => {
+    const here = pool({ size: 0, init: { ref: setUp, input: { label: 'here' } } });
+    await here.run(add, { a: 1, b: 1 });
+    expect(await here.run(setUpsHere, undefined)).toEqual(['here']);
   });
 
   test('size 0 runs tasks on the calling thread, still under the deadline', async () => {

@@ -14,7 +14,7 @@
  */
 import { pickSuspect, RssWatchdog } from './memory.ts';
 import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
-import { WorkerPoolError, type RunMessage, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
+import { WorkerPoolError, type InitMessage, type RunMessage, type SerializedError, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
 
 export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './options.ts';
 export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
@@ -41,6 +41,9 @@ interface Slot {
   startedAt: number;
   heapBytes: number;
   idleTimer?: ReturnType<typeof setTimeout>;
+  /** Settles when the worker's `init` is done (at once without one). */
+  ready: Promise<void>;
+  onReady?: (error?: SerializedError) => void;
 }
 
 const ENTRY = new URL('./worker.ts', import.meta.url).href;
@@ -54,6 +57,12 @@ function crashMessage(event: ErrorEvent): string {
   return line?.trim().slice(0, 200) || 'unknown error';
 }
 
+async function callHere(ref: TaskRef<unknown, unknown>, input: unknown): Promise<unknown> {
+  const fn = ((await import(ref.module)) as Record<string, unknown>)[ref.name];
+  if (typeof fn !== 'function') throw new Error(`${ref.module} exports no function "${ref.name}"`);
+  return (fn as TaskFunction)(input, NO_CHECKS);
+}
+
 export class WorkerPool {
   readonly size: number;
   private readonly settings: PoolSettings;
@@ -62,6 +71,8 @@ export class WorkerPool {
   private readonly watchdog: RssWatchdog;
   private nextId = 0;
   private inProcess = 0;
+  /** Size 0: the `init` task, run once on this thread. */
+  private initHere?: Promise<unknown>;
   private closed = false;
   private counts = { completed: 0, replaced: 0, failed: { timeout: 0, aborted: 0, crashed: 0, memory: 0, 'queue-full': 0, closed: 0 } };
 
@@ -117,6 +128,17 @@ export class WorkerPool {
     };
   }
 
+  /**
+   * Starts every worker now (each runs `init` at once) instead of on the first tasks; settles when
+   * all are ready, rejecting with the first setup error. A server calls this at start-up.
+   */
+  async prestart(): Promise<void> {
+    while (!this.closed && this.slots.length < this.size) this.spawn();
+    const errors = await Promise.all(this.slots.map((slot) => slot.ready.then(() => undefined, (err: unknown) => err)));
+    const failed = errors.find((err) => err !== undefined);
+    if (failed !== undefined) throw failed;
+  }
+
   /** Stops every worker; waiting and running tasks fail with `closed`. */
   close(): void {
     this.closed = true;
@@ -139,10 +161,15 @@ export class WorkerPool {
   private async runHere(task: Task): Promise<void> {
     this.inProcess++;
     try {
-      const module = (await import(task.ref.module)) as Record<string, unknown>;
-      const fn = module[task.ref.name];
-      if (typeof fn !== 'function') throw new Error(`${task.ref.module} exports no function "${task.ref.name}"`);
-      const output = await (fn as TaskFunction)(task.input, NO_CHECKS);
+      const { init } = this.settings;
+      if (init) {
+        this.initHere ??= callHere(init.ref, init.input);
+        await this.initHere.catch((err: unknown) => {
+          this.initHere = undefined;
+          throw err;
+        });
+      }
+      const output = await callHere(task.ref, task.input);
       if (this.settle(task, () => task.resolve(output))) this.counts.completed++;
     } catch (err) {
       if (this.settle(task, () => task.reject(err))) this.counts.completed++;
@@ -164,8 +191,17 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
+    const { init } = this.settings;
     const worker = new Worker(ENTRY, { smol: this.settings.smol, preload: this.settings.preload }) as BunWorker;
-    const slot: Slot = { worker, startedAt: 0, heapBytes: 0 };
+    const slot: Slot = { worker, startedAt: 0, heapBytes: 0, ready: Promise.resolve() };
+    if (init) {
+      slot.ready = new Promise((resolve, reject) => {
+        slot.onReady = (error) => (error ? reject(this.settings.reviveError(error)) : resolve());
+      });
+      slot.ready.catch(() => {}); // a task on this worker reports the error; prestart() hands it on
+      const message: InitMessage = { type: 'init', module: init.ref.module, name: init.ref.name, input: init.input };
+      worker.postMessage(message);
+    }
     worker.unref();
     worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => this.onReply(slot, event.data));
     worker.addEventListener('error', (event: ErrorEvent) => {
@@ -204,6 +240,12 @@ export class WorkerPool {
   }
 
   private onReply(slot: Slot, reply: WorkerReply): void {
+    if (reply.type === 'ready') {
+      slot.onReady?.(reply.error);
+      // A worker that cannot set itself up is of no use; an idle one goes now, a busy one after its task fails.
+      if (reply.error && !slot.task) this.discard(slot, false);
+      return;
+    }
     const task = slot.task;
     if (!task || reply.id !== task.id) return;
     slot.heapBytes = reply.heapBytes;
@@ -216,8 +258,10 @@ export class WorkerPool {
     this.counts.completed++;
     if (reply.ok) this.settle(task, () => task.resolve(reply.output));
     else this.settle(task, () => task.reject(this.settings.reviveError(reply.error)));
-    // A worker that kept a heap over the limit after its task is recycled rather than reused.
-    if (over) this.discard(slot, true);
+    // A worker that kept a heap over the limit after its task is recycled rather than reused; one
+    // whose setup failed is dropped, and the next task gets a new one that tries again.
+    if (!reply.ok && reply.initFailed) this.discard(slot, false);
+    else if (over) this.discard(slot, true);
     else this.release(slot);
   }
 
@@ -265,6 +309,7 @@ export class WorkerPool {
     this.slots.splice(index, 1);
     clearTimeout(slot.idleTimer);
     slot.task = undefined;
+    slot.onReady?.({ name: 'WorkerPoolError', message: 'the worker stopped before its setup was done', fields: { kind: 'closed' } });
     slot.worker.terminate();
     if (replace) {
       this.counts.replaced++;

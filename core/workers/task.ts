@@ -76,6 +76,14 @@ export function reviveError(data: SerializedError): Error {
   return error;
 }
 
+/** Pool → worker, once, right after it starts: the pool's per-worker setup (`init`). */
+export interface InitMessage {
+  type: 'init';
+  module: string;
+  name: string;
+  input: unknown;
+}
+
 /** Pool → worker. */
 export interface RunMessage {
   type: 'run';
@@ -89,8 +97,9 @@ export interface RunMessage {
   memoryLimitBytes: number;
 }
 
-/** Worker → pool. */
+/** Worker → pool. `initFailed`: the worker's setup failed, so it cannot run anything. */
 export type WorkerReply =
   | { type: 'done'; id: number; ok: true; output: unknown; heapBytes: number }
-  | { type: 'done'; id: number; ok: false; error: SerializedError; heapBytes: number }
-  | { type: 'heap'; id: number; heapBytes: number };
+  | { type: 'done'; id: number; ok: false; error: SerializedError; heapBytes: number; initFailed?: boolean }
+  | { type: 'heap'; id: number; heapBytes: number }
+  | { type: 'ready'; error?: SerializedError };

@@ -1,18 +1,24 @@
 /**
- * The one entry point every pool worker runs. It loads the module a task names (once per worker:
- * modules stay loaded, which is what keeps a warm worker fast), calls the named export with the
- * input and posts back the output or the error. While a task runs it reports its JavaScript heap
- * to the pool every `sampleMs`, whenever the task yields; the pool, not the worker, decides to
- * stop a worker, because only the pool can stop one that never yields.
+ * The one entry point every pool worker runs. It first runs the pool's per-worker setup when
+ * there is one (`init`: what every task would otherwise carry, such as a config and the plugins
+ * booted from it), then loads the module each task names (once per worker: modules stay loaded,
+ * which is what keeps a warm worker fast), calls the named export with the input and posts back
+ * the output or the error. While a task runs it reports its JavaScript heap to the pool every
+ * `sampleMs`, whenever the task yields; the pool, not the worker, decides to stop a worker,
+ * because only the pool can stop one that never yields.
  */
 import { heapSize } from 'bun:jsc';
-import { serializeError, WorkerPoolError, type RunMessage, type TaskContext, type TaskFunction, type WorkerReply } from './task.ts';
+import { serializeError, WorkerPoolError, type InitMessage, type RunMessage, type TaskContext, type TaskFunction, type WorkerReply } from './task.ts';
 
 declare const self: Worker;
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
-/** `heapSize()` costs tens of microseconds, so cooperative checks read it at most this often. */
+/** `heapSize()` is cheap, but posting the reading is not free: cooperative checks report at most this often. */
 const CHECK_EVERY_MS = 5;
+const NO_CHECKS: TaskContext = { checkMemory() {} };
+
+/** Settles once the worker's setup is done; tasks wait for it (messages arrive in order, init first). */
+let ready: Promise<unknown> = Promise.resolve();
 
 function load(url: string): Promise<Record<string, unknown>> {
   let module = modules.get(url);
@@ -22,6 +28,12 @@ function load(url: string): Promise<Record<string, unknown>> {
     module.catch(() => modules.delete(url));
   }
   return module;
+}
+
+async function call(module: string, name: string, input: unknown, ctx: TaskContext): Promise<unknown> {
+  const fn = (await load(module))[name];
+  if (typeof fn !== 'function') throw new Error(`${module} exports no function "${name}"`);
+  return (fn as TaskFunction)(input, ctx);
 }
 
 function post(reply: WorkerReply): void {
@@ -50,20 +62,35 @@ function contextFor(message: RunMessage): TaskContext {
   };
 }
 
-self.onmessage = async (event: MessageEvent<RunMessage>) => {
-  const message = event.data;
+function init(message: InitMessage): void {
+  ready = call(message.module, message.name, message.input, NO_CHECKS);
+  ready.then(
+    () => self.postMessage({ type: 'ready' } satisfies WorkerReply),
+    (err: unknown) => self.postMessage({ type: 'ready', error: serializeError(err) } satisfies WorkerReply),
+  );
+}
+
+async function run(message: RunMessage): Promise<void> {
+  try {
+    await ready;
+  } catch (err) {
+    post({ type: 'done', id: message.id, ok: false, error: serializeError(err), heapBytes: heapSize(), initFailed: true });
+    return;
+  }
   const sampler = setInterval(() => {
     self.postMessage({ type: 'heap', id: message.id, heapBytes: heapSize() } satisfies WorkerReply);
   }, message.sampleMs);
   try {
-    const module = await load(message.module);
-    const fn = module[message.name];
-    if (typeof fn !== 'function') throw new Error(`${message.module} exports no function "${message.name}"`);
-    const output = await (fn as TaskFunction)(message.input, contextFor(message));
+    const output = await call(message.module, message.name, message.input, contextFor(message));
     clearInterval(sampler);
     post({ type: 'done', id: message.id, ok: true, output, heapBytes: heapSize() });
   } catch (err) {
     clearInterval(sampler);
     post({ type: 'done', id: message.id, ok: false, error: serializeError(err), heapBytes: heapSize() });
   }
+}
+
+self.onmessage = (event: MessageEvent<InitMessage | RunMessage>) => {
+  if (event.data.type === 'init') init(event.data);
+  else void run(event.data);
 };

@@ -22,7 +22,7 @@ const registry = new PluginRegistry(builtinPlugins, config);
 await registry.setup(() => ({ logger, config, resolve: () => { throw new Error('no services'); } }), CONTENT_KINDS);
 const plugins = { module: new URL('../../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
 const pool = createContentPool(config, plugins);
-const inWorker = new ContentRunner(registry, logger, { pool, plugins, config });
+const inWorker = new ContentRunner(registry, logger, { pool, config });
 const inProcess = new ContentRunner(registry, logger);
 afterAll(() => pool.close());
 
@@ -85,7 +85,7 @@ test("a worker's heap over workers.memoryLimitMb stops the page at the next stag
   const tight = testConfig({ workers: { size: 1, maxRssMb: 0, memoryLimitMb: 1 } });
   const small = createContentPool(tight, plugins);
   try {
-    const error = await new ContentRunner(registry, logger, { pool: small, plugins, config: tight }).run(documentFor(PAGE), false).catch((e) => e);
+    const error = await new ContentRunner(registry, logger, { pool: small, config: tight }).run(documentFor(PAGE), false).catch((e) => e);
     expect(error).toMatchObject({ code: 'unprocessable', status: 422, message: expect.stringContaining('workers.memoryLimitMb') });
   } finally {
     small.close();
