@@ -48,6 +48,13 @@ export function warmContentPool(pool: WorkerPool, logger: Logger): void {
 }
 
 export class ContentRunner {
+  /**
+   * When each job first asked for a worker. A page fetched again (an app shell the browser
+   * rendered) keeps its place: its second task goes ahead of pages that arrived after it, instead
+   * of waiting through the whole queue twice with a browser render in between.
+   */
+  private readonly arrivals = new WeakMap<Job, number>();
+
   constructor(
     private readonly registry: PluginRegistry,
     private readonly logger: Logger,
@@ -61,7 +68,10 @@ export class ContentRunner {
     const { job } = doc;
     const { input, transfer } = contentInput(doc, refetched);
     const left = job.deadline - Date.now();
+    let order = this.arrivals.get(job);
+    if (order === undefined) this.arrivals.set(job, (order = performance.now()));
     const options = {
+      order,
       timeoutMs: Number.isFinite(left) ? Math.max(0, left) + BACKSTOP_MS : undefined,
       signal: job.signal,
       heavy: input.response.body.byteLength >= config.workers.heavyBytes,

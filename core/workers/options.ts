@@ -44,6 +44,13 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Heavy tasks (large inputs) run at most `maxHeavy` at once; lighter ones may pass them in the queue. */
   heavy?: boolean;
+  /**
+   * Where the task waits in the queue: smaller first, equal ones first come first served. Default:
+   * `performance.now()` at submission (plain first come, first served). A caller whose work comes
+   * back for a second task (a page fetched again) passes the first one's time, so that work does
+   * not queue a second time behind everything that arrived meanwhile.
+   */
+  order?: number;
   /** Buffers moved to the worker instead of copied (they become unusable here). */
   transfer?: Transferable[];
 }

@@ -185,6 +185,17 @@ describe('WorkerPool', () => {
     expect(await pool({ size: 1 }).run(wasPreloaded, undefined)).toBe(false);
   });
 
+  test('waiting tasks start in order: first come first served, unless a task names an earlier place', async () => {
+    const workers = pool({ size: 1 });
+    const early = performance.now();
+    const busy = workers.run(sleep, { ms: 100, label: 'running' });
+    const a = workers.run(sleep, { ms: 5, label: 'A' });
+    const b = workers.run(sleep, { ms: 5, label: 'B' });
+    const back = workers.run(sleep, { ms: 5, label: 'came back' }, { order: early });
+    const started = (await Promise.all([busy, a, b, back])).sort((x, y) => x.startedAt - y.startedAt || 0).map((r) => r.label);
+    expect(started).toEqual(['running', 'came back', 'A', 'B']);
+  });
+
   test('init runs once on every worker, a replacement too, before its first task', async () => {
     const workers = pool({ size: 2, init: { ref: setUp, input: { label: 'booted' } } });
     await workers.prestart();

@@ -28,6 +28,8 @@ interface Task {
   input: unknown;
   options: RunOptions;
   heavy: boolean;
+  /** Place in the queue: smaller first. */
+  order: number;
   resolve(output: unknown): void;
   reject(error: unknown): void;
   cleanup(): void;
@@ -98,6 +100,7 @@ export class WorkerPool {
         input,
         options,
         heavy: options.heavy ?? false,
+        order: options.order ?? performance.now(),
         resolve: resolve as (output: unknown) => void,
         reject,
         cleanup: () => {
@@ -107,9 +110,9 @@ export class WorkerPool {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       if (this.size === 0) return this.runHere(task);
-      this.queue.push(task);
+      this.enqueue(task);
       this.drain();
-      if (this.queue.length > this.settings.maxQueue && this.queue.at(-1) === task) {
+      if (this.queue.length > this.settings.maxQueue && this.queue.includes(task)) {
         this.fail(task, new WorkerPoolError('queue-full', `the worker pool is busy: ${this.settings.maxQueue} tasks are already waiting`));
       }
     });
@@ -178,7 +181,14 @@ export class WorkerPool {
     }
   }
 
-  /** Starts waiting tasks, first come first served among those allowed to run (heavy ones wait for a heavy slot). */
+  /** Behind every task of the same or a smaller order; from the back, where nearly every task goes. */
+  private enqueue(task: Task): void {
+    let at = this.queue.length;
+    while (at > 0 && this.queue[at - 1]!.order > task.order) at--;
+    this.queue.splice(at, 0, task);
+  }
+
+  /** Starts waiting tasks, in queue order among those allowed to run (heavy ones wait for a heavy slot). */
   private drain(): void {
     while (!this.closed && this.queue.length > 0) {
       const heavyFull = this.heavyRunning() >= this.settings.maxHeavy;
