@@ -22,6 +22,7 @@ const allocateSync = task<typeof Tasks.allocateSync>(FIXTURES, 'allocateSync');
 const allocateChecked = task<typeof Tasks.allocateChecked>(FIXTURES, 'allocateChecked');
 const wasPreloaded = task<typeof Tasks.wasPreloaded>(FIXTURES, 'wasPreloaded');
 const setUp = task<typeof Tasks.setUp>(FIXTURES, 'setUp');
+const limited = task<typeof Tasks.limited>(FIXTURES, 'limited');
 const setUpsHere = task<typeof Tasks.setUpsHere>(FIXTURES, 'setUpsHere');
 
 const pools: WorkerPool[] = [];
@@ -194,6 +195,44 @@ describe('WorkerPool', () => {
     const back = workers.run(sleep, { ms: 5, label: 'came back' }, { order: early });
     const started = (await Promise.all([busy, a, b, back])).sort((x, y) => x.startedAt - y.startedAt || 0).map((r) => r.label);
     expect(started).toEqual(['running', 'came back', 'A', 'B']);
+  });
+
+  describe('a limited section (section.ts)', () => {
+    test('that finishes or throws leaves the task and the worker as they were', async () => {
+      const workers = pool({ size: 1 });
+      expect(await workers.run(limited, { mode: 'ok', timeoutMs: 1000 })).toBe('parsed');
+      expect(await workers.run(limited, { mode: 'throw', timeoutMs: 1000 }).catch((err: Error) => err.message)).toBe('unexpected token in stream');
+      expect(workers.stats()).toMatchObject({ workers: 1, replaced: 0 });
+    });
+
+    test('that spins is stopped at its own limit with its own error; the worker is replaced', async () => {
+      const workers = pool({ size: 1 });
+      await workers.run(add, { a: 0, b: 0 });
+      const started = performance.now();
+      const error = (await workers.run(limited, { mode: 'hang', timeoutMs: 200 }, { timeoutMs: 20_000 }).catch((err: unknown) => err)) as Error;
+      expect(error).not.toBeInstanceOf(WorkerPoolError);
+      expect(error).toMatchObject({ message: 'parsing took longer than 200 ms', code: 'unprocessable' });
+      expect(performance.now() - started).toBeLessThan(2000);
+      expect(await workers.run(add, { a: 1, b: 1 })).toBe(2);
+      expect(workers.stats()).toMatchObject({ replaced: 1, failed: { timeout: 1 } });
+    });
+
+    test.each([
+      ['crash', 'Could not read it: the parser crashed (async failure inside the library)'],
+      ['reject', 'Could not read it: the parser crashed (forgotten rejection)'],
+      ['exit', 'Could not read it: the parser stopped unexpectedly'],
+    ] as const)('that does "%s" fails the task with its crash error', async (mode, message) => {
+      const workers = pool({ size: 1 });
+      const error = (await workers.run(limited, { mode, timeoutMs: 10_000 }).catch((err: unknown) => err)) as Error;
+      expect(error).toMatchObject({ message, code: 'unprocessable' });
+      expect(await workers.run(add, { a: 1, b: 1 })).toBe(2);
+    });
+
+    test('on the calling thread (size 0) is held to its limit when it yields', async () => {
+      const here = pool({ size: 0 });
+      const error = (await here.run(limited, { mode: 'wait', timeoutMs: 50 }).catch((err: unknown) => err)) as Error;
+      expect(error.message).toBe('parsing took longer than 50 ms');
+    });
   });
 
   test('init runs once on every worker, a replacement too, before its first task', async () => {

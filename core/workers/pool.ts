@@ -14,13 +14,11 @@
  */
 import { pickSuspect, RssWatchdog } from './memory.ts';
 import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
-import { WorkerPoolError, type InitMessage, type RunMessage, type SerializedError, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
+import { WorkerSlot } from './slot.ts';
+import { WorkerPoolError, type RunMessage, type SerializedError, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
 
 export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './options.ts';
 export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
-
-/** Bun's Worker can stop holding the process open while idle; the DOM typings do not know it. */
-type BunWorker = Worker & { ref(): void; unref(): void };
 
 interface Task {
   id: number;
@@ -35,29 +33,14 @@ interface Task {
   cleanup(): void;
   slot?: Slot;
   settled?: boolean;
+  /** A limited section (section.ts) running now: its timer and the error a crash during it becomes. */
+  section?: { timer: ReturnType<typeof setTimeout>; crashError: SerializedError };
 }
 
-interface Slot {
-  worker: BunWorker;
-  task?: Task;
-  startedAt: number;
-  heapBytes: number;
-  idleTimer?: ReturnType<typeof setTimeout>;
-  /** Settles when the worker's `init` is done (at once without one). */
-  ready: Promise<void>;
-  onReady?: (error?: SerializedError) => void;
-}
+type Slot = WorkerSlot<Task>;
 
-const ENTRY = new URL('./worker.ts', import.meta.url).href;
 const MB = 2 ** 20;
 const NO_CHECKS: TaskContext = { checkMemory() {} };
-
-/** Bun's message of an uncaught worker error is a source excerpt ending in "error: <message>" and a stack. */
-function crashMessage(event: ErrorEvent): string {
-  const message = event.error instanceof Error ? event.error.message : event.message;
-  const line = /^\s*(?:\w*Error|error): (.+)$/m.exec(message ?? '')?.[1] ?? message?.split('\n').find((l) => l.trim());
-  return line?.trim().slice(0, 200) || 'unknown error';
-}
 
 async function callHere(ref: TaskRef<unknown, unknown>, input: unknown): Promise<unknown> {
   const fn = ((await import(ref.module)) as Record<string, unknown>)[ref.name];
@@ -201,47 +184,18 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const { init } = this.settings;
-    const worker = new Worker(ENTRY, { smol: this.settings.smol, preload: this.settings.preload }) as BunWorker;
-    const slot: Slot = { worker, startedAt: 0, heapBytes: 0, ready: Promise.resolve() };
-    if (init) {
-      slot.ready = new Promise((resolve, reject) => {
-        slot.onReady = (error) => (error ? reject(this.settings.reviveError(error)) : resolve());
-      });
-      slot.ready.catch(() => {}); // a task on this worker reports the error; prestart() hands it on
-      const message: InitMessage = { type: 'init', module: init.ref.module, name: init.ref.name, input: init.input };
-      worker.postMessage(message);
-    }
-    worker.unref();
-    worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => this.onReply(slot, event.data));
-    worker.addEventListener('error', (event: ErrorEvent) => {
-      event.preventDefault();
-      this.lose(slot, `the worker crashed (${crashMessage(event)})`);
-    });
-    worker.addEventListener('close', () => this.lose(slot, 'the worker stopped unexpectedly'));
+    const slot: Slot = new WorkerSlot(this.settings, { reply: (from, reply) => this.onReply(from, reply), lost: (from, what) => this.lose(from, what) });
     this.slots.push(slot);
     return slot;
   }
 
   private start(slot: Slot, task: Task): void {
-    clearTimeout(slot.idleTimer);
-    slot.task = task;
-    slot.startedAt = performance.now();
-    slot.heapBytes = 0;
     task.slot = slot;
-    slot.worker.ref();
     this.watchdog.start();
-    const message: RunMessage = {
-      type: 'run',
-      id: task.id,
-      module: task.ref.module,
-      name: task.ref.name,
-      input: task.input,
-      sampleMs: this.settings.sampleMs,
-      memoryLimitBytes: this.settings.memoryLimitMb * MB,
-    };
+    const { id, ref, input } = task;
+    const message: RunMessage = { type: 'run', id, module: ref.module, name: ref.name, input, sampleMs: this.settings.sampleMs, memoryLimitBytes: this.settings.memoryLimitMb * MB };
     try {
-      slot.worker.postMessage(message, task.options.transfer ?? []);
+      slot.run(task, message, task.options.transfer ?? []);
     } catch (err) {
       // The input cannot be cloned: the caller's mistake, the worker is fine.
       this.settle(task, () => task.reject(err));
@@ -251,13 +205,18 @@ export class WorkerPool {
 
   private onReply(slot: Slot, reply: WorkerReply): void {
     if (reply.type === 'ready') {
-      slot.onReady?.(reply.error);
       // A worker that cannot set itself up is of no use; an idle one goes now, a busy one after its task fails.
       if (reply.error && !slot.task) this.discard(slot, false);
       return;
     }
     const task = slot.task;
     if (!task || reply.id !== task.id) return;
+    if (reply.type === 'section') {
+      const timeout = this.settings.reviveError(reply.timeoutError);
+      task.section = { crashError: reply.crashError, timer: setTimeout(() => this.fail(task, timeout, 'timeout'), reply.timeoutMs) };
+      return;
+    }
+    if (reply.type === 'section-end') return this.endSection(task);
     slot.heapBytes = reply.heapBytes;
     const limit = this.settings.memoryLimitMb * MB;
     const over = limit > 0 && reply.heapBytes > limit;
@@ -280,35 +239,43 @@ export class WorkerPool {
     if (task.settled) return false;
     task.settled = true;
     task.cleanup();
+    this.endSection(task);
     if (task.slot?.task === task) task.slot.task = undefined;
     outcome();
     return true;
   }
 
+  private endSection(task: Task): void {
+    clearTimeout(task.section?.timer);
+    task.section = undefined;
+  }
+
   /** The pool gives up on a task: out of the queue, or its worker terminated and replaced. */
-  private fail(task: Task, error: WorkerPoolError): void {
+  private fail(task: Task, error: Error, kind = (error as WorkerPoolError).kind): void {
     const slot = task.slot?.task === task ? task.slot : undefined;
     if (!this.settle(task, () => task.reject(error))) return;
-    this.counts.failed[error.kind]++;
+    this.counts.failed[kind]++;
     const queued = this.queue.indexOf(task);
     if (queued >= 0) this.queue.splice(queued, 1);
     if (slot) this.discard(slot, !this.closed);
   }
 
-  /** A worker died on its own (crash, exit): its task fails, a fresh worker takes its place. */
-  private lose(slot: Slot, message: string): void {
+  /**
+   * A worker died on its own (`what`: "crashed (<message>)", "stopped unexpectedly"): its task fails
+   * (with the section's own error inside a limited section), a fresh worker takes its place.
+   */
+  private lose(slot: Slot, what: string): void {
     if (!this.slots.includes(slot)) return;
+    const { task } = slot;
     // An idle worker that dies is not replaced here: a broken preload would otherwise respawn forever.
-    if (slot.task) this.fail(slot.task, new WorkerPoolError('crashed', message));
-    else this.discard(slot, false);
+    if (!task) return this.discard(slot, false);
+    const inSection = task.section?.crashError;
+    const error = inSection ? this.settings.reviveError({ ...inSection, message: inSection.message.replace('{reason}', what) }) : new WorkerPoolError('crashed', `the worker ${what}`);
+    this.fail(task, error, 'crashed');
   }
 
   private release(slot: Slot): void {
-    slot.worker.unref();
-    if (Number.isFinite(this.settings.idleMs)) {
-      slot.idleTimer = setTimeout(() => this.discard(slot, false), this.settings.idleMs);
-      slot.idleTimer.unref?.();
-    }
+    slot.idle(this.settings.idleMs, () => this.discard(slot, false));
     if (!this.slots.some((s) => s.task)) this.watchdog.stop();
     this.drain();
   }
@@ -317,10 +284,7 @@ export class WorkerPool {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     this.slots.splice(index, 1);
-    clearTimeout(slot.idleTimer);
-    slot.task = undefined;
-    slot.onReady?.({ name: 'WorkerPoolError', message: 'the worker stopped before its setup was done', fields: { kind: 'closed' } });
-    slot.worker.terminate();
+    slot.terminate();
     if (replace) {
       this.counts.replaced++;
       this.spawn();

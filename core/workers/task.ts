@@ -44,6 +44,13 @@ export function task<F extends TaskFunction>(module: URL | string, name: string)
   return Object.freeze({ module: typeof module === 'string' ? module : module.href, name });
 }
 
+/** Bun's message of an uncaught worker error is a source excerpt ending in "error: <message>" and a stack. */
+export function crashMessage(event: ErrorEvent): string {
+  const message = event.error instanceof Error ? event.error.message : event.message;
+  const line = /^\s*(?:\w*Error|error): (.+)$/m.exec(message ?? '')?.[1] ?? message?.split('\n').find((l) => l.trim());
+  return line?.trim().slice(0, 200) || 'unknown error';
+}
+
 export interface SerializedError {
   name: string;
   message: string;
@@ -102,4 +109,7 @@ export type WorkerReply =
   | { type: 'done'; id: number; ok: true; output: unknown; heapBytes: number }
   | { type: 'done'; id: number; ok: false; error: SerializedError; heapBytes: number; initFailed?: boolean }
   | { type: 'heap'; id: number; heapBytes: number }
-  | { type: 'ready'; error?: SerializedError };
+  | { type: 'ready'; error?: SerializedError }
+  /** A limited section of the task starts (section.ts) or ends. */
+  | { type: 'section'; id: number; timeoutMs: number; timeoutError: SerializedError; crashError: SerializedError }
+  | { type: 'section-end'; id: number };

@@ -8,6 +8,7 @@
  * because only the pool can stop one that never yields.
  */
 import { heapSize } from 'bun:jsc';
+import { setSectionHost } from './section.ts';
 import { serializeError, WorkerPoolError, type InitMessage, type RunMessage, type TaskContext, type TaskFunction, type WorkerReply } from './task.ts';
 
 declare const self: Worker;
@@ -19,6 +20,14 @@ const NO_CHECKS: TaskContext = { checkMemory() {} };
 
 /** Settles once the worker's setup is done; tasks wait for it (messages arrive in order, init first). */
 let ready: Promise<unknown> = Promise.resolve();
+/** The task running now (one at a time): limited sections are reported under its id. */
+let current = 0;
+
+setSectionHost({
+  begin: ({ timeoutMs, timeoutError, crashError }) =>
+    self.postMessage({ type: 'section', id: current, timeoutMs, timeoutError: serializeError(timeoutError), crashError: serializeError(crashError) } satisfies WorkerReply),
+  end: () => self.postMessage({ type: 'section-end', id: current } satisfies WorkerReply),
+});
 
 function load(url: string): Promise<Record<string, unknown>> {
   let module = modules.get(url);
@@ -77,6 +86,7 @@ async function run(message: RunMessage): Promise<void> {
     post({ type: 'done', id: message.id, ok: false, error: serializeError(err), heapBytes: heapSize(), initFailed: true });
     return;
   }
+  current = message.id;
   const sampler = setInterval(() => {
     self.postMessage({ type: 'heap', id: message.id, heapBytes: heapSize() } satisfies WorkerReply);
   }, message.sampleMs);
