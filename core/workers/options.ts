@@ -21,6 +21,11 @@ export interface WorkerPoolOptions {
   maxRssMb?: number;
   /** How often heaps and RSS are sampled, in ms. Default 100. */
   sampleMs?: number;
+  /**
+   * A worker runs a full garbage collection after a task when its last one is this long ago (ms),
+   * so resident memory follows what the workers hold. Default 0: when the runtime decides.
+   */
+  collectEveryMs?: number;
   /** Bun's small-heap mode for workers: less memory, slower; not a limit. */
   smol?: boolean;
   /** Module URLs every new worker loads before its first task, so replacements start warm. */
@@ -79,6 +84,7 @@ export function resolveOptions(options: WorkerPoolOptions): PoolSettings {
     memoryLimitMb: options.memoryLimitMb ?? 0,
     maxRssMb: options.maxRssMb ?? 0,
     sampleMs: options.sampleMs ?? 100,
+    collectEveryMs: options.collectEveryMs ?? 0,
     smol: options.smol ?? false,
     preload: options.preload ?? [],
     init: options.init,

@@ -23,6 +23,8 @@ const allocateChecked = task<typeof Tasks.allocateChecked>(FIXTURES, 'allocateCh
 const wasPreloaded = task<typeof Tasks.wasPreloaded>(FIXTURES, 'wasPreloaded');
 const setUp = task<typeof Tasks.setUp>(FIXTURES, 'setUp');
 const limited = task<typeof Tasks.limited>(FIXTURES, 'limited');
+const leaveGarbage = task<typeof Tasks.leaveGarbage>(FIXTURES, 'leaveGarbage');
+const garbageCollected = task<typeof Tasks.garbageCollected>(FIXTURES, 'garbageCollected');
 const setUpsHere = task<typeof Tasks.setUpsHere>(FIXTURES, 'setUpsHere');
 
 const pools: WorkerPool[] = [];
@@ -233,6 +235,17 @@ describe('WorkerPool', () => {
       const error = (await here.run(limited, { mode: 'wait', timeoutMs: 50 }).catch((err: unknown) => err)) as Error;
       expect(error.message).toBe('parsing took longer than 50 ms');
     });
+  });
+
+  test('with collectEveryMs a worker collects its garbage after a task', async () => {
+    const collecting = pool({ size: 1, collectEveryMs: 1 });
+    await collecting.run(leaveGarbage, undefined);
+    await Bun.sleep(5);
+    await collecting.run(leaveGarbage, undefined);
+    expect(await collecting.run(garbageCollected, undefined)).toBe(true);
+    const lazy = pool({ size: 1 });
+    await lazy.run(leaveGarbage, undefined);
+    expect(await lazy.run(garbageCollected, undefined)).toBe(false);
   });
 
   test('init runs once on every worker, a replacement too, before its first task', async () => {

@@ -193,7 +193,7 @@ export class WorkerPool {
     task.slot = slot;
     this.watchdog.start();
     const { id, ref, input } = task;
-    const message: RunMessage = { type: 'run', id, module: ref.module, name: ref.name, input, sampleMs: this.settings.sampleMs, memoryLimitBytes: this.settings.memoryLimitMb * MB };
+    const message: RunMessage = { type: 'run', id, module: ref.module, name: ref.name, input, sampleMs: this.settings.sampleMs, memoryLimitBytes: this.settings.memoryLimitMb * MB, collectEveryMs: this.settings.collectEveryMs };
     try {
       slot.run(task, message, task.options.transfer ?? []);
     } catch (err) {

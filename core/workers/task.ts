@@ -102,6 +102,8 @@ export interface RunMessage {
   sampleMs: number;
   /** The heap size past which `checkMemory` throws; 0 = no limit. */
   memoryLimitBytes: number;
+  /** A full collection after a task when the last one is this long ago (ms); 0 = as the runtime sees fit. */
+  collectEveryMs: number;
 }
 
 /** Worker → pool. `initFailed`: the worker's setup failed, so it cannot run anything. */

@@ -22,6 +22,7 @@ const NO_CHECKS: TaskContext = { checkMemory() {} };
 let ready: Promise<unknown> = Promise.resolve();
 /** The task running now (one at a time): limited sections are reported under its id. */
 let current = 0;
+let collectedAt = performance.now();
 
 setSectionHost({
   begin: ({ timeoutMs, timeoutError, crashError }) =>
@@ -98,6 +99,19 @@ async function run(message: RunMessage): Promise<void> {
     clearInterval(sampler);
     post({ type: 'done', id: message.id, ok: false, error: serializeError(err), heapBytes: heapSize() });
   }
+  collect(message.collectEveryMs);
+}
+
+/**
+ * What a page leaves behind is mostly promoted to the old generation (it lived through the young
+ * collections during the page) and the runtime's own full collections come late for a heap this
+ * small, so a busy worker's resident memory climbs for minutes. A full collection now and then,
+ * right after a reply (a small heap: milliseconds), keeps it near what the worker really holds.
+ */
+function collect(everyMs: number): void {
+  if (everyMs <= 0 || performance.now() - collectedAt < everyMs) return;
+  Bun.gc(true);
+  collectedAt = performance.now();
 }
 
 self.onmessage = (event: MessageEvent<InitMessage | RunMessage>) => {
