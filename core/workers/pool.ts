@@ -2,15 +2,17 @@
  * A pool of Bun Workers for CPU work that must not stall the server thread: parsing, transforms,
  * formats. A task is a module URL plus the name of a function it exports (see task.ts); every
  * worker runs the same entry (worker.ts), which imports the module once and keeps it, so the
- * pool knows nothing of what it runs and plugins can bring their own task modules.
+ * pool knows nothing of what it runs and plugins can bring their own task modules. What every
+ * task would otherwise carry (a config, booted plugins) is the pool's `init`, run once per worker.
  *
- * Each task has a hard deadline, counted from submission (queue time included) and an optional
- * AbortSignal. When either fires, the caller's promise rejects at once and a running task's worker
- * is terminated and replaced: a tight loop cannot be asked to stop, only killed. A worker that
- * crashes (an uncaught error, even in a callback long after the task returned) takes only its own
- * task down. Memory: see memory.ts. Size 0 runs tasks on the calling thread (no isolation at all:
- * a synchronous task blocks the thread and the deadline fires only when it yields) for
- * comparisons and debugging.
+ * Tasks wait in order (first come first served unless a caller names an earlier place). Each has
+ * a hard deadline, counted from submission (queue time included) and an optional AbortSignal.
+ * When either fires, the caller's promise rejects at once and a running task's worker is
+ * terminated and replaced: a tight loop cannot be asked to stop, only killed. Part of a task can
+ * run under its own shorter limit (section.ts). A worker that crashes (an uncaught error, even in
+ * a callback long after the task returned) takes only its own task down. Memory: see memory.ts.
+ * Size 0 runs tasks on the calling thread (no isolation at all: a synchronous task blocks the
+ * thread and the deadline fires only when it yields) for comparisons and debugging.
  */
 import { pickSuspect, RssWatchdog } from './memory.ts';
 import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
