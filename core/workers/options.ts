@@ -26,6 +26,12 @@ export interface WorkerPoolOptions {
    * so resident memory follows what the workers hold. Default 0: when the runtime decides.
    */
   collectEveryMs?: number;
+  /**
+   * Worker threads run at this nice value (Linux; 0 = the process's own priority), so when the
+   * cores are short the calling thread and other processes (a browser rendering for a request)
+   * go first and the workers take what is left. Elsewhere it is ignored.
+   */
+  nice?: number;
   /** Bun's small-heap mode for workers: less memory, slower; not a limit. */
   smol?: boolean;
   /** Module URLs every new worker loads before its first task, so replacements start warm. */
@@ -85,6 +91,7 @@ export function resolveOptions(options: WorkerPoolOptions): PoolSettings {
     maxRssMb: options.maxRssMb ?? 0,
     sampleMs: options.sampleMs ?? 100,
     collectEveryMs: options.collectEveryMs ?? 0,
+    nice: options.nice ?? 0,
     smol: options.smol ?? false,
     preload: options.preload ?? [],
     init: options.init,

@@ -26,6 +26,7 @@ const limited = task<typeof Tasks.limited>(FIXTURES, 'limited');
 const leaveGarbage = task<typeof Tasks.leaveGarbage>(FIXTURES, 'leaveGarbage');
 const garbageCollected = task<typeof Tasks.garbageCollected>(FIXTURES, 'garbageCollected');
 const setUpsHere = task<typeof Tasks.setUpsHere>(FIXTURES, 'setUpsHere');
+const niceHere = task<typeof Tasks.niceHere>(FIXTURES, 'niceHere');
 
 const pools: WorkerPool[] = [];
 function pool(options: WorkerPoolOptions): WorkerPool {
@@ -246,6 +247,12 @@ describe('WorkerPool', () => {
     const lazy = pool({ size: 1 });
     await lazy.run(leaveGarbage, undefined);
     expect(await lazy.run(garbageCollected, undefined)).toBe(false);
+  });
+
+  test.if(process.platform === 'linux')('workers run at the nice value asked for; the calling thread keeps its own', async () => {
+    const own = await pool({ size: 0 }).run(niceHere, undefined);
+    expect(await pool({ size: 1, nice: 5 }).run(niceHere, undefined)).toBe(Math.max(5, own));
+    expect(await pool({ size: 1 }).run(niceHere, undefined)).toBe(own);
   });
 
   test('init runs once on every worker, a replacement too, before its first task', async () => {

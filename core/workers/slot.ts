@@ -4,7 +4,7 @@
  * reply, an uncaught error, an exit) to the pool. It knows nothing of queues or deadlines.
  */
 import type { PoolSettings } from './options.ts';
-import { crashMessage, type InitMessage, type RunMessage, type SerializedError, type WorkerReply } from './task.ts';
+import { crashMessage, type InitMessage, type NiceMessage, type RunMessage, type SerializedError, type WorkerReply } from './task.ts';
 
 /** Bun's Worker can stop holding the process open while idle; the DOM typings do not know it. */
 type BunWorker = Worker & { ref(): void; unref(): void };
@@ -29,9 +29,10 @@ export class WorkerSlot<T> {
   private readonly worker: BunWorker;
   private onReady?: (error?: SerializedError) => void;
 
-  constructor(settings: Pick<PoolSettings, 'smol' | 'preload' | 'init' | 'reviveError'>, events: SlotEvents<T>) {
+  constructor(settings: Pick<PoolSettings, 'smol' | 'preload' | 'init' | 'nice' | 'reviveError'>, events: SlotEvents<T>) {
     const { init } = settings;
     this.worker = new Worker(ENTRY, { smol: settings.smol, preload: settings.preload }) as BunWorker;
+    if (settings.nice) this.worker.postMessage({ type: 'nice', value: settings.nice } satisfies NiceMessage);
     this.ready = init
       ? new Promise((resolve, reject) => {
           this.onReady = (error) => (error ? reject(settings.reviveError(error)) : resolve());

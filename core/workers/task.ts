@@ -91,6 +91,12 @@ export interface InitMessage {
   input: unknown;
 }
 
+/** Pool → worker, right after it starts when the pool runs its workers below normal priority. */
+export interface NiceMessage {
+  type: 'nice';
+  value: number;
+}
+
 /** Pool → worker. */
 export interface RunMessage {
   type: 'run';

@@ -8,8 +8,10 @@
  * because only the pool can stop one that never yields.
  */
 import { heapSize } from 'bun:jsc';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { setSectionHost } from './section.ts';
-import { serializeError, WorkerPoolError, type InitMessage, type RunMessage, type TaskContext, type TaskFunction, type WorkerReply } from './task.ts';
+import { serializeError, WorkerPoolError, type InitMessage, type NiceMessage, type RunMessage, type TaskContext, type TaskFunction, type WorkerReply } from './task.ts';
 
 declare const self: Worker;
 
@@ -72,6 +74,15 @@ function contextFor(message: RunMessage): TaskContext {
   };
 }
 
+/** Linux sets a nice value per thread: this thread's id is the last part of /proc/thread-self. */
+function lowerPriority(value: number): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), value);
+  } catch {
+    // Not Linux, or not allowed: the worker runs at the process's priority.
+  }
+}
+
 function init(message: InitMessage): void {
   ready = call(message.module, message.name, message.input, NO_CHECKS);
   ready.then(
@@ -114,7 +125,8 @@ function collect(everyMs: number): void {
   collectedAt = performance.now();
 }
 
-self.onmessage = (event: MessageEvent<InitMessage | RunMessage>) => {
-  if (event.data.type === 'init') init(event.data);
+self.onmessage = (event: MessageEvent<NiceMessage | InitMessage | RunMessage>) => {
+  if (event.data.type === 'nice') lowerPriority(event.data.value);
+  else if (event.data.type === 'init') init(event.data);
   else void run(event.data);
 };
