@@ -69,6 +69,8 @@ export interface RunOptions {
 export interface WorkerPoolStats {
   size: number;
   workers: number;
+  /** Workers that finished their `init` (all of them without one). */
+  ready: number;
   busy: number;
   queued: number;
   heavyRunning: number;

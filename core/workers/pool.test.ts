@@ -257,8 +257,9 @@ describe('WorkerPool', () => {
 
   test('init runs once on every worker, a replacement too, before its first task', async () => {
     const workers = pool({ size: 2, init: { ref: setUp, input: { label: 'booted' } } });
+    expect(workers.stats()).toMatchObject({ workers: 0, ready: 0 });
     await workers.prestart();
-    expect(workers.stats()).toMatchObject({ workers: 2, busy: 0 });
+    expect(workers.stats()).toMatchObject({ workers: 2, ready: 2, busy: 0, completed: 0 });
     expect(await Promise.all([workers.run(setUpsHere, undefined), workers.run(setUpsHere, undefined)])).toEqual([['booted'], ['booted']]);
     expect(await failure(workers.run(spin, {}, { timeoutMs: 100 }))).toMatchObject({ kind: 'timeout' });
     expect(await Promise.all([workers.run(setUpsHere, undefined), workers.run(setUpsHere, undefined)])).toEqual([['booted'], ['booted']]);

@@ -107,6 +107,7 @@ export class WorkerPool {
     return {
       size: this.size,
       workers: this.slots.length,
+      ready: this.slots.filter((s) => s.isReady).length,
       busy: this.inProcess + this.slots.filter((s) => s.task).length,
       queued: this.queue.length,
       heavyRunning: this.heavyRunning(),

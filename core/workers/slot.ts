@@ -26,6 +26,8 @@ export class WorkerSlot<T> {
   idleTimer?: ReturnType<typeof setTimeout>;
   /** Settles when the worker's `init` is done (at once without one); rejects with its error. */
   readonly ready: Promise<void>;
+  /** `ready` has resolved. */
+  isReady = false;
   private readonly worker: BunWorker;
   private onReady?: (error?: SerializedError) => void;
 
@@ -38,7 +40,7 @@ export class WorkerSlot<T> {
           this.onReady = (error) => (error ? reject(settings.reviveError(error)) : resolve());
         })
       : Promise.resolve();
-    this.ready.catch(() => {}); // a task on this worker reports the error; prestart() hands it on
+    this.ready.then(() => (this.isReady = true), () => {}); // a task on this worker reports the error; prestart() hands it on
     if (init) this.worker.postMessage({ type: 'init', module: init.ref.module, name: init.ref.name, input: init.input } satisfies InitMessage);
     this.worker.unref();
     this.worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => {
