@@ -17,6 +17,9 @@ export type ErrorCode =
   | 'config_invalid'
   | 'timeout'
   | 'overloaded'
+  | 'bad_gateway'
+  | 'gateway_timeout'
+  | 'unavailable'
   | 'internal';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -32,6 +35,12 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   timeout: 422,
   config_invalid: 500,
   overloaded: 503,
+  /** A service Trawl depends on (a search or language-model provider) failed; the message says how. */
+  bad_gateway: 502,
+  /** A service Trawl depends on (a language model) did not answer in time. */
+  gateway_timeout: 504,
+  /** Not configured, or every upstream is rate limited: the message says what to do. */
+  unavailable: 503,
   internal: 500,
 };
 
@@ -40,14 +49,17 @@ export class TrawlError extends Error {
   readonly status: number;
   stage?: string;
   pluginId?: string;
+  /** When asking again makes sense (an upstream's Retry-After); answered as the `Retry-After` header. */
+  retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown; retryAfterSeconds?: number } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TrawlError';
     this.code = code;
     this.status = STATUS_BY_CODE[code];
     this.stage = options.stage;
     this.pluginId = options.pluginId;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -27,6 +27,12 @@ export interface HttpRequestOptions {
   maxRedirects?: number;
   /** Keep the first `maxBodyBytes` of a longer body (marked `truncated`) instead of failing. */
   truncateBody?: boolean;
+  /**
+   * The URL is a service the operator configured (a search provider's base URL), not one a request
+   * named: its origin may be on loopback or a private network (SearXNG on localhost, in a compose
+   * network). Only that origin is exempt from the SSRF guard; a redirect anywhere else is checked.
+   */
+  configuredService?: boolean;
   signal?: AbortSignal;
 }
 

@@ -18,7 +18,8 @@ export function buildOpenApi(env: RouteEnv, parts: readonly OpenApiPart[]) {
         'Web content extraction. Authenticate with `Authorization: Bearer <key>` when the server was started with an API key; ' +
         'without one every request is allowed. Errors are `{"error": "<message>"}`: 400 invalid input (the message names the field), ' +
         '401 bad key, 404 unknown path or id, 413 body over the limit, 422 the target could not be fetched or processed ' +
-        '(`Failed to fetch URL: <reason>`), 500 internal.',
+        '(`Failed to fetch URL: <reason>`) or a language model\'s answer stayed invalid, 500 internal, 502 a configured provider (search, ' +
+        'language model) failed, 503 none is configured, one is rate limited (with `Retry-After`) or the server is busy, 504 a language model did not answer in time.',
     },
     security: env.config.apiKey ? [{ bearer: [] }] : [],
     paths: merge('paths'),

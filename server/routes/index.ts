@@ -6,9 +6,12 @@ import type { AnyRouteModule } from '../route.ts';
 import { healthModule } from './health.ts';
 import { batchModule } from './v1/batch.ts';
 import { crawlModule } from './v1/crawl.ts';
+import { extractModule } from './v1/extract.ts';
 import { mapModule } from './v1/map.ts';
 import { pluginsModule } from './v1/plugins.ts';
 import { scrapeModule } from './v1/scrape.ts';
+import { searchModule } from './v1/search.ts';
+import { summarizeModule } from './v1/summarize.ts';
 import { webhooksModule } from './v1/webhooks.ts';
 
-export const builtinRoutes: readonly AnyRouteModule[] = [scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule];
+export const builtinRoutes: readonly AnyRouteModule[] = [scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule];

@@ -5,6 +5,7 @@
 import { deepMerge } from '../../core/config.ts';
 import type { Trawl } from '../../core/container.ts';
 import type { Storage } from '../../core/services.ts';
+import type { HttpClientHooks } from '../../core/net/http-client.ts';
 import type { AnyFeature } from '../../core/feature.ts';
 import type { AnyRouteModule } from '../../server/route.ts';
 import { listen } from '../../server/app.ts';
@@ -26,6 +27,8 @@ export interface TestServerOptions {
   /** Instead of the built-in lists (a test adding a fixture feature passes both). */
   features?: readonly AnyFeature[];
   routes?: readonly AnyRouteModule[];
+  /** The HTTP client's test hooks (an address policy for SSRF tests). */
+  httpHooks?: HttpClientHooks;
 }
 
 export async function startTrawlServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -33,12 +36,20 @@ export async function startTrawlServer(options: TestServerOptions = {}): Promise
     env: options.env ?? {},
     storage: options.storage,
     features: options.features,
+    httpHooks: options.httpHooks,
     overrides: deepMerge(
       { log: { level: 'silent' }, storage: { dataDir: ':memory:' }, fetch: { allowPrivateNetwork: true, timeoutMs: 5000 } },
       options.overrides ?? {},
     ),
   });
-  const running = listen(trawl, 0, '127.0.0.1', options.routes);
+  let running: ReturnType<typeof listen>;
+  try {
+    running = listen(trawl, 0, '127.0.0.1', options.routes);
+  } catch (err) {
+    // A route's service refused the configuration: nothing may stay open behind the failure.
+    await trawl.shutdown();
+    throw err;
+  }
   const call = async (path: string, init: RequestInit) => {
     const response = await fetch(`${running.url}${path}`, init);
     const text = await response.text();

@@ -8,6 +8,7 @@ import { CoreTokens } from '../../../core/services.ts';
 import { readJsonBody } from '../../body.ts';
 import { pluginContributions } from '../../plugin-api.ts';
 import { defineRoutes, type RouteRequest } from '../../route.ts';
+import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 import { v1ScrapeSchema } from '../../wire/v1/request.ts';
@@ -16,12 +17,7 @@ import { scrapeOpenApi } from './scrape-openapi.ts';
 async function scrape(scraper: Scraper, maxBody: number, { request, workspace }: RouteRequest): Promise<Response> {
   const body = await readJsonBody(request, v1ScrapeSchema(scraper.request), maxBody);
   const outcome = await scraper.scrape(body, workspace, request.signal, v1Field);
-  const timing = Object.entries(outcome.timings)
-    .map(([stage, ms]) => `${stage.replace(/[^a-zA-Z0-9_-]/g, '_')};dur=${ms}`)
-    .join(', ');
-  const headers: Record<string, string> = { 'x-trawl-cache': outcome.cached ? 'hit' : 'miss' };
-  if (timing) headers['server-timing'] = timing;
-  return Response.json(presentResult(outcome.result), { headers });
+  return Response.json(presentResult(outcome.result), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
 }
 
 export const scrapeModule = defineRoutes({
