@@ -2,10 +2,9 @@
 /**
  * Document throughput: `bun run bench documents [--runs N] [--out path.json]`.
  *
- * For each type, a realistic generated document is parsed N rounds (after two warm-up rounds) three ways,
- * taking turns within each round: Trawl's parser in this thread, Trawl's parser through the worker
- * pool (what a scrape pays: copying bytes to the worker and the HTML back), and a baseline — the library's
- * own plain extraction (pdf-parse getText, mammoth extractRawText, exceljs full load, papaparse
+ * For each type, a realistic generated document is parsed N rounds (after two warm-up rounds) two ways,
+ * taking turns within each round: Trawl's parser (as a content worker runs it, on its own thread,
+ * with the bytes the page already brought) and a baseline — the library's own plain extraction (pdf-parse getText, mammoth extractRawText, exceljs full load, papaparse
  * with its own delimiter guess). Throughput is pages, paragraphs or rows and MB per second of the
  * median run; ratios are Trawl ÷ baseline time. Also times how fast hostile files are refused.
  */
@@ -20,7 +19,6 @@ import { parse as parsePdf } from '../plugins/document/pdf/parse.ts';
 import { parse as parseDocx } from '../plugins/document/docx/parse.ts';
 import { parse as parseXlsx } from '../plugins/document/xlsx/parse.ts';
 import { parse as parseCsv } from '../plugins/document/csv/parse.ts';
-import { parserPool } from '../plugins/document/shared/pool.ts';
 import { pdfDocument } from '../plugins/document/pdf/pdf.ts';
 import { docxDocument } from '../plugins/document/docx/docx.ts';
 import { xlsxDocument } from '../plugins/document/xlsx/xlsx.ts';
@@ -63,45 +61,38 @@ interface Case {
   bytes: Uint8Array;
   parse: DocumentParser<never>;
   options: Record<string, unknown>;
-  parserUrl: string;
   baseline: { name: string; run: (bytes: Uint8Array) => Promise<unknown> };
 }
 
 const defaults = (plugin: { options?: { parse(v: unknown): unknown } }, extra: Record<string, unknown> = {}) => ({ ...(plugin.options!.parse({}) as object), ...extra });
-const url = (type: string) => new URL(`../plugins/document/${type}/parse.ts`, import.meta.url).href;
 
 console.log(`generating documents… (${RUNS} timed runs each, median)`);
 const ROWS = 20_000;
 const csvText = ['id,name,amount,date,region,memo', ...Array.from({ length: ROWS }, (_, i) => `${i},"Customer ${i}",${(i * 1.5).toFixed(2)},2024-01-${String((i % 28) + 1).padStart(2, '0')},${i % 2 ? 'North' : 'South'},"paid, in full"`)].join('\n');
 const cases: Case[] = [
-  { type: 'pdf', unit: 'pages', units: 50, bytes: await longPdf(50), parse: parsePdf as DocumentParser<never>, options: defaults(pdfDocument), parserUrl: url('pdf'),
+  { type: 'pdf', unit: 'pages', units: 50, bytes: await longPdf(50), parse: parsePdf as DocumentParser<never>, options: defaults(pdfDocument),
     baseline: { name: 'pdf-parse getText()', run: async (b) => { const p = new PDFParse({ data: b.slice() }); try { return await p.getText(); } finally { await p.destroy(); } } } },
-  { type: 'docx', unit: 'paragraphs', units: 200 * 6, bytes: await longDocx(200), parse: parseDocx as DocumentParser<never>, options: defaults(docxDocument), parserUrl: url('docx'),
+  { type: 'docx', unit: 'paragraphs', units: 200 * 6, bytes: await longDocx(200), parse: parseDocx as DocumentParser<never>, options: defaults(docxDocument),
     baseline: { name: 'mammoth extractRawText()', run: (b) => mammoth.extractRawText({ buffer: Buffer.from(b) }) } },
-  { type: 'xlsx', unit: 'rows', units: 5000, bytes: await ledgerXlsx(ROWS), parse: parseXlsx as DocumentParser<never>, options: defaults(xlsxDocument), parserUrl: url('xlsx'),
+  { type: 'xlsx', unit: 'rows', units: 5000, bytes: await ledgerXlsx(ROWS), parse: parseXlsx as DocumentParser<never>, options: defaults(xlsxDocument),
     baseline: { name: 'exceljs xlsx.load() (whole workbook)', run: (b) => new ExcelJS.Workbook().xlsx.load(Buffer.from(b) as unknown as ArrayBuffer) } },
-  { type: 'xlsx (no row cap)', unit: 'rows', units: ROWS, bytes: await ledgerXlsx(ROWS), parse: parseXlsx as DocumentParser<never>, options: defaults(xlsxDocument, { maxRows: 500_000, maxCells: 10_000_000 }), parserUrl: url('xlsx'),
+  { type: 'xlsx (no row cap)', unit: 'rows', units: ROWS, bytes: await ledgerXlsx(ROWS), parse: parseXlsx as DocumentParser<never>, options: defaults(xlsxDocument, { maxRows: 500_000, maxCells: 10_000_000 }),
     baseline: { name: 'exceljs xlsx.load() (whole workbook)', run: (b) => new ExcelJS.Workbook().xlsx.load(Buffer.from(b) as unknown as ArrayBuffer) } },
-  { type: 'csv', unit: 'rows', units: ROWS, bytes: new TextEncoder().encode(csvText), parse: parseCsv as DocumentParser<never>, options: defaults(csvDocument, { maxRows: 500_000, maxCells: 10_000_000 }), parserUrl: url('csv'),
+  { type: 'csv', unit: 'rows', units: ROWS, bytes: new TextEncoder().encode(csvText), parse: parseCsv as DocumentParser<never>, options: defaults(csvDocument, { maxRows: 500_000, maxCells: 10_000_000 }),
     baseline: { name: 'papaparse (own delimiter guess)', run: async (b) => Papa.parse(new TextDecoder().decode(b)) } },
 ];
 
 const rows: Array<Record<string, string | number>> = [];
 for (const c of cases) {
-  const [inThread, pooled, baseline] = (await medians([
-    () => c.parse(c.bytes, c.options as never),
-    () => parserPool.run(c.parserUrl, c.bytes, c.options, { timeoutMs: 120_000 }),
-    () => c.baseline.run(c.bytes),
-  ])) as [number, number, number];
+  const [inThread, baseline] = (await medians([() => c.parse(c.bytes, c.options as never), () => c.baseline.run(c.bytes)])) as [number, number];
   const mb = c.bytes.byteLength / 1024 / 1024;
   rows.push({
     type: c.type,
     size_mb: Number(mb.toFixed(2)),
     units: `${c.units} ${c.unit}`,
     trawl_ms: Math.round(inThread),
-    pool_ms: Math.round(pooled),
-    units_per_s: Math.round(c.units / (pooled / 1000)),
-    mb_per_s: Number((mb / (pooled / 1000)).toFixed(2)),
+    units_per_s: Math.round(c.units / (inThread / 1000)),
+    mb_per_s: Number((mb / (inThread / 1000)).toFixed(2)),
     baseline: c.baseline.name,
     baseline_ms: Math.round(baseline),
     ratio_vs_baseline: Number((inThread / baseline).toFixed(2)),
@@ -118,7 +109,6 @@ for (const [name, bytes, parse, options] of [
   const [ms] = (await medians([() => (parse as DocumentParser<unknown>)(bytes, options).then(() => { throw new Error(`${name} was not refused`); }, () => undefined)])) as [number];
   refusals.push({ case: name, file_mb: Number((bytes.byteLength / 1024 / 1024).toFixed(2)), refused_in_ms: Number(ms.toFixed(1)) });
 }
-parserPool.close();
 
 console.table(rows);
 console.table(refusals);

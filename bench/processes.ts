@@ -2,7 +2,7 @@
  * Helpers for benchmarks that run Trawl and its baselines as child processes: reading what a
  * child prints until it says where it listens, and its resident memory from /proc.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Reads a child's stdout line by line until `match` returns a value, then keeps draining it in the
@@ -37,3 +37,42 @@ export function rssMb(pid: number): number {
   }
 }
 
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux that Bun runs on). */
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of a /proc `stat` line, in ms (the command name may hold spaces, so fields count from its ')'). */
+function statCpuMs(path: string): number {
+  try {
+    const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU time a process has used, in ms, split by thread: `main` (the JavaScript thread the process
+ * started with), `workers` (Bun Worker threads), `gc` and `jit` (JavaScriptCore's helpers), `other`
+ * (I/O pools and the rest). `total` is the whole process, threads that have ended included, so it
+ * can be more than the sum of the parts.
+ */
+export function cpuMs(pid: number): Record<'total' | 'main' | 'workers' | 'gc' | 'jit' | 'other', number> {
+  const split = { total: statCpuMs(`/proc/${pid}/stat`), main: 0, workers: 0, gc: 0, jit: 0, other: 0 };
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {}
+  for (const tid of tasks) {
+    let name = '';
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    const ms = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
+    const group = tid === String(pid) ? 'main' : name === 'Worker' ? 'workers' : /HeapHelper|Collector|Heap/.test(name) ? 'gc' : /JIT|WarmUp/.test(name) ? 'jit' : 'other';
+    split[group] += ms;
+  }
+  return split;
+}

@@ -9,23 +9,32 @@
  * configuration of another checkout too (before/after a change). Rounds alternate the servers so
  * the shared machine's load swings hit them alike; the summary takes each one's median.
  *
- *   bun run bench scrape-load [--seconds 30] [--clients 50] [--pages 300] [--rounds 1]
- *     [--config "name=KEY=VALUE[,KEY=VALUE…]"]… [--compare DIR] [--out FILE]
+ * Besides wall-clock numbers it reports CPU time per request, split by thread (server thread,
+ * content workers, the JIT and GC helpers, Chromium, this load generator): on a shared machine
+ * those move far less than requests per second do, and they show where a configuration spends.
+ *
+ *   bun run bench scrape-load [--seconds 30] [--warmup 10] [--clients 50] [--pages 300] [--rounds 1]
+ *     [--auto-render] [--config "name=KEY=VALUE[,KEY=VALUE…]"]… [--compare DIR] [--out FILE]
+ *
+ * Without --config it compares `single` (TRAWL_WORKERS_SIZE=0) with `pool` (the default size).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadHtml, loadTruth, selectIds } from './extraction-data.ts';
-import { sampleTreeRss, startServerProcess, type ServerProcess } from '../test/helpers/server-process.ts';
+import { cpuMs } from './processes.ts';
+import { processTree, sampleTreeRss, startServerProcess, type ServerProcess } from '../test/helpers/server-process.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
   options: {
     seconds: { type: 'string', default: '30' },
+    warmup: { type: 'string', default: '10' },
     clients: { type: 'string', default: '50' },
     pages: { type: 'string', default: '300' },
     rounds: { type: 'string', default: '1' },
+    'auto-render': { type: 'boolean', default: false },
     config: { type: 'string', multiple: true },
     compare: { type: 'string' },
     out: { type: 'string', default: join(ROOT, 'bench/results/scrape-load.json') },
@@ -33,6 +42,12 @@ const { values: args } = parseArgs({
 });
 const SECONDS = Number(args.seconds);
 const CLIENTS = Number(args.clients);
+/**
+ * Seconds of unmeasured load before each measurement. A fresh server spends its first seconds
+ * compiling (JavaScriptCore's JIT, once per thread: the server thread and every worker) and that
+ * is not its throughput; the measurement is of a server that has been running.
+ */
+const WARMUP = Number(args.warmup);
 /** One request may take this long before it counts as an error (a stalled server, not a slow one). */
 const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -51,7 +66,14 @@ function parseConfig(spec: string): Omit<Setup, 'root'> {
   return { name, env };
 }
 
-const configs = (args.config?.length ? args.config : ['default']).map(parseConfig);
+/**
+ * Without --config: the server thread alone against the default pool (one worker per core), on
+ * static pages. Automatic rendering is off unless --auto-render: when the browser renders some of
+ * the pages, Chromium's CPU is measured too.
+ */
+const AUTO_RENDER = args['auto-render'] ? '' : ',TRAWL_PLUGINS_FETCHER_BROWSER_AUTO_RENDER=false';
+const DEFAULT_CONFIGS = [`single=TRAWL_WORKERS_SIZE=0${AUTO_RENDER}`, `pool=${AUTO_RENDER.slice(1)}`];
+const configs = (args.config?.length ? args.config : DEFAULT_CONFIGS).map(parseConfig);
 const setups: Setup[] = [
   ...configs.map((c) => ({ ...c, root: ROOT })),
   ...(args.compare ? configs.map((c) => ({ ...c, name: `${c.name} (${args.compare})`, root: args.compare! })) : []),
@@ -82,25 +104,55 @@ interface Load {
   errorSamples: string[];
   startRssMb: number;
   peakRssMb: number;
+  /**
+   * CPU time per request in ms: the server process (its JavaScript thread, content workers, GC and
+   * JIT helpers, other threads), its child processes (Chromium) and this benchmark (clients and the
+   * fixture site). Unlike requests per second, these barely move when other work shares the machine.
+   */
+  cpuMsPerRequest: Record<string, number>;
+  /** Wall time per request in each `Server-Timing` stage; what latency has beyond their sum is waiting (for a worker, for a core). */
+  stageMsPerRequest: Record<string, number>;
+}
+
+/** CPU used so far by the server (split by thread), its children and this process. */
+function cpuNow(pid: number): Record<string, number> {
+  const server = cpuMs(pid);
+  const children = processTree(pid).slice(1).reduce((sum, child) => sum + cpuMs(child).total, 0);
+  // process.cpuUsage() leaves out the threads Bun's fetch runs on; /proc counts them all.
+  return { server: server.total, main: server.main, workers: server.workers, gc: server.gc, jit: server.jit, other: server.other, children, bench: cpuMs(process.pid).total };
 }
 
 const scrape = (server: ServerProcess, url: string) =>
   server.post('/v1/scrape', { url, formats: ['markdown'], only_main_content: true, no_cache: true }, { timeoutMs: REQUEST_TIMEOUT_MS });
 
-async function load(server: ServerProcess, urls: string[]): Promise<Load> {
+/** Adds a response's `Server-Timing` stage durations (wall ms, where the stage ran) to `into`. */
+function addStages(header: string | null, into: Record<string, number>): void {
+  for (const part of (header ?? '').split(', ')) {
+    const [name, dur] = part.split(';dur=');
+    if (name && dur) into[name] = (into[name] ?? 0) + Number(dur);
+  }
+}
+
+const perRequest = (total: number, requests: number) => Math.round((total / Math.max(1, requests)) * 100) / 100;
+
+/** `seconds` of load from CLIENTS clients; a client sends its next request when the last one is answered. */
+async function load(server: ServerProcess, urls: string[], seconds: number, offset = 0): Promise<Load> {
   const latencies: number[] = [];
+  const stages: Record<string, number> = {};
   const samples = new Set<string>();
   let errors = 0;
   const rss = sampleTreeRss(server.pid);
+  const cpuBefore = cpuNow(server.pid);
   const started = performance.now();
-  const until = started + SECONDS * 1000;
-  const client = async (offset: number) => {
-    for (let i = offset; performance.now() < until; i += CLIENTS) {
+  const until = started + seconds * 1000;
+  const client = async (first: number) => {
+    for (let i = first; performance.now() < until; i += CLIENTS) {
       const begun = performance.now();
       let problem: string | null = null;
       try {
         const response = await scrape(server, urls[i % urls.length]!);
         const text = await response.text();
+        addStages(response.headers.get('server-timing'), stages);
         if (response.status !== 200) problem = `${response.status} ${text.slice(0, 160)}`;
       } catch (err) {
         problem = (err as Error).message;
@@ -112,34 +164,39 @@ async function load(server: ServerProcess, urls: string[]): Promise<Load> {
       }
     }
   };
-  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
+  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(offset + i)));
   const elapsed = (performance.now() - started) / 1000;
   const memory = rss.stop();
+  const cpuAfter = cpuNow(server.pid);
+  const count = latencies.length;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  const at = (q: number) => Math.round(latencies[Math.min(count - 1, Math.floor(q * count))] ?? 0);
   return {
-    requests: latencies.length,
-    requestsPerSecond: Math.round((latencies.length / elapsed) * 10) / 10,
+    requests: count,
+    requestsPerSecond: Math.round((count / elapsed) * 10) / 10,
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     errors,
     errorSamples: [...samples],
     startRssMb: memory.startMb,
     peakRssMb: memory.peakMb,
+    cpuMsPerRequest: Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, perRequest(v - cpuBefore[k]!, count)])),
+    stageMsPerRequest: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, perRequest(v, count)])),
   };
 }
 
-/** Starts the setup's server, warms it (one scrape per client, not counted), measures, stops it. */
+/** Starts the setup's server, warms it (WARMUP seconds of the same load, not counted), measures, stops it. */
 async function measure(setup: Setup, urls: string[], round: number): Promise<Load> {
   const server = await startServerProcess({ root: setup.root, env: setup.env });
   try {
-    await Promise.all(Array.from({ length: CLIENTS }, (_, i) => scrape(server, urls[(i + round * CLIENTS) % urls.length]!).then((r) => r.arrayBuffer()).catch(() => {})));
-    return await load(server, urls);
+    if (WARMUP > 0) await load(server, urls, WARMUP, round * CLIENTS);
+    return await load(server, urls, SECONDS);
   } finally {
     await server.stop();
   }
 }
 
+const list = (values: Record<string, number>) => Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ');
 const site = startSite(Number(args.pages));
 const rounds: Record<string, Load>[] = [];
 try {
@@ -149,7 +206,7 @@ try {
       const result = await measure(setup, site.urls, round);
       results[setup.name] = result;
       console.log(`round ${round + 1} ${setup.name}: ${result.requestsPerSecond} req/s (${result.requests} in ${SECONDS} s), p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
-        `errors ${result.errors}, RSS ${result.startRssMb} → peak ${result.peakRssMb} MB${result.errorSamples.length ? `\n  errors: ${result.errorSamples.join(' | ')}` : ''}`);
+        `errors ${result.errors}, RSS ${result.startRssMb} → peak ${result.peakRssMb} MB\n  CPU ms/request: ${list(result.cpuMsPerRequest)}\n  stage ms/request: ${list(result.stageMsPerRequest)}${result.errorSamples.length ? `\n  errors: ${result.errorSamples.join(' | ')}` : ''}`);
     }
     rounds.push(results);
   }
@@ -168,8 +225,10 @@ const summary = Object.fromEntries(setups.map((setup) => [setup.name, {
   medianP99Ms: median(rounds.map((r) => r[setup.name]!.p99Ms)),
   errors: rounds.reduce((n, r) => n + r[setup.name]!.errors, 0),
   peakRssMb: Math.max(...rounds.map((r) => r[setup.name]!.peakRssMb)),
+  /** Each thread group's median CPU ms per request over the rounds. */
+  medianCpuMsPerRequest: Object.fromEntries(Object.keys(rounds[0]![setup.name]!.cpuMsPerRequest).map((k) => [k, median(rounds.map((r) => r[setup.name]!.cpuMsPerRequest[k]!))])),
 }]));
 console.log(JSON.stringify(summary, null, 2));
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, seconds: SECONDS, clients: CLIENTS, pages: site.urls.length, rounds, summary }, null, 2)}\n`);
+writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, seconds: SECONDS, warmupSeconds: WARMUP, clients: CLIENTS, pages: site.urls.length, rounds, summary }, null, 2)}\n`);
 console.log(`written ${args.out}`);

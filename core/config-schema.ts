@@ -69,6 +69,13 @@ export const configSchema = z.strictObject({
      * takes ~1.3 GB, so a fixed small default would refuse real pages on a big machine.
      */
     maxRssMb: z.number().int().min(0).default(Math.floor(totalmem() / 2 / 2 ** 20)),
+    /** A busy worker runs a full garbage collection after a page at most this often (ms), so memory follows what it holds; 0 = when the runtime decides. */
+    collectEveryMs: z.number().int().min(0).default(2000),
+    /**
+     * Worker threads run at this nice value (Linux): when cores are short, the API thread and a
+     * browser rendering for a request go first and the workers take what is left. 0 = same priority.
+     */
+    nice: z.number().int().min(0).max(19).default(5),
   }).prefault({}),
   log: z.strictObject({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

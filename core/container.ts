@@ -94,7 +94,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   scope.register(CoreTokens.Pipeline, {
     useFactory: instanceCachingFactory((c) => {
       const pipelineLogger = logger.child({ component: 'pipeline' });
-      const workers = options.pluginList ? { pool: c.resolve(CoreTokens.Workers), plugins: options.pluginList, config } : undefined;
+      const workers = options.pluginList ? { pool: c.resolve(CoreTokens.Workers), config } : undefined;
       return new Pipeline(registry, pipelineLogger, new ContentRunner(registry, pipelineLogger, workers));
     }),
   });
@@ -128,7 +128,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     if (ownsStorage) await storage.close();
     throw err;
   }
-  if (options.warmWorkers && options.pluginList) warmContentPool(scope.resolve(CoreTokens.Workers), options.pluginList, config, logger);
+  if (options.warmWorkers && options.pluginList) warmContentPool(scope.resolve(CoreTokens.Workers), logger);
   const jobs = scope.resolve(Tokens.Jobs);
   const meter = config.mode === 'cloud' && scope.isRegistered(MeterToken, true) ? scope.resolve(MeterToken) : null;
   features.forEach((feature, i) => {

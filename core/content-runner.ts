@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { TrawlConfig } from './config-schema.ts';
-import { applyContentOutput, CONTENT_TASK, contentInput, WARM_TASK, type PluginListRef } from './content-task.ts';
+import { applyContentOutput, BOOT_TASK, CONTENT_TASK, contentInput, type PluginListRef } from './content-task.ts';
 import { runContentStages, type ContentOutcome } from './content-stages.ts';
 import type { PageDocument } from './document.ts';
 import { TrawlError, type ErrorCode } from './errors.ts';
@@ -30,40 +30,48 @@ export function reviveTrawlError(data: SerializedError): Error {
 }
 
 /**
- * The content pool of a Trawl instance, from the `[workers]` config. New workers (replacements
- * too) import the plugin list and the task module before their first page, so a page that
- * follows a killed one does not wait for that.
+ * The content pool of a Trawl instance, from the `[workers]` config. Every new worker (a
+ * replacement too) boots the plugins from the config as soon as it starts (the pool's `init`), so
+ * a page that follows a killed one does not wait for that and no page carries the config.
  */
 export function createContentPool(config: Readonly<TrawlConfig>, plugins?: PluginListRef): WorkerPool {
-  const { size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb } = config.workers;
-  const preload = plugins ? [plugins.module, CONTENT_TASK.module] : [];
+  const { size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, collectEveryMs, nice } = config.workers;
+  const init = plugins ? { ref: BOOT_TASK, input: { plugins, config } } : undefined;
   // A hostile page grows by ~750 MB a second: the budget is read every 25 ms (a read costs microseconds).
   const sampleMs = 25;
-  return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, sampleMs, preload, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
+  return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, collectEveryMs, nice, sampleMs, init, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
 }
 
 /** Starts every worker and boots its plugins now, not on the first pages (a server at start-up). */
-export function warmContentPool(pool: WorkerPool, plugins: PluginListRef, config: Readonly<TrawlConfig>, logger: Logger): void {
-  for (let i = 0; i < pool.size; i++) {
-    pool.run(WARM_TASK, { plugins, config }).catch((err) => logger.warn({ err }, 'a content worker did not start'));
-  }
+export function warmContentPool(pool: WorkerPool, logger: Logger): void {
+  pool.prestart().catch((err) => logger.warn({ err }, 'a content worker did not start'));
 }
 
 export class ContentRunner {
+  /**
+   * When each job first asked for a worker. A page fetched again (an app shell the browser
+   * rendered) keeps its place: its second task goes ahead of pages that arrived after it, instead
+   * of waiting through the whole queue twice with a browser render in between.
+   */
+  private readonly arrivals = new WeakMap<Job, number>();
+
   constructor(
     private readonly registry: PluginRegistry,
     private readonly logger: Logger,
     /** No pool, no plugin list (or pool size 0): in-process. */
-    private readonly pool?: { pool: WorkerPool; plugins: PluginListRef; config: Readonly<TrawlConfig> },
+    private readonly pool?: { pool: WorkerPool; config: Readonly<TrawlConfig> },
   ) {}
 
   async run(doc: PageDocument, refetched: boolean): Promise<ContentOutcome> {
     if (!this.pool || this.pool.pool.size === 0) return runContentStages(doc, this.registry, this.logger, { refetched });
-    const { pool, plugins, config } = this.pool;
+    const { pool, config } = this.pool;
     const { job } = doc;
-    const { input, transfer } = contentInput(doc, plugins, config, refetched);
+    const { input, transfer } = contentInput(doc, refetched);
     const left = job.deadline - Date.now();
+    let order = this.arrivals.get(job);
+    if (order === undefined) this.arrivals.set(job, (order = performance.now()));
     const options = {
+      order,
       timeoutMs: Number.isFinite(left) ? Math.max(0, left) + BACKSTOP_MS : undefined,
       signal: job.signal,
       heavy: input.response.body.byteLength >= config.workers.heavyBytes,

@@ -1,13 +1,15 @@
 /**
  * The content stages as a worker-pool task, and what crosses the thread boundary both ways. In:
- * the frozen config, where the plugin list lives (a module URL the server hands in: core never
- * imports plugins), the internal request, the workspace, the deadline, the fetched response (body
- * bytes transferred, not copied; UTF-8 text decoded again in the worker) and what fetching collected (metadata, messages, timings, the
- * shared data-bag entries). Back: the detected type, metadata, format outputs, messages, timings,
- * data-bag entries and a rerender request. No DOM crosses either way; the worker builds and drops it.
+ * the internal request, the workspace, the deadline, the fetched response (body bytes transferred,
+ * not copied; UTF-8 text decoded again in the worker) and what fetching collected (metadata,
+ * messages, timings, the shared data-bag entries). Back: the detected type, metadata, format
+ * outputs, messages, timings, data-bag entries and a rerender request. No DOM crosses either way;
+ * the worker builds and drops it.
  *
- * A worker boots once — imports the plugin list and sets up only document, transform and format
- * plugins, which need no services — and then runs one PageDocument per task.
+ * A worker boots once, as the pool's per-worker `init` (BOOT_TASK): it gets the frozen config and
+ * where the plugin list lives (a module URL the server hands in: core never imports plugins),
+ * imports the list and sets up only document, transform and format plugins, which need no
+ * services. Then it runs one PageDocument per task, and the config never crosses again.
  */
 import type { Logger } from 'pino';
 import type { TrawlConfig } from './config-schema.ts';
@@ -28,9 +30,13 @@ export interface PluginListRef {
   name: string;
 }
 
-export interface ContentInput {
+/** What a content worker boots from, once. */
+export interface BootInput {
   plugins: PluginListRef;
   config: Readonly<TrawlConfig>;
+}
+
+export interface ContentInput {
   request: ScrapeRequest;
   workspace: string;
   /** Epoch ms; the pool kills the worker then, this only lets plugins see it coming. */
@@ -67,7 +73,7 @@ export const CONTENT_TASK = task<typeof run>(import.meta.url, 'run');
  * The input for a fetched document, and the buffers to transfer. A body that is a view into a
  * larger buffer is copied first: transferring would hand the worker (and take from us) the rest.
  */
-export function contentInput(doc: PageDocument, plugins: PluginListRef, config: Readonly<TrawlConfig>, refetched: boolean): { input: ContentInput; transfer: ArrayBuffer[] } {
+export function contentInput(doc: PageDocument, refetched: boolean): { input: ContentInput; transfer: ArrayBuffer[] } {
   const response = { ...doc.response! };
   const { body } = response;
   const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
@@ -76,8 +82,6 @@ export function contentInput(doc: PageDocument, plugins: PluginListRef, config: 
   const utf8Text = response.text !== undefined && response.charset === 'utf-8';
   if (utf8Text) delete response.text;
   const input: ContentInput = {
-    plugins,
-    config,
     request: doc.job.request as ScrapeRequest,
     workspace: doc.job.workspace,
     deadline: doc.job.deadline,
@@ -109,11 +113,10 @@ interface Booted {
   logger: Logger;
 }
 
-let booted: Promise<Booted> | undefined;
+let booted: Booted | undefined;
 
-type BootInput = Pick<ContentInput, 'plugins' | 'config'>;
-
-async function boot(input: BootInput): Promise<Booted> {
+/** The per-worker setup (the pool's `init`): the plugin list imported and set up from the config. */
+export async function boot(input: BootInput): Promise<void> {
   const module = (await import(input.plugins.module)) as Record<string, unknown>;
   const list = module[input.plugins.name];
   if (!Array.isArray(list)) throw new Error(`${input.plugins.module} exports no plugin list "${input.plugins.name}"`);
@@ -126,8 +129,10 @@ async function boot(input: BootInput): Promise<Booted> {
       throw new Error(`${plugin.id} asked for a service in a content worker, where there are none (document, transform and format plugins must work without)`);
     },
   }), CONTENT_KINDS);
-  return { registry, logger };
+  booted = { registry, logger };
 }
+
+export const BOOT_TASK = task<typeof boot>(import.meta.url, 'boot');
 
 function jobOf(input: ContentInput): Job {
   const left = input.deadline - Date.now();
@@ -135,22 +140,10 @@ function jobOf(input: ContentInput): Job {
   return createJob(input.request, input.workspace, signal, input.deadline);
 }
 
-function booting(input: BootInput): Promise<Booted> {
-  booted ??= boot(input);
-  booted.catch(() => (booted = undefined));
-  return booted;
-}
-
-/** A task that only boots the worker, so the first pages of a fresh server do not wait for it. */
-export async function warm(input: BootInput): Promise<void> {
-  await booting(input);
-}
-
-export const WARM_TASK = task<typeof warm>(import.meta.url, 'warm');
-
 /** The task: one fetched document through the content stages. */
 export async function run(input: ContentInput, ctx: TaskContext): Promise<ContentOutput> {
-  const { registry, logger } = await booting(input);
+  if (!booted) throw new Error('the content worker was not booted (the pool runs BOOT_TASK as its init)');
+  const { registry, logger } = booted;
   const doc = new PageDocument(jobOf(input));
   doc.response = input.response;
   if (input.utf8Text) doc.response.text = new TextDecoder('utf-8').decode(input.response.body);

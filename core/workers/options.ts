@@ -3,7 +3,7 @@
  * and the statistics it reports for /health.
  */
 import { availableParallelism } from 'node:os';
-import type { SerializedError, WorkerFailureKind } from './task.ts';
+import type { SerializedError, TaskRef, WorkerFailureKind } from './task.ts';
 import { reviveError } from './task.ts';
 
 export interface WorkerPoolOptions {
@@ -21,10 +21,28 @@ export interface WorkerPoolOptions {
   maxRssMb?: number;
   /** How often heaps and RSS are sampled, in ms. Default 100. */
   sampleMs?: number;
+  /**
+   * A worker runs a full garbage collection after a task when its last one is this long ago (ms),
+   * so resident memory follows what the workers hold. Default 0: when the runtime decides.
+   */
+  collectEveryMs?: number;
+  /**
+   * Worker threads run at this nice value (Linux; 0 = the process's own priority), so when the
+   * cores are short the calling thread and other processes (a browser rendering for a request)
+   * go first and the workers take what is left. Elsewhere it is ignored.
+   */
+  nice?: number;
   /** Bun's small-heap mode for workers: less memory, slower; not a limit. */
   smol?: boolean;
   /** Module URLs every new worker loads before its first task, so replacements start warm. */
   preload?: string[];
+  /**
+   * A task every new worker (a replacement too) runs once as soon as it starts, before any other:
+   * per-worker setup, such as booting plugins from a config, that tasks would otherwise each carry
+   * across the thread boundary. When it fails, the worker's task fails with its error and the
+   * worker is dropped (the next task gets a new one that tries again). Size 0 runs it once here.
+   */
+  init?: { ref: TaskRef<any, unknown>; input: unknown };
   /** An idle worker is stopped after this long (ms); default never, workers stay warm. */
   idleMs?: number;
   /** Rebuilds a task's error on the calling thread (e.g. back into a TrawlError). */
@@ -37,6 +55,13 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Heavy tasks (large inputs) run at most `maxHeavy` at once; lighter ones may pass them in the queue. */
   heavy?: boolean;
+  /**
+   * Where the task waits in the queue: smaller first, equal ones first come first served. Default:
+   * `performance.now()` at submission (plain first come, first served). A caller whose work comes
+   * back for a second task (a page fetched again) passes the first one's time, so that work does
+   * not queue a second time behind everything that arrived meanwhile.
+   */
+  order?: number;
   /** Buffers moved to the worker instead of copied (they become unusable here). */
   transfer?: Transferable[];
 }
@@ -44,6 +69,8 @@ export interface RunOptions {
 export interface WorkerPoolStats {
   size: number;
   workers: number;
+  /** Workers that finished their `init` (all of them without one). */
+  ready: number;
   busy: number;
   queued: number;
   heavyRunning: number;
@@ -53,7 +80,7 @@ export interface WorkerPoolStats {
   failed: Record<WorkerFailureKind, number>;
 }
 
-export type PoolSettings = Required<Omit<WorkerPoolOptions, 'preload'>> & { preload: string[] };
+export type PoolSettings = Required<Omit<WorkerPoolOptions, 'preload' | 'init'>> & Pick<WorkerPoolOptions, 'init'> & { preload: string[] };
 
 export function resolveOptions(options: WorkerPoolOptions): PoolSettings {
   const size = Math.max(0, Math.floor(options.size ?? availableParallelism()));
@@ -65,8 +92,11 @@ export function resolveOptions(options: WorkerPoolOptions): PoolSettings {
     memoryLimitMb: options.memoryLimitMb ?? 0,
     maxRssMb: options.maxRssMb ?? 0,
     sampleMs: options.sampleMs ?? 100,
+    collectEveryMs: options.collectEveryMs ?? 0,
+    nice: options.nice ?? 0,
     smol: options.smol ?? false,
     preload: options.preload ?? [],
+    init: options.init,
     idleMs: options.idleMs ?? Infinity,
     reviveError: options.reviveError ?? reviveError,
   };

@@ -21,6 +21,12 @@ const allocateYielding = task<typeof Tasks.allocateYielding>(FIXTURES, 'allocate
 const allocateSync = task<typeof Tasks.allocateSync>(FIXTURES, 'allocateSync');
 const allocateChecked = task<typeof Tasks.allocateChecked>(FIXTURES, 'allocateChecked');
 const wasPreloaded = task<typeof Tasks.wasPreloaded>(FIXTURES, 'wasPreloaded');
+const setUp = task<typeof Tasks.setUp>(FIXTURES, 'setUp');
+const limited = task<typeof Tasks.limited>(FIXTURES, 'limited');
+const leaveGarbage = task<typeof Tasks.leaveGarbage>(FIXTURES, 'leaveGarbage');
+const garbageCollected = task<typeof Tasks.garbageCollected>(FIXTURES, 'garbageCollected');
+const setUpsHere = task<typeof Tasks.setUpsHere>(FIXTURES, 'setUpsHere');
+const niceHere = task<typeof Tasks.niceHere>(FIXTURES, 'niceHere');
 
 const pools: WorkerPool[] = [];
 function pool(options: WorkerPoolOptions): WorkerPool {
@@ -181,6 +187,98 @@ describe('WorkerPool', () => {
     expect(await failure(workers.run(spin, {}, { timeoutMs: 100 }))).toMatchObject({ kind: 'timeout' });
     expect(await workers.run(wasPreloaded, undefined)).toBe(true);
     expect(await pool({ size: 1 }).run(wasPreloaded, undefined)).toBe(false);
+  });
+
+  test('waiting tasks start in order: first come first served, unless a task names an earlier place', async () => {
+    const workers = pool({ size: 1 });
+    const early = performance.now();
+    const busy = workers.run(sleep, { ms: 100, label: 'running' });
+    const a = workers.run(sleep, { ms: 5, label: 'A' });
+    const b = workers.run(sleep, { ms: 5, label: 'B' });
+    const back = workers.run(sleep, { ms: 5, label: 'came back' }, { order: early });
+    const started = (await Promise.all([busy, a, b, back])).sort((x, y) => x.startedAt - y.startedAt || 0).map((r) => r.label);
+    expect(started).toEqual(['running', 'came back', 'A', 'B']);
+  });
+
+  describe('a limited section (section.ts)', () => {
+    test('that finishes or throws leaves the task and the worker as they were', async () => {
+      const workers = pool({ size: 1 });
+      expect(await workers.run(limited, { mode: 'ok', timeoutMs: 1000 })).toBe('parsed');
+      expect(await workers.run(limited, { mode: 'throw', timeoutMs: 1000 }).catch((err: Error) => err.message)).toBe('unexpected token in stream');
+      expect(workers.stats()).toMatchObject({ workers: 1, replaced: 0 });
+    });
+
+    test('that spins is stopped at its own limit with its own error; the worker is replaced', async () => {
+      const workers = pool({ size: 1 });
+      await workers.run(add, { a: 0, b: 0 });
+      const started = performance.now();
+      const error = (await workers.run(limited, { mode: 'hang', timeoutMs: 200 }, { timeoutMs: 20_000 }).catch((err: unknown) => err)) as Error;
+      expect(error).not.toBeInstanceOf(WorkerPoolError);
+      expect(error).toMatchObject({ message: 'parsing took longer than 200 ms', code: 'unprocessable' });
+      expect(performance.now() - started).toBeLessThan(2000);
+      expect(await workers.run(add, { a: 1, b: 1 })).toBe(2);
+      expect(workers.stats()).toMatchObject({ replaced: 1, failed: { timeout: 1 } });
+    });
+
+    test.each([
+      ['crash', 'Could not read it: the parser crashed (async failure inside the library)'],
+      ['reject', 'Could not read it: the parser crashed (forgotten rejection)'],
+      ['exit', 'Could not read it: the parser stopped unexpectedly'],
+    ] as const)('that does "%s" fails the task with its crash error', async (mode, message) => {
+      const workers = pool({ size: 1 });
+      const error = (await workers.run(limited, { mode, timeoutMs: 10_000 }).catch((err: unknown) => err)) as Error;
+      expect(error).toMatchObject({ message, code: 'unprocessable' });
+      expect(await workers.run(add, { a: 1, b: 1 })).toBe(2);
+    });
+
+    test('on the calling thread (size 0) is held to its limit when it yields', async () => {
+      const here = pool({ size: 0 });
+      const error = (await here.run(limited, { mode: 'wait', timeoutMs: 50 }).catch((err: unknown) => err)) as Error;
+      expect(error.message).toBe('parsing took longer than 50 ms');
+    });
+  });
+
+  test('with collectEveryMs a worker collects its garbage after a task', async () => {
+    const collecting = pool({ size: 1, collectEveryMs: 1 });
+    await collecting.run(leaveGarbage, undefined);
+    await Bun.sleep(5);
+    await collecting.run(leaveGarbage, undefined);
+    expect(await collecting.run(garbageCollected, undefined)).toBe(true);
+    const lazy = pool({ size: 1 });
+    await lazy.run(leaveGarbage, undefined);
+    expect(await lazy.run(garbageCollected, undefined)).toBe(false);
+  });
+
+  test.if(process.platform === 'linux')('workers run at the nice value asked for; the calling thread keeps its own', async () => {
+    const own = await pool({ size: 0 }).run(niceHere, undefined);
+    expect(await pool({ size: 1, nice: 5 }).run(niceHere, undefined)).toBe(Math.max(5, own));
+    expect(await pool({ size: 1 }).run(niceHere, undefined)).toBe(own);
+  });
+
+  test('init runs once on every worker, a replacement too, before its first task', async () => {
+    const workers = pool({ size: 2, init: { ref: setUp, input: { label: 'booted' } } });
+    expect(workers.stats()).toMatchObject({ workers: 0, ready: 0 });
+    await workers.prestart();
+    expect(workers.stats()).toMatchObject({ workers: 2, ready: 2, busy: 0, completed: 0 });
+    expect(await Promise.all([workers.run(setUpsHere, undefined), workers.run(setUpsHere, undefined)])).toEqual([['booted'], ['booted']]);
+    expect(await failure(workers.run(spin, {}, { timeoutMs: 100 }))).toMatchObject({ kind: 'timeout' });
+    expect(await Promise.all([workers.run(setUpsHere, undefined), workers.run(setUpsHere, undefined)])).toEqual([['booted'], ['booted']]);
+  });
+
+  test('a worker whose init fails fails its task with that error and is dropped; prestart reports it', async () => {
+    const workers = pool({ size: 1, init: { ref: setUp, input: { label: 'broken', fail: true } } });
+    expect(await workers.prestart().catch((err: Error) => err.message)).toBe('setup broken failed');
+    const error = (await workers.run(add, { a: 1, b: 1 }).catch((err: unknown) => err)) as Error & { code?: string };
+    expect(error).toMatchObject({ message: 'setup broken failed', code: 'internal' });
+    expect(workers.stats()).toMatchObject({ workers: 0, busy: 0, replaced: 0 });
+    // The next task gets a new worker that tries the setup again (and fails the same way here).
+    expect(await workers.run(add, { a: 1, b: 1 }).catch((err: Error) => err.message)).toBe('setup broken failed');
+  });
+
+  test('size 0 runs init once on the calling thread', async () => {
+    const here = pool({ size: 0, init: { ref: setUp, input: { label: 'here' } } });
+    await here.run(add, { a: 1, b: 1 });
+    expect(await here.run(setUpsHere, undefined)).toEqual(['here']);
   });
 
   test('size 0 runs tasks on the calling thread, still under the deadline', async () => {

@@ -2,25 +2,25 @@
  * A pool of Bun Workers for CPU work that must not stall the server thread: parsing, transforms,
  * formats. A task is a module URL plus the name of a function it exports (see task.ts); every
  * worker runs the same entry (worker.ts), which imports the module once and keeps it, so the
- * pool knows nothing of what it runs and plugins can bring their own task modules.
+ * pool knows nothing of what it runs and plugins can bring their own task modules. What every
+ * task would otherwise carry (a config, booted plugins) is the pool's `init`, run once per worker.
  *
- * Each task has a hard deadline, counted from submission (queue time included) and an optional
- * AbortSignal. When either fires, the caller's promise rejects at once and a running task's worker
- * is terminated and replaced: a tight loop cannot be asked to stop, only killed. A worker that
- * crashes (an uncaught error, even in a callback long after the task returned) takes only its own
- * task down. Memory: see memory.ts. Size 0 runs tasks on the calling thread (no isolation at all:
- * a synchronous task blocks the thread and the deadline fires only when it yields) for
- * comparisons and debugging.
+ * Tasks wait in order (first come first served unless a caller names an earlier place). Each has
+ * a hard deadline, counted from submission (queue time included) and an optional AbortSignal.
+ * When either fires, the caller's promise rejects at once and a running task's worker is
+ * terminated and replaced: a tight loop cannot be asked to stop, only killed. Part of a task can
+ * run under its own shorter limit (section.ts). A worker that crashes (an uncaught error, even in
+ * a callback long after the task returned) takes only its own task down. Memory: see memory.ts.
+ * Size 0 runs tasks on the calling thread (no isolation at all: a synchronous task blocks the
+ * thread and the deadline fires only when it yields) for comparisons and debugging.
  */
 import { pickSuspect, RssWatchdog } from './memory.ts';
 import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
-import { WorkerPoolError, type RunMessage, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
+import { WorkerSlot } from './slot.ts';
+import { WorkerPoolError, type RunMessage, type SerializedError, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
 
 export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './options.ts';
 export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
-
-/** Bun's Worker can stop holding the process open while idle; the DOM typings do not know it. */
-type BunWorker = Worker & { ref(): void; unref(): void };
 
 interface Task {
   id: number;
@@ -28,30 +28,26 @@ interface Task {
   input: unknown;
   options: RunOptions;
   heavy: boolean;
+  /** Place in the queue: smaller first. */
+  order: number;
   resolve(output: unknown): void;
   reject(error: unknown): void;
   cleanup(): void;
   slot?: Slot;
   settled?: boolean;
+  /** A limited section (section.ts) running now: its timer and the error a crash during it becomes. */
+  section?: { timer: ReturnType<typeof setTimeout>; crashError: SerializedError };
 }
 
-interface Slot {
-  worker: BunWorker;
-  task?: Task;
-  startedAt: number;
-  heapBytes: number;
-  idleTimer?: ReturnType<typeof setTimeout>;
-}
+type Slot = WorkerSlot<Task>;
 
-const ENTRY = new URL('./worker.ts', import.meta.url).href;
 const MB = 2 ** 20;
 const NO_CHECKS: TaskContext = { checkMemory() {} };
 
-/** Bun's message of an uncaught worker error is a source excerpt ending in "error: <message>" and a stack. */
-function crashMessage(event: ErrorEvent): string {
-  const message = event.error instanceof Error ? event.error.message : event.message;
-  const line = /^\s*(?:\w*Error|error): (.+)$/m.exec(message ?? '')?.[1] ?? message?.split('\n').find((l) => l.trim());
-  return line?.trim().slice(0, 200) || 'unknown error';
+async function callHere(ref: TaskRef<unknown, unknown>, input: unknown): Promise<unknown> {
+  const fn = ((await import(ref.module)) as Record<string, unknown>)[ref.name];
+  if (typeof fn !== 'function') throw new Error(`${ref.module} exports no function "${ref.name}"`);
+  return (fn as TaskFunction)(input, NO_CHECKS);
 }
 
 export class WorkerPool {
@@ -62,6 +58,8 @@ export class WorkerPool {
   private readonly watchdog: RssWatchdog;
   private nextId = 0;
   private inProcess = 0;
+  /** Size 0: the `init` task, run once on this thread. */
+  private initHere?: Promise<unknown>;
   private closed = false;
   private counts = { completed: 0, replaced: 0, failed: { timeout: 0, aborted: 0, crashed: 0, memory: 0, 'queue-full': 0, closed: 0 } };
 
@@ -87,6 +85,7 @@ export class WorkerPool {
         input,
         options,
         heavy: options.heavy ?? false,
+        order: options.order ?? performance.now(),
         resolve: resolve as (output: unknown) => void,
         reject,
         cleanup: () => {
@@ -96,9 +95,9 @@ export class WorkerPool {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       if (this.size === 0) return this.runHere(task);
-      this.queue.push(task);
+      this.enqueue(task);
       this.drain();
-      if (this.queue.length > this.settings.maxQueue && this.queue.at(-1) === task) {
+      if (this.queue.length > this.settings.maxQueue && this.queue.includes(task)) {
         this.fail(task, new WorkerPoolError('queue-full', `the worker pool is busy: ${this.settings.maxQueue} tasks are already waiting`));
       }
     });
@@ -108,6 +107,7 @@ export class WorkerPool {
     return {
       size: this.size,
       workers: this.slots.length,
+      ready: this.slots.filter((s) => s.isReady).length,
       busy: this.inProcess + this.slots.filter((s) => s.task).length,
       queued: this.queue.length,
       heavyRunning: this.heavyRunning(),
@@ -115,6 +115,17 @@ export class WorkerPool {
       replaced: this.counts.replaced,
       failed: { ...this.counts.failed },
     };
+  }
+
+  /**
+   * Starts every worker now (each runs `init` at once) instead of on the first tasks; settles when
+   * all are ready, rejecting with the first setup error. A server calls this at start-up.
+   */
+  async prestart(): Promise<void> {
+    while (!this.closed && this.slots.length < this.size) this.spawn();
+    const errors = await Promise.all(this.slots.map((slot) => slot.ready.then(() => undefined, (err: unknown) => err)));
+    const failed = errors.find((err) => err !== undefined);
+    if (failed !== undefined) throw failed;
   }
 
   /** Stops every worker; waiting and running tasks fail with `closed`. */
@@ -139,10 +150,15 @@ export class WorkerPool {
   private async runHere(task: Task): Promise<void> {
     this.inProcess++;
     try {
-      const module = (await import(task.ref.module)) as Record<string, unknown>;
-      const fn = module[task.ref.name];
-      if (typeof fn !== 'function') throw new Error(`${task.ref.module} exports no function "${task.ref.name}"`);
-      const output = await (fn as TaskFunction)(task.input, NO_CHECKS);
+      const { init } = this.settings;
+      if (init) {
+        this.initHere ??= callHere(init.ref, init.input);
+        await this.initHere.catch((err: unknown) => {
+          this.initHere = undefined;
+          throw err;
+        });
+      }
+      const output = await callHere(task.ref, task.input);
       if (this.settle(task, () => task.resolve(output))) this.counts.completed++;
     } catch (err) {
       if (this.settle(task, () => task.reject(err))) this.counts.completed++;
@@ -151,7 +167,14 @@ export class WorkerPool {
     }
   }
 
-  /** Starts waiting tasks, first come first served among those allowed to run (heavy ones wait for a heavy slot). */
+  /** Behind every task of the same or a smaller order; from the back, where nearly every task goes. */
+  private enqueue(task: Task): void {
+    let at = this.queue.length;
+    while (at > 0 && this.queue[at - 1]!.order > task.order) at--;
+    this.queue.splice(at, 0, task);
+  }
+
+  /** Starts waiting tasks, in queue order among those allowed to run (heavy ones wait for a heavy slot). */
   private drain(): void {
     while (!this.closed && this.queue.length > 0) {
       const heavyFull = this.heavyRunning() >= this.settings.maxHeavy;
@@ -164,38 +187,18 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(ENTRY, { smol: this.settings.smol, preload: this.settings.preload }) as BunWorker;
-    const slot: Slot = { worker, startedAt: 0, heapBytes: 0 };
-    worker.unref();
-    worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => this.onReply(slot, event.data));
-    worker.addEventListener('error', (event: ErrorEvent) => {
-      event.preventDefault();
-      this.lose(slot, `the worker crashed (${crashMessage(event)})`);
-    });
-    worker.addEventListener('close', () => this.lose(slot, 'the worker stopped unexpectedly'));
+    const slot: Slot = new WorkerSlot(this.settings, { reply: (from, reply) => this.onReply(from, reply), lost: (from, what) => this.lose(from, what) });
     this.slots.push(slot);
     return slot;
   }
 
   private start(slot: Slot, task: Task): void {
-    clearTimeout(slot.idleTimer);
-    slot.task = task;
-    slot.startedAt = performance.now();
-    slot.heapBytes = 0;
     task.slot = slot;
-    slot.worker.ref();
     this.watchdog.start();
-    const message: RunMessage = {
-      type: 'run',
-      id: task.id,
-      module: task.ref.module,
-      name: task.ref.name,
-      input: task.input,
-      sampleMs: this.settings.sampleMs,
-      memoryLimitBytes: this.settings.memoryLimitMb * MB,
-    };
+    const { id, ref, input } = task;
+    const message: RunMessage = { type: 'run', id, module: ref.module, name: ref.name, input, sampleMs: this.settings.sampleMs, memoryLimitBytes: this.settings.memoryLimitMb * MB, collectEveryMs: this.settings.collectEveryMs };
     try {
-      slot.worker.postMessage(message, task.options.transfer ?? []);
+      slot.run(task, message, task.options.transfer ?? []);
     } catch (err) {
       // The input cannot be cloned: the caller's mistake, the worker is fine.
       this.settle(task, () => task.reject(err));
@@ -204,8 +207,19 @@ export class WorkerPool {
   }
 
   private onReply(slot: Slot, reply: WorkerReply): void {
+    if (reply.type === 'ready') {
+      // A worker that cannot set itself up is of no use; an idle one goes now, a busy one after its task fails.
+      if (reply.error && !slot.task) this.discard(slot, false);
+      return;
+    }
     const task = slot.task;
     if (!task || reply.id !== task.id) return;
+    if (reply.type === 'section') {
+      const timeout = this.settings.reviveError(reply.timeoutError);
+      task.section = { crashError: reply.crashError, timer: setTimeout(() => this.fail(task, timeout, 'timeout'), reply.timeoutMs) };
+      return;
+    }
+    if (reply.type === 'section-end') return this.endSection(task);
     slot.heapBytes = reply.heapBytes;
     const limit = this.settings.memoryLimitMb * MB;
     const over = limit > 0 && reply.heapBytes > limit;
@@ -216,8 +230,10 @@ export class WorkerPool {
     this.counts.completed++;
     if (reply.ok) this.settle(task, () => task.resolve(reply.output));
     else this.settle(task, () => task.reject(this.settings.reviveError(reply.error)));
-    // A worker that kept a heap over the limit after its task is recycled rather than reused.
-    if (over) this.discard(slot, true);
+    // A worker that kept a heap over the limit after its task is recycled rather than reused; one
+    // whose setup failed is dropped, and the next task gets a new one that tries again.
+    if (!reply.ok && reply.initFailed) this.discard(slot, false);
+    else if (over) this.discard(slot, true);
     else this.release(slot);
   }
 
@@ -226,35 +242,43 @@ export class WorkerPool {
     if (task.settled) return false;
     task.settled = true;
     task.cleanup();
+    this.endSection(task);
     if (task.slot?.task === task) task.slot.task = undefined;
     outcome();
     return true;
   }
 
+  private endSection(task: Task): void {
+    clearTimeout(task.section?.timer);
+    task.section = undefined;
+  }
+
   /** The pool gives up on a task: out of the queue, or its worker terminated and replaced. */
-  private fail(task: Task, error: WorkerPoolError): void {
+  private fail(task: Task, error: Error, kind = (error as WorkerPoolError).kind): void {
     const slot = task.slot?.task === task ? task.slot : undefined;
     if (!this.settle(task, () => task.reject(error))) return;
-    this.counts.failed[error.kind]++;
+    this.counts.failed[kind]++;
     const queued = this.queue.indexOf(task);
     if (queued >= 0) this.queue.splice(queued, 1);
     if (slot) this.discard(slot, !this.closed);
   }
 
-  /** A worker died on its own (crash, exit): its task fails, a fresh worker takes its place. */
-  private lose(slot: Slot, message: string): void {
+  /**
+   * A worker died on its own (`what`: "crashed (<message>)", "stopped unexpectedly"): its task fails
+   * (with the section's own error inside a limited section), a fresh worker takes its place.
+   */
+  private lose(slot: Slot, what: string): void {
     if (!this.slots.includes(slot)) return;
+    const { task } = slot;
     // An idle worker that dies is not replaced here: a broken preload would otherwise respawn forever.
-    if (slot.task) this.fail(slot.task, new WorkerPoolError('crashed', message));
-    else this.discard(slot, false);
+    if (!task) return this.discard(slot, false);
+    const inSection = task.section?.crashError;
+    const error = inSection ? this.settings.reviveError({ ...inSection, message: inSection.message.replace('{reason}', what) }) : new WorkerPoolError('crashed', `the worker ${what}`);
+    this.fail(task, error, 'crashed');
   }
 
   private release(slot: Slot): void {
-    slot.worker.unref();
-    if (Number.isFinite(this.settings.idleMs)) {
-      slot.idleTimer = setTimeout(() => this.discard(slot, false), this.settings.idleMs);
-      slot.idleTimer.unref?.();
-    }
+    slot.idle(this.settings.idleMs, () => this.discard(slot, false));
     if (!this.slots.some((s) => s.task)) this.watchdog.stop();
     this.drain();
   }
@@ -263,9 +287,7 @@ export class WorkerPool {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     this.slots.splice(index, 1);
-    clearTimeout(slot.idleTimer);
-    slot.task = undefined;
-    slot.worker.terminate();
+    slot.terminate();
     if (replace) {
       this.counts.replaced++;
       this.spawn();

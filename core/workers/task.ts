@@ -44,6 +44,13 @@ export function task<F extends TaskFunction>(module: URL | string, name: string)
   return Object.freeze({ module: typeof module === 'string' ? module : module.href, name });
 }
 
+/** Bun's message of an uncaught worker error is a source excerpt ending in "error: <message>" and a stack. */
+export function crashMessage(event: ErrorEvent): string {
+  const message = event.error instanceof Error ? event.error.message : event.message;
+  const line = /^\s*(?:\w*Error|error): (.+)$/m.exec(message ?? '')?.[1] ?? message?.split('\n').find((l) => l.trim());
+  return line?.trim().slice(0, 200) || 'unknown error';
+}
+
 export interface SerializedError {
   name: string;
   message: string;
@@ -76,6 +83,20 @@ export function reviveError(data: SerializedError): Error {
   return error;
 }
 
+/** Pool → worker, once, right after it starts: the pool's per-worker setup (`init`). */
+export interface InitMessage {
+  type: 'init';
+  module: string;
+  name: string;
+  input: unknown;
+}
+
+/** Pool → worker, right after it starts when the pool runs its workers below normal priority. */
+export interface NiceMessage {
+  type: 'nice';
+  value: number;
+}
+
 /** Pool → worker. */
 export interface RunMessage {
   type: 'run';
@@ -87,10 +108,16 @@ export interface RunMessage {
   sampleMs: number;
   /** The heap size past which `checkMemory` throws; 0 = no limit. */
   memoryLimitBytes: number;
+  /** A full collection after a task when the last one is this long ago (ms); 0 = as the runtime sees fit. */
+  collectEveryMs: number;
 }
 
-/** Worker → pool. */
+/** Worker → pool. `initFailed`: the worker's setup failed, so it cannot run anything. */
 export type WorkerReply =
   | { type: 'done'; id: number; ok: true; output: unknown; heapBytes: number }
-  | { type: 'done'; id: number; ok: false; error: SerializedError; heapBytes: number }
-  | { type: 'heap'; id: number; heapBytes: number };
+  | { type: 'done'; id: number; ok: false; error: SerializedError; heapBytes: number; initFailed?: boolean }
+  | { type: 'heap'; id: number; heapBytes: number }
+  | { type: 'ready'; error?: SerializedError }
+  /** A limited section of the task starts (section.ts) or ends. */
+  | { type: 'section'; id: number; timeoutMs: number; timeoutError: SerializedError; crashError: SerializedError }
+  | { type: 'section-end'; id: number };

@@ -1,18 +1,36 @@
 /**
- * The one entry point every pool worker runs. It loads the module a task names (once per worker:
- * modules stay loaded, which is what keeps a warm worker fast), calls the named export with the
- * input and posts back the output or the error. While a task runs it reports its JavaScript heap
- * to the pool every `sampleMs`, whenever the task yields; the pool, not the worker, decides to
- * stop a worker, because only the pool can stop one that never yields.
+ * The one entry point every pool worker runs. It first runs the pool's per-worker setup when
+ * there is one (`init`: what every task would otherwise carry, such as a config and the plugins
+ * booted from it), then loads the module each task names (once per worker: modules stay loaded,
+ * which is what keeps a warm worker fast), calls the named export with the input and posts back
+ * the output or the error. While a task runs it reports its JavaScript heap to the pool every
+ * `sampleMs`, whenever the task yields; the pool, not the worker, decides to stop a worker,
+ * because only the pool can stop one that never yields.
  */
 import { heapSize } from 'bun:jsc';
-import { serializeError, WorkerPoolError, type RunMessage, type TaskContext, type TaskFunction, type WorkerReply } from './task.ts';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { setSectionHost } from './section.ts';
+import { serializeError, WorkerPoolError, type InitMessage, type NiceMessage, type RunMessage, type TaskContext, type TaskFunction, type WorkerReply } from './task.ts';
 
 declare const self: Worker;
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
-/** `heapSize()` costs tens of microseconds, so cooperative checks read it at most this often. */
+/** `heapSize()` is cheap, but posting the reading is not free: cooperative checks report at most this often. */
 const CHECK_EVERY_MS = 5;
+const NO_CHECKS: TaskContext = { checkMemory() {} };
+
+/** Settles once the worker's setup is done; tasks wait for it (messages arrive in order, init first). */
+let ready: Promise<unknown> = Promise.resolve();
+/** The task running now (one at a time): limited sections are reported under its id. */
+let current = 0;
+let collectedAt = performance.now();
+
+setSectionHost({
+  begin: ({ timeoutMs, timeoutError, crashError }) =>
+    self.postMessage({ type: 'section', id: current, timeoutMs, timeoutError: serializeError(timeoutError), crashError: serializeError(crashError) } satisfies WorkerReply),
+  end: () => self.postMessage({ type: 'section-end', id: current } satisfies WorkerReply),
+});
 
 function load(url: string): Promise<Record<string, unknown>> {
   let module = modules.get(url);
@@ -22,6 +40,12 @@ function load(url: string): Promise<Record<string, unknown>> {
     module.catch(() => modules.delete(url));
   }
   return module;
+}
+
+async function call(module: string, name: string, input: unknown, ctx: TaskContext): Promise<unknown> {
+  const fn = (await load(module))[name];
+  if (typeof fn !== 'function') throw new Error(`${module} exports no function "${name}"`);
+  return (fn as TaskFunction)(input, ctx);
 }
 
 function post(reply: WorkerReply): void {
@@ -50,20 +74,59 @@ function contextFor(message: RunMessage): TaskContext {
   };
 }
 
-self.onmessage = async (event: MessageEvent<RunMessage>) => {
-  const message = event.data;
+/** Linux sets a nice value per thread: this thread's id is the last part of /proc/thread-self. */
+function lowerPriority(value: number): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), value);
+  } catch {
+    // Not Linux, or not allowed: the worker runs at the process's priority.
+  }
+}
+
+function init(message: InitMessage): void {
+  ready = call(message.module, message.name, message.input, NO_CHECKS);
+  ready.then(
+    () => self.postMessage({ type: 'ready' } satisfies WorkerReply),
+    (err: unknown) => self.postMessage({ type: 'ready', error: serializeError(err) } satisfies WorkerReply),
+  );
+}
+
+async function run(message: RunMessage): Promise<void> {
+  try {
+    await ready;
+  } catch (err) {
+    post({ type: 'done', id: message.id, ok: false, error: serializeError(err), heapBytes: heapSize(), initFailed: true });
+    return;
+  }
+  current = message.id;
   const sampler = setInterval(() => {
     self.postMessage({ type: 'heap', id: message.id, heapBytes: heapSize() } satisfies WorkerReply);
   }, message.sampleMs);
   try {
-    const module = await load(message.module);
-    const fn = module[message.name];
-    if (typeof fn !== 'function') throw new Error(`${message.module} exports no function "${message.name}"`);
-    const output = await (fn as TaskFunction)(message.input, contextFor(message));
+    const output = await call(message.module, message.name, message.input, contextFor(message));
     clearInterval(sampler);
     post({ type: 'done', id: message.id, ok: true, output, heapBytes: heapSize() });
   } catch (err) {
     clearInterval(sampler);
     post({ type: 'done', id: message.id, ok: false, error: serializeError(err), heapBytes: heapSize() });
   }
+  collect(message.collectEveryMs);
+}
+
+/**
+ * What a page leaves behind is mostly promoted to the old generation (it lived through the young
+ * collections during the page) and the runtime's own full collections come late for a heap this
+ * small, so a busy worker's resident memory climbs for minutes. A full collection now and then,
+ * right after a reply (a small heap: milliseconds), keeps it near what the worker really holds.
+ */
+function collect(everyMs: number): void {
+  if (everyMs <= 0 || performance.now() - collectedAt < everyMs) return;
+  Bun.gc(true);
+  collectedAt = performance.now();
+}
+
+self.onmessage = (event: MessageEvent<NiceMessage | InitMessage | RunMessage>) => {
+  if (event.data.type === 'nice') lowerPriority(event.data.value);
+  else if (event.data.type === 'init') init(event.data);
+  else void run(event.data);
 };

@@ -15,6 +15,7 @@ import { TrawlError } from '../../core/errors.ts';
 import { createJob } from '../../core/job.ts';
 import { PluginRegistry } from '../../core/registry.ts';
 import { WorkerPoolError } from '../../core/workers/pool.ts';
+import { MISBEHAVING_TYPE } from '../fixtures/misbehaving-plugins.ts';
 
 const logger = pino({ level: 'silent' });
 const config = testConfig({ workers: { size: 1, maxRssMb: 0 } });
@@ -22,7 +23,7 @@ const registry = new PluginRegistry(builtinPlugins, config);
 await registry.setup(() => ({ logger, config, resolve: () => { throw new Error('no services'); } }), CONTENT_KINDS);
 const plugins = { module: new URL('../../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
 const pool = createContentPool(config, plugins);
-const inWorker = new ContentRunner(registry, logger, { pool, plugins, config });
+const inWorker = new ContentRunner(registry, logger, { pool, config });
 const inProcess = new ContentRunner(registry, logger);
 afterAll(() => pool.close());
 
@@ -85,7 +86,7 @@ test("a worker's heap over workers.memoryLimitMb stops the page at the next stag
   const tight = testConfig({ workers: { size: 1, maxRssMb: 0, memoryLimitMb: 1 } });
   const small = createContentPool(tight, plugins);
   try {
-    const error = await new ContentRunner(registry, logger, { pool: small, plugins, config: tight }).run(documentFor(PAGE), false).catch((e) => e);
+    const error = await new ContentRunner(registry, logger, { pool: small, config: tight }).run(documentFor(PAGE), false).catch((e) => e);
     expect(error).toMatchObject({ code: 'unprocessable', status: 422, message: expect.stringContaining('workers.memoryLimitMb') });
   } finally {
     small.close();
@@ -100,4 +101,28 @@ test('pool failures map to answers: memory and crashes 422, a full queue or clos
   expect(answer('queue-full')).toMatchObject({ code: 'overloaded', status: 503 });
   expect(answer('closed')).toMatchObject({ code: 'overloaded', status: 503 });
   expect(answer('timeout')).toMatchObject({ code: 'timeout', status: 422 });
+});
+
+describe('document parsers in a content worker', () => {
+  // The list adds a document type whose parser misbehaves as the file says; its time limit is 300 ms.
+  const list = { module: new URL('../fixtures/misbehaving-plugins.ts', import.meta.url).href, name: 'misbehavingPlugins' };
+  const parsers = createContentPool(config, list);
+  const runner = new ContentRunner(registry, logger, { pool: parsers, config });
+  afterAll(() => parsers.close());
+  const parse = (mode: string) => runner.run(documentFor(mode, { mediaType: MISBEHAVING_TYPE }), false).then(() => 'parsed', (err: unknown) => err);
+
+  test.each([
+    ['throw', 'Could not read TEST: the file is corrupt or unsupported (unexpected token in stream)'],
+    ['refuse', 'Could not read TEST: the file is encrypted and needs a password'],
+    ['hang', 'Could not read TEST: parsing took longer than 300 ms'],
+    ['wait', 'Could not read TEST: parsing took longer than 300 ms'],
+    ['crash', 'Could not read TEST: the parser crashed (async failure inside the library)'],
+    ['reject', 'Could not read TEST: the parser crashed (forgotten rejection)'],
+    ['exit', 'Could not read TEST: the parser stopped unexpectedly'],
+  ])('a parser that does "%s" fails the page with its type\'s 422, and the next page runs', async (mode, message) => {
+    const started = performance.now();
+    expect(await parse(mode)).toMatchObject({ code: 'unprocessable', status: 422, message });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(await parse('ok')).not.toBeInstanceOf(Error);
+  });
 });

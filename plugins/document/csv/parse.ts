@@ -1,5 +1,5 @@
 /**
- * The CSV parser (runs in the document worker): encoding and delimiter sniffed, then papaparse
+ * The CSV parser (runs in a content worker): encoding and delimiter sniffed, then papaparse
  * (quoted fields, embedded newlines and delimiters) streams the records; the first becomes the
  * header row of one table. Only the rows and columns under the caps are kept; the rest are
  * counted, and a note says how many were left out.

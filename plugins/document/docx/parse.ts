@@ -1,5 +1,5 @@
 /**
- * The DOCX parser (runs in the document worker): the zip guard first, then mammoth for the
+ * The DOCX parser (runs in a content worker): the zip guard first, then mammoth for the
  * content (headings, lists, bold/italic, links, tables, footnotes) and the document properties
  * for metadata.
  */

@@ -1,5 +1,5 @@
 /**
- * The PDF parser (runs in the document worker): structure and decompression checks, then
+ * The PDF parser (runs in a content worker): structure and decompression checks, then
  * pdf-parse (pdf.js) for metadata and, page by page up to the page cap, the positioned text items
  * that lines.ts and blocks.ts turn into headings, paragraphs, lists and tables.
  */

@@ -20,7 +20,7 @@ const count = (max: number) => z.number().int().min(1).max(max);
 export function baseLimits(defaults: { maxBytes: number; timeoutMs?: number }) {
   return {
     maxBytes: count(1024 * MiB).default(defaults.maxBytes).describe('Files larger than this many bytes are refused with 422.'),
-    timeoutMs: count(600_000).default(defaults.timeoutMs ?? 30_000).describe('Parsing runs in a worker thread that is stopped after this many milliseconds (422).'),
+    timeoutMs: count(600_000).default(defaults.timeoutMs ?? 30_000).describe('Parsing runs in a content worker that is stopped (and replaced) after this many milliseconds (422).'),
   };
 }
 

@@ -19,7 +19,7 @@ const documentsDescription =
   'sheet, cached formula results, dates as ISO 8601, a merged range\'s value in its top-left cell, empty rows and empty edge columns dropped. ' +
   'CSV: one table with the first record as header row. Limits (per type, in `plugins.document.<type>`): file size, PDF pages and expanded ' +
   'stream size, DOCX body size, XLSX sheets, rows, columns and cells, CSV rows, columns and cells, zip entries, expanded size and compression ratio, and a ' +
-  'parse time limit (parsers run in worker threads, so a hung or crashing parser costs only its thread); a cap that cuts content ' +
+  'parse time limit (parsers run in the content workers, so a hung or crashing parser costs only its worker); a cap that cuts content ' +
   'short leaves a note in the content and a `warnings` entry. Refused files are 422 with `Could not read <TYPE>: <reason>`, e.g. ' +
   '`Could not read PDF: the file is encrypted and needs a password`, `… the file is corrupt (invalid PDF structure)`, `… the file is truncated ' +
   '(its end-of-file marker is missing)`, `Could not read DOCX: the archive expands to more than 100 MB (refused as a likely zip bomb)`.';

@@ -1,16 +1,21 @@
 /**
- * What every document type shares on the main thread: detection, the size check, running its
- * `parse.ts` in the worker pool under the time limit, turning failures into one 422 wording
- * ("Could not read PDF: …"), and handing the HTML and metadata to the pipeline. A type is its
- * recogniser, its option schema and its parser module.
+ * What every document type shares: detection, the size check, running its `parse.ts` under the
+ * type's time limit, turning failures into one 422 wording ("Could not read PDF: …"), and handing
+ * the HTML and metadata to the pipeline. A type is its recogniser, its option schema and its
+ * parser module.
+ *
+ * Parsers are third-party code fed hostile bytes. They run where the content stages run, in a
+ * content worker, inside a limited section (core/workers/section.ts): the pool stops a parser that
+ * hangs at the type's `timeoutMs` and one that crashes the thread (even from a callback no
+ * try/catch reaches) by replacing the worker, and the request gets this type's 422 either way.
  */
 import { z } from 'zod';
 import { definePlugin, type PluginApi } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { recognises, responseFileName, type DocumentKind } from './detect.ts';
 import { formatBytes, unreadable, type BaseLimits } from './limits.ts';
-import { parserPool, ParserFailure } from './pool.ts';
-import type { DocumentMetadata, ParsedDocument } from './types.ts';
+import { withinLimit } from '../../../core/workers/section.ts';
+import type { DocumentMetadata, DocumentParser, ParsedDocument } from './types.ts';
 
 export interface DocumentTypeSpec<S extends z.ZodObject> {
   name: string;
@@ -36,10 +41,10 @@ function applyDocumentMetadata(doc: PageDocument, metadata: DocumentMetadata): v
   if (!doc.metadata.title) doc.metadata.title = responseFileName(doc) ?? '';
 }
 
-function failureReason(err: unknown): string | null {
-  if (!(err instanceof ParserFailure)) return null;
-  // Anything a parser library throws on its own is a file it could not make sense of.
-  return err.kind === 'failed' ? `the file is corrupt or unsupported (${err.message})` : err.message;
+/** What a parser threw, worded for the user: a refusal as it is, anything else as a file it could not make sense of. */
+function failureReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return err instanceof Error && err.name === 'DocumentRefusal' ? message : `the file is corrupt or unsupported (${message})`;
 }
 
 async function parseDocument(doc: PageDocument, spec: Pick<DocumentTypeSpec<z.ZodObject>, 'label' | 'parserUrl' | 'context'>, options: BaseLimits): Promise<ParsedDocument> {
@@ -47,14 +52,17 @@ async function parseDocument(doc: PageDocument, spec: Pick<DocumentTypeSpec<z.Zo
   if (body.byteLength > options.maxBytes) {
     throw unreadable(spec.label, `the file is ${formatBytes(body.byteLength)}, over the ${formatBytes(options.maxBytes)} limit`);
   }
-  try {
-    const input = spec.context ? { ...options, ...spec.context(doc) } : options;
-    return await parserPool.run(spec.parserUrl, body, input, { timeoutMs: options.timeoutMs, signal: doc.job.signal });
-  } catch (err) {
-    const reason = failureReason(err);
-    if (reason !== null) throw unreadable(spec.label, reason);
-    throw err; // the scrape was abandoned: the pipeline reports its deadline
-  }
+  const { parse } = (await import(spec.parserUrl)) as { parse: DocumentParser<unknown> };
+  const input = spec.context ? { ...options, ...spec.context(doc) } : options;
+  const timeoutError = unreadable(spec.label, `parsing took longer than ${options.timeoutMs} ms`);
+  const limits = { timeoutMs: options.timeoutMs, timeoutError, crashError: unreadable(spec.label, 'the parser {reason}') };
+  return withinLimit(limits, async () => {
+    try {
+      return await parse(body, input);
+    } catch (err) {
+      throw unreadable(spec.label, failureReason(err));
+    }
+  });
 }
 
 export function defineDocumentPlugin<S extends z.ZodObject>(spec: DocumentTypeSpec<S>) {

@@ -1,7 +1,6 @@
 /**
- * What a document parser hands back from its worker: the content as HTML (the pipeline's one
- * intermediate form), the metadata it found, and warnings for the result. Plain data only, so it
- * crosses the worker boundary unchanged.
+ * What a document parser hands back: the content as HTML (the pipeline's one intermediate form),
+ * the metadata it found, and warnings for the result.
  */
 
 export interface DocumentMetadata {
@@ -23,7 +22,7 @@ export interface ParsedDocument {
   warnings: string[];
 }
 
-/** The contract of every `parse.ts` module the worker pool loads. */
+/** The contract of every `parse.ts` module (shared/plugin.ts runs it under the type's limits). */
 export type DocumentParser<O> = (bytes: Uint8Array, options: O) => Promise<ParsedDocument>;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The XLSX parser (runs in the document worker): the zip guard first, then exceljs's streaming
+ * The XLSX parser (runs in a content worker): the zip guard first, then exceljs's streaming
  * reader, which stops reading a sheet at the row cap instead of loading the whole workbook (a
  * full load of 500k cells took 4.2 s and 475 MB here; streaming to a 5,000-row cap, 0.9 s and
  * 130 MB). The reader walks entries in file order and, when writers put the workbook part last
