@@ -137,10 +137,22 @@ function cascadeIn(root: Element, page: PageKind, title: string, markers: readon
   ];
   let best: PassResult | null = null;
   const enough = forum ? ENOUGH_THREAD_TEXT : ENOUGH_TEXT;
-  for (const make of passes) {
-    const result = runPass(root, make(), title);
+  for (let i = 0; i < passes.length; i++) {
+    const result = runPass(root, passes[i]!(), title);
     if (result.text >= enough) return result;
     if (!best || result.text > best.text) best = result;
+    // (a short post is still a post: retried as a thread, its page would bring in the comments under it)
+    if (i === 0 && !forum && shortBody(result)) i++;
   }
   return best!;
+}
+
+/** Text (visible characters) and share of it in good paragraphs that make a short result a whole post. */
+const SHORT_BODY = 200;
+const SHORT_BODY_GOOD = 0.6;
+
+function shortBody(result: PassResult): boolean {
+  let good = 0;
+  for (const p of result.parts) good += result.stats.get(p)?.goodText ?? 0;
+  return result.text >= SHORT_BODY && good >= result.partsText * SHORT_BODY_GOOD;
 }
