@@ -5,6 +5,7 @@
  */
 import { contentSiblings, pickTop } from './candidates.ts';
 import { findBoilerplate } from './prepare.ts';
+import { commentThread } from './comments.ts';
 import { faqBlocks } from './faq.ts';
 import { leadIn } from './leadin.ts';
 import { notices } from './notices.ts';
@@ -58,7 +59,7 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
   if (pass.thread) best.el = withOpeningPost(best.el, root, stats);
   const picked = contentSiblings(best.el, root, stats, pass);
   const siblings = likeSections(picked, root, stats, pass);
-  const parts = [...leadIn(siblings, root, stats, pass), ...siblings];
+  let parts = [...leadIn(siblings, root, stats, pass), ...siblings];
   // (FAQs are looked for near the pick itself: an added section higher up would widen the search)
   const faqs = siblings === picked ? faqBlocks(parts, root, stats, pass) : faqBlocks(picked, root, stats, pass).filter((f) => !parts.some((p) => p.contains(f)));
   if (faqs.length) {
@@ -70,6 +71,11 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
     parts.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
   }
   const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
+  if (!pass.forum) {
+    const thread = new Set(commentThread(parts, stats, pass.dropped));
+    if (thread.size) parts = parts.filter((p) => !thread.has(p));
+    for (const el of thread) if (!parts.includes(el)) prune.add(el);
+  }
   let partsText = 0;
   for (const p of parts) partsText += stats.get(p)?.text ?? 0;
   return { pass, parts, prune, text: keptText(parts, prune, stats), partsText, stats };

@@ -1,0 +1,133 @@
+import { describe, expect, test } from 'bun:test';
+import { textOf } from '../../../core/dom.ts';
+import { mainContentOf } from '../../../test/helpers/html-page.ts';
+import { isThreadOpener } from './comments.ts';
+import { metaLine, wordsOf } from './metalines.ts';
+
+const extract = (html: string, url = 'https://example.org/page') => textOf(mainContentOf(html, { url }));
+
+/** Paragraphs of a made-up post about lighthouses, long enough to read as a body. */
+const body = (n = 4) =>
+  Array.from({ length: n }, (_, i) => `<p>Keeper's note ${i + 1}: the lamp was lit at dusk, the lens turned all night, and the logbook recorded every passing ship, every change of wind, and every hour of fog.</p>`).join('\n');
+
+const page = (inner: string, title = 'Winter at the lighthouse') =>
+  `<!doctype html><html><head><title>${title} | Harbour Notes</title></head><body>
+  <div id="header"><a href="/">Harbour Notes</a></div>
+  <div id="menu"><ul><li><a href="/a">Archive</a></li><li><a href="/b">About</a></li></ul></div>
+  <div id="center">${inner}</div>
+  <div id="right"><div class="sidebar"><h3>Links</h3><ul><li><a href="/x">Another blog about boats</a></li></ul></div></div>
+  </body></html>`;
+
+describe('comment threads without a comment class', () => {
+  const comment = (name: string, text: string) => `<div><p>${text}</p></div><p class="posted">Posted by: ${name} at September 10, 2012 11:40 AM</p>`;
+  const thread = Array.from({ length: 6 }, (_, i) => comment(`Reader ${i}`, `I loved this story about the lamp and the fog, it reminds me of my own summers by the sea, number ${i}.`)).join('\n');
+
+  test('a "Comments" heading and the flat thread after it are left out', () => {
+    const text = extract(page(`<div class="content"><h2>Winter at the lighthouse</h2>${body()}<p class="posted">Posted by laurie at September 10, 2012 9:01 AM</p>
+      <h2 id="comments">Comments</h2>${thread}<h2>Post a comment</h2><p>Name:</p></div>`));
+    expect(text).toContain("Keeper's note 4");
+    expect(text).not.toContain('I loved this story');
+    expect(text).not.toContain('Reader 3');
+  });
+
+  test('"N Responses to …" opens a thread whatever follows it', () => {
+    const text = extract(page(`<div class="entry">${body()}<h3>4 Responses to “Winter at the lighthouse”</h3><ol><li><p>Great, thanks!</p></li><li><p>More please.</p></li></ol></div>`));
+    expect(text).toContain("Keeper's note 1");
+    expect(text).not.toContain('Great, thanks');
+    expect(text).not.toContain('Responses to');
+  });
+
+  test('a section titled "Comments" that is not a thread stays (a programming guide)', () => {
+    const guide = `<div class="content"><h2>Comments</h2><p>In this language a comment starts with a hash sign and runs to the end of the line; the interpreter ignores it entirely, so comments cost nothing at run time.</p>
+      <p>Use them to explain why the code does something, not what it does: the code already says what, and a comment that repeats it only goes stale when the code changes later on.</p>
+      <p>Block comments are just several line comments in a row, each starting with its own hash sign, and tools re-flow them as one paragraph when they format the file.</p></div>`;
+    const text = extract(page(`${body(3)}${guide}`, 'Style guide'));
+    expect(text).toContain('a comment starts with a hash sign');
+    expect(text).toContain('Block comments are just several');
+  });
+
+  test('a comment count in a byline does not cut the post', () => {
+    const text = extract(page(`<div class="content"><p>By Jane Roe · <a href="#c">12 Comments</a></p>${body()}</div>`));
+    expect(text).toContain("Keeper's note 1");
+    expect(text).toContain("Keeper's note 4");
+  });
+
+  test('on a forum thread the replies are the content', () => {
+    const post = (who: string, t: string) => `<div class="post-content"><p class="author">${who}</p><p>${t} I have tried the usual fixes and read the manual twice over, without any luck so far.</p></div>`;
+    const html = `<html><head><title>Lamp will not turn</title><meta name="generator" content="phpBB"></head><body><div id="page-body"><h2>Lamp will not turn</h2>
+      ${post('keeper1', 'The lens of my lamp stopped turning last night.')}<h3>2 Replies</h3>${post('keeper2', 'Check the clockwork weights first, they often jam in the cold.')}</div></body></html>`;
+    expect(extract(html, 'https://forum.example.org/viewtopic.php?t=1')).toContain('clockwork weights');
+  });
+
+  test('isThreadOpener knows the usual wordings', () => {
+    for (const t of ['12 Comments', 'No comments', '5 thoughts on “Winter”', 'Leave a Reply', '{ 19 comments… read them below or add one }', 'Comments (3)', '45 users responded in "Winter"', 'There are 27 comments. Add yours.', 'Comments are closed.'])
+      expect(isThreadOpener(t)).toBe(true);
+    for (const t of ['Comments on the proposed harbour law', 'Responses from the ministry were slow', 'Discussion of the results']) expect(isThreadOpener(t)).toBe(false);
+  });
+});
+
+describe('a short post is not retried as a thread', () => {
+  test('the comments under a short post stay out', () => {
+    const html = page(`<div class="node"><div class="entry-content"><p>Hmmm. The harbour board and the keepers' union are meeting on Nov. 13 in the old customs house, and both sides promise news about the lamp. We will be there and report what they say, as we did last winter when the old lamp was retired and the keepers moved to the new tower on the hill.</p></div>
+      <div id="comments" class="comment-wrapper">${Array.from({ length: 6 }, (_, i) => `<div class="comment"><p>Reply ${i}: this could be about the new lens, or the fog horn, or both of them at once, who knows really.</p></div>`).join('')}</div></div>`);
+    const text = extract(html);
+    expect(text).toContain('customs house');
+    expect(text).not.toContain('Reply 3');
+  });
+});
+
+describe('category and tag class words of a post', () => {
+  test('a post filed under a "cookie" tag is not a cookie banner', () => {
+    const html = page(`<div class="post-22 post type-post status-publish hentry category-recipes tag-cookie-recipes tag-share-the-love">${body()}</div>`);
+    expect(extract(html)).toContain("Keeper's note 2");
+  });
+});
+
+describe('meta lines around the body', () => {
+  test('headline, dateline, byline, filing, credits and post navigation go; the body and its own dates stay', () => {
+    const html = page(`<div class="content">
+      <a href="/cat/lights">Lights</a>
+      <p>« Summer at the lighthouse | <a href="/">Main</a> | Spring tides »</p>
+      <h3>Winter at the lighthouse</h3>
+      <p>PUBLISHED: 5 March 2012 | UPDATED: 6 March 2012</p>
+      <p>By Jane Roe</p>
+      ${body(2)}
+      <p>On January 4, 2012 the storm broke the west window, and the keeper wrote it all down before the sun rose over the bay.</p>
+      ${body(2)}
+      <p>Photo credit: Harbour archive</p>
+      <p>Tags: lighthouses, winter, fog</p>
+      <p>Posted by Jane Roe at 9:01 AM</p>
+      <p>Share this: <a href="/t">Twitter</a> <a href="/f">Facebook</a></p>
+      </div>`);
+    const text = extract(html);
+    for (const kept of ["Keeper's note 1", 'On January 4, 2012 the storm broke']) expect(text).toContain(kept);
+    for (const gone of ['Lights', 'Summer at the lighthouse', 'Winter at the lighthouse', 'PUBLISHED', 'By Jane Roe', 'Photo credit', 'Tags:', 'Posted by', 'Share this']) expect(text).not.toContain(gone);
+  });
+
+  test('lines between <br>s in a table cell are lines too', () => {
+    const html = `<html><head><title>Winter at the lighthouse</title></head><body><table><tr><td class="nav"><a href="/">Home</a></td>
+      <td class="main">Winter at the lighthouse<br>Thursday, October 25, 2012 at 9:15AM<br><br>${Array.from({ length: 4 }, (_, i) => `Keeper's note ${i + 1}: the lamp was lit at dusk, the lens turned all night, and the logbook recorded every passing ship, every change of wind.<br><br>`).join('')}Labels: lamps, fog</td></tr></table></body></html>`;
+    const text = extract(html);
+    expect(text).toContain("Keeper's note 3");
+    for (const gone of ['Thursday, October 25', 'Labels:']) expect(text).not.toContain(gone);
+  });
+
+  test('a listing keeps its short link lines and dates', () => {
+    const items = Array.from({ length: 8 }, (_, i) => `<li><a href="/e${i}">Harbour event ${i}</a><br>October ${i + 2}, 2025</li>`).join('');
+    const html = `<html><head><title>Events</title></head><body><div class="events"><h1>Events</h1><ul>${items}</ul></div></body></html>`;
+    const text = extract(html);
+    expect(text).toContain('Harbour event 0');
+    expect(text).toContain('October 9, 2025');
+  });
+
+  test('metaLine reads wording, not position', () => {
+    expect(metaLine('Thursday, October 25, 2012 at 9:15AM')).toBe('date');
+    expect(metaLine('By Derek Kreindler on August 9, 2012')).toBe('by');
+    expect(metaLine('Filed under: Lighthouses, Winter')).toBe('lead');
+    expect(metaLine('Image courtesy of the harbour archive')).toBe('lead');
+    expect(metaLine('Mary · Quickies · 7 Comments · October 29th, 2012')).toBe('dated');
+    expect(metaLine('By the way, the lamp is older than the tower.')).toBeNull();
+    expect(metaLine('On January 4, 2012 the storm broke the west window.')).toBeNull();
+    expect(metaLine('Winter at the lighthouse', new Set(wordsOf('Winter at the lighthouse | Harbour Notes')))).toBe('title');
+  });
+});

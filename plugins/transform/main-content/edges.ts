@@ -1,0 +1,48 @@
+/**
+ * The lines around an article's body that are about it, not of it: the headline repeated above
+ * the text, the dateline and byline, and below it the filing, credit, share and "previous / next
+ * post" lines (see metalines.ts). Readers copying an article leave them out; the page's metadata
+ * (author, published date) carries what they say. The body is where the long lines are: only what
+ * lies before the first and after the last of them is read, so the same words inside the text stay.
+ */
+import { linesOf, removeLine, type Line } from './lines.ts';
+import { metaLine, wordsOf } from './metalines.ts';
+
+/** A line of the body: this long (visible characters) … */
+const BODY_LINE = 100;
+/** … and mostly outside links. */
+const BODY_LINKS = 0.5;
+
+/** Words up to which a link line above the body is a kicker (the section or category it is filed in). */
+const KICKER_WORDS = 4;
+/** … among the first lines of the content (further down, link lines before the text are a listing's). */
+const KICKER_LINES = 3;
+
+/** A short line that is all link, above the body: the section the post is filed in ("Gear", "Blog"), or a breadcrumb. */
+function kicker(line: Line): boolean {
+  return line.linkChars === line.chars && line.text.split(' ').length <= KICKER_WORDS;
+}
+
+/** Removes the meta lines above and below the body of `parts`; returns how many went. */
+export function trimEdges(parts: readonly Element[], title: string): number {
+  const lines: Array<{ line: Line; part: Element }> = [];
+  for (const part of parts) for (const line of linesOf(part)) lines.push({ line, part });
+  const body = (l: Line) => l.chars >= BODY_LINE && l.linkChars < l.chars * BODY_LINKS;
+  let first = -1;
+  let last = -1;
+  lines.forEach(({ line }, i) => {
+    if (!body(line)) return;
+    if (first < 0) first = i;
+    last = i;
+  });
+  if (first < 0) return 0;
+  const titleWords = new Set(wordsOf(title));
+  let removed = 0;
+  lines.forEach(({ line, part }, i) => {
+    if (i >= first && i <= last) return;
+    if (!line.text || !(metaLine(line.text, i < first ? titleWords : undefined) || (i < KICKER_LINES && i < first && kicker(line)))) return;
+    removeLine(line, part);
+    removed++;
+  });
+  return removed;
+}
