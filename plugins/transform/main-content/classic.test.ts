@@ -131,3 +131,13 @@ describe('meta lines around the body', () => {
     expect(metaLine('Winter at the lighthouse', new Set(wordsOf('Winter at the lighthouse | Harbour Notes')))).toBe('title');
   });
 });
+
+describe('forum recognition', () => {
+  test('a blog entry whose container and body both carry post classes is one post, not a thread', () => {
+    const comments = Array.from({ length: 5 }, (_, i) => `<li class="comment"><p>Reader ${i} says the lamp story was great and asks for more of these winter notes.</p></li>`).join('');
+    const html = page(`<div class="postcontainer"><div class="postbody">${body()}</div></div><ul class="commentlist">${comments}</ul>`);
+    const text = extract(html);
+    expect(text).toContain("Keeper's note 3");
+    expect(text).not.toContain('Reader 2 says');
+  });
+});

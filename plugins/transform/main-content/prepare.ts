@@ -57,6 +57,7 @@ function scan(top: Element, info: ScanInfo) {
   const noscripts: Element[] = [];
   const drop: Element[] = [];
   const hidden: Element[] = [];
+  let lastPost: Element | null = null;
   elementsInOrder(top, (el) => {
     const tag = tagOf(el);
     if (tag === 'HEAD') return true; // never touch the head: metadata lives there
@@ -69,7 +70,11 @@ function scan(top: Element, info: ScanInfo) {
       if (role === 'main' || prop === 'articleBody' || prop === 'text') info.markers.push(el);
     }
     if (looksLikePost(el, tag, cls)) {
-      info.forumHits++;
+      // (a post's body inside its container is the same post: a blog's one entry is not a thread)
+      if (!lastPost || !lastPost.contains(el)) {
+        info.forumHits++;
+        lastPost = el;
+      }
       const header = postHeaderOf(el);
       if (header) info.postMeta.push(header);
     }
