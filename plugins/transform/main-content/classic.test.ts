@@ -134,8 +134,8 @@ describe('meta lines around the body', () => {
 
 describe('forum recognition', () => {
   test('a blog entry whose container and body both carry post classes is one post, not a thread', () => {
-    const comments = Array.from({ length: 5 }, (_, i) => `<li class="comment"><p>Reader ${i} says the lamp story was great and asks for more of these winter notes.</p></li>`).join('');
-    const html = page(`<div class="postcontainer"><div class="postbody">${body()}</div></div><ul class="commentlist">${comments}</ul>`);
+    const comments = Array.from({ length: 5 }, (_, i) => `<li class="comment"><div class="comment-text"><p>Reader ${i} says the lamp story was great, asks for more of these winter notes, and adds a memory of her own, of fog, of ships, of long nights.</p><p>She also wonders, as many of us do, whether the old lens still turns, whether the keepers kept their logbooks, and where those books are now.</p></div></li>`).join('');
+    const html = page(`<div class="postcontainer"><div class="postbody">${body()}</div><ul class="commentlist">${comments}</ul></div>`);
     const text = extract(html);
     expect(text).toContain("Keeper's note 3");
     expect(text).not.toContain('Reader 2 says');
