@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { textOf } from '../../../core/dom.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 import { isThreadOpener } from './comments.ts';
-import { metaLine, wordsOf } from './metalines.ts';
+import { metaLine, titleWords } from './metalines.ts';
 
 const extract = (html: string, url = 'https://example.org/page') => textOf(mainContentOf(html, { url }));
 
@@ -128,7 +128,8 @@ describe('meta lines around the body', () => {
     expect(metaLine('Mary · Quickies · 7 Comments · October 29th, 2012')).toBe('dated');
     expect(metaLine('By the way, the lamp is older than the tower.')).toBeNull();
     expect(metaLine('On January 4, 2012 the storm broke the west window.')).toBeNull();
-    expect(metaLine('Winter at the lighthouse', new Set(wordsOf('Winter at the lighthouse | Harbour Notes')))).toBe('title');
+    expect(metaLine('Winter at the lighthouse', titleWords('Winter at the lighthouse', 'Winter at the lighthouse | Harbour Notes'))).toBe('title');
+    expect(metaLine('The lamp', titleWords('Winter at the lighthouse: a keeper looks back on forty years of fog and ships'))).toBeNull();
   });
 });
 

@@ -6,7 +6,7 @@
  * lies before the first and after the last of them is read, so the same words inside the text stay.
  */
 import { linesOf, removeLine, type Line } from './lines.ts';
-import { metaLine, wordsOf } from './metalines.ts';
+import { metaLine, type TitleWords } from './metalines.ts';
 
 /** A line of the body: this long (visible characters) … */
 const BODY_LINE = 100;
@@ -24,19 +24,16 @@ function kicker(line: Line): boolean {
 }
 
 /** Removes the meta lines above and below the body of `parts`; returns how many went. */
-export function trimEdges(parts: readonly Element[], title: string): number {
+export function trimEdges(parts: readonly Element[], titleWords: TitleWords): number {
   const lines: Array<{ line: Line; part: Element }> = [];
   for (const part of parts) for (const line of linesOf(part)) lines.push({ line, part });
-  const body = (l: Line) => l.chars >= BODY_LINE && l.linkChars < l.chars * BODY_LINKS;
-  let first = -1;
-  let last = -1;
-  lines.forEach(({ line }, i) => {
-    if (!body(line)) return;
-    if (first < 0) first = i;
-    last = i;
-  });
-  if (first < 0) return 0;
-  const titleWords = new Set(wordsOf(title));
+  // (a long headline or a dateline with a long place name is as long as a paragraph: it is not the body)
+  const body = (l: Line, above: boolean) => l.chars >= BODY_LINE && l.linkChars < l.chars * BODY_LINKS && !metaLine(l.text, above ? titleWords : undefined);
+  let first = 0;
+  while (first < lines.length && !body(lines[first]!.line, true)) first++;
+  let last = lines.length - 1;
+  while (last > first && !body(lines[last]!.line, false)) last--;
+  if (first >= lines.length) return 0;
   let removed = 0;
   lines.forEach(({ line, part }, i) => {
     if (i >= first && i <= last) return;

@@ -13,7 +13,8 @@ import { notePostMeta } from './postmeta.ts';
 import { isProductPage } from './product.ts';
 import { cascade, type PassResult } from './pass.ts';
 import { removeJunk } from './prepare.ts';
-import { pageDescription, pageTitle } from './root.ts';
+import { pageDescription, pageTitle, pageTitles } from './root.ts';
+import { titleWords } from './metalines.ts';
 import { removeNode } from './walk.ts';
 import { trimEdges } from './edges.ts';
 
@@ -51,7 +52,7 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   for (const el of result.pass.dropped) removeNode(el);
   if (!options.noPrune) for (const el of result.prune) removeNode(el);
   const parts = result.parts;
-  if (!options.noPrune && !result.pass.forum && !result.pass.product && isProse(result)) trimEdges(parts, title);
+  if (!options.noPrune && !result.pass.forum && !result.pass.product && isProse(result)) trimEdges(parts, titleWords(title, ...pageTitles(doc)));
   if (result.text < TINY_TEXT && !options.selection) {
     // nothing in the markup (a client-rendered page): the page's own summary is better than nothing
     const summary = pageDescription(doc);

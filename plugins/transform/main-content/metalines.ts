@@ -53,8 +53,26 @@ export function wordsOf(s: string): string[] {
   return s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** The headline's words as the page names it (every variant: `<title>` with the site's name, og:title), and the count of the shortest. */
+export interface TitleWords {
+  words: ReadonlySet<string>;
+  size: number;
+}
+
+export function titleWords(...titles: string[]): TitleWords {
+  const words = new Set<string>();
+  let size = Infinity;
+  for (const t of titles) {
+    const w = wordsOf(t);
+    if (!w.length) continue;
+    for (const x of w) words.add(x);
+    size = Math.min(size, w.length);
+  }
+  return { words, size: Number.isFinite(size) ? size : 0 };
+}
+
 /** Why a line around the body is about the post (a short label for diagnostics), or null. `title` only for lines above the body. */
-export function metaLine(line: string, title?: ReadonlySet<string>): string | null {
+export function metaLine(line: string, title?: TitleWords): string | null {
   const s = line.replace(/\s+/g, ' ').trim();
   if (!s || s.length > MAX_FILING) return null;
   if (LEAD.test(s) && (s.length <= MAX_META || FILING.test(s))) return 'lead';
@@ -68,7 +86,7 @@ export function metaLine(line: string, title?: ReadonlySet<string>): string | nu
   if (DATE.test(s) && w.length <= MAX_DATED_WORDS && /[|•·]|\bby\b|\bposted\b/i.test(s) && !SENTENCE_END.test(s)) return 'dated';
   if (title && title.size && w.length) {
     let inTitle = 0;
-    for (const x of w) if (title.has(x)) inTitle++;
+    for (const x of w) if (title.words.has(x)) inTitle++;
     if (inTitle >= TITLE_SHARE * w.length && w.length >= TITLE_COVER * title.size) return 'title';
   }
   return null;
