@@ -142,3 +142,20 @@ describe('forum recognition', () => {
     expect(text).not.toContain('Reader 2 says');
   });
 });
+
+describe('"read next" lists after the body', () => {
+  const related = `<p><strong>Related posts:</strong></p><ul>${Array.from({ length: 5 }, (_, i) => `<li><a href="/p${i}">Another winter story number ${i} from the harbour</a></li>`).join('')}</ul>`;
+
+  test('a bold "Related posts:" line and the links after it go', () => {
+    const text = extract(page(`<div class="entry">${body()}${related}</div>`));
+    expect(text).toContain("Keeper's note 4");
+    expect(text).not.toContain('Related posts');
+    expect(text).not.toContain('Another winter story');
+  });
+
+  test('a related box inside the text, with prose after it, stays in its place', () => {
+    const text = extract(page(`<div class="entry">${body(6)}${related}<h2>The spring after</h2><p>When the ice left the bay, the keepers painted the tower white again and logged the first ferry of the season.</p><p>By May the fog had lifted for good, and the lamp burned only a few hours each night, which left the keepers time to mend the boats.</p></div>`));
+    expect(text).toContain("The spring after");
+    expect(text).toContain('painted the tower white');
+  });
+});

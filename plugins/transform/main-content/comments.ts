@@ -5,10 +5,13 @@
  * "4 Responses to “…”", "5 thoughts on “…”", "Leave a Reply", "45 users responded in …". That
  * opener and everything after it in the content is the thread (and its reply form), not the post.
  * Threads classed as comments are boilerplate already (boilerplate.ts); on a forum the comments
- * are the content and nothing here applies.
+ * are the content. A "Related posts:" line closes a post the same way (tail.ts reads the headings
+ * that say so inside the in-content cleaning; here any line, a bold paragraph as often as a heading).
  */
 import type { StatsMap } from './scoring.ts';
-import { elementsInOrder, flatText } from './walk.ts';
+import { isReadNextHeading } from './tail.ts';
+import { HEADINGS } from './tags.ts';
+import { elementsInOrder, flatText, tagOf } from './walk.ts';
 
 /** Openers that say a thread follows, whatever comes after them. */
 const THREAD_OPENER = new RegExp(
@@ -35,6 +38,12 @@ const BARE_OPENER = /^(?:comments?|responses|replies|discussion)\s*:?$/i;
 const MAX_OPENER = 120;
 /** Text the content must keep before the opener: a thread is cut only after a post. */
 const KEEP_MIN = 150;
+/** A "read next" list may hold at most this share of the content (more, and it is what the page lists) … */
+const READ_NEXT_SHARE = 0.4;
+/** … and be mostly links and short lines: prose after such a heading means it titled a box inside the text. */
+const READ_NEXT_PROSE = 0.5;
+/** A closing block this long and mostly prose is the text going on. */
+const RESUMED_TEXT = 80;
 
 /** Dates, clock times, "said"/"wrote" and "Reply" links: what comment signatures are made of. */
 const SIGNATURE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:said|wrote|says)\b|\breply\b|\bago\b/gi;
@@ -47,18 +56,25 @@ export function isThreadOpener(text: string): boolean {
 }
 
 /**
- * The elements to leave out for the first comment-thread opener in `parts` (document order) with
- * enough of the post before it: the block it opens and all that follows to the end of the
- * content, later parts included. Parts themselves may be among them. Empty when there is none.
+ * The elements to leave out for the first opener in `parts` (document order) with enough of the
+ * post before it: the block it opens and all that follows to the end of the content, later parts
+ * included (parts themselves may be among them). Openers are a comment thread's (not on a thread,
+ * where comments are the content) and a "Related posts:" / "You may also like" line's when what
+ * follows is a small share of the content and not prose (not in content spread over many
+ * sections, a landing page's, where such a heading leads one of them). `gone` tells the blocks
+ * already left out. Empty when there is none.
  */
-export function commentThread(parts: Element[], stats: StatsMap, dropped: ReadonlySet<Element>): Element[] {
+export function closingTail(parts: Element[], stats: StatsMap, gone: (el: Element) => boolean, forum: boolean, spread: boolean): Element[] {
+  let total = 0;
+  for (const p of parts) total += stats.get(p)?.text ?? 0;
   let before = 0;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     const partText = stats.get(part)?.text ?? 0;
+    const after = total - before - partText;
     let tail: Element[] | null = null;
     elementsInOrder(part, (el) => {
-      if (tail || dropped.has(el)) return true;
+      if (tail || gone(el)) return true;
       const s = stats.get(el);
       if (!s || s.text === 0) return true;
       // (read where a line is: a heading, or a block whose text is its own, short)
@@ -66,16 +82,31 @@ export function commentThread(parts: Element[], stats: StatsMap, dropped: Readon
       // (a link "3 comments" is a story's comment count, in a byline or a listing's teaser)
       if (s.link * 2 > s.text) return true;
       const text = flatText(el);
-      if (!isThreadOpener(text) && !(BARE_OPENER.test(text) && threadLike(el, part, stats))) return true;
+      const thread = !forum && (isThreadOpener(text) || (BARE_OPENER.test(text) && threadLike(el, part, stats)));
+      // ("Read more" on a line of its own ends a teaser, not the post)
+      if (!thread && (spread || !isReadNextHeading(text) || (/^read more\W*$/i.test(text) && !HEADINGS.has(tagOf(el))))) return true;
       const found = tailFrom(el, part);
+      const cut = textOf(found, stats) + after;
       // (an opener in a byline, "Leave a comment", comes before the post: not the thread)
-      if (before + partText - textOf(found, stats) >= KEEP_MIN) tail = found;
+      if (total - cut >= KEEP_MIN && (thread || (cut <= total * READ_NEXT_SHARE && !prose(found, stats)))) tail = found;
       return true;
     });
     if (tail) return [...(tail as Element[]), ...parts.slice(i + 1)];
     before += partText;
   }
   return [];
+}
+
+/** Is the tail mostly prose, or does the text resume after the list (its last block is a paragraph)? */
+function prose(els: Element[], stats: StatsMap): boolean {
+  let good = 0;
+  for (const el of els) good += stats.get(el)?.goodText ?? 0;
+  if (good > textOf(els, stats) * READ_NEXT_PROSE) return true;
+  for (let i = els.length - 1; i >= 0; i--) {
+    const s = stats.get(els[i]!);
+    if (s && s.text > 0) return s.text >= RESUMED_TEXT && s.goodText >= s.text * READ_NEXT_PROSE;
+  }
+  return false;
 }
 
 function textOf(els: Element[], stats: StatsMap): number {

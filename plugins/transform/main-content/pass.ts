@@ -5,7 +5,7 @@
  */
 import { contentSiblings, pickTop } from './candidates.ts';
 import { findBoilerplate } from './prepare.ts';
-import { commentThread } from './comments.ts';
+import { closingTail } from './comments.ts';
 import { faqBlocks } from './faq.ts';
 import { leadIn } from './leadin.ts';
 import { notices } from './notices.ts';
@@ -14,6 +14,7 @@ import { likeSections } from './sections.ts';
 import { withOpeningPost } from './thread.ts';
 import { measure, type StatsMap } from './scoring.ts';
 import type { PageKind } from './boilerplate.ts';
+import { HEADINGS } from './tags.ts';
 import { attr, tagOf } from './walk.ts';
 
 export interface Pass {
@@ -41,6 +42,8 @@ export interface PassResult {
   text: number;
   /** Visible characters of the chosen parts before in-content cleaning. */
   partsText: number;
+  /** Visible characters of the comment thread or "read next" list cut from the end (see comments.ts). */
+  tailText: number;
   stats: StatsMap;
 }
 
@@ -71,21 +74,29 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
     parts.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
   }
   const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
-  if (!pass.forum) {
-    const thread = new Set(commentThread(parts, stats, pass.dropped));
-    if (thread.size) parts = parts.filter((p) => !thread.has(p));
-    for (const el of thread) if (!parts.includes(el)) prune.add(el);
-  }
+  // (a cleaned-away block is no opener, but a heading taken for its class, id="comments", still says what follows)
+  const gone = (el: Element) => pass.dropped.has(el) || (prune.has(el) && !HEADINGS.has(tagOf(el)));
+  const tail = new Set(closingTail(parts, stats, gone, pass.forum, best.spread));
+  let tailText = 0;
+  for (const el of tail) tailText += stats.get(el)?.text ?? 0;
+  if (tail.size) parts = parts.filter((p) => !tail.has(p));
+  for (const el of tail) if (!parts.includes(el)) prune.add(el);
   let partsText = 0;
   for (const p of parts) partsText += stats.get(p)?.text ?? 0;
-  return { pass, parts, prune, text: keptText(parts, prune, stats), partsText, stats };
+  return { pass, parts, prune, text: keptText(parts, prune, stats), partsText, tailText, stats };
 }
 
 function keptText(parts: Element[], prune: Set<Element>, stats: StatsMap): number {
   let text = 0;
   for (const p of parts) text += stats.get(p)?.text ?? 0;
-  for (const el of prune) text -= stats.get(el)?.text ?? 0;
+  // (outermost pruned elements only: a cut tail may hold blocks the cleaning had already taken)
+  for (const el of prune) if (!prunedAbove(el, prune)) text -= stats.get(el)?.text ?? 0;
   return text;
+}
+
+function prunedAbove(el: Element, prune: Set<Element>): boolean {
+  for (let a = el.parentElement; a; a = a.parentElement) if (prune.has(a)) return true;
+  return false;
 }
 
 /**
@@ -145,7 +156,8 @@ function cascadeIn(root: Element, page: PageKind, title: string, markers: readon
   const enough = forum ? ENOUGH_THREAD_TEXT : ENOUGH_TEXT;
   for (let i = 0; i < passes.length; i++) {
     const result = runPass(root, passes[i]!(), title);
-    if (result.text >= enough) return result;
+    // (what was cut as the post's comments or "read next" list counts here: the pass found a post with its tail)
+    if (result.text + result.tailText >= enough) return result;
     if (!best || result.text > best.text) best = result;
     // (a short post is still a post: retried as a thread, its page would bring in the comments under it)
     if (i === 0 && !forum && shortBody(result)) i++;
