@@ -159,3 +159,25 @@ describe('"read next" lists after the body', () => {
     expect(text).toContain('painted the tower white');
   });
 });
+
+describe('captions and photo credits', () => {
+  test('figcaptions, caption-classed blocks and credit lines leave the body; numbered figure captions stay', () => {
+    const html = page(`<div class="entry">${body(2)}
+      <figure><img src="/lamp.jpg" alt=""><figcaption>The old lamp, shortly before it was retired.</figcaption></figure>
+      <div class="wp-caption"><img src="/tower.jpg" alt=""><p class="wp-caption-text">The tower seen from the ferry.</p></div>
+      <p>(Photo: Harbour Archive/J. Roe)</p>
+      ${body(2)}
+      <figure><img src="/chart.png" alt=""><figcaption>Figure 2. Hours of fog per month, 1950-1960.</figcaption></figure>
+      ${body(1)}</div>`);
+    const text = extract(html);
+    expect(text).toContain("Keeper's note 2");
+    expect(text).toContain('Figure 2. Hours of fog');
+    for (const gone of ['shortly before it was retired', 'seen from the ferry', 'Harbour Archive']) expect(text).not.toContain(gone);
+  });
+
+  test('a gallery whose captions are most of its text keeps them', () => {
+    const shots = Array.from({ length: 8 }, (_, i) => `<div class="photo"><img src="/p${i}.jpg" alt=""><p class="caption">Picture ${i}: the keepers at work on the lens, the stairs and the long gallery around the lamp room.</p></div>`).join('');
+    const html = page(`<div class="gallery"><p>Our winter pictures from the tower, as promised to readers of the harbour notes last autumn.</p>${shots}</div>`);
+    expect(extract(html)).toContain('Picture 5: the keepers at work');
+  });
+});

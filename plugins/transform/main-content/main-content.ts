@@ -17,6 +17,7 @@ import { pageDescription, pageTitle, pageTitles } from './root.ts';
 import { titleWords } from './metalines.ts';
 import { removeNode } from './walk.ts';
 import { trimEdges } from './edges.ts';
+import { dropCaptions } from './captions.ts';
 
 /** Results shorter than this (visible characters) fall back to the page description. */
 const TINY_TEXT = 100;
@@ -52,7 +53,10 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   for (const el of result.pass.dropped) removeNode(el);
   if (!options.noPrune) for (const el of result.prune) removeNode(el);
   const parts = result.parts;
-  if (!options.noPrune && !result.pass.forum && !result.pass.product && isProse(result)) trimEdges(parts, titleWords(title, ...pageTitles(doc)));
+  if (!options.noPrune && !result.pass.forum && !result.pass.product && isProse(result)) {
+    trimEdges(parts, titleWords(title, ...pageTitles(doc)));
+    dropCaptions(parts);
+  }
   if (result.text < TINY_TEXT && !options.selection) {
     // nothing in the markup (a client-rendered page): the page's own summary is better than nothing
     const summary = pageDescription(doc);
