@@ -6,13 +6,11 @@
  * ("« Older post | Main | Newer post »"), copyright lines, and the headline repeated above the body.
  * edges.ts reads them only around the body: the same words inside the text are the text.
  */
+import { isDateOnly } from '../../../core/date-words.ts';
 
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
-const WEEKDAY = String.raw`(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?`;
 /** A date or a time written out somewhere in the line. */
 const DATE = new RegExp(String.raw`\b${MONTH}\s*\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d+\s+(?:minutes?|hours?|days?|weeks?|months?)\s+ago\b`, 'i');
-/** Nothing but a date: its parts, weekday, time, zone and a "Published"/"Updated" label. */
-const DATE_ONLY = new RegExp(String.raw`^(?:(?:${WEEKDAY}|${MONTH}|\d{1,4}(?:st|nd|rd|th)?|at|on|of|[ap]\.?m\.?|gmt|utc|[ecmp][sd]t|et|pt|\d{1,2}:\d{2}(?::\d{2})?|updated|published|posted|date|last|modified|first)[\s,.:|/•·-]*)+$`, 'i');
 /** How filing, credit and widget lines begin. */
 const LEAD = new RegExp(
   [
@@ -78,7 +76,7 @@ export function metaLine(line: string, title?: TitleWords): string | null {
   if (LEAD.test(s) && (s.length <= MAX_META || FILING.test(s))) return 'lead';
   if (s.length > MAX_META) return null;
   const w = wordsOf(s);
-  if (DATE_ONLY.test(s) && DATE.test(s)) return 'date';
+  if (isDateOnly(s)) return 'date';
   if (BY.test(s) && w.length <= MAX_BY_WORDS && !SENTENCE_END.test(s)) return 'by';
   if (s.length <= 30 && UTILITY.test(s.replace(/[\s:!.…|]+$/, ''))) return 'utility';
   if (NAV.test(s) && !SENTENCE_END.test(s)) return 'nav';
