@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { PageDocument } from './document.ts';
 import { FETCHER_ID } from './data-bag.ts';
-import { countWords, textOf } from './dom.ts';
+import { wordCountOf } from './dom.ts';
 import { asTrawlError, TrawlError } from './errors.ts';
 import type { Job } from './job.ts';
 import type { PluginRegistry } from './registry.ts';
@@ -61,7 +61,7 @@ export async function runContentStages(doc: PageDocument, registry: PluginRegist
   const rerender = options.refetched ? undefined : rerenderer(doc, registry);
   await stage(doc, 'transform', () => transform(doc, registry));
   checkpoint();
-  doc.metadata.wordCount = doc.root ? countWords(textOf(doc.root)) : 0;
+  doc.metadata.wordCount = doc.root ? wordCountOf(doc.root) : 0;
   await stage(doc, 'format', () => format(doc, registry, logger));
   return rerender ? { rerender } : {};
 }

@@ -48,8 +48,7 @@ export class PageDocument {
   dom: DomDocument | null = null;
   /**
    * Root of the content that formats render; each transform works on what the previous ones left
-   * here. Usually `dom.body`; a detached container after include_selectors; the body of a second
-   * parse when the HTML document plugin had to mend linkedom's tree (then not inside `dom`).
+   * here. Usually `dom.body`; a detached container after include_selectors.
    */
   root: DomElement | null = null;
   metadata: Metadata = emptyMetadata();

@@ -1,27 +1,57 @@
 /**
- * The single door to an HTML DOM. Everything that parses HTML goes through here, so the parser
- * (linkedom today: a fraction of happy-dom's cost per page) can be swapped in one place.
+ * The single door to an HTML DOM. Everything that parses HTML goes through here. Pages are built
+ * the way a browser builds them (the HTML standard's tree construction, dom-tree.ts) into
+ * linkedom's DOM, which is what extraction reads: a fraction of a conformant DOM's cost per node.
  */
-import { parseHTML } from 'linkedom';
+import { buildDocument, buildFragment } from './dom-tree.ts';
 
 export type DomDocument = Document;
 export type DomElement = Element;
 
-/** Parses a whole HTML page. Never throws: broken markup still yields a document with a body. */
-export function parseHtmlDocument(html: string): DomDocument {
-  const { document } = parseHTML(html.includes('<html') || html.includes('<HTML') ? html : `<!doctype html><html><head></head><body>${html}</body></html>`);
-  if (!document.body) {
-    // linkedom leaves body null on some malformed pages; give callers a body to work with.
-    const body = document.createElement('body');
-    (document.documentElement ?? document).appendChild(body);
-  }
-  return document as unknown as DomDocument;
+export interface ParseOptions {
+  /**
+   * The standard's scripting flag. On by default, as in the browsers people read pages in:
+   * `<noscript>` content is raw text (the clean transform parses what pages keep there,
+   * plugins/transform/clean/noscript.ts). Off, a `<noscript><img>` in `<head>` ends the head and
+   * moves the title into the body.
+   */
+  scripting?: boolean;
+  /** Elements the tree may have; the parse stops there, keeping what it built (dom-tree.ts). */
+  maxElements?: number;
+}
+
+/** No parse builds more elements than this, nor more than two per character of markup. */
+export const MAX_TREE_ELEMENTS = 1_000_000;
+
+const treeOptions = (markup: string, options: ParseOptions) => ({
+  scripting: options.scripting ?? true,
+  maxElements: Math.min(options.maxElements ?? MAX_TREE_ELEMENTS, 2 * markup.length + 64),
+});
+
+/** Parses a whole page. Never throws: any input yields `<html>` with a head and a body (or a frameset). */
+export function parseHtmlDocument(html: string, options: ParseOptions = {}): DomDocument {
+  return buildDocument(html, treeOptions(html, options)).node;
+}
+
+/** The same, saying whether the whole markup was read, or the parse stopped at `limit` elements. */
+export function parseHtmlPage(html: string, options: ParseOptions = {}): { dom: DomDocument; complete: boolean; limit: number } {
+  const tree = treeOptions(html, options);
+  const { node, complete } = buildDocument(html, tree);
+  return { dom: node, complete, limit: tree.maxElements };
 }
 
 /** Parses an HTML fragment into the body of a fresh document and returns that body. */
 export function parseHtmlFragment(html: string): DomElement {
-  const { document } = parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`);
-  return (document as unknown as Document).body;
+  return parseHtmlDocument(`<!doctype html><html><head></head><body>${html}`).body;
+}
+
+/**
+ * Parses `html` as the children of `context` would be (as `innerHTML` does), into nodes of its
+ * document, returned in a detached fragment. `scripting: false` reads `<noscript>` markup as a
+ * browser without scripts shows it.
+ */
+export function parseHtmlChildren(context: DomElement, html: string, options: ParseOptions = {}): DocumentFragment {
+  return buildFragment(context, html, treeOptions(html, options)).node;
 }
 
 const BLOCK_TAGS = new Set([
@@ -29,7 +59,7 @@ const BLOCK_TAGS = new Set([
   'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN',
   'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TR', 'UL', 'CAPTION', 'TBODY', 'THEAD', 'TFOOT',
 ]);
-const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HEAD', 'IFRAME', 'OBJECT', 'CANVAS']);
+const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HEAD', 'IFRAME', 'OBJECT', 'CANVAS', 'NOFRAMES', 'NOEMBED']);
 
 /**
  * Plain text of an element: block elements become separate paragraphs (blank line between),
@@ -37,10 +67,19 @@ const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HE
  * markup cannot overflow the stack.
  */
 export function textOf(root: Node): string {
+  return blocksOf(root, true).join('\n\n');
+}
+
+/** The number of words in `textOf(root)`, without collapsing its whitespace first (words do not depend on it). */
+export function wordCountOf(root: Node): number {
+  return countWords(blocksOf(root, false).join('\n'));
+}
+
+function blocksOf(root: Node, collapse: boolean): string[] {
   const blocks: string[] = [];
   let line = '';
   const flush = () => {
-    const text = line.replace(/[ \t\f\v\r\n\u00a0]+/g, ' ').trim();
+    const text = collapse ? line.replace(/[ \t\f\v\r\n\u00a0]+/g, ' ').trim() : line;
     if (text) blocks.push(text);
     line = '';
   };
@@ -50,7 +89,7 @@ export function textOf(root: Node): string {
     if (node === 'end-block') { flush(); continue; }
     if (node.nodeType === 3) { line += node.nodeValue ?? ''; continue; }
     if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) continue;
-    const tag = (node as Element).tagName?.toUpperCase() ?? '';
+    const tag = node.nodeType === 1 ? tagOf(node as Element) : '';
     if (SKIP_TAGS.has(tag)) continue;
     if (tag === 'PRE') {
       flush();
@@ -65,7 +104,7 @@ export function textOf(root: Node): string {
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   flush();
-  return blocks.join('\n\n');
+  return blocks;
 }
 
 export const ELEMENT = 1;

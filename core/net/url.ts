@@ -86,6 +86,11 @@ export interface BaseElementSource {
  * URL), as browsers do; a `javascript:`/`data:` base is ignored because it cannot anchor links.
  */
 export function documentBaseUrl(dom: BaseElementSource | null | undefined, pageUrl: string): string {
-  const declared = absoluteUrl(dom?.querySelector('base[href]')?.getAttribute('href'), pageUrl);
+  return baseUrlFrom(dom?.querySelector('base[href]')?.getAttribute('href'), pageUrl);
+}
+
+/** The same from the first `<base>`'s href, when the caller has found it already. */
+export function baseUrlFrom(href: string | null | undefined, pageUrl: string): string {
+  const declared = absoluteUrl(href, pageUrl);
   return declared && isHttpUrl(declared) ? declared : pageUrl;
 }

@@ -4,11 +4,28 @@
  * bio box: those fail the name check and the next candidate is tried), then a short line near the
  * top that names the writer after "By", as classic pages print it without any class.
  */
-import type { DomDocument } from '../../../core/dom.ts';
+import { tagOf, type DomDocument } from '../../../core/dom.ts';
 import { cleanPersonName } from './people.ts';
 import { isDateOnly } from '../../../core/date-words.ts';
+import { hasClass, inBody, indexPage, tokens, type PageIndex } from './page-index.ts';
 
-const BYLINE_SELECTORS = ['a[rel~="author"]', '.byline .author', '.byline-name', '.author-name', '.byline', '.author'];
+/**
+ * Where bylines are, most specific first: `a[rel~=author]`, `.byline .author`, `.byline-name`,
+ * `.author-name`, `.byline`, `.author`, tested on the page index's marked elements.
+ */
+const BYLINE_MARKS: ReadonlyArray<(el: Element) => boolean> = [
+  (el) => tagOf(el) === 'A' && tokens(el, 'rel').some((rel) => rel.toLowerCase() === 'author'),
+  (el) => hasClass(el, 'author') && hasAncestorClass(el, 'byline'),
+  (el) => hasClass(el, 'byline-name'),
+  (el) => hasClass(el, 'author-name'),
+  (el) => hasClass(el, 'byline'),
+  (el) => hasClass(el, 'author'),
+];
+
+function hasAncestorClass(el: Element, name: string): boolean {
+  for (let p = el.parentElement; p; p = p.parentElement) if (hasClass(p, name)) return true;
+  return false;
+}
 /** Enough to pass over a few bio boxes without scanning every comment on a long thread. */
 const MAX_CANDIDATES = 20;
 const MAX_BYLINE_CHARS = 300;
@@ -72,11 +89,16 @@ const MAX_ELEMENTS_WALKED = 3000;
 
 /** A short element near the top whose own line names the writer after "By" (a classic page's byline, no class). */
 function fromByLines(body: Element): string | null {
-  const stack: Element[] = [body];
-  for (let seen = 0; stack.length && seen < MAX_ELEMENTS_WALKED; seen++) {
-    const el = stack.pop()!;
-    const children = el.children;
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  // (document order by sibling links: a wrapper's thousands of children are never listed)
+  let next: Element | null = body;
+  for (let seen = 0; next && seen < MAX_ELEMENTS_WALKED; seen++) {
+    const el: Element = next;
+    if (el.firstElementChild) next = el.firstElementChild;
+    else {
+      let up: Element | null = el;
+      while (up && up !== body && !up.nextElementSibling) up = up.parentElement;
+      next = up && up !== body ? up.nextElementSibling : null;
+    }
     if (el.childElementCount > 4 || !el.firstChild) continue;
     const text = visibleText(el, MAX_BY_LINE + 1).replace(/\s+/g, ' ').trim();
     if (text.length > MAX_BY_LINE || !/\bby\b/i.test(text)) continue;
@@ -88,17 +110,16 @@ function fromByLines(body: Element): string | null {
   return null;
 }
 
-export function readByline(dom: DomDocument): string | null {
+export function readByline(dom: DomDocument, index: PageIndex = indexPage(dom)): string | null {
   const body = dom.body;
   if (!body) return null;
-  return fromSelectors(body) ?? fromByLines(body);
+  return fromMarked(body, index) ?? fromByLines(body);
 }
 
-function fromSelectors(body: Element): string | null {
-  // One walk over the page for all selectors (a query per selector cost a second on a 10 MB page), then by priority.
-  const found = [...body.querySelectorAll(BYLINE_SELECTORS.join(', '))];
-  for (const selector of BYLINE_SELECTORS) {
-    const candidates = found.filter((el) => el.matches(selector)).slice(0, MAX_CANDIDATES);
+function fromMarked(body: Element, index: PageIndex): string | null {
+  const found = index.marked.filter((el) => inBody(el, body) && BYLINE_MARKS.some((mark) => mark(el)));
+  for (const mark of BYLINE_MARKS) {
+    const candidates = found.filter(mark).slice(0, MAX_CANDIDATES);
     for (const el of candidates) {
       // Past a few hundred characters it is a bio or an article, never a name: no need to read on.
       const name = cleanPersonName(visibleText(el, MAX_BYLINE_CHARS));

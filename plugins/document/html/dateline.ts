@@ -5,15 +5,17 @@
  * opens with "Published" or "Posted", or holds nothing but a date (a classic blog's date header).
  * English month names; an "Updated …" date is passed over.
  */
-import type { DomDocument } from '../../../core/dom.ts';
+import { tagOf, type DomDocument } from '../../../core/dom.ts';
 import { visibleText } from './byline.ts';
+import { hasClass, inBody, indexPage, type PageIndex } from './page-index.ts';
 import { normaliseDate } from './dates.ts';
 import { isDateOnly } from '../../../core/date-words.ts';
 
 /** Classes themes give the publication date or the byline that carries it. */
-const DATELINE_SELECTORS = ['.dateline', '.published', '.pubdate', '.post-date', '.entry-date', '.article-date', '.publish-date', '.date-published', '.posted-on', '.byline'];
+const DATELINE_CLASSES = ['dateline', 'published', 'pubdate', 'post-date', 'entry-date', 'article-date', 'publish-date', 'date-published', 'posted-on', 'byline'];
 /** Tried after the "Published …" lines: a bare `.date` or `<time>` is as often a comment's or an event's. */
-const LOOSE_SELECTORS = ['.date', 'time'];
+const isLoose = (el: Element) => tagOf(el) === 'TIME' || hasClass(el, 'date');
+const isDateline = (el: Element) => DATELINE_CLASSES.some((name) => hasClass(el, name));
 const MAX_CANDIDATES = 20;
 /** Datelines sit near the top; a bounded walk keeps a 10 MB page from being read twice. */
 const MAX_ELEMENTS_WALKED = 3000;
@@ -49,24 +51,24 @@ export function dateInText(text: string): string | null {
   return found[0]?.date ?? null;
 }
 
-/** Elements of `root` in document order, at most `limit`, without recursion. */
+/** Elements of `root` in document order, at most `limit`, without recursion (and without listing children). */
 function* firstElements(root: Element, limit: number): Generator<Element> {
-  const stack: Element[] = [root];
-  let seen = 0;
-  while (stack.length && seen < limit) {
-    const el = stack.pop()!;
-    seen++;
+  let el: Element | null = root;
+  for (let seen = 0; el && seen < limit; seen++) {
     yield el;
-    const children = el.children;
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    if (el.firstElementChild) el = el.firstElementChild;
+    else {
+      while (el && el !== root && !el.nextElementSibling) el = el.parentElement;
+      el = el && el !== root ? el.nextElementSibling : null;
+    }
   }
 }
 
 const dateOf = (el: Element) => dateInText(visibleText(el, MAX_TEXT).slice(0, MAX_TEXT));
 
-/** One query per group (in document order): each query is a walk over the whole page. */
-function fromSelectors(body: Element, selectors: readonly string[]): string | null {
-  for (const el of [...body.querySelectorAll(selectors.join(', '))].slice(0, MAX_CANDIDATES)) {
+/** The first dated element of a kind in the body, in document order (from the page index's marked elements). */
+function fromMarked(body: Element, marked: readonly Element[], kind: (el: Element) => boolean): string | null {
+  for (const el of marked.filter((el) => kind(el) && inBody(el, body)).slice(0, MAX_CANDIDATES)) {
     const date = dateOf(el);
     if (date) return date;
   }
@@ -101,8 +103,8 @@ function fromDateOnlyLines(body: Element): string | null {
   return null;
 }
 
-export function readDateline(dom: DomDocument): string | null {
+export function readDateline(dom: DomDocument, index: PageIndex = indexPage(dom)): string | null {
   const body = dom.body;
   if (!body) return null;
-  return fromSelectors(body, DATELINE_SELECTORS) ?? fromLeadIns(body) ?? fromDateOnlyLines(body) ?? fromSelectors(body, LOOSE_SELECTORS);
+  return fromMarked(body, index.marked, isDateline) ?? fromLeadIns(body) ?? fromDateOnlyLines(body) ?? fromMarked(body, index.marked, isLoose);
 }

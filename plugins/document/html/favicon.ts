@@ -4,6 +4,7 @@
  */
 import type { DomDocument } from '../../../core/dom.ts';
 import { absoluteUrl } from '../../../core/net/url.ts';
+import { indexPage, type PageIndex } from './page-index.ts';
 
 const ICON_RELS = new Set(['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed']);
 /** A scalable icon (`sizes="any"`, usually SVG) draws sharp at any size. */
@@ -24,9 +25,10 @@ export function declaredIconSize(link: Element): number {
   return largest;
 }
 
-export function pickFavicon(dom: DomDocument, baseUrl: string, pageUrl: string): string | null {
+export function pickFavicon(dom: DomDocument, baseUrl: string, pageUrl: string, index: PageIndex = indexPage(dom)): string | null {
   let best: { url: string; size: number } | null = null;
-  for (const link of dom.querySelectorAll('link[rel][href]')) {
+  for (const link of index.links) {
+    if (!link.hasAttribute('href')) continue;
     const rels = (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
     if (!rels.some((rel) => ICON_RELS.has(rel))) continue;
     const url = absoluteUrl(link.getAttribute('href'), baseUrl);

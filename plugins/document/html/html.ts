@@ -1,8 +1,8 @@
 /**
  * HTML document plugin: recognises HTML and XHTML responses (and HTML served as text/plain or
- * with no type, by sniffing), parses them into `doc.dom` with the body as the content root
- * (parse.ts: the one place linkedom's misplaced bodies are mended), and fills the page metadata. Metadata is read here, before any transform strips `<script>` (JSON-LD)
- * or narrows the content. A binary body served as HTML is a 422 (binary.ts). Pages past the
+ * with no type, by sniffing), parses them into `doc.dom` as a browser does, with the body as the
+ * content root (parse.ts), and fills the page metadata. Metadata is read here, before any
+ * transform strips `<script>` (JSON-LD) or narrows the content. A binary body served as HTML is a 422 (binary.ts). Pages past the
  * element or depth limit are read up to it, with a warning (limits.ts).
  */
 import { z } from 'zod';
@@ -48,7 +48,8 @@ export function parseHtmlPage(doc: PageDocument, limits: ParseLimits = DEFAULT_P
   const response = doc.response;
   if (!response) return;
   // A source may have built its own page (the video page): that markup, not the body, is the page.
-  const { dom, root, flattened } = parsePage(boundedText(doc, response.builtHtml ?? responseText(response), limits.maxElements), limits.maxDepth);
+  const { dom, root, flattened, cutAt } = parsePage(boundedText(doc, response.builtHtml ?? responseText(response), limits.maxElements), limits);
+  if (cutAt !== null) doc.warn('document', PLUGIN_ID, `The page's markup makes the parser build more than ${cutAt} elements (it reopens unclosed formatting elements); only the first ${cutAt} are read`);
   if (flattened) doc.warn('document', PLUGIN_ID, `The page nests elements more than ${limits.maxDepth} deep; what is deeper is kept as plain text`);
   doc.dom = dom;
   doc.root = root;

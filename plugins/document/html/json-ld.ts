@@ -4,6 +4,7 @@
  * (an Article's author is often `{"@id": "#/person/1"}`); all of that is flattened and resolved.
  */
 import type { DomDocument } from '../../../core/dom.ts';
+import { indexPage, type PageIndex } from './page-index.ts';
 import { joinNames } from './people.ts';
 
 type Node = Record<string, unknown>;
@@ -49,7 +50,7 @@ export function parseJsonLd(text: string): unknown {
 }
 
 /** Every typed node of every block: arrays, `@graph` and a page's `mainEntity` included. */
-export function jsonLdNodes(dom: DomDocument): Node[] {
+export function jsonLdNodes(index: PageIndex): Node[] {
   const nodes: Node[] = [];
   const visit = (value: unknown, depth: number) => {
     if (depth > 4) return;
@@ -60,7 +61,7 @@ export function jsonLdNodes(dom: DomDocument): Node[] {
       visit(item.mainEntity, depth + 1);
     }
   };
-  for (const script of dom.querySelectorAll('script[type]')) {
+  for (const script of index.typedScripts) {
     if (!/^application\/ld\+json\b/i.test(script.getAttribute('type')?.trim() ?? '')) continue;
     visit(parseJsonLd(script.textContent ?? ''), 0);
   }
@@ -87,8 +88,8 @@ export function primaryNode(nodes: Node[]): Node | null {
   return null;
 }
 
-export function readJsonLd(dom: DomDocument): LinkedData {
-  const nodes = jsonLdNodes(dom);
+export function readJsonLd(dom: DomDocument, index: PageIndex = indexPage(dom)): LinkedData {
+  const nodes = jsonLdNodes(index);
   const byId = new Map(nodes.filter((n) => typeof n['@id'] === 'string').map((n) => [n['@id'] as string, n]));
   const deref = (value: unknown): unknown => (isNode(value) && typeof value['@id'] === 'string' && byId.has(value['@id']) ? { ...byId.get(value['@id']), ...value } : value);
   const primary = primaryNode(nodes);

@@ -16,12 +16,13 @@ async function parsed(html: string, options = {}): Promise<PageDocument> {
 }
 
 describe('element limit', () => {
-  test('counts start tags as the tokenizer sees them: not in comments, scripts, styles, titles or textareas', () => {
+  test('counts start tags as the tokenizer sees them: not in comments, scripts, styles, titles, textareas, noscripts or after plaintext', () => {
     expect(elementCutOffset('<p>a</p>'.repeat(10), 10)).toBeNull();
     expect(elementCutOffset('<p>a</p>'.repeat(11), 10)).toBe(80);
-    const hidden = `<!-- ${'<b>'.repeat(50)} --><script>${'<i>'.repeat(50)}</SCRIPT ><style>${'<u>'.repeat(50)}</style><title>${'<a>'.repeat(50)}</title><textarea>${'<a>'.repeat(50)}</textarea>`;
-    expect(elementCutOffset(`<html>${hidden}${'<p>'.repeat(5)}`, 10)).toBeNull();
-    expect(elementCutOffset(`<html>${hidden}${'<p>'.repeat(6)}`, 10)).toBe(`<html>${hidden}${'<p>'.repeat(5)}`.length);
+    const hidden = `<!-- ${'<b>'.repeat(50)} --><script>${'<i>'.repeat(50)}</SCRIPT ><style>${'<u>'.repeat(50)}</style><title>${'<a>'.repeat(50)}</title><textarea>${'<a>'.repeat(50)}</textarea><noscript>${'<img>'.repeat(50)}</noscript>`;
+    expect(elementCutOffset(`<html>${hidden}${'<p>'.repeat(4)}`, 10)).toBeNull();
+    expect(elementCutOffset(`<html>${hidden}${'<p>'.repeat(5)}`, 10)).toBe(`<html>${hidden}${'<p>'.repeat(4)}`.length);
+    expect(elementCutOffset(`<html><plaintext>${'<p>'.repeat(50)}`, 10)).toBeNull();
     // end tags, doctype and stray '<' are not elements
     expect(elementCutOffset(`<!doctype html>${'</p> < 3 <'.repeat(50)}<p>`, 10)).toBeNull();
   });
@@ -44,6 +45,21 @@ describe('element limit', () => {
     expect(textOf(whole.root!)).toContain('the end');
     expect(whole.messages).toEqual([]);
     expect(whole.data.get(SERVED_HTML)).toBe(html);
+  });
+});
+
+describe('tree limit', () => {
+  test('markup that makes the parser reopen formatting elements in every paragraph is read up to a bounded tree, with a warning', async () => {
+    // 3,000 start tags, but each paragraph reopens every <b> before it: 4.5 million elements whole
+    const html = Array.from({ length: 3_000 }, (_, i) => `<p><b id=${i}>x`).join('');
+    const t0 = performance.now();
+    const doc = await parsed(html);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    const elements = doc.dom!.querySelectorAll('*').length;
+    expect(elements).toBeGreaterThan(20_000);
+    expect(elements).toBeLessThanOrEqual(2 * html.length + 64);
+    expect(doc.messages.map((m) => m.message)).toEqual([`The page's markup makes the parser build more than ${2 * html.length + 64} elements (it reopens unclosed formatting elements); only the first ${2 * html.length + 64} are read`]);
+    expect(textOf(doc.root!).startsWith('x')).toBe(true);
   });
 });
 

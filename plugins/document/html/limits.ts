@@ -1,21 +1,26 @@
 /**
- * Bounds on what one HTML page may cost. linkedom builds the whole tree from the whole string at
+ * Bounds on what one HTML page may cost. The parser builds the whole tree from the whole string at
  * once (a 20 MB page of `<p>x</p>` is 2.5 million elements and ~3 GB), so the element count is
  * bounded before parsing: a scan over the text counts start tags the way the parser's tokenizer
  * sees them (not inside comments or raw-text elements) and the markup is cut where the limit is
- * reached. The parser closes whatever is open at the cut, as it does at any end of input. Depth
- * is bounded after parsing, where nesting is known exactly (implied end tags, misnesting):
- * elements deeper than the limit are replaced by their text. Both keep what the page shows up to
- * the limit and say so in a warning, rather than refusing a page a user asked for; real pages
- * stay far below both (browsers stop nesting at 512).
+ * reached. The parser closes whatever is open at the cut, as it does at any end of input. Markup
+ * can still build more elements than it has start tags (the standard reopens unclosed formatting
+ * elements in every paragraph), so the tree itself is bounded too (parse.ts). Depth is bounded
+ * after parsing, where nesting is known exactly (implied end tags, misnesting): elements deeper
+ * than the limit are replaced by their text. All keep what the page shows up to the limit and say
+ * so in a warning, rather than refusing a page a user asked for; real pages stay far below them
+ * (browsers stop nesting at 512).
  */
 export interface ParseLimits {
   maxElements: number;
   maxDepth: number;
 }
 
-/** Elements whose content the tokenizer reads as text up to their end tag (htmlparser2's list). */
-const RAW_TEXT = /(script|style|title|textarea|xmp)[\s/>]/iy;
+/**
+ * Elements whose content the standard's tokenizer reads as text up to their end tag (noscript: with
+ * scripting on, as Trawl parses); after `<plaintext>` everything is text.
+ */
+const RAW_TEXT = /(script|style|title|textarea|xmp|iframe|noembed|noframes|noscript|plaintext)[\s/>]/iy;
 
 /**
  * Where to cut `html` so that it holds at most `maxElements` start tags: the offset of the first
@@ -37,6 +42,7 @@ export function elementCutOffset(html: string, maxElements: number): number | nu
       RAW_TEXT.lastIndex = i + 1;
       const raw = RAW_TEXT.exec(html);
       if (raw) {
+        if (raw[1]!.toLowerCase() === 'plaintext') return null;
         // raw text runs to the matching end tag (or the end of the page)
         const end = indexOfIgnoreCase(html, `</${raw[1]!.toLowerCase()}`, i + raw[0].length);
         i = end < 0 ? -1 : html.indexOf('<', end + 2);
@@ -58,7 +64,7 @@ export function flattenDeeperThan(dom: Document, maxDepth: number): number {
   if (!top || maxDepth < 1) return 0;
   let flattened = 0;
   // iterative walk by element links, no stack: the pages this is for would overflow a recursive
-  // one, and it runs on every page (from <html>: linkedom keeps a doctype outside the child list)
+  // one, and it runs on every page (from <html>: doctype and comments are not elements)
   let el: Element | null = top;
   let depth = 1;
   while (el) {

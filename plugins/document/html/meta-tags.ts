@@ -3,13 +3,14 @@
  * once into a lookup so each metadata field can ask for its keys in priority order.
  */
 import type { DomDocument } from '../../../core/dom.ts';
+import { indexPage, type PageIndex } from './page-index.ts';
 
 export type MetaTags = ReadonlyMap<string, string>;
 
 /** Keys are lower-cased `property`, `name` or `http-equiv`; the first non-empty value wins (og:image repeats). */
-export function readMetaTags(dom: DomDocument): MetaTags {
+export function readMetaTags(dom: DomDocument, index: PageIndex = indexPage(dom)): MetaTags {
   const tags = new Map<string, string>();
-  for (const meta of dom.querySelectorAll('meta[content]')) {
+  for (const meta of index.metas) {
     const content = meta.getAttribute('content')?.trim();
     if (!content) continue;
     for (const attribute of ['property', 'name', 'http-equiv']) {
@@ -30,9 +31,9 @@ export function metaValue(tags: MetaTags, keys: readonly string[]): string | nul
 }
 
 /** Every value of a repeatable tag (`citation_author` once per author), in page order. */
-export function metaValues(dom: DomDocument, key: string): string[] {
-  return [...dom.querySelectorAll('meta[name][content]')]
-    .filter((meta) => meta.getAttribute('name')!.trim().toLowerCase() === key)
+export function metaValues(dom: DomDocument, key: string, index: PageIndex = indexPage(dom)): string[] {
+  return index.metas
+    .filter((meta) => meta.getAttribute('name')?.trim().toLowerCase() === key)
     .map((meta) => meta.getAttribute('content')!.trim())
     .filter(Boolean);
 }

@@ -18,7 +18,7 @@
  */
 import type { DomDocument } from '../../../core/dom.ts';
 import type { Metadata } from '../../../core/document.ts';
-import { absoluteUrl, documentBaseUrl, isHttpUrl } from '../../../core/net/url.ts';
+import { absoluteUrl, baseUrlFrom, isHttpUrl } from '../../../core/net/url.ts';
 import { META_KEYS, metaValue, metaValues, readMetaTags, scholarName } from './meta-tags.ts';
 import { readJsonLd } from './json-ld.ts';
 import { readMicrodata } from './microdata.ts';
@@ -27,6 +27,7 @@ import { readDateline } from './dateline.ts';
 import { joinNames } from './people.ts';
 import { normaliseDate } from './dates.ts';
 import { pickFavicon } from './favicon.ts';
+import { indexPage, tokens, type PageIndex } from './page-index.ts';
 
 export type PageMetadata = Omit<Metadata, 'wordCount'>;
 
@@ -55,8 +56,10 @@ export function normaliseLanguage(value: string | null | undefined): string | nu
   return [primary!.toLowerCase(), ...rest.map((part) => (part.length === 2 ? part.toUpperCase() : part))].join('-');
 }
 
-function publishedFromTimeElements(dom: DomDocument): string | null {
-  const time = dom.querySelector('time[pubdate][datetime], article time[datetime], header time[datetime]') ?? dom.querySelector('time[datetime]');
+/** `time[pubdate][datetime]`, `article time[datetime]` or `header time[datetime]`, else any `time[datetime]`. */
+function publishedFromTimeElements(index: PageIndex): string | null {
+  const dated = index.times.filter((t) => t.hasAttribute('datetime'));
+  const time = dated.find((t) => t.hasAttribute('pubdate') || t.parentElement?.closest('article, header')) ?? dated[0];
   return time?.getAttribute('datetime') ?? null;
 }
 
@@ -77,20 +80,23 @@ function firstHttpUrl(base: string, ...values: Array<string | null | undefined>)
 }
 
 export function extractMetadata({ dom, pageUrl, headers }: MetadataSource): PageMetadata {
-  const meta = readMetaTags(dom);
-  const ld = readJsonLd(dom);
-  const micro = readMicrodata(dom);
-  const base = documentBaseUrl(dom, pageUrl);
+  // one walk gathers what every source below reads
+  const index = indexPage(dom);
+  const meta = readMetaTags(dom, index);
+  const ld = readJsonLd(dom, index);
+  const micro = readMicrodata(dom, index);
+  const base = baseUrlFrom(index.base?.getAttribute('href'), pageUrl);
   const tag = (field: keyof typeof META_KEYS) => metaValue(meta, META_KEYS[field]);
+  const imageSrc = index.links.find((link) => tokens(link, 'rel').some((rel) => rel.toLowerCase() === 'image_src'));
   return {
-    title: firstText(tag('title'), ld.title, micro.title, dom.querySelector('title')?.textContent, dom.querySelector('h1')?.textContent) ?? '',
+    title: firstText(tag('title'), ld.title, micro.title, index.title?.textContent, index.h1?.textContent) ?? '',
     description: firstText(tag('description'), ld.description, micro.description) ?? '',
-    author: ld.author ?? joinNames([tag('author')]) ?? joinNames(metaValues(dom, 'citation_author').map(scholarName)) ?? micro.author ?? readByline(dom),
+    author: ld.author ?? joinNames([tag('author')]) ?? joinNames(metaValues(dom, 'citation_author', index).map(scholarName)) ?? micro.author ?? readByline(dom, index),
     // The dateline is read only when needed: it is the one source that walks the page's text.
-    publishedDate: firstDate(ld.published, tag('published'), micro.published, publishedFromTimeElements(dom)) ?? readDateline(dom),
+    publishedDate: firstDate(ld.published, tag('published'), micro.published, publishedFromTimeElements(index)) ?? readDateline(dom, index),
     language: [dom.documentElement?.getAttribute('lang'), headers['content-language'], tag('language'), ld.language].map(normaliseLanguage).find(Boolean) ?? null,
     siteName: firstText(tag('siteName'), ld.publisher, ld.websiteName, tag('applicationName')),
-    image: firstHttpUrl(base, tag('image'), ld.image, micro.image, dom.querySelector('link[rel~="image_src"]')?.getAttribute('href')),
-    favicon: pickFavicon(dom, base, pageUrl),
+    image: firstHttpUrl(base, tag('image'), ld.image, micro.image, imageSrc?.getAttribute('href')),
+    favicon: pickFavicon(dom, base, pageUrl, index),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { DomDocument } from '../../../core/dom.ts';
 import { joinNames } from './people.ts';
+import { indexPage, tokens, type PageIndex } from './page-index.ts';
 
 export interface MicrodataFields {
   title: string | null;
@@ -30,18 +31,39 @@ export function itemValue(el: Element): string | null {
   return value?.replace(/\s+/g, ' ').trim() || null;
 }
 
+/** Property elements by name, in page order (an element may carry several names). */
+type Properties = Map<string, Element[]>;
+
+function byName(index: PageIndex): Properties {
+  const names: Properties = new Map();
+  for (const el of index.itemprops) {
+    for (const name of tokens(el, 'itemprop')) {
+      const list = names.get(name);
+      if (list) list.push(el);
+      else names.set(name, [el]);
+    }
+  }
+  return names;
+}
+
+/** The item an element's properties belong to: its nearest ancestor with itemscope. */
+function scopeOf(el: Element): Element | null {
+  for (let p = el.parentElement; p; p = p.parentElement) if (p.hasAttribute('itemscope')) return p;
+  return null;
+}
+
 /**
  * Properties of `scope` itself, not of items nested in it (an author's own `name`, a comment's
  * date). With no scope, every property of the document counts.
  */
-function properties(scope: Element | null, dom: ParentNode, name: string): Element[] {
-  const found = [...(scope ?? dom).querySelectorAll(`[itemprop~="${name}"]`)];
-  return scope ? found.filter((el) => el.parentElement?.closest('[itemscope]') === scope) : found;
+function properties(scope: Element | null, names: Properties, name: string): Element[] {
+  const found = names.get(name) ?? [];
+  return scope ? found.filter((el) => scopeOf(el) === scope) : found;
 }
 
-function first(scope: Element | null, dom: ParentNode, names: readonly string[]): string | null {
-  for (const name of names) {
-    for (const el of properties(scope, dom, name)) {
+function first(scope: Element | null, names: Properties, wanted: readonly string[]): string | null {
+  for (const name of wanted) {
+    for (const el of properties(scope, names, name)) {
       const value = itemValue(el);
       if (value) return value;
     }
@@ -49,20 +71,18 @@ function first(scope: Element | null, dom: ParentNode, names: readonly string[])
   return null;
 }
 
-/** An author is text, or a Person item whose own `name` holds it. */
-function authorName(el: Element): string | null {
-  return (el.hasAttribute('itemscope') ? first(el, el, ['name']) : null) ?? itemValue(el);
-}
-
-export function readMicrodata(dom: DomDocument): MicrodataFields {
-  const main = [...dom.querySelectorAll('[itemscope][itemtype]')].find((el) => MAIN_ITEM_TYPE.test(el.getAttribute('itemtype') ?? '')) ?? null;
+export function readMicrodata(dom: DomDocument, index: PageIndex = indexPage(dom)): MicrodataFields {
+  const names = byName(index);
+  const main = index.items.find((el) => MAIN_ITEM_TYPE.test(el.getAttribute('itemtype') ?? '')) ?? null;
+  /** An author is text, or a Person item whose own `name` holds it. */
+  const authorName = (el: Element) => (el.hasAttribute('itemscope') ? first(el, names, ['name']) : null) ?? itemValue(el);
   return {
     // Outside a main item, `name` belongs to breadcrumbs, brands and people, never the page.
-    title: first(main, dom, main ? ['headline', 'name'] : ['headline']),
+    title: first(main, names, main ? ['headline', 'name'] : ['headline']),
     // Outside a main item a description may be a product's or a person's, as with `name`.
-    description: main ? first(main, dom, ['description', 'abstract']) : null,
-    author: joinNames(properties(main, dom, 'author').map(authorName)),
-    published: first(main, dom, ['datePublished', 'dateCreated']),
-    image: first(main, dom, ['image', 'thumbnailUrl']),
+    description: main ? first(main, names, ['description', 'abstract']) : null,
+    author: joinNames(properties(main, names, 'author').map(authorName)),
+    published: first(main, names, ['datePublished', 'dateCreated']),
+    image: first(main, names, ['image', 'thumbnailUrl']),
   };
 }

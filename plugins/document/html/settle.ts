@@ -3,10 +3,11 @@
  * segments moved into their placeholders, and doubly encoded UTF-8 repaired. Run once per parse,
  * by the HTML document plugin after each of its parses (parse.ts).
  */
-import { repairMojibake } from './mojibake.ts';
+import { mayHoldMojibake, repairMojibake } from './mojibake.ts';
 import { placeStreamedContent } from './streaming.ts';
 
-export function settleParsedPage(dom: Document): void {
+/** `markup` is what `dom` was parsed from. */
+export function settleParsedPage(dom: Document, markup: string): void {
   placeStreamedContent(dom);
-  if (dom.body) repairMojibake(dom.body);
+  if (dom.body && mayHoldMojibake(markup)) repairMojibake(dom.body);
 }

@@ -6,6 +6,7 @@
  * `input.checked`, which linkedom leaves undefined).
  */
 import type TurndownService from 'turndown';
+import { tagOf } from '../../../core/dom.ts';
 import { isPixelImage, stripTrackingParams } from './tracking.ts';
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight-(?:source|text))-([\w+#.-]+)/i;
@@ -30,7 +31,28 @@ export function fencedCode(code: string, language: string): string {
 }
 
 /** A link wrapping these is a block (a card), not a phrase. */
-const BLOCK_CONTENT = 'p, div, h1, h2, h3, h4, h5, h6, ul, ol, table, section, article, figure, blockquote';
+const BLOCK_CONTENT = new Set(['P', 'DIV', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'UL', 'OL', 'TABLE', 'SECTION', 'ARTICLE', 'FIGURE', 'BLOCKQUOTE']);
+
+/**
+ * Does `el` hold a block element? A walk that stops at the first (a selector query here compiled
+ * its fifteen alternatives anew for every link of the page).
+ */
+function holdsBlock(el: Element): boolean {
+  let n = el.firstElementChild;
+  while (n) {
+    const tag = tagOf(n);
+    if (BLOCK_CONTENT.has(tag)) return true;
+    // (template contents are not part of the page)
+    const child = tag === 'TEMPLATE' ? null : n.firstElementChild;
+    if (child) {
+      n = child;
+      continue;
+    }
+    while (n && n !== el && !n.nextElementSibling) n = n.parentElement;
+    n = n && n !== el ? n.nextElementSibling : null;
+  }
+  return false;
+}
 
 const escapeDestination = (url: string) => {
   const escaped = url.replace(/([<>()])/g, '\\$1');
@@ -64,7 +86,7 @@ export function contentRules(service: TurndownService): void {
       const text = content.replace(/^#{1,6}\s+/gm, '').replace(/\s*\n+\s*/g, ' ').trim();
       if (!text) return '';
       const link = `[${text}](${escapeDestination(stripTrackingParams(node.getAttribute('href')!))}${titlePart(node)})`;
-      return node.querySelector(BLOCK_CONTENT) ? `\n\n${link}\n\n` : link;
+      return holdsBlock(node) ? `\n\n${link}\n\n` : link;
     },
   });
   service.addRule('image', {

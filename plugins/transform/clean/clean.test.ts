@@ -21,6 +21,11 @@ describe('markup that is not content', () => {
       .toBe('<p>a</p><p>b</p>');
   });
 
+  test('noframes and noembed go: their content is raw text that browsers showing frames and embeds never render', () => {
+    expect(cleaned('<p>a</p><noframes><a href="/v"><img src="/v.jpg" alt="Video"></a></noframes><noembed>Your browser cannot play this</noembed><p>b</p>'))
+      .toBe('<p>a</p><p>b</p>');
+  });
+
   test('comments go, also nested ones', () => {
     expect(cleaned('<!-- top --><div><!-- inner --><p>kept<!-- in text --></p></div>')).toBe('<div><p>kept</p></div>');
   });

@@ -7,28 +7,39 @@
  * is fallback text ("your browser does not support iframes") or ad and tag-manager frames.
  */
 import { definePlugin } from '../../../core/plugin.ts';
+import { attr, tagOf } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { removeInvisible, replaceSvgs } from './visibility.ts';
-import { expandEscapedNoscripts, resolveNoscripts } from './noscript.ts';
+import { expandNoscripts, resolveNoscripts } from './noscript.ts';
 
-const NOT_CONTENT = [
-  'script', 'style', 'template', 'link', 'meta', 'base',
-  'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'canvas',
-  // A closed dialog is not rendered; an open one is part of the page.
-  'dialog:not([open])',
-].join(', ');
+/**
+ * Tags that are markup, not content (upper case, as tagOf gives them). `noframes` and `noembed`
+ * hold raw text that browsers, which show frames and embeds, never render.
+ */
+const NOT_CONTENT = new Set([
+  'SCRIPT', 'STYLE', 'TEMPLATE', 'LINK', 'META', 'BASE',
+  'IFRAME', 'FRAME', 'FRAMESET', 'NOFRAMES', 'OBJECT', 'EMBED', 'NOEMBED', 'APPLET', 'CANVAS',
+]);
 
-const COMMENT_NODE = 8;
+const SHOW_ELEMENT = 1;
+const SHOW_COMMENT = 128;
 
-export function removeComments(root: Node): void {
-  const stack: Node[] = [root];
-  while (stack.length) {
-    const node = stack.pop()!;
-    for (const child of [...node.childNodes]) {
-      if (child.nodeType === COMMENT_NODE) child.remove();
-      else if (child.nodeType === 1) stack.push(child);
+/**
+ * Comments and elements that are not content, in one sweep of linkedom's node list (a selector
+ * query tested every element against each tag in turn). A closed dialog is not rendered; an open
+ * one is part of the page.
+ */
+function notContent(root: Element): Node[] {
+  const found: Node[] = [];
+  const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT | SHOW_COMMENT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeType !== 1) found.push(node);
+    else {
+      const tag = tagOf(node as Element);
+      if (NOT_CONTENT.has(tag) || (tag === 'DIALOG' && attr(node as Element, 'open') === null)) found.push(node);
     }
   }
+  return found;
 }
 
 export interface CleanOptions {
@@ -42,14 +53,13 @@ export interface CleanOptions {
   beforeMainContent?: boolean;
 }
 
-/** What main content reads before dropping it (see CleanOptions). */
-const JSON_LD = 'script[type="application/ld+json"]';
+/** What main content reads before dropping it (see CleanOptions): `script[type="application/ld+json"]`. */
+const isJsonLd = (el: Node) => el.nodeType === 1 && tagOf(el as Element) === 'SCRIPT' && attr(el as Element, 'type')?.toLowerCase() === 'application/ld+json';
 
 export function cleanContent(root: Element, options: CleanOptions = {}): void {
-  // First, so markup recovered from escaped noscript text is cleaned like the rest.
-  expandEscapedNoscripts(root);
-  removeComments(root);
-  for (const el of root.querySelectorAll(NOT_CONTENT)) if (!options.beforeMainContent || !el.matches(JSON_LD)) el.remove();
+  // First, so the markup inside noscripts is cleaned like the rest.
+  expandNoscripts(root);
+  for (const node of notContent(root)) if (!options.beforeMainContent || !isJsonLd(node)) node.parentNode?.removeChild(node);
   if (options.beforeMainContent) return;
   removeInvisible(root);
   replaceSvgs(root);

@@ -1,11 +1,12 @@
 /**
- * The `<noscript>` rule. linkedom parses noscript content as markup, the way a browser with
- * scripting off would show it. Some sites keep their real content there (Discourse renders whole
- * threads in it), others only a tracking pixel, an "enable JavaScript" note, or the non-lazy copy
- * of an image. Text is kept except such notes (alone or as one block among real text); images are
- * kept unless they are pixels or duplicate a lazy image next to them.
+ * The `<noscript>` rule. Pages are parsed as a browser running scripts parses them, so a noscript
+ * holds its markup as raw text; here it is parsed as a browser without scripts would show it.
+ * Some sites keep their real content there (Discourse renders whole threads in it), others only a
+ * tracking pixel, an "enable JavaScript" note, or the non-lazy copy of an image. Text is kept
+ * except such notes (alone or as one block among real text); images are kept unless they are
+ * pixels or duplicate a lazy image next to them.
  */
-import { countWords } from '../../../core/dom.ts';
+import { countWords, parseHtmlChildren } from '../../../core/dom.ts';
 import { hasLazySource, isPlaceholderSrc } from '../shared/lazy.ts';
 
 /** Phrasings that ask the reader to turn JavaScript on, not ones that merely talk about it. */
@@ -31,14 +32,23 @@ export function isNoticeBlock(text: string): boolean {
   return isJavaScriptNotice(text) && JS_NOTICE.test(text.replace(/\s+/g, ' '));
 }
 
+/** Markup that starts like a tag: text that is escaped markup, not prose. */
+const MARKUP = /^\s*<[a-z!]/i;
+
 /**
- * Pages saved by a browser with scripting on hold noscript content as escaped text
- * (`&lt;img …&gt;`); parsed as markup, it goes through the same rule as everything else.
+ * Parses each noscript's raw text into its content, as a browser without scripts reads it.
+ * Pages saved by a browser with scripting on may hold that markup escaped (`&lt;img …&gt;`):
+ * what parses to nothing but such text is parsed once more. Either way it then goes through the
+ * same rule as everything else.
  */
-export function expandEscapedNoscripts(root: Element): void {
-  for (const noscript of root.querySelectorAll('noscript')) {
-    const text = noscript.textContent ?? '';
-    if (noscript.children.length === 0 && /^\s*<[a-z!]/i.test(text)) noscript.innerHTML = text;
+export function expandNoscripts(root: Element): void {
+  for (const noscript of root.getElementsByTagName('noscript')) {
+    if (noscript.firstElementChild || !noscript.firstChild) continue;
+    let content = parseHtmlChildren(noscript, noscript.textContent ?? '', { scripting: false });
+    // (linkedom gives a fragment no textContent: its one text child has it)
+    const text = content.firstChild === content.lastChild ? content.firstChild?.textContent ?? '' : '';
+    if (!content.firstElementChild && MARKUP.test(text)) content = parseHtmlChildren(noscript, text, { scripting: false });
+    noscript.replaceChildren(content);
   }
 }
 

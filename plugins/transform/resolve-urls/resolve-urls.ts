@@ -5,11 +5,13 @@
  * root has become.
  */
 import { definePlugin } from '../../../core/plugin.ts';
-import type { DomElement } from '../../../core/dom.ts';
+import { attr, tagOf, type DomElement } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { absoluteUrl, documentBaseUrl } from '../../../core/net/url.ts';
 import { absoluteSrcset, largestCandidate, parseSrcset } from '../../../core/net/srcset.ts';
 import { isPlaceholderSrc, LAZY_SRC_ATTRIBUTES, LAZY_SRCSET_ATTRIBUTES } from '../shared/lazy.ts';
+
+const SHOW_ELEMENT = 1;
 
 function firstAttribute(el: DomElement, names: readonly string[]): string | null {
   for (const name of names) {
@@ -55,8 +57,32 @@ function fillImageSrc(img: DomElement): void {
   }
 }
 
-function resolveLinks(root: DomElement, base: string): void {
-  for (const link of root.querySelectorAll('a[href], area[href]')) {
+/** The elements that carry URLs, by kind, gathered in one sweep (each selector query was a walk of its own). */
+function referencing(root: DomElement) {
+  const found = { links: [] as DomElement[], images: [] as DomElement[], media: [] as DomElement[], videos: [] as DomElement[] };
+  const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT);
+  let template: DomElement | null = null;
+  for (let el = walker.nextNode() as DomElement | null; el; el = walker.nextNode() as DomElement | null) {
+    // a template's contents are not part of the page (selector queries skip them too)
+    if (template) {
+      if (template.contains(el)) continue;
+      template = null;
+    }
+    const tag = tagOf(el);
+    if (tag === 'TEMPLATE') template = el;
+    else if (tag === 'A' || tag === 'AREA') {
+      if (attr(el, 'href') !== null) found.links.push(el);
+    } else if (tag === 'IMG' || tag === 'SOURCE') found.images.push(el);
+    else if (tag === 'VIDEO' || tag === 'AUDIO' || tag === 'TRACK' || tag === 'EMBED') {
+      found.media.push(el);
+      if (tag === 'VIDEO') found.videos.push(el);
+    }
+  }
+  return found;
+}
+
+function resolveLinks(links: DomElement[], base: string): void {
+  for (const link of links) {
     if (/^\s*javascript:/i.test(link.getAttribute('href') ?? '')) {
       // The text stays readable; only the script target goes.
       if (link.tagName === 'A') link.replaceWith(...link.childNodes);
@@ -67,20 +93,17 @@ function resolveLinks(root: DomElement, base: string): void {
   }
 }
 
-function resolveMedia(root: DomElement, base: string): void {
-  for (const el of root.querySelectorAll('img, source')) {
+export function resolveUrls(root: DomElement, base: string): void {
+  const { links, images, media, videos } = referencing(root);
+  resolveLinks(links, base);
+  for (const el of images) {
     applyLazyAttributes(el);
     resolveAttribute(el, 'src', base);
     resolveSrcset(el, base);
   }
-  for (const img of root.querySelectorAll('img')) fillImageSrc(img);
-  for (const el of root.querySelectorAll('video, audio, track, embed')) resolveAttribute(el, 'src', base);
-  for (const el of root.querySelectorAll('video[poster]')) resolveAttribute(el, 'poster', base);
-}
-
-export function resolveUrls(root: DomElement, base: string): void {
-  resolveLinks(root, base);
-  resolveMedia(root, base);
+  for (const img of images) if (tagOf(img) === 'IMG') fillImageSrc(img);
+  for (const el of media) resolveAttribute(el, 'src', base);
+  for (const el of videos) if (el.hasAttribute('poster')) resolveAttribute(el, 'poster', base);
 }
 
 export const resolveUrlsTransform = definePlugin({
