@@ -23,8 +23,15 @@ function kicker(line: Line): boolean {
   return line.linkChars === line.chars && line.text.split(' ').length <= KICKER_WORDS;
 }
 
-/** Removes the meta lines above and below the body of `parts`; returns how many went. */
-export function trimEdges(parts: readonly Element[], titleWords: TitleWords): number {
+/** What says a post is dated and signed: its dateline, byline or filing lines. */
+const POST_SIGNS = new Set(['date', 'by', 'dated', 'lead', 'title']);
+
+/**
+ * Removes the meta lines above and below the body of `parts`; returns whether the content read as
+ * a post. Off pages known as articles, only content that shows a post's dateline, byline or filing
+ * lines around its body is trimmed: a docs page's or a listing's short lines are its own.
+ */
+export function trimEdges(parts: readonly Element[], titleWords: TitleWords, article: boolean): boolean {
   const lines: Array<{ line: Line; part: Element }> = [];
   for (const part of parts) for (const line of linesOf(part)) lines.push({ line, part });
   // (a long headline or a dateline with a long place name is as long as a paragraph: it is not the body)
@@ -33,13 +40,16 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords): nu
   while (first < lines.length && !body(lines[first]!.line, true)) first++;
   let last = lines.length - 1;
   while (last > first && !body(lines[last]!.line, false)) last--;
-  if (first >= lines.length) return 0;
-  let removed = 0;
+  if (first >= lines.length) return article;
+  const meta: Array<{ line: Line; part: Element }> = [];
+  let post = article;
   lines.forEach(({ line, part }, i) => {
-    if (i >= first && i <= last) return;
-    if (!line.text || !(metaLine(line.text, i < first ? titleWords : undefined) || (i < KICKER_LINES && i < first && kicker(line)))) return;
-    removeLine(line, part);
-    removed++;
+    if (i >= first && i <= last || !line.text) return;
+    const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && kicker(line) ? 'kicker' : null);
+    if (!why) return;
+    meta.push({ line, part });
+    if (POST_SIGNS.has(why)) post = true;
   });
-  return removed;
+  if (post) for (const { line, part } of meta) removeLine(line, part);
+  return post;
 }

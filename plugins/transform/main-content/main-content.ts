@@ -54,8 +54,7 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   if (!options.noPrune) for (const el of result.prune) removeNode(el);
   const parts = result.parts;
   if (!options.noPrune && !result.pass.forum && !result.pass.product && isProse(result)) {
-    trimEdges(parts, titleWords(title, ...pageTitles(doc)));
-    dropCaptions(parts);
+    if (trimEdges(parts, titleWords(title, ...pageTitles(doc)), article)) dropCaptions(parts);
   }
   if (result.text < TINY_TEXT && !options.selection) {
     // nothing in the markup (a client-rendered page): the page's own summary is better than nothing
