@@ -112,6 +112,13 @@ describe('meta lines around the body', () => {
     for (const gone of ['Thursday, October 25', 'Labels:']) expect(text).not.toContain(gone);
   });
 
+  test('content without a dateline, byline or headline repeat is no post: a guide keeps its short lines', () => {
+    const html = page(`<div class="docs"><p>Source: the keepers' manual, 1952 edition</p>${body(3)}<p>Photo: the lamp room</p></div>`, 'Lamp care');
+    const text = extract(html);
+    expect(text).toContain("Source: the keepers' manual");
+    expect(text).toContain('Photo: the lamp room');
+  });
+
   test('a listing keeps its short link lines and dates', () => {
     const items = Array.from({ length: 8 }, (_, i) => `<li><a href="/e${i}">Harbour event ${i}</a><br>October ${i + 2}, 2025</li>`).join('');
     const html = `<html><head><title>Events</title></head><body><div class="events"><h1>Events</h1><ul>${items}</ul></div></body></html>`;
@@ -123,7 +130,7 @@ describe('meta lines around the body', () => {
   test('metaLine reads wording, not position', () => {
     expect(metaLine('Thursday, October 25, 2012 at 9:15AM')).toBe('date');
     expect(metaLine('By Derek Kreindler on August 9, 2012')).toBe('by');
-    expect(metaLine('Filed under: Lighthouses, Winter')).toBe('lead');
+    expect(metaLine('Filed under: Lighthouses, Winter')).toBe('filing');
     expect(metaLine('Image courtesy of the harbour archive')).toBe('lead');
     expect(metaLine('Mary · Quickies · 7 Comments · October 29th, 2012')).toBe('dated');
     expect(metaLine('By the way, the lamp is older than the tower.')).toBeNull();
@@ -162,7 +169,7 @@ describe('"read next" lists after the body', () => {
 
 describe('captions and photo credits', () => {
   test('figcaptions, caption-classed blocks and credit lines leave the body; numbered figure captions stay', () => {
-    const html = page(`<div class="entry">${body(2)}
+    const html = page(`<div class="entry"><p>By Jane Roe</p>${body(2)}
       <figure><img src="/lamp.jpg" alt=""><figcaption>The old lamp, shortly before it was retired.</figcaption></figure>
       <div class="wp-caption"><img src="/tower.jpg" alt=""><p class="wp-caption-text">The tower seen from the ferry.</p></div>
       <p>(Photo: Harbour Archive/J. Roe)</p>
@@ -179,5 +186,20 @@ describe('captions and photo credits', () => {
     const shots = Array.from({ length: 8 }, (_, i) => `<div class="photo"><img src="/p${i}.jpg" alt=""><p class="caption">Picture ${i}: the keepers at work on the lens, the stairs and the long gallery around the lamp room.</p></div>`).join('');
     const html = page(`<div class="gallery"><p>Our winter pictures from the tower, as promised to readers of the harbour notes last autumn.</p>${shots}</div>`);
     expect(extract(html)).toContain('Picture 5: the keepers at work');
+  });
+});
+
+describe('where a page keeps its post', () => {
+  const sidebar = `<div id="side"><h3>Archive</h3><ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/a${i}">Older harbour post number ${i}</a></li>`).join('')}</ul>
+    <p>Harbour Notes is written by two retired keepers who still climb the tower stairs every morning, weather permitting, and answer every letter.</p></div>`;
+
+  test('an <aside> holding most of the prose is the post, not a sidebar', () => {
+    const html = page(`<section id="main"><aside class="blogPost"><h1>Winter at the lighthouse</h1>${body(4)}</aside></section>${sidebar}`);
+    expect(extract(html)).toContain("Keeper's note 3");
+  });
+
+  test('a Typepad entry filed under "social media" is not a share bar', () => {
+    const html = page(`<div class="entry-category-social_media entry-author-jane_roe entry-type-post entry" id="entry-1"><div class="entry-content">${body(4)}</div></div>${sidebar}`);
+    expect(extract(html)).toContain("Keeper's note 3");
   });
 });

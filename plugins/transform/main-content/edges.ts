@@ -24,7 +24,7 @@ function kicker(line: Line): boolean {
 }
 
 /** What says a post is dated and signed: its dateline, byline or filing lines. */
-const POST_SIGNS = new Set(['date', 'by', 'dated', 'lead', 'title']);
+const POST_SIGNS = new Set(['date', 'by', 'dated', 'filing', 'title']);
 
 /**
  * Removes the meta lines above and below the body of `parts`; returns whether the content read as

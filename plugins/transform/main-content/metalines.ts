@@ -11,12 +11,18 @@ import { isDateOnly } from '../../../core/date-words.ts';
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 /** A date or a time written out somewhere in the line. */
 const DATE = new RegExp(String.raw`\b${MONTH}\s*\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d+\s+(?:minutes?|hours?|days?|weeks?|months?)\s+ago\b`, 'i');
-/** How filing, credit and widget lines begin. */
-const LEAD = new RegExp(
+/** How a post's filing lines begin: who posted it when, and under what ("Posted in News", "Tags: …"). */
+const FILING = new RegExp(
   [
     String.raw`(?:originally\s+)?(?:posted|published|written|filed|tagged|submitted|updated|last\s+updated|reported|article)\s+(?:by|on|in|at|under|to|with)\b`,
     String.raw`filed\s+under|posted\s+in\b|permalink\b|cross-posted\b|this\s+(?:entry|post)\s+was\s+(?:posted|written|filed)`,
     String.raw`(?:categor(?:y|ies)|tags?|tagged|labels?|topics?|keywords|related\s+topics?)\s*:`,
+  ].map((p) => `(?:${p})`).join('|').replace(/^/, '^(?:') + ')',
+  'i',
+);
+/** How credit and widget lines begin. */
+const LEAD = new RegExp(
+  [
     String.raw`(?:photo|image|picture|thumbnail(?:\s+image)?|video|top\s+image|header\s+image)\s*(?:credits?|courtesy|source|via)?\s*:`,
     String.raw`(?:photo|image)\s+(?:credit|courtesy)|credits?\s*:|source\s*:|via\s*:|h\/t\b`,
     String.raw`share\s+(?:this|on)\b|like\s+this\s*:|follow\s+(?:us|me)\b|subscribe\s+to\b|jump\s+to\s+comments|(?:print|email)\s+this`,
@@ -24,8 +30,8 @@ const LEAD = new RegExp(
   ].map((p) => `(?:${p})`).join('|').replace(/^/, '^(?:') + ')',
   'i',
 );
-/** Lines filing a post under terms: "Tags: a, b, c", "Posted in X, Y". */
-const FILING = /^(?:categor(?:y|ies)|tags?|tagged|labels?|topics?|keywords|filed\s+under|posted\s+in)\b/i;
+/** Filing lines that list terms, which may run long. */
+const TERMS = /^(?:categor(?:y|ies)|tags?|tagged|labels?|topics?|keywords|filed\s+under|posted\s+in)\b/i;
 /** A widget's whole label: share buttons, print, navigation words. */
 const UTILITY = /^(?:share(?: this)?|print|e-?mail|tweet|pin it|like|save|comments?|reply|permalink|rss|twitter|facebook|google\s?\+|linkedin|stumbleupon|reddit|digg|tumblr|pinterest|instapaper|delicious|more|read more|advertisement|loading|search|home|main|top|back to top|next|previous|prev|older|newer|clear|link|sharing is caring)$/i;
 /** Previous / next links between posts. */
@@ -73,8 +79,9 @@ export function titleWords(...titles: string[]): TitleWords {
 export function metaLine(line: string, title?: TitleWords): string | null {
   const s = line.replace(/\s+/g, ' ').trim();
   if (!s || s.length > MAX_FILING) return null;
-  if (LEAD.test(s) && (s.length <= MAX_META || FILING.test(s))) return 'lead';
+  if (FILING.test(s) && (s.length <= MAX_META || TERMS.test(s))) return 'filing';
   if (s.length > MAX_META) return null;
+  if (LEAD.test(s)) return 'lead';
   const w = wordsOf(s);
   if (isDateOnly(s)) return 'date';
   if (BY.test(s) && w.length <= MAX_BY_WORDS && !SENTENCE_END.test(s)) return 'by';

@@ -82,9 +82,9 @@ export function componentId(el: Element): string | null {
 }
 
 /** A CMS's post markers (WordPress's post_class and body_class: "hentry", "type-post", "post-123", "postid-123" …). */
-const POST_MARKER = /(?:^|\s)(?:hentry|type-post|status-publish|postid-\d+|post-\d+|node-\d+)(?:\s|$)/i;
+const POST_MARKER = /(?:^|\s)(?:hentry|type-post|entry-type-post|status-publish|postid-\d+|post-\d+|node-\d+)(?:\s|$)/i;
 /** The terms a post is filed under, as those markers list them ("category-food", "tag-cookie-recipes", "tax-android"). */
-const TERM_WORD = /(?:^|\s)(?:category|tag|tax|post_tag|format)-\S+/gi;
+const TERM_WORD = /(?:^|\s)(?:entry-)?(?:category|tag|tax|post_tag|format|author)-\S+/gi;
 
 /**
  * The element's class, without the words that name the post's categories and tags: on a post's
