@@ -203,3 +203,18 @@ describe('where a page keeps its post', () => {
     expect(extract(html)).toContain("Keeper's note 3");
   });
 });
+
+describe('lists of other stories after the post', () => {
+  const story = (i: number) => `<p><a href="/s${i}">Harbour board votes on the new fog horn, number ${i}</a></p><p>The board met again on Tuesday and argued for three hours about the horn, the budget and the keepers' pay, without any decision at all.</p><p>Harbour Press, January ${i + 2}</p>`;
+
+  test('"Related stories:" with headline links and blurbs goes after a whole post, however long it is', () => {
+    const text = extract(page(`<div class="story">${body(5)}<p><b>Related stories:</b></p>${Array.from({ length: 5 }, (_, i) => story(i)).join('')}</div>`));
+    expect(text).toContain("Keeper's note 5");
+    expect(text).not.toContain('argued for three hours');
+  });
+
+  test('the same words heading a box inside the text, with sections after it, leave the text alone', () => {
+    const text = extract(page(`<div class="story">${body(5)}<p><b>Related stories:</b></p>${Array.from({ length: 3 }, (_, i) => story(i)).join('')}<h2>Spring</h2>${body(4)}</div>`));
+    expect(text).toContain('Spring');
+  });
+});

@@ -88,13 +88,35 @@ export function closingTail(parts: Element[], stats: StatsMap, gone: (el: Elemen
       const found = tailFrom(el, part);
       const cut = textOf(found, stats) + after;
       // (an opener in a byline, "Leave a comment", comes before the post: not the thread)
-      if (total - cut >= KEEP_MIN && (thread || (cut <= total * READ_NEXT_SHARE && !prose(found, stats)))) tail = found;
+      const kept = total - cut;
+      if (kept >= KEEP_MIN && (thread || (cut <= total * READ_NEXT_SHARE && !prose(found, stats)) || (kept >= TEASERS_AFTER && teasers(found, el, stats)))) tail = found;
       return true;
     });
     if (tail) return [...(tail as Element[]), ...parts.slice(i + 1)];
     before += partText;
   }
   return [];
+}
+
+/** Headline links (this many words at least) in a list of other stories, and how many make one … */
+const HEADLINE_WORDS = 4;
+const MIN_TEASERS = 3;
+/** … after this much of the post (visible characters): then the list goes whatever its size, blurbs and all. */
+const TEASERS_AFTER = 600;
+
+/** Is the tail a list of other stories: several headline links, one at least per paragraph of blurb, and no section heading (the text going on)? */
+function teasers(els: Element[], opener: Element, stats: StatsMap): boolean {
+  let links = 0;
+  let paras = 0;
+  let headings = 0;
+  for (const el of els) headings += stats.get(el)?.headings ?? 0;
+  // (the opener may be a heading itself, inside the tail)
+  if (headings > (HEADINGS.has(tagOf(opener)) ? 1 : 0)) return false;
+  for (const el of els) {
+    for (const a of el.getElementsByTagName('a')) if ((a.textContent ?? '').trim().split(/\s+/).length >= HEADLINE_WORDS) links++;
+    paras += el.getElementsByTagName('p').length;
+  }
+  return links >= MIN_TEASERS && links >= paras;
 }
 
 /** Is the tail mostly prose, or does the text resume after the list (its last block is a paragraph)? */
