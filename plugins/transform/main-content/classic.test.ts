@@ -218,3 +218,12 @@ describe('lists of other stories after the post', () => {
     expect(text).toContain('Spring');
   });
 });
+
+describe('a page name is not a post headline', () => {
+  test('a shop or docs page keeps its short heading; a story repeating its long headline loses it', () => {
+    const guide = page(`<div class="docs"><p>Lamp oils</p>${body(3)}</div>`, 'Lamp oils');
+    expect(extract(guide)).toContain('Lamp oils');
+    const story = page(`<div class="story"><p>Harbour board votes to keep the old fog horn for another winter</p>${body(3)}</div>`, 'Harbour board votes to keep the old fog horn for another winter');
+    expect(extract(story)).not.toContain('Harbour board votes');
+  });
+});

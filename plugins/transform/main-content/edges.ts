@@ -24,7 +24,9 @@ function kicker(line: Line): boolean {
 }
 
 /** What says a post is dated and signed: its dateline, byline or filing lines. */
-const POST_SIGNS = new Set(['date', 'by', 'dated', 'filing', 'title']);
+const POST_SIGNS = new Set(['date', 'by', 'dated', 'filing']);
+/** Words from which a repeated headline is a story's ("Romney Tax Plan Would Increase GDP by 5.4%"), not a page's name ("GPS Watches"). */
+const HEADLINE_WORDS = 6;
 
 /**
  * Removes the meta lines above and below the body of `parts`; returns whether the content read as
@@ -48,7 +50,7 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
     const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && kicker(line) ? 'kicker' : null);
     if (!why) return;
     meta.push({ line, part });
-    if (POST_SIGNS.has(why)) post = true;
+    if (POST_SIGNS.has(why) || (why === 'title' && line.text.split(' ').length >= HEADLINE_WORDS)) post = true;
   });
   if (post) for (const { line, part } of meta) removeLine(line, part);
   return post;
