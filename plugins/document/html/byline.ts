@@ -87,6 +87,15 @@ function nameOf(words: string): string | null {
 
 const MAX_ELEMENTS_WALKED = 3000;
 
+/** Inline elements whose line is their parent's: "<p><b>By</b> Jane Roe</p>". */
+const INLINE = new Set(['B', 'STRONG', 'EM', 'I', 'SPAN', 'FONT', 'SMALL', 'A']);
+
+/** Does the element hold text of its own that passes `test` (cheap: its text children only)? */
+export function ownTextMatches(el: Element, test: RegExp): boolean {
+  for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && test.test(c.nodeValue ?? '')) return true;
+  return false;
+}
+
 /** A short element near the top whose own line names the writer after "By" (a classic page's byline, no class). */
 function fromByLines(body: Element): string | null {
   // (document order by sibling links: a wrapper's thousands of children are never listed)
@@ -99,13 +108,18 @@ function fromByLines(body: Element): string | null {
       while (up && up !== body && !up.nextElementSibling) up = up.parentElement;
       next = up && up !== body ? up.nextElementSibling : null;
     }
-    if (el.childElementCount > 4 || !el.firstChild) continue;
-    const text = visibleText(el, MAX_BY_LINE + 1).replace(/\s+/g, ' ').trim();
-    if (text.length > MAX_BY_LINE || !/\bby\b/i.test(text)) continue;
-    const match = BY_LINE.exec(text);
-    if (!match || !writerLead(text.slice(0, match.index + match[0].search(/by/i)))) continue;
-    // (the first byline is the post's: later ones sign the comments under it)
-    return nameOf(match[1]!);
+    // (only elements whose own text says "by" are read: as the line they make, or with their parent's
+    // when they are a bare "By" in bold)
+    if (!ownTextMatches(el, /\bby\b/i)) continue;
+    for (const line of INLINE.has(tagOf(el)) && el.parentElement ? [el, el.parentElement] : [el]) {
+      const text = visibleText(line, MAX_BY_LINE + 1).replace(/\s+/g, ' ').trim();
+      if (text.length > MAX_BY_LINE) break;
+      const match = BY_LINE.exec(text);
+      if (!match) continue;
+      if (!writerLead(text.slice(0, match.index + match[0].search(/by/i)))) break;
+      // (the first byline is the post's: later ones sign the comments under it)
+      return nameOf(match[1]!);
+    }
   }
   return null;
 }

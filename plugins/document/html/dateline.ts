@@ -6,7 +6,7 @@
  * English month names; an "Updated …" date is passed over.
  */
 import { tagOf, type DomDocument } from '../../../core/dom.ts';
-import { visibleText } from './byline.ts';
+import { ownTextMatches, visibleText } from './byline.ts';
 import { hasClass, inBody, indexPage, type PageIndex } from './page-index.ts';
 import { normaliseDate } from './dates.ts';
 import { isDateOnly } from '../../../core/date-words.ts';
@@ -92,8 +92,8 @@ const MAX_DATE_LINE = 60;
 /** A short element near the top whose whole text is a date (Blogger's and Movable Type's date headers). */
 function fromDateOnlyLines(body: Element): string | null {
   for (const el of firstElements(body, MAX_ELEMENTS_WALKED)) {
-    // (only small elements: their text is read whole, and a date header is one)
-    if (el.childElementCount > 3 || el.firstChild === null) continue;
+    // (only elements with digits of their own, and small: their text is read whole, and a date header is one)
+    if (!ownTextMatches(el, /\d/) || el.childElementCount > 3) continue;
     // (bounded: a wrapper with one child can hold the whole page)
     const text = visibleText(el, MAX_DATE_LINE + 1).replace(/\s+/g, ' ').trim();
     if (!text || text.length > MAX_DATE_LINE || !isDateOnly(text)) continue;

@@ -33,14 +33,14 @@ export function dropCaptions(parts: readonly Element[]): number {
     const texts = blocks.map((el) => el.textContent ?? '');
     const sizes = texts.map(visibleLength);
     // (captions holding much of the text are what the page shows: a gallery, a grid of products)
-    if (sizes.reduce((a, b) => a + b, 0) > visibleLength(part.textContent ?? '') * MAX_SHARE) continue;
+    if (blocks.length && sizes.reduce((a, b) => a + b, 0) > visibleLength(part.textContent ?? '') * MAX_SHARE) continue;
     blocks.forEach((el, i) => {
       if (sizes[i]! > MAX_CAPTION || NUMBERED.test(texts[i]!.trim())) return;
       removeNode(el);
       removed++;
     });
     for (const line of linesOf(part)) {
-      if (line.text.length > MAX_CREDIT || !CREDIT_LINE.test(line.text)) continue;
+      if (line.chars > MAX_CREDIT || !CREDIT_LINE.test(line.text)) continue;
       removeLine(line, part);
       removed++;
     }

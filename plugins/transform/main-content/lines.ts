@@ -10,8 +10,8 @@ import { ELEMENT, TEXT, tagOf, visibleLength } from './walk.ts';
 export interface Line {
   /** The text nodes of the line, in order. */
   nodes: Text[];
-  /** Its text, whitespace collapsed. */
-  text: string;
+  /** Its text, whitespace collapsed (built when first read: most lines are only counted). */
+  readonly text: string;
   /** Visible characters, and of them inside links. */
   chars: number;
   linkChars: number;
@@ -31,10 +31,7 @@ export function linesOf(root: Element): Line[] {
   const lines: Line[] = [];
   let cur: Line = empty();
   const flush = () => {
-    if (cur.chars > 0) {
-      cur.text = cur.nodes.map((n) => n.nodeValue ?? '').join('').replace(/\s+/g, ' ').trim();
-      lines.push(cur);
-    }
+    if (cur.chars > 0) lines.push(cur);
     cur = empty();
   };
   // (an explicit stack: deep markup cannot overflow it; END marks where a block closes)
@@ -57,7 +54,9 @@ export function linesOf(root: Element): Line[] {
     if (OPAQUE.has(tag) || (tag === 'TABLE' && isDataTable(n as Element))) {
       // (a data table or code block: one line nothing matches, so it is never trimmed)
       flush();
-      lines.push({ nodes: [], text: '', chars: Math.max(1, visibleLength(n.textContent ?? '')), linkChars: 0 });
+      const opaque = empty();
+      opaque.chars = Math.max(1, visibleLength(n.textContent ?? ''));
+      lines.push(opaque);
       continue;
     }
     if (BREAKS.has(tag)) {
@@ -81,7 +80,18 @@ function isDataTable(table: Element): boolean {
 
 const END = Symbol('end');
 const LINK_END = Symbol('link-end');
-const empty = (): Line => ({ nodes: [], text: '', chars: 0, linkChars: 0 });
+function empty(): Line {
+  let text: string | null = null;
+  const line = {
+    nodes: [] as Text[],
+    chars: 0,
+    linkChars: 0,
+    get text(): string {
+      return (text ??= line.nodes.map((n) => n.nodeValue ?? '').join('').replace(/\s+/g, ' ').trim());
+    },
+  };
+  return line;
+}
 
 /**
  * Removes a line: its text nodes and the elements left with nothing to show (a byline's `<p>`,
