@@ -13,7 +13,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { firstMatch, rssMb } from './processes.ts';
+import { firstMatch } from './processes.ts';
+import { median, runLoad, startArticleSite, type Load } from './cached-load.ts';
 import { startServerProcess } from '../test/helpers/server-process.ts';
 
 const ROOT = join(import.meta.dir, '..');
@@ -31,14 +32,6 @@ const { values: args } = parseArgs({
 const SECONDS = Number(args.seconds);
 const CLIENTS = Number(args.clients);
 const URLS = Number(args.urls);
-
-/** The fixture pages: one article each, distinct so every URL is its own cache row. */
-function startSite() {
-  const page = (i: number) =>
-    `<!doctype html><html lang="en"><head><title>Article ${i}</title><meta name="description" content="Story ${i}"></head><body>` +
-    `<nav><a href="/">Home</a></nav><article><h1>Article ${i}</h1>${'<p>Some paragraph text that reads like prose, with a <a href="/x">link</a>.</p>'.repeat(30)}</article></body></html>`;
-  return Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => new Response(page(Number(new URL(req.url).pathname.slice(1)) || 0), { headers: { 'content-type': 'text/html; charset=utf-8' } }) });
-}
 
 interface Server { name: string; url: string; pid: number; stop(): Promise<void> }
 
@@ -73,33 +66,10 @@ async function scrape(server: Server, url: string): Promise<Response> {
   return fetch(`${server.url}/v1/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(url) });
 }
 
-interface Load { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number; misses: number; peakRssMb: number }
+const load = (server: Server, urls: string[]): Promise<Load> =>
+  runLoad({ seconds: SECONDS, clients: CLIENTS, pid: server.pid, send: (i) => scrape(server, urls[i % urls.length]!) });
 
-async function load(server: Server, urls: string[]): Promise<Load> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let misses = 0;
-  let peak = rssMb(server.pid);
-  const until = performance.now() + SECONDS * 1000;
-  const client = async (offset: number) => {
-    for (let i = offset; performance.now() < until; i += CLIENTS) {
-      const started = performance.now();
-      const response = await scrape(server, urls[i % urls.length]!);
-      await response.arrayBuffer();
-      latencies.push(performance.now() - started);
-      if (response.status !== 200) errors++;
-      else if (response.headers.get('x-trawl-cache') !== 'hit') misses++;
-    }
-  };
-  const sampler = setInterval(() => { peak = Math.max(peak, rssMb(server.pid)); }, 100);
-  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
-  clearInterval(sampler);
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 100) / 100;
-  return { requestsPerSecond: Math.round(latencies.length / SECONDS), p50Ms: at(0.5), p99Ms: at(0.99), errors, misses, peakRssMb: Math.round(peak) };
-}
-
-const site = startSite();
+const site = startArticleSite();
 const urls = Array.from({ length: URLS }, (_, i) => `http://127.0.0.1:${site.port}/${i}`);
 const servers: Server[] = [await startTrawl('trawl', ROOT)];
 if (args.compare) servers.push(await startTrawl(`trawl (${args.compare})`, args.compare));
@@ -127,7 +97,6 @@ try {
   site.stop(true);
 }
 
-const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const baseline = servers.at(-1)!.name;
 const summary = Object.fromEntries(servers.map((server) => [server.name, {
   medianRequestsPerSecond: median(rounds.map((r) => r[server.name]!.requestsPerSecond)),

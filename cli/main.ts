@@ -4,17 +4,22 @@
  * result: a text format as-is, structured formats as JSON, `--json` the whole result object in
  * the /v1 shape. The flags are a wire format of their own: they are parsed straight into the
  * internal request (validated by the same composed schema as every other wire format).
+ * `bun run cli search "query" …` is cli/search.ts; `extract` and `summarize` are cli/llm.ts.
+ * `bun run cli admin …` manages workspaces, keys and credits (cli/admin.ts).
  */
-import { parseArgs } from 'node:util';
 import { TrawlError } from '../core/errors.ts';
+import { adminMain } from './admin.ts';
 import { composeRequestSchema } from '../core/model/compose.ts';
 import type { ScrapeResult } from '../core/model/result.ts';
 import { describeZodError } from '../core/validation.ts';
 import { builtinPlugins } from '../plugins/index.ts';
 import { bootTrawl } from '../server/boot.ts';
 import { presentResult, v1FormatField } from '../server/wire/v1/present.ts';
+import { parseFlags } from './flags.ts';
+import { EXTRACT_USAGE, extractMain, SUMMARIZE_USAGE, summarizeMain } from './llm.ts';
+import { searchMain, SEARCH_USAGE } from './search.ts';
 
-const USAGE = `Usage: bun run cli scrape <url> [options]
+const USAGE = `Usage: bun run cli scrape <url> [options]   (or: bun run cli admin --help)
   --format, -f F   markdown (default), text, json, links, rawHtml, … (repeatable)
   --main           only the main content (only_main_content)
   --include SEL    CSS selector to keep (repeatable)
@@ -33,29 +38,24 @@ export function render(result: ScrapeResult, formats: string[], asJson: boolean)
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        format: { type: 'string', short: 'f', multiple: true },
-        main: { type: 'boolean', default: false },
-        include: { type: 'string', multiple: true },
-        exclude: { type: 'string', multiple: true },
-        'no-cache': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    console.error(`${(err as Error).message}\n${USAGE}`);
-    return 2;
-  }
+  if (argv[0] === 'admin') return adminMain(argv.slice(1));
+  if (argv[0] === 'search') return searchMain(argv.slice(1));
+  if (argv[0] === 'extract') return extractMain(argv.slice(1));
+  if (argv[0] === 'summarize') return summarizeMain(argv.slice(1));
+  const parsed = parseFlags(argv, {
+    format: { type: 'string', short: 'f', multiple: true },
+    main: { type: 'boolean', default: false },
+    include: { type: 'string', multiple: true },
+    exclude: { type: 'string', multiple: true },
+    'no-cache': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  }, USAGE);
+  if (!parsed) return 2;
   const { values, positionals } = parsed;
   const [command, url] = positionals;
   if (values.help || command !== 'scrape' || !url) {
-    console.error(USAGE);
+    console.error(`${USAGE}\n\n${SEARCH_USAGE}\n\n${EXTRACT_USAGE}\n\n${SUMMARIZE_USAGE}`);
     return values.help ? 0 : 2;
   }
   const input = {

@@ -9,8 +9,23 @@ import type { AnyFeature } from './feature.ts';
 
 const pluginEntry = z.union([z.boolean(), z.record(z.string(), z.unknown())]);
 
+const perMinute = z.number().int().min(1).max(1_000_000);
+const plan = (rateLimitPerMinute: number, planRate?: number) => z.strictObject({
+  /** Requests per minute for a workspace on the plan (a workspace's own limit wins). */
+  rateLimitPerMinute: perMinute.default(rateLimitPerMinute),
+  /** Credits of one plan-rated unit (social monitor check, audience page); absent on a plan without paid features. */
+  planRate: planRate === undefined ? z.number().int().min(0).optional() : z.number().int().min(0).default(planRate),
+}).prefault({});
+
+/** A unit's price in credits, or `"plan"`: the workspace plan's `planRate`. */
+const price = (credits: number | 'plan') => z.union([z.number().int().min(0), z.literal('plan')]).default(credits);
+
 export const configSchema = z.strictObject({
+  /** `self-hosted`: one key (or none), no credits or plans; `cloud`: workspaces with plans, credits, usage and rate limits (TRAWL_MODE). */
+  mode: z.enum(['self-hosted', 'cloud']).default('self-hosted'),
   apiKey: z.string().min(1).optional(),
+  /** Guards the admin API under /admin/… (TRAWL_ADMIN_KEY); unset, the admin API is not served. */
+  adminKey: z.string().min(16, 'must be at least 16 characters').optional(),
   /** What this process runs: the HTTP API, the job workers, or both (`--role`, TRAWL_ROLE). */
   role: z.enum(['api', 'worker', 'all']).default('all'),
   server: z.strictObject({
@@ -87,6 +102,42 @@ export const configSchema = z.strictObject({
     retryMaxMs: z.number().int().min(1).default(300_000),
     /** On shutdown, running jobs get this long to finish before they are released to other workers. */
     shutdownGraceMs: z.number().int().min(0).default(10_000),
+  }).prefault({}),
+  /** Cloud mode: what each plan allows (core/metering.ts). */
+  plans: z.strictObject({
+    free: plan(20),
+    starter: plan(120, 5),
+    growth: plan(300, 3),
+    pro: plan(1000, 2),
+    scale: plan(3000, 1),
+  }).prefault({}),
+  /**
+   * Cloud mode: the cost table, credits per billable unit. Routes and job kinds declare which units
+   * a call consumes (core/metering.ts); nothing else knows a price.
+   */
+  credits: z.strictObject({
+    scrape: price(1),
+    /** Added to a scrape that asks for the `query` format (a language-model call). */
+    query: price(2),
+    crawlPage: price(1),
+    batchItem: price(1),
+    map: price(1),
+    search: price(1),
+    searchResult: price(1),
+    extract: price(5),
+    summarize: price(2),
+    endpoints: price(1),
+    lead: price(2),
+    leadBatchItem: price(2),
+    diff: price(1),
+    brand: price(2),
+    watchCheck: price(1),
+    socialCheck: price('plan'),
+    audiencePage: price('plan'),
+  }).prefault({}),
+  /** Requests per minute per workspace in self-hosted mode; unset = no limit. Cloud mode limits by plan. */
+  rateLimit: z.strictObject({
+    perMinute: perMinute.optional(),
   }).prefault({}),
   plugins: z.record(z.string(), z.record(z.string(), pluginEntry)).default({}),
 });

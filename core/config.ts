@@ -19,6 +19,7 @@ const DEFAULT_FILE = new URL('../config/default.toml', import.meta.url).pathname
 /** Top-level switches that do not follow the derived-name rule. */
 const ALIASES: Record<string, string[]> = {
   TRAWL_API_KEY: ['apiKey'],
+  TRAWL_ADMIN_KEY: ['adminKey'],
   PORT: ['server', 'port'],
   DATABASE_URL: ['storage', 'databaseUrl'],
   TRAWL_DATA_DIR: ['storage', 'dataDir'],

@@ -16,12 +16,13 @@ import type { WorkerPool } from './workers/pool.ts';
 import { PluginRegistry } from './registry.ts';
 import { Scraper } from './scrape.ts';
 import { CoreTokens, Tokens, type BrowserPool, type Storage } from './services.ts';
-import { createHttpClient } from './net/http-client.ts';
+import { createHttpClient, type HttpClientHooks } from './net/http-client.ts';
 import { openStorage } from './storage/db.ts';
 import { createResultStore } from './storage/results.ts';
 import { createBrowserPool } from './browser/pool.ts';
 import { createActionCatalog } from './browser/catalog.ts';
 import { registerJobQueue } from './jobs/index.ts';
+import { meteredJob, MeterToken } from './metering.ts';
 import type { AnyPlugin } from './plugin.ts';
 import type { AnyFeature, FeatureContext } from './feature.ts';
 import type { TrawlConfig } from './config-schema.ts';
@@ -56,6 +57,11 @@ export interface CreateTrawlOptions {
   pluginList?: PluginListRef;
   /** Start the content workers at boot instead of on the first pages (a long-running server). */
   warmWorkers?: boolean;
+  /**
+   * Tests only: the HTTP client's hooks (an address policy that lets one loopback address play a
+   * public web server while the SSRF guard is on). Production never sets them.
+   */
+  httpHooks?: HttpClientHooks;
 }
 
 export const VERSION: string = (await Bun.file(new URL('../package.json', import.meta.url)).json()).version;
@@ -81,7 +87,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   scope.registerInstance(Tokens.Logger, logger);
   scope.registerInstance(Tokens.Storage, storage);
   scope.registerInstance(CoreTokens.Registry, registry);
-  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }))) });
+  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }), options.httpHooks)) });
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
   let pool: WorkerPool | undefined; // created on first resolve; workers start on first use
   scope.register(CoreTokens.Workers, { useFactory: instanceCachingFactory(() => (pool = createContentPool(config, options.pluginList))) });
@@ -124,8 +130,13 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   }
   if (options.warmWorkers && options.pluginList) warmContentPool(scope.resolve(CoreTokens.Workers), options.pluginList, config, logger);
   const jobs = scope.resolve(Tokens.Jobs);
+  const meter = config.mode === 'cloud' && scope.isRegistered(MeterToken, true) ? scope.resolve(MeterToken) : null;
   features.forEach((feature, i) => {
-    for (const job of feature.jobs?.(contexts[i]!) ?? []) jobs.handle(job.kind, job.handler, job.options);
+    for (const job of feature.jobs?.(contexts[i]!) ?? []) {
+      // Cloud mode charges declared jobs through the registered Meter; self-hosted runs them as they are.
+      const handler = job.meter && meter ? meteredJob(job.handler, job.meter, meter) : job.handler;
+      jobs.handle(job.kind, handler, job.options);
+    }
   });
 
   let closed = false;

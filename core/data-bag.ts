@@ -62,6 +62,9 @@ export const SCREENSHOT = dataKey<string>('browser.screenshot');
  */
 export const SERVED_HTML = dataKey<string>('document.html.served');
 
+/** Id of the stored result (the results sink's row), so the scrape can name it (usage log, results endpoints). */
+export const RESULT_ID = dataKey<string>('sink.results.id');
+
 /**
  * The keys whose values cross between the server thread and a content worker (plain data only);
  * a key one plugin keeps for itself stays on the thread that set it.

@@ -7,6 +7,8 @@
 export type ErrorCode =
   | 'bad_request'
   | 'unauthorized'
+  | 'payment_required'
+  | 'forbidden'
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
@@ -16,13 +18,19 @@ export type ErrorCode =
   | 'capability_missing'
   | 'config_invalid'
   | 'timeout'
+  | 'rate_limited'
   | 'overloaded'
+  | 'bad_gateway'
+  | 'gateway_timeout'
+  | 'unavailable'
   | 'internal';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   bad_request: 400,
   capability_missing: 400,
   unauthorized: 401,
+  payment_required: 402,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
@@ -30,8 +38,15 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unsupported_content: 422,
   unprocessable: 422,
   timeout: 422,
+  rate_limited: 429,
   config_invalid: 500,
   overloaded: 503,
+  /** A service Trawl depends on (a search or language-model provider) failed; the message says how. */
+  bad_gateway: 502,
+  /** A service Trawl depends on (a language model) did not answer in time. */
+  gateway_timeout: 504,
+  /** Not configured, or every upstream is rate limited: the message says what to do. */
+  unavailable: 503,
   internal: 500,
 };
 
@@ -40,14 +55,20 @@ export class TrawlError extends Error {
   readonly status: number;
   stage?: string;
   pluginId?: string;
+  /** When asking again makes sense (an upstream's Retry-After); answered as the `Retry-After` header. */
+  retryAfterSeconds?: number;
+  /** More response headers the answer carries (the rate-limit headers of a 429, the credit headers of a 402). */
+  headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown; retryAfterSeconds?: number; headers?: Record<string, string> } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TrawlError';
     this.code = code;
     this.status = STATUS_BY_CODE[code];
     this.stage = options.stage;
     this.pluginId = options.pluginId;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.headers) this.headers = options.headers;
   }
 }
 

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { Migration } from 'kysely/migration';
 import type { TrawlConfig } from './config-schema.ts';
 import type { JobHandler, JobHandlerOptions } from './services.ts';
+import type { JobMeter } from './metering.ts';
 
 /** What a feature's service factories and job handlers see. */
 export interface FeatureContext<S> {
@@ -36,6 +37,8 @@ export interface FeatureJob {
   kind: string;
   handler: JobHandler;
   options?: JobHandlerOptions;
+  /** Cloud mode: what one run costs; the shared layer charges it before the handler runs (core/metering.ts). */
+  meter?: JobMeter;
 }
 
 export interface FeatureDefinition<S> {

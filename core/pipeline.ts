@@ -2,8 +2,9 @@
  * The pipeline: fetch → content stages (detect → transform → format; content-stages.ts) → sink,
  * with the run mode of each stage (first match, first match, in order, in parallel, in parallel),
  * per-stage timings, and errors that carry the stage and plugin id. Fetching (I/O), the refetch
- * an app shell asks for, sinks and the result stay on this thread; the content stages run where
- * the ContentRunner puts them (a worker in a server).
+ * an app shell asks for, the completion of formats that need services (a language model), sinks
+ * and the result stay on this thread; the content stages run where the ContentRunner puts them
+ * (a worker in a server).
  */
 import type { Logger } from 'pino';
 import { PageDocument } from './document.ts';
@@ -34,6 +35,8 @@ export class Pipeline {
     await stage(first, 'fetch', () => this.fetch(first));
     const { rerender } = await this.content.run(first, false);
     const doc = rerender ? await this.refetch(first, rerender) : first;
+    const completing = this.completing(doc);
+    if (completing.length) await stage(doc, 'complete', () => this.complete(doc, completing));
     const result = resultOf(doc);
     await stage(doc, 'sink', () => this.sink(doc, result));
     return { doc, result };
@@ -74,6 +77,29 @@ export class Pipeline {
       first.warn('fetch', fetcher.id, `Fetching the page again failed; it is returned as first fetched: ${asTrawlError(err).message}`);
       return first;
     }
+  }
+
+  /** Rendered formats whose plugin finishes them here, on the server thread. */
+  private completing(doc: PageDocument) {
+    const formats = this.registry.active('format');
+    return doc.job.formats.flatMap((format) => {
+      const plugin = formats.find((p) => p.definition.provides?.includes(`format:${format}`));
+      return plugin?.handler.complete && format in doc.outputs ? [{ format, plugin }] : [];
+    });
+  }
+
+  /** Side by side; one that fails keeps its rendered output, with a warning, and the others still finish. */
+  private async complete(doc: PageDocument, completing: ReturnType<Pipeline['completing']>): Promise<void> {
+    await Promise.all(completing.map(async ({ format, plugin }) => {
+      try {
+        doc.outputs[format] = await plugin.handler.complete!(doc.outputs[format], doc);
+      } catch (err) {
+        if (doc.job.signal.aborted) throw err;
+        const error = asTrawlError(err, 'complete', plugin.id);
+        this.logger.warn({ err: error, plugin: plugin.id, url: doc.job.url }, 'format completion failed');
+        doc.warn('format', plugin.id, `Format "${format}" could not be completed: ${error.message}`);
+      }
+    }));
   }
 
   /** Sinks never fail a scrape: the user already has the content. */

@@ -11,6 +11,9 @@ import type { PageDocument } from './document.ts';
 import type { Job } from './job.ts';
 import type { ScrapeResult } from './model/result.ts';
 import type { TrawlConfig } from './config-schema.ts';
+import type { LlmHandler } from './llm.ts';
+
+export type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmRequest, LlmStatus, LlmUsage } from './llm.ts';
 
 /** Runs before fetching: does this fetcher/source take the job? */
 export interface FetcherHandler {
@@ -50,7 +53,14 @@ export interface TransformHandler {
 export interface FormatHandler {
   /** Rejects a job that asks for this format without what it needs (message becomes a 400). */
   validate?(job: Job, name: FieldNamer): string | null;
+  /** Runs where the DOM is (a content worker): no services there. */
   render(doc: PageDocument): unknown | Promise<unknown>;
+  /**
+   * Runs on the server thread after the content stages, where services exist (a language model):
+   * takes what `render` produced and returns the final output. A failure keeps `render`'s output
+   * and becomes a warning. The job's signal and deadline apply.
+   */
+  complete?(output: unknown, doc: PageDocument): Promise<unknown>;
 }
 
 export interface ActionContext {
@@ -77,6 +87,59 @@ export interface SinkHandler {
   write(doc: PageDocument, result: ScrapeResult): void | Promise<void>;
 }
 
+/** One web search as a `search` provider receives it. */
+export interface SearchQuery {
+  query: string;
+  /** Results wanted (1–50); a provider may return fewer, never needs to return more. */
+  limit: number;
+  /** ISO 3166-1 alpha-2, lower case (`us`); each provider spells it its own way. */
+  country?: string;
+  /** ISO 639-1, lower case (`en`). */
+  language?: string;
+  /** Ends the provider's requests: the caller went away or its time is up. */
+  signal: AbortSignal;
+}
+
+/** One ranked result: `position` is 1-based, in the provider's order. */
+export interface SearchHit {
+  url: string;
+  title: string;
+  description: string;
+  position: number;
+}
+
+export interface SearchAnswer {
+  /** Best first; an empty list means the provider answered and found nothing. */
+  hits: SearchHit[];
+  /** What the provider could not honour (an ignored `language`, a later page that failed). */
+  warnings?: string[];
+}
+
+/** What `/health` shows of a provider: never its key. */
+export interface SearchStatus {
+  /** `unused` until the first search; `rate_limited` while the provider's Retry-After runs. */
+  state: 'unused' | 'ok' | 'failing' | 'rate_limited';
+  /** Where queries go (origin and path; credentials left out). */
+  endpoint: string;
+  lastError?: { message: string; at: string };
+  lastSuccessAt?: string;
+  /** While rate limited: when the provider is asked again. */
+  retryAt?: string;
+}
+
+/**
+ * A web search provider. Run mode (core/features/search): the enabled providers are asked in
+ * config order; the first that answers wins; a provider that throws (its message says why: key
+ * rejected, rate limited, CAPTCHA page, JSON output disabled …) or finds nothing hands over to the
+ * next, and every such outcome is reported in the response's `warnings`. When all fail, the call
+ * fails with every reason. A failure a provider must not be asked again for a while carries
+ * `TrawlError.retryAfterSeconds`. A provider never answers an error page as zero hits.
+ */
+export interface SearchHandler {
+  search(query: SearchQuery): Promise<SearchAnswer>;
+  status(): SearchStatus;
+}
+
 /** Kinds whose handler shape is settled by later issues stay open records until then. */
 export interface HandlersByKind {
   fetcher: FetcherHandler;
@@ -87,8 +150,8 @@ export interface HandlersByKind {
   action: ActionHandler;
   scanner: Record<string, unknown>;
   source: FetcherHandler;
-  search: Record<string, unknown>;
-  llm: Record<string, unknown>;
+  search: SearchHandler;
+  llm: LlmHandler;
 }
 
 export type PluginKind = keyof HandlersByKind;
@@ -151,6 +214,13 @@ export interface PluginDefinition<K extends PluginKind = PluginKind, O extends z
   api?: PluginApi;
   /** Whether a default config with no entry for this plugin enables it. */
   enabledByDefault?: boolean;
+  /**
+   * Options the plugin cannot work without (a search provider's `url` or `apiKey`). Such a plugin
+   * is enabled exactly when they are all set; `enabled = false` (or TRAWL_DISABLE) still turns it
+   * off, and `enabled = true` without them stops the boot naming the missing key. The schema
+   * declares them optional so that the plugin's table can exist without them.
+   */
+  enabledBy?: readonly string[];
   /**
    * Fetchers only: asked after detect when another fetcher produced the page, should this one
    * fetch it again (the browser says yes to an empty app shell)? Setup-free and pure, because it

@@ -70,3 +70,37 @@ describe('plugin registry', () => {
     expect(registry.counts()).toEqual({ total: 5, enabled: 4 });
   });
 });
+
+describe('plugins enabled by their required options (enabledBy)', () => {
+  const provider = definePlugin({
+    kind: 'search',
+    name: 'keyed',
+    description: 'needs a key',
+    enabledBy: ['apiKey'],
+    options: z.strictObject({ apiKey: z.string().min(1).optional(), timeoutMs: z.number().int().default(1000) }),
+    setup: () => ({ search: async () => ({ hits: [] }), status: () => ({ state: 'unused' as const, endpoint: 'x' }) }),
+  }) as unknown as AnyPlugin;
+  const load = (env: Record<string, string>, plugins: Record<string, unknown> = {}) =>
+    new PluginRegistry([provider], loadConfig({ plugins: [provider], defaultFile: null, env, overrides: { plugins } })).all()[0]!;
+
+  test('off without the option, even with a table of other options', () => {
+    expect(load({}).enabled).toBe(false);
+    expect(load({}, { search: { keyed: { timeoutMs: 5 } } }).enabled).toBe(false);
+  });
+
+  test('setting the option (in a file or the environment) enables it', () => {
+    expect(load({}, { search: { keyed: { apiKey: 'k' } } }).enabled).toBe(true);
+    const fromEnv = load({ TRAWL_PLUGINS_SEARCH_KEYED_API_KEY: 'k-1' });
+    expect([fromEnv.enabled, fromEnv.options]).toEqual([true, { apiKey: 'k-1', timeoutMs: 1000 }]);
+  });
+
+  test('TRAWL_DISABLE and enabled = false still win', () => {
+    expect(load({ TRAWL_PLUGINS_SEARCH_KEYED_API_KEY: 'k', TRAWL_DISABLE: 'search.keyed' }).enabled).toBe(false);
+    expect(load({}, { search: { keyed: { apiKey: 'k', enabled: false } } }).enabled).toBe(false);
+  });
+
+  test('enabling it without the option stops the boot naming the key', () => {
+    expect(() => load({ TRAWL_ENABLE: 'search.keyed' })).toThrow('Invalid configuration at plugins.search.keyed.apiKey: required to enable search.keyed');
+    expect(() => load({}, { search: { keyed: true } })).toThrow('plugins.search.keyed.apiKey: required to enable search.keyed');
+  });
+});

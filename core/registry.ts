@@ -65,7 +65,6 @@ export class PluginRegistry {
       } catch (err) {
         throw configInvalid(`Invalid configuration at ${key}: ${(err as Error).message}`);
       }
-      const enabled = parsed.enabled ?? definition.enabledByDefault ?? true;
       const schema = definition.options ?? z.strictObject({});
       const result = schema.safeParse(parsed.options);
       if (!result.success) {
@@ -73,6 +72,10 @@ export class PluginRegistry {
         const at = [key, ...issue.path.map(String)].join('.');
         throw configInvalid(`Invalid configuration at ${at}: ${issue.message}`);
       }
+      // A plugin that needs settings (a provider's URL or key) is on exactly when they are set.
+      const missing = (definition.enabledBy ?? []).filter((option) => (result.data as Record<string, unknown>)?.[option] === undefined);
+      const enabled = parsed.enabled ?? (definition.enabledBy ? missing.length === 0 : definition.enabledByDefault ?? true);
+      if (enabled && missing.length) throw configInvalid(`Invalid configuration at ${key}.${missing[0]}: required to enable ${pluginId(definition)}`);
       this.plugins.push({ id: pluginId(definition), definition, enabled, options: result.data });
     }
     for (const plugin of this.plugins.filter((p) => p.enabled)) {

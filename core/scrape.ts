@@ -17,12 +17,15 @@ import type { ResultStore } from './services.ts';
 import type { TrawlConfig } from './config-schema.ts';
 import { optionsHash } from './storage/results.ts';
 import { validateBrowserFields } from './browser/validate-actions.ts';
+import { RESULT_ID } from './data-bag.ts';
 
 /** Messages name fields as they are called internally unless the caller says otherwise. */
 export const internalNames: FieldNamer = (path) => path;
 
 export interface ScrapeOutcome {
   result: ScrapeResult;
+  /** The stored result's id (a cache hit's, or the row the results sink wrote), when results are stored. */
+  resultId?: string;
   cached: boolean;
   timings: Record<string, number>;
 }
@@ -97,7 +100,7 @@ export class Scraper {
       const cacheTtl = this.config.storage.cacheTtlSeconds;
       if (this.results && !request.noCache && cacheTtl > 0) {
         const hit = await this.results.findFresh(workspace, 'scrape', job.url, optionsHash(job), cacheTtl);
-        if (hit) return { result: hit.output as unknown as ScrapeResult, cached: true, timings: {} };
+        if (hit) return { result: hit.output as unknown as ScrapeResult, resultId: hit.id, cached: true, timings: {} };
       }
       return await this.run(job, combined, timeout.signal);
     } finally {
@@ -116,7 +119,8 @@ export class Scraper {
     try {
       const { doc, result } = await Promise.race([this.pipeline.run(job), stopped]);
       this.logger.debug({ url: job.url, timings: doc.timings }, 'scraped');
-      return { result, cached: false, timings: doc.timings };
+      const resultId = doc.data.get(RESULT_ID);
+      return { result, ...(resultId ? { resultId } : {}), cached: false, timings: doc.timings };
     } finally {
       // Through this listener the signal would keep the whole page (DOM, result) alive until it is
       // collected, which a crawl doing many pages a second cannot afford.

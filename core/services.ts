@@ -27,6 +27,12 @@ export interface HttpRequestOptions {
   maxRedirects?: number;
   /** Keep the first `maxBodyBytes` of a longer body (marked `truncated`) instead of failing. */
   truncateBody?: boolean;
+  /**
+   * The URL is a service the operator configured (a search provider's base URL), not one a request
+   * named: its origin may be on loopback or a private network (SearXNG on localhost, in a compose
+   * network). Only that origin is exempt from the SSRF guard; a redirect anywhere else is checked.
+   */
+  configuredService?: boolean;
   signal?: AbortSignal;
 }
 
@@ -55,8 +61,13 @@ export interface ResultStore {
   /** Newest result for the same workspace, endpoint, URL and options not older than maxAgeSeconds. */
   findFresh(workspace: string, endpoint: string, url: string, optionsHash: string, maxAgeSeconds: number): Promise<StoredResult | null>;
   get(workspace: string, id: string): Promise<StoredResult | null>;
-  list(workspace: string, query: { endpoint?: string; page: number; perPage: number }): Promise<{ items: StoredResult[]; total: number }>;
+  /** The newest result of the workspace for this endpoint and URL, whatever its options and age. */
+  latest(workspace: string, endpoint: string, url: string): Promise<StoredResult | null>;
+  /** Newest first, without the outputs (a page of them could be large). */
+  list(workspace: string, query: { endpoint?: string; page: number; perPage: number }): Promise<{ items: StoredResultSummary[]; total: number }>;
 }
+
+export type StoredResultSummary = Omit<StoredResult, 'output'>;
 
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
@@ -113,9 +124,10 @@ export interface ClaimedJob {
 
 /**
  * Handlers finish normally (done) or throw. A thrown error is retried with exponential backoff and
- * jitter until maxAttempts, unless it has `permanent: true` (then the job fails at once).
+ * jitter until maxAttempts, unless it has `permanent: true` (then the job fails at once). A handler
+ * that found nothing to do answers `'skipped'`, so a metered run is refunded (core/metering.ts).
  */
-export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<void>;
+export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<void | 'skipped'>;
 
 export interface JobQueue {
   enqueue(spec: JobSpec): Promise<string>;

@@ -23,6 +23,7 @@ import { rawHtmlFormat } from './format/raw-html/raw-html.ts';
 import { jsonFormat } from './format/json/json.ts';
 import { llmFormat } from './format/llm/llm.ts';
 import { attributesFormat } from './format/attributes/attributes.ts';
+import { queryFormat } from './format/query/query.ts';
 import { screenshotFormat } from './format/screenshot/screenshot.ts';
 import { resultsSink } from './sink/results/results.ts';
 import { clickAction } from './action/click/click.ts';
@@ -32,6 +33,15 @@ import { waitAction } from './action/wait/wait.ts';
 import { screenshotAction } from './action/screenshot/screenshot.ts';
 import { pressAction } from './action/press/press.ts';
 import { executeJavascriptAction } from './action/execute-javascript/execute-javascript.ts';
+import { searxngSearch } from './search/searxng/searxng.ts';
+import { braveSearch } from './search/brave/brave.ts';
+import { serperSearch } from './search/serper/serper.ts';
+import { tavilySearch } from './search/tavily/tavily.ts';
+import { duckduckgoSearch } from './search/duckduckgo/duckduckgo.ts';
+import { openaiLlm } from './llm/openai/openai.ts';
+import { ollamaLlm } from './llm/ollama/ollama.ts';
+import { geminiLlm } from './llm/gemini/gemini.ts';
+import { llamaCppLlm } from './llm/llama-cpp/llama-cpp.ts';
 
 export const builtinPlugins: readonly AnyPlugin[] = [
   browserFetcher, // before http: it takes only the jobs that need a browser
@@ -54,6 +64,7 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   jsonFormat,
   llmFormat,
   attributesFormat,
+  queryFormat,
   screenshotFormat,
   resultsSink,
   clickAction,
@@ -63,4 +74,15 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   screenshotAction,
   pressAction,
   executeJavascriptAction,
+  // Search providers are asked in this order (the first that answers wins); each is off until configured.
+  searxngSearch,
+  braveSearch,
+  serperSearch,
+  tavilySearch,
+  duckduckgoSearch, // keyless and often answered with a bot check: last, and opt-in
+  // Language-model providers: `llm.provider` picks one, else the first enabled here; each is off until configured.
+  openaiLlm,
+  ollamaLlm,
+  geminiLlm,
+  llamaCppLlm,
 ] as unknown as readonly AnyPlugin[];

@@ -1,31 +1,47 @@
 /**
- * The HTTP edge (Elysia): authenticate, then hand the request to a route module's handler. No
- * business logic lives here. The app mounts the route modules it is given (server/routes/index.ts
- * by default), resolving each module's services once; `/openapi.json` and `/docs` describe them.
- * Public routes: `/health`, `/openapi.json`, `/docs`; everything else needs an API key when one is
- * configured, and the key decides the workspace.
+ * The HTTP edge (Elysia): authenticate, then hand the request to a route module's handler through
+ * the route runner (server/metering.ts: rate limits, plan checks, body, charging). No business
+ * logic lives here. The app mounts the route modules it is given (server/routes/index.ts by
+ * default) that this server serves (cloud-only modules in cloud mode, the admin API with an admin
+ * key), resolving each module's services once; `/openapi.json` and `/docs` describe them.
+ * Public routes: `/health`, `/openapi.json`, `/docs`; `/admin/…` needs the admin key; everything
+ * else needs an API key when one is configured (always in cloud mode), and the key decides the workspace.
  */
 import { Elysia } from 'elysia';
 import type { Trawl } from '../core/container.ts';
 import { TrawlError } from '../core/errors.ts';
+import { MeterToken, RateLimiterToken } from '../core/metering.ts';
 import { Tokens } from '../core/services.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
-import { createAuthenticator, PUBLIC_WORKSPACE } from './auth.ts';
+import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER } from './auth.ts';
 import { errorResponse, notFound } from './errors.ts';
 import { docsPage } from './docs.ts';
+import { createRouteRunner } from './metering.ts';
 import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
 
 const PUBLIC_PATHS = new Set(['/health', '/openapi.json', '/docs']);
+const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
 export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = builtinRoutes) {
-  const auth = createAuthenticator(trawl.container.resolve(WorkspaceStoreToken), trawl.config.apiKey);
+  const { config, container } = trawl;
+  const cloud = config.mode === 'cloud';
+  const auth = createAuthenticator(container.resolve(WorkspaceStoreToken), config.apiKey, config.mode);
+  const adminGuard = config.adminKey ? createAdminGuard(config.adminKey) : null;
   const logger = trawl.logger.child({ component: 'http' });
-  const env: RouteEnv = { config: trawl.config, version: trawl.version, registry: trawl.registry };
-  const mounted = modules.map((module) => ({ module, services: provide(module, (token) => trawl.container.resolve(token)) }));
+  const env: RouteEnv = { config, version: trawl.version, registry: trawl.registry };
+  const served = modules.filter((module) => module.mounted?.(env) ?? true);
+  const mounted = served.map((module) => ({ module, services: provide(module, (token) => container.resolve(token)) }));
   const routes: Route[] = mounted.flatMap(({ module, services }) => module.routes(services, env));
-  const openapi = buildOpenApi(env, mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []));
+  const openapi = buildOpenApi(env, mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), routes);
+  const run = createRouteRunner({
+    config,
+    logger,
+    auth,
+    meter: cloud ? container.resolve(MeterToken) : null,
+    limiter: !cloud && config.rateLimit.perMinute !== undefined ? container.resolve(RateLimiterToken) : null,
+  });
 
   const app = new Elysia()
     .onError(({ code, error, request, path }) => {
@@ -35,17 +51,21 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     })
     // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
-      if (PUBLIC_PATHS.has(path)) return { workspace: PUBLIC_WORKSPACE };
-      return { workspace: await auth.authenticate(request.headers.get('authorization')) };
+      if (PUBLIC_PATHS.has(path)) return { caller: PUBLIC_CALLER };
+      if (adminGuard && isAdminPath(path)) {
+        adminGuard(request.headers.get('authorization'));
+        return { caller: ADMIN_CALLER };
+      }
+      return { caller: await auth.authenticate(request.headers.get('authorization')) };
     })
     .get('/openapi.json', () => openapi)
     .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }));
 
-  // No route lets the framework read a body: handlers that take one read it capped (server/body.ts),
-  // and any other body is never read, whatever its size.
+  // No route lets the framework read a body: the runner reads a declared `input` capped (server/body.ts),
+  // handlers that take another body read it the same way, and any other body is never read.
   for (const route of routes) {
-    app.route(route.method, route.path, ({ request, params, workspace, server }) =>
-      route.handle({ request, params: params as Record<string, string>, workspace, server }), { parse: 'none' });
+    app.route(route.method, route.path, ({ request, params, caller, server }) =>
+      run(route, { request, params: params as Record<string, string>, server }, caller), { parse: 'none' });
   }
   return app.all('*', ({ request, path }) => {
     throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);

@@ -1,55 +1,130 @@
 /**
  * Bearer-key authentication through the workspace store: `Authorization: Bearer <key>` is looked
- * up by its sha256 hash (core/storage/workspaces.ts) and answers the key's workspace. The configured
- * key (`--api-key` / TRAWL_API_KEY) is the default workspace's key, registered at boot. Without a
- * configured key the server is open: a request without a known key is the default workspace's
- * (a warning is logged at boot), and a key of another workspace still selects that workspace.
+ * up by its sha256 hash (core/storage/workspaces.ts) and answers the key's workspace.
+ *
+ * Self-hosted: the configured key (`--api-key` / TRAWL_API_KEY) is the default workspace's key,
+ * registered at boot. Without a configured key the server is open: a request without a known key
+ * is the default workspace's (a warning is logged at boot), and a key of another workspace still
+ * selects that workspace. The configured key is remembered for a few seconds (the hot path);
+ * keys made by the admin API are looked up on every request, so revoking one holds at once.
+ *
+ * Cloud: every request needs a key that is not revoked. The lookup reads the account (plan,
+ * status, balance, rate limit) with it and is remembered for a few seconds, because every request
+ * that gets past it is checked again where it counts: its rate-limit count and charge (the route
+ * runner, core/metering.ts) verify the key and the plan in the same database write. So a revoked
+ * key or a lapsed plan does nothing from the moment it is changed, in every process; the remembered
+ * account only decides which limit applies (a changed limit holds within seconds).
+ *
+ * The admin API has its own key (TRAWL_ADMIN_KEY), compared in constant time.
  */
+import { timingSafeEqual } from 'node:crypto';
 import { TrawlError } from '../core/errors.ts';
-import { DEFAULT_WORKSPACE, type WorkspaceStore } from '../core/storage/workspaces.ts';
+import { sha256Hex } from '../core/storage/values.ts';
+import { DEFAULT_WORKSPACE, hashApiKey, type WorkspaceStore } from '../core/storage/workspaces.ts';
+import type { Caller } from './route.ts';
 
-/** The workspace public routes (/health, /openapi.json, /docs) run under; they read no stored rows. */
-export const PUBLIC_WORKSPACE = DEFAULT_WORKSPACE;
+/** The caller public routes (/health, /openapi.json, /docs) run as; they read no stored rows. */
+export const PUBLIC_CALLER: Caller = Object.freeze({ scope: 'public', workspace: DEFAULT_WORKSPACE, account: null });
+/** The caller of the admin API: it acts on any workspace named in its paths. */
+export const ADMIN_CALLER: Caller = Object.freeze({ scope: 'admin', workspace: DEFAULT_WORKSPACE, account: null });
 
-/** Known keys are remembered briefly, so a hot path (cached scrapes) costs no query per request. */
+/** Known keys are remembered briefly (self-hosted), so a hot path (cached scrapes) costs no query per request. */
 const CACHE_TTL_MS = 10_000;
 const CACHE_MAX = 1000;
 
 export interface Authenticator {
   readonly required: boolean;
-  /** Returns the workspace of the request or throws 401; without a database lookup when no key was sent or the key is remembered. */
-  authenticate(authorization: string | null | undefined): string | Promise<string>;
+  /** Returns the caller or throws 401; without a database lookup when no key was sent or the key is remembered. */
+  authenticate(authorization: string | null | undefined): Caller | Promise<Caller>;
+  /** Cloud: reads a remembered caller's key again (it may have been revoked since); null when it no longer works. */
+  refresh(caller: Caller): Promise<Caller | null>;
+  /** Cloud: forgets a key (the database refused it). */
+  forget(keyHash: string): void;
 }
 
-export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string | undefined): Authenticator {
-  const required = Boolean(apiKey);
-  const known = new Map<string, { workspace: string; until: number }>();
+/** Cloud: how long a looked-up key is remembered before it is read again. */
+const CLOUD_CACHE_TTL_MS = 5_000;
 
-  const remembered = (key: string): string | null => {
+const bearer = (authorization: string | null | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+export const invalidKey = () => new TrawlError('unauthorized', 'Invalid or missing API key');
+
+export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string | undefined, mode: 'self-hosted' | 'cloud' = 'self-hosted'): Authenticator {
+  if (mode === 'cloud') return cloudAuthenticator(workspaces);
+  const required = Boolean(apiKey);
+  const known = new Map<string, { caller: Caller; until: number }>();
+  const open: Caller = Object.freeze({ scope: 'workspace', workspace: DEFAULT_WORKSPACE, account: null });
+
+  const remembered = (key: string): Caller | null => {
     const hit = known.get(key);
-    return hit && hit.until > Date.now() ? hit.workspace : null;
+    return hit && hit.until > Date.now() ? hit.caller : null;
   };
-  const lookup = async (key: string): Promise<string | null> => {
+  const lookup = async (key: string): Promise<Caller | null> => {
     const workspace = (await workspaces.findWorkspaceByKey(key))?.id ?? null;
-    if (workspace) {
+    if (!workspace) return null;
+    const caller: Caller = Object.freeze({ scope: 'workspace', workspace, account: null });
+    // Only the configured key is remembered: a key made by the admin API may be revoked at any moment.
+    if (key === apiKey) {
       if (known.size >= CACHE_MAX) known.clear();
-      known.set(key, { workspace, until: Date.now() + CACHE_TTL_MS });
+      known.set(key, { caller, until: Date.now() + CACHE_TTL_MS });
     }
-    return workspace;
+    return caller;
   };
-  const decide = (workspace: string | null): string => {
-    if (workspace) return workspace;
-    if (!required) return DEFAULT_WORKSPACE;
-    throw new TrawlError('unauthorized', 'Invalid or missing API key');
+  const decide = (caller: Caller | null): Caller => {
+    if (caller) return caller;
+    if (!required) return open;
+    throw invalidKey();
   };
 
   return {
     required,
     authenticate(authorization) {
-      const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+      const key = bearer(authorization);
       if (!key) return decide(null);
       const hit = remembered(key);
       return hit ? hit : lookup(key).then(decide);
     },
+    refresh: async (caller) => caller,
+    forget() {},
+  };
+}
+
+function cloudAuthenticator(workspaces: WorkspaceStore): Authenticator {
+  const known = new Map<string, { caller: Caller; until: number }>();
+  const lookup = async (keyHash: string): Promise<Caller | null> => {
+    const account = await workspaces.findAccountByHash(keyHash);
+    if (!account) {
+      known.delete(keyHash);
+      return null;
+    }
+    const caller: Caller = Object.freeze({ scope: 'workspace', workspace: account.id, account, keyHash, fresh: true });
+    if (known.size >= CACHE_MAX * 10) known.clear();
+    known.set(keyHash, { caller: { ...caller, fresh: false }, until: Date.now() + CLOUD_CACHE_TTL_MS });
+    return caller;
+  };
+  return {
+    required: true,
+    async authenticate(authorization) {
+      const key = bearer(authorization);
+      if (!key) throw invalidKey();
+      const keyHash = hashApiKey(key);
+      const hit = known.get(keyHash);
+      if (hit && hit.until > Date.now()) return hit.caller;
+      return (await lookup(keyHash)) ?? Promise.reject(invalidKey());
+    },
+    refresh: (caller) => (caller.fresh || !caller.keyHash ? Promise.resolve(caller) : lookup(caller.keyHash)),
+    forget(keyHash) {
+      known.delete(keyHash);
+    },
+  };
+}
+
+/** Checks the admin key; without one configured nothing passes (the admin routes are not mounted then). */
+export function createAdminGuard(adminKey: string | undefined): (authorization: string | null | undefined) => void {
+  const expected = adminKey ? Buffer.from(sha256Hex(adminKey), 'hex') : null;
+  return (authorization) => {
+    const key = bearer(authorization);
+    // Digests have one length, so the comparison takes the same time whatever was sent.
+    const ok = expected !== null && key !== undefined && timingSafeEqual(Buffer.from(sha256Hex(key), 'hex'), expected);
+    if (!ok) throw new TrawlError('unauthorized', 'Invalid or missing admin key');
   };
 }

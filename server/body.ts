@@ -35,9 +35,11 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
   return Buffer.concat(chunks, size);
 }
 
-export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes: number): Promise<z.output<S>> {
+/** `emptyAsObject`: no body at all reads as `{}` (for bodies whose every field is optional). */
+export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes: number, emptyAsObject = false): Promise<z.output<S>> {
   const bytes = await readCapped(request, maxBytes);
   const text = new TextDecoder().decode(bytes).trim();
+  if (!text && emptyAsObject) return parseOrThrow(schema, {});
   if (!text) throw badRequest('Request body must be a JSON object');
   let value: unknown;
   try {

@@ -8,6 +8,7 @@ import { loadConfig } from '../core/config.ts';
 import { createTrawl, type Trawl } from '../core/container.ts';
 import { createLogger } from '../core/logger.ts';
 import type { Storage } from '../core/services.ts';
+import type { HttpClientHooks } from '../core/net/http-client.ts';
 import type { AnyFeature } from '../core/feature.ts';
 import { builtinFeatures } from '../core/features/index.ts';
 import { builtinPlugins } from '../plugins/index.ts';
@@ -22,6 +23,8 @@ export interface BootOptions {
   features?: readonly AnyFeature[];
   /** Start the content workers now rather than on the first pages (the server does; tests and the CLI do not). */
   warmWorkers?: boolean;
+  /** Tests only: see CreateTrawlOptions.httpHooks. */
+  httpHooks?: HttpClientHooks;
 }
 
 export async function bootTrawl(options: BootOptions = {}): Promise<Trawl> {
@@ -32,5 +35,5 @@ export async function bootTrawl(options: BootOptions = {}): Promise<Trawl> {
   for (const warning of warnings) logger.warn(warning);
   // Content workers import the same list themselves (core never imports plugins).
   const pluginList = { module: new URL('../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
-  return createTrawl({ config, plugins: builtinPlugins, features, storage: options.storage, logger, pluginList, warmWorkers: options.warmWorkers });
+  return createTrawl({ config, plugins: builtinPlugins, features, storage: options.storage, logger, pluginList, warmWorkers: options.warmWorkers, httpHooks: options.httpHooks });
 }

@@ -29,3 +29,16 @@ test('a busy server answers 503 with Retry-After and the message', async () => {
   expect(res.headers.get('retry-after')).toBe('5');
   expect(await res.json()).toEqual({ error: 'The server is too busy to process the page; retry later' });
 });
+
+test('an upstream failure answers 502 with its reasons; unavailable answers 503, with Retry-After only when one is known', async () => {
+  const context = { method: 'POST', path: '/v1/search' };
+  const failed = errorResponse(new TrawlError('bad_gateway', 'Every search provider failed: search.brave: HTTP 500'), logger, context);
+  expect(failed.status).toBe(502);
+  expect(failed.headers.get('retry-after')).toBeNull();
+  expect(await failed.json()).toEqual({ error: 'Every search provider failed: search.brave: HTTP 500' });
+  const limited = errorResponse(new TrawlError('unavailable', 'Every search provider is rate limited', { retryAfterSeconds: 12.2 }), logger, context);
+  expect(limited.status).toBe(503);
+  expect(limited.headers.get('retry-after')).toBe('13');
+  const unset = errorResponse(new TrawlError('unavailable', 'No search provider is configured'), logger, context);
+  expect(unset.headers.get('retry-after')).toBeNull();
+});

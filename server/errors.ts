@@ -10,10 +10,15 @@ export const RETRY_AFTER_SECONDS = 5;
 
 export function errorResponse(error: unknown, logger: Logger, context: { method: string; path: string }): Response {
   if (error instanceof TrawlError && error.status < 500) {
-    return Response.json({ error: error.message }, { status: error.status });
+    return Response.json({ error: error.message }, { status: error.status, ...(error.headers ? { headers: error.headers } : {}) });
   }
   if (error instanceof TrawlError && error.code === 'overloaded') {
     return Response.json({ error: error.message }, { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
+  }
+  // Upstream failures and missing configuration are the caller's to read, not internals.
+  if (error instanceof TrawlError && (error.code === 'bad_gateway' || error.code === 'gateway_timeout' || error.code === 'unavailable')) {
+    const headers: Record<string, string> = error.retryAfterSeconds ? { 'retry-after': String(Math.ceil(error.retryAfterSeconds)) } : {};
+    return Response.json({ error: error.message }, { status: error.status, headers });
   }
   logger.error({ err: error, ...context }, 'unexpected error');
   return Response.json({ error: 'Internal server error' }, { status: 500 });

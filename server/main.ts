@@ -45,8 +45,15 @@ if (trawl.config.role === 'worker') {
   if (!trawl.config.apiKey) {
     trawl.logger.warn('No API key configured (--api-key or TRAWL_API_KEY): every request is allowed');
   }
-  // listen() also starts the job workers when the role is "all".
-  running = listen(trawl);
+  // listen() also starts the job workers when the role is "all". Building the routes builds their
+  // services, whose settings may name plugins (search.providers): a mistake there stops the boot too.
+  try {
+    running = listen(trawl);
+  } catch (err) {
+    console.error(`Trawl could not start: ${(err as Error).message}`);
+    await trawl.shutdown();
+    process.exit(1);
+  }
   trawl.logger.info({ url: running.url, role: trawl.config.role, database: trawl.storage.dialect, plugins: trawl.registry.counts() }, `Trawl ${trawl.version} listening on ${running.url}`);
 }
 

@@ -5,21 +5,69 @@
  * app resolves each module's tokens once and hands the services in, so no route touches the container.
  */
 import type { InjectionToken } from 'tsyringe';
+import type { z } from 'zod';
 import type { TrawlConfig } from '../core/config-schema.ts';
+import type { Units } from '../core/metering.ts';
 import type { PluginRegistry } from '../core/registry.ts';
+import type { Account } from '../core/storage/workspaces.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/** Who is calling: the workspace, and in cloud mode its account (plan, status, balance, limit). */
+export interface Caller {
+  /** `public`: /health, /docs, /openapi.json; `admin`: the admin API's key; `workspace`: an API key (or none, self-hosted without one). */
+  scope: 'workspace' | 'public' | 'admin';
+  workspace: string;
+  account: Account | null;
+  /** Cloud mode: sha256 of the caller's key; the charge checks it again (a key revoked a moment ago does nothing). */
+  keyHash?: string;
+  /** Cloud mode: the account was read for this request, not remembered from an earlier one. */
+  fresh?: boolean;
+}
+
+/** What a metered call tells its usage row besides what its declaration knows. */
+export interface UsageNote {
+  url?: string;
+  /** The stored result the call produced. */
+  resultId?: string;
+  /** The asynchronous run it started (a crawl or batch id): its units are charged to the same row. */
+  runId?: string;
+  /** Units of the up-front charge the call did not deliver (search results that could not be scraped): given back. */
+  undelivered?: Units;
+}
+
 /** What a handler gets for one request, after authentication. */
-export interface RouteRequest {
+export interface RouteRequest<B = unknown> {
   request: Request;
   params: Record<string, string>;
   workspace: string;
+  caller: Caller;
+  /** The validated body, when the route declares `input`. */
+  body: B;
+  /** Filled in by metered handlers; ignored elsewhere. */
+  usage: UsageNote;
   /** Bun's server, for handlers that tune their connection (event streams switch the idle timeout off). */
   server: { timeout?(request: Request, seconds: number): void } | null;
 }
 
-export interface Route {
+/**
+ * A route's price in cloud mode, declared next to it: server/metering.ts charges it before the
+ * handler runs (402 when the workspace cannot pay), refunds it when the handler fails, writes the
+ * usage row and adds the credit headers. Self-hosted mode ignores it.
+ */
+export interface RouteMeter<B> {
+  /** The usage log's name for the call (`scrape`, `crawl`, …). */
+  endpoint: string;
+  /** Units one call consumes, from its validated body; charged up front. */
+  units?(body: B): Units;
+  /** Units the workspace must be able to pay without being charged now: work charged as it happens (a crawl's pages). */
+  requires?(body: B): Units;
+  /** The URL the usage row names. */
+  url?(body: B): string | undefined;
+}
+
+// Route lists mix bodies of every type; each route is typed where it is written.
+export interface Route<B = any> {
   method: Method;
   /** Elysia path syntax: `/v1/crawl/:id`. */
   path: string;
@@ -29,8 +77,21 @@ export interface Route {
    * app never lets the framework read a body, so this marks which routes take one.
    */
   body?: 'manual';
-  handle(input: RouteRequest): unknown;
+  /** The JSON body's schema: server/metering.ts reads it (capped, after authentication) and hands in `body`. */
+  input?: z.ZodType<B>;
+  /** No body at all reads as `{}` (every field of `input` is optional). */
+  emptyBody?: boolean;
+  meter?: RouteMeter<B>;
+  /**
+   * A paid feature, named for the answer: free and lapsed workspaces get 403 `<paid> requires a
+   * paid plan` (cloud mode).
+   */
+  paid?: string;
+  handle(input: RouteRequest<B>): unknown;
 }
+
+/** A route with its body type checked against its declarations. */
+export const route = <B>(definition: Route<B>): Route<B> => definition;
 
 /** A module's part of the OpenAPI document. */
 export interface OpenApiPart {
@@ -52,6 +113,8 @@ export type Provided<N extends Needs> = { [K in keyof N]: N[K] extends Injection
 
 export interface RouteModule<N extends Needs = Needs> {
   name: string;
+  /** Whether this server serves the module (cloud-only endpoints, the admin API); default yes. */
+  mounted?(env: RouteEnv): boolean;
   /** The services the handlers use, by the name they are handed in under. */
   needs: N;
   routes(services: Provided<N>, env: RouteEnv): Route[];

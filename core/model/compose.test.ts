@@ -33,7 +33,7 @@ const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 describe('composeRequestSchema', () => {
   test('core fields first, then the fields plugins declare, in plugin order', () => {
     const { schema, providers } = composeRequestSchema(PLUGINS);
-    expect(Object.keys(schema.shape)).toEqual(['url', 'formats', 'includeSelectors', 'excludeSelectors', 'noCache', 'query', 'timeoutMs', 'shout', 'shoutVolume']);
+    expect(Object.keys(schema.shape)).toEqual(['url', 'formats', 'includeSelectors', 'excludeSelectors', 'noCache', 'timeoutMs', 'shout', 'shoutVolume']);
     expect(providers.get('shout')).toEqual({ ids: ['transform.shout'], needsPlugin: true });
     expect(schema.safeParse({ url: 'https://e.com', shout: 'loud' }).success).toBe(false);
     expect(schema.safeParse({ url: 'https://e.com', whisper: true }).success).toBe(false);
@@ -64,5 +64,11 @@ describe('Scraper.validate from declarations', () => {
     const scraper = await scraperWith();
     expect(() => scraper.validate(job({ shout: true }))).not.toThrow();
     expect(scraper.request.providers.has('shout')).toBe(true);
+  });
+
+  test('a format the interface names but no installed plugin renders is a 400 saying what is missing', async () => {
+    const scraper = await scraperWith();
+    const error = (() => { try { scraper.validate(job({ formats: ['markdown'] })); } catch (err) { return err as Error & { status: number }; } return null; })();
+    expect([error?.status, error?.message]).toEqual([400, 'Format "markdown" is not available: no installed plugin provides format:markdown']);
   });
 });

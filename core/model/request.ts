@@ -27,17 +27,13 @@ export const httpUrl = z
 /** Length and complexity limits are checked by validateSelectors (core/selectors.ts), with the index named. */
 const selectorList = z.array(z.string().trim().min(1, 'selectors must not be empty')).max(SELECTOR_LIMITS.count, `at most ${SELECTOR_LIMITS.count} selectors`);
 
-/**
- * Core fields in the order validation reports them. `query` is core until a query format plugin
- * exists to declare it (the interface names the field; no installed plugin renders it yet).
- */
+/** Core fields in the order validation reports them. */
 export const coreRequestFields = {
   url: httpUrl,
   formats: z.array(z.string().min(1)).min(1, 'must list at least one format').max(20).default(['markdown']),
   includeSelectors: selectorList.optional(),
   excludeSelectors: selectorList.optional(),
   noCache: z.boolean().default(false),
-  query: z.string().max(2000).optional(),
   timeoutMs: z.number().int().min(1000).max(300_000).optional().describe('Overall time limit for this scrape in milliseconds.'),
 };
 
@@ -63,8 +59,9 @@ export interface ScrapeRequest {
   includeSelectors?: string[];
   excludeSelectors?: string[];
   noCache: boolean;
-  query?: string;
   timeoutMs?: number;
+  /** format.query: the question the `query` format answers. */
+  query?: string;
   /** transform.main-content */
   onlyMainContent?: boolean;
   /** fetcher.browser */

@@ -114,6 +114,23 @@ describe('redirect hops', () => {
   });
 });
 
+describe('a configured service (configuredService: true)', () => {
+  const client = createHttpClient(guarded, logger);
+
+  test('its own origin is reached on loopback while the guard is on, and only with the flag', async () => {
+    expect((await client.request(`${internal.url}/search`, { configuredService: true })).text).toBe('internal secret');
+    expect(await refusal(client.request(`${internal.url}/search`))).toMatch(/address 127\.0\.0\.2 is not allowed/);
+    expect(internal.hits).toEqual(['/search']);
+    internal.hits.length = 0;
+  });
+
+  test('a redirect from it to another origin is checked as usual', async () => {
+    expect(await refusal(client.request(site.at('/to-internal'), { configuredService: true }))).toMatch(/address 127\.0\.0\.2 is not allowed/);
+    expect(site.hits.at(-1)).toBe('/to-internal');
+    expect(internal.hits).toEqual([]);
+  });
+});
+
 describe('with allowPrivateNetwork = true', () => {
   test('loopback, IPv6 loopback and resolve overrides (host and host:port keys) work', async () => {
     const client = createHttpClient({ ...open, resolve: { 'intranet.test': '127.0.0.2', [`v6.test:${internalV6.port}`]: '::1' } }, logger);

@@ -15,7 +15,7 @@ import type { HttpClient, HttpRequestOptions } from '../services.ts';
 import { readBody } from './body.ts';
 import { decodeText } from './charset.ts';
 import { forbiddenAddressReason } from './ssrf.ts';
-import { createAddressGuard } from './address-guard.ts';
+import { createAddressGuard, type AddressGuard } from './address-guard.ts';
 import { describeNetworkError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
 
 export type FetchConfig = TrawlConfig['fetch'];
@@ -55,8 +55,10 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
   const policy: AddressPolicy | null = config.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
   // The same address rules as every other outbound connection (the browser's proxy, receivers).
   const guard = createAddressGuard(config, policy);
+  // For the origin of a configured service (`configuredService`): the operator chose it.
+  const openGuard = policy ? createAddressGuard(config, null) : guard;
 
-  const openHop = (hop: HopRequest, attempt: Attempt): Promise<IncomingMessage> =>
+  const openHop = (hop: HopRequest, attempt: Attempt, guard: AddressGuard): Promise<IncomingMessage> =>
     new Promise((resolve, reject) => {
       const { url } = hop;
       const hostname = url.hostname.replace(/^\[|\]$/g, '');
@@ -115,7 +117,7 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
     for (let redirects = 0; ; redirects++) {
       let res: IncomingMessage;
       try {
-        res = await openHop(hop, attempt);
+        res = await openHop(hop, attempt, options.configuredService && hop.url.origin === start.origin ? openGuard : guard);
       } catch (err) {
         throw failure(err, hop.url, attempt);
       }

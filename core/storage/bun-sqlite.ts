@@ -42,9 +42,11 @@ class BunSqliteStatement implements SqliteStatement {
 export class BunSqliteAdapter implements SqliteDatabase {
   readonly raw: BunDatabase;
   readonly #cache = new Map<string, Statement>();
+  readonly #checkpointer: Worker | null;
 
-  constructor(raw: BunDatabase) {
+  constructor(raw: BunDatabase, checkpointer: Worker | null = null) {
     this.raw = raw;
+    this.#checkpointer = checkpointer;
   }
 
   prepare(sql: string): SqliteStatement {
@@ -69,25 +71,38 @@ export class BunSqliteAdapter implements SqliteDatabase {
   }
 
   close(): void {
+    this.#checkpointer?.terminate();
     for (const statement of this.#cache.values()) statement.finalize();
     this.#cache.clear();
     this.raw.close();
   }
 }
 
+/** How often the checkpointer thread copies the write-ahead log into the database file. */
+const CHECKPOINT_INTERVAL_MS = 500;
+
 /**
- * Opens a bun:sqlite database for Trawl. A file gets WAL (readers never block the writer) and a
- * busy timeout (a second process, e.g. the CLI next to the server, waits instead of failing).
+ * Opens a bun:sqlite database for Trawl. A file gets WAL (readers never block the writer), a
+ * busy timeout (a second process, e.g. the CLI next to the server, waits instead of failing) and
+ * its checkpoints on a thread of their own (wal-checkpointer.ts); should that thread fail, the
+ * connection checkpoints itself again as SQLite does by default.
  */
 export function openBunSqlite(file: string): BunSqliteAdapter {
   const raw = new BunDatabase(file, { create: true });
+  let checkpointer: Worker | null = null;
   if (file !== ':memory:') {
     raw.run('PRAGMA busy_timeout = 5000');
     raw.run('PRAGMA journal_mode = WAL');
     // Durable across process crashes under WAL; only an OS crash can lose the last commits.
     raw.run('PRAGMA synchronous = NORMAL');
+    raw.run('PRAGMA wal_autocheckpoint = 0');
+    checkpointer = new Worker(new URL('./wal-checkpointer.ts', import.meta.url).href);
+    checkpointer.addEventListener('error', () => raw.run('PRAGMA wal_autocheckpoint = 1000'));
+    checkpointer.postMessage({ file, intervalMs: CHECKPOINT_INTERVAL_MS });
+    // Bun's Worker can be unref'd (it then keeps no process alive); its type does not say so.
+    (checkpointer as unknown as { unref(): void }).unref();
   }
   // Off by default in SQLite; Postgres always enforces them, so both dialects behave the same.
   raw.run('PRAGMA foreign_keys = ON');
-  return new BunSqliteAdapter(raw);
+  return new BunSqliteAdapter(raw, checkpointer);
 }

@@ -60,8 +60,10 @@ async function openPostgres(databaseUrl: string, options: OpenStorageOptions): P
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
-    // Set per connection at startup, so every pooled connection sees the same schema.
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // Set per connection at startup, so every pooled connection sees the same schema. Parallel
+    // workers are off there: a worker re-resolves the search path on its own and, with thousands of
+    // throwaway schemas in the catalog, was seen to answer that a just-created one does not exist.
+    ...(schema ? { options: `-c search_path=${schema} -c max_parallel_workers_per_gather=0` } : {}),
   });
   pool.on('error', (err) => options.onPoolError?.(err));
   // The cursor makes kysely's `.stream()` work on Postgres as it does on SQLite (large scans).

@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { AnyFeature } from '../feature.ts';
 import { jobsMigration } from '../jobs/migration.ts';
+import { accountsMigration } from './accounts-migration.ts';
 import { DEFAULT_WORKSPACE } from './workspaces.ts';
 
 // Migrations see the database as it was when they were written, not as schema.ts says today.
@@ -76,6 +77,8 @@ const coreMigrations: Record<string, Migration> = {
     },
   },
   '0002_jobs_crawls': jobsMigration,
+  // 0003 is the webhooks feature's (shipped under that name).
+  '0004_accounts': accountsMigration,
 };
 
 /** Core's migrations plus every feature's; a name declared twice is a programming error. */

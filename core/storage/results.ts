@@ -7,7 +7,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Job } from '../job.ts';
-import type { ResultStore, Storage, StoredResult } from '../services.ts';
+import type { ResultStore, Storage, StoredResult, StoredResultSummary } from '../services.ts';
 import type { ResultsTable } from './schema.ts';
 import { nowIso, readInt, readJson, sha256Hex } from './values.ts';
 
@@ -49,22 +49,36 @@ export function optionsHash(job: Pick<Job, 'request'>): string {
   return sha256Hex(JSON.stringify(canonical(relevant)));
 }
 
+type SummaryRow = Pick<Selectable<ResultsTable>, 'id' | 'workspace_id' | 'endpoint' | 'url' | 'options_hash' | 'created_at'>;
+const SUMMARY_COLUMNS = ['id', 'workspace_id', 'endpoint', 'url', 'options_hash', 'created_at'] as const;
+
+function toSummary(row: SummaryRow): StoredResultSummary {
+  return { id: row.id, workspace: row.workspace_id, endpoint: row.endpoint, url: row.url, optionsHash: row.options_hash, createdAt: row.created_at };
+}
+
 function toStoredResult(row: Selectable<ResultsTable>): StoredResult {
-  return {
-    id: row.id,
-    workspace: row.workspace_id,
-    endpoint: row.endpoint,
-    url: row.url,
-    optionsHash: row.options_hash,
-    output: readJson<Record<string, unknown>>(row.output),
-    createdAt: row.created_at,
-  };
+  return { ...toSummary(row), output: readJson<Record<string, unknown>>(row.output) };
 }
 
 const MAX_PER_PAGE = 1000;
 
 export function createResultStore(storage: Storage): ResultStore {
   const { db } = storage;
+  type Query = ReturnType<typeof byUrl>;
+  const byUrl = (workspace: string, endpoint: string, url: string) =>
+    db
+      .selectFrom('results')
+      .selectAll()
+      .where('workspace_id', '=', workspace)
+      .where('endpoint', '=', endpoint)
+      .where('url_hash', '=', sha256Hex(url))
+      // The hash narrows the index scan; the URL itself is compared so a collision cannot leak.
+      .where('url', '=', url);
+  /** The newest row for a workspace, endpoint and URL, narrowed further by `narrow` (the cache: options and age). */
+  const newest = async (workspace: string, endpoint: string, url: string, narrow: (q: Query) => Query = (q) => q) => {
+    const row = await narrow(byUrl(workspace, endpoint, url)).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+    return row ? toStoredResult(row) : null;
+  };
 
   return {
     async save(input) {
@@ -86,26 +100,15 @@ export function createResultStore(storage: Storage): ResultStore {
     async findFresh(workspace, endpoint, url, hash, maxAgeSeconds) {
       if (!(maxAgeSeconds > 0)) return null;
       const cutoff = new Date(Date.now() - maxAgeSeconds * 1000).toISOString();
-      const row = await db
-        .selectFrom('results')
-        .selectAll()
-        .where('workspace_id', '=', workspace)
-        .where('endpoint', '=', endpoint)
-        .where('url_hash', '=', sha256Hex(url))
-        .where('options_hash', '=', hash)
-        // The hash narrows the index scan; the URL itself is compared so a collision cannot leak.
-        .where('url', '=', url)
-        .where('created_at', '>=', cutoff)
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      return row ? toStoredResult(row) : null;
+      return newest(workspace, endpoint, url, (q) => q.where('options_hash', '=', hash).where('created_at', '>=', cutoff));
     },
 
     async get(workspace, id) {
       const row = await db.selectFrom('results').selectAll().where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
       return row ? toStoredResult(row) : null;
     },
+
+    latest: (workspace, endpoint, url) => newest(workspace, endpoint, url),
 
     async list(workspace, query) {
       // Pages are 1-based; out-of-range values are clamped rather than rejected because the
@@ -117,14 +120,14 @@ export function createResultStore(storage: Storage): ResultStore {
       const [counted, rows] = await Promise.all([
         base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
         base
-          .selectAll()
+          .select(SUMMARY_COLUMNS)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(perPage)
           .offset((page - 1) * perPage)
           .execute(),
       ]);
-      return { items: rows.map(toStoredResult), total: readInt(counted.total) };
+      return { items: rows.map(toSummary), total: readInt(counted.total) };
     },
   };
 }

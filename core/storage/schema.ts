@@ -4,11 +4,21 @@
  * strings (which sort lexicographically in time order), booleans as 0/1 integers. Read rows
  * through the helpers in values.ts, which absorb what still differs between the drivers.
  */
+import type { Generated } from 'kysely';
 
 export interface WorkspacesTable {
   id: string;
   name: string;
+  /** `free`, `starter`, `growth`, `pro` or `scale` (cloud mode; migration 0004). */
+  plan: Generated<string>;
+  /** `active` or `lapsed`. */
+  status: Generated<string>;
+  /** The credit balance, never below 0 (a check constraint); bigint, so Postgres returns it as text. */
+  credits: Generated<number | string>;
+  /** Requests per minute for this workspace, over its plan's; null = the plan's. */
+  rate_limit: number | null;
   created_at: string;
+  updated_at: string | null;
 }
 
 export interface ApiKeysTable {
@@ -16,6 +26,12 @@ export interface ApiKeysTable {
   workspace_id: string;
   /** sha256 hex of the key; the plain key is never stored. */
   key_hash: string;
+  /** A label for people (migration 0004). */
+  name: string | null;
+  /** The key's last characters, to tell keys apart in lists; null for keys registered by configuration. */
+  suffix: string | null;
+  /** Set when the key was revoked; a revoked key authenticates nothing. */
+  revoked_at: string | null;
   created_at: string;
 }
 

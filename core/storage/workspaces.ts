@@ -7,9 +7,10 @@
 import type { Selectable } from 'kysely';
 import type { InjectionToken } from 'tsyringe';
 import { TrawlError } from '../errors.ts';
+import { createTickBatcher } from '../batching.ts';
 import type { Storage } from '../services.ts';
 import type { WorkspacesTable } from './schema.ts';
-import { nowIso, sha256Hex } from './values.ts';
+import { nowIso, readInt, sha256Hex } from './values.ts';
 
 /** The workspace of a self-hosted server: its one configured key (or no key at all) maps here. */
 export const DEFAULT_WORKSPACE = 'default';
@@ -18,6 +19,21 @@ export interface Workspace {
   id: string;
   name: string;
   createdAt: string;
+}
+
+export const PLANS = ['free', 'starter', 'growth', 'pro', 'scale'] as const;
+export type Plan = (typeof PLANS)[number];
+export const WORKSPACE_STATUSES = ['active', 'lapsed'] as const;
+export type WorkspaceStatus = (typeof WORKSPACE_STATUSES)[number];
+
+/** A workspace as cloud mode sees it: what authentication hands to rate limits, plan checks and charging. */
+export interface Account extends Workspace {
+  plan: Plan;
+  status: WorkspaceStatus;
+  credits: number;
+  /** The workspace's own requests per minute; null = its plan's. */
+  rateLimit: number | null;
+  updatedAt: string | null;
 }
 
 export interface WorkspaceStore {
@@ -31,12 +47,16 @@ export interface WorkspaceStore {
    */
   registerApiKey(workspaceId: string, key: string): Promise<void>;
   /**
-   * Makes `key` the workspace's only key: the server's configured key at boot, so that changing
-   * `TRAWL_API_KEY` stops the previous key from working.
+   * Makes `key` the workspace's only configured key: the server's key at boot, so that changing
+   * `TRAWL_API_KEY` stops the previous one from working. Keys made by the admin API or CLI stay.
    */
   setSoleApiKey(workspaceId: string, key: string): Promise<void>;
-  /** The workspace owning this key, or null for an unknown key. */
+  /** The workspace owning this key, or null for an unknown or revoked key. */
   findWorkspaceByKey(key: string): Promise<Workspace | null>;
+  /** The same lookup with the account columns (lookups of concurrent requests share one query). */
+  findAccountByKey(key: string): Promise<Account | null>;
+  /** The same by the key's sha256 (what a caller remembers instead of the key). */
+  findAccountByHash(keyHash: string): Promise<Account | null>;
 }
 
 export const WorkspaceStoreToken = Symbol('WorkspaceStore') as InjectionToken<WorkspaceStore>;
@@ -45,15 +65,39 @@ export function hashApiKey(key: string): string {
   return sha256Hex(key);
 }
 
-function toWorkspace(row: Selectable<WorkspacesTable>): Workspace {
+function toWorkspace(row: Pick<Selectable<WorkspacesTable>, 'id' | 'name' | 'created_at'>): Workspace {
   return { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+export function toAccount(row: Selectable<WorkspacesTable>): Account {
+  return {
+    ...toWorkspace(row),
+    plan: row.plan as Plan,
+    status: row.status as WorkspaceStatus,
+    credits: readInt(row.credits),
+    rateLimit: row.rate_limit === null ? null : readInt(row.rate_limit),
+    updatedAt: row.updated_at,
+  };
 }
 
 export function createWorkspaceStore(storage: Storage): WorkspaceStore {
   const { db } = storage;
+  // Every cloud request looks its key up: the lookups of concurrent requests share one query.
+  const accountLookups = createTickBatcher<string, Account | null>(async (hashes) => {
+    const rows = await db
+      .selectFrom('api_keys')
+      .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+      .selectAll('workspaces')
+      .select('api_keys.key_hash as key_hash')
+      .where('api_keys.key_hash', 'in', [...new Set(hashes)])
+      .where('api_keys.revoked_at', 'is', null)
+      .execute();
+    const byHash = new Map(rows.map((row) => [row.key_hash, toAccount(row)]));
+    return hashes.map((hash) => byHash.get(hash) ?? null);
+  }, { concurrency: storage.dialect === 'postgres' ? 2 : 1 });
 
   const get = async (id: string): Promise<Workspace | null> => {
-    const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await db.selectFrom('workspaces').select(['id', 'name', 'created_at']).where('id', '=', id).executeTakeFirst();
     return row ? toWorkspace(row) : null;
   };
 
@@ -91,7 +135,8 @@ export function createWorkspaceStore(storage: Storage): WorkspaceStore {
 
     async setSoleApiKey(workspaceId, key) {
       await registerApiKey(workspaceId, key);
-      await db.deleteFrom('api_keys').where('workspace_id', '=', workspaceId).where('key_hash', '!=', hashApiKey(key)).execute();
+      // Only keys registered by configuration (no display suffix): managed keys are revoked one by one.
+      await db.deleteFrom('api_keys').where('workspace_id', '=', workspaceId).where('suffix', 'is', null).where('key_hash', '!=', hashApiKey(key)).execute();
     },
 
     async findWorkspaceByKey(key) {
@@ -101,8 +146,15 @@ export function createWorkspaceStore(storage: Storage): WorkspaceStore {
         .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
         .select(['workspaces.id', 'workspaces.name', 'workspaces.created_at'])
         .where('api_keys.key_hash', '=', hashApiKey(key))
+        .where('api_keys.revoked_at', 'is', null)
         .executeTakeFirst();
       return row ? toWorkspace(row) : null;
     },
+
+    async findAccountByKey(key) {
+      return key ? accountLookups.run(hashApiKey(key)) : null;
+    },
+
+    findAccountByHash: (keyHash) => accountLookups.run(keyHash),
   };
 }

@@ -1,14 +1,25 @@
 /**
  * The built-in route modules, in mounting order: what server/app.ts serves and server/openapi.ts
- * documents. An explicit list, like plugins/index.ts; adding an endpoint family is one line here.
+ * documents (those whose `mounted` says so). An explicit list, like plugins/index.ts; adding an
+ * endpoint family is one line here.
  */
 import type { AnyRouteModule } from '../route.ts';
+import { adminModule } from './admin.ts';
 import { healthModule } from './health.ts';
 import { batchModule } from './v1/batch.ts';
 import { crawlModule } from './v1/crawl.ts';
+import { extractModule } from './v1/extract.ts';
 import { mapModule } from './v1/map.ts';
 import { pluginsModule } from './v1/plugins.ts';
+import { resultsModule } from './v1/results.ts';
 import { scrapeModule } from './v1/scrape.ts';
+import { searchModule } from './v1/search.ts';
+import { summarizeModule } from './v1/summarize.ts';
+import { usageModule } from './v1/usage.ts';
 import { webhooksModule } from './v1/webhooks.ts';
 
-export const builtinRoutes: readonly AnyRouteModule[] = [scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule];
+export const builtinRoutes: readonly AnyRouteModule[] = [
+  scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule,
+  // Cloud mode only (each module says when it is served): results, usage, and the admin API.
+  resultsModule, usageModule, adminModule,
+];

@@ -91,12 +91,6 @@ describe('input validation (400)', () => {
     expect((await open.post('/v1/scrape', '')).status).toBe(400);
   });
 
-  test('a format with no installed plugin names what is missing', async () => {
-    const res = await open.post('/v1/scrape', { url: site.at('/page'), formats: ['query'], query: 'Who wrote it?' });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('Format "query" is not available: no installed plugin provides format:query');
-  });
-
   test('a browser option with the browser plugin disabled names the plugin', async () => {
     const server = await startTrawlServer({ env: { TRAWL_DISABLE: 'fetcher.browser,format.screenshot' } });
     try {

@@ -7,13 +7,8 @@
  *   600 pages; one worker is killed mid-crawl; every page appears exactly once, none is lost.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { sql } from 'kysely';
-import { openStorage } from '../../core/storage/db.ts';
 import type { Storage } from '../../core/services.ts';
-import { postgresTestUrl, randomSchemaName } from '../helpers/databases.ts';
+import { postgresProcessDatabase, postgresTestUrl, processDatabases, type ProcessDatabase } from '../helpers/databases.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site/site.ts';
 import { allResults, apiClient, pathOf, waitForSummary } from '../fixtures/crawl-site/runs.ts';
@@ -87,34 +82,9 @@ test('an unknown --role stops the start with a message', async () => {
 
 const siteEnv = (site: CrawlSite) => ({ TRAWL_FETCH_RESOLVE: JSON.stringify(site.resolve) });
 
-interface Target {
-  env: Record<string, string>;
-  cleanup(): Promise<void>;
-}
+type Target = ProcessDatabase;
 
-async function postgresTarget(url: string): Promise<Target & { storage: Storage }> {
-  const schema = randomSchemaName();
-  const storage = await openStorage({ databaseUrl: url, dataDir: ':memory:', schema, poolSize: 4 });
-  const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  return {
-    storage,
-    env: { DATABASE_URL: databaseUrl },
-    async cleanup() {
-      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(storage.db);
-      await storage.close();
-    },
-  };
-}
-
-function sqliteTarget(): Target {
-  const dir = mkdtempSync(join(tmpdir(), 'trawl-restart-'));
-  return { env: { TRAWL_DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-const targets: Array<[string, () => Promise<Target>]> = [['sqlite', async () => sqliteTarget()]];
-if (postgresTestUrl) targets.push(['postgres', () => postgresTarget(postgresTestUrl!)]);
-
-for (const [name, makeTarget] of targets) {
+for (const [name, makeTarget] of processDatabases()) {
   describe(`restart on ${name}`, () => {
     let site: CrawlSite;
     let target: Target;
@@ -171,7 +141,7 @@ if (postgresTestUrl) {
 
     beforeAll(async () => {
       site = await startCrawlSite({ pages: 600, delayMs: 10 });
-      target = await postgresTarget(postgresTestUrl!);
+      target = await postgresProcessDatabase(postgresTestUrl!, []);
       // This process serves the API only; the two worker processes do all the crawling.
       api = await startTrawlServer({ storage: target.storage, overrides: { role: 'api', fetch: { resolve: site.resolve } } });
     }, 30_000);

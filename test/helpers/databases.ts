@@ -12,6 +12,9 @@
  *     });
  *   }
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openStorage } from '../../core/storage/db.ts';
 import type { AnyFeature } from '../../core/feature.ts';
 import { builtinFeatures } from '../../core/features/index.ts';
@@ -63,4 +66,46 @@ export function testDatabases(): TestDatabase[] {
   const url = postgresTestUrl;
   if (url) databases.push({ name: 'postgres', open: (features = builtinFeatures) => openPostgresInFreshSchema(url, features) });
   return databases;
+}
+
+/**
+ * A database for Trawl processes a test starts (`bun server/main.ts`, the CLI): the environment
+ * that points them at it, and a cleanup. SQLite: a temporary data directory. Postgres: a fresh
+ * schema, migrated with the built-in features, handed to the processes through `search_path`
+ * (`storage` reads and writes the same schema from the test).
+ */
+export interface ProcessDatabase {
+  readonly name: Storage['dialect'];
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+export async function postgresProcessDatabase(url: string, features: readonly AnyFeature[] = builtinFeatures): Promise<ProcessDatabase & { storage: Storage }> {
+  const schema = randomSchemaName();
+  const storage = await openStorage({ databaseUrl: url, dataDir: ':memory:', schema, poolSize: 4, features });
+  const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return {
+    name: 'postgres',
+    storage,
+    env: { DATABASE_URL: databaseUrl },
+    async cleanup() {
+      try {
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(storage.db);
+      } finally {
+        await storage.close();
+      }
+    },
+  };
+}
+
+export function sqliteProcessDatabase(): ProcessDatabase {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-processes-'));
+  return { name: 'sqlite', env: { TRAWL_DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** SQLite always, Postgres when TEST_DATABASE_URL is set. */
+export function processDatabases(): Array<[Storage['dialect'], () => Promise<ProcessDatabase>]> {
+  const list: Array<[Storage['dialect'], () => Promise<ProcessDatabase>]> = [['sqlite', async () => sqliteProcessDatabase()]];
+  if (postgresTestUrl) list.push(['postgres', () => postgresProcessDatabase(postgresTestUrl!)]);
+  return list;
 }

@@ -20,7 +20,9 @@ import { storedRequest } from './legacy.ts';
 import { eventPayload } from './present.ts';
 import { NOTIFY_JOB } from './record.ts';
 import { CrawlService } from './service.ts';
-import { createCrawlStore, PAGE_JOB, type CrawlStore } from './store.ts';
+import { ACTIVE_STATUSES, createCrawlStore, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
+import { INSUFFICIENT_CREDITS, type JobMeter } from '../../metering.ts';
+import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { CrawlTables } from './tables.ts';
 
 export const CrawlTokens = {
@@ -45,6 +47,33 @@ function notifier(store: CrawlStore, events: () => EventBus | null, logger: Logg
   };
 }
 
+/**
+ * What a page costs in cloud mode: one `crawlPage` (or `batchItem`), charged to the run's usage row
+ * before the page is scraped. When the workspace cannot pay, the run stops: status `failed` with
+ * an error that says why, its queued pages cancelled, the pages already scraped kept.
+ */
+function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMeter {
+  return {
+    async bill(job) {
+      const run = typeof job.payload.crawl === 'string' ? await store.byId(job.payload.crawl) : null;
+      if (!run || !ACTIVE_STATUSES.includes(run.status)) return null;
+      return {
+        run: { workspace: run.workspace, runId: run.id, endpoint: run.kind, ...(run.url ? { url: run.url } : {}) },
+        // A page that asks for the `query` format costs what a scrape asking for it costs on top.
+        units: { [run.kind === 'crawl' ? 'crawlPage' : 'batchItem']: 1, query: storedRequest(run.kind, run.request).scrapeOptions.formats.includes('query') ? 1 : 0 },
+      };
+    },
+    async exhausted(_job, ref) {
+      const error = (run: RunRow) => `${INSUFFICIENT_CREDITS}: the workspace ran out of credits after ${run.completed} page${run.completed === 1 ? '' : 's'}`;
+      const run = await store.fail(ref.runId, error, (db, specs) => queue.insert(db, specs), NOTIFY_JOB);
+      if (!run) return;
+      await queue.cancelGroup(run.id);
+      queue.poke([NOTIFY_JOB]);
+      logger.info({ id: run.id, kind: run.kind, workspace: run.workspace, completed: run.completed }, `${run.kind} stopped: insufficient credits`);
+    },
+  };
+}
+
 function crawlJobs(ctx: Ctx) {
   const { settings, logger } = ctx;
   const queue = ctx.resolve(JobTokens.Queue);
@@ -55,7 +84,10 @@ function crawlJobs(ctx: Ctx) {
   const worker = createPageWorker({ db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger });
   const events = () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null);
   return [
-    { kind: PAGE_JOB, handler: worker.handle, options: { concurrency: settings.concurrency, busyKeys: () => gate.busyHosts(), onFailed: worker.onFailed } },
+    {
+      kind: PAGE_JOB, handler: worker.handle, meter: pageMeter(store, queue, logger),
+      options: { concurrency: settings.concurrency, busyKeys: () => gate.busyHosts(), onFailed: worker.onFailed },
+    },
     { kind: NOTIFY_JOB, handler: notifier(store, events, logger), options: { concurrency: 2 } },
   ];
 }

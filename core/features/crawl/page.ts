@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { CrawlSettings } from './config.ts';
 import { asTrawlError, fetchFailed, TrawlError } from '../../errors.ts';
+import { SKIPPED } from '../../metering.ts';
 import type { ScrapeResult } from '../../model/result.ts';
 import type { Scraper } from '../../scrape.ts';
 import type { ClaimedJob } from '../../services.ts';
@@ -66,11 +67,13 @@ export function createPageWorker(deps: PageWorkerDeps) {
   const { store, robots, gate, config } = deps;
   const insertJobs = deps.queue.insert.bind(deps.queue);
 
-  async function record(outcome: Omit<PageOutcome, 'maxPages' | 'maxAttempts'>, run: RunRow): Promise<void> {
+  /** False when the page was not recorded (already recorded, or the run stopped meanwhile). */
+  async function record(outcome: Omit<PageOutcome, 'maxPages' | 'maxAttempts'>, run: RunRow): Promise<boolean> {
     const maxPages = run.kind === 'crawl' ? crawlRequest(run).maxPages : run.admitted;
     const result = await recordPage(deps.db, insertJobs, { ...outcome, maxPages, maxAttempts: config.maxAttempts });
     if (result.queued > 0) deps.queue.poke([PAGE_JOB]);
     if (result.finished) deps.queue.poke([NOTIFY_JOB]);
+    return result.recorded;
   }
 
   // Compiled globs of recently active crawls: pages of one crawl arrive together.
@@ -117,10 +120,11 @@ export function createPageWorker(deps: PageWorkerDeps) {
     return candidates.filter((c) => rules.get(new URL(c.url).origin)!.isAllowed(c.url));
   }
 
-  async function handle(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+  /** `SKIPPED` when nothing was scraped or kept for the user (a metered page is then refunded). */
+  async function handle(job: ClaimedJob, signal: AbortSignal): Promise<void | typeof SKIPPED> {
     const payload = payloadOf(job);
     const row = await store.pageContext(payload.crawl, payload.url);
-    if (!row || row.state !== 'queued' || !ACTIVE_STATUSES.includes(row.run.status)) return;
+    if (!row || row.state !== 'queued' || !ACTIVE_STATUSES.includes(row.run.status)) return SKIPPED;
     const { run } = row;
     if (run.status === 'queued') await store.markScraping(run.id);
     const self = crawlUrl(row.url);
@@ -161,7 +165,8 @@ export function createPageWorker(deps: PageWorkerDeps) {
     const formats = { ...result.formats };
     if (!options.formats.includes('links')) delete formats.links;
     const stored: ScrapeResult = { ...result, formats };
-    await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, links, scopeHosts }, run);
+    const recorded = await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, links, scopeHosts }, run);
+    return recorded ? undefined : SKIPPED;
   }
 
   async function onFailed(job: ClaimedJob, error: string): Promise<void> {

@@ -28,6 +28,9 @@ export function runSummary(run: RunRow): Record<string, unknown> {
   if (run.kind === 'crawl') {
     summary.error = run.error;
     if (run.retryOf) summary.retry_of = run.retryOf;
+  } else if (run.error) {
+    // A batch reports failures per URL; its own error is only ever a stop (out of credits).
+    summary.error = run.error;
   }
   return summary;
 }

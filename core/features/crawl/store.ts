@@ -177,6 +177,22 @@ export function createCrawlStore(db: CrawlDb) {
       await db.updateTable('crawls').set({ status: 'scraping', updated_at: nowIso() }).where('id', '=', id).where('status', '=', 'queued').execute();
     },
 
+    /**
+     * Active → failed with `error` (the workspace ran out of credits), and the job announcing it, in
+     * one transaction; the run's row afterwards, or null when it was no longer active.
+     */
+    async fail(id: string, error: (run: RunRow) => string, insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>, notifyKind: string): Promise<RunRow | null> {
+      return db.transaction().execute(async (trx) => {
+        const now = nowIso();
+        const locked = await trx.updateTable('crawls').set({ updated_at: now }).where('id', '=', id).where('status', 'in', [...ACTIVE_STATUSES]).returningAll().executeTakeFirst();
+        if (!locked) return null;
+        const row = await trx.updateTable('crawls').set({ status: 'failed', error: error(toRunRow(locked)), completed_at: now })
+          .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+        await insertJobs(trx, [{ kind: notifyKind, workspace: row.workspace_id, payload: { crawl: id }, maxAttempts: 10 }]);
+        return toRunRow(row);
+      });
+    },
+
     /** Active → cancelled; answers what the run's status is afterwards, or null when it does not exist. */
     async cancel(workspace: string, kind: RunKind, id: string): Promise<RunRow | null> {
       const now = nowIso();

@@ -26,7 +26,7 @@ const PLUGIN_ID = 'document.html';
  * `:has()` query on a 5,000-deep chain takes 7 s, on a 1,000-deep one 0.1 s.
  */
 const options = z.strictObject({
-  maxElements: z.number().int().min(1000).default(300_000).describe('Elements read at most; a page with more is cut there, with a warning.'),
+  maxElements: z.number().int().min(1000).default(300_000).describe('Elements read at most; a page with more is cut there, with a warning. The parsed tree holds at most twice as many (markup can make the parser reopen elements).'),
   maxDepth: z.number().int().min(32).default(1000).describe('Nesting depth kept; deeper elements are replaced by their text, with a warning.'),
 });
 export const DEFAULT_PARSE_LIMITS: ParseLimits = options.parse({});

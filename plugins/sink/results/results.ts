@@ -6,6 +6,7 @@
 import { definePlugin } from '../../../core/plugin.ts';
 import { Tokens } from '../../../core/services.ts';
 import { optionsHash } from '../../../core/storage/results.ts';
+import { RESULT_ID } from '../../../core/data-bag.ts';
 
 export const resultsSink = definePlugin({
   kind: 'sink',
@@ -16,7 +17,7 @@ export const resultsSink = definePlugin({
     const store = ctx.resolve(Tokens.Results);
     return {
       async write(doc, result) {
-        await store.save({
+        const stored = await store.save({
           workspace: doc.job.workspace,
           endpoint: 'scrape',
           url: doc.job.url,
@@ -24,6 +25,7 @@ export const resultsSink = definePlugin({
           optionsHash: optionsHash(doc.job),
           output: result as unknown as Record<string, unknown>,
         });
+        doc.data.set(RESULT_ID, stored.id);
       },
     };
   },

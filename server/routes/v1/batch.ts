@@ -46,6 +46,6 @@ function batchOpenApi(service: CrawlService, limits: Readonly<CrawlSettings>) {
 export const batchModule = defineRoutes({
   name: 'batch',
   needs: crawlNeeds,
-  routes: ({ service }, env) => runRoutes(service, 'batch', env.config.server.maxBodyBytes, (id) => `/v1/batch/${id}`),
+  routes: ({ service }) => runRoutes(service, 'batch', (id) => `/v1/batch/${id}`),
   openapi: ({ service, limits }) => batchOpenApi(service, limits),
 });

@@ -12,10 +12,10 @@ import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { PageRow, RunKind, RunRow } from '../../../core/features/crawl/store.ts';
 import { runEvents } from '../../../core/features/crawl/stream.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
-import { readJsonBody } from '../../body.ts';
+import type { BatchRequest, CrawlRequest } from '../../../core/features/crawl/schema.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
 import { crawlOpenApi } from './crawl-openapi.ts';
-import { defineRoutes, type Route, type RouteRequest } from '../../route.ts';
+import { defineRoutes, route, type Route, type RouteRequest } from '../../route.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 import { v1BatchSchema, v1CrawlSchema } from '../../wire/v1/request.ts';
@@ -84,19 +84,32 @@ function eventStream(service: CrawlService, target: { workspace: string; kind: R
  * What crawls and batches both answer at `/v1/<kind>`: start (202 with where to poll), status with
  * the first results, the event stream and cancel. `statusNext` is where the status's `next` points.
  */
-export function runRoutes(service: CrawlService, kind: RunKind, maxBody: number, statusNext: (id: string) => string): Route[] {
+export function runRoutes(service: CrawlService, kind: RunKind, statusNext: (id: string) => string): Route[] {
   const base = `/v1/${kind}`;
   const find = (id: string, workspace: string) => service.find(workspace, kind, id);
   return [
-    {
-      method: 'POST', path: base, body: 'manual',
-      async handle({ request, workspace }) {
-        const run = kind === 'crawl'
-          ? await service.startCrawl(await readJsonBody(request, v1CrawlSchema(service), maxBody), workspace, null, v1Field)
-          : await service.startBatch(await readJsonBody(request, v1BatchSchema(service), maxBody), workspace, v1Field);
-        return accepted(run, base);
-      },
-    },
+    kind === 'crawl'
+      ? route<CrawlRequest>({
+        method: 'POST', path: base, body: 'manual',
+        input: v1CrawlSchema(service),
+        // Pages are charged as they are scraped (the crawl feature declares their unit); starting needs credit for one.
+        meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }), url: (body) => body.url },
+        async handle({ workspace, body, usage }) {
+          const run = await service.startCrawl(body, workspace, null, v1Field);
+          usage.runId = run.id;
+          return accepted(run, base);
+        },
+      })
+      : route<BatchRequest>({
+        method: 'POST', path: base, body: 'manual',
+        input: v1BatchSchema(service),
+        meter: { endpoint: 'batch', requires: () => ({ batchItem: 1 }) },
+        async handle({ workspace, body, usage }) {
+          const run = await service.startBatch(body, workspace, v1Field);
+          usage.runId = run.id;
+          return accepted(run, base);
+        },
+      }),
     {
       method: 'GET', path: `${base}/:id`,
       async handle({ params, request, workspace }) {
@@ -122,7 +135,7 @@ export function runRoutes(service: CrawlService, kind: RunKind, maxBody: number,
 }
 
 /** Crawls add their history, the paginated result list and retry to the common routes. */
-function crawlRoutes(service: CrawlService, maxBody: number): Route[] {
+function crawlRoutes(service: CrawlService): Route[] {
   return [
     {
       method: 'GET', path: '/v1/crawl/history',
@@ -132,7 +145,7 @@ function crawlRoutes(service: CrawlService, maxBody: number): Route[] {
         return pageOf('crawls', items.map(runSummary), total, query, request);
       },
     },
-    ...runRoutes(service, 'crawl', maxBody, (id) => `/v1/crawl/${id}/pages`),
+    ...runRoutes(service, 'crawl', (id) => `/v1/crawl/${id}/pages`),
     {
       method: 'GET', path: '/v1/crawl/:id/pages',
       async handle({ params, request, workspace }) {
@@ -144,12 +157,16 @@ function crawlRoutes(service: CrawlService, maxBody: number): Route[] {
         return pageOf('data', pages.map(pageItem), total, query, request);
       },
     },
-    {
+    route({
       method: 'POST', path: '/v1/crawl/:id/retry', body: 'manual',
-      async handle({ params, workspace }) {
-        return accepted(await service.retry(workspace, params.id!), '/v1/crawl');
+      meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }) },
+      async handle({ params, workspace, usage }) {
+        const run = await service.retry(workspace, params.id!);
+        usage.runId = run.id;
+        usage.url = run.url ?? undefined;
+        return accepted(run, '/v1/crawl');
       },
-    },
+    }),
   ];
 }
 
@@ -159,6 +176,6 @@ export const crawlNeeds = { service: CrawlTokens.Service, limits: crawlFeature.s
 export const crawlModule = defineRoutes({
   name: 'crawl',
   needs: crawlNeeds,
-  routes: ({ service }, env) => crawlRoutes(service, env.config.server.maxBodyBytes),
+  routes: ({ service }) => crawlRoutes(service),
   openapi: ({ service, limits }) => crawlOpenApi(service, limits),
 });

@@ -3,10 +3,9 @@
  * pages (core/features/map). The start page is one scrape in the caller's workspace.
  */
 import { MapTokens } from '../../../core/features/map/index.ts';
-import { MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/features/map/map.ts';
-import { readJsonBody } from '../../body.ts';
+import { MAP_MAX_LIMIT, mapRequestSchema, type MapRequest } from '../../../core/features/map/map.ts';
 import { errorBody, jsonBody, toJson } from '../../openapi-shapes.ts';
-import { defineRoutes } from '../../route.ts';
+import { defineRoutes, route } from '../../route.ts';
 
 const request = toJson(mapRequestSchema);
 
@@ -59,12 +58,11 @@ const mapOpenApi = {
 export const mapModule = defineRoutes({
   name: 'map',
   needs: { map: MapTokens.Mapper },
-  routes: ({ map }, env) => [{
+  routes: ({ map }) => [route<MapRequest>({
     method: 'POST', path: '/v1/map', body: 'manual',
-    async handle({ request, workspace }) {
-      const body = await readJsonBody(request, mapRequestSchema, env.config.server.maxBodyBytes);
-      return Response.json(await map(body, workspace, request.signal));
-    },
-  }],
+    input: mapRequestSchema,
+    meter: { endpoint: 'map', units: () => ({ map: 1 }), url: (body) => body.url },
+    handle: async ({ request, workspace, body }) => Response.json(await map(body, workspace, request.signal)),
+  })],
   openapi: () => mapOpenApi,
 });

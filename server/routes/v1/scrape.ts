@@ -5,30 +5,32 @@
  */
 import type { Scraper } from '../../../core/scrape.ts';
 import { CoreTokens } from '../../../core/services.ts';
-import { readJsonBody } from '../../body.ts';
+import type { ScrapeRequest } from '../../../core/model/request.ts';
 import { pluginContributions } from '../../plugin-api.ts';
-import { defineRoutes, type RouteRequest } from '../../route.ts';
+import { defineRoutes, route, type RouteRequest } from '../../route.ts';
+import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 import { v1ScrapeSchema } from '../../wire/v1/request.ts';
 import { scrapeOpenApi } from './scrape-openapi.ts';
 
-async function scrape(scraper: Scraper, maxBody: number, { request, workspace }: RouteRequest): Promise<Response> {
-  const body = await readJsonBody(request, v1ScrapeSchema(scraper.request), maxBody);
+async function scrape(scraper: Scraper, { request, workspace, body, usage }: RouteRequest<ScrapeRequest>): Promise<Response> {
   const outcome = await scraper.scrape(body, workspace, request.signal, v1Field);
-  const timing = Object.entries(outcome.timings)
-    .map(([stage, ms]) => `${stage.replace(/[^a-zA-Z0-9_-]/g, '_')};dur=${ms}`)
-    .join(', ');
-  const headers: Record<string, string> = { 'x-trawl-cache': outcome.cached ? 'hit' : 'miss' };
-  if (timing) headers['server-timing'] = timing;
-  return Response.json(presentResult(outcome.result), { headers });
+  if (outcome.resultId) usage.resultId = outcome.resultId;
+  return Response.json(presentResult(outcome.result), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
 }
 
 export const scrapeModule = defineRoutes({
   name: 'scrape',
   needs: { scraper: CoreTokens.Scraper },
-  routes: ({ scraper }, env) => [
-    { method: 'POST', path: '/v1/scrape', body: 'manual', handle: (input) => scrape(scraper, env.config.server.maxBodyBytes, input) },
+  routes: ({ scraper }) => [
+    route<ScrapeRequest>({
+      method: 'POST', path: '/v1/scrape', body: 'manual',
+      input: v1ScrapeSchema(scraper.request),
+      // A cached answer costs the same as a fresh one; the `query` format adds a language-model call.
+      meter: { endpoint: 'scrape', units: (body) => ({ scrape: 1, query: body.formats.includes('query') ? 1 : 0 }), url: (body) => body.url },
+      handle: (input) => scrape(scraper, input),
+    }),
   ],
   openapi: ({ scraper }, env) => scrapeOpenApi(scraper.knownFormats(), v1ScrapeSchema(scraper.request), pluginContributions(env.registry)),
 });

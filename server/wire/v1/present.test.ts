@@ -23,7 +23,7 @@ const result: ScrapeResult = {
   formats: {
     markdown: '# Report',
     json: { url: 'https://example.com/r', metadata, content: { markdown: '# Report', text: 'Report' }, wordCount: 7, links: [{ text: 'a', href: 'https://example.com/a' }], assets: [] },
-    query: 'An answer',
+    query: { answer: 'An answer', method: 'extractive', passages: [{ text: 'An answer', score: 1.5 }] },
     rawHtml: '<h1>Report</h1>',
   },
   actions: { jsResults: [1, null], screenshots: [{ index: 2, data: 'AAA' }], errors: [{ index: 1, type: 'click', error: 'no match' }] },
@@ -37,7 +37,7 @@ test('a result with every part presents to the exact /v1 JSON', () => {
   expect(JSON.stringify(presentResult(result))).toBe(
     '{"url":"https://example.com/r","metadata":' + V1_METADATA + ',"markdown":"# Report",' +
     '"extraction":{"url":"https://example.com/r","metadata":' + V1_METADATA + ',"content":{"markdown":"# Report","text":"Report"},"word_count":7,"links":[{"text":"a","href":"https://example.com/a"}],"assets":[]},' +
-    '"query_answer":"An answer","rawHtml":"<h1>Report</h1>",' +
+    '"query_answer":"An answer","query_method":"extractive","query_passages":[{"text":"An answer","score":1.5}],"rawHtml":"<h1>Report</h1>",' +
     '"js_results":[1,null],"screenshots":[{"index":2,"data":"AAA"}],"action_errors":[{"index":1,"type":"click","error":"no match"}],"screenshot":"PNG",' +
     '"warnings":["fetcher.browser: 1 action(s) failed and were skipped (see action_errors)"]}',
   );

@@ -1,6 +1,6 @@
 /**
  * /v1 request bodies parsed into the internal model: POST /v1/scrape, the `scrape_options` of
- * POST /v1/crawl and the flat options of POST /v1/batch. Each schema is the internal one (core
+ * POST /v1/crawl, the flat options of POST /v1/batch, POST /v1/search, /v1/extract and /v1/summarize. Each schema is the internal one (core
  * fields + plugin-declared fields, crawl and batch fields) under /v1 names, so validation
  * messages name the fields the caller sent (`Invalid field only_main_content: …`), and the
  * OpenAPI document is generated from the same schemas.
@@ -10,6 +10,9 @@ import type { ComposedRequest } from '../../../core/model/compose.ts';
 import type { ScrapeRequest } from '../../../core/model/request.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { BatchRequest, CrawlRequest, ScrapeOptions } from '../../../core/features/crawl/schema.ts';
+import { searchRequestFields, type SearchRequest } from '../../../core/features/search/request.ts';
+import { extractRequestFields, type ExtractRequest } from '../../../core/features/extract/request.ts';
+import { summarizeRequestFields, type SummarizeRequest } from '../../../core/features/summarize/request.ts';
 import { fromV1Name, renameKeys, v1Object } from './names.ts';
 
 const toModel = <T>(body: object): T => renameKeys<T>(body, fromV1Name);
@@ -68,3 +71,12 @@ export const v1BatchSchema = once((service: CrawlService) =>
       scrapeOptions: toScrapeModel<ScrapeOptions>(options),
     })));
 
+
+/** The body of POST /v1/search (`num_results`, `no_cache`; the other names are the same). */
+export const v1SearchSchema = v1Object(searchRequestFields).transform((body) => toModel<SearchRequest>(body));
+
+/** The body of POST /v1/extract (`only_main_content`, `no_cache`, `timeout`; the JSON Schema in `schema` is user data, its keys kept). */
+export const v1ExtractSchema = v1Object(extractRequestFields).transform((body) => toModel<ExtractRequest>(body));
+
+/** The body of POST /v1/summarize. */
+export const v1SummarizeSchema = v1Object(summarizeRequestFields).transform((body) => toModel<SummarizeRequest>(body));

@@ -1,0 +1,139 @@
+/**
+ * What an operator does with workspaces (the admin API and `bun run cli admin …` both call this):
+ * create, list, show and update workspaces (plan, status, name, own rate limit), create, list and
+ * revoke their keys, and grant credits. A key is returned in clear once, by `createKey`; only its
+ * hash and display suffix are stored.
+ */
+import type { InjectionToken } from 'tsyringe';
+import { TrawlError } from '../../errors.ts';
+import { hashApiKey, toAccount, type Account, type Plan, type WorkspaceStatus } from '../../storage/workspaces.ts';
+import { nowIso, readInt } from '../../storage/values.ts';
+import type { ApiKeysTable } from '../../storage/schema.ts';
+import type { AccountsDb } from './tables.ts';
+import { generateApiKey, keySuffix } from './keys.ts';
+
+export interface NewWorkspace {
+  name: string;
+  plan: Plan;
+  credits?: number;
+  rateLimit?: number | null;
+}
+
+export interface WorkspacePatch {
+  name?: string;
+  plan?: Plan;
+  status?: WorkspaceStatus;
+  /** null: back to the plan's limit. */
+  rateLimit?: number | null;
+}
+
+export interface KeyInfo {
+  id: string;
+  workspaceId: string;
+  name: string | null;
+  /** The key's last four characters (null for a key set by configuration). */
+  suffix: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface AccountsService {
+  createWorkspace(input: NewWorkspace): Promise<Account>;
+  listWorkspaces(query: { offset: number; limit: number }): Promise<{ items: Account[]; total: number }>;
+  getWorkspace(id: string): Promise<Account | null>;
+  updateWorkspace(id: string, patch: WorkspacePatch): Promise<Account>;
+  /** The key in clear, returned this once. */
+  createKey(workspaceId: string, name?: string): Promise<{ key: string; info: KeyInfo }>;
+  listKeys(workspaceId: string): Promise<KeyInfo[]>;
+  /** Revokes at once; revoking again keeps the first time. */
+  revokeKey(id: string): Promise<KeyInfo>;
+  grantCredits(workspaceId: string, credits: number, note?: string): Promise<Account>;
+}
+
+export const AccountsToken = Symbol('AccountsService') as InjectionToken<AccountsService>;
+
+type KeyRow = Pick<ApiKeysTable, 'id' | 'workspace_id' | 'name' | 'suffix' | 'created_at' | 'revoked_at'>;
+const KEY_COLUMNS = ['id', 'workspace_id', 'name', 'suffix', 'created_at', 'revoked_at'] as const;
+
+const toKeyInfo = (row: KeyRow): KeyInfo => ({
+  id: row.id, workspaceId: row.workspace_id, name: row.name, suffix: row.suffix, createdAt: row.created_at, revokedAt: row.revoked_at,
+});
+
+const workspaceNotFound = (id: string) => new TrawlError('not_found', `Workspace not found: ${id.slice(0, 64)}`);
+
+export function createAccountsService(db: AccountsDb): AccountsService {
+  const getWorkspace = async (id: string) => {
+    const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toAccount(row) : null;
+  };
+  const existing = async (id: string) => (await getWorkspace(id)) ?? Promise.reject(workspaceNotFound(id));
+
+  return {
+    getWorkspace,
+
+    async createWorkspace(input) {
+      const id = crypto.randomUUID();
+      const now = nowIso();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('workspaces').values({
+          id, name: input.name, plan: input.plan, status: 'active', credits: input.credits ?? 0,
+          rate_limit: input.rateLimit ?? null, created_at: now, updated_at: now,
+        }).execute();
+        if (input.credits) {
+          await trx.insertInto('credit_grants').values({ id: crypto.randomUUID(), workspace_id: id, credits: input.credits, note: 'initial credits', created_at: now }).execute();
+        }
+      });
+      return existing(id);
+    },
+
+    async listWorkspaces(query) {
+      const [counted, rows] = await Promise.all([
+        db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+        db.selectFrom('workspaces').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(query.limit).offset(query.offset).execute(),
+      ]);
+      return { items: rows.map(toAccount), total: readInt(counted.total) };
+    },
+
+    async updateWorkspace(id, patch) {
+      const set: Record<string, unknown> = { updated_at: nowIso() };
+      if (patch.name !== undefined) set.name = patch.name;
+      if (patch.plan !== undefined) set.plan = patch.plan;
+      if (patch.status !== undefined) set.status = patch.status;
+      if (patch.rateLimit !== undefined) set.rate_limit = patch.rateLimit;
+      const updated = await db.updateTable('workspaces').set(set).where('id', '=', id).executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) throw workspaceNotFound(id);
+      return existing(id);
+    },
+
+    async createKey(workspaceId, name) {
+      await existing(workspaceId);
+      const key = generateApiKey();
+      const row = { id: crypto.randomUUID(), workspace_id: workspaceId, key_hash: hashApiKey(key), name: name ?? null, suffix: keySuffix(key), created_at: nowIso(), revoked_at: null };
+      await db.insertInto('api_keys').values(row).execute();
+      return { key, info: toKeyInfo(row) };
+    },
+
+    async listKeys(workspaceId) {
+      await existing(workspaceId);
+      const rows = await db.selectFrom('api_keys').select(KEY_COLUMNS).where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+      return rows.map(toKeyInfo);
+    },
+
+    async revokeKey(id) {
+      await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+      const row = await db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirst();
+      if (!row) throw new TrawlError('not_found', `Key not found: ${id.slice(0, 64)}`);
+      return toKeyInfo(row);
+    },
+
+    async grantCredits(workspaceId, credits, note) {
+      await db.transaction().execute(async (trx) => {
+        const updated = await trx.updateTable('workspaces').set((eb) => ({ credits: eb('credits', '+', credits), updated_at: nowIso() }))
+          .where('id', '=', workspaceId).executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) throw workspaceNotFound(workspaceId);
+        await trx.insertInto('credit_grants').values({ id: crypto.randomUUID(), workspace_id: workspaceId, credits, note: note ?? null, created_at: nowIso() }).execute();
+      });
+      return existing(workspaceId);
+    },
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * Metering, the shared layer of cloud mode: what a call costs is declared, never computed by the
+ * code doing the work. A route declares the cost-table units a call consumes (server/route.ts), a
+ * job kind declares the unit one run costs (`FeatureJob.meter`); this module prices units with the
+ * config's cost table and the workspace's plan, and wraps declared jobs so each run is paid before
+ * it works and refunded when it gives the user nothing. The ledger behind the `Meter` contract (an
+ * atomic balance and the usage log) is the accounts feature's.
+ */
+import type { InjectionToken } from 'tsyringe';
+import type { TrawlConfig } from './config-schema.ts';
+import { TrawlError } from './errors.ts';
+import type { ClaimedJob, JobHandler } from './services.ts';
+import type { Plan } from './storage/workspaces.ts';
+
+/** A line of the cost table (`[credits]` in config/default.toml). */
+export type CostUnit = keyof TrawlConfig['credits'];
+/** How many of each unit a call consumes. */
+export type Units = Partial<Record<CostUnit, number>>;
+
+/** Credits for `units` on `plan`; a plan-rated unit on a plan without a rate is a paid feature's 403. */
+export function priceOf(units: Units, plan: Plan, config: Pick<TrawlConfig, 'credits' | 'plans'>): number {
+  let total = 0;
+  for (const [unit, count] of Object.entries(units) as Array<[CostUnit, number | undefined]>) {
+    if (!count) continue;
+    const price = config.credits[unit];
+    const each = price === 'plan' ? config.plans[plan].planRate : price;
+    if (each === undefined) throw new TrawlError('forbidden', `${unit} requires a paid plan`);
+    total += each * count;
+  }
+  return total;
+}
+
+/** Money taken up front for one call. */
+export interface Charge {
+  workspace: string;
+  credits: number;
+  /** The balance right after the charge. */
+  remaining: number;
+}
+
+/** How a call ended, for its usage row. */
+export interface RunOutcome {
+  endpoint: string;
+  status: 'succeeded' | 'failed';
+  url?: string;
+  /** The stored result the call produced (GET /v1/results/{id}). */
+  resultId?: string;
+  /** The asynchronous run it started (a crawl or batch id), whose units are charged to this row as they happen. */
+  runId?: string;
+  error?: string;
+  durationMs: number;
+  startedAt: string;
+}
+
+/** The usage row written for a call and the balance after it. */
+export interface Recorded {
+  usageId: string;
+  credits: number;
+  remaining: number;
+}
+
+/** A run of asynchronous work as the usage log knows it. */
+export interface RunRef {
+  workspace: string;
+  runId: string;
+  endpoint: string;
+  url?: string;
+}
+
+/** A request measured against its workspace's requests per minute. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** When the minute resets, seconds since the epoch. */
+  resetAt: number;
+  /** Seconds until then (at least 1). */
+  retryAfter: number;
+}
+
+/** What admitting a metered call did: counted it, charged it (or not), and logged it. */
+export interface Admitted {
+  /** Null when no rate limit applies. */
+  rate: RateDecision | null;
+  /** False: refused by the rate limit or the balance; nothing was taken. */
+  charged: boolean;
+  /** The balance after this call's charge (or as it stands when refused). */
+  remaining: number;
+  /** The call's usage row, written with the charge (null when the call logs itself later: runs). */
+  usageId: string | null;
+  /** False: the key was revoked (or never existed) as of the charge; nothing was taken. */
+  keyValid: boolean;
+  /** The workspace's plan refused the call as it stands now (`lapsed`, or `paid` for a paid feature); nothing was taken. */
+  refusal: 'lapsed' | 'paid' | null;
+}
+
+export interface AdmitRequest {
+  workspace: string;
+  /** Requests per minute; absent = not counted. */
+  limit?: number;
+  credits: number;
+  /** What the balance must hold (≥ credits): work charged later needs credit for its first unit. */
+  required: number;
+  /** Writes the call's usage row (status `running`) together with the charge. */
+  usage?: { endpoint: string; url?: string; startedAt: string };
+  /** sha256 of the caller's key, checked with the charge: a key revoked a moment ago does nothing. */
+  keyHash?: string;
+  /** Billable work: refused while the workspace's plan has lapsed. */
+  metered?: boolean;
+  /** A paid feature: refused on the free plan or a lapsed one. */
+  paid?: boolean;
+}
+
+export interface Meter {
+  price(units: Units, plan: Plan): number;
+  /**
+   * Counts the call against `limit`, checks its key and plan, and takes `credits` if the balance
+   * holds `required`, atomically and together with its usage row: concurrent calls never take the
+   * balance below zero. Nothing is taken when the key, the plan, the limit or the balance refuses;
+   * the caller answers 401, 403, 429 or 402 before any work.
+   */
+  admit(request: AdmitRequest): Promise<Admitted>;
+  /** Completes an admitted call's usage row; `refund` credits go back (the call gave nothing). The balance after a refund, else null. */
+  finish(workspace: string, usageId: string, outcome: Omit<RunOutcome, 'endpoint' | 'url' | 'runId' | 'startedAt'>, refund: number): Promise<number | null>;
+  /** Writes the usage row of a call that started asynchronous work (`runId`), after it returned. */
+  record(charge: Charge, outcome: RunOutcome, refund: number): Promise<Recorded>;
+  /** One unit of asynchronous work: charged and added to the run's usage row together; null when the workspace cannot pay. */
+  chargeRun(run: RunRef, units: Units): Promise<{ credits: number; remaining: number } | null>;
+  /** Gives back what chargeRun took, on the run's usage row too. */
+  refundRun(run: RunRef, credits: number): Promise<void>;
+  /** Resolves once every write handed in by this process so far is in the database. */
+  settle(): Promise<void>;
+}
+
+/** Rate limits on their own, for the calls that are not metered (reads). */
+export interface RateLimiter {
+  hit(workspace: string, limit: number): Promise<RateDecision>;
+}
+
+export const RateLimiterToken = Symbol('RateLimiter') as InjectionToken<RateLimiter>;
+
+/** The headers every rate-limited answer carries, and a 429 with Retry-After too. */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-remaining': String(decision.remaining),
+    'x-ratelimit-reset': String(decision.resetAt),
+  };
+  if (!decision.allowed) headers['retry-after'] = String(decision.retryAfter);
+  return headers;
+}
+
+export const MeterToken = Symbol('Meter') as InjectionToken<Meter>;
+
+/** What a job kind declares when its runs are billable (`FeatureJob.meter`). */
+export interface JobMeter {
+  /** The run the job belongs to and the units one run costs; null when this job is free. */
+  bill(job: ClaimedJob): Promise<{ run: RunRef; units: Units } | null>;
+  /** The workspace ran out of credits: stop the work the job belongs to, with a status that says so. */
+  exhausted(job: ClaimedJob, run: RunRef): Promise<void>;
+}
+
+/** A handler returns this when it found nothing to do (already done, run stopped): the run is refunded. */
+export const SKIPPED = 'skipped';
+
+export const INSUFFICIENT_CREDITS = 'Insufficient credits';
+
+/** Pays for each run of a declared job before it works; refunds runs that throw or were skipped. */
+export function meteredJob(handler: JobHandler, declared: JobMeter, meter: Meter): JobHandler {
+  return async (job, signal) => {
+    const bill = await declared.bill(job);
+    if (!bill) return handler(job, signal);
+    const paid = await meter.chargeRun(bill.run, bill.units);
+    if (!paid) {
+      await declared.exhausted(job, bill.run);
+      return SKIPPED;
+    }
+    let outcome: Awaited<ReturnType<JobHandler>>;
+    try {
+      outcome = await handler(job, signal);
+    } catch (err) {
+      if (paid.credits > 0) await meter.refundRun(bill.run, paid.credits);
+      throw err;
+    }
+    if (outcome === SKIPPED && paid.credits > 0) await meter.refundRun(bill.run, paid.credits);
+    return outcome;
+  };
+}
+
+/** The credit headers every answer of a metered call carries. */
+export function creditHeaders(used: number, remaining: number): Record<string, string> {
+  return { 'x-credits-used': String(used), 'x-credits-remaining': String(remaining) };
+}

@@ -1,0 +1,167 @@
+/**
+ * Runs one route for one authenticated caller, with what the route declares and the mode asks for.
+ *
+ * Cloud mode: every call passes one batched database write (core/metering.ts `admit`) before its
+ * handler runs, which checks the key again (401 for a key revoked since it was remembered), the plan
+ * as it stands (403 `… requires a paid plan` for a paid feature on a free or lapsed workspace, and
+ * for any metered call of a lapsed one), counts the call against the workspace's rate limit (429
+ * with Retry-After; `X-RateLimit-*` on every answer) and, for a metered route, takes its price
+ * (402 `Insufficient credits`, before any work) together with its usage row. A metered call reads
+ * its body first (`input`: 400 before anything is counted or charged); the others are counted
+ * first. After the handler the usage row gets its outcome, written behind the answer, or the charge
+ * goes back when the handler failed. Metered answers carry `X-Credits-Used`, `X-Credits-Remaining`
+ * and `X-Usage-Id`.
+ *
+ * Self-hosted mode: a configured rate limit, if any, then the handler.
+ */
+import type { Logger } from 'pino';
+import type { TrawlConfig } from '../core/config-schema.ts';
+import { TrawlError } from '../core/errors.ts';
+import { creditHeaders, INSUFFICIENT_CREDITS, rateLimitHeaders, type Admitted, type Meter, type RateDecision, type RateLimiter } from '../core/metering.ts';
+import type { Account } from '../core/storage/workspaces.ts';
+import { nowIso } from '../core/storage/values.ts';
+import { invalidKey, type Authenticator } from './auth.ts';
+import { readJsonBody } from './body.ts';
+import { errorResponse } from './errors.ts';
+import type { Caller, Route, RouteRequest } from './route.ts';
+
+export interface RouteRunnerDeps {
+  config: Readonly<TrawlConfig>;
+  logger: Logger;
+  auth: Authenticator;
+  /** Cloud mode only. */
+  meter: Meter | null;
+  /** Self-hosted mode with `rateLimit.perMinute`. */
+  limiter: RateLimiter | null;
+}
+
+export type RunInput = Pick<RouteRequest, 'request' | 'params' | 'server'>;
+export type RouteRunner = (route: Route, input: RunInput, caller: Caller) => Promise<Response>;
+
+const toResponse = (result: unknown): Response => (result instanceof Response ? result : Response.json(result));
+
+/** `under`: headers the response already has win (an error's own credit headers are the latest). */
+function withHeaders(response: Response, headers: Record<string, string>, under = false): Response {
+  for (const [name, value] of Object.entries(headers)) if (!under || !response.headers.has(name)) response.headers.set(name, value);
+  return response;
+}
+
+function checkRate(decision: RateDecision, headers: Record<string, string>): void {
+  Object.assign(headers, rateLimitHeaders(decision));
+  if (!decision.allowed) throw new TrawlError('rate_limited', `Rate limit exceeded: ${decision.limit} requests per minute; retry after ${decision.retryAfter} s`);
+}
+
+export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
+  const { config, logger, auth, meter, limiter } = deps;
+  const maxBody = config.server.maxBodyBytes;
+  const limitOf = (account: Account) => account.rateLimit ?? config.plans[account.plan].rateLimitPerMinute;
+
+  /** What the database said at admission, as answers: 401, 403, 429, 402 — in that order. */
+  function checkAdmission(route: Route, caller: Caller, admitted: Admitted, headers: Record<string, string>): void {
+    if (!admitted.keyValid) {
+      auth.forget(caller.keyHash!);
+      throw invalidKey();
+    }
+    if (admitted.refusal === 'paid') throw new TrawlError('forbidden', `${route.paid} requires a paid plan`);
+    if (admitted.refusal === 'lapsed') throw new TrawlError('forbidden', `This workspace's plan has lapsed: ${route.method} ${route.path} requires a paid plan`);
+    if (admitted.rate) checkRate(admitted.rate, headers);
+  }
+
+  /** The body of a metered call; a remembered key is read again before a bad body is answered 400 (a revoked key stays 401). */
+  async function readBody(route: Route, request: Request, caller: Caller): Promise<unknown> {
+    try {
+      return await readJsonBody(request, route.input!, maxBody, route.emptyBody);
+    } catch (err) {
+      if (!(await auth.refresh(caller))) throw invalidKey();
+      throw err;
+    }
+  }
+
+  async function metered(route: Route, request: RouteRequest, caller: Caller, headers: Record<string, string>): Promise<Response> {
+    const account = caller.account!;
+    const declared = route.meter!;
+    const credits = meter!.price(declared.units?.(request.body) ?? {}, account.plan);
+    const required = Math.max(credits, meter!.price(declared.requires?.(request.body) ?? {}, account.plan));
+    const startedAt = nowIso();
+    const started = performance.now();
+    // A call that starts asynchronous work is logged after it returns, under its run id, so that
+    // the run's page charges add to the same row; any other call's row goes in with its charge.
+    const runs = declared.requires !== undefined;
+    const url = declared.url?.(request.body);
+    const admitted = await meter!.admit({
+      workspace: account.id, limit: limitOf(account), credits, required, keyHash: caller.keyHash, metered: true, paid: Boolean(route.paid),
+      ...(runs ? {} : { usage: { endpoint: declared.endpoint, url, startedAt } }),
+    });
+    // A key revoked meanwhile learns nothing of the workspace; anyone else gets the balance as it is now.
+    if (admitted.keyValid) Object.assign(headers, creditHeaders(0, admitted.remaining));
+    else for (const name of Object.keys(creditHeaders(0, 0))) delete headers[name];
+    checkAdmission(route, caller, admitted, headers);
+    if (!admitted.charged) throw new TrawlError('payment_required', INSUFFICIENT_CREDITS);
+    const charge = { workspace: account.id, credits, remaining: admitted.remaining };
+    const elapsed = () => performance.now() - started;
+    let response: Response;
+    try {
+      response = toResponse(await route.handle(request));
+    } catch (err) {
+      // The caller got nothing: the whole charge goes back.
+      const error = err instanceof TrawlError && err.status < 500 ? err.message : 'Internal server error';
+      if (runs) {
+        // A run that never started because the request was wrong (unknown id, bad field) is no run to
+        // log, unless a charge taken up front has to be given back.
+        const rejected = err instanceof TrawlError && err.status < 500 && err.status !== 422;
+        if (!rejected || credits > 0) {
+          const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'failed', url: request.usage.url ?? url, error, durationMs: elapsed(), startedAt }, credits);
+          Object.assign(headers, creditHeaders(0, recorded.remaining), { 'x-usage-id': recorded.usageId });
+        }
+      } else {
+        const remaining = await meter!.finish(account.id, admitted.usageId!, { status: 'failed', error, durationMs: elapsed() }, credits);
+        Object.assign(headers, creditHeaders(0, remaining ?? admitted.remaining + credits), { 'x-usage-id': admitted.usageId! });
+      }
+      throw err;
+    }
+    const { usage } = request;
+    if (runs) {
+      const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'succeeded', url: usage.url ?? url, resultId: usage.resultId, runId: usage.runId, durationMs: elapsed(), startedAt }, 0);
+      return withHeaders(response, { ...headers, ...creditHeaders(credits, recorded.remaining), 'x-usage-id': recorded.usageId });
+    }
+    const outcome = { status: 'succeeded' as const, resultId: usage.resultId, durationMs: elapsed() };
+    // What the call did not deliver goes back now, so the headers are true.
+    const undelivered = Math.min(credits, usage.undelivered ? meter!.price(usage.undelivered, account.plan) : 0);
+    if (undelivered > 0) {
+      const remaining = await meter!.finish(account.id, admitted.usageId!, outcome, undelivered);
+      return withHeaders(response, { ...headers, ...creditHeaders(credits - undelivered, remaining ?? admitted.remaining + undelivered), 'x-usage-id': admitted.usageId! });
+    }
+    // Written behind the answer: the charge and the row are already in; only the outcome is added.
+    meter!.finish(account.id, admitted.usageId!, outcome, 0)
+      .catch((err) => logger.error({ err, usage: admitted.usageId }, 'could not finish a usage row'));
+    return withHeaders(response, { ...headers, ...creditHeaders(credits, admitted.remaining), 'x-usage-id': admitted.usageId! });
+  }
+
+  async function cloud(route: Route, input: RunInput, caller: Caller, headers: Record<string, string>): Promise<Response> {
+    const account = caller.account!;
+    const request: RouteRequest = { ...input, workspace: caller.workspace, caller, body: undefined, usage: {} };
+    if (route.meter) {
+      Object.assign(headers, creditHeaders(0, account.credits));
+      if (route.input) request.body = await readBody(route, input.request, caller);
+      return metered(route, request, caller, headers);
+    }
+    const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid) });
+    checkAdmission(route, caller, admitted, headers);
+    if (route.input) request.body = await readJsonBody(input.request, route.input, maxBody, route.emptyBody);
+    return withHeaders(toResponse(await route.handle(request)), headers);
+  }
+
+  return async (route, input, caller) => {
+    const headers: Record<string, string> = {};
+    try {
+      if (meter && caller.scope === 'workspace' && caller.account) return await cloud(route, input, caller, headers);
+      const limit = limiter && caller.scope === 'workspace' ? config.rateLimit.perMinute : undefined;
+      if (limit !== undefined) checkRate(await limiter!.hit(caller.workspace, limit), headers);
+      const body = route.input ? await readJsonBody(input.request, route.input, maxBody, route.emptyBody) : undefined;
+      const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, body, usage: {} }));
+      return limit === undefined ? response : withHeaders(response, headers);
+    } catch (err) {
+      return withHeaders(errorResponse(err, logger, { method: input.request.method, path: route.path }), headers, true);
+    }
+  };
+}
