@@ -119,6 +119,12 @@ describe('meta lines around the body', () => {
     expect(text).toContain('Photo: the lamp room');
   });
 
+  test('a run of dates below the text dates a listing\'s items, not a post: they stay', () => {
+    const items = Array.from({ length: 4 }, (_, i) => `<p>October ${i + 2}, 2025</p><p><a href="/p${i}">Another note from the tower</a></p>`).join('');
+    const text = extract(page(`<div class="blog">${body(3)}${items}</div>`, 'Harbour Notes'));
+    expect(text).toContain('October 3, 2025');
+  });
+
   test('a listing keeps its short link lines and dates', () => {
     const items = Array.from({ length: 8 }, (_, i) => `<li><a href="/e${i}">Harbour event ${i}</a><br>October ${i + 2}, 2025</li>`).join('');
     const html = `<html><head><title>Events</title></head><body><div class="events"><h1>Events</h1><ul>${items}</ul></div></body></html>`;

@@ -25,6 +25,8 @@ function kicker(line: Line): boolean {
 
 /** What says a post is dated and signed: its dateline, byline or filing lines. */
 const POST_SIGNS = new Set(['date', 'by', 'dated', 'filing']);
+/** Date lines around the text from which they date a listing's items, not one post. */
+const LISTING_DATES = 3;
 /** Words from which a repeated headline is a story's ("Romney Tax Plan Would Increase GDP by 5.4%"), not a page's name ("GPS Watches"). */
 const HEADLINE_WORDS = 6;
 
@@ -44,14 +46,18 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   while (last > first && !body(lines[last]!.line, false)) last--;
   if (first >= lines.length) return article;
   const meta: Array<{ line: Line; part: Element }> = [];
-  let post = article;
+  let signs = false;
+  let dates = 0;
   lines.forEach(({ line, part }, i) => {
     if (i >= first && i <= last || !line.text) return;
     const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && kicker(line) ? 'kicker' : null);
     if (!why) return;
     meta.push({ line, part });
-    if (POST_SIGNS.has(why) || (why === 'title' && line.text.split(' ').length >= HEADLINE_WORDS)) post = true;
+    if (POST_SIGNS.has(why) || (why === 'title' && line.text.split(' ').length >= HEADLINE_WORDS)) signs = true;
+    if (why === 'date') dates++;
   });
+  // (a post has a dateline; a run of dates is a listing's, one per item)
+  const post = article || (signs && dates < LISTING_DATES);
   if (post) for (const { line, part } of meta) removeLine(line, part);
   return post;
 }
