@@ -33,6 +33,11 @@ describe('readDateline', () => {
     expect(dateline('<time>Aug 8, 2018</time>')).toBe('2018-08-08');
   });
 
+  test('a short element that holds nothing but a date (a blog\'s date header)', () => {
+    expect(dateline('<h2 class="date-header"><span>Thursday, October 18, 2012</span></h2><p>The storm came on October 20, 2012.</p>')).toBe('2012-10-18');
+    expect(dateline('<div><b>Posted:</b> 2012-09-18</div>')).toBe('2012-09-18');
+  });
+
   test('text that merely mentions a date is not a dateline', () => {
     expect(dateline('<p>The treaty was signed on 4 July 1776 in Philadelphia.</p>')).toBeNull();
   });

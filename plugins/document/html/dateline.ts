@@ -2,12 +2,14 @@
  * Visible datelines: the publication date printed on the page ("Published 5 March 2024",
  * "By Jane Doe | Mar 5, 2024 at 9:15") when no metadata or `<time datetime>` carries one. Read
  * from the elements themes mark as dates, else from a short element near the top of the page that
- * opens with "Published" or "Posted". English month names; an "Updated …" date is passed over.
+ * opens with "Published" or "Posted", or holds nothing but a date (a classic blog's date header).
+ * English month names; an "Updated …" date is passed over.
  */
 import { tagOf, type DomDocument } from '../../../core/dom.ts';
-import { visibleText } from './byline.ts';
+import { ownTextMatches, visibleText } from './byline.ts';
 import { hasClass, inBody, indexPage, type PageIndex } from './page-index.ts';
 import { normaliseDate } from './dates.ts';
+import { isDateOnly } from '../../../core/date-words.ts';
 
 /** Classes themes give the publication date or the byline that carries it. */
 const DATELINE_CLASSES = ['dateline', 'published', 'pubdate', 'post-date', 'entry-date', 'article-date', 'publish-date', 'date-published', 'posted-on', 'byline'];
@@ -84,8 +86,25 @@ function fromLeadIns(body: Element): string | null {
   return null;
 }
 
+/** Longest date-only line read (characters). */
+const MAX_DATE_LINE = 60;
+
+/** A short element near the top whose whole text is a date (Blogger's and Movable Type's date headers). */
+function fromDateOnlyLines(body: Element): string | null {
+  for (const el of firstElements(body, MAX_ELEMENTS_WALKED)) {
+    // (only elements with digits of their own, and small: their text is read whole, and a date header is one)
+    if (!ownTextMatches(el, /\d/) || el.childElementCount > 3) continue;
+    // (bounded: a wrapper with one child can hold the whole page)
+    const text = visibleText(el, MAX_DATE_LINE + 1).replace(/\s+/g, ' ').trim();
+    if (!text || text.length > MAX_DATE_LINE || !isDateOnly(text)) continue;
+    const date = dateInText(text);
+    if (date) return date;
+  }
+  return null;
+}
+
 export function readDateline(dom: DomDocument, index: PageIndex = indexPage(dom)): string | null {
   const body = dom.body;
   if (!body) return null;
-  return fromMarked(body, index.marked, isDateline) ?? fromLeadIns(body) ?? fromMarked(body, index.marked, isLoose);
+  return fromMarked(body, index.marked, isDateline) ?? fromLeadIns(body) ?? fromDateOnlyLines(body) ?? fromMarked(body, index.marked, isLoose);
 }

@@ -74,6 +74,17 @@ describe('byline', () => {
   test('skips bio boxes and settles on a real name', () => {
     expect(readByline(dom('<html><body><div class="author">A very long biography of the person that goes on and on for more than ten words.</div><span class="author">Pat Kim</span></body></html>'))).toBe('Pat Kim');
   });
+
+  test('a classic page\'s unclassed byline line: "By Jane Roe", or after the date', () => {
+    expect(readByline(dom('<html><body><h1>Lamps</h1><p>By Derek Roe on August 9, 2012</p><p>Text of the post.</p></body></html>'))).toBe('Derek Roe');
+    expect(readByline(dom('<html><body><div>October 25th, 2012 by Dana Meyer</div></body></html>'))).toBe('Dana Meyer');
+    expect(readByline(dom('<html><body><p>Posted by Jo Ann Lee | 3 Comments</p></body></html>'))).toBe('Jo Ann Lee');
+  });
+
+  test('credits and sorting controls are not bylines; the first byline is the post\'s, not a commenter\'s', () => {
+    expect(readByline(dom('<html><body><p>Photo by Sara Bjork</p><p>Powered by Movable Type</p><a>Sort by Price</a></body></html>'))).toBeNull();
+    expect(readByline(dom('<html><body><p>Posted by admin at 9:01 AM</p><p>Posted by: Ellen Marsh at 11:40 AM</p></body></html>'))).toBeNull();
+  });
 });
 
 describe('extractMetadata priorities', () => {

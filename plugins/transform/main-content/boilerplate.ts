@@ -5,7 +5,7 @@
  */
 import { desktopDisplay } from './responsive.ts';
 import { HEADINGS } from './tags.ts';
-import { attr, classAndId, componentId, tagOf } from './walk.ts';
+import { attr, classAndId, classOf, componentId, tagOf } from './walk.ts';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide|a-hidden|aok-hidden|ipshide)(?:\s|$)/i;
@@ -146,7 +146,7 @@ function classSaysBoilerplate(ci: string): boolean {
  * wrap-reverse-ns"): like blocks share them even when their layout utility classes differ.
  */
 export function boilerClassWords(el: Element): string {
-  const cls = attr(el, 'class');
+  const cls = classOf(el);
   if (!cls) return '';
   return cls.toLowerCase().split(/\s+/).filter((w) => w && classSaysBoilerplate(w)).join(' ');
 }
@@ -177,7 +177,7 @@ export function isProductClutter(el: Element): boolean {
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown/;
 const NEGATIVE = /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|share(?!d)|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
 export function classWeight(el: Element, forum: boolean): number {
-  const cls = (attr(el, 'class') ?? '').toLowerCase();
+  const cls = (classOf(el) ?? '').toLowerCase();
   const id = (attr(el, 'id') ?? '').toLowerCase();
   let w = 0;
   for (const s of [cls, id]) {

@@ -11,10 +11,13 @@ import { isArticlePage } from './article.ts';
 import { isForumPage } from './forum.ts';
 import { notePostMeta } from './postmeta.ts';
 import { isProductPage } from './product.ts';
-import { cascade } from './pass.ts';
+import { cascade, type PassResult } from './pass.ts';
 import { removeJunk } from './prepare.ts';
-import { pageDescription, pageTitle } from './root.ts';
+import { pageDescription, pageTitle, pageTitles } from './root.ts';
+import { titleWords } from './metalines.ts';
 import { removeNode } from './walk.ts';
+import { trimEdges } from './edges.ts';
+import { dropCaptions } from './captions.ts';
 
 /** Results shorter than this (visible characters) fall back to the page description. */
 const TINY_TEXT = 100;
@@ -50,6 +53,9 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   for (const el of result.pass.dropped) removeNode(el);
   if (!options.noPrune) for (const el of result.prune) removeNode(el);
   const parts = result.parts;
+  if (!options.noPrune && !result.pass.forum && !result.pass.product && isProse(result)) {
+    if (trimEdges(parts, titleWords(title, ...pageTitles(doc)), article)) dropCaptions(parts);
+  }
   if (result.text < TINY_TEXT && !options.selection) {
     // nothing in the markup (a client-rendered page): the page's own summary is better than nothing
     const summary = pageDescription(doc);
@@ -66,6 +72,15 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   parts[0]!.parentNode?.insertBefore(content, parts[0]!);
   for (const part of parts) content.appendChild(part);
   return content;
+}
+
+/** Share of the content's text in good paragraphs above which it is prose (an article), not a listing's links. */
+const PROSE_SHARE = 0.5;
+
+function isProse(result: PassResult): boolean {
+  let good = 0;
+  for (const p of result.parts) good += result.stats.get(p)?.goodText ?? 0;
+  return good >= result.partsText * PROSE_SHARE;
 }
 
 export const mainContentTransform = definePlugin({

@@ -5,6 +5,7 @@
  */
 import { contentSiblings, pickTop } from './candidates.ts';
 import { findBoilerplate } from './prepare.ts';
+import { closingTail } from './comments.ts';
 import { faqBlocks } from './faq.ts';
 import { leadIn } from './leadin.ts';
 import { notices } from './notices.ts';
@@ -13,6 +14,7 @@ import { likeSections } from './sections.ts';
 import { withOpeningPost } from './thread.ts';
 import { measure, type StatsMap } from './scoring.ts';
 import type { PageKind } from './boilerplate.ts';
+import { HEADINGS } from './tags.ts';
 import { attr, tagOf } from './walk.ts';
 
 export interface Pass {
@@ -40,6 +42,8 @@ export interface PassResult {
   text: number;
   /** Visible characters of the chosen parts before in-content cleaning. */
   partsText: number;
+  /** Visible characters of the comment thread or "read next" list cut from the end (see comments.ts). */
+  tailText: number;
   stats: StatsMap;
 }
 
@@ -58,7 +62,7 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
   if (pass.thread) best.el = withOpeningPost(best.el, root, stats);
   const picked = contentSiblings(best.el, root, stats, pass);
   const siblings = likeSections(picked, root, stats, pass);
-  const parts = [...leadIn(siblings, root, stats, pass), ...siblings];
+  let parts = [...leadIn(siblings, root, stats, pass), ...siblings];
   // (FAQs are looked for near the pick itself: an added section higher up would widen the search)
   const faqs = siblings === picked ? faqBlocks(parts, root, stats, pass) : faqBlocks(picked, root, stats, pass).filter((f) => !parts.some((p) => p.contains(f)));
   if (faqs.length) {
@@ -70,16 +74,29 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
     parts.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
   }
   const prune = findPrunable(parts, stats, pass, title, best.spread, best.whole);
+  // (a cleaned-away block is no opener, but a heading taken for its class, id="comments", still says what follows)
+  const gone = (el: Element) => pass.dropped.has(el) || (prune.has(el) && !HEADINGS.has(tagOf(el)));
+  const tail = new Set(closingTail(parts, stats, gone, pass.forum, best.spread));
+  let tailText = 0;
+  for (const el of tail) tailText += stats.get(el)?.text ?? 0;
+  if (tail.size) parts = parts.filter((p) => !tail.has(p));
+  for (const el of tail) if (!parts.includes(el)) prune.add(el);
   let partsText = 0;
   for (const p of parts) partsText += stats.get(p)?.text ?? 0;
-  return { pass, parts, prune, text: keptText(parts, prune, stats), partsText, stats };
+  return { pass, parts, prune, text: keptText(parts, prune, stats), partsText, tailText, stats };
 }
 
 function keptText(parts: Element[], prune: Set<Element>, stats: StatsMap): number {
   let text = 0;
   for (const p of parts) text += stats.get(p)?.text ?? 0;
-  for (const el of prune) text -= stats.get(el)?.text ?? 0;
+  // (outermost pruned elements only: a cut tail may hold blocks the cleaning had already taken)
+  for (const el of prune) if (!prunedAbove(el, prune)) text -= stats.get(el)?.text ?? 0;
   return text;
+}
+
+function prunedAbove(el: Element, prune: Set<Element>): boolean {
+  for (let a = el.parentElement; a; a = a.parentElement) if (prune.has(a)) return true;
+  return false;
 }
 
 /**
@@ -137,10 +154,23 @@ function cascadeIn(root: Element, page: PageKind, title: string, markers: readon
   ];
   let best: PassResult | null = null;
   const enough = forum ? ENOUGH_THREAD_TEXT : ENOUGH_TEXT;
-  for (const make of passes) {
-    const result = runPass(root, make(), title);
-    if (result.text >= enough) return result;
+  for (let i = 0; i < passes.length; i++) {
+    const result = runPass(root, passes[i]!(), title);
+    // (what was cut as the post's comments or "read next" list counts here: the pass found a post with its tail)
+    if (result.text + result.tailText >= enough) return result;
     if (!best || result.text > best.text) best = result;
+    // (a short post is still a post: retried as a thread, its page would bring in the comments under it)
+    if (i === 0 && !forum && shortBody(result)) i++;
   }
   return best!;
+}
+
+/** Text (visible characters) and share of it in good paragraphs that make a short result a whole post. */
+const SHORT_BODY = 200;
+const SHORT_BODY_GOOD = 0.6;
+
+function shortBody(result: PassResult): boolean {
+  let good = 0;
+  for (const p of result.parts) good += result.stats.get(p)?.goodText ?? 0;
+  return result.text >= SHORT_BODY && good >= result.partsText * SHORT_BODY_GOOD;
 }

@@ -57,6 +57,7 @@ function scan(top: Element, info: ScanInfo) {
   const noscripts: Element[] = [];
   const drop: Element[] = [];
   const hidden: Element[] = [];
+  let lastPost: Element | null = null;
   elementsInOrder(top, (el) => {
     const tag = tagOf(el);
     if (tag === 'HEAD') return true; // never touch the head: metadata lives there
@@ -69,7 +70,11 @@ function scan(top: Element, info: ScanInfo) {
       if (role === 'main' || prop === 'articleBody' || prop === 'text') info.markers.push(el);
     }
     if (looksLikePost(el, tag, cls)) {
-      info.forumHits++;
+      // (a post's body inside its container is the same post: a blog's one entry is not a thread)
+      if (!lastPost || !lastPost.contains(el)) {
+        info.forumHits++;
+        lastPost = el;
+      }
       const header = postHeaderOf(el);
       if (header) info.postMeta.push(header);
     }
@@ -107,6 +112,7 @@ const CODE = new Set(['PRE', 'CODE']);
  */
 export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, markers: readonly Element[], loose = false): Set<Element> {
   const total = stats.get(root)?.text ?? 0;
+  const totalGood = stats.get(root)?.goodText ?? 0;
   const protect = new Set<Element>();
   for (const m of markers) {
     const ms = stats.get(m);
@@ -125,6 +131,8 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
     if (!why || (loose && (why === 'class' || why === 'tabs'))) return false;
     const s = stats.get(el);
     if (s && s.text > total * 0.5 && !always && !(why === 'tag' && linkDump(s))) return false;
+    // (an <aside> holding most of the page's prose is where the page keeps its post, not a sidebar)
+    if (why === 'tag' && tagOf(el) === 'ASIDE' && s && s.goodText > totalGood * MAIN_PROSE && !linkDump(s)) return false;
     if (why === 'tag' && !kind.forum && s && isCallout(el, s)) return false;
     // a tab strip is a row of labels; Bootstrap accordions (FAQs) carry role=tablist around their text
     if (why === 'tabs' && s && s.goodText >= TAB_TEXT) return false;
@@ -140,6 +148,9 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
   for (const el of repeatedBlocks(byClass, stats, total)) drop.delete(el);
   return drop;
 }
+
+/** Share of the page's good paragraph text an <aside> must hold to be the content. */
+const MAIN_PROSE = 0.5;
 
 /** Prose (visible characters, share of good paragraph text) an <aside> needs to be a callout … */
 const CALLOUT_TEXT = 150;

@@ -17,6 +17,16 @@ export function pageTitle(doc: Document): string {
   return cut.length > 1 && cut[0]!.split(' ').length >= 3 ? cut[0]! : raw;
 }
 
+/** Every headline the head gives: og:title and `<title>`, whole (site name included). */
+export function pageTitles(doc: Document): string[] {
+  const out: string[] = [];
+  for (let c = doc.head?.firstElementChild ?? null; c; c = c.nextElementSibling) {
+    if (c.tagName === 'TITLE') out.push(c.textContent ?? '');
+    else if (c.tagName === 'META' && (attr(c, 'property') === 'og:title' || attr(c, 'name') === 'twitter:title')) out.push(attr(c, 'content') ?? '');
+  }
+  return out;
+}
+
 /** The page's meta / og description, whitespace collapsed. */
 export function pageDescription(doc: Document): string {
   const head = doc.head;

@@ -81,10 +81,25 @@ export function componentId(el: Element): string | null {
   return words.length >= 3 && words.some((w) => PHRASE_WORD.test(w)) ? null : id;
 }
 
+/** A CMS's post markers (WordPress's post_class and body_class: "hentry", "type-post", "post-123", "postid-123" …). */
+const POST_MARKER = /(?:^|\s)(?:hentry|type-post|entry-type-post|status-publish|postid-\d+|post-\d+|node-\d+)(?:\s|$)/i;
+/** The terms a post is filed under, as those markers list them ("category-food", "tag-cookie-recipes", "tax-android"). */
+const TERM_WORD = /(?:^|\s)(?:entry-)?(?:category|tag|tax|post_tag|format|author)-\S+/gi;
+
+/**
+ * The element's class, without the words that name the post's categories and tags: on a post's
+ * container they say what the post is about ("tag-cookie-recipes", "category-social-media"), not
+ * what kind of block it is, and would read as a cookie banner or a share bar.
+ */
+export function classOf(el: Element): string | null {
+  const cls = attr(el, 'class');
+  return cls && POST_MARKER.test(cls) ? cls.replace(TERM_WORD, ' ') : cls;
+}
+
 /** `class` and `id` joined, lower-cased: what the class/id heuristics look at. */
 export function classAndId(el: Element): string {
   if (!el.hasAttributes()) return '';
-  const cls = attr(el, 'class');
+  const cls = classOf(el);
   const id = componentId(el);
   return cls && id ? `${cls} ${id}`.toLowerCase() : (cls ?? id ?? '').toLowerCase();
 }

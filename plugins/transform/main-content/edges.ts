@@ -1,0 +1,63 @@
+/**
+ * The lines around an article's body that are about it, not of it: the headline repeated above
+ * the text, the dateline and byline, and below it the filing, credit, share and "previous / next
+ * post" lines (see metalines.ts). Readers copying an article leave them out; the page's metadata
+ * (author, published date) carries what they say. The body is where the long lines are: only what
+ * lies before the first and after the last of them is read, so the same words inside the text stay.
+ */
+import { linesOf, removeLine, type Line } from './lines.ts';
+import { metaLine, type TitleWords } from './metalines.ts';
+
+/** A line of the body: this long (visible characters) … */
+const BODY_LINE = 100;
+/** … and mostly outside links. */
+const BODY_LINKS = 0.5;
+
+/** Words up to which a link line above the body is a kicker (the section or category it is filed in). */
+const KICKER_WORDS = 4;
+/** … among the first lines of the content (further down, link lines before the text are a listing's). */
+const KICKER_LINES = 3;
+
+/** A short line that is all link, above the body: the section the post is filed in ("Gear", "Blog"), or a breadcrumb. */
+function kicker(line: Line): boolean {
+  return line.linkChars === line.chars && line.text.split(' ').length <= KICKER_WORDS;
+}
+
+/** What says a post is dated and signed: its dateline, byline or filing lines. */
+const POST_SIGNS = new Set(['date', 'by', 'dated', 'filing']);
+/** Date lines around the text from which they date a listing's items, not one post. */
+const LISTING_DATES = 3;
+/** Words from which a repeated headline is a story's ("Romney Tax Plan Would Increase GDP by 5.4%"), not a page's name ("GPS Watches"). */
+const HEADLINE_WORDS = 6;
+
+/**
+ * Removes the meta lines above and below the body of `parts`; returns whether the content read as
+ * a post. Off pages known as articles, only content that shows a post's dateline, byline or filing
+ * lines around its body is trimmed: a docs page's or a listing's short lines are its own.
+ */
+export function trimEdges(parts: readonly Element[], titleWords: TitleWords, article: boolean): boolean {
+  const lines: Array<{ line: Line; part: Element }> = [];
+  for (const part of parts) for (const line of linesOf(part)) lines.push({ line, part });
+  // (a long headline or a dateline with a long place name is as long as a paragraph: it is not the body)
+  const body = (l: Line, above: boolean) => l.chars >= BODY_LINE && l.linkChars < l.chars * BODY_LINKS && !metaLine(l.text, above ? titleWords : undefined);
+  let first = 0;
+  while (first < lines.length && !body(lines[first]!.line, true)) first++;
+  let last = lines.length - 1;
+  while (last > first && !body(lines[last]!.line, false)) last--;
+  if (first >= lines.length) return article;
+  const meta: Array<{ line: Line; part: Element }> = [];
+  let signs = false;
+  let dates = 0;
+  lines.forEach(({ line, part }, i) => {
+    if (i >= first && i <= last || !line.text) return;
+    const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && kicker(line) ? 'kicker' : null);
+    if (!why) return;
+    meta.push({ line, part });
+    if (POST_SIGNS.has(why) || (why === 'title' && line.text.split(' ').length >= HEADLINE_WORDS)) signs = true;
+    if (why === 'date') dates++;
+  });
+  // (a post has a dateline; a run of dates is a listing's, one per item)
+  const post = article || (signs && dates < LISTING_DATES);
+  if (post) for (const { line, part } of meta) removeLine(line, part);
+  return post;
+}
