@@ -9,3 +9,19 @@ export function parseFlags<O extends ParseArgsOptionsConfig>(argv: string[], opt
     return null;
   }
 }
+
+/**
+ * A command of one argument (a URL, a query): `--help`, a flag error or a wrong number of
+ * arguments prints the usage, and the exit code comes back instead of the flags (0 for help, 2 else).
+ */
+export function parseOneArgCommand<O extends ParseArgsOptionsConfig>(argv: string[], options: O, usage: string) {
+  const parsed = parseFlags(argv, options, usage);
+  if (!parsed) return 2;
+  const { values, positionals } = parsed;
+  const help = (values as { help?: boolean }).help === true;
+  if (help || positionals.length !== 1) {
+    console.error(usage);
+    return help ? 0 : 2;
+  }
+  return { values, arg: positionals[0]! };
+}

@@ -18,7 +18,7 @@ import { describeZodError } from '../core/validation.ts';
 import type { Trawl } from '../core/container.ts';
 import { bootTrawl } from '../server/boot.ts';
 import { presentExtract, presentSummarize } from '../server/wire/v1/present.ts';
-import { parseFlags } from './flags.ts';
+import { parseOneArgCommand } from './flags.ts';
 
 export const EXTRACT_USAGE = `Usage: bun run cli extract <url> --prompt "<what to extract>" [options]
   --prompt, -p TEXT  what to extract; without --schema a schema is generated from it
@@ -58,19 +58,15 @@ function parsed<S extends z.ZodType>(schema: S, input: Record<string, unknown>):
 }
 
 export async function extractMain(argv: string[]): Promise<number> {
-  const flags = parseFlags(argv, {
+  const flags = parseOneArgCommand(argv, {
     prompt: { type: 'string', short: 'p' },
     schema: { type: 'string' },
     all: { type: 'boolean', default: false },
     'no-cache': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   }, EXTRACT_USAGE);
-  if (!flags) return 2;
-  const { values, positionals } = flags;
-  if (values.help || positionals.length !== 1) {
-    console.error(EXTRACT_USAGE);
-    return values.help ? 0 : 2;
-  }
+  if (typeof flags === 'number') return flags;
+  const { values, arg } = flags;
   let schema: unknown;
   if (values.schema !== undefined) {
     try {
@@ -80,13 +76,13 @@ export async function extractMain(argv: string[]): Promise<number> {
       return 2;
     }
   }
-  const request = parsed(extractRequestSchema, { url: positionals[0], prompt: values.prompt, schema, onlyMainContent: !values.all, noCache: values['no-cache'] });
+  const request = parsed(extractRequestSchema, { url: arg, prompt: values.prompt, schema, onlyMainContent: !values.all, noCache: values['no-cache'] });
   if (!request) return 2;
   return run(async (trawl) => JSON.stringify(presentExtract(await trawl.container.resolve(ExtractTokens.Service).extract(request, 'default', undefined, (f) => FLAGS[f] ?? f)), null, 2));
 }
 
 export async function summarizeMain(argv: string[]): Promise<number> {
-  const flags = parseFlags(argv, {
+  const flags = parseOneArgCommand(argv, {
     length: { type: 'string' },
     mode: { type: 'string' },
     format: { type: 'string', short: 'f', multiple: true },
@@ -95,13 +91,9 @@ export async function summarizeMain(argv: string[]): Promise<number> {
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   }, SUMMARIZE_USAGE);
-  if (!flags) return 2;
-  const { values, positionals } = flags;
-  if (values.help || positionals.length !== 1) {
-    console.error(SUMMARIZE_USAGE);
-    return values.help ? 0 : 2;
-  }
-  const request = parsed(summarizeRequestSchema, { url: positionals[0], length: values.length, mode: values.mode, formats: values.format, onlyMainContent: !values.all, noCache: values['no-cache'] });
+  if (typeof flags === 'number') return flags;
+  const { values, arg } = flags;
+  const request = parsed(summarizeRequestSchema, { url: arg, length: values.length, mode: values.mode, formats: values.format, onlyMainContent: !values.all, noCache: values['no-cache'] });
   if (!request) return 2;
   return run(async (trawl) => {
     const outcome = await trawl.container.resolve(SummarizeTokens.Service).summarize(request, 'default', undefined, (f) => FLAGS[f] ?? f);

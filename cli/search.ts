@@ -11,7 +11,7 @@ import { searchRequestSchema } from '../core/features/search/request.ts';
 import { describeZodError } from '../core/validation.ts';
 import { bootTrawl } from '../server/boot.ts';
 import { presentSearch } from '../server/wire/v1/present.ts';
-import { parseFlags } from './flags.ts';
+import { parseOneArgCommand } from './flags.ts';
 
 export const SEARCH_USAGE = `Usage: bun run cli search "<query>" [options]
   --num, -n N      results wanted (default 5, at most 50)
@@ -25,7 +25,7 @@ export const SEARCH_USAGE = `Usage: bun run cli search "<query>" [options]
 const FLAGS: Readonly<Record<string, string>> = { numResults: '--num', scrape: '--no-scrape', formats: '--format', country: '--country', lang: '--lang', noCache: '--no-cache' };
 
 export async function searchMain(argv: string[]): Promise<number> {
-  const parsed = parseFlags(argv, {
+  const parsed = parseOneArgCommand(argv, {
     num: { type: 'string', short: 'n' },
     'no-scrape': { type: 'boolean', default: false },
     format: { type: 'string', short: 'f', multiple: true },
@@ -34,14 +34,10 @@ export async function searchMain(argv: string[]): Promise<number> {
     'no-cache': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   }, SEARCH_USAGE);
-  if (!parsed) return 2;
-  const { values, positionals } = parsed;
-  if (values.help || positionals.length !== 1) {
-    console.error(SEARCH_USAGE);
-    return values.help ? 0 : 2;
-  }
+  if (typeof parsed === 'number') return parsed;
+  const { values, arg } = parsed;
   const input = {
-    query: positionals[0],
+    query: arg,
     ...(values.num !== undefined ? { numResults: /^\d+$/.test(values.num) ? Number(values.num) : values.num } : {}),
     scrape: !values['no-scrape'],
     ...(values.format ? { formats: values.format } : {}),
