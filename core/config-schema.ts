@@ -32,6 +32,8 @@ export const configSchema = z.strictObject({
     host: z.string().min(1).default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(3000),
     maxBodyBytes: z.number().int().positive().default(1_048_576),
+    /** The address clients reach this server at (behind a proxy), for absolute URLs in answers; default: the request's own. */
+    publicUrl: z.url({ protocol: /^https?$/ }).optional(),
   }).prefault({}),
   storage: z.strictObject({
     dataDir: z.string().min(1).default('./data'),

@@ -21,7 +21,7 @@ import { eventPayload } from './present.ts';
 import { NOTIFY_JOB } from './record.ts';
 import { CrawlService } from './service.ts';
 import { ACTIVE_STATUSES, createCrawlStore, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
-import { INSUFFICIENT_CREDITS, type JobMeter } from '../../metering.ts';
+import { INSUFFICIENT_CREDITS, modelFormatUnits, type JobMeter } from '../../metering.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { CrawlTables } from './tables.ts';
 
@@ -59,8 +59,8 @@ function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMet
       if (!run || !ACTIVE_STATUSES.includes(run.status)) return null;
       return {
         run: { workspace: run.workspace, runId: run.id, endpoint: run.kind, ...(run.url ? { url: run.url } : {}) },
-        // A page that asks for the `query` format costs what a scrape asking for it costs on top.
-        units: { [run.kind === 'crawl' ? 'crawlPage' : 'batchItem']: 1, query: storedRequest(run.kind, run.request).scrapeOptions.formats.includes('query') ? 1 : 0 },
+        // A page that asks for a language-model format costs what a scrape asking for it costs on top.
+        units: { [run.kind === 'crawl' ? 'crawlPage' : 'batchItem']: 1, ...modelFormatUnits(storedRequest(run.kind, run.request).scrapeOptions.formats) },
       };
     },
     async exhausted(_job, ref) {

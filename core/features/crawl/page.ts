@@ -85,7 +85,7 @@ export function createPageWorker(deps: PageWorkerDeps) {
       const request = crawlRequest(run);
       scope = createScope({
         hosts, allowSubdomains: request.allowSubdomains, allowExternal: request.allowExternalLinks,
-        include: request.includePaths, exclude: request.excludePaths,
+        include: request.includePaths, exclude: request.excludePaths, syntax: request.pathSyntax, pathPrefix: request.pathPrefix,
       });
       if (scopes.size >= SCOPE_CACHE) scopes.delete(scopes.keys().next().value!);
       scopes.set(key, scope);
@@ -138,7 +138,7 @@ export function createPageWorker(deps: PageWorkerDeps) {
       if (!rules.isAllowed(row.url)) {
         throw permanent(new TrawlError('bad_request', rules.unavailable ? `Disallowed: ${rules.unavailable}` : 'Disallowed by robots.txt'));
       }
-      delayMs = rules.crawlDelayMs;
+      delayMs = Math.max(rules.crawlDelayMs, crawlRequest(run).delayMs ?? 0);
     }
 
     const options = storedRequest(run.kind, run.request).scrapeOptions;

@@ -117,6 +117,11 @@ export class CrawlService {
     return this.deps.store.list(workspace, 'crawl', query);
   }
 
+  /** The workspace's queued and running runs of one kind, newest first. */
+  active(workspace: string, kind: RunKind, limit = 1000): Promise<RunRow[]> {
+    return this.deps.store.active(workspace, kind, limit);
+  }
+
   /** A new crawl with the original's configuration; refused while the original still runs. */
   async retry(workspace: string, id: string): Promise<RunRow> {
     const original = await this.find(workspace, 'crawl', id);
