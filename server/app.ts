@@ -9,7 +9,7 @@
  */
 import { Elysia } from 'elysia';
 import type { Trawl } from '../core/container.ts';
-import { TrawlError } from '../core/errors.ts';
+import { badRequest, TrawlError } from '../core/errors.ts';
 import { MeterToken, RateLimiterToken } from '../core/metering.ts';
 import { Tokens } from '../core/services.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
@@ -34,6 +34,9 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   const served = modules.filter((module) => module.mounted?.(env) ?? true);
   const mounted = served.map((module) => ({ module, services: provide(module, (token) => container.resolve(token)) }));
   const routes: Route[] = mounted.flatMap(({ module, services }) => module.routes(services, env));
+  // Wire formats with their own error envelope, by path prefix (auth failures and unknown paths too).
+  const envelopes = served.flatMap((module) => (module.errors ? [module.errors] : []));
+  const presenterFor = (path: string) => envelopes.find((envelope) => path.startsWith(envelope.prefix))?.present;
   const openapi = buildOpenApi(env, mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), routes);
   const run = createRouteRunner({
     config,
@@ -45,9 +48,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
 
   const app = new Elysia()
     .onError(({ code, error, request, path }) => {
-      if (code === 'NOT_FOUND') return notFound(request.method, path);
-      if (code === 'PARSE') return Response.json({ error: 'Request body is not valid JSON' }, { status: 400 });
-      return errorResponse(error, logger, { method: request.method, path });
+      const present = presenterFor(path);
+      if (code === 'NOT_FOUND') return notFound(request.method, path, present);
+      if (code === 'PARSE') return errorResponse(badRequest('Request body is not valid JSON'), logger, { method: request.method, path }, present);
+      return errorResponse(error, logger, { method: request.method, path }, present);
     })
     // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
@@ -64,8 +68,9 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   // No route lets the framework read a body: the runner reads a declared `input` capped (server/body.ts),
   // handlers that take another body read it the same way, and any other body is never read.
   for (const route of routes) {
+    const present = presenterFor(route.path);
     app.route(route.method, route.path, ({ request, params, caller, server }) =>
-      run(route, { request, params: params as Record<string, string>, server }, caller), { parse: 'none' });
+      run(route, { request, params: params as Record<string, string>, server }, caller, present), { parse: 'none' });
   }
   return app.all('*', ({ request, path }) => {
     throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);

@@ -10,6 +10,7 @@ import type { TrawlConfig } from '../core/config-schema.ts';
 import type { Units } from '../core/metering.ts';
 import type { PluginRegistry } from '../core/registry.ts';
 import type { Account } from '../core/storage/workspaces.ts';
+import type { ErrorPresenter } from './errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -113,6 +114,11 @@ export type Provided<N extends Needs> = { [K in keyof N]: N[K] extends Injection
 
 export interface RouteModule<N extends Needs = Needs> {
   name: string;
+  /**
+   * A wire format with its own error envelope: every answer under `prefix` that is an error (bad
+   * key, unknown path, anything the handlers throw) is shown by `present`.
+   */
+  errors?: { prefix: string; present: ErrorPresenter };
   /** Whether this server serves the module (cloud-only endpoints, the admin API); default yes. */
   mounted?(env: RouteEnv): boolean;
   /** The services the handlers use, by the name they are handed in under. */

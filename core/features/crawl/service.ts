@@ -45,6 +45,11 @@ export class CrawlService {
     this.crawlSchema = crawlRequestSchema(deps.settings, scrapeRequest);
   }
 
+  /** The `[crawl]` limits (page and batch sizes) wire formats clamp or check against. */
+  get limits(): Readonly<CrawlSettings> {
+    return this.deps.settings;
+  }
+
   /** The same checks as a scrape (formats, capabilities), once, before any page is queued. */
   private validateScrape(options: ScrapeOptions, url: string, workspace: string, discovers: boolean, name: FieldNamer): void {
     const job = (formats: string[]) => createJob({ ...options, url, formats }, workspace, new AbortController().signal);
