@@ -30,6 +30,9 @@ const EVERY_FIELD = {
   query: 'Who?',
   attribute_selectors: [{ selector: 'a', attribute: 'href' }],
   timeout: 20_000,
+  max_age_ms: 60_000,
+  headers: { 'X-Token': 'abc' },
+  extract: { prompt: 'The title' },
 };
 
 const EVERY_FIELD_MODEL = {
@@ -47,6 +50,9 @@ const EVERY_FIELD_MODEL = {
   query: 'Who?',
   attributeSelectors: [{ selector: 'a', attribute: 'href' }],
   timeoutMs: 20_000,
+  maxAgeMs: 60_000,
+  headers: { 'X-Token': 'abc' },
+  extract: { prompt: 'The title' },
 };
 
 const message = (run: () => unknown) => {
