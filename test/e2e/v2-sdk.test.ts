@@ -1,6 +1,7 @@
 // The official Firecrawl JS SDK (@mendable/firecrawl-js 4.x), unchanged but for `apiUrl`, against a
 // real Trawl server, a fixture site, the SearXNG test server and the OpenAI-compatible test server:
 // every method the /v2 routes serve, and the SDK's error paths (its thrown message is the body's `error`).
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import Firecrawl from '@mendable/firecrawl-js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -8,8 +9,10 @@ import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { lastUser, type Conversation } from '../servers/llm-answers.ts';
 import { OPENAI_TEST_KEY, startOpenAiServer, type OpenAiServer } from '../servers/openai.ts';
 import { startSearxngServer, type SearxngServer } from '../servers/searxng.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../servers/webhook-receiver.ts';
 
 const KEY = 'v2-sdk-test-key';
+const HMAC_SECRET = 'v2-webhook-hmac-secret';
 
 const page = (title: string, body: string, links: string[] = [], extra = '') => `<!doctype html><html lang="en"><head><title>${title}</title>
 <meta name="description" content="About ${title}"><meta property="og:site_name" content="Fixture">${extra}</head>
@@ -42,15 +45,18 @@ let openai: OpenAiServer;
 let trawl: TestServer;
 let bare: TestServer;
 let app: Firecrawl;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   site = startFixtureSite(SITE);
   searx = startSearxngServer({ results: () => [{ url: site.at('/docs/intro'), title: 'Intro', snippet: 'The introduction' }, { url: site.at('/blog/post'), title: 'Post', snippet: 'A post' }] });
   openai = startOpenAiServer({ answer: model });
+  receiver = startWebhookReceiver();
   trawl = await startTrawlServer({
     overrides: {
       apiKey: KEY,
       crawl: { perHostDelayMs: 0 },
+      webhooks: { hmacSecret: HMAC_SECRET },
       plugins: { search: { searxng: { url: searx.url } }, llm: { openai: { model: 'gpt-4o-mini', apiKey: OPENAI_TEST_KEY, baseUrl: `${openai.url}/v1` } } },
     },
   });
@@ -60,7 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([trawl.stop(), bare.stop()]);
-  await Promise.all([site.stop(), searx.stop(), openai.stop()]);
+  await Promise.all([site.stop(), searx.stop(), openai.stop(), receiver.stop()]);
 });
 
 /** The SDK's rejection, for its message, status and details. */
@@ -234,5 +240,51 @@ describe('map and search', () => {
     expect(scraped.web).toHaveLength(1);
     expect(scraped.web![0]).toMatchObject({ url: site.at('/docs/intro'), title: 'Intro', markdown: expect.stringContaining('The introduction explains') });
     expect(await failure(new Firecrawl({ apiKey: '', apiUrl: bare.url }).search('anything'))).toMatchObject({ status: 503, message: expect.stringContaining('No search provider is configured') });
+  });
+});
+
+describe('webhooks', () => {
+  const signed = (delivery: { body: string; headers: Record<string, string> }) =>
+    delivery.headers['x-firecrawl-signature'] === `sha256=${createHmac('sha256', HMAC_SECRET).update(delivery.body).digest('hex')}`;
+
+  test('a crawl\'s webhook gets started, every page and completed in Firecrawl\'s shape, signed; registered webhooks still get Trawl\'s event', async () => {
+    const registered = await trawl.post('/v1/webhooks', { url: receiver.url('/trawl'), events: ['crawl.completed'] }, { authorization: `Bearer ${KEY}` });
+    receiver.setSecret('/trawl', registered.body.secret);
+    const job = await app.crawl(site.at('/docs/intro'), {
+      limit: 5, crawlEntireDomain: true, includePaths: ['^/docs/'], pollInterval: 1,
+      webhook: { url: receiver.url('/fc'), headers: { 'X-Custom': 'yes' }, metadata: { project: 'p1' }, events: ['started', 'page', 'completed'] },
+    });
+    const deliveries = await receiver.waitFor(4, '/fc');
+    expect(deliveries.every(signed)).toBe(true);
+    expect(deliveries.every((d) => d.headers['x-custom'] === 'yes')).toBe(true);
+    const byType = (type: string) => deliveries.filter((d) => d.payload.type === type).map((d) => d.payload);
+    expect(byType('crawl.started')).toEqual([{ success: true, type: 'crawl.started', id: job.id, webhookId: expect.any(String), data: [], metadata: { project: 'p1' } }]);
+    expect(byType('crawl.page').map((p) => p.data[0].metadata.sourceURL).sort()).toEqual([site.at('/docs/guide'), site.at('/docs/intro')]);
+    expect(byType('crawl.page').every((p) => p.success && p.id === job.id && typeof p.data[0].markdown === 'string')).toBe(true);
+    expect(deliveries).toHaveLength(4);
+    expect(byType('crawl.completed')).toEqual([{ success: true, type: 'crawl.completed', id: job.id, webhookId: expect.any(String), data: [], metadata: { project: 'p1' } }]);
+    const [trawlEvent] = await receiver.waitFor(1, '/trawl');
+    expect(trawlEvent).toMatchObject({ verified: true, payload: { type: 'crawl.completed', data: { id: job.id, status: 'completed' } } });
+  });
+
+  test('a batch\'s webhook by bare URL gets every event, a failed page with its error', async () => {
+    const job = await app.batchScrape([site.at('/blog/post'), site.at('/missing')], { webhook: receiver.url('/batch'), pollInterval: 1 });
+    const deliveries = await receiver.waitFor(4, '/batch');
+    const types = deliveries.map((d) => d.payload.type);
+    expect(types.filter((t) => t === 'batch_scrape.page')).toHaveLength(2);
+    expect(types).toContain('batch_scrape.started');
+    expect(types).toContain('batch_scrape.completed');
+    const failed = deliveries.find((d) => d.payload.type === 'batch_scrape.page' && !d.payload.success)!.payload;
+    expect(failed).toMatchObject({ id: job.id, data: [], error: 'Unsupported content type: text/plain', metadata: {} });
+  });
+
+  test('a webhook the SSRF guard would refuse is a 400 before anything starts', async () => {
+    const guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } });
+    try {
+      const error = await failure(new Firecrawl({ apiKey: '', apiUrl: guarded.url }).startCrawl('https://example.com/', { webhook: 'http://127.0.0.1:9/hook' }));
+      expect(error).toMatchObject({ status: 400, message: expect.stringContaining('Invalid field webhook:') });
+    } finally {
+      await guarded.stop();
+    }
   });
 });

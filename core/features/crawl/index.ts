@@ -16,6 +16,7 @@ import { RobotsCache } from '../../net/robots.ts';
 import { HostGate } from './gate.ts';
 import { crawlTablesMigration } from './migration.ts';
 import { createPageWorker } from './page.ts';
+import { createHookSender, RunHookFormatsToken, type HookSender } from './hooks.ts';
 import { storedRequest } from './legacy.ts';
 import { eventPayload } from './present.ts';
 import { NOTIFY_JOB } from './record.ts';
@@ -32,10 +33,11 @@ export const CrawlTokens = {
 
 type Ctx = FeatureContext<CrawlSettings>;
 
-function notifier(store: CrawlStore, events: () => EventBus | null, logger: Logger) {
+function notifier(store: CrawlStore, events: () => EventBus | null, hooks: HookSender, logger: Logger) {
   return async (job: ClaimedJob): Promise<void> => {
     const run = typeof job.payload.crawl === 'string' ? await store.byId(job.payload.crawl) : null;
     if (!run || run.status === 'cancelled') return;
+    await hooks(run, run.status === 'failed' ? 'failed' : 'completed');
     const type = run.kind === 'batch' ? 'batch.completed' : run.status === 'failed' ? 'crawl.failed' : 'crawl.completed';
     const bus = events();
     if (!bus) {
@@ -74,6 +76,13 @@ function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMet
   };
 }
 
+/** Run webhooks in the formats the server handed in (none without a server: the CLI). */
+const hookSender = (ctx: Ctx) => createHookSender(
+  () => (ctx.has(RunHookFormatsToken) ? ctx.resolve(RunHookFormatsToken) : {}),
+  () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null),
+  ctx.logger,
+);
+
 function crawlJobs(ctx: Ctx) {
   const { settings, logger } = ctx;
   const queue = ctx.resolve(JobTokens.Queue);
@@ -81,14 +90,15 @@ function crawlJobs(ctx: Ctx) {
   const gate = new HostGate(settings.perHostConcurrency, settings.perHostDelayMs, () => queue.poke([PAGE_JOB]));
   const robots = ctx.resolve(Tokens.Robots);
   const db = ctx.resolve(Tokens.Storage).db.withTables<CrawlTables>();
-  const worker = createPageWorker({ db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger });
+  const worker = createPageWorker({ db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger, hooks: hookSender(ctx) });
   const events = () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null);
+  const hooks = hookSender(ctx);
   return [
     {
       kind: PAGE_JOB, handler: worker.handle, meter: pageMeter(store, queue, logger),
       options: { concurrency: settings.concurrency, busyKeys: () => gate.busyHosts(), onFailed: worker.onFailed },
     },
-    { kind: NOTIFY_JOB, handler: notifier(store, events, logger), options: { concurrency: 2 } },
+    { kind: NOTIFY_JOB, handler: notifier(store, events, hooks, logger), options: { concurrency: 2 } },
   ];
 }
 
@@ -113,6 +123,7 @@ export const crawlFeature = defineFeature<CrawlSettings>({
       settings: ctx.settings,
       fetch: ctx.config.fetch,
       logger: ctx.logger,
+      hooks: hookSender(ctx),
     })),
   ],
   jobs: crawlJobs,

@@ -18,6 +18,7 @@ import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { HostGate } from './gate.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import type { RobotsCache, RobotsRules } from '../../net/robots.ts';
+import type { HookSender } from './hooks.ts';
 import { storedRequest } from './legacy.ts';
 import type { CrawlRequest, ScrapeOptions } from './schema.ts';
 import { createScope, type Scope } from './scope.ts';
@@ -33,6 +34,8 @@ export interface PageWorkerDeps {
   gate: HostGate;
   config: CrawlSettings;
   logger: Logger;
+  /** Sends a run's own webhook events (hooks.ts). */
+  hooks: HookSender;
 }
 
 /** A hostile page with a million links costs a bounded amount of work. */
@@ -68,11 +71,12 @@ export function createPageWorker(deps: PageWorkerDeps) {
   const insertJobs = deps.queue.insert.bind(deps.queue);
 
   /** False when the page was not recorded (already recorded, or the run stopped meanwhile). */
-  async function record(outcome: Omit<PageOutcome, 'maxPages' | 'maxAttempts'>, run: RunRow): Promise<boolean> {
+  async function record(outcome: Omit<PageOutcome, 'maxPages' | 'maxAttempts'>, run: RunRow, url: string): Promise<boolean> {
     const maxPages = run.kind === 'crawl' ? crawlRequest(run).maxPages : run.admitted;
     const result = await recordPage(deps.db, insertJobs, { ...outcome, maxPages, maxAttempts: config.maxAttempts });
     if (result.queued > 0) deps.queue.poke([PAGE_JOB]);
     if (result.finished) deps.queue.poke([NOTIFY_JOB]);
+    if (result.recorded) await deps.hooks(run, 'page', { url, ...(outcome.result ? { result: outcome.result } : { error: outcome.error }) });
     return result.recorded;
   }
 
@@ -165,16 +169,16 @@ export function createPageWorker(deps: PageWorkerDeps) {
     const formats = { ...result.formats };
     if (!options.formats.includes('links')) delete formats.links;
     const stored: ScrapeResult = { ...result, formats };
-    const recorded = await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, links, scopeHosts }, run);
+    const recorded = await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, links, scopeHosts }, run, row.url);
     return recorded ? undefined : SKIPPED;
   }
 
   async function onFailed(job: ClaimedJob, error: string): Promise<void> {
     const payload = payloadOf(job);
-    const run = await store.byId(payload.crawl);
-    if (!run || !ACTIVE_STATUSES.includes(run.status)) return;
-    deps.logger.debug({ crawl: run.id, error }, 'page failed');
-    await record({ crawlId: run.id, urlHash: payload.url, outcome: 'failed', error, links: [] }, run);
+    const row = await store.pageContext(payload.crawl, payload.url);
+    if (!row || !ACTIVE_STATUSES.includes(row.run.status)) return;
+    deps.logger.debug({ crawl: row.run.id, error }, 'page failed');
+    await record({ crawlId: row.run.id, urlHash: payload.url, outcome: 'failed', error, links: [] }, row.run, row.url);
   }
 
   return { handle, onFailed };

@@ -11,6 +11,7 @@ import { httpUrl, type ScrapeRequest } from '../../model/request.ts';
 import { receiverUrlSchema } from '../../net/receiver.ts';
 import { globProblem } from './globs.ts';
 import { patternProblem, type PathSyntax } from './patterns.ts';
+import { runHookSchema, type RunHook } from './hooks.ts';
 import { pathGlob } from './scope.ts';
 
 export type CrawlLimits = CrawlSettings;
@@ -33,12 +34,15 @@ export interface CrawlRequest {
   pathPrefix?: string;
   /** Minimum gap between two fetches of one host for this crawl; a larger robots.txt Crawl-delay wins. */
   delayMs?: number;
+  /** The run's own webhook in a wire format's shape (hooks.ts). */
+  hook?: RunHook;
   scrapeOptions: ScrapeOptions;
 }
 
 export interface BatchRequest {
   urls: string[];
   webhookUrl?: string;
+  hook?: RunHook;
   scrapeOptions: ScrapeOptions;
 }
 
@@ -88,6 +92,7 @@ export const crawlExtraFields = {
   pathSyntax: z.enum(['glob', 'regex']).optional(),
   pathPrefix: z.string().max(2048).optional(),
   delayMs: z.number().int().min(0).max(60_000).optional(),
+  hook: runHookSchema.optional(),
 };
 
 /** Path lists as stored; their patterns are checked in the syntax the request names. */

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { BatchRequest, CrawlRequest } from '../../../core/features/crawl/schema.ts';
 import { crawlExtraFields } from '../../../core/features/crawl/schema.ts';
 import { patternProblem } from '../../../core/features/crawl/patterns.ts';
+import { runHookSchema } from '../../../core/features/crawl/hooks.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { MapRequest } from '../../../core/features/map/map.ts';
 import { MAP_DEFAULT_LIMIT, MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/features/map/map.ts';
@@ -18,6 +19,7 @@ import { SEARCH_MAX_RESULTS, searchRequestSchema, type SearchRequest } from '../
 import type { ComposedRequest } from '../../../core/model/compose.ts';
 import { httpUrl, type ScrapeRequest } from '../../../core/model/request.ts';
 import { receiverUrlSchema } from '../../../core/net/receiver.ts';
+import { V2_HOOK_FORMAT } from './webhooks.ts';
 import { convertScrapeOptions, ignoredOptions, v2FieldName, v2ScrapeOptionFields, type Converted } from './scrape-options.ts';
 
 type Ctx = z.RefinementCtx;
@@ -99,7 +101,6 @@ const pathList = z.array(z.string().max(1000)).max(50).default([]);
 
 export interface V2Crawl {
   request: CrawlRequest;
-  webhook?: V2Webhook;
   warnings: string[];
 }
 
@@ -162,14 +163,14 @@ export const v2CrawlSchema = once((service: CrawlService) => {
       // Without crawlEntireDomain a crawl stays below its start page, as Firecrawl's does.
       ...(!body.crawlEntireDomain && start !== '/' ? { pathPrefix: start.replace(/\/$/, '') } : {}),
       ...(body.delay !== undefined ? { delayMs: Math.round(body.delay * 1000) } : {}),
+      ...(body.webhook ? { hook: { ...body.webhook, format: V2_HOOK_FORMAT } } : {}),
       scrapeOptions: options.options,
     });
     if (!parsed.success) {
       forward(parsed.error, ctx);
       return z.NEVER;
     }
-    const request = parsed.data as CrawlRequest;
-    return { request, ...(body.webhook ? { webhook: body.webhook } : {}), warnings };
+    return { request: parsed.data as CrawlRequest, warnings };
   });
 });
 
@@ -178,7 +179,6 @@ const BATCH_KNOWN = new Set(['urls', 'webhook', 'appendToId', 'ignoreInvalidURLs
 export interface V2Batch {
   request: BatchRequest;
   invalidURLs: string[];
-  webhook?: V2Webhook;
   warnings: string[];
 }
 
@@ -211,8 +211,13 @@ export const v2BatchSchema = once((service: CrawlService) => {
     }
     const warnings = [...options.warnings];
     if (invalidURLs.length) warnings.push(`${invalidURLs.length} invalid URL(s) were left out (see invalidURLs)`);
-    const request = { urls, scrapeOptions: scrapeOptions.data } as BatchRequest;
-    return { request, invalidURLs, ...(body.webhook ? { webhook: body.webhook } : {}), warnings };
+    const hook = body.webhook ? runHookSchema.safeParse({ ...body.webhook, format: V2_HOOK_FORMAT }) : null;
+    if (hook && !hook.success) {
+      forward(hook.error, ctx, ['webhook']);
+      return z.NEVER;
+    }
+    const request = { urls, scrapeOptions: scrapeOptions.data, ...(hook ? { hook: hook.data } : {}) } as BatchRequest;
+    return { request, invalidURLs, warnings };
   });
 });
 
