@@ -17,12 +17,20 @@ import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER } fr
 import { errorResponse, notFound } from './errors.ts';
 import { docsPage } from './docs.ts';
 import { createRouteRunner } from './metering.ts';
+import { mountSockets } from './sockets.ts';
 import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
 
 const PUBLIC_PATHS = new Set(['/health', '/openapi.json', '/docs']);
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
+
+/** A WebSocket client cannot set headers: its API key comes as the first offered sub-protocol (as Firecrawl's SDK sends it). */
+function socketKey(request: Request): string | null {
+  if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return null;
+  const offered = request.headers.get('sec-websocket-protocol')?.split(',')[0]?.trim();
+  return offered ? `Bearer ${offered}` : null;
+}
 
 export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = builtinRoutes) {
   const { config, container } = trawl;
@@ -60,7 +68,7 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
         adminGuard(request.headers.get('authorization'));
         return { caller: ADMIN_CALLER };
       }
-      return { caller: await auth.authenticate(request.headers.get('authorization')) };
+      return { caller: await auth.authenticate(request.headers.get('authorization') ?? socketKey(request)) };
     })
     .get('/openapi.json', () => openapi)
     .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }));
@@ -72,6 +80,7 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     app.route(route.method, route.path, ({ request, params, caller, server }) =>
       run(route, { request, params: params as Record<string, string>, server }, caller, present), { parse: 'none' });
   }
+  mountSockets(app, mounted.flatMap(({ module, services }) => module.sockets?.(services, env) ?? []), config.server.maxWebSockets, logger);
   return app.all('*', ({ request, path }) => {
     throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);
   }, { parse: 'none' });

@@ -94,6 +94,25 @@ export interface Route<B = any> {
 /** A route with its body type checked against its declarations. */
 export const route = <B>(definition: Route<B>): Route<B> => definition;
 
+/** One open WebSocket as a socket route sees it: text out, nothing in. */
+export interface RouteSocket {
+  /** Resolves once the message is handed to the connection (waits while the client reads slowly). */
+  send(text: string): Promise<void>;
+  close(code?: number, reason?: string): void;
+  /** Aborts when the connection closes, from either side. */
+  signal: AbortSignal;
+}
+
+/**
+ * A WebSocket on a path (which may also be a GET route: an upgrade request goes here). `stream`
+ * runs for the connection's life and the socket is closed when it returns. The caller is
+ * authenticated like any request (the API key may come as the WebSocket sub-protocol).
+ */
+export interface SocketRoute {
+  path: string;
+  stream(socket: RouteSocket, input: { params: Record<string, string>; workspace: string; caller: Caller }): Promise<void>;
+}
+
 /** A module's part of the OpenAPI document. */
 export interface OpenApiPart {
   paths?: Record<string, unknown>;
@@ -124,6 +143,8 @@ export interface RouteModule<N extends Needs = Needs> {
   /** The services the handlers use, by the name they are handed in under. */
   needs: N;
   routes(services: Provided<N>, env: RouteEnv): Route[];
+  /** WebSocket routes, bounded by `server.maxWebSockets` (server/sockets.ts). */
+  sockets?(services: Provided<N>, env: RouteEnv): SocketRoute[];
   openapi?(services: Provided<N>, env: RouteEnv): OpenApiPart;
 }
 

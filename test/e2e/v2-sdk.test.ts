@@ -288,3 +288,49 @@ describe('webhooks', () => {
     }
   });
 });
+
+describe('watcher', () => {
+  /** Runs a watcher to its end: the documents it emitted and how it ended. */
+  async function watch(id: string, kind: 'crawl' | 'batch') {
+    const watcher = app.watcher(id, { kind, pollInterval: 1, timeout: 30 });
+    const documents: any[] = [];
+    let end: any = null;
+    watcher.on('document', (doc) => documents.push(doc));
+    watcher.on('done', (state) => { end = { done: state }; });
+    watcher.on('error', (state) => { end = { error: state }; });
+    await watcher.start();
+    return { documents, end };
+  }
+
+  test('a crawl streams every document over the WebSocket, then done', async () => {
+    const started = await app.startCrawl(site.at('/'), { limit: 10, crawlEntireDomain: true });
+    const { documents, end } = await watch(started.id, 'crawl');
+    expect(documents.map((d) => d.metadata.sourceURL).sort()).toEqual([site.at('/'), site.at('/blog/post'), site.at('/docs/guide'), site.at('/docs/intro')]);
+    // Over the socket `done` carries counts only; the SDK's polling fallback would have put the documents in it.
+    expect(end).toEqual({ done: { status: 'completed', data: [], id: started.id, total: 4, completed: 4, creditsUsed: 5 } });
+  });
+
+  test('a finished batch replays its documents; a cancelled one ends cancelled; an unknown id is an error', async () => {
+    const finished = await app.batchScrape([site.at('/docs/intro')], { pollInterval: 1 });
+    const replay = await watch(finished.id, 'batch');
+    expect(replay.documents.map((d) => d.metadata.sourceURL)).toEqual([site.at('/docs/intro')]);
+    expect(replay.end.done.status).toBe('completed');
+    const slow = await app.startBatchScrape([site.at('/slow')]);
+    const watching = watch(slow.id, 'batch');
+    await Bun.sleep(200);
+    expect(await app.cancelBatchScrape(slow.id)).toBe(true);
+    const cancelled = await watching;
+    expect(cancelled.end.done).toMatchObject({ status: 'cancelled', id: slow.id });
+    const unknown = await watch(crypto.randomUUID(), 'crawl');
+    expect(unknown.end.error).toMatchObject({ status: 'failed', error: expect.stringContaining('not found') });
+  });
+
+  test('the socket needs the API key (sent as the sub-protocol)', async () => {
+    const started = await app.startBatchScrape([site.at('/docs/intro')]);
+    const stranger = new Firecrawl({ apiKey: 'not-the-key', apiUrl: trawl.url }).watcher(started.id, { kind: 'batch' });
+    let error: any = null;
+    stranger.on('error', (state) => { error = state; });
+    await stranger.start();
+    expect(error).toMatchObject({ error: 'WebSocket error' });
+  });
+});
