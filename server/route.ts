@@ -115,6 +115,8 @@ export interface SocketRoute {
 
 /** A module's part of the OpenAPI document. */
 export interface OpenApiPart {
+  /** Tag groups of its own (another wire format); operations without a tag are Trawl's API. */
+  tags?: Array<{ name: string; description: string }>;
   paths?: Record<string, unknown>;
   schemas?: Record<string, unknown>;
   webhooks?: Record<string, unknown>;

@@ -52,10 +52,11 @@ test('actions, waitFor, mobile and the browser formats', async () => {
   expect(doc.markdown).toContain('typed hello');
   expect(doc.metadata?.title).toBe('App mobile');
   expect(doc.screenshot).toStartWith('data:image/png;base64,iVBORw0KGgo');
-  expect(doc.actions?.screenshots).toHaveLength(1);
-  expect(doc.actions?.screenshots?.[0]).toStartWith('data:image/png;base64,');
-  expect(doc.actions?.scrapes).toEqual([{ url: site.at('/app'), html: expect.stringContaining('<p id="status">clicked</p>') }]);
-  expect(doc.actions?.javascriptReturns).toEqual([{ type: 'string', value: 'typed hello' }]);
+  const actions = doc.actions as { screenshots: string[]; scrapes: unknown[]; javascriptReturns: unknown[] };
+  expect(actions.screenshots).toHaveLength(1);
+  expect(actions.screenshots[0]).toStartWith('data:image/png;base64,');
+  expect(actions.scrapes).toEqual([{ url: site.at('/app'), html: expect.stringContaining('<p id="status">clicked</p>') }]);
+  expect(actions.javascriptReturns).toEqual([{ type: 'string', value: 'typed hello' }]);
   expect(doc.answer).toContain('noon');
   expect(doc.attributes).toEqual([{ selector: 'a', attribute: 'data-kind', values: ['onward'] }]);
 });

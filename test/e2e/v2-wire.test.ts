@@ -22,7 +22,7 @@ beforeAll(async () => {
       return new Response(html(9), { headers: { 'content-type': 'text/html' } });
     },
   });
-  trawl = await startTrawlServer({ overrides: { apiKey: KEY, server: { publicUrl: 'https://trawl.example/' }, fetch: { timeoutMs: 20_000 } } });
+  trawl = await startTrawlServer({ overrides: { apiKey: KEY, server: { publicUrl: 'https://trawl.example/', maxWebSockets: 1 }, fetch: { timeoutMs: 20_000 } } });
 });
 
 afterAll(async () => {
@@ -84,6 +84,32 @@ describe('envelopes', () => {
   });
 });
 
+describe('watch sockets', () => {
+  /** Opens a socket the way the SDK does (key as sub-protocol); resolves with its first message, or null when the handshake fails. */
+  const connect = (path: string) => new Promise<{ socket: WebSocket; first: any } | null>((resolve) => {
+    const socket = new WebSocket(`${trawl.url.replace(/^http/, 'ws')}${path}`, KEY);
+    socket.onmessage = (event) => resolve({ socket, first: JSON.parse(String(event.data)) });
+    socket.onerror = () => resolve(null);
+  });
+
+  test('the sub-protocol is echoed; past server.maxWebSockets the handshake is refused until one closes', async () => {
+    const { body: started } = await trawl.post('/v2/batch/scrape', { urls: [site.at('/held')] }, auth);
+    const path = `/v2/batch/scrape/${started.id}`;
+    const first = await connect(path);
+    expect(first?.socket.protocol).toBe(KEY);
+    expect(first?.first).toEqual({ type: 'catchup', data: { success: true, status: 'scraping', completed: 0, total: 1, creditsUsed: 0, data: [] } });
+    expect(await connect(path)).toBeNull();
+    const closed = new Promise((resolve) => { first!.socket.onclose = resolve; });
+    first!.socket.close();
+    await closed;
+    let again = null;
+    for (let i = 0; i < 50 && !again; i++) again = await connect(path);
+    expect(again?.first.type).toBe('catchup');
+    again!.socket.close();
+    await trawl.call(path, { method: 'DELETE', headers: auth });
+  });
+});
+
 describe('pagination', () => {
   test('pages of `limit` documents; `next` only while more finished pages exist', async () => {
     const { body: started } = await trawl.post('/v2/batch/scrape', { urls: [1, 2, 3, 4, 5].map((n) => site.at(`/p${n}`)) }, auth);
@@ -124,5 +150,21 @@ describe('pagination', () => {
     release();
     const done = await finished(path);
     expect(done.data.map((d: any) => d.metadata.title).sort()).toEqual(['Page 1', 'Page 9']);
+  });
+});
+
+describe('OpenAPI', () => {
+  test('/v2 is its own tag group with its own schemas and error envelope', async () => {
+    const doc = (await trawl.get('/openapi.json')).body;
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['Trawl', 'Firecrawl v2 compatibility']);
+    const v2 = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v2/'));
+    expect(v2.map(([path]) => path).sort()).toEqual([
+      '/v2/batch/scrape', '/v2/batch/scrape/{id}', '/v2/batch/scrape/{id}/errors', '/v2/crawl', '/v2/crawl/active', '/v2/crawl/{id}', '/v2/crawl/{id}/errors', '/v2/map', '/v2/scrape', '/v2/search',
+    ]);
+    for (const [, item] of v2) for (const operation of Object.values(item as object)) expect(operation.tags).toEqual(['Firecrawl v2 compatibility']);
+    expect(doc.paths['/v1/scrape'].post.tags).toEqual(['Trawl']);
+    expect(doc.paths['/v2/scrape'].post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/V2Error' });
+    expect(Object.keys(doc.components.schemas.V2ScrapeRequest.properties)).toEqual(expect.arrayContaining(['url', 'formats', 'onlyMainContent', 'waitFor', 'actions', 'headers', 'location', 'maxAge']));
+    expect(Object.keys(doc.components.schemas.V2CrawlRequest.properties)).toEqual(expect.arrayContaining(['includePaths', 'limit', 'maxDiscoveryDepth', 'crawlEntireDomain', 'webhook', 'scrapeOptions']));
   });
 });

@@ -9,6 +9,11 @@ import { jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { v2BatchSchema, v2CrawlSchema, v2MapSchema, v2ScrapeSchema, v2SearchSchema } from '../../wire/v2/request.ts';
 
 export const V2_TAG = 'Firecrawl v2 compatibility';
+const tags = [{
+  name: V2_TAG,
+  description: 'Firecrawl\'s v2 API shapes over Trawl\'s features: point a Firecrawl SDK\'s `apiUrl` at this server. Its own envelope ' +
+    '(`{success, data}`, errors `{success: false, error, code, details?}`) and camelCase fields; never a translation through /v1.',
+}];
 
 const error = (description: string) => jsonBody(schemaRef('V2Error'), description);
 const str = (description: string) => ({ type: 'string', description });
@@ -81,6 +86,7 @@ export function v2ScrapeOpenApi(composed: ComposedRequest) {
           { 400: 'Invalid input (`details` lists every issue), e.g. `waitFor must not exceed half of timeout`', 408: 'The scrape ran out of time', 422: 'The page could not be fetched or processed' }),
       },
     },
+    tags,
     schemas: { ...v2Schemas, V2ScrapeRequest: toJson(v2ScrapeSchema(composed)) },
   };
 }
@@ -102,6 +108,7 @@ export function v2RunsOpenApi(service: CrawlService) {
       '/v2/batch/scrape/{id}': { get: status('Batch scrape'), delete: cancel('batch scrape') },
       '/v2/batch/scrape/{id}/errors': { get: errors('batch scrape') },
     },
+    tags,
     schemas: { V2CrawlRequest: toJson(v2CrawlSchema(service)), V2BatchRequest: toJson(v2BatchSchema(service)) },
   };
 }
@@ -110,6 +117,7 @@ export const v2MapOpenApi = {
   paths: {
     '/v2/map': { post: operation('List a site\'s URLs (Firecrawl v2)', `${SHARED} The start page, its sitemaps and feeds (as POST /v1/map); \`includeSubdomains\` defaults to true and \`limit\` to 5000.`, 'V2MapRequest', { type: 'object', properties: { success: { const: true }, links: { type: 'array', items: { type: 'object', required: ['url'], properties: { url: { type: 'string' }, title: { type: 'string' } } } }, warning: { type: 'string' } } }, { 400: 'Invalid input', 422: 'Nothing found and the start page could not be fetched' }) },
   },
+  tags,
   schemas: { V2MapRequest: toJson(v2MapSchema) },
 };
 
@@ -117,5 +125,6 @@ export const v2SearchOpenApi = (composed: ComposedRequest) => ({
   paths: {
     '/v2/search': { post: operation('Search the web (Firecrawl v2)', `${SHARED} Web results from the configured search providers (as POST /v1/search) in \`data.web\`; \`limit\` defaults to 10 (at most 50 here); with \`scrapeOptions.formats\` each result page is scraped into a Document. Only the \`web\` source is available.`, 'V2SearchRequest', { type: 'object', properties: { success: { const: true }, data: { type: 'object', properties: { web: { type: 'array', items: { allOf: [{ type: 'object', properties: { url: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, position: { type: 'integer' } } }, schemaRef('V2Document')] } } } }, creditsUsed: { type: 'integer' }, warning: { type: 'string' } } }, { 400: 'Invalid input', 502: 'Every provider failed', 503: 'No search provider is configured' }) },
   },
+  tags,
   schemas: { V2SearchRequest: toJson(v2SearchSchema(composed)) },
 });
