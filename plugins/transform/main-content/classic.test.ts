@@ -170,6 +170,18 @@ describe('forum recognition', () => {
     expect(text).toContain("Keeper's note 3");
     expect(text).not.toContain('Reader 2 says');
   });
+
+  test('a page whose JSON-LD says DiscussionForumPosting is a thread: the post\'s author and date line stay', () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Winter at the lighthouse"}</script>';
+    const html = `<!doctype html><html><head><title>Winter at the lighthouse</title>${ld}</head><body><div class="thread">
+      <p>Mod Sharon</p><p>28/11/2025 at 7:07 pm</p>${body(3)}</div></body></html>`;
+    const text = extract(html);
+    expect(text).toContain('Mod Sharon');
+    expect(text).toContain('28/11/2025 at 7:07 pm');
+    // the same lines on a page that says nothing of a thread read as a post's byline and dateline
+    const plain = extract(html.replace(ld, ''));
+    expect(plain).not.toContain('28/11/2025');
+  });
 });
 
 describe('"read next" lists after the body', () => {
