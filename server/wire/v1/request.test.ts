@@ -10,6 +10,7 @@ import { builtinPlugins } from '../../../plugins/index.ts';
 import { testConfig } from '../../../test/helpers/plugin-context.ts';
 import { fromV1Name, toV1Name, v1Field } from './names.ts';
 import { v1BatchSchema, v1CrawlSchema, v1ScrapeSchema } from './request.ts';
+import { thrownMessage } from '../../../test/helpers/thrown.ts';
 
 const composed = composeRequestSchema(builtinPlugins);
 const limits = crawlFeature.settings(testConfig());
@@ -55,14 +56,7 @@ const EVERY_FIELD_MODEL = {
   extract: { prompt: 'The title' },
 };
 
-const message = (run: () => unknown) => {
-  try {
-    run();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return null;
-};
+const message = thrownMessage;
 
 describe('names', () => {
   test('snake_case both ways, timeout the one exception, paths keep their index', () => {

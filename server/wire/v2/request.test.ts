@@ -10,6 +10,7 @@ import { builtinPlugins } from '../../../plugins/index.ts';
 import { testConfig } from '../../../test/helpers/plugin-context.ts';
 import { v2BatchSchema, v2CrawlSchema, v2MapSchema, v2ScrapeSchema, v2SearchSchema } from './request.ts';
 import { SCRAPE_ACTION_SCRIPT } from './scrape-options.ts';
+import { thrownMessage } from '../../../test/helpers/thrown.ts';
 
 const composed = composeRequestSchema(builtinPlugins);
 const limits = crawlFeature.settings(testConfig());
@@ -18,14 +19,7 @@ const service = {
   fields: { crawl: crawlFields(limits), batch: batchFields(limits), scrapeOptions: scrapeOptionsOf(composed.schema) },
 } as unknown as CrawlService;
 
-const message = (run: () => unknown) => {
-  try {
-    run();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return null;
-};
+const message = thrownMessage;
 
 describe('POST /v2/scrape body', () => {
   test('every option on its internal field', () => {

@@ -21,6 +21,7 @@ import { httpUrl, type ScrapeRequest } from '../../../core/model/request.ts';
 import { receiverUrlSchema } from '../../../core/net/receiver.ts';
 import { V2_HOOK_FORMAT } from './webhooks.ts';
 import { convertScrapeOptions, ignoredOptions, v2FieldName, v2ScrapeOptionFields, type Converted } from './scrape-options.ts';
+import { oncePer } from '../once.ts';
 
 type Ctx = z.RefinementCtx;
 
@@ -66,15 +67,6 @@ function converted(body: Record<string, unknown>, ctx: Ctx, known: ReadonlySet<s
   return result.issues.length ? null : result;
 }
 
-/** Built once per scraper or crawl service (both are built once at boot). */
-function once<K extends object, V>(build: (key: K) => V): (key: K) => V {
-  const built = new WeakMap<K, V>();
-  return (key) => {
-    if (!built.has(key)) built.set(key, build(key));
-    return built.get(key)!;
-  };
-}
-
 export interface V2Scrape {
   request: ScrapeRequest;
   /** The URL exactly as sent (`metadata.sourceURL`). */
@@ -83,7 +75,7 @@ export interface V2Scrape {
 }
 
 /** The body of POST /v2/scrape. */
-export const v2ScrapeSchema = once((composed: ComposedRequest) =>
+export const v2ScrapeSchema = oncePer((composed: ComposedRequest) =>
   z.looseObject({ url: v2Url, ...v2ScrapeOptionFields }).transform((body, ctx): V2Scrape => {
     const options = converted(body, ctx, new Set(['url']));
     if (!options) return z.NEVER;
@@ -114,7 +106,7 @@ function checkPatterns(body: { includePaths: string[]; excludePaths: string[] },
 }
 
 /** The body of POST /v2/crawl. */
-export const v2CrawlSchema = once((service: CrawlService) => {
+export const v2CrawlSchema = oncePer((service: CrawlService) => {
   const internal = z.strictObject({
     ...service.fields.crawl, includePaths: z.array(z.string()), excludePaths: z.array(z.string()), ...crawlExtraFields,
     scrapeOptions: service.fields.scrapeOptions,
@@ -183,7 +175,7 @@ export interface V2Batch {
 }
 
 /** The body of POST /v2/batch/scrape: URLs and the scrape options side by side. */
-export const v2BatchSchema = once((service: CrawlService) => {
+export const v2BatchSchema = oncePer((service: CrawlService) => {
   const { batchMaxUrls } = service.limits;
   return z.looseObject({
     ...v2ScrapeOptionFields,
@@ -247,7 +239,7 @@ const SEARCH_KNOWN = new Set(['query', 'limit', 'sources', 'country', 'scrapeOpt
 const source = z.union([z.string().min(1), z.looseObject({ type: z.string().min(1) })]);
 
 /** The body of POST /v2/search: `limit` per source, `scrapeOptions.formats` (default none: no scraping). */
-export const v2SearchSchema = once((composed: ComposedRequest) => z.looseObject({
+export const v2SearchSchema = oncePer((composed: ComposedRequest) => z.looseObject({
   query: z.string(),
   limit: z.number().int().min(1).max(100).default(10),
   sources: z.array(source).max(10).optional(),
