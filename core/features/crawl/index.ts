@@ -4,7 +4,8 @@
  * routes, and the job handlers — `crawl.page` (page.ts) with per-host politeness, and
  * `crawl.notify`, which announces a finished run as `crawl.completed`, `crawl.failed` or
  * `batch.completed` through the EventBus (resolved when the job runs, so Trawl works without a
- * webhook registry).
+ * webhook registry). A run with its own wire-format webhook (hooks.ts) also gets its started, page
+ * and end events in that format.
  */
 import type { InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
@@ -104,7 +105,7 @@ function crawlJobs(ctx: Ctx) {
 
 export const crawlFeature = defineFeature<CrawlSettings>({
   name: 'crawl',
-  description: 'Crawls (POST /v1/crawl) and batches (POST /v1/batch): durable, resumable runs of pipeline scrapes.',
+  description: 'Crawls (POST /v1/crawl, /v2/crawl) and batches (POST /v1/batch, /v2/batch/scrape): durable, resumable runs of pipeline scrapes.',
   config: crawlConfigSchema,
   migrations: { 'crawl.0001_tables': crawlTablesMigration },
   tokens: CrawlTokens,
