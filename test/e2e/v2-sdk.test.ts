@@ -35,7 +35,7 @@ function model(conversation: Conversation): string {
   const text = lastUser(conversation);
   const properties = (conversation.schema?.properties ?? {}) as Record<string, unknown>;
   if ('summary' in properties) return JSON.stringify({ summary: `A short summary of ${/^Title: (.+)$/m.exec(text)?.[1] ?? 'the page'}.` });
-  if ('fields' in properties) return JSON.stringify({ fields: [{ name: 'title', type: 'string', description: 'The title' }] });
+  if ('fields' in properties) return JSON.stringify({ fields: [{ name: 'title', kind: 'string', description: 'The title', item_fields: [] }] });
   return JSON.stringify({ title: /^Title: (.+)$/m.exec(text)?.[1] ?? null });
 }
 
@@ -110,6 +110,12 @@ describe('scrape', () => {
     expect(doc.json).toEqual({ title: 'Headers' });
     expect(doc.summary).toBe('A short summary of Headers.');
     expect(doc.metadata?.sourceURL).toBe(`${site.url}/headers`);
+  });
+
+  test('json from a prompt alone (the schema is generated first); LLM formats on batch pages too', async () => {
+    expect((await app.scrape(site.at('/docs/intro'), { formats: [{ type: 'json', prompt: 'The page title' }] })).json).toEqual({ title: 'Intro' });
+    const batch = await app.batchScrape([site.at('/blog/post')], { options: { formats: ['summary'] }, pollInterval: 1 });
+    expect(batch.data.map((d) => d.summary)).toEqual(['A short summary of Post.']);
   });
 
   test('a 404 page is a successful scrape with its status', async () => {
