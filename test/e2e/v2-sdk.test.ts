@@ -28,6 +28,12 @@ const SITE = {
   '/headers': (req: Request) => new Response(page('Headers', `Token ${req.headers.get('x-token') ?? 'none'}, language ${req.headers.get('accept-language') ?? 'none'}`), { headers: { 'content-type': 'text/html' } }),
   '/slow': { body: page('Slow', 'Slow page.'), delayMs: 3000 },
   '/gone': { body: page('Gone', 'This page is gone.'), status: 404 },
+  // Linked from nowhere: only the sitemap lists it.
+  '/hidden/orphan': page('Orphan', 'A page that only the sitemap knows about.'),
+  '/sitemap.xml': (req: Request) => new Response(
+    `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${new URL(req.url).origin}/hidden/orphan</loc></url></urlset>`,
+    { headers: { 'content-type': 'application/xml' } },
+  ),
 };
 
 /** The test model: extraction reads the title from the page text; summaries are one fixed sentence. */
@@ -164,6 +170,11 @@ describe('crawl', () => {
     expect(whole.data.map((d) => d.metadata?.sourceURL).sort()).toEqual([site.at('/'), site.at('/docs/guide'), site.at('/docs/intro')]);
     expect(whole.completed).toBe(3);
     expect(whole.total).toBe(3);
+    // The sitemap seeds a crawl unless told to skip it.
+    const seeded = await app.crawl(site.at('/'), { limit: 10, pollInterval: 1, crawlEntireDomain: true, includePaths: ['^/$', '^/hidden/'] });
+    expect(seeded.data.map((d) => d.metadata?.sourceURL).sort()).toEqual([site.at('/'), site.at('/hidden/orphan')]);
+    const skipped = await app.crawl(site.at('/'), { limit: 10, pollInterval: 1, crawlEntireDomain: true, includePaths: ['^/$', '^/hidden/'], sitemap: 'skip' });
+    expect(skipped.data.map((d) => d.metadata?.sourceURL)).toEqual([site.at('/')]);
   });
 
   test('startCrawl, status with and without auto-pagination, errors, cancel, active crawls', async () => {
@@ -175,12 +186,13 @@ describe('crawl', () => {
       status = await app.getCrawlStatus(started.id);
     }
     expect(status.status).toBe('completed');
-    expect(status.data).toHaveLength(4);
+    // The start page's links and, by default, what the sitemap lists.
+    expect(status.data.map((d) => d.metadata?.sourceURL).sort()).toEqual(['/', '/blog/post', '/docs/guide', '/docs/intro', '/hidden/orphan'].map((p) => site.at(p)));
     expect(status.next).toBeNull();
     expect(status.data.every((d) => Array.isArray(d.links))).toBe(true);
     // Pages of one document: the SDK follows `next` by itself unless told not to.
     const first = await app.getCrawlStatus(started.id, { autoPaginate: false });
-    expect(first.data).toHaveLength(4);
+    expect(first.data).toHaveLength(5);
     expect(first.next).toBeNull();
     // The link to /missing answers a text/plain 404: a failed page, listed by its reason.
     const errors = await app.getCrawlErrors(started.id);
@@ -312,9 +324,9 @@ describe('watcher', () => {
   test('a crawl streams every document over the WebSocket, then done', async () => {
     const started = await app.startCrawl(site.at('/'), { limit: 10, crawlEntireDomain: true });
     const { documents, end } = await watch(started.id, 'crawl');
-    expect(documents.map((d) => d.metadata.sourceURL).sort()).toEqual([site.at('/'), site.at('/blog/post'), site.at('/docs/guide'), site.at('/docs/intro')]);
+    expect(documents.map((d) => d.metadata.sourceURL).sort()).toEqual(['/', '/blog/post', '/docs/guide', '/docs/intro', '/hidden/orphan'].map((p) => site.at(p)));
     // Over the socket `done` carries counts only; the SDK's polling fallback would have put the documents in it.
-    expect(end).toEqual({ done: { status: 'completed', data: [], id: started.id, total: 4, completed: 4, creditsUsed: 5 } });
+    expect(end).toEqual({ done: { status: 'completed', data: [], id: started.id, total: 5, completed: 5, creditsUsed: 6 } });
   });
 
   test('a finished batch replays its documents; a cancelled one ends cancelled; an unknown id is an error', async () => {

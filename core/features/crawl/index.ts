@@ -19,6 +19,8 @@ import { crawlTablesMigration } from './migration.ts';
 import { createPageWorker } from './page.ts';
 import { createHookSender, RunHookFormatsToken, type HookSender } from './hooks.ts';
 import { storedRequest } from './legacy.ts';
+import { MapTokens } from '../map/index.ts';
+import { MAP_MAX_LIMIT } from '../map/map.ts';
 import { eventPayload } from './present.ts';
 import { NOTIFY_JOB } from './record.ts';
 import { CrawlService } from './service.ts';
@@ -77,6 +79,23 @@ function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMet
   };
 }
 
+/**
+ * What the map feature finds for a crawl's start URL (sitemaps, feeds, the start page): the crawl
+ * admits those in scope like links of its start page. Nothing when map is not installed or fails.
+ */
+const sitemapUrls = (ctx: Ctx) => async (run: RunRow, signal: AbortSignal): Promise<string[]> => {
+  if (!run.url || !ctx.has(MapTokens.Mapper)) return [];
+  const request = storedRequest('crawl', run.request);
+  try {
+    const found = await ctx.resolve(MapTokens.Mapper)({ url: run.url, limit: Math.min(request.maxPages, MAP_MAX_LIMIT), include_subdomains: request.allowSubdomains }, run.workspace, signal);
+    return found.links.map((link) => link.url);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    ctx.logger.warn({ id: run.id, err }, 'the crawl\'s sitemaps could not be read; it follows links only');
+    return [];
+  }
+};
+
 /** Run webhooks in the formats the server handed in (none without a server: the CLI). */
 const hookSender = (ctx: Ctx) => createHookSender(
   () => (ctx.has(RunHookFormatsToken) ? ctx.resolve(RunHookFormatsToken) : {}),
@@ -91,7 +110,9 @@ function crawlJobs(ctx: Ctx) {
   const gate = new HostGate(settings.perHostConcurrency, settings.perHostDelayMs, () => queue.poke([PAGE_JOB]));
   const robots = ctx.resolve(Tokens.Robots);
   const db = ctx.resolve(Tokens.Storage).db.withTables<CrawlTables>();
-  const worker = createPageWorker({ db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger, hooks: hookSender(ctx) });
+  const worker = createPageWorker({
+    db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger, hooks: hookSender(ctx), sitemapUrls: sitemapUrls(ctx),
+  });
   const events = () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null);
   const hooks = hookSender(ctx);
   return [

@@ -36,6 +36,8 @@ export interface PageWorkerDeps {
   logger: Logger;
   /** Sends a run's own webhook events (hooks.ts). */
   hooks: HookSender;
+  /** The URLs a site's sitemaps and feeds list (the map feature), for crawls that ask for them. */
+  sitemapUrls(run: RunRow, signal: AbortSignal): Promise<string[]>;
 }
 
 /** A hostile page with a million links costs a bounded amount of work. */
@@ -165,7 +167,11 @@ export function createPageWorker(deps: PageWorkerDeps) {
     let scopeHosts: string[] | undefined;
     if (row.depth === 0 && redirect && !run.scopeHosts.includes(redirect.host)) scopeHosts = [...run.scopeHosts, redirect.host];
     const follow = run.kind === 'crawl' && row.depth < crawlRequest(run).maxDepth;
-    const links = follow ? await discover(run, self, result.formats.links, scopeHosts ?? run.scopeHosts) : [];
+    let found = result.formats.links;
+    if (follow && row.depth === 0 && crawlRequest(run).sitemap === 'include' && Array.isArray(found)) {
+      found = [...found, ...(await deps.sitemapUrls(run, signal)).map((href) => ({ href }))];
+    }
+    const links = follow ? await discover(run, self, found, scopeHosts ?? run.scopeHosts) : [];
     const formats = { ...result.formats };
     if (!options.formats.includes('links')) delete formats.links;
     const stored: ScrapeResult = { ...result, formats };

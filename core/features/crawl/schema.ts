@@ -36,6 +36,8 @@ export interface CrawlRequest {
   delayMs?: number;
   /** The run's own webhook in a wire format's shape (hooks.ts). */
   hook?: RunHook;
+  /** `include`: the site's sitemaps and feeds (the map feature) seed the crawl beside the start page's links. */
+  sitemap?: 'include' | 'skip';
   scrapeOptions: ScrapeOptions;
 }
 
@@ -93,6 +95,7 @@ export const crawlExtraFields = {
   pathPrefix: z.string().max(2048).optional(),
   delayMs: z.number().int().min(0).max(60_000).optional(),
   hook: runHookSchema.optional(),
+  sitemap: z.enum(['include', 'skip']).optional(),
 };
 
 /** Path lists as stored; their patterns are checked in the syntax the request names. */

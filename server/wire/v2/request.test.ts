@@ -103,7 +103,7 @@ describe('crawl, batch, map and search bodies', () => {
     expect(parsed.request).toEqual({
       url: 'https://example.com/docs/', maxDepth: 2, maxPages: 50, allowSubdomains: true, allowExternalLinks: false,
       includePaths: ['^/docs/.*$'], excludePaths: ['private'], pathSyntax: 'regex', pathPrefix: '/docs', delayMs: 1500,
-      hook: { url: 'https://hooks.example/x', headers: {}, metadata: { a: 1 }, events: ['completed'], format: 'firecrawl-v2' },
+      hook: { url: 'https://hooks.example/x', headers: {}, metadata: { a: 1 }, events: ['completed'], format: 'firecrawl-v2' }, sitemap: 'include',
       scrapeOptions: { formats: ['links'], onlyMainContent: true, noCache: false, screenshot: false, mobile: false },
     });
     expect(parsed.warnings).toEqual(['Not supported by this server and ignored: ignoreRobotsTxt']);

@@ -135,7 +135,6 @@ export const v2CrawlSchema = oncePer((service: CrawlService) => {
     const options = converted(body.scrapeOptions, ctx, new Set(), ['scrapeOptions']);
     if (!options) return z.NEVER;
     const warnings = [...ignoredOptions(body, CRAWL_KNOWN), ...options.warnings];
-    if (body.sitemap === 'include') warnings.push('sitemap: crawls here discover pages by following links from the start page; POST /v2/map reads sitemaps');
     const url = withScheme(body.url);
     const limit = body.limit === undefined ? undefined : Math.min(body.limit, maxPagesLimit);
     if (body.limit !== undefined && body.limit > maxPagesLimit) warnings.push(`limit: at most ${maxPagesLimit} pages per crawl on this server (crawl.maxPagesLimit)`);
@@ -156,6 +155,8 @@ export const v2CrawlSchema = oncePer((service: CrawlService) => {
       ...(!body.crawlEntireDomain && start !== '/' ? { pathPrefix: start.replace(/\/$/, '') } : {}),
       ...(body.delay !== undefined ? { delayMs: Math.round(body.delay * 1000) } : {}),
       ...(body.webhook ? { hook: { ...body.webhook, format: V2_HOOK_FORMAT } } : {}),
+      // Firecrawl's default: the site's sitemaps seed the crawl too.
+      sitemap: body.sitemap === 'skip' ? 'skip' : 'include',
       scrapeOptions: options.options,
     });
     if (!parsed.success) {
