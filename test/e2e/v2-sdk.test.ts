@@ -205,6 +205,7 @@ describe('crawl', () => {
     const active = await app.getActiveCrawls();
     expect(active.crawls.map((c) => c.id)).toContain(running.id);
     expect(active.crawls.find((c) => c.id === running.id)).toMatchObject({ url: site.at('/slow'), teamId: 'default' });
+    expect((await trawl.get('/v2/crawl/ongoing', { authorization: `Bearer ${KEY}` })).body.crawls.map((c: { id: string }) => c.id)).toContain(running.id);
     expect(await app.cancelCrawl(running.id)).toBe(true);
     expect(await app.cancelCrawl(running.id)).toBe(true);
     expect((await app.getCrawlStatus(running.id)).status).toBe('cancelled');

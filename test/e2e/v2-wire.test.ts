@@ -61,6 +61,19 @@ describe('envelopes', () => {
     expect((await trawl.post('/v1/scrape', {}, auth)).body).toEqual({ error: 'Missing required field: url' });
   });
 
+  test('past the rate limit: 429 in the same envelope, with Retry-After', async () => {
+    const limited = await startTrawlServer({ overrides: { rateLimit: { perMinute: 1 } } });
+    try {
+      expect((await limited.post('/v2/map', { url: site.at('/p1') })).status).toBe(200);
+      const refused = await limited.post('/v2/map', { url: site.at('/p1') });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ success: false, error: expect.stringMatching(/^Rate limit exceeded: 1 requests per minute/), code: 'RATE_LIMIT_EXCEEDED' });
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   test('a scrape is {success: true, data: Document}', async () => {
     const { status, body } = await trawl.post('/v2/scrape', { url: site.at('/p1'), formats: ['markdown'] }, auth);
     expect(status).toBe(200);

@@ -1,7 +1,7 @@
 /**
  * Crawls and batch scrapes in Firecrawl's v2 shape, over the crawl feature (core/features/crawl):
  * `POST /v2/crawl`, `GET /v2/crawl/{id}` (status with `skip`/`limit` pages and an absolute `next`),
- * `DELETE /v2/crawl/{id}`, `GET /v2/crawl/{id}/errors`, `GET /v2/crawl/active`, and the same at
+ * `DELETE /v2/crawl/{id}`, `GET /v2/crawl/{id}/errors`, `GET /v2/crawl/active` (or `/ongoing`), and the same at
  * `/v2/batch/scrape`. `next` is given while more finished pages exist past this one, or while the
  * run goes on and this page had documents — never for an empty page of a running job, so the
  * SDK's auto-pagination (which follows `next` at once) ends instead of looping until the run does.
@@ -126,14 +126,14 @@ export const v2RunsModule = defineRoutes({
   errors: V2_ERRORS,
   needs,
   routes: ({ service }, { config }) => [
-    // Before `/v2/crawl/:id`, which would take `active` for an id.
-    {
-      method: 'GET', path: '/v2/crawl/active',
+    // Before `/v2/crawl/:id`, which would take `active` for an id; `ongoing` is Firecrawl's older name.
+    ...['/v2/crawl/active', '/v2/crawl/ongoing'].map((path): Route => ({
+      method: 'GET', path,
       async handle({ workspace }) {
         const runs = await service.active(workspace, 'crawl');
         return { success: true, crawls: runs.map((run) => ({ id: run.id, teamId: workspace, url: run.url, created_at: run.createdAt, options: activeOptions(run) })) };
       },
-    },
+    })),
     ...runRoutes(service, 'crawl', config),
     ...runRoutes(service, 'batch', config),
   ],
