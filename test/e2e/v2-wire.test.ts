@@ -74,6 +74,12 @@ describe('envelopes', () => {
     }
   });
 
+  test('formats: [] is metadata only', async () => {
+    const { body } = await trawl.post('/v2/scrape', { url: site.at('/p2'), formats: [] }, auth);
+    expect(Object.keys(body.data)).toEqual(['metadata']);
+    expect(body.data.metadata.title).toBe('Page 2');
+  });
+
   test('a scrape is {success: true, data: Document}', async () => {
     const { status, body } = await trawl.post('/v2/scrape', { url: site.at('/p1'), formats: ['markdown'] }, auth);
     expect(status).toBe(200);

@@ -24,7 +24,7 @@ export const v2ScrapeModule = defineRoutes({
       async handle({ request, workspace, body, usage }) {
         const outcome = await scraper.scrape(body.request, workspace, request.signal, v2FieldName);
         if (outcome.resultId) usage.resultId = outcome.resultId;
-        const data = presentDocument(outcome.result, body.request, body.sourceUrl, outcome.cached ? 'hit' : 'miss');
+        const data = presentDocument(outcome.result, { formats: body.shown, actions: body.request.actions }, body.sourceUrl, outcome.cached ? 'hit' : 'miss');
         return Response.json({ success: true, data, ...warningOf(body.warnings) }, { headers: scrapeHeaders(outcome.cached, outcome.timings) });
       },
     }),

@@ -71,6 +71,8 @@ export interface V2Scrape {
   request: ScrapeRequest;
   /** The URL exactly as sent (`metadata.sourceURL`). */
   sourceUrl: string;
+  /** The formats the Document shows: none for `formats: []` (metadata only), which still renders markdown. */
+  shown: string[];
   warnings: string[];
 }
 
@@ -84,7 +86,8 @@ export const v2ScrapeSchema = oncePer((composed: ComposedRequest) =>
       forward(parsed.error, ctx);
       return z.NEVER;
     }
-    return { request: parsed.data as unknown as ScrapeRequest, sourceUrl: body.url, warnings: options.warnings };
+    const request = parsed.data as unknown as ScrapeRequest;
+    return { request, sourceUrl: body.url, shown: body.formats?.length === 0 ? [] : request.formats, warnings: options.warnings };
   }));
 
 const CRAWL_KNOWN = new Set(['url', 'prompt', 'includePaths', 'excludePaths', 'maxDiscoveryDepth', 'limit', 'sitemap', 'crawlEntireDomain',
