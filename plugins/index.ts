@@ -25,6 +25,7 @@ import { llmFormat } from './format/llm/llm.ts';
 import { attributesFormat } from './format/attributes/attributes.ts';
 import { queryFormat } from './format/query/query.ts';
 import { screenshotFormat } from './format/screenshot/screenshot.ts';
+import { leadFormat } from './format/lead/lead.ts';
 import { resultsSink } from './sink/results/results.ts';
 import { clickAction } from './action/click/click.ts';
 import { typeAction } from './action/type/type.ts';
@@ -66,6 +67,7 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   attributesFormat,
   queryFormat,
   screenshotFormat,
+  leadFormat,
   resultsSink,
   clickAction,
   typeAction,

@@ -9,6 +9,7 @@ import { healthModule } from './health.ts';
 import { batchModule } from './v1/batch.ts';
 import { crawlModule } from './v1/crawl.ts';
 import { extractModule } from './v1/extract.ts';
+import { leadModule } from './v1/lead.ts';
 import { mapModule } from './v1/map.ts';
 import { pluginsModule } from './v1/plugins.ts';
 import { resultsModule } from './v1/results.ts';
@@ -19,7 +20,7 @@ import { usageModule } from './v1/usage.ts';
 import { webhooksModule } from './v1/webhooks.ts';
 
 export const builtinRoutes: readonly AnyRouteModule[] = [
-  scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule,
+  scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule, leadModule,
   // Cloud mode only (each module says when it is served): results, usage, and the admin API.
   resultsModule, usageModule, adminModule,
 ];

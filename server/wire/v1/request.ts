@@ -13,6 +13,7 @@ import type { BatchRequest, CrawlRequest, ScrapeOptions } from '../../../core/fe
 import { searchRequestFields, type SearchRequest } from '../../../core/features/search/request.ts';
 import { extractRequestFields, type ExtractRequest } from '../../../core/features/extract/request.ts';
 import { summarizeRequestFields, type SummarizeRequest } from '../../../core/features/summarize/request.ts';
+import { leadBatchRequestFields, leadRequestFields, type LeadBatchRequest, type LeadRequest } from '../../../core/features/lead/request.ts';
 import { fromV1Name, renameKeys, v1Object } from './names.ts';
 
 const toModel = <T>(body: object): T => renameKeys<T>(body, fromV1Name);
@@ -80,3 +81,7 @@ export const v1ExtractSchema = v1Object(extractRequestFields).transform((body) =
 
 /** The body of POST /v1/summarize. */
 export const v1SummarizeSchema = v1Object(summarizeRequestFields).transform((body) => toModel<SummarizeRequest>(body));
+
+/** The bodies of POST /v1/lead and POST /v1/lead/batch. */
+export const v1LeadSchema = v1Object(leadRequestFields).transform((body) => toModel<LeadRequest>(body));
+export const v1LeadBatchSchema = v1Object(leadBatchRequestFields).transform((body) => toModel<LeadBatchRequest>(body));
