@@ -26,6 +26,7 @@ import { attributesFormat } from './format/attributes/attributes.ts';
 import { queryFormat } from './format/query/query.ts';
 import { screenshotFormat } from './format/screenshot/screenshot.ts';
 import { leadFormat } from './format/lead/lead.ts';
+import { brandFormat } from './format/brand/brand.ts';
 import { resultsSink } from './sink/results/results.ts';
 import { clickAction } from './action/click/click.ts';
 import { typeAction } from './action/type/type.ts';
@@ -68,6 +69,7 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   queryFormat,
   screenshotFormat,
   leadFormat,
+  brandFormat,
   resultsSink,
   clickAction,
   typeAction,

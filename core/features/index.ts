@@ -5,6 +5,7 @@
  */
 import type { AnyFeature } from '../feature.ts';
 import { accountsFeature } from './accounts/index.ts';
+import { brandFeature } from './brand/index.ts';
 import { crawlFeature } from './crawl/index.ts';
 import { extractFeature } from './extract/index.ts';
 import { leadFeature } from './lead/index.ts';
@@ -14,4 +15,4 @@ import { searchFeature } from './search/index.ts';
 import { summarizeFeature } from './summarize/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
-export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, llmFeature, extractFeature, summarizeFeature, leadFeature, accountsFeature];
+export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, llmFeature, extractFeature, summarizeFeature, leadFeature, brandFeature, accountsFeature];

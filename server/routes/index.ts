@@ -7,6 +7,7 @@ import type { AnyRouteModule } from '../route.ts';
 import { adminModule } from './admin.ts';
 import { healthModule } from './health.ts';
 import { batchModule } from './v1/batch.ts';
+import { brandModule } from './v1/brand.ts';
 import { crawlModule } from './v1/crawl.ts';
 import { extractModule } from './v1/extract.ts';
 import { leadModule } from './v1/lead.ts';
@@ -20,7 +21,7 @@ import { usageModule } from './v1/usage.ts';
 import { webhooksModule } from './v1/webhooks.ts';
 
 export const builtinRoutes: readonly AnyRouteModule[] = [
-  scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule, leadModule,
+  scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule, leadModule, brandModule,
   // Cloud mode only (each module says when it is served): results, usage, and the admin API.
   resultsModule, usageModule, adminModule,
 ];

@@ -10,7 +10,7 @@ import { TrawlError } from '../../errors.ts';
 import type { LeadFacts } from '../../model/organization.ts';
 import type { FieldNamer } from '../../plugin.ts';
 import { internalNames, type Scraper } from '../../scrape.ts';
-import { splitText } from '../llm/chunks.ts';
+import { describeWithModel } from '../llm/describe.ts';
 import { scrapeFor } from '../llm/page.ts';
 import { checkedSchema } from '../llm/schema.ts';
 import type { LlmService, Provider } from '../llm/service.ts';
@@ -66,23 +66,18 @@ export class LeadService {
 
   /** The model's one-line summary and industry; a failing model leaves the lead as it is, with a warning. */
   private async describe(provider: Provider, lead: Lead, texts: string[], signal?: AbortSignal): Promise<void> {
-    const { llm } = this.deps;
     this.schema ??= checkedSchema(PROFILE_SCHEMA, Infinity, 'lead profile schema');
-    try {
-      const count = await llm.counter(provider);
-      const { parts: [material] } = splitText(texts.filter(Boolean).join('\n\n'), llm.inputBudget(provider, 200), count, 1);
-      const generated = await llm.generate({
-        messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: `${INSTRUCTION}\n\n${material ?? ''}` }],
-        schema: this.schema, schemaName: 'company_profile', signal,
-      });
-      const answer = generated.data as { summary: string; industry: string };
-      if (answer.summary.trim()) lead.summary = answer.summary.trim().replace(/\s+/g, ' ');
-      if (!lead.company.industry && answer.industry.trim()) lead.company.industry = answer.industry.trim();
-      Object.assign(lead, { model: generated.model, provider: provider.id, usage: generated.usage });
-      lead.notFound = missingFields(lead);
-    } catch (err) {
-      if (!(err instanceof TrawlError) || signal?.aborted) throw err;
-      lead.warnings.push(`The language model could not describe the company: ${err.message}`);
+    const described = await describeWithModel(this.deps.llm, provider, { system: SYSTEM_PROMPT, instruction: INSTRUCTION, texts, schema: this.schema, schemaName: 'company_profile', signal });
+    if ('warning' in described) {
+      lead.warnings.push(described.warning);
+      return;
     }
+    const { generated, data } = described;
+    const summary = String(data.summary ?? '').trim().replace(/\s+/g, ' ');
+    const industry = String(data.industry ?? '').trim();
+    if (summary) lead.summary = summary;
+    if (!lead.company.industry && industry) lead.company.industry = industry;
+    Object.assign(lead, { model: generated.model, provider: generated.provider, usage: generated.usage });
+    lead.notFound = missingFields(lead);
   }
 }
