@@ -15,7 +15,7 @@ export interface Declaration {
 }
 
 export interface CssFacts {
-  /** Custom properties by name (`--primary`), the light-scheme value winning over a dark one. */
+  /** Custom properties by name (`--primary`) as the default scheme sets them (dark-scheme blocks left out). */
   variables: Map<string, string>;
   declarations: Declaration[];
   /** Families declared with `@font-face`. */
@@ -65,7 +65,8 @@ export function readCss(css: string, into: CssFacts = emptyCssFacts()): CssFacts
         if (node.type !== 'Declaration') return;
         const value = valueText(node.value);
         if (node.property.startsWith('--')) {
-          if (!dark || !into.variables.has(node.property)) into.variables.set(node.property, value);
+          // the palette is the default scheme's; later declarations win, as in the cascade
+          if (!dark) into.variables.set(node.property, value);
         } else if (PROPERTIES.has(node.property.toLowerCase())) {
           into.declarations.push({ selector, property: node.property.toLowerCase(), value, dark });
         }

@@ -36,7 +36,7 @@ export function primaryFamily(stack: string | null | undefined): string | null {
 }
 
 /** `font: italic 700 1.2rem/1.4 "Inter", sans-serif` → its family part. */
-const familyOfShorthand = (value: string) => /(?:^|\s)(?:\d[\w.%]*(?:\/[\w.%]+)?|larger|smaller|medium|small|large|x-large)\s+(.+)$/.exec(value)?.[1] ?? null;
+const familyOfShorthand = (value: string) => /^.*(?:^|\s)(?:[\d.]+[a-z%]*|(?:xx?-)?(?:small|large)|medium|larger|smaller)(?:\/\S+)?\s+([^\d\s].*)$/i.exec(value)?.[1] ?? null;
 
 export function decideFonts(css: CssFacts, computed: Partial<Record<FontRole, string>> | null, webFonts: readonly string[]): BrandFont[] {
   const found = new Map<FontRole, BrandFont>();

@@ -60,14 +60,30 @@ export function isChromatic(hex: string): boolean {
 
 const distinct = (a: string, b: string) => distance(a, b) > 12;
 
-/** The role a custom property's name gives it (`--color-brand-primary` → primary), or null. */
+const FILLER = new Set(['color', 'colour', 'clr', 'theme', 'site', 'global', 'base', 'main', 'page', 'default', 'ui', 'bs', 'c']);
+/** Words that name a component, never a vendor prefix: `--form-background` is a form's. */
+const COMPONENTS = new Set(['form', 'input', 'button', 'btn', 'header', 'footer', 'nav', 'navbar', 'card', 'modal', 'menu', 'sidebar', 'table', 'code',
+  'tooltip', 'badge', 'alert', 'toast', 'dropdown', 'popover', 'panel', 'hero', 'field', 'tab', 'tabs', 'list', 'item', 'chip', 'dialog', 'overlay',
+  'editor', 'selection', 'scrollbar', 'popup', 'banner', 'section', 'heading', 'title', 'label', 'placeholder', 'icon', 'select', 'hr', 'mark', 'kbd']);
+
+/**
+ * The role a custom property's name gives it, or null. Besides filler (`color`, `theme`, `site` …)
+ * and one vendor prefix (`--bs-`, `--acme-`), the name must be the role's word and nothing else:
+ * `--color-brand-primary` and `--bs-link-color` are roles, `--form-background` and
+ * `--header-text-color` describe one component, `--primary-hover` a state.
+ */
 export function variableRole(name: string): ColorRole | null {
-  const words = name.replace(/^--/, '').toLowerCase().split(/[-_]+/).filter(Boolean);
+  let words = name.replace(/^--/, '').toLowerCase().split(/[-_]+/).filter(Boolean);
   if (words.some((w) => MODIFIERS.has(w) || /^\d+$/.test(w))) return null;
-  const roles = COLOR_ROLES.filter((role) => ROLE_WORDS[role].some((w) => words.includes(w)));
-  if (roles.length === 1) return roles[0]!;
-  // `--primary-text` is the text on primary, `--link-color` a link: two role words name neither safely
-  return null;
+  const named = words.some((w) => w === 'color' || w === 'colour');
+  words = words.filter((w) => !FILLER.has(w));
+  const isRoleWord = (w: string) => COLOR_ROLES.some((role) => ROLE_WORDS[role].includes(w)) || w === 'body';
+  if (words.length >= 2 && !isRoleWord(words[0]!) && !COMPONENTS.has(words[0]!)) words = words.slice(1);
+  // Bootstrap's `--bs-body-color` and `--bs-body-bg` are the page's text and background.
+  if (words[0] === 'body') words = words.length === 1 && named ? ['text'] : words.slice(1);
+  if (words.length === 2 && words[0] === 'brand') words = words.slice(1);
+  if (words.length !== 1) return null;
+  return COLOR_ROLES.find((role) => ROLE_WORDS[role].includes(words[0]!)) ?? null;
 }
 
 const firstColorIn = (value: string) => hexColor(value) ?? value.split(/\s+(?![^(]*\))/).map(hexColor).find(Boolean) ?? null;

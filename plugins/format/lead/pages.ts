@@ -7,12 +7,15 @@ import { parseHttpUrl } from '../../../core/net/url.ts';
 import type { LeadPageKind } from '../../../core/model/organization.ts';
 
 
+// A whole path segment or link text (words joined by dashes) names the page; a blog post about the team does not.
 const KINDS: ReadonlyArray<[LeadPageKind, RegExp]> = [
-  ['contact', /(?:^|[^a-z])(?:contact(?:-?us|ez-nous|o)?|kontakt|contatti|contato|get-in-touch|reach-us)(?:[^a-z]|$)/],
-  ['imprint', /(?:^|[^a-z])(?:imprint|impressum|legal-?notice|mentions-legales|aviso-legal|colofon|site-?notice)(?:[^a-z]|$)/],
-  ['about', /(?:^|[^a-z])(?:about(?:-?us)?|ueber-uns|uber-uns|über-uns|a-propos|qui-sommes-nous|chi-siamo|sobre(?:-nos)?|over-ons|who-we-are|our-story|unternehmen|company)(?:[^a-z]|$)/],
-  ['team', /(?:^|[^a-z])(?:team|our-team|people|leadership|management|equipe|mitarbeiter)(?:[^a-z]|$)/],
+  ['contact', /^(?:contact(?:-?us|ez-nous|o)?|kontakt(?:e)?|contatti|contato|get-in-touch|reach-us|write-to-us)$/],
+  ['imprint', /^(?:imprint|impressum|legal-?notice|mentions-legales|aviso-legal|colofon|site-?notice|legal)$/],
+  ['about', /^(?:about(?:-?us)?|ueber-uns|uber-uns|über-uns|a-propos|à-propos|qui-sommes-nous|chi-siamo|sobre(?:-nos(?:otros)?)?|over-ons|who-we-are|our-story|unternehmen|company|firma)$/],
+  ['team', /^(?:team|our-team|unser-team|people|leadership|management|equipe|équipe|mitarbeiter)$/],
 ];
+
+const kindOf = (name: string) => KINDS.find(([, pattern]) => pattern.test(name))?.[0];
 
 const sameSite = (a: URL, b: URL) => a.hostname.replace(/^www\./, '') === b.hostname.replace(/^www\./, '');
 
@@ -28,8 +31,9 @@ export function likelyPages(dom: Document, pageUrl: string, base: string): Array
     try {
       path = decodeURIComponent(path);
     } catch { /* kept as written */ }
+    const segment = path.split('/').filter(Boolean).at(-1)?.replace(/\.(?:html?|php|aspx?)$/, '') ?? '';
     const text = (a.textContent ?? '').trim().toLowerCase().replace(/\s+/g, '-').slice(0, 40);
-    const kind = KINDS.find(([, pattern]) => pattern.test(path))?.[0] ?? KINDS.find(([, pattern]) => pattern.test(text))?.[0];
+    const kind = kindOf(segment) ?? kindOf(text);
     if (!kind) continue;
     const current = best.get(kind);
     if (!current || url.pathname.length < current.pathname.length) best.set(kind, url);
