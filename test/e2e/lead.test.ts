@@ -152,6 +152,9 @@ for (const database of testDatabases()) {
 
     test('lifecycle: 202 with an id, then every URL\'s lead or error in request order; charged per lead read; the webhook told', async () => {
       const a = await tenant(100);
+      const registered = await server.post('/v1/webhooks', { url: receiver.url('/registered'), events: ['lead.batch.completed'] }, a.auth);
+      expect(registered.status).toBe(201);
+      receiver.setSecret('/registered', registered.body.secret);
       const urls = [site.de('/'), 'http://127.0.0.1:9/', site.at('/us/')];
       const started = await server.post('/v1/lead/batch', { urls, webhook_url: receiver.url('/leads') }, a.auth);
       expect(started.status).toBe(202);
@@ -168,6 +171,9 @@ for (const database of testDatabases()) {
 
       const [delivery] = await receiver.waitFor(1, '/leads');
       expect(delivery!.payload).toMatchObject({ type: 'lead.batch.completed', data: { id, status: 'completed', total: 3, completed: 2, failed: 1 } });
+      const [signed] = await receiver.waitFor(1, '/registered');
+      expect(signed!.verified).toBe(true);
+      expect(signed!.payload.data.id).toBe(id);
       // 2 credits per URL read; the URL that could not be read is given back.
       expect((await server.get(`/admin/workspaces/${a.id}`, admin)).body.credits).toBe(96);
     });
