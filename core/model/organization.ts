@@ -27,7 +27,7 @@ export interface Organization {
   emails: string[];
   phones: string[];
   /** Profile URLs the organisation names as its own (`sameAs`). */
-  sameAs: string[];
+  profiles: string[];
 }
 
 export type LeadPageKind = 'about' | 'contact' | 'imprint' | 'team';

@@ -107,6 +107,18 @@ describe('POST /v1/lead', () => {
     expect(lastUser(openai.conversations.at(-1)!)).toContain('Amtsgericht Charlottenburg');
   });
 
+  test('the lead format on its own: one page\'s facts, through /v1/scrape', async () => {
+    const res = await bare.post('/v1/scrape', { url: site.de('/kontakt'), formats: ['lead'] });
+    expect(res.status).toBe(200);
+    expect(res.body.lead).toMatchObject({
+      organizations: [],
+      emails: ['info@nordlicht-robotik.de', 'presse@nordlicht-robotik.de', 'support@helpdesk-partner.com', 'vertrieb@nordlicht-robotik.de'],
+      phones: ['+49301234567', '+493098765432', '+442079460958'],
+      country: 'DE',
+      pages: [{ kind: 'imprint', url: site.de('/impressum') }, { kind: 'about', url: site.de('/ueber-uns') }, { kind: 'team', url: site.de('/team') }],
+    });
+  });
+
   test('invalid input is a 400 naming the field; an unreachable site a 422', async () => {
     expect((await bare.post('/v1/lead', {})).body).toEqual({ error: 'Missing required field: url' });
     expect((await bare.post('/v1/lead', { url: site.de('/'), pages: 3 })).status).toBe(400);

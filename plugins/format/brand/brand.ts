@@ -80,7 +80,7 @@ export function brandFacts(doc: PageDocument): BrandFacts {
     css: css.slice(0, MAX_INLINE_CSS),
     fonts: webFontFamilies(links.map(href).filter((u): u is string => !!u && WEB_FONTS.test(u))),
     image: absoluteUrl(content(dom, 'meta[property="og:image"]') ?? content(dom, 'meta[name="twitter:image"]'), base),
-    socials: socialsByNetwork([...organizations.flatMap((o) => o.sameAs), ...[...dom.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? '')]),
+    socials: socialsByNetwork([...organizations.flatMap((o) => o.profiles), ...[...dom.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? '')]),
   };
 }
 

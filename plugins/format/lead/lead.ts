@@ -33,7 +33,7 @@ export function leadFacts(doc: PageDocument): LeadFacts {
     organizations,
     emails: findEmails(dom, text, organizations.flatMap((o) => o.emails)),
     phones: findPhones(dom, text, country, organizations.flatMap((o) => o.phones)),
-    socials: socialsByNetwork([...organizations.flatMap((o) => o.sameAs), ...links]),
+    socials: socialsByNetwork([...organizations.flatMap((o) => o.profiles), ...links]),
     pages: likelyPages(dom, doc.baseUrl, base),
     logo: pageLogos(dom, base)[0]?.url ?? null,
     address,

@@ -57,7 +57,7 @@ function fromJsonLd(node: JsonLdNode, deref: (value: unknown) => unknown, base: 
     address: ldAddress(deref(asArray(node.address)[0])) ?? (isNode(location) ? ldAddress(deref(asArray(location.address)[0])) : null),
     emails: strings('email'),
     phones: strings('telephone'),
-    sameAs: strings('sameAs').map((u) => absoluteUrl(u, base)).filter((u): u is string => !!u),
+    profiles: strings('sameAs').map((u) => absoluteUrl(u, base)).filter((u): u is string => !!u),
   };
 }
 
@@ -97,7 +97,7 @@ function fromMicrodata(scope: Element, base: string): Organization {
     address,
     emails: all('email').map((e) => e.replace(/^mailto:/i, '')),
     phones: all('telephone').map((p) => p.replace(/^tel:/i, '')),
-    sameAs: all('sameAs').map((u) => absoluteUrl(u, base)).filter((u): u is string => !!u),
+    profiles: all('sameAs').map((u) => absoluteUrl(u, base)).filter((u): u is string => !!u),
   };
 }
 
