@@ -94,6 +94,12 @@ describe('POST /v1/lead', () => {
     expect(socials).toEqual({ github: 'https://github.com/harborbikes', youtube: 'https://youtube.com/@harborbikes' });
     expect(missing).toEqual(['company.founded', 'company.employees']);
     expect(summary).toBeUndefined();
+    expect(res.body.pages).toEqual([
+      { url: site.at('/us/'), kind: 'home' },
+      { url: site.at('/us/contact'), kind: 'contact' },
+      { url: site.at('/us/about-us'), kind: 'about' },
+      { url: site.at('/us/team'), kind: 'team', error: 'Failed to fetch URL: HTTP 404' },
+    ]);
   });
 
   test('with a model: a one-line summary and the industry no page stated', async () => {

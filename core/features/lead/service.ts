@@ -38,25 +38,27 @@ export class LeadService {
     const { settings } = this.deps;
     const read = (url: string, kind: LeadPage['kind']) =>
       scrapeFor(this.deps.scraper, { url, formats: ['lead', 'text'], onlyMainContent: true, noCache: request.noCache, timeoutMs: request.timeoutMs }, workspace, signal, name)
-        .then(({ result }): ReadPage & { text: string } => ({
-          page: { url: result.metadata.finalUrl ?? result.url, kind },
-          facts: result.formats.lead as LeadFacts,
-          metadata: result.metadata,
-          text: String(result.formats.text ?? ''),
-        }));
+        .then(({ result }): ReadPage & { text: string } => {
+          // A linked page that answers with an error page says nothing about the company.
+          const status = result.metadata.statusCode ?? 200;
+          if (kind !== 'home' && status >= 400) throw new TrawlError('fetch_failed', `Failed to fetch URL: HTTP ${status}`);
+          return { page: { url: result.metadata.finalUrl ?? result.url, kind }, facts: result.formats.lead as LeadFacts, metadata: result.metadata, text: String(result.formats.text ?? '') };
+        });
     const home = await read(request.url, 'home');
     const seen = new Set([home.page.url, request.url]);
     const links = home.facts.pages.filter((p) => !seen.has(p.url)).slice(0, settings.maxPages);
-    const failed: LeadPage[] = [];
-    const others = (await mapBounded(links, settings.pageConcurrency, async (link) => {
+    // Pages that cannot be read are listed with their error, in link order like the others.
+    const outcomes = await mapBounded(links, settings.pageConcurrency, async (link) => {
       try {
         return await read(link.url, link.kind);
       } catch (err) {
         if (!(err instanceof TrawlError) || signal?.aborted) throw err;
-        failed.push({ url: link.url, kind: link.kind, error: err.message });
-        return null;
+        const failed: LeadPage = { url: link.url, kind: link.kind, error: err.message };
+        return failed;
       }
-    })).filter((page) => page !== null);
+    });
+    const others = outcomes.filter((o) => 'facts' in o);
+    const failed = outcomes.filter((o): o is LeadPage => !('facts' in o));
 
     const lead = mergeLead(request.url, home, others, failed, () => extractiveSummary(home.text, home.metadata.language, DESCRIPTION_SENTENCES) || null);
     const provider = this.deps.llm.provider();
