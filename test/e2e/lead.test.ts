@@ -206,6 +206,20 @@ for (const database of testDatabases()) {
       expect((await server.get('/v1/lead/batch/not-a-batch', a.auth)).status).toBe(404);
     });
 
+    test('credits: a lead costs 2; a batch URL the workspace cannot pay for fails saying so', async () => {
+      const single = await tenant(10);
+      const lead = await server.post('/v1/lead', { url: site.at('/us/') }, single.auth);
+      expect(lead.status).toBe(200);
+      expect(lead.headers.get('x-credits-used')).toBe('2');
+      const poor = await tenant(2);
+      const started = await server.post('/v1/lead/batch', { urls: [site.at('/us/'), site.de('/')] }, poor.auth);
+      expect(started.status).toBe(202);
+      const done = await waitForBatch(server, started.body.id, poor.auth);
+      expect(done).toMatchObject({ completed: 1, failed: 1 });
+      expect(done.data.map((d: { error?: string }) => d.error).filter(Boolean)).toEqual(['Insufficient credits: the workspace ran out of credits']);
+      expect((await server.get(`/admin/workspaces/${poor.id}`, admin)).body.credits).toBe(0);
+    });
+
     test('a batch is visible to its own workspace only', async () => {
       const [a, b] = await Promise.all([tenant(100), tenant(100)]);
       const started = await server.post('/v1/lead/batch', { urls: [site.at('/us/')] }, a.auth);
