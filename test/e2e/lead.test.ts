@@ -125,6 +125,15 @@ describe('POST /v1/lead', () => {
     });
   });
 
+  test('the OpenAPI document describes the lead routes, their shapes and the batch event', async () => {
+    const doc = (await bare.get('/openapi.json')).body;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/lead', '/v1/lead/batch', '/v1/lead/batch/{id}', '/v1/brand']));
+    expect(doc.components.schemas.LeadBatchRequest.properties.urls.maxItems).toBe(25);
+    expect(Object.keys(doc.components.schemas.Lead.properties)).toEqual(expect.arrayContaining(['company', 'contacts', 'socials', 'pages', 'summary', 'not_found']));
+    expect(Object.keys(doc.components.schemas.Brand.properties)).toEqual(expect.arrayContaining(['logo', 'colors', 'color_scheme', 'fonts', 'images', 'socials', 'tone', 'personality']));
+    expect(doc.webhooks['lead.batch.completed']).toBeDefined();
+  });
+
   test('invalid input is a 400 naming the field; an unreachable site a 422', async () => {
     expect((await bare.post('/v1/lead', {})).body).toEqual({ error: 'Missing required field: url' });
     expect((await bare.post('/v1/lead', { url: site.de('/'), pages: 3 })).status).toBe(400);
