@@ -8,11 +8,19 @@ import { itemValue, scopeOf } from '../../../core/microdata.ts';
 import { absoluteUrl } from '../../../core/net/url.ts';
 import type { Organization, PostalAddress } from '../../../core/model/organization.ts';
 
-const ORGANIZATION_TYPE = /(?:Organization|Corporation|Business|Store|Restaurant|Service|Agency|Company|Brand|Institution|Office|Firm|Shop|Hotel|Clinic|Bank|School)$/;
-const GENERIC_TYPES = new Set(['Organization', 'Corporation', 'LocalBusiness', 'Brand', 'OnlineBusiness', 'Company']);
+const ORGANIZATION_TYPE = /(?:Organization|Corporation|Business|Store|Restaurant|Service|Agency|Company|Institution|Office|Firm|Shop|Hotel|Clinic|Bank|School)$/;
+const GENERIC_TYPES = new Set(['Organization', 'Corporation', 'LocalBusiness', 'OnlineBusiness', 'Company']);
+/** Types that are never the company, whatever contact details they carry. */
+const NOT_ORGANIZATION = /^(?:Person|Product|Offer|Brand|\w*Article|\w*Posting|\w*Page|WebSite|BreadcrumbList|ListItem|ItemList|\w*Object|Event|Review|Rating|AggregateRating|PostalAddress|GeoCoordinates|Place|Recipe|Question|Answer|HowTo|\w*Action|Thing|CreativeWork|ContactPoint|OpeningHoursSpecification)$/;
 
-const isOrganization = (types: string[]) => types.some((t) => ORGANIZATION_TYPE.test(t));
-const specificType = (types: string[]) => types.find((t) => ORGANIZATION_TYPE.test(t) && !GENERIC_TYPES.has(t)) ?? null;
+/**
+ * schema.org has hundreds of business types (Dentist, Bakery, Plumber …): a type named like an
+ * organisation is one, and so is any other type that is not plainly something else and carries
+ * an organisation's details (address, telephone, e-mail, logo).
+ */
+const isOrganization = (types: string[], detailed: boolean) =>
+  types.some((t) => ORGANIZATION_TYPE.test(t)) || (detailed && types.length > 0 && types.every((t) => !NOT_ORGANIZATION.test(t)));
+const specificType = (types: string[]) => types.find((t) => !GENERIC_TYPES.has(t) && !NOT_ORGANIZATION.test(t)) ?? null;
 const words = (type: string) => type.replace(/([a-z])([A-Z])/g, '$1 $2');
 const unique = (values: Array<string | null>) => [...new Set(values.filter((v): v is string => !!v))];
 
@@ -105,19 +113,22 @@ function fromMicrodata(scope: Element, base: string): Organization {
 export function organizationsOf(dom: Document, base: string): Organization[] {
   const nodes = jsonLdNodesOf(dom.querySelectorAll('script[type]'));
   const deref = dereferencer(nodes);
-  const found = nodes.filter((n) => isOrganization(typesOf(n))).map((n) => fromJsonLd(n, deref, base));
-  // A page's own publisher is often only referenced from its WebSite or WebPage node.
+  const detailed = (n: JsonLdNode) => ['address', 'telephone', 'email', 'logo'].some((key) => n[key] !== undefined);
+  const found = nodes.filter((n) => isOrganization(typesOf(n), detailed(n))).map((n) => fromJsonLd(n, deref, base));
+  // A page's publisher is often written inside its Article or WebPage node rather than as a node of its own.
+  const ids = new Set(nodes.map((n) => n['@id']).filter((id) => typeof id === 'string'));
   for (const node of nodes) {
     for (const key of ['publisher', 'provider', 'author']) {
-      for (const ref of asArray(node[key])) {
-        const target = deref(ref);
-        if (isNode(target) && isOrganization(typesOf(target)) && target !== ref && !nodes.includes(target)) found.push(fromJsonLd(target, deref, base));
+      for (const value of asArray(node[key])) {
+        const nested = isNode(value) && !(typeof value['@id'] === 'string' && ids.has(value['@id'])) && !nodes.includes(value);
+        if (nested && isOrganization(typesOf(value), detailed(value))) found.push(fromJsonLd(value, deref, base));
       }
     }
   }
   for (const scope of dom.querySelectorAll('[itemscope][itemtype]')) {
     const types = (scope.getAttribute('itemtype') ?? '').trim().split(/\s+/).map((t) => t.replace(/^.*[/:#]/, ''));
-    if (isOrganization(types) && !scope.hasAttribute('itemprop')) found.push(fromMicrodata(scope, base));
+    const detailed = ['address', 'telephone', 'email', 'logo'].some((name) => [...scope.querySelectorAll(`[itemprop~="${name}"]`)].some((el) => scopeOf(el) === scope));
+    if (isOrganization(types, detailed) && !scope.hasAttribute('itemprop')) found.push(fromMicrodata(scope, base));
   }
   return found;
 }
