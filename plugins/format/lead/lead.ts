@@ -14,12 +14,15 @@ import { organizationsOf } from '../shared/organization.ts';
 import type { LeadFacts } from '../../../core/model/organization.ts';
 import { socialsByNetwork } from '../shared/socials.ts';
 import { pageLogos } from '../shared/logos.ts';
-import { defaultCountry, findEmails, findPhones, pageText } from './contacts.ts';
 import { likelyPages } from './pages.ts';
 
 const MAX_ADDRESS = 300;
 
-export function leadFacts(doc: PageDocument): LeadFacts {
+// The phone metadata costs every content worker tens of milliseconds at start: loaded when a page first asks for leads.
+let contacts: Promise<typeof import('./contacts.ts')> | undefined;
+
+export async function leadFacts(doc: PageDocument): Promise<LeadFacts> {
+  const { defaultCountry, findEmails, findPhones, pageText } = await (contacts ??= import('./contacts.ts'));
   const dom = servedPage(doc);
   const empty: LeadFacts = { organizations: [], emails: [], phones: [], socials: {}, pages: [], logo: null, address: null, country: null };
   if (!dom) return empty;
