@@ -20,9 +20,8 @@ import { nameFromTitle } from '../lead/merge.ts';
 import type { BrandRequest } from './request.ts';
 import { fetchAssets, type Manifest } from './assets.ts';
 import type { BrandSettings } from './config.ts';
-import { emptyCssFacts, readCss } from './css.ts';
-import { decideFonts, type BrandFont } from './fonts.ts';
-import { COLOR_ROLES, decidePalette, type ColorRole } from './palette.ts';
+import type { BrandFont } from './fonts.ts';
+import type { ColorRole } from './palette.ts';
 import { PALETTE_SCRIPT, readRendered, type Rendered } from './rendered.ts';
 
 export interface Brand {
@@ -77,6 +76,7 @@ function chooseName(facts: BrandFacts, manifest: Manifest | null): string | null
 
 export class BrandService {
   private schema?: ReturnType<typeof checkedSchema>;
+  private style?: Promise<typeof import('./style.ts')>;
 
   constructor(private readonly deps: { scraper: Scraper; http: HttpClient; llm: LlmService; settings: Readonly<BrandSettings> }) {}
 
@@ -106,10 +106,9 @@ export class BrandService {
     const { result } = outcome;
     const facts = result.formats.brand as BrandFacts;
     const assets = await fetchAssets(this.deps.http, this.deps.settings, facts, Buffer.byteLength(facts.css), signal);
-    const css = readCss(facts.css, emptyCssFacts());
-    for (const sheet of assets.stylesheets) readCss(sheet, css);
     const manifest = assets.manifest;
-    const palette = decidePalette({ css, themes: facts.themes, manifest, computed: rendered?.colors ?? null }, facts.scheme);
+    const { decideStyle } = await (this.style ??= import('./style.ts'));
+    const { palette, fonts } = decideStyle([facts.css, ...assets.stylesheets], { themes: facts.themes, manifest }, rendered, facts.scheme, facts.fonts);
     const logo = chooseLogo([...facts.logos, ...(manifest?.icons ?? [])]);
     // a declared `icon` first: the page metadata's favicon is the largest icon, often the touch icon
     const favicon = facts.icons[0] ?? result.metadata.favicon ?? null;
@@ -121,7 +120,7 @@ export class BrandService {
       colors: palette.colors,
       colorSources: palette.sources,
       colorScheme: palette.colorScheme,
-      fonts: decideFonts(css, rendered?.fonts ?? null, facts.fonts),
+      fonts,
       images: { ogImage: facts.image, logo: logo?.url ?? null, favicon },
       socials: facts.socials,
       rendered: rendered !== null,
@@ -144,7 +143,7 @@ export class BrandService {
     }
     brand.notFound = [
       ...(brand.name ? [] : ['name']), ...(brand.logo ? [] : ['logo']), ...(brand.favicon ? [] : ['favicon']),
-      ...COLOR_ROLES.filter((role) => !brand.colors[role]).map((role) => `colors.${role}`),
+      ...(Object.keys(brand.colors) as ColorRole[]).filter((role) => !brand.colors[role]).map((role) => `colors.${role}`),
       ...(['heading', 'body', 'code'] as const).filter((role) => !brand.fonts.some((f) => f.role === role)).map((role) => `fonts.${role}`),
     ];
     return brand;
