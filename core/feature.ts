@@ -39,6 +39,11 @@ export interface FeatureJob {
   options?: JobHandlerOptions;
   /** Cloud mode: what one run costs; the shared layer charges it before the handler runs (core/metering.ts). */
   meter?: JobMeter;
+  /**
+   * Runs as the slots of the shared schedule come due (core/jobs/scheduler.ts): the feature puts its
+   * subjects on the schedule under this kind, and the job's payload is `{subject, due}`.
+   */
+  schedule?: boolean;
 }
 
 export interface FeatureDefinition<S> {

@@ -149,6 +149,11 @@ export interface OutboundEvent {
   data: Record<string, unknown>;
   /** An extra receiver for this one event, e.g. a crawl's `webhook_url`. */
   url?: string;
+  /**
+   * The data is the whole body, without the `{type, timestamp, data}` envelope: events whose payload
+   * the interface fixes field by field (`watch.changed`: `{event, watch_id, …}`).
+   */
+  bare?: boolean;
 }
 
 /** Delivers events to the workspace's registered webhooks (and `url`), as signed, retried jobs. */

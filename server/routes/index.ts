@@ -8,6 +8,7 @@ import { adminModule } from './admin.ts';
 import { healthModule } from './health.ts';
 import { batchModule } from './v1/batch.ts';
 import { crawlModule } from './v1/crawl.ts';
+import { diffModule } from './v1/diff.ts';
 import { extractModule } from './v1/extract.ts';
 import { mapModule } from './v1/map.ts';
 import { pluginsModule } from './v1/plugins.ts';
@@ -16,10 +17,12 @@ import { scrapeModule } from './v1/scrape.ts';
 import { searchModule } from './v1/search.ts';
 import { summarizeModule } from './v1/summarize.ts';
 import { usageModule } from './v1/usage.ts';
+import { watchModule } from './v1/watch.ts';
 import { webhooksModule } from './v1/webhooks.ts';
 
 export const builtinRoutes: readonly AnyRouteModule[] = [
   scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule,
+  diffModule, watchModule,
   // Cloud mode only (each module says when it is served): results, usage, and the admin API.
   resultsModule, usageModule, adminModule,
 ];
