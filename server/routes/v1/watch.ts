@@ -159,7 +159,7 @@ function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: nu
         const from = query.get('from') ?? snapshots[snapshots.findIndex((s) => s.id === to) + 1]?.id;
         if (!to || !from) throw badRequest('The watch needs two snapshots to compare; give from and to snapshot ids');
         const diff = await watches.diff(workspace, watch.id, from, to);
-        return { watch_id: watch.id, from: presentSnapshot(diff.from), to: presentSnapshot(diff.to), ...presentComparison(diff.comparison) };
+        return { watch_id: watch.id, from: presentSnapshot(diff.from), to: presentSnapshot(diff.to), ...presentComparison(diff.comparison, true) };
       },
     },
   ] satisfies Route[];
