@@ -25,6 +25,7 @@ import type { WatchTables } from '../core/features/watch/tables.ts';
 import { postgresProcessDatabase } from '../test/helpers/databases.ts';
 import { spawnTrawl, type TrawlProcess } from '../test/helpers/trawl-process.ts';
 import { cpuMs } from './processes.ts';
+import { quantile } from './stats.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const { values: args } = parseArgs({
@@ -68,7 +69,6 @@ const env = {
   TRAWL_JOBS_SCHEDULE_TICK_SECONDS: '1',
 };
 const processes: TrawlProcess[] = [spawnTrawl('all', env), spawnTrawl('all', env)];
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const cpuOfProcesses = () => processes.reduce((sum, p) => sum + cpuMs(p.proc.pid).total, 0);
 
 try {
@@ -150,7 +150,7 @@ try {
     concurrencyPerProcess: CONCURRENCY,
     allCheckedSecondsAfterFirstDue: (lastChecked - firstDue) / 1000,
     allCheckedSecondsAfterLastDue: (lastChecked - firstDue - DUE_WINDOW_MS) / 1000,
-    lagMs: { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags[lags.length - 1] },
+    lagMs: { p50: quantile(lags, 0.5), p99: quantile(lags, 0.99), max: lags[lags.length - 1] },
     checks: rows.length,
     distinctSlots: slots,
     pagesFetchedTwice: fetchedTwice,
