@@ -64,12 +64,13 @@ async function loadWatches() {
 }
 async function act(work, done) { try { await work(); say(done); await loadWatches(); if (selected) await openWatch(selected); } catch (e) { say(e.message, true); } }
 async function checkWatch(id) {
-  const before = (await api('GET', '/v1/watch/' + id)).snapshots.length;
+  // A check, working or failed, moves last_checked_at (the timeline may be at its retention).
+  const before = (await api('GET', '/v1/watch/' + id)).last_checked_at;
   await act(() => api('POST', '/v1/watch/' + id + '/check'), 'Checking…');
   for (let i = 0; i < 40; i++) {
     await new Promise((r) => setTimeout(r, 500));
     const w = await api('GET', '/v1/watch/' + id);
-    if (w.snapshots.length !== before || w.last_error) { say('Checked'); await loadWatches(); if (selected === id) await openWatch(id); return; }
+    if (w.last_checked_at !== before) { say(w.last_error ? 'Check failed: ' + w.last_error : 'Checked'); await loadWatches(); if (selected === id) await openWatch(id); return; }
   }
 }
 async function openWatch(id) {

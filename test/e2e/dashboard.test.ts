@@ -110,6 +110,9 @@ describe('dashboard in Chromium', () => {
     await page.goto(`${trawl.url}/dashboard`);
     await page.locator('#key-form').waitFor({ state: 'visible' });
     expect(await page.isVisible('#app')).toBe(false);
+    for (const [method, path] of [['GET', '/v1/watch'], ['POST', '/v1/watch'], ['GET', '/v1/watch/x'], ['PATCH', '/v1/watch/x'], ['DELETE', '/v1/watch/x'], ['POST', '/v1/watch/x/check'], ['POST', '/v1/diff']]) {
+      expect(await trawl.call(path!, { method: method!, ...(method === 'GET' ? {} : { body: {} }) })).toMatchObject({ status: 401, body: { error: 'Invalid or missing API key' } });
+    }
     const response = await page.request.get(`${trawl.url}/dashboard`);
     expect(response.headers()['content-security-policy']).toContain("script-src 'nonce-");
   });

@@ -233,6 +233,16 @@ test('20 watches per workspace; the 21st is a 409; the list pages through them',
   for (const id of ids) await trawl.call(`/v1/watch/${id}`, { method: 'DELETE' });
 });
 
+test('the OpenAPI document describes every watch and diff route and the watch.changed event', async () => {
+  const doc = (await trawl.get('/openapi.json')).body;
+  expect(Object.keys(doc.paths['/v1/watch']).sort()).toEqual(['get', 'post']);
+  expect(Object.keys(doc.paths['/v1/watch/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
+  for (const path of ['/v1/watch/{id}/check', '/v1/watch/{id}/diff', '/v1/diff']) expect(doc.paths[path]).toBeDefined();
+  expect(doc.webhooks['watch.changed']).toBeDefined();
+  expect(doc.components.schemas.WatchChangedEvent.required).toEqual(['event', 'watch_id', 'url', 'summary', 'word_count_delta', 'checked_at']);
+  expect(doc.paths['/v1/watch'].post.requestBody.content['application/json'].schema.properties.interval_minutes).toMatchObject({ minimum: 60, maximum: 10080 });
+});
+
 describe('POST /v1/diff', () => {
   test('against previous text: changed lines, links and a summary', async () => {
     const answer = await trawl.post('/v1/diff', { url: site.at('/static'), previous: 'Something always changes on this busy page.\n\nSee [more](https://example.com/more).' });
