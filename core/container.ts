@@ -136,7 +136,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
       // Cloud mode charges declared jobs through the registered Meter; self-hosted runs them as they are.
       const handler = job.meter && meter ? meteredJob(job.handler, job.meter, meter) : job.handler;
       jobs.handle(job.kind, handler, job.options);
-      if (job.schedule) scope.resolve(JobTokens.Scheduler).register(job.kind);
+      if (job.schedule) scope.resolve(JobTokens.Scheduler).register(job.kind, job.schedule === true ? {} : job.schedule);
     }
   });
 

@@ -40,11 +40,11 @@ for (const database of testDatabases()) {
     const schedulers: Scheduler[] = [];
     const newScheduler = () => {
       const scheduler = new Scheduler(storage.db, storage.dialect, { insert: (db, specs) => insertJobs(db, specs, 3), poke() {} }, config, silent, () => clock);
-      scheduler.register('test.check');
+      scheduler.register('test.check', { maxAttempts: 2 });
       schedulers.push(scheduler);
       return scheduler;
     };
-    const jobs = () => storage.db.selectFrom('jobs').select(['kind', 'workspace_id', 'payload']).orderBy('created_at').execute()
+    const jobs = () => storage.db.selectFrom('jobs').select(['kind', 'workspace_id', 'payload']).orderBy('created_at').orderBy('run_at').execute()
       .then((rows) => rows.map((r) => ({ kind: r.kind, workspace: r.workspace_id, ...JSON.parse(r.payload) })));
     const row = (subject: string) => storage.db.selectFrom('schedules').selectAll().where('subject_id', '=', subject).executeTakeFirstOrThrow();
     const put = (scheduler: Scheduler, subject: string, intervalSeconds = HOUR) =>
@@ -72,6 +72,7 @@ for (const database of testDatabases()) {
       expect(await scheduler.tick()).toBe(1);
       expect(await scheduler.tick()).toBe(0);
       expect(await jobs()).toEqual([{ kind: 'test.check', workspace: 'w1', subject: 's1', due }]);
+      expect((await storage.db.selectFrom('jobs').select('max_attempts').executeTakeFirstOrThrow()).max_attempts).toBe(2);
       expect((await row('s1')).next_due_at).toBe(new Date(Date.parse(due) + HOUR * 1000).toISOString());
 
       clock = Date.parse(due) + HOUR * 1000 + 5000;

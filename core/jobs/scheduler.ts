@@ -30,6 +30,12 @@ export interface SlotPayload {
   due: string;
 }
 
+/** How the jobs of a kind's slots are enqueued. */
+export interface SlotOptions {
+  /** Attempts per slot's job; default `jobs.maxAttempts`. */
+  maxAttempts?: number;
+}
+
 export interface ScheduleEntry {
   kind: string;
   subject: string;
@@ -59,7 +65,8 @@ export function nextSlot(due: number, intervalMs: number, now: number, offsetMs:
 }
 
 export class Scheduler {
-  private readonly kinds = new Set<string>();
+  /** The kinds this process claims, with what their slot jobs are enqueued with. */
+  private readonly kinds = new Map<string, SlotOptions>();
   private cron: Cron | null = null;
   private ticking: Promise<number> | null = null;
 
@@ -74,12 +81,12 @@ export class Scheduler {
   ) {}
 
   /** This process claims due slots of the kind (its job handler is registered here too). */
-  register(kind: string): void {
-    this.kinds.add(kind);
+  register(kind: string, options: SlotOptions = {}): void {
+    this.kinds.set(kind, options);
   }
 
   get registered(): readonly string[] {
-    return [...this.kinds];
+    return [...this.kinds.keys()];
   }
 
   private offset(entry: Pick<ScheduleEntry, 'subject' | 'intervalSeconds'>): number {
@@ -148,7 +155,7 @@ export class Scheduler {
 
   private async claimAll(): Promise<number> {
     let total = 0;
-    for (const kind of this.kinds) {
+    for (const kind of this.kinds.keys()) {
       let claimed: number;
       do {
         claimed = await this.claimBatch(kind);
@@ -156,7 +163,7 @@ export class Scheduler {
       } while (claimed === this.config.scheduleBatch);
     }
     if (total > 0) {
-      this.sink.poke([...this.kinds]);
+      this.sink.poke([...this.kinds.keys()]);
       this.logger.debug({ enqueued: total }, 'scheduled checks enqueued');
     }
     return total;
@@ -184,10 +191,12 @@ export class Scheduler {
         .set({ next_due_at: sql<string>`case subject_id ${cases} end`, last_enqueued_at: nowIso })
         .where('kind', '=', kind).where('subject_id', 'in', rows.map((r) => r.subject_id))
         .execute();
+      const { maxAttempts } = this.kinds.get(kind) ?? {};
       await this.sink.insert(trx, rows.map((row) => ({
         kind,
         workspace: row.workspace_id,
         payload: { subject: row.subject_id, due: row.next_due_at },
+        ...(maxAttempts ? { maxAttempts } : {}),
       })));
       return rows.length;
     });

@@ -47,7 +47,7 @@ export const watchFeature = defineFeature<WatchSettings>({
       logger: ctx.logger,
     });
     return [{
-      kind: CHECK_JOB, handler: worker.handle, meter: checkMeter(store), schedule: true,
+      kind: CHECK_JOB, handler: worker.handle, meter: checkMeter(store), schedule: { maxAttempts: ctx.settings.maxAttempts },
       options: { concurrency: ctx.settings.concurrency, onFailed: worker.onFailed },
     }];
   },
