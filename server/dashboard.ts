@@ -12,7 +12,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1d232a;background:#f6f7
 header{background:#17324d;color:#fff;padding:.7rem 1.5rem;display:flex;gap:1rem;align-items:center}
 header h1{font-size:1.15rem;margin:0;flex:1}main{max-width:1100px;margin:1rem auto;padding:0 1rem}
 section{background:#fff;border:1px solid #dde1e6;border-radius:8px;padding:1rem 1.2rem;margin-bottom:1rem}
-h2{font-size:1.05rem;margin:.1rem 0 .8rem}table{width:100%;border-collapse:collapse}
+h2{font-size:1.05rem;margin:.1rem 0 .8rem}section h2+p{margin-top:-.5rem}#diff-title{margin-top:1.2rem}table{width:100%;border-collapse:collapse}
 th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #eef0f2;vertical-align:top;font-size:14px}
 input{font:inherit;padding:.3rem .45rem;border:1px solid #bbc2ca;border-radius:5px}
 button{font:inherit;padding:.25rem .7rem;border-radius:5px;border:1px solid #17324d;background:#fff;color:#17324d;cursor:pointer}
@@ -131,7 +131,7 @@ export function dashboardPage(nonce: string): { html: string; headers: Record<st
 <section><h2>New watch</h2><form id="create-form" class="row">
 <input id="new-url" type="url" placeholder="https://example.com/page" required size="40">
 <input id="new-name" placeholder="Name (optional)">
-<input id="new-interval" type="number" min="60" max="10080" placeholder="Minutes (1440)">
+<input id="new-interval" type="number" min="60" max="10080" placeholder="Every N minutes (1440)" style="width:12rem">
 <button class="primary">Create</button></form></section>
 <section><h2>Watches <span id="watch-count" class="muted"></span></h2>
 <table><thead><tr><th>Watch</th><th>Status</th><th>Interval</th><th>Last checked</th><th>Last change</th><th></th></tr></thead>
@@ -139,7 +139,7 @@ export function dashboardPage(nonce: string): { html: string; headers: Record<st
 <section id="detail" hidden><h2>Timeline of <span id="detail-name"></span></h2><p id="detail-url" class="muted"></p>
 <table><thead><tr><th>From</th><th>To</th><th>Checked</th><th>Status</th><th>What changed</th><th>Words</th></tr></thead>
 <tbody id="timeline-rows"></tbody></table><p id="timeline-empty" class="muted" hidden>No snapshots yet: the first check is on its way.</p>
-<h2>Diff</h2><p id="diff-summary" class="muted"></p><div id="diff" class="diff"></div></section>
+<h2 id="diff-title">Diff</h2><p id="diff-summary" class="muted"></p><div id="diff" class="diff"></div></section>
 </div></main>
 <script nonce="${nonce}">${SCRIPT}</script></body></html>`;
   return {

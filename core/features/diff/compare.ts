@@ -66,7 +66,7 @@ function excerpt(line: string): string {
   return line.length > EXCERPT ? `${line.slice(0, EXCERPT - 1).trimEnd()}…` : line;
 }
 
-/** "2 lines added and 1 removed; 1 link added. Now reads: “…”." */
+/** "2 lines added and 1 removed; 1 link added. Now reads: “…”" */
 export function summarise(added: readonly string[], removed: readonly string[], linksAdded: number, linksRemoved: number): string {
   const lines: string[] = [];
   if (added.length && removed.length) lines.push(`${plural(added.length, 'line')} added and ${removed.length} removed`);
@@ -79,8 +79,8 @@ export function summarise(added: readonly string[], removed: readonly string[], 
   if (parts.length === 0) return 'No change.';
   let sentence = parts.join('; ');
   sentence = sentence[0]!.toUpperCase() + sentence.slice(1);
-  if (added[0]) return `${sentence}. Now reads: “${excerpt(added[0])}”.`;
-  if (removed[0]) return `${sentence}. No longer reads: “${excerpt(removed[0])}”.`;
+  if (added[0]) return `${sentence}. Now reads: “${excerpt(added[0])}”`;
+  if (removed[0]) return `${sentence}. No longer reads: “${excerpt(removed[0])}”`;
   return `${sentence}.`;
 }
 

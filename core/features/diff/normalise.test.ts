@@ -59,7 +59,7 @@ test('one edited sentence and an added link are changes with a summary, links an
   expect(result).toMatchObject({ linksAdded: 1, linksRemoved: 0, wordCountDelta: 2 });
   expect(result.unified).toContain('-The cat sat on the mat.');
   expect(result.unified).toContain('+The dog sat on the mat.');
-  expect(result.summary).toBe('2 lines added and 2 removed; 1 link added. Now reads: “The dog sat on the mat.”.');
+  expect(result.summary).toBe('2 lines added and 2 removed; 1 link added. Now reads: “The dog sat on the mat.”');
   expect(result.parts.map((p) => p.type)).toEqual(['same', 'removed', 'added']);
   expect(compare(before, before)).toMatchObject({ changed: false, unified: '', added: [], removed: [], summary: 'No change.' });
 });

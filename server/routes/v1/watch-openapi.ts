@@ -38,7 +38,7 @@ const NORMALISED =
   'view/like/comment counters replaced by placeholders. Calendar dates and all other text count.';
 
 const counts = {
-  summary: { type: 'string', description: 'A short plain sentence, e.g. `1 line added and 1 removed. Now reads: “…”.`' },
+  summary: { type: 'string', description: 'A short plain sentence, e.g. `1 line added and 1 removed. Now reads: “…”`' },
   word_count_delta: { type: 'integer', description: 'Words now minus words before.' },
   links_added: { type: 'integer' },
   links_removed: { type: 'integer' },
