@@ -85,10 +85,6 @@ export class Scheduler {
     this.kinds.set(kind, options);
   }
 
-  get registered(): readonly string[] {
-    return [...this.kinds.keys()];
-  }
-
   private offset(entry: Pick<ScheduleEntry, 'subject' | 'intervalSeconds'>): number {
     return jitterMs(entry.subject, entry.intervalSeconds * 1000, this.config.scheduleJitterSeconds);
   }
