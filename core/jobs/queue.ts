@@ -5,7 +5,8 @@
  * process takes the job over once the lease lapses. A thrown error is retried with exponential
  * backoff and jitter unless it is `permanent` or the attempts are used up; then the kind's
  * `onFailed` records the failure. `stop()` stops claiming, lets running jobs finish until the
- * deadline and hands the rest back to the queue.
+ * deadline and hands the rest back to the queue. The shared schedule (scheduler.ts) ticks while
+ * the workers run.
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
@@ -15,6 +16,7 @@ import { TrawlError } from '../errors.ts';
 import type { ClaimedJob, JobHandler, JobHandlerOptions, JobQueue, JobSpec } from '../services.ts';
 import type { Database } from '../storage/schema.ts';
 import { createJobStore, insertJobs, type Executor, type JobStore } from './store.ts';
+import { Scheduler } from './scheduler.ts';
 
 export type JobsConfig = TrawlConfig['jobs'];
 
@@ -48,6 +50,8 @@ interface Running {
 export class DbJobQueue implements JobQueue {
   readonly worker = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   private readonly store: JobStore;
+  /** The shared schedule's ticks run while this process runs workers. */
+  readonly scheduler: Scheduler;
   private readonly kinds = new Map<string, Kind>();
   private readonly running = new Map<string, Running>();
   private state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
@@ -64,6 +68,7 @@ export class DbJobQueue implements JobQueue {
     private readonly logger: Logger,
   ) {
     this.store = createJobStore(db, dialect);
+    this.scheduler = new Scheduler(db, dialect, this, config, logger.child({ component: 'scheduler' }));
   }
 
   private get leaseMs(): number {
@@ -111,6 +116,7 @@ export class DbJobQueue implements JobQueue {
     this.state = 'running';
     this.timer = setInterval(() => void this.maintain(), Math.max(200, Math.floor(this.leaseMs / 3)));
     this.loopDone = this.loop();
+    this.scheduler.start();
     this.logger.info({ worker: this.worker, kinds: [...this.kinds.keys()] }, 'job workers started');
   }
 
@@ -120,6 +126,7 @@ export class DbJobQueue implements JobQueue {
       return;
     }
     this.state = 'stopping';
+    await this.scheduler.stop();
     this.wake?.();
     await this.loopDone;
     const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));

@@ -14,6 +14,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import type { AnyFeature } from '../feature.ts';
 import { jobsMigration } from '../jobs/migration.ts';
 import { accountsMigration } from './accounts-migration.ts';
+import { schedulesMigration } from '../jobs/schedule-migration.ts';
 import { DEFAULT_WORKSPACE } from './workspaces.ts';
 
 // Migrations see the database as it was when they were written, not as schema.ts says today.
@@ -79,6 +80,7 @@ const coreMigrations: Record<string, Migration> = {
   '0002_jobs_crawls': jobsMigration,
   // 0003 is the webhooks feature's (shipped under that name).
   '0004_accounts': accountsMigration,
+  '0005_schedules': schedulesMigration,
 };
 
 /** Core's migrations plus every feature's; a name declared twice is a programming error. */
