@@ -1,0 +1,53 @@
+/**
+ * Request and response shapes of the /v1 API, written against /openapi.json. The commonly used
+ * fields are typed; every object also admits the fields a newer server adds.
+ */
+type Open = { [key: string]: unknown };
+
+export type Format = 'markdown' | 'html' | 'raw_html' | 'text' | 'links' | 'images' | 'metadata' | 'screenshot' | 'json' | (string & {});
+export interface ScrapeOptions extends Open {
+  formats?: Format[]; include_selectors?: string[]; exclude_selectors?: string[]; no_cache?: boolean; timeout?: number;
+  max_age_ms?: number; headers?: Record<string, string>; actions?: Open[]; screenshot?: boolean | Open; mobile?: boolean;
+  render?: boolean | 'auto'; only_main_content?: boolean;
+}
+export interface ScrapeRequest extends ScrapeOptions { url: string }
+export interface ScrapeResult extends Open { url?: string; markdown?: string; html?: string; text?: string; links?: string[]; metadata?: Open }
+
+export type RunStatus = 'queued' | 'scraping' | 'completed' | 'failed' | 'cancelled';
+export interface CrawlRequest extends Open {
+  url: string; max_depth?: number; max_pages?: number; allow_subdomains?: boolean; allow_external_links?: boolean;
+  include_paths?: string[]; exclude_paths?: string[]; webhook_url?: string; scrape_options?: ScrapeOptions;
+}
+export interface RunStarted extends Open { id: string; status: RunStatus }
+export interface CrawlPage extends Open { url: string; status: 'completed' | 'failed'; markdown?: string; error?: string }
+export interface RunSummary extends Open {
+  id: string; status: RunStatus; url?: string; total: number; completed: number; failed: number;
+  created_at: string; updated_at: string; completed_at: string | null; error?: string | null; retry_of?: string | null;
+}
+export interface RunStatusPage extends RunSummary { data: CrawlPage[]; next?: string }
+export interface Page<K extends string, T> { page: number; per_page: number; total: number; next?: string; [key: string]: unknown }
+export type Paged<K extends string, T> = Page<K, T> & { [P in K]: T[] };
+export interface PageQuery { page?: number; per_page?: number }
+
+export interface BatchRequest extends ScrapeOptions { urls: string[]; webhook_url?: string; query?: string; extract?: Open }
+export interface MapRequest extends Open { url: string; search?: string; limit?: number; include_subdomains?: boolean }
+export interface MapResult extends Open { links: Array<string | Open> }
+export interface SearchRequest extends Open { query: string; num_results?: number; scrape?: boolean; formats?: Format[]; country?: string; lang?: string }
+export interface SearchResult extends Open { results?: Open[] }
+export interface ExtractRequest extends Open { url: string; prompt?: string; schema?: Open; only_main_content?: boolean }
+export interface SummarizeRequest extends Open { url: string; length?: string; mode?: string; formats?: string[] }
+export interface UrlRequest extends Open { url: string; no_cache?: boolean; timeout?: number }
+export interface LeadBatchRequest extends Open { urls: string[]; webhook_url?: string; no_cache?: boolean }
+export interface LeadBatch extends Open { id: string; status: 'queued' | 'processing' | 'completed'; total: number; completed: number; failed: number; data?: Open[] }
+export interface DiffRequest extends Open { url: string; previous?: string }
+
+export interface WebhookRequest extends Open { url: string; events: string[] }
+export interface Webhook extends Open { id: string; url: string; events: string[]; active: boolean; secret?: string }
+export interface WatchRequest extends Open {
+  url: string; name?: string; interval_minutes?: number; webhook_url?: string; ignore_selectors?: string[]; ignore_text?: string[];
+}
+export interface Watch extends Open { id: string; url: string; active: boolean; snapshots?: Open[]; last_error?: string | null }
+export interface StoredResult extends Open { id: string; endpoint: string; url: string; data?: unknown }
+
+/** One Server-Sent Event of a crawl or batch stream. */
+export interface StreamEvent { id: number | null; event: string; data: any }

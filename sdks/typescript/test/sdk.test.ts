@@ -1,0 +1,189 @@
+/**
+ * The TypeScript SDK against a real Trawl server (sdks/harness.ts): every method once, the
+ * waiters, pagination, the crawl stream resumed after a dropped connection, each error class,
+ * a retry after a 429, webhook verification, and the drift check against /openapi.json.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startSdkHarness, type SdkHarness } from '../../harness.ts';
+import {
+  AuthenticationError, ConflictError, ENDPOINTS, InsufficientCreditsError, NotFoundError, PermissionDeniedError, RateLimitError,
+  SDK_VERSION, Trawl, UnprocessableError, WaitTimeoutError, WebhookVerificationError, signWebhook, verifyWebhook,
+} from '../src/index.ts';
+import rootPackage from '../../../package.json';
+import sdkPackage from '../package.json';
+
+let harness: SdkHarness;
+let trawl: Trawl;
+const site = (path: string) => harness.env.site + path;
+const failure = async (work: Promise<unknown>) => work.then(() => { throw new Error('expected a failure'); }, (err) => err);
+
+beforeAll(async () => {
+  harness = await startSdkHarness();
+  trawl = new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.main, backoffMs: 20 });
+});
+afterAll(() => harness.stop());
+
+describe('TypeScript SDK', () => {
+  test('the endpoint list is exactly the /v1 part of /openapi.json, and the version is Trawl\'s', async () => {
+    const doc = await (await fetch(`${harness.env.url}/openapi.json`)).json();
+    const documented = Object.entries<Record<string, unknown>>(doc.paths)
+      .filter(([path]) => path.startsWith('/v1/') || path === '/health')
+      .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
+    expect([...ENDPOINTS].sort()).toEqual(documented.sort());
+    expect(SDK_VERSION).toBe(rootPackage.version);
+    expect(sdkPackage.version).toBe(rootPackage.version);
+  });
+
+  test('reads TRAWL_API_URL and TRAWL_API_KEY', async () => {
+    process.env.TRAWL_API_URL = harness.env.url;
+    process.env.TRAWL_API_KEY = harness.env.keys.main;
+    try {
+      expect((await new Trawl().plugins()).plugins.length).toBeGreaterThan(0);
+    } finally {
+      delete process.env.TRAWL_API_URL;
+      delete process.env.TRAWL_API_KEY;
+    }
+  });
+
+  test('one-shot endpoints', async () => {
+    expect((await trawl.health()).status).toBeDefined();
+    const page = await trawl.scrape({ url: site('/a'), formats: ['markdown', 'links'] });
+    expect(page.markdown).toContain('Page a');
+    expect((await trawl.map({ url: site('/') })).links.length).toBeGreaterThan(0);
+    expect(JSON.stringify(await trawl.search({ query: 'sea' }))).toContain(site('/a'));
+    expect((await trawl.extract({ url: site('/a'), schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } })).data).toEqual({ title: 'Tides' });
+    expect((await trawl.summarize({ url: site('/a') })).summary).toBe('Tides');
+    expect(JSON.stringify(await trawl.lead({ url: site('/') }))).toContain('hello@example.com');
+    expect(await trawl.brand({ url: site('/') })).toBeObject();
+    expect(await trawl.diff({ url: site('/b') })).toBeObject();
+  });
+
+  test('crawl: waiter, pages iterator, history, stream resumed after drops, retry and cancel', async () => {
+    const done = await trawl.crawl({ url: site('/'), max_pages: 4 }, { pollIntervalMs: 50, timeoutMs: 20_000 });
+    expect(done.status).toBe('completed');
+    expect(done.completed).toBe(4);
+    const pages = [];
+    for await (const p of trawl.iterCrawlPages(done.id, { per_page: 1 })) pages.push(p.url);
+    expect(pages.sort()).toEqual([site('/'), site('/a'), site('/b'), site('/c')].sort());
+    expect((await trawl.crawlPages(done.id, { status: 'failed' })).total).toBe(0);
+    expect((await trawl.crawlHistory()).crawls.map((c) => c.id)).toContain(done.id);
+
+    // A front that cuts every connection after its first event: the SDK must resume each time.
+    const cutting = Bun.serve({
+      hostname: '127.0.0.1', port: 0,
+      async fetch(req) {
+        const url = new URL(req.url);
+        const upstream = await fetch(harness.env.url + url.pathname + url.search, { headers: req.headers });
+        const text = await upstream.text();
+        return new Response(text.slice(0, text.indexOf('\n\n', text.indexOf('event:')) + 2), { headers: { 'content-type': 'text/event-stream' } });
+      },
+    });
+    try {
+      const resuming = new Trawl({ baseUrl: `http://127.0.0.1:${cutting.port}`, apiKey: harness.env.keys.main });
+      const events = [];
+      for await (const event of resuming.streamCrawl(done.id)) events.push(event);
+      expect(events.filter((e) => e.event === 'page').map((e) => e.id)).toEqual([1, 2, 3, 4]);
+      expect(events.at(-1)).toMatchObject({ event: 'end', data: { status: 'completed' } });
+    } finally {
+      await cutting.stop(true);
+    }
+    const fromTwo = [];
+    for await (const event of trawl.streamCrawl(done.id, { lastEventId: 2 })) fromTwo.push(event.id);
+    expect(fromTwo).toEqual([3, 4, null]);
+
+    const retried = await trawl.retryCrawl(done.id);
+    expect(retried.id).not.toBe(done.id);
+    await trawl.waitForCrawl(retried.id, { pollIntervalMs: 50, timeoutMs: 20_000 });
+    const error = await failure(trawl.cancelCrawl(done.id));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error.status).toBe(409);
+    const slow = await trawl.startCrawl({ url: site('/slow') });
+    expect(await failure(trawl.waitForCrawl(slow.id, { pollIntervalMs: 1, timeoutMs: 0 }))).toBeInstanceOf(WaitTimeoutError);
+    expect((await trawl.cancelCrawl(slow.id)).status).toBe('cancelled');
+  });
+
+  test('batch and lead batch waiters, batch stream and cancel', async () => {
+    const batch = await trawl.batch({ urls: [site('/a'), site('/b')] }, { pollIntervalMs: 50, timeoutMs: 20_000 });
+    expect(batch).toMatchObject({ status: 'completed', completed: 2 });
+    expect((await trawl.getBatch(batch.id)).data.length).toBe(2);
+    const events = [];
+    for await (const event of trawl.streamBatch(batch.id)) events.push(event.event);
+    expect(events).toEqual(['page', 'page', 'end']);
+    expect(await failure(trawl.cancelBatch(batch.id))).toBeInstanceOf(ConflictError);
+    const leads = await trawl.startLeadBatch({ urls: [site('/'), site('/a')] });
+    const finished = await trawl.waitForLeadBatch(leads.id, { pollIntervalMs: 50, timeoutMs: 20_000 });
+    expect(finished).toMatchObject({ status: 'completed', total: 2 });
+  });
+
+  test('webhooks and watches', async () => {
+    const hook = await trawl.createWebhook({ url: site('/hook'), events: ['crawl.completed'] });
+    expect(hook.secret).toStartWith('whsec_');
+    expect((await trawl.listWebhooks()).webhooks.map((w: any) => w.id)).toContain(hook.id);
+    expect((await trawl.getWebhook(hook.id)).url).toBe(site('/hook'));
+    expect((await trawl.updateWebhook(hook.id, { active: false })).active).toBe(false);
+    expect((await trawl.webhookDeliveries(hook.id)).total).toBe(0);
+    await trawl.deleteWebhook(hook.id);
+    expect(await failure(trawl.getWebhook(hook.id))).toBeInstanceOf(NotFoundError);
+
+    const watch = await trawl.createWatch({ url: site('/c'), name: 'c' });
+    expect((await trawl.listWatches()).watches.map((w: any) => w.id)).toContain(watch.id);
+    expect((await trawl.updateWatch(watch.id, { name: 'page c' })).name).toBe('page c');
+    await trawl.checkWatch(watch.id);
+    for (const deadline = Date.now() + 10_000; ((await trawl.getWatch(watch.id)).snapshots?.length ?? 0) < 2 && Date.now() < deadline; ) await Bun.sleep(30);
+    expect(await trawl.watchDiff(watch.id)).toBeObject();
+    await trawl.deleteWatch(watch.id);
+  });
+
+  test('stored results, cache lookup and usage', async () => {
+    await trawl.scrape({ url: site('/b') });
+    const all = [];
+    for await (const result of trawl.iterResults({ per_page: 1 })) all.push(result);
+    expect(all.length).toBeGreaterThan(1);
+    expect((await trawl.getResult(all[0]!.id)).id).toBe(all[0]!.id);
+    expect((await trawl.cacheLookup('scrape', site('/b'))).url).toBe(site('/b'));
+    const usage = await trawl.usage({ per_page: 5 }) as any;
+    expect(usage.runs.length).toBeGreaterThan(0);
+    const run = usage.runs.find((r: any) => r.endpoint === 'scrape');
+    expect((await trawl.runResult(run.id)).endpoint).toBe('scrape');
+  });
+
+  test('errors carry the status and the server\'s message', async () => {
+    const cases: Array<[Promise<unknown>, Function, number]> = [
+      [new Trawl({ baseUrl: harness.env.url, apiKey: 'trawl_wrong' }).usage(), AuthenticationError, 401],
+      [new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.broke }).scrape({ url: site('/a') }), InsufficientCreditsError, 402],
+      [new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.lapsed }).scrape({ url: site('/a') }), PermissionDeniedError, 403],
+      [trawl.getCrawl('00000000-0000-4000-8000-000000000000'), NotFoundError, 404],
+      [trawl.scrape({ url: 'http://127.0.0.1:1/gone' }), UnprocessableError, 422],
+    ];
+    for (const [work, Class, status] of cases) {
+      const error = await failure(work);
+      expect(error).toBeInstanceOf(Class);
+      expect(error.status).toBe(status);
+      expect(error.message.length).toBeGreaterThan(3);
+    }
+    const limited = new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.limited, maxRetries: 0 });
+    const outcomes = await Promise.allSettled([limited.usage(), limited.usage(), limited.usage()]);
+    const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(RateLimitError);
+    expect(refused.reason.retryAfter).toBeGreaterThanOrEqual(0);
+  });
+
+  test('a 429 is retried after Retry-After', async () => {
+    const flaky = new Trawl({ baseUrl: harness.env.flakyUrl, apiKey: harness.env.keys.main });
+    const started = Date.now();
+    expect((await flaky.scrape({ url: site('/a') })).markdown).toContain('Page a');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const error = await failure(new Trawl({ baseUrl: harness.env.flakyUrl, apiKey: harness.env.keys.main, maxRetries: 0 }).health());
+    expect(error).toBeInstanceOf(RateLimitError);
+  });
+
+  test('webhook verification', () => {
+    const secret = 'whsec_' + Buffer.from('0123456789abcdef0123456789abcdef').toString('base64');
+    const now = Math.floor(Date.now() / 1000);
+    const body = '{"type":"crawl.completed"}';
+    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': `v1,bogus ${signWebhook(secret, 'msg_1', now, body)}` };
+    expect(verifyWebhook(secret, body, headers)).toEqual({ type: 'crawl.completed' });
+    expect(() => verifyWebhook(secret, body + ' ', headers)).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(secret, body, { ...headers, 'webhook-timestamp': String(now - 3600) })).toThrow(WebhookVerificationError);
+  });
+});
