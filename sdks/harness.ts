@@ -3,7 +3,8 @@
  * credit and plan answers exist) with a fixture site (its `/slow` page takes 1.5 s, for cancelling), a search provider and a language model on
  * 127.0.0.1, four workspaces (one with credits, one without, one lapsed, one allowed a single
  * request a minute), and a front that answers every other request with 429 + `Retry-After: 1`
- * before passing the next one through, for the SDKs' retry tests. Handed to the Python and Go tests
+ * before passing the next one through, for the SDKs' retry tests, and one that cuts event streams
+ * after their first event, for their resume tests. Handed to the Python and Go tests
  * as JSON in TRAWL_SDK_TEST_ENV.
  */
 import { startFixtureSite, type FixtureSite, type Route } from '../test/helpers/fixture-site.ts';
@@ -18,6 +19,8 @@ export interface SdkTestEnv {
   url: string;
   /** Answers 429 (Retry-After: 1) to every other request and passes the rest to `url`. */
   flakyUrl: string;
+  /** Passes event streams from `url` through cut after their first event, as a dropped connection. */
+  cuttingUrl: string;
   site: string;
   keys: { main: string; broke: string; lapsed: string; limited: string };
 }
@@ -77,10 +80,20 @@ export async function startSdkHarness(): Promise<SdkHarness> {
       return fetch(server.url + url.pathname + url.search, { method: req.method, headers: req.headers, body });
     },
   });
+  const cutting = Bun.serve({
+    hostname: '127.0.0.1', port: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      const upstream = await fetch(server.url + url.pathname + url.search, { headers: req.headers });
+      const text = await upstream.text();
+      if (!upstream.ok) return new Response(text, { status: upstream.status, headers: upstream.headers });
+      return new Response(text.slice(0, text.indexOf('\n\n', text.indexOf('event:')) + 2), { headers: { 'content-type': 'text/event-stream' } });
+    },
+  });
   return {
-    env: { url: server.url, flakyUrl: `http://127.0.0.1:${flaky.port}`, site: site.url, keys },
+    env: { url: server.url, flakyUrl: `http://127.0.0.1:${flaky.port}`, cuttingUrl: `http://127.0.0.1:${cutting.port}`, site: site.url, keys },
     async stop() {
-      await flaky.stop(true);
+      await Promise.all([flaky.stop(true), cutting.stop(true)]);
       await server.stop();
       await Promise.all([site.stop(), searx.stop(), openai.stop()]);
     },

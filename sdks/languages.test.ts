@@ -1,0 +1,36 @@
+/**
+ * Runs the Python and Go SDKs' own test suites as subprocesses against one harness (a real Trawl
+ * server and its fixtures, sdks/harness.ts), so `bun run test` covers all three SDKs. A missing
+ * toolchain is a failure that says how to install it, never a skip.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { startSdkHarness, type SdkHarness } from './harness.ts';
+
+let harness: SdkHarness;
+beforeAll(async () => { harness = await startSdkHarness(); });
+afterAll(() => harness.stop());
+
+async function run(command: string[], cwd: string, install: string): Promise<string> {
+  if (!Bun.which(command[0]!)) throw new Error(`${command[0]} is not installed: ${install} (.ci/run does this)`);
+  const proc = Bun.spawn(command, {
+    cwd, stdout: 'pipe', stderr: 'pipe',
+    env: { ...process.env, TRAWL_SDK_TEST_ENV: JSON.stringify(harness.env), GOFLAGS: '-count=1' },
+  });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${command.join(' ')} exited ${code}\n${out}\n${err}`);
+  return out + err;
+}
+
+describe('SDK test suites', () => {
+  test('Python: python3 -m unittest', async () => {
+    const output = await run(['python3', '-m', 'unittest', 'discover', '-v', '-s', 'tests', '-t', '.'], join(import.meta.dir, 'python'), 'apt-get install -y python3');
+    expect(output).toMatch(/^Ran ([1-9]\d*) tests/m);
+    expect(output).not.toContain('skipped');
+  }, 60_000);
+  test('Go: go test', async () => {
+    const output = await run(['go', 'test', '-v', './...'], join(import.meta.dir, 'go'), 'apt-get install -y golang-go');
+    expect(output).toMatch(/^--- PASS: /m);
+    expect(output).not.toContain('--- SKIP');
+  }, 120_000);
+});
