@@ -11,7 +11,10 @@ export interface ScrapeOptions extends Open {
   render?: boolean | 'auto'; only_main_content?: boolean;
 }
 export interface ScrapeRequest extends ScrapeOptions { url: string }
-export interface ScrapeResult extends Open { url?: string; markdown?: string; html?: string; text?: string; links?: string[]; metadata?: Open }
+export interface Link { text: string; href: string }
+export interface ScrapeResult extends Open {
+  url?: string; markdown?: string; rawHtml?: string; text?: string; links?: Link[]; metadata?: Open; screenshot?: string; extract?: unknown; warnings?: unknown[];
+}
 
 export type RunStatus = 'queued' | 'scraping' | 'completed' | 'failed' | 'cancelled';
 export interface CrawlRequest extends Open {

@@ -1,0 +1,3 @@
+module github.com/trawl/trawl/sdks/go
+
+go 1.19

@@ -1,0 +1,205 @@
+package trawl
+
+// Request and response shapes of the /v1 API, written against /openapi.json: the common fields
+// are typed; Object carries the rest (and whole answers whose shape is open).
+
+import "encoding/json"
+
+// Object is a JSON object as decoded.
+type Object = map[string]interface{}
+
+// ScrapeOptions are the options shared by scrape, batch and a crawl's scrape_options.
+type ScrapeOptions struct {
+	Formats          []string          `json:"formats,omitempty"`
+	IncludeSelectors []string          `json:"include_selectors,omitempty"`
+	ExcludeSelectors []string          `json:"exclude_selectors,omitempty"`
+	NoCache          bool              `json:"no_cache,omitempty"`
+	Timeout          int               `json:"timeout,omitempty"`
+	MaxAgeMs         int               `json:"max_age_ms,omitempty"`
+	Headers          map[string]string `json:"headers,omitempty"`
+	Actions          []Object          `json:"actions,omitempty"`
+	Mobile           bool              `json:"mobile,omitempty"`
+	Render           interface{}       `json:"render,omitempty"`
+	OnlyMainContent  *bool             `json:"only_main_content,omitempty"`
+}
+
+type ScrapeRequest struct {
+	URL string `json:"url"`
+	ScrapeOptions
+}
+
+// Link is one link of a page.
+type Link struct {
+	Text string `json:"text"`
+	Href string `json:"href"`
+}
+
+type ScrapeResult struct {
+	URL        string          `json:"url"`
+	Markdown   string          `json:"markdown"`
+	RawHTML    string          `json:"rawHtml"`
+	Text       string          `json:"text"`
+	Links      []Link          `json:"links"`
+	Metadata   Object          `json:"metadata"`
+	Screenshot string          `json:"screenshot"`
+	Extract    json.RawMessage `json:"extract"`
+	Warnings   []interface{}   `json:"warnings"`
+}
+
+type CrawlRequest struct {
+	URL                string         `json:"url"`
+	MaxDepth           int            `json:"max_depth,omitempty"`
+	MaxPages           int            `json:"max_pages,omitempty"`
+	AllowSubdomains    bool           `json:"allow_subdomains,omitempty"`
+	AllowExternalLinks bool           `json:"allow_external_links,omitempty"`
+	IncludePaths       []string       `json:"include_paths,omitempty"`
+	ExcludePaths       []string       `json:"exclude_paths,omitempty"`
+	WebhookURL         string         `json:"webhook_url,omitempty"`
+	ScrapeOptions      *ScrapeOptions `json:"scrape_options,omitempty"`
+}
+
+type BatchRequest struct {
+	URLs       []string `json:"urls"`
+	WebhookURL string   `json:"webhook_url,omitempty"`
+	ScrapeOptions
+}
+
+type SearchRequest struct {
+	Query      string   `json:"query"`
+	NumResults int      `json:"num_results,omitempty"`
+	Scrape     bool     `json:"scrape,omitempty"`
+	Formats    []string `json:"formats,omitempty"`
+	Country    string   `json:"country,omitempty"`
+	Lang       string   `json:"lang,omitempty"`
+}
+
+type ExtractRequest struct {
+	URL    string `json:"url"`
+	Prompt string `json:"prompt,omitempty"`
+	Schema Object `json:"schema,omitempty"`
+}
+
+type ExtractResult struct {
+	Data     json.RawMessage `json:"data"`
+	Metadata Object          `json:"metadata"`
+}
+
+type SummarizeRequest struct {
+	URL    string `json:"url"`
+	Length string `json:"length,omitempty"`
+	Mode   string `json:"mode,omitempty"`
+}
+
+type SummarizeResult struct {
+	Summary string `json:"summary"`
+	Method  string `json:"method"`
+}
+
+// URLRequest is the body of map, lead, brand and diff (Extra adds their other fields).
+type URLRequest struct {
+	URL   string
+	Extra Object
+}
+
+func (r URLRequest) MarshalJSON() ([]byte, error) {
+	body := Object{"url": r.URL}
+	for k, v := range r.Extra {
+		body[k] = v
+	}
+	return json.Marshal(body)
+}
+
+type LeadBatchRequest struct {
+	URLs       []string `json:"urls"`
+	WebhookURL string   `json:"webhook_url,omitempty"`
+	NoCache    bool     `json:"no_cache,omitempty"`
+}
+
+type RunStarted struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+}
+
+type CrawlPage struct {
+	URL      string `json:"url"`
+	Status   string `json:"status"`
+	Markdown string `json:"markdown"`
+	Error    string `json:"error"`
+	Metadata Object `json:"metadata"`
+}
+
+type RunStatus struct {
+	ID          string      `json:"id"`
+	Status      string      `json:"status"`
+	URL         string      `json:"url"`
+	Total       int         `json:"total"`
+	Completed   int         `json:"completed"`
+	Failed      int         `json:"failed"`
+	CreatedAt   string      `json:"created_at"`
+	CompletedAt *string     `json:"completed_at"`
+	Error       *string     `json:"error"`
+	Data        []CrawlPage `json:"data"`
+	Next        string      `json:"next"`
+}
+
+type LeadBatch struct {
+	ID        string   `json:"id"`
+	Status    string   `json:"status"`
+	Total     int      `json:"total"`
+	Completed int      `json:"completed"`
+	Failed    int      `json:"failed"`
+	Data      []Object `json:"data"`
+}
+
+type WebhookRequest struct {
+	URL    string   `json:"url,omitempty"`
+	Events []string `json:"events,omitempty"`
+	Active *bool    `json:"active,omitempty"`
+}
+
+type Webhook struct {
+	ID     string   `json:"id"`
+	URL    string   `json:"url"`
+	Events []string `json:"events"`
+	Active bool     `json:"active"`
+	Secret string   `json:"secret"`
+}
+
+type WatchRequest struct {
+	URL             string   `json:"url,omitempty"`
+	Name            string   `json:"name,omitempty"`
+	IntervalMinutes int      `json:"interval_minutes,omitempty"`
+	WebhookURL      string   `json:"webhook_url,omitempty"`
+	IgnoreSelectors []string `json:"ignore_selectors,omitempty"`
+	IgnoreText      []string `json:"ignore_text,omitempty"`
+	Active          *bool    `json:"active,omitempty"`
+}
+
+type Watch struct {
+	ID        string   `json:"id"`
+	URL       string   `json:"url"`
+	Name      *string  `json:"name"`
+	Active    bool     `json:"active"`
+	Snapshots []Object `json:"snapshots"`
+	LastError *string  `json:"last_error"`
+}
+
+type StoredResult struct {
+	ID       string          `json:"id"`
+	Endpoint string          `json:"endpoint"`
+	URL      string          `json:"url"`
+	Data     json.RawMessage `json:"data"`
+}
+
+// PageQuery selects one page of a list.
+type PageQuery struct {
+	Page    int
+	PerPage int
+}
+
+// StreamEvent is one Server-Sent Event of a crawl or batch stream; ID is 0 when it had none.
+type StreamEvent struct {
+	ID    int64
+	Event string
+	Data  json.RawMessage
+}
