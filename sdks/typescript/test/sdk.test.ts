@@ -29,7 +29,7 @@ describe('TypeScript SDK', () => {
     const documented = Object.entries<Record<string, unknown>>(doc.paths)
       .filter(([path]) => path.startsWith('/v1/') || path === '/health')
       .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
-    expect([...ENDPOINTS].sort()).toEqual(documented.sort());
+    expect([...ENDPOINTS].sort() as string[]).toEqual(documented.sort());
     expect(SDK_VERSION).toBe(rootPackage.version);
     expect(sdkPackage.version).toBe(rootPackage.version);
   });
