@@ -52,7 +52,8 @@ export async function startSdkHarness(): Promise<SdkHarness> {
   const openai: OpenAiServer = startOpenAiServer({ answer });
   const server: TestServer = await startTrawlServer({
     overrides: {
-      mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 20 },
+      // Brand without the browser: the SDK tests judge the client, and Chromium would cost seconds per call.
+      mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 20 }, brand: { browser: false },
       plugins: { search: { searxng: { url: searx.url } }, llm: { openai: { model: 'gpt-4o-mini', apiKey: OPENAI_TEST_KEY, baseUrl: `${openai.url}/v1` } } },
     },
   });

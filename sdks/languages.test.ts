@@ -1,25 +1,27 @@
 /**
- * Runs the Python and Go SDKs' own test suites as subprocesses against one harness (a real Trawl
- * server and its fixtures, sdks/harness.ts), so `bun run test` covers all three SDKs. A missing
- * toolchain is a failure that says how to install it, never a skip.
+ * Runs the Python and Go SDKs' own test suites as subprocesses, each against a harness of its own
+ * (a real Trawl server and its fixtures, sdks/harness.ts: its rate-limited key, 429 front and
+ * caches keep state), so `bun run test` covers all three SDKs. A missing toolchain is a failure
+ * that says how to install it, never a skip.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { startSdkHarness, type SdkHarness } from './harness.ts';
-
-let harness: SdkHarness;
-beforeAll(async () => { harness = await startSdkHarness(); });
-afterAll(() => harness.stop());
+import { startSdkHarness } from './harness.ts';
 
 async function run(command: string[], cwd: string, install: string): Promise<string> {
   if (!Bun.which(command[0]!)) throw new Error(`${command[0]} is not installed: ${install} (.ci/run does this)`);
-  const proc = Bun.spawn(command, {
-    cwd, stdout: 'pipe', stderr: 'pipe',
-    env: { ...process.env, TRAWL_SDK_TEST_ENV: JSON.stringify(harness.env), GOFLAGS: '-count=1' },
-  });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`${command.join(' ')} exited ${code}\n${out}\n${err}`);
-  return out + err;
+  const harness = await startSdkHarness();
+  try {
+    const proc = Bun.spawn(command, {
+      cwd, stdout: 'pipe', stderr: 'pipe',
+      env: { ...process.env, TRAWL_SDK_TEST_ENV: JSON.stringify(harness.env), GOFLAGS: '-count=1' },
+    });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (code !== 0) throw new Error(`${command.join(' ')} exited ${code}\n${out}\n${err}`);
+    return out + err;
+  } finally {
+    await harness.stop();
+  }
 }
 
 describe('SDK test suites', () => {

@@ -204,8 +204,8 @@ func TestWebhooksAndWatches(t *testing.T) {
 	check(t, len(must(c.ListWatches(ctx, trawl.PageQuery{})).Items) > 0, "no watches")
 	check(t, *must(c.UpdateWatch(ctx, watch.ID, trawl.WatchRequest{Name: "page c"})).Name == "page c", "rename")
 	must(c.CheckWatch(ctx, watch.ID))
-	for deadline := time.Now().Add(10 * time.Second); len(must(c.GetWatch(ctx, watch.ID)).Snapshots) < 2 && time.Now().Before(deadline); {
-		time.Sleep(30 * time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); len(must(c.GetWatch(ctx, watch.ID)).Snapshots) < 2; time.Sleep(30 * time.Millisecond) {
+		check(t, time.Now().Before(deadline), "the manual check made no snapshot")
 	}
 	must(c.WatchDiff(ctx, watch.ID, "", ""))
 	noErr(t, c.DeleteWatch(ctx, watch.ID))

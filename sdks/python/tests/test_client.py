@@ -117,7 +117,8 @@ class SdkTest(unittest.TestCase):
         self.assertEqual(t.update_watch(watch["id"], name="page c")["name"], "page c")
         t.check_watch(watch["id"])
         deadline = time.monotonic() + 10
-        while len(t.get_watch(watch["id"]).get("snapshots") or []) < 2 and time.monotonic() < deadline:
+        while len(t.get_watch(watch["id"]).get("snapshots") or []) < 2:
+            self.assertLess(time.monotonic(), deadline, "the manual check made no snapshot")
             time.sleep(0.03)
         self.assertIsInstance(t.watch_diff(watch["id"]), dict)
         t.delete_watch(watch["id"])

@@ -116,7 +116,9 @@ describe('TypeScript SDK', () => {
     expect((await trawl.listWatches()).watches.map((w: any) => w.id)).toContain(watch.id);
     expect((await trawl.updateWatch(watch.id, { name: 'page c' })).name).toBe('page c');
     await trawl.checkWatch(watch.id);
-    for (const deadline = Date.now() + 10_000; ((await trawl.getWatch(watch.id)).snapshots?.length ?? 0) < 2 && Date.now() < deadline; ) await Bun.sleep(30);
+    for (const deadline = Date.now() + 10_000; ((await trawl.getWatch(watch.id)).snapshots?.length ?? 0) < 2; await Bun.sleep(30)) {
+      if (Date.now() > deadline) throw new Error('the manual check made no snapshot');
+    }
     expect(await trawl.watchDiff(watch.id)).toBeObject();
     await trawl.deleteWatch(watch.id);
   });
