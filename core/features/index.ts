@@ -6,6 +6,7 @@
 import type { AnyFeature } from '../feature.ts';
 import { accountsFeature } from './accounts/index.ts';
 import { crawlFeature } from './crawl/index.ts';
+import { endpointsFeature } from './endpoints/index.ts';
 import { extractFeature } from './extract/index.ts';
 import { llmFeature } from './llm/index.ts';
 import { mapFeature } from './map/index.ts';
@@ -13,4 +14,4 @@ import { searchFeature } from './search/index.ts';
 import { summarizeFeature } from './summarize/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
-export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, llmFeature, extractFeature, summarizeFeature, accountsFeature];
+export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, llmFeature, extractFeature, summarizeFeature, endpointsFeature, accountsFeature];

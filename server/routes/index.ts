@@ -8,6 +8,7 @@ import { adminModule } from './admin.ts';
 import { healthModule } from './health.ts';
 import { batchModule } from './v1/batch.ts';
 import { crawlModule } from './v1/crawl.ts';
+import { endpointsModule } from './v1/endpoints.ts';
 import { extractModule } from './v1/extract.ts';
 import { mapModule } from './v1/map.ts';
 import { pluginsModule } from './v1/plugins.ts';
@@ -19,7 +20,7 @@ import { usageModule } from './v1/usage.ts';
 import { webhooksModule } from './v1/webhooks.ts';
 
 export const builtinRoutes: readonly AnyRouteModule[] = [
-  scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule,
+  scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule, endpointsModule,
   // Cloud mode only (each module says when it is served): results, usage, and the admin API.
   resultsModule, usageModule, adminModule,
 ];

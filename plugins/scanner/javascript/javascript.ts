@@ -1,0 +1,145 @@
+/**
+ * scanner.javascript: request targets read from the syntax tree of a script (acorn). A script that
+ * is not valid ECMAScript (a syntax error, non-standard syntax in an inline script, a bundle cut at
+ * the size cap) is read again by acorn's error-tolerant parser; when even that mostly fails, or the
+ * script is over `maxBytes`, the scanner declines and the string scanner after it takes the source.
+ * Found: the URL of `fetch`, XHR `open`, axios/ky/jQuery/HttpClient calls, `new WebSocket` and
+ * `EventSource`, `sendBeacon`, GraphQL clients and `url:`-like options (position `request`), and
+ * every other URL-like string or template literal (position `literal`).
+ */
+import { parse, type AnyNode, type Node, type Program, type VariableDeclarator } from 'acorn';
+import { isDummy, parse as parseLoose } from 'acorn-loose';
+import { full } from 'acorn-walk';
+import { z } from 'zod';
+import { definePlugin, type ScanHit, type ScanResult, type ScanSource } from '../../../core/plugin.ts';
+import { literalLike, requestLike } from '../shared/patterns.ts';
+import { callTargets, heldTarget, type RequestTarget } from './requests.ts';
+import { constantsOf, valueOf } from './values.ts';
+
+const options = z.strictObject({
+  maxBytes: z.number().int().positive().default(8 * 1024 * 1024).describe('Larger scripts go to the string scanner (a syntax tree takes ~10x the text in memory).'),
+  maxDummyShare: z.number().min(0).max(1).default(0.02).describe('The tolerant parse is given up (string scanner) when more than this share of its nodes are placeholders for unreadable code.'),
+});
+
+const STRICT = { ecmaVersion: 'latest', allowHashBang: true, allowReturnOutsideFunction: true, allowImportExportEverywhere: true, allowAwaitOutsideFunction: true } as const;
+
+/** The tree: strict as a module, then as a script, then tolerant; null when nothing usable comes out. */
+function parseScript(text: string, maxDummyShare: number): { program: Program; warning?: string } | null {
+  for (const sourceType of ['module', 'script'] as const) {
+    try {
+      return { program: parse(text, { ...STRICT, sourceType }) };
+    } catch (err) {
+      if (sourceType === 'script') {
+        let program: Program;
+        try {
+          program = parseLoose(text, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true });
+        } catch {
+          return null;
+        }
+        let nodes = 0;
+        let dummies = 0;
+        full(program, (node) => {
+          nodes++;
+          if (node.type === 'Identifier' && isDummy(node)) dummies++;
+        });
+        if (dummies > 8 + nodes * maxDummyShare) return null;
+        return { program, warning: `read by the tolerant parser: ${(err as Error).message}` };
+      }
+    }
+  }
+  return null;
+}
+
+/** 1-based line numbers of offsets, from one index of line starts. */
+function lineFinder(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+/** Sorted, merged `[start, end)` ranges. */
+function merged(ranges: Array<[number, number]>): Array<[number, number]> {
+  ranges.sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [];
+  for (const range of ranges) {
+    const last = out[out.length - 1];
+    if (last && range[0] < last[1]) last[1] = Math.max(last[1], range[1]);
+    else out.push([...range]);
+  }
+  return out;
+}
+
+const isStringExpression = (n: AnyNode) =>
+  (n.type === 'Literal' && typeof n.value === 'string') || n.type === 'TemplateLiteral' || (n.type === 'BinaryExpression' && n.operator === '+');
+
+export function scanJavaScript(source: ScanSource, maxDummyShare: number): ScanResult | null {
+  const parsed = parseScript(source.text, maxDummyShare);
+  if (!parsed) return null;
+  const targets: RequestTarget[] = [];
+  const strings: Node[] = [];
+  const declarators: VariableDeclarator[] = [];
+  full(parsed.program, (node) => {
+    const n = node as AnyNode;
+    if (n.type === 'VariableDeclarator') declarators.push(n);
+    if (isStringExpression(n)) strings.push(n);
+    targets.push(...callTargets(n));
+    const held = heldTarget(n);
+    if (held) targets.push(held);
+  });
+  const constants = constantsOf(declarators);
+  const line = lineFinder(source.text);
+  const hits: ScanHit[] = [];
+  const taken: Array<[number, number]> = [];
+  const byStart = new Map<number, ScanHit>();
+  for (const target of targets) {
+    const known = byStart.get(target.node.start);
+    // `{uri}` of `new ApolloClient({uri})` is met as an option first, then as the client's.
+    if (known) {
+      if (known.api === 'client') known.api = target.api;
+      if (!target.held) known.position = 'request';
+      continue;
+    }
+    const value = valueOf(target.node, constants);
+    if (value === null || !requestLike(value)) continue;
+    const hit: ScanHit = { value, position: target.held ? 'option' : 'request', api: target.api, line: line(target.node.start) };
+    byStart.set(target.node.start, hit);
+    taken.push([target.node.start, target.node.end]);
+    hits.push(hit);
+  }
+  // Outermost first: `"/api/" + id` is one value, not its parts; nothing inside a request target counts twice.
+  const requests = merged(taken);
+  strings.sort((a, b) => a.start - b.start || b.end - a.end);
+  let claimedEnd = -1;
+  let r = 0;
+  for (const node of strings) {
+    if (node.start < claimedEnd) continue;
+    while (r < requests.length && requests[r]![1] <= node.start) r++;
+    if (r < requests.length && requests[r]![0] <= node.start) continue;
+    const value = valueOf(node, constants);
+    if (value === null || !literalLike(value)) continue;
+    claimedEnd = node.end;
+    hits.push({ value, position: 'literal', line: line(node.start) });
+  }
+  return parsed.warning ? { hits, warnings: [parsed.warning] } : { hits };
+}
+
+export const javascriptScanner = definePlugin({
+  kind: 'scanner',
+  name: 'javascript',
+  description: 'Request targets from the syntax tree of scripts (acorn, with its error-tolerant parser as the fallback): fetch, XHR, HTTP clients, WebSocket, EventSource, GraphQL clients, URL options and literals.',
+  options,
+  enabledByDefault: true,
+  setup: ({ maxBytes, maxDummyShare }) => ({
+    reads: ['javascript'],
+    scan: (source) => (source.text.length > maxBytes ? null : scanJavaScript(source, maxDummyShare)),
+  }),
+});
