@@ -87,15 +87,17 @@ export function scanJavaScript(source: ScanSource, maxDummyShare: number): ScanR
   const targets: RequestTarget[] = [];
   const strings: Node[] = [];
   const declarators: VariableDeclarator[] = [];
+  const assigned = new Set<string>();
   full(parsed.program, (node) => {
     const n = node as AnyNode;
     if (n.type === 'VariableDeclarator') declarators.push(n);
+    if (n.type === 'AssignmentExpression' && n.left.type === 'Identifier') assigned.add(n.left.name);
     if (isStringExpression(n)) strings.push(n);
     targets.push(...callTargets(n));
     const held = heldTarget(n);
     if (held) targets.push(held);
   });
-  const constants = constantsOf(declarators);
+  const constants = constantsOf(declarators, assigned);
   const line = lineFinder(source.text);
   const hits: ScanHit[] = [];
   const taken: Array<[number, number]> = [];

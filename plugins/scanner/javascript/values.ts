@@ -61,10 +61,10 @@ export function valueOf(node: Node | null | undefined, constants: Constants): st
   return literal ? text : null;
 }
 
-/** Collects the once-bound string names of a program from its declarators. */
-export function constantsOf(declarators: readonly VariableDeclarator[]): Constants {
+/** Collects the once-bound string names of a program from its declarators; a name assigned anywhere is not one. */
+export function constantsOf(declarators: readonly VariableDeclarator[], assigned: ReadonlySet<string>): Constants {
   const values = new Map<string, string>();
-  const seen = new Set<string>();
+  const seen = new Set<string>(assigned);
   for (const d of declarators) {
     if (d.id.type !== 'Identifier') continue;
     const name = (d.id as Identifier).name;
