@@ -15,7 +15,9 @@ describe('endpoint classification', () => {
     expect(endpointValue('/api/a?x=1#y')?.value).toBe('/api/a');
     expect(endpointValue('{base}/users/{id}')?.value).toBe('/users/{id}');
     expect(endpointValue('{protocol}//{host}/live')?.value).toBe('/live');
-    expect(endpointValue('{base}users')).toBeNull();
+    expect(endpointValue('{base}-/app/users')?.value).toBe('/-/app/users');
+    expect(endpointValue('{base}')).toBeNull();
+    expect(endpointValue('wss://{host}/live')).toEqual({ value: '/live', scheme: 'wss', path: '/live' });
     expect(endpointValue('?page=2')).toBeNull();
     expect(endpointValue('https://api.shop.co.uk:8443/v1')).toMatchObject({ host: 'api.shop.co.uk', path: '/v1' });
     expect(endpointValue('https://not a host/x')).toBeNull();

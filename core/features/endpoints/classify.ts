@@ -39,14 +39,20 @@ export function endpointValue(raw: string): Parts | null {
   let value = raw.trim();
   // A base only known at run time: what follows it is the endpoint's path.
   if (value.startsWith('{')) {
+    // A base is a URL or a path; one that ends without its slash (`${base}users`) still ends a segment.
     value = value.replace(/^(?:\{[^}]*\}|:|\/\/)+/, '');
-    if (!value.startsWith('/') || value.startsWith('//')) return null;
+    if (value.startsWith('//') || !/^\/?[\w-]/.test(value)) return null;
+    if (!value.startsWith('/')) value = `/${value}`;
   }
-  value = value.replace(/[?#].*$/, '');
-  if (!value || /^\.{0,2}\/?$/.test(value)) return null;
+  // The query and fragment, and a run-time suffix glued to the last segment (`/flow${query}`).
+  value = value.replace(/[?#].*$/, '').replace(/([^/{])\{[^}]*\}$/, '$1');
+  // Nothing but slashes and run-time parts (`/${path}`) names no endpoint.
+  if (!value || /^[./]*(?:\{[^}]*\}[./]*)*$/.test(value)) return null;
   const absolute = ABSOLUTE.exec(value);
   if (absolute) {
     const [, scheme, host, path] = absolute;
+    // `wss://${location.host}/live`: the host is only known at run time; the path is what the code says.
+    if (host && /^(?:\{[^}]*\})+(?::\d+)?$/.test(host)) return path && /^\/[^{]/.test(path) ? { value: path, scheme: scheme?.toLowerCase(), path } : null;
     if (!host || !/^[\w{}.-]+(?::\d+)?$/.test(host) || !/[.]|^localhost(?::|$)/i.test(host)) return null;
     return { value, scheme: scheme?.toLowerCase(), host: host.toLowerCase().replace(/:\d+$/, ''), path: path ?? '' };
   }

@@ -1,7 +1,7 @@
 /**
  * POST /v1/endpoints behind the route: the page is read through one scrape (the Scraper: SSRF
- * guard, redirects, an app shell rendered by the browser when it is enabled) for its HTML as
- * served; its scripts are read out of it and the inline ones scanned in a content worker; the
+ * guard, redirects, document types) for its HTML as served — not rendered: static analysis reads
+ * what the server sends, and an app shell's browser render would cost seconds for nothing; its scripts are read out of it and the inline ones scanned in a content worker; the
  * first `max_bundles` linked bundles are fetched through the HttpClient (size-capped) and so are
  * the source maps the first of them name; then every bundle and map is scanned in a content
  * worker by the `scanner` plugins. What was skipped (a bundle that failed, one cut at the size
@@ -58,7 +58,7 @@ export class EndpointFinder {
 
   private async run(request: EndpointsRequest, workspace: string, limits: { signal: AbortSignal; deadline: number }): Promise<EndpointsResult> {
     const { scraper, http, content, settings } = this.deps;
-    const { result } = await scrapeFor(scraper, { url: request.url, formats: ['rawHtml'], noCache: true, timeoutMs: Math.max(1000, limits.deadline - Date.now()) }, workspace, limits.signal, internalNames);
+    const { result } = await scrapeFor(scraper, { url: request.url, formats: ['rawHtml'], noCache: true, render: false, timeoutMs: Math.max(1000, limits.deadline - Date.now()) }, workspace, limits.signal, internalNames);
     const pageUrl = result.metadata.finalUrl ?? request.url;
     const html = typeof result.formats.rawHtml === 'string' ? result.formats.rawHtml : '';
     const pageInput = { html, pageUrl, scanTimeoutMs: settings.scanTimeoutMs };

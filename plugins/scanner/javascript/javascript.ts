@@ -7,14 +7,14 @@
  * `EventSource`, `sendBeacon`, GraphQL clients and `url:`-like options (position `request`), and
  * every other URL-like string or template literal (position `literal`).
  */
-import { parse, type AnyNode, type Node, type Program, type VariableDeclarator } from 'acorn';
+import { parse, type Program } from 'acorn';
 import { isDummy, parse as parseLoose } from 'acorn-loose';
 import { full } from 'acorn-walk';
 import { z } from 'zod';
 import { definePlugin, type ScanHit, type ScanResult, type ScanSource } from '../../../core/plugin.ts';
 import { literalLike, requestLike } from '../shared/patterns.ts';
-import { callTargets, heldTarget, type RequestTarget } from './requests.ts';
-import { constantsOf, valueOf } from './values.ts';
+import { collect } from './collect.ts';
+import { valueOf } from './values.ts';
 
 const options = z.strictObject({
   maxBytes: z.number().int().positive().default(8 * 1024 * 1024).describe('Larger scripts go to the string scanner (a syntax tree takes ~10x the text in memory).'),
@@ -78,31 +78,15 @@ function merged(ranges: Array<[number, number]>): Array<[number, number]> {
   return out;
 }
 
-const isStringExpression = (n: AnyNode) =>
-  (n.type === 'Literal' && typeof n.value === 'string') || n.type === 'TemplateLiteral' || (n.type === 'BinaryExpression' && n.operator === '+');
-
 export function scanJavaScript(source: ScanSource, maxDummyShare: number): ScanResult | null {
   const parsed = parseScript(source.text, maxDummyShare);
   if (!parsed) return null;
-  const targets: RequestTarget[] = [];
-  const strings: Node[] = [];
-  const declarators: VariableDeclarator[] = [];
-  const assigned = new Set<string>();
-  full(parsed.program, (node) => {
-    const n = node as AnyNode;
-    if (n.type === 'VariableDeclarator') declarators.push(n);
-    if (n.type === 'AssignmentExpression' && n.left.type === 'Identifier') assigned.add(n.left.name);
-    if (isStringExpression(n)) strings.push(n);
-    targets.push(...callTargets(n));
-    const held = heldTarget(n);
-    if (held) targets.push(held);
-  });
-  const constants = constantsOf(declarators, assigned);
+  const { targets, strings, scopes } = collect(parsed.program);
   const line = lineFinder(source.text);
   const hits: ScanHit[] = [];
   const taken: Array<[number, number]> = [];
   const byStart = new Map<number, ScanHit>();
-  for (const target of targets) {
+  for (const { item: target, scope } of targets) {
     const known = byStart.get(target.node.start);
     // `{uri}` of `new ApolloClient({uri})` is met as an option first, then as the client's.
     if (known) {
@@ -110,7 +94,7 @@ export function scanJavaScript(source: ScanSource, maxDummyShare: number): ScanR
       if (!target.held) known.position = 'request';
       continue;
     }
-    const value = valueOf(target.node, constants);
+    const value = valueOf(target.node, scopes, scope);
     if (value === null || !requestLike(value)) continue;
     const hit: ScanHit = { value, position: target.held ? 'option' : 'request', api: target.api, line: line(target.node.start) };
     byStart.set(target.node.start, hit);
@@ -119,14 +103,14 @@ export function scanJavaScript(source: ScanSource, maxDummyShare: number): ScanR
   }
   // Outermost first: `"/api/" + id` is one value, not its parts; nothing inside a request target counts twice.
   const requests = merged(taken);
-  strings.sort((a, b) => a.start - b.start || b.end - a.end);
+  strings.sort((a, b) => a.item.start - b.item.start || b.item.end - a.item.end);
   let claimedEnd = -1;
   let r = 0;
-  for (const node of strings) {
+  for (const { item: node, scope } of strings) {
     if (node.start < claimedEnd) continue;
     while (r < requests.length && requests[r]![1] <= node.start) r++;
     if (r < requests.length && requests[r]![0] <= node.start) continue;
-    const value = valueOf(node, constants);
+    const value = valueOf(node, scopes, scope);
     if (value === null || !literalLike(value)) continue;
     claimedEnd = node.end;
     hits.push({ value, position: 'literal', line: line(node.start) });

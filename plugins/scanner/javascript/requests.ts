@@ -19,7 +19,7 @@ const PLAIN_KEY = /^(?:url|uri|href)$/i;
 const GRAPHQL_CONSTRUCTOR = /apollo|httplink|graphql|gql|urql|subscriptionclient/i;
 
 /** The name a callee is known by: `fetch`, `axios`, `get` of `axios.get`, `fetch` of `(0, w.fetch)`. */
-function calleeName(callee: Node): { name: string; member: boolean } | null {
+export function calleeName(callee: Node): { name: string; member: boolean } | null {
   let n = callee as AnyNode;
   if (n.type === 'SequenceExpression') n = n.expressions[n.expressions.length - 1] as AnyNode;
   if (n.type === 'ChainExpression') n = n.expression as AnyNode;

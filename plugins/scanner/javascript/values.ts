@@ -1,84 +1,148 @@
 /**
  * The string an expression builds, as far as the code says it: literals as they are, template
- * literals and `+` concatenations with `{name}` for the parts only known at run time, and names
- * bound once to a string (`const API = "https://api.site.test"`) replaced by that string. A value
- * made of no literal text at all is unknown (null): `fetch(url)` alone says nothing.
+ * literals, `+` and `.concat` with `{name}` for the parts only known at run time, names bound
+ * once in their function (`const API = "https://api.site.test"`, `var u = API + "/items"`) replaced
+ * by what they hold, and calls of small URL builders (`a = function(p){return base + "-/app/" + p}`)
+ * by their returned expression with the arguments put in. Names are looked up function scope by
+ * function scope outwards, as minified bundles reuse the same short names in every module; a
+ * parameter or a name bound twice in its function is unknown. A value made of no literal text at
+ * all is unknown (null): `fetch(url)` alone says nothing.
  */
-import type { AnyNode, Expression, Identifier, Node, Program, VariableDeclarator } from 'acorn';
+import type { AnyNode, Node } from 'acorn';
 import { placeholder } from '../shared/patterns.ts';
 
-/** Names declared exactly once with a string value; a name bound twice (minified code reuses names) is left out. */
-export type Constants = ReadonlyMap<string, string>;
+/** A name's binding in one function scope; null when bound twice or assigned there (unknowable). */
+type Binding = { init: AnyNode; builder: Builder | null } | null;
+
+interface Builder {
+  fn: AnyNode;
+  params: string[];
+  returns: Node;
+}
+
+/** Function scopes (functions and the program), what they bind and what their parameters are. */
+export class Scopes {
+  private readonly parents = new Map<Node, Node | null>();
+  private readonly names = new Map<Node, Map<string, Binding>>();
+  private readonly params = new Map<Node, Set<string>>();
+
+  addScope(scope: Node, parent: Node | null, params: string[]): void {
+    this.parents.set(scope, parent);
+    this.params.set(scope, new Set(params.filter(Boolean)));
+  }
+
+  bind(scope: Node, name: string, init: AnyNode | null | undefined): void {
+    let names = this.names.get(scope);
+    if (!names) this.names.set(scope, (names = new Map()));
+    names.set(name, names.has(name) || !init ? null : { init, builder: builderOf(init) });
+  }
+
+  /** An assignment makes the name's value unknowable where it is bound. */
+  unbind(name: string, scope: Node): void {
+    for (let s: Node | null = scope; s; s = this.parents.get(s) ?? null) {
+      if (this.params.get(s)?.has(name)) return;
+      const names = this.names.get(s);
+      if (names?.has(name)) return void names.set(name, null);
+    }
+  }
+
+  /** The binding `name` has seen from `scope`, with the scope it was made in; undefined when it is a parameter or not found. */
+  lookup(name: string, scope: Node | null): { binding: Binding; scope: Node } | undefined {
+    for (let s = scope; s; s = this.parents.get(s) ?? null) {
+      if (this.params.get(s)?.has(name)) return undefined;
+      const names = this.names.get(s);
+      if (names?.has(name)) return { binding: names.get(name)!, scope: s };
+    }
+    return undefined;
+  }
+}
+
+/** Arguments of a builder call being expanded: its parameters stand for them, read where the call is. */
+type Arguments = ReadonlyMap<string, { node: Node; scope: Node | null }>;
 
 const MAX_DEPTH = 24;
+const NONE: Arguments = new Map();
 
 function nameOf(node: Node): string {
   const n = node as AnyNode;
   if (n.type === 'Identifier') return n.name;
   if (n.type === 'MemberExpression' && !n.computed && n.property.type === 'Identifier') return n.property.name;
-  if (n.type === 'CallExpression') return nameOf(n.callee);
+  // `encodeURIComponent(id)` stands for `id`.
+  if (n.type === 'CallExpression') return n.arguments[0] ? nameOf(n.arguments[0]) : nameOf(n.callee);
   return 'param';
 }
 
-/** `{text, literal}`: the text built and whether any of it came from the code's own strings. */
-function build(node: Node, constants: Constants, depth: number): { text: string; literal: boolean } {
-  const n = node as AnyNode;
-  if (depth > MAX_DEPTH) return { text: '{param}', literal: false };
-  if (n.type === 'Literal' && typeof n.value === 'string') return { text: n.value, literal: true };
-  if (n.type === 'TemplateLiteral') {
-    let text = '';
-    let literal = false;
-    n.quasis.forEach((quasi, i) => {
-      const cooked = quasi.value.cooked ?? quasi.value.raw;
-      if (cooked) literal = true;
-      text += cooked;
-      const expression = n.expressions[i];
-      if (expression) {
-        const part = build(expression, constants, depth + 1);
-        text += part.literal ? part.text : placeholder(nameOf(expression));
-        literal ||= part.literal;
-      }
-    });
-    return { text, literal };
-  }
-  if (n.type === 'BinaryExpression' && n.operator === '+') {
-    const left = build(n.left, constants, depth + 1);
-    const right = build(n.right, constants, depth + 1);
-    return { text: left.text + right.text, literal: left.literal || right.literal };
-  }
-  if (n.type === 'Identifier' && constants.has(n.name)) return { text: constants.get(n.name)!, literal: true };
-  // `"/api/".concat(x)` is what transpilers make of template literals.
-  if (n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.property.type === 'Identifier' && n.callee.property.name === 'concat') {
-    const parts = [n.callee.object, ...n.arguments].map((part) => build(part, constants, depth + 1));
-    return { text: parts.map((p) => p.text).join(''), literal: parts.some((p) => p.literal) };
-  }
-  return { text: placeholder(nameOf(n)), literal: false };
+interface Built {
+  text: string;
+  literal: boolean;
 }
 
-export function valueOf(node: Node | null | undefined, constants: Constants): string | null {
+const join = (parts: Built[]): Built => ({ text: parts.map((p) => p.text).join(''), literal: parts.some((p) => p.literal) });
+
+function build(node: Node, scopes: Scopes, scope: Node | null, args: Arguments, depth: number): Built {
+  const n = node as AnyNode;
+  const unknown = { text: placeholder(nameOf(n)), literal: false };
+  if (depth > MAX_DEPTH) return unknown;
+  const part = (child: Node) => build(child, scopes, scope, args, depth + 1);
+  switch (n.type) {
+    case 'Literal':
+      return typeof n.value === 'string' ? { text: n.value, literal: true } : unknown;
+    case 'TemplateLiteral':
+      return join(n.quasis.flatMap((quasi, i) => {
+        const expression = n.expressions[i];
+        const cooked = { text: quasi.value.cooked ?? quasi.value.raw, literal: (quasi.value.cooked ?? quasi.value.raw).length > 0 };
+        if (!expression) return [cooked];
+        const built = part(expression);
+        return [cooked, built.literal ? built : { text: placeholder(nameOf(expression)), literal: false }];
+      }));
+    case 'BinaryExpression':
+      return n.operator === '+' ? join([part(n.left), part(n.right)]) : unknown;
+    case 'ConditionalExpression': {
+      // One branch stands for both: the one that says more (`delayed/` over ``, `stats?full=1` over `stats`).
+      const [yes, no] = [part(n.consequent), part(n.alternate)];
+      if (yes.literal !== no.literal) return yes.literal ? yes : no;
+      return yes.text.length >= no.text.length ? yes : no;
+    }
+    case 'LogicalExpression': {
+      // `stored || "/socket.io"`: the default the code writes.
+      const [left, right] = [part(n.left), part(n.right)];
+      return left.literal || n.operator === '&&' ? left : right;
+    }
+    case 'Identifier': {
+      const argument = args.get(n.name);
+      if (argument) return build(argument.node, scopes, argument.scope, NONE, depth + 1);
+      const found = scopes.lookup(n.name, scope);
+      return found?.binding ? build(found.binding.init, scopes, found.scope, NONE, depth + 1) : unknown;
+    }
+    case 'CallExpression': {
+      const { callee } = n;
+      // `"/api/".concat(x)` is what transpilers make of template literals.
+      if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && callee.property.name === 'concat') {
+        return join([callee.object, ...n.arguments].map(part));
+      }
+      const builder = callee.type === 'Identifier' && !args.has(callee.name) ? scopes.lookup(callee.name, scope)?.binding?.builder : undefined;
+      if (!builder) return unknown;
+      const inner = new Map<string, { node: Node; scope: Node | null }>();
+      builder.params.forEach((param, i) => n.arguments[i] && inner.set(param, { node: n.arguments[i]!, scope }));
+      const built = build(builder.returns, scopes, builder.fn, inner, depth + 1);
+      return built.literal ? built : unknown;
+    }
+    default:
+      return unknown;
+  }
+}
+
+export function valueOf(node: Node | null | undefined, scopes: Scopes, scope: Node | null): string | null {
   if (!node) return null;
-  const { text, literal } = build(node, constants, 0);
+  const { text, literal } = build(node, scopes, scope, NONE, 0);
   return literal ? text : null;
 }
 
-/** Collects the once-bound string names of a program from its declarators; a name assigned anywhere is not one. */
-export function constantsOf(declarators: readonly VariableDeclarator[], assigned: ReadonlySet<string>): Constants {
-  const values = new Map<string, string>();
-  const seen = new Set<string>(assigned);
-  for (const d of declarators) {
-    if (d.id.type !== 'Identifier') continue;
-    const name = (d.id as Identifier).name;
-    if (seen.has(name)) {
-      values.delete(name);
-      continue;
-    }
-    seen.add(name);
-    const init = d.init as Expression | null | undefined;
-    if (init && ((init.type === 'Literal' && typeof init.value === 'string') || (init.type === 'TemplateLiteral' && init.expressions.length === 0))) {
-      values.set(name, init.type === 'Literal' ? String(init.value) : init.quasis[0]!.value.cooked ?? '');
-    }
-  }
-  return values;
+/** What a function returns when its body is one expression or one `return`; null otherwise. */
+function builderOf(fn: AnyNode): Builder | null {
+  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression' && fn.type !== 'FunctionDeclaration') return null;
+  const params = fn.params.map((p) => (p.type === 'Identifier' ? p.name : ''));
+  if (fn.body.type !== 'BlockStatement') return { fn, params, returns: fn.body };
+  const [only] = fn.body.body;
+  return fn.body.body.length === 1 && only?.type === 'ReturnStatement' && only.argument ? { fn, params, returns: only.argument } : null;
 }
-
-export type { Program };

@@ -20,10 +20,13 @@ const MAX_VALUE_CHARS = 2048;
 /** Characters of a path as written in code (placeholders `{x}` included); no spaces, quotes or brackets. */
 const PATH_CHARS = /^[\w\-.~%{}:@/+,;=!$*'&?#[\]]+$/;
 
+/** `text/plain`, `application/json;charset=…`: a media type, not a path. */
+const MEDIA_TYPE = /^(?:application|text|image|audio|video|multipart|font|model|message)\/[\w.+-]+(?:;|$)/i;
+
 /** A value in a request position: a path, a URL, or a placeholder base followed by a path. */
 export function requestLike(value: string): boolean {
-  if (value.length < 2 || value.length > MAX_VALUE_CHARS || !PATH_CHARS.test(value)) return false;
-  return /^(?:(?:https?|wss?):)?\/\/[\w{]/i.test(value) || /^\.{0,2}\/[\w{]/.test(value) || /^\{[^}]*\}/.test(value) || /^[\w-]+(?:\.[\w-]+)*\/[\w{]/.test(value) || /^[\w-]+\.(?:json|php|aspx?|ashx|asmx|cgi|jsp|do)$/i.test(value);
+  if (value.length < 2 || value.length > MAX_VALUE_CHARS || !PATH_CHARS.test(value) || MEDIA_TYPE.test(value)) return false;
+  return /^(?:(?:https?|wss?):)?\/\/[\w{]/i.test(value) || /^\.{0,2}\/[\w{]/.test(value) || /^(?:\{[^}]*\})+[^{]*\//.test(value) || /^[\w-]+(?:\.[\w-]+)*\/[\w{]/.test(value) || /^[\w-]+\.(?:json|php|aspx?|ashx|asmx|cgi|jsp|do)$/i.test(value) || /^[\w.-]+\?/.test(value);
 }
 
 /** A string anywhere that reads as a URL by itself: an absolute http(s)/ws(s) URL or a path of at least one named segment. */
