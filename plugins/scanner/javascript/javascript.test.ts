@@ -62,4 +62,34 @@ describe('scanner.javascript', () => {
     const hits = scan('!function(){var e="/api/v2";function t(t){return fetch(e+"/users/"+t)}var n=new XMLHttpRequest;n.open("GET",e+"/me");t(1)}();');
     expect(hits).toEqual(['request fetch /api/v2/users/{t}', 'request xhr /api/v2/me', 'literal - /api/v2']);
   });
+
+  test('request wrappers: a function passing its parameter to fetch makes its callers request positions, a few levels up', () => {
+    expect(scan(`
+      async function api(path, options) { const res = await fetch(path, options); return res.json(); }
+      const get = (p) => api(p, { method: "GET" });
+      api("/api/direct"); get(\`\${"api"}/through/two\`);
+      function unrelated(x) { return x.length; } unrelated("/not/a/request");
+    `)).toEqual(['request client /api/direct', 'request client api/through/two', 'literal - /not/a/request']);
+  });
+
+  test('names are looked up scope by scope, as minified modules reuse them; URL builders are expanded', () => {
+    expect(scan(`
+      function moduleA() { var a = function (p) { return "".concat(base, "-/app/").concat(p); }; return c.request(a("data/packages"), "GET"); }
+      function moduleB() { var a = "/api/b"; return fetch(a + "/items"); }
+      function moduleC(a) { return fetch(a + "/param"); }
+      var t = "/api/t"; t = "/api/changed"; fetch(t);
+      const s = flag ? \`/api/stats?full=1\` : "/api/stats"; fetch(s); fetch(stored || "/api/default");
+    `).filter((h) => h.startsWith('request'))).toEqual([
+      'request client {base}-/app/data/packages', 'request fetch /api/b/items', 'request fetch {a}/param',
+      'request fetch /api/stats?full=1', 'request fetch /api/default',
+    ]);
+  });
+
+  test('a value built from names bound to names cannot blow up', () => {
+    const chain = Array.from({ length: 40 }, (_, i) => `var a${i + 1} = a${i} + a${i};`).join('\n');
+    const started = performance.now();
+    const hits = scan(`var a0 = "/api/x"; ${chain} fetch(a40);`);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(hits.every((h) => h.length < 5000)).toBe(true);
+  });
 });

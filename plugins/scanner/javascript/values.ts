@@ -61,6 +61,9 @@ export class Scopes {
 type Arguments = ReadonlyMap<string, { node: Node; scope: Node | null }>;
 
 const MAX_DEPTH = 24;
+/** Nodes visited and characters built for one value: names bound to names bound to … cannot blow up. */
+const MAX_STEPS = 2000;
+const MAX_CHARS = 4096;
 const NONE: Arguments = new Map();
 
 function nameOf(node: Node): string {
@@ -79,11 +82,20 @@ interface Built {
 
 const join = (parts: Built[]): Built => ({ text: parts.map((p) => p.text).join(''), literal: parts.some((p) => p.literal) });
 
-function build(node: Node, scopes: Scopes, scope: Node | null, args: Arguments, depth: number): Built {
+interface Budget {
+  steps: number;
+}
+
+function build(node: Node, scopes: Scopes, scope: Node | null, args: Arguments, depth: number, budget: Budget): Built {
+  const built = buildNode(node, scopes, scope, args, depth, budget);
+  return built.text.length > MAX_CHARS ? { text: '{param}', literal: false } : built;
+}
+
+function buildNode(node: Node, scopes: Scopes, scope: Node | null, args: Arguments, depth: number, budget: Budget): Built {
   const n = node as AnyNode;
   const unknown = { text: placeholder(nameOf(n)), literal: false };
-  if (depth > MAX_DEPTH) return unknown;
-  const part = (child: Node) => build(child, scopes, scope, args, depth + 1);
+  if (depth > MAX_DEPTH || ++budget.steps > MAX_STEPS) return unknown;
+  const part = (child: Node) => build(child, scopes, scope, args, depth + 1, budget);
   switch (n.type) {
     case 'Literal':
       return typeof n.value === 'string' ? { text: n.value, literal: true } : unknown;
@@ -110,9 +122,9 @@ function build(node: Node, scopes: Scopes, scope: Node | null, args: Arguments, 
     }
     case 'Identifier': {
       const argument = args.get(n.name);
-      if (argument) return build(argument.node, scopes, argument.scope, NONE, depth + 1);
+      if (argument) return build(argument.node, scopes, argument.scope, NONE, depth + 1, budget);
       const found = scopes.lookup(n.name, scope);
-      return found?.binding ? build(found.binding.init, scopes, found.scope, NONE, depth + 1) : unknown;
+      return found?.binding ? build(found.binding.init, scopes, found.scope, NONE, depth + 1, budget) : unknown;
     }
     case 'CallExpression': {
       const { callee } = n;
@@ -124,7 +136,7 @@ function build(node: Node, scopes: Scopes, scope: Node | null, args: Arguments, 
       if (!builder) return unknown;
       const inner = new Map<string, { node: Node; scope: Node | null }>();
       builder.params.forEach((param, i) => n.arguments[i] && inner.set(param, { node: n.arguments[i]!, scope }));
-      const built = build(builder.returns, scopes, builder.fn, inner, depth + 1);
+      const built = build(builder.returns, scopes, builder.fn, inner, depth + 1, budget);
       return built.literal ? built : unknown;
     }
     default:
@@ -134,7 +146,7 @@ function build(node: Node, scopes: Scopes, scope: Node | null, args: Arguments, 
 
 export function valueOf(node: Node | null | undefined, scopes: Scopes, scope: Node | null): string | null {
   if (!node) return null;
-  const { text, literal } = build(node, scopes, scope, NONE, 0);
+  const { text, literal } = build(node, scopes, scope, NONE, 0, { steps: 0 });
   return literal ? text : null;
 }
 
