@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { endpointValue } from '../core/features/endpoints/classify.ts';
 import { startFixtureSite } from '../test/helpers/fixture-site.ts';
 import { startTrawlServer } from '../test/helpers/trawl-server.ts';
+import { median } from './stats.ts';
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -67,7 +68,6 @@ function score(found: Set<string>, labels: Set<string>): Score {
   };
 }
 
-const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 const routes: Record<string, { body: string; headers: Record<string, string> }> = {};
