@@ -7,7 +7,7 @@ import type { AnyNode, Node, Program } from 'acorn';
 import { fullAncestor } from 'acorn-walk';
 import { callTargets, heldTarget, type RequestTarget } from './requests.ts';
 import { Scopes } from './values.ts';
-import { enclosingFunction, wrapperTargets, type CallSite } from './wrappers.ts';
+import { enclosingFunction, FUNCTION_TYPES, paramName, wrapperTargets, type CallSite } from './wrappers.ts';
 
 export interface Scoped<T> {
   item: T;
@@ -19,8 +19,6 @@ export interface Collected {
   strings: Array<Scoped<Node>>;
   scopes: Scopes;
 }
-
-const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
 const isStringExpression = (n: AnyNode) =>
   (n.type === 'Literal' && typeof n.value === 'string') || n.type === 'TemplateLiteral' || (n.type === 'BinaryExpression' && n.operator === '+');
@@ -44,7 +42,7 @@ export function collect(program: Program): Collected {
     const scope = scopeOf(ancestors, program);
     if (FUNCTION_TYPES.has(n.type)) {
       const fn = n as AnyNode & { params: AnyNode[] };
-      scopes.addScope(n, scope, fn.params.map((p) => (p.type === 'Identifier' ? p.name : p.type === 'AssignmentPattern' && p.left.type === 'Identifier' ? p.left.name : '')));
+      scopes.addScope(n, scope, fn.params.map(paramName));
       if (n.type === 'FunctionDeclaration' && n.id) scopes.bind(scope, n.id.name, n);
     }
     if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier') scopes.bind(scope, n.id.name, n.init as AnyNode | null | undefined);

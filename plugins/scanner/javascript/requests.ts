@@ -65,7 +65,7 @@ export function callTargets(node: AnyNode): RequestTarget[] {
     if (name === 'EventSource') return first ? [{ node: first, api: 'eventsource' }] : [];
     if (name === 'Request') return first ? [{ node: first, api: 'fetch' }] : [];
     if (GRAPHQL_CONSTRUCTOR.test(name)) return first?.type === 'ObjectExpression' ? optionTargets(first, 'graphql') : first ? [{ node: first, api: 'graphql' }] : [];
-    return optionTargets(first, 'client');
+    return [];
   }
   // XHR: `x.open("GET", url)`; `window.open(url)` has no method first.
   if (name === 'open' && callee.member && isString(first) && HTTP_METHODS.has(String((first as { value: unknown }).value).toUpperCase())) {
@@ -75,7 +75,8 @@ export function callTargets(node: AnyNode): RequestTarget[] {
   if (name === 'io' && !callee.member) return first && first.type !== 'ObjectExpression' ? [{ node: first, api: 'websocket' }] : [];
   if (GRAPHQL_CONSTRUCTOR.test(name)) return first?.type === 'ObjectExpression' ? optionTargets(first, 'graphql') : [];
   const client = callee.member ? CLIENT_METHODS.has(name) : CLIENT_FUNCTIONS.has(name);
-  if (!client) return optionTargets(first, 'client');
+  // Other calls' `{url: …}` options are only `option`s (heldTarget): menus and routers pass them too.
+  if (!client) return [];
   const api = name === 'fetch' ? 'fetch' : 'client';
   if (first?.type === 'ObjectExpression') return optionTargets(first, api);
   return first && first.type !== 'SpreadElement' ? [{ node: first, api }] : [];

@@ -21,7 +21,7 @@ export interface FunctionInfo {
 
 const MAX_LEVELS = 3;
 
-const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+export const FUNCTION_TYPES: ReadonlySet<string> = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
 function nameOfFunction(fn: AnyNode, parent: AnyNode | undefined): string | null {
   if (fn.type === 'FunctionDeclaration' && fn.id) return fn.id.name;
@@ -36,7 +36,7 @@ function nameOfFunction(fn: AnyNode, parent: AnyNode | undefined): string | null
 }
 
 /** `path` of `(path, options)` and of `(path = "/")`; '' for a destructured parameter. */
-function paramName(param: AnyNode): string {
+export function paramName(param: AnyNode): string {
   if (param.type === 'Identifier') return param.name;
   if (param.type === 'AssignmentPattern' && param.left.type === 'Identifier') return param.left.name;
   return '';
