@@ -9,7 +9,8 @@
  * strings that are absolute URLs or paths. Both answers are compared with the labels after the
  * same normalisation (query dropped, run-time parts `{}`, a leading run-time base dropped, no
  * leading or trailing slash): precision, recall, and time per MB of JavaScript (the median of
- * N calls for /v1/endpoints, over HTTP with the page's scrape, and the regex over the files).
+ * N calls for /v1/endpoints, over HTTP with the page's scrape; the scanners alone on this thread;
+ * and the regex over the files).
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,6 +19,10 @@ import { endpointValue } from '../core/features/endpoints/classify.ts';
 import { startFixtureSite } from '../test/helpers/fixture-site.ts';
 import { startTrawlServer } from '../test/helpers/trawl-server.ts';
 import { median } from './stats.ts';
+import { scanJavaScript } from '../plugins/scanner/javascript/javascript.ts';
+import { unpackSourceMap } from '../plugins/scanner/source-map/source-map.ts';
+import { scanStrings } from '../plugins/scanner/strings/strings.ts';
+import type { ScanSource } from '../core/plugin.ts';
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -42,6 +47,18 @@ const URL_REGEX = /["'`]((?:https?|wss?):\/\/[^"'`\s<>]+|\/[\w\-.~%:@+$/{}()]*[\
 function normal(value: string): string | null {
   const parts = endpointValue(value.replace(/\$\{[^}]*\}/g, '{}'));
   return parts ? parts.value.replace(/\{[^}]*\}/g, '{}').replace(/^\.?\/+|\/+$/g, '') : null;
+}
+
+/** The scanners alone, on this thread, as a content worker runs them: the parse's own cost. */
+function scanOnly(files: string[], texts: string[]): number {
+  let hits = 0;
+  const scan = (source: ScanSource) => (hits += (scanJavaScript(source, 0.02) ?? scanStrings(source, 20_000)).hits.length);
+  texts.forEach((text, i) => {
+    const source: ScanSource = { type: files[i]!.endsWith('.map') ? 'source-map' : 'javascript', text, name: 'bench', pageUrl: 'http://bench.test/' };
+    if (source.type === 'javascript') scan(source);
+    else unpackSourceMap(source, 2000)?.sources?.forEach(scan);
+  });
+  return hits;
 }
 
 function regexScan(texts: string[]): Set<string> {
@@ -85,6 +102,7 @@ const rows = [];
 const totals = { trawl: { found: new Set<string>(), scores: [] as Score[] }, regex: { scores: [] as Score[] } };
 let trawlMs = 0;
 let regexMs = 0;
+let scanMs = 0;
 let megabytes = 0;
 try {
   for (const app of apps) {
@@ -112,6 +130,13 @@ try {
       regexFound = regexScan(texts);
       regexTimes.push(performance.now() - started);
     }
+    const scanTimes: number[] = [];
+    for (let i = 0; i < RUNS + 1; i++) {
+      const started = performance.now();
+      scanOnly(files, texts);
+      scanTimes.push(performance.now() - started);
+    }
+    scanMs += median(scanTimes.slice(1));
     const trawlFound = new Set(answer.endpoints.flatMap((e) => normal(e.value) ?? []));
     const trawlScore = score(trawlFound, labels);
     const regexScore = score(regexFound, labels);
@@ -134,7 +159,7 @@ const micro = (scores: Score[]) => {
   return { found, correct, labelled, precision: round(found ? correct / found : 1), recall: round(correct / labelled) };
 };
 const summary = {
-  trawl: { ...micro(totals.trawl.scores), msPerMb: round(trawlMs / megabytes, 1) },
+  trawl: { ...micro(totals.trawl.scores), msPerMb: round(trawlMs / megabytes, 1), scannersMsPerMb: round(scanMs / megabytes, 1) },
   regex: { ...micro(totals.regex.scores), msPerMb: round(regexMs / megabytes, 1) },
   megabytes: round(megabytes),
   runs: RUNS,
@@ -145,7 +170,7 @@ for (const r of rows) {
   const cell = (s: Score) => `${s.precision.toFixed(2)} / ${s.recall.toFixed(2)} (${String(s.found).padStart(4)})`;
   console.log(`${r.app.padEnd(16)} ${r.mb.toFixed(2).padStart(5)}  | ${cell(r.trawl)}  ${String(r.trawlMs).padStart(6)} | ${cell(r.regex)}  ${String(r.regexMs).padStart(6)}`);
 }
-console.log(`\nall ${summary.megabytes} MB: /v1/endpoints precision ${summary.trawl.precision}, recall ${summary.trawl.recall}, ${summary.trawl.msPerMb} ms/MB (a whole call over HTTP) · regex precision ${summary.regex.precision}, recall ${summary.regex.recall}, ${summary.regex.msPerMb} ms/MB`);
+console.log(`\nall ${summary.megabytes} MB: /v1/endpoints precision ${summary.trawl.precision}, recall ${summary.trawl.recall}, ${summary.trawl.msPerMb} ms/MB (a whole call over HTTP; the scanners alone ${summary.trawl.scannersMsPerMb}) · regex precision ${summary.regex.precision}, recall ${summary.regex.recall}, ${summary.regex.msPerMb} ms/MB`);
 for (const r of rows) if (r.trawl.missed.length || r.trawl.wrong.length) console.log(`${r.app}: missed ${JSON.stringify(r.trawl.missed)}, wrong ${JSON.stringify(r.trawl.wrong)}`);
 
 mkdirSync(dirname(args.out!), { recursive: true });

@@ -24,6 +24,8 @@ let trawl: TestServer;
 let tight: TestServer;
 let strict: TestServer;
 let slow: TestServer;
+let cloud: TestServer;
+const ADMIN = { authorization: 'Bearer admin-key-for-endpoint-tests-0123' };
 
 beforeAll(async () => {
   site = startFixtureSite({
@@ -49,8 +51,9 @@ beforeAll(async () => {
   tight = await startTrawlServer({ overrides: { fetch: { resolve }, endpoints: { maxBundleBytes: 100_000 } } });
   slow = await startTrawlServer({ overrides: { fetch: { resolve }, endpoints: { scanTimeoutMs: 20 } } });
   strict = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } });
+  cloud = await startTrawlServer({ overrides: { mode: 'cloud', adminKey: ADMIN.authorization.slice(7), fetch: { resolve } } });
 });
-afterAll(async () => { await Promise.all([trawl.stop(), tight.stop(), strict.stop(), slow.stop(), site.stop()]); });
+afterAll(async () => { await Promise.all([trawl.stop(), tight.stop(), strict.stop(), slow.stop(), cloud.stop(), site.stop()]); });
 
 const page = (path = '/') => `http://site.test:${site.port}${path}`;
 interface Answer { url: string; bundles_scanned: number; endpoint_count: number; endpoints: Array<{ value: string; kind: string; first_party: boolean; source: string }>; hosts: string[]; truncated: boolean; warnings?: string[] }
@@ -159,5 +162,18 @@ describe('POST /v1/endpoints', () => {
     const res = await strict.post('/v1/endpoints', { url: site.at('/') });
     expect(res.status).toBe(422);
     expect((res.body as { error: string }).error).toContain('Failed to fetch URL');
+  });
+
+  test('cloud mode charges 1 credit per call; the call is in the OpenAPI document', async () => {
+    const workspace = await cloud.post('/admin/workspaces', { name: 'endpoints', plan: 'starter', credits: 1 }, ADMIN);
+    const key = await cloud.post(`/admin/workspaces/${(workspace.body as { id: string }).id}/keys`, '', ADMIN);
+    const bearer = { authorization: `Bearer ${(key.body as { key: string }).key}` };
+    const first = await cloud.post('/v1/endpoints', { url: page('/many'), max_bundles: 1 }, bearer);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-credits-used')).toBe('1');
+    expect(first.headers.get('x-credits-remaining')).toBe('0');
+    expect(await cloud.post('/v1/endpoints', { url: page('/many'), max_bundles: 1 }, bearer)).toMatchObject({ status: 402, body: { error: 'Insufficient credits' } });
+    const openapi = (await trawl.get('/openapi.json')).body as { paths: Record<string, { post?: { responses: Record<string, unknown> } }> };
+    expect(Object.keys(openapi.paths['/v1/endpoints']?.post?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '422']));
   });
 });
