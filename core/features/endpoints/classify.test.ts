@@ -43,12 +43,12 @@ describe('endpoint classification', () => {
 
   test('literals and plain url options count only when they look like an API; duplicates once, a later call refines the kind', () => {
     const { endpoints } = collect([
-      literal('/about'), literal('/api/v1/users'), literal('/v2/orders'), literal('/data/list.json'), literal('https://api.shop.co.uk'),
+      literal('/about'), literal('/api'), literal('/v2'), literal('/graphql'), literal('/api/v1/users'), literal('/v2/orders'), literal('/data/list.json'), literal('https://api.shop.co.uk'),
       { value: '/contact', position: 'option', api: 'client' }, literal('http://www.w3.org/2000/svg'), literal('/api/v1/users'),
       literal('/socket/feed'), request('/socket/feed', 'websocket'),
     ]);
     expect(endpoints.map((e) => `${e.kind} ${e.value}`)).toEqual([
-      'relative_path /api/v1/users', 'relative_path /v2/orders', 'relative_path /data/list.json', 'absolute_url https://api.shop.co.uk', 'web_socket /socket/feed',
+      'graph_ql /graphql', 'relative_path /api/v1/users', 'relative_path /v2/orders', 'relative_path /data/list.json', 'absolute_url https://api.shop.co.uk', 'web_socket /socket/feed',
     ]);
   });
 

@@ -22,6 +22,7 @@ export interface Endpoint {
 
 const STATIC_ASSET = /\.(?:png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|woff2?|ttf|otf|eot|css|less|scss|mp4|webm|ogg|ogv|mp3|wav|flac|m4a|mov|avi|js|mjs|cjs|jsx|ts|tsx|map|wasm|pdf|zip|gz|txt|md|html?)$/i;
 const API_SEGMENT = /^(?:api|apis|_api|graphql|gql|rest|rpc|jsonrpc|ajax|xhr|ws|wss|socket|websocket|socket\.io|sockjs|oauth2?|v\d{1,2}(?:\.\d{1,2})?|wp-json|webhooks?|sse|rest_api|restapi|odata)$/i;
+const TRANSPORT_SEGMENT = /^(?:graphql|gql|ws|wss|socket|websocket|socket\.io|sockjs|sse)$/i;
 const API_FILE = /\.(?:json|php|asmx|ashx|aspx?|cgi|jsp|do|action)$/i;
 const API_HOST = /^(?:api|apis|graphql|gql|ws|wss|socket|realtime|gateway|rest|rpc)[\w-]*\./i;
 const GRAPHQL = /(?:^|[/._-])(?:graphql|gql)(?:$|[/._-])/i;
@@ -67,7 +68,10 @@ export function looksLikeApi(parts: Parts): boolean {
   if (parts.host && API_HOST.test(parts.host.replace(/^\{[^}]*\}\./, ''))) return true;
   if (parts.scheme === 'ws' || parts.scheme === 'wss') return true;
   const segments = parts.path.split('/').filter(Boolean);
-  return segments.some((s) => API_SEGMENT.test(s)) || API_FILE.test(segments[segments.length - 1] ?? '');
+  if (API_FILE.test(segments[segments.length - 1] ?? '')) return true;
+  // A lone `/api` or `/v2` is a base or a page (`/api` of a menu); a lone `/graphql` or `/ws` is an endpoint.
+  if (segments.length === 1 && !parts.host) return TRANSPORT_SEGMENT.test(segments[0]!);
+  return segments.some((s) => API_SEGMENT.test(s));
 }
 
 export function kindOf(parts: Parts, api: ScanHit['api']): EndpointKind {

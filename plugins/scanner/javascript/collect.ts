@@ -18,7 +18,12 @@ export interface Collected {
   targets: Array<Scoped<RequestTarget>>;
   strings: Array<Scoped<Node>>;
   scopes: Scopes;
+  /** Starts of the values of navigation options (`link:`, `to:`, `path:` …): pages, not requests. */
+  navigation: Set<number>;
 }
+
+/** Options that hold where a link or route goes (menus, routers, `<Link to>`): a string there is a page. */
+const NAVIGATION_KEY = /^(?:link|href|to|path|pathname|route|redirect|redirectTo|navigate|component)$/;
 
 const isStringExpression = (n: AnyNode) =>
   (n.type === 'Literal' && typeof n.value === 'string') || n.type === 'TemplateLiteral' || (n.type === 'BinaryExpression' && n.operator === '+');
@@ -34,9 +39,10 @@ export function collect(program: Program): Collected {
   scopes.addScope(program, null, []);
   const targets: Array<Scoped<RequestTarget>> = [];
   const strings: Array<Scoped<Node>> = [];
-  const assignments: Array<Scoped<string>> = [];
+  const assignments: Array<Scoped<{ name: string; value: AnyNode | null }>> = [];
   const sites: Array<CallSite & { scope: Node }> = [];
   const direct = new Map<AnyNode, RequestTarget[]>();
+  const navigation = new Set<number>();
   fullAncestor(program, (node, _state, ancestors) => {
     const n = node as AnyNode;
     const scope = scopeOf(ancestors, program);
@@ -46,8 +52,9 @@ export function collect(program: Program): Collected {
       if (n.type === 'FunctionDeclaration' && n.id) scopes.bind(scope, n.id.name, n);
     }
     if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier') scopes.bind(scope, n.id.name, n.init as AnyNode | null | undefined);
-    if (n.type === 'AssignmentExpression' && n.left.type === 'Identifier') assignments.push({ item: n.left.name, scope });
+    if (n.type === 'AssignmentExpression' && n.left.type === 'Identifier') assignments.push({ item: { name: n.left.name, value: n.operator === '=' ? n.right : null }, scope });
     if (isStringExpression(n)) strings.push({ item: n, scope });
+    if (n.type === 'Property' && !n.computed && n.key.type === 'Identifier' && NAVIGATION_KEY.test(n.key.name)) navigation.add(n.value.start);
     if (n.type === 'CallExpression' || n.type === 'NewExpression') {
       const found = callTargets(n);
       sites.push({ node: n, within: enclosingFunction(ancestors), scope });
@@ -57,8 +64,8 @@ export function collect(program: Program): Collected {
     const held = heldTarget(n);
     if (held) targets.push({ item: held, scope });
   });
-  for (const { item, scope } of assignments) scopes.unbind(item, scope);
+  for (const { item, scope } of assignments) scopes.assign(item.name, scope, item.value);
   const siteScope = new Map(sites.map((s) => [s.node, s.scope]));
   for (const { target, site } of wrapperTargets(sites, direct)) targets.push({ item: target, scope: siteScope.get(site)! });
-  return { targets, strings, scopes };
+  return { targets, strings, scopes, navigation };
 }

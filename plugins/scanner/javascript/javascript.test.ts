@@ -35,7 +35,9 @@ describe('scanner.javascript', () => {
       'request fetch https://api.site.test/v2/users/{id}/posts?page={p}',
       'request fetch https://api.site.test/v2/orders/{id}',
       'request fetch /api/x/{id}',
-      'request fetch {twice}/y',
+      // a name given two values stands for both
+      'request fetch /a/y',
+      'request fetch /b/y',
       'literal - https://api.site.test/v2',
       'literal - /a',
       'literal - /b',
@@ -72,7 +74,7 @@ describe('scanner.javascript', () => {
     `)).toEqual(['request client /api/direct', 'request client api/through/two', 'literal - /not/a/request']);
   });
 
-  test('names are looked up scope by scope, as minified modules reuse them; URL builders are expanded', () => {
+  test('names are looked up scope by scope, as minified modules reuse them; URL builders are expanded; conditions and reassignments give every value', () => {
     expect(scan(`
       function moduleA() { var a = function (p) { return "".concat(base, "-/app/").concat(p); }; return c.request(a("data/packages"), "GET"); }
       function moduleB() { var a = "/api/b"; return fetch(a + "/items"); }
@@ -81,7 +83,8 @@ describe('scanner.javascript', () => {
       const s = flag ? \`/api/stats?full=1\` : "/api/stats"; fetch(s); fetch(stored || "/api/default");
     `).filter((h) => h.startsWith('request'))).toEqual([
       'request client {base}-/app/data/packages', 'request fetch /api/b/items', 'request fetch {a}/param',
-      'request fetch /api/stats?full=1', 'request fetch /api/default',
+      'request fetch /api/t', 'request fetch /api/changed',
+      'request fetch /api/stats?full=1', 'request fetch /api/stats', 'request fetch /api/default',
     ]);
   });
 
@@ -91,5 +94,19 @@ describe('scanner.javascript', () => {
     const hits = scan(`var a0 = "/api/x"; ${chain} fetch(a40);`);
     expect(performance.now() - started).toBeLessThan(2000);
     expect(hits.every((h) => h.length < 5000)).toBe(true);
+  });
+
+  test('bare names where only URLs go, request configurations wherever they are built, values set in branches', () => {
+    expect(scan(`
+      $.get('connections', cb); fetch("config"); map.get("key"); this.http.get("settings");
+      var p = { method: "get", url: "".concat(".", "/stats") }; new Req(p).execute();
+      var menu = { title: "About", url: "/about" }, nav = [{ title: "API", link: "/api" }, { path: "/api/docs", component: Docs }];
+      var dataUrl; if (root) { dataUrl = 'apiv2/tree/' + id + '/'; } else { dataUrl = 'apiv2/tree/' + root + '/' + path; }
+      $.get({ url: dataUrl, dataType: 'json' });
+    `)).toEqual([
+      'request client connections', 'request fetch config', 'request client settings',
+      'request client ./stats', 'option client /about',
+      'request client apiv2/tree/{id}/', 'request client apiv2/tree/{root}/{path}',
+    ]);
   });
 });

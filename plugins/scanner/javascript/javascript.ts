@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { definePlugin, type ScanHit, type ScanResult, type ScanSource } from '../../../core/plugin.ts';
 import { literalLike, requestLike } from '../shared/patterns.ts';
 import { collect } from './collect.ts';
-import { valueOf } from './values.ts';
+import { valuesOf } from './values.ts';
 
 const options = z.strictObject({
   maxBytes: z.number().int().positive().default(8 * 1024 * 1024).describe('Larger scripts go to the string scanner (a syntax tree takes ~10x the text in memory).'),
@@ -81,25 +81,27 @@ function merged(ranges: Array<[number, number]>): Array<[number, number]> {
 export function scanJavaScript(source: ScanSource, maxDummyShare: number): ScanResult | null {
   const parsed = parseScript(source.text, maxDummyShare);
   if (!parsed) return null;
-  const { targets, strings, scopes } = collect(parsed.program);
+  const { targets, strings, scopes, navigation } = collect(parsed.program);
   const line = lineFinder(source.text);
   const hits: ScanHit[] = [];
   const taken: Array<[number, number]> = [];
-  const byStart = new Map<number, ScanHit>();
+  const byStart = new Map<number, ScanHit[]>();
   for (const { item: target, scope } of targets) {
     const known = byStart.get(target.node.start);
     // `{uri}` of `new ApolloClient({uri})` is met as an option first, then as the client's.
     if (known) {
-      if (known.api === 'client') known.api = target.api;
-      if (!target.held) known.position = 'request';
+      for (const hit of known) {
+        if (hit.api === 'client') hit.api = target.api;
+        if (!target.held) hit.position = 'request';
+      }
       continue;
     }
-    const value = valueOf(target.node, scopes, scope);
-    if (value === null || !requestLike(value)) continue;
-    const hit: ScanHit = { value, position: target.held ? 'option' : 'request', api: target.api, line: line(target.node.start) };
-    byStart.set(target.node.start, hit);
+    const found = valuesOf(target.node, scopes, scope).filter((value) => requestLike(value, target.bare))
+      .map((value): ScanHit => ({ value, position: target.held ? 'option' : 'request', api: target.api, line: line(target.node.start) }));
+    if (!found.length) continue;
+    byStart.set(target.node.start, found);
     taken.push([target.node.start, target.node.end]);
-    hits.push(hit);
+    hits.push(...found);
   }
   // Outermost first: `"/api/" + id` is one value, not its parts; nothing inside a request target counts twice.
   const requests = merged(taken);
@@ -107,13 +109,13 @@ export function scanJavaScript(source: ScanSource, maxDummyShare: number): ScanR
   let claimedEnd = -1;
   let r = 0;
   for (const { item: node, scope } of strings) {
-    if (node.start < claimedEnd) continue;
+    if (node.start < claimedEnd || navigation.has(node.start)) continue;
     while (r < requests.length && requests[r]![1] <= node.start) r++;
     if (r < requests.length && requests[r]![0] <= node.start) continue;
-    const value = valueOf(node, scopes, scope);
-    if (value === null || !literalLike(value)) continue;
+    const values = valuesOf(node, scopes, scope).filter(literalLike);
+    if (!values.length) continue;
     claimedEnd = node.end;
-    hits.push({ value, position: 'literal', line: line(node.start) });
+    hits.push(...values.map((value): ScanHit => ({ value, position: 'literal', line: line(node.start) })));
   }
   return parsed.warning ? { hits, warnings: [parsed.warning] } : { hits };
 }

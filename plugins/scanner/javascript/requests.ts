@@ -13,7 +13,12 @@ export interface RequestTarget {
   api: NonNullable<ScanHit['api']>;
   /** Held in a plain `url`/`uri` option or variable, not given to a request: weaker evidence. */
   held?: boolean;
+  /** A call that only takes URLs (`fetch`, `$.get`, XHR `open`): a bare `config` is a relative URL there. */
+  bare?: boolean;
 }
+
+/** Objects whose methods are HTTP clients whatever their first argument looks like. */
+const CLIENT_OBJECTS = /^(?:\$|jQuery|axios|ky|superagent|http|httpClient|\$http)$/;
 
 const PLAIN_KEY = /^(?:url|uri|href)$/i;
 const GRAPHQL_CONSTRUCTOR = /apollo|httplink|graphql|gql|urql|subscriptionclient/i;
@@ -49,7 +54,7 @@ function optionTargets(arg: Expression | SpreadElement | undefined, api: Request
   return arg.properties.flatMap((p) => {
     if (p.type !== 'Property') return [];
     const key = keyName(p.key);
-    return key && REQUEST_KEY.test(key) ? [{ node: p.value, api }] : [];
+    return key && REQUEST_KEY.test(key) ? [{ node: p.value, api, bare: PLAIN_KEY.test(key) }] : [];
   });
 }
 
@@ -61,17 +66,17 @@ export function callTargets(node: AnyNode): RequestTarget[] {
   const [first, second] = node.arguments;
   const { name } = callee;
   if (node.type === 'NewExpression') {
-    if (name === 'WebSocket') return first ? [{ node: first, api: 'websocket' }] : [];
-    if (name === 'EventSource') return first ? [{ node: first, api: 'eventsource' }] : [];
-    if (name === 'Request') return first ? [{ node: first, api: 'fetch' }] : [];
+    if (name === 'WebSocket') return first ? [{ node: first, api: 'websocket', bare: true }] : [];
+    if (name === 'EventSource') return first ? [{ node: first, api: 'eventsource', bare: true }] : [];
+    if (name === 'Request') return first ? [{ node: first, api: 'fetch', bare: true }] : [];
     if (GRAPHQL_CONSTRUCTOR.test(name)) return first?.type === 'ObjectExpression' ? optionTargets(first, 'graphql') : first ? [{ node: first, api: 'graphql' }] : [];
     return [];
   }
   // XHR: `x.open("GET", url)`; `window.open(url)` has no method first.
   if (name === 'open' && callee.member && isString(first) && HTTP_METHODS.has(String((first as { value: unknown }).value).toUpperCase())) {
-    return second ? [{ node: second, api: 'xhr' }] : [];
+    return second ? [{ node: second, api: 'xhr', bare: true }] : [];
   }
-  if (name === 'sendBeacon') return first ? [{ node: first, api: 'beacon' }] : [];
+  if (name === 'sendBeacon') return first ? [{ node: first, api: 'beacon', bare: true }] : [];
   if (name === 'io' && !callee.member) return first && first.type !== 'ObjectExpression' ? [{ node: first, api: 'websocket' }] : [];
   if (GRAPHQL_CONSTRUCTOR.test(name)) return first?.type === 'ObjectExpression' ? optionTargets(first, 'graphql') : [];
   const client = callee.member ? CLIENT_METHODS.has(name) : CLIENT_FUNCTIONS.has(name);
@@ -79,7 +84,31 @@ export function callTargets(node: AnyNode): RequestTarget[] {
   if (!client) return [];
   const api = name === 'fetch' ? 'fetch' : 'client';
   if (first?.type === 'ObjectExpression') return optionTargets(first, api);
-  return first && first.type !== 'SpreadElement' ? [{ node: first, api }] : [];
+  const bare = name === 'fetch' || !callee.member || CLIENT_OBJECTS.test(objectName(node.callee) ?? '');
+  return first && first.type !== 'SpreadElement' ? [{ node: first, api, bare }] : [];
+}
+
+/** `$` of `$.get`, `http` of `this.http.get`. */
+function objectName(callee: Node): string | null {
+  const n = callee as AnyNode;
+  if (n.type !== 'MemberExpression') return null;
+  const object = n.object as AnyNode;
+  if (object.type === 'Identifier') return object.name;
+  return object.type === 'MemberExpression' && object.property.type === 'Identifier' ? object.property.name : null;
+}
+
+/** `{method: "GET", url: …}` (`type:` for jQuery): a request's configuration wherever it is built. */
+function configTarget(node: AnyNode): RequestTarget | null {
+  if (node.type !== 'ObjectExpression') return null;
+  let url: Node | null = null;
+  let method = false;
+  for (const p of node.properties) {
+    if (p.type !== 'Property') continue;
+    const key = keyName(p.key);
+    if (key === 'url' || key === 'uri') url = p.value;
+    else if ((key === 'method' || key === 'type') && isString(p.value) && HTTP_METHODS.has(String((p.value as { value: unknown }).value).toUpperCase())) method = true;
+  }
+  return url && method ? { node: url, api: 'client', bare: true } : null;
 }
 
 function held(key: string, node: Node): RequestTarget | null {
@@ -87,8 +116,9 @@ function held(key: string, node: Node): RequestTarget | null {
   return { node, api: 'client', held: PLAIN_KEY.test(key) };
 }
 
-/** `{url: …}` anywhere, `apiUrl = …`, `const API_ENDPOINT = …`: a request target held for later. */
+/** `{url: …}` anywhere, `apiUrl = …`, `const API_ENDPOINT = …`: a request target held for later; `{method, url}`: a request's. */
 export function heldTarget(node: AnyNode): RequestTarget | null {
+  if (node.type === 'ObjectExpression') return configTarget(node);
   if (node.type === 'Property' && !node.computed) {
     const key = keyName(node.key);
     return key ? held(key, node.value) : null;

@@ -62,16 +62,16 @@ function paramIndex(node: Node, within: FunctionInfo | null): number {
 
 /** Targets of calls to wrappers (with the call they are in), given the direct targets of every call site. */
 export function wrapperTargets(sites: readonly CallSite[], direct: ReadonlyMap<AnyNode, RequestTarget[]>): Array<{ target: RequestTarget; site: AnyNode }> {
-  const wrappers = new Map<string, number>();
-  const learn = (site: CallSite, target: Node) => {
-    const index = paramIndex(target, site.within);
+  const wrappers = new Map<string, { index: number; bare: boolean }>();
+  const learn = (site: CallSite, target: RequestTarget) => {
+    const index = paramIndex(target.node, site.within);
     if (index >= 0 && !wrappers.has(site.within!.name!)) {
-      wrappers.set(site.within!.name!, index);
+      wrappers.set(site.within!.name!, { index, bare: target.bare === true });
       return true;
     }
     return false;
   };
-  for (const site of sites) for (const target of direct.get(site.node) ?? []) learn(site, target.node);
+  for (const site of sites) for (const target of direct.get(site.node) ?? []) learn(site, target);
   const found: Array<{ target: RequestTarget; site: AnyNode }> = [];
   const resolved = new Set<AnyNode>();
   for (let level = 0, learned = wrappers.size > 0; level < MAX_LEVELS && learned; level++) {
@@ -80,12 +80,13 @@ export function wrapperTargets(sites: readonly CallSite[], direct: ReadonlyMap<A
       if (resolved.has(site.node) || direct.get(site.node)?.length) continue;
       const node = site.node as AnyNode & { callee: Node; arguments: Node[] };
       const name = calleeName(node.callee)?.name;
-      const index = name === undefined ? undefined : wrappers.get(name);
-      const argument = index === undefined ? undefined : node.arguments[index];
+      const wrapper = name === undefined ? undefined : wrappers.get(name);
+      const argument = wrapper && node.arguments[wrapper.index];
       if (!argument) continue;
       resolved.add(site.node);
-      found.push({ target: { node: argument, api: 'client' }, site: site.node });
-      learned = learn(site, argument) || learned;
+      const target: RequestTarget = { node: argument, api: 'client', bare: wrapper.bare };
+      found.push({ target, site: site.node });
+      learned = learn(site, target) || learned;
     }
   }
   return found;

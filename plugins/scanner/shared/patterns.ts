@@ -23,9 +23,13 @@ const PATH_CHARS = /^[\w\-.~%{}:@/+,;=!$*'&?#[\]]+$/;
 /** `text/plain`, `application/json;charset=…`: a media type, not a path. */
 const MEDIA_TYPE = /^(?:application|text|image|audio|video|multipart|font|model|message)\/[\w.+-]+(?:;|$)/i;
 
-/** A value in a request position: a path, a URL, or a placeholder base followed by a path. */
-export function requestLike(value: string): boolean {
+/**
+ * A value in a request position: a path, a URL, or a placeholder base followed by a path; with
+ * `bare`, where the call takes nothing but URLs (`fetch`, `$.get`), also a bare relative name (`config`).
+ */
+export function requestLike(value: string, bare = false): boolean {
   if (value.length < 2 || value.length > MAX_VALUE_CHARS || !PATH_CHARS.test(value) || MEDIA_TYPE.test(value)) return false;
+  if (bare && /^[A-Za-z][\w.-]*$/.test(value)) return true;
   return /^(?:(?:https?|wss?):)?\/\/[\w{]/i.test(value) || /^\.{0,2}\/[\w{]/.test(value) || /^(?:\{[^}]*\})+[^{]*\//.test(value) || /^[\w-]+(?:\.[\w-]+)*\/[\w{]/.test(value) || /^[\w-]+\.(?:json|php|aspx?|ashx|asmx|cgi|jsp|do)$/i.test(value) || /^[\w.-]+\?/.test(value);
 }
 
