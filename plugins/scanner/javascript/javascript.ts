@@ -23,13 +23,17 @@ const options = z.strictObject({
 
 const STRICT = { ecmaVersion: 'latest', allowHashBang: true, allowReturnOutsideFunction: true, allowImportExportEverywhere: true, allowAwaitOutsideFunction: true } as const;
 
-/** The tree: strict as a module, then as a script, then tolerant; null when nothing usable comes out. */
+/**
+ * The tree: as a script (which, with import/export allowed everywhere, also reads modules, and
+ * takes sloppy-mode code a module refuses), then as a module (its strict-mode rules), then
+ * tolerant; null when nothing usable comes out.
+ */
 function parseScript(text: string, maxDummyShare: number): { program: Program; warning?: string } | null {
-  for (const sourceType of ['module', 'script'] as const) {
+  for (const sourceType of ['script', 'module'] as const) {
     try {
       return { program: parse(text, { ...STRICT, sourceType }) };
     } catch (err) {
-      if (sourceType === 'script') {
+      if (sourceType === 'module') {
         let program: Program;
         try {
           program = parseLoose(text, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true });

@@ -23,34 +23,11 @@ const MAX_LEVELS = 3;
 
 export const FUNCTION_TYPES: ReadonlySet<string> = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
-function nameOfFunction(fn: AnyNode, parent: AnyNode | undefined): string | null {
-  if (fn.type === 'FunctionDeclaration' && fn.id) return fn.id.name;
-  if (!parent) return null;
-  if (parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') return parent.id.name;
-  if ((parent.type === 'Property' || parent.type === 'MethodDefinition') && parent.key.type === 'Identifier') return parent.key.name;
-  if (parent.type === 'AssignmentExpression') {
-    if (parent.left.type === 'Identifier') return parent.left.name;
-    if (parent.left.type === 'MemberExpression' && parent.left.property.type === 'Identifier') return parent.left.property.name;
-  }
-  return null;
-}
-
 /** `path` of `(path, options)` and of `(path = "/")`; '' for a destructured parameter. */
 export function paramName(param: AnyNode): string {
   if (param.type === 'Identifier') return param.name;
   if (param.type === 'AssignmentPattern' && param.left.type === 'Identifier') return param.left.name;
   return '';
-}
-
-/** The innermost function among `ancestors` (the node itself last). */
-export function enclosingFunction(ancestors: readonly Node[]): FunctionInfo | null {
-  for (let i = ancestors.length - 2; i >= 0; i--) {
-    const node = ancestors[i] as AnyNode;
-    if (!FUNCTION_TYPES.has(node.type)) continue;
-    const params = (node as AnyNode & { params: AnyNode[] }).params.map(paramName);
-    return { name: nameOfFunction(node, ancestors[i - 1] as AnyNode | undefined), params };
-  }
-  return null;
 }
 
 /** The parameter position `node` stands for in `within`, when it is a bare parameter. */
