@@ -80,9 +80,12 @@ export async function scanSource(registry: PluginRegistry, source: ScanSource, s
       crashError: new TrawlError('unprocessable', `Scanning ${current.name} {reason}`),
     };
     const result = await withinLimit(limits, async () => {
-      for (const scanner of scanners) {
+      for (const [i, scanner] of scanners.entries()) {
         const answer = scanner.handler.scan(current);
-        if (answer) return answer;
+        if (!answer) continue;
+        // A fallback read it: what it finds is less sure, and the caller should know.
+        if (i > 0) out.warnings.push(`${current.name}: read by ${scanner.id} (${scanners.slice(0, i).map((s) => s.id).join(', ')} could not read it)`);
+        return answer;
       }
       return null;
     });
