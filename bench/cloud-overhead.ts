@@ -10,7 +10,7 @@
  * server process's CPU time per request, which shows the overhead even when the clients set the pace
  * (the database server's own CPU is not in it).
  *
- *   bun run bench cloud-overhead [--seconds 5] [--clients 16] [--urls 20] [--rounds 3] [--postgres URL | --no-postgres]
+ *   bun run bench cloud-overhead [--seconds 5] [--clients 16] [--urls 20] [--rounds 3] [--postgres URL | --no-postgres] [--no-sqlite]
  */
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -30,6 +30,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     postgres: { type: 'string' },
     'no-postgres': { type: 'boolean', default: false },
+    'no-sqlite': { type: 'boolean', default: false },
     out: { type: 'string', default: join(ROOT, 'bench/results/cloud-overhead.json') },
   },
 });
@@ -96,7 +97,7 @@ const urls = Array.from({ length: URLS }, (_, i) => `http://127.0.0.1:${site.por
 const results: Record<string, unknown> = {};
 const postgres = await postgresUrl();
 try {
-  for (const [dialect, url] of [['sqlite', undefined], ...(postgres ? [['postgres', postgres]] : [])] as Array<[string, string | undefined]>) {
+  for (const [dialect, url] of [...(args['no-sqlite'] ? [] : [['sqlite', undefined]]), ...(postgres ? [['postgres', postgres]] : [])] as Array<[string, string | undefined]>) {
     const pair = await startPair(url);
     const rounds: Record<string, Load>[] = [];
     try {

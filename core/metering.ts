@@ -130,6 +130,8 @@ export interface Meter {
   refundRun(run: RunRef, credits: number): Promise<void>;
   /** Resolves once every write handed in by this process so far is in the database. */
   settle(): Promise<void>;
+  /** At shutdown: writes what is pending and gives back the credits this process holds. */
+  close(): Promise<void>;
 }
 
 /** Rate limits on their own, for the calls that are not metered (reads). */

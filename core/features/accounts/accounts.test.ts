@@ -11,9 +11,9 @@ import { builtinPlugins } from '../../../plugins/index.ts';
 import { testDatabases } from '../../../test/helpers/databases.ts';
 import { builtinFeatures } from '../index.ts';
 import { createAccountsService, type AccountsService } from './accounts.ts';
-import { createBatcher } from './batch.ts';
 import { generateApiKey, KEY_PATTERN } from './keys.ts';
 import { createLedger } from './ledger.ts';
+import { createRateLimiter } from './rate-limit.ts';
 import type { AccountTables } from './tables.ts';
 
 const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, env: {} });
@@ -44,12 +44,18 @@ for (const database of testDatabases()) {
       const db = storage.db.withTables<AccountTables>();
       accounts = createAccountsService(db);
       workspaces = createWorkspaceStore(storage);
-      meter = createLedger(db, createBatcher(db, storage.dialect), config);
+      meter = createLedger({ db, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
     });
-    afterEach(() => storage.close());
+    afterEach(async () => {
+      await meter.close();
+      await storage.close();
+    });
 
     const admit = (workspace: string, extra: Partial<Parameters<Meter['admit']>[0]> = {}) =>
       meter.admit({ workspace, credits: 1, required: 1, metered: true, usage: { endpoint: 'scrape', url: 'https://example.com/', startedAt: nowIso() }, ...extra });
+    /** Ends every charged call as succeeded: its usage row is written then. */
+    const finishAll = (workspace: string, admitted: Array<{ usageId: string | null }>) =>
+      Promise.all(admitted.filter((a) => a.usageId).map((a) => meter.finish(workspace, a.usageId!, { status: 'succeeded', durationMs: 1 }, 0)));
 
     test('a key is shown once and stored only as its hash and last four characters', async () => {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'starter', credits: 5 });
@@ -84,8 +90,11 @@ for (const database of testDatabases()) {
       expect(results.filter((r) => !r.charged).every((r) => r.usageId === null && r.remaining === 0)).toBe(true);
       expect(results.filter((r) => r.charged).map((r) => r.remaining).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(0);
+      await finishAll(workspace.id, results);
       const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').selectAll().execute();
-      expect(rows).toHaveLength(10);
+      expect(rows.map((r) => [Number(r.credits), r.status])).toEqual(Array.from({ length: 10 }, () => [1, 'succeeded']));
+      const leases = await storage.db.withTables<AccountTables>().selectFrom('credit_leases').select('held').execute();
+      expect(leases.map((l) => Number(l.held))).toEqual([0]);
     });
 
     test('charges of several prices and a required minimum never take the balance below zero', async () => {
