@@ -2,6 +2,7 @@
 // under concurrency (never overspent), refunds, the checks made with each charge, run charges, grants.
 import 'reflect-metadata';
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { sql } from 'kysely';
 import { loadConfig } from '../../config.ts';
 import type { Meter } from '../../metering.ts';
 import type { Storage } from '../../services.ts';
@@ -21,7 +22,9 @@ const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, 
 /** Every row of every table, as text: where a key in clear would show up if it were stored anywhere. */
 async function everyStoredValue(storage: Storage): Promise<string> {
   const db = storage.db.withTables<Record<string, Record<string, unknown>>>();
-  const names = (await storage.db.introspection.getTables()).map((t) => t.name);
+  // Only this test's schema: other runs sharing the Postgres database have tables of their own.
+  const schema = storage.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(storage.db)).rows[0]!.name : undefined;
+  const names = (await storage.db.introspection.getTables()).filter((t) => schema === undefined || t.schema === schema).map((t) => t.name);
   const dumps = await Promise.all(names.map(async (name) => JSON.stringify(await db.selectFrom(name).selectAll().execute())));
   return dumps.join('\n');
 }
@@ -44,7 +47,7 @@ for (const database of testDatabases()) {
       const db = storage.db.withTables<AccountTables>();
       accounts = createAccountsService(db);
       workspaces = createWorkspaceStore(storage);
-      meter = createLedger({ db, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
+      meter = createLedger({ db, dialect: storage.dialect, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
     });
     afterEach(async () => {
       await meter.close();

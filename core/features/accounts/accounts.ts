@@ -3,6 +3,10 @@
  * create, list, show and update workspaces (plan, status, name, own rate limit), create, list and
  * revoke their keys, and grant credits. A key is returned in clear once, by `createKey`; only its
  * hash and display suffix are stored.
+ *
+ * API processes remember a key's check (valid, and its workspace's plan and status) for at most
+ * `CHECKS_REMEMBERED_MS` (ledger.ts); so revoking a key or changing a workspace's plan or status
+ * answers only after that long, and from the moment it answers no process accepts the old state.
  */
 import type { InjectionToken } from 'tsyringe';
 import { TrawlError } from '../../errors.ts';
@@ -59,6 +63,11 @@ const toKeyInfo = (row: KeyRow): KeyInfo => ({
   id: row.id, workspaceId: row.workspace_id, name: row.name, suffix: row.suffix, createdAt: row.created_at, revokedAt: row.revoked_at,
 });
 
+/** How long an API process may act on a key's check before reading it again. */
+export const CHECKS_REMEMBERED_MS = 100;
+/** Until every check read before a change has expired. */
+const outlastChecks = () => Bun.sleep(CHECKS_REMEMBERED_MS);
+
 const workspaceNotFound = (id: string) => new TrawlError('not_found', `Workspace not found: ${id.slice(0, 64)}`);
 
 export function createAccountsService(db: AccountsDb): AccountsService {
@@ -102,6 +111,7 @@ export function createAccountsService(db: AccountsDb): AccountsService {
       if (patch.rateLimit !== undefined) set.rate_limit = patch.rateLimit;
       const updated = await db.updateTable('workspaces').set(set).where('id', '=', id).executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) throw workspaceNotFound(id);
+      if (patch.plan !== undefined || patch.status !== undefined) await outlastChecks();
       return existing(id);
     },
 
@@ -123,6 +133,7 @@ export function createAccountsService(db: AccountsDb): AccountsService {
       await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
       const row = await db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirst();
       if (!row) throw new TrawlError('not_found', `Key not found: ${id.slice(0, 64)}`);
+      await outlastChecks();
       return toKeyInfo(row);
     },
 

@@ -30,7 +30,7 @@ export const accountsFeature = defineFeature({
     service(UsageToken, (ctx) => createUsageReader(dbOf(ctx))),
     service(RateLimiterToken, (ctx) => createRateLimiter(dbOf(ctx), ctx.resolve(Tokens.Storage).dialect)),
     service(MeterToken, (ctx) => createLedger({
-      db: dbOf(ctx), workspaces: ctx.resolve(WorkspaceStoreToken), config: ctx.config, limiter: ctx.resolve(RateLimiterToken),
+      db: dbOf(ctx), dialect: ctx.resolve(Tokens.Storage).dialect, workspaces: ctx.resolve(WorkspaceStoreToken), config: ctx.config, limiter: ctx.resolve(RateLimiterToken),
     })),
   ],
 });

@@ -1,33 +1,62 @@
 /**
  * The usage log's writer for calls paid from a purse (purse.ts): each call's row is written once,
- * complete, when the call has ended — behind its answer — and the rows of calls ending together go
- * in one transaction with the lease update that logs their credits as spent (leases.ts `spend`).
+ * complete, when the call has ended — behind its answer — and the rows of calls ending within a
+ * few milliseconds go in one transaction with the lease update that logs their credits as spent
+ * (leases.ts), so a lease's `held` and the log always agree. Postgres gets the batch as one
+ * statement (arrays in), committed asynchronously: a database crash may lose the last rows, and
+ * with them the matching `spend`, so their credits are given back rather than charged unlogged.
+ * SQLite runs fixed prepared statements in one transaction.
  */
 import type { Insertable } from 'kysely';
 import { createTickBatcher } from '../../batching.ts';
-import { spend } from './leases.ts';
+import { LEASE_TTL_MS } from './leases.ts';
 import type { Purse } from './purse.ts';
+import { executor, type Exec } from './sql.ts';
 import type { AccountsDb, UsageLogTable } from './tables.ts';
 
 /** Rows per transaction at most. */
-const MAX_ROWS = 256;
+const MAX_ROWS = 512;
+/** How long rows wait for others before they are written. */
+const GATHER_MS = 5;
+
+type Row = Insertable<UsageLogTable> & { credits: number };
+const COLUMNS = ['id', 'workspace_id', 'endpoint', 'url', 'credits', 'status', 'error', 'duration_ms', 'result_id', 'run_id', 'created_at', 'finished_at'] as const;
+const TYPES = ['text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'int', 'text', 'text', 'text', 'text'] as const;
+
+const SQLITE = {
+  insert: `insert into usage_log (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`,
+  spend: 'update credit_leases set held = held - ?, expires_at = ? where id = ?',
+};
+const POSTGRES = `with cfg as (select set_config('synchronous_commit', 'off', true)),
+  rows as (insert into usage_log (${COLUMNS.join(', ')}) select * from unnest(${TYPES.map((type) => `?::${type}[]`).join(', ')}) returning 1)
+  update credit_leases l set held = l.held - s.spent, expires_at = ? from unnest(?::text[], ?::bigint[]) as s(id, spent), cfg
+  where l.id = s.id`;
 
 export interface Journal {
   /** Resolves once the row is in the database. */
-  write(row: Insertable<UsageLogTable> & { credits: number }): Promise<void>;
+  write(row: Row): Promise<void>;
   settle(): Promise<void>;
 }
 
-export function createJournal(db: AccountsDb, purse: Purse): Journal {
-  const rows = createTickBatcher<Insertable<UsageLogTable> & { credits: number }, void>(async (batch) => {
-    const byWorkspace = new Map<string, number>();
-    for (const row of batch) byWorkspace.set(row.workspace_id, (byWorkspace.get(row.workspace_id) ?? 0) + row.credits);
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto('usage_log').values(batch).execute();
-      for (const [workspace, credits] of byWorkspace) await spend(trx, purse.leaseOf(workspace), credits);
-    });
-    for (const workspace of byWorkspace.keys()) purse.renewed(workspace);
+export function createJournal(db: AccountsDb, dialect: 'sqlite' | 'postgres', purse: Purse): Journal {
+  const exec: Exec = executor(dialect);
+  const rows = createTickBatcher<Row, void>(async (batch) => {
+    const spent = new Map<string, number>();
+    for (const row of batch) spent.set(row.workspace_id, (spent.get(row.workspace_id) ?? 0) + row.credits);
+    const leases = [...spent.keys()].map((workspace) => purse.leaseOf(workspace));
+    const expires = Date.now() + LEASE_TTL_MS;
+    if (dialect === 'postgres') {
+      const columns = COLUMNS.map((column) => batch.map((row) => row[column] ?? null));
+      await exec(db, POSTGRES, [...columns, expires, leases, [...spent.values()]]);
+    } else {
+      await db.transaction().execute(async (trx) => {
+        for (const row of batch) await exec(trx, SQLITE.insert, COLUMNS.map((column) => row[column] ?? null));
+        let i = 0;
+        for (const credits of spent.values()) await exec(trx, SQLITE.spend, [credits, expires, leases[i++]]);
+      });
+    }
+    for (const workspace of spent.keys()) purse.renewed(workspace);
     return batch.map(() => undefined);
-  }, { maxBatch: MAX_ROWS });
+  }, { maxBatch: MAX_ROWS, gatherMs: GATHER_MS });
   return { write: (row) => rows.run(row), settle: () => rows.settle() };
 }

@@ -1,7 +1,8 @@
 /**
  * The ledger behind the `Meter` contract (core/metering.ts): admission, charges, refunds and the
- * usage log. A call is admitted with one read on its path — its key and its workspace's plan as
- * they are now, looked up together with the other calls arriving meanwhile — then counted against
+ * usage log. A call is admitted after checking its key and its workspace's plan — read together with
+ * the other calls arriving meanwhile, and remembered for `CHECKS_REMEMBERED_MS` counted from before
+ * the read, which a revocation or plan change waits out (accounts.ts) — then counted against
  * its rate limit (rate-limit.ts) and paid from the process's purse (purse.ts): both write to the
  * database only for a block of calls or when the workspace is short. Its usage row is written
  * once, complete, when it ends (journal.ts). Asynchronous runs (crawl and batch pages) are paid
@@ -12,6 +13,7 @@ import { priceOf, type Meter, type RateLimiter, type RunRef } from '../../meteri
 import type { Account, Plan, WorkspaceStore } from '../../storage/workspaces.ts';
 import { nowIso, readInt } from '../../storage/values.ts';
 import type { AccountsDb, AccountsExecutor } from './tables.ts';
+import { CHECKS_REMEMBERED_MS } from './accounts.ts';
 import { createJournal } from './journal.ts';
 import { dropEmpty, spend } from './leases.ts';
 import { createPurse } from './purse.ts';
@@ -46,15 +48,16 @@ interface Open {
 
 export interface LedgerDeps {
   db: AccountsDb;
+  dialect: 'sqlite' | 'postgres';
   workspaces: Pick<WorkspaceStore, 'findAccountByHash'>;
   config: Pick<TrawlConfig, 'credits' | 'plans'>;
   /** The process's one rate limiter (rate-limit.ts). */
   limiter: RateLimiter;
 }
 
-export function createLedger({ db, workspaces, config, limiter }: LedgerDeps): Meter {
+export function createLedger({ db, dialect, workspaces, config, limiter }: LedgerDeps): Meter {
   const purse = createPurse(db);
-  const journal = createJournal(db, purse);
+  const journal = createJournal(db, dialect, purse);
   /** Admitted calls whose rows are written when they end. */
   const open = new Map<string, Open>();
 
@@ -63,13 +66,26 @@ export function createLedger({ db, workspaces, config, limiter }: LedgerDeps): M
     return row ? { id: row.id, plan: row.plan as Plan, status: row.status as Account['status'], credits: readInt(row.credits) } : null;
   };
 
+  type Checked = Pick<Account, 'id' | 'plan' | 'status' | 'credits'> | null;
+  const checks = new Map<string, { account: Checked; until: number }>();
+  /** The key's workspace and plan (or the workspace's, without a key), at most CHECKS_REMEMBERED_MS old. */
+  async function check(workspace: string, keyHash: string | undefined): Promise<Checked> {
+    const id = keyHash ?? `workspace:${workspace}`;
+    const known = checks.get(id);
+    const started = performance.now();
+    if (known && known.until > started) return known.account;
+    const account = keyHash ? await workspaces.findAccountByHash(keyHash) : await accountOf(workspace);
+    if (checks.size > 10_000) checks.clear();
+    checks.set(id, { account, until: started + CHECKS_REMEMBERED_MS });
+    return account;
+  }
+
   return {
     price: (units, plan) => priceOf(units, plan, config),
 
     async admit(request) {
       const { workspace } = request;
-      // The key as it is now (a revoked one does nothing), and the plan with it.
-      const account = request.keyHash ? await workspaces.findAccountByHash(request.keyHash) : await accountOf(workspace);
+      const account = await check(workspace, request.keyHash);
       const keyValid = !request.keyHash || account?.id === workspace;
       const refused = { rate: null, charged: false, remaining: account?.credits ?? 0, usageId: null, keyValid, refusal: null };
       if (!keyValid) return refused;
