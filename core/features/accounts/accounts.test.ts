@@ -168,6 +168,52 @@ for (const database of testDatabases()) {
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(1);
     });
 
+    test('a large balance is leased in blocks: calls are paid without a write each; held credits go back at shutdown', async () => {
+      const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'scale', credits: 10_000 });
+      const first = await admit(workspace.id);
+      // One call's credit and a block of 1/16 of the rest (624) left the balance together.
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(10_000 - 1 - 624);
+      const rest = [];
+      for (let i = 0; i < 99; i++) rest.push(await admit(workspace.id));
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(10_000 - 1 - 624);
+      expect(rest.at(-1)!.remaining).toBe(10_000 - 100);
+      await finishAll(workspace.id, [first, ...rest]);
+      await meter.close();
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(10_000 - 100);
+      expect(await storage.db.withTables<AccountTables>().selectFrom('credit_leases').selectAll().execute()).toEqual([]);
+      const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').select((eb) => eb.fn.sum<number>('credits').as('sum')).executeTakeFirstOrThrow();
+      expect(Number(rows.sum)).toBe(100);
+    });
+
+    test('two processes charging one large balance never overspend; a dead process\'s credits come back once its lease expires', async () => {
+      const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'scale', credits: 1_000 });
+      const db = storage.db.withTables<AccountTables>();
+      const other = createLedger({ db, dialect: storage.dialect, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
+      const calls = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? other : meter).admit({ workspace: workspace.id, credits: 20, required: 20 })));
+      // 1,000 credits pay 50 calls of 20, whichever process holds which part of the balance.
+      expect(calls.filter((c) => c.charged).length).toBeLessThanOrEqual(50);
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBeGreaterThanOrEqual(0);
+      await other.close();
+      await meter.close();
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(1_000 - 20 * calls.filter((c) => c.charged).length);
+
+      // A process that dies holding a lease: its credits are in no balance until the lease expires.
+      const dying = createLedger({ db, dialect: storage.dialect, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
+      const next = await accounts.createWorkspace({ name: 'Acme 2', plan: 'scale', credits: 1_000 });
+      expect((await dying.admit({ workspace: next.id, credits: 1, required: 1 })).charged).toBe(true);
+      // The call's credit and a block of 1/16 of the rest.
+      expect((await accounts.getWorkspace(next.id))!.credits).toBe(1_000 - 1 - 62);
+      await db.updateTable('credit_leases').set({ expires_at: 0 }).execute();
+      const survivor = createLedger({ db, dialect: storage.dialect, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
+      // Only the reclaimed lease can pay this: everything the dead process held (its unlogged call too) is back.
+      expect((await survivor.admit({ workspace: next.id, credits: 1_000, required: 1_000 })).charged).toBe(true);
+      expect((await accounts.getWorkspace(next.id))!.credits).toBe(0);
+      // The dead process's last words cannot give the same credits back twice.
+      await dying.close();
+      await survivor.close();
+      expect((await accounts.getWorkspace(next.id))!.credits).toBe(0);
+    });
+
     test('grants add to the balance and are logged; plans price plan-rated units', async () => {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'growth', credits: 2 });
       expect((await accounts.grantCredits(workspace.id, 40, 'top-up')).credits).toBe(42);

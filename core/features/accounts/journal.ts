@@ -3,9 +3,9 @@
  * complete, when the call has ended — behind its answer — and the rows of calls ending within
  * 20 ms go in one transaction with the lease update that logs their credits as spent
  * (leases.ts), so a lease's `held` and the log always agree. Postgres gets the batch as one
- * statement (the rows as JSON), committed asynchronously: a database crash may lose the last rows, and
- * with them the matching `spend`, so their credits are given back rather than charged unlogged.
- * SQLite runs fixed prepared statements in one transaction.
+ * statement, committed asynchronously: a database crash may lose the last rows, and with them the
+ * matching `spend`, so their credits are given back rather than charged unlogged. SQLite runs two
+ * fixed statements in one transaction. Both get the rows as one JSON parameter.
  */
 import type { Insertable } from 'kysely';
 import { createTickBatcher } from '../../batching.ts';
@@ -22,11 +22,11 @@ const GATHER_MS = 20;
 type Row = Insertable<UsageLogTable> & { credits: number };
 const COLUMNS = ['id', 'workspace_id', 'endpoint', 'url', 'credits', 'status', 'error', 'duration_ms', 'result_id', 'run_id', 'created_at', 'finished_at'] as const;
 
+// The rows go as one JSON array (a native stringify here; one statement instead of one per row).
 const SQLITE = {
-  insert: `insert into usage_log (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`,
+  insert: `insert into usage_log (${COLUMNS.join(', ')}) select ${COLUMNS.map((c) => `value ->> '$.${c}'`).join(', ')} from json_each(?)`,
   spend: 'update credit_leases set held = held - ?, expires_at = ? where id = ?',
 };
-// The rows go as one JSON array (a native stringify here; a few array parameters cost more to encode).
 const POSTGRES = `with cfg as (select set_config('synchronous_commit', 'off', true)),
   rows as (insert into usage_log (${COLUMNS.join(', ')}) select ${COLUMNS.join(', ')} from json_populate_recordset(null::usage_log, ?::json) returning 1)
   update credit_leases l set held = l.held - s.spent, expires_at = ? from unnest(?::text[], ?::bigint[]) as s(id, spent), cfg
@@ -49,7 +49,7 @@ export function createJournal(db: AccountsDb, dialect: 'sqlite' | 'postgres', pu
       await exec(db, POSTGRES, [JSON.stringify(batch), expires, leases, [...spent.values()]]);
     } else {
       await db.transaction().execute(async (trx) => {
-        for (const row of batch) await exec(trx, SQLITE.insert, COLUMNS.map((column) => row[column] ?? null));
+        await exec(trx, SQLITE.insert, [JSON.stringify(batch)]);
         let i = 0;
         for (const credits of spent.values()) await exec(trx, SQLITE.spend, [credits, expires, leases[i++]]);
       });

@@ -52,6 +52,16 @@ async function addHeld(trx: AccountsExecutor, lease: string, credits: number): P
   if (credits !== 0) await trx.updateTable('credit_leases').set((eb) => ({ held: eb('held', '+', credits) })).where('id', '=', lease).execute();
 }
 
+/**
+ * Takes `credits` out of the lease for the balance; false when the lease no longer holds them (it
+ * expired and was reclaimed, credits included): then they must not be given back twice.
+ */
+async function release(trx: AccountsExecutor, lease: string, credits: number): Promise<boolean> {
+  const row = await trx.updateTable('credit_leases').set((eb) => ({ held: eb('held', '-', credits) }))
+    .where('id', '=', lease).where('held', '>=', credits).returning('held').executeTakeFirst();
+  return row !== undefined;
+}
+
 async function addBalance(trx: AccountsExecutor, workspace: string, credits: number): Promise<number> {
   const row = await trx.updateTable('workspaces').set((eb) => ({ credits: eb('credits', '+', credits) })).where('id', '=', workspace)
     .returning('credits').executeTakeFirst();
@@ -76,10 +86,7 @@ export async function reclaimExpired(trx: AccountsExecutor, workspace: string, n
 export function take(db: AccountsDb, lease: string, workspace: string, claims: readonly Claim[], returned: number, now = Date.now()): Promise<Taken> {
   return db.transaction().execute(async (trx) => {
     await touch(trx, lease, workspace, now);
-    if (returned > 0) {
-      await addBalance(trx, workspace, returned);
-      await addHeld(trx, lease, -returned);
-    }
+    if (returned > 0 && (await release(trx, lease, returned))) await addBalance(trx, workspace, returned);
     let reclaimed = false;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const row = await trx.selectFrom('workspaces').select('credits').where('id', '=', workspace).executeTakeFirst();
@@ -111,8 +118,9 @@ export function take(db: AccountsDb, lease: string, workspace: string, claims: r
 /** Gives unspent or refunded credits back to the balance; the balance after. */
 export function giveBack(db: AccountsDb, lease: string, workspace: string, credits: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    await addHeld(trx, lease, -credits);
-    return addBalance(trx, workspace, credits);
+    if (await release(trx, lease, credits)) return addBalance(trx, workspace, credits);
+    const row = await trx.selectFrom('workspaces').select('credits').where('id', '=', workspace).executeTakeFirst();
+    return row ? readInt(row.credits) : 0;
   });
 }
 
