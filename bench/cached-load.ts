@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { rssMb } from './processes.ts';
+import { quantile } from './stats.ts';
 
 /** One article per path (`/0`, `/1`, …), distinct so every URL is its own cache row. */
 export function startArticleSite() {
@@ -64,8 +65,8 @@ async function sample(options: { seconds: number; clients: number; pid: number; 
 }
 
 function summarise(samples: Sample[], seconds: number): Load {
-  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 100) / 100;
+  const latencies = samples.flatMap((s) => s.latencies);
+  const at = (q: number) => Math.round(quantile(latencies, q) * 100) / 100;
   const cpu = samples.reduce((sum, s) => sum + s.cpuUs, 0);
   return {
     requestsPerSecond: Math.round(latencies.length / seconds), p50Ms: at(0.5), p99Ms: at(0.99),
@@ -99,5 +100,3 @@ export async function runInterleaved(targets: readonly LoadTarget[], options: { 
   }
   return Object.fromEntries(targets.map((t) => [t.name, summarise(samples.get(t.name)!, options.seconds)]));
 }
-
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
