@@ -15,6 +15,7 @@ import { createAccountsService, type AccountsService } from './accounts.ts';
 import { generateApiKey, KEY_PATTERN } from './keys.ts';
 import { createLedger } from './ledger.ts';
 import { createRateLimiter } from './rate-limit.ts';
+import { pruneUsage } from './retention.ts';
 import type { AccountTables } from './tables.ts';
 
 const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, env: {} });
@@ -212,6 +213,26 @@ for (const database of testDatabases()) {
       await dying.close();
       await survivor.close();
       expect((await accounts.getWorkspace(next.id))!.credits).toBe(0);
+    });
+
+    test('retention deletes usage rows past it and leases of processes long gone that hold nothing', async () => {
+      const db = storage.db.withTables<AccountTables>();
+      const now = Date.parse('2026-06-01T00:00:00Z');
+      const row = (id: string, createdAt: string) => ({
+        id, workspace_id: 'w', endpoint: 'scrape', url: null, credits: 1, status: 'succeeded', error: null,
+        duration_ms: 1, result_id: null, run_id: null, created_at: createdAt, finished_at: createdAt,
+      });
+      await db.insertInto('usage_log').values([row('old', '2026-04-01T00:00:00.000Z'), row('edge', '2026-05-02T00:00:01.000Z'), row('new', '2026-05-31T00:00:00.000Z')]).execute();
+      await db.insertInto('credit_leases').values([
+        { id: 'gone/w', workspace_id: 'w', held: 0, expires_at: now - 3_600_000 },
+        { id: 'holding/w', workspace_id: 'w', held: 5, expires_at: now - 3_600_000 },
+        { id: 'live/w', workspace_id: 'w', held: 0, expires_at: now + 60_000 },
+      ]).execute();
+      expect(await pruneUsage(db, 0, now)).toBe(0);
+      expect(await db.selectFrom('usage_log').select('id').execute()).toHaveLength(3);
+      expect(await pruneUsage(db, 30, now)).toBe(1);
+      expect((await db.selectFrom('usage_log').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(['edge', 'new']);
+      expect((await db.selectFrom('credit_leases').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(['holding/w', 'live/w']);
     });
 
     test('grants add to the balance and are logged; plans price plan-rated units', async () => {

@@ -8,13 +8,16 @@
  * once, complete, when it ends (journal.ts). Asynchronous runs (crawl and batch pages) are paid
  * from the same purse; their rows are written as they are charged.
  */
+import type { Logger } from 'pino';
 import type { TrawlConfig } from '../../config-schema.ts';
 import { priceOf, type Meter, type RateLimiter, type RunRef } from '../../metering.ts';
 import type { Account, Plan, WorkspaceStore } from '../../storage/workspaces.ts';
 import { nowIso, readInt } from '../../storage/values.ts';
 import type { AccountsDb, AccountsExecutor } from './tables.ts';
 import { CHECKS_REMEMBERED_MS } from './accounts.ts';
+import type { AccountsSettings } from './config.ts';
 import { createJournal } from './journal.ts';
+import { startPruning } from './retention.ts';
 import { dropEmpty, spend } from './leases.ts';
 import { createPurse } from './purse.ts';
 
@@ -53,11 +56,14 @@ export interface LedgerDeps {
   config: Pick<TrawlConfig, 'credits' | 'plans'>;
   /** The process's one rate limiter (rate-limit.ts). */
   limiter: RateLimiter;
+  /** The usage log's retention, pruned by this process until it closes (retention.ts). */
+  retention?: { settings: AccountsSettings; logger: Logger };
 }
 
-export function createLedger({ db, dialect, workspaces, config, limiter }: LedgerDeps): Meter {
+export function createLedger({ db, dialect, workspaces, config, limiter, retention }: LedgerDeps): Meter {
   const purse = createPurse(db);
   const journal = createJournal(db, dialect, purse);
+  const stopPruning = retention ? startPruning(db, retention.settings, retention.logger) : () => {};
   /** Admitted calls whose rows are written when they end. */
   const open = new Map<string, Open>();
 
@@ -172,6 +178,7 @@ export function createLedger({ db, dialect, workspaces, config, limiter }: Ledge
     },
 
     async close() {
+      stopPruning();
       await this.settle();
       await dropEmpty(db, await purse.close());
     },
