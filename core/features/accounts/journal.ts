@@ -4,8 +4,8 @@
  * 20 ms go in one transaction with the lease update that logs their credits as spent
  * (leases.ts), so a lease's `held` and the log always agree. Postgres gets the batch as one
  * statement, committed asynchronously: a database crash may lose the last rows, and with them the
- * matching `spend`, so their credits are given back rather than charged unlogged. SQLite runs two
- * fixed statements in one transaction. Both get the rows as one JSON parameter.
+ * matching `spend`, so their credits are given back rather than charged unlogged. SQLite runs the
+ * insert and the lease updates in one transaction.
  */
 import type { Insertable } from 'kysely';
 import { createTickBatcher } from '../../batching.ts';
@@ -14,7 +14,7 @@ import type { Purse } from './purse.ts';
 import { executor, type Exec } from './sql.ts';
 import type { AccountsDb, UsageLogTable } from './tables.ts';
 
-/** Rows per transaction at most. */
+/** Rows per transaction at most (SQLite binds 12 values a row, well under its limit of 32,766). */
 const MAX_ROWS = 512;
 /** How long rows wait for others before they are written. */
 const GATHER_MS = 20;
@@ -22,11 +22,18 @@ const GATHER_MS = 20;
 type Row = Insertable<UsageLogTable> & { credits: number };
 const COLUMNS = ['id', 'workspace_id', 'endpoint', 'url', 'credits', 'status', 'error', 'duration_ms', 'result_id', 'run_id', 'created_at', 'finished_at'] as const;
 
-// The rows go as one JSON array (a native stringify here; one statement instead of one per row).
-const SQLITE = {
-  insert: `insert into usage_log (${COLUMNS.join(', ')}) select ${COLUMNS.map((c) => `value ->> '$.${c}'`).join(', ')} from json_each(?)`,
-  spend: 'update credit_leases set held = held - ?, expires_at = ? where id = ?',
-};
+const SQLITE = { spend: 'update credit_leases set held = held - ?, expires_at = ? where id = ?' };
+/** SQLite: one statement per batch, its values bound (half the CPU of reading them out of JSON); the text for `n` rows made once. */
+const inserts = new Map<number, string>();
+function sqliteInsert(n: number): string {
+  let text = inserts.get(n);
+  if (!text) {
+    text = `insert into usage_log (${COLUMNS.join(', ')}) values ${Array.from({ length: n }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`;
+    inserts.set(n, text);
+  }
+  return text;
+}
+/** Postgres: the rows as one JSON parameter (a native stringify; many bound values cost the driver more). */
 const POSTGRES = `with cfg as (select set_config('synchronous_commit', 'off', true)),
   rows as (insert into usage_log (${COLUMNS.join(', ')}) select ${COLUMNS.join(', ')} from json_populate_recordset(null::usage_log, ?::json) returning 1)
   update credit_leases l set held = l.held - s.spent, expires_at = ? from unnest(?::text[], ?::bigint[]) as s(id, spent), cfg
@@ -49,7 +56,7 @@ export function createJournal(db: AccountsDb, dialect: 'sqlite' | 'postgres', pu
       await exec(db, POSTGRES, [JSON.stringify(batch), expires, leases, [...spent.values()]]);
     } else {
       await db.transaction().execute(async (trx) => {
-        await exec(trx, SQLITE.insert, [JSON.stringify(batch)]);
+        await exec(trx, sqliteInsert(batch.length), batch.flatMap((row) => COLUMNS.map((column) => row[column] ?? null)));
         let i = 0;
         for (const credits of spent.values()) await exec(trx, SQLITE.spend, [credits, expires, leases[i++]]);
       });
