@@ -9,7 +9,7 @@
  */
 import { Elysia } from 'elysia';
 import type { Trawl } from '../core/container.ts';
-import { TrawlError } from '../core/errors.ts';
+import { badRequest, TrawlError } from '../core/errors.ts';
 import { MeterToken, RateLimiterToken } from '../core/metering.ts';
 import { Tokens } from '../core/services.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
@@ -17,12 +17,20 @@ import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER } fr
 import { errorResponse, notFound } from './errors.ts';
 import { docsPage } from './docs.ts';
 import { createRouteRunner } from './metering.ts';
+import { mountSockets } from './sockets.ts';
 import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
 
 const PUBLIC_PATHS = new Set(['/health', '/openapi.json', '/docs']);
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
+
+/** A WebSocket client cannot set headers: its API key comes as the first offered sub-protocol (as Firecrawl's SDK sends it). */
+function socketKey(request: Request): string | null {
+  if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return null;
+  const offered = request.headers.get('sec-websocket-protocol')?.split(',')[0]?.trim();
+  return offered ? `Bearer ${offered}` : null;
+}
 
 export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = builtinRoutes) {
   const { config, container } = trawl;
@@ -34,6 +42,9 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   const served = modules.filter((module) => module.mounted?.(env) ?? true);
   const mounted = served.map((module) => ({ module, services: provide(module, (token) => container.resolve(token)) }));
   const routes: Route[] = mounted.flatMap(({ module, services }) => module.routes(services, env));
+  // Wire formats with their own error envelope, by path prefix (auth failures and unknown paths too).
+  const envelopes = served.flatMap((module) => (module.errors ? [module.errors] : []));
+  const presenterFor = (path: string) => envelopes.find((envelope) => path.startsWith(envelope.prefix))?.present;
   const openapi = buildOpenApi(env, mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), routes);
   const run = createRouteRunner({
     config,
@@ -45,9 +56,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
 
   const app = new Elysia()
     .onError(({ code, error, request, path }) => {
-      if (code === 'NOT_FOUND') return notFound(request.method, path);
-      if (code === 'PARSE') return Response.json({ error: 'Request body is not valid JSON' }, { status: 400 });
-      return errorResponse(error, logger, { method: request.method, path });
+      const present = presenterFor(path);
+      if (code === 'NOT_FOUND') return notFound(request.method, path, present);
+      if (code === 'PARSE') return errorResponse(badRequest('Request body is not valid JSON'), logger, { method: request.method, path }, present);
+      return errorResponse(error, logger, { method: request.method, path }, present);
     })
     // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
@@ -56,7 +68,7 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
         adminGuard(request.headers.get('authorization'));
         return { caller: ADMIN_CALLER };
       }
-      return { caller: await auth.authenticate(request.headers.get('authorization')) };
+      return { caller: await auth.authenticate(request.headers.get('authorization') ?? socketKey(request)) };
     })
     .get('/openapi.json', () => openapi)
     .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }));
@@ -64,9 +76,11 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   // No route lets the framework read a body: the runner reads a declared `input` capped (server/body.ts),
   // handlers that take another body read it the same way, and any other body is never read.
   for (const route of routes) {
+    const present = presenterFor(route.path);
     app.route(route.method, route.path, ({ request, params, caller, server }) =>
-      run(route, { request, params: params as Record<string, string>, server }, caller), { parse: 'none' });
+      run(route, { request, params: params as Record<string, string>, server }, caller, present), { parse: 'none' });
   }
+  mountSockets(app, mounted.flatMap(({ module, services }) => module.sockets?.(services, env) ?? []), config.server.maxWebSockets, logger);
   return app.all('*', ({ request, path }) => {
     throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);
   }, { parse: 'none' });

@@ -23,9 +23,9 @@ const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, 
 /** Every row of every table, as text: where a key in clear would show up if it were stored anywhere. */
 async function everyStoredValue(storage: Storage): Promise<string> {
   const db = storage.db.withTables<Record<string, Record<string, unknown>>>();
-  // Only this test's schema: other runs sharing the Postgres database have tables of their own.
-  const schema = storage.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(storage.db)).rows[0]!.name : undefined;
-  const names = (await storage.db.introspection.getTables()).filter((t) => schema === undefined || t.schema === schema).map((t) => t.name);
+  // (on Postgres the catalog lists every schema's tables: only this test's own schema is read)
+  const own = storage.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]!.schema : undefined;
+  const names = (await storage.db.introspection.getTables()).filter((t) => own === undefined || t.schema === own).map((t) => t.name);
   const dumps = await Promise.all(names.map(async (name) => JSON.stringify(await db.selectFrom(name).selectAll().execute())));
   return dumps.join('\n');
 }

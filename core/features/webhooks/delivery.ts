@@ -13,7 +13,7 @@ import { backoffMs } from '../../jobs/queue.ts';
 import { isGuardRefusal } from '../../net/http-support.ts';
 import type { ClaimedJob, HttpClient, JobHandler, JobQueue } from '../../services.ts';
 import { DELIVERY_KIND, deliveryPayloadSchema, type DeliveryPayload } from './events.ts';
-import { webhookHeaders } from './signing.ts';
+import { firecrawlSignature, webhookHeaders } from './signing.ts';
 import type { DeliveryOutcome, WebhookStore } from './store.ts';
 
 /** A receiver's answer is not read for anything; a huge one is a failed attempt, not a memory risk. */
@@ -62,7 +62,9 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
     try {
       const response = await deps.http.request(target.url, {
         method: 'POST',
-        headers: webhookHeaders(target.secret, payload.messageId, new Date(), payload.body),
+        headers: payload.scheme === 'firecrawl'
+          ? { ...payload.headers, 'content-type': 'application/json', ...(config.hmacSecret ? { 'x-firecrawl-signature': firecrawlSignature(config.hmacSecret, payload.body) } : {}) }
+          : webhookHeaders(target.secret, payload.messageId, new Date(), payload.body),
         body: payload.body,
         timeoutMs: config.timeoutMs,
         // A redirect could move a signed payload somewhere the owner never registered.
