@@ -163,6 +163,8 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
       closed = true;
       // Workers first: running jobs finish (or are handed back) while browser and database are still up.
       await scope.resolve(Tokens.Jobs).stop();
+      // Pending usage rows and the credits this process holds go back while the database is up.
+      await meter?.close().catch((err) => logger.error({ err }, 'could not give back held credits'));
       await browser?.close();
       pool?.close();
       if (ownsStorage) await storage.close();
