@@ -45,7 +45,8 @@ function fillSchema(schema: any): unknown {
 const answer = (conversation: Conversation) => (conversation.schema ? JSON.stringify(fillSchema(conversation.schema)) : 'The sea rises and falls twice a day.');
 
 export async function startSdkHarness(): Promise<SdkHarness> {
-  const routes: Record<string, Route> = { '/': page('Home', ['/a', '/b', '/c']), '/slow': { body: page('Slow', []), delayMs: 1500 } };
+  const routes: Record<string, Route> = { '/': page('Home', ['/a', '/b', '/c']), '/slow': { body: page('Slow', []), delayMs: 1500 },
+    '/api': `<!doctype html><html><head><title>App</title><script>fetch('/api/v2/orders').then((r) => r.json());</script></head><body>App</body></html>` };
   for (const name of ['a', 'b', 'c']) routes[`/${name}`] = page(`Page ${name}`, ['/']);
   const site: FixtureSite = startFixtureSite(routes);
   const searx: SearxngServer = startSearxngServer({ results: () => [{ url: site.at('/a'), title: 'Page a', snippet: 'the sea' }] });

@@ -19,7 +19,7 @@ var Endpoints = []string{
 	"POST /v1/crawl", "GET /v1/crawl/{id}", "DELETE /v1/crawl/{id}", "GET /v1/crawl/{id}/pages", "GET /v1/crawl/{id}/stream",
 	"GET /v1/crawl/history", "POST /v1/crawl/{id}/retry",
 	"POST /v1/batch", "GET /v1/batch/{id}", "DELETE /v1/batch/{id}", "GET /v1/batch/{id}/stream",
-	"POST /v1/lead", "POST /v1/lead/batch", "GET /v1/lead/batch/{id}", "POST /v1/brand", "POST /v1/diff",
+	"POST /v1/lead", "POST /v1/lead/batch", "GET /v1/lead/batch/{id}", "POST /v1/brand", "POST /v1/diff", "POST /v1/endpoints",
 	"POST /v1/webhooks", "GET /v1/webhooks", "GET /v1/webhooks/{id}", "PATCH /v1/webhooks/{id}", "DELETE /v1/webhooks/{id}",
 	"GET /v1/webhooks/{id}/deliveries",
 	"POST /v1/watch", "GET /v1/watch", "GET /v1/watch/{id}", "PATCH /v1/watch/{id}", "DELETE /v1/watch/{id}",
@@ -107,6 +107,9 @@ func (c *Client) Lead(ctx context.Context, r URLRequest) (*Object, error) {
 }
 func (c *Client) Brand(ctx context.Context, r URLRequest) (*Object, error) {
 	return call[Object](c, ctx, "POST /v1/brand", nil, nil, r)
+}
+func (c *Client) Endpoints(ctx context.Context, r EndpointsRequest) (*EndpointsResult, error) {
+	return call[EndpointsResult](c, ctx, "POST /v1/endpoints", nil, nil, r)
 }
 func (c *Client) Diff(ctx context.Context, r URLRequest) (*Object, error) {
 	return call[Object](c, ctx, "POST /v1/diff", nil, nil, r)

@@ -125,6 +125,11 @@ func TestOneShot(t *testing.T) {
 	check(t, strings.Contains(string(lead), "hello@example.com"), "lead: %s", lead)
 	must(c.Brand(ctx, trawl.URLRequest{URL: site("/")}))
 	must(c.Diff(ctx, trawl.URLRequest{URL: site("/b")}))
+	discovered := false
+	for _, e := range must(c.Endpoints(ctx, trawl.EndpointsRequest{URL: site("/api")})).Endpoints {
+		discovered = discovered || e.Value == "/api/v2/orders"
+	}
+	check(t, discovered, "endpoints: /api/v2/orders not found")
 }
 
 func streamIDs(t *testing.T, s *trawl.EventStream) ([]int64, trawl.StreamEvent) {

@@ -203,3 +203,26 @@ type StreamEvent struct {
 	Event string
 	Data  json.RawMessage
 }
+
+type EndpointsRequest struct {
+	URL               string `json:"url"`
+	IncludeThirdParty bool   `json:"include_third_party,omitempty"`
+	MaxBundles        int    `json:"max_bundles,omitempty"`
+}
+
+// FoundEndpoint is one API endpoint found in a page's JavaScript.
+type FoundEndpoint struct {
+	Value      string `json:"value"`
+	Kind       string `json:"kind"`
+	FirstParty bool   `json:"first_party"`
+	Source     string `json:"source"`
+}
+
+type EndpointsResult struct {
+	URL            string          `json:"url"`
+	BundlesScanned int             `json:"bundles_scanned"`
+	EndpointCount  int             `json:"endpoint_count"`
+	Endpoints      []FoundEndpoint `json:"endpoints"`
+	Hosts          []interface{}   `json:"hosts"`
+	Truncated      bool            `json:"truncated"`
+}

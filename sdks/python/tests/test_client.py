@@ -65,6 +65,7 @@ class SdkTest(unittest.TestCase):
         self.assertIn("hello@example.com", json.dumps(t.lead(site("/"))))
         self.assertIsInstance(t.brand(site("/")), dict)
         self.assertIsInstance(t.diff(site("/b")), dict)
+        self.assertIn("/api/v2/orders", [e["value"] for e in t.endpoints(site("/api"))["endpoints"]])
 
     def test_crawl(self):
         t = self.trawl

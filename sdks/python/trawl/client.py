@@ -18,7 +18,7 @@ ENDPOINTS = (
     "POST /v1/crawl", "GET /v1/crawl/{id}", "DELETE /v1/crawl/{id}", "GET /v1/crawl/{id}/pages", "GET /v1/crawl/{id}/stream",
     "GET /v1/crawl/history", "POST /v1/crawl/{id}/retry",
     "POST /v1/batch", "GET /v1/batch/{id}", "DELETE /v1/batch/{id}", "GET /v1/batch/{id}/stream",
-    "POST /v1/lead", "POST /v1/lead/batch", "GET /v1/lead/batch/{id}", "POST /v1/brand", "POST /v1/diff",
+    "POST /v1/lead", "POST /v1/lead/batch", "GET /v1/lead/batch/{id}", "POST /v1/brand", "POST /v1/diff", "POST /v1/endpoints",
     "POST /v1/webhooks", "GET /v1/webhooks", "GET /v1/webhooks/{id}", "PATCH /v1/webhooks/{id}", "DELETE /v1/webhooks/{id}",
     "GET /v1/webhooks/{id}/deliveries",
     "POST /v1/watch", "GET /v1/watch", "GET /v1/watch/{id}", "PATCH /v1/watch/{id}", "DELETE /v1/watch/{id}",
@@ -60,6 +60,7 @@ class Trawl:
     def summarize(self, url: str, **options: Any) -> Dict[str, Any]: return self.call("POST /v1/summarize", body={"url": url, **options})
     def lead(self, url: str, **options: Any) -> Dict[str, Any]: return self.call("POST /v1/lead", body={"url": url, **options})
     def brand(self, url: str, **options: Any) -> Dict[str, Any]: return self.call("POST /v1/brand", body={"url": url, **options})
+    def endpoints(self, url: str, **options: Any) -> Dict[str, Any]: return self.call("POST /v1/endpoints", body={"url": url, **options})
     def diff(self, url: str, **options: Any) -> Dict[str, Any]: return self.call("POST /v1/diff", body={"url": url, **options})
 
     # Crawls

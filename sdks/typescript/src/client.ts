@@ -12,7 +12,7 @@ export const ENDPOINTS = [
   'POST /v1/crawl', 'GET /v1/crawl/{id}', 'DELETE /v1/crawl/{id}', 'GET /v1/crawl/{id}/pages', 'GET /v1/crawl/{id}/stream',
   'GET /v1/crawl/history', 'POST /v1/crawl/{id}/retry',
   'POST /v1/batch', 'GET /v1/batch/{id}', 'DELETE /v1/batch/{id}', 'GET /v1/batch/{id}/stream',
-  'POST /v1/lead', 'POST /v1/lead/batch', 'GET /v1/lead/batch/{id}', 'POST /v1/brand', 'POST /v1/diff',
+  'POST /v1/lead', 'POST /v1/lead/batch', 'GET /v1/lead/batch/{id}', 'POST /v1/brand', 'POST /v1/diff', 'POST /v1/endpoints',
   'POST /v1/webhooks', 'GET /v1/webhooks', 'GET /v1/webhooks/{id}', 'PATCH /v1/webhooks/{id}', 'DELETE /v1/webhooks/{id}',
   'GET /v1/webhooks/{id}/deliveries',
   'POST /v1/watch', 'GET /v1/watch', 'GET /v1/watch/{id}', 'PATCH /v1/watch/{id}', 'DELETE /v1/watch/{id}',
@@ -47,6 +47,7 @@ export class Trawl {
   summarize(request: T.SummarizeRequest) { return this.call<{ summary?: string; [k: string]: unknown }>('POST /v1/summarize', [], { body: request }); }
   lead(request: T.UrlRequest) { return this.call<Record<string, unknown>>('POST /v1/lead', [], { body: request }); }
   brand(request: T.UrlRequest) { return this.call<Record<string, unknown>>('POST /v1/brand', [], { body: request }); }
+  endpoints(request: T.EndpointsRequest) { return this.call<T.EndpointsResult>('POST /v1/endpoints', [], { body: request }); }
   diff(request: T.DiffRequest) { return this.call<Record<string, unknown>>('POST /v1/diff', [], { body: request }); }
 
   // Crawls

@@ -42,6 +42,9 @@ export interface SummarizeRequest extends Open { url: string; length?: string; m
 export interface UrlRequest extends Open { url: string; no_cache?: boolean; timeout?: number }
 export interface LeadBatchRequest extends Open { urls: string[]; webhook_url?: string; no_cache?: boolean }
 export interface LeadBatch extends Open { id: string; status: 'queued' | 'processing' | 'completed'; total: number; completed: number; failed: number; data?: Open[] }
+export interface EndpointsRequest extends Open { url: string; include_third_party?: boolean; max_bundles?: number }
+export interface FoundEndpoint extends Open { value: string; kind: string; first_party: boolean; source: string }
+export interface EndpointsResult extends Open { url: string; bundles_scanned: number; endpoint_count: number; endpoints: FoundEndpoint[]; hosts: unknown[]; truncated: boolean }
 export interface DiffRequest extends Open { url: string; previous?: string }
 
 export interface WebhookRequest extends Open { url: string; events: string[] }

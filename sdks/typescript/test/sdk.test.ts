@@ -56,6 +56,7 @@ describe('TypeScript SDK', () => {
     expect(JSON.stringify(await trawl.lead({ url: site('/') }))).toContain('hello@example.com');
     expect(await trawl.brand({ url: site('/') })).toBeObject();
     expect(await trawl.diff({ url: site('/b') })).toBeObject();
+    expect((await trawl.endpoints({ url: site('/api') })).endpoints.map((e) => e.value)).toContain('/api/v2/orders');
   });
 
   test('crawl: waiter, pages iterator, history, stream resumed after drops, retry and cancel', async () => {
@@ -137,15 +138,15 @@ describe('TypeScript SDK', () => {
   });
 
   test('errors carry the status and the server\'s message', async () => {
-    const cases: Array<[Promise<unknown>, Function, number]> = [
-      [new Trawl({ baseUrl: harness.env.url, apiKey: 'trawl_wrong' }).usage(), AuthenticationError, 401],
-      [new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.broke }).scrape({ url: site('/a') }), InsufficientCreditsError, 402],
-      [new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.lapsed }).scrape({ url: site('/a') }), PermissionDeniedError, 403],
-      [trawl.getCrawl('00000000-0000-4000-8000-000000000000'), NotFoundError, 404],
-      [trawl.scrape({ url: 'http://127.0.0.1:1/gone' }), UnprocessableError, 422],
+    const cases: Array<[() => Promise<unknown>, Function, number]> = [
+      [() => new Trawl({ baseUrl: harness.env.url, apiKey: 'trawl_wrong' }).usage(), AuthenticationError, 401],
+      [() => new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.broke }).scrape({ url: site('/a') }), InsufficientCreditsError, 402],
+      [() => new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.lapsed }).scrape({ url: site('/a') }), PermissionDeniedError, 403],
+      [() => trawl.getCrawl('00000000-0000-4000-8000-000000000000'), NotFoundError, 404],
+      [() => trawl.scrape({ url: 'http://127.0.0.1:1/gone' }), UnprocessableError, 422],
     ];
     for (const [work, Class, status] of cases) {
-      const error = await failure(work);
+      const error = await failure(work());
       expect(error).toBeInstanceOf(Class);
       expect(error.status).toBe(status);
       expect(error.message.length).toBeGreaterThan(3);
