@@ -52,5 +52,7 @@ def retry_after_seconds(value: Optional[str]) -> Optional[float]:
         return max(0.0, float(value))
     except ValueError:
         pass
-    parsed = email.utils.parsedate_to_datetime(value) if value else None
-    return None if parsed is None else max(0.0, parsed.timestamp() - time.time())
+    try:
+        return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None

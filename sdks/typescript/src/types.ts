@@ -28,8 +28,8 @@ export interface RunSummary extends Open {
   created_at: string; updated_at: string; completed_at: string | null; error?: string | null; retry_of?: string | null;
 }
 export interface RunStatusPage extends RunSummary { data: CrawlPage[]; next?: string }
-export interface Page<K extends string, T> { page: number; per_page: number; total: number; next?: string; [key: string]: unknown }
-export type Paged<K extends string, T> = Page<K, T> & { [P in K]: T[] };
+/** One page of a list: its items under the endpoint's key (`data`, `crawls`, `webhooks` …), and `next` while more exist. */
+export type Paged<K extends string, T> = { page: number; per_page: number; total: number; next?: string } & { [P in K]: T[] };
 export interface PageQuery { page?: number; per_page?: number }
 
 export interface BatchRequest extends ScrapeOptions { urls: string[]; webhook_url?: string; query?: string; extract?: Open }
