@@ -47,6 +47,7 @@ import { openaiLlm } from './llm/openai/openai.ts';
 import { ollamaLlm } from './llm/ollama/ollama.ts';
 import { geminiLlm } from './llm/gemini/gemini.ts';
 import { llamaCppLlm } from './llm/llama-cpp/llama-cpp.ts';
+import { xSocial } from './social/x/x.ts';
 
 export const builtinPlugins: readonly AnyPlugin[] = [
   browserFetcher, // before http: it takes only the jobs that need a browser
@@ -95,4 +96,6 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   ollamaLlm,
   geminiLlm,
   llamaCppLlm,
+  // Social sources (monitors and audience export): the first enabled one serves; off until configured.
+  xSocial,
 ] as unknown as readonly AnyPlugin[];
