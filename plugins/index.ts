@@ -47,6 +47,9 @@ import { openaiLlm } from './llm/openai/openai.ts';
 import { ollamaLlm } from './llm/ollama/ollama.ts';
 import { geminiLlm } from './llm/gemini/gemini.ts';
 import { llamaCppLlm } from './llm/llama-cpp/llama-cpp.ts';
+import { javascriptScanner } from './scanner/javascript/javascript.ts';
+import { sourceMapScanner } from './scanner/source-map/source-map.ts';
+import { stringsScanner } from './scanner/strings/strings.ts';
 import { xSocial } from './social/x/x.ts';
 
 export const builtinPlugins: readonly AnyPlugin[] = [
@@ -96,6 +99,10 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   ollamaLlm,
   geminiLlm,
   llamaCppLlm,
+  // Endpoint discovery: for each source the first scanner that reads it wins, so the parser before the string fallback.
+  javascriptScanner,
+  sourceMapScanner,
+  stringsScanner,
   // Social sources (monitors and audience export): the first enabled one serves; off until configured.
   xSocial,
 ] as unknown as readonly AnyPlugin[];
