@@ -6,13 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Storage } from '../../core/services.ts';
+import { ADMIN_KEY, admin, bearer, cloudTenants } from '../helpers/cloud-tenants.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startXApiServer, X_TEST_TOKEN, type XApiServer } from '../servers/x-api.ts';
 
-const ADMIN_KEY = 'admin-key-for-tests-0123456789';
-const admin = { authorization: `Bearer ${ADMIN_KEY}` };
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 for (const database of testDatabases()) {
   describe(`social in cloud mode (${database.name})`, () => {
@@ -20,16 +18,7 @@ for (const database of testDatabases()) {
     let server: TestServer;
     let api: XApiServer;
 
-    const tenant = async (plan: string, credits: number) => {
-      const workspace = await server.post('/admin/workspaces', { name: 'social', plan, credits }, admin);
-      const key = await server.post(`/admin/workspaces/${workspace.body.id}/keys`, '', admin);
-      return { id: workspace.body.id as string, key: key.body.key as string };
-    };
-    const balance = async (id: string) => (await server.get(`/admin/workspaces/${id}`, admin)).body.credits;
-    const until = async (what: () => Promise<boolean>) => {
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await Bun.sleep(40)) if (await what()) return;
-      throw new Error('condition not met in time');
-    };
+    const { tenant, balance, until } = cloudTenants(() => server);
 
     beforeAll(async () => {
       api = startXApiServer();
