@@ -150,6 +150,14 @@ for (const database of testDatabases()) {
       });
     });
 
+    test('OpenAPI marks every social operation and the event beta', async () => {
+      const doc = (await trawl.get('/openapi.json')).body;
+      const ops = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v1/social/')).flatMap(([, item]) => Object.values(item as object));
+      expect(ops.length).toBe(7);
+      for (const op of ops) expect([op['x-beta'], op.summary.startsWith('Beta: ')]).toEqual([true, true]);
+      expect(doc.webhooks['social.monitor.matched']['x-beta']).toBe(true);
+    });
+
     describe('audience export', () => {
       test('pages until next_cursor is null, resolving the handle once; cursors are bound to their account', async () => {
         for (let n = 0; n < 2500; n++) api.users.push({ id: String(5000 + n), username: `sailor${n}`, name: `Sailor ${n}`, followers_count: n, description: 'at sea' });

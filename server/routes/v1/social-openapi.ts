@@ -1,7 +1,7 @@
 /**
  * The OpenAPI part of the social routes: request bodies from the zod schemas that validate them,
  * the Monitor, Tweet and audience records and the `social.monitor.matched` event. Every operation
- * carries `x-beta: true` and says "Beta" in its summary.
+ * carries `x-beta: true` and says "Beta" in its summary and description.
  */
 import type { z } from 'zod';
 import { dateTime, errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
@@ -19,7 +19,7 @@ const common = {
 };
 const unknown = { 404: errorBody('`Monitor not found`: unknown id, or an id of another workspace') };
 const success = jsonBody({ type: 'object', required: ['success'], properties: { success: { const: true } } }, 'Done');
-const beta = (op: Record<string, unknown>) => ({ ...op, summary: `Beta: ${op.summary as string}`, 'x-beta': true, tags: ['Social (beta)'] });
+const beta = (op: Record<string, unknown>) => ({ ...op, summary: `Beta: ${op.summary as string}`, 'x-beta': true, description: `Beta. ${(op.description as string | undefined) ?? ''}`.trim() });
 
 const coreFields = {
   id: { type: 'string', format: 'uuid' },
@@ -64,7 +64,6 @@ const audienceUser = {
 
 export function socialOpenApi(schemas: Schemas) {
   return {
-    tags: [{ name: 'Social (beta)', description: 'Social monitors and audience export: beta; in cloud mode a paid feature (403 on the free plan or a lapsed one).' }],
     paths: {
       '/v1/social/monitors': {
         post: beta({
