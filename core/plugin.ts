@@ -206,7 +206,7 @@ export interface SocialAudiencePage {
  * (the time until the source's reset), so a scheduled check waits instead of failing.
  */
 export interface SocialHandler {
-  /** The numeric id of a handle (without `@`); `not_found` when the account does not exist. */
+  /** The id the source polls an account by (the API's numeric id; a feed's handle); `not_found` when the account does not exist. */
   resolveHandle(handle: string, signal: AbortSignal): Promise<string>;
   posts(query: SocialPostsQuery): Promise<SocialPosts>;
   audience(userId: string, direction: 'followers' | 'following', page: string | null, signal: AbortSignal): Promise<SocialAudiencePage>;

@@ -50,6 +50,7 @@ import { llamaCppLlm } from './llm/llama-cpp/llama-cpp.ts';
 import { javascriptScanner } from './scanner/javascript/javascript.ts';
 import { sourceMapScanner } from './scanner/source-map/source-map.ts';
 import { stringsScanner } from './scanner/strings/strings.ts';
+import { rssSocial } from './social/rss/rss.ts';
 import { xSocial } from './social/x/x.ts';
 
 export const builtinPlugins: readonly AnyPlugin[] = [
@@ -105,4 +106,5 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   stringsScanner,
   // Social sources (monitors and audience export): the first enabled one serves; off until configured.
   xSocial,
+  rssSocial,
 ] as unknown as readonly AnyPlugin[];
