@@ -165,8 +165,11 @@ export interface DirectDelivery {
   body: string;
   /** The receiver's own headers, sent with every attempt. */
   headers: Record<string, string>;
-  /** `firecrawl`: `X-Firecrawl-Signature: sha256=<hex HMAC of the body>` with `webhooks.hmacSecret`. */
-  signature: 'firecrawl';
+  /**
+   * `firecrawl`: `X-Firecrawl-Signature: sha256=<hex HMAC of the body>` with `webhooks.hmacSecret`;
+   * `none`: a chat platform's own endpoint, which takes no signature (its URL holds the secret).
+   */
+  signature: 'firecrawl' | 'none';
 }
 
 /** Delivers events to the workspace's registered webhooks (and `url`), as signed, retried jobs. */

@@ -50,6 +50,8 @@ import { llamaCppLlm } from './llm/llama-cpp/llama-cpp.ts';
 import { javascriptScanner } from './scanner/javascript/javascript.ts';
 import { sourceMapScanner } from './scanner/source-map/source-map.ts';
 import { stringsScanner } from './scanner/strings/strings.ts';
+import { rssSocial } from './social/rss/rss.ts';
+import { xSocial } from './social/x/x.ts';
 
 export const builtinPlugins: readonly AnyPlugin[] = [
   browserFetcher, // before http: it takes only the jobs that need a browser
@@ -102,4 +104,7 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   javascriptScanner,
   sourceMapScanner,
   stringsScanner,
+  // Social sources (monitors and audience export): the first enabled one serves; off until configured.
+  xSocial,
+  rssSocial,
 ] as unknown as readonly AnyPlugin[];

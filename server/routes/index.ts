@@ -17,6 +17,7 @@ import { mapModule } from './v1/map.ts';
 import { pluginsModule } from './v1/plugins.ts';
 import { resultsModule } from './v1/results.ts';
 import { scrapeModule } from './v1/scrape.ts';
+import { socialModule } from './v1/social.ts';
 import { searchModule } from './v1/search.ts';
 import { summarizeModule } from './v1/summarize.ts';
 import { usageModule } from './v1/usage.ts';
@@ -29,7 +30,7 @@ import { v2SearchModule } from './v2/search.ts';
 
 export const builtinRoutes: readonly AnyRouteModule[] = [
   scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule, endpointsModule,
-  leadModule, brandModule, diffModule, watchModule,
+  leadModule, brandModule, diffModule, watchModule, socialModule,
   // Firecrawl's v2 wire format over the same features (server/wire/v2).
   v2ScrapeModule, v2RunsModule, v2MapModule, v2SearchModule,
   // Cloud mode only (each module says when it is served): results, usage, and the admin API.

@@ -5,13 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Storage } from '../../core/services.ts';
+import { ADMIN_KEY, bearer, cloudTenants } from '../helpers/cloud-tenants.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
-const ADMIN_KEY = 'admin-key-for-tests-0123456789';
-const admin = { authorization: `Bearer ${ADMIN_KEY}` };
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 for (const database of testDatabases()) {
   describe(`watches in cloud mode (${database.name})`, () => {
@@ -19,16 +17,7 @@ for (const database of testDatabases()) {
     let server: TestServer;
     let site: FixtureSite;
 
-    const tenant = async (credits: number) => {
-      const workspace = await server.post('/admin/workspaces', { name: 'watcher', plan: 'starter', credits }, admin);
-      const key = await server.post(`/admin/workspaces/${workspace.body.id}/keys`, '', admin);
-      return { id: workspace.body.id as string, key: key.body.key as string };
-    };
-    const balance = async (id: string) => (await server.get(`/admin/workspaces/${id}`, admin)).body.credits;
-    const until = async (what: () => Promise<boolean>) => {
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await Bun.sleep(40)) if (await what()) return;
-      throw new Error('condition not met in time');
-    };
+    const { tenant, balance, until } = cloudTenants(() => server);
 
     beforeAll(async () => {
       site = startFixtureSite({ '/page': '<html><head><title>Tides</title></head><body><article><p>The sea rises and falls twice a day.</p></article></body></html>' });
@@ -42,7 +31,7 @@ for (const database of testDatabases()) {
     });
 
     test('one credit per check; without credit the check does not run and last_error says why', async () => {
-      const t = await tenant(2);
+      const t = await tenant('starter', 2);
       const created = await server.post('/v1/watch', { url: site.at('/page') }, bearer(t.key));
       expect(created.status).toBe(201);
       const id = created.body.id;
@@ -67,7 +56,7 @@ for (const database of testDatabases()) {
     });
 
     test('another workspace cannot see, change or check a watch', async () => {
-      const [a, b] = [await tenant(5), await tenant(5)];
+      const [a, b] = [await tenant('starter', 5), await tenant('starter', 5)];
       const created = await server.post('/v1/watch', { url: site.at('/page') }, bearer(a.key));
       const id = created.body.id;
       expect((await server.get(`/v1/watch/${id}`, bearer(b.key))).status).toBe(404);

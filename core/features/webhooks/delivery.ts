@@ -62,9 +62,9 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
     try {
       const response = await deps.http.request(target.url, {
         method: 'POST',
-        headers: payload.scheme === 'firecrawl'
-          ? { ...payload.headers, 'content-type': 'application/json', ...(config.hmacSecret ? { 'x-firecrawl-signature': firecrawlSignature(config.hmacSecret, payload.body) } : {}) }
-          : webhookHeaders(target.secret, payload.messageId, new Date(), payload.body),
+        headers: payload.scheme === 'standard'
+          ? webhookHeaders(target.secret, payload.messageId, new Date(), payload.body)
+          : { ...payload.headers, 'content-type': 'application/json', ...(payload.scheme === 'firecrawl' && config.hmacSecret ? { 'x-firecrawl-signature': firecrawlSignature(config.hmacSecret, payload.body) } : {}) },
         body: payload.body,
         timeoutMs: config.timeoutMs,
         // A redirect could move a signed payload somewhere the owner never registered.

@@ -23,7 +23,7 @@ export const deliveryPayloadSchema = z.object({
   attempt: z.number().int().min(1),
   /** A direct delivery's own headers and signature scheme (Standard Webhooks otherwise). */
   headers: z.record(z.string(), z.string()).optional(),
-  scheme: z.enum(['standard', 'firecrawl']).default('standard'),
+  scheme: z.enum(['standard', 'firecrawl', 'none']).default('standard'),
 }).refine((p) => (p.webhookId === undefined) !== (p.url === undefined), 'exactly one of webhookId and url');
 
 export type DeliveryPayload = z.output<typeof deliveryPayloadSchema>;

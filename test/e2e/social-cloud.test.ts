@@ -1,0 +1,84 @@
+/**
+ * Social monitors and audience export in cloud mode, on SQLite and Postgres: free and lapsed
+ * workspaces get 403 on every social route; a monitor check (the first, manual or scheduled) costs
+ * the plan rate on a usage row of its own (Starter 5, Scale 1); an audience call reserves
+ * `max_pages` pages at the plan rate and gives back the pages it did not fetch.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Storage } from '../../core/services.ts';
+import { ADMIN_KEY, admin, bearer, cloudTenants } from '../helpers/cloud-tenants.ts';
+import { testDatabases } from '../helpers/databases.ts';
+import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
+import { startXApiServer, X_TEST_TOKEN, type XApiServer } from '../servers/x-api.ts';
+
+
+for (const database of testDatabases()) {
+  describe(`social in cloud mode (${database.name})`, () => {
+    let storage: Storage;
+    let server: TestServer;
+    let api: XApiServer;
+
+    const { tenant, balance, until } = cloudTenants(() => server);
+
+    beforeAll(async () => {
+      api = startXApiServer();
+      api.users.push({ id: '42', username: 'harbour', name: 'Harbour' });
+      for (let n = 0; n < 1200; n++) api.users.push({ id: String(7000 + n), username: `s${n}`, name: `S ${n}` });
+      api.followers.set('42', api.users.slice(1).map((u) => u.id));
+      storage = await database.open();
+      server = await startTrawlServer({
+        storage,
+        env: { TRAWL_PLUGINS_SOCIAL_X_BEARER_TOKEN: X_TEST_TOKEN, TRAWL_PLUGINS_SOCIAL_X_BASE_URL: api.url },
+        overrides: { mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 50 } },
+      });
+    });
+    afterAll(async () => {
+      await server.stop();
+      await storage.close();
+      api.stop();
+    });
+
+    test('free and lapsed workspaces get 403 on every social route', async () => {
+      const free = await tenant('free', 100);
+      const routes: Array<[string, string, unknown]> = [
+        ['POST', '/v1/social/monitors', { kind: 'search', target: 'tide' }], ['GET', '/v1/social/monitors', undefined], ['GET', '/v1/social/monitors/x', undefined],
+        ['PATCH', '/v1/social/monitors/x', { name: 'n' }], ['DELETE', '/v1/social/monitors/x', undefined], ['POST', '/v1/social/monitors/x/check', undefined],
+        ['POST', '/v1/social/audience', { handle: 'harbour' }],
+      ];
+      for (const [method, path, body] of routes) {
+        const answer = await server.call(path, { method, headers: bearer(free.key), body });
+        expect([path, answer.status, answer.body.error]).toEqual([path, 403, expect.stringContaining('requires a paid plan')]);
+      }
+      const lapsed = await tenant('starter', 100);
+      await server.call(`/admin/workspaces/${lapsed.id}`, { method: 'PATCH', headers: admin, body: { status: 'lapsed' } });
+      expect((await server.get('/v1/social/monitors', bearer(lapsed.key))).status).toBe(403);
+      expect(await balance(free.id)).toBe(100);
+    });
+
+    test('each monitor check costs the plan rate on its own usage row', async () => {
+      const starter = await tenant('starter', 100);
+      const created = await server.post('/v1/social/monitors', { kind: 'profile', target: 'harbour' }, bearer(starter.key));
+      expect(created.status).toBe(201);
+      await until(async () => (await balance(starter.id)) === 95);
+      expect((await server.post(`/v1/social/monitors/${created.body.id}/check`, undefined, bearer(starter.key))).status).toBe(202);
+      await until(async () => (await balance(starter.id)) === 90);
+      const usage = await server.get('/v1/usage?per_page=100', bearer(starter.key));
+      const checks = usage.body.runs.filter((u: any) => u.endpoint === 'social.check');
+      expect(checks.map((u: any) => u.credits)).toEqual([5, 5]);
+
+      const scale = await tenant('scale', 10);
+      await server.post('/v1/social/monitors', { kind: 'search', target: 'tide' }, bearer(scale.key));
+      await until(async () => (await balance(scale.id)) === 9);
+    });
+
+    test('audience pages cost the plan rate; pages not fetched are given back', async () => {
+      const growth = await tenant('growth', 100);
+      const answer = await server.post('/v1/social/audience', { handle: 'harbour', max_pages: 5 }, bearer(growth.key));
+      expect(answer.body).toMatchObject({ count: 1200, pages_fetched: 2, next_cursor: null, credits_charged: 6 });
+      expect(answer.headers.get('x-credits-used')).toBe('6');
+      expect(await balance(growth.id)).toBe(94);
+      const poor = await tenant('starter', 4);
+      expect((await server.post('/v1/social/audience', { handle: 'harbour', max_pages: 1 }, bearer(poor.key))).status).toBe(402);
+    });
+  });
+}
