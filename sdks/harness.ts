@@ -1,7 +1,7 @@
 /**
  * The world every SDK's tests run in: a real Trawl server in cloud mode (so results, usage and the
  * credit and plan answers exist) with a fixture site (its `/slow` page takes 1.5 s, for cancelling), a search provider and a language model on
- * 127.0.0.1, four workspaces (one with credits, one without, one lapsed, one allowed a single
+ * 127.0.0.1 (and the social network's API, with an account of 2,500 followers), four workspaces (one with credits, one without, one lapsed, one allowed a single
  * request a minute), and a front that answers every other request with 429 + `Retry-After: 1`
  * before passing the next one through, for the SDKs' retry tests, and one that cuts event streams
  * after their first event, for their resume tests. Handed to the Python and Go tests
@@ -12,6 +12,7 @@ import { startTrawlServer, type TestServer } from '../test/helpers/trawl-server.
 import type { Conversation } from '../test/servers/llm-answers.ts';
 import { OPENAI_TEST_KEY, startOpenAiServer, type OpenAiServer } from '../test/servers/openai.ts';
 import { startSearxngServer, type SearxngServer } from '../test/servers/searxng.ts';
+import { startXApiServer, X_TEST_TOKEN } from '../test/servers/x-api.ts';
 
 const ADMIN_KEY = 'admin-key-for-sdk-tests-0123456789';
 
@@ -51,7 +52,13 @@ export async function startSdkHarness(): Promise<SdkHarness> {
   const site: FixtureSite = startFixtureSite(routes);
   const searx: SearxngServer = startSearxngServer({ results: () => [{ url: site.at('/a'), title: 'Page a', snippet: 'the sea' }] });
   const openai: OpenAiServer = startOpenAiServer({ answer });
+  // The social network: @harbour with 2,500 followers, three audience pages of 1,000 at most.
+  const xApi = startXApiServer();
+  xApi.users.push({ id: '42', username: 'harbour', name: 'Harbour' });
+  for (let n = 0; n < 2500; n++) xApi.users.push({ id: String(5000 + n), username: `sailor${n}`, name: `Sailor ${n}` });
+  xApi.followers.set('42', xApi.users.slice(1).map((u) => u.id));
   const server: TestServer = await startTrawlServer({
+    env: { TRAWL_PLUGINS_SOCIAL_X_BEARER_TOKEN: X_TEST_TOKEN, TRAWL_PLUGINS_SOCIAL_X_BASE_URL: xApi.url },
     overrides: {
       // Brand without the browser: the SDK tests judge the client, and Chromium would cost seconds per call.
       mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 20 }, brand: { browser: false },
@@ -97,7 +104,7 @@ export async function startSdkHarness(): Promise<SdkHarness> {
     async stop() {
       await Promise.all([flaky.stop(true), cutting.stop(true)]);
       await server.stop();
-      await Promise.all([site.stop(), searx.stop(), openai.stop()]);
+      await Promise.all([site.stop(), searx.stop(), openai.stop(), xApi.stop()]);
     },
   };
 }

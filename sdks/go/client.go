@@ -24,6 +24,8 @@ var Endpoints = []string{
 	"GET /v1/webhooks/{id}/deliveries",
 	"POST /v1/watch", "GET /v1/watch", "GET /v1/watch/{id}", "PATCH /v1/watch/{id}", "DELETE /v1/watch/{id}",
 	"POST /v1/watch/{id}/check", "GET /v1/watch/{id}/diff",
+	"POST /v1/social/monitors", "GET /v1/social/monitors", "GET /v1/social/monitors/{id}", "PATCH /v1/social/monitors/{id}",
+	"DELETE /v1/social/monitors/{id}", "POST /v1/social/monitors/{id}/check", "POST /v1/social/audience",
 	"GET /v1/cache/lookup", "GET /v1/results", "GET /v1/results/{id}", "GET /v1/results/run/{usage_log_id}", "GET /v1/usage",
 }
 
@@ -252,6 +254,72 @@ func (c *Client) WatchDiff(ctx context.Context, id, from, to string) (*Object, e
 		query.Set("to", to)
 	}
 	return call[Object](c, ctx, "GET /v1/watch/{id}/diff", []string{id}, query, nil)
+}
+
+// Social monitors and audience
+
+func (c *Client) CreateSocialMonitor(ctx context.Context, r SocialMonitorRequest) (*SocialMonitor, error) {
+	return call[SocialMonitor](c, ctx, "POST /v1/social/monitors", nil, nil, r)
+}
+
+// ListSocialMonitors lists monitors; limit and offset 0 take the server's defaults.
+func (c *Client) ListSocialMonitors(ctx context.Context, limit, offset int) ([]SocialMonitor, error) {
+	query := url.Values{}
+	if limit > 0 {
+		query.Set("limit", strconv.Itoa(limit))
+	}
+	if offset > 0 {
+		query.Set("offset", strconv.Itoa(offset))
+	}
+	list, err := call[struct {
+		Monitors []SocialMonitor `json:"monitors"`
+	}](c, ctx, "GET /v1/social/monitors", nil, query, nil)
+	if err != nil {
+		return nil, err
+	}
+	return list.Monitors, nil
+}
+func (c *Client) GetSocialMonitor(ctx context.Context, id string) (*SocialMonitor, error) {
+	return call[SocialMonitor](c, ctx, "GET /v1/social/monitors/{id}", []string{id}, nil, nil)
+}
+func (c *Client) UpdateSocialMonitor(ctx context.Context, id string, r SocialMonitorRequest) error {
+	return c.Call(ctx, "PATCH /v1/social/monitors/{id}", []string{id}, nil, r, nil)
+}
+func (c *Client) DeleteSocialMonitor(ctx context.Context, id string) error {
+	return c.Call(ctx, "DELETE /v1/social/monitors/{id}", []string{id}, nil, nil, nil)
+}
+func (c *Client) CheckSocialMonitor(ctx context.Context, id string) (*Object, error) {
+	return call[Object](c, ctx, "POST /v1/social/monitors/{id}/check", []string{id}, nil, nil)
+}
+func (c *Client) Audience(ctx context.Context, r AudienceRequest) (*AudiencePage, error) {
+	return call[AudiencePage](c, ctx, "POST /v1/social/audience", nil, nil, r)
+}
+
+// IterAudience walks every follower (or followed account), following next_cursor.
+func (c *Client) IterAudience(r AudienceRequest) *Pager[AudienceUser] {
+	return &Pager[AudienceUser]{client: c, first: func(ctx context.Context) (*List[AudienceUser], error) {
+		page, err := c.Audience(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return audienceList(c, r, page), nil
+	}}
+}
+
+// audienceList presents an audience page as a List whose fetchNext asks for the cursor's page.
+func audienceList(c *Client, r AudienceRequest, page *AudiencePage) *List[AudienceUser] {
+	list := &List[AudienceUser]{Items: page.Users, Total: page.Count}
+	if page.NextCursor != nil && *page.NextCursor != "" {
+		next := AudienceRequest{UserID: page.UserID, Direction: r.Direction, Cursor: *page.NextCursor, MaxPages: r.MaxPages}
+		list.fetchNext = func(ctx context.Context) (*List[AudienceUser], error) {
+			more, err := c.Audience(ctx, next)
+			if err != nil {
+				return nil, err
+			}
+			return audienceList(c, next, more), nil
+		}
+	}
+	return list
 }
 
 // Stored results and usage (cloud mode)

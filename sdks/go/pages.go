@@ -18,6 +18,8 @@ type List[T any] struct {
 	Total   int
 	Next    string // path of the next page; empty on the last
 	Raw     map[string]json.RawMessage
+	// fetchNext, when set, gets the next page instead of Next (cursor-paged lists).
+	fetchNext func(context.Context) (*List[T], error)
 }
 
 func decodeList[T any](key string, raw map[string]json.RawMessage) (*List[T], error) {
@@ -65,6 +67,11 @@ func (p *Pager[T]) Next(ctx context.Context) bool {
 			p.item = p.page.Items[p.index]
 			p.index++
 			return true
+		}
+		if p.page.fetchNext != nil {
+			p.page, p.err = p.page.fetchNext(ctx)
+			p.index = 0
+			continue
 		}
 		if p.page.Next == "" {
 			return false

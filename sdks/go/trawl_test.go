@@ -216,6 +216,27 @@ func TestWebhooksAndWatches(t *testing.T) {
 	noErr(t, c.DeleteWatch(ctx, watch.ID))
 }
 
+func TestSocial(t *testing.T) {
+	c := client("main", env.URL, 0)
+	monitor := must(c.CreateSocialMonitor(ctx, trawl.SocialMonitorRequest{Kind: "profile", Target: "harbour"}))
+	check(t, len(must(c.ListSocialMonitors(ctx, 0, 0))) > 0, "no monitors")
+	noErr(t, c.UpdateSocialMonitor(ctx, monitor.ID, trawl.SocialMonitorRequest{Name: "harbour posts"}))
+	check(t, *must(c.GetSocialMonitor(ctx, monitor.ID)).Name == "harbour posts", "rename")
+	check(t, (*must(c.CheckSocialMonitor(ctx, monitor.ID)))["status"] == "checking", "check")
+	noErr(t, c.DeleteSocialMonitor(ctx, monitor.ID))
+	_, err := c.GetSocialMonitor(ctx, monitor.ID)
+	check(t, errors.Is(err, trawl.ErrNotFound), "deleted monitor: %v", err)
+	first := must(c.Audience(ctx, trawl.AudienceRequest{Handle: "harbour", MaxPages: 1}))
+	check(t, first.UserID == "42" && first.Count == 1000, "audience %+v", first.Count)
+	seen := map[string]bool{}
+	pager := c.IterAudience(trawl.AudienceRequest{Handle: "harbour", MaxPages: 1})
+	for pager.Next(ctx) {
+		seen[pager.Item().ID] = true
+	}
+	noErr(t, pager.Err())
+	check(t, len(seen) == 2500, "audience walked %d", len(seen))
+}
+
 func TestResultsAndUsage(t *testing.T) {
 	c := client("main", env.URL, 0)
 	must(c.Scrape(ctx, trawl.ScrapeRequest{URL: site("/b")}))

@@ -226,3 +226,53 @@ type EndpointsResult struct {
 	Hosts          []interface{}   `json:"hosts"`
 	Truncated      bool            `json:"truncated"`
 }
+
+type SocialMonitorRequest struct {
+	Kind            string `json:"kind,omitempty"` // profile, search, list or replies
+	Target          string `json:"target,omitempty"`
+	Name            string `json:"name,omitempty"`
+	IntervalMinutes int    `json:"interval_minutes,omitempty"`
+	WebhookURL      string `json:"webhook_url,omitempty"`
+	IncludeRetweets *bool  `json:"include_retweets,omitempty"`
+	IncludeReplies  *bool  `json:"include_replies,omitempty"`
+	IncludeQuotes   *bool  `json:"include_quotes,omitempty"`
+	MinFaves        int    `json:"min_faves,omitempty"`
+	Keyword         string `json:"keyword,omitempty"`
+	Lang            string `json:"lang,omitempty"`
+	Active          *bool  `json:"active,omitempty"`
+}
+
+type SocialMonitor struct {
+	ID              string  `json:"id"`
+	Kind            string  `json:"kind"`
+	Target          string  `json:"target"`
+	Name            *string `json:"name"`
+	IntervalMinutes int     `json:"interval_minutes"`
+	WebhookURL      *string `json:"webhook_url"`
+	Active          bool    `json:"active"`
+}
+
+type AudienceRequest struct {
+	Handle    string `json:"handle,omitempty"`
+	UserID    string `json:"user_id,omitempty"`
+	Direction string `json:"direction,omitempty"` // followers (default) or following
+	Cursor    string `json:"cursor,omitempty"`
+	MaxPages  int    `json:"max_pages,omitempty"`
+}
+
+type AudienceUser struct {
+	ID         string `json:"id"`
+	ScreenName string `json:"screen_name"`
+	Name       string `json:"name"`
+	Followers  int    `json:"followers"`
+}
+
+type AudiencePage struct {
+	UserID         string         `json:"user_id"`
+	Direction      string         `json:"direction"`
+	Count          int            `json:"count"`
+	Users          []AudienceUser `json:"users"`
+	NextCursor     *string        `json:"next_cursor"`
+	PagesFetched   int            `json:"pages_fetched"`
+	CreditsCharged int            `json:"credits_charged"`
+}

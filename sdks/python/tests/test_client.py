@@ -124,6 +124,20 @@ class SdkTest(unittest.TestCase):
         self.assertIsInstance(t.watch_diff(watch["id"]), dict)
         t.delete_watch(watch["id"])
 
+    def test_social(self):
+        t = self.trawl
+        monitor = t.create_social_monitor("profile", "harbour")
+        self.assertIn(monitor["id"], [m["id"] for m in t.list_social_monitors()["monitors"]])
+        self.assertEqual(t.update_social_monitor(monitor["id"], name="harbour posts"), {"success": True})
+        self.assertEqual(t.get_social_monitor(monitor["id"])["name"], "harbour posts")
+        self.assertEqual(t.check_social_monitor(monitor["id"])["status"], "checking")
+        t.delete_social_monitor(monitor["id"])
+        with self.assertRaises(NotFoundError):
+            t.get_social_monitor(monitor["id"])
+        first = t.audience("harbour", max_pages=1)
+        self.assertEqual((first["user_id"], first["count"]), ("42", 1000))
+        self.assertEqual(len({u["id"] for u in t.iter_audience("harbour", max_pages=1)}), 2500)
+
     def test_results_and_usage(self):
         t = self.trawl
         t.scrape(site("/b"))

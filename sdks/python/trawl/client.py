@@ -23,6 +23,8 @@ ENDPOINTS = (
     "GET /v1/webhooks/{id}/deliveries",
     "POST /v1/watch", "GET /v1/watch", "GET /v1/watch/{id}", "PATCH /v1/watch/{id}", "DELETE /v1/watch/{id}",
     "POST /v1/watch/{id}/check", "GET /v1/watch/{id}/diff",
+    "POST /v1/social/monitors", "GET /v1/social/monitors", "GET /v1/social/monitors/{id}", "PATCH /v1/social/monitors/{id}",
+    "DELETE /v1/social/monitors/{id}", "POST /v1/social/monitors/{id}/check", "POST /v1/social/audience",
     "GET /v1/cache/lookup", "GET /v1/results", "GET /v1/results/{id}", "GET /v1/results/run/{usage_log_id}", "GET /v1/usage",
 )
 
@@ -120,6 +122,27 @@ class Trawl:
     def check_watch(self, watch_id: str) -> Dict[str, Any]: return self.call("POST /v1/watch/{id}/check", watch_id)
     def watch_diff(self, watch_id: str, from_snapshot: Optional[str] = None, to_snapshot: Optional[str] = None) -> Dict[str, Any]:
         return self.call("GET /v1/watch/{id}/diff", watch_id, query=_clean({"from": from_snapshot, "to": to_snapshot}))
+
+    # Social monitors and audience
+    def create_social_monitor(self, kind: str, target: str, **options: Any) -> Dict[str, Any]:
+        return self.call("POST /v1/social/monitors", body={"kind": kind, "target": target, **options})
+    def list_social_monitors(self, limit: Optional[int] = None, offset: Optional[int] = None) -> Dict[str, Any]:
+        return self.call("GET /v1/social/monitors", query=_clean({"limit": limit, "offset": offset}))
+    def get_social_monitor(self, monitor_id: str) -> Dict[str, Any]: return self.call("GET /v1/social/monitors/{id}", monitor_id)
+    def update_social_monitor(self, monitor_id: str, **patch: Any) -> Dict[str, Any]:
+        return self.call("PATCH /v1/social/monitors/{id}", monitor_id, body=patch)
+    def delete_social_monitor(self, monitor_id: str) -> Dict[str, Any]: return self.call("DELETE /v1/social/monitors/{id}", monitor_id)
+    def check_social_monitor(self, monitor_id: str) -> Dict[str, Any]: return self.call("POST /v1/social/monitors/{id}/check", monitor_id)
+    def audience(self, handle: Optional[str] = None, user_id: Optional[str] = None, **options: Any) -> Dict[str, Any]:
+        return self.call("POST /v1/social/audience", body=_clean({"handle": handle, "user_id": user_id, **options}))
+    def iter_audience(self, handle: Optional[str] = None, user_id: Optional[str] = None, **options: Any) -> Iterator[Dict[str, Any]]:
+        """Every follower (or followed account), following `next_cursor` from page to page."""
+        page = self.audience(handle, user_id, **options)
+        while True:
+            yield from page["users"]
+            if not page.get("next_cursor"):
+                return
+            page = self.audience(user_id=page["user_id"], cursor=page["next_cursor"], **options)
 
     # Stored results and usage (cloud mode)
     def cache_lookup(self, endpoint: str, url: str) -> StoredResult: return self.call("GET /v1/cache/lookup", query={"endpoint": endpoint, "url": url})

@@ -17,6 +17,8 @@ export const ENDPOINTS = [
   'GET /v1/webhooks/{id}/deliveries',
   'POST /v1/watch', 'GET /v1/watch', 'GET /v1/watch/{id}', 'PATCH /v1/watch/{id}', 'DELETE /v1/watch/{id}',
   'POST /v1/watch/{id}/check', 'GET /v1/watch/{id}/diff',
+  'POST /v1/social/monitors', 'GET /v1/social/monitors', 'GET /v1/social/monitors/{id}', 'PATCH /v1/social/monitors/{id}',
+  'DELETE /v1/social/monitors/{id}', 'POST /v1/social/monitors/{id}/check', 'POST /v1/social/audience',
   'GET /v1/cache/lookup', 'GET /v1/results', 'GET /v1/results/{id}', 'GET /v1/results/run/{usage_log_id}', 'GET /v1/usage',
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
@@ -95,6 +97,26 @@ export class Trawl {
   deleteWatch(id: string) { return this.call<Record<string, unknown>>('DELETE /v1/watch/{id}', [id]); }
   checkWatch(id: string) { return this.call<Record<string, unknown>>('POST /v1/watch/{id}/check', [id]); }
   watchDiff(id: string, query: { from?: string; to?: string } = {}) { return this.call<Record<string, unknown>>('GET /v1/watch/{id}/diff', [id], { query }); }
+
+  // Social monitors and audience
+  createSocialMonitor(request: T.SocialMonitorRequest) { return this.call<T.SocialMonitor>('POST /v1/social/monitors', [], { body: request }); }
+  listSocialMonitors(query: { limit?: number; offset?: number } = {}) { return this.call<{ monitors: T.SocialMonitor[] }>('GET /v1/social/monitors', [], { query }); }
+  getSocialMonitor(id: string) { return this.call<T.SocialMonitor>('GET /v1/social/monitors/{id}', [id]); }
+  updateSocialMonitor(id: string, patch: { name?: string; interval_minutes?: number; webhook_url?: string | null; active?: boolean }) {
+    return this.call<{ success: true }>('PATCH /v1/social/monitors/{id}', [id], { body: patch });
+  }
+  deleteSocialMonitor(id: string) { return this.call<{ success: true }>('DELETE /v1/social/monitors/{id}', [id]); }
+  checkSocialMonitor(id: string) { return this.call<{ status: 'checking' }>('POST /v1/social/monitors/{id}/check', [id]); }
+  audience(request: T.AudienceRequest) { return this.call<T.AudiencePage>('POST /v1/social/audience', [], { body: request }); }
+  /** Every follower (or followed account), following `next_cursor` from page to page. */
+  async *iterAudience(request: Omit<T.AudienceRequest, 'cursor'>): AsyncGenerator<T.AudienceUser> {
+    let page = await this.audience(request);
+    for (;;) {
+      yield* page.users;
+      if (!page.next_cursor) return;
+      page = await this.audience({ ...request, handle: undefined, user_id: page.user_id, cursor: page.next_cursor });
+    }
+  }
 
   // Stored results and usage (cloud mode)
   cacheLookup(endpoint: string, url: string) { return this.call<T.StoredResult>('GET /v1/cache/lookup', [], { query: { endpoint, url } }); }

@@ -53,6 +53,16 @@ export interface WatchRequest extends Open {
   url: string; name?: string; interval_minutes?: number; webhook_url?: string; ignore_selectors?: string[]; ignore_text?: string[];
 }
 export interface Watch extends Open { id: string; url: string; active: boolean; snapshots?: Open[]; last_error?: string | null }
+export interface SocialMonitorRequest extends Open {
+  kind: 'profile' | 'search' | 'list' | 'replies'; target: string; name?: string; interval_minutes?: number; webhook_url?: string;
+  include_retweets?: boolean; include_replies?: boolean; include_quotes?: boolean; min_faves?: number; keyword?: string; lang?: string;
+}
+export interface SocialMonitor extends Open { id: string; kind: string; target: string; name: string | null; interval_minutes: number; webhook_url: string | null; active: boolean }
+export interface AudienceRequest extends Open { handle?: string; user_id?: string; direction?: 'followers' | 'following'; cursor?: string; max_pages?: number }
+export interface AudienceUser extends Open { id: string; screen_name: string; name: string }
+export interface AudiencePage extends Open {
+  user_id: string; direction: 'followers' | 'following'; count: number; users: AudienceUser[]; next_cursor: string | null; pages_fetched: number; credits_charged: number;
+}
 export interface StoredResult extends Open { id: string; endpoint: string; url: string; data?: unknown }
 
 /** One Server-Sent Event of a crawl or batch stream. */

@@ -124,6 +124,21 @@ describe('TypeScript SDK', () => {
     await trawl.deleteWatch(watch.id);
   });
 
+  test('social monitors and the audience cursor', async () => {
+    const monitor = await trawl.createSocialMonitor({ kind: 'profile', target: 'harbour' });
+    expect((await trawl.listSocialMonitors()).monitors.map((m) => m.id)).toContain(monitor.id);
+    expect(await trawl.updateSocialMonitor(monitor.id, { name: 'harbour posts' })).toEqual({ success: true });
+    expect((await trawl.getSocialMonitor(monitor.id)).name).toBe('harbour posts');
+    expect((await trawl.checkSocialMonitor(monitor.id)).status).toBe('checking');
+    await trawl.deleteSocialMonitor(monitor.id);
+    expect(await failure(trawl.getSocialMonitor(monitor.id))).toBeInstanceOf(NotFoundError);
+    const first = await trawl.audience({ handle: 'harbour', max_pages: 1 });
+    expect(first).toMatchObject({ user_id: '42', count: 1000 });
+    const ids = new Set<string>();
+    for await (const user of trawl.iterAudience({ handle: 'harbour', max_pages: 1 })) ids.add(user.id);
+    expect(ids.size).toBe(2500);
+  });
+
   test('stored results, cache lookup and usage', async () => {
     await trawl.scrape({ url: site('/b') });
     const all = [];
