@@ -13,10 +13,11 @@ import { TrawlError } from '../core/errors.ts';
 import { MeterToken, RateLimiterToken } from '../core/metering.ts';
 import { Tokens } from '../core/services.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
-import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER } from './auth.ts';
+import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, type Authenticator } from './auth.ts';
 import { errorResponse, notFound } from './errors.ts';
 import { docsPage } from './docs.ts';
-import { createRouteRunner } from './metering.ts';
+import { createRouteRunner, type RouteRunner } from './metering.ts';
+import { createMcpHttpHandler } from './mcp/http.ts';
 import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
@@ -24,12 +25,19 @@ import { builtinRoutes } from './routes/index.ts';
 const PUBLIC_PATHS = new Set(['/health', '/openapi.json', '/docs']);
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
-export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = builtinRoutes) {
+/** What a server serves: the mounted routes, their OpenAPI document and the runner that admits, meters and runs them. */
+export interface MountedApi {
+  routes: Route[];
+  openapi: ReturnType<typeof buildOpenApi>;
+  run: RouteRunner;
+  auth: Authenticator;
+}
+
+/** Mounts the route modules this server serves; the HTTP app and the MCP server (server/mcp) run routes through it. */
+export function mountApi(trawl: Trawl, modules: readonly AnyRouteModule[] = builtinRoutes): MountedApi {
   const { config, container } = trawl;
   const cloud = config.mode === 'cloud';
   const auth = createAuthenticator(container.resolve(WorkspaceStoreToken), config.apiKey, config.mode);
-  const adminGuard = config.adminKey ? createAdminGuard(config.adminKey) : null;
-  const logger = trawl.logger.child({ component: 'http' });
   const env: RouteEnv = { config, version: trawl.version, registry: trawl.registry };
   const served = modules.filter((module) => module.mounted?.(env) ?? true);
   const mounted = served.map((module) => ({ module, services: provide(module, (token) => container.resolve(token)) }));
@@ -37,11 +45,20 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   const openapi = buildOpenApi(env, mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), routes);
   const run = createRouteRunner({
     config,
-    logger,
+    logger: trawl.logger.child({ component: 'http' }),
     auth,
     meter: cloud ? container.resolve(MeterToken) : null,
     limiter: !cloud && config.rateLimit.perMinute !== undefined ? container.resolve(RateLimiterToken) : null,
   });
+  return { routes, openapi, run, auth };
+}
+
+export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = builtinRoutes) {
+  const { config } = trawl;
+  const api = mountApi(trawl, modules);
+  const { routes, openapi, run, auth } = api;
+  const adminGuard = config.adminKey ? createAdminGuard(config.adminKey) : null;
+  const logger = trawl.logger.child({ component: 'http' });
 
   const app = new Elysia()
     .onError(({ code, error, request, path }) => {
@@ -67,6 +84,8 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     app.route(route.method, route.path, ({ request, params, caller, server }) =>
       run(route, { request, params: params as Record<string, string>, server }, caller), { parse: 'none' });
   }
+  const mcp = createMcpHttpHandler(api, trawl.version, config.server.maxBodyBytes);
+  app.all('/mcp', ({ request, caller }) => mcp(request, caller), { parse: 'none' });
   return app.all('*', ({ request, path }) => {
     throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);
   }, { parse: 'none' });
