@@ -5,6 +5,7 @@
  */
 import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { MetricsToken } from '../core/metrics.ts';
 import { Tokens } from '../core/services.ts';
 import { createLogger } from '../core/logger.ts';
 import { DEFAULT_WORKSPACE } from '../core/storage/workspaces.ts';
@@ -26,7 +27,7 @@ export async function mcpMain(argv: string[]): Promise<number> {
   const trawl = await bootTrawl({ logger: createLogger(level, pino.destination(2)), overrides: { log: { level } } });
   const api = mountApi(trawl);
   if (trawl.config.role === 'all') trawl.container.resolve(Tokens.Jobs).start();
-  const server = createMcpServer(api, bindTools(api), trawl.version, LOCAL_USER, { origin: `http://127.0.0.1:${trawl.config.server.port}` });
+  const server = createMcpServer(api, bindTools(api), trawl.version, LOCAL_USER, { origin: `http://127.0.0.1:${trawl.config.server.port}`, metrics: trawl.container.resolve(MetricsToken) });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     process.stdin.once('end', resolve);

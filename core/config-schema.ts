@@ -110,6 +110,16 @@ export const configSchema = z.strictObject({
     /** On shutdown, running jobs get this long to finish before they are released to other workers. */
     shutdownGraceMs: z.number().int().min(0).default(10_000),
   }).prefault({}),
+  /** GET /metrics (Prometheus text): readable with an API key, or with this token alone (a scraper needs no workspace key). */
+  metrics: z.strictObject({
+    enabled: z.boolean().default(true),
+    token: z.string().min(16, 'must be at least 16 characters').optional(),
+  }).prefault({}),
+  /** What GET /health calls degraded. */
+  health: z.strictObject({
+    /** The job queue is stalled when its oldest due job has waited longer than this (or no worker is alive to run it). */
+    queueLagSeconds: z.number().int().min(1).default(60),
+  }).prefault({}),
   /** Cloud mode: what each plan allows (core/metering.ts). */
   plans: z.strictObject({
     free: plan(20),

@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
+import { Metrics, MetricsToken } from './metrics.ts';
 import { Pipeline } from './pipeline.ts';
 import { ContentRunner, createContentPool, warmContentPool } from './content-runner.ts';
 import type { PluginListRef } from './content-task.ts';
@@ -83,11 +84,13 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   if (!ownsStorage) await storage.migrate(features);
 
   const scope = rootContainer.createChildContainer();
+  const metrics = new Metrics();
+  scope.registerInstance(MetricsToken, metrics);
   scope.registerInstance(Tokens.Config, config);
   scope.registerInstance(Tokens.Logger, logger);
   scope.registerInstance(Tokens.Storage, storage);
   scope.registerInstance(CoreTokens.Registry, registry);
-  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }), options.httpHooks)) });
+  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }), options.httpHooks, metrics)) });
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
   let pool: WorkerPool | undefined; // created on first resolve; workers start on first use
   scope.register(CoreTokens.Workers, { useFactory: instanceCachingFactory(() => (pool = createContentPool(config, options.pluginList))) });
@@ -95,7 +98,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     useFactory: instanceCachingFactory((c) => {
       const pipelineLogger = logger.child({ component: 'pipeline' });
       const workers = options.pluginList ? { pool: c.resolve(CoreTokens.Workers), config } : undefined;
-      return new Pipeline(registry, pipelineLogger, new ContentRunner(registry, pipelineLogger, workers));
+      return new Pipeline(registry, pipelineLogger, new ContentRunner(registry, pipelineLogger, workers), metrics);
     }),
   });
   scope.register(WorkspaceStoreToken, { useFactory: instanceCachingFactory((c) => createWorkspaceStore(c.resolve(Tokens.Storage))) });
@@ -128,6 +131,9 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     if (ownsStorage) await storage.close();
     throw err;
   }
+  metrics.sources.browser = () => browser?.stats() ?? null;
+  metrics.sources.workers = () => pool?.stats() ?? null;
+  metrics.sources.queue = () => scope.resolve(Tokens.Jobs).stats();
   if (options.warmWorkers && options.pluginList) warmContentPool(scope.resolve(CoreTokens.Workers), logger);
   const jobs = scope.resolve(Tokens.Jobs);
   const meter = config.mode === 'cloud' && scope.isRegistered(MeterToken, true) ? scope.resolve(MeterToken) : null;

@@ -10,6 +10,8 @@
 import { Elysia } from 'elysia';
 import type { Trawl } from '../core/container.ts';
 import { TrawlError } from '../core/errors.ts';
+import { withRequestId } from '../core/logger.ts';
+import { MetricsToken } from '../core/metrics.ts';
 import { MeterToken, RateLimiterToken } from '../core/metering.ts';
 import { Tokens } from '../core/services.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
@@ -18,6 +20,8 @@ import { errorResponse, notFound } from './errors.ts';
 import { docsPage } from './docs.ts';
 import { createRouteRunner, type RouteRunner } from './metering.ts';
 import { createMcpHttpHandler } from './mcp/http.ts';
+import { createMetricsGuard, metricsResponse, opsOpenApi } from './metrics-endpoint.ts';
+import { createRequestObserver } from './observe.ts';
 import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
@@ -42,7 +46,7 @@ export function mountApi(trawl: Trawl, modules: readonly AnyRouteModule[] = buil
   const served = modules.filter((module) => module.mounted?.(env) ?? true);
   const mounted = served.map((module) => ({ module, services: provide(module, (token) => container.resolve(token)) }));
   const routes: Route[] = mounted.flatMap(({ module, services }) => module.routes(services, env));
-  const openapi = buildOpenApi(env, mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), routes);
+  const openapi = buildOpenApi(env, [...mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), opsOpenApi], routes);
   const run = createRouteRunner({
     config,
     logger: trawl.logger.child({ component: 'http' }),
@@ -59,16 +63,25 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   const { routes, openapi, run, auth } = api;
   const adminGuard = config.adminKey ? createAdminGuard(config.adminKey) : null;
   const logger = trawl.logger.child({ component: 'http' });
+  const metrics = trawl.container.resolve(MetricsToken);
+  const observer = createRequestObserver(metrics);
+  const metricsGuard = createMetricsGuard(config, auth);
 
   const app = new Elysia()
+    .onRequest(({ request, set }) => observer.start(request, set.headers))
+    .onAfterResponse(({ request, route, response }) => observer.finish(request, route, response))
     .onError(({ code, error, request, path }) => {
-      if (code === 'NOT_FOUND') return notFound(request.method, path);
-      if (code === 'PARSE') return Response.json({ error: 'Request body is not valid JSON' }, { status: 400 });
-      return errorResponse(error, logger, { method: request.method, path });
+      if (code === 'NOT_FOUND') return observer.failed(request, notFound(request.method, path));
+      if (code === 'PARSE') return observer.failed(request, Response.json({ error: 'Request body is not valid JSON' }, { status: 400 }));
+      return observer.failed(request, withRequestId(observer.requestId(request), () => errorResponse(error, logger, { method: request.method, path })));
     })
     // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
       if (PUBLIC_PATHS.has(path)) return { caller: PUBLIC_CALLER };
+      if (path === '/metrics') {
+        await metricsGuard(request.headers.get('authorization'));
+        return { caller: PUBLIC_CALLER };
+      }
       if (adminGuard && isAdminPath(path)) {
         adminGuard(request.headers.get('authorization'));
         return { caller: ADMIN_CALLER };
@@ -80,12 +93,15 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
 
   // No route lets the framework read a body: the runner reads a declared `input` capped (server/body.ts),
   // handlers that take another body read it the same way, and any other body is never read.
+  // Each answer's work runs in its request's logging context (core/logger.ts).
+  const inContext = <T>(request: Request, work: () => T) => withRequestId(observer.requestId(request), work);
   for (const route of routes) {
     app.route(route.method, route.path, ({ request, params, caller, server }) =>
-      run(route, { request, params: params as Record<string, string>, server }, caller), { parse: 'none' });
+      inContext(request, () => run(route, { request, params: params as Record<string, string>, server }, caller)), { parse: 'none' });
   }
-  const mcp = createMcpHttpHandler(api, trawl.version, config.server.maxBodyBytes);
-  app.all('/mcp', ({ request, caller }) => mcp(request, caller), { parse: 'none' });
+  const mcp = createMcpHttpHandler(api, trawl.version, config.server.maxBodyBytes, metrics);
+  app.all('/mcp', ({ request, caller }) => inContext(request, () => mcp(request, caller, { 'x-request-id': observer.requestId(request)! })), { parse: 'none' });
+  if (config.metrics.enabled) app.get('/metrics', () => metricsResponse(metrics));
   return app.all('*', ({ request, path }) => {
     throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);
   }, { parse: 'none' });

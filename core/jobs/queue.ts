@@ -5,13 +5,16 @@
  * process takes the job over once the lease lapses. A thrown error is retried with exponential
  * backoff and jitter unless it is `permanent` or the attempts are used up; then the kind's
  * `onFailed` records the failure. `stop()` stops claiming, lets running jobs finish until the
- * deadline and hands the rest back to the queue.
+ * deadline and hands the rest back to the queue. A process running workers reports in with its
+ * lease upkeep (`job_workers`), so any process can tell how many workers are alive.
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import type { TrawlConfig } from '../config-schema.ts';
 import { TrawlError } from '../errors.ts';
+import { withRequestId } from '../logger.ts';
+import type { Metrics, QueueStats } from '../metrics.ts';
 import type { ClaimedJob, JobHandler, JobHandlerOptions, JobQueue, JobSpec } from '../services.ts';
 import type { Database } from '../storage/schema.ts';
 import { createJobStore, insertJobs, type Executor, type JobStore } from './store.ts';
@@ -56,12 +59,14 @@ export class DbJobQueue implements JobQueue {
   private poked = false;
   private timer: ReturnType<typeof setInterval> | null = null;
   private maintaining = false;
+  private readonly startedAt = new Date().toISOString();
 
   constructor(
     private readonly db: Kysely<Database>,
     dialect: 'sqlite' | 'postgres',
     private readonly config: JobsConfig,
     private readonly logger: Logger,
+    private readonly metrics?: Metrics,
   ) {
     this.store = createJobStore(db, dialect);
   }
@@ -96,6 +101,11 @@ export class DbJobQueue implements JobQueue {
     return this.store.cancelGroup(group);
   }
 
+  async stats(): Promise<QueueStats> {
+    const [kinds, workersAlive] = await Promise.all([this.store.stats(), this.store.workersAlive(new Date(Date.now() - this.leaseMs))]);
+    return { kinds, workersAlive };
+  }
+
   /**
    * Wakes the claim loop now instead of at the next poll (new work, or a slot came free) for the
    * given kinds, or all. Jobs enqueued by other processes are found by polling.
@@ -110,6 +120,7 @@ export class DbJobQueue implements JobQueue {
     if (this.state !== 'idle') return;
     this.state = 'running';
     this.timer = setInterval(() => void this.maintain(), Math.max(200, Math.floor(this.leaseMs / 3)));
+    void this.reportIn();
     this.loopDone = this.loop();
     this.logger.info({ worker: this.worker, kinds: [...this.kinds.keys()] }, 'job workers started');
   }
@@ -135,6 +146,7 @@ export class DbJobQueue implements JobQueue {
     }
     // Let aborted handlers unwind before the caller closes the database under them.
     await Promise.race([all(), Bun.sleep(1000)]);
+    await this.store.leaveWorkers(this.worker).catch((err) => this.logger.warn({ err }, 'could not sign the worker out'));
     this.state = 'stopped';
   }
 
@@ -194,13 +206,15 @@ export class DbJobQueue implements JobQueue {
           await this.giveUp(kind, job, 'The worker running the last attempt stopped before it finished');
           return;
         }
-        await kind.handler(job, controller.signal);
+        await withRequestId(job.requestId, () => kind.handler(job, controller.signal));
         await this.store.finish(job.id, this.worker);
+        this.metrics?.jobs.inc({ kind: job.kind, outcome: 'done' });
       } catch (err) {
         if (entry.released) return;
         const message = messageOf(err);
         if (isPermanent(err) || job.attempt >= job.maxAttempts) await this.giveUp(kind, job, message);
         else {
+          this.metrics?.jobs.inc({ kind: job.kind, outcome: 'retried' });
           this.logger.debug({ err, job: job.id, kind: job.kind, attempt: job.attempt }, 'job failed; retrying');
           await this.store.retry(job.id, this.worker, new Date(Date.now() + backoffMs(job.attempt, this.config)), message);
         }
@@ -222,16 +236,22 @@ export class DbJobQueue implements JobQueue {
       await this.store.retry(job.id, this.worker, new Date(Date.now() + backoffMs(job.attempt, this.config)), message);
       return;
     }
-    this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempt, error: message }, 'job failed');
+    this.metrics?.jobs.inc({ kind: job.kind, outcome: 'failed' });
+    this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempt, error: message, ...(job.requestId ? { request_id: job.requestId } : {}) }, 'job failed');
     await this.store.fail(job.id, this.worker, message);
   }
 
-  /** Lease upkeep: extend ours, and put back jobs whose worker stopped renewing. */
+  private async reportIn(): Promise<void> {
+    await this.store.heartbeat(this.worker, [...this.kinds.keys()], this.startedAt).catch((err) => this.logger.warn({ err }, 'could not report the worker in'));
+  }
+
+  /** Lease upkeep: extend ours, report in, and put back jobs whose worker stopped renewing. */
   private async maintain(): Promise<void> {
     if (this.maintaining) return;
     this.maintaining = true;
     try {
       await this.store.renew([...this.running.keys()], this.worker, this.leaseMs);
+      await this.reportIn();
       const reclaimed = await this.store.reclaimExpired();
       if (reclaimed > 0) {
         this.logger.info({ reclaimed }, 'took back jobs whose lease lapsed');
@@ -245,6 +265,6 @@ export class DbJobQueue implements JobQueue {
   }
 }
 
-export function createJobQueue(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', config: JobsConfig, logger: Logger): DbJobQueue {
-  return new DbJobQueue(db, dialect, config, logger);
+export function createJobQueue(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', config: JobsConfig, logger: Logger, metrics?: Metrics): DbJobQueue {
+  return new DbJobQueue(db, dialect, config, logger, metrics);
 }

@@ -9,6 +9,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Metrics } from '../../core/metrics.ts';
 import { describeZodError } from '../../core/validation.ts';
 import type { MountedApi } from '../app.ts';
 import { toJson } from '../openapi-shapes.ts';
@@ -125,6 +126,7 @@ export interface CallContext {
   origin: string;
   /** Headers the routes' requests carry (the request id). */
   headers?: Record<string, string>;
+  metrics?: Metrics;
 }
 
 /** One MCP server acting for one caller (an HTTP request's key, or the local user on stdio). */
@@ -135,7 +137,10 @@ export function createMcpServer(api: MountedApi, tools: BoundTool[], version: st
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const bound = byName.get(request.params.name);
     if (!bound) return toolError(`Unknown tool: ${request.params.name}`);
-    return callTool(api, bound, caller, request.params.arguments, context, extra.signal);
+    return callTool(api, bound, caller, request.params.arguments, context, extra.signal).then((result) => {
+      context.metrics?.mcpCalls.inc({ tool: bound.tool.name, outcome: result.isError ? 'error' : 'ok' });
+      return result;
+    });
   });
   return server;
 }

@@ -1,0 +1,61 @@
+/**
+ * GET /metrics: the process's Prometheus metrics (core/metrics.ts) in the text format. Who may read
+ * them: the metrics token (`metrics.token`, a bearer that opens nothing else), or — self-hosted —
+ * whoever may call the API (its key; anyone when none is set); in cloud mode workspace keys may
+ * not (the numbers are the whole service's), the admin key may.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { TrawlConfig } from '../core/config-schema.ts';
+import { TrawlError } from '../core/errors.ts';
+import type { Metrics } from '../core/metrics.ts';
+import { sha256Hex } from '../core/storage/values.ts';
+import type { Authenticator } from './auth.ts';
+import { errorBody } from './openapi-shapes.ts';
+
+const bearer = (authorization: string | null) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+const digest = (value: string) => Buffer.from(sha256Hex(value), 'hex');
+const matches = (sent: string | undefined, expected: Buffer | null) => Boolean(sent && expected && timingSafeEqual(digest(sent), expected));
+
+/** Throws 401 unless the request may read the metrics. */
+export function createMetricsGuard(config: Readonly<TrawlConfig>, auth: Authenticator): (authorization: string | null) => Promise<void> {
+  const token = config.metrics.token ? digest(config.metrics.token) : null;
+  const admin = config.adminKey ? digest(config.adminKey) : null;
+  return async (authorization) => {
+    const sent = bearer(authorization);
+    if (matches(sent, token) || matches(sent, admin)) return;
+    if (config.mode !== 'cloud') {
+      await auth.authenticate(authorization);
+      return;
+    }
+    throw new TrawlError('unauthorized', 'Invalid or missing metrics token');
+  };
+}
+
+export const metricsResponse = async (metrics: Metrics) => new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType } });
+
+/** /metrics and /mcp in the OpenAPI document (neither is a JSON route module). */
+export const opsOpenApi = {
+  paths: {
+    '/metrics': {
+      get: {
+        summary: 'Prometheus metrics',
+        description:
+          'The text exposition format: HTTP requests and latency by route template and status, pipeline stage and plugin timings, fetches by outcome and ' +
+          'reason (`ssrf_refused` for the address guard), jobs by kind and outcome, queue depth and lag per job kind, workers alive, browser pool, content ' +
+          'workers, crawl pages, webhook deliveries, credits charged (cloud). Bearer: `metrics.token`, or an API key (self-hosted) / the admin key (cloud).',
+        responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, 401: errorBody('Invalid or missing API key or metrics token') },
+      },
+    },
+    '/mcp': {
+      post: {
+        summary: 'Model Context Protocol (Streamable HTTP)',
+        description:
+          'JSON-RPC messages of the Model Context Protocol, answered as JSON (stateless: no session, no server-sent stream; GET is 405). Tools: scrape, ' +
+          'batch_scrape, batch_status, crawl, crawl_status, map, search, extract, summarize — each runs its endpoint for the key\'s workspace, with the ' +
+          'endpoint\'s request schema as input schema, its answer as structured content and as markdown text, its error message as a tool error.',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+        responses: { 200: { description: 'JSON-RPC answers', content: { 'application/json': { schema: { type: 'object' } } } }, 202: { description: 'Notifications accepted' }, 401: errorBody('Invalid or missing API key') },
+      },
+    },
+  },
+};
