@@ -110,7 +110,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     for (const entry of feature.services ?? []) scope.register(entry.token, { useFactory: instanceCachingFactory(() => entry.create(ctx)) });
   });
   let browser: BrowserPool | undefined; // created on first resolve; launches Chromium on first use
-  scope.register(Tokens.Browser, { useFactory: instanceCachingFactory(() => (browser = createBrowserPool(config, logger.child({ component: 'browser' })))) });
+  scope.register(Tokens.Browser, { useFactory: instanceCachingFactory(() => (browser = createBrowserPool(config, logger.child({ component: 'browser' }), {}, metrics))) });
   scope.register(Tokens.Actions, { useFactory: instanceCachingFactory(() => createActionCatalog(registry)) });
   scope.register(CoreTokens.Scraper, {
     useFactory: instanceCachingFactory((c) => {
@@ -140,7 +140,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   features.forEach((feature, i) => {
     for (const job of feature.jobs?.(contexts[i]!) ?? []) {
       // Cloud mode charges declared jobs through the registered Meter; self-hosted runs them as they are.
-      const handler = job.meter && meter ? meteredJob(job.handler, job.meter, meter) : job.handler;
+      const handler = job.meter && meter ? meteredJob(job.handler, job.meter, meter, metrics) : job.handler;
       jobs.handle(job.kind, handler, job.options);
     }
   });

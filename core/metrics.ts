@@ -52,7 +52,8 @@ export class Metrics {
   readonly jobs = new Counter({ name: 'trawl_jobs_total', help: 'Jobs run by this process, by kind and outcome (done, retried, failed).', labelNames: ['kind', 'outcome'], ...this.on });
   readonly crawlPages = new Counter({ name: 'trawl_crawl_pages_total', help: 'Crawl and batch pages recorded, by run kind and outcome.', labelNames: ['run', 'outcome'], ...this.on });
   readonly webhookDeliveries = new Counter({ name: 'trawl_webhook_deliveries_total', help: 'Webhook delivery attempts, by outcome (delivered, retried, failed).', labelNames: ['outcome'], ...this.on });
-  readonly creditsCharged = new Counter({ name: 'trawl_credits_charged_total', help: 'Credits charged in cloud mode (net of refunds), by endpoint or job kind.', labelNames: ['endpoint'], ...this.on });
+  readonly creditsCharged = new Counter({ name: 'trawl_credits_charged_total', help: 'Credits charged in cloud mode, by endpoint or job kind.', labelNames: ['endpoint'], ...this.on });
+  readonly creditsRefunded = new Counter({ name: 'trawl_credits_refunded_total', help: 'Credits given back in cloud mode (work that failed or was not delivered), by endpoint or job kind.', labelNames: ['endpoint'], ...this.on });
 
   constructor() {
     const sources = this.sources;

@@ -53,6 +53,7 @@ export function mountApi(trawl: Trawl, modules: readonly AnyRouteModule[] = buil
     auth,
     meter: cloud ? container.resolve(MeterToken) : null,
     limiter: !cloud && config.rateLimit.perMinute !== undefined ? container.resolve(RateLimiterToken) : null,
+    metrics: container.resolve(MetricsToken),
   });
   return { routes, openapi, run, auth };
 }

@@ -14,6 +14,7 @@ import { JobTokens } from '../../jobs/index.ts';
 import { crawlConfigSchema, type CrawlSettings } from './config.ts';
 import { RobotsCache } from '../../net/robots.ts';
 import { HostGate } from './gate.ts';
+import { MetricsToken } from '../../metrics.ts';
 import { crawlTablesMigration } from './migration.ts';
 import { createPageWorker } from './page.ts';
 import { storedRequest } from './legacy.ts';
@@ -81,7 +82,7 @@ function crawlJobs(ctx: Ctx) {
   const gate = new HostGate(settings.perHostConcurrency, settings.perHostDelayMs, () => queue.poke([PAGE_JOB]));
   const robots = ctx.resolve(Tokens.Robots);
   const db = ctx.resolve(Tokens.Storage).db.withTables<CrawlTables>();
-  const worker = createPageWorker({ db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger });
+  const worker = createPageWorker({ db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger, metrics: ctx.resolve(MetricsToken) });
   const events = () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null);
   return [
     {

@@ -16,6 +16,7 @@ import type { ClaimedJob } from '../../services.ts';
 import type { CrawlDb } from './tables.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { HostGate } from './gate.ts';
+import type { Metrics } from '../../metrics.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import type { RobotsCache, RobotsRules } from '../../net/robots.ts';
 import { storedRequest } from './legacy.ts';
@@ -33,6 +34,7 @@ export interface PageWorkerDeps {
   gate: HostGate;
   config: CrawlSettings;
   logger: Logger;
+  metrics?: Metrics;
 }
 
 /** A hostile page with a million links costs a bounded amount of work. */
@@ -73,6 +75,7 @@ export function createPageWorker(deps: PageWorkerDeps) {
     const result = await recordPage(deps.db, insertJobs, { ...outcome, maxPages, maxAttempts: config.maxAttempts });
     if (result.queued > 0) deps.queue.poke([PAGE_JOB]);
     if (result.finished) deps.queue.poke([NOTIFY_JOB]);
+    if (result.recorded) deps.metrics?.crawlPages.inc({ run: run.kind, outcome: outcome.outcome });
     return result.recorded;
   }
 

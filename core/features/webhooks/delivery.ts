@@ -15,6 +15,7 @@ import type { ClaimedJob, HttpClient, JobHandler, JobQueue } from '../../service
 import { DELIVERY_KIND, deliveryPayloadSchema, type DeliveryPayload } from './events.ts';
 import { webhookHeaders } from './signing.ts';
 import type { DeliveryOutcome, WebhookStore } from './store.ts';
+import type { Metrics } from '../../metrics.ts';
 
 /** A receiver's answer is not read for anything; a huge one is a failed attempt, not a memory risk. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -27,6 +28,7 @@ export interface DeliveryDeps {
   logger: Logger;
   /** Tests pin jitter; production uses Math.random. */
   random?: () => number;
+  metrics?: Metrics;
 }
 
 interface Target {
@@ -62,7 +64,8 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
     try {
       const response = await deps.http.request(target.url, {
         method: 'POST',
-        headers: webhookHeaders(target.secret, payload.messageId, new Date(), payload.body),
+        // The request that caused the event, so the receiver's logs and ours can be matched.
+        headers: { ...webhookHeaders(target.secret, payload.messageId, new Date(), payload.body), ...(job.requestId ? { 'x-request-id': job.requestId } : {}) },
         body: payload.body,
         timeoutMs: config.timeoutMs,
         // A redirect could move a signed payload somewhere the owner never registered.
@@ -91,6 +94,7 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
       nextAttemptAt = new Date(Date.now() + backoffMs(payload.attempt, config, deps.random));
     }
 
+    deps.metrics?.webhookDeliveries.inc({ outcome });
     if (outcome === 'disabled') await deps.store.disable(target.webhookId!, 'receiver answered HTTP 410 Gone');
     await deps.store.logDelivery({
       webhookId: target.webhookId,
