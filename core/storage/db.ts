@@ -66,6 +66,10 @@ async function openPostgres(databaseUrl: string, options: OpenStorageOptions): P
     ...(schema ? { options: `-c search_path=${schema} -c max_parallel_workers_per_gather=0` } : {}),
   });
   pool.on('error', (err) => options.onPoolError?.(err));
+  // A connection lost while checked out (the database restarted or went away mid-query) also emits
+  // 'error', where the pool has no listener: unheard, it would end the process. Its query is
+  // rejected with the same error, which the caller sees; idle connections report through the pool.
+  pool.on('connect', (client) => client.on('error', () => {}));
   // The cursor makes kysely's `.stream()` work on Postgres as it does on SQLite (large scans).
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   const where = `Postgres database ${describeUrl(databaseUrl)}${schema ? ` (schema ${schema})` : ''}`;
