@@ -82,7 +82,7 @@ function tcpProxy(target: URL): { port: number; cut(): void } {
         pairs.add(client);
         client.data.peer = await Bun.connect({
           hostname: target.hostname, port: Number(target.port || 5432),
-          socket: { data: (_s, chunk) => void client.write(chunk), close: () => client.end(), error: () => client.end() },
+          socket: { data: (_s, chunk) => void client.write(chunk), close: () => void client.end(), error: () => void client.end() },
         });
         for (const chunk of client.data.pending.splice(0)) client.data.peer.write(chunk);
       },
