@@ -15,7 +15,7 @@ import type { Scraper } from '../../scrape.ts';
 import type { ClaimedJob } from '../../services.ts';
 import type { CrawlDb } from './tables.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
-import type { HostGate } from './gate.ts';
+import type { PolitenessGate } from './gate.ts';
 import type { Metrics } from '../../metrics.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import type { RobotsCache, RobotsRules } from '../../net/robots.ts';
@@ -31,7 +31,7 @@ export interface PageWorkerDeps {
   queue: DbJobQueue;
   scraper: Scraper;
   robots: RobotsCache;
-  gate: HostGate;
+  gate: PolitenessGate;
   config: CrawlSettings;
   logger: Logger;
   metrics?: Metrics;
