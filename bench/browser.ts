@@ -27,6 +27,7 @@ import { createJob } from '../core/job.ts';
 import { testRequest } from '../test/helpers/plugin-context.ts';
 import type { PluginContext } from '../core/plugin.ts';
 import { mb, sampleMemory, type MemorySample } from './browser-memory.ts';
+import { median } from './stats.ts';
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -151,7 +152,6 @@ async function gapLatency(): Promise<{ withSpare: number; withoutSpare: number }
     }
   }
   await Promise.all(pools.map((p) => p.close()));
-  const median = (a: number[]) => a.toSorted((x, y) => x - y)[Math.floor(a.length / 2)]!;
   return { withSpare: Math.round(median(times[0]!)), withoutSpare: Math.round(median(times[1]!)) };
 }
 const gaps = await gapLatency();

@@ -63,4 +63,3 @@ export async function runLoad(options: { seconds: number; clients: number; pid: 
   };
 }
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -18,7 +18,8 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { postgresProcessDatabase, sqliteProcessDatabase, type ProcessDatabase } from '../test/helpers/databases.ts';
 import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.ts';
-import { median, runLoad, startArticleSite, type Load } from './cached-load.ts';
+import { median } from './stats.ts';
+import { runLoad, startArticleSite, type Load } from './cached-load.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const { values: args } = parseArgs({

@@ -28,6 +28,7 @@ import { createJob } from '../core/job.ts';
 import { PluginRegistry } from '../core/registry.ts';
 import { loadHtml, loadTruth, REPO_ROOT, selectIds } from './extraction-data.ts';
 import { cpuMs } from './processes.ts';
+import { median } from './stats.ts';
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -95,7 +96,6 @@ for (let i = 0; i < ROUNDS + 2; i++) {
 }
 pool.close();
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const summarise = (rows: PerPage[]) => Object.fromEntries(Object.keys(rows[0]!).map((k) => [k, { median: median(rows.map((r) => r[k as keyof PerPage])), min: Math.min(...rows.map((r) => r[k as keyof PerPage])) }]));
 const summary = { thread: summarise(results.thread), pool: summarise(results.pool) };
 // CPU a page costs where it runs: on the calling thread in-process; in the workers plus what the calling thread still does in the pool.

@@ -16,6 +16,7 @@ import { parseHTML } from 'linkedom';
 import { parse } from 'parse5';
 import { parseHtmlDocument } from '../core/dom.ts';
 import { filterRecord, loadSelection, parseDatasetArgs } from './extraction-data.ts';
+import { quantile } from './stats.ts';
 
 const args = parseDatasetArgs('html-parse', { rounds: { type: 'string', default: '3' } });
 const { pages } = await loadSelection(args);
@@ -44,10 +45,6 @@ for (let round = 0; round < rounds; round++) {
   });
 }
 
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
 const summary = names.map((name) => {
   const perMb = pages.map((p, i) => best[name]![i]! / (Buffer.byteLength(p.html) / 1e6));
   const totalMs = best[name]!.reduce((a, b) => a + b, 0);

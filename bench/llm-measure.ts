@@ -8,6 +8,9 @@ import { textOf } from '../core/dom.ts';
 import { LLM_STEPS, llmFromMarkdown, type LlmInput, type LlmStep } from '../plugins/format/llm/llm.ts';
 import { datasetPipeline } from './dataset-pipeline.ts';
 import { allTextOf, type Page, type Scorer, type Truth } from './extraction-data.ts';
+import { quantile } from './stats.ts';
+
+export { quantile };
 
 export const TOKENIZER = 'gpt-tokenizer 4.0.0, default encoding (o200k_base)';
 
@@ -27,10 +30,6 @@ export async function extractForLlm(pages: Page[]): Promise<Extracted[]> {
   return extracted;
 }
 
-export const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
-};
 
 export interface Variant { tokens: number; medianShare: number; p90Share: number; recall: number; shares: number[] }
 

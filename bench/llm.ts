@@ -31,6 +31,7 @@ import { OPENAI_TEST_KEY, startOpenAiServer } from '../test/servers/openai.ts';
 import { datasetPipeline } from './dataset-pipeline.ts';
 import { assertDataset, filterRecord, loadSelection, parseDatasetArgs } from './extraction-data.ts';
 import { quantile, TOKENIZER } from './llm-measure.ts';
+import { median } from './stats.ts';
 
 const args = parseDatasetArgs('llm', { rounds: { type: 'string', default: '3' } });
 const ROUNDS = Number(args.rounds);
@@ -39,7 +40,6 @@ const { pages } = await loadSelection({ ...args, limit: args.limit ?? '80' });
 console.log(`${pages.length} pages`);
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const median = (values: number[]) => quantile(values, 0.5);
 const SCHEMA = {
   type: 'object',
   properties: { title: { type: 'string' }, topics: { type: 'array', items: { type: 'string' }, maxItems: 5 }, author: { type: ['string', 'null'] } },

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { firstMatch } from './processes.ts';
-import { median, runLoad, startArticleSite, type Load } from './cached-load.ts';
+import { median } from './stats.ts';
+import { runLoad, startArticleSite, type Load } from './cached-load.ts';
 import { startServerProcess } from '../test/helpers/server-process.ts';
 
 const ROOT = join(import.meta.dir, '..');

@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { loadHtml, loadTruth, selectIds } from './extraction-data.ts';
 import { cpuMs } from './processes.ts';
 import { processTree, sampleTreeRss, startServerProcess, type ServerProcess } from '../test/helpers/server-process.ts';
+import { median } from './stats.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const { values: args } = parseArgs({
@@ -214,7 +215,6 @@ try {
   site.stop();
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const first = setups[0]!.name;
 const summary = Object.fromEntries(setups.map((setup) => [setup.name, {
   env: setup.env,

@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.ts';
 import { startSearxngServer } from '../test/servers/searxng.ts';
+import { median } from './stats.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const { values: args } = parseArgs({
@@ -53,7 +54,6 @@ const searx = startSearxngServer({
   results: (query) => Array.from({ length: RESULTS }, (_, i) => ({ url: `http://127.0.0.1:${site.port}/${encodeURIComponent(query)}/${i + 1}`, title: `Result ${i + 1}`, snippet: `About ${query}` })),
 });
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 let queryCount = 0;
 

@@ -8,8 +8,9 @@ describe('parseHtmlDocument', () => {
   test('builds what linkedom callers read: upper-case tagName, raw attribute values, body and head getters', () => {
     const dom = parseHtmlDocument('<title>T</title><p class="a  b" data-x="1 &amp; 2">One<p>Two');
     expect(dom.head.innerHTML).toBe('<title>T</title>');
-    // (linkedom writes attribute values back with only quotes escaped)
-    expect(dom.body.innerHTML).toBe('<p class="a  b" data-x="1 & 2">One</p><p>Two</p>');
+    // Attribute values are written back escaped (& < > and quotes), so the HTML reads back the same.
+    expect(dom.body.innerHTML).toBe('<p class="a  b" data-x="1 &amp; 2">One</p><p>Two</p>');
+    expect(parseHtmlDocument(dom.body.innerHTML).body.firstElementChild?.getAttribute('data-x')).toBe('1 & 2');
     const p = dom.querySelector('p')!;
     expect(p.tagName).toBe('P');
     expect(p.getAttributeNode('data-x')!.value).toBe('1 & 2');

@@ -125,6 +125,17 @@ describe('bodies', () => {
     expect((await failure(client().request(site.at('/zstd')))).message).toBe('Failed to fetch URL: unsupported content-encoding "zstd"');
     expect((await failure(client().request(site.at('/corrupt-gzip')))).message).toMatch(/^Failed to fetch URL: could not decode gzip response body/);
   });
+  test('debug lines never carry the credentials written in a URL', async () => {
+    const lines: string[] = [];
+    const recording = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+    const withLogs = createHttpClient(baseConfig, recording);
+    const target = new URL(site.url);
+    target.username = 'alice';
+    target.password = 'hunter2';
+    expect((await withLogs.request(target.href)).status).toBe(200);
+    expect(lines.some((line) => line.includes('fetched'))).toBe(true);
+    expect(lines.join('')).not.toContain('hunter2');
+  });
 });
 
 describe('size cap', () => {

@@ -19,6 +19,7 @@ import { createAddressGuard, type AddressGuard } from './address-guard.ts';
 import { describeNetworkError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
 import { fetchFailureReason, statusClass } from './fetch-reasons.ts';
 import type { Metrics } from '../metrics.ts';
+import { loggableUrl } from './url.ts';
 
 export type FetchConfig = TrawlConfig['fetch'];
 
@@ -128,9 +129,9 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
       if (REDIRECTS.has(status) && location) {
         res.destroy();
         if (redirects >= maxRedirects) throw fetchFailed('too many redirects');
-        const from = hop.url.href;
+        const from = loggableUrl(hop.url);
         hop = nextHop(hop, status, location);
-        logger.debug({ from, status, to: hop.url.href }, 'following redirect');
+        logger.debug({ from, status, to: loggableUrl(hop.url) }, 'following redirect');
         continue;
       }
       const responseHeaders = flattenHeaders(res.headers);
@@ -156,7 +157,7 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
         response.text = decoded.text;
         response.charset = decoded.charset;
       }
-      logger.debug({ url: response.finalUrl, status, bytes: body.byteLength }, 'fetched');
+      logger.debug({ url: loggableUrl(response.finalUrl), status, bytes: body.byteLength }, 'fetched');
       return response;
     }
   }

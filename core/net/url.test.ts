@@ -1,7 +1,7 @@
 /** The URL module: parsing, the one dedupe key (crawl and map), resolution against a base and <base href>. */
 import { describe, expect, test } from 'bun:test';
 import { parseHtmlDocument } from '../dom.ts';
-import { absoluteUrl, dedupeKey, documentBaseUrl, httpUrl, isHttpUrl, MAX_URL_LENGTH, normalizeUrl, withoutHash } from './url.ts';
+import { absoluteUrl, dedupeKey, loggableUrl, documentBaseUrl, httpUrl, isHttpUrl, MAX_URL_LENGTH, normalizeUrl, withoutHash } from './url.ts';
 
 const key = (url: string) => normalizeUrl(url)?.key;
 
@@ -75,5 +75,13 @@ describe('resolution', () => {
     // Any object with querySelector will do: core/net does not depend on a DOM implementation.
     expect(documentBaseUrl({ querySelector: () => ({ getAttribute: () => 'sub/' }) }, 'https://a.example/p')).toBe('https://a.example/sub/');
     expect(absoluteUrl('img.png', documentBaseUrl(dom('<base href="/assets/">'), 'https://a.example/blog/post'))).toBe('https://a.example/assets/img.png');
+  });
+});
+
+describe('loggableUrl', () => {
+  test('hides user name and password, keeps the rest', () => {
+    expect(loggableUrl('http://alice:s3cret@example.com:8080/a?b=1')).toBe('http://redacted:redacted@example.com:8080/a?b=1');
+    expect(loggableUrl(new URL('https://token@example.com/'))).toBe('https://redacted@example.com/');
+    expect(loggableUrl('https://example.com/x')).toBe('https://example.com/x');
   });
 });

@@ -20,6 +20,20 @@ export const isHttpUrl = (url: string): boolean => /^https?:\/\//i.test(url);
 /** The URL as written up to its fragment: for telling a jump within a page from a link elsewhere. */
 export const withoutHash = (url: string): string => url.replace(/#.*$/, '');
 
+/** The URL for a log line or message: user name and password never leave in clear. */
+export function loggableUrl(url: URL | string): string {
+  let copy: URL;
+  try {
+    copy = new URL(typeof url === 'string' ? url : url.href);
+  } catch {
+    return String(url);
+  }
+  if (!copy.username && !copy.password) return copy.href;
+  copy.username = copy.username ? 'redacted' : '';
+  copy.password = copy.password ? 'redacted' : '';
+  return copy.href;
+}
+
 /** Resolves `value` against `base` as a browser would, any scheme; null for empty or unparseable values. */
 export function absoluteUrl(value: string | null | undefined, base: string): string | null {
   const trimmed = value?.trim();

@@ -86,6 +86,8 @@ function nameOf(words: string): string | null {
 }
 
 const MAX_ELEMENTS_WALKED = 3000;
+/** Elements whose text children are not text a reader sees. */
+const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA']);
 
 /** Inline elements whose line is their parent's: "<p><b>By</b> Jane Roe</p>". */
 const INLINE = new Set(['B', 'STRONG', 'EM', 'I', 'SPAN', 'FONT', 'SMALL', 'A']);
@@ -110,7 +112,8 @@ function fromByLines(body: Element): string | null {
     }
     // (only elements whose own text says "by" are read: as the line they make, or with their parent's
     // when they are a bare "By" in bold)
-    if (!ownTextMatches(el, /\bby\b/i)) continue;
+    // (a script's or a style's text is code: a large inline bundle would be searched for nothing)
+    if (NOT_TEXT.has(el.tagName) || !ownTextMatches(el, /\bby\b/i)) continue;
     for (const line of INLINE.has(tagOf(el)) && el.parentElement ? [el, el.parentElement] : [el]) {
       const text = visibleText(line, MAX_BY_LINE + 1).replace(/\s+/g, ' ').trim();
       if (text.length > MAX_BY_LINE) break;

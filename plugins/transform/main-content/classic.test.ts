@@ -104,6 +104,22 @@ describe('meta lines around the body', () => {
     for (const gone of ['Lights', 'Summer at the lighthouse', 'Winter at the lighthouse', 'PUBLISHED', 'By Jane Roe', 'Photo credit', 'Tags:', 'Posted by', 'Share this']) expect(text).not.toContain(gone);
   });
 
+  test('a short link line is a kicker only at the top: after a line of the text it is the text\'s', () => {
+    const headline = 'Winter at the lighthouse on the cape';
+    const html = page(`<div class="content">
+      <h3>${headline}</h3>
+      <p>What the keepers did each winter.</p>
+      <p><a href="/lamp-care">Caring for the lamp</a></p>
+      ${body(3)}
+      </div>`, headline);
+    const text = extract(html);
+    expect(text).toContain('Caring for the lamp');
+    expect(text).toContain('What the keepers did');
+    expect(text).not.toContain(headline);
+    const kicked = extract(page(`<div class="content"><p><a href="/cat/lights">Lights</a></p><h3>${headline}</h3>${body(3)}</div>`, headline));
+    expect(kicked).not.toContain('Lights');
+  });
+
   test('lines between <br>s in a table cell are lines too', () => {
     const html = `<html><head><title>Winter at the lighthouse</title></head><body><table><tr><td class="nav"><a href="/">Home</a></td>
       <td class="main">Winter at the lighthouse<br>Thursday, October 25, 2012 at 9:15AM<br><br>${Array.from({ length: 4 }, (_, i) => `Keeper's note ${i + 1}: the lamp was lit at dusk, the lens turned all night, and the logbook recorded every passing ship, every change of wind.<br><br>`).join('')}Labels: lamps, fog</td></tr></table></body></html>`;
@@ -153,6 +169,18 @@ describe('forum recognition', () => {
     const text = extract(html);
     expect(text).toContain("Keeper's note 3");
     expect(text).not.toContain('Reader 2 says');
+  });
+
+  test('a page whose JSON-LD says DiscussionForumPosting is a thread: the post\'s author and date line stay', () => {
+    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Winter at the lighthouse"}</script>';
+    const html = `<!doctype html><html><head><title>Winter at the lighthouse</title>${ld}</head><body><div class="thread">
+      <p>Mod Sharon</p><p>28/11/2025 at 7:07 pm</p>${body(3)}</div></body></html>`;
+    const text = extract(html);
+    expect(text).toContain('Mod Sharon');
+    expect(text).toContain('28/11/2025 at 7:07 pm');
+    // the same lines on a page that says nothing of a thread read as a post's byline and dateline
+    const plain = extract(html.replace(ld, ''));
+    expect(plain).not.toContain('28/11/2025');
   });
 });
 

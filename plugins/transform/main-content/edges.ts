@@ -48,10 +48,15 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   const meta: Array<{ line: Line; part: Element }> = [];
   let signs = false;
   let dates = 0;
+  // (a kicker tops the content: a link line after a line of the text is the text's, a docs page's topic link)
+  let textAbove = false;
   lines.forEach(({ line, part }, i) => {
     if (i >= first && i <= last || !line.text) return;
-    const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && kicker(line) ? 'kicker' : null);
-    if (!why) return;
+    const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && !textAbove && kicker(line) ? 'kicker' : null);
+    if (!why) {
+      if (i < first) textAbove = true;
+      return;
+    }
     meta.push({ line, part });
     if (POST_SIGNS.has(why) || (why === 'title' && line.text.split(' ').length >= HEADLINE_WORDS)) signs = true;
     if (why === 'date') dates++;

@@ -10,14 +10,37 @@ const ITEM_PRODUCT = /schema\.org\/(?:Product|ProductGroup|IndividualProduct)$/;
 /** A buying control: shops without structured data still have one. */
 const BUY = /add-?to-?(?:cart|bag|basket)|addtocart|buy-?box|buy-?now/i;
 
-/** Is this element a product mark: a JSON-LD script or microdata item of type Product, or a buy button? */
+/**
+ * Is this element a product mark: a JSON-LD script or microdata item of type Product, or a buy
+ * button inside a buy box (one that shows a price, a stock line, a quantity or delivery)? A buy
+ * control alone proves little: a stray "Add to cart" button in a service page's head (a browser
+ * moves it into the body) does not make the page a shop.
+ */
 export function looksLikeProduct(el: Element, tag: string, cls: string | null): boolean {
   if (tag === 'SCRIPT') return attr(el, 'type') === 'application/ld+json' && LD_PRODUCT.test(el.textContent ?? '');
   const itemtype = attr(el, 'itemtype');
   if (itemtype) return ITEM_PRODUCT.test(itemtype);
   const id = attr(el, 'id');
-  if (id && BUY.test(id)) return true;
-  return !!cls && BUY.test(cls);
+  return ((!!id && BUY.test(id)) || (!!cls && BUY.test(cls))) && inBuyBox(el);
+}
+
+/** A price: a currency sign or code next to an amount. */
+const PRICE = /(?:[$€£¥₹₽]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|INR|SEK|NOK|DKK|PLN|CZK|BRL|MXN|Rs\.?|R\$|kr)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[$€£¥₹₽]|\b(?:USD|EUR|GBP|CHF|zł|kr|Kč|Ft|lei|руб)\b)/;
+/** How far up a buy box may reach (ancestors, and characters of text: a box, not the whole page). */
+const BUY_BOX_LEVELS = 6;
+const BUY_BOX_TEXT = 8000;
+/** What else a buy box shows when it shows no price: stock, quantity, delivery. */
+const BUY_BOX_WORDS = /\b(?:in stock|out of stock|unavailable|sold out|quantity|qty|delivery|shipping|ships)/i;
+
+function inBuyBox(el: Element): boolean {
+  let node: Element | null = el;
+  for (let level = 0; node && level <= BUY_BOX_LEVELS; level++, node = node.parentElement) {
+    if (node.tagName === 'BODY' || node.tagName === 'HTML') return false;
+    const text = node.textContent ?? '';
+    if (text.length > BUY_BOX_TEXT) return false;
+    if (PRICE.test(text) || BUY_BOX_WORDS.test(text)) return true;
+  }
+  return false;
 }
 
 /** Decides from the body scan's product marks and the head's JSON-LD and og:type. */
