@@ -4,25 +4,18 @@
  * whoever may call the API (its key; anyone when none is set); in cloud mode workspace keys may
  * not (the numbers are the whole service's), the admin key may.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { TrawlConfig } from '../core/config-schema.ts';
 import { TrawlError } from '../core/errors.ts';
 import type { Metrics } from '../core/metrics.ts';
-import { sha256Hex } from '../core/storage/values.ts';
-import type { Authenticator } from './auth.ts';
+import { secretMatcher, type Authenticator } from './auth.ts';
 import { errorBody } from './openapi-shapes.ts';
-
-const bearer = (authorization: string | null) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-const digest = (value: string) => Buffer.from(sha256Hex(value), 'hex');
-const matches = (sent: string | undefined, expected: Buffer | null) => Boolean(sent && expected && timingSafeEqual(digest(sent), expected));
 
 /** Throws 401 unless the request may read the metrics. */
 export function createMetricsGuard(config: Readonly<TrawlConfig>, auth: Authenticator): (authorization: string | null) => Promise<void> {
-  const token = config.metrics.token ? digest(config.metrics.token) : null;
-  const admin = config.adminKey ? digest(config.adminKey) : null;
+  const token = secretMatcher(config.metrics.token);
+  const admin = secretMatcher(config.adminKey);
   return async (authorization) => {
-    const sent = bearer(authorization);
-    if (matches(sent, token) || matches(sent, admin)) return;
+    if (token(authorization) || admin(authorization)) return;
     if (config.mode !== 'cloud') {
       await auth.authenticate(authorization);
       return;

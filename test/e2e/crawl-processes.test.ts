@@ -9,10 +9,9 @@
  *   `Crawl-delay: 1`; by the host's own clock the fetches arrive a second apart (less send jitter).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import type { Storage } from '../../core/services.ts';
 import { postgresProcessDatabase, postgresTestUrl, processDatabases, type ProcessDatabase } from '../helpers/databases.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
-import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
+import { startTrawlServer } from '../helpers/trawl-server.ts';
 import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site/site.ts';
 import { allResults, apiClient, pathOf, waitForSummary } from '../fixtures/crawl-site/runs.ts';
 
@@ -87,6 +86,25 @@ const siteEnv = (site: CrawlSite) => ({ TRAWL_FETCH_RESOLVE: JSON.stringify(site
 
 type Target = ProcessDatabase;
 
+/** Postgres: an API-only server in this process and worker processes named a, b, … sharing one fresh schema. */
+async function apiAndWorkers(overrides: Record<string, unknown> = {}) {
+  const target = await postgresProcessDatabase(postgresTestUrl!, []);
+  const api = await startTrawlServer({ storage: target.storage, overrides: { role: 'api', ...overrides } });
+  const workers: TrawlProcess[] = [];
+  return {
+    target, api, workers,
+    /** Each worker fetches with its own user agent, so the sites can tell who came. */
+    spawnWorkers(names: string[], env: Record<string, string> = {}) {
+      for (const name of names) workers.push(spawnTrawl('worker', { ...target.env, ...env, TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (worker-${name})` }));
+    },
+    async stop() {
+      for (const w of workers) w.proc.kill('SIGKILL');
+      await api.stop();
+      await target.cleanup();
+    },
+  };
+}
+
 for (const [name, makeTarget] of processDatabases()) {
   describe(`restart on ${name}`, () => {
     let site: CrawlSite;
@@ -138,26 +156,21 @@ for (const [name, makeTarget] of processDatabases()) {
 if (postgresTestUrl) {
   describe('scale-out on Postgres', () => {
     let site: CrawlSite;
-    let target: Target & { storage: Storage };
-    let api: TestServer;
-    const workers: TrawlProcess[] = [];
+    let cluster: Awaited<ReturnType<typeof apiAndWorkers>>;
 
     beforeAll(async () => {
       site = await startCrawlSite({ pages: 600, delayMs: 10 });
-      target = await postgresProcessDatabase(postgresTestUrl!, []);
       // This process serves the API only; the two worker processes do all the crawling.
-      api = await startTrawlServer({ storage: target.storage, overrides: { role: 'api', fetch: { resolve: site.resolve } } });
+      cluster = await apiAndWorkers({ fetch: { resolve: site.resolve } });
     }, 30_000);
     afterAll(async () => {
-      for (const w of workers) w.proc.kill('SIGKILL');
-      await api.stop();
+      await cluster.stop();
       await site.stop();
-      await target.cleanup();
     });
 
     test('two worker processes share a 600-page crawl; one is killed mid-crawl; every page exactly once', async () => {
-      const env = { ...target.env, ...siteEnv(site) };
-      for (const name of ['a', 'b']) workers.push(spawnTrawl('worker', { ...env, TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (worker-${name})` }));
+      const { api, workers, target } = cluster;
+      cluster.spawnWorkers(['a', 'b'], siteEnv(site));
       const created = await api.post('/v1/crawl', { url: site.url('/'), max_pages: 1000 });
       expect(created.status).toBe(202);
       const id = created.body.id;
@@ -186,9 +199,7 @@ if (postgresTestUrl) {
     const PAGES = ['/', '/p1', '/p2', '/p3', '/p4'];
     const fetches: Array<{ path: string; at: number; agent: string }> = [];
     let site: FixtureSite;
-    let target: Target & { storage: Storage };
-    let api: TestServer;
-    const workers: TrawlProcess[] = [];
+    let cluster: Awaited<ReturnType<typeof apiAndWorkers>>;
 
     beforeAll(async () => {
       const page = (path: string) => (req: Request) => {
@@ -200,18 +211,17 @@ if (postgresTestUrl) {
         ...Object.fromEntries(PAGES.map((path) => [path, page(path)])),
         '/robots.txt': { body: 'User-agent: *\nCrawl-delay: 1\n', headers: { 'content-type': 'text/plain' } },
       });
-      target = await postgresProcessDatabase(postgresTestUrl!, []);
-      api = await startTrawlServer({ storage: target.storage, overrides: { role: 'api' } });
+      cluster = await apiAndWorkers();
     }, 30_000);
     afterAll(async () => {
-      for (const w of workers) w.proc.kill('SIGKILL');
-      await api.stop();
+      await cluster.stop();
       await site.stop();
-      await target.cleanup();
     });
 
     test('two worker processes together fetch a Crawl-delay: 1 host at most once a second', async () => {
-      for (const name of ['a', 'b']) workers.push(spawnTrawl('worker', { ...target.env, TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (worker-${name})` }));
+      const { api, workers } = cluster;
+      // One page at a time each: a worker holding a page waits at the gate while the other claims the next.
+      cluster.spawnWorkers(['a', 'b'], { TRAWL_CRAWL_CONCURRENCY: '1' });
       // Both workers report in before the crawl starts, so both compete for its pages.
       for (let i = 0; i < 400 && (await api.get('/health')).body.queue.workers_alive < 2; i++) await Bun.sleep(25);
       const created = await api.post('/v1/crawl', { url: site.at('/'), max_pages: 10 });
