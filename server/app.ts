@@ -19,8 +19,8 @@ import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, typ
 import { errorResponse, notFound } from './errors.ts';
 import { docsPage } from './docs.ts';
 import { createRouteRunner, type RouteRunner } from './metering.ts';
-import { createMcpHttpHandler } from './mcp/http.ts';
-import { createMetricsGuard, metricsResponse, opsOpenApi } from './metrics-endpoint.ts';
+import { createMcpHttpHandler, mcpOpenApi } from './mcp/http.ts';
+import { createMetricsGuard, metricsOpenApi, metricsResponse } from './metrics-endpoint.ts';
 import { createRequestObserver } from './observe.ts';
 import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
@@ -46,7 +46,7 @@ export function mountApi(trawl: Trawl, modules: readonly AnyRouteModule[] = buil
   const served = modules.filter((module) => module.mounted?.(env) ?? true);
   const mounted = served.map((module) => ({ module, services: provide(module, (token) => container.resolve(token)) }));
   const routes: Route[] = mounted.flatMap(({ module, services }) => module.routes(services, env));
-  const openapi = buildOpenApi(env, [...mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), opsOpenApi], routes);
+  const openapi = buildOpenApi(env, [...mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), metricsOpenApi(config), mcpOpenApi], routes);
   const run = createRouteRunner({
     config,
     logger: trawl.logger.child({ component: 'http' }),
@@ -101,7 +101,7 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
       inContext(request, () => run(route, { request, params: params as Record<string, string>, server }, caller)), { parse: 'none' });
   }
   const mcp = createMcpHttpHandler(api, trawl.version, config.server.maxBodyBytes, metrics);
-  app.all('/mcp', ({ request, caller }) => inContext(request, () => mcp(request, caller, { 'x-request-id': observer.requestId(request)! })), { parse: 'none' });
+  app.all('/mcp', ({ request, caller }) => inContext(request, () => mcp(request, caller, observer.requestId(request))), { parse: 'none' });
   if (config.metrics.enabled) app.get('/metrics', () => metricsResponse(metrics));
   return app.all('*', ({ request, path }) => {
     throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);

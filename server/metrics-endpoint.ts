@@ -26,29 +26,19 @@ export function createMetricsGuard(config: Readonly<TrawlConfig>, auth: Authenti
 
 export const metricsResponse = async (metrics: Metrics) => new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType } });
 
-/** /metrics and /mcp in the OpenAPI document (neither is a JSON route module). */
-export const opsOpenApi = {
-  paths: {
+/** /metrics in the OpenAPI document (it is no JSON route module), when it is served. */
+export const metricsOpenApi = (config: Readonly<TrawlConfig>) => ({
+  paths: config.metrics.enabled ? {
     '/metrics': {
       get: {
         summary: 'Prometheus metrics',
         description:
           'The text exposition format: HTTP requests and latency by route template and status, pipeline stage and plugin timings, fetches by outcome and ' +
           'reason (`ssrf_refused` for the address guard), jobs by kind and outcome, queue depth and lag per job kind, workers alive, browser pool, content ' +
-          'workers, crawl pages, webhook deliveries, credits charged (cloud). Bearer: `metrics.token`, or an API key (self-hosted) / the admin key (cloud).',
+          'workers, crawl pages, webhook deliveries, MCP tool calls, credits charged and refunded (cloud). Bearer: `metrics.token`, or an API key ' +
+          '(self-hosted) / the admin key (cloud).',
         responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, 401: errorBody('Invalid or missing API key or metrics token') },
       },
     },
-    '/mcp': {
-      post: {
-        summary: 'Model Context Protocol (Streamable HTTP)',
-        description:
-          'JSON-RPC messages of the Model Context Protocol, answered as JSON (stateless: no session, no server-sent stream; GET is 405). Tools: scrape, ' +
-          'batch_scrape, batch_status, crawl, crawl_status, map, search, extract, summarize — each runs its endpoint for the key\'s workspace, with the ' +
-          'endpoint\'s request schema as input schema, its answer as structured content and as markdown text, its error message as a tool error.',
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
-        responses: { 200: { description: 'JSON-RPC answers', content: { 'application/json': { schema: { type: 'object' } } } }, 202: { description: 'Notifications accepted' }, 401: errorBody('Invalid or missing API key') },
-      },
-    },
-  },
-};
+  } : {},
+});

@@ -7,18 +7,20 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Metrics } from '../../core/metrics.ts';
 import type { MountedApi } from '../app.ts';
+import { errorBody } from '../openapi-shapes.ts';
 import type { Caller } from '../route.ts';
 import { bindTools, createMcpServer } from './server.ts';
+import { mcpTools } from './tools.ts';
 
-export type McpHttpHandler = (request: Request, caller: Caller, headers?: Record<string, string>) => Promise<Response>;
+export type McpHttpHandler = (request: Request, caller: Caller, requestId?: string) => Promise<Response>;
 
 export function createMcpHttpHandler(api: MountedApi, version: string, maxBodyBytes: number, metrics?: Metrics): McpHttpHandler {
   const tools = bindTools(api);
-  return async (request, caller, headers) => {
+  return async (request, caller, requestId) => {
     if (request.method !== 'POST') {
       return Response.json({ error: `Method not allowed: ${request.method} /mcp (stateless: POST JSON-RPC messages)` }, { status: 405, headers: { allow: 'POST' } });
     }
-    const server = createMcpServer(api, tools, version, caller, { origin: new URL(request.url).origin, headers, metrics });
+    const server = createMcpServer(api, tools, version, caller, { origin: new URL(request.url).origin, requestId, metrics });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
     await server.connect(transport);
     try {
@@ -28,3 +30,24 @@ export function createMcpHttpHandler(api: MountedApi, version: string, maxBodyBy
     }
   };
 }
+
+/** /mcp in the OpenAPI document (JSON-RPC, not a JSON route module). */
+export const mcpOpenApi = {
+  paths: {
+    '/mcp': {
+      post: {
+        summary: 'Model Context Protocol (Streamable HTTP)',
+        description:
+          'JSON-RPC messages of the Model Context Protocol, answered as JSON (stateless: no session, no server-sent stream; GET is 405). Tools: ' +
+          `${mcpTools.map((tool) => tool.name).join(', ')} — each runs its endpoint for the key's workspace (admitted, rate-limited and charged as the ` +
+          'endpoint is), with the endpoint\'s request schema as input schema, its answer as structured content and as markdown text, its error message as a tool error.',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+        responses: {
+          200: { description: 'JSON-RPC answers', content: { 'application/json': { schema: { type: 'object' } } } },
+          202: { description: 'Notifications accepted' },
+          401: errorBody('Invalid or missing API key'),
+        },
+      },
+    },
+  },
+};

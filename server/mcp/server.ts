@@ -9,6 +9,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { currentRequestId, withRequestId } from '../../core/logger.ts';
 import type { Metrics } from '../../core/metrics.ts';
 import { describeZodError } from '../../core/validation.ts';
 import type { MountedApi } from '../app.ts';
@@ -104,7 +105,8 @@ async function callTool(api: MountedApi, bound: BoundTool, caller: Caller, rawAr
     const parsed = bound.tool.params.safeParse(args);
     if (!parsed.success) return toolError(describeZodError(parsed.error, args));
   }
-  const { request, params } = routeRequest(bound, args, context.origin, signal, context.headers ?? {});
+  const requestId = currentRequestId();
+  const { request, params } = routeRequest(bound, args, context.origin, signal, requestId ? { 'x-request-id': requestId } : {});
   const response = await api.run(bound.route, { request, params, server: null }, caller);
   const text = await response.text();
   let body: unknown;
@@ -124,8 +126,8 @@ async function callTool(api: MountedApi, bound: BoundTool, caller: Caller, rawAr
 export interface CallContext {
   /** The origin the routes' requests are addressed to (their `next` links and the like are relative to it). */
   origin: string;
-  /** Headers the routes' requests carry (the request id). */
-  headers?: Record<string, string>;
+  /** The HTTP request carrying the calls; without one (stdio) each call gets an id of its own. */
+  requestId?: string;
   metrics?: Metrics;
 }
 
@@ -137,7 +139,9 @@ export function createMcpServer(api: MountedApi, tools: BoundTool[], version: st
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const bound = byName.get(request.params.name);
     if (!bound) return toolError(`Unknown tool: ${request.params.name}`);
-    return callTool(api, bound, caller, request.params.arguments, context, extra.signal).then((result) => {
+    // Over HTTP the call is part of its request; on stdio each call is a request of its own.
+    const requestId = context.requestId ?? crypto.randomUUID();
+    return withRequestId(requestId, () => callTool(api, bound, caller, request.params.arguments, context, extra.signal)).then((result) => {
       context.metrics?.mcpCalls.inc({ tool: bound.tool.name, outcome: result.isError ? 'error' : 'ok' });
       return result;
     });

@@ -136,8 +136,9 @@ test('an SSRF refusal is a fetch outcome of its own', async () => {
 
 describe('request ids', () => {
   test('a well-formed X-Request-Id is echoed; a missing or malformed one is replaced by a generated id', async () => {
-    const given = await trawl.post('/v1/scrape', { url: site.at('/a') }, { ...auth, 'x-request-id': 'trace-abc.123' });
+    const given = await trawl.post('/v1/scrape', { url: site.at('/a'), no_cache: true }, { ...auth, 'x-request-id': 'trace-abc.123' });
     expect(given.headers.get('x-request-id')).toBe('trace-abc.123');
+    expect(logLines.filter((line) => line.request_id === 'trace-abc.123' && line.msg === 'scraped').map((line) => line.url)).toEqual([site.at('/a')]);
     const none = await trawl.post('/v1/scrape', { url: site.at('/a') }, auth);
     expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     for (const bad of ['has space', 'x'.repeat(129), 'tab\there']) {
