@@ -199,14 +199,15 @@ export class DbJobQueue implements JobQueue {
     const entry: Running = { job, controller, released: false, done: Promise.resolve() };
     kind.active++;
     this.running.set(job.id, entry);
-    entry.done = (async () => {
+    // Everything the run logs (the handler's lines, a retry, a failure) carries the request that started the job.
+    entry.done = withRequestId(job.requestId, async () => {
       try {
         if (job.attempt > job.maxAttempts) {
           // Only a lapsed lease gets here: the worker running the last attempt stopped.
           await this.giveUp(kind, job, 'The worker running the last attempt stopped before it finished');
           return;
         }
-        await withRequestId(job.requestId, () => kind.handler(job, controller.signal));
+        await kind.handler(job, controller.signal);
         await this.store.finish(job.id, this.worker);
         this.metrics?.jobs.inc({ kind: job.kind, outcome: 'done' });
       } catch (err) {
@@ -219,7 +220,7 @@ export class DbJobQueue implements JobQueue {
           await this.store.retry(job.id, this.worker, new Date(Date.now() + backoffMs(job.attempt, this.config)), message);
         }
       }
-    })()
+    })
       .catch((err) => this.logger.error({ err, job: job.id }, 'job bookkeeping failed; its lease will lapse and it will run again'))
       .finally(() => {
         kind.active--;
@@ -237,7 +238,7 @@ export class DbJobQueue implements JobQueue {
       return;
     }
     this.metrics?.jobs.inc({ kind: job.kind, outcome: 'failed' });
-    this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempt, error: message, ...(job.requestId ? { request_id: job.requestId } : {}) }, 'job failed');
+    this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempt, error: message }, 'job failed');
     await this.store.fail(job.id, this.worker, message);
   }
 

@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MetricsToken } from '../../core/metrics.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { OPENAI_TEST_KEY, startOpenAiServer, type OpenAiServer } from '../servers/openai.ts';
@@ -134,6 +135,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     } finally {
       await client.close();
     }
+    // Each call is counted by tool and outcome.
+    const calls = (await trawl.trawl.container.resolve(MetricsToken).mcpCalls.get()).values;
+    const count = (tool: string, outcome: string) => calls.find((v) => v.labels.tool === tool && v.labels.outcome === outcome)?.value;
+    expect([count('scrape', 'ok'), count('scrape', 'error'), count('crawl_status', 'error')]).toEqual([1, 2, 1]);
   });
 
   test('a missing or wrong key is refused with the API\'s 401', async () => {
