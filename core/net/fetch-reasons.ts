@@ -12,7 +12,7 @@ const REASONS: ReadonlyArray<[RegExp, string]> = [
   [/could not resolve host/, 'dns'],
   [/connection reset|closed before the response body/, 'connection_reset'],
   [/unreachable/, 'unreachable'],
-  [/^TLS error/, 'tls'],
+  [/TLS error/, 'tls'],
   [/invalid HTTP response/, 'invalid_response'],
   [/too many redirects|redirect/, 'redirect'],
   [/exceeds \d+ bytes/, 'body_too_large'],

@@ -15,12 +15,16 @@ import type { PolitenessGate } from './gate.ts';
 
 /** How often a process asks again while the host's slots are all taken (the gap decides otherwise). */
 const FULL_RETRY_MS = 100;
+/** Every so many grants a process forgets hosts nobody has fetched for an hour (one row per host ever crawled otherwise). */
+const PRUNE_EVERY = 500;
+const FORGET_AFTER_MS = 3_600_000;
 
 type Claim = { granted: true; slot: string } | { granted: false; waitMs: number };
 
 export class SharedHostGate implements PolitenessGate {
   /** Hosts this process found busy, until when (ms by this process's clock). */
   private readonly busyUntil = new Map<string, number>();
+  private grants = 0;
 
   constructor(
     private readonly db: CrawlDb,
@@ -48,6 +52,7 @@ export class SharedHostGate implements PolitenessGate {
       signal?.throwIfAborted();
       const claim = await this.claim(host, gap);
       if (claim.granted) {
+        if (++this.grants % PRUNE_EVERY === 0) void this.prune();
         this.busyUntil.set(host, Date.now() + gap);
         if (gap > 0) setTimeout(this.onFree, gap).unref?.();
         return this.releaser(claim.slot);
@@ -66,6 +71,12 @@ export class SharedHostGate implements PolitenessGate {
         .catch((err) => this.logger.warn({ err }, 'could not free a host slot; its lease will'))
         .finally(this.onFree);
     };
+  }
+
+  private async prune(): Promise<void> {
+    const before = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint - ${FORGET_AFTER_MS}`;
+    await this.db.deleteFrom('crawl_hosts').where('next_at', '<', before).execute()
+      .catch((err) => this.logger.warn({ err }, 'could not prune idle hosts'));
   }
 
   private claim(host: string, gap: number): Promise<Claim> {
