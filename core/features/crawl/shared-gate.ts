@@ -24,6 +24,8 @@ type Claim = { granted: true; slot: string } | { granted: false; waitMs: number 
 export class SharedHostGate implements PolitenessGate {
   /** Hosts this process found busy, until when (ms by this process's clock). */
   private readonly busyUntil = new Map<string, number>();
+  /** Pages of a host waiting at this gate: while one waits, claiming more of the host is pointless. */
+  private readonly waiting = new Map<string, number>();
   private grants = 0;
 
   constructor(
@@ -38,16 +40,26 @@ export class SharedHostGate implements PolitenessGate {
 
   busyHosts(): string[] {
     const now = Date.now();
-    const busy: string[] = [];
+    const busy = new Set(this.waiting.keys());
     for (const [host, until] of this.busyUntil) {
-      if (until > now) busy.push(host);
+      if (until > now) busy.add(host);
       else this.busyUntil.delete(host);
     }
-    return busy;
+    return [...busy];
   }
 
   async acquire(host: string, delayMs: number, signal?: AbortSignal): Promise<() => void> {
-    const gap = Math.max(this.baseDelayMs, delayMs);
+    this.waiting.set(host, (this.waiting.get(host) ?? 0) + 1);
+    try {
+      return await this.wait(host, Math.max(this.baseDelayMs, delayMs), signal);
+    } finally {
+      const left = this.waiting.get(host)! - 1;
+      if (left > 0) this.waiting.set(host, left);
+      else this.waiting.delete(host);
+    }
+  }
+
+  private async wait(host: string, gap: number, signal?: AbortSignal): Promise<() => void> {
     for (;;) {
       signal?.throwIfAborted();
       const claim = await this.claim(host, gap);
