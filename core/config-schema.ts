@@ -32,6 +32,10 @@ export const configSchema = z.strictObject({
     host: z.string().min(1).default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(3000),
     maxBodyBytes: z.number().int().positive().default(1_048_576),
+    /** The address clients reach this server at (behind a proxy), for absolute URLs in answers; default: the request's own. */
+    publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+    /** WebSocket connections open at once (the /v2 watchers); more are answered 503. */
+    maxWebSockets: z.number().int().min(0).max(100_000).default(100),
   }).prefault({}),
   storage: z.strictObject({
     dataDir: z.string().min(1).default('./data'),

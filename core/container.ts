@@ -6,7 +6,7 @@
  * `shutdown()`. It loops over the features it is given and imports none.
  */
 import 'reflect-metadata';
-import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import { container as rootContainer, instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
 import { Metrics, MetricsToken } from './metrics.ts';
@@ -63,6 +63,11 @@ export interface CreateTrawlOptions {
    * public web server while the SSRF guard is on). Production never sets them.
    */
   httpHooks?: HttpClientHooks;
+  /**
+   * Implementations of core interfaces that live outside core, by token: the server hands in its
+   * wire formats' shapes of run webhooks (core/features/crawl/hooks.ts), which workers need too.
+   */
+  instances?: ReadonlyArray<readonly [InjectionToken<any>, unknown]>;
 }
 
 export const VERSION: string = (await Bun.file(new URL('../package.json', import.meta.url)).json()).version;
@@ -103,6 +108,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   });
   scope.register(WorkspaceStoreToken, { useFactory: instanceCachingFactory((c) => createWorkspaceStore(c.resolve(Tokens.Storage))) });
   registerJobQueue(scope, config, logger);
+  for (const [token, instance] of options.instances ?? []) scope.registerInstance(token, instance);
   const contexts = features.map((feature) => featureContext(scope, feature, config, logger));
   features.forEach((feature, i) => {
     const ctx = contexts[i]!;

@@ -59,8 +59,10 @@ export class TrawlError extends Error {
   retryAfterSeconds?: number;
   /** More response headers the answer carries (the rate-limit headers of a 429, the credit headers of a 402). */
   headers?: Record<string, string>;
+  /** Machine-readable particulars (the validation issues of a 400), for wire formats that show them. */
+  details?: unknown;
 
-  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown; retryAfterSeconds?: number; headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown; retryAfterSeconds?: number; headers?: Record<string, string>; details?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TrawlError';
     this.code = code;
@@ -69,6 +71,7 @@ export class TrawlError extends Error {
     this.pluginId = options.pluginId;
     this.retryAfterSeconds = options.retryAfterSeconds;
     if (options.headers) this.headers = options.headers;
+    if (options.details !== undefined) this.details = options.details;
   }
 }
 

@@ -18,6 +18,11 @@ export type CostUnit = keyof TrawlConfig['credits'];
 /** How many of each unit a call consumes. */
 export type Units = Partial<Record<CostUnit, number>>;
 
+/** What the language-model formats of one scrape add to its price: each costs what its endpoint costs. */
+export function modelFormatUnits(formats: readonly string[]): Units {
+  return { query: formats.includes('query') ? 1 : 0, extract: formats.includes('extract') ? 1 : 0, summarize: formats.includes('summary') ? 1 : 0 };
+}
+
 /** Credits for `units` on `plan`; a plan-rated unit on a plan without a rate is a paid feature's 403. */
 export function priceOf(units: Units, plan: Plan, config: Pick<TrawlConfig, 'credits' | 'plans'>): number {
   let total = 0;

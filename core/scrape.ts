@@ -97,7 +97,7 @@ export class Scraper {
       const job = createJob(request, workspace, combined, deadline);
       this.validate(job, name);
 
-      const cacheTtl = this.config.storage.cacheTtlSeconds;
+      const cacheTtl = Math.min(this.config.storage.cacheTtlSeconds, request.maxAgeMs === undefined ? Infinity : Math.floor(request.maxAgeMs / 1000));
       if (this.results && !request.noCache && cacheTtl > 0) {
         const hit = await this.results.findFresh(workspace, 'scrape', job.url, optionsHash(job), cacheTtl);
         if (hit) return { result: hit.output as unknown as ScrapeResult, resultId: hit.id, cached: true, timings: {} };

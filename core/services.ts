@@ -156,9 +156,23 @@ export interface OutboundEvent {
   url?: string;
 }
 
+/** One notification to one receiver, its body already rendered in a wire format's shape (a run's own webhook). */
+export interface DirectDelivery {
+  workspace: string;
+  event: string;
+  url: string;
+  body: string;
+  /** The receiver's own headers, sent with every attempt. */
+  headers: Record<string, string>;
+  /** `firecrawl`: `X-Firecrawl-Signature: sha256=<hex HMAC of the body>` with `webhooks.hmacSecret`. */
+  signature: 'firecrawl';
+}
+
 /** Delivers events to the workspace's registered webhooks (and `url`), as signed, retried jobs. */
 export interface EventBus {
   emit(event: OutboundEvent): Promise<void>;
+  /** The same retried, guarded delivery for a body a wire format rendered, to its one receiver. */
+  deliver(delivery: DirectDelivery): Promise<void>;
 }
 
 /**

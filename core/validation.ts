@@ -3,7 +3,7 @@
  * `Missing required field: url` or `Invalid field formats[1]: expected string`.
  */
 import type { z } from 'zod';
-import { badRequest } from './errors.ts';
+import { TrawlError } from './errors.ts';
 
 /** How the caller names one field; messages speak the caller's wire format. */
 type Namer = (field: string) => string;
@@ -38,6 +38,12 @@ export function describeZodError(error: z.ZodError, input: unknown, name: Namer 
 /** Parses `input` with `schema`, throwing a 400 TrawlError with a precise message on failure. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw badRequest(describeZodError(result.error, input));
+  if (!result.success) throw invalidInput(result.error, input);
   return result.data;
+}
+
+/** A 400 with the one-line message and, as details, every issue (path, code, message). */
+export function invalidInput(error: z.ZodError, input: unknown, name: Namer = asIs): TrawlError {
+  const details = error.issues.slice(0, 20).map((issue) => ({ code: issue.code, path: issue.path.map((key) => (typeof key === 'number' ? key : name(String(key)))), message: issue.message }));
+  return new TrawlError('bad_request', describeZodError(error, input, name), { details });
 }

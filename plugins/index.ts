@@ -25,6 +25,9 @@ import { llmFormat } from './format/llm/llm.ts';
 import { attributesFormat } from './format/attributes/attributes.ts';
 import { queryFormat } from './format/query/query.ts';
 import { screenshotFormat } from './format/screenshot/screenshot.ts';
+import { htmlFormat } from './format/html/html.ts';
+import { summaryFormat } from './format/summary/summary.ts';
+import { extractFormat } from './format/extract/extract.ts';
 import { resultsSink } from './sink/results/results.ts';
 import { clickAction } from './action/click/click.ts';
 import { typeAction } from './action/type/type.ts';
@@ -66,6 +69,9 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   attributesFormat,
   queryFormat,
   screenshotFormat,
+  htmlFormat,
+  summaryFormat,
+  extractFormat,
   resultsSink,
   clickAction,
   typeAction,

@@ -9,7 +9,7 @@
  */
 import { Elysia } from 'elysia';
 import type { Trawl } from '../core/container.ts';
-import { TrawlError } from '../core/errors.ts';
+import { badRequest, TrawlError } from '../core/errors.ts';
 import { withRequestId } from '../core/logger.ts';
 import { MetricsToken } from '../core/metrics.ts';
 import { MeterToken, RateLimiterToken } from '../core/metering.ts';
@@ -22,6 +22,7 @@ import { createRouteRunner, type RouteRunner } from './metering.ts';
 import { createMcpHttpHandler, mcpOpenApi } from './mcp/http.ts';
 import { createMetricsGuard, metricsOpenApi, metricsResponse } from './metrics-endpoint.ts';
 import { createRequestObserver } from './observe.ts';
+import { mountSockets } from './sockets.ts';
 import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
@@ -29,12 +30,23 @@ import { builtinRoutes } from './routes/index.ts';
 const PUBLIC_PATHS = new Set(['/health', '/openapi.json', '/docs']);
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
+/** A WebSocket client cannot set headers: its API key comes as the first offered sub-protocol (as Firecrawl's SDK sends it). */
+function socketKey(request: Request): string | null {
+  if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return null;
+  const offered = request.headers.get('sec-websocket-protocol')?.split(',')[0]?.trim();
+  return offered ? `Bearer ${offered}` : null;
+}
+
+type Mounted = Array<{ module: AnyRouteModule; services: Record<string, unknown> }>;
+
 /** What a server serves: the mounted routes, their OpenAPI document and the runner that admits, meters and runs them. */
 export interface MountedApi {
   routes: Route[];
   openapi: ReturnType<typeof buildOpenApi>;
   run: RouteRunner;
   auth: Authenticator;
+  env: RouteEnv;
+  mounted: Mounted;
 }
 
 /** Mounts the route modules this server serves; the HTTP app and the MCP server (server/mcp) run routes through it. */
@@ -55,13 +67,16 @@ export function mountApi(trawl: Trawl, modules: readonly AnyRouteModule[] = buil
     limiter: !cloud && config.rateLimit.perMinute !== undefined ? container.resolve(RateLimiterToken) : null,
     metrics: container.resolve(MetricsToken),
   });
-  return { routes, openapi, run, auth };
+  return { routes, openapi, run, auth, env, mounted };
 }
 
 export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = builtinRoutes) {
   const { config } = trawl;
   const api = mountApi(trawl, modules);
-  const { routes, openapi, run, auth } = api;
+  const { routes, openapi, run, auth, env, mounted } = api;
+  // Wire formats with their own error envelope, by path prefix (auth failures and unknown paths too).
+  const envelopes = mounted.flatMap(({ module }) => (module.errors ? [module.errors] : []));
+  const presenterFor = (path: string) => envelopes.find((envelope) => path.startsWith(envelope.prefix))?.present;
   const adminGuard = config.adminKey ? createAdminGuard(config.adminKey) : null;
   const logger = trawl.logger.child({ component: 'http' });
   const metrics = trawl.container.resolve(MetricsToken);
@@ -72,9 +87,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     .onRequest(({ request, set }) => observer.start(request, set.headers))
     .onAfterResponse(({ request, route, response }) => observer.finish(request, route, response))
     .onError(({ code, error, request, path }) => {
-      if (code === 'NOT_FOUND') return observer.failed(request, notFound(request.method, path));
-      if (code === 'PARSE') return observer.failed(request, Response.json({ error: 'Request body is not valid JSON' }, { status: 400 }));
-      return observer.failed(request, withRequestId(observer.requestId(request), () => errorResponse(error, logger, { method: request.method, path })));
+      const present = presenterFor(path);
+      if (code === 'NOT_FOUND') return observer.failed(request, notFound(request.method, path, present));
+      const failure = code === 'PARSE' ? badRequest('Request body is not valid JSON') : error;
+      return observer.failed(request, withRequestId(observer.requestId(request), () => errorResponse(failure, logger, { method: request.method, path }, present)));
     })
     // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
@@ -87,7 +103,7 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
         adminGuard(request.headers.get('authorization'));
         return { caller: ADMIN_CALLER };
       }
-      return { caller: await auth.authenticate(request.headers.get('authorization')) };
+      return { caller: await auth.authenticate(request.headers.get('authorization') ?? socketKey(request)) };
     })
     .get('/openapi.json', () => openapi)
     .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }));
@@ -97,9 +113,11 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   // Each answer's work runs in its request's logging context (core/logger.ts).
   const inContext = <T>(request: Request, work: () => T) => withRequestId(observer.requestId(request), work);
   for (const route of routes) {
+    const present = presenterFor(route.path);
     app.route(route.method, route.path, ({ request, params, caller, server }) =>
-      inContext(request, () => run(route, { request, params: params as Record<string, string>, server }, caller)), { parse: 'none' });
+      inContext(request, () => run(route, { request, params: params as Record<string, string>, server }, caller, present)), { parse: 'none' });
   }
+  mountSockets(app, mounted.flatMap(({ module, services }) => module.sockets?.(services, env) ?? []), config.server.maxWebSockets, logger);
   const mcp = createMcpHttpHandler(api, trawl.version, config.server.maxBodyBytes, metrics);
   app.all('/mcp', ({ request, caller }) => inContext(request, () => mcp(request, caller, observer.requestId(request))), { parse: 'none' });
   if (config.metrics.enabled) app.get('/metrics', () => metricsResponse(metrics));

@@ -12,6 +12,8 @@ import type { HttpClientHooks } from '../core/net/http-client.ts';
 import type { AnyFeature } from '../core/feature.ts';
 import { builtinFeatures } from '../core/features/index.ts';
 import { builtinPlugins } from '../plugins/index.ts';
+import { RunHookFormatsToken } from '../core/features/crawl/hooks.ts';
+import { runHookFormats } from './wire/v2/webhooks.ts';
 
 export interface BootOptions {
   env?: Record<string, string | undefined>;
@@ -35,5 +37,9 @@ export async function bootTrawl(options: BootOptions = {}): Promise<Trawl> {
   for (const warning of warnings) logger.warn(warning);
   // Content workers import the same list themselves (core never imports plugins).
   const pluginList = { module: new URL('../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
-  return createTrawl({ config, plugins: builtinPlugins, features, storage: options.storage, logger, pluginList, warmWorkers: options.warmWorkers, httpHooks: options.httpHooks });
+  return createTrawl({
+    config, plugins: builtinPlugins, features, storage: options.storage, logger, pluginList, warmWorkers: options.warmWorkers, httpHooks: options.httpHooks,
+    // Wire formats' webhook shapes, which job workers render (core never imports a wire format).
+    instances: [[RunHookFormatsToken, runHookFormats]],
+  });
 }

@@ -23,7 +23,7 @@ import type { Account } from '../core/storage/workspaces.ts';
 import { nowIso } from '../core/storage/values.ts';
 import { invalidKey, type Authenticator } from './auth.ts';
 import { readJsonBody } from './body.ts';
-import { errorResponse } from './errors.ts';
+import { errorResponse, type ErrorPresenter } from './errors.ts';
 import type { Caller, Route, RouteRequest } from './route.ts';
 
 export interface RouteRunnerDeps {
@@ -38,7 +38,7 @@ export interface RouteRunnerDeps {
 }
 
 export type RunInput = Pick<RouteRequest, 'request' | 'params' | 'server'>;
-export type RouteRunner = (route: Route, input: RunInput, caller: Caller) => Promise<Response>;
+export type RouteRunner = (route: Route, input: RunInput, caller: Caller, present?: ErrorPresenter) => Promise<Response>;
 
 const toResponse = (result: unknown): Response => (result instanceof Response ? result : Response.json(result));
 
@@ -158,7 +158,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     return withHeaders(toResponse(await route.handle(request)), headers);
   }
 
-  return async (route, input, caller) => {
+  return async (route, input, caller, present) => {
     const headers: Record<string, string> = {};
     try {
       if (meter && caller.scope === 'workspace' && caller.account) return await cloud(route, input, caller, headers);
@@ -168,7 +168,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, body, usage: {} }));
       return limit === undefined ? response : withHeaders(response, headers);
     } catch (err) {
-      return withHeaders(errorResponse(err, logger, { method: input.request.method, path: route.path }), headers, true);
+      return withHeaders(errorResponse(err, logger, { method: input.request.method, path: route.path }, present), headers, true);
     }
   };
 }

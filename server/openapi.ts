@@ -59,14 +59,26 @@ function addCloudAnswers(paths: Record<string, any>, routes: readonly Route[]): 
   }
 }
 
+/** The tag of every operation no module tagged: Trawl's own API. */
+const TRAWL_TAG = { name: 'Trawl', description: 'Trawl\'s own API (/v1, /health, the admin API).' };
+
+function tagUntagged(paths: Record<string, any>): void {
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item as Record<string, any>)) if (operation && typeof operation === 'object' && !operation.tags) operation.tags = [TRAWL_TAG.name];
+  }
+}
+
 export function buildOpenApi(env: RouteEnv, parts: readonly OpenApiPart[], routes: readonly Route[] = []) {
-  const merge = (key: keyof OpenApiPart) => Object.assign({}, ...parts.map((part) => part[key] ?? {})) as Record<string, unknown>;
+  const merge = (key: 'paths' | 'schemas' | 'webhooks') => Object.assign({}, ...parts.map((part) => part[key] ?? {})) as Record<string, unknown>;
   const cloud = env.config.mode === 'cloud';
   const paths = structuredClone(merge('paths')) as Record<string, any>;
   if (cloud) addCloudAnswers(paths, routes);
+  tagUntagged(paths);
+  const tags = [TRAWL_TAG, ...new Map(parts.flatMap((part) => part.tags ?? []).map((tag) => [tag.name, tag])).values()];
   return {
     openapi: '3.1.0',
     info: { title: 'Trawl', version: env.version, description: DESCRIPTION + (cloud ? CLOUD_DESCRIPTION : '') },
+    tags,
     security: cloud || env.config.apiKey ? [{ bearer: [] }] : [],
     paths,
     webhooks: merge('webhooks'),

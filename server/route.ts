@@ -10,6 +10,7 @@ import type { TrawlConfig } from '../core/config-schema.ts';
 import type { Units } from '../core/metering.ts';
 import type { PluginRegistry } from '../core/registry.ts';
 import type { Account } from '../core/storage/workspaces.ts';
+import type { ErrorPresenter } from './errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -93,8 +94,29 @@ export interface Route<B = any> {
 /** A route with its body type checked against its declarations. */
 export const route = <B>(definition: Route<B>): Route<B> => definition;
 
+/** One open WebSocket as a socket route sees it: text out, nothing in. */
+export interface RouteSocket {
+  /** Resolves once the message is handed to the connection (waits while the client reads slowly). */
+  send(text: string): Promise<void>;
+  close(code?: number, reason?: string): void;
+  /** Aborts when the connection closes, from either side. */
+  signal: AbortSignal;
+}
+
+/**
+ * A WebSocket on a path (which may also be a GET route: an upgrade request goes here). `stream`
+ * runs for the connection's life and the socket is closed when it returns. The caller is
+ * authenticated like any request (the API key may come as the WebSocket sub-protocol).
+ */
+export interface SocketRoute {
+  path: string;
+  stream(socket: RouteSocket, input: { params: Record<string, string>; workspace: string; caller: Caller }): Promise<void>;
+}
+
 /** A module's part of the OpenAPI document. */
 export interface OpenApiPart {
+  /** Tag groups of its own (another wire format); operations without a tag are Trawl's API. */
+  tags?: Array<{ name: string; description: string }>;
   paths?: Record<string, unknown>;
   schemas?: Record<string, unknown>;
   webhooks?: Record<string, unknown>;
@@ -113,11 +135,18 @@ export type Provided<N extends Needs> = { [K in keyof N]: N[K] extends Injection
 
 export interface RouteModule<N extends Needs = Needs> {
   name: string;
+  /**
+   * A wire format with its own error envelope: every answer under `prefix` that is an error (bad
+   * key, unknown path, anything the handlers throw) is shown by `present`.
+   */
+  errors?: { prefix: string; present: ErrorPresenter };
   /** Whether this server serves the module (cloud-only endpoints, the admin API); default yes. */
   mounted?(env: RouteEnv): boolean;
   /** The services the handlers use, by the name they are handed in under. */
   needs: N;
   routes(services: Provided<N>, env: RouteEnv): Route[];
+  /** WebSocket routes, bounded by `server.maxWebSockets` (server/sockets.ts). */
+  sockets?(services: Provided<N>, env: RouteEnv): SocketRoute[];
   openapi?(services: Provided<N>, env: RouteEnv): OpenApiPart;
 }
 

@@ -27,6 +27,21 @@ export const httpUrl = z
 /** Length and complexity limits are checked by validateSelectors (core/selectors.ts), with the index named. */
 const selectorList = z.array(z.string().trim().min(1, 'selectors must not be empty')).max(SELECTOR_LIMITS.count, `at most ${SELECTOR_LIMITS.count} selectors`);
 
+/** Headers the HTTP layer owns: a request may not set them for the target. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'keep-alive', 'expect']);
+const MAX_HEADERS = 50;
+
+const requestHeaders = z
+  .record(
+    z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name').refine((name) => {
+      const lower = name.toLowerCase();
+      return !RESERVED_HEADERS.has(lower) && !lower.startsWith('proxy-');
+    }, 'is set by the HTTP client and cannot be sent'),
+    // No CR/LF: a value must not start a header of its own.
+    z.string().max(8192).regex(/^[^\r\n\0]*$/, 'must not contain line breaks'),
+  )
+  .refine((headers) => Object.keys(headers).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`);
+
 /** Core fields in the order validation reports them. */
 export const coreRequestFields = {
   url: httpUrl,
@@ -35,6 +50,8 @@ export const coreRequestFields = {
   excludeSelectors: selectorList.optional(),
   noCache: z.boolean().default(false),
   timeoutMs: z.number().int().min(1000).max(300_000).optional().describe('Overall time limit for this scrape in milliseconds.'),
+  maxAgeMs: z.number().int().min(0).optional().describe('Answer from the cache only with a result at most this old (ms); 0 never does. The cache keeps results `storage.cacheTtlSeconds` at most.'),
+  headers: requestHeaders.optional().describe('Request headers sent to the target (cookies, a user agent, Accept-Language…), on top of the configured ones; hop-by-hop headers cannot be set.'),
 };
 
 export interface AttributeSelector {
@@ -60,6 +77,10 @@ export interface ScrapeRequest {
   excludeSelectors?: string[];
   noCache: boolean;
   timeoutMs?: number;
+  /** The oldest cached result this scrape accepts (ms); `storage.cacheTtlSeconds` is the bound anyway. */
+  maxAgeMs?: number;
+  /** Sent to the target with every fetch of this scrape. */
+  headers?: Record<string, string>;
   /** format.query: the question the `query` format answers. */
   query?: string;
   /** transform.main-content */
@@ -76,6 +97,8 @@ export interface ScrapeRequest {
   ignoreActionErrors?: boolean;
   /** format.attributes */
   attributeSelectors?: AttributeSelector[];
+  /** format.extract: what to extract (a prompt, a JSON Schema or both). */
+  extract?: { prompt?: string; schema?: Record<string, unknown> };
 }
 
 /** The request fields that need a browser, named for messages; empty when a plain fetch will do. */

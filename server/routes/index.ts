@@ -17,9 +17,15 @@ import { searchModule } from './v1/search.ts';
 import { summarizeModule } from './v1/summarize.ts';
 import { usageModule } from './v1/usage.ts';
 import { webhooksModule } from './v1/webhooks.ts';
+import { v2MapModule } from './v2/map.ts';
+import { v2RunsModule } from './v2/runs.ts';
+import { v2ScrapeModule } from './v2/scrape.ts';
+import { v2SearchModule } from './v2/search.ts';
 
 export const builtinRoutes: readonly AnyRouteModule[] = [
   scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule,
+  // Firecrawl's v2 wire format over the same features (server/wire/v2).
+  v2ScrapeModule, v2RunsModule, v2MapModule, v2SearchModule,
   // Cloud mode only (each module says when it is served): results, usage, and the admin API.
   resultsModule, usageModule, adminModule,
 ];

@@ -5,7 +5,8 @@
  * process on SQLite; shared-gate.ts across every worker process on Postgres), and
  * `crawl.notify`, which announces a finished run as `crawl.completed`, `crawl.failed` or
  * `batch.completed` through the EventBus (resolved when the job runs, so Trawl works without a
- * webhook registry).
+ * webhook registry). A run with its own wire-format webhook (hooks.ts) also gets its started, page
+ * and end events in that format.
  */
 import type { InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
@@ -20,12 +21,15 @@ import { crawlHostsMigration } from './hosts-migration.ts';
 import { MetricsToken } from '../../metrics.ts';
 import { crawlTablesMigration } from './migration.ts';
 import { createPageWorker } from './page.ts';
+import { createHookSender, RunHookFormatsToken, type HookSender } from './hooks.ts';
 import { storedRequest } from './legacy.ts';
+import { MapTokens } from '../map/index.ts';
+import { MAP_MAX_LIMIT } from '../map/map.ts';
 import { eventPayload } from './present.ts';
 import { NOTIFY_JOB } from './record.ts';
 import { CrawlService } from './service.ts';
 import { ACTIVE_STATUSES, createCrawlStore, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
-import { INSUFFICIENT_CREDITS, type JobMeter } from '../../metering.ts';
+import { INSUFFICIENT_CREDITS, modelFormatUnits, type JobMeter } from '../../metering.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { CrawlTables } from './tables.ts';
 
@@ -36,10 +40,11 @@ export const CrawlTokens = {
 
 type Ctx = FeatureContext<CrawlSettings>;
 
-function notifier(store: CrawlStore, events: () => EventBus | null, logger: Logger) {
+function notifier(store: CrawlStore, events: () => EventBus | null, hooks: HookSender, logger: Logger) {
   return async (job: ClaimedJob): Promise<void> => {
     const run = typeof job.payload.crawl === 'string' ? await store.byId(job.payload.crawl) : null;
     if (!run || run.status === 'cancelled') return;
+    await hooks(run, run.status === 'failed' ? 'failed' : 'completed');
     const type = run.kind === 'batch' ? 'batch.completed' : run.status === 'failed' ? 'crawl.failed' : 'crawl.completed';
     const bus = events();
     if (!bus) {
@@ -63,8 +68,8 @@ function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMet
       if (!run || !ACTIVE_STATUSES.includes(run.status)) return null;
       return {
         run: { workspace: run.workspace, runId: run.id, endpoint: run.kind, ...(run.url ? { url: run.url } : {}) },
-        // A page that asks for the `query` format costs what a scrape asking for it costs on top.
-        units: { [run.kind === 'crawl' ? 'crawlPage' : 'batchItem']: 1, query: storedRequest(run.kind, run.request).scrapeOptions.formats.includes('query') ? 1 : 0 },
+        // A page that asks for a language-model format costs what a scrape asking for it costs on top.
+        units: { [run.kind === 'crawl' ? 'crawlPage' : 'batchItem']: 1, ...modelFormatUnits(storedRequest(run.kind, run.request).scrapeOptions.formats) },
       };
     },
     async exhausted(_job, ref) {
@@ -81,6 +86,30 @@ function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMet
 /** A host slot outlives its fetch's time limit by this much before another process may take it over. */
 const SLOT_GRACE_MS = 30_000;
 
+/**
+ * What the map feature finds for a crawl's start URL (sitemaps, feeds, the start page): the crawl
+ * admits those in scope like links of its start page. Nothing when map is not installed or fails.
+ */
+const sitemapUrls = (ctx: Ctx) => async (run: RunRow, signal: AbortSignal): Promise<string[]> => {
+  if (!run.url || !ctx.has(MapTokens.Mapper)) return [];
+  const request = storedRequest('crawl', run.request);
+  try {
+    const found = await ctx.resolve(MapTokens.Mapper)({ url: run.url, limit: Math.min(request.maxPages, MAP_MAX_LIMIT), include_subdomains: request.allowSubdomains }, run.workspace, signal);
+    return found.links.map((link) => link.url);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    ctx.logger.warn({ id: run.id, err }, 'the crawl\'s sitemaps could not be read; it follows links only');
+    return [];
+  }
+};
+
+/** Run webhooks in the formats the server handed in (none without a server: the CLI). */
+const hookSender = (ctx: Ctx) => createHookSender(
+  () => (ctx.has(RunHookFormatsToken) ? ctx.resolve(RunHookFormatsToken) : {}),
+  () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null),
+  ctx.logger,
+);
+
 function crawlJobs(ctx: Ctx) {
   const { settings, logger } = ctx;
   const queue = ctx.resolve(JobTokens.Queue);
@@ -93,20 +122,24 @@ function crawlJobs(ctx: Ctx) {
     ? new SharedHostGate(db, settings.perHostConcurrency, settings.perHostDelayMs, ctx.config.scrape.timeoutMs + SLOT_GRACE_MS, logger, poke)
     : new HostGate(settings.perHostConcurrency, settings.perHostDelayMs, poke);
   const robots = ctx.resolve(Tokens.Robots);
-  const worker = createPageWorker({ db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger, metrics: ctx.resolve(MetricsToken) });
+  const worker = createPageWorker({
+    db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger, hooks: hookSender(ctx), sitemapUrls: sitemapUrls(ctx),
+    metrics: ctx.resolve(MetricsToken),
+  });
   const events = () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null);
+  const hooks = hookSender(ctx);
   return [
     {
       kind: PAGE_JOB, handler: worker.handle, meter: pageMeter(store, queue, logger),
       options: { concurrency: settings.concurrency, busyKeys: () => gate.busyHosts(), onFailed: worker.onFailed },
     },
-    { kind: NOTIFY_JOB, handler: notifier(store, events, logger), options: { concurrency: 2 } },
+    { kind: NOTIFY_JOB, handler: notifier(store, events, hooks, logger), options: { concurrency: 2 } },
   ];
 }
 
 export const crawlFeature = defineFeature<CrawlSettings>({
   name: 'crawl',
-  description: 'Crawls (POST /v1/crawl) and batches (POST /v1/batch): durable, resumable runs of pipeline scrapes.',
+  description: 'Crawls (POST /v1/crawl, /v2/crawl) and batches (POST /v1/batch, /v2/batch/scrape): durable, resumable runs of pipeline scrapes.',
   config: crawlConfigSchema,
   migrations: { 'crawl.0001_tables': crawlTablesMigration, 'crawl.0002_hosts': crawlHostsMigration },
   tokens: CrawlTokens,
@@ -125,6 +158,7 @@ export const crawlFeature = defineFeature<CrawlSettings>({
       settings: ctx.settings,
       fetch: ctx.config.fetch,
       logger: ctx.logger,
+      hooks: hookSender(ctx),
     })),
   ],
   jobs: crawlJobs,

@@ -19,6 +19,7 @@ import type { PolitenessGate } from './gate.ts';
 import type { Metrics } from '../../metrics.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import type { RobotsCache, RobotsRules } from '../../net/robots.ts';
+import type { HookSender } from './hooks.ts';
 import { storedRequest } from './legacy.ts';
 import type { CrawlRequest, ScrapeOptions } from './schema.ts';
 import { createScope, type Scope } from './scope.ts';
@@ -34,6 +35,10 @@ export interface PageWorkerDeps {
   gate: PolitenessGate;
   config: CrawlSettings;
   logger: Logger;
+  /** Sends a run's own webhook events (hooks.ts). */
+  hooks: HookSender;
+  /** The URLs a site's sitemaps and feeds list (the map feature), for crawls that ask for them. */
+  sitemapUrls(run: RunRow, signal: AbortSignal): Promise<string[]>;
   metrics?: Metrics;
 }
 
@@ -70,12 +75,15 @@ export function createPageWorker(deps: PageWorkerDeps) {
   const insertJobs = deps.queue.insert.bind(deps.queue);
 
   /** False when the page was not recorded (already recorded, or the run stopped meanwhile). */
-  async function record(outcome: Omit<PageOutcome, 'maxPages' | 'maxAttempts'>, run: RunRow): Promise<boolean> {
+  async function record(outcome: Omit<PageOutcome, 'maxPages' | 'maxAttempts'>, run: RunRow, url: string): Promise<boolean> {
     const maxPages = run.kind === 'crawl' ? crawlRequest(run).maxPages : run.admitted;
     const result = await recordPage(deps.db, insertJobs, { ...outcome, maxPages, maxAttempts: config.maxAttempts });
     if (result.queued > 0) deps.queue.poke([PAGE_JOB]);
     if (result.finished) deps.queue.poke([NOTIFY_JOB]);
-    if (result.recorded) deps.metrics?.crawlPages.inc({ run: run.kind, outcome: outcome.outcome });
+    if (result.recorded) {
+      deps.metrics?.crawlPages.inc({ run: run.kind, outcome: outcome.outcome });
+      await deps.hooks(run, 'page', { url, ...(outcome.result ? { result: outcome.result } : { error: outcome.error }) });
+    }
     return result.recorded;
   }
 
@@ -88,7 +96,7 @@ export function createPageWorker(deps: PageWorkerDeps) {
       const request = crawlRequest(run);
       scope = createScope({
         hosts, allowSubdomains: request.allowSubdomains, allowExternal: request.allowExternalLinks,
-        include: request.includePaths, exclude: request.excludePaths,
+        include: request.includePaths, exclude: request.excludePaths, syntax: request.pathSyntax, pathPrefix: request.pathPrefix,
       });
       if (scopes.size >= SCOPE_CACHE) scopes.delete(scopes.keys().next().value!);
       scopes.set(key, scope);
@@ -141,7 +149,7 @@ export function createPageWorker(deps: PageWorkerDeps) {
       if (!rules.isAllowed(row.url)) {
         throw permanent(new TrawlError('bad_request', rules.unavailable ? `Disallowed: ${rules.unavailable}` : 'Disallowed by robots.txt'));
       }
-      delayMs = rules.crawlDelayMs;
+      delayMs = Math.max(rules.crawlDelayMs, crawlRequest(run).delayMs ?? 0);
     }
 
     const options = storedRequest(run.kind, run.request).scrapeOptions;
@@ -164,20 +172,24 @@ export function createPageWorker(deps: PageWorkerDeps) {
     let scopeHosts: string[] | undefined;
     if (row.depth === 0 && redirect && !run.scopeHosts.includes(redirect.host)) scopeHosts = [...run.scopeHosts, redirect.host];
     const follow = run.kind === 'crawl' && row.depth < crawlRequest(run).maxDepth;
-    const links = follow ? await discover(run, self, result.formats.links, scopeHosts ?? run.scopeHosts) : [];
+    let found = result.formats.links;
+    if (follow && row.depth === 0 && crawlRequest(run).sitemap === 'include' && Array.isArray(found)) {
+      found = [...found, ...(await deps.sitemapUrls(run, signal)).map((href) => ({ href }))];
+    }
+    const links = follow ? await discover(run, self, found, scopeHosts ?? run.scopeHosts) : [];
     const formats = { ...result.formats };
     if (!options.formats.includes('links')) delete formats.links;
     const stored: ScrapeResult = { ...result, formats };
-    const recorded = await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, links, scopeHosts }, run);
+    const recorded = await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, links, scopeHosts }, run, row.url);
     return recorded ? undefined : SKIPPED;
   }
 
   async function onFailed(job: ClaimedJob, error: string): Promise<void> {
     const payload = payloadOf(job);
-    const run = await store.byId(payload.crawl);
-    if (!run || !ACTIVE_STATUSES.includes(run.status)) return;
-    deps.logger.debug({ crawl: run.id, error }, 'page failed');
-    await record({ crawlId: run.id, urlHash: payload.url, outcome: 'failed', error, links: [] }, run);
+    const row = await store.pageContext(payload.crawl, payload.url);
+    if (!row || !ACTIVE_STATUSES.includes(row.run.status)) return;
+    deps.logger.debug({ crawl: row.run.id, error }, 'page failed');
+    await record({ crawlId: row.run.id, urlHash: payload.url, outcome: 'failed', error, links: [] }, row.run, row.url);
   }
 
   return { handle, onFailed };

@@ -10,6 +10,8 @@ import type { CrawlSettings } from './config.ts';
 import { httpUrl, type ScrapeRequest } from '../../model/request.ts';
 import { receiverUrlSchema } from '../../net/receiver.ts';
 import { globProblem } from './globs.ts';
+import { patternProblem, type PathSyntax } from './patterns.ts';
+import { runHookSchema, type RunHook } from './hooks.ts';
 import { pathGlob } from './scope.ts';
 
 export type CrawlLimits = CrawlSettings;
@@ -26,12 +28,23 @@ export interface CrawlRequest {
   includePaths: string[];
   excludePaths: string[];
   webhookUrl?: string;
+  /** How the path lists are written: globs unless a wire format says otherwise (/v2: regexes). */
+  pathSyntax?: PathSyntax;
+  /** Links are followed only below this path (the start page's, unless the whole site is asked for). */
+  pathPrefix?: string;
+  /** Minimum gap between two fetches of one host for this crawl; a larger robots.txt Crawl-delay wins. */
+  delayMs?: number;
+  /** The run's own webhook in a wire format's shape (hooks.ts). */
+  hook?: RunHook;
+  /** `include`: the site's sitemaps and feeds (the map feature) seed the crawl beside the start page's links. */
+  sitemap?: 'include' | 'skip';
   scrapeOptions: ScrapeOptions;
 }
 
 export interface BatchRequest {
   urls: string[];
   webhookUrl?: string;
+  hook?: RunHook;
   scrapeOptions: ScrapeOptions;
 }
 
@@ -76,7 +89,29 @@ export function batchFields(limits: CrawlLimits) {
   };
 }
 
+/** The crawl fields only some wire formats set (their own names and rules are theirs). */
+export const crawlExtraFields = {
+  pathSyntax: z.enum(['glob', 'regex']).optional(),
+  pathPrefix: z.string().max(2048).optional(),
+  delayMs: z.number().int().min(0).max(60_000).optional(),
+  hook: runHookSchema.optional(),
+  sitemap: z.enum(['include', 'skip']).optional(),
+};
+
+/** Path lists as stored; their patterns are checked in the syntax the request names. */
+const patternList = z.array(z.string().max(1000)).max(50).default([]);
+
 /** The internal crawl request schema (used to re-validate a stored request on retry). */
 export function crawlRequestSchema(limits: CrawlLimits, scrapeRequest: z.ZodObject) {
-  return z.strictObject({ ...crawlFields(limits), scrapeOptions: scrapeOptionsOf(scrapeRequest).prefault({}) });
+  return z.strictObject({
+    ...crawlFields(limits), includePaths: patternList, excludePaths: patternList, ...crawlExtraFields,
+    scrapeOptions: scrapeOptionsOf(scrapeRequest).prefault({}),
+  }).superRefine((request, ctx) => {
+    for (const field of ['includePaths', 'excludePaths'] as const) {
+      request[field].forEach((pattern, index) => {
+        const problem = patternProblem(request.pathSyntax === 'regex' ? pattern : pathGlob(pattern), request.pathSyntax ?? 'glob');
+        if (problem) ctx.addIssue({ code: 'custom', path: [field, index], message: `is not a usable pattern: ${problem}` });
+      });
+    }
+  });
 }

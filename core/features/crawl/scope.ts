@@ -2,11 +2,12 @@
  * Which discovered links a crawl follows: the site scope of core/net/scope.ts (the start host,
  * `www.` or not; `allow_subdomains` → the registrable domain; `allow_external_links` → any
  * host), the path globs (`include_paths` / `exclude_paths`, globs.ts on the URL path; exclusion
- * wins) and a short list of file types that no document plugin turns into content (images,
+ * wins; regexes instead for wire formats that speak them, patterns.ts), an optional path prefix
+ * the crawl stays under, and a short list of file types that no document plugin turns into content (images,
  * media, fonts, archives, scripts), which would only spend `max_pages` on failures.
  */
 import { scopeMode, siteScope } from '../../net/scope.ts';
-import { GlobSet } from './globs.ts';
+import { pathMatcher, type PathSyntax } from './patterns.ts';
 import type { CrawlUrl } from './urls.ts';
 
 export interface ScopeRules {
@@ -16,6 +17,10 @@ export interface ScopeRules {
   allowExternal: boolean;
   include: readonly string[];
   exclude: readonly string[];
+  /** How `include` and `exclude` are written; globs by default. */
+  syntax?: PathSyntax;
+  /** Only paths starting with this are followed (a crawl kept below its start page). */
+  pathPrefix?: string;
 }
 
 const SKIPPED_EXTENSIONS = new Set([
@@ -48,11 +53,14 @@ function extensionOf(path: string): string {
 
 export function createScope(rules: ScopeRules): Scope {
   const onSite = siteScope(rules.hosts, scopeMode({ subdomains: rules.allowSubdomains, external: rules.allowExternal }));
-  const include = rules.include.length ? new GlobSet(rules.include.map(pathGlob)) : null;
-  const exclude = rules.exclude.length ? new GlobSet(rules.exclude.map(pathGlob)) : null;
+  const syntax = rules.syntax ?? 'glob';
+  const patterns = (list: readonly string[]) => (syntax === 'glob' ? list.map(pathGlob) : list);
+  const include = rules.include.length ? pathMatcher(patterns(rules.include), syntax) : null;
+  const exclude = rules.exclude.length ? pathMatcher(patterns(rules.exclude), syntax) : null;
   const scope = (url: CrawlUrl) => {
     if (!onSite(url.host)) return false;
     if (url.path.length > MAX_PATH_LENGTH || SKIPPED_EXTENSIONS.has(extensionOf(url.path))) return false;
+    if (rules.pathPrefix && !url.path.startsWith(rules.pathPrefix)) return false;
     let path: string;
     try {
       path = decodeURIComponent(url.path);

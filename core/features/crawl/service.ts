@@ -13,6 +13,7 @@ import { createJob } from '../../job.ts';
 import type { FieldNamer } from '../../plugin.ts';
 import { internalNames, type Scraper } from '../../scrape.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
+import type { HookSender } from './hooks.ts';
 import { storedRequest } from './legacy.ts';
 import { batchFields, crawlFields, crawlRequestSchema, scrapeOptionsOf, type BatchRequest, type CrawlRequest, type ScrapeOptions, type StoredBatch } from './schema.ts';
 import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type PageRow, type RunKind, type RunRow } from './store.ts';
@@ -26,6 +27,8 @@ export interface CrawlServiceDeps {
   /** The fetch settings, for the SSRF guard's check of a `webhookUrl` when a run starts. */
   fetch: Readonly<TrawlConfig['fetch']>;
   logger: Logger;
+  /** Sends a run's own webhook events (hooks.ts). */
+  hooks: HookSender;
 }
 
 const NAMES: Record<RunKind, string> = { crawl: 'Crawl', batch: 'Batch' };
@@ -43,6 +46,11 @@ export class CrawlService {
     const scrapeRequest = deps.scraper.request.schema;
     this.fields = { crawl: crawlFields(deps.settings), batch: batchFields(deps.settings), scrapeOptions: scrapeOptionsOf(scrapeRequest) };
     this.crawlSchema = crawlRequestSchema(deps.settings, scrapeRequest);
+  }
+
+  /** The `[crawl]` limits (page and batch sizes) wire formats clamp or check against. */
+  get limits(): Readonly<CrawlSettings> {
+    return this.deps.settings;
   }
 
   /** The same checks as a scrape (formats, capabilities), once, before any page is queued. */
@@ -72,6 +80,7 @@ export class CrawlService {
     );
     queue.poke([PAGE_JOB]);
     this.deps.logger.info({ id: run.id, kind, workspace, pages: seeds.length }, `${kind} queued`);
+    await this.deps.hooks(run, 'started');
     return run;
   }
 
@@ -79,6 +88,7 @@ export class CrawlService {
   async startCrawl(request: CrawlRequest, workspace: string, retryOf: string | null = null, name: FieldNamer = internalNames): Promise<RunRow> {
     this.validateScrape(request.scrapeOptions, request.url, workspace, true, name);
     await this.checkReceiver(request.webhookUrl, name);
+    await this.checkReceiver(request.hook?.url, () => name('webhook'));
     const start = crawlUrl(request.url);
     if (!start) throw badRequest(`Invalid field ${name('url')}: must be an absolute http(s) URL`);
     return this.create('crawl', workspace, request.url, request, [start], retryOf);
@@ -88,6 +98,7 @@ export class CrawlService {
     const { urls, ...stored } = request;
     this.validateScrape(request.scrapeOptions, urls[0]!, workspace, false, name);
     await this.checkReceiver(request.webhookUrl, name);
+    await this.checkReceiver(request.hook?.url, () => name('webhook'));
     const seeds = new Map<string, CrawlUrl>();
     urls.forEach((url, index) => {
       const parsed = crawlUrl(url);
@@ -115,6 +126,11 @@ export class CrawlService {
 
   history(workspace: string, query: { offset: number; limit: number }) {
     return this.deps.store.list(workspace, 'crawl', query);
+  }
+
+  /** The workspace's queued and running runs of one kind, newest first. */
+  active(workspace: string, kind: RunKind, limit = 1000): Promise<RunRow[]> {
+    return this.deps.store.active(workspace, kind, limit);
   }
 
   /** A new crawl with the original's configuration; refused while the original still runs. */

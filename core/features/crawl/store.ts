@@ -130,6 +130,13 @@ export function createCrawlStore(db: CrawlDb) {
       return { items: rows.map(toRunRow), total: readInt(counted.total) };
     },
 
+    /** The workspace's queued and running runs of one kind, newest first. */
+    async active(workspace: string, kind: RunKind, limit: number): Promise<RunRow[]> {
+      const rows = await db.selectFrom('crawls').selectAll().where('workspace_id', '=', workspace).where('kind', '=', kind)
+        .where('status', 'in', [...ACTIVE_STATUSES]).orderBy('created_at', 'desc').limit(Math.min(Math.max(limit, 1), ROWS_MAX)).execute();
+      return rows.map(toRunRow);
+    },
+
     /** Finished pages in completion order; `outcome` narrows to completed or failed ones. */
     async pages(crawlId: string, query: { offset: number; limit: number; outcome?: PageRow['outcome'] }): Promise<PageRow[]> {
       const rows = await db

@@ -18,6 +18,13 @@ import type { CheckedSchema, LlmService, Provider } from '../llm/service.ts';
 import type { ExtractRequest } from './request.ts';
 import { FIELD_LIST_SCHEMA, SCHEMA_SYSTEM_PROMPT, schemaFromFields } from './schema-gen.ts';
 
+/** A checked extract request: what to ask for and of which model. */
+export interface ExtractPlan {
+  prompt?: string;
+  given?: CheckedSchema;
+  provider: Provider;
+}
+
 export interface ExtractOutcome {
   url: string;
   data: unknown;
@@ -46,26 +53,38 @@ export class ExtractService {
 
   /** `name` is how the caller's wire format names request fields, for messages. */
   async extract(request: ExtractRequest, workspace: string, signal?: AbortSignal, name: FieldNamer = internalNames): Promise<ExtractOutcome> {
-    const { llm, scraper } = this.deps;
-    if (!request.prompt && request.schema === undefined) throw badRequest(`Missing required field: ${name('prompt')} (or ${name('schema')})`);
-    const given = request.schema !== undefined ? checkedSchema(request.schema, llm.settings.maxSchemaBytes, name('schema')) : undefined;
-    const provider = llm.require();
-
+    const plan = this.plan(request, name);
     const started = performance.now();
-    const page = await scrapeFor(scraper, { url: request.url, formats: ['llm'], onlyMainContent: request.onlyMainContent || undefined, noCache: request.noCache, timeoutMs: request.timeoutMs }, workspace, signal, name);
-    const text = String(page.result.formats.llm ?? '');
-    if (!withoutHeader(text)) throw new TrawlError('unprocessable', 'The page has no text to extract from');
-
+    const page = await scrapeFor(this.deps.scraper, { url: request.url, formats: ['llm'], onlyMainContent: request.onlyMainContent || undefined, noCache: request.noCache, timeoutMs: request.timeoutMs }, workspace, signal, name);
     const scraped = performance.now();
+    const extracted = await this.fromText(String(page.result.formats.llm ?? ''), plan, signal);
+    const timings = { scrape: Math.round(scraped - started), llm: Math.round(performance.now() - scraped) };
+    return { url: page.result.url, ...extracted, cached: page.cached, timings };
+  }
+
+  /**
+   * What can be checked before any page is read: a prompt or a schema, the schema itself, a
+   * configured model. Throws the 400 or 503 that says which.
+   */
+  plan(request: { prompt?: string; schema?: Record<string, unknown> }, name: FieldNamer = internalNames): ExtractPlan {
+    if (!request.prompt && request.schema === undefined) throw badRequest(`Missing required field: ${name('prompt')} (or ${name('schema')})`);
+    const given = request.schema !== undefined ? checkedSchema(request.schema, this.deps.llm.settings.maxSchemaBytes, name('schema')) : undefined;
+    return { prompt: request.prompt, given, provider: this.deps.llm.require() };
+  }
+
+  /** Extracts from a page's text (the `llm` format's shape: a URL and title header, then the content). */
+  async fromText(text: string, plan: ExtractPlan, signal?: AbortSignal): Promise<Omit<ExtractOutcome, 'url' | 'cached' | 'timings'>> {
+    const { llm } = this.deps;
+    const { provider, given } = plan;
+    if (!withoutHeader(text)) throw new TrawlError('unprocessable', 'The page has no text to extract from');
     const usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
     const warnings: string[] = [];
-    const schema = given ?? await this.plan(request.prompt!, text, provider, usage, signal);
+    const schema = given ?? await this.generateSchema(plan.prompt!, text, provider, usage, signal);
     const count = await llm.counter(provider);
-    const instruction = request.prompt ?? 'Extract the data the schema describes.';
+    const instruction = plan.prompt ?? 'Extract the data the schema describes.';
     const overhead = count(SYSTEM_PROMPT) + count(JSON.stringify(schema.schema)) + count(instruction) + 64;
     const { parts, cut } = pageParts(text, llm.inputBudget(provider, overhead), count, llm.settings.maxChunks);
     if (cut) warnings.push(`The page is longer than ${parts.length} parts of the model's context (llm.maxChunks); the rest was left out`);
-
     let model = '';
     const answers = await mapBounded(parts, provider.handler.concurrency, async (part, index) => {
       const where = parts.length > 1 ? ` (part ${index + 1} of ${parts.length}: extract what this part holds)` : '';
@@ -83,12 +102,11 @@ export class ExtractService {
     const data = mergeParts(answers);
     const mismatch = schema.validate(data);
     if (mismatch) throw new TrawlError('unprocessable', `The answers for the ${parts.length} parts of the page do not match the schema together: ${mismatch}`);
-    const timings = { scrape: Math.round(scraped - started), llm: Math.round(performance.now() - scraped) };
-    return { url: page.result.url, data, ...(given ? {} : { generatedSchema: schema.schema }), model, provider: provider.id, usage, warnings, cached: page.cached, timings };
+    return { data, ...(given ? {} : { generatedSchema: schema.schema }), model, provider: provider.id, usage, warnings };
   }
 
   /** A schema for the prompt, from the model's list of fields. */
-  private async plan(prompt: string, text: string, provider: Provider, usage: LlmUsage, signal?: AbortSignal): Promise<CheckedSchema> {
+  private async generateSchema(prompt: string, text: string, provider: Provider, usage: LlmUsage, signal?: AbortSignal): Promise<CheckedSchema> {
     const { llm } = this.deps;
     const start = pageParts(text, PLANNING_TOKENS, await llm.counter(provider), 1).parts[0]!;
     const generated = await llm.generate({

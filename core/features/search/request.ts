@@ -5,7 +5,7 @@
  * own way.
  */
 import { z } from 'zod';
-import { coreRequestFields } from '../../model/request.ts';
+import { coreRequestFields, type ScrapeRequest } from '../../model/request.ts';
 
 export const SEARCH_DEFAULT_RESULTS = 5;
 export const SEARCH_MAX_RESULTS = 50;
@@ -54,4 +54,10 @@ export const searchRequestFields = {
 
 export const searchRequestSchema = z.strictObject(searchRequestFields);
 
-export type SearchRequest = z.output<typeof searchRequestSchema>;
+export type SearchRequest = z.output<typeof searchRequestSchema> & {
+  /**
+   * More scrape options for every result page (wire formats whose search bodies carry a whole
+   * set, such as /v2's `scrapeOptions`); checked like a scrape's before any provider is asked.
+   */
+  scrapeOptions?: Partial<Omit<ScrapeRequest, 'url' | 'formats'>>;
+};

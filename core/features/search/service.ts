@@ -76,7 +76,7 @@ export class SearchService {
 
   /** `name` is how the caller's wire format names request fields, for messages. */
   async search(request: SearchRequest, workspace: string, signal: AbortSignal = new AbortController().signal, name: FieldNamer = internalNames): Promise<SearchOutcome> {
-    if (request.scrape) this.validateFormats(request.formats, workspace, name);
+    if (request.scrape) this.validateFormats(request, workspace, name);
     const providers = this.providers();
     if (providers.length === 0) throw new TrawlError('unavailable', this.notConfigured());
 
@@ -92,8 +92,8 @@ export class SearchService {
   }
 
   /** The same format checks as a scrape, so a bad format costs no provider call. */
-  private validateFormats(formats: string[], workspace: string, name: FieldNamer): void {
-    const parsed = this.deps.scraper.request.parse({ url: 'https://search.invalid/', formats });
+  private validateFormats({ formats, scrapeOptions }: SearchRequest, workspace: string, name: FieldNamer): void {
+    const parsed = this.deps.scraper.request.parse({ ...scrapeOptions, url: 'https://search.invalid/', formats });
     if (!parsed.success) throw badRequest(`Invalid field ${name('formats')}: ${parsed.error.issues[0]?.message}`);
     this.deps.scraper.validate(createJob(parsed.data, workspace, new AbortController().signal), name);
   }
@@ -110,7 +110,7 @@ export class SearchService {
     const { scraper, settings, logger } = this.deps;
     return mapBounded(hits, settings.concurrency, async (hit): Promise<SearchResultItem> => {
       try {
-        const parsed = scraper.request.parse({ url: hit.url, formats: request.formats, noCache: request.noCache, timeoutMs: settings.resultTimeoutMs });
+        const parsed = scraper.request.parse({ timeoutMs: settings.resultTimeoutMs, ...request.scrapeOptions, url: hit.url, formats: request.formats, noCache: request.noCache });
         if (!parsed.success) return { ...hit, error: `Invalid result URL: ${parsed.error.issues[0]?.message}` };
         const { result } = await scraper.scrape(parsed.data, workspace, signal, name);
         return { ...hit, page: result };

@@ -81,8 +81,8 @@ export class SummarizeService {
     return { ...base, ...written, method: 'llm', timings: timings('llm') };
   }
 
-  /** One call when the page fits, else each part and then the parts' summaries. */
-  private async abstractive(provider: Provider, text: string, words: number, signal?: AbortSignal) {
+  /** One call when the page fits, else each part and then the parts' summaries. `text` is in the `llm` format's shape. */
+  async abstractive(provider: Provider, text: string, words: number, signal?: AbortSignal): Promise<{ summary: string; model: string; provider: string; usage: LlmUsage; warnings: string[] }> {
     const { llm } = this.deps;
     this.schema ??= checkedSchema(SUMMARY_SCHEMA, Infinity, 'summary schema');
     const schema = this.schema;

@@ -12,6 +12,8 @@ export const webhooksConfigSchema = z.strictObject({
   maxPerWorkspace: z.number().int().min(1).default(50),
   /** `whsec_<base64>`: signs deliveries to a crawl's `webhook_url`, which has no registration of its own. */
   signingSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'must look like whsec_<base64>').optional(),
+  /** Signs /v2 runs' webhooks as Firecrawl does: `X-Firecrawl-Signature: sha256=<hex HMAC-SHA256 of the body>`; unsigned without it. */
+  hmacSecret: z.string().min(16).optional(),
   /** Encrypts stored registration secrets (AES-256-GCM); must be the same on every process. */
   secretKey: z.string().min(16).optional(),
 });

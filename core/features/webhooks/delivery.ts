@@ -13,7 +13,7 @@ import { backoffMs } from '../../jobs/queue.ts';
 import { isGuardRefusal } from '../../net/http-support.ts';
 import type { ClaimedJob, HttpClient, JobHandler, JobQueue } from '../../services.ts';
 import { DELIVERY_KIND, deliveryPayloadSchema, type DeliveryPayload } from './events.ts';
-import { webhookHeaders } from './signing.ts';
+import { firecrawlSignature, webhookHeaders } from './signing.ts';
 import type { DeliveryOutcome, WebhookStore } from './store.ts';
 import type { Metrics } from '../../metrics.ts';
 
@@ -64,8 +64,13 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
     try {
       const response = await deps.http.request(target.url, {
         method: 'POST',
-        // The request that caused the event, so the receiver's logs and ours can be matched.
-        headers: { ...webhookHeaders(target.secret, payload.messageId, new Date(), payload.body), ...(job.requestId ? { 'x-request-id': job.requestId } : {}) },
+        headers: {
+          ...(payload.scheme === 'firecrawl'
+            ? { ...payload.headers, 'content-type': 'application/json', ...(config.hmacSecret ? { 'x-firecrawl-signature': firecrawlSignature(config.hmacSecret, payload.body) } : {}) }
+            : webhookHeaders(target.secret, payload.messageId, new Date(), payload.body)),
+          // The request that caused the event, so the receiver's logs and ours can be matched.
+          ...(job.requestId ? { 'x-request-id': job.requestId } : {}),
+        },
         body: payload.body,
         timeoutMs: config.timeoutMs,
         // A redirect could move a signed payload somewhere the owner never registered.

@@ -21,6 +21,9 @@ export const deliveryPayloadSchema = z.object({
   url: z.string().min(1).optional(),
   /** 1 for the first try; the delivery handler schedules the next one itself. */
   attempt: z.number().int().min(1),
+  /** A direct delivery's own headers and signature scheme (Standard Webhooks otherwise). */
+  headers: z.record(z.string(), z.string()).optional(),
+  scheme: z.enum(['standard', 'firecrawl']).default('standard'),
 }).refine((p) => (p.webhookId === undefined) !== (p.url === undefined), 'exactly one of webhookId and url');
 
 export type DeliveryPayload = z.output<typeof deliveryPayloadSchema>;
@@ -44,12 +47,18 @@ export function createEventBus(deps: EventBusDeps): EventBus {
   return {
     async emit(event) {
       const registrations = await deps.store.subscribers(event.workspace, event.type);
-      const base = { messageId: newMessageId(), event: event.type, body: eventBody(event.type, event.data), attempt: 1 };
+      const base = { messageId: newMessageId(), event: event.type, body: eventBody(event.type, event.data), attempt: 1, scheme: 'standard' as const };
       const payloads: DeliveryPayload[] = registrations.map((w) => ({ ...base, webhookId: w.id }));
       if (event.url) payloads.push({ ...base, url: event.url });
       if (payloads.length === 0) return;
       const specs: JobSpec[] = payloads.map((payload) => ({ kind: DELIVERY_KIND, workspace: event.workspace, payload }));
       await deps.jobs().enqueueMany(specs);
+    },
+    async deliver(delivery) {
+      const payload: DeliveryPayload = {
+        messageId: newMessageId(), event: delivery.event, body: delivery.body, url: delivery.url, attempt: 1, headers: delivery.headers, scheme: delivery.signature,
+      };
+      await deps.jobs().enqueue({ kind: DELIVERY_KIND, workspace: delivery.workspace, payload });
     },
   };
 }

@@ -20,6 +20,11 @@ export function sign(secret: string, id: string, timestampSeconds: number, body:
   return `v1,${mac}`;
 }
 
+/** Firecrawl's signature of a body: hex HMAC-SHA256 keyed with the secret as text. */
+export function firecrawlSignature(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
 /** The headers of one delivery attempt; without a secret the message is sent unsigned. */
 export function webhookHeaders(secret: string | null, id: string, now: Date, body: string): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);

@@ -61,8 +61,9 @@ async function device(name: string): Promise<BrowserContextOptions | undefined> 
 }
 
 async function contextFor(job: Job, opts: Options): Promise<BrowserContextOptions> {
-  if (!job.request.mobile) return { viewport: opts.viewport, ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) };
-  return (await device(opts.mobileDevice))!;
+  const headers = job.request.headers ? { extraHTTPHeaders: job.request.headers } : {};
+  if (!job.request.mobile) return { viewport: opts.viewport, ...(opts.userAgent ? { userAgent: opts.userAgent } : {}), ...headers };
+  return { ...(await device(opts.mobileDevice))!, ...headers };
 }
 
 export const browserFetcher = definePlugin({

@@ -25,7 +25,7 @@ export const httpFetcher = definePlugin({
       matches: () => true,
       async fetch(doc) {
         const response = await http.request(doc.job.url, {
-          headers: options.headers,
+          headers: doc.job.request.headers ? { ...options.headers, ...doc.job.request.headers } : options.headers,
           signal: doc.job.signal,
           timeoutMs: doc.job.request.timeoutMs,
         });

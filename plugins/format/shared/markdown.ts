@@ -69,3 +69,12 @@ export function contentMarkdown(doc: PageDocument, service: TurndownService): st
   doc.data.set(MARKDOWN_KEY, { root: doc.root, markdown });
   return markdown;
 }
+
+/**
+ * The page as a language model reads it: a `URL:`/`Title:` header, a blank line, the content's
+ * markdown (the shape the LLM features split and answer from).
+ */
+export function pageTextForModel(doc: PageDocument, service: TurndownService): string {
+  const title = doc.metadata.title ? `\nTitle: ${doc.metadata.title}` : '';
+  return `URL: ${doc.baseUrl}${title}\n\n${contentMarkdown(doc, service)}`;
+}

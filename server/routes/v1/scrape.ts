@@ -5,6 +5,7 @@
  */
 import type { Scraper } from '../../../core/scrape.ts';
 import { CoreTokens } from '../../../core/services.ts';
+import { modelFormatUnits } from '../../../core/metering.ts';
 import type { ScrapeRequest } from '../../../core/model/request.ts';
 import { pluginContributions } from '../../plugin-api.ts';
 import { defineRoutes, route, type RouteRequest } from '../../route.ts';
@@ -27,8 +28,8 @@ export const scrapeModule = defineRoutes({
     route<ScrapeRequest>({
       method: 'POST', path: '/v1/scrape', body: 'manual',
       input: v1ScrapeSchema(scraper.request),
-      // A cached answer costs the same as a fresh one; the `query` format adds a language-model call.
-      meter: { endpoint: 'scrape', units: (body) => ({ scrape: 1, query: body.formats.includes('query') ? 1 : 0 }), url: (body) => body.url },
+      // A cached answer costs the same as a fresh one; the `query`, `extract` and `summary` formats add a language-model call each.
+      meter: { endpoint: 'scrape', units: (body) => ({ scrape: 1, ...modelFormatUnits(body.formats) }), url: (body) => body.url },
       handle: (input) => scrape(scraper, input),
     }),
   ],

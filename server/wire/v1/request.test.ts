@@ -10,6 +10,7 @@ import { builtinPlugins } from '../../../plugins/index.ts';
 import { testConfig } from '../../../test/helpers/plugin-context.ts';
 import { fromV1Name, toV1Name, v1Field } from './names.ts';
 import { v1BatchSchema, v1CrawlSchema, v1ScrapeSchema } from './request.ts';
+import { thrownMessage } from '../../../test/helpers/thrown.ts';
 
 const composed = composeRequestSchema(builtinPlugins);
 const limits = crawlFeature.settings(testConfig());
@@ -30,6 +31,9 @@ const EVERY_FIELD = {
   query: 'Who?',
   attribute_selectors: [{ selector: 'a', attribute: 'href' }],
   timeout: 20_000,
+  max_age_ms: 60_000,
+  headers: { 'X-Token': 'abc' },
+  extract: { prompt: 'The title' },
 };
 
 const EVERY_FIELD_MODEL = {
@@ -47,16 +51,12 @@ const EVERY_FIELD_MODEL = {
   query: 'Who?',
   attributeSelectors: [{ selector: 'a', attribute: 'href' }],
   timeoutMs: 20_000,
+  maxAgeMs: 60_000,
+  headers: { 'X-Token': 'abc' },
+  extract: { prompt: 'The title' },
 };
 
-const message = (run: () => unknown) => {
-  try {
-    run();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return null;
-};
+const message = thrownMessage;
 
 describe('names', () => {
   test('snake_case both ways, timeout the one exception, paths keep their index', () => {

@@ -14,6 +14,7 @@ import { searchRequestFields, type SearchRequest } from '../../../core/features/
 import { extractRequestFields, type ExtractRequest } from '../../../core/features/extract/request.ts';
 import { summarizeRequestFields, type SummarizeRequest } from '../../../core/features/summarize/request.ts';
 import { fromV1Name, renameKeys, v1Object } from './names.ts';
+import { oncePer } from '../once.ts';
 
 const toModel = <T>(body: object): T => renameKeys<T>(body, fromV1Name);
 
@@ -36,17 +37,8 @@ function refuseInternalActionKeys(body: { actions?: unknown }, ctx: z.Refinement
   });
 }
 
-/** Built once per scraper or crawl service (they are built once at boot), not once per request. */
-function once<K extends object, V>(build: (key: K) => V): (key: K) => V {
-  const built = new WeakMap<K, V>();
-  return (key) => {
-    if (!built.has(key)) built.set(key, build(key));
-    return built.get(key)!;
-  };
-}
-
 /** The body of POST /v1/scrape. */
-export const v1ScrapeSchema = once((request: ComposedRequest) =>
+export const v1ScrapeSchema = oncePer((request: ComposedRequest) =>
   v1Object(request.schema.shape).superRefine((body, ctx) => refuseInternalActionKeys(body, ctx)).transform((body) => toScrapeModel<ScrapeRequest>(body)));
 
 function v1ScrapeOptions(service: CrawlService) {
@@ -54,14 +46,14 @@ function v1ScrapeOptions(service: CrawlService) {
 }
 
 /** The body of POST /v1/crawl. */
-export const v1CrawlSchema = once((service: CrawlService) =>
+export const v1CrawlSchema = oncePer((service: CrawlService) =>
   v1Object(service.fields.crawl)
     .extend({ scrape_options: v1ScrapeOptions(service).prefault({}).describe('The options of POST /v1/scrape (without url), applied to every page.') })
     .superRefine((body, ctx) => refuseInternalActionKeys(body.scrape_options as { actions?: unknown }, ctx, ['scrape_options']))
     .transform(({ scrape_options: options, ...crawl }): CrawlRequest => ({ ...toModel<Omit<CrawlRequest, 'scrapeOptions'>>(crawl), scrapeOptions: toScrapeModel<ScrapeOptions>(options as object) })));
 
 /** The body of POST /v1/batch: the URLs and the scrape options side by side. */
-export const v1BatchSchema = once((service: CrawlService) =>
+export const v1BatchSchema = oncePer((service: CrawlService) =>
   v1ScrapeOptions(service)
     .extend(v1Object(service.fields.batch).shape)
     .superRefine((body, ctx) => refuseInternalActionKeys(body, ctx))
@@ -70,7 +62,6 @@ export const v1BatchSchema = once((service: CrawlService) =>
       ...(webhookUrl ? { webhookUrl: webhookUrl as string } : {}),
       scrapeOptions: toScrapeModel<ScrapeOptions>(options),
     })));
-
 
 /** The body of POST /v1/search (`num_results`, `no_cache`; the other names are the same). */
 export const v1SearchSchema = v1Object(searchRequestFields).transform((body) => toModel<SearchRequest>(body));

@@ -1,0 +1,20 @@
+/** POST /v2/map: a site's URLs (core/features/map) in Firecrawl's v2 shape, `links: [{url, title?}]`. */
+import { MapTokens } from '../../../core/features/map/index.ts';
+import { defineRoutes, route } from '../../route.ts';
+import { presentMap } from '../../wire/v2/present.ts';
+import { v2MapSchema } from '../../wire/v2/request.ts';
+import { v2MapOpenApi } from './openapi.ts';
+import { V2_ERRORS } from './shared.ts';
+
+export const v2MapModule = defineRoutes({
+  name: 'v2-map',
+  errors: V2_ERRORS,
+  needs: { map: MapTokens.Mapper },
+  routes: ({ map }) => [route({
+    method: 'POST', path: '/v2/map', body: 'manual',
+    input: v2MapSchema,
+    meter: { endpoint: 'map', units: () => ({ map: 1 }), url: ({ request }) => request.url },
+    handle: async ({ request, workspace, body }) => presentMap(await map(body.request, workspace, request.signal), body.warnings),
+  })],
+  openapi: () => v2MapOpenApi,
+});

@@ -1,0 +1,33 @@
+/**
+ * POST /v2/scrape: one URL, Firecrawl's v2 request and Document shapes over the same Scraper as
+ * /v1/scrape (server/wire/v2 parses and presents; nothing passes through /v1).
+ */
+import { modelFormatUnits } from '../../../core/metering.ts';
+import { CoreTokens } from '../../../core/services.ts';
+import { defineRoutes, route } from '../../route.ts';
+import { scrapeHeaders } from '../../timing.ts';
+import { presentDocument } from '../../wire/v2/present.ts';
+import { v2ScrapeSchema, type V2Scrape } from '../../wire/v2/request.ts';
+import { v2FieldName } from '../../wire/v2/scrape-options.ts';
+import { v2ScrapeOpenApi } from './openapi.ts';
+import { V2_ERRORS, warningOf } from './shared.ts';
+
+export const v2ScrapeModule = defineRoutes({
+  name: 'v2-scrape',
+  errors: V2_ERRORS,
+  needs: { scraper: CoreTokens.Scraper },
+  routes: ({ scraper }) => [
+    route<V2Scrape>({
+      method: 'POST', path: '/v2/scrape', body: 'manual',
+      input: v2ScrapeSchema(scraper.request),
+      meter: { endpoint: 'scrape', units: ({ request }) => ({ scrape: 1, ...modelFormatUnits(request.formats) }), url: ({ request }) => request.url },
+      async handle({ request, workspace, body, usage }) {
+        const outcome = await scraper.scrape(body.request, workspace, request.signal, v2FieldName);
+        if (outcome.resultId) usage.resultId = outcome.resultId;
+        const data = presentDocument(outcome.result, { formats: body.shown, actions: body.request.actions }, body.sourceUrl, outcome.cached ? 'hit' : 'miss');
+        return Response.json({ success: true, data, ...warningOf(body.warnings) }, { headers: scrapeHeaders(outcome.cached, outcome.timings) });
+      },
+    }),
+  ],
+  openapi: ({ scraper }) => v2ScrapeOpenApi(scraper.request),
+});
