@@ -113,6 +113,12 @@ export const configSchema = z.strictObject({
     retryMaxMs: z.number().int().min(1).default(300_000),
     /** On shutdown, running jobs get this long to finish before they are released to other workers. */
     shutdownGraceMs: z.number().int().min(0).default(10_000),
+    /** How often a process running workers claims due slots of the shared schedule (watches, monitors). */
+    scheduleTickSeconds: z.number().int().min(1).max(3600).default(5),
+    /** Largest fixed offset a scheduled subject gets (also at most a tenth of its interval), so equal intervals do not fire together. */
+    scheduleJitterSeconds: z.number().int().min(0).max(86_400).default(300),
+    /** Due slots claimed per statement. */
+    scheduleBatch: z.number().int().min(1).max(5000).default(500),
   }).prefault({}),
   /** GET /metrics (Prometheus text): readable with an API key, or with this token alone (a scraper needs no workspace key). */
   metrics: z.strictObject({

@@ -22,7 +22,7 @@ import { openStorage } from './storage/db.ts';
 import { createResultStore } from './storage/results.ts';
 import { createBrowserPool } from './browser/pool.ts';
 import { createActionCatalog } from './browser/catalog.ts';
-import { registerJobQueue } from './jobs/index.ts';
+import { JobTokens, registerJobQueue } from './jobs/index.ts';
 import { meteredJob, MeterToken } from './metering.ts';
 import type { AnyPlugin } from './plugin.ts';
 import type { AnyFeature, FeatureContext } from './feature.ts';
@@ -148,6 +148,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
       // Cloud mode charges declared jobs through the registered Meter; self-hosted runs them as they are.
       const handler = job.meter && meter ? meteredJob(job.handler, job.meter, meter, metrics) : job.handler;
       jobs.handle(job.kind, handler, job.options);
+      if (job.schedule) scope.resolve(JobTokens.Scheduler).register(job.kind, job.schedule === true ? {} : job.schedule);
     }
   });
 

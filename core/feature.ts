@@ -11,6 +11,7 @@ import type { Migration } from 'kysely/migration';
 import type { TrawlConfig } from './config-schema.ts';
 import type { JobHandler, JobHandlerOptions } from './services.ts';
 import type { JobMeter } from './metering.ts';
+import type { SlotOptions } from './jobs/scheduler.ts';
 
 /** What a feature's service factories and job handlers see. */
 export interface FeatureContext<S> {
@@ -39,6 +40,11 @@ export interface FeatureJob {
   options?: JobHandlerOptions;
   /** Cloud mode: what one run costs; the shared layer charges it before the handler runs (core/metering.ts). */
   meter?: JobMeter;
+  /**
+   * Runs as the slots of the shared schedule come due (core/jobs/scheduler.ts): the feature puts its
+   * subjects on the schedule under this kind, and the job's payload is `{subject, due}`.
+   */
+  schedule?: true | SlotOptions;
 }
 
 export interface FeatureDefinition<S> {

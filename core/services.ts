@@ -154,6 +154,11 @@ export interface OutboundEvent {
   data: Record<string, unknown>;
   /** An extra receiver for this one event, e.g. a crawl's `webhook_url`. */
   url?: string;
+  /**
+   * The data is the whole body, without the `{type, timestamp, data}` envelope: events whose payload
+   * the interface fixes field by field (`watch.changed`: `{event, watch_id, …}`).
+   */
+  bare?: boolean;
 }
 
 /** One notification to one receiver, its body already rendered in a wire format's shape (a run's own webhook). */

@@ -28,6 +28,8 @@ import { screenshotFormat } from './format/screenshot/screenshot.ts';
 import { htmlFormat } from './format/html/html.ts';
 import { summaryFormat } from './format/summary/summary.ts';
 import { extractFormat } from './format/extract/extract.ts';
+import { leadFormat } from './format/lead/lead.ts';
+import { brandFormat } from './format/brand/brand.ts';
 import { resultsSink } from './sink/results/results.ts';
 import { clickAction } from './action/click/click.ts';
 import { typeAction } from './action/type/type.ts';
@@ -72,6 +74,8 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   htmlFormat,
   summaryFormat,
   extractFormat,
+  leadFormat,
+  brandFormat,
   resultsSink,
   clickAction,
   typeAction,

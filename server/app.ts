@@ -4,8 +4,9 @@
  * logic lives here. The app mounts the route modules it is given (server/routes/index.ts by
  * default) that this server serves (cloud-only modules in cloud mode, the admin API with an admin
  * key), resolving each module's services once; `/openapi.json` and `/docs` describe them.
- * Public routes: `/health`, `/openapi.json`, `/docs`; `/admin/…` needs the admin key; everything
- * else needs an API key when one is configured (always in cloud mode), and the key decides the workspace.
+ * Public routes: `/health`, `/openapi.json`, `/docs`, `/dashboard` (its script calls the API with
+ * the key); `/admin/…` needs the admin key; everything else needs an API key when one is
+ * configured (always in cloud mode), and the key decides the workspace.
  */
 import { Elysia } from 'elysia';
 import type { Trawl } from '../core/container.ts';
@@ -18,6 +19,7 @@ import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
 import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, type Authenticator } from './auth.ts';
 import { errorResponse, notFound } from './errors.ts';
 import { docsPage } from './docs.ts';
+import { dashboardPage } from './dashboard.ts';
 import { createRouteRunner, type RouteRunner } from './metering.ts';
 import { createMcpHttpHandler, mcpOpenApi } from './mcp/http.ts';
 import { createMetricsGuard, metricsOpenApi, metricsResponse } from './metrics-endpoint.ts';
@@ -27,7 +29,7 @@ import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
 
-const PUBLIC_PATHS = new Set(['/health', '/openapi.json', '/docs']);
+const PUBLIC_PATHS = new Set(['/health', '/openapi.json', '/docs', '/dashboard']);
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
 /** A WebSocket client cannot set headers: its API key comes as the first offered sub-protocol (as Firecrawl's SDK sends it). */
@@ -106,7 +108,12 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
       return { caller: await auth.authenticate(request.headers.get('authorization') ?? socketKey(request)) };
     })
     .get('/openapi.json', () => openapi)
-    .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }));
+    .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }))
+    // The page holds no data: its script asks for the key and calls the API with it.
+    .get('/dashboard', () => {
+      const { html, headers } = dashboardPage(crypto.randomUUID().replaceAll('-', ''));
+      return new Response(html, { headers });
+    });
 
   // No route lets the framework read a body: the runner reads a declared `input` capped (server/body.ts),
   // handlers that take another body read it the same way, and any other body is never read.

@@ -5,12 +5,16 @@
  */
 import type { AnyFeature } from '../feature.ts';
 import { accountsFeature } from './accounts/index.ts';
+import { brandFeature } from './brand/index.ts';
 import { crawlFeature } from './crawl/index.ts';
+import { diffFeature } from './diff/index.ts';
 import { extractFeature } from './extract/index.ts';
+import { leadFeature } from './lead/index.ts';
 import { llmFeature } from './llm/index.ts';
 import { mapFeature } from './map/index.ts';
 import { searchFeature } from './search/index.ts';
 import { summarizeFeature } from './summarize/index.ts';
+import { watchFeature } from './watch/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
-export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, llmFeature, extractFeature, summarizeFeature, accountsFeature];
+export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, llmFeature, extractFeature, summarizeFeature, leadFeature, brandFeature, accountsFeature, diffFeature, watchFeature];

@@ -1,6 +1,7 @@
 /**
  * Registers the job queue in the composition root: the concrete queue (for core services that
- * enqueue inside their own transactions) and the same instance as the `JobQueue` contract.
+ * enqueue inside their own transactions), the same instance as the `JobQueue` contract, and its
+ * shared schedule.
  */
 import { instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
@@ -8,9 +9,12 @@ import type { TrawlConfig } from '../config-schema.ts';
 import { MetricsToken } from '../metrics.ts';
 import { Tokens } from '../services.ts';
 import { createJobQueue, type DbJobQueue } from './queue.ts';
+import type { Scheduler } from './scheduler.ts';
 
 export const JobTokens = {
   Queue: Symbol('DbJobQueue') as InjectionToken<DbJobQueue>,
+  /** The shared schedule features put their recurring subjects on (scheduler.ts). */
+  Scheduler: Symbol('Scheduler') as InjectionToken<Scheduler>,
 } as const;
 
 export function registerJobQueue(scope: DependencyContainer, config: Readonly<TrawlConfig>, logger: Logger): void {
@@ -21,4 +25,5 @@ export function registerJobQueue(scope: DependencyContainer, config: Readonly<Tr
     }),
   });
   scope.register(Tokens.Jobs, { useFactory: (c) => c.resolve(JobTokens.Queue) });
+  scope.register(JobTokens.Scheduler, { useFactory: (c) => c.resolve(JobTokens.Queue).scheduler });
 }

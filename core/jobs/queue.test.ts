@@ -13,7 +13,7 @@ import { createJobStore } from './store.ts';
 // Real databases and timers on a shared machine: allow far more than the default 5 s.
 setDefaultTimeout(60_000);
 
-const config: JobsConfig = { leaseSeconds: 1, pollIntervalMs: 20, maxAttempts: 3, retryBaseMs: 10, retryMaxMs: 40, shutdownGraceMs: 2000 };
+const config: JobsConfig = { leaseSeconds: 1, pollIntervalMs: 20, maxAttempts: 3, retryBaseMs: 10, retryMaxMs: 40, shutdownGraceMs: 2000, scheduleTickSeconds: 1, scheduleJitterSeconds: 0, scheduleBatch: 100 };
 const silent = pino({ level: 'silent' });
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {

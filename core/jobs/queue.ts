@@ -5,8 +5,9 @@
  * process takes the job over once the lease lapses. A thrown error is retried with exponential
  * backoff and jitter unless it is `permanent` or the attempts are used up; then the kind's
  * `onFailed` records the failure. `stop()` stops claiming, lets running jobs finish until the
- * deadline and hands the rest back to the queue. A process running workers reports in with its
- * lease upkeep (`job_workers`), so any process can tell how many workers are alive.
+ * deadline and hands the rest back to the queue. The shared schedule (scheduler.ts) ticks while
+ * the workers run. A process running workers reports in with its lease upkeep (`job_workers`), so
+ * any process can tell how many workers are alive.
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
@@ -18,6 +19,7 @@ import type { Metrics, QueueStats } from '../metrics.ts';
 import type { ClaimedJob, JobHandler, JobHandlerOptions, JobQueue, JobSpec } from '../services.ts';
 import type { Database } from '../storage/schema.ts';
 import { createJobStore, insertJobs, type Executor, type JobStore } from './store.ts';
+import { Scheduler } from './scheduler.ts';
 
 export type JobsConfig = TrawlConfig['jobs'];
 
@@ -51,6 +53,8 @@ interface Running {
 export class DbJobQueue implements JobQueue {
   readonly worker = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
   private readonly store: JobStore;
+  /** The shared schedule's ticks run while this process runs workers. */
+  readonly scheduler: Scheduler;
   private readonly kinds = new Map<string, Kind>();
   private readonly running = new Map<string, Running>();
   private state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
@@ -69,6 +73,7 @@ export class DbJobQueue implements JobQueue {
     private readonly metrics?: Metrics,
   ) {
     this.store = createJobStore(db, dialect);
+    this.scheduler = new Scheduler(db, dialect, this, config, logger.child({ component: 'scheduler' }));
   }
 
   private get leaseMs(): number {
@@ -122,6 +127,7 @@ export class DbJobQueue implements JobQueue {
     this.timer = setInterval(() => void this.maintain(), Math.max(200, Math.floor(this.leaseMs / 3)));
     void this.reportIn();
     this.loopDone = this.loop();
+    this.scheduler.start();
     this.logger.info({ worker: this.worker, kinds: [...this.kinds.keys()] }, 'job workers started');
   }
 
@@ -131,6 +137,7 @@ export class DbJobQueue implements JobQueue {
       return;
     }
     this.state = 'stopping';
+    await this.scheduler.stop();
     this.wake?.();
     await this.loopDone;
     const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));

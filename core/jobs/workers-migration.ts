@@ -1,5 +1,5 @@
 /**
- * Migration `0005_job_workers`: worker processes report in (`job_workers`, one row per process,
+ * Migration `0006_job_workers`: worker processes report in (`job_workers`, one row per process,
  * its last report in `seen_at`), so /health and /metrics can count the workers alive in every
  * process; and a job remembers the request that started it (`jobs.request_id`) for its logs.
  */

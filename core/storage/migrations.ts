@@ -15,6 +15,7 @@ import type { AnyFeature } from '../feature.ts';
 import { jobsMigration } from '../jobs/migration.ts';
 import { jobWorkersMigration } from '../jobs/workers-migration.ts';
 import { accountsMigration } from './accounts-migration.ts';
+import { schedulesMigration } from '../jobs/schedule-migration.ts';
 import { DEFAULT_WORKSPACE } from './workspaces.ts';
 
 // Migrations see the database as it was when they were written, not as schema.ts says today.
@@ -80,7 +81,8 @@ const coreMigrations: Record<string, Migration> = {
   '0002_jobs_crawls': jobsMigration,
   // 0003 is the webhooks feature's (shipped under that name).
   '0004_accounts': accountsMigration,
-  '0005_job_workers': jobWorkersMigration,
+  '0005_schedules': schedulesMigration,
+  '0006_job_workers': jobWorkersMigration,
 };
 
 /** Core's migrations plus every feature's; a name declared twice is a programming error. */

@@ -79,6 +79,22 @@ export interface JobsTable {
   updated_at: string;
 }
 
+/** One recurring subject (a watch, a monitor) of the shared schedule (core/jobs/scheduler.ts). */
+export interface SchedulesTable {
+  /** The job kind each due slot is enqueued as (`watch.check`). */
+  kind: string;
+  /** The feature's row the schedule belongs to (a watch id). */
+  subject_id: string;
+  workspace_id: string;
+  interval_seconds: number;
+  /** The next slot; its job carries it as `due`, so a slot is checked once. */
+  next_due_at: string;
+  /** 0 = paused: not claimed. */
+  active: number;
+  last_enqueued_at: string | null;
+  created_at: string;
+}
+
 /** A process running job workers; `seen_at` is renewed with its leases (core/jobs). */
 export interface JobWorkersTable {
   id: string;
@@ -94,5 +110,6 @@ export interface Database {
   api_keys: ApiKeysTable;
   results: ResultsTable;
   jobs: JobsTable;
+  schedules: SchedulesTable;
   job_workers: JobWorkersTable;
 }

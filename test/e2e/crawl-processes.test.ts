@@ -14,48 +14,11 @@ import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer } from '../helpers/trawl-server.ts';
 import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site/site.ts';
 import { allResults, apiClient, pathOf, waitForSummary } from '../fixtures/crawl-site/runs.ts';
+import { spawnTrawl as spawnProcess, type TrawlProcess } from '../helpers/trawl-process.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-
-interface TrawlProcess {
-  proc: ReturnType<typeof Bun.spawn>;
-  /** Resolves with the API URL once the process listens (role api/all). */
-  url: Promise<string>;
-  output(): string;
-}
-
-/** Starts `bun server/main.ts` with test settings; `env` selects the database and role. */
-function spawnTrawl(role: 'all' | 'worker', env: Record<string, string>): TrawlProcess {
-  const proc = Bun.spawn(['bun', 'server/main.ts', '--role', role, '--port', '0'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      TRAWL_LOG_LEVEL: 'info',
-      TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true',
-      TRAWL_JOBS_LEASE_SECONDS: '2',
-      TRAWL_JOBS_POLL_INTERVAL_MS: '100',
-      TRAWL_JOBS_SHUTDOWN_GRACE_MS: '3000',
-      TRAWL_CRAWL_CONCURRENCY: '4',
-      TRAWL_CRAWL_PER_HOST_CONCURRENCY: '4',
-      ...env,
-    },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  let log = '';
-  const { promise: url, resolve: resolveUrl } = Promise.withResolvers<string>();
-  void (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
-      log += decoder.decode(chunk);
-      const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(log);
-      if (match) resolveUrl(match[1]!);
-    }
-  })();
-  void new Response(proc.stderr as ReadableStream<Uint8Array>).text().then((text) => { log += text; });
-  return { proc, url, output: () => log };
-}
+const CRAWL_ENV = { TRAWL_CRAWL_CONCURRENCY: '4', TRAWL_CRAWL_PER_HOST_CONCURRENCY: '4' };
+const spawnTrawl = (role: 'all' | 'worker', env: Record<string, string>): TrawlProcess => spawnProcess(role, { ...CRAWL_ENV, ...env });
 
 async function startApi(env: Record<string, string>): Promise<{ process: TrawlProcess; url: string }> {
   const process = spawnTrawl('all', env);

@@ -223,9 +223,9 @@ describe('OpenAPI', () => {
     const doc = (await trawl.get('/openapi.json')).body;
     for (const path of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries', '/v1/map']) expect(doc.paths[path]).toBeDefined();
     expect(Object.keys(doc.paths['/v1/webhooks/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['batch.completed', 'crawl.completed', 'crawl.failed']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['batch.completed', 'crawl.completed', 'crawl.failed', 'lead.batch.completed', 'watch.changed']);
     expect(doc.webhooks['crawl.completed'].post.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/CrawlEvent' });
-    expect(doc.paths['/v1/webhooks'].post.requestBody.content['application/json'].schema.properties.events.items.enum).toEqual(['crawl.completed', 'crawl.failed', 'batch.completed']);
+    expect(doc.paths['/v1/webhooks'].post.requestBody.content['application/json'].schema.properties.events.items.enum).toEqual(['crawl.completed', 'crawl.failed', 'batch.completed', 'lead.batch.completed']);
     const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/[^"]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(10);
     for (const ref of new Set(refs)) expect(doc.components.schemas[JSON.parse(ref).split('/').pop()]).toBeDefined();

@@ -1,8 +1,8 @@
 // The accounts feature on every test database: keys (format, hashed storage, revocation), the ledger
 // under concurrency (never overspent), refunds, the checks made with each charge, run charges, grants.
 import 'reflect-metadata';
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { sql } from 'kysely';
 import { loadConfig } from '../../config.ts';
 import type { Meter } from '../../metering.ts';
 import type { Storage } from '../../services.ts';
@@ -22,9 +22,9 @@ const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, 
 /** Every row of every table, as text: where a key in clear would show up if it were stored anywhere. */
 async function everyStoredValue(storage: Storage): Promise<string> {
   const db = storage.db.withTables<Record<string, Record<string, unknown>>>();
-  // Postgres lists every schema's tables; only this test's schema is its database.
-  const current = storage.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(storage.db)).rows[0]?.name : undefined;
-  const names = (await storage.db.introspection.getTables()).filter((t) => !current || t.schema === current).map((t) => t.name);
+  // (on Postgres the catalog lists every schema's tables: only this test's own schema is read)
+  const own = storage.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]!.schema : undefined;
+  const names = (await storage.db.introspection.getTables()).filter((t) => own === undefined || t.schema === own).map((t) => t.name);
   const dumps = await Promise.all(names.map(async (name) => JSON.stringify(await db.selectFrom(name).selectAll().execute())));
   return dumps.join('\n');
 }

@@ -47,7 +47,7 @@ export function createEventBus(deps: EventBusDeps): EventBus {
   return {
     async emit(event) {
       const registrations = await deps.store.subscribers(event.workspace, event.type);
-      const base = { messageId: newMessageId(), event: event.type, body: eventBody(event.type, event.data), attempt: 1, scheme: 'standard' as const };
+      const base = { messageId: newMessageId(), event: event.type, body: event.bare ? JSON.stringify(event.data) : eventBody(event.type, event.data), attempt: 1, scheme: 'standard' as const };
       const payloads: DeliveryPayload[] = registrations.map((w) => ({ ...base, webhookId: w.id }));
       if (event.url) payloads.push({ ...base, url: event.url });
       if (payloads.length === 0) return;

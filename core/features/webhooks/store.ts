@@ -10,7 +10,7 @@ import { nowIso, readBool, readInt, readJson, writeBool } from '../../storage/va
 import { newSigningSecret, type SecretBox } from './signing.ts';
 
 /** The events a registration can subscribe to. */
-export const WEBHOOK_EVENTS = ['crawl.completed', 'crawl.failed', 'batch.completed'] as const;
+export const WEBHOOK_EVENTS = ['crawl.completed', 'crawl.failed', 'batch.completed', 'lead.batch.completed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export interface Webhook {

@@ -5,6 +5,7 @@
  */
 import type { DomDocument } from '../../../core/dom.ts';
 import { joinNames } from './people.ts';
+import { itemValue, scopeOf } from '../../../core/microdata.ts';
 import { indexPage, tokens, type PageIndex } from './page-index.ts';
 
 export interface MicrodataFields {
@@ -17,19 +18,7 @@ export interface MicrodataFields {
 
 const MAIN_ITEM_TYPE = /(?:Article|Posting|Product|Recipe|Review)\s*$/i;
 
-/** A property's value per the microdata rules: the attribute that carries it depends on the element. */
-export function itemValue(el: Element): string | null {
-  const tag = el.tagName.toLowerCase();
-  const attribute =
-    tag === 'meta' ? 'content'
-    : tag === 'time' ? 'datetime'
-    : ['a', 'link', 'area'].includes(tag) ? 'href'
-    : ['img', 'audio', 'video', 'source', 'embed', 'iframe', 'track'].includes(tag) ? 'src'
-    : ['data', 'meter'].includes(tag) ? 'value'
-    : null;
-  const value = (attribute ? el.getAttribute(attribute) : null) ?? el.textContent;
-  return value?.replace(/\s+/g, ' ').trim() || null;
-}
+export { itemValue };
 
 /** Property elements by name, in page order (an element may carry several names). */
 type Properties = Map<string, Element[]>;
@@ -44,12 +33,6 @@ function byName(index: PageIndex): Properties {
     }
   }
   return names;
-}
-
-/** The item an element's properties belong to: its nearest ancestor with itemscope. */
-function scopeOf(el: Element): Element | null {
-  for (let p = el.parentElement; p; p = p.parentElement) if (p.hasAttribute('itemscope')) return p;
-  return null;
 }
 
 /**

@@ -12,15 +12,13 @@
  */
 import { z } from 'zod';
 import { definePlugin, type FieldNamer } from '../../../core/plugin.ts';
-import { parseHtmlDocument } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { SELECTOR_LIMITS, validateSelectors } from '../../../core/selectors.ts';
 import { absoluteUrl, documentBaseUrl } from '../../../core/net/url.ts';
 import { absoluteSrcset } from '../../../core/net/srcset.ts';
-import { responseText } from '../../../core/response-text.ts';
-import { SERVED_HTML } from '../../../core/data-bag.ts';
+import { servedPage } from '../shared/served.ts';
 
 const PLUGIN_ID = 'format.attributes';
 /** Enough for any real listing; a hostile page with a million matches must not make a million-entry answer. */
@@ -60,13 +58,6 @@ export function collectAttributes(scope: ParentNode, pairs: ReadonlyArray<{ sele
   return { results, truncated };
 }
 
-/** The page as the server sent it; documents that are not HTML (PDF, DOCX …) offer only the HTML built from them. */
-function servedPage(doc: PageDocument): ParentNode | null {
-  // the markup the document plugin read (cut at its element limit), so a huge page is not parsed whole here
-  if (doc.type === 'document.html' && doc.response) return parseHtmlDocument(doc.data.get(SERVED_HTML) ?? responseText(doc.response));
-  return doc.dom ?? doc.root;
-}
-
 export const attributesFormat = definePlugin({
   kind: 'format',
   name: 'attributes',
@@ -94,7 +85,7 @@ export const attributesFormat = definePlugin({
       },
       render(doc: PageDocument): AttributeValues[] {
         const pairs = doc.job.request.attributeSelectors ?? [];
-        const page = servedPage(doc);
+        const page = servedPage(doc) ?? doc.root;
         if (!page) return pairs.map(({ selector, attribute }) => ({ selector, attribute, values: [] }));
         const base = documentBaseUrl(doc.dom, doc.baseUrl);
         const { results, truncated } = collectAttributes(page, pairs, base);

@@ -200,7 +200,7 @@ const DELIVERY_RULES =
   '`webhooks.maxAttempts` times with exponential backoff and jitter; 410 Gone disables the registration at once (a crawl\'s `webhook_url` is just not retried). ' +
   'Outbound addresses pass the SSRF guard. Every attempt to a registration is in its delivery log.';
 
-const eventDoc = (type: string, data: string, when: string) => ({
+export const eventDoc = (type: string, data: string, when: string) => ({
   post: {
     summary: `${type}: ${when}`,
     description: DELIVERY_RULES,

@@ -61,7 +61,7 @@ export function presentSearch(outcome: SearchOutcome): Record<string, unknown> {
   return { query: outcome.query, provider: outcome.provider, results, ...(outcome.warnings.length ? { warnings: outcome.warnings } : {}) };
 }
 
-const presentUsage = (usage: LlmUsage) => ({ input_tokens: usage.inputTokens, output_tokens: usage.outputTokens });
+export const presentUsage = (usage: LlmUsage) => ({ input_tokens: usage.inputTokens, output_tokens: usage.outputTokens });
 
 /** The /v1 extract response: `{url, data, generated_schema?, model, provider, usage, warnings?}`. */
 export function presentExtract(outcome: ExtractOutcome): Record<string, unknown> {

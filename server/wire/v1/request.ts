@@ -13,6 +13,8 @@ import type { BatchRequest, CrawlRequest, ScrapeOptions } from '../../../core/fe
 import { searchRequestFields, type SearchRequest } from '../../../core/features/search/request.ts';
 import { extractRequestFields, type ExtractRequest } from '../../../core/features/extract/request.ts';
 import { summarizeRequestFields, type SummarizeRequest } from '../../../core/features/summarize/request.ts';
+import { brandRequestFields, type BrandRequest } from '../../../core/features/brand/request.ts';
+import { leadBatchRequestFields, leadRequestFields, type LeadBatchRequest, type LeadRequest } from '../../../core/features/lead/request.ts';
 import { fromV1Name, renameKeys, v1Object } from './names.ts';
 import { oncePer } from '../once.ts';
 
@@ -71,3 +73,9 @@ export const v1ExtractSchema = v1Object(extractRequestFields).transform((body) =
 
 /** The body of POST /v1/summarize. */
 export const v1SummarizeSchema = v1Object(summarizeRequestFields).transform((body) => toModel<SummarizeRequest>(body));
+
+/** The bodies of POST /v1/lead and POST /v1/lead/batch. */
+export const v1LeadSchema = v1Object(leadRequestFields).transform((body) => toModel<LeadRequest>(body));
+export const v1LeadBatchSchema = v1Object(leadBatchRequestFields).transform((body) => toModel<LeadBatchRequest>(body));
+/** The body of POST /v1/brand. */
+export const v1BrandSchema = v1Object(brandRequestFields).transform((body) => toModel<BrandRequest>(body));

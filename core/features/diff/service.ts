@@ -1,0 +1,55 @@
+/**
+ * POST /v1/diff: what changed on a page since a version the caller sends (`previous`, earlier
+ * markdown or text) or, without one, since the workspace's last stored scrape of the URL. The page
+ * is scraped afresh (main content, cache bypassed) and compared in the watches' comparable form,
+ * so the same noise never counts; the fresh scrape is stored like any other and is the next call's
+ * previous version.
+ */
+import type { Scraper } from '../../scrape.ts';
+import type { ScrapeResult } from '../../model/result.ts';
+import type { ResultStore } from '../../services.ts';
+import { compare, type Comparison } from './compare.ts';
+import { comparableOf, countWords, linksInText, versionOf, versionRequest, type PageVersion } from './page.ts';
+
+export interface DiffRequest {
+  url: string;
+  previous?: string;
+}
+
+export interface DiffOutcome {
+  url: string;
+  status: 'new' | 'same' | 'changed';
+  previousScrapedAt: string | null;
+  comparison: Comparison | null;
+  /** The stored result of this call's scrape, when results are stored. */
+  resultId?: string;
+}
+
+/** Words of text a caller sent, link targets left out (metadata counts the words people read). */
+function callerVersion(text: string): Pick<PageVersion, 'markdown' | 'wordCount'> {
+  let readable = text;
+  for (const link of linksInText(text)) readable = readable.replace(link, ' ');
+  return { markdown: text, wordCount: countWords(readable) };
+}
+
+export class DiffService {
+  constructor(private readonly scraper: Scraper, private readonly results: ResultStore | null) {}
+
+  async diff(workspace: string, request: DiffRequest, signal?: AbortSignal): Promise<DiffOutcome> {
+    // Read before scraping: the scrape below stores a newer result of the same URL.
+    const stored = request.previous === undefined && this.results ? await this.results.latest(workspace, 'scrape', request.url) : null;
+    const outcome = await this.scraper.scrape(versionRequest(request.url), workspace, signal);
+    const current = versionOf(outcome.result);
+    const resultId = outcome.resultId ? { resultId: outcome.resultId } : {};
+    const previous = request.previous !== undefined ? callerVersion(request.previous) : stored ? versionOf(stored.output as unknown as ScrapeResult) : null;
+    if (!previous) return { url: request.url, status: 'new', previousScrapedAt: null, comparison: null, ...resultId };
+    const comparison = compare(comparableOf(previous), comparableOf(current));
+    return {
+      url: request.url,
+      status: comparison.changed ? 'changed' : 'same',
+      previousScrapedAt: stored?.createdAt ?? null,
+      comparison,
+      ...resultId,
+    };
+  }
+}

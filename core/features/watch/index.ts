@@ -1,0 +1,54 @@
+/**
+ * The watch feature: the `[watch]` section, the watch and snapshot tables, the WatchService for the
+ * routes and the dashboard, and the `watch.check` job — a kind on the shared schedule (its slots
+ * are claimed by core/jobs/scheduler.ts), metered at one `watchCheck` per check in cloud mode.
+ */
+import type { InjectionToken } from 'tsyringe';
+import { defineFeature, service, type FeatureContext } from '../../feature.ts';
+import { JobTokens } from '../../jobs/index.ts';
+import { CoreTokens, Tokens } from '../../services.ts';
+import { checkMeter, CHECK_JOB, createCheckWorker } from './check.ts';
+import { watchConfigSchema, type WatchSettings } from './config.ts';
+import { watchTablesMigration } from './migration.ts';
+import { WatchService } from './service.ts';
+import { createWatchStore, type WatchStore } from './store.ts';
+import type { WatchTables } from './tables.ts';
+
+export const WatchTokens = {
+  Service: Symbol('WatchService') as InjectionToken<WatchService>,
+  Store: Symbol('WatchStore') as InjectionToken<WatchStore>,
+} as const;
+
+type Ctx = FeatureContext<WatchSettings>;
+
+export const watchFeature = defineFeature<WatchSettings>({
+  name: 'watch',
+  description: 'Watches (POST /v1/watch): pages re-scraped on a schedule, a snapshot timeline, and watch.changed on a change.',
+  config: watchConfigSchema,
+  migrations: { 'watch.0001_tables': watchTablesMigration },
+  tokens: WatchTokens,
+  services: [
+    service(WatchTokens.Store, (ctx: Ctx) => createWatchStore(ctx.resolve(Tokens.Storage).db.withTables<WatchTables>())),
+    service(WatchTokens.Service, (ctx: Ctx) => new WatchService({
+      store: ctx.resolve(WatchTokens.Store),
+      queue: ctx.resolve(JobTokens.Queue),
+      scheduler: ctx.resolve(JobTokens.Scheduler),
+      settings: ctx.settings,
+      logger: ctx.logger,
+    })),
+  ],
+  jobs: (ctx: Ctx) => {
+    const store = ctx.resolve(WatchTokens.Store);
+    const worker = createCheckWorker({
+      store,
+      scraper: ctx.resolve(CoreTokens.Scraper),
+      events: () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null),
+      settings: ctx.settings,
+      logger: ctx.logger,
+    });
+    return [{
+      kind: CHECK_JOB, handler: worker.handle, meter: checkMeter(store), schedule: { maxAttempts: ctx.settings.maxAttempts },
+      options: { concurrency: ctx.settings.concurrency, onFailed: worker.onFailed },
+    }];
+  },
+});

@@ -1,0 +1,214 @@
+/**
+ * The SQL of watches and their snapshots. Rows are read through values.ts (booleans, integers and
+ * JSON differ between drivers); a snapshot's content is stored gzip-compressed. Workspace-facing
+ * reads take the workspace, so another workspace's id reads as unknown; the check worker reads by
+ * id alone.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Selectable } from 'kysely';
+import { nowIso, readBool, readInt, readJson, writeBool } from '../../storage/values.ts';
+import type { WatchDb, WatchesTable, WatchExecutor, WatchSnapshotsTable } from './tables.ts';
+
+export interface Watch {
+  id: string;
+  workspace: string;
+  url: string;
+  name: string;
+  intervalMinutes: number;
+  webhookUrl: string | null;
+  active: boolean;
+  ignoreSelectors: string[];
+  ignoreText: string[];
+  lastCheckedAt: string | null;
+  lastChangedAt: string | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type SnapshotStatus = 'initial' | 'same' | 'changed';
+
+export interface Snapshot {
+  id: string;
+  watchId: string;
+  contentHash: string;
+  wordCount: number;
+  status: SnapshotStatus;
+  title: string;
+  diffSummary: string | null;
+  wordCountDelta: number;
+  linksAdded: number;
+  linksRemoved: number;
+  dueAt: string | null;
+  checkedAt: string;
+}
+
+export type NewWatch = Pick<Watch, 'url' | 'name' | 'intervalMinutes' | 'webhookUrl' | 'ignoreSelectors' | 'ignoreText'>;
+export type WatchPatch = Partial<Pick<Watch, 'name' | 'intervalMinutes' | 'webhookUrl' | 'active' | 'ignoreSelectors' | 'ignoreText'>>;
+
+const toWatch = (row: Selectable<WatchesTable>): Watch => ({
+  id: row.id,
+  workspace: row.workspace_id,
+  url: row.url,
+  name: row.name,
+  intervalMinutes: readInt(row.interval_minutes),
+  webhookUrl: row.webhook_url,
+  active: readBool(row.active),
+  ignoreSelectors: readJson<string[]>(row.ignore_selectors),
+  ignoreText: readJson<string[]>(row.ignore_text),
+  lastCheckedAt: row.last_checked_at,
+  lastChangedAt: row.last_changed_at,
+  lastError: row.last_error,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const SNAPSHOT_COLUMNS = [
+  'id', 'watch_id', 'content_hash', 'word_count', 'status', 'title', 'diff_summary', 'word_count_delta', 'links_added', 'links_removed', 'due_at', 'checked_at',
+] as const;
+
+const toSnapshot = (row: Omit<Selectable<WatchSnapshotsTable>, 'content' | 'workspace_id'>): Snapshot => ({
+  id: row.id,
+  watchId: row.watch_id,
+  contentHash: row.content_hash,
+  wordCount: readInt(row.word_count),
+  status: row.status as SnapshotStatus,
+  title: row.title,
+  diffSummary: row.diff_summary,
+  wordCountDelta: readInt(row.word_count_delta),
+  linksAdded: readInt(row.links_added),
+  linksRemoved: readInt(row.links_removed),
+  dueAt: row.due_at,
+  checkedAt: row.checked_at,
+});
+
+export const packContent = (markdown: string) => gzipSync(markdown).toString('base64');
+export const unpackContent = (packed: string) => gunzipSync(Buffer.from(packed, 'base64')).toString('utf8');
+
+/** The unique slot index refused a second snapshot for the same slot. */
+const isDuplicate = (err: unknown) => /unique|duplicate key/i.test(err instanceof Error ? err.message : String(err));
+
+export function createWatchStore(db: WatchDb) {
+  const scoped = (workspace: string, id: string) => db.selectFrom('watches').where('workspace_id', '=', workspace).where('id', '=', id);
+
+  return {
+    db,
+
+    async count(workspace: string, executor: WatchExecutor = db): Promise<number> {
+      const row = await executor.selectFrom('watches').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspace).executeTakeFirstOrThrow();
+      return readInt(row.n);
+    },
+
+    async insert(executor: WatchExecutor, workspace: string, watch: NewWatch): Promise<Watch> {
+      const now = nowIso();
+      const row: Selectable<WatchesTable> = {
+        id: crypto.randomUUID(), workspace_id: workspace, url: watch.url, name: watch.name, interval_minutes: watch.intervalMinutes,
+        webhook_url: watch.webhookUrl, active: 1, ignore_selectors: JSON.stringify(watch.ignoreSelectors), ignore_text: JSON.stringify(watch.ignoreText),
+        last_checked_at: null, last_changed_at: null, last_error: null, created_at: now, updated_at: now,
+      };
+      await executor.insertInto('watches').values(row).execute();
+      return toWatch(row);
+    },
+
+    async get(workspace: string, id: string): Promise<Watch | null> {
+      const row = await scoped(workspace, id).selectAll().executeTakeFirst();
+      return row ? toWatch(row) : null;
+    },
+
+    /** For the check worker: any workspace. */
+    async byId(id: string): Promise<Watch | null> {
+      const row = await db.selectFrom('watches').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toWatch(row) : null;
+    },
+
+    async list(workspace: string, query: { page: number; perPage: number }): Promise<{ items: Watch[]; total: number }> {
+      const [total, rows] = await Promise.all([
+        this.count(workspace),
+        db.selectFrom('watches').selectAll().where('workspace_id', '=', workspace)
+          .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.perPage).offset((query.page - 1) * query.perPage).execute(),
+      ]);
+      return { items: rows.map(toWatch), total };
+    },
+
+    async update(executor: WatchExecutor, workspace: string, id: string, patch: WatchPatch): Promise<Watch | null> {
+      const set: Partial<WatchesTable> = { updated_at: nowIso() };
+      if (patch.name !== undefined) set.name = patch.name;
+      if (patch.intervalMinutes !== undefined) set.interval_minutes = patch.intervalMinutes;
+      if (patch.webhookUrl !== undefined) set.webhook_url = patch.webhookUrl;
+      if (patch.active !== undefined) set.active = writeBool(patch.active);
+      if (patch.ignoreSelectors !== undefined) set.ignore_selectors = JSON.stringify(patch.ignoreSelectors);
+      if (patch.ignoreText !== undefined) set.ignore_text = JSON.stringify(patch.ignoreText);
+      const result = await executor.updateTable('watches').set(set).where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return null;
+      const row = await executor.selectFrom('watches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return toWatch(row);
+    },
+
+    /** The watch and all its snapshots; false when unknown in the workspace. */
+    async delete(executor: WatchExecutor, workspace: string, id: string): Promise<boolean> {
+      const result = await executor.deleteFrom('watches').where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      await executor.deleteFrom('watch_snapshots').where('watch_id', '=', id).execute();
+      return true;
+    },
+
+    /** Newest first, without content. */
+    async snapshots(watchId: string, limit: number): Promise<Snapshot[]> {
+      const rows = await db.selectFrom('watch_snapshots').select(SNAPSHOT_COLUMNS).where('watch_id', '=', watchId)
+        .orderBy('checked_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      return rows.map(toSnapshot);
+    },
+
+    /** A snapshot with its markdown, or null. */
+    async snapshotWithContent(watchId: string, snapshotId: string): Promise<{ snapshot: Snapshot; markdown: string } | null> {
+      const row = await db.selectFrom('watch_snapshots').select([...SNAPSHOT_COLUMNS, 'content']).where('watch_id', '=', watchId).where('id', '=', snapshotId).executeTakeFirst();
+      return row ? { snapshot: toSnapshot(row), markdown: unpackContent(row.content) } : null;
+    },
+
+    async latestWithContent(watchId: string): Promise<{ snapshot: Snapshot; markdown: string } | null> {
+      const row = await db.selectFrom('watch_snapshots').select([...SNAPSHOT_COLUMNS, 'content']).where('watch_id', '=', watchId)
+        .orderBy('checked_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+      return row ? { snapshot: toSnapshot(row), markdown: unpackContent(row.content) } : null;
+    },
+
+    /**
+     * Appends a snapshot and updates the watch's check times in one transaction; false (nothing
+     * written) when the slot already has its snapshot or the watch was deleted meanwhile.
+     */
+    async appendSnapshot(workspace: string, snapshot: Omit<Snapshot, 'id'>, markdown: string): Promise<Snapshot | null> {
+      const row: Selectable<WatchSnapshotsTable> = {
+        id: crypto.randomUUID(), watch_id: snapshot.watchId, workspace_id: workspace, content_hash: snapshot.contentHash, word_count: snapshot.wordCount,
+        status: snapshot.status, title: snapshot.title, diff_summary: snapshot.diffSummary, word_count_delta: snapshot.wordCountDelta,
+        links_added: snapshot.linksAdded, links_removed: snapshot.linksRemoved, content: packContent(markdown), due_at: snapshot.dueAt, checked_at: snapshot.checkedAt,
+      };
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const set: Partial<WatchesTable> = { last_checked_at: snapshot.checkedAt, last_error: null };
+          if (snapshot.status === 'changed') set.last_changed_at = snapshot.checkedAt;
+          const updated = await trx.updateTable('watches').set(set).where('id', '=', snapshot.watchId).executeTakeFirst();
+          if (Number(updated.numUpdatedRows) === 0) return null;
+          await trx.insertInto('watch_snapshots').values(row).execute();
+          return toSnapshot(row);
+        });
+      } catch (err) {
+        if (isDuplicate(err)) return null;
+        throw err;
+      }
+    },
+
+    async recordFailure(watchId: string, error: string, checkedAt: string): Promise<void> {
+      await db.updateTable('watches').set({ last_error: error.slice(0, 2000), last_checked_at: checkedAt }).where('id', '=', watchId).execute();
+    },
+
+    /** Keeps the newest `keep` snapshots of a watch. */
+    async prune(watchId: string, keep: number): Promise<number> {
+      const cutoff = await db.selectFrom('watch_snapshots').select(['checked_at']).where('watch_id', '=', watchId)
+        .orderBy('checked_at', 'desc').orderBy('id', 'desc').offset(keep).limit(1).executeTakeFirst();
+      if (!cutoff) return 0;
+      const result = await db.deleteFrom('watch_snapshots').where('watch_id', '=', watchId).where('checked_at', '<=', cutoff.checked_at).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type WatchStore = ReturnType<typeof createWatchStore>;

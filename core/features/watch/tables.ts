@@ -1,0 +1,54 @@
+/** Table types of watches and their snapshots; the migration that creates them is migration.ts. */
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../storage/schema.ts';
+
+export interface WatchesTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  name: string;
+  interval_minutes: number;
+  webhook_url: string | null;
+  /** 0/1: whether scheduled checks run. */
+  active: number;
+  /** JSON text: CSS selectors removed before the content is read. */
+  ignore_selectors: string;
+  /** JSON text: lines containing one of these patterns do not count. */
+  ignore_text: string;
+  last_checked_at: string | null;
+  last_changed_at: string | null;
+  /** Why the last check failed; null after a check that worked. */
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WatchSnapshotsTable {
+  id: string;
+  watch_id: string;
+  workspace_id: string;
+  content_hash: string;
+  word_count: number;
+  /** `initial`, `same` or `changed`. */
+  status: string;
+  title: string;
+  diff_summary: string | null;
+  word_count_delta: number;
+  links_added: number;
+  links_removed: number;
+  /** The page's markdown, gzip-compressed and base64-encoded. */
+  content: string;
+  /** The schedule slot the check was for; null for the first and manual checks. Unique per watch. */
+  due_at: string | null;
+  checked_at: string;
+}
+
+// A type alias, not an interface: kysely's withTables needs the implicit index signature.
+export type WatchTables = {
+  watches: WatchesTable;
+  watch_snapshots: WatchSnapshotsTable;
+};
+
+export type WatchDatabase = Database & WatchTables;
+export type WatchDb = Kysely<WatchDatabase>;
+export type WatchExecutor = WatchDb | Transaction<WatchDatabase>;

@@ -1,0 +1,16 @@
+/**
+ * The page as the server sent it, parsed afresh: formats that read what cleaning, selectors and
+ * main content remove (attribute values, JSON-LD, `<link>` and `<style>` of the head, navigation
+ * and footers) read this instead of `doc.root`.
+ */
+import { parseHtmlDocument, type DomDocument } from '../../../core/dom.ts';
+import type { PageDocument } from '../../../core/document.ts';
+import { responseText } from '../../../core/response-text.ts';
+import { SERVED_HTML } from '../../../core/data-bag.ts';
+
+/** Documents that are not HTML (PDF, DOCX …) offer only the HTML built from them. */
+export function servedPage(doc: PageDocument): DomDocument | null {
+  // the markup the document plugin read (cut at its element limit), so a huge page is not parsed whole here
+  if (doc.type === 'document.html' && doc.response) return parseHtmlDocument(doc.data.get(SERVED_HTML) ?? responseText(doc.response));
+  return doc.dom;
+}

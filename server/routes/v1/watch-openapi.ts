@@ -1,0 +1,181 @@
+/**
+ * The OpenAPI part of the watch and diff routes: request bodies from the zod schemas that validate
+ * them, the Watch and Snapshot records, the diff answers and the `watch.changed` event; and the one
+ * presenter of a comparison both routes answer with.
+ */
+import type { z } from 'zod';
+import type { Comparison } from '../../../core/features/diff/compare.ts';
+import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
+
+/** `diff: {unified, added, removed}` and the counts, as /v1/diff and the snapshot diff answer. */
+export function presentComparison(c: Comparison | null, withParts = false) {
+  return {
+    diff: { unified: c?.unified ?? '', added: c?.added ?? [], removed: c?.removed ?? [], ...(withParts ? { parts: c?.parts ?? [] } : {}) },
+    summary: c ? c.summary : 'Nothing to compare with yet.',
+    word_count_delta: c?.wordCountDelta ?? 0,
+    links_added: c?.linksAdded ?? 0,
+    links_removed: c?.linksRemoved ?? 0,
+  };
+}
+
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const common = { 401: errorBody('Invalid or missing API key') };
+const unknown = { 404: errorBody('`Watch not found`: unknown id, or an id of another workspace') };
+
+export const diffBodySchema = {
+  type: 'object',
+  required: ['unified', 'added', 'removed'],
+  properties: {
+    unified: { type: 'string', description: 'Unified diff (`--- previous`, `+++ current`, 3 lines of context) of the normalised texts; empty when unchanged.' },
+    added: { type: 'array', items: { type: 'string' }, description: 'Lines only in the current version (at most 500).' },
+    removed: { type: 'array', items: { type: 'string' }, description: 'Lines only in the previous version (at most 500).' },
+  },
+};
+
+const NORMALISED =
+  'Both versions are compared in a normalised form: main content as markdown; whitespace collapsed; tracking, cache-busting and session/CSRF ' +
+  'parameters removed from links and the rest sorted; long random tokens, times of day, timestamps, relative ages ("5 minutes ago") and ' +
+  'view/like/comment counters replaced by placeholders. Calendar dates and all other text count.';
+
+const counts = {
+  summary: { type: 'string', description: 'A short plain sentence, e.g. `1 line added and 1 removed. Now reads: “…”`' },
+  word_count_delta: { type: 'integer', description: 'Words now minus words before.' },
+  links_added: { type: 'integer' },
+  links_removed: { type: 'integer' },
+};
+
+const watchSchema = {
+  type: 'object',
+  required: ['id', 'url', 'name', 'interval_minutes', 'webhook_url', 'active', 'last_checked_at', 'last_changed_at', 'created_at'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    url: { type: 'string' },
+    name: { type: 'string' },
+    interval_minutes: { type: 'integer' },
+    webhook_url: { type: ['string', 'null'] },
+    active: { type: 'boolean', description: 'Whether scheduled checks run. A failing page never pauses a watch.' },
+    last_checked_at: dateTime('Last check, successful or not.', true),
+    last_changed_at: dateTime('Last check that found a change.', true),
+    last_error: { type: ['string', 'null'], description: 'Why the last check failed (after its retries); null once a check works.' },
+    ignore_selectors: { type: 'array', items: { type: 'string' } },
+    ignore_text: { type: 'array', items: { type: 'string' } },
+    created_at: dateTime('Creation time.'),
+  },
+};
+
+const snapshotSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    content_hash: { type: 'string', description: 'sha256 of the normalised content.' },
+    word_count: { type: 'integer' },
+    status: { type: 'string', enum: ['initial', 'same', 'changed'] },
+    title: { type: 'string', description: 'Page title at check time.' },
+    diff_summary: { type: ['string', 'null'], description: 'What changed (status `changed`), else null.' },
+    word_count_delta: { type: 'integer', description: 'Versus the previous snapshot; 0 for `initial`.' },
+    links_added: { type: 'integer' },
+    links_removed: { type: 'integer' },
+    checked_at: dateTime('When the check ran.'),
+  },
+};
+
+interface Schemas {
+  create: z.ZodType;
+  update: z.ZodType;
+}
+
+export function watchOpenApi(schemas: Schemas) {
+  return {
+    paths: {
+      '/v1/watch': {
+        post: {
+          summary: 'Create a watch',
+          description: 'The first check is queued at once (snapshot `initial`); later ones run every `interval_minutes` on the shared schedule, ' +
+            'each at a fixed per-watch offset so equal intervals do not fire together. At most `watch.maxPerWorkspace` (default 20) per workspace. ' + NORMALISED,
+          requestBody: { required: true, content: { 'application/json': { schema: toJson(schemas.create) } } },
+          responses: {
+            201: jsonBody(schemaRef('Watch'), 'The watch'),
+            400: errorBody('`Missing required field: url`, `Invalid field interval_minutes: must be from 60 to 10080 minutes`, …'),
+            ...common,
+            409: errorBody('`Watch limit reached: at most 20 watches per workspace`'),
+          },
+        },
+        get: {
+          summary: 'List watches, newest first',
+          parameters: paging,
+          responses: {
+            200: jsonBody({ type: 'object', required: ['watches'], properties: { watches: { type: 'array', items: schemaRef('Watch') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: { type: 'string' } } }, 'One page'),
+            400: errorBody('Invalid page or per_page'), ...common,
+          },
+        },
+      },
+      '/v1/watch/{id}': {
+        get: {
+          summary: 'A watch with its snapshots, newest first',
+          parameters: [idParam],
+          responses: { 200: jsonBody({ allOf: [schemaRef('Watch'), { type: 'object', properties: { snapshots: { type: 'array', items: schemaRef('WatchSnapshot') } } }] }, 'The watch'), ...common, ...unknown },
+        },
+        patch: {
+          summary: 'Change the given fields only',
+          parameters: [idParam],
+          requestBody: { required: true, content: { 'application/json': { schema: toJson(schemas.update) } } },
+          responses: { 200: jsonBody(schemaRef('Watch'), 'The watch as changed'), 400: errorBody('Invalid field, or no field given'), ...common, ...unknown },
+        },
+        delete: {
+          summary: 'Delete a watch and all its snapshots',
+          parameters: [idParam],
+          responses: { 200: jsonBody({ type: 'object', properties: { success: { const: true } } }, 'Deleted'), ...common, ...unknown },
+        },
+      },
+      '/v1/watch/{id}/check': {
+        post: {
+          summary: 'Check now, in the background',
+          description: 'Also checks a paused watch. The snapshot appears in `GET /v1/watch/{id}` when the check is done. Costs 1 credit in cloud mode, like a scheduled check.',
+          parameters: [idParam],
+          responses: { 202: jsonBody({ type: 'object', properties: { status: { const: 'checking' } } }, 'Queued'), ...common, ...unknown },
+        },
+      },
+      '/v1/watch/{id}/diff': {
+        get: {
+          summary: 'Compare two snapshots of a watch',
+          description: 'Both snapshots\' stored content compared under the watch\'s current noise rules. Defaults: `to` the newest snapshot, `from` the one before it.',
+          parameters: [idParam, { name: 'from', in: 'query', schema: { type: 'string' } }, { name: 'to', in: 'query', schema: { type: 'string' } }],
+          responses: {
+            200: jsonBody({
+              type: 'object',
+              properties: {
+                watch_id: { type: 'string' }, from: schemaRef('WatchSnapshot'), to: schemaRef('WatchSnapshot'),
+                diff: { allOf: [diffBodySchema, { type: 'object', properties: { parts: { type: 'array', items: { type: 'object', properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } } }, description: 'The whole text as runs of same, removed and added lines.' } } }] },
+                ...counts,
+              },
+            }, 'The comparison'),
+            400: errorBody('Fewer than two snapshots and no ids given'), ...common, 404: errorBody('`Watch not found` or `Snapshot not found`'),
+          },
+        },
+      },
+    },
+    webhooks: {
+      'watch.changed': {
+        post: {
+          summary: 'watch.changed: a check found a change',
+          description: 'POSTed to the watch\'s `webhook_url` as this flat JSON object (no envelope), signed per Standard Webhooks with `webhooks.signingSecret` ' +
+            '(unsigned when none is configured), retried with backoff like every delivery; the address passes the SSRF guard.',
+          requestBody: { required: true, content: { 'application/json': { schema: schemaRef('WatchChangedEvent') } } },
+          responses: { 200: { description: 'Any 2xx: delivered.' } },
+        },
+      },
+    },
+    schemas: {
+      Watch: watchSchema,
+      WatchSnapshot: snapshotSchema,
+      WatchChangedEvent: {
+        type: 'object',
+        required: ['event', 'watch_id', 'url', 'summary', 'word_count_delta', 'checked_at'],
+        properties: { event: { const: 'watch.changed' }, watch_id: { type: 'string' }, url: { type: 'string' }, summary: counts.summary, word_count_delta: counts.word_count_delta, checked_at: dateTime('When the check ran.') },
+      },
+    },
+  };
+}
+
+export const diffCounts = counts;
+export const normalisedDescription = NORMALISED;
