@@ -64,7 +64,7 @@ export function bindTools(api: MountedApi, tools: readonly McpTool[] = mcpTools)
   const byKey = new Map(api.routes.map((route) => [`${route.method} ${route.path}`, route]));
   return tools.flatMap((tool) => {
     const route = byKey.get(`${tool.method} ${tool.path}`);
-    const input = tool.params ?? route?.input;
+    const input = tool.params ?? tool.body?.(api.env) ?? route?.input;
     if (!route || !input) return [];
     const output = outputSchema(api.openapi, route);
     const definition: Tool = {

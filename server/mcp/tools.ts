@@ -5,7 +5,9 @@
  * tool is one entry here.
  */
 import { z } from 'zod';
-import type { Method } from '../route.ts';
+import { watchFeature } from '../../core/features/watch/index.ts';
+import type { Method, RouteEnv } from '../route.ts';
+import { watchSchemas } from '../routes/v1/watch.ts';
 
 export interface McpTool {
   name: string;
@@ -16,6 +18,8 @@ export interface McpTool {
   path: string;
   /** Arguments of a route without a body: `:name` fills the path, the rest goes to the query string. */
   params?: z.ZodObject;
+  /** The body's schema of a route that reads its body itself (no `input` declared). */
+  body?(env: RouteEnv): z.ZodType;
   /** The answer as an agent reads it. */
   markdown(answer: Record<string, any>): string;
 }
@@ -38,13 +42,21 @@ function runPages(answer: Answer): string {
 const runStarted = (kind: string) => (answer: Answer) =>
   `${kind} ${answer.id} started (status ${answer.status}). Call ${kind === 'Crawl' ? 'crawl_status' : 'batch_status'} with this id for its progress and pages.`;
 
+const paging = {
+  page: z.number().int().min(1).optional().describe('Page of results, from 1.'),
+  per_page: z.number().int().min(1).max(100).optional().describe('Results per page.'),
+};
+
+const watchLine = (watch: Answer) =>
+  `- ${watch.name} (${watch.url}), id ${watch.id}: every ${watch.interval_minutes} min, ${watch.active ? 'active' : 'paused'}` +
+  `${watch.last_changed_at ? `, last changed ${watch.last_changed_at}` : ''}${watch.last_error ? `, last error: ${watch.last_error}` : ''}`;
+
 const runStatus = (kind: 'crawl' | 'batch') => ({
   method: 'GET' as const,
   path: `/v1/${kind}/:id`,
   params: z.object({
     id: z.string().min(1).max(100).describe(`The ${kind} id the ${kind === 'crawl' ? 'crawl' : 'batch_scrape'} tool answered.`),
-    page: z.number().int().min(1).optional().describe('Page of results, from 1.'),
-    per_page: z.number().int().min(1).max(100).optional().describe('Results per page.'),
+    ...paging,
   }),
   markdown: runPages,
 });
@@ -89,5 +101,17 @@ export const mcpTools: readonly McpTool[] = [
     name: 'summarize', title: 'Summarize a page', method: 'POST', path: '/v1/summarize',
     description: 'Scrape a page and summarize it (with the configured language model, or its most central sentences without one).',
     markdown: (answer) => `Summary of ${answer.url} (${answer.method}):\n\n${answer.summary}${warnings(answer)}`,
+  },
+  {
+    name: 'watch_create', title: 'Watch a page for changes', method: 'POST', path: '/v1/watch',
+    description: 'Check a page on a schedule and record each change (optionally notifying a webhook). Answers the watch; its snapshots and diffs are at /v1/watch/{id}.',
+    body: (env) => watchSchemas(watchFeature.settings(env.config)).create,
+    markdown: (watch) => `Watching ${watch.url} every ${watch.interval_minutes} minutes (watch ${watch.id}).`,
+  },
+  {
+    name: 'watch_list', title: 'List watches', method: 'GET', path: '/v1/watch',
+    description: 'The workspace\'s watches: URL, interval, state, when they last changed, their last error.',
+    params: z.object(paging),
+    markdown: (answer) => (answer.watches.length ? `${answer.watches.map(watchLine).join('\n')}\n\n${answer.total} watch(es).` : 'No watches.'),
   },
 ];

@@ -54,7 +54,7 @@ afterAll(async () => {
   await Promise.all([site.stop(), searx.stop(), openai.stop()]);
 });
 
-const TOOLS = ['batch_scrape', 'batch_status', 'crawl', 'crawl_status', 'extract', 'map', 'scrape', 'search', 'summarize'];
+const TOOLS = ['batch_scrape', 'batch_status', 'crawl', 'crawl_status', 'extract', 'map', 'scrape', 'search', 'summarize', 'watch_create', 'watch_list'];
 const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 /** Calls a status tool until the run has finished. */
@@ -110,6 +110,16 @@ async function exercise(client: Client) {
   const batch = (await client.callTool({ name: 'batch_scrape', arguments: { urls: [site.at('/tides'), site.at('/ferries')] } })) as CallToolResult;
   const batched = await finished(client, 'batch_status', (batch.structuredContent as any).id);
   expect((batched.structuredContent as any).completed).toBe(2);
+
+  const watch = (await client.callTool({ name: 'watch_create', arguments: { url: site.at('/ferries'), interval_minutes: 60 } })) as CallToolResult;
+  const watchId = (watch.structuredContent as any).id as string;
+  expect(text(watch)).toBe(`Watching ${site.at('/ferries')} every 60 minutes (watch ${watchId}).`);
+  const listed = (await client.callTool({ name: 'watch_list', arguments: {} })) as CallToolResult;
+  expect((listed.structuredContent as any).watches.map((w: any) => w.id)).toContain(watchId);
+  expect(text(listed)).toContain(`id ${watchId}: every 60 min, active`);
+  const badWatch = (await client.callTool({ name: 'watch_create', arguments: { url: site.at('/'), interval_minutes: 0 } })) as CallToolResult;
+  expect(badWatch.isError).toBe(true);
+  expect(text(badWatch)).toStartWith('Invalid field interval_minutes');
 
   // Errors: the API's messages, as tool errors.
   const invalid = (await client.callTool({ name: 'scrape', arguments: {} })) as CallToolResult;
