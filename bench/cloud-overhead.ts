@@ -2,15 +2,15 @@
 /**
  * What cloud mode costs a request: cached-scrape throughput of the same Trawl in self-hosted mode
  * (the baseline: one configured key, remembered) and in cloud mode (on every request the key and the
- * plan checked again, the rate-limit counter incremented, a credit charged and a usage row written
- * and then finished, in the database, batched with the requests arriving meanwhile), side by side in
- * the same rounds with the same clients, on SQLite and on Postgres (when one answers: `--postgres
- * URL`, else TEST_DATABASE_URL, else the local one).
+ * plan checked, the request counted against the rate limit, a credit charged and a usage row
+ * written), side by side in the same rounds with the same clients — the two servers take turns
+ * second by second, so both meet the same load from the rest of the machine — on SQLite and on
+ * Postgres (when one answers: `--postgres URL`, else TEST_DATABASE_URL, else the local one).
  * Target: cloud mode at least 70% of self-hosted on each database. Each load also reports the
  * server process's CPU time per request, which shows the overhead even when the clients set the pace
  * (the database server's own CPU is not in it).
  *
- *   bun run bench cloud-overhead [--seconds 5] [--clients 16] [--urls 20] [--rounds 3] [--postgres URL | --no-postgres]
+ *   bun run bench cloud-overhead [--seconds 5] [--clients 16] [--urls 20] [--rounds 3] [--postgres URL | --no-postgres] [--no-sqlite]
  */
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { postgresProcessDatabase, sqliteProcessDatabase, type ProcessDatabase } from '../test/helpers/databases.ts';
 import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.ts';
 import { median } from './stats.ts';
-import { runLoad, startArticleSite, type Load } from './cached-load.ts';
+import { runInterleaved, startArticleSite, type Load } from './cached-load.ts';
 
 const ROOT = join(import.meta.dir, '..');
 const { values: args } = parseArgs({
@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     postgres: { type: 'string' },
     'no-postgres': { type: 'boolean', default: false },
+    'no-sqlite': { type: 'boolean', default: false },
     out: { type: 'string', default: join(ROOT, 'bench/results/cloud-overhead.json') },
   },
 });
@@ -46,8 +47,9 @@ const body = (url: string) => JSON.stringify({ url, formats: ['markdown', 'links
 const scrape = (target: Target, url: string) =>
   fetch(`${target.server.url}/v1/scrape`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` }, body: body(url) });
 
-const load = (target: Target, urls: string[]): Promise<Load> =>
-  runLoad({ seconds: SECONDS, clients: CLIENTS, pid: target.server.pid, send: (i) => scrape(target, urls[i % urls.length]!) });
+/** Both modes under the same load, taking turns second by second (bench/cached-load.ts). */
+const load = (targets: Target[], urls: string[]): Promise<Record<string, Load>> =>
+  runInterleaved(targets.map((target) => ({ name: target.name, pid: target.server.pid, send: (i: number) => scrape(target, urls[i % urls.length]!) })), { seconds: SECONDS, clients: CLIENTS });
 
 /** A fresh database per server: a temporary SQLite folder, or a Postgres schema of its own. */
 const database = (postgres: string | undefined): Promise<ProcessDatabase> =>
@@ -97,7 +99,7 @@ const urls = Array.from({ length: URLS }, (_, i) => `http://127.0.0.1:${site.por
 const results: Record<string, unknown> = {};
 const postgres = await postgresUrl();
 try {
-  for (const [dialect, url] of [['sqlite', undefined], ...(postgres ? [['postgres', postgres]] : [])] as Array<[string, string | undefined]>) {
+  for (const [dialect, url] of [...(args['no-sqlite'] ? [] : [['sqlite', undefined]]), ...(postgres ? [['postgres', postgres]] : [])] as Array<[string, string | undefined]>) {
     const pair = await startPair(url);
     const rounds: Record<string, Load>[] = [];
     try {
@@ -108,10 +110,8 @@ try {
         }
       }
       for (let round = 0; round < Number(args.rounds); round++) {
-        const loads: Record<string, Load> = {};
         // Alternate who goes first, so neither always runs on a machine warmed (or tired) by the other.
-        const order = round % 2 === 0 ? pair.targets : pair.targets.toReversed();
-        for (const target of order) loads[target.name] = await load(target, urls);
+        const loads = await load(round % 2 === 0 ? pair.targets : pair.targets.toReversed(), urls);
         rounds.push(loads);
         const ratio = loads.cloud!.requestsPerSecond / loads['self-hosted']!.requestsPerSecond;
         console.log(`${dialect} round ${round + 1}: ${Object.entries(loads).map(([name, r]) => `${name} ${r.requestsPerSecond}/s (p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, server CPU ${r.serverCpuUsPerRequest} µs/request, errors ${r.errors}, misses ${r.misses})`).join('; ')}; cloud/self-hosted ${ratio.toFixed(3)}`);

@@ -6,6 +6,7 @@
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
+import pino from 'pino';
 import type { z } from 'zod';
 import { loadConfig } from '../core/config.ts';
 import type { TrawlConfig } from '../core/config-schema.ts';
@@ -13,6 +14,7 @@ import { TrawlError } from '../core/errors.ts';
 import { createAccountsService, type AccountsService } from '../core/features/accounts/accounts.ts';
 import type { AccountTables } from '../core/features/accounts/tables.ts';
 import { builtinFeatures } from '../core/features/index.ts';
+import { createLogger } from '../core/logger.ts';
 import { openStorage } from '../core/storage/db.ts';
 import { describeZodError } from '../core/validation.ts';
 import { builtinPlugins } from '../plugins/index.ts';
@@ -112,7 +114,9 @@ export async function adminMain(argv: string[]): Promise<number> {
   try {
     const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, env: process.env });
     storage = await openStorage({ databaseUrl: config.storage.databaseUrl, dataDir: config.storage.dataDir, features: builtinFeatures });
-    console.log(await run(createAccountsService(storage.db.withTables<AccountTables>()), config.plans, argv));
+    // Audit lines go to stderr: stdout is the command's answer (an id, a key), read by scripts.
+    const audit = createLogger(config.log.level, pino.destination({ fd: 2, sync: true })).child({ feature: 'accounts', actor: 'cli' });
+    console.log(await run(createAccountsService(storage.db.withTables<AccountTables>(), audit), config.plans, argv));
     return 0;
   } catch (err) {
     if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {

@@ -99,12 +99,14 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
   let pool: WorkerPool | undefined; // created on first resolve; workers start on first use
   scope.register(CoreTokens.Workers, { useFactory: instanceCachingFactory(() => (pool = createContentPool(config, options.pluginList))) });
-  scope.register(CoreTokens.Pipeline, {
+  scope.register(CoreTokens.Content, {
     useFactory: instanceCachingFactory((c) => {
-      const pipelineLogger = logger.child({ component: 'pipeline' });
       const workers = options.pluginList ? { pool: c.resolve(CoreTokens.Workers), config } : undefined;
-      return new Pipeline(registry, pipelineLogger, new ContentRunner(registry, pipelineLogger, workers), metrics);
+      return new ContentRunner(registry, logger.child({ component: 'pipeline' }), workers);
     }),
+  });
+  scope.register(CoreTokens.Pipeline, {
+    useFactory: instanceCachingFactory((c) => new Pipeline(registry, logger.child({ component: 'pipeline' }), c.resolve(CoreTokens.Content), metrics)),
   });
   scope.register(WorkspaceStoreToken, { useFactory: instanceCachingFactory((c) => createWorkspaceStore(c.resolve(Tokens.Storage))) });
   registerJobQueue(scope, config, logger);
@@ -167,6 +169,8 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
       closed = true;
       // Workers first: running jobs finish (or are handed back) while browser and database are still up.
       await scope.resolve(Tokens.Jobs).stop();
+      // Pending usage rows and the credits this process holds go back while the database is up.
+      await meter?.close().catch((err) => logger.error({ err }, 'could not give back held credits'));
       await browser?.close();
       pool?.close();
       if (ownsStorage) await storage.close();

@@ -14,7 +14,7 @@ import type { PageDocument } from './document.ts';
 import { TrawlError, type ErrorCode } from './errors.ts';
 import type { Job } from './job.ts';
 import type { PluginRegistry } from './registry.ts';
-import { reviveError, type SerializedError } from './workers/task.ts';
+import { reviveError, type SerializedError, type TaskRef } from './workers/task.ts';
 import { WorkerPool, WorkerPoolError } from './workers/pool.ts';
 
 /** The pool's own timer is a backstop: the job's signal, which carries the scrape's message, fires first. */
@@ -62,6 +62,21 @@ export class ContentRunner {
     private readonly pool?: { pool: WorkerPool; config: Readonly<TrawlConfig> },
   ) {}
 
+  /**
+   * Other CPU work on untrusted input (a feature's parse): the task `ref` in a content worker, or
+   * `here` on this thread when there is no pool. `here` gets the server's registry, the worker's
+   * task the one its worker booted (content-task.ts `bootedRegistry`), so both see the same plugins.
+   */
+  async task<I, O>(ref: TaskRef<I, O>, input: I, here: (registry: PluginRegistry) => O | Promise<O>, limits: { signal: AbortSignal; deadline: number; heavy?: boolean }): Promise<O> {
+    if (!this.pool || this.pool.pool.size === 0) return here(this.registry);
+    const left = limits.deadline - Date.now();
+    try {
+      return await this.pool.pool.run(ref, input, { signal: limits.signal, heavy: limits.heavy, timeoutMs: Number.isFinite(left) ? Math.max(0, left) + BACKSTOP_MS : undefined });
+    } catch (err) {
+      throw poolFailure(err, limits.signal);
+    }
+  }
+
   async run(doc: PageDocument, refetched: boolean): Promise<ContentOutcome> {
     if (!this.pool || this.pool.pool.size === 0) return runContentStages(doc, this.registry, this.logger, { refetched });
     const { pool, config } = this.pool;
@@ -82,18 +97,18 @@ export class ContentRunner {
       applyContentOutput(doc, output);
       return output.rerender ? { rerender: output.rerender } : {};
     } catch (err) {
-      throw poolFailure(err, job);
+      throw poolFailure(err, job.signal);
     }
   }
 }
 
 /** What a request answers when the pool gave up on its page. */
-export function poolFailure(err: unknown, job: Job): unknown {
+export function poolFailure(err: unknown, signal: AbortSignal): unknown {
   if (!(err instanceof WorkerPoolError)) return err;
   switch (err.kind) {
     case 'timeout':
     case 'aborted':
-      return job.signal.reason instanceof TrawlError ? job.signal.reason : new TrawlError('timeout', 'Scrape timed out at its deadline');
+      return signal.reason instanceof TrawlError ? signal.reason : new TrawlError('timeout', 'Timed out at the deadline');
     case 'memory':
       return new TrawlError('unprocessable', `The page needs more memory than the server allows (workers.memoryLimitMb, workers.maxRssMb): ${err.message}`);
     case 'crashed':

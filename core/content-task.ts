@@ -8,7 +8,7 @@
  *
  * A worker boots once, as the pool's per-worker `init` (BOOT_TASK): it gets the frozen config and
  * where the plugin list lives (a module URL the server hands in: core never imports plugins),
- * imports the list and sets up only document, transform and format plugins, which need no
+ * imports the list and sets up only document, transform, format and scanner plugins, which need no
  * services. Then it runs one PageDocument per task, and the config never crosses again.
  */
 import type { Logger } from 'pino';
@@ -64,8 +64,8 @@ export interface ContentOutput {
   rerender?: string;
 }
 
-/** The kinds a content worker sets up. */
-export const CONTENT_KINDS: readonly PluginKind[] = ['document', 'transform', 'format'];
+/** The kinds a content worker sets up (scanners: endpoint discovery parses untrusted JavaScript there). */
+export const CONTENT_KINDS: readonly PluginKind[] = ['document', 'transform', 'format', 'scanner'];
 
 export const CONTENT_TASK = task<typeof run>(import.meta.url, 'run');
 
@@ -133,6 +133,12 @@ export async function boot(input: BootInput): Promise<void> {
 }
 
 export const BOOT_TASK = task<typeof boot>(import.meta.url, 'boot');
+
+/** The registry this worker booted, for other content tasks (ContentRunner.task). */
+export function bootedRegistry(): PluginRegistry {
+  if (!booted) throw new Error('the content worker was not booted (the pool runs BOOT_TASK as its init)');
+  return booted.registry;
+}
 
 function jobOf(input: ContentInput): Job {
   const left = input.deadline - Date.now();

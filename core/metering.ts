@@ -92,7 +92,7 @@ export interface Admitted {
   charged: boolean;
   /** The balance after this call's charge (or as it stands when refused). */
   remaining: number;
-  /** The call's usage row, written with the charge (null when the call logs itself later: runs). */
+  /** The call's usage row id, for `finish` (null when the call logs itself later: runs). */
   usageId: string | null;
   /** False: the key was revoked (or never existed) as of the charge; nothing was taken. */
   keyValid: boolean;
@@ -107,7 +107,7 @@ export interface AdmitRequest {
   credits: number;
   /** What the balance must hold (≥ credits): work charged later needs credit for its first unit. */
   required: number;
-  /** Writes the call's usage row (status `running`) together with the charge. */
+  /** The call's usage row, written complete by `finish`. */
   usage?: { endpoint: string; url?: string; startedAt: string };
   /** sha256 of the caller's key, checked with the charge: a key revoked a moment ago does nothing. */
   keyHash?: string;
@@ -120,13 +120,14 @@ export interface AdmitRequest {
 export interface Meter {
   price(units: Units, plan: Plan): number;
   /**
-   * Counts the call against `limit`, checks its key and plan, and takes `credits` if the balance
-   * holds `required`, atomically and together with its usage row: concurrent calls never take the
-   * balance below zero. Nothing is taken when the key, the plan, the limit or the balance refuses;
-   * the caller answers 401, 403, 429 or 402 before any work.
+   * Checks the call's key and plan, counts it against `limit`, and takes `credits` if the balance
+   * holds `required`: concurrent calls, in any number of processes, never take the balance below
+   * zero. Nothing is taken when the key, the plan, the limit or the balance refuses; the caller
+   * answers 401, 403, 429 or 402 before any work. The usage row of an admitted call (`usage`) is
+   * written when it finishes.
    */
   admit(request: AdmitRequest): Promise<Admitted>;
-  /** Completes an admitted call's usage row; `refund` credits go back (the call gave nothing). The balance after a refund, else null. */
+  /** Writes an admitted call's usage row with its outcome (resolves once it is in); `refund` credits go back (the call gave nothing). The balance after a refund, else null. */
   finish(workspace: string, usageId: string, outcome: Omit<RunOutcome, 'endpoint' | 'url' | 'runId' | 'startedAt'>, refund: number): Promise<number | null>;
   /** Writes the usage row of a call that started asynchronous work (`runId`), after it returned. */
   record(charge: Charge, outcome: RunOutcome, refund: number): Promise<Recorded>;
@@ -136,6 +137,8 @@ export interface Meter {
   refundRun(run: RunRef, credits: number): Promise<void>;
   /** Resolves once every write handed in by this process so far is in the database. */
   settle(): Promise<void>;
+  /** At shutdown: writes what is pending and gives back the credits this process holds. */
+  close(): Promise<void>;
 }
 
 /** Rate limits on their own, for the calls that are not metered (reads). */

@@ -14,6 +14,7 @@ import type { RobotsCache } from './net/robots.ts';
 import type { AnyFeature } from './feature.ts';
 import type { WorkerPool } from './workers/pool.ts';
 import type { Pipeline } from './pipeline.ts';
+import type { ContentRunner } from './content-runner.ts';
 import type { PluginRegistry } from './registry.ts';
 import type { Scraper } from './scrape.ts';
 import type { QueueStats } from './metrics.ts';
@@ -258,4 +259,6 @@ export const CoreTokens = {
   Scraper: Symbol('Scraper') as InjectionToken<Scraper>,
   /** The content workers' pool (parsing, transforms, formats); /health shows its stats. */
   Workers: Symbol('WorkerPool') as InjectionToken<WorkerPool>,
+  /** Where content work runs (the pool when the server has one, else this thread): pages and features' CPU tasks. */
+  Content: Symbol('ContentRunner') as InjectionToken<ContentRunner>,
 } as const;

@@ -47,6 +47,9 @@ import { openaiLlm } from './llm/openai/openai.ts';
 import { ollamaLlm } from './llm/ollama/ollama.ts';
 import { geminiLlm } from './llm/gemini/gemini.ts';
 import { llamaCppLlm } from './llm/llama-cpp/llama-cpp.ts';
+import { javascriptScanner } from './scanner/javascript/javascript.ts';
+import { sourceMapScanner } from './scanner/source-map/source-map.ts';
+import { stringsScanner } from './scanner/strings/strings.ts';
 
 export const builtinPlugins: readonly AnyPlugin[] = [
   browserFetcher, // before http: it takes only the jobs that need a browser
@@ -95,4 +98,8 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   ollamaLlm,
   geminiLlm,
   llamaCppLlm,
+  // Endpoint discovery: for each source the first scanner that reads it wins, so the parser before the string fallback.
+  javascriptScanner,
+  sourceMapScanner,
+  stringsScanner,
 ] as unknown as readonly AnyPlugin[];

@@ -1,14 +1,15 @@
 /**
  * Runs one route for one authenticated caller, with what the route declares and the mode asks for.
  *
- * Cloud mode: every call passes one batched database write (core/metering.ts `admit`) before its
- * handler runs, which checks the key again (401 for a key revoked since it was remembered), the plan
- * as it stands (403 `… requires a paid plan` for a paid feature on a free or lapsed workspace, and
- * for any metered call of a lapsed one), counts the call against the workspace's rate limit (429
- * with Retry-After; `X-RateLimit-*` on every answer) and, for a metered route, takes its price
- * (402 `Insufficient credits`, before any work) together with its usage row. A metered call reads
- * its body first (`input`: 400 before anything is counted or charged); the others are counted
- * first. After the handler the usage row gets its outcome, written behind the answer, or the charge
+ * Cloud mode: every call is admitted (core/metering.ts `admit`) before its handler runs, which
+ * checks the key again (401 for a key revoked since it was remembered), the plan as it stands (403
+ * `… requires a paid plan` for a paid feature on a free or lapsed workspace, and for any metered
+ * call of a lapsed one), counts the call against the workspace's rate limit (429 with Retry-After;
+ * `X-RateLimit-*` on every answer) and, for a metered route, takes its price (402 `Insufficient
+ * credits`, before any work) — mostly without a database write, from what the process holds
+ * (core/features/accounts/purse.ts). A metered call reads its body first (`input`: 400 before
+ * anything is counted or charged); the others are counted first. After the handler the call's
+ * usage row is written with its outcome, behind the answer, and the charge
  * goes back when the handler failed. Metered answers carry `X-Credits-Used`, `X-Credits-Remaining`
  * and `X-Usage-Id`.
  *
@@ -138,7 +139,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       const remaining = await meter!.finish(account.id, admitted.usageId!, outcome, undelivered);
       return withHeaders(response, { ...headers, ...creditHeaders(credits - undelivered, remaining ?? admitted.remaining + undelivered), 'x-usage-id': admitted.usageId! });
     }
-    // Written behind the answer: the charge and the row are already in; only the outcome is added.
+    // Written behind the answer: the charge is taken; the row goes in once, with the outcome.
     meter!.finish(account.id, admitted.usageId!, outcome, 0)
       .catch((err) => logger.error({ err, usage: admitted.usageId }, 'could not finish a usage row'));
     return withHeaders(response, { ...headers, ...creditHeaders(credits, admitted.remaining), 'x-usage-id': admitted.usageId! });

@@ -14,7 +14,7 @@ const integerHeader = (description: string) => ({ description, schema: { type: '
 
 const creditHeaders = {
   'X-Credits-Used': integerHeader('Credits this call cost (0 when it was refunded or refused).'),
-  'X-Credits-Remaining': integerHeader('The workspace\'s balance after this call.'),
+  'X-Credits-Remaining': integerHeader('The workspace\'s balance after this call, as the answering API process knows it: exact with one API process; with several, what the others spent since its last charge is not in it yet.'),
 };
 const rateHeaders = {
   'X-RateLimit-Limit': integerHeader('Requests per minute allowed for the workspace.'),

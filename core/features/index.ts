@@ -8,6 +8,7 @@ import { accountsFeature } from './accounts/index.ts';
 import { brandFeature } from './brand/index.ts';
 import { crawlFeature } from './crawl/index.ts';
 import { diffFeature } from './diff/index.ts';
+import { endpointsFeature } from './endpoints/index.ts';
 import { extractFeature } from './extract/index.ts';
 import { leadFeature } from './lead/index.ts';
 import { llmFeature } from './llm/index.ts';
@@ -17,4 +18,4 @@ import { summarizeFeature } from './summarize/index.ts';
 import { watchFeature } from './watch/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
-export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, llmFeature, extractFeature, summarizeFeature, leadFeature, brandFeature, accountsFeature, diffFeature, watchFeature];
+export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, llmFeature, extractFeature, summarizeFeature, endpointsFeature, leadFeature, brandFeature, accountsFeature, diffFeature, watchFeature];

@@ -113,9 +113,13 @@ class InCodeMigrationProvider implements MigrationProvider {
 export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration>, schema?: string): Promise<void> {
   // Unordered: a feature added later brings migrations that sort before ones a database already ran.
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider(migrations), migrationTableSchema: schema, allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    // Before running anything, kysely lists the tables of every schema to find its own: a schema
+    // another process drops meanwhile (a throwaway test schema) fails that listing. Harmless: again.
+    if (!failed && (error as { code?: string }).code === '3F000' && attempt < 3) continue;
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(failed ? `Migration ${failed} failed: ${reason}` : `Migrations failed: ${reason}`, { cause: error });
   }

@@ -10,6 +10,7 @@ import { batchModule } from './v1/batch.ts';
 import { brandModule } from './v1/brand.ts';
 import { crawlModule } from './v1/crawl.ts';
 import { diffModule } from './v1/diff.ts';
+import { endpointsModule } from './v1/endpoints.ts';
 import { extractModule } from './v1/extract.ts';
 import { leadModule } from './v1/lead.ts';
 import { mapModule } from './v1/map.ts';
@@ -27,8 +28,8 @@ import { v2ScrapeModule } from './v2/scrape.ts';
 import { v2SearchModule } from './v2/search.ts';
 
 export const builtinRoutes: readonly AnyRouteModule[] = [
-  scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule, leadModule, brandModule,
-  diffModule, watchModule,
+  scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule, endpointsModule,
+  leadModule, brandModule, diffModule, watchModule,
   // Firecrawl's v2 wire format over the same features (server/wire/v2).
   v2ScrapeModule, v2RunsModule, v2MapModule, v2SearchModule,
   // Cloud mode only (each module says when it is served): results, usage, and the admin API.

@@ -1,8 +1,8 @@
 /**
  * Cloud mode across real processes: the operator's CLI (`bun cli/main.ts admin …`) against the
  * database of a running server, end to end, on SQLite and Postgres — workspaces, keys, credits,
- * plan status and revocation take effect on the server at once — and, on Postgres, one rate limit
- * enforced together by two API processes sharing the database.
+ * plan status and revocation take effect on the server at once — and, on Postgres, one balance
+ * charged and one rate limit enforced together by two API processes sharing the database.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -115,6 +115,21 @@ if (postgresTestUrl) {
     afterAll(async () => {
       for (const server of servers) await server.stop();
       await db.cleanup();
+    });
+
+    test('charge one balance together: 50 concurrent scrapes over both against 10 credits, exactly 10 pass', async () => {
+      const id = (await admin(db, 'workspace', 'create', '--name', 'Shared credits', '--plan', 'pro', '--credits', '10')).stdout;
+      const key = (await admin(db, 'key', 'create', '--workspace', id)).stdout;
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call(servers[i % 2]!, key, '/v1/scrape', { url: site.at('/page') })));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 402)).toHaveLength(40);
+      const shown = JSON.parse((await admin(db, 'workspace', 'show', id)).stdout);
+      expect(shown.credits).toBe(0);
+      // Every paid call is logged once its process has written its rows (behind the answers).
+      for (const server of servers) expect((await (await call(server, key, '/v1/usage')).json()).balance).toBe(0);
+      const usage = await (await call(servers[0]!, key, '/v1/usage')).json();
+      expect(usage.totals).toMatchObject({ runs: 10, credits: 10 });
     });
 
     test('enforce one rate limit together: 12 requests against 6 per minute, 6 pass over both', async () => {

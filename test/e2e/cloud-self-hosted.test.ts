@@ -73,8 +73,8 @@ describe('self-hosted mode with an admin key and a rate limit', () => {
   });
 });
 
-describe('keys never reach the logs', () => {
-  test('creating, using and revoking keys at the most verbose level logs none of them', async () => {
+describe('keys never reach the logs; operator actions do', () => {
+  test('creating, using and revoking keys at the most verbose level logs none of them, and each admin action one audit line', async () => {
     let lines = '';
     const sink = new Writable({ write(chunk, _encoding, done) { lines += chunk.toString(); done(); } });
     const server = await startTrawlServer({ logger: createLogger('trace', sink), overrides: { mode: 'cloud', adminKey: ADMIN_KEY } });
@@ -89,7 +89,16 @@ describe('keys never reach the logs', () => {
       await server.call(`/admin/keys/${made.body.id}`, { method: 'DELETE', headers: admin });
       expect((await server.post('/v1/scrape', { url: site.at('/page') }, auth)).status).toBe(401);
       await server.get('/v1/usage', { authorization: `Bearer ${key}x` });
+      await server.post(`/admin/workspaces/${workspace.body.id}/credits`, { credits: 7, note: 'top-up' }, admin);
+      await server.call(`/admin/workspaces/${workspace.body.id}`, { method: 'PATCH', headers: admin, body: { plan: 'growth' } });
       expect(lines.length).toBeGreaterThan(0);
+      // Every operator action is one structured audit line naming what changed, keys by id and suffix only.
+      const audit = lines.split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((entry) => entry.audit);
+      expect(audit.map((entry) => entry.audit)).toEqual(['workspace.create', 'key.create', 'key.revoke', 'credits.grant', 'workspace.update']);
+      expect(audit.every((entry) => entry.actor === 'admin-api' && entry.workspace === workspace.body.id)).toBe(true);
+      expect(audit[1]).toMatchObject({ keyId: made.body.id, suffix: key.slice(-4) });
+      expect(audit[3]).toMatchObject({ credits: 7, note: 'top-up' });
+      expect(audit[4]).toMatchObject({ changes: { plan: 'growth' } });
       expect(lines).not.toContain(key.slice('trawl_'.length, -4));
       expect(lines).not.toContain(ADMIN_KEY);
     } finally {

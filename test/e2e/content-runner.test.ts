@@ -95,7 +95,7 @@ test("a worker's heap over workers.memoryLimitMb stops the page at the next stag
 
 test('pool failures map to answers: memory and crashes 422, a full queue or closed pool 503', () => {
   const job = documentFor(PAGE).job;
-  const answer = (kind: ConstructorParameters<typeof WorkerPoolError>[0]) => poolFailure(new WorkerPoolError(kind, 'x'), job) as TrawlError;
+  const answer = (kind: ConstructorParameters<typeof WorkerPoolError>[0]) => poolFailure(new WorkerPoolError(kind, 'x'), job.signal) as TrawlError;
   expect(answer('memory')).toMatchObject({ status: 422, message: expect.stringContaining('workers.maxRssMb') });
   expect(answer('crashed')).toMatchObject({ status: 422 });
   expect(answer('queue-full')).toMatchObject({ code: 'overloaded', status: 503 });

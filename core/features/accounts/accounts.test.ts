@@ -12,9 +12,10 @@ import { builtinPlugins } from '../../../plugins/index.ts';
 import { testDatabases } from '../../../test/helpers/databases.ts';
 import { builtinFeatures } from '../index.ts';
 import { createAccountsService, type AccountsService } from './accounts.ts';
-import { createBatcher } from './batch.ts';
 import { generateApiKey, KEY_PATTERN } from './keys.ts';
 import { createLedger } from './ledger.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { pruneUsage } from './retention.ts';
 import type { AccountTables } from './tables.ts';
 
 const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, env: {} });
@@ -47,12 +48,18 @@ for (const database of testDatabases()) {
       const db = storage.db.withTables<AccountTables>();
       accounts = createAccountsService(db);
       workspaces = createWorkspaceStore(storage);
-      meter = createLedger(db, createBatcher(db, storage.dialect), config);
+      meter = createLedger({ db, dialect: storage.dialect, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
     });
-    afterEach(() => storage.close());
+    afterEach(async () => {
+      await meter.close();
+      await storage.close();
+    });
 
     const admit = (workspace: string, extra: Partial<Parameters<Meter['admit']>[0]> = {}) =>
       meter.admit({ workspace, credits: 1, required: 1, metered: true, usage: { endpoint: 'scrape', url: 'https://example.com/', startedAt: nowIso() }, ...extra });
+    /** Ends every charged call as succeeded: its usage row is written then. */
+    const finishAll = (workspace: string, admitted: Array<{ usageId: string | null }>) =>
+      Promise.all(admitted.filter((a) => a.usageId).map((a) => meter.finish(workspace, a.usageId!, { status: 'succeeded', durationMs: 1 }, 0)));
 
     test('a key is shown once and stored only as its hash and last four characters', async () => {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'starter', credits: 5 });
@@ -87,8 +94,11 @@ for (const database of testDatabases()) {
       expect(results.filter((r) => !r.charged).every((r) => r.usageId === null && r.remaining === 0)).toBe(true);
       expect(results.filter((r) => r.charged).map((r) => r.remaining).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(0);
+      await finishAll(workspace.id, results);
       const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').selectAll().execute();
-      expect(rows).toHaveLength(10);
+      expect(rows.map((r) => [Number(r.credits), r.status])).toEqual(Array.from({ length: 10 }, () => [1, 'succeeded']));
+      const leases = await storage.db.withTables<AccountTables>().selectFrom('credit_leases').select('held').execute();
+      expect(leases.map((l) => Number(l.held))).toEqual([0]);
     });
 
     test('charges of several prices and a required minimum never take the balance below zero', async () => {
@@ -157,6 +167,72 @@ for (const database of testDatabases()) {
       expect(rows[0]).toMatchObject({ id: recorded.usageId, run_id: 'crawl-1', status: 'succeeded', endpoint: 'crawl' });
       expect(Number(rows[0]!.credits)).toBe(2);
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(1);
+    });
+
+    test('a large balance is leased in blocks: calls are paid without a write each; held credits go back at shutdown', async () => {
+      const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'scale', credits: 10_000 });
+      const first = await admit(workspace.id);
+      // One call's credit and a block of 1/16 of the rest (624) left the balance together.
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(10_000 - 1 - 624);
+      const rest = [];
+      for (let i = 0; i < 99; i++) rest.push(await admit(workspace.id));
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(10_000 - 1 - 624);
+      expect(rest.at(-1)!.remaining).toBe(10_000 - 100);
+      await finishAll(workspace.id, [first, ...rest]);
+      await meter.close();
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(10_000 - 100);
+      expect(await storage.db.withTables<AccountTables>().selectFrom('credit_leases').selectAll().execute()).toEqual([]);
+      const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').select((eb) => eb.fn.sum<number>('credits').as('sum')).executeTakeFirstOrThrow();
+      expect(Number(rows.sum)).toBe(100);
+    });
+
+    test('two processes charging one large balance never overspend; a dead process\'s credits come back once its lease expires', async () => {
+      const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'scale', credits: 1_000 });
+      const db = storage.db.withTables<AccountTables>();
+      const other = createLedger({ db, dialect: storage.dialect, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
+      const calls = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? other : meter).admit({ workspace: workspace.id, credits: 20, required: 20 })));
+      // 1,000 credits pay 50 calls of 20, whichever process holds which part of the balance.
+      expect(calls.filter((c) => c.charged).length).toBeLessThanOrEqual(50);
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBeGreaterThanOrEqual(0);
+      await other.close();
+      await meter.close();
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(1_000 - 20 * calls.filter((c) => c.charged).length);
+
+      // A process that dies holding a lease: its credits are in no balance until the lease expires.
+      const dying = createLedger({ db, dialect: storage.dialect, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
+      const next = await accounts.createWorkspace({ name: 'Acme 2', plan: 'scale', credits: 1_000 });
+      expect((await dying.admit({ workspace: next.id, credits: 1, required: 1 })).charged).toBe(true);
+      // The call's credit and a block of 1/16 of the rest.
+      expect((await accounts.getWorkspace(next.id))!.credits).toBe(1_000 - 1 - 62);
+      await db.updateTable('credit_leases').set({ expires_at: 0 }).execute();
+      const survivor = createLedger({ db, dialect: storage.dialect, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
+      // Only the reclaimed lease can pay this: everything the dead process held (its unlogged call too) is back.
+      expect((await survivor.admit({ workspace: next.id, credits: 1_000, required: 1_000 })).charged).toBe(true);
+      expect((await accounts.getWorkspace(next.id))!.credits).toBe(0);
+      // The dead process's last words cannot give the same credits back twice.
+      await dying.close();
+      await survivor.close();
+      expect((await accounts.getWorkspace(next.id))!.credits).toBe(0);
+    });
+
+    test('retention deletes usage rows past it and leases of processes long gone that hold nothing', async () => {
+      const db = storage.db.withTables<AccountTables>();
+      const now = Date.parse('2026-06-01T00:00:00Z');
+      const row = (id: string, createdAt: string) => ({
+        id, workspace_id: 'w', endpoint: 'scrape', url: null, credits: 1, status: 'succeeded', error: null,
+        duration_ms: 1, result_id: null, run_id: null, created_at: createdAt, finished_at: createdAt,
+      });
+      await db.insertInto('usage_log').values([row('old', '2026-04-01T00:00:00.000Z'), row('edge', '2026-05-02T00:00:01.000Z'), row('new', '2026-05-31T00:00:00.000Z')]).execute();
+      await db.insertInto('credit_leases').values([
+        { id: 'gone/w', workspace_id: 'w', held: 0, expires_at: now - 3_600_000 },
+        { id: 'holding/w', workspace_id: 'w', held: 5, expires_at: now - 3_600_000 },
+        { id: 'live/w', workspace_id: 'w', held: 0, expires_at: now + 60_000 },
+      ]).execute();
+      expect(await pruneUsage(db, 0, now)).toBe(0);
+      expect(await db.selectFrom('usage_log').select('id').execute()).toHaveLength(3);
+      expect(await pruneUsage(db, 30, now)).toBe(1);
+      expect((await db.selectFrom('usage_log').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(['edge', 'new']);
+      expect((await db.selectFrom('credit_leases').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(['holding/w', 'live/w']);
     });
 
     test('grants add to the balance and are logged; plans price plan-rated units', async () => {

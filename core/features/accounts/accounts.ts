@@ -3,7 +3,15 @@
  * create, list, show and update workspaces (plan, status, name, own rate limit), create, list and
  * revoke their keys, and grant credits. A key is returned in clear once, by `createKey`; only its
  * hash and display suffix are stored.
+ *
+ * API processes remember a key's check (valid, and its workspace's plan and status) for at most
+ * `CHECKS_REMEMBERED_MS` (ledger.ts); so revoking a key or changing a workspace's plan or status
+ * answers only after that long, and from the moment it answers no process accepts the old state.
+ *
+ * Every change is an audit line on the given logger (`audit: "<what>"`, the ids and values it set;
+ * a key only by its id and last four characters), whoever made it: the admin API or the CLI.
  */
+import type { Logger } from 'pino';
 import type { InjectionToken } from 'tsyringe';
 import { TrawlError } from '../../errors.ts';
 import { hashApiKey, toAccount, type Account, type Plan, type WorkspaceStatus } from '../../storage/workspaces.ts';
@@ -59,9 +67,15 @@ const toKeyInfo = (row: KeyRow): KeyInfo => ({
   id: row.id, workspaceId: row.workspace_id, name: row.name, suffix: row.suffix, createdAt: row.created_at, revokedAt: row.revoked_at,
 });
 
+/** How long an API process may act on a key's check before reading it again. */
+export const CHECKS_REMEMBERED_MS = 100;
+/** Until every check read before a change has expired. */
+const outlastChecks = () => Bun.sleep(CHECKS_REMEMBERED_MS);
+
 const workspaceNotFound = (id: string) => new TrawlError('not_found', `Workspace not found: ${id.slice(0, 64)}`);
 
-export function createAccountsService(db: AccountsDb): AccountsService {
+export function createAccountsService(db: AccountsDb, audit: Logger | null = null): AccountsService {
+  const record = (action: string, fields: Record<string, unknown>) => audit?.info({ audit: action, ...fields }, `admin: ${action}`);
   const getWorkspace = async (id: string) => {
     const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toAccount(row) : null;
@@ -83,6 +97,7 @@ export function createAccountsService(db: AccountsDb): AccountsService {
           await trx.insertInto('credit_grants').values({ id: crypto.randomUUID(), workspace_id: id, credits: input.credits, note: 'initial credits', created_at: now }).execute();
         }
       });
+      record('workspace.create', { workspace: id, name: input.name, plan: input.plan, credits: input.credits ?? 0, rateLimit: input.rateLimit ?? null });
       return existing(id);
     },
 
@@ -102,6 +117,8 @@ export function createAccountsService(db: AccountsDb): AccountsService {
       if (patch.rateLimit !== undefined) set.rate_limit = patch.rateLimit;
       const updated = await db.updateTable('workspaces').set(set).where('id', '=', id).executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) throw workspaceNotFound(id);
+      record('workspace.update', { workspace: id, changes: patch });
+      if (patch.plan !== undefined || patch.status !== undefined) await outlastChecks();
       return existing(id);
     },
 
@@ -110,6 +127,7 @@ export function createAccountsService(db: AccountsDb): AccountsService {
       const key = generateApiKey();
       const row = { id: crypto.randomUUID(), workspace_id: workspaceId, key_hash: hashApiKey(key), name: name ?? null, suffix: keySuffix(key), created_at: nowIso(), revoked_at: null };
       await db.insertInto('api_keys').values(row).execute();
+      record('key.create', { workspace: workspaceId, keyId: row.id, suffix: row.suffix, name: row.name });
       return { key, info: toKeyInfo(row) };
     },
 
@@ -123,6 +141,8 @@ export function createAccountsService(db: AccountsDb): AccountsService {
       await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
       const row = await db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirst();
       if (!row) throw new TrawlError('not_found', `Key not found: ${id.slice(0, 64)}`);
+      record('key.revoke', { workspace: row.workspace_id, keyId: row.id, suffix: row.suffix, revokedAt: row.revoked_at });
+      await outlastChecks();
       return toKeyInfo(row);
     },
 
@@ -133,6 +153,7 @@ export function createAccountsService(db: AccountsDb): AccountsService {
         if (Number(updated.numUpdatedRows) === 0) throw workspaceNotFound(workspaceId);
         await trx.insertInto('credit_grants').values({ id: crypto.randomUUID(), workspace_id: workspaceId, credits, note: note ?? null, created_at: nowIso() }).execute();
       });
+      record('credits.grant', { workspace: workspaceId, credits, note: note ?? null });
       return existing(workspaceId);
     },
   };

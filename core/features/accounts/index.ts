@@ -6,33 +6,35 @@
  * are used only when the config says so (server/app.ts, core/container.ts).
  */
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
-import type { InjectionToken } from 'tsyringe';
 import { MeterToken, RateLimiterToken } from '../../metering.ts';
 import { Tokens } from '../../services.ts';
 import { AccountsToken, createAccountsService } from './accounts.ts';
+import { accountsConfigSchema, type AccountsSettings } from './config.ts';
 import { createLedger } from './ledger.ts';
-import { usageMigration } from './migration.ts';
+import { leasesMigration, usageMigration } from './migration.ts';
 import { createRateLimiter } from './rate-limit.ts';
-import { createBatcher, type Batcher } from './batch.ts';
+import { WorkspaceStoreToken } from '../../storage/workspaces.ts';
 import type { AccountTables } from './tables.ts';
 import { createUsageReader, UsageToken } from './usage.ts';
 
-const dbOf = (ctx: FeatureContext<unknown>) => ctx.resolve(Tokens.Storage).db.withTables<AccountTables>();
-/** One batcher per process: rate-limit counts and charges of every request share its transactions. */
-const BatcherToken = Symbol('AccountsBatcher') as InjectionToken<Batcher>;
+const dbOf = (ctx: FeatureContext<AccountsSettings>) => ctx.resolve(Tokens.Storage).db.withTables<AccountTables>();
 
 export const AccountTokens = { Accounts: AccountsToken, Usage: UsageToken, RateLimiter: RateLimiterToken, Meter: MeterToken } as const;
 
-export const accountsFeature = defineFeature({
+export const accountsFeature = defineFeature<AccountsSettings>({
   name: 'accounts',
-  description: 'Cloud mode: workspace plans and keys, credits charged per declared unit, the usage log, rate limits by plan.',
-  migrations: { 'accounts.0001_usage': usageMigration },
+  description: 'Cloud mode: workspace plans and keys, credits charged per declared unit, the usage log and its retention, rate limits by plan.',
+  config: accountsConfigSchema,
+  migrations: { 'accounts.0001_usage': usageMigration, 'accounts.0002_leases': leasesMigration },
   tokens: AccountTokens,
   services: [
-    service(AccountsToken, (ctx) => createAccountsService(dbOf(ctx))),
+    // Every change an operator makes through the admin API is an audit line (the CLI logs its own).
+    service(AccountsToken, (ctx) => createAccountsService(dbOf(ctx), ctx.logger.child({ actor: 'admin-api' }))),
     service(UsageToken, (ctx) => createUsageReader(dbOf(ctx))),
-    service(BatcherToken, (ctx) => createBatcher(dbOf(ctx), ctx.resolve(Tokens.Storage).dialect)),
-    service(RateLimiterToken, (ctx) => createRateLimiter(ctx.resolve(BatcherToken))),
-    service(MeterToken, (ctx) => createLedger(dbOf(ctx), ctx.resolve(BatcherToken), ctx.config)),
+    service(RateLimiterToken, (ctx) => createRateLimiter(dbOf(ctx), ctx.resolve(Tokens.Storage).dialect)),
+    service(MeterToken, (ctx) => createLedger({
+      db: dbOf(ctx), dialect: ctx.resolve(Tokens.Storage).dialect, workspaces: ctx.resolve(WorkspaceStoreToken), config: ctx.config, limiter: ctx.resolve(RateLimiterToken),
+      retention: { settings: ctx.settings, logger: ctx.logger },
+    })),
   ],
 });

@@ -57,3 +57,26 @@ export const usageMigration: Migration = {
     await db.schema.dropTable('usage_log').ifExists().execute();
   },
 };
+
+/**
+ * Migration `accounts.0002_leases`: credits each API process holds for a workspace (purse.ts): what
+ * it took from the balance and has not yet logged as spent or given back. A process renews its rows
+ * while it lives; rows of a process that died are given back to their workspaces once expired.
+ */
+export const leasesMigration: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('credit_leases')
+      .ifNotExists()
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('workspace_id', 'text', (c) => c.notNull())
+      .addColumn('held', 'bigint', (c) => c.notNull())
+      // Epoch milliseconds.
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('credit_leases_workspace').ifNotExists().on('credit_leases').columns(['workspace_id', 'expires_at']).execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropTable('credit_leases').ifExists().execute();
+  },
+};

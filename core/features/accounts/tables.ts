@@ -1,4 +1,4 @@
-/** Table types of the accounts feature (usage log, credit grants, rate-limit windows); migration.ts creates them. */
+/** Table types of the accounts feature (usage log, credit grants, rate-limit windows, credit leases); migration.ts creates them. */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../storage/schema.ts';
 
@@ -39,11 +39,22 @@ export interface RateLimitsTable {
   count: number;
 }
 
+/** Credits one API process took from a workspace's balance and has not logged as spent or given back (purse.ts). */
+export interface CreditLeasesTable {
+  /** `<process id>/<workspace id>`. */
+  id: string;
+  workspace_id: string;
+  held: number | string;
+  /** Epoch ms; renewed while the process lives, given back by any process once past. */
+  expires_at: number | string;
+}
+
 // A type alias, not an interface: kysely's withTables needs the implicit index signature.
 export type AccountTables = {
   usage_log: UsageLogTable;
   credit_grants: CreditGrantsTable;
   rate_limits: RateLimitsTable;
+  credit_leases: CreditLeasesTable;
 };
 
 export type AccountsDb = Kysely<Database & AccountTables>;
