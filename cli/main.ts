@@ -5,7 +5,7 @@
  * the /v1 shape. The flags are a wire format of their own: they are parsed straight into the
  * internal request (validated by the same composed schema as every other wire format).
  * `bun run cli search "query" …` is cli/search.ts; `extract` and `summarize` are cli/llm.ts.
- * `bun run cli admin …` manages workspaces, keys and credits (cli/admin.ts).
+ * `bun run cli mcp` is the MCP server on stdio (cli/mcp.ts). `bun run cli admin …` manages workspaces, keys and credits (cli/admin.ts).
  */
 import { TrawlError } from '../core/errors.ts';
 import { adminMain } from './admin.ts';
@@ -17,6 +17,7 @@ import { bootTrawl } from '../server/boot.ts';
 import { presentResult, v1FormatField } from '../server/wire/v1/present.ts';
 import { parseFlags } from './flags.ts';
 import { EXTRACT_USAGE, extractMain, SUMMARIZE_USAGE, summarizeMain } from './llm.ts';
+import { MCP_USAGE, mcpMain } from './mcp.ts';
 import { searchMain, SEARCH_USAGE } from './search.ts';
 
 const USAGE = `Usage: bun run cli scrape <url> [options]   (or: bun run cli admin --help)
@@ -42,6 +43,7 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'search') return searchMain(argv.slice(1));
   if (argv[0] === 'extract') return extractMain(argv.slice(1));
   if (argv[0] === 'summarize') return summarizeMain(argv.slice(1));
+  if (argv[0] === 'mcp') return mcpMain(argv.slice(1));
   const parsed = parseFlags(argv, {
     format: { type: 'string', short: 'f', multiple: true },
     main: { type: 'boolean', default: false },
@@ -55,7 +57,7 @@ export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parsed;
   const [command, url] = positionals;
   if (values.help || command !== 'scrape' || !url) {
-    console.error(`${USAGE}\n\n${SEARCH_USAGE}\n\n${EXTRACT_USAGE}\n\n${SUMMARIZE_USAGE}`);
+    console.error(`${USAGE}\n\n${SEARCH_USAGE}\n\n${EXTRACT_USAGE}\n\n${SUMMARIZE_USAGE}\n\n${MCP_USAGE}`);
     return values.help ? 0 : 2;
   }
   const input = {

@@ -120,6 +120,16 @@ export const configSchema = z.strictObject({
     /** Due slots claimed per statement. */
     scheduleBatch: z.number().int().min(1).max(5000).default(500),
   }).prefault({}),
+  /** GET /metrics (Prometheus text): readable with an API key, or with this token alone (a scraper needs no workspace key). */
+  metrics: z.strictObject({
+    enabled: z.boolean().default(true),
+    token: z.string().min(16, 'must be at least 16 characters').optional(),
+  }).prefault({}),
+  /** What GET /health calls degraded. */
+  health: z.strictObject({
+    /** The job queue is stalled when its oldest due job has waited longer than this (or no worker is alive to run it). */
+    queueLagSeconds: z.number().int().min(1).default(60),
+  }).prefault({}),
   /** Cloud mode: what each plan allows (core/metering.ts). */
   plans: z.strictObject({
     free: plan(20),

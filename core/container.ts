@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
+import { Metrics, MetricsToken } from './metrics.ts';
 import { Pipeline } from './pipeline.ts';
 import { ContentRunner, createContentPool, warmContentPool } from './content-runner.ts';
 import type { PluginListRef } from './content-task.ts';
@@ -88,11 +89,13 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   if (!ownsStorage) await storage.migrate(features);
 
   const scope = rootContainer.createChildContainer();
+  const metrics = new Metrics();
+  scope.registerInstance(MetricsToken, metrics);
   scope.registerInstance(Tokens.Config, config);
   scope.registerInstance(Tokens.Logger, logger);
   scope.registerInstance(Tokens.Storage, storage);
   scope.registerInstance(CoreTokens.Registry, registry);
-  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }), options.httpHooks)) });
+  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }), options.httpHooks, metrics)) });
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
   let pool: WorkerPool | undefined; // created on first resolve; workers start on first use
   scope.register(CoreTokens.Workers, { useFactory: instanceCachingFactory(() => (pool = createContentPool(config, options.pluginList))) });
@@ -103,7 +106,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     }),
   });
   scope.register(CoreTokens.Pipeline, {
-    useFactory: instanceCachingFactory((c) => new Pipeline(registry, logger.child({ component: 'pipeline' }), c.resolve(CoreTokens.Content))),
+    useFactory: instanceCachingFactory((c) => new Pipeline(registry, logger.child({ component: 'pipeline' }), c.resolve(CoreTokens.Content), metrics)),
   });
   scope.register(WorkspaceStoreToken, { useFactory: instanceCachingFactory((c) => createWorkspaceStore(c.resolve(Tokens.Storage))) });
   registerJobQueue(scope, config, logger);
@@ -115,7 +118,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     for (const entry of feature.services ?? []) scope.register(entry.token, { useFactory: instanceCachingFactory(() => entry.create(ctx)) });
   });
   let browser: BrowserPool | undefined; // created on first resolve; launches Chromium on first use
-  scope.register(Tokens.Browser, { useFactory: instanceCachingFactory(() => (browser = createBrowserPool(config, logger.child({ component: 'browser' })))) });
+  scope.register(Tokens.Browser, { useFactory: instanceCachingFactory(() => (browser = createBrowserPool(config, logger.child({ component: 'browser' }), {}, metrics))) });
   scope.register(Tokens.Actions, { useFactory: instanceCachingFactory(() => createActionCatalog(registry)) });
   scope.register(CoreTokens.Scraper, {
     useFactory: instanceCachingFactory((c) => {
@@ -136,13 +139,16 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     if (ownsStorage) await storage.close();
     throw err;
   }
+  metrics.sources.browser = () => browser?.stats() ?? null;
+  metrics.sources.workers = () => pool?.stats() ?? null;
+  metrics.sources.queue = () => scope.resolve(Tokens.Jobs).stats();
   if (options.warmWorkers && options.pluginList) warmContentPool(scope.resolve(CoreTokens.Workers), logger);
   const jobs = scope.resolve(Tokens.Jobs);
   const meter = config.mode === 'cloud' && scope.isRegistered(MeterToken, true) ? scope.resolve(MeterToken) : null;
   features.forEach((feature, i) => {
     for (const job of feature.jobs?.(contexts[i]!) ?? []) {
       // Cloud mode charges declared jobs through the registered Meter; self-hosted runs them as they are.
-      const handler = job.meter && meter ? meteredJob(job.handler, job.meter, meter) : job.handler;
+      const handler = job.meter && meter ? meteredJob(job.handler, job.meter, meter, metrics) : job.handler;
       jobs.handle(job.kind, handler, job.options);
       if (job.schedule) scope.resolve(JobTokens.Scheduler).register(job.kind, job.schedule === true ? {} : job.schedule);
     }

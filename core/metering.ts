@@ -6,6 +6,7 @@
  * it works and refunded when it gives the user nothing. The ledger behind the `Meter` contract (an
  * atomic balance and the usage log) is the accounts feature's.
  */
+import type { Metrics } from './metrics.ts';
 import type { InjectionToken } from 'tsyringe';
 import type { TrawlConfig } from './config-schema.ts';
 import { TrawlError } from './errors.ts';
@@ -174,7 +175,7 @@ export const SKIPPED = 'skipped';
 export const INSUFFICIENT_CREDITS = 'Insufficient credits';
 
 /** Pays for each run of a declared job before it works; refunds runs that throw or were skipped. */
-export function meteredJob(handler: JobHandler, declared: JobMeter, meter: Meter): JobHandler {
+export function meteredJob(handler: JobHandler, declared: JobMeter, meter: Meter, metrics?: Metrics): JobHandler {
   return async (job, signal) => {
     const bill = await declared.bill(job);
     if (!bill) return handler(job, signal);
@@ -183,14 +184,20 @@ export function meteredJob(handler: JobHandler, declared: JobMeter, meter: Meter
       await declared.exhausted(job, bill.run);
       return SKIPPED;
     }
+    metrics?.creditsCharged.inc({ endpoint: job.kind }, paid.credits);
+    const refund = async () => {
+      if (paid.credits <= 0) return;
+      await meter.refundRun(bill.run, paid.credits);
+      metrics?.creditsRefunded.inc({ endpoint: job.kind }, paid.credits);
+    };
     let outcome: Awaited<ReturnType<JobHandler>>;
     try {
       outcome = await handler(job, signal);
     } catch (err) {
-      if (paid.credits > 0) await meter.refundRun(bill.run, paid.credits);
+      await refund();
       throw err;
     }
-    if (outcome === SKIPPED && paid.credits > 0) await meter.refundRun(bill.run, paid.credits);
+    if (outcome === SKIPPED) await refund();
     return outcome;
   };
 }

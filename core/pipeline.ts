@@ -14,8 +14,11 @@ import type { Job } from './job.ts';
 import type { ScrapeResult } from './model/result.ts';
 import type { PluginRegistry } from './registry.ts';
 import type { FetcherHandler } from './plugin.ts';
+import type { Metrics } from './metrics.ts';
 import { ContentRunner } from './content-runner.ts';
 import { stage } from './content-stages.ts';
+
+const STAGES = new Set(['fetch', 'detect', 'transform', 'format', 'refetch', 'complete', 'sink']);
 
 export interface PipelineResult {
   doc: PageDocument;
@@ -25,21 +28,42 @@ export interface PipelineResult {
 
 export class Pipeline {
   private readonly content: ContentRunner;
+  private readonly pluginIds: ReadonlySet<string>;
 
-  constructor(private readonly registry: PluginRegistry, private readonly logger: Logger, content?: ContentRunner) {
+  constructor(private readonly registry: PluginRegistry, private readonly logger: Logger, content?: ContentRunner, private readonly metrics?: Metrics) {
     this.content = content ?? new ContentRunner(registry, logger);
+    this.pluginIds = new Set(registry.all().map((plugin) => plugin.id));
   }
 
   async run(job: Job): Promise<PipelineResult> {
     const first = new PageDocument(job);
-    await stage(first, 'fetch', () => this.fetch(first));
-    const { rerender } = await this.content.run(first, false);
-    const doc = rerender ? await this.refetch(first, rerender) : first;
-    const completing = this.completing(doc);
-    if (completing.length) await stage(doc, 'complete', () => this.complete(doc, completing));
-    const result = resultOf(doc);
-    await stage(doc, 'sink', () => this.sink(doc, result));
-    return { doc, result };
+    let doc = first;
+    try {
+      await stage(first, 'fetch', () => this.fetch(first));
+      const { rerender } = await this.content.run(first, false);
+      doc = rerender ? await this.refetch(first, rerender) : first;
+      const completing = this.completing(doc);
+      if (completing.length) await stage(doc, 'complete', () => this.complete(doc, completing));
+      const result = resultOf(doc);
+      await stage(doc, 'sink', () => this.sink(doc, result));
+      this.record(doc);
+      return { doc, result };
+    } catch (err) {
+      this.record(doc, asTrawlError(err).stage ?? 'unknown');
+      throw err;
+    }
+  }
+
+  /** Stage and plugin timings into the metrics: stage names and plugin ids are the only labels. */
+  private record(doc: PageDocument, failedStage?: string): void {
+    if (!this.metrics) return;
+    const fetcher = doc.data.get(FETCHER_ID);
+    for (const [name, ms] of Object.entries(doc.timings)) {
+      if (STAGES.has(name)) this.metrics.stageDuration.observe({ stage: name }, ms / 1000);
+      else if (this.pluginIds.has(name)) this.metrics.pluginDuration.observe({ plugin: name }, ms / 1000);
+    }
+    if (fetcher && doc.timings.fetch !== undefined) this.metrics.pluginDuration.observe({ plugin: fetcher }, doc.timings.fetch / 1000);
+    this.metrics.scrapes.inc({ outcome: failedStage ? 'failed' : 'ok', stage: !failedStage ? 'none' : STAGES.has(failedStage) ? failedStage : 'other' });
   }
 
   private async fetch(doc: PageDocument): Promise<void> {

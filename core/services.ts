@@ -17,6 +17,7 @@ import type { Pipeline } from './pipeline.ts';
 import type { ContentRunner } from './content-runner.ts';
 import type { PluginRegistry } from './registry.ts';
 import type { Scraper } from './scrape.ts';
+import type { QueueStats } from './metrics.ts';
 
 export interface HttpRequestOptions {
   method?: 'GET' | 'HEAD' | 'POST';
@@ -121,6 +122,8 @@ export interface ClaimedJob {
   /** 1 on the first run. */
   attempt: number;
   maxAttempts: number;
+  /** The request that started the work, if one did (its log lines carry it). */
+  requestId?: string;
 }
 
 /**
@@ -140,6 +143,8 @@ export interface JobQueue {
   start(): void;
   /** Graceful: stops claiming, lets running handlers finish (or releases them at the deadline). */
   stop(deadlineMs?: number): Promise<void>;
+  /** The backlog of every kind, and the worker processes alive (in any process). */
+  stats(): Promise<QueueStats>;
 }
 
 /** An outbound notification (`crawl.completed`, `crawl.failed`, `batch.completed`, …). */

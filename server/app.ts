@@ -11,14 +11,19 @@
 import { Elysia } from 'elysia';
 import type { Trawl } from '../core/container.ts';
 import { badRequest, TrawlError } from '../core/errors.ts';
+import { withRequestId } from '../core/logger.ts';
+import { MetricsToken } from '../core/metrics.ts';
 import { MeterToken, RateLimiterToken } from '../core/metering.ts';
 import { Tokens } from '../core/services.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
-import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER } from './auth.ts';
+import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, type Authenticator } from './auth.ts';
 import { errorResponse, notFound } from './errors.ts';
 import { docsPage } from './docs.ts';
 import { dashboardPage } from './dashboard.ts';
-import { createRouteRunner } from './metering.ts';
+import { createRouteRunner, type RouteRunner } from './metering.ts';
+import { createMcpHttpHandler, mcpOpenApi } from './mcp/http.ts';
+import { createMetricsGuard, metricsOpenApi, metricsResponse } from './metrics-endpoint.ts';
+import { createRequestObserver } from './observe.ts';
 import { mountSockets } from './sockets.ts';
 import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
@@ -34,38 +39,68 @@ function socketKey(request: Request): string | null {
   return offered ? `Bearer ${offered}` : null;
 }
 
-export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = builtinRoutes) {
+type Mounted = Array<{ module: AnyRouteModule; services: Record<string, unknown> }>;
+
+/** What a server serves: the mounted routes, their OpenAPI document and the runner that admits, meters and runs them. */
+export interface MountedApi {
+  routes: Route[];
+  openapi: ReturnType<typeof buildOpenApi>;
+  run: RouteRunner;
+  auth: Authenticator;
+  env: RouteEnv;
+  mounted: Mounted;
+}
+
+/** Mounts the route modules this server serves; the HTTP app and the MCP server (server/mcp) run routes through it. */
+export function mountApi(trawl: Trawl, modules: readonly AnyRouteModule[] = builtinRoutes): MountedApi {
   const { config, container } = trawl;
   const cloud = config.mode === 'cloud';
   const auth = createAuthenticator(container.resolve(WorkspaceStoreToken), config.apiKey, config.mode);
-  const adminGuard = config.adminKey ? createAdminGuard(config.adminKey) : null;
-  const logger = trawl.logger.child({ component: 'http' });
   const env: RouteEnv = { config, version: trawl.version, registry: trawl.registry };
   const served = modules.filter((module) => module.mounted?.(env) ?? true);
   const mounted = served.map((module) => ({ module, services: provide(module, (token) => container.resolve(token)) }));
   const routes: Route[] = mounted.flatMap(({ module, services }) => module.routes(services, env));
-  // Wire formats with their own error envelope, by path prefix (auth failures and unknown paths too).
-  const envelopes = served.flatMap((module) => (module.errors ? [module.errors] : []));
-  const presenterFor = (path: string) => envelopes.find((envelope) => path.startsWith(envelope.prefix))?.present;
-  const openapi = buildOpenApi(env, mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), routes);
+  const openapi = buildOpenApi(env, [...mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), metricsOpenApi(config), mcpOpenApi], routes);
   const run = createRouteRunner({
     config,
-    logger,
+    logger: trawl.logger.child({ component: 'http' }),
     auth,
     meter: cloud ? container.resolve(MeterToken) : null,
     limiter: !cloud && config.rateLimit.perMinute !== undefined ? container.resolve(RateLimiterToken) : null,
+    metrics: container.resolve(MetricsToken),
   });
+  return { routes, openapi, run, auth, env, mounted };
+}
+
+export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = builtinRoutes) {
+  const { config } = trawl;
+  const api = mountApi(trawl, modules);
+  const { routes, openapi, run, auth, env, mounted } = api;
+  // Wire formats with their own error envelope, by path prefix (auth failures and unknown paths too).
+  const envelopes = mounted.flatMap(({ module }) => (module.errors ? [module.errors] : []));
+  const presenterFor = (path: string) => envelopes.find((envelope) => path.startsWith(envelope.prefix))?.present;
+  const adminGuard = config.adminKey ? createAdminGuard(config.adminKey) : null;
+  const logger = trawl.logger.child({ component: 'http' });
+  const metrics = trawl.container.resolve(MetricsToken);
+  const observer = createRequestObserver(metrics);
+  const metricsGuard = createMetricsGuard(config, auth);
 
   const app = new Elysia()
+    .onRequest(({ request, set }) => observer.start(request, set.headers))
+    .onAfterResponse(({ request, route, response }) => observer.finish(request, route, response))
     .onError(({ code, error, request, path }) => {
       const present = presenterFor(path);
-      if (code === 'NOT_FOUND') return notFound(request.method, path, present);
-      if (code === 'PARSE') return errorResponse(badRequest('Request body is not valid JSON'), logger, { method: request.method, path }, present);
-      return errorResponse(error, logger, { method: request.method, path }, present);
+      if (code === 'NOT_FOUND') return observer.failed(request, notFound(request.method, path, present));
+      const failure = code === 'PARSE' ? badRequest('Request body is not valid JSON') : error;
+      return observer.failed(request, withRequestId(observer.requestId(request), () => errorResponse(failure, logger, { method: request.method, path }, present)));
     })
     // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
       if (PUBLIC_PATHS.has(path)) return { caller: PUBLIC_CALLER };
+      if (path === '/metrics') {
+        await metricsGuard(request.headers.get('authorization'));
+        return { caller: PUBLIC_CALLER };
+      }
       if (adminGuard && isAdminPath(path)) {
         adminGuard(request.headers.get('authorization'));
         return { caller: ADMIN_CALLER };
@@ -82,12 +117,17 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
 
   // No route lets the framework read a body: the runner reads a declared `input` capped (server/body.ts),
   // handlers that take another body read it the same way, and any other body is never read.
+  // Each answer's work runs in its request's logging context (core/logger.ts).
+  const inContext = <T>(request: Request, work: () => T) => withRequestId(observer.requestId(request), work);
   for (const route of routes) {
     const present = presenterFor(route.path);
     app.route(route.method, route.path, ({ request, params, caller, server }) =>
-      run(route, { request, params: params as Record<string, string>, server }, caller, present), { parse: 'none' });
+      inContext(request, () => run(route, { request, params: params as Record<string, string>, server }, caller, present)), { parse: 'none' });
   }
   mountSockets(app, mounted.flatMap(({ module, services }) => module.sockets?.(services, env) ?? []), config.server.maxWebSockets, logger);
+  const mcp = createMcpHttpHandler(api, trawl.version, config.server.maxBodyBytes, metrics);
+  app.all('/mcp', ({ request, caller }) => inContext(request, () => mcp(request, caller, observer.requestId(request))), { parse: 'none' });
+  if (config.metrics.enabled) app.get('/metrics', () => metricsResponse(metrics));
   return app.all('*', ({ request, path }) => {
     throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);
   }, { parse: 'none' });

@@ -45,7 +45,7 @@ export interface Authenticator {
 /** Cloud: how long a looked-up key is remembered before it is read again. */
 const CLOUD_CACHE_TTL_MS = 5_000;
 
-const bearer = (authorization: string | null | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+export const bearer = (authorization: string | null | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 export const invalidKey = () => new TrawlError('unauthorized', 'Invalid or missing API key');
 
 export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string | undefined, mode: 'self-hosted' | 'cloud' = 'self-hosted'): Authenticator {
@@ -118,13 +118,21 @@ function cloudAuthenticator(workspaces: WorkspaceStore): Authenticator {
   };
 }
 
-/** Checks the admin key; without one configured nothing passes (the admin routes are not mounted then). */
-export function createAdminGuard(adminKey: string | undefined): (authorization: string | null | undefined) => void {
-  const expected = adminKey ? Buffer.from(sha256Hex(adminKey), 'hex') : null;
+/** Whether a bearer header carries `secret`, compared in constant time; never, without a secret. */
+export function secretMatcher(secret: string | undefined): (authorization: string | null | undefined) => boolean {
+  const digest = (value: string) => Buffer.from(sha256Hex(value), 'hex');
+  const expected = secret ? digest(secret) : null;
   return (authorization) => {
     const key = bearer(authorization);
     // Digests have one length, so the comparison takes the same time whatever was sent.
-    const ok = expected !== null && key !== undefined && timingSafeEqual(Buffer.from(sha256Hex(key), 'hex'), expected);
-    if (!ok) throw new TrawlError('unauthorized', 'Invalid or missing admin key');
+    return expected !== null && key !== undefined && timingSafeEqual(digest(key), expected);
+  };
+}
+
+/** Checks the admin key; without one configured nothing passes (the admin routes are not mounted then). */
+export function createAdminGuard(adminKey: string | undefined): (authorization: string | null | undefined) => void {
+  const matches = secretMatcher(adminKey);
+  return (authorization) => {
+    if (!matches(authorization)) throw new TrawlError('unauthorized', 'Invalid or missing admin key');
   };
 }

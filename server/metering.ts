@@ -19,6 +19,7 @@ import type { Logger } from 'pino';
 import type { TrawlConfig } from '../core/config-schema.ts';
 import { TrawlError } from '../core/errors.ts';
 import { creditHeaders, INSUFFICIENT_CREDITS, rateLimitHeaders, type Admitted, type Meter, type RateDecision, type RateLimiter } from '../core/metering.ts';
+import type { Metrics } from '../core/metrics.ts';
 import type { Account } from '../core/storage/workspaces.ts';
 import { nowIso } from '../core/storage/values.ts';
 import { invalidKey, type Authenticator } from './auth.ts';
@@ -34,6 +35,7 @@ export interface RouteRunnerDeps {
   meter: Meter | null;
   /** Self-hosted mode with `rateLimit.perMinute`. */
   limiter: RateLimiter | null;
+  metrics?: Metrics;
 }
 
 export type RunInput = Pick<RouteRequest, 'request' | 'params' | 'server'>;
@@ -53,7 +55,9 @@ function checkRate(decision: RateDecision, headers: Record<string, string>): voi
 }
 
 export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
-  const { config, logger, auth, meter, limiter } = deps;
+  const { config, logger, auth, meter, limiter, metrics } = deps;
+  const charged = (endpoint: string, credits: number) => credits > 0 && metrics?.creditsCharged.inc({ endpoint }, credits);
+  const refunded = (endpoint: string, credits: number) => credits > 0 && metrics?.creditsRefunded.inc({ endpoint }, credits);
   const maxBody = config.server.maxBodyBytes;
   const limitOf = (account: Account) => account.rateLimit ?? config.plans[account.plan].rateLimitPerMinute;
 
@@ -98,6 +102,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     else for (const name of Object.keys(creditHeaders(0, 0))) delete headers[name];
     checkAdmission(route, caller, admitted, headers);
     if (!admitted.charged) throw new TrawlError('payment_required', INSUFFICIENT_CREDITS);
+    charged(declared.endpoint, credits);
     const charge = { workspace: account.id, credits, remaining: admitted.remaining };
     const elapsed = () => performance.now() - started;
     let response: Response;
@@ -105,6 +110,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       response = toResponse(await route.handle(request));
     } catch (err) {
       // The caller got nothing: the whole charge goes back.
+      refunded(declared.endpoint, credits);
       const error = err instanceof TrawlError && err.status < 500 ? err.message : 'Internal server error';
       if (runs) {
         // A run that never started because the request was wrong (unknown id, bad field) is no run to
@@ -129,6 +135,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     // What the call did not deliver goes back now, so the headers are true.
     const undelivered = Math.min(credits, usage.undelivered ? meter!.price(usage.undelivered, account.plan) : 0);
     if (undelivered > 0) {
+      refunded(declared.endpoint, undelivered);
       const remaining = await meter!.finish(account.id, admitted.usageId!, outcome, undelivered);
       return withHeaders(response, { ...headers, ...creditHeaders(credits - undelivered, remaining ?? admitted.remaining + undelivered), 'x-usage-id': admitted.usageId! });
     }

@@ -27,7 +27,9 @@ const DESCRIPTION =
   'without one every request is allowed. Errors are `{"error": "<message>"}`: 400 invalid input (the message names the field), ' +
   '401 bad key, 404 unknown path or id, 413 body over the limit, 422 the target could not be fetched or processed ' +
   '(`Failed to fetch URL: <reason>`) or a language model\'s answer stayed invalid, 500 internal, 502 a configured provider (search, ' +
-  'language model) failed, 503 none is configured, one is rate limited (with `Retry-After`) or the server is busy, 504 a language model did not answer in time.';
+  'language model) failed, 503 none is configured, one is rate limited (with `Retry-After`) or the server is busy, 504 a language model did not answer in time. ' +
+  'Every answer carries `X-Request-Id`: the request\'s own when it sent one of 1–128 visible ASCII characters, else a generated one; the server\'s ' +
+  'log lines for the request and the jobs and webhook deliveries it started carry it too.';
 
 const CLOUD_DESCRIPTION =
   ' Cloud mode: keys are `trawl_` followed by 43 URL-safe characters, made by the workspace\'s operator. Metered calls are charged in ' +

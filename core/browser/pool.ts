@@ -14,7 +14,9 @@ import type { TrawlConfig } from '../config-schema.ts';
 import { fetchFailed, TrawlError } from '../errors.ts';
 import type { AddressPolicy } from '../net/http-client.ts';
 import { forbiddenAddressReason } from '../net/ssrf.ts';
-import type { BrowserJobOptions, BrowserPool, BrowserPoolStats, BrowserSession } from '../services.ts';
+import type { BrowserJobOptions, BrowserPool, BrowserPoolStats, BrowserRequestFailure, BrowserSession } from '../services.ts';
+import type { Metrics } from '../metrics.ts';
+import { fetchFailureReason } from '../net/fetch-reasons.ts';
 import { openContext, type ContextRules, type PreparedContext } from './context.ts';
 import { chromiumMissingReason, launchChromium, type BrowserConfig } from './launch.ts';
 
@@ -77,6 +79,7 @@ export class ChromiumPool implements BrowserPool {
     private readonly fetch: Readonly<TrawlConfig['fetch']>,
     private readonly logger: Logger,
     hooks: BrowserPoolHooks = {},
+    private readonly metrics?: Metrics,
   ) {
     this.policy = fetch.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
     this.blockResources = new Set(config.blockResources);
@@ -117,13 +120,21 @@ export class ChromiumPool implements BrowserPool {
       if (!gone || (err instanceof TrawlError && err.code === 'timeout')) throw err;
       throw this.closed ? shuttingDown() : crashed();
     } finally {
-      if (prepared && instance) await this.closeContext(prepared, instance);
+      if (prepared && instance) {
+        this.countFailures(prepared.proxy?.failures ?? []);
+        await this.closeContext(prepared, instance);
+      }
       if (instance) {
         instance.active--;
         if (instance.retiring && instance.active === 0) void this.shut(instance);
       }
       this.release();
     }
+  }
+
+  /** The page's connections that did not happen, as fetch outcomes (the guard's refusals among them). */
+  private countFailures(failures: readonly BrowserRequestFailure[]): void {
+    for (const failure of failures) this.metrics?.fetches.inc({ client: 'browser', outcome: 'failed', reason: failure.refused ? 'ssrf_refused' : fetchFailureReason(failure.reason) });
   }
 
   async close(): Promise<void> {
@@ -289,6 +300,6 @@ export class ChromiumPool implements BrowserPool {
   }
 }
 
-export function createBrowserPool(config: Readonly<TrawlConfig>, logger: Logger, hooks: BrowserPoolHooks = {}): BrowserPool {
-  return new ChromiumPool(config.browser, config.fetch, logger, hooks);
+export function createBrowserPool(config: Readonly<TrawlConfig>, logger: Logger, hooks: BrowserPoolHooks = {}, metrics?: Metrics): BrowserPool {
+  return new ChromiumPool(config.browser, config.fetch, logger, hooks, metrics);
 }

@@ -6,6 +6,7 @@
 import { instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../config-schema.ts';
+import { MetricsToken } from '../metrics.ts';
 import { Tokens } from '../services.ts';
 import { createJobQueue, type DbJobQueue } from './queue.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -20,7 +21,7 @@ export function registerJobQueue(scope: DependencyContainer, config: Readonly<Tr
   scope.register(JobTokens.Queue, {
     useFactory: instanceCachingFactory((c) => {
       const storage = c.resolve(Tokens.Storage);
-      return createJobQueue(storage.db, storage.dialect, config.jobs, logger.child({ component: 'jobs' }));
+      return createJobQueue(storage.db, storage.dialect, config.jobs, logger.child({ component: 'jobs' }), c.isRegistered(MetricsToken, true) ? c.resolve(MetricsToken) : undefined);
     }),
   });
   scope.register(Tokens.Jobs, { useFactory: (c) => c.resolve(JobTokens.Queue) });

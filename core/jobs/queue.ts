@@ -6,13 +6,16 @@
  * backoff and jitter unless it is `permanent` or the attempts are used up; then the kind's
  * `onFailed` records the failure. `stop()` stops claiming, lets running jobs finish until the
  * deadline and hands the rest back to the queue. The shared schedule (scheduler.ts) ticks while
- * the workers run.
+ * the workers run. A process running workers reports in with its lease upkeep (`job_workers`), so
+ * any process can tell how many workers are alive.
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import type { TrawlConfig } from '../config-schema.ts';
 import { TrawlError } from '../errors.ts';
+import { withRequestId } from '../logger.ts';
+import type { Metrics, QueueStats } from '../metrics.ts';
 import type { ClaimedJob, JobHandler, JobHandlerOptions, JobQueue, JobSpec } from '../services.ts';
 import type { Database } from '../storage/schema.ts';
 import { createJobStore, insertJobs, type Executor, type JobStore } from './store.ts';
@@ -60,12 +63,14 @@ export class DbJobQueue implements JobQueue {
   private poked = false;
   private timer: ReturnType<typeof setInterval> | null = null;
   private maintaining = false;
+  private readonly startedAt = new Date().toISOString();
 
   constructor(
     private readonly db: Kysely<Database>,
     dialect: 'sqlite' | 'postgres',
     private readonly config: JobsConfig,
     private readonly logger: Logger,
+    private readonly metrics?: Metrics,
   ) {
     this.store = createJobStore(db, dialect);
     this.scheduler = new Scheduler(db, dialect, this, config, logger.child({ component: 'scheduler' }));
@@ -101,6 +106,11 @@ export class DbJobQueue implements JobQueue {
     return this.store.cancelGroup(group);
   }
 
+  async stats(): Promise<QueueStats> {
+    const [kinds, workersAlive] = await Promise.all([this.store.stats(), this.store.workersAlive(new Date(Date.now() - this.leaseMs))]);
+    return { kinds, workersAlive };
+  }
+
   /**
    * Wakes the claim loop now instead of at the next poll (new work, or a slot came free) for the
    * given kinds, or all. Jobs enqueued by other processes are found by polling.
@@ -115,6 +125,7 @@ export class DbJobQueue implements JobQueue {
     if (this.state !== 'idle') return;
     this.state = 'running';
     this.timer = setInterval(() => void this.maintain(), Math.max(200, Math.floor(this.leaseMs / 3)));
+    void this.reportIn();
     this.loopDone = this.loop();
     this.scheduler.start();
     this.logger.info({ worker: this.worker, kinds: [...this.kinds.keys()] }, 'job workers started');
@@ -142,6 +153,7 @@ export class DbJobQueue implements JobQueue {
     }
     // Let aborted handlers unwind before the caller closes the database under them.
     await Promise.race([all(), Bun.sleep(1000)]);
+    await this.store.leaveWorkers(this.worker).catch((err) => this.logger.warn({ err }, 'could not sign the worker out'));
     this.state = 'stopped';
   }
 
@@ -194,7 +206,8 @@ export class DbJobQueue implements JobQueue {
     const entry: Running = { job, controller, released: false, done: Promise.resolve() };
     kind.active++;
     this.running.set(job.id, entry);
-    entry.done = (async () => {
+    // Everything the run logs (the handler's lines, a retry, a failure) carries the request that started the job.
+    entry.done = withRequestId(job.requestId, async () => {
       try {
         if (job.attempt > job.maxAttempts) {
           // Only a lapsed lease gets here: the worker running the last attempt stopped.
@@ -203,16 +216,18 @@ export class DbJobQueue implements JobQueue {
         }
         await kind.handler(job, controller.signal);
         await this.store.finish(job.id, this.worker);
+        this.metrics?.jobs.inc({ kind: job.kind, outcome: 'done' });
       } catch (err) {
         if (entry.released) return;
         const message = messageOf(err);
         if (isPermanent(err) || job.attempt >= job.maxAttempts) await this.giveUp(kind, job, message);
         else {
+          this.metrics?.jobs.inc({ kind: job.kind, outcome: 'retried' });
           this.logger.debug({ err, job: job.id, kind: job.kind, attempt: job.attempt }, 'job failed; retrying');
           await this.store.retry(job.id, this.worker, new Date(Date.now() + backoffMs(job.attempt, this.config)), message);
         }
       }
-    })()
+    })
       .catch((err) => this.logger.error({ err, job: job.id }, 'job bookkeeping failed; its lease will lapse and it will run again'))
       .finally(() => {
         kind.active--;
@@ -229,16 +244,22 @@ export class DbJobQueue implements JobQueue {
       await this.store.retry(job.id, this.worker, new Date(Date.now() + backoffMs(job.attempt, this.config)), message);
       return;
     }
+    this.metrics?.jobs.inc({ kind: job.kind, outcome: 'failed' });
     this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempt, error: message }, 'job failed');
     await this.store.fail(job.id, this.worker, message);
   }
 
-  /** Lease upkeep: extend ours, and put back jobs whose worker stopped renewing. */
+  private async reportIn(): Promise<void> {
+    await this.store.heartbeat(this.worker, [...this.kinds.keys()], this.startedAt).catch((err) => this.logger.warn({ err }, 'could not report the worker in'));
+  }
+
+  /** Lease upkeep: extend ours, report in, and put back jobs whose worker stopped renewing. */
   private async maintain(): Promise<void> {
     if (this.maintaining) return;
     this.maintaining = true;
     try {
       await this.store.renew([...this.running.keys()], this.worker, this.leaseMs);
+      await this.reportIn();
       const reclaimed = await this.store.reclaimExpired();
       if (reclaimed > 0) {
         this.logger.info({ reclaimed }, 'took back jobs whose lease lapsed');
@@ -252,6 +273,6 @@ export class DbJobQueue implements JobQueue {
   }
 }
 
-export function createJobQueue(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', config: JobsConfig, logger: Logger): DbJobQueue {
-  return new DbJobQueue(db, dialect, config, logger);
+export function createJobQueue(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', config: JobsConfig, logger: Logger, metrics?: Metrics): DbJobQueue {
+  return new DbJobQueue(db, dialect, config, logger, metrics);
 }

@@ -8,6 +8,8 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { ClaimedJob, JobSpec } from '../services.ts';
 import type { Database, JobsTable } from '../storage/schema.ts';
+import { currentRequestId } from '../logger.ts';
+import type { QueueKindStats } from '../metrics.ts';
 import { readInt, readJson } from '../storage/values.ts';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -16,6 +18,7 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 export async function insertJobs(db: Executor, specs: readonly JobSpec[], defaultMaxAttempts: number): Promise<string[]> {
   if (specs.length === 0) return [];
   const now = new Date().toISOString();
+  const requestId = currentRequestId() ?? null;
   const rows = specs.map((spec) => ({
     id: crypto.randomUUID(),
     kind: spec.kind,
@@ -31,6 +34,7 @@ export async function insertJobs(db: Executor, specs: readonly JobSpec[], defaul
     locked_by: null,
     locked_until: null,
     last_error: null,
+    request_id: requestId,
     created_at: now,
     updated_at: now,
   }));
@@ -48,6 +52,7 @@ function toClaimed(row: Selectable<JobsTable>): ClaimedJob {
     group: row.group_id,
     attempt: readInt(row.attempts),
     maxAttempts: readInt(row.max_attempts),
+    ...(row.request_id ? { requestId: row.request_id } : {}),
   };
 }
 
@@ -147,6 +152,59 @@ export function createJobStore(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
         .where('locked_until', '<', now)
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
+    },
+
+    /** Backlog per kind: waiting, due, running, and how late the oldest due job is. */
+    async stats(now = new Date()): Promise<QueueKindStats[]> {
+      const at = now.toISOString();
+      const rows = await db
+        .selectFrom('jobs')
+        .select((eb) => [
+          'kind',
+          'status',
+          eb.fn.countAll<number | string>().as('count'),
+          eb.fn.count<number | string>(eb.case().when('run_at', '<=', at).then(1).end()).as('due'),
+          eb.fn.min(eb.case().when('run_at', '<=', at).then(eb.ref('run_at')).end()).as('oldest_due'),
+        ])
+        .where('status', 'in', ['queued', 'running'])
+        .groupBy(['kind', 'status'])
+        .execute();
+      const kinds = new Map<string, QueueKindStats>();
+      for (const row of rows) {
+        const kind = kinds.get(row.kind) ?? { kind: row.kind, queued: 0, due: 0, running: 0, lagSeconds: 0 };
+        kinds.set(row.kind, kind);
+        if (row.status === 'running') {
+          kind.running = readInt(row.count);
+          continue;
+        }
+        kind.queued = readInt(row.count);
+        kind.due = readInt(row.due);
+        const oldest = row.oldest_due as string | null;
+        if (oldest) kind.lagSeconds = Math.max(0, (now.getTime() - Date.parse(oldest)) / 1000);
+      }
+      return [...kinds.values()].sort((a, b) => a.kind.localeCompare(b.kind));
+    },
+
+    /** A worker process reports in (at start and with every lease renewal). */
+    async heartbeat(worker: string, kinds: readonly string[], startedAt: string): Promise<void> {
+      const now = new Date().toISOString();
+      await db
+        .insertInto('job_workers')
+        .values({ id: worker, kinds: JSON.stringify(kinds), started_at: startedAt, seen_at: now })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: now, kinds: JSON.stringify(kinds) }))
+        .execute();
+      // Reports older than a day are of processes long gone.
+      await db.deleteFrom('job_workers').where('seen_at', '<', new Date(Date.now() - 86_400_000).toISOString()).execute();
+    },
+
+    async leaveWorkers(worker: string): Promise<void> {
+      await db.deleteFrom('job_workers').where('id', '=', worker).execute();
+    },
+
+    /** Worker processes that reported in since `since`. */
+    async workersAlive(since: Date): Promise<number> {
+      const row = await db.selectFrom('job_workers').select((eb) => eb.fn.countAll<number | string>().as('n')).where('seen_at', '>=', since.toISOString()).executeTakeFirst();
+      return readInt(row?.n ?? 0);
     },
 
     async cancelGroup(group: string): Promise<number> {

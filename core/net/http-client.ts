@@ -17,6 +17,8 @@ import { decodeText } from './charset.ts';
 import { forbiddenAddressReason } from './ssrf.ts';
 import { createAddressGuard, type AddressGuard } from './address-guard.ts';
 import { describeNetworkError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
+import { fetchFailureReason, statusClass } from './fetch-reasons.ts';
+import type { Metrics } from '../metrics.ts';
 import { loggableUrl } from './url.ts';
 
 export type FetchConfig = TrawlConfig['fetch'];
@@ -52,7 +54,7 @@ interface HopRequest {
   body?: string | Uint8Array;
 }
 
-export function createHttpClient(config: FetchConfig, logger: Logger, hooks: HttpClientHooks = {}): HttpClient {
+export function createHttpClient(config: FetchConfig, logger: Logger, hooks: HttpClientHooks = {}, metrics?: Metrics): HttpClient {
   const policy: AddressPolicy | null = config.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
   // The same address rules as every other outbound connection (the browser's proxy, receivers).
   const guard = createAddressGuard(config, policy);
@@ -177,8 +179,11 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
       if (options.signal?.aborted) onCallerAbort();
       options.signal?.addEventListener('abort', onCallerAbort, { once: true });
       try {
-        return await run(start, options, attempt);
+        const response = await run(start, options, attempt);
+        metrics?.fetches.inc({ client: 'http', outcome: 'ok', reason: statusClass(response.status) });
+        return response;
       } catch (err) {
+        metrics?.fetches.inc({ client: 'http', outcome: 'failed', reason: fetchFailureReason(err) });
         // A caller that aborts with its own TrawlError (a job deadline, say) gets it back unchanged.
         const reason: unknown = options.signal?.aborted ? options.signal.reason : undefined;
         throw reason instanceof TrawlError ? reason : err;

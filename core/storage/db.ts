@@ -6,13 +6,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Storage } from '../services.ts';
 import { TrawlError } from '../errors.ts';
 import type { Database } from './schema.ts';
 import { openBunSqlite } from './bun-sqlite.ts';
+import { SteadyPostgresDialect } from './postgres-dialect.ts';
 import { migrateToLatest, migrationSet } from './migrations.ts';
 import type { AnyFeature } from '../feature.ts';
 
@@ -66,8 +67,12 @@ async function openPostgres(databaseUrl: string, options: OpenStorageOptions): P
     ...(schema ? { options: `-c search_path=${schema} -c max_parallel_workers_per_gather=0` } : {}),
   });
   pool.on('error', (err) => options.onPoolError?.(err));
+  // A connection lost while checked out (the database restarted or went away mid-query) also emits
+  // 'error', where the pool has no listener: unheard, it would end the process. Its query is
+  // rejected with the same error, which the caller sees; idle connections report through the pool.
+  pool.on('connect', (client) => client.on('error', () => {}));
   // The cursor makes kysely's `.stream()` work on Postgres as it does on SQLite (large scans).
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  const db = new Kysely<Database>({ dialect: new SteadyPostgresDialect({ pool, cursor: Cursor }) });
   const where = `Postgres database ${describeUrl(databaseUrl)}${schema ? ` (schema ${schema})` : ''}`;
   let migrationSchema: string | undefined;
   try {

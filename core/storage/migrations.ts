@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { AnyFeature } from '../feature.ts';
 import { jobsMigration } from '../jobs/migration.ts';
+import { jobWorkersMigration } from '../jobs/workers-migration.ts';
 import { accountsMigration } from './accounts-migration.ts';
 import { schedulesMigration } from '../jobs/schedule-migration.ts';
 import { DEFAULT_WORKSPACE } from './workspaces.ts';
@@ -81,6 +82,7 @@ const coreMigrations: Record<string, Migration> = {
   // 0003 is the webhooks feature's (shipped under that name).
   '0004_accounts': accountsMigration,
   '0005_schedules': schedulesMigration,
+  '0006_job_workers': jobWorkersMigration,
 };
 
 /** Core's migrations plus every feature's; a name declared twice is a programming error. */

@@ -73,6 +73,8 @@ export interface JobsTable {
   locked_by: string | null;
   locked_until: string | null;
   last_error: string | null;
+  /** The request that started the work (core/logger.ts), for the job's log lines. */
+  request_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -93,6 +95,15 @@ export interface SchedulesTable {
   created_at: string;
 }
 
+/** A process running job workers; `seen_at` is renewed with its leases (core/jobs). */
+export interface JobWorkersTable {
+  id: string;
+  /** JSON list of the job kinds it runs. */
+  kinds: string;
+  started_at: string;
+  seen_at: string;
+}
+
 /** Core's tables. A feature owns its tables' types and widens its handle with `db.withTables<…>()`. */
 export interface Database {
   workspaces: WorkspacesTable;
@@ -100,4 +111,5 @@ export interface Database {
   results: ResultsTable;
   jobs: JobsTable;
   schedules: SchedulesTable;
+  job_workers: JobWorkersTable;
 }

@@ -8,6 +8,10 @@
  * cloud-self-hosted.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { Storage } from '../../core/services.ts';
 import { defineRoutes } from '../../server/route.ts';
 import { builtinRoutes } from '../../server/routes/index.ts';
@@ -296,6 +300,27 @@ for (const database of testDatabases()) {
       expect(doc.paths['/v1/scrape'].post.responses).toHaveProperty('402');
       expect(doc.paths['/v1/scrape'].post.responses['200'].headers).toHaveProperty('X-Credits-Remaining');
       expect(doc.paths['/v1/webhooks'].get.responses['429'].headers).toHaveProperty('Retry-After');
+    });
+
+    test('MCP tool calls are admitted and charged like their endpoints; /metrics counts the credits and needs the admin key', async () => {
+      const metricsText = async () => String((await server.get('/metrics', admin)).body);
+      const charged = (text: string) => Number(parsePrometheusTextFormat(text).find((f) => f.name === 'trawl_credits_charged_total')?.metrics.find((m) => m.labels?.endpoint === 'scrape')?.value ?? 0);
+      const before = charged(await metricsText());
+      const t = await tenant('starter', 1);
+      const client = new Client({ name: 'cloud-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: bearer(t.key) } }));
+      try {
+        const first = (await client.callTool({ name: 'scrape', arguments: { url: site.at('/other') } })) as CallToolResult;
+        expect(first.isError).toBeFalsy();
+        expect(await balance(t)).toBe(0);
+        const second = (await client.callTool({ name: 'scrape', arguments: { url: site.at('/other') } })) as CallToolResult;
+        expect([second.isError, second.content]).toEqual([true, [{ type: 'text', text: 'Insufficient credits' }]]);
+      } finally {
+        await client.close();
+      }
+      expect(charged(await metricsText()) - before).toBe(1);
+      // The service's numbers are not a workspace's to read.
+      expect((await server.get('/metrics', bearer(t.key))).status).toBe(401);
     });
   });
 }

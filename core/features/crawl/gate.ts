@@ -6,6 +6,14 @@
  * host in one claim) waits here for its turn. Idle hosts are forgotten, so memory stays flat.
  */
 
+/** What the page worker asks before fetching: this in-process gate, or the shared one on Postgres (shared-gate.ts). */
+export interface PolitenessGate {
+  /** Hosts this process should not claim pages of right now. */
+  busyHosts(): string[];
+  /** Waits for a slot of the host; resolves with the release function. */
+  acquire(host: string, delayMs: number, signal?: AbortSignal): Promise<() => void>;
+}
+
 interface HostState {
   active: number;
   /** Earliest start of the next fetch (ms since epoch). */
@@ -13,7 +21,7 @@ interface HostState {
   waiters: Array<() => void>;
 }
 
-export class HostGate {
+export class HostGate implements PolitenessGate {
   private readonly hosts = new Map<string, HostState>();
 
   constructor(

@@ -1,7 +1,8 @@
 /**
  * The crawl feature (crawls and batches: a batch is a crawl without discovery, sharing its tables,
  * service and page worker): the `[crawl]` section, the crawl tables, the CrawlService for the
- * routes, and the job handlers — `crawl.page` (page.ts) with per-host politeness, and
+ * routes, and the job handlers — `crawl.page` (page.ts) with per-host politeness (gate.ts in one
+ * process on SQLite; shared-gate.ts across every worker process on Postgres), and
  * `crawl.notify`, which announces a finished run as `crawl.completed`, `crawl.failed` or
  * `batch.completed` through the EventBus (resolved when the job runs, so Trawl works without a
  * webhook registry). A run with its own wire-format webhook (hooks.ts) also gets its started, page
@@ -15,6 +16,9 @@ import { JobTokens } from '../../jobs/index.ts';
 import { crawlConfigSchema, type CrawlSettings } from './config.ts';
 import { RobotsCache } from '../../net/robots.ts';
 import { HostGate } from './gate.ts';
+import { SharedHostGate } from './shared-gate.ts';
+import { crawlHostsMigration } from './hosts-migration.ts';
+import { MetricsToken } from '../../metrics.ts';
 import { crawlTablesMigration } from './migration.ts';
 import { createPageWorker } from './page.ts';
 import { createHookSender, RunHookFormatsToken, type HookSender } from './hooks.ts';
@@ -79,6 +83,9 @@ function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMet
   };
 }
 
+/** A host slot outlives its fetch's time limit by this much before another process may take it over. */
+const SLOT_GRACE_MS = 30_000;
+
 /**
  * What the map feature finds for a crawl's start URL (sitemaps, feeds, the start page): the crawl
  * admits those in scope like links of its start page. Nothing when map is not installed or fails.
@@ -107,11 +114,17 @@ function crawlJobs(ctx: Ctx) {
   const { settings, logger } = ctx;
   const queue = ctx.resolve(JobTokens.Queue);
   const store = ctx.resolve(CrawlTokens.Store);
-  const gate = new HostGate(settings.perHostConcurrency, settings.perHostDelayMs, () => queue.poke([PAGE_JOB]));
+  const storage = ctx.resolve(Tokens.Storage);
+  const db = storage.db.withTables<CrawlTables>();
+  const poke = () => queue.poke([PAGE_JOB]);
+  // Postgres may have many worker processes: they share each host's politeness through the database.
+  const gate = storage.dialect === 'postgres'
+    ? new SharedHostGate(db, settings.perHostConcurrency, settings.perHostDelayMs, ctx.config.scrape.timeoutMs + SLOT_GRACE_MS, logger, poke)
+    : new HostGate(settings.perHostConcurrency, settings.perHostDelayMs, poke);
   const robots = ctx.resolve(Tokens.Robots);
-  const db = ctx.resolve(Tokens.Storage).db.withTables<CrawlTables>();
   const worker = createPageWorker({
     db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger, hooks: hookSender(ctx), sitemapUrls: sitemapUrls(ctx),
+    metrics: ctx.resolve(MetricsToken),
   });
   const events = () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null);
   const hooks = hookSender(ctx);
@@ -128,7 +141,7 @@ export const crawlFeature = defineFeature<CrawlSettings>({
   name: 'crawl',
   description: 'Crawls (POST /v1/crawl, /v2/crawl) and batches (POST /v1/batch, /v2/batch/scrape): durable, resumable runs of pipeline scrapes.',
   config: crawlConfigSchema,
-  migrations: { 'crawl.0001_tables': crawlTablesMigration },
+  migrations: { 'crawl.0001_tables': crawlTablesMigration, 'crawl.0002_hosts': crawlHostsMigration },
   tokens: CrawlTokens,
   services: [
     // The one robots.txt cache of the process, on the crawl settings (TTL, Crawl-delay cap); map reads its Sitemap lines.

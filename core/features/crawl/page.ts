@@ -15,7 +15,8 @@ import type { Scraper } from '../../scrape.ts';
 import type { ClaimedJob } from '../../services.ts';
 import type { CrawlDb } from './tables.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
-import type { HostGate } from './gate.ts';
+import type { PolitenessGate } from './gate.ts';
+import type { Metrics } from '../../metrics.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import type { RobotsCache, RobotsRules } from '../../net/robots.ts';
 import type { HookSender } from './hooks.ts';
@@ -31,13 +32,14 @@ export interface PageWorkerDeps {
   queue: DbJobQueue;
   scraper: Scraper;
   robots: RobotsCache;
-  gate: HostGate;
+  gate: PolitenessGate;
   config: CrawlSettings;
   logger: Logger;
   /** Sends a run's own webhook events (hooks.ts). */
   hooks: HookSender;
   /** The URLs a site's sitemaps and feeds list (the map feature), for crawls that ask for them. */
   sitemapUrls(run: RunRow, signal: AbortSignal): Promise<string[]>;
+  metrics?: Metrics;
 }
 
 /** A hostile page with a million links costs a bounded amount of work. */
@@ -78,7 +80,10 @@ export function createPageWorker(deps: PageWorkerDeps) {
     const result = await recordPage(deps.db, insertJobs, { ...outcome, maxPages, maxAttempts: config.maxAttempts });
     if (result.queued > 0) deps.queue.poke([PAGE_JOB]);
     if (result.finished) deps.queue.poke([NOTIFY_JOB]);
-    if (result.recorded) await deps.hooks(run, 'page', { url, ...(outcome.result ? { result: outcome.result } : { error: outcome.error }) });
+    if (result.recorded) {
+      deps.metrics?.crawlPages.inc({ run: run.kind, outcome: outcome.outcome });
+      await deps.hooks(run, 'page', { url, ...(outcome.result ? { result: outcome.result } : { error: outcome.error }) });
+    }
     return result.recorded;
   }
 

@@ -48,10 +48,26 @@ export interface CrawlUrlsTable {
   finished_at: string | null;
 }
 
+/** Postgres: a host's politeness shared by every worker process (shared-gate.ts). */
+export interface CrawlHostsTable {
+  host: string;
+  /** Earliest start of the host's next fetch, ms since the epoch by the database's clock. */
+  next_at: number | string;
+}
+
+/** Postgres: a fetch of a host in progress in some process, until it releases or `until` passes. */
+export interface CrawlHostSlotsTable {
+  id: string;
+  host: string;
+  until: number | string;
+}
+
 // A type alias, not an interface: kysely's withTables needs the implicit index signature.
 export type CrawlTables = {
   crawls: CrawlsTable;
   crawl_urls: CrawlUrlsTable;
+  crawl_hosts: CrawlHostsTable;
+  crawl_host_slots: CrawlHostSlotsTable;
 }
 
 /** Core's tables (the job queue enqueues inside crawl transactions) plus the crawl's own. */

@@ -26,6 +26,7 @@ function recordingJobs() {
     cancelGroup: async () => 0,
     start() {},
     stop: async () => {},
+    stats: async () => ({ kinds: [], workersAlive: 0 }),
   };
   return { specs, queue, take: () => specs.splice(0) };
 }

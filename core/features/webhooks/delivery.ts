@@ -15,6 +15,7 @@ import type { ClaimedJob, HttpClient, JobHandler, JobQueue } from '../../service
 import { DELIVERY_KIND, deliveryPayloadSchema, type DeliveryPayload } from './events.ts';
 import { firecrawlSignature, webhookHeaders } from './signing.ts';
 import type { DeliveryOutcome, WebhookStore } from './store.ts';
+import type { Metrics } from '../../metrics.ts';
 
 /** A receiver's answer is not read for anything; a huge one is a failed attempt, not a memory risk. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -27,6 +28,7 @@ export interface DeliveryDeps {
   logger: Logger;
   /** Tests pin jitter; production uses Math.random. */
   random?: () => number;
+  metrics?: Metrics;
 }
 
 interface Target {
@@ -62,9 +64,13 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
     try {
       const response = await deps.http.request(target.url, {
         method: 'POST',
-        headers: payload.scheme === 'standard'
-          ? webhookHeaders(target.secret, payload.messageId, new Date(), payload.body)
-          : { ...payload.headers, 'content-type': 'application/json', ...(payload.scheme === 'firecrawl' && config.hmacSecret ? { 'x-firecrawl-signature': firecrawlSignature(config.hmacSecret, payload.body) } : {}) },
+        headers: {
+          ...(payload.scheme === 'standard'
+            ? webhookHeaders(target.secret, payload.messageId, new Date(), payload.body)
+            : { ...payload.headers, 'content-type': 'application/json', ...(payload.scheme === 'firecrawl' && config.hmacSecret ? { 'x-firecrawl-signature': firecrawlSignature(config.hmacSecret, payload.body) } : {}) }),
+          // The request that caused the event, so the receiver's logs and ours can be matched.
+          ...(job.requestId ? { 'x-request-id': job.requestId } : {}),
+        },
         body: payload.body,
         timeoutMs: config.timeoutMs,
         // A redirect could move a signed payload somewhere the owner never registered.
@@ -93,6 +99,7 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
       nextAttemptAt = new Date(Date.now() + backoffMs(payload.attempt, config, deps.random));
     }
 
+    deps.metrics?.webhookDeliveries.inc({ outcome });
     if (outcome === 'disabled') await deps.store.disable(target.webhookId!, 'receiver answered HTTP 410 Gone');
     await deps.store.logDelivery({
       webhookId: target.webhookId,

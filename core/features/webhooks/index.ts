@@ -7,6 +7,7 @@ import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { Tokens } from '../../services.ts';
 import { webhooksConfigSchema, type WebhookSettings } from './config.ts';
 import { createDeliveryHandler } from './delivery.ts';
+import { MetricsToken } from '../../metrics.ts';
 import { createEventBus, DELIVERY_KIND } from './events.ts';
 import { webhooksMigration } from './migration.ts';
 import { createSecretBox } from './signing.ts';
@@ -35,6 +36,7 @@ export const webhooksFeature = defineFeature<WebhookSettings>({
       jobs: () => ctx.resolve(Tokens.Jobs),
       config: ctx.settings,
       logger: ctx.logger,
+      metrics: ctx.resolve(MetricsToken),
     }),
     options: { concurrency: ctx.settings.concurrency },
   }],

@@ -103,8 +103,9 @@ export function crawlOpenApi(service: CrawlService, limits: Readonly<CrawlSettin
         '(`*`, `**`, `?`, `[...]`, `{a,b}` with picomatch\'s meaning; extglobs and `!` are refused; matched in linear time; paths over 2,048 characters are ' +
         'not followed; the start page is always scraped; exclusion wins). Links to images, media, fonts, scripts and archives are not followed; documents (PDF, DOCX, ' +
         'XLSX, CSV) are scraped through their document plugins. robots.txt is obeyed for the user-agent token of `fetch.userAgent` (4xx: allowed; 5xx or ' +
-        'unreachable: disallowed, re-checked after a minute); `Crawl-delay` is honoured (capped at `crawl.maxCrawlDelaySeconds`). Per worker process at most ' +
-        '`crawl.perHostConcurrency` fetches per host run at once, spaced by `crawl.perHostDelayMs`. No response, the scrape time limit and HTTP 429/5xx ' +
+        'unreachable: disallowed, re-checked after a minute); `Crawl-delay` is honoured (capped at `crawl.maxCrawlDelaySeconds`). At most ' +
+        '`crawl.perHostConcurrency` fetches per host run at once, starts spaced by `crawl.perHostDelayMs` or the Crawl-delay — on Postgres across all worker ' +
+        'processes together (a shared per-host row), on SQLite in the one process. No response, the scrape time limit and HTTP 429/5xx ' +
         `are retried with exponential backoff up to \`crawl.maxAttempts\` (${limits.maxAttempts}) tries; pages answering other 4xx are results with their status. ` +
         'Results are stored scrape results, so `storage.cacheTtlSeconds` applies unless `scrape_options.no_cache` is set. Events: `crawl.completed` / `crawl.failed` ' +
         'to registered webhooks and to `webhook_url` (none for a cancelled crawl).',
