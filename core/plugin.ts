@@ -1,7 +1,8 @@
 /**
  * The plugin API: `definePlugin` declares static metadata plus one `setup` closure that returns
  * the handler of the plugin's kind. `HandlersByKind` is the single place that says what each kind
- * must provide; adding a kind is one entry here plus its runner in the pipeline.
+ * must provide; adding a kind is one entry here plus its runner in the pipeline. The handler shapes
+ * of the service-like kinds (llm, search, social, scanner) have files of their own (llm.ts, kinds/).
  */
 import type { z } from 'zod';
 import type { Logger } from 'pino';
@@ -12,8 +13,14 @@ import type { Job } from './job.ts';
 import type { ScrapeResult } from './model/result.ts';
 import type { TrawlConfig } from './config-schema.ts';
 import type { LlmHandler } from './llm.ts';
+import type { SearchHandler } from './kinds/search.ts';
+import type { SocialHandler } from './kinds/social.ts';
+import type { ScannerHandler } from './kinds/scanner.ts';
 
 export type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmRequest, LlmStatus, LlmUsage } from './llm.ts';
+export type { SearchAnswer, SearchHandler, SearchHit, SearchQuery, SearchStatus } from './kinds/search.ts';
+export type { SocialAudiencePage, SocialFilters, SocialHandler, SocialPost, SocialPosts, SocialPostsQuery, SocialTargetKind, SocialUser } from './kinds/social.ts';
+export type { ScanHit, ScanPosition, ScanResult, ScanSource, ScannerHandler } from './kinds/scanner.ts';
 
 /** Runs before fetching: does this fetcher/source take the job? */
 export interface FetcherHandler {
@@ -85,182 +92,6 @@ export interface ActionHandler<A extends { type: string } = { type: string }> {
 
 export interface SinkHandler {
   write(doc: PageDocument, result: ScrapeResult): void | Promise<void>;
-}
-
-/** One web search as a `search` provider receives it. */
-export interface SearchQuery {
-  query: string;
-  /** Results wanted (1–50); a provider may return fewer, never needs to return more. */
-  limit: number;
-  /** ISO 3166-1 alpha-2, lower case (`us`); each provider spells it its own way. */
-  country?: string;
-  /** ISO 639-1, lower case (`en`). */
-  language?: string;
-  /** Ends the provider's requests: the caller went away or its time is up. */
-  signal: AbortSignal;
-}
-
-/** One ranked result: `position` is 1-based, in the provider's order. */
-export interface SearchHit {
-  url: string;
-  title: string;
-  description: string;
-  position: number;
-}
-
-export interface SearchAnswer {
-  /** Best first; an empty list means the provider answered and found nothing. */
-  hits: SearchHit[];
-  /** What the provider could not honour (an ignored `language`, a later page that failed). */
-  warnings?: string[];
-}
-
-/** What `/health` shows of a provider: never its key. */
-export interface SearchStatus {
-  /** `unused` until the first search; `rate_limited` while the provider's Retry-After runs. */
-  state: 'unused' | 'ok' | 'failing' | 'rate_limited';
-  /** Where queries go (origin and path; credentials left out). */
-  endpoint: string;
-  lastError?: { message: string; at: string };
-  lastSuccessAt?: string;
-  /** While rate limited: when the provider is asked again. */
-  retryAt?: string;
-}
-
-/**
- * A web search provider. Run mode (core/features/search): the enabled providers are asked in
- * config order; the first that answers wins; a provider that throws (its message says why: key
- * rejected, rate limited, CAPTCHA page, JSON output disabled …) or finds nothing hands over to the
- * next, and every such outcome is reported in the response's `warnings`. When all fail, the call
- * fails with every reason. A failure a provider must not be asked again for a while carries
- * `TrawlError.retryAfterSeconds`. A provider never answers an error page as zero hits.
- */
-export interface SearchHandler {
-  search(query: SearchQuery): Promise<SearchAnswer>;
-  status(): SearchStatus;
-}
-
-/** What a social monitor polls: an account's posts, a search, a list timeline or a post's reply thread. */
-export type SocialTargetKind = 'profile' | 'search' | 'list' | 'replies';
-
-/** One post as every social source reports it (the network's numeric ids are strings). */
-export interface SocialPost {
-  id: string;
-  screenName: string;
-  text: string;
-  url: string;
-  createdAt: string;
-  favoriteCount: number;
-  retweetCount: number;
-  replyCount: number;
-  lang: string;
-  isRetweet: boolean;
-  isReply: boolean;
-  isQuote: boolean;
-}
-
-/** A monitor's filters a source may apply on its side too (the feature re-checks every one). */
-export interface SocialFilters {
-  includeRetweets: boolean;
-  includeReplies: boolean;
-  includeQuotes: boolean;
-  minFaves: number;
-  keyword: string | null;
-  lang: string | null;
-}
-
-export interface SocialPostsQuery {
-  kind: SocialTargetKind;
-  /** Per kind: the account's numeric id (profile, from `resolveHandle`), query, list id, post id. */
-  target: string;
-  /** The newest post id seen so far; null on a first check (the source returns its newest page only). */
-  since: string | null;
-  filters: SocialFilters;
-  signal: AbortSignal;
-}
-
-export interface SocialPosts {
-  /** Newer than `since`, oldest first. */
-  posts: SocialPost[];
-  /** The id the next check starts from (unchanged when nothing is new). */
-  cursor: string | null;
-}
-
-export interface SocialUser {
-  id: string;
-  screenName: string;
-  name: string;
-  followers: number;
-  description: string;
-  url: string;
-}
-
-export interface SocialAudiencePage {
-  users: SocialUser[];
-  /** The source's own token for the next page; null at the end. */
-  next: string | null;
-}
-
-/**
- * A social network source. Failures are TrawlErrors; a rate limit carries `retryAfterSeconds`
- * (the time until the source's reset), so a scheduled check waits instead of failing.
- */
-export interface SocialHandler {
-  /** The id the source polls an account by (the API's numeric id; a feed's handle); `not_found` when the account does not exist. */
-  resolveHandle(handle: string, signal: AbortSignal): Promise<string>;
-  posts(query: SocialPostsQuery): Promise<SocialPosts>;
-  audience(userId: string, direction: 'followers' | 'following', page: string | null, signal: AbortSignal): Promise<SocialAudiencePage>;
-}
-
-/** What a `scanner` reads: one script (inline or a bundle) or the source map a bundle names. */
-export interface ScanSource {
-  type: 'javascript' | 'source-map';
-  text: string;
-  /** The bundle's file name, or `inline` for a script in the page. */
-  name: string;
-  /** Where the text was fetched from; absent for inline scripts. */
-  url?: string;
-  /** The analysed page's final URL. */
-  pageUrl: string;
-}
-
-/** How sure a scanner is that a value is a request target. */
-export type ScanPosition =
-  /** The argument of a request call (`fetch`, XHR `open`, axios/ky/`$.ajax`, `new WebSocket` …) or its options' `url`, or a name that says API (`baseURL:`, `apiEndpoint =`). */
-  | 'request'
-  /** A plain `url:`/`uri:` option or variable outside a request call (menus and routers use them too): kept when it looks like an API. */
-  | 'option'
-  /** A URL-like string or template literal anywhere else: kept only when it looks like an API. */
-  | 'literal';
-
-export interface ScanHit {
-  /** As written; expressions of template literals and concatenations become `{name}`. */
-  value: string;
-  position: ScanPosition;
-  /** What makes the request when known: `websocket` and `eventsource` make a value a `web_socket`, `graphql` a `graph_ql`. */
-  api?: 'fetch' | 'xhr' | 'client' | 'websocket' | 'eventsource' | 'graphql' | 'beacon';
-  /** 1-based line of the value in the text, when known. */
-  line?: number;
-}
-
-export interface ScanResult {
-  hits: ScanHit[];
-  /** Further sources unpacked from this one (a source map's original files), scanned in turn. */
-  sources?: ScanSource[];
-  /** What the scanner could not read completely. */
-  warnings?: string[];
-}
-
-/**
- * Endpoint discovery. Run mode (core/features/endpoints): for each source, the enabled scanners
- * that read its `type` are asked in list order; the first that answers (not null) wins, so a
- * parser scanner comes first and a tolerant one after it as the fallback. Runs in a content worker
- * (no services), under a time limit per source.
- */
-export interface ScannerHandler {
-  reads: ReadonlyArray<ScanSource['type']>;
-  /** null: cannot read this source (it does not parse, it is too large): the next scanner tries. */
-  scan(source: ScanSource): ScanResult | null;
 }
 
 /** Kinds whose handler shape is settled by later issues stay open records until then. */
