@@ -18,7 +18,7 @@ export interface ScanInfo {
   markers: Element[];
   /** Elements that look like forum posts (see forum.ts). */
   forumHits: number;
-  /** Product marks in the body (JSON-LD Product scripts, Product microdata). */
+  /** Product marks in the body (JSON-LD Product scripts, Product microdata, buy boxes): 0, or 1 once one is found. */
   productHits: number;
   /** JSON-LD article scripts in the body (see article.ts). */
   articleHits: number;
@@ -80,7 +80,8 @@ function scan(top: Element, info: ScanInfo) {
     }
     const meta = cls ? postMetaOf(el, tag, cls) : null;
     if (meta) info.postMeta.push(meta);
-    if (cls !== undefined && looksLikeProduct(el, tag, cls)) info.productHits++;
+    // (one mark decides: the buy-box test reads ancestors' text, so it stops at the first)
+    if (!info.productHits && cls !== undefined && looksLikeProduct(el, tag, cls)) info.productHits++;
     if (cls !== undefined && looksLikeArticle(el, tag)) info.articleHits++;
     if (JUNK.has(tag)) {
       drop.push(el);
