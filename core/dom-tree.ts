@@ -10,33 +10,13 @@
  * rather than through appendChild/setAttribute: those run mutation-observer and custom-element
  * hooks per node, and setAttribute('class') builds a class list (patches/README.md).
  */
-import { DOMParser } from 'linkedom';
 import { html, parse, parseFragment, type DefaultTreeAdapterMap, type ParserOptions, type Token, type TreeAdapter } from 'parse5';
+import { blankDocument, END, NEXT, PREV, VALUE } from './dom-links.ts';
 
 // Node shapes as this adapter sees them: linkedom's public interfaces plus its private links.
 type Linked = Node & Record<symbol, any> & { ownerElement?: unknown };
 type Parent = Linked & ParentNode;
 
-const parser = new DOMParser();
-/** An empty linkedom HTML document (not even `<html>`). */
-const blankDocument = () => parser.parseFromString('', 'text/html', null) as unknown as Document;
-
-/** linkedom's private link symbols, found by their descriptions on fresh nodes (the pinned version's; checked at load). */
-function privateSymbols(): { NEXT: symbol; PREV: symbol; END: symbol; VALUE: symbol } {
-  const doc = blankDocument();
-  const found = new Map<string, symbol>();
-  for (const node of [doc.createElement('p'), doc.createTextNode('')]) {
-    for (const s of Object.getOwnPropertySymbols(node)) if (s.description) found.set(s.description, s);
-  }
-  const pick = (name: string) => {
-    const s = found.get(name);
-    if (!s) throw new Error(`core/dom-tree: linkedom no longer has its '${name}' node link; update the tree adapter for this linkedom version`);
-    return s;
-  };
-  return { NEXT: pick('next'), PREV: pick('prev'), END: pick('end'), VALUE: pick('value') };
-}
-
-const { NEXT, PREV, END, VALUE } = privateSymbols();
 const ELEMENT = 1;
 const ATTRIBUTE = 2;
 const TEXT = 3;

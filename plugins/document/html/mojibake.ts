@@ -5,7 +5,7 @@
  * UTF-8 lead byte read as a letter: C1 controls never occur in real text, so a page showing them is
  * repaired, and then every run that decodes as valid UTF-8 is replaced by what it decodes to.
  */
-import { TEXT } from '../../../core/dom.ts';
+import { SHOW_TEXT, walkNodes } from '../../../core/dom-links.ts';
 
 /** A UTF-8 lead byte read as Latin-1, then as many continuation bytes as it announces. */
 const RUN = /[\u00c2-\u00df][\u0080-\u00bf]|[\u00e0-\u00ef][\u0080-\u00bf]{2}|[\u00f0-\u00f4][\u0080-\u00bf]{3}/g;
@@ -40,17 +40,14 @@ function decodeRun(run: string): string {
 
 /** Repairs the text nodes under `root` in place when its text shows double encoding. */
 export function repairMojibake(root: Element): void {
-  const doc = root.ownerDocument;
-  if (!doc) return;
   const nodes: Node[] = [];
   let seen = false;
-  const walker = doc.createTreeWalker(root, 4);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  walkNodes(root, SHOW_TEXT, (n) => {
     const v = n.nodeValue ?? '';
-    if (n.nodeType !== TEXT || !/[\u00c2-\u00f4]/.test(v)) continue;
+    if (!/[\u00c2-\u00f4]/.test(v)) return;
     nodes.push(n);
     if (!seen && SIGN.test(v)) seen = true;
-  }
+  });
   if (!seen) return;
   for (const n of nodes) {
     const v = n.nodeValue ?? '';

@@ -6,6 +6,7 @@
  * selector matched, in page order.
  */
 import { attr, tagOf } from '../../../core/dom.ts';
+import { walkElements } from '../../../core/dom-links.ts';
 
 export interface PageIndex {
   /** `<meta>` with a content attribute. */
@@ -28,32 +29,29 @@ export interface PageIndex {
   base: Element | null;
 }
 
-const SHOW_ELEMENT = 1;
 /** Every class name byline.ts and dateline.ts look for contains one of these. */
 const MARK = /byline|author|date|published|posted/i;
 
 export function indexPage(dom: Document): PageIndex {
   const index: PageIndex = { metas: [], links: [], typedScripts: [], itemprops: [], items: [], times: [], marked: [], title: null, h1: null, base: null };
-  // linkedom's TreeWalker lists the elements in one sweep of its node list
-  const walker = dom.createTreeWalker(dom, SHOW_ELEMENT);
-  for (let el = walker.nextNode() as Element | null; el; el = walker.nextNode() as Element | null) {
+  walkElements(dom, (el) => {
     const tag = tagOf(el);
     if (tag === 'TIME') {
       index.times.push(el);
       index.marked.push(el);
     } else if (tag === 'TITLE') index.title ??= el;
     else if (tag === 'H1') index.h1 ??= el;
-    if (!el.hasAttributes()) continue;
+    if (!el.hasAttributes()) return;
     if (tag === 'META' && attr(el, 'content') !== null) index.metas.push(el);
     else if (tag === 'LINK' && attr(el, 'rel') !== null) index.links.push(el);
     else if (tag === 'SCRIPT' && attr(el, 'type') !== null) index.typedScripts.push(el);
     else if (tag === 'BASE' && !index.base && attr(el, 'href') !== null) index.base = el;
     if (attr(el, 'itemprop') !== null) index.itemprops.push(el);
     if (attr(el, 'itemscope') !== null && attr(el, 'itemtype') !== null) index.items.push(el);
-    if (tag === 'TIME') continue;
+    if (tag === 'TIME') return;
     const cls = attr(el, 'class');
     if ((cls && MARK.test(cls)) || (tag === 'A' && attr(el, 'rel') !== null)) index.marked.push(el);
-  }
+  });
   return index;
 }
 

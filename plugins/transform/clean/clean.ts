@@ -8,6 +8,7 @@
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import { attr, tagOf } from '../../../core/dom.ts';
+import { SHOW_COMMENT, SHOW_ELEMENT, walkNodes } from '../../../core/dom-links.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { removeInvisible, replaceSvgs } from './visibility.ts';
 import { expandNoscripts, resolveNoscripts } from './noscript.ts';
@@ -21,8 +22,6 @@ const NOT_CONTENT = new Set([
   'IFRAME', 'FRAME', 'FRAMESET', 'NOFRAMES', 'OBJECT', 'EMBED', 'NOEMBED', 'APPLET', 'CANVAS',
 ]);
 
-const SHOW_ELEMENT = 1;
-const SHOW_COMMENT = 128;
 
 /**
  * Comments and elements that are not content, in one sweep of linkedom's node list (a selector
@@ -31,14 +30,13 @@ const SHOW_COMMENT = 128;
  */
 function notContent(root: Element): Node[] {
   const found: Node[] = [];
-  const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT | SHOW_COMMENT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  walkNodes(root, SHOW_ELEMENT | SHOW_COMMENT, (node) => {
     if (node.nodeType !== 1) found.push(node);
     else {
       const tag = tagOf(node as Element);
       if (NOT_CONTENT.has(tag) || (tag === 'DIALOG' && attr(node as Element, 'open') === null)) found.push(node);
     }
-  }
+  });
   return found;
 }
 

@@ -5,36 +5,17 @@
  */
 export { attr, ELEMENT, isVisible, tagOf, TEXT, visibleLength } from '../../../core/dom.ts';
 import { attr, ELEMENT } from '../../../core/dom.ts';
-
-const SHOW_ELEMENT = 1;
+import { walkElements } from '../../../core/dom-links.ts';
 
 /** Elements under `root` (root included) in document order; `skip` prunes a whole subtree. */
 export function elementsInOrder(root: Element, skip?: (el: Element) => boolean): Element[] {
   const out: Element[] = [root];
-  // linkedom keeps nodes as one document-order list, so its TreeWalker gathers them in one cheap
-  // sweep (about twice as fast as visiting children through firstChild/nextSibling)
-  const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT);
-  let el = walker.nextNode() as Element | null;
-  while (el) {
-    if (skip && skip(el)) {
-      const after = nextOutside(el, root);
-      do el = walker.nextNode() as Element | null;
-      while (el && el !== after);
-      continue;
-    }
+  // (one sweep of linkedom's document-order node list, core/dom-links.ts)
+  walkElements(root, (el) => {
+    if (skip && skip(el)) return true;
     out.push(el);
-    el = walker.nextNode() as Element | null;
-  }
+  });
   return out;
-}
-
-/** The first element after `el`'s subtree, within `root`. */
-function nextOutside(el: Element, root: Element): Element | null {
-  for (let a: Element | null = el; a && a !== root; a = a.parentNode as Element | null) {
-    const next = a.nextElementSibling;
-    if (next) return next;
-  }
-  return null;
 }
 
 /** Child elements of `el` (a fresh array, safe to mutate the DOM while iterating). */

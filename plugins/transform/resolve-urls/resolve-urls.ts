@@ -6,12 +6,12 @@
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import { attr, tagOf, type DomElement } from '../../../core/dom.ts';
+import { walkElements } from '../../../core/dom-links.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { absoluteUrl, documentBaseUrl } from '../../../core/net/url.ts';
 import { absoluteSrcset, largestCandidate, parseSrcset } from '../../../core/net/srcset.ts';
 import { isPlaceholderSrc, LAZY_SRC_ATTRIBUTES, LAZY_SRCSET_ATTRIBUTES } from '../shared/lazy.ts';
 
-const SHOW_ELEMENT = 1;
 
 function firstAttribute(el: DomElement, names: readonly string[]): string | null {
   for (const name of names) {
@@ -60,24 +60,18 @@ function fillImageSrc(img: DomElement): void {
 /** The elements that carry URLs, by kind, gathered in one sweep (each selector query was a walk of its own). */
 function referencing(root: DomElement) {
   const found = { links: [] as DomElement[], images: [] as DomElement[], media: [] as DomElement[], videos: [] as DomElement[] };
-  const walker = root.ownerDocument.createTreeWalker(root, SHOW_ELEMENT);
-  let template: DomElement | null = null;
-  for (let el = walker.nextNode() as DomElement | null; el; el = walker.nextNode() as DomElement | null) {
-    // a template's contents are not part of the page (selector queries skip them too)
-    if (template) {
-      if (template.contains(el)) continue;
-      template = null;
-    }
+  walkElements(root, (el) => {
     const tag = tagOf(el);
-    if (tag === 'TEMPLATE') template = el;
-    else if (tag === 'A' || tag === 'AREA') {
+    // a template's contents are not part of the page (selector queries skip them too)
+    if (tag === 'TEMPLATE') return true;
+    if (tag === 'A' || tag === 'AREA') {
       if (attr(el, 'href') !== null) found.links.push(el);
     } else if (tag === 'IMG' || tag === 'SOURCE') found.images.push(el);
     else if (tag === 'VIDEO' || tag === 'AUDIO' || tag === 'TRACK' || tag === 'EMBED') {
       found.media.push(el);
       if (tag === 'VIDEO') found.videos.push(el);
     }
-  }
+  });
   return found;
 }
 

@@ -1,0 +1,75 @@
+/**
+ * linkedom's node list, read directly. linkedom keeps a document as one linked list in document
+ * order: an element, its attribute nodes, its descendants, then its end marker. Walking that list
+ * visits every node once with no allocation, where linkedom's TreeWalker first copies every
+ * matching node into an array and every element's `childNodes` builds a fresh one. The tree
+ * adapter (dom-tree.ts) links parsed nodes into the same list.
+ */
+import { DOMParser } from 'linkedom';
+
+const parser = new DOMParser();
+/** An empty linkedom HTML document (not even `<html>`). */
+export const blankDocument = (): Document => parser.parseFromString('', 'text/html', null) as unknown as Document;
+
+/** linkedom's private link symbols, found by their descriptions on fresh nodes (the pinned version's; checked at load). */
+function privateSymbols(): { NEXT: symbol; PREV: symbol; END: symbol; VALUE: symbol } {
+  const doc = blankDocument();
+  const found = new Map<string, symbol>();
+  for (const node of [doc.createElement('p'), doc.createTextNode('')]) {
+    for (const s of Object.getOwnPropertySymbols(node)) if (s.description) found.set(s.description, s);
+  }
+  const pick = (name: string) => {
+    const s = found.get(name);
+    if (!s) throw new Error(`core/dom-links: linkedom no longer has its '${name}' node link; update core/dom-links.ts and core/dom-tree.ts for this linkedom version`);
+    return s;
+  };
+  return { NEXT: pick('next'), PREV: pick('prev'), END: pick('end'), VALUE: pick('value') };
+}
+
+export const { NEXT, PREV, END, VALUE } = privateSymbols();
+
+type Linked = Record<symbol, any> & { nodeType: number };
+const ELEMENT = 1;
+const DOCUMENT = 9;
+
+/** The first node to visit under `root` and the node to stop at (a document's: its root element and that element's end). */
+function span(root: Node): [Linked | null, Linked | null] {
+  if (root.nodeType === DOCUMENT) {
+    const top = (root as Document).documentElement as unknown as Linked | null;
+    return top ? [top, top[END]] : [null, null];
+  }
+  const r = root as unknown as Linked;
+  return root.nodeType === ELEMENT ? [r[NEXT], r[END]] : [null, null];
+}
+
+/**
+ * Calls `visit` on every element below `root` (not `root` itself; a document's root element is
+ * visited) in document order; when it
+ * returns true, that element's subtree is passed over. The list is read as it is at each step:
+ * `visit` must not move or remove the element it is given.
+ */
+export function walkElements(root: Node, visit: (el: Element) => boolean | void): void {
+  let [node, stop] = span(root);
+  while (node && node !== stop) {
+    if (node.nodeType === ELEMENT && visit(node as unknown as Element) === true) {
+      node = node[END];
+      if (node === stop) break;
+    }
+    node = node![NEXT];
+  }
+}
+
+/** NodeFilter's masks: a node of type t is shown when bit t - 1 is set. */
+export const SHOW_ELEMENT = 1;
+export const SHOW_TEXT = 4;
+export const SHOW_COMMENT = 128;
+
+/** Calls `visit` on every node below `root` whose type `show` selects (NodeFilter masks, as a TreeWalker's), in document order. */
+export function walkNodes(root: Node, show: number, visit: (node: Node) => void): void {
+  let [node, stop] = span(root);
+  while (node && node !== stop) {
+    const type = node.nodeType as number;
+    if (type > 0 && show & (1 << (type - 1))) visit(node as unknown as Node);
+    node = node[NEXT];
+  }
+}
