@@ -6,7 +6,7 @@
 import { classWeight } from './boilerplate.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type StatsMap } from './scoring.ts';
-import { attr, childElements, tagOf } from './walk.ts';
+import { attr, childElements, firstClass, tagOf } from './walk.ts';
 
 const TAG_INIT: Record<string, number> = {
   DIV: 5, ARTICLE: 5, MAIN: 5, SECTION: 3, PRE: 3, TD: 3, BLOCKQUOTE: 3,
@@ -144,13 +144,6 @@ function repeatedItemParent(best: Element, root: Element, repeats: number): Elem
     el = parent;
   }
   return best;
-}
-
-function firstClass(el: Element): string {
-  const cls = attr(el, 'class');
-  if (!cls) return '';
-  const m = /\S+/.exec(cls);
-  return m ? m[0] : '';
 }
 
 /**

@@ -6,6 +6,7 @@
 import { contentSiblings, pickTop } from './candidates.ts';
 import { findBoilerplate } from './prepare.ts';
 import { closingTail } from './comments.ts';
+import { continuedList } from './continued.ts';
 import { faqBlocks } from './faq.ts';
 import { leadIn } from './leadin.ts';
 import { notices } from './notices.ts';
@@ -60,7 +61,7 @@ export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const stats = measure(root, pass.dropped);
   const best = pickTop(root, stats, pass);
   if (pass.thread) best.el = withOpeningPost(best.el, root, stats);
-  const picked = contentSiblings(best.el, root, stats, pass);
+  const picked = continuedList(contentSiblings(best.el, root, stats, pass), best.el, root, stats, pass, best.spread);
   const siblings = likeSections(picked, root, stats, pass);
   let parts = [...leadIn(siblings, root, stats, pass), ...siblings];
   // (FAQs are looked for near the pick itself: an added section higher up would widen the search)

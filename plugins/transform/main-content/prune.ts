@@ -17,7 +17,7 @@ import { HEADINGS } from './tags.ts';
 import { attr, classAndId, contains, elementsInOrder, flatText, tagOf } from './walk.ts';
 
 /** Content this link-dense is a listing. */
-const LISTING_DENSITY = 0.3;
+export const LISTING_DENSITY = 0.3;
 
 /** Share of a part's text above which a block is never cleaned away whole. */
 const MAJOR_SHARE = 0.6;
@@ -34,7 +34,8 @@ const GALLERY_TEXT = 120;
 const PROSE_DENSITY = 0.35;
 const PROSE_TEXT = 50;
 
-const CONDITIONAL = new Set(['FORM', 'FIELDSET', 'TABLE', 'UL', 'OL', 'DIV', 'SECTION', 'HEADER', 'ASIDE', 'DL']);
+/** Tags Readability's conditional cleaning judges (a paragraph is never cleaned away whole). */
+export const CONDITIONAL = new Set(['FORM', 'FIELDSET', 'TABLE', 'UL', 'OL', 'DIV', 'SECTION', 'HEADER', 'ASIDE', 'DL']);
 
 function isDataTable(el: Element, s: Stats): boolean {
   if (attr(el, 'role') === 'presentation') return false;

@@ -12,7 +12,7 @@ import type { Pass } from './pass.ts';
 import { isRecommendHeading } from './recommend.ts';
 import type { StatsMap } from './scoring.ts';
 import { isReadNextHeading } from './tail.ts';
-import { attr, classAndId, flatText, tagOf } from './walk.ts';
+import { classAndId, firstClass, flatText, tagOf } from './walk.ts';
 
 /** A wrapper around the pick holding at most this much more text is the same block. */
 const WRAPPER_SLACK = 1.15;
@@ -33,11 +33,6 @@ const SECTION_SHARE = 1;
 
 /** A heading opening the site's small print or a reviewer credit (metadata about the page, not the page). */
 const SITE_NOTE = /^(?:disclaimers?|disclosures?|legal notice|(?:article |medically )?(?:reviewed|fact[- ]checked) by)\b/i;
-
-function firstClass(el: Element): string {
-  const m = /\S+/.exec(attr(el, 'class') ?? '');
-  return m ? m[0] : '';
-}
 
 /** The parts with like sections around the pick added, in document order (unchanged when there are none). */
 export function likeSections(parts: Element[], root: Element, stats: StatsMap, pass: Pass): Element[] {

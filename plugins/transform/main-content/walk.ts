@@ -43,6 +43,12 @@ export function unwrap(el: Element): void {
   parent.removeChild(el);
 }
 
+/** The first word of the element's class: what its like items (cards, rows, sections) share. */
+export function firstClass(el: Element): string {
+  const m = /\S+/.exec(attr(el, 'class') ?? '');
+  return m ? m[0] : '';
+}
+
 /** An element's text with whitespace runs collapsed to one space, trimmed. */
 export function flatText(el: Element | null | undefined): string {
   return (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
