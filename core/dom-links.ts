@@ -73,3 +73,13 @@ export function walkNodes(root: Node, show: number, visit: (node: Node) => void)
     node = node[NEXT];
   }
 }
+
+/** `root` and the elements below it in document order, at most `limit` in all. */
+export function firstElements(root: Element, limit: number): Element[] {
+  const out: Element[] = [root];
+  const stop = (root as unknown as Linked)[END];
+  for (let node = (root as unknown as Linked)[NEXT]; node && node !== stop && out.length < limit; node = node[NEXT]) {
+    if (node.nodeType === ELEMENT) out.push(node as unknown as Element);
+  }
+  return out;
+}

@@ -7,7 +7,7 @@
 import { tagOf, type DomDocument } from '../../../core/dom.ts';
 import { cleanPersonName } from './people.ts';
 import { isDateOnly } from '../../../core/date-words.ts';
-import { hasClass, inBody, indexPage, tokens, type PageIndex } from './page-index.ts';
+import { hasClass, inBody, indexPage, tokens, topOfBody, type PageIndex } from './page-index.ts';
 
 /**
  * Where bylines are, most specific first: `a[rel~=author]`, `.byline .author`, `.byline-name`,
@@ -85,7 +85,6 @@ function nameOf(words: string): string | null {
   return name.split(' ').length >= 2 ? cleanPersonName(name) : null;
 }
 
-const MAX_ELEMENTS_WALKED = 3000;
 /** Elements whose text children are not text a reader sees. */
 const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA']);
 
@@ -99,21 +98,12 @@ export function ownTextMatches(el: Element, test: RegExp): boolean {
 }
 
 /** A short element near the top whose own line names the writer after "By" (a classic page's byline, no class). */
-function fromByLines(body: Element): string | null {
-  // (document order by sibling links: a wrapper's thousands of children are never listed)
-  let next: Element | null = body;
-  for (let seen = 0; next && seen < MAX_ELEMENTS_WALKED; seen++) {
-    const el: Element = next;
-    if (el.firstElementChild) next = el.firstElementChild;
-    else {
-      let up: Element | null = el;
-      while (up && up !== body && !up.nextElementSibling) up = up.parentElement;
-      next = up && up !== body ? up.nextElementSibling : null;
-    }
+function fromByLines(top: readonly Element[]): string | null {
+  for (const el of top) {
     // (only elements whose own text says "by" are read: as the line they make, or with their parent's
     // when they are a bare "By" in bold)
     // (a script's or a style's text is code: a large inline bundle would be searched for nothing)
-    if (NOT_TEXT.has(el.tagName) || !ownTextMatches(el, /\bby\b/i)) continue;
+    if (NOT_TEXT.has(tagOf(el)) || !ownTextMatches(el, /\bby\b/i)) continue;
     for (const line of INLINE.has(tagOf(el)) && el.parentElement ? [el, el.parentElement] : [el]) {
       const text = visibleText(line, MAX_BY_LINE + 1).replace(/\s+/g, ' ').trim();
       if (text.length > MAX_BY_LINE) break;
@@ -130,7 +120,7 @@ function fromByLines(body: Element): string | null {
 export function readByline(dom: DomDocument, index: PageIndex = indexPage(dom)): string | null {
   const body = dom.body;
   if (!body) return null;
-  return fromMarked(body, index) ?? fromByLines(body);
+  return fromMarked(body, index) ?? fromByLines(topOfBody(index, body));
 }
 
 function fromMarked(body: Element, index: PageIndex): string | null {

@@ -7,7 +7,7 @@
  */
 import { tagOf, type DomDocument } from '../../../core/dom.ts';
 import { ownTextMatches, visibleText } from './byline.ts';
-import { hasClass, inBody, indexPage, type PageIndex } from './page-index.ts';
+import { hasClass, inBody, indexPage, topOfBody, type PageIndex } from './page-index.ts';
 import { normaliseDate } from './dates.ts';
 import { isDateOnly } from '../../../core/date-words.ts';
 
@@ -17,8 +17,6 @@ const DATELINE_CLASSES = ['dateline', 'published', 'pubdate', 'post-date', 'entr
 const isLoose = (el: Element) => tagOf(el) === 'TIME' || hasClass(el, 'date');
 const isDateline = (el: Element) => DATELINE_CLASSES.some((name) => hasClass(el, name));
 const MAX_CANDIDATES = 20;
-/** Datelines sit near the top; a bounded walk keeps a 10 MB page from being read twice. */
-const MAX_ELEMENTS_WALKED = 3000;
 const MAX_TEXT = 300;
 const LEAD_IN = /^\s*(?:first\s+)?(?:published|posted|dated?)\b/i;
 const UPDATE_WORDS = /(?:updated|modified|edited|revised)\W*(?:on\W*)?$/i;
@@ -51,19 +49,6 @@ export function dateInText(text: string): string | null {
   return found[0]?.date ?? null;
 }
 
-/** Elements of `root` in document order, at most `limit`, without recursion (and without listing children). */
-function* firstElements(root: Element, limit: number): Generator<Element> {
-  let el: Element | null = root;
-  for (let seen = 0; el && seen < limit; seen++) {
-    yield el;
-    if (el.firstElementChild) el = el.firstElementChild;
-    else {
-      while (el && el !== root && !el.nextElementSibling) el = el.parentElement;
-      el = el && el !== root ? el.nextElementSibling : null;
-    }
-  }
-}
-
 const dateOf = (el: Element) => dateInText(visibleText(el, MAX_TEXT).slice(0, MAX_TEXT));
 
 /** The first dated element of a kind in the body, in document order (from the page index's marked elements). */
@@ -76,8 +61,8 @@ function fromMarked(body: Element, marked: readonly Element[], kind: (el: Elemen
 }
 
 /** An element near the top whose text opens with "Published" / "Posted" / "Date". */
-function fromLeadIns(body: Element): string | null {
-  for (const el of firstElements(body, MAX_ELEMENTS_WALKED)) {
+function fromLeadIns(top: readonly Element[]): string | null {
+  for (const el of top) {
     const lead = el.firstChild;
     if (lead?.nodeType !== 3 || !LEAD_IN.test(lead.nodeValue ?? '')) continue;
     const date = dateOf(el);
@@ -90,8 +75,8 @@ function fromLeadIns(body: Element): string | null {
 const MAX_DATE_LINE = 60;
 
 /** A short element near the top whose whole text is a date (Blogger's and Movable Type's date headers). */
-function fromDateOnlyLines(body: Element): string | null {
-  for (const el of firstElements(body, MAX_ELEMENTS_WALKED)) {
+function fromDateOnlyLines(top: readonly Element[]): string | null {
+  for (const el of top) {
     // (only elements with digits of their own, and small: their text is read whole, and a date header is one)
     if (!ownTextMatches(el, /\d/) || el.childElementCount > 3) continue;
     // (bounded: a wrapper with one child can hold the whole page)
@@ -106,5 +91,5 @@ function fromDateOnlyLines(body: Element): string | null {
 export function readDateline(dom: DomDocument, index: PageIndex = indexPage(dom)): string | null {
   const body = dom.body;
   if (!body) return null;
-  return fromMarked(body, index.marked, isDateline) ?? fromLeadIns(body) ?? fromDateOnlyLines(body) ?? fromMarked(body, index.marked, isLoose);
+  return fromMarked(body, index.marked, isDateline) ?? fromLeadIns(topOfBody(index, body)) ?? fromDateOnlyLines(topOfBody(index, body)) ?? fromMarked(body, index.marked, isLoose);
 }

@@ -6,7 +6,7 @@
  * selector matched, in page order.
  */
 import { attr, tagOf } from '../../../core/dom.ts';
-import { walkElements } from '../../../core/dom-links.ts';
+import { firstElements, walkElements } from '../../../core/dom-links.ts';
 
 export interface PageIndex {
   /** `<meta>` with a content attribute. */
@@ -27,6 +27,17 @@ export interface PageIndex {
   h1: Element | null;
   /** The first `<base href>`. */
   base: Element | null;
+  /** The body's first elements (topOfBody), listed when first asked for. */
+  top?: { body: Element; elements: readonly Element[] };
+}
+
+/** Datelines and bylines sit near the top; a bounded list keeps a 10 MB page from being read twice. */
+const TOP_ELEMENTS = 3000;
+
+/** `body` and its first elements in document order (3,000 in all), listed once per page for the dateline and byline readers. */
+export function topOfBody(index: PageIndex, body: Element): readonly Element[] {
+  if (index.top?.body !== body) index.top = { body, elements: firstElements(body, TOP_ELEMENTS) };
+  return index.top.elements;
 }
 
 /** Every class name byline.ts and dateline.ts look for contains one of these. */
