@@ -4,6 +4,10 @@
  * linkedom's DOM, which is what extraction reads: a fraction of a conformant DOM's cost per node.
  */
 import { buildDocument, buildFragment } from './dom-tree.ts';
+import { NEXT, VALUE } from './dom-links.ts';
+
+type Linked = Record<symbol, any> & { nodeType: number; name: string };
+const ATTRIBUTE = 2;
 
 export type DomDocument = Document;
 export type DomElement = Element;
@@ -136,11 +140,14 @@ export function tagOf(el: Element): string {
 
 /**
  * Raw attribute value, or null. On linkedom, `getAttribute` HTML-escapes the value on every call
- * and dominates the hot loops; the attribute node's value is the same text, unescaped.
+ * (and for `class` builds a token list) and dominates the hot loops; the attribute nodes, which
+ * follow their element in linkedom's node list, hold the same text unescaped.
  */
 export function attr(el: Element, name: string): string | null {
-  if (!el.hasAttributes()) return null;
-  return el.getAttributeNode(name)?.value ?? null;
+  for (let node = (el as unknown as Linked)[NEXT]; node && node.nodeType === ATTRIBUTE; node = node[NEXT]) {
+    if (node.name === name) return node[VALUE];
+  }
+  return null;
 }
 
 export function countWords(text: string): number {
