@@ -15,13 +15,26 @@ export function looksLikeArticle(el: Element, tag: string): boolean {
 /** Blog and news paths, and dated ones ("/2024/05/…"): where publishers keep their articles. */
 const ARTICLE_URL = /\/(?:blogs?|news|articles?|stor(?:y|ies)|insights?|magazine|journal)\/|\/20\d\d\/(?:[01]?\d\/)?/i;
 
-/** Decides from the body scan's article scripts, the head's og:type and JSON-LD, and the URL's path. */
+/** JSON-LD naming the page a plain WebPage (an SEO plugin's graph for a page that is not a post). */
+const LD_WEB_PAGE = /"@type"\s*:\s*\[?\s*"WebPage"/;
+
+/**
+ * Decides from the body scan's article scripts, the head's og:type and JSON-LD, and the URL's
+ * path. SEO plugins write og:type "article" on every page of a site, service pages included; where
+ * the head's JSON-LD describes the page as a plain WebPage and names no article, that says more.
+ */
 export function isArticlePage(doc: Document, articleHits: number, url?: string): boolean {
   if (articleHits > 0) return true;
   if (url && ARTICLE_URL.test(url.replace(/^[a-z]+:\/\/[^/]+/i, ''))) return true;
+  let ogArticle = false;
+  let webPage = false;
   for (let c = doc.head?.firstElementChild ?? null; c; c = c.nextElementSibling) {
-    if (c.tagName === 'META' && attr(c, 'property') === 'og:type' && /^article/i.test(attr(c, 'content') ?? '')) return true;
-    if (looksLikeArticle(c, c.tagName)) return true;
+    if (c.tagName === 'META' && attr(c, 'property') === 'og:type' && /^article/i.test(attr(c, 'content') ?? '')) ogArticle = true;
+    else if (c.tagName === 'SCRIPT' && attr(c, 'type') === 'application/ld+json') {
+      const ld = c.textContent ?? '';
+      if (LD_ARTICLE.test(ld)) return true;
+      if (LD_WEB_PAGE.test(ld)) webPage = true;
+    }
   }
-  return false;
+  return ogArticle && !webPage;
 }

@@ -238,6 +238,14 @@ describe('lead-in', () => {
     expect(text).not.toContain('Same-day leak fixes');
     expect(text).toContain('Our crews fix leaks');
   });
+
+  test('og:type "article" on a page whose JSON-LD calls it a plain WebPage (an SEO plugin\'s default) does not make it an article', () => {
+    const graph = (type: string) => `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"${type}","name":"Roof repair"},{"@type":"WebSite","name":"Roofers"}]}</script>`;
+    const og = '<meta property="og:type" content="article">';
+    expect(extract(page(og + graph('WebPage')))).toContain('Same-day leak fixes');
+    // (the plugin's graph for a post names the article: that still decides)
+    expect(extract(page(og + graph('WebPage"},{"@type":"Article')))).not.toContain('Same-day leak fixes');
+  });
 });
 
 describe('mainContentTransform plugin', () => {
