@@ -28,8 +28,9 @@ function privateSymbols(): { NEXT: symbol; PREV: symbol; END: symbol; VALUE: sym
 
 export const { NEXT, PREV, END, VALUE } = privateSymbols();
 
-type Linked = Record<symbol, any> & { nodeType: number };
+type Linked = Record<symbol, any> & { nodeType: number; name?: string };
 const ELEMENT = 1;
+const ATTRIBUTE = 2;
 const DOCUMENT = 9;
 
 /** The first node to visit under `root` and the node to stop at (a document's: its root element and that element's end). */
@@ -44,9 +45,8 @@ function span(root: Node): [Linked | null, Linked | null] {
 
 /**
  * Calls `visit` on every element below `root` (not `root` itself; a document's root element is
- * visited) in document order; when it
- * returns true, that element's subtree is passed over. The list is read as it is at each step:
- * `visit` must not move or remove the element it is given.
+ * visited) in document order; when it returns true, that element's subtree is passed over. The
+ * list is read as it is at each step: `visit` must not move or remove the element it is given.
  */
 export function walkElements(root: Node, visit: (el: Element) => boolean | void): void {
   let [node, stop] = span(root);
@@ -82,4 +82,16 @@ export function firstElements(root: Element, limit: number): Element[] {
     if (node.nodeType === ELEMENT) out.push(node as unknown as Element);
   }
   return out;
+}
+
+/**
+ * Raw attribute value, or null. On linkedom, `getAttribute` HTML-escapes the value on every call
+ * (and for `class` builds a token list) and dominates the hot loops; the attribute nodes, which
+ * follow their element in the node list, hold the same text unescaped.
+ */
+export function attr(el: Element, name: string): string | null {
+  for (let node = (el as unknown as Linked)[NEXT]; node && node.nodeType === ATTRIBUTE; node = node[NEXT]) {
+    if (node.name === name) return node[VALUE];
+  }
+  return null;
 }

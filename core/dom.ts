@@ -4,10 +4,7 @@
  * linkedom's DOM, which is what extraction reads: a fraction of a conformant DOM's cost per node.
  */
 import { buildDocument, buildFragment } from './dom-tree.ts';
-import { NEXT, VALUE } from './dom-links.ts';
-
-type Linked = Record<symbol, any> & { nodeType: number; name: string };
-const ATTRIBUTE = 2;
+export { attr } from './dom-links.ts';
 
 export type DomDocument = Document;
 export type DomElement = Element;
@@ -136,18 +133,6 @@ export function tagOf(el: Element): string {
     if (UPPER.size < 2000) UPPER.set(name, tag);
   }
   return tag;
-}
-
-/**
- * Raw attribute value, or null. On linkedom, `getAttribute` HTML-escapes the value on every call
- * (and for `class` builds a token list) and dominates the hot loops; the attribute nodes, which
- * follow their element in linkedom's node list, hold the same text unescaped.
- */
-export function attr(el: Element, name: string): string | null {
-  for (let node = (el as unknown as Linked)[NEXT]; node && node.nodeType === ATTRIBUTE; node = node[NEXT]) {
-    if (node.name === name) return node[VALUE];
-  }
-  return null;
 }
 
 export function countWords(text: string): number {
