@@ -18,6 +18,7 @@ import { SHARED_KEYS } from './data-bag.ts';
 import { PageDocument, type FetchedResponse, type Metadata, type PipelineMessage } from './document.ts';
 import { createJob, type Job } from './job.ts';
 import { createLogger } from './logger.ts';
+import { decodeUtf8 } from './net/charset.ts';
 import type { ActionResults } from './model/result.ts';
 import type { ScrapeRequest } from './model/request.ts';
 import type { AnyPlugin, PluginKind } from './plugin.ts';
@@ -74,18 +75,20 @@ export const CONTENT_TASK = task<typeof run>(import.meta.url, 'run');
  * larger buffer is copied first: transferring would hand the worker (and take from us) the rest.
  */
 export function contentInput(doc: PageDocument, refetched: boolean): { input: ContentInput; transfer: ArrayBuffer[] } {
-  const response = { ...doc.response! };
-  const { body } = response;
+  const source = doc.response!;
+  // UTF-8 text is decoded there (the same text, a BOM dropped alike) and is not read here: the
+  // fetcher may have left it to be decoded on first read, and this thread never needs it.
+  const utf8Text = 'text' in source && source.charset === 'utf-8';
+  const response = {} as Record<string, unknown>;
+  for (const key of Object.keys(source)) if (!(utf8Text && key === 'text')) response[key] = source[key as keyof FetchedResponse];
+  const { body } = source;
   const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
   response.body = whole ? body : body.slice();
-  // Decoding UTF-8 again there gives the same text (a BOM included) and spares this thread the copy.
-  const utf8Text = response.text !== undefined && response.charset === 'utf-8';
-  if (utf8Text) delete response.text;
   const input: ContentInput = {
     request: doc.job.request as ScrapeRequest,
     workspace: doc.job.workspace,
     deadline: doc.job.deadline,
-    response,
+    response: response as unknown as FetchedResponse,
     metadata: doc.metadata,
     messages: doc.messages,
     timings: doc.timings,
@@ -95,7 +98,7 @@ export function contentInput(doc: PageDocument, refetched: boolean): { input: Co
     refetched,
     utf8Text,
   };
-  return { input, transfer: [response.body.buffer as ArrayBuffer] };
+  return { input, transfer: [(response.body as Uint8Array).buffer as ArrayBuffer] };
 }
 
 /** Puts what the worker produced onto the server thread's PageDocument. */
@@ -152,7 +155,7 @@ export async function run(input: ContentInput, ctx: TaskContext): Promise<Conten
   const { registry, logger } = booted;
   const doc = new PageDocument(jobOf(input));
   doc.response = input.response;
-  if (input.utf8Text) doc.response.text = new TextDecoder('utf-8').decode(input.response.body);
+  if (input.utf8Text) doc.response.text = decodeUtf8(input.response.body);
   Object.assign(doc.metadata, input.metadata);
   doc.messages.push(...input.messages);
   Object.assign(doc.timings, input.timings);

@@ -72,6 +72,22 @@ async function decoderFor(encoding: string, source: Readable): Promise<Transform
   }
 }
 
+/**
+ * The chunks in one new buffer of exactly `length` bytes, copied once. A buffer of its own, not
+ * a slice of a shared pool, can be moved to a content worker whole instead of copied again.
+ */
+function joined(chunks: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at >= length) break;
+    const part = chunk.length <= length - at ? chunk : chunk.subarray(0, length - at);
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
 /** Collects the decoded body. Rejects with TrawlError for cap and decoding failures, with the raw
  * stream error for network failures, and with `signal.reason` when aborted. */
 export async function readBody(res: Readable, options: ReadBodyOptions): Promise<ReadBodyResult> {
@@ -118,7 +134,7 @@ export async function readBody(res: Readable, options: ReadBodyOptions): Promise
       if (settled) return;
       const chunks: Buffer[] = [];
       let size = 0;
-      const kept = () => new Uint8Array(Buffer.concat(chunks, Math.min(size, maxBytes)));
+      const kept = () => joined(chunks, Math.min(size, maxBytes));
       const overCap = () => (options.truncate ? finish(undefined, kept(), true) : finish(tooLarge(maxBytes)));
       const onData = (chunk: Buffer) => {
         const room = maxBytes - size;

@@ -1,7 +1,7 @@
 // Charset detection and decoding: BOM, Content-Type, <meta> sniffing and the UTF-8 / windows-1252 default.
 import { describe, expect, test } from 'bun:test';
 import iconv from 'iconv-lite';
-import { charsetFromContentType, decodeText, sniffMarkupCharset } from './charset.ts';
+import { charsetFromContentType, decodeText, settleCharset, sniffMarkupCharset } from './charset.ts';
 
 const page = (charsetTag: string, body: string) => `<!doctype html><html><head>${charsetTag}<title>t</title></head><body>${body}</body></html>`;
 const enc = (text: string, charset: string) => new Uint8Array(iconv.encode(text, charset));
@@ -122,4 +122,27 @@ test('charsetFromContentType', () => {
   expect(charsetFromContentType('text/html;charset="koi8-r"; foo=bar')).toBe('koi8-r');
   expect(charsetFromContentType('text/html')).toBeUndefined();
   expect(charsetFromContentType(undefined)).toBeUndefined();
+});
+
+describe('settleCharset: UTF-8 is settled without building the text', () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+
+  test('a UTF-8 BOM, header, <meta> or valid bytes give a verdict and no text', () => {
+    expect(settleCharset(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('naïve')]))).toEqual({ charset: 'utf-8', source: 'bom' });
+    expect(settleCharset(utf8('naïve'), { contentType: 'text/html; charset=UTF8' })).toEqual({ charset: 'utf-8', source: 'header' });
+    expect(settleCharset(utf8(page('<meta charset="utf-8">', 'naïve')))).toEqual({ charset: 'utf-8', source: 'meta' });
+    expect(settleCharset(utf8(page('', 'naïve')))).toEqual({ charset: 'utf-8', source: 'default' });
+  });
+
+  test('any other charset, and bytes that are not valid UTF-8, are decoded as before', () => {
+    const html = page('<meta charset="windows-1251">', 'Главная');
+    expect(settleCharset(enc(html, 'windows-1251'))).toEqual({ text: html, charset: 'windows-1251', source: 'meta' });
+    expect(settleCharset(enc('Café crème — déjà vu, à la carte', 'windows-1252'))).toMatchObject({ charset: 'windows-1252', source: 'fallback' });
+  });
+
+  test('decodeText gives the same text either way (a UTF-8 BOM dropped)', () => {
+    const html = page('<meta charset="windows-1251">', 'naïve');
+    expect(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(html)]))).toEqual({ text: html, charset: 'utf-8', source: 'bom' });
+    expect(decodeText(utf8(html), { contentType: 'text/html; charset=utf-8' })).toEqual({ text: html, charset: 'utf-8', source: 'header' });
+  });
 });

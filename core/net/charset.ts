@@ -4,6 +4,7 @@
  * bytes of the document, then UTF-8 (or windows-1252 when the bytes are clearly not UTF-8).
  * Decoding never throws: an unknown or broken label falls through to the next source.
  */
+import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 
 export type CharsetSource = 'bom' | 'header' | 'meta' | 'default' | 'fallback';
@@ -24,6 +25,12 @@ export interface DecodeOptions {
 
 /** How far into the document a charset declaration is looked for (browsers use 1024 bytes). */
 const SNIFF_BYTES = 2048;
+
+/** The charset settled without decoding: the text is the bytes read as UTF-8 (a leading BOM dropped). */
+export interface Utf8Verdict {
+  charset: 'utf-8';
+  source: CharsetSource;
+}
 
 interface Decoder {
   name: string;
@@ -109,21 +116,44 @@ function decodeDefault(bytes: Uint8Array): DecodedText {
   return { text: new TextDecoder('windows-1252').decode(bytes), charset: 'windows-1252', source: 'fallback' };
 }
 
-/** Decodes body bytes into text; see the file comment for the precedence. */
-export function decodeText(bytes: Uint8Array, options: DecodeOptions = {}): DecodedText {
+/**
+ * Settles the charset in the file comment's order, decoding only when it is not UTF-8. For UTF-8,
+ * the web's usual case, the verdict needs the BOM, the header, the first bytes and a validation
+ * pass (much cheaper than building the text), so a caller can leave decoding to whoever reads the
+ * text: a page read only in a content worker is then decoded once, there.
+ */
+export function settleCharset(bytes: Uint8Array, options: DecodeOptions = {}): DecodedText | Utf8Verdict {
   const bom = bomEncoding(bytes);
   if (bom) {
+    if (bom.label === 'utf-8') return { charset: 'utf-8', source: 'bom' };
     const decoded = decodeWith(bom.label, bytes.subarray(bom.length), 'bom');
     if (decoded) return decoded;
   }
-  const fromHeader = decodeWith(charsetFromContentType(options.contentType), bytes, 'header');
+  const fromHeader = settleWith(charsetFromContentType(options.contentType), bytes, 'header');
   if (fromHeader) return fromHeader;
   if (options.sniffMarkup !== false) {
     let declared = sniffMarkupCharset(bytes);
     // A document that could be read as ASCII cannot really be UTF-16; HTML says to use UTF-8 then.
     if (declared && /^utf-?16/i.test(declared.trim())) declared = 'utf-8';
-    const fromMeta = decodeWith(declared, bytes, 'meta');
+    const fromMeta = settleWith(declared, bytes, 'meta');
     if (fromMeta) return fromMeta;
   }
+  if (isUtf8(bytes)) return { charset: 'utf-8', source: 'default' };
   return decodeDefault(bytes);
+}
+
+function settleWith(label: string | undefined, bytes: Uint8Array, source: CharsetSource): DecodedText | Utf8Verdict | null {
+  if (label && decoderFor(label)?.name === 'utf-8') return { charset: 'utf-8', source };
+  return decodeWith(label, bytes, source);
+}
+
+/** The text of bytes that `settleCharset` judged UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+/** Decodes body bytes into text; see the file comment for the precedence. */
+export function decodeText(bytes: Uint8Array, options: DecodeOptions = {}): DecodedText {
+  const settled = settleCharset(bytes, options);
+  return 'text' in settled ? settled : { text: decodeUtf8(bytes), ...settled };
 }

@@ -73,6 +73,16 @@ describe('bodies', () => {
     expect(res.charset).toBe('utf-8');
     expect(res.finalUrl).toBe(site.at('/'));
     expect(new TextDecoder().decode(res.body)).toBe(html);
+    // A buffer of its own, so a content worker can be handed it without a copy.
+    expect(res.body.byteOffset).toBe(0);
+    expect(res.body.buffer.byteLength).toBe(res.body.byteLength);
+  });
+
+  test('a UTF-8 page is decoded when its text is first read, not before', async () => {
+    const res = await client().request(site.at('/'));
+    expect(Object.getOwnPropertyDescriptor(res, 'text')?.get).toBeDefined();
+    expect(res.text).toBe(html);
+    expect(Object.getOwnPropertyDescriptor(res, 'text')?.value).toBe(html);
   });
 
   test.each(['/gzip', '/br', '/deflate', '/deflate-raw'])('decompresses %s', async (path) => {

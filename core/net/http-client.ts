@@ -13,7 +13,8 @@ import type { FetchedResponse } from '../document.ts';
 import { TrawlError, fetchFailed } from '../errors.ts';
 import type { HttpClient, HttpRequestOptions } from '../services.ts';
 import { readBody } from './body.ts';
-import { decodeText } from './charset.ts';
+import { decodeUtf8, settleCharset } from './charset.ts';
+import { textOnFirstRead } from '../response-text.ts';
 import { forbiddenAddressReason } from './ssrf.ts';
 import { createAddressGuard, type AddressGuard } from './address-guard.ts';
 import { describeNetworkError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
@@ -153,9 +154,10 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
       const response: FetchedResponse = { status, headers: responseHeaders, body, finalUrl: hop.url.href, mediaType, ...(truncated ? { truncated } : {}) };
       if (isTextual(mediaType)) {
         const markup = /html|xml/.test(mediaType);
-        const decoded = decodeText(body, { contentType: responseHeaders['content-type'], sniffMarkup: markup });
-        response.text = decoded.text;
-        response.charset = decoded.charset;
+        const settled = settleCharset(body, { contentType: responseHeaders['content-type'], sniffMarkup: markup });
+        response.charset = settled.charset;
+        if ('text' in settled) response.text = settled.text;
+        else textOnFirstRead(response, () => decodeUtf8(body));
       }
       logger.debug({ url: loggableUrl(response.finalUrl), status, bytes: body.byteLength }, 'fetched');
       return response;

@@ -13,6 +13,7 @@ import { FETCHER_ID } from '../../core/data-bag.ts';
 import { PageDocument, type FetchedResponse } from '../../core/document.ts';
 import { TrawlError } from '../../core/errors.ts';
 import { createJob } from '../../core/job.ts';
+import { textOnFirstRead } from '../../core/response-text.ts';
 import { PluginRegistry } from '../../core/registry.ts';
 import { WorkerPoolError } from '../../core/workers/pool.ts';
 import { MISBEHAVING_TYPE } from '../fixtures/misbehaving-plugins.ts';
@@ -57,6 +58,23 @@ describe('content stages in a worker', () => {
     expect(there.outputs.markdown).toContain('The [ferry](https://example.com/ferry) leaves at nine');
     expect(Object.keys(there.timings)).toEqual(expect.arrayContaining(['detect', 'transform', 'format']));
     expect(there.data.get(FETCHER_ID)).toBe('fetcher.http');
+  });
+
+  test('a UTF-8 page whose text the fetcher left undecoded is decoded in the worker only', async () => {
+    const here = documentFor(PAGE);
+    const there = documentFor(PAGE);
+    const body = there.response!.body;
+    let decodes = 0;
+    delete there.response!.text;
+    textOnFirstRead(there.response!, () => {
+      decodes++;
+      return new TextDecoder().decode(body);
+    });
+    await inProcess.run(here, false);
+    await inWorker.run(there, false);
+    expect(decodes).toBe(0);
+    expect(there.outputs).toEqual(here.outputs);
+    expect(there.outputs.rawHtml).toBe(PAGE);
   });
 
   test("a plugin's error comes back as the TrawlError it was", async () => {
