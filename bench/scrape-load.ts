@@ -17,8 +17,17 @@
  *     [--auto-render] [--config "name=KEY=VALUE[,KEY=VALUE…]"]… [--compare DIR] [--out FILE]
  *
  * Without --config it compares `single` (TRAWL_WORKERS_SIZE=0) with `pool` (the default size).
+ *
+ * The ceiling: with everything on the server thread, only that thread's CPU limits throughput;
+ * the JIT and GC helpers, the allocator's threads and the load generator run on the other cores
+ * for nothing. Spread over every core, the first configuration's whole CPU per request (server
+ * process, its children and the load generator) allows at most `cores × 1000 / that` requests a
+ * second, however little a pool adds. Each round reports that ceiling, its ratio to the first
+ * configuration and every configuration's share of it, so a target ratio can be checked against
+ * what the machine allows before the pool's own cost is blamed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadHtml, loadTruth, selectIds } from './extraction-data.ts';
@@ -199,6 +208,12 @@ async function measure(setup: Setup, urls: string[], round: number): Promise<Loa
   }
 }
 
+/** Requests per second if all cores were busy at `load`'s CPU per request (see the header). */
+function ceilingOf(load: Load): number {
+  const { server, children, bench } = load.cpuMsPerRequest;
+  return (availableParallelism() * 1000) / (server! + children! + bench!);
+}
+
 const list = (values: Record<string, number>) => Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ');
 const site = startSite(Number(args.pages));
 const rounds: Record<string, Load>[] = [];
@@ -211,6 +226,10 @@ try {
       console.log(`round ${round + 1} ${setup.name}: ${result.requestsPerSecond} req/s (${result.requests} in ${SECONDS} s), p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
         `errors ${result.errors}, RSS ${result.startRssMb} → peak ${result.peakRssMb} MB\n  CPU ms/request: ${list(result.cpuMsPerRequest)}\n  stage ms/request: ${list(result.stageMsPerRequest)}${result.errorSamples.length ? `\n  errors: ${result.errorSamples.join(' | ')}` : ''}`);
     }
+    const ceiling = ceilingOf(results[setups[0]!.name]!);
+    console.log(`round ${round + 1} ceiling (${setups[0]!.name}'s CPU per request on ${availableParallelism()} cores): ${Math.round(ceiling * 10) / 10} req/s, ` +
+      `${Math.round((ceiling / results[setups[0]!.name]!.requestsPerSecond) * 100) / 100}× ${setups[0]!.name}; share of it: ` +
+      setups.map((setup) => `${setup.name} ${Math.round((results[setup.name]!.requestsPerSecond / ceiling) * 100)}%`).join(', '));
     rounds.push(results);
   }
 } finally {
@@ -218,11 +237,14 @@ try {
 }
 
 const first = setups[0]!.name;
+const ceilings = rounds.map((r) => ceilingOf(r[first]!));
 const summary = Object.fromEntries(setups.map((setup) => [setup.name, {
   env: setup.env,
   root: setup.root,
   medianRequestsPerSecond: median(rounds.map((r) => r[setup.name]!.requestsPerSecond)),
   medianRatioToFirst: Math.round(median(rounds.map((r) => r[setup.name]!.requestsPerSecond / r[first]!.requestsPerSecond)) * 100) / 100,
+  /** Median share of the round's ceiling (see the header). */
+  medianShareOfCeiling: Math.round(median(rounds.map((r, i) => r[setup.name]!.requestsPerSecond / ceilings[i]!)) * 100) / 100,
   medianP50Ms: median(rounds.map((r) => r[setup.name]!.p50Ms)),
   medianP99Ms: median(rounds.map((r) => r[setup.name]!.p99Ms)),
   errors: rounds.reduce((n, r) => n + r[setup.name]!.errors, 0),
@@ -230,7 +252,12 @@ const summary = Object.fromEntries(setups.map((setup) => [setup.name, {
   /** Each thread group's median CPU ms per request over the rounds. */
   medianCpuMsPerRequest: Object.fromEntries(Object.keys(rounds[0]![setup.name]!.cpuMsPerRequest).map((k) => [k, median(rounds.map((r) => r[setup.name]!.cpuMsPerRequest[k]!))])),
 }]));
-console.log(JSON.stringify(summary, null, 2));
+const ceiling = {
+  cores: availableParallelism(),
+  medianRequestsPerSecond: Math.round(median(ceilings) * 10) / 10,
+  medianRatioToFirst: Math.round(median(rounds.map((r, i) => ceilings[i]! / r[first]!.requestsPerSecond)) * 100) / 100,
+};
+console.log(JSON.stringify({ ceiling, summary }, null, 2));
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, seconds: SECONDS, warmupSeconds: WARMUP, clients: CLIENTS, pages: site.urls.length, rounds, summary }, null, 2)}\n`);
+writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, seconds: SECONDS, warmupSeconds: WARMUP, clients: CLIENTS, pages: site.urls.length, rounds, ceiling, summary }, null, 2)}\n`);
 console.log(`written ${args.out}`);
