@@ -215,6 +215,7 @@ function ceilingOf(load: Load): number {
 }
 
 const list = (values: Record<string, number>) => Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ');
+const first = setups[0]!.name;
 const site = startSite(Number(args.pages));
 const rounds: Record<string, Load>[] = [];
 try {
@@ -226,9 +227,9 @@ try {
       console.log(`round ${round + 1} ${setup.name}: ${result.requestsPerSecond} req/s (${result.requests} in ${SECONDS} s), p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
         `errors ${result.errors}, RSS ${result.startRssMb} → peak ${result.peakRssMb} MB\n  CPU ms/request: ${list(result.cpuMsPerRequest)}\n  stage ms/request: ${list(result.stageMsPerRequest)}${result.errorSamples.length ? `\n  errors: ${result.errorSamples.join(' | ')}` : ''}`);
     }
-    const ceiling = ceilingOf(results[setups[0]!.name]!);
-    console.log(`round ${round + 1} ceiling (${setups[0]!.name}'s CPU per request on ${availableParallelism()} cores): ${Math.round(ceiling * 10) / 10} req/s, ` +
-      `${Math.round((ceiling / results[setups[0]!.name]!.requestsPerSecond) * 100) / 100}× ${setups[0]!.name}; share of it: ` +
+    const ceiling = ceilingOf(results[first]!);
+    console.log(`round ${round + 1} ceiling (${first}'s CPU per request on ${availableParallelism()} cores): ${Math.round(ceiling * 10) / 10} req/s, ` +
+      `${Math.round((ceiling / results[first]!.requestsPerSecond) * 100) / 100}× ${first}; share of it: ` +
       setups.map((setup) => `${setup.name} ${Math.round((results[setup.name]!.requestsPerSecond / ceiling) * 100)}%`).join(', '));
     rounds.push(results);
   }
@@ -236,7 +237,6 @@ try {
   site.stop();
 }
 
-const first = setups[0]!.name;
 const ceilings = rounds.map((r) => ceilingOf(r[first]!));
 const summary = Object.fromEntries(setups.map((setup) => [setup.name, {
   env: setup.env,

@@ -76,11 +76,12 @@ export const CONTENT_TASK = task<typeof run>(import.meta.url, 'run');
  */
 export function contentInput(doc: PageDocument, refetched: boolean): { input: ContentInput; transfer: ArrayBuffer[] } {
   const source = doc.response!;
-  // UTF-8 text is decoded there (the same text, a BOM dropped alike) and is not read here: the
-  // fetcher may have left it to be decoded on first read, and this thread never needs it.
-  const utf8Text = 'text' in source && source.charset === 'utf-8';
-  const response = {} as Record<string, unknown>;
-  for (const key of Object.keys(source)) if (!(utf8Text && key === 'text')) response[key] = source[key as keyof FetchedResponse];
+  // Copied as property descriptors, so a text left to decode on first read (textOnFirstRead) is
+  // not decoded here. UTF-8 text is dropped: the worker decodes the same text (a BOM dropped alike).
+  const response = Object.defineProperties({}, Object.getOwnPropertyDescriptors(source)) as FetchedResponse;
+  const text = Object.getOwnPropertyDescriptor(source, 'text');
+  const utf8Text = source.charset === 'utf-8' && (text?.get !== undefined || text?.value !== undefined);
+  if (utf8Text) delete response.text;
   const { body } = source;
   const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && body.buffer instanceof ArrayBuffer;
   response.body = whole ? body : body.slice();
@@ -88,7 +89,7 @@ export function contentInput(doc: PageDocument, refetched: boolean): { input: Co
     request: doc.job.request as ScrapeRequest,
     workspace: doc.job.workspace,
     deadline: doc.job.deadline,
-    response: response as unknown as FetchedResponse,
+    response,
     metadata: doc.metadata,
     messages: doc.messages,
     timings: doc.timings,
@@ -98,7 +99,7 @@ export function contentInput(doc: PageDocument, refetched: boolean): { input: Co
     refetched,
     utf8Text,
   };
-  return { input, transfer: [(response.body as Uint8Array).buffer as ArrayBuffer] };
+  return { input, transfer: [response.body.buffer as ArrayBuffer] };
 }
 
 /** Puts what the worker produced onto the server thread's PageDocument. */

@@ -91,24 +91,13 @@ export function sniffMarkupCharset(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-function decodeWith(label: string | undefined, bytes: Uint8Array, source: CharsetSource): DecodedText | null {
-  if (!label) return null;
-  const decoder = decoderFor(label);
-  if (!decoder) return null;
-  try {
-    return { text: decoder.decode(bytes), charset: decoder.name, source };
-  } catch {
-    return null;
-  }
-}
-
 const REPLACEMENT = /\uFFFD/g;
 
-/** UTF-8 unless the bytes are plainly something else, in which case windows-1252 (the web's default). */
-function decodeDefault(bytes: Uint8Array): DecodedText {
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), charset: 'utf-8', source: 'default' };
-  } catch {}
+/**
+ * Bytes that declare nothing and are not valid UTF-8: still UTF-8 when only a few bytes are bad,
+ * else windows-1252 (the web's default).
+ */
+function decodeInvalidUtf8(bytes: Uint8Array): DecodedText {
   const text = new TextDecoder('utf-8').decode(bytes);
   const bad = text.match(REPLACEMENT)?.length ?? 0;
   // A stray bad byte in a big UTF-8 page is not worth re-reading everything as windows-1252.
@@ -125,8 +114,7 @@ function decodeDefault(bytes: Uint8Array): DecodedText {
 export function settleCharset(bytes: Uint8Array, options: DecodeOptions = {}): DecodedText | Utf8Verdict {
   const bom = bomEncoding(bytes);
   if (bom) {
-    if (bom.label === 'utf-8') return { charset: 'utf-8', source: 'bom' };
-    const decoded = decodeWith(bom.label, bytes.subarray(bom.length), 'bom');
+    const decoded = settleWith(bom.label, bytes.subarray(bom.length), 'bom');
     if (decoded) return decoded;
   }
   const fromHeader = settleWith(charsetFromContentType(options.contentType), bytes, 'header');
@@ -139,12 +127,19 @@ export function settleCharset(bytes: Uint8Array, options: DecodeOptions = {}): D
     if (fromMeta) return fromMeta;
   }
   if (isUtf8(bytes)) return { charset: 'utf-8', source: 'default' };
-  return decodeDefault(bytes);
+  return decodeInvalidUtf8(bytes);
 }
 
+/** A declared label: the UTF-8 verdict, the bytes decoded with it, or null when it is unknown or fails. */
 function settleWith(label: string | undefined, bytes: Uint8Array, source: CharsetSource): DecodedText | Utf8Verdict | null {
-  if (label && decoderFor(label)?.name === 'utf-8') return { charset: 'utf-8', source };
-  return decodeWith(label, bytes, source);
+  const decoder = label ? decoderFor(label) : null;
+  if (!decoder) return null;
+  if (decoder.name === 'utf-8') return { charset: 'utf-8', source };
+  try {
+    return { text: decoder.decode(bytes), charset: decoder.name, source };
+  } catch {
+    return null;
+  }
 }
 
 /** The text of bytes that `settleCharset` judged UTF-8. */
