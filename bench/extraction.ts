@@ -7,7 +7,8 @@
  *
  * In one run, for every selected page: Trawl (the scrape pipeline a user's request runs,
  * dataset-pipeline.ts: html document → transforms → markdown with `only_main_content`, timed;
- * plain text of the content root via core/dom.ts textOf for scoring) and the baselines,
+ * plain text of the content root via core/dom.ts textOf for scoring, less a leading title heading
+ * the page's truth leaves out: headline-adapter.ts) and the baselines,
  * Readability 0.6.0 on linkedom 0.18.14's own parser (the fast DOM it is commonly run on) and on
  * jsdom 31 (its usual, standard-conformant DOM), each parse → `new Readability(doc).parse()
  * .textContent`, timed. All are scored with the dataset's evaluate.ts; `--no-jsdom` leaves the
@@ -25,6 +26,7 @@ import { textOf } from '../core/dom.ts';
 import { filterRecord, loadSelection, parseDatasetArgs, type Page } from './extraction-data.ts';
 import { groupSummaries, perDocTsv, printTable } from './extraction-report.ts';
 import { datasetPipeline } from './dataset-pipeline.ts';
+import { scoredText } from './headline-adapter.ts';
 import { extractForLlm, llmSummary, printLlmSummary, TOKENIZER } from './llm-measure.ts';
 
 const args = parseDatasetArgs('extraction', {
@@ -47,16 +49,18 @@ interface RunResult {
 async function trawlPage(page: Page, out: RunResult & { extractMs: number; markdownChars: number; errors: Record<string, string> }) {
   const t0 = performance.now();
   let root: Element | null = null;
+  let dom: Document | null = null;
   try {
     const doc = await scrape(page);
     out.extractMs += (doc.timings.detect ?? 0) + (doc.timings.transform ?? 0);
     out.markdownChars += String(doc.outputs.markdown ?? '').length;
     root = doc.root;
+    dom = doc.dom;
   } catch (e) {
     out.errors[page.id] = e instanceof Error ? e.message : String(e);
   }
   out.ms += performance.now() - t0;
-  out.text[page.id] = root ? textOf(root) : '';
+  out.text[page.id] = root && dom ? scoredText(textOf(root), root, dom, gt[page.id]!.articleBody) : '';
 }
 
 /** A baseline DOM: the parsed page, and what to release after Readability has read it. */

@@ -59,7 +59,10 @@ export async function runContentStages(doc: PageDocument, registry: PluginRegist
   await stage(doc, 'detect', () => detect(doc, registry));
   checkpoint();
   const rerender = options.refetched ? undefined : rerenderer(doc, registry);
-  await stage(doc, 'transform', () => transform(doc, registry));
+  await stage(doc, 'transform', async () => {
+    capture(doc, registry);
+    await transform(doc, registry);
+  });
   checkpoint();
   doc.metadata.wordCount = doc.root ? wordCountOf(doc.root) : 0;
   await stage(doc, 'format', () => format(doc, registry, logger));
@@ -89,6 +92,25 @@ async function detect(doc: PageDocument, registry: PluginRegistry): Promise<void
   throw new TrawlError('unsupported_content', `Unsupported content type: ${doc.response.mediaType || 'unknown'}`);
 }
 
+/**
+ * The requested formats that read the page as fetched take what they need before transforms change
+ * it. A capture that fails is a warning, as a failing format is; its format then renders what is left.
+ */
+function capture(doc: PageDocument, registry: PluginRegistry): void {
+  for (const format of doc.job.formats) {
+    const plugin = formatPlugin(registry, format);
+    if (!plugin?.handler.capture) continue;
+    try {
+      plugin.handler.capture(doc);
+    } catch (err) {
+      doc.warn('format', plugin.id, `Format "${format}" could not read the page before transforms: ${asTrawlError(err).message}`);
+    }
+  }
+}
+
+const formatPlugin = (registry: PluginRegistry, format: string) =>
+  registry.active('format').find((p) => p.definition.provides?.includes(`format:${format}`));
+
 async function transform(doc: PageDocument, registry: PluginRegistry): Promise<void> {
   for (const plugin of registry.active('transform')) {
     const started = performance.now();
@@ -104,7 +126,7 @@ async function transform(doc: PageDocument, registry: PluginRegistry): Promise<v
 /** Formats run side by side; one that fails becomes a warning and the others still return. */
 async function format(doc: PageDocument, registry: PluginRegistry, logger: Logger): Promise<void> {
   const jobs = doc.job.formats.map(async (format) => {
-    const plugin = registry.active('format').find((p) => p.definition.provides?.includes(`format:${format}`));
+    const plugin = formatPlugin(registry, format);
     if (!plugin) throw new TrawlError('capability_missing', `No enabled plugin renders format "${format}"`);
     try {
       doc.outputs[format] = await plugin.handler.render(doc);

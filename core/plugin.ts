@@ -60,6 +60,12 @@ export interface TransformHandler {
 export interface FormatHandler {
   /** Rejects a job that asks for this format without what it needs (message becomes a 400). */
   validate?(job: Job, name: FieldNamer): string | null;
+  /**
+   * Runs after detect and before any transform, for the formats a job asks for: a format that reads
+   * the page as fetched (every link, whatever main content or selectors later remove) takes what it
+   * needs here and keeps it in the data bag for `render`. Runs where the DOM is, like `render`.
+   */
+  capture?(doc: PageDocument): void;
   /** Runs where the DOM is (a content worker): no services there. */
   render(doc: PageDocument): unknown | Promise<unknown>;
   /**

@@ -85,6 +85,8 @@ export interface ScrapeRequest {
   query?: string;
   /** transform.main-content */
   onlyMainContent?: boolean;
+  /** sink.results: false stores nothing of this scrape. */
+  storeInCache?: boolean;
   /** fetcher.browser */
   actions?: RequestedAction[];
   /** fetcher.browser: a full-page screenshot in the result's `screenshot`. */

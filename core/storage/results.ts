@@ -12,7 +12,7 @@ import type { ResultsTable } from './schema.ts';
 import { nowIso, readInt, readJson, sha256Hex } from './values.ts';
 
 /** Request fields that cannot change the output, so two requests differing only here share a cache entry. */
-const NOT_PART_OF_OUTPUT = new Set(['noCache', 'maxAgeMs']);
+const NOT_PART_OF_OUTPUT = new Set(['noCache', 'maxAgeMs', 'storeInCache']);
 
 /**
  * Shape of the stored output, part of the hash. Rows written before the internal model held the

@@ -137,6 +137,7 @@ type RunStatus struct {
 	Failed      int         `json:"failed"`
 	CreatedAt   string      `json:"created_at"`
 	CompletedAt *string     `json:"completed_at"`
+	ExpiresAt   *string     `json:"expires_at"` // when the run is deleted (404 from then on); nil: kept forever
 	Error       *string     `json:"error"`
 	Data        []CrawlPage `json:"data"`
 	Next        string      `json:"next"`

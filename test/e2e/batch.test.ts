@@ -80,7 +80,7 @@ test('batch.completed reaches a registered webhook, signed with its secret, and 
   expect(delivery!.verified).toBe(true);
   expect(delivery!.payload.type).toBe('batch.completed');
   expect(delivery!.payload.data).toEqual({
-    id, status: 'completed', total: 2, completed: 2, failed: 0, created_at: summary.created_at, completed_at: summary.completed_at,
+    id, status: 'completed', total: 2, completed: 2, failed: 0, created_at: summary.created_at, completed_at: summary.completed_at, expires_at: summary.expires_at,
   });
   const [own] = await receiver.waitFor(1, '/own');
   expect(own!.payload.data.id).toBe(id);

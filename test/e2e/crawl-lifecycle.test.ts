@@ -174,7 +174,7 @@ describe('events', () => {
     expect(delivery!.payload).toMatchObject({ type: 'crawl.completed' });
     expect(delivery!.payload.data).toEqual({
       id, status: 'completed', url: site.url('/'), total: 5, completed: 5, failed: 0,
-      created_at: summary.created_at, completed_at: summary.completed_at, error: null,
+      created_at: summary.created_at, completed_at: summary.completed_at, expires_at: summary.expires_at, error: null,
     });
   });
 

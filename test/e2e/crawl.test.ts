@@ -118,7 +118,7 @@ describe('a full crawl', () => {
   test('the status answer has counts, timestamps, the first results and a next link', async () => {
     const res = await server.get(`/v1/crawl/${id}`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['id', 'status', 'url', 'total', 'completed', 'failed', 'created_at', 'updated_at', 'completed_at', 'error', 'data', 'next']);
+    expect(Object.keys(res.body)).toEqual(['id', 'status', 'url', 'total', 'completed', 'failed', 'created_at', 'updated_at', 'completed_at', 'expires_at', 'error', 'data', 'next']);
     expect(res.body.data).toHaveLength(20);
     expect(res.body.data.map((r: any) => r.url)).toEqual(results.slice(0, 20).map((r) => r.url));
     expect(res.body.next).toBe(`/v1/crawl/${id}/pages?page=2&per_page=20`);

@@ -1,6 +1,7 @@
 /**
  * POST /v1/map end to end: robots.txt Sitemap lines, /sitemap.xml, sitemap indexes with loops,
  * gzip sitemaps, RSS/Atom feeds, start-page links with titles, search, limit, include_subdomains,
+ * (the `sitemap` modes, the path filter and the stored result: map-options.test.ts),
  * validation, fetch failures, and hostile sitemaps (oversized, gzip bomb, entity bomb, too many,
  * too deep, too slow) that must stay bounded, and a start page read through the pipeline (a DOCX).
  * Host names reach the fixtures through fetch.resolve.
@@ -40,6 +41,7 @@ describe('POST /v1/map', () => {
     const res = await trawl.post('/v1/map', { url: `${O()}/` });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
+      id: expect.any(String),
       links: [
         { url: `${O()}/`, title: 'Site home' },
         { url: `${O()}/posts/alpha`, lastmod: '2024-03-03T00:00:00.000Z', title: 'Alpha, again' },
@@ -73,7 +75,7 @@ describe('POST /v1/map', () => {
     const byTitle = await trawl.post('/v1/map', { url: `${O()}/`, search: 'about us' });
     expect(byTitle.body.links).toEqual([{ url: `${O()}/about`, title: 'About us' }]);
     const none = await trawl.post('/v1/map', { url: `${O()}/`, search: 'zebra' });
-    expect(none.body).toEqual({ links: [] });
+    expect(none.body).toEqual({ id: expect.any(String), links: [] });
     const limited = await trawl.post('/v1/map', { url: `${O()}/`, limit: 3 });
     expect(limited.body.links.map((l: { url: string }) => l.url.replace(O(), ''))).toEqual(['/', '/posts/alpha', '/posts/beta']);
   });
@@ -94,12 +96,18 @@ describe('POST /v1/map', () => {
   });
 
   test('the start page goes through the pipeline: a DOCX start URL is listed with its title and its links', async () => {
-    // The handbook's one link points at https://ferries.example/timetable: the same host, so in scope.
+    // The handbook's one link points at https://ferries.example/timetable: the same host, so in scope,
+    // but outside the start URL's directory (/files/), so only without the path filter.
     const start = `http://ferries.example:${files.port}/files/handbook.docx`;
-    const res = await trawl.post('/v1/map', { url: start });
+    const res = await trawl.post('/v1/map', { url: start, filter_by_path: false });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ links: [{ url: start, title: 'Ferry Handbook' }, { url: 'https://ferries.example/timetable', title: 'the timetable' }] });
+    expect(res.body).toEqual({ id: expect.any(String), links: [{ url: start, title: 'Ferry Handbook' }, { url: 'https://ferries.example/timetable', title: 'the timetable' }] });
     expect(files.hits.filter((h) => h === '/files/handbook.docx')).toHaveLength(1);
+    const filtered = await trawl.post('/v1/map', { url: start });
+    expect(filtered.body).toEqual({
+      id: expect.any(String), links: [{ url: start, title: 'Ferry Handbook' }],
+      warnings: ['only URLs under /files/ are listed (the path filter); the site has others'],
+    });
   });
 
   test('without the attributes format the start page still gives its title and links, not its feeds, and says so', async () => {
@@ -134,7 +142,7 @@ describe('POST /v1/map', () => {
     const o = origin('deep.test');
     const res = await trawl.post('/v1/map', { url: `${o}/hostile/deep-1.xml` });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ links: [], warnings: [`sitemap index ${o}/hostile/deep-3.xml not followed: nested deeper than 2`] });
+    expect(res.body).toEqual({ id: expect.any(String), links: [], warnings: [`sitemap index ${o}/hostile/deep-3.xml not followed: nested deeper than 2`] });
   });
 
   test('a slow sitemap stops at map.timeoutMs with what was found so far', async () => {
@@ -161,6 +169,8 @@ describe('POST /v1/map', () => {
     ['a fractional limit', { url: 'https://site.test/', limit: 2.5 }, 'Invalid field limit:'],
     ['search not a string', { url: 'https://site.test/', search: ['a'] }, 'Invalid field search:'],
     ['include_subdomains not a boolean', { url: 'https://site.test/', include_subdomains: 'yes' }, 'Invalid field include_subdomains:'],
+    ['an unknown sitemap mode', { url: 'https://site.test/', sitemap: 'sometimes' }, 'Invalid field sitemap: must be "include", "only" or "skip"'],
+    ['filter_by_path not a boolean', { url: 'https://site.test/', filter_by_path: 'yes' }, 'Invalid field filter_by_path:'],
     ['an unknown field', { url: 'https://site.test/', sitemap_only: true }, 'Unknown field: sitemap_only'],
   ];
   for (const [name, body, message] of invalid) {

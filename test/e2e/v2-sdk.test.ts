@@ -326,8 +326,9 @@ describe('watcher', () => {
     const started = await app.startCrawl(site.at('/'), { limit: 10, crawlEntireDomain: true });
     const { documents, end } = await watch(started.id, 'crawl');
     expect(documents.map((d) => d.metadata.sourceURL).sort()).toEqual(['/', '/blog/post', '/docs/guide', '/docs/intro', '/hidden/orphan'].map((p) => site.at(p)));
-    // Over the socket `done` carries counts only; the SDK's polling fallback would have put the documents in it.
-    expect(end).toEqual({ done: { status: 'completed', data: [], id: started.id, total: 5, completed: 5, creditsUsed: 6 } });
+    // The socket closes after the last document; the SDK then reads the status, so `done` carries them all.
+    expect(end.done).toMatchObject({ status: 'completed', id: started.id, total: 5, completed: 5, creditsUsed: 6 });
+    expect(end.done.data.map((d: any) => d.metadata.sourceURL).sort()).toEqual(documents.map((d) => d.metadata.sourceURL).sort());
   });
 
   test('a finished batch replays its documents; a cancelled one ends cancelled; an unknown id is an error', async () => {

@@ -116,7 +116,7 @@ describe('watch sockets', () => {
     const path = `/v2/batch/scrape/${started.id}`;
     const first = await connect(path);
     expect(first?.socket.protocol).toBe(KEY);
-    expect(first?.first).toEqual({ type: 'catchup', data: { success: true, status: 'scraping', completed: 0, total: 1, creditsUsed: 0, data: [] } });
+    expect(first?.first).toEqual({ type: 'catchup', data: { success: true, status: 'scraping', completed: 0, total: 1, creditsUsed: 0, expiresAt: expect.any(String), data: [] } });
     expect(await connect(path)).toBeNull();
     const closed = new Promise((resolve) => { first!.socket.onclose = resolve; });
     first!.socket.close();

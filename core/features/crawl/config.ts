@@ -1,4 +1,4 @@
-/** The `[crawl]` section: crawl and batch concurrency, politeness, retries and request limits. */
+/** The `[crawl]` section: crawl and batch concurrency, politeness, retries, request limits and retention. */
 import { z } from 'zod';
 
 export const crawlConfigSchema = z.strictObject({
@@ -20,6 +20,12 @@ export const crawlConfigSchema = z.strictObject({
   batchMaxUrls: z.number().int().min(1).max(100_000).default(1000),
   /** How long a fetched robots.txt is trusted (per worker process). */
   robotsCacheSeconds: z.number().int().min(0).default(3600),
+  /**
+   * Hours a finished run (completed, failed, cancelled) and its pages are kept; then its status is a
+   * 404 and retention.ts deletes it. 24 is the job TTL Firecrawl's clients expect (`expiresAt`);
+   * 0 keeps runs forever.
+   */
+  retentionHours: z.number().int().min(0).max(87_600).default(24),
 });
 
 export type CrawlSettings = z.output<typeof crawlConfigSchema>;

@@ -6,11 +6,12 @@
  * `crawl.notify`, which announces a finished run as `crawl.completed`, `crawl.failed` or
  * `batch.completed` through the EventBus (resolved when the job runs, so Trawl works without a
  * webhook registry). A run with its own wire-format webhook (hooks.ts) also gets its started, page
- * and end events in that format.
+ * and end events in that format. `crawl.prune`, on the shared schedule, deletes finished runs
+ * past `crawl.retentionHours` (retention.ts).
  */
 import type { InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
-import { defineFeature, service, type FeatureContext } from '../../feature.ts';
+import { defineFeature, service, type FeatureContext, type FeatureJob } from '../../feature.ts';
 import { CoreTokens, Tokens, type ClaimedJob, type EventBus } from '../../services.ts';
 import { JobTokens } from '../../jobs/index.ts';
 import { crawlConfigSchema, type CrawlSettings } from './config.ts';
@@ -20,6 +21,9 @@ import { SharedHostGate } from './shared-gate.ts';
 import { crawlHostsMigration } from './hosts-migration.ts';
 import { MetricsToken } from '../../metrics.ts';
 import { crawlTablesMigration } from './migration.ts';
+import { crawlRetentionMigration } from './retention-migration.ts';
+import { crawlWaitingMigration } from './waiting-migration.ts';
+import { pruneJob, PRUNE_JOB, withExpiry } from './retention.ts';
 import { createPageWorker } from './page.ts';
 import { createHookSender, RunHookFormatsToken, type HookSender } from './hooks.ts';
 import { storedRequest } from './legacy.ts';
@@ -40,7 +44,7 @@ export const CrawlTokens = {
 
 type Ctx = FeatureContext<CrawlSettings>;
 
-function notifier(store: CrawlStore, events: () => EventBus | null, hooks: HookSender, logger: Logger) {
+function notifier(store: CrawlStore, events: () => EventBus | null, hooks: HookSender, { settings, logger }: Ctx) {
   return async (job: ClaimedJob): Promise<void> => {
     const run = typeof job.payload.crawl === 'string' ? await store.byId(job.payload.crawl) : null;
     if (!run || run.status === 'cancelled') return;
@@ -52,7 +56,7 @@ function notifier(store: CrawlStore, events: () => EventBus | null, hooks: HookS
       return;
     }
     const url = storedRequest(run.kind, run.request).webhookUrl;
-    await bus.emit({ type, workspace: run.workspace, data: eventPayload(run), ...(url ? { url } : {}) });
+    await bus.emit({ type, workspace: run.workspace, data: eventPayload(withExpiry(run, settings.retentionHours)), ...(url ? { url } : {}) });
   };
 }
 
@@ -94,7 +98,10 @@ const sitemapUrls = (ctx: Ctx) => async (run: RunRow, signal: AbortSignal): Prom
   if (!run.url || !ctx.has(MapTokens.Mapper)) return [];
   const request = storedRequest('crawl', run.request);
   try {
-    const found = await ctx.resolve(MapTokens.Mapper)({ url: run.url, limit: Math.min(request.maxPages, MAP_MAX_LIMIT), include_subdomains: request.allowSubdomains }, run.workspace, signal);
+    // (not cut at max_pages: the crawl's scope drops many of them, and the budget is the crawl's to spend)
+    // (`only`: the sitemaps' URLs alone; the map would otherwise list the start page's links too)
+    const sitemap = request.sitemap === 'only' ? 'only' : 'include';
+    const found = await ctx.resolve(MapTokens.Mapper)({ url: run.url, limit: MAP_MAX_LIMIT, include_subdomains: request.allowSubdomains, sitemap }, run.workspace, signal);
     return found.links.map((link) => link.url);
   } catch (err) {
     if (signal.aborted) throw err;
@@ -110,7 +117,7 @@ const hookSender = (ctx: Ctx) => createHookSender(
   ctx.logger,
 );
 
-function crawlJobs(ctx: Ctx) {
+function crawlJobs(ctx: Ctx): FeatureJob[] {
   const { settings, logger } = ctx;
   const queue = ctx.resolve(JobTokens.Queue);
   const store = ctx.resolve(CrawlTokens.Store);
@@ -133,7 +140,8 @@ function crawlJobs(ctx: Ctx) {
       kind: PAGE_JOB, handler: worker.handle, meter: pageMeter(store, queue, logger),
       options: { concurrency: settings.concurrency, busyKeys: () => gate.busyHosts(), onFailed: worker.onFailed },
     },
-    { kind: NOTIFY_JOB, handler: notifier(store, events, hooks, logger), options: { concurrency: 2 } },
+    { kind: NOTIFY_JOB, handler: notifier(store, events, hooks, ctx), options: { concurrency: 2 } },
+    { kind: PRUNE_JOB, handler: pruneJob(db, settings.retentionHours, logger), schedule: true },
   ];
 }
 
@@ -141,7 +149,7 @@ export const crawlFeature = defineFeature<CrawlSettings>({
   name: 'crawl',
   description: 'Crawls (POST /v1/crawl, /v2/crawl) and batches (POST /v1/batch, /v2/batch/scrape): durable, resumable runs of pipeline scrapes.',
   config: crawlConfigSchema,
-  migrations: { 'crawl.0001_tables': crawlTablesMigration, 'crawl.0002_hosts': crawlHostsMigration },
+  migrations: { 'crawl.0001_tables': crawlTablesMigration, 'crawl.0002_hosts': crawlHostsMigration, 'crawl.0003_retention': crawlRetentionMigration, 'crawl.0004_waiting': crawlWaitingMigration },
   tokens: CrawlTokens,
   services: [
     // The one robots.txt cache of the process, on the crawl settings (TTL, Crawl-delay cap); map reads its Sitemap lines.

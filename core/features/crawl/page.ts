@@ -44,6 +44,8 @@ export interface PageWorkerDeps {
 
 /** A hostile page with a million links costs a bounded amount of work. */
 const MAX_LINKS_PER_PAGE = 5000;
+/** A sitemap lists a site, not a page: more room, still bounded (the map feature's own limit). */
+const MAX_SITEMAP_URLS = 100_000;
 const TRANSIENT = new Set(['fetch_failed', 'timeout', 'internal']);
 const SCOPE_CACHE = 64;
 /** Glob steps per page (path characters × automaton states): tens of milliseconds at most. */
@@ -104,15 +106,22 @@ export function createPageWorker(deps: PageWorkerDeps) {
     return scope;
   }
 
-  /** Links to admit one level deeper: in scope, allowed by robots.txt, each once. */
-  async function discover(run: RunRow, self: CrawlUrl, links: unknown, scopeHosts: string[]): Promise<CrawlUrl[]> {
-    if (!Array.isArray(links)) return [];
+  /**
+   * Links to admit one level deeper: in scope, allowed by robots.txt, each once. The page's links
+   * (the links format: every link of the page as fetched, whatever main content or selectors keep)
+   * are capped per page; the sitemap's URLs, bounded by the map feature, come after them.
+   */
+  async function discover(run: RunRow, self: CrawlUrl, links: unknown, sitemap: readonly string[], scopeHosts: string[]): Promise<CrawlUrl[]> {
+    const hrefs = [
+      ...(Array.isArray(links) ? links.slice(0, MAX_LINKS_PER_PAGE).map((link) => link?.href) : []),
+      ...sitemap.slice(0, MAX_SITEMAP_URLS),
+    ];
     const inScope = scopeOf(run, scopeHosts);
     const seen = new Set<string>([self.hash]);
     const candidates: CrawlUrl[] = [];
     let budget = GLOB_BUDGET;
-    for (const link of links.slice(0, MAX_LINKS_PER_PAGE)) {
-      const url = typeof link?.href === 'string' ? crawlUrl(link.href) : null;
+    for (const href of hrefs) {
+      const url = typeof href === 'string' ? crawlUrl(href) : null;
       if (!url || seen.has(url.hash)) continue;
       seen.add(url.hash);
       budget -= inScope.cost(url);
@@ -171,16 +180,18 @@ export function createPageWorker(deps: PageWorkerDeps) {
     const redirect = metadata.finalUrl ? crawlUrl(metadata.finalUrl) : null;
     let scopeHosts: string[] | undefined;
     if (row.depth === 0 && redirect && !run.scopeHosts.includes(redirect.host)) scopeHosts = [...run.scopeHosts, redirect.host];
-    const follow = run.kind === 'crawl' && row.depth < crawlRequest(run).maxDepth;
-    let found = result.formats.links;
-    if (follow && row.depth === 0 && crawlRequest(run).sitemap === 'include' && Array.isArray(found)) {
-      found = [...found, ...(await deps.sitemapUrls(run, signal)).map((href) => ({ href }))];
-    }
-    const links = follow ? await discover(run, self, found, scopeHosts ?? run.scopeHosts) : [];
+    // A followed link that redirected out of scope is not one of the crawl's pages (its slot goes to another).
+    const outOfScope = run.kind === 'crawl' && row.depth > 0 && redirect !== null && redirect.hash !== self.hash && !scopeOf(run, run.scopeHosts)(redirect);
+    const request = run.kind === 'crawl' ? crawlRequest(run) : null;
+    const follow = request !== null && !outOfScope && row.depth < request.maxDepth;
+    // `sitemap: only`: the start page's sitemap URLs are the crawl; no page's links are followed.
+    const pageLinks = follow && request.sitemap !== 'only' ? result.formats.links : [];
+    const sitemap = follow && row.depth === 0 && (request.sitemap === 'include' || request.sitemap === 'only') ? await deps.sitemapUrls(run, signal) : [];
+    const links = follow ? await discover(run, self, pageLinks, sitemap, scopeHosts ?? run.scopeHosts) : [];
     const formats = { ...result.formats };
     if (!options.formats.includes('links')) delete formats.links;
     const stored: ScrapeResult = { ...result, formats };
-    const recorded = await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, links, scopeHosts }, run, row.url);
+    const recorded = await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, outOfScope, links, scopeHosts }, run, row.url);
     return recorded ? undefined : SKIPPED;
   }
 

@@ -24,6 +24,8 @@ export function runSummary(run: RunRow): Record<string, unknown> {
     created_at: run.createdAt,
     updated_at: run.updatedAt,
     completed_at: run.completedAt,
+    // When the run is deleted (retention.ts); null when runs are kept forever.
+    expires_at: run.expiresAt ?? null,
   });
   if (run.kind === 'crawl') {
     summary.error = run.error;

@@ -14,7 +14,8 @@ import type { ScrapeResult } from '../../model/result.ts';
 import type { JobSpec } from '../../services.ts';
 import type { CrawlDb, CrawlExecutor } from './tables.ts';
 import { nowIso } from '../../storage/values.ts';
-import { ACTIVE_STATUSES, insertFrontier, pageJob, toRunRow, type RunRow, type RunStatus } from './store.ts';
+import { ACTIVE_STATUSES, insertFrontier, toRunRow, type RunRow, type RunStatus } from './store.ts';
+import { admit, known } from './admit.ts';
 import type { CrawlUrl } from './urls.ts';
 
 export const NOTIFY_JOB = 'crawl.notify';
@@ -28,6 +29,8 @@ export interface PageOutcome {
   error?: string;
   /** Where the page redirected to, when that is another URL. */
   redirect?: CrawlUrl;
+  /** The page redirected out of the crawl's scope: it is dropped, like a duplicate, and its slot given back. */
+  outOfScope?: boolean;
   /** Links to admit one level deeper, already filtered by scope, robots and depth; unique. */
   links: readonly CrawlUrl[];
   /** Replaces the run's own hosts (the start page redirected to another host). */
@@ -46,17 +49,6 @@ export interface RecordResult {
 }
 
 const NOT_RECORDED: RecordResult = { recorded: false, queued: 0, finished: null };
-
-/** Frontier rows among `hashes`, with their state and depth. */
-async function known(db: CrawlExecutor, crawlId: string, hashes: string[]): Promise<Map<string, { depth: number; state: string }>> {
-  const found = new Map<string, { depth: number; state: string }>();
-  for (let i = 0; i < hashes.length; i += 500) {
-    const rows = await db.selectFrom('crawl_urls').select(['url_hash', 'depth', 'state'])
-      .where('crawl_id', '=', crawlId).where('url_hash', 'in', hashes.slice(i, i + 500)).execute();
-    for (const row of rows) found.set(row.url_hash, { depth: Number(row.depth), state: row.state });
-  }
-  return found;
-}
 
 export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>, input: PageOutcome): Promise<RecordResult> {
   return db.transaction().execute(async (trx) => {
@@ -84,38 +76,26 @@ export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: J
     if (!self) return NOT_RECORDED;
     const depth = Number(self.depth);
 
-    let duplicate = false;
-    if (input.redirect && input.redirect.hash !== input.urlHash) {
-      if ((await known(trx, run.id, [input.redirect.hash])).size > 0) {
-        // Another page already is (or will be) that URL: drop this one and give back its slot.
-        duplicate = true;
-        seq--;
-        admitted--;
-        await trx.updateTable('crawl_urls').set({ state: 'duplicate', seq: null, outcome: null, result: null, error: null })
-          .where('crawl_id', '=', run.id).where('url_hash', '=', input.urlHash).execute();
-      } else {
-        await insertFrontier(trx, run.id, [input.redirect], depth, 'alias');
-      }
+    // A page that redirected onto a URL the run already has, or out of its scope, is dropped and gives its slot back.
+    let dropped: 'duplicate' | 'out_of_scope' | null = input.outOfScope ? 'out_of_scope' : null;
+    if (!dropped && input.redirect && input.redirect.hash !== input.urlHash) {
+      if ((await known(trx, run.id, [input.redirect.hash])).size > 0) dropped = 'duplicate';
+      else await insertFrontier(trx, run.id, [input.redirect], depth, 'alias');
+    }
+    if (dropped) {
+      seq--;
+      admitted--;
+      await trx.updateTable('crawl_urls').set({ state: dropped, seq: null, outcome: null, result: null, error: null })
+        .where('crawl_id', '=', run.id).where('url_hash', '=', input.urlHash).execute();
     }
 
-    let queued = 0;
-    if (!duplicate && input.links.length > 0) {
-      const seen = await known(trx, run.id, input.links.map((l) => l.hash));
-      // Found again by a shorter path before being scraped: keep the shallower depth for max_depth.
-      const shallower = [...seen].filter(([, row]) => row.state === 'queued' && row.depth > depth + 1).map(([hash]) => hash);
-      if (shallower.length > 0) {
-        await trx.updateTable('crawl_urls').set({ depth: depth + 1 }).where('crawl_id', '=', run.id).where('url_hash', 'in', shallower).execute();
-      }
-      const fresh = input.links.filter((l) => !seen.has(l.hash)).slice(0, Math.max(0, input.maxPages - admitted));
-      if (fresh.length > 0) {
-        await insertFrontier(trx, run.id, fresh, depth + 1);
-        await insertJobs(trx, fresh.map((url) => pageJob(run, url, depth + 1, input.maxAttempts)));
-        queued = fresh.length;
-        admitted += queued;
-      }
-    }
+    const frontier = await admit(trx, insertJobs, {
+      run, depth, links: dropped ? [] : input.links, admitted, waiting: Number(locked.waiting ?? 0), maxPages: input.maxPages, maxAttempts: input.maxAttempts,
+    });
+    admitted = frontier.admitted;
+    const queued = frontier.queued;
 
-    if (!duplicate) {
+    if (!dropped) {
       if (input.outcome === 'completed') completed++;
       else failed++;
       if (input.outcome === 'failed' && depth === 0 && run.kind === 'crawl') error = input.error ?? 'The start page failed';
@@ -126,7 +106,7 @@ export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: J
     const updated = await trx
       .updateTable('crawls')
       .set({
-        status, seq, completed, failed, admitted, error, updated_at: now,
+        status, seq, completed, failed, admitted, waiting: frontier.waiting, error, updated_at: now,
         completed_at: done ? now : null,
         ...(input.scopeHosts ? { scope_hosts: JSON.stringify(input.scopeHosts) } : {}),
       })

@@ -36,8 +36,12 @@ export interface CrawlRequest {
   delayMs?: number;
   /** The run's own webhook in a wire format's shape (hooks.ts). */
   hook?: RunHook;
-  /** `include`: the site's sitemaps and feeds (the map feature) seed the crawl beside the start page's links. */
-  sitemap?: 'include' | 'skip';
+  /**
+   * `include`: the site's sitemaps and feeds (the map feature) seed the crawl beside the start
+   * page's links; `only`: they are the crawl (with the start page), no links are followed;
+   * `skip` (unset): links only.
+   */
+  sitemap?: SitemapMode;
   scrapeOptions: ScrapeOptions;
 }
 
@@ -47,6 +51,9 @@ export interface BatchRequest {
   hook?: RunHook;
   scrapeOptions: ScrapeOptions;
 }
+
+export const SITEMAP_MODES = ['include', 'skip', 'only'] as const;
+export type SitemapMode = (typeof SITEMAP_MODES)[number];
 
 /** A batch as stored: its URLs live on as frontier rows. */
 export type StoredBatch = Omit<BatchRequest, 'urls'>;
@@ -77,6 +84,7 @@ export function crawlFields(limits: CrawlLimits) {
     includePaths: globList.describe('Globs on the URL path (picomatch syntax: *, **, ?, [...], {a,b}); when given, only matching links are followed.'),
     excludePaths: globList.describe('Globs on the URL path; matching links are never followed. Wins over the include paths.'),
     webhookUrl: receiverUrlSchema.optional().describe('Receives crawl.completed or crawl.failed for this crawl: written out in full (http:// or https://), checked by the SSRF guard when the crawl starts.'),
+    sitemap: z.enum(SITEMAP_MODES).default('skip').describe('The site\'s sitemaps (robots.txt Sitemap lines, /sitemap.xml) and feeds: `skip` (default) follows links only; `include` adds the sitemap\'s URLs in scope to the start page\'s links; `only` crawls the start page and the sitemap\'s URLs in scope, following no links.'),
   };
 }
 
@@ -95,7 +103,6 @@ export const crawlExtraFields = {
   pathPrefix: z.string().max(2048).optional(),
   delayMs: z.number().int().min(0).max(60_000).optional(),
   hook: runHookSchema.optional(),
-  sitemap: z.enum(['include', 'skip']).optional(),
 };
 
 /** Path lists as stored; their patterns are checked in the syntax the request names. */

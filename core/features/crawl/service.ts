@@ -2,7 +2,8 @@
  * The crawl and batch service the routes call: validates what a request asks of the scrape
  * pipeline before anything is queued, creates runs with their seed pages, and answers status,
  * results, history, retry and cancel — always scoped to the caller's workspace (another
- * workspace's id is simply not found). The work itself happens in `crawl.page` jobs (page.ts).
+ * workspace's id is simply not found, and so is a run past its retention: retention.ts). The work
+ * itself happens in `crawl.page` jobs (page.ts).
  */
 import type { Logger } from 'pino';
 import type { CrawlSettings } from './config.ts';
@@ -18,6 +19,7 @@ import { storedRequest } from './legacy.ts';
 import { batchFields, crawlFields, crawlRequestSchema, scrapeOptionsOf, type BatchRequest, type CrawlRequest, type ScrapeOptions, type StoredBatch } from './schema.ts';
 import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type PageRow, type RunKind, type RunRow } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';
+import { expiredUntil, isExpired, withExpiry } from './retention.ts';
 
 export interface CrawlServiceDeps {
   store: CrawlStore;
@@ -109,11 +111,13 @@ export class CrawlService {
     return this.create('batch', workspace, null, stored satisfies StoredBatch, [...seeds.values()], null);
   }
 
-  /** The run, or 404 — also for ids of another workspace. */
+  /** The run with its expiry, or 404 — also for ids of another workspace, and once it expired even before it is pruned. */
   async find(workspace: string, kind: RunKind, id: string): Promise<RunRow> {
+    const { retentionHours } = this.deps.settings;
+    const now = Date.now();
     const run = id.length <= 64 ? await this.deps.store.get(workspace, kind, id) : null;
-    if (!run) throw new TrawlError('not_found', `${NAMES[kind]} not found: ${id.slice(0, 64)}`);
-    return run;
+    if (!run || isExpired(run, retentionHours, now)) throw new TrawlError('not_found', `${NAMES[kind]} not found: ${id.slice(0, 64)}`);
+    return withExpiry(run, retentionHours, now);
   }
 
   pages(run: RunRow, query: { offset: number; limit: number; outcome?: PageRow['outcome'] }): Promise<PageRow[]> {
@@ -124,13 +128,18 @@ export class CrawlService {
     return this.deps.store.pagesAfter(run.id, seq, limit);
   }
 
-  history(workspace: string, query: { offset: number; limit: number }) {
-    return this.deps.store.list(workspace, 'crawl', query);
+  /** The workspace's crawls, newest first, without expired ones. */
+  async history(workspace: string, query: { offset: number; limit: number }): Promise<{ items: RunRow[]; total: number }> {
+    const { retentionHours } = this.deps.settings;
+    const now = Date.now();
+    const { items, total } = await this.deps.store.list(workspace, 'crawl', { ...query, endedAfter: expiredUntil(retentionHours, now) });
+    return { items: items.map((run) => withExpiry(run, retentionHours, now)), total };
   }
 
   /** The workspace's queued and running runs of one kind, newest first. */
-  active(workspace: string, kind: RunKind, limit = 1000): Promise<RunRow[]> {
-    return this.deps.store.active(workspace, kind, limit);
+  async active(workspace: string, kind: RunKind, limit = 1000): Promise<RunRow[]> {
+    const runs = await this.deps.store.active(workspace, kind, limit);
+    return runs.map((run) => withExpiry(run, this.deps.settings.retentionHours));
   }
 
   /** A new crawl with the original's configuration; refused while the original still runs. */

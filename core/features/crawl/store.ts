@@ -31,6 +31,11 @@ export interface RunRow {
   createdAt: string;
   updatedAt: string;
   completedAt: string | null;
+  /**
+   * When the run is deleted (retention.ts): set on the runs the service answers with, absent on
+   * rows read for workers; null when runs are kept forever.
+   */
+  expiresAt?: string | null;
 }
 
 export interface PageRow {
@@ -99,7 +104,7 @@ export function createCrawlStore(db: CrawlDb) {
       const now = nowIso();
       const row: Selectable<CrawlsTable> = {
         id: run.id, workspace_id: run.workspace, kind: run.kind, url: run.url, request: JSON.stringify(run.request),
-        scope_hosts: JSON.stringify(run.scopeHosts), status: 'queued', admitted: run.seeds.length, completed: 0, failed: 0, seq: 0,
+        scope_hosts: JSON.stringify(run.scopeHosts), status: 'queued', admitted: run.seeds.length, waiting: 0, completed: 0, failed: 0, seq: 0,
         error: null, retry_of: run.retryOf, created_at: now, updated_at: now, completed_at: null,
       };
       await db.transaction().execute(async (trx) => {
@@ -121,8 +126,11 @@ export function createCrawlStore(db: CrawlDb) {
       return row ? toRunRow(row) : null;
     },
 
-    async list(workspace: string, kind: RunKind, query: { offset: number; limit: number }): Promise<{ items: RunRow[]; total: number }> {
-      const base = db.selectFrom('crawls').where('workspace_id', '=', workspace).where('kind', '=', kind);
+    /** Newest first; `endedAfter` leaves out runs that ended at or before it (expired ones, retention.ts). */
+    async list(workspace: string, kind: RunKind, query: { offset: number; limit: number; endedAfter?: string | null }): Promise<{ items: RunRow[]; total: number }> {
+      const { endedAfter } = query;
+      const base = db.selectFrom('crawls').where('workspace_id', '=', workspace).where('kind', '=', kind)
+        .$if(typeof endedAfter === 'string', (q) => q.where((eb) => eb.or([eb('completed_at', 'is', null), eb('completed_at', '>', endedAfter!)])));
       const [counted, rows] = await Promise.all([
         base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
         base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(Math.min(Math.max(query.limit, 1), ROWS_MAX)).offset(Math.max(query.offset, 0)).execute(),

@@ -18,6 +18,8 @@ export interface CrawlsTable {
   status: string;
   /** URLs admitted to the run (never more than max_pages). */
   admitted: number;
+  /** In-scope links found beyond the page budget, kept to fill slots given back (`waiting` frontier rows). */
+  waiting: number;
   completed: number;
   failed: number;
   /** Sequence number of the last finished page. */
@@ -36,7 +38,10 @@ export interface CrawlUrlsTable {
   url_hash: string;
   url: string;
   depth: number;
-  /** `queued`, `done`, `alias` (a redirect target) or `duplicate`. */
+  /**
+   * `queued`, `done`, `alias` (a redirect target), `duplicate` (redirected onto a known URL),
+   * `out_of_scope` (redirected out of the crawl's scope) or `waiting` (found beyond the budget).
+   */
   state: string;
   /** Completion order, set when the page finishes: pagination and SSE event ids. */
   seq: number | null;

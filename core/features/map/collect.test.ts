@@ -1,7 +1,8 @@
-// Search and the collector: dedupe by the URL module's key, scope, titles, the limit (the rules themselves: core/net/*.test.ts).
+// Search and the collector: dedupe by the URL module's key, scope (hosts and paths), titles, the limit (the rules themselves: core/net/*.test.ts, paths.test.ts).
 import { describe, expect, test } from 'bun:test';
 import { siteScope } from '../../net/scope.ts';
 import { LinkCollector, searchFilter } from './collect.ts';
+import { pathBase, pathFilter } from './paths.ts';
 
 describe('searchFilter', () => {
   test('every term in the decoded URL or title, ignoring case', () => {
@@ -30,5 +31,18 @@ describe('LinkCollector', () => {
       { url: 'https://example.com/a/', lastmod: '2024-01-01T00:00:00.000Z', title: 'A' },
       { url: 'https://example.com/b' },
     ]);
+  });
+
+  test('the path test: links off the path are left out and noted, off-site or unmatched ones are not noted', () => {
+    const collector = new LinkCollector(10, (link) => !link.url.includes('skip'));
+    collector.setScope(siteScope(['example.com'], 'host'), pathFilter([pathBase('/docs/')]));
+    collector.add({ url: 'https://other.com/blog' });
+    collector.add({ url: 'https://example.com/blog/skip' });
+    expect(collector.leftOutByPath).toBe(false);
+    collector.add({ url: 'https://example.com/docs' });
+    collector.add({ url: 'https://example.com/docs/a' });
+    collector.add({ url: 'https://example.com/docsearch' });
+    expect(collector.leftOutByPath).toBe(true);
+    expect(collector.links().map((l) => l.url)).toEqual(['https://example.com/docs', 'https://example.com/docs/a']);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Collects map links in discovery order: one entry per page by the URL module's dedupe key
  * (core/net/url.ts: fragments dropped; trailing slash, default port, query order and escape case
- * do not make a new entry), listed without fragment, only URLs in scope and matching the search,
- * at most `limit`. Later sightings of a URL fill in a missing title or lastmod.
+ * do not make a new entry), listed without fragment, only URLs in scope (the site's hosts and,
+ * with the path filter, paths below the start URL's: paths.ts) and matching the search, at most
+ * `limit`. Later sightings of a URL fill in a missing title or lastmod.
  */
 import { normalizeUrl } from '../../net/url.ts';
 import type { FoundLink } from './documents.ts';
@@ -21,13 +22,24 @@ export function searchFilter(search: string | undefined): (link: FoundLink) => b
 
 export class LinkCollector {
   readonly #links = new Map<string, FoundLink>();
-  #inScope: (host: string) => boolean = () => true;
+  #onSite: (host: string) => boolean = () => true;
+  #underPath: (path: string) => boolean = () => true;
+  #leftOutByPath = false;
 
   constructor(private readonly limit: number, private readonly matches: (link: FoundLink) => boolean) {}
 
-  /** The scope (a test of host names, core/net/scope.ts) is known only once the start page has answered: redirects move the host. */
-  setScope(inScope: (host: string) => boolean): void {
-    this.#inScope = inScope;
+  /**
+   * The scope (a test of host names, core/net/scope.ts, and one of paths, paths.ts) is known only
+   * once the start URL has answered: a redirect moves the host and the path.
+   */
+  setScope(onSite: (host: string) => boolean, underPath: (path: string) => boolean = () => true): void {
+    this.#onSite = onSite;
+    this.#underPath = underPath;
+  }
+
+  /** Whether the path test refused a link that was otherwise listed: the site has more than the answer shows. */
+  get leftOutByPath(): boolean {
+    return this.#leftOutByPath;
   }
 
   get full(): boolean {
@@ -44,7 +56,11 @@ export class LinkCollector {
       return;
     }
     const entry = { ...link, url: url.url };
-    if (this.full || !this.#inScope(url.host) || !this.matches(entry)) return;
+    if (this.full || !this.#onSite(url.host) || !this.matches(entry)) return;
+    if (!this.#underPath(url.path)) {
+      this.#leftOutByPath = true;
+      return;
+    }
     this.#links.set(url.key, entry);
   }
 

@@ -1,5 +1,5 @@
 /**
- * The links of a page or content root as {text, href}: absolute http(s), without tracking
+ * The links (`<a href>`, `<area href>`) of a page or content root as {text, href}: absolute http(s), without tracking
  * parameters, without jumps within the page, each href+text pair once. Shared by the links and
  * json formats.
  */
@@ -11,11 +11,11 @@ export interface PageLink {
   href: string;
 }
 
-/** What a reader sees as the link: its text, else the label or alt text of an image link. */
+/** What a reader sees as the link: its text, else the label or alt text of an image link or image-map area. */
 export function linkText(a: Element): string {
   const text = (a.textContent ?? '').replace(/\s+/g, ' ').trim();
   if (text) return text;
-  const label = a.getAttribute('aria-label') || a.getAttribute('title') || a.querySelector('img[alt]')?.getAttribute('alt') || '';
+  const label = a.getAttribute('aria-label') || a.getAttribute('title') || a.getAttribute('alt') || a.querySelector('img[alt]')?.getAttribute('alt') || '';
   return label.replace(/\s+/g, ' ').trim();
 }
 
@@ -27,7 +27,8 @@ export function isSamePageJump(href: string, baseUrl: string): boolean {
 export function pageLinks(scope: ParentNode, baseUrl: string): PageLink[] {
   const links: PageLink[] = [];
   const seen = new Set<string>();
-  for (const a of scope.querySelectorAll('a[href]')) {
+  // Image-map areas are links too (a site's map of its sections is often one).
+  for (const a of scope.querySelectorAll('a[href], area[href]')) {
     const raw = a.getAttribute('href')!.trim();
     if (raw === '' || raw.startsWith('#')) continue;
     const resolved = absoluteUrl(raw, baseUrl);

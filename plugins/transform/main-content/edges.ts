@@ -2,11 +2,15 @@
  * The lines around an article's body that are about it, not of it: the headline repeated above
  * the text, the dateline and byline, and below it the filing, credit, share and "previous / next
  * post" lines (see metalines.ts). Readers copying an article leave them out; the page's metadata
- * (author, published date) carries what they say. The body is where the long lines are: only what
- * lies before the first and after the last of them is read, so the same words inside the text stay.
+ * (author, published date) carries what they say. The headline stays when it is a heading (`<h1>`
+ * …): it names what the content is about, and a reader (or a model reading one chunk) needs it.
+ * The body is where the long lines are: only what lies before the first and after the last of
+ * them is read, so the same words inside the text stay.
  */
 import { linesOf, removeLine, type Line } from './lines.ts';
 import { metaLine, type TitleWords } from './metalines.ts';
+import { HEADINGS } from './tags.ts';
+import { ELEMENT, tagOf } from './walk.ts';
 
 /** A line of the body: this long (visible characters) … */
 const BODY_LINE = 100;
@@ -57,7 +61,8 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
       if (i < first) textAbove = true;
       return;
     }
-    meta.push({ line, part });
+    // (the headline as a heading is the content's subject: a reader, and a model reading a chunk, needs it)
+    if (why !== 'title' || !inHeading(line, part)) meta.push({ line, part });
     if (POST_SIGNS.has(why) || (why === 'title' && line.text.split(' ').length >= HEADLINE_WORDS)) signs = true;
     if (why === 'date') dates++;
   });
@@ -65,4 +70,12 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   const post = article || (signs && dates < LISTING_DATES);
   if (post) for (const { line, part } of meta) removeLine(line, part);
   return post;
+}
+
+/** Whether the line's text sits in a heading element inside `part`. */
+function inHeading(line: Line, part: Element): boolean {
+  for (let n: Node | null = line.nodes[0]?.parentNode ?? null; n && n !== part.parentNode; n = n.parentNode) {
+    if (n.nodeType === ELEMENT && HEADINGS.has(tagOf(n as Element))) return true;
+  }
+  return false;
 }

@@ -18,6 +18,7 @@ import { titleWords } from './metalines.ts';
 import { removeNode } from './walk.ts';
 import { trimEdges } from './edges.ts';
 import { dropCaptions } from './captions.ts';
+import { findHeadline, keepHeadline } from './headline.ts';
 
 /** Results shorter than this (visible characters) fall back to the page description. */
 const TINY_TEXT = 100;
@@ -44,6 +45,9 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   const doc = options.page ?? root.ownerDocument;
   const url = options.url;
   const title = pageTitle(doc);
+  const headlineWords = titleWords(title, ...pageTitles(doc));
+  // (a selection is what the user chose to read: nothing from outside it is added)
+  const headline = options.selection ? null : findHeadline(root, [title, ...pageTitles(doc)]);
   const scan = removeJunk(root);
   const forum = options.forum ?? isForumPage(doc, scan.forumHits, url);
   notePostMeta(forum ? scan.postMeta : [], root);
@@ -54,7 +58,7 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   if (!options.noPrune) for (const el of result.prune) removeNode(el);
   const parts = result.parts;
   if (!options.noPrune && !result.pass.forum && !result.pass.product && isProse(result)) {
-    if (trimEdges(parts, titleWords(title, ...pageTitles(doc)), article)) dropCaptions(parts);
+    if (trimEdges(parts, headlineWords, article)) dropCaptions(parts);
   }
   if (result.text < TINY_TEXT && !options.selection) {
     // nothing in the markup (a client-rendered page): the page's own summary is better than nothing
@@ -64,13 +68,16 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
       p.textContent = summary;
       const box = root.ownerDocument.createElement('div');
       box.appendChild(p);
+      keepHeadline(box, headline);
       return box;
     }
   }
-  if (parts.length === 1) return parts[0]!;
-  const content = root.ownerDocument.createElement('div');
-  parts[0]!.parentNode?.insertBefore(content, parts[0]!);
-  for (const part of parts) content.appendChild(part);
+  const content = parts.length === 1 ? parts[0]! : root.ownerDocument.createElement('div');
+  if (parts.length > 1) {
+    parts[0]!.parentNode?.insertBefore(content, parts[0]!);
+    for (const part of parts) content.appendChild(part);
+  }
+  keepHeadline(content, headline);
   return content;
 }
 

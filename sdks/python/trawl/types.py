@@ -25,6 +25,7 @@ class RunStatusPage(TypedDict, total=False):
     failed: int
     created_at: str
     completed_at: Optional[str]
+    expires_at: Optional[str]  # when the run is deleted (404 from then on); None: kept forever
     data: List[CrawlPage]
     next: str
 

@@ -25,7 +25,9 @@ export interface RunStarted extends Open { id: string; status: RunStatus }
 export interface CrawlPage extends Open { url: string; status: 'completed' | 'failed'; markdown?: string; error?: string }
 export interface RunSummary extends Open {
   id: string; status: RunStatus; url?: string; total: number; completed: number; failed: number;
-  created_at: string; updated_at: string; completed_at: string | null; error?: string | null; retry_of?: string | null;
+  created_at: string; updated_at: string; completed_at: string | null;
+  /** When the run is deleted and its status becomes a 404; null when the server keeps runs forever. */
+  expires_at: string | null; error?: string | null; retry_of?: string | null;
 }
 export interface RunStatusPage extends RunSummary { data: CrawlPage[]; next?: string }
 /** One page of a list: its items under the endpoint's key (`data`, `crawls`, `webhooks` …), and `next` while more exist. */
@@ -33,8 +35,11 @@ export type Paged<K extends string, T> = { page: number; per_page: number; total
 export interface PageQuery { page?: number; per_page?: number }
 
 export interface BatchRequest extends ScrapeOptions { urls: string[]; webhook_url?: string; query?: string; extract?: Open }
-export interface MapRequest extends Open { url: string; search?: string; limit?: number; include_subdomains?: boolean }
-export interface MapResult extends Open { links: Array<string | Open> }
+export interface MapRequest extends Open {
+  url: string; search?: string; limit?: number; include_subdomains?: boolean;
+  sitemap?: 'include' | 'only' | 'skip'; filter_by_path?: boolean;
+}
+export interface MapResult extends Open { id?: string; links: Array<string | Open>; warnings?: string[] }
 export interface SearchRequest extends Open { query: string; num_results?: number; scrape?: boolean; formats?: Format[]; country?: string; lang?: string }
 export interface SearchResult extends Open { results?: Open[] }
 export interface ExtractRequest extends Open { url: string; prompt?: string; schema?: Open; only_main_content?: boolean }

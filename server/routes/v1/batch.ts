@@ -10,10 +10,10 @@ import { errorBody, jsonBody, pathId, paging, schemaRef, toJson } from '../../op
 import { v1BatchSchema } from '../../wire/v1/request.ts';
 import { defineRoutes } from '../../route.ts';
 import { crawlNeeds, runRoutes } from './crawl.ts';
-import { cancelDoc, runStatusSchema, runSummarySchema, startDoc, STATES, streamDoc } from './crawl-openapi.ts';
+import { cancelDoc, retentionText, runStatusSchema, runSummarySchema, startDoc, STATES, streamDoc } from './crawl-openapi.ts';
 
 function batchOpenApi(service: CrawlService, limits: Readonly<CrawlSettings>) {
-  const unknown = { 401: errorBody('Invalid or missing API key'), 404: errorBody('`Batch not found`: unknown id, or the id of another workspace\'s batch') };
+  const unknown = { 401: errorBody('Invalid or missing API key'), 404: errorBody('`Batch not found`: unknown id, the id of another workspace\'s batch, or a batch past its `expires_at`') };
   return {
     paths: {
       '/v1/batch': startDoc(
@@ -28,7 +28,7 @@ function batchOpenApi(service: CrawlService, limits: Readonly<CrawlSettings>) {
       '/v1/batch/{id}': {
         get: {
           summary: 'Batch status and results, paginated',
-          description: `The summary and one page of results in completion order; \`next\` (same path, next page) only when more results exist. ${STATES}`,
+          description: `The summary and one page of results in completion order; \`next\` (same path, next page) only when more results exist. ${STATES} ${retentionText(limits)}`,
           parameters: [pathId, ...paging],
           responses: { 200: jsonBody(runStatusSchema('BatchSummary'), 'The batch'), 400: errorBody('Invalid page or per_page'), ...unknown },
         },

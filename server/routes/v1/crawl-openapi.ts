@@ -15,11 +15,16 @@ export const STATES =
   'so discovery is over too) or `failed` (a crawl none of whose pages could be scraped; `error` says why) or `cancelled` (DELETE). ' +
   'A page that fails does not fail the run: it is a result with `status: "failed"` and its `error`.';
 
+/** How long a finished run stays, with the configured retention. */
+export const retentionText = (limits: Readonly<CrawlSettings>) => (limits.retentionHours === 0
+  ? 'Finished runs are kept forever (`crawl.retentionHours` = 0), so `expires_at` is null.'
+  : `A finished run and its results are kept ${limits.retentionHours} h (\`crawl.retentionHours\`) after it ended, until \`expires_at\`; then it answers 404 and is deleted.`);
+
 /** Summary fields shared by crawl and batch answers. */
 export function runSummarySchema(kind: 'crawl' | 'batch') {
   return {
     type: 'object',
-    required: ['id', 'status', 'total', 'completed', 'failed', 'created_at', 'updated_at', 'completed_at'],
+    required: ['id', 'status', 'total', 'completed', 'failed', 'created_at', 'updated_at', 'completed_at', 'expires_at'],
     properties: {
       id: { type: 'string', format: 'uuid' },
       status: { type: 'string', enum: ['queued', 'scraping', 'completed', 'failed', 'cancelled'], description: STATES },
@@ -30,6 +35,11 @@ export function runSummarySchema(kind: 'crawl' | 'batch') {
       created_at: dateTime('When the run was accepted.'),
       updated_at: dateTime('Last change.'),
       completed_at: dateTime('When the run ended (completed, failed or cancelled).', true),
+      expires_at: dateTime(
+        'When the run and its results are deleted, answering 404 from then on: `completed_at` plus `crawl.retentionHours`; while the run goes on, ' +
+        'now plus the retention (the earliest it can be). Null when runs are kept forever (`crawl.retentionHours` = 0).',
+        true,
+      ),
       ...(kind === 'crawl' ? {
         error: { type: ['string', 'null'], description: 'Why the crawl failed (the start page\'s failure).' },
         retry_of: { type: 'string', description: 'On a retry: the id of the original crawl.' },
@@ -89,15 +99,18 @@ export const streamDoc = (kind: 'crawl' | 'batch') => ({
 });
 
 export function crawlOpenApi(service: CrawlService, limits: Readonly<CrawlSettings>) {
-  const unknown = { 401: errorBody('Invalid or missing API key'), 404: errorBody('`Crawl not found`: unknown id, or the id of another workspace\'s crawl') };
+  const unknown = { 401: errorBody('Invalid or missing API key'), 404: errorBody('`Crawl not found`: unknown id, the id of another workspace\'s crawl, or a crawl past its `expires_at`') };
   return {
     paths: {
       '/v1/crawl': startDoc(
         'Start a crawl',
         `Asynchronous: answers 202 with the id, then pages are scraped by the job workers (any process with role \`worker\` or \`all\`). ` +
         `\`max_depth\` defaults to ${limits.defaultMaxDepth} (at most ${limits.maxDepthLimit}); \`max_pages\` to ${limits.defaultMaxPages} (at most ${limits.maxPagesLimit}), ` +
-        'counting failed pages, and is never exceeded. URLs are deduplicated after normalisation (fragment dropped, default port dropped, trailing slash ' +
-        'ignored, query parameters sorted, escapes upper-cased); a page that redirects onto a URL the crawl already has is dropped and frees its slot. ' +
+        'counting failed pages, and is never exceeded; a crawl returns exactly `max_pages` pages or every page in scope, whichever is fewer. URLs are deduplicated after normalisation (fragment dropped, default port dropped, trailing slash ' +
+        'ignored, query parameters sorted, escapes upper-cased); a followed link that redirects onto a URL the crawl already has, or out of its scope, is dropped and ' +
+        'its slot goes to the next link found (links found beyond `max_pages` wait for such a slot). Links are discovered from every `<a href>` and `<area href>` of ' +
+        'each page as fetched or rendered, whatever `scrape_options` says (main content and selectors shape the results, not the crawl). `sitemap`: `skip` (default) ' +
+        'links only; `include` adds the URLs in scope of the site\'s sitemaps and feeds (as POST /v1/map reads them); `only` crawls the start page and those URLs, following no link. ' +
         'Links are followed on the start host (and the host the start page redirected to), on hosts of the same registrable domain with ' +
         '`allow_subdomains`, anywhere with `allow_external_links`; `include_paths`/`exclude_paths` are globs on the URL path of discovered links ' +
         '(`*`, `**`, `?`, `[...]`, `{a,b}` with picomatch\'s meaning; extglobs and `!` are refused; matched in linear time; paths over 2,048 characters are ' +
@@ -115,7 +128,7 @@ export function crawlOpenApi(service: CrawlService, limits: Readonly<CrawlSettin
       '/v1/crawl/{id}': {
         get: {
           summary: 'Crawl status with its first results',
-          description: `The summary (status, counts, timestamps) and one page of results in completion order; \`next\` points to \`/v1/crawl/{id}/pages\` only when more results exist. ${STATES}`,
+          description: `The summary (status, counts, timestamps) and one page of results in completion order; \`next\` points to \`/v1/crawl/{id}/pages\` only when more results exist. ${STATES} ${retentionText(limits)}`,
           parameters: [pathId, ...paging],
           responses: { 200: jsonBody(runStatusSchema('CrawlSummary'), 'The crawl'), 400: errorBody('Invalid page or per_page'), ...unknown },
         },
@@ -135,6 +148,7 @@ export function crawlOpenApi(service: CrawlService, limits: Readonly<CrawlSettin
       '/v1/crawl/history': {
         get: {
           summary: "The workspace's crawls, newest first",
+          description: 'Crawls past their `expires_at` are left out.',
           parameters: paging,
           responses: {
             200: jsonBody({ type: 'object', required: ['crawls', 'page', 'per_page', 'total'], properties: { crawls: { type: 'array', items: schemaRef('CrawlSummary') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: nextLink } }, 'One page'),

@@ -33,9 +33,9 @@ const query = (request: Request) => Object.fromEntries(new URL(request.url).sear
 const resultSchema = {
   type: 'object',
   properties: {
-    id: { type: 'string' }, endpoint: { type: 'string', description: 'What produced it: `scrape` for scrapes and the pages of crawls, batches and maps.' },
+    id: { type: 'string' }, endpoint: { type: 'string', description: 'What produced it: `scrape` for scrapes and the pages of crawls, batches and maps (a map\'s start page); `map` for the answers of POST /v1/map and /v2/map.' },
     url: { type: 'string' }, created_at: dateTime('When it was produced'),
-    data: { description: 'The output as the endpoint answered it (a scrape result for `scrape`).', type: 'object' },
+    data: { description: 'The output as the endpoint answered it (a scrape result for `scrape`, `{links, warnings?}` for `map`).', type: 'object' },
   },
 };
 const unauthorized = { 401: errorBody('Invalid or missing API key') };
@@ -71,7 +71,7 @@ const resultsOpenApi = {
       get: {
         summary: 'The output of one billed call',
         description: '`usage_log_id` is the call\'s `X-Usage-Id` header (or a run id of GET /v1/usage). The answer is the stored result with the run: `{…result, run: {id, endpoint, credits, status, created_at}}`. ' +
-          'A call that stored no result (a failed call, a map, a crawl or batch start: its pages are at /v1/crawl/{id}/pages and /v1/batch/{id}) answers 404 saying so.',
+          'A call that stored no result (a failed call, a crawl or batch start: its pages are at /v1/crawl/{id}/pages and /v1/batch/{id}) answers 404 saying so.',
         parameters: [{ name: 'usage_log_id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: { 200: jsonBody({ allOf: [schemaRef('StoredResult'), { type: 'object', properties: { run: { type: 'object' } } }] }, 'The output'), ...unauthorized, 404: errorBody('Unknown run, another workspace\'s, or a run without a stored result') },
       },

@@ -66,6 +66,11 @@ const v2Schemas = {
       success: { const: true }, status: { enum: ['scraping', 'completed', 'failed', 'cancelled'] },
       completed: { type: 'integer' }, total: { type: 'integer', description: 'Pages done or in flight (failed pages are in …/errors).' },
       creditsUsed: { type: 'integer', description: 'Pages processed, failed ones included.' },
+      expiresAt: {
+        type: 'string', format: 'date-time',
+        description: 'The job\'s TTL: when the run and its documents are deleted (404 from then on), its end plus `crawl.retentionHours` (24 h by default, as Firecrawl); ' +
+          'while the run goes on, now plus the retention, the earliest it can be. Left out when runs are kept forever (`crawl.retentionHours` = 0).',
+      },
       next: str('Absolute URL of the next page: present while more finished pages exist past this one, or while the run goes on and this page had documents.'),
       data: { type: 'array', items: schemaRef('V2Document') },
     },
@@ -92,15 +97,17 @@ export function v2ScrapeOpenApi(composed: ComposedRequest) {
 }
 
 export function v2RunsOpenApi(service: CrawlService) {
+  const hours = service.limits.retentionHours;
+  const retention = hours === 0 ? ' (never: runs are kept forever here)' : ` (${hours} h after it ended here)`;
   const status = (kind: string) => ({
-    ...withId(operation(`${kind} status and documents (Firecrawl v2)`, 'Query `skip` (default 0) and `limit` (1–1000, default 100) page the documents, in completion order. A WebSocket upgrade on this path streams the run instead (`watcher()`): `catchup`, then `document` messages, then `done`.', null, schemaRef('V2RunStatus'), { 400: 'Not a UUID, or a bad skip/limit', 404: 'Unknown id (or another workspace\'s)' })),
+    ...withId(operation(`${kind} status and documents (Firecrawl v2)`, 'Query `skip` (default 0) and `limit` (1–1000, default 100) page the documents, in completion order. A WebSocket upgrade on this path streams the run instead (`watcher()`): `catchup`, then one `document` message per finished page, then a normal close when the run is over.', null, schemaRef('V2RunStatus'), { 400: 'Not a UUID, or a bad skip/limit', 404: `Unknown id (or another workspace's), or a run past its \`expiresAt\`${retention}` })),
     parameters: [jobId, { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0 } }, { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } }],
   });
   const cancel = (kind: string) => withId(operation(`Cancel a ${kind} (Firecrawl v2)`, 'Answers `{status: "cancelled"}`, also for a run cancelled before.', null, { type: 'object', properties: { status: { const: 'cancelled' } } }, { 404: 'Unknown id', 409: 'The run already ended' }));
   const errors = (kind: string) => withId(operation(`Failed pages of a ${kind} (Firecrawl v2)`, 'Pages that could not be scraped, and those robots.txt disallowed.', null, schemaRef('V2Errors'), { 404: 'Unknown id' }));
   return {
     paths: {
-      '/v2/crawl': { post: operation('Start a crawl (Firecrawl v2)', `${SHARED} \`includePaths\`/\`excludePaths\` are regular expressions (RE2) tested against the URL path; without \`crawlEntireDomain\` the crawl stays below the start URL's path; \`limit\` defaults to \`crawl.defaultMaxPages\` and is capped at \`crawl.maxPagesLimit\`; \`delay\` (seconds) spaces fetches of a host; \`sitemap\` (default \`include\`) seeds the crawl with the site's sitemap and feed URLs, \`skip\` follows links only; \`webhook\` receives crawl.started, crawl.page, crawl.completed and crawl.failed in Firecrawl's shape.`, 'V2CrawlRequest', schemaRef('V2RunStarted'), { 400: 'Invalid input, e.g. an invalid regular expression', 402: 'Insufficient credits (cloud)' }) },
+      '/v2/crawl': { post: operation('Start a crawl (Firecrawl v2)', `${SHARED} \`includePaths\`/\`excludePaths\` are regular expressions (RE2) tested against the URL path; without \`crawlEntireDomain\` the crawl stays below the start URL's path; \`limit\` defaults to \`crawl.defaultMaxPages\` and is capped at \`crawl.maxPagesLimit\`; \`delay\` (seconds) spaces fetches of a host; \`sitemap\` (default \`include\`) seeds the crawl with the site's sitemap and feed URLs, \`skip\` follows links only, \`only\` crawls the start page and the sitemaps' URLs without following links; \`limit\` is exact: min(limit, pages in scope), a link redirecting onto a known URL or out of scope does not use it up; links are discovered from the whole page whatever \`scrapeOptions\` says; \`webhook\` receives crawl.started, crawl.page, crawl.completed and crawl.failed in Firecrawl's shape.`, 'V2CrawlRequest', schemaRef('V2RunStarted'), { 400: 'Invalid input, e.g. an invalid regular expression', 402: 'Insufficient credits (cloud)' }) },
       '/v2/crawl/active': { get: operation('The workspace\'s running crawls (Firecrawl v2)', 'Queued and running crawls, newest first. Also at `/v2/crawl/ongoing`.', null, { type: 'object', properties: { success: { const: true }, crawls: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, teamId: { type: 'string' }, url: { type: 'string' }, created_at: { type: 'string' }, options: { type: 'object' } } } } } }, {}) },
       '/v2/crawl/{id}': { get: status('Crawl'), delete: cancel('crawl') },
       '/v2/crawl/{id}/errors': { get: errors('crawl') },
@@ -115,7 +122,26 @@ export function v2RunsOpenApi(service: CrawlService) {
 
 export const v2MapOpenApi = {
   paths: {
-    '/v2/map': { post: operation('List a site\'s URLs (Firecrawl v2)', `${SHARED} The start page, its sitemaps and feeds (as POST /v1/map); \`includeSubdomains\` defaults to true and \`limit\` to 5000.`, 'V2MapRequest', { type: 'object', properties: { success: { const: true }, links: { type: 'array', items: { type: 'object', required: ['url'], properties: { url: { type: 'string' }, title: { type: 'string' } } } }, warning: { type: 'string' } } }, { 400: 'Invalid input', 422: 'Nothing found and the start page could not be fetched' }) },
+    '/v2/map': {
+      post: operation(
+        'List a site\'s URLs (Firecrawl v2)',
+        `${SHARED} The start page, its sitemaps and feeds (as POST /v1/map); \`includeSubdomains\` defaults to true and \`limit\` to 5000. ` +
+          '`sitemap`: `include` (default) every source; `skip` no robots.txt or sitemap, only the start page, its links and feeds; `only` the sitemaps\' URLs and the start URL (fetched, not scraped). ' +
+          '`filterByPath` (default true) lists only URLs at or below the start URL\'s path by whole segments (`/docs` keeps `/docs/intro`, not `/docsearch`; `/docs/index.html` stands for `/docs/`); a sitemap start URL is not filtered. ' +
+          '`id` is the stored answer: GET /v1/results/{id} reads it (cloud mode).',
+        'V2MapRequest',
+        {
+          type: 'object',
+          properties: {
+            success: { const: true },
+            id: str('The stored map result; absent when the results sink is disabled.'),
+            links: { type: 'array', items: { type: 'object', required: ['url'], properties: { url: { type: 'string' }, title: { type: 'string' } } } },
+            warning: { type: 'string' },
+          },
+        },
+        { 400: 'Invalid input, e.g. `Invalid field sitemap: must be "include", "only" or "skip"`', 422: 'Nothing found and the start page could not be fetched' },
+      ),
+    },
   },
   tags,
   schemas: { V2MapRequest: toJson(v2MapSchema) },

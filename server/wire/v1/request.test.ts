@@ -28,6 +28,7 @@ const EVERY_FIELD = {
   render: true,
   ignore_action_errors: true,
   no_cache: true,
+  store_in_cache: false,
   query: 'Who?',
   attribute_selectors: [{ selector: 'a', attribute: 'href' }],
   timeout: 20_000,
@@ -48,6 +49,7 @@ const EVERY_FIELD_MODEL = {
   render: true,
   ignoreActionErrors: true,
   noCache: true,
+  storeInCache: false,
   query: 'Who?',
   attributeSelectors: [{ selector: 'a', attribute: 'href' }],
   timeoutMs: 20_000,
@@ -98,10 +100,10 @@ describe('crawl and batch bodies', () => {
   test('a crawl body: crawl fields and scrape_options renamed', () => {
     const { url: _url, ...options } = EVERY_FIELD;
     const { url: _modelUrl, ...modelOptions } = EVERY_FIELD_MODEL;
-    const body = { url: 'https://example.com/', max_depth: 2, max_pages: 5, allow_subdomains: true, allow_external_links: false, include_paths: ['/blog/**'], exclude_paths: ['/tag/**'], webhook_url: 'https://hooks.example/x', scrape_options: options };
+    const body = { url: 'https://example.com/', max_depth: 2, max_pages: 5, allow_subdomains: true, allow_external_links: false, include_paths: ['/blog/**'], exclude_paths: ['/tag/**'], webhook_url: 'https://hooks.example/x', sitemap: 'only', scrape_options: options };
     expect(parseOrThrow(v1CrawlSchema(service), body)).toEqual({
       url: 'https://example.com/', maxDepth: 2, maxPages: 5, allowSubdomains: true, allowExternalLinks: false,
-      includePaths: ['/blog/**'], excludePaths: ['/tag/**'], webhookUrl: 'https://hooks.example/x', scrapeOptions: modelOptions,
+      includePaths: ['/blog/**'], excludePaths: ['/tag/**'], webhookUrl: 'https://hooks.example/x', sitemap: 'only', scrapeOptions: modelOptions,
     });
     expect(message(() => parseOrThrow(v1CrawlSchema(service), { url: 'https://e.com', scrape_options: { only_main_content: 1 } })))
       .toStartWith('Invalid field scrape_options.only_main_content:');

@@ -10,7 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ScrapeOptions } from '../../../core/features/crawl/schema.ts';
 import type { PageRow, RunRow } from '../../../core/features/crawl/store.ts';
 import { isScrapeResult } from '../../../core/features/crawl/legacy.ts';
-import type { MapResult } from '../../../core/features/map/map.ts';
+import type { StoredMap } from '../../../core/features/map/store.ts';
 import type { SearchOutcome } from '../../../core/features/search/service.ts';
 import type { Extraction, ScrapeResult } from '../../../core/model/result.ts';
 import { SCRAPE_ACTION_SCRIPT } from './scrape-options.ts';
@@ -106,6 +106,8 @@ export function presentRunStatus(run: RunRow, data: Fields[], next: string | nul
     // Firecrawl counts done and in-flight pages; failed pages are in /errors only.
     total: run.admitted - run.failed,
     creditsUsed: run.completed + run.failed,
+    // The job's TTL: left out when runs are kept forever (crawl.retentionHours = 0).
+    ...(run.expiresAt ? { expiresAt: run.expiresAt } : {}),
     ...(next ? { next } : {}),
     data,
     ...(run.error ? { error: run.error } : {}),
@@ -140,11 +142,12 @@ export function presentSearch(outcome: SearchOutcome, options: PresentedOptions,
   };
 }
 
-/** POST /v2/map. */
-export function presentMap(result: MapResult, warnings: string[]): Fields {
+/** POST /v2/map: `id` is the stored result's (absent when results are not stored). */
+export function presentMap(result: StoredMap, warnings: string[]): Fields {
   const all = [...warnings, ...(result.warnings ?? [])];
   return {
     success: true,
+    ...(result.id ? { id: result.id } : {}),
     links: result.links.map(({ url, title }) => ({ url, ...(title ? { title } : {}) })),
     ...(all.length ? { warning: all.join('; ') } : {}),
   };

@@ -63,6 +63,7 @@ describe('POST /v2/scrape body', () => {
       ],
       headers: { Cookie: 'a=b', 'Accept-Language': 'de-DE, en' },
       maxAgeMs: 60_000,
+      storeInCache: false,
       noCache: false,
       screenshot: false,
     });
@@ -70,7 +71,6 @@ describe('POST /v2/scrape body', () => {
       'Format "branding" is not supported by this server and was ignored',
       'actions[1].all is not supported: the first match is clicked',
       'location.country is not applied (pages are fetched from this server\'s own network); location.languages are sent as Accept-Language',
-      'storeInCache: false is not supported; the result is cached like any scrape (storage.cacheTtlSeconds)',
       'Not supported by this server and ignored: proxy',
     ]);
   });
@@ -111,7 +111,9 @@ describe('crawl, batch, map and search bodies', () => {
     expect(whole.request.pathPrefix).toBeUndefined();
     expect(whole.request.maxPages).toBe(limits.maxPagesLimit);
     expect(message(() => parseOrThrow(v2CrawlSchema(service), { url: 'https://e.com', excludePaths: ['(a'] }))).toStartWith('Invalid field excludePaths[0]: invalid regular expression');
-    expect(message(() => parseOrThrow(v2CrawlSchema(service), { url: 'https://e.com', sitemap: 'only' }))).toStartWith('Invalid field sitemap: "only" is not supported');
+    expect(parseOrThrow(v2CrawlSchema(service), { url: 'https://e.com', sitemap: 'only' }).request.sitemap).toBe('only');
+    expect(parseOrThrow(v2CrawlSchema(service), { url: 'https://e.com' }).request.sitemap).toBe('include');
+    expect(message(() => parseOrThrow(v2CrawlSchema(service), { url: 'https://e.com', sitemap: 'always' }))).toStartWith('Invalid field sitemap:');
   });
 
   test('a batch: invalid URLs set aside, options flat', () => {
@@ -128,8 +130,15 @@ describe('crawl, batch, map and search bodies', () => {
 
   test('map and search', () => {
     expect(parseOrThrow(v2MapSchema, { url: 'example.com', search: 'docs', limit: 3 })).toEqual({
-      request: { url: 'http://example.com/', search: 'docs', limit: 3, include_subdomains: true }, warnings: [],
+      request: { url: 'http://example.com/', search: 'docs', limit: 3, include_subdomains: true, sitemap: 'include', filter_by_path: true }, warnings: [],
     });
+    // `sitemap` and `filterByPath` are carried out, so no warning names them.
+    expect(parseOrThrow(v2MapSchema, { url: 'https://e.com/docs/', sitemap: 'only', filterByPath: false, ignoreQueryParameters: false })).toEqual({
+      request: { url: 'https://e.com/docs/', limit: 5000, include_subdomains: true, sitemap: 'only', filter_by_path: false },
+      warnings: ['ignoreQueryParameters: false is not supported; URLs differing only in their query order are one link'],
+    });
+    expect(message(() => parseOrThrow(v2MapSchema, { url: 'https://e.com', sitemap: 'never' }))).toBe('Invalid field sitemap: must be "include", "only" or "skip"');
+    expect(message(() => parseOrThrow(v2MapSchema, { url: 'https://e.com', filterByPath: 'yes' }))).toStartWith('Invalid field filterByPath:');
     const search = parseOrThrow(v2SearchSchema(composed), { query: 'tides', limit: 80, sources: ['web', { type: 'news' }], country: 'DE', tbs: 'qdr:d', scrapeOptions: { formats: ['markdown'], onlyMainContent: false } });
     expect(search.request).toEqual({ query: 'tides', numResults: 50, scrape: true, formats: ['markdown'], country: 'de', noCache: false, scrapeOptions: { onlyMainContent: false, noCache: false, screenshot: false, mobile: false } });
     expect(search.warnings).toEqual(['Not supported by this server and ignored: tbs', 'sources: only web results are available here; news left out', 'limit: at most 50 results per search on this server']);

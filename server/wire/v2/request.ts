@@ -14,7 +14,7 @@ import { patternProblem } from '../../../core/features/crawl/patterns.ts';
 import { runHookSchema } from '../../../core/features/crawl/hooks.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { MapRequest } from '../../../core/features/map/map.ts';
-import { MAP_DEFAULT_LIMIT, MAP_MAX_LIMIT, mapRequestSchema } from '../../../core/features/map/map.ts';
+import { MAP_DEFAULT_LIMIT, MAP_MAX_LIMIT, mapRequestSchema, mapSitemapMode } from '../../../core/features/map/map.ts';
 import { SEARCH_MAX_RESULTS, searchRequestSchema, type SearchRequest } from '../../../core/features/search/request.ts';
 import type { ComposedRequest } from '../../../core/model/compose.ts';
 import { httpUrl, type ScrapeRequest } from '../../../core/model/request.ts';
@@ -132,7 +132,6 @@ export const v2CrawlSchema = oncePer((service: CrawlService) => {
     scrapeOptions: z.looseObject(v2ScrapeOptionFields).prefault({}),
   }).transform((body, ctx): V2Crawl => {
     if (body.prompt) issue(ctx, ['prompt'], 'prompt is not supported by this server: set includePaths, limit and the other crawl options instead');
-    if (body.sitemap === 'only') issue(ctx, ['sitemap'], '"only" is not supported by this server: POST /v2/map lists a site\'s sitemap URLs');
     if (body.regexOnFullURL) issue(ctx, ['regexOnFullURL'], 'is not supported by this server: includePaths and excludePaths are matched against the URL path');
     checkPatterns(body, ctx);
     const options = converted(body.scrapeOptions, ctx, new Set(), ['scrapeOptions']);
@@ -159,7 +158,7 @@ export const v2CrawlSchema = oncePer((service: CrawlService) => {
       ...(body.delay !== undefined ? { delayMs: Math.round(body.delay * 1000) } : {}),
       ...(body.webhook ? { hook: { ...body.webhook, format: V2_HOOK_FORMAT } } : {}),
       // Firecrawl's default: the site's sitemaps seed the crawl too.
-      sitemap: body.sitemap === 'skip' ? 'skip' : 'include',
+      sitemap: body.sitemap ?? 'include',
       scrapeOptions: options.options,
     });
     if (!parsed.success) {
@@ -217,21 +216,24 @@ export const v2BatchSchema = oncePer((service: CrawlService) => {
   });
 });
 
-const MAP_KNOWN = new Set(['url', 'search', 'sitemap', 'includeSubdomains', 'ignoreQueryParameters', 'limit']);
+const MAP_KNOWN = new Set(['url', 'search', 'sitemap', 'includeSubdomains', 'ignoreQueryParameters', 'limit', 'filterByPath']);
 
-/** The body of POST /v2/map. */
+/** The body of POST /v2/map (`sitemap` and `filterByPath` as /v1's `sitemap` and `filter_by_path`). */
 export const v2MapSchema = z.looseObject({
   url: v2Url,
   search: z.string().max(500).optional(),
-  sitemap: z.enum(['skip', 'include', 'only']).optional(),
+  sitemap: mapSitemapMode.default('include'),
   includeSubdomains: z.boolean().default(true),
   ignoreQueryParameters: z.boolean().default(true),
   limit: z.number().int().min(1).max(MAP_MAX_LIMIT).default(MAP_DEFAULT_LIMIT),
+  filterByPath: z.boolean().default(true).describe('Only URLs at or below the start URL\'s path (as /v1/map\'s `filter_by_path`); false lists the whole site.'),
 }).transform((body, ctx): { request: MapRequest; warnings: string[] } => {
   const warnings = ignoredOptions(body, MAP_KNOWN);
-  if (body.sitemap && body.sitemap !== 'include') warnings.push(`sitemap: "${body.sitemap}" is not supported; the start page, sitemaps and feeds are all read`);
   if (!body.ignoreQueryParameters) warnings.push('ignoreQueryParameters: false is not supported; URLs differing only in their query order are one link');
-  const parsed = mapRequestSchema.safeParse({ url: withScheme(body.url), ...(body.search?.trim() ? { search: body.search } : {}), limit: body.limit, include_subdomains: body.includeSubdomains });
+  const parsed = mapRequestSchema.safeParse({
+    url: withScheme(body.url), ...(body.search?.trim() ? { search: body.search } : {}), limit: body.limit,
+    include_subdomains: body.includeSubdomains, sitemap: body.sitemap, filter_by_path: body.filterByPath,
+  });
   if (!parsed.success) {
     forward(parsed.error, ctx);
     return z.NEVER;

@@ -147,7 +147,7 @@ export function convertScrapeOptions(body: V2Options & Record<string, unknown>):
   if (Object.keys(headers).length) out.headers = headers;
   if (body.location?.country) converted.warnings.push('location.country is not applied (pages are fetched from this server\'s own network); location.languages are sent as Accept-Language');
   if (body.maxAge !== undefined) out.maxAgeMs = body.maxAge;
-  if (body.storeInCache === false) converted.warnings.push('storeInCache: false is not supported; the result is cached like any scrape (storage.cacheTtlSeconds)');
+  if (body.storeInCache === false) out.storeInCache = false;
   return converted;
 }
 
