@@ -17,9 +17,10 @@ const NOT_PART_OF_OUTPUT = new Set(['noCache', 'maxAgeMs', 'storeInCache']);
 /**
  * Shape of the stored output, part of the hash. Rows written before the internal model held the
  * /v1 response keyed by a hash of the /v1 body; with this in the hash they are never found again,
- * so no row is served in a shape its reader does not expect. Bump it when ScrapeResult changes.
+ * so no row is served in a shape its reader does not expect. Bump it when ScrapeResult changes,
+ * or when what a result holds changes (3: every link of the page, the headline kept).
  */
-export const RESULT_MODEL_VERSION = 2;
+export const RESULT_MODEL_VERSION = 3;
 
 /** Sorted keys at every depth and no undefined members: equal requests give equal text. */
 function canonical(value: unknown): unknown {

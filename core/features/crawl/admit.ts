@@ -59,14 +59,17 @@ export async function admit(trx: CrawlExecutor, insertJobs: (db: CrawlExecutor, 
     const next = await trx.selectFrom('crawl_urls').select(['url_hash', 'url', 'depth'])
       .where('crawl_id', '=', run.id).where('state', '=', 'waiting')
       .orderBy('depth').orderBy('url_hash').limit(wanted).execute();
-    if (next.length > 0) {
+    // (the row's own hash names it: the job's payload must find this row again)
+    const promoted = next.flatMap((row) => {
+      const url = crawlUrl(row.url);
+      return url ? [{ url: { ...url, hash: row.url_hash }, depth: Number(row.depth) }] : [];
+    });
+    const unusable = next.filter((row) => !promoted.some((p) => p.url.hash === row.url_hash)).map((row) => row.url_hash);
+    if (unusable.length > 0) await trx.updateTable('crawl_urls').set({ state: 'out_of_scope' }).where('crawl_id', '=', run.id).where('url_hash', 'in', unusable).execute();
+    if (promoted.length > 0) {
       await trx.updateTable('crawl_urls').set({ state: 'queued' })
-        .where('crawl_id', '=', run.id).where('url_hash', 'in', next.map((row) => row.url_hash)).execute();
-      for (const row of next) {
-        // (the row's own hash names it: the job's payload must find this row again)
-        const url = crawlUrl(row.url);
-        if (url) await enqueue([{ ...url, hash: row.url_hash }], Number(row.depth));
-      }
+        .where('crawl_id', '=', run.id).where('url_hash', 'in', promoted.map((p) => p.url.hash)).execute();
+      for (const { url, depth: at } of promoted) await enqueue([url], at);
     }
     // (fewer than wanted: none is left, whatever the counter said)
     waiting = next.length < wanted ? 0 : Math.max(0, waiting - next.length);

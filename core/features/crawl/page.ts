@@ -76,17 +76,18 @@ export function createPageWorker(deps: PageWorkerDeps) {
   const { store, robots, gate, config } = deps;
   const insertJobs = deps.queue.insert.bind(deps.queue);
 
-  /** False when the page was not recorded (already recorded, or the run stopped meanwhile). */
+  /** False when the page was not recorded (already recorded, or the run stopped meanwhile) or was dropped. */
   async function record(outcome: Omit<PageOutcome, 'maxPages' | 'maxAttempts'>, run: RunRow, url: string): Promise<boolean> {
     const maxPages = run.kind === 'crawl' ? crawlRequest(run).maxPages : run.admitted;
     const result = await recordPage(deps.db, insertJobs, { ...outcome, maxPages, maxAttempts: config.maxAttempts });
     if (result.queued > 0) deps.queue.poke([PAGE_JOB]);
     if (result.finished) deps.queue.poke([NOTIFY_JOB]);
-    if (result.recorded) {
+    // (a dropped page — onto a known URL, or out of scope — is no page of the run: no event, no charge)
+    if (result.recorded && !result.dropped) {
       deps.metrics?.crawlPages.inc({ run: run.kind, outcome: outcome.outcome });
       await deps.hooks(run, 'page', { url, ...(outcome.result ? { result: outcome.result } : { error: outcome.error }) });
     }
-    return result.recorded;
+    return result.recorded && !result.dropped;
   }
 
   // Compiled globs of recently active crawls: pages of one crawl arrive together.

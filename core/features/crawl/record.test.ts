@@ -64,7 +64,7 @@ for (const database of testDatabases()) {
       expect((await state(run, '/home'))?.state).toBe('alias');
       // /old redirects to /home, which the start page already was.
       const dropped = await record(run, { urlHash: u('/old').hash, redirect: u('/home') }, 4);
-      expect(dropped.recorded).toBe(true);
+      expect(dropped).toMatchObject({ recorded: true, dropped: true });
       expect((await state(run, '/old'))?.state).toBe('duplicate');
       expect(await store.byId(run.id)).toMatchObject({ admitted: 2, completed: 1, seq: 1 });
       // A link to the alias is not admitted again; the freed slot takes a new page.
@@ -72,6 +72,24 @@ for (const database of testDatabases()) {
       const after = (await store.byId(run.id))!;
       expect(after.admitted).toBe(4);
       expect((await state(run, '/x'))?.state).toBe('queued');
+    });
+
+    test('links beyond the budget wait; a slot given back goes to the shallowest of them', async () => {
+      const run = await start(3);
+      await record(run, { urlHash: u('/').hash, links: ['/old', '/away', '/a', '/b'].map(u) }, 3);
+      expect(await store.byId(run.id)).toMatchObject({ admitted: 3 });
+      expect((await state(run, '/a'))?.state).toBe('waiting');
+      // /old redirects onto /a, which is waiting: /old is that page, and /a is not fetched again.
+      const moved = await record(run, { urlHash: u('/old').hash, redirect: u('/a') }, 3);
+      expect(moved.dropped).toBeUndefined();
+      expect((await state(run, '/a'))?.state).toBe('alias');
+      // /away redirected out of scope: dropped, and its slot goes to /b, the link still waiting.
+      expect(await record(run, { urlHash: u('/away').hash, outOfScope: true }, 3)).toMatchObject({ recorded: true, dropped: true, queued: 1 });
+      expect((await state(run, '/away'))?.state).toBe('out_of_scope');
+      expect((await state(run, '/b'))?.state).toBe('queued');
+      const after = await record(run, { urlHash: u('/b').hash }, 3);
+      expect(after.finished).toMatchObject({ status: 'completed', admitted: 3, completed: 3 });
+      expect((await jobs(PAGE_JOB)).length).toBe(4);
     });
 
     test('a page found again by a shorter path keeps the shallower depth', async () => {

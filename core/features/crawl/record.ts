@@ -42,6 +42,8 @@ export interface PageOutcome {
 export interface RecordResult {
   /** False when the page was already recorded or the run is no longer active. */
   recorded: boolean;
+  /** Recorded as dropped: it redirected onto a URL the run has, or out of its scope; not one of its pages. */
+  dropped?: boolean;
   /** New frontier rows (and jobs). */
   queued: number;
   /** The run when this page finished it. */
@@ -78,8 +80,14 @@ export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: J
 
     // A page that redirected onto a URL the run already has, or out of its scope, is dropped and gives its slot back.
     let dropped: 'duplicate' | 'out_of_scope' | null = input.outOfScope ? 'out_of_scope' : null;
+    let waiting = Number(locked.waiting ?? 0);
     if (!dropped && input.redirect && input.redirect.hash !== input.urlHash) {
-      if ((await known(trx, run.id, [input.redirect.hash])).size > 0) dropped = 'duplicate';
+      const target = (await known(trx, run.id, [input.redirect.hash])).get(input.redirect.hash);
+      if (target?.state === 'waiting') {
+        // The target was still waiting for a slot: this page is it, and it need not be fetched again.
+        await trx.updateTable('crawl_urls').set({ state: 'alias' }).where('crawl_id', '=', run.id).where('url_hash', '=', input.redirect.hash).execute();
+        waiting = Math.max(0, waiting - 1);
+      } else if (target) dropped = 'duplicate';
       else await insertFrontier(trx, run.id, [input.redirect], depth, 'alias');
     }
     if (dropped) {
@@ -90,7 +98,7 @@ export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: J
     }
 
     const frontier = await admit(trx, insertJobs, {
-      run, depth, links: dropped ? [] : input.links, admitted, waiting: Number(locked.waiting ?? 0), maxPages: input.maxPages, maxAttempts: input.maxAttempts,
+      run, depth, links: dropped ? [] : input.links, admitted, waiting, maxPages: input.maxPages, maxAttempts: input.maxAttempts,
     });
     admitted = frontier.admitted;
     const queued = frontier.queued;
@@ -114,6 +122,6 @@ export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: J
       .returningAll()
       .executeTakeFirstOrThrow();
     if (done) await insertJobs(trx, [{ kind: NOTIFY_JOB, workspace: run.workspace, payload: { crawl: run.id }, maxAttempts: 10 }]);
-    return { recorded: true, queued, finished: done ? toRunRow(updated) : null };
+    return { recorded: true, ...(dropped ? { dropped: true } : {}), queued, finished: done ? toRunRow(updated) : null };
   });
 }

@@ -49,6 +49,29 @@ describe('the headline stays', () => {
     expect(text).toContain('Harbour lamp model 7');
   });
 
+  test('a logo <h1> is not taken for the headline of a short title that ends with the site name', () => {
+    for (const logo of ['<header><h1>Example Works</h1></header>', '<div class="site-title"><h1>Example Works</h1></div>', '<h1><a href="/">Example Works</a></h1>']) {
+      const html = `<!doctype html><html><head><title>Pricing | Example Works</title></head><body>${logo}
+        <main><div class="plans"><h2>Plans and pricing</h2>${prose(3, 'the plans')}</div></main></body></html>`;
+      const text = extract(html, 'https://example.org/pricing');
+      expect(text).not.toContain('Example Works');
+      expect(text).toContain('Plans and pricing');
+    }
+    const named = `<!doctype html><html><head><title>Pricing | Example Works</title><meta property="og:site_name" content="Example Works"></head><body>
+      <h1>Example Works</h1><main>${prose(3, 'the plans')}</main></body></html>`;
+    expect(extract(named)).not.toContain('Example Works');
+  });
+
+  test('a content root that cannot hold a heading is wrapped, the headline above it', () => {
+    const rows = Array.from({ length: 12 }, (_, i) => `<tr><td>Harbour ${i}</td><td>High water at ${i}:00, low water at ${i}:30, a spring tide of ${i} metres.</td></tr>`).join('');
+    const html = `<!doctype html><html><head><title>Tide table for the harbours</title></head><body>
+      <div class="top"><h1>Tide table for the harbours</h1></div><table>${rows}</table></body></html>`;
+    const root = mainContentOf(html, { url: 'https://example.org/tides' });
+    expect(root.tagName).not.toBe('TABLE');
+    expect(root.firstElementChild?.tagName).toBe('H1');
+    expect(textOf(root)).toStartWith('Tide table for the harbours\n');
+  });
+
   test('a logo <h1> that does not name the page is not added', () => {
     const html = shell('Tide tables for the week', `<main><div class="story">${prose(4, 'the tides')}</div></main>`);
     const text = extract(html);

@@ -36,29 +36,64 @@ function namesPage(heading: string, titles: ReadonlyArray<ReadonlySet<string>>):
   });
 }
 
+/** Class or id words of a site's own name in its banner. */
+const BRAND = /logo|brand|masthead|site-?(?:title|name)|blog-?(?:title|name)/i;
+const BANNER = new Set(['HEADER', 'NAV']);
+const CONTENT = new Set(['ARTICLE', 'MAIN']);
+
+/**
+ * A heading that names the site, not the page: it says the site's name (`og:site_name`), links
+ * to the site's home, is marked as a logo or site title, or stands in the page's banner (a
+ * `<header>` or `<nav>` outside any `<article>` or `<main>`).
+ */
+function isSiteName(el: Element, text: string, siteName: string): boolean {
+  if (siteName && text.toLowerCase() === siteName) return true;
+  const link = el.querySelector('a[href]') ?? el.closest('a[href]');
+  const href = link?.getAttribute('href')?.trim() ?? '';
+  if (href === '/' || /^https?:\/\/[^/]+\/?$/i.test(href)) return true;
+  for (let n: Element | null = el; n; n = n.parentElement) {
+    if (CONTENT.has(n.tagName)) return false;
+    if (BANNER.has(n.tagName) || n.getAttribute('role') === 'banner') return true;
+    if (BRAND.test(`${n.getAttribute('class') ?? ''} ${n.getAttribute('id') ?? ''}`)) return true;
+  }
+  return false;
+}
+
 /**
  * The page's headline heading under `root`, read before extraction mutates it; null when none
- * names the page. `titles`: the page's titles (og:title, `<title>` whole and without the site's name).
+ * names the page. `titles`: the page's titles (og:title, `<title>`); `siteName`: og:site_name.
  */
-export function findHeadline(root: Element, titles: readonly string[]): Headline | null {
+export function findHeadline(root: Element, titles: readonly string[], siteName = ''): Headline | null {
   const sets = titles.map((title) => new Set(wordsOf(title))).filter((set) => set.size > 0);
   if (!sets.length) return null;
+  const site = collapse(siteName).toLowerCase();
   for (const tag of CANDIDATES) {
     for (const el of root.querySelectorAll(tag)) {
       const text = collapse(el.textContent);
-      if (text && text.length <= MAX_HEADLINE && namesPage(text, sets)) return { tag, text };
+      if (text && text.length <= MAX_HEADLINE && namesPage(text, sets) && !isSiteName(el, text, site)) return { tag, text };
     }
   }
   return null;
 }
 
-/** Puts `headline` on top of `content` unless one of its headings already says it. */
-export function keepHeadline(content: Element, headline: Headline | null): void {
-  if (!headline) return;
+/** Elements a heading may open; any other content root (a table, a list, a paragraph) is wrapped first. */
+const FLOW = new Set(['DIV', 'ARTICLE', 'SECTION', 'MAIN', 'BODY', 'ASIDE', 'HEADER', 'FOOTER', 'FORM', 'CENTER', 'TD', 'LI', 'DD', 'BLOCKQUOTE', 'FIGURE']);
+
+/** `content`, with `headline` on top unless one of its headings already says it; a new wrapper when `content` cannot hold a heading. */
+export function keepHeadline(content: Element, headline: Headline | null): Element {
+  if (!headline) return content;
   for (const el of content.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
-    if (collapse(el.textContent) === headline.text) return;
+    if (collapse(el.textContent) === headline.text) return content;
   }
-  const heading = content.ownerDocument.createElement(headline.tag);
+  const doc = content.ownerDocument;
+  const heading = doc.createElement(headline.tag);
   heading.textContent = headline.text;
-  content.insertBefore(heading, content.firstChild);
+  if (FLOW.has(content.tagName)) {
+    content.insertBefore(heading, content.firstChild);
+    return content;
+  }
+  const box = doc.createElement('div');
+  content.parentNode?.insertBefore(box, content);
+  box.append(heading, content);
+  return box;
 }

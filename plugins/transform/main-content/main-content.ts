@@ -13,7 +13,7 @@ import { notePostMeta } from './postmeta.ts';
 import { isProductPage } from './product.ts';
 import { cascade, type PassResult } from './pass.ts';
 import { removeJunk } from './prepare.ts';
-import { pageDescription, pageTitle, pageTitles } from './root.ts';
+import { pageDescription, pageTitle, pageTitles, siteName } from './root.ts';
 import { titleWords } from './metalines.ts';
 import { removeNode } from './walk.ts';
 import { trimEdges } from './edges.ts';
@@ -47,7 +47,7 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   const title = pageTitle(doc);
   const headlineWords = titleWords(title, ...pageTitles(doc));
   // (a selection is what the user chose to read: nothing from outside it is added)
-  const headline = options.selection ? null : findHeadline(root, [title, ...pageTitles(doc)]);
+  const headline = options.selection ? null : findHeadline(root, [title, ...pageTitles(doc)], siteName(doc));
   const scan = removeJunk(root);
   const forum = options.forum ?? isForumPage(doc, scan.forumHits, url);
   notePostMeta(forum ? scan.postMeta : [], root);
@@ -68,8 +68,7 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
       p.textContent = summary;
       const box = root.ownerDocument.createElement('div');
       box.appendChild(p);
-      keepHeadline(box, headline);
-      return box;
+      return keepHeadline(box, headline);
     }
   }
   const content = parts.length === 1 ? parts[0]! : root.ownerDocument.createElement('div');
@@ -77,8 +76,7 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
     parts[0]!.parentNode?.insertBefore(content, parts[0]!);
     for (const part of parts) content.appendChild(part);
   }
-  keepHeadline(content, headline);
-  return content;
+  return keepHeadline(content, headline);
 }
 
 /** Share of the content's text in good paragraphs above which it is prose (an article), not a listing's links. */

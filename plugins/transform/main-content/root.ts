@@ -27,6 +27,15 @@ export function pageTitles(doc: Document): string[] {
   return out;
 }
 
+/** The site's own name as the head gives it (og:site_name, else application-name), or ''. */
+export function siteName(doc: Document): string {
+  for (let c = doc.head?.firstElementChild ?? null; c; c = c.nextElementSibling) {
+    if (c.tagName !== 'META') continue;
+    if (attr(c, 'property') === 'og:site_name' || attr(c, 'name') === 'application-name') return (attr(c, 'content') ?? '').trim();
+  }
+  return '';
+}
+
 /** The page's meta / og description, whitespace collapsed. */
 export function pageDescription(doc: Document): string {
   const head = doc.head;
