@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'bun:test';
+import { textOf } from '../../../core/dom.ts';
+import { mainContentOf } from '../../../test/helpers/html-page.ts';
+
+const extract = (html: string) => textOf(mainContentOf(html, { url: 'https://forum.example.org/viewtopic.php?t=7' }));
+
+/** A phpBB thread: each post a profile card, a header line, its text, and what `extra` adds. */
+const thread = (posts: Array<{ who: string; text: string; extra?: string }>) =>
+  `<html><head><title>Lamp will not turn</title><meta name="generator" content="phpBB"></head><body><div id="page-body"><h2>Lamp will not turn</h2>
+  ${posts.map((p, i) => `<div class="post"><dl class="postprofile"><dt><a href="/memberlist.php?mode=viewprofile&u=${i}">${p.who}</a></dt><dd>Posts: 12</dd></dl>
+    <div class="postbody"><p class="author">by ${p.who} » Sat Feb 24, 2024 12:4${i} pm</p>${p.extra ?? ''}<div class="content">${p.text}</div></div></div>`).join('\n')}
+  </div></body></html>`;
+
+const words = 'The lens of my lamp stopped turning last night, just after the first frost, and I have tried the usual fixes.';
+
+describe("a thread's posts", () => {
+  test("a post's number and vote count, standing alone, go; a number in a sentence stays", () => {
+    const text = extract(thread([
+      { who: 'keeper1', text: words, extra: '<div class="votes">14</div><ul class="tools"><li><a href="#p1">#1</a></li></ul>' },
+      { who: 'keeper2', text: 'Juror <em>#2</em> said the weights jam in the cold; oil them and wind the clockwork slowly, a turn at a time.', extra: '<div class="votes">7</div>' },
+    ]));
+    expect(text).toContain('The lens of my lamp');
+    expect(text).toContain('Juror #2 said');
+    expect(text).not.toMatch(/^(?:14|7|#1)$/m);
+  });
+
+  test('a post that lists the links its poster pasted keeps them, however link-dense', () => {
+    const links = ['https://lighthouses.example.org/manual/clockwork', 'https://keepers.example.net/forum/lens-weights', 'https://archive.example.com/1903/lamp-maintenance']
+      .map((u) => `<a href="${u}">${u}</a>`).join('<br>');
+    const replies = [2, 3, 4].map((i) => ({ who: `keeper${i}`, text: `${words} ${words}` }));
+    const text = extract(thread([{ who: 'keeper1', text: words }, { who: 'keeper5', text: `Sources:<br>${links}` }, ...replies]));
+    expect(text).toContain('https://keepers.example.net/forum/lens-weights');
+    expect(text).toContain('https://archive.example.com/1903/lamp-maintenance');
+  });
+});

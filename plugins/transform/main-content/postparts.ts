@@ -1,0 +1,38 @@
+/**
+ * The in-content cleaning inside a thread's posts. A post's counters (its number "#12", its votes
+ * "14", its likes) stand alone as a bare number: they count the post, they are not of it. And the
+ * links a poster pastes are the post's text: a block of bare URLs ("https://…", "www.…") is a
+ * reply listing its sources, not a link bar, however link-dense.
+ */
+import type { StatsMap } from './scoring.ts';
+import { holdsPostMeta } from './postmeta.ts';
+import { BLOCK } from './tags.ts';
+import { flatText } from './walk.ts';
+
+const COUNTER = /^#?\d+$/;
+/** Longest counter (visible characters): "#12345". */
+const COUNTER_CHARS = 6;
+
+/** Is this element a post's counter (its text a bare number, on a line of its own or in the post's header)? */
+export function isCounter(el: Element, tag: string, stats: StatsMap): boolean {
+  const s = stats.get(el);
+  if (!s || s.text === 0 || s.text > COUNTER_CHARS || s.code > 0) return false;
+  // (a number inside a sentence, "Juror <em>#2</em>", is the sentence's)
+  return (BLOCK.has(tag) || (!!el.parentElement && holdsPostMeta(el.parentElement))) && COUNTER.test(flatText(el));
+}
+
+const BARE_URL = /^(?:https?:\/\/|www\.)\S/i;
+/** Share of a block's link text in bare URLs from which its links were pasted by the poster. */
+const PASTED = 0.5;
+
+/** Are the links of this block mostly bare URLs (pasted into a post)? */
+export function pastedLinks(el: Element, stats: StatsMap): boolean {
+  const link = stats.get(el)?.link ?? 0;
+  if (!link) return false;
+  let urls = 0;
+  for (const a of el.getElementsByTagName('a')) {
+    const text = flatText(a);
+    if (BARE_URL.test(text)) urls += stats.get(a)?.text ?? text.length;
+  }
+  return urls >= link * PASTED;
+}
