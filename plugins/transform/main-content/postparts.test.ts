@@ -24,6 +24,17 @@ describe("a thread's posts", () => {
     expect(text).not.toMatch(/^(?:14|7|#1)$/m);
   });
 
+  test('a reply\'s "Re:" subject repeating the thread\'s title goes; a subject of its own stays', () => {
+    const text = extract(thread([
+      { who: 'keeper1', text: words, extra: '<h3>Lamp will not turn</h3>' },
+      { who: 'keeper2', text: `${words} Try the weights.`, extra: '<h3><a href="#p2">Re: Lamp will not turn</a></h3>' },
+      { who: 'keeper3', text: `${words} Oil them first.`, extra: '<h3>Re: the clockwork weights</h3>' },
+    ]));
+    expect(text).toContain('Try the weights.');
+    expect(text).not.toContain('Re: Lamp will not turn');
+    expect(text).toContain('Re: the clockwork weights');
+  });
+
   test('a post that lists the links its poster pasted keeps them, however link-dense', () => {
     const links = ['https://lighthouses.example.org/manual/clockwork', 'https://keepers.example.net/forum/lens-weights', 'https://archive.example.com/1903/lamp-maintenance']
       .map((u) => `<a href="${u}">${u}</a>`).join('<br>');

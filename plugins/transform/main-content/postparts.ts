@@ -1,12 +1,13 @@
 /**
  * The in-content cleaning inside a thread's posts. A post's counters (its number "#12", its votes
- * "14", its likes) stand alone as a bare number: they count the post, they are not of it. And the
+ * "14", its likes) stand alone as a bare number, and a reply's subject heading repeats the thread's
+ * title ("Re: Lamp will not turn"): they number and file the post, they are not of it. And the
  * links a poster pastes are the post's text: a block of bare URLs ("https://…", "www.…") is a
  * reply listing its sources, not a link bar, however link-dense.
  */
 import type { StatsMap } from './scoring.ts';
 import { holdsPostMeta } from './postmeta.ts';
-import { BLOCK } from './tags.ts';
+import { BLOCK, HEADINGS } from './tags.ts';
 import { flatText } from './walk.ts';
 
 const COUNTER = /^#?\d+$/;
@@ -19,6 +20,20 @@ export function isCounter(el: Element, tag: string, stats: StatsMap): boolean {
   if (!s || s.text === 0 || s.text > COUNTER_CHARS || s.code > 0) return false;
   // (a number inside a sentence, "Juror <em>#2</em>", is the sentence's)
   return (BLOCK.has(tag) || (!!el.parentElement && holdsPostMeta(el.parentElement))) && COUNTER.test(flatText(el));
+}
+
+/** A reply's prefix to the subject it answers (English, German, Scandinavian, Polish forums). */
+const REPLY_PREFIX = /^(?:re|aw|sv|vs|odp)\s*(?:\[\d+\])?\s*:\s*/i;
+const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/** Is this heading a reply's subject, "Re: " and the thread's title (`title`, the page's, may add the site's name)? */
+export function isReplySubject(el: Element, tag: string, title: string): boolean {
+  if (!HEADINGS.has(tag)) return false;
+  const text = flatText(el);
+  const m = REPLY_PREFIX.exec(text);
+  if (!m) return false;
+  const subject = words(text.slice(m[0].length));
+  return subject.length > 0 && ` ${words(title)} `.includes(` ${subject} `);
 }
 
 const BARE_URL = /^(?:https?:\/\/|www\.)\S/i;

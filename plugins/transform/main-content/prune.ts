@@ -7,7 +7,7 @@ import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { closingLegal, isLegalBlock } from './legal.ts';
 import { isReplyQuote } from './quotes.ts';
-import { isCounter, pastedLinks } from './postparts.ts';
+import { isCounter, isReplySubject, pastedLinks } from './postparts.ts';
 import { dropCleaned } from './postmeta.ts';
 import { describedSections } from './described.ts';
 import { recommendationBlock } from './recommend.ts';
@@ -138,8 +138,8 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
-      // (a reply's quote of an earlier post repeats that post; a post's number, votes and likes count it)
-      if (pass.forum && el !== part && (((tag === 'BLOCKQUOTE' || tag === 'DIV' || tag === 'ASIDE') && isReplyQuote(el)) || isCounter(el, tag, stats))) {
+      // (a reply's quote of an earlier post repeats that post; its number, votes, likes and "Re:" subject file it)
+      if (pass.forum && el !== part && (((tag === 'BLOCKQUOTE' || tag === 'DIV' || tag === 'ASIDE') && isReplyQuote(el)) || isCounter(el, tag, stats) || isReplySubject(el, tag, title))) {
         drop.add(el);
         return true;
       }
