@@ -14,14 +14,14 @@ const thread = (posts: Array<{ who: string; text: string; extra?: string }>) =>
 const words = 'The lens of my lamp stopped turning last night, just after the first frost, and I have tried the usual fixes.';
 
 describe("a thread's posts", () => {
-  test("a post's number and vote count, standing alone, go; a number in a sentence stays", () => {
+  test("a post's number, vote count and likes, standing alone, go; a number in a sentence stays", () => {
     const text = extract(thread([
       { who: 'keeper1', text: words, extra: '<div class="votes">14</div><ul class="tools"><li><a href="#p1">#1</a></li></ul>' },
-      { who: 'keeper2', text: 'Juror <em>#2</em> said the weights jam in the cold; oil them and wind the clockwork slowly, a turn at a time.', extra: '<div class="votes">7</div>' },
+      { who: 'keeper2', text: 'Juror <em>#2</em> said the weights jam in the cold; oil them and wind the clockwork slowly, a turn at a time.', extra: '<div class="votes">7</div><div class="likes"><span>2 Likes</span></div>' },
     ]));
     expect(text).toContain('The lens of my lamp');
     expect(text).toContain('Juror #2 said');
-    expect(text).not.toMatch(/^(?:14|7|#1)$/m);
+    expect(text).not.toMatch(/^(?:14|7|#1|2 Likes)$/m);
   });
 
   test('a reply\'s "Re:" subject repeating the thread\'s title goes; a subject of its own stays', () => {

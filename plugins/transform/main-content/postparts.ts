@@ -1,6 +1,6 @@
 /**
  * The in-content cleaning inside a thread's posts. A post's counters (its number "#12", its votes
- * "14", its likes) stand alone as a bare number, and a reply's subject heading repeats the thread's
+ * "14", its likes "2 Likes") stand alone, and a reply's subject heading repeats the thread's
  * title ("Re: Lamp will not turn"): they number and file the post, they are not of it. And the
  * links a poster pastes are the post's text: a block of bare URLs ("https://…", "www.…") is a
  * reply listing its sources, not a link bar, however link-dense.
@@ -10,11 +10,12 @@ import { holdsPostMeta } from './postmeta.ts';
 import { BLOCK, HEADINGS } from './tags.ts';
 import { flatText } from './walk.ts';
 
-const COUNTER = /^#?\d+$/;
-/** Longest counter (visible characters): "#12345". */
-const COUNTER_CHARS = 6;
+/** "#12", "14", "2 Likes", "3 votes". */
+const COUNTER = /^#?\d+(?: (?:likes?|votes?|points?|reactions?|upvotes?))?$/i;
+/** Longest counter (visible characters): "1234reactions". */
+const COUNTER_CHARS = 13;
 
-/** Is this element a post's counter (its text a bare number, on a line of its own or in the post's header)? */
+/** Is this element a post's counter (a bare number or count of likes, on a line of its own or in the post's header)? */
 export function isCounter(el: Element, tag: string, stats: StatsMap): boolean {
   const s = stats.get(el);
   if (!s || s.text === 0 || s.text > COUNTER_CHARS || s.code > 0) return false;
