@@ -35,6 +35,16 @@ describe("a thread's posts", () => {
     expect(text).toContain('Re: the clockwork weights');
   });
 
+  test('a date given long and short in one <time> is read once, the long way', () => {
+    const time = (d: string) => `<time datetime="2024-08-26T16:29:31Z"><span class="t-long">${d}</span><span class="t-short">1 yr</span></time>`;
+    const text = extract(thread([
+      { who: 'keeper1', text: words, extra: time('August 26, 2024') },
+      { who: 'keeper2', text: `${words} Oil the weights.`, extra: time('August 27, 2024') },
+    ]));
+    expect(text).toContain('August 27, 2024');
+    expect(text).not.toContain('1 yr');
+  });
+
   test('a post that lists the links its poster pasted keeps them, however link-dense', () => {
     const links = ['https://lighthouses.example.org/manual/clockwork', 'https://keepers.example.net/forum/lens-weights', 'https://archive.example.com/1903/lamp-maintenance']
       .map((u) => `<a href="${u}">${u}</a>`).join('<br>');

@@ -1,22 +1,28 @@
 /**
  * The in-content cleaning inside a thread's posts. A post's counters (its number "#12", its votes
  * "14", its likes "2 Likes") stand alone, and a reply's subject heading repeats the thread's
- * title ("Re: Lamp will not turn"): they number and file the post, they are not of it. And the
+ * title ("Re: Lamp will not turn"): they number and file the post, they are not of it; a date
+ * given twice, long and short ("August 26, 2024" and "1 yr" in one <time>), is read once. And the
  * links a poster pastes are the post's text: a block of bare URLs ("https://…", "www.…") is a
  * reply listing its sources, not a link bar, however link-dense.
  */
 import type { StatsMap } from './scoring.ts';
 import { holdsPostMeta } from './postmeta.ts';
 import { BLOCK, HEADINGS } from './tags.ts';
-import { flatText } from './walk.ts';
+import { flatText, tagOf } from './walk.ts';
 
 /** "#12", "14", "2 Likes", "3 votes". */
 const COUNTER = /^#?\d+(?: (?:likes?|votes?|points?|reactions?|upvotes?))?$/i;
 /** Longest counter (visible characters): "1234reactions". */
 const COUNTER_CHARS = 13;
 
+/** What the cleaning takes out of a thread's posts (see the header): counters, reply subjects, short renderings of a date. */
+export function isPostClutter(el: Element, tag: string, stats: StatsMap, title: string): boolean {
+  return isCounter(el, tag, stats) || isReplySubject(el, tag, title) || isShortDate(el, stats);
+}
+
 /** Is this element a post's counter (a bare number or count of likes, on a line of its own or in the post's header)? */
-export function isCounter(el: Element, tag: string, stats: StatsMap): boolean {
+function isCounter(el: Element, tag: string, stats: StatsMap): boolean {
   const s = stats.get(el);
   if (!s || s.text === 0 || s.text > COUNTER_CHARS || s.code > 0) return false;
   // (a number inside a sentence, "Juror <em>#2</em>", is the sentence's)
@@ -28,13 +34,29 @@ const REPLY_PREFIX = /^(?:re|aw|sv|vs|odp)\s*(?:\[\d+\])?\s*:\s*/i;
 const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /** Is this heading a reply's subject, "Re: " and the thread's title (`title`, the page's, may add the site's name)? */
-export function isReplySubject(el: Element, tag: string, title: string): boolean {
+function isReplySubject(el: Element, tag: string, title: string): boolean {
   if (!HEADINGS.has(tag)) return false;
   const text = flatText(el);
   const m = REPLY_PREFIX.exec(text);
   if (!m) return false;
   const subject = words(text.slice(m[0].length));
   return subject.length > 0 && ` ${words(title)} `.includes(` ${subject} `);
+}
+
+/** A date's short, relative rendering: "1 yr", "3 mo", "5d", "2 hours ago". */
+const RELATIVE = /^(?:\d+\s*(?:y|yrs?|years?|mo|mos|months?|w|wks?|weeks?|d|days?|h|hrs?|hours?|m|mins?|minutes?|s|secs?|seconds?)(?:\s+ago)?|just now|yesterday)$/i;
+/** Longest short rendering (visible characters). */
+const RELATIVE_CHARS = 14;
+
+/**
+ * Is this element the short rendering of a <time> that also holds the long one ("August 26, 2024"
+ * and "1 yr", the stylesheet showing one of them at each width)? The long one is the date.
+ */
+function isShortDate(el: Element, stats: StatsMap): boolean {
+  const time = el.parentElement;
+  if (!time || tagOf(time) !== 'TIME' || (stats.get(el)?.text ?? 0) > RELATIVE_CHARS || !RELATIVE.test(flatText(el))) return false;
+  for (let c = time.firstElementChild; c; c = c.nextElementSibling) if (c !== el && /\d/.test(c.textContent ?? '') && !RELATIVE.test(flatText(c))) return true;
+  return false;
 }
 
 const BARE_URL = /^(?:https?:\/\/|www\.)\S/i;

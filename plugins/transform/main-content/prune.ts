@@ -7,7 +7,7 @@ import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { closingLegal, isLegalBlock } from './legal.ts';
 import { isReplyQuote } from './quotes.ts';
-import { isCounter, isReplySubject, pastedLinks } from './postparts.ts';
+import { isPostClutter, pastedLinks } from './postparts.ts';
 import { dropCleaned } from './postmeta.ts';
 import { describedSections } from './described.ts';
 import { recommendationBlock } from './recommend.ts';
@@ -138,8 +138,8 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
-      // (a reply's quote of an earlier post repeats that post; its number, votes, likes and "Re:" subject file it)
-      if (pass.forum && el !== part && (((tag === 'BLOCKQUOTE' || tag === 'DIV' || tag === 'ASIDE') && isReplyQuote(el)) || isCounter(el, tag, stats) || isReplySubject(el, tag, title))) {
+      // (a reply's quote of an earlier post repeats that post; its counters and "Re:" subject file it, see postparts.ts)
+      if (pass.forum && el !== part && (((tag === 'BLOCKQUOTE' || tag === 'DIV' || tag === 'ASIDE') && isReplyQuote(el)) || isPostClutter(el, tag, stats, title))) {
         drop.add(el);
         return true;
       }
