@@ -45,6 +45,16 @@ describe("a thread's posts", () => {
     expect(text).not.toContain('1 yr');
   });
 
+  test('a reply\'s preview of the post it answers, clamped to a line, is left out: the post is on the page', () => {
+    const first = `${words} The weights hang still and the oil is thick as honey in the cold of the lamp room, and the lens will not move an inch. ${words}`;
+    const text = extract(thread([
+      { who: 'keeper1', text: first },
+      { who: 'keeper2', text: 'Warm the oil by the stove before you pour it, and wind the clockwork a turn at a time.', extra: `<div class="parent text-muted line-clamp-1"><p>${first}</p></div>` },
+    ]));
+    expect(text).toContain('Warm the oil by the stove');
+    expect(text.split('thick as honey').length - 1).toBe(1);
+  });
+
   test('a post that lists the links its poster pasted keeps them, however link-dense', () => {
     const links = ['https://lighthouses.example.org/manual/clockwork', 'https://keepers.example.net/forum/lens-weights', 'https://archive.example.com/1903/lamp-maintenance']
       .map((u) => `<a href="${u}">${u}</a>`).join('<br>');

@@ -2,14 +2,15 @@
  * The in-content cleaning inside a thread's posts. A post's counters (its number "#12", its votes
  * "14", its likes "2 Likes") stand alone, and a reply's subject heading repeats the thread's
  * title ("Re: Lamp will not turn"): they number and file the post, they are not of it; a date
- * given twice, long and short ("August 26, 2024" and "1 yr" in one <time>), is read once. And the
+ * given twice, long and short ("August 26, 2024" and "1 yr" in one <time>), is read once, and a
+ * preview of the post a reply answers, clamped to a line, is that post again. And the
  * links a poster pastes are the post's text: a block of bare URLs ("https://…", "www.…") is a
  * reply listing its sources, not a link bar, however link-dense.
  */
 import type { StatsMap } from './scoring.ts';
 import { holdsPostMeta } from './postmeta.ts';
 import { BLOCK, HEADINGS } from './tags.ts';
-import { flatText, tagOf } from './walk.ts';
+import { attr, flatText, tagOf } from './walk.ts';
 
 /** "#12", "14", "2 Likes", "3 votes". */
 const COUNTER = /^#?\d+(?: (?:likes?|votes?|points?|reactions?|upvotes?))?$/i;
@@ -18,7 +19,20 @@ const COUNTER_CHARS = 13;
 
 /** What the cleaning takes out of a thread's posts (see the header): counters, reply subjects, short renderings of a date. */
 export function isPostClutter(el: Element, tag: string, stats: StatsMap, title: string): boolean {
-  return isCounter(el, tag, stats) || isReplySubject(el, tag, title) || isShortDate(el, stats);
+  return isCounter(el, tag, stats) || isReplySubject(el, tag, title) || isShortDate(el, stats) || isPreview(el, stats);
+}
+
+/** Utility classes that clamp a block to a line or two. */
+const CLAMPED = /(?:^|\s)line-clamp-[12](?:\s|$)/;
+/** Text from which a clamped block is a preview (visible characters: a line shows 60-100). */
+const PREVIEW_TEXT = 200;
+
+/**
+ * Is this block a preview of another post, clamped to a line or two (a reply's "in reply to" strip
+ * repeating the post it answers)? Readers see a line of it; the post itself is on the page.
+ */
+function isPreview(el: Element, stats: StatsMap): boolean {
+  return (stats.get(el)?.text ?? 0) >= PREVIEW_TEXT && CLAMPED.test(attr(el, 'class') ?? '');
 }
 
 /** Is this element a post's counter (a bare number or count of likes, on a line of its own or in the post's header)? */
