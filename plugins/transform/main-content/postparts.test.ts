@@ -55,6 +55,15 @@ describe("a thread's posts", () => {
     expect(text.split('thick as honey').length - 1).toBe(1);
   });
 
+  test("screen-reader-only labels (XenForo's u-srOnly) are not shown, so not read", () => {
+    const text = extract(thread([
+      { who: 'keeper1', text: words, extra: '<ul class="listInline"><li><span class="u-srOnly">Thread starter</span> keeper1</li></ul>' },
+      { who: 'keeper2', text: `${words} Oil the weights.` },
+    ]));
+    expect(text).toContain('Oil the weights.');
+    expect(text).not.toContain('Thread starter');
+  });
+
   test('a post that lists the links its poster pasted keeps them, however link-dense', () => {
     const links = ['https://lighthouses.example.org/manual/clockwork', 'https://keepers.example.net/forum/lens-weights', 'https://archive.example.com/1903/lamp-maintenance']
       .map((u) => `<a href="${u}">${u}</a>`).join('<br>');
