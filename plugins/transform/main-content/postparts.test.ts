@@ -64,6 +64,16 @@ describe("a thread's posts", () => {
     expect(text).not.toContain('Thread starter');
   });
 
+  test('a code box\'s bar ("Code: Select all") works the box; the code stays', () => {
+    const code = '<div class="codebox"><p>Code: <a href="#" onclick="selectCode(this); return false;">Select all</a></p><pre><code>lamp.wind(turns=3)</code></pre></div>';
+    const text = extract(thread([
+      { who: 'keeper1', text: words },
+      { who: 'keeper2', text: `${words} Wind it like this:${code}` },
+    ]));
+    expect(text).toContain('lamp.wind(turns=3)');
+    expect(text).not.toContain('Select all');
+  });
+
   test('a post that lists the links its poster pasted keeps them, however link-dense', () => {
     const links = ['https://lighthouses.example.org/manual/clockwork', 'https://keepers.example.net/forum/lens-weights', 'https://archive.example.com/1903/lamp-maintenance']
       .map((u) => `<a href="${u}">${u}</a>`).join('<br>');

@@ -3,7 +3,8 @@
  * "14", its likes "2 Likes") stand alone, and a reply's subject heading repeats the thread's
  * title ("Re: Lamp will not turn"): they number and file the post, they are not of it; a date
  * given twice, long and short ("August 26, 2024" and "1 yr" in one <time>), is read once, and a
- * preview of the post a reply answers, clamped to a line, is that post again. And the
+ * preview of the post a reply answers, clamped to a line, is that post again; a code box's bar
+ * ("Code: Select all") works the box. And the
  * links a poster pastes are the post's text: a block of bare URLs ("https://…", "www.…") is a
  * reply listing its sources, not a link bar, however link-dense.
  */
@@ -19,7 +20,21 @@ const COUNTER_CHARS = 13;
 
 /** What the cleaning takes out of a thread's posts (see the header): counters, reply subjects, short renderings of a date. */
 export function isPostClutter(el: Element, tag: string, stats: StatsMap, title: string): boolean {
-  return isCounter(el, tag, stats) || isReplySubject(el, tag, title) || isShortDate(el, stats) || isPreview(el, stats);
+  return isCounter(el, tag, stats) || isReplySubject(el, tag, title) || isShortDate(el, stats) || isPreview(el, stats) || isCodeBar(el, stats);
+}
+
+/** Longest code box bar (visible characters): "Code: Select all", "Code: [Select]". */
+const CODE_BAR = 24;
+
+/**
+ * Is this line the bar of a code box: right above the code, a label and a link that goes nowhere
+ * (href="#" or javascript:, a script's "Select all" or "Copy")? It works the box, it is not the post.
+ */
+function isCodeBar(el: Element, stats: StatsMap): boolean {
+  const s = stats.get(el);
+  if (!s || s.text === 0 || s.text > CODE_BAR || s.link === 0 || tagOf(el.nextElementSibling ?? el) !== 'PRE') return false;
+  for (const a of el.getElementsByTagName('a')) if (/^(?:#|javascript:)/i.test(attr(a, 'href') ?? '#')) return true;
+  return false;
 }
 
 /** Utility classes that clamp a block to a line or two. */
