@@ -74,6 +74,20 @@ describe("a thread's posts", () => {
     expect(text).not.toContain('Select all');
   });
 
+  test("a poster's card keeps the name and loses rank, join date and post count; a form label without its control goes", () => {
+    const card = (who: string, rank: string) => `<div class="postleft"><dl><dt><strong>${who}</strong></dt><dd class="usertitle"><strong>${rank}</strong></dd><dd><span>Registered: 2016-07-02</span></dd><dd><span>Posts: 710</span></dd></dl></div>`;
+    const text = extract(thread([
+      { who: 'keeper1', text: words, extra: `${card('lampwright', 'The Evil Wiki Admin')}<label for="sort">Sorted by:</label><select id="sort"><option>Date</option></select>` },
+      { who: 'keeper2', text: `${words} Oil the weights.`, extra: card('oilcan', 'Member') },
+    ]));
+    expect(text).toContain('lampwright');
+    expect(text).toContain('oilcan');
+    expect(text).not.toContain('Registered:');
+    expect(text).not.toContain('Posts: 710');
+    expect(text).not.toContain('The Evil Wiki Admin');
+    expect(text).not.toContain('Sorted by:');
+  });
+
   test('a post that lists the links its poster pasted keeps them, however link-dense', () => {
     const links = ['https://lighthouses.example.org/manual/clockwork', 'https://keepers.example.net/forum/lens-weights', 'https://archive.example.com/1903/lamp-maintenance']
       .map((u) => `<a href="${u}">${u}</a>`).join('<br>');

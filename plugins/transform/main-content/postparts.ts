@@ -4,7 +4,8 @@
  * title ("Re: Lamp will not turn"): they number and file the post, they are not of it; a date
  * given twice, long and short ("August 26, 2024" and "1 yr" in one <time>), is read once, and a
  * preview of the post a reply answers, clamped to a line, is that post again; a code box's bar
- * ("Code: Select all") works the box. And the
+ * ("Code: Select all") works the box; a poster's card (rank, join date, post count under the
+ * name) is about the poster. And the
  * links a poster pastes are the post's text: a block of bare URLs ("https://…", "www.…") is a
  * reply listing its sources, not a link bar, however link-dense.
  */
@@ -18,9 +19,31 @@ const COUNTER = /^#?\d+(?: (?:likes?|votes?|points?|reactions?|upvotes?))?$/i;
 /** Longest counter (visible characters): "1234reactions". */
 const COUNTER_CHARS = 13;
 
-/** What the cleaning takes out of a thread's posts (see the header): counters, reply subjects, short renderings of a date. */
+/** What the cleaning takes out of a thread (see the header): counters, reply subjects, short dates, previews, code bars, card lines, form labels. */
 export function isPostClutter(el: Element, tag: string, stats: StatsMap, title: string): boolean {
+  // (a label with a for= names a form control, and controls are not kept: "Sorted by:" without its menu)
+  if (tag === 'LABEL') return attr(el, 'for') !== null;
+  if (tag === 'DD') return isCardLine(el, stats);
   return isCounter(el, tag, stats) || isReplySubject(el, tag, title) || isShortDate(el, stats) || isPreview(el, stats) || isCodeBar(el, stats);
+}
+
+/** Longest line of a poster's card (visible characters): "Registered: 2016-07-02". */
+const CARD_LINE = 32;
+
+/**
+ * Is this <dd> a line of a poster's card: a list headed by the name (<dt>) with the rank, join date
+ * and post count below, all short (phpBB, FluxBB, PunBB draw their author column so)? The name stays.
+ */
+function isCardLine(el: Element, stats: StatsMap): boolean {
+  const dl = el.parentElement;
+  const dt = dl?.firstElementChild;
+  if (!dl || tagOf(dl) !== 'DL' || !dt || tagOf(dt) !== 'DT' || (stats.get(dt)?.text ?? 0) > CARD_LINE) return false;
+  let lines = 0;
+  for (let c = dt.nextElementSibling; c; c = c.nextElementSibling) {
+    if (tagOf(c) !== 'DD' || (stats.get(c)?.text ?? 0) > CARD_LINE) return false;
+    lines++;
+  }
+  return lines >= 2;
 }
 
 /** Longest code box bar (visible characters): "Code: Select all", "Code: [Select]". */
