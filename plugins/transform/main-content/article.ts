@@ -5,7 +5,10 @@
  */
 import { attr } from './walk.ts';
 
-const LD_ARTICLE = /"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|TechArticle|LiveBlogPosting|ScholarlyArticle)"/;
+const ARTICLE_TYPES = '(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|TechArticle|LiveBlogPosting|ScholarlyArticle)';
+export const LD_ARTICLE = new RegExp(`"@type"\\s*:\\s*\\[?\\s*"${ARTICLE_TYPES}"`);
+/** The same types in microdata (itemtype="https://schema.org/BlogPosting"). */
+export const ITEM_ARTICLE = new RegExp(`schema\\.org/${ARTICLE_TYPES}(?:\\s|$)`);
 
 /** Is this a JSON-LD script describing an article? */
 export function looksLikeArticle(el: Element, tag: string): boolean {

@@ -8,7 +8,7 @@ import { HEADINGS } from './tags.ts';
 import { attr, classAndId, classOf, componentId, tagOf } from './walk.ts';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
-const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide|a-hidden|aok-hidden|ipshide)(?:\s|$)/i;
+const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|u-sronly|sronly|sr_only|is-sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide|a-hidden|aok-hidden|ipshide)(?:\s|$)/i;
 
 // Page builders mark blocks meant for phones or tablets only (often copies of a desktop block);
 // pages are judged as a desktop browser shows them.

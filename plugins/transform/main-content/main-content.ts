@@ -8,7 +8,9 @@
 import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
 import { isArticlePage } from './article.ts';
-import { isForumPage } from './forum.ts';
+import { isForumPage, isForumUrl, threadComments } from './forum.ts';
+import { findThread } from './posts.ts';
+import { measure } from './scoring.ts';
 import { notePostMeta } from './postmeta.ts';
 import { isProductPage } from './product.ts';
 import { cascade, type PassResult } from './pass.ts';
@@ -49,11 +51,15 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   // (a selection is what the user chose to read: nothing from outside it is added)
   const headline = options.selection ? null : findHeadline(root, [title, ...pageTitles(doc)], siteName(doc));
   const scan = removeJunk(root);
-  const forum = options.forum ?? isForumPage(doc, scan.forumHits, url);
-  notePostMeta(forum ? scan.postMeta : [], root);
+  const stats = measure(root);
+  let forum = options.forum ?? isForumPage(doc, scan.forumHits + threadComments(doc, scan.comments, scan.articleHits + scan.articleItems, root, stats), url);
+  // (a thread in markup no forum software is known by shows in its structure, and its posts' signatures are their meta lines)
+  const thread = options.forum !== false && (!forum || !scan.postMeta.length) ? findThread(root, scan.postMarks, stats, isForumUrl(url)) : null;
+  if (thread && options.forum === undefined) forum = true;
+  notePostMeta(forum ? (scan.postMeta.length ? scan.postMeta : thread?.meta ?? []) : [], root);
   const product = !forum && isProductPage(doc, scan.productHits);
   const article = !forum && !product && isArticlePage(doc, scan.articleHits, url);
-  const result = cascade(root, { forum, product, article }, title, scan.markers);
+  const result = cascade(root, { forum, product, article }, title, scan.markers, stats);
   for (const el of result.pass.dropped) removeNode(el);
   if (!options.noPrune) for (const el of result.prune) removeNode(el);
   const parts = result.parts;

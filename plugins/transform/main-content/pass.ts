@@ -102,10 +102,10 @@ function prunedAbove(el: Element, prune: Set<Element>): boolean {
 
 /**
  * Strict to loose; stops at the first pass with enough text, else keeps the longest. When the page
- * has a `<main>` landmark holding a fair share of its text, the search stays inside it.
+ * has a `<main>` landmark holding a fair share of its text, the search stays inside it. `stats0`
+ * measure `root` as it is (the caller may have measured it already).
  */
-export function cascade(root: Element, page: PageKind, title: string, markers: readonly Element[]): PassResult {
-  const stats0 = measure(root);
+export function cascade(root: Element, page: PageKind, title: string, markers: readonly Element[], stats0: StatsMap = measure(root)): PassResult {
   const scope = mainLandmark(root, stats0, markers);
   // stats are subtree-local, so the page-wide measurement serves the landmark too
   const result = cascadeIn(scope, page, title, markers, stats0);

@@ -5,7 +5,8 @@
  */
 import { boilerClassWords, boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
 import type { Stats, StatsMap } from './scoring.ts';
-import { looksLikePost } from './forum.ts';
+import { postKind } from './forum.ts';
+import { postMarkOf, type PostMark } from './posts.ts';
 import { dropAllButMeta, holdsPostMeta, postHeaderOf, postMetaOf } from './postmeta.ts';
 import { looksLikeProduct } from './product.ts';
 import { hiddenToKeep, textLength } from './rescue.ts';
@@ -18,6 +19,11 @@ export interface ScanInfo {
   markers: Element[];
   /** Elements that look like forum posts (see forum.ts). */
   forumHits: number;
+  /** schema.org Comment items (outermost), and articles declared in microdata (see forum.ts). */
+  comments: Element[];
+  articleItems: number;
+  /** Post dates and authors' profile links (see posts.ts). */
+  postMarks: PostMark[];
   /** Product marks in the body (JSON-LD Product scripts, Product microdata, buy boxes): 0, or 1 once one is found. */
   productHits: number;
   /** JSON-LD article scripts in the body (see article.ts). */
@@ -31,7 +37,7 @@ export interface ScanInfo {
  * notes content landmarks and forum-post signs.
  */
 export function removeJunk(root: Element): ScanInfo {
-  const info: ScanInfo = { markers: [], forumHits: 0, productHits: 0, articleHits: 0, postMeta: [] };
+  const info: ScanInfo = { markers: [], forumHits: 0, comments: [], articleItems: 0, postMarks: [], productHits: 0, articleHits: 0, postMeta: [] };
   const queue: Element[] = [root];
   let total = -1;
   const pageText = () => (total < 0 ? (total = textLength(root, false)) : total);
@@ -69,15 +75,20 @@ function scan(top: Element, info: ScanInfo) {
       const prop = attr(el, 'itemprop');
       if (role === 'main' || prop === 'articleBody' || prop === 'text') info.markers.push(el);
     }
-    if (looksLikePost(el, tag, cls)) {
+    const post = postKind(el, tag, cls);
+    if (post === 'article') info.articleItems++;
+    else if (post) {
       // (a post's body inside its container is the same post: a blog's one entry is not a thread)
       if (!lastPost || !lastPost.contains(el)) {
-        info.forumHits++;
+        if (post === 'post') info.forumHits++;
+        else info.comments.push(el);
         lastPost = el;
       }
       const header = postHeaderOf(el);
       if (header) info.postMeta.push(header);
     }
+    const mark = postMarkOf(el, tag, cls);
+    if (mark) info.postMarks.push(mark);
     const meta = cls ? postMetaOf(el, tag, cls) : null;
     if (meta) info.postMeta.push(meta);
     // (one mark decides: the buy-box test reads ancestors' text, so it stops at the first)

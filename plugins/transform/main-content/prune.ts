@@ -7,6 +7,7 @@ import type { Pass } from './pass.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { closingLegal, isLegalBlock } from './legal.ts';
 import { isReplyQuote } from './quotes.ts';
+import { isPostClutter, pastedLinks } from './postparts.ts';
 import { dropCleaned } from './postmeta.ts';
 import { describedSections } from './described.ts';
 import { recommendationBlock } from './recommend.ts';
@@ -137,8 +138,8 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     elementsInOrder(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
-      // (a reply's quote of an earlier post repeats that post)
-      if (pass.forum && (tag === 'BLOCKQUOTE' || tag === 'DIV' || tag === 'ASIDE') && el !== part && isReplyQuote(el)) {
+      // (a reply's quote of an earlier post repeats that post; its counters and "Re:" subject file it, see postparts.ts)
+      if (pass.forum && el !== part && (((tag === 'BLOCKQUOTE' || tag === 'DIV' || tag === 'ASIDE') && isReplyQuote(el)) || isPostClutter(el, tag, stats, title))) {
         drop.add(el);
         return true;
       }
@@ -179,7 +180,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
         if (why === 'prose') spared.push(el);
         // (a link list holding a big share of the part is what the page lists: a category's members)
         else if ((why === 'lis' || why === 'links') && (stats.get(el)?.text ?? 0) > (ps?.text ?? 0) * LIST_SHARE) return false;
-        else if (why) {
+        else if (why && !(pass.forum && why.startsWith('links') && pastedLinks(el, stats))) {
           cleaned.push(el);
           return true;
         }
