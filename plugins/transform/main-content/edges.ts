@@ -7,8 +7,10 @@
  * The body is where the long lines are: only what lies before the first and after the last of
  * them is read, so the same words inside the text stay.
  */
+import { openingChrome } from './chrome.ts';
 import { linesOf, removeLine, type Line } from './lines.ts';
 import { metaLine, type TitleWords } from './metalines.ts';
+import { closingRows, cutFrom } from './newsrows.ts';
 import { HEADINGS } from './tags.ts';
 import { ELEMENT, tagOf } from './walk.ts';
 
@@ -49,6 +51,12 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   let last = lines.length - 1;
   while (last > first && !body(lines[last]!.line, false)) last--;
   if (first >= lines.length) return article;
+  // a list of other stories closing the content (see newsrows.ts)
+  const rows = closingRows(lines.map((l) => l.line), (l) => body(l, false), titleWords);
+  // the site's chrome above the story's headline, the first heading of the content, and its menus (see chrome.ts)
+  const top = lines.findIndex(({ line, part }) => inHeading(line, part));
+  const headline = top >= 0 && top < first && metaLine(lines[top]!.line.text, titleWords) === 'title' ? top : -1;
+  const chrome = openingChrome(lines.map((l) => l.line), first, headline);
   const meta: Array<{ line: Line; part: Element }> = [];
   let signs = false;
   let dates = 0;
@@ -56,18 +64,20 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   let textAbove = false;
   lines.forEach(({ line, part }, i) => {
     if (i >= first && i <= last || !line.text) return;
-    const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && !textAbove && kicker(line) ? 'kicker' : null);
+    const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && !textAbove && kicker(line) ? 'kicker' : null) ?? (chrome.has(i) ? 'chrome' : null);
     if (!why) {
       if (i < first) textAbove = true;
       return;
     }
     // (the headline as a heading is the content's subject: a reader, and a model reading a chunk, needs it)
-    if (why !== 'title' || !inHeading(line, part)) meta.push({ line, part });
+    // (a closing list goes whole, below)
+    if ((why !== 'title' || !inHeading(line, part)) && (rows < 0 || i < rows)) meta.push({ line, part });
     if (POST_SIGNS.has(why) || (why === 'title' && line.text.split(' ').length >= HEADLINE_WORDS)) signs = true;
     if (why === 'date') dates++;
   });
   // (a post has a dateline; a run of dates is a listing's, one per item)
   const post = article || (signs && dates < LISTING_DATES);
+  if (post && rows >= 0) cutFrom(lines[rows]!.line, parts);
   if (post) for (const { line, part } of meta) removeLine(line, part);
   return post;
 }

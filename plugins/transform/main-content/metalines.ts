@@ -32,8 +32,8 @@ const LEAD = new RegExp(
 );
 /** Filing lines that list terms, which may run long. */
 const TERMS = /^(?:categor(?:y|ies)|tags?|tagged|labels?|topics?|keywords|filed\s+under|posted\s+in)\b/i;
-/** A widget's whole label: share buttons, print, navigation words. */
-const UTILITY = /^(?:share(?: this)?|print|e-?mail|tweet|pin it|like|save|comments?|reply|permalink|rss|twitter|facebook|google\s?\+|linkedin|stumbleupon|reddit|digg|tumblr|pinterest|instapaper|delicious|more|read more|advertisement|loading|search|home|main|top|back to top|next|previous|prev|older|newer|clear|link|sharing is caring)$/i;
+/** A widget's whole label: share buttons, print, navigation words, and a news site's account links, edition picker and flags. */
+const UTILITY = /^(?:share(?: this)?|print|e-?mail|tweet|pin it|like|save|comments?|reply|permalink|rss|twitter|facebook|google\s?\+|linkedin|stumbleupon|reddit|digg|tumblr|pinterest|instapaper|delicious|more|read more|advertisement|loading|search|home|main|top|back to top|next|previous|prev|older|newer|clear|link|sharing is caring|log ?in|log ?out|sign ?in|sign ?up|sign ?out|register|subscribe|my account|menu|close|skip to(?: main)? content|breaking(?: news)?|just in|live(?: updates)?|(?:[\w.]+ )?edition(?::? [\w.]+)?)$/i;
 /** Previous / next links between posts. */
 const NAV = /«|»|‹|›|<<|>>|^<\s|\s>$|\b(?:previous|next|older|newer)\s+(?:post|article|entry|story)\b/i;
 /** "By Jane Doe": a name follows (not "By the way, …"). */
@@ -73,6 +73,11 @@ export function titleWords(...titles: string[]): TitleWords {
     size = Math.min(size, w.length);
   }
   return { words, size: Number.isFinite(size) ? size : 0 };
+}
+
+/** Does the line write out a date or a clock time somewhere ("March 5, 2019", "09:42", "2 hours ago")? */
+export function hasDate(line: string): boolean {
+  return DATE.test(line);
 }
 
 /** Why a line around the body is about the post (a short label for diagnostics), or null. `title` only for lines above the body. */
