@@ -41,12 +41,18 @@ function namesPage(heading: string, titles: ReadonlyArray<ReadonlySet<string>>):
  * names the page. `titles`: the page's titles (og:title, `<title>` whole and without the site's name).
  */
 export function findHeadline(root: Element, titles: readonly string[]): Headline | null {
+  const el = headlineElement(root, titles);
+  return el ? { tag: el.tagName.toLowerCase(), text: collapse(el.textContent) } : null;
+}
+
+/** The page's headline heading under `root` (see findHeadline), or null. */
+export function headlineElement(root: Element, titles: readonly string[]): Element | null {
   const sets = titles.map((title) => new Set(wordsOf(title))).filter((set) => set.size > 0);
   if (!sets.length) return null;
   for (const tag of CANDIDATES) {
     for (const el of root.querySelectorAll(tag)) {
       const text = collapse(el.textContent);
-      if (text && text.length <= MAX_HEADLINE && namesPage(text, sets)) return { tag, text };
+      if (text && text.length <= MAX_HEADLINE && namesPage(text, sets)) return el;
     }
   }
   return null;

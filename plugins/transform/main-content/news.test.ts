@@ -57,13 +57,23 @@ describe('lists of other stories after the story', () => {
 });
 
 describe('a hub page', () => {
-  test('the story is taken, not the grid of teasers beside it', () => {
+  test('the story is taken, not the grid of teasers beside it that outscores it', () => {
     const teaser = (h: string, i: number) => `<div class="card"><a href="/t${i}"><img src="/t${i}.jpg" alt=""></a><h3><a href="/t${i}">${h}</a></h3>
-      <p>${h}, and what it means for the town, its harbour, its businesses, and the families who have lived by the sea for generations.</p><span>${i + 1} hours ago</span></div>`;
-    const grid = `<div class="col-b"><h2>Top stories</h2>${[...headlines, ...headlines].map(teaser).join('')}</div>`;
-    const text = extract(newsPage(`<h1>${HEADLINE}</h1><p>By Jane Roe</p>${story(4)}`, grid));
-    expect(text).toContain('Paragraph 4 of the story');
+      <p>${h}: what it means for the town, its harbour, its shops, its schools, and the families who have lived by the sea, in good years and bad, for generations.</p><span>${i + 1} hours ago</span></div>`;
+    const grid = `<div class="col-b"><h2>Top stories</h2>${[1, 2, 3].flatMap((day) => headlines.map((h) => `${h} on day ${day}`)).map(teaser).join('')}</div>`;
+    const text = extract(newsPage(`<div class="head"><h1>${HEADLINE}</h1><p>By Jane Roe</p></div><div class="body">${story(3)}</div>`, grid));
+    expect(text).toStartWith(`${HEADLINE}\n`);
+    expect(text).toContain('Paragraph 3 of the story');
     expect(text).not.toContain('what it means for the town');
+    expect(text).not.toContain('Top stories');
+  });
+
+  test('a grid of teasers that is the page (a section front) stays', () => {
+    const teaser = (h: string, i: number) => `<div class="card"><h3><a href="/t${i}">${h}</a></h3><p>${h}: what it means for the town, its harbour, its shops, and its schools.</p><span>${i + 1} hours ago</span></div>`;
+    const html = `<!doctype html><html><head><title>Local news | The Harbour Times</title><meta property="og:type" content="article"></head><body>
+      <div class="wrapper"><h1>Local news</h1><div class="grid">${[...headlines, ...headlines].map(teaser).join('')}</div></div></body></html>`;
+    const text = extract(html, 'https://news.example.org/news/local');
+    expect(text).toContain(headlines[7]!);
   });
 });
 
