@@ -30,7 +30,7 @@ const STORY_MIN = 200;
 
 const SENTENCE_END = /[.!?]["”’')]?$/;
 /** What news sites title their lists of other stories, beside the "read next" wordings (tail.ts). */
-const LIST_LABEL = /^(?:trending(?: now| stories| news| articles| topics| today)?|latest(?: news| headlines| stories| articles| videos| updates)?|most (?:read|recent|commented)(?: stories| articles| news)?|top (?:news|headlines)|editor['’]?s['’]? (?:picks|choice)|in other news|more (?:on|in|news|headlines)\b.*|also (?:on|in)\b.*|what['’]?s (?:new|hot|trending)|popular (?:now|today|on\b.*)|news ?feed|you may have missed|must reads?|related(?: coverage| topics| videos?)?)\W*$/i;
+const LIST_LABEL = /^(?:trending(?: now| stories| news| articles| topics| today)?|latest(?: news| headlines| stories| articles| videos| updates)?|most (?:read|recent|commented)(?: stories| articles| news)?|top (?:news|headlines)|editor['’]?s['’]? (?:picks|choice)|in other news|more (?:on|in|news|headlines)\b.*|also (?:on|in)\b.*|what['’]?s (?:new|hot|trending)|popular (?:now|today|on\b.*)|news ?feed|you may have missed|must reads?|related(?: coverage| topics| videos?)?|(?:[\w'’&]+ ){0,3}(?:news|headlines))\W*$/i;
 
 type Kind = 'headline' | 'label' | 'blurb' | 'text';
 
