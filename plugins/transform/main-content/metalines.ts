@@ -27,6 +27,8 @@ const LEAD = new RegExp(
     String.raw`(?:photo|image)\s+(?:credit|courtesy)|credits?\s*:|source\s*:|via\s*:|h\/t\b`,
     String.raw`share\s+(?:this|on)\b|like\s+this\s*:|follow\s+(?:us|me)\b|subscribe\s+to\b|jump\s+to\s+comments|(?:print|email)\s+this`,
     String.raw`comments?\s+may\b|(?:adjust\s+)?text\s+size\b|about\s+the\s+author\b|author\s*:|advertisement\b|loading\s*\.\.\.`,
+    // a news page's reading-time and audio-player labels ("8 min read", "Reading time: 7 minutes", "Listen to this article")
+    String.raw`[|•·\s]*(?:estimated\s+)?read(?:ing)?\s+time\s*[:\d]|[|•·\s]*\d+\s*(?:min(?:ute)?s?|m)\.?\s+read\W*$|listen\s+to\s+(?:this|the)\s+(?:article|story)\b`,
   ].map((p) => `(?:${p})`).join('|').replace(/^/, '^(?:') + ')',
   'i',
 );

@@ -81,9 +81,10 @@ describe('site chrome above the story', () => {
   test('edition picker, login and a "Breaking news" label above the headline go; the headline and standfirst stay', () => {
     const chrome = `<div class="bar"><ul><li><a href="/us">US</a></li><li><a href="/uk">UK</a></li><li><a href="/au">Australia</a></li><li><a href="/intl">International</a></li></ul>
       <a href="/login">Login</a></div><p class="flag">Breaking news</p>`;
-    const text = extract(newsPage(`${chrome}<h1>${HEADLINE}</h1><p class="standfirst">The horn that has warned ships off the rocks for ninety years will sound again this winter.</p>${story(4)}`));
+    const text = extract(newsPage(`${chrome}<h1>${HEADLINE}</h1><p class="standfirst">The horn that has warned ships off the rocks for ninety years will sound again this winter.</p>
+      <p>4 min read</p><p><a href="#audio">Listen to this article</a></p>${story(4)}`));
     expect(text).toStartWith(`${HEADLINE}\n`);
     expect(text).toContain('The horn that has warned ships');
-    for (const gone of ['Australia', 'International', 'Login', 'Breaking news']) expect(text).not.toContain(gone);
+    for (const gone of ['Australia', 'International', 'Login', 'Breaking news', 'min read', 'Listen to']) expect(text).not.toContain(gone);
   });
 });
