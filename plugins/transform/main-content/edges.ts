@@ -10,7 +10,7 @@
 import { openingChrome } from './chrome.ts';
 import { linesOf, removeLine, type Line } from './lines.ts';
 import { metaLine, type TitleWords } from './metalines.ts';
-import { closingRows, cutFrom } from './newsrows.ts';
+import { closingRows, cutFrom, openingRows } from './newsrows.ts';
 import { HEADINGS } from './tags.ts';
 import { ELEMENT, tagOf } from './walk.ts';
 
@@ -57,6 +57,7 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   const top = lines.findIndex(({ line, part }) => inHeading(line, part));
   const headline = top >= 0 && top < first && metaLine(lines[top]!.line.text, titleWords) === 'title' ? top : -1;
   const chrome = openingChrome(lines.map((l) => l.line), first, headline);
+  for (const i of openingRows(lines.map((l) => l.line), first, titleWords)) chrome.add(i);
   const meta: Array<{ line: Line; part: Element }> = [];
   let signs = false;
   let dates = 0;

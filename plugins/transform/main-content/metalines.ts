@@ -10,7 +10,7 @@ import { isDateOnly } from '../../../core/date-words.ts';
 
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 /** A date or a time written out somewhere in the line. */
-const DATE = new RegExp(String.raw`\b${MONTH}\s*\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d+\s+(?:minutes?|hours?|days?|weeks?|months?)\s+ago\b`, 'i');
+const DATE = new RegExp(String.raw`\b${MONTH}\s*\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d+\s*(?:m|h|d|w|mins?|hrs?|minutes?|hours?|days?|weeks?|months?|years?)\s+ago\b`, 'i');
 /** How a post's filing lines begin: who posted it when, and under what ("Posted in News", "Tags: …"). */
 const FILING = new RegExp(
   [

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { textOf } from '../../../core/dom.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
+import { hasDate } from './metalines.ts';
 
 const extract = (html: string, url = 'https://news.example.org/2019/03/05/harbour-board-fog-horn') => textOf(mainContentOf(html, { url }));
 
@@ -49,6 +50,11 @@ describe('lists of other stories after the story', () => {
     expect(text).not.toContain('Breaking news');
   });
 
+  test('short relative datelines ("2h ago", "45 mins ago") date a row', () => {
+    for (const t of ['2h ago', '45 mins ago', '3 hrs ago', '1 hour ago']) expect(hasDate(t)).toBe(true);
+    expect(hasDate('the harbour board, long ago')).toBe(false);
+  });
+
   test('a list of headlines inside the text, with the story going on after it, stays', () => {
     const rows = headlines.slice(0, 4).map((h, i) => `<li><a href="/n${i}">${h}</a> <time>March ${i + 1}, 2019</time></li>`).join('');
     const text = extract(newsPage(`<h1>${HEADLINE}</h1>${story(3)}<p>The board listed the other decisions of the week:</p><ul>${rows}</ul>${story(3)}`));
@@ -78,6 +84,15 @@ describe('a hub page', () => {
 });
 
 describe('site chrome above the story', () => {
+  test('a "Latest" box of timestamped headlines between the headline and the text goes', () => {
+    const rows = headlines.slice(0, 5).map((h, i) => `<p><a href="/l${i}">${h}</a> <span>${i + 1}h ago</span></p>`).join('');
+    const text = extract(newsPage(`<h1>${HEADLINE}</h1><h4>Latest</h4>${rows}<p>By Jane Roe</p>${story(4)}`));
+    expect(text).toStartWith(`${HEADLINE}\n`);
+    expect(text).toContain('Paragraph 4 of the story');
+    for (const h of headlines.slice(0, 5)) expect(text).not.toContain(h);
+  });
+
+
   test('edition picker, login and a "Breaking news" label above the headline go; the headline and standfirst stay', () => {
     const chrome = `<div class="bar"><ul><li><a href="/us">US</a></li><li><a href="/uk">UK</a></li><li><a href="/au">Australia</a></li><li><a href="/intl">International</a></li></ul>
       <a href="/login">Login</a></div><p class="flag">Breaking news</p>`;

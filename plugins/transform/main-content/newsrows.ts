@@ -68,17 +68,8 @@ export function closingRows(lines: readonly Line[], body: (line: Line) => boolea
     break;
   }
   if (rows < MIN_ROWS || start < 0) return -1;
-  // the list's label ("Trending", "More from …") and the first row's dateline above its headline
-  while (start > 0 && kindOf(lines[start - 1]!) === 'label' && (listLabel(lines[start - 1]!.text) || metaLine(lines[start - 1]!.text))) start--;
-  let signs = 0;
-  let label = false;
-  for (let k = start; k < lines.length; k++) {
-    const text = lines[k]!.text;
-    if (listLabel(text)) label = true;
-    const why = metaLine(text);
-    if (why === 'date' || why === 'by' || why === 'dated' || (text.length <= HEADLINE_CHARS && hasDate(text))) signs++;
-  }
-  if (!label && signs < Math.max(MIN_ROWS, rows / 2)) return -1;
+  start = labelAbove(lines, start);
+  if (!otherStories(lines, start, lines.length, rows)) return -1;
   // (a run that begins inside a list is that list's tail: references, whose last entries look like rows)
   if (midList(lines[start]!)) return -1;
   let story = 0;
@@ -89,6 +80,52 @@ export function closingRows(lines: readonly Line[], body: (line: Line) => boolea
     if (opened < 0) opened = k;
   }
   return story >= STORY_MIN && !opensWithHeadline(lines, opened, title) ? start : -1;
+}
+
+/**
+ * The lines of lists of other stories before `first` (the story's first paragraph), between the
+ * headline and the text or above them: a "Latest" or "Most viewed" box set at the top of the story's
+ * column. The page's own headline is never one of their rows.
+ */
+export function openingRows(lines: readonly Line[], first: number, title: TitleWords): number[] {
+  const out: number[] = [];
+  const row = (k: number) => metaLine(lines[k]!.text, title) !== 'title';
+  for (let i = 0; i < first; i++) {
+    if (kindOf(lines[i]!) !== 'headline' || !row(i)) continue;
+    let rows = 0;
+    let blurb = false;
+    let j = i;
+    for (; j < first && row(j); j++) {
+      const kind = kindOf(lines[j]!);
+      if (kind === 'headline') {
+        rows++;
+        blurb = false;
+      } else if (kind === 'blurb' && !blurb) blurb = true;
+      else if (kind !== 'label') break;
+    }
+    const start = labelAbove(lines, i);
+    if (rows >= MIN_ROWS && otherStories(lines, start, j, rows)) for (let k = start; k < j; k++) out.push(k);
+    i = j;
+  }
+  return out;
+}
+
+/** The run's start moved up over the list's label ("Trending", "More from …") and the first row's dateline. */
+function labelAbove(lines: readonly Line[], start: number): number {
+  while (start > 0 && kindOf(lines[start - 1]!) === 'label' && (listLabel(lines[start - 1]!.text) || metaLine(lines[start - 1]!.text))) start--;
+  return start;
+}
+
+/** Are the lines `from`…`to` (holding `rows` headlines) other stories: rows dated or signed, or a label saying so? */
+function otherStories(lines: readonly Line[], from: number, to: number, rows: number): boolean {
+  let signs = 0;
+  for (let k = from; k < to; k++) {
+    const text = lines[k]!.text;
+    if (listLabel(text)) return true;
+    const why = metaLine(text);
+    if (why === 'date' || why === 'by' || why === 'dated' || (text.length <= HEADLINE_CHARS && hasDate(text))) signs++;
+  }
+  return signs >= Math.max(MIN_ROWS, rows / 2);
 }
 
 function listLabel(text: string): boolean {
