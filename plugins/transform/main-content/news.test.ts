@@ -55,10 +55,12 @@ describe('lists of other stories after the story', () => {
     expect(hasDate('the harbour board, long ago')).toBe(false);
   });
 
-  test('a list of headlines inside the text, with the story going on after it, stays', () => {
+  test('a list of headlines inside the text, with the story going on after it, or the story\'s dated sources, stay', () => {
     const rows = headlines.slice(0, 4).map((h, i) => `<li><a href="/n${i}">${h}</a> <time>March ${i + 1}, 2019</time></li>`).join('');
-    const text = extract(newsPage(`<h1>${HEADLINE}</h1>${story(3)}<p>The board listed the other decisions of the week:</p><ul>${rows}</ul>${story(3)}`));
-    expect(text).toContain(headlines[0]!);
+    const inside = extract(newsPage(`<h1>${HEADLINE}</h1>${story(3)}<p>The board listed the other decisions of the week:</p><ul>${rows}</ul>${story(3)}`));
+    expect(inside).toContain(headlines[0]!);
+    const sources = extract(newsPage(`<h1>${HEADLINE}</h1>${story(4)}<h3>Sources</h3><ul>${rows}</ul>`));
+    expect(sources).toContain(headlines[3]!);
   });
 });
 

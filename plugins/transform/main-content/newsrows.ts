@@ -116,11 +116,17 @@ function labelAbove(lines: readonly Line[], start: number): number {
   return start;
 }
 
+/** Titles of a post's own lists of links: its sources, references and documents, dated as they may be. */
+const OWN_LIST = /^(?:sources?|references?|further reading|(?:foot)?notes|bibliography|works cited|citations?|resources|(?:external |useful )?links|downloads?|documents?|attachments?|see also|timeline)\W*$/i;
+
 /** Are the lines `from`…`to` (holding `rows` headlines) other stories: rows dated or signed, or a label saying so? */
 function otherStories(lines: readonly Line[], from: number, to: number, rows: number): boolean {
+  // (the line above a list titles it)
+  if (from > 0 && OWN_LIST.test(lines[from - 1]!.text)) return false;
   let signs = 0;
   for (let k = from; k < to; k++) {
     const text = lines[k]!.text;
+    if (OWN_LIST.test(text)) return false;
     if (listLabel(text)) return true;
     const why = metaLine(text);
     if (why === 'date' || why === 'by' || why === 'dated' || (text.length <= HEADLINE_CHARS && hasDate(text))) signs++;
