@@ -33,6 +33,8 @@ function kicker(line: Line): boolean {
 const POST_SIGNS = new Set(['date', 'by', 'dated', 'filing']);
 /** Date lines around the text from which they date a listing's items, not one post. */
 const LISTING_DATES = 3;
+/** Words up to which a heading above the story's headline is a label, not another headline. */
+const LABEL_HEADING = 5;
 /** Words from which a repeated headline is a story's ("Romney Tax Plan Would Increase GDP by 5.4%"), not a page's name ("GPS Watches"). */
 const HEADLINE_WORDS = 6;
 
@@ -53,9 +55,15 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   if (first >= lines.length) return article;
   // a list of other stories closing the content (see newsrows.ts)
   const rows = closingRows(lines.map((l) => l.line), (l) => body(l, false), titleWords);
-  // the site's chrome above the story's headline, the first heading of the content, and its menus (see chrome.ts)
-  const top = lines.findIndex(({ line, part }) => inHeading(line, part));
-  const headline = top >= 0 && top < first && metaLine(lines[top]!.line.text, titleWords) === 'title' ? top : -1;
+  // the site's chrome above the story's headline and its menus (see chrome.ts); the headline is the first
+  // heading that says the title, under none but labels ("Breaking news", the site's name): a longer one is a headline too
+  let headline = -1;
+  for (let i = 0; i < first && headline < 0; i++) {
+    const { line, part } = lines[i]!;
+    if (!inHeading(line, part)) continue;
+    if (metaLine(line.text, titleWords) === 'title') headline = i;
+    else if (line.text.split(' ').length > LABEL_HEADING) break;
+  }
   const chrome = openingChrome(lines.map((l) => l.line), first, headline);
   for (const i of openingRows(lines.map((l) => l.line), first, titleWords)) chrome.add(i);
   const meta: Array<{ line: Line; part: Element }> = [];
