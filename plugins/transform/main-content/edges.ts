@@ -9,7 +9,7 @@
  */
 import { openingChrome } from './chrome.ts';
 import { linesOf, removeLine, type Line } from './lines.ts';
-import { metaLine, type TitleWords } from './metalines.ts';
+import { adLabel, metaLine, type TitleWords } from './metalines.ts';
 import { closingRows, cutFrom, openingRows } from './newsrows.ts';
 import { HEADINGS } from './tags.ts';
 import { ELEMENT, tagOf } from './walk.ts';
@@ -72,6 +72,8 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   // (a kicker tops the content: a link line after a line of the text is the text's, a docs page's topic link)
   let textAbove = false;
   lines.forEach(({ line, part }, i) => {
+    // (an advertisement's label between the story's paragraphs goes with the meta lines)
+    if (i >= first && i <= last && adLabel(line.text)) meta.push({ line, part });
     if (i >= first && i <= last || !line.text) return;
     const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && !textAbove && kicker(line) ? 'kicker' : null) ?? (chrome.has(i) ? 'chrome' : null);
     if (!why) {

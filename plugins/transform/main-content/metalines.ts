@@ -36,6 +36,15 @@ const LEAD = new RegExp(
 const TERMS = /^(?:categor(?:y|ies)|tags?|tagged|labels?|topics?|keywords|filed\s+under|posted\s+in)\b/i;
 /** A widget's whole label: share buttons, print, navigation words, and a news site's account links, edition picker and flags. */
 const UTILITY = /^(?:share(?: this)?|print|e-?mail|tweet|pin it|like|save|comments?|reply|permalink|rss|twitter|facebook|google\s?\+|linkedin|stumbleupon|reddit|digg|tumblr|pinterest|instapaper|delicious|more|read more|advertisement|loading|search|home|main|top|back to top|next|previous|prev|older|newer|clear|link|sharing is caring|log ?in|log ?out|sign ?in|sign ?up|sign ?out|register|subscribe|my account|menu|close|skip to(?: main)? content|breaking(?: news)?|just in|live(?: updates)?|(?:[\w.]+ )?edition(?::? [\w.]+)?)$/i;
+/** An advertisement's label, which news pages set between the paragraphs of a story ("Advertisement", "Story continues below"). */
+const AD_LABEL = /^(?:advertisement|advertising|sponsored|ad)(?:\s*[-–—:|]?\s*(?:the\s+)?(?:page|story|article|text)\s+continues\s+below)?$|^(?:the\s+)?(?:story|article|text)\s+continues\s+below(?:\s+(?:this\s+)?(?:advertisement|ad))?$|^(?:continue\s+reading\s+below|scroll\s+(?:down\s+)?to\s+continue(?:\s+(?:with|reading)\s+(?:the\s+)?(?:content|article|story))?)$/i;
+
+/** Is the line an advertisement's label, read anywhere in a post (never a sentence of its text)? */
+export function adLabel(line: string): boolean {
+  const s = line.replace(/\s+/g, ' ').trim().replace(/[\s:!.…|]+$/, '');
+  return s.length <= 60 && AD_LABEL.test(s);
+}
+
 /** Previous / next links between posts. */
 const NAV = /«|»|‹|›|<<|>>|^<\s|\s>$|\b(?:previous|next|older|newer)\s+(?:post|article|entry|story)\b/i;
 /** "By Jane Doe": a name follows (not "By the way, …"). */

@@ -105,3 +105,13 @@ describe('site chrome above the story', () => {
     for (const gone of ['Australia', 'International', 'Login', 'Breaking news', 'min read', 'Listen to']) expect(text).not.toContain(gone);
   });
 });
+
+describe('advertisement labels inside the story', () => {
+  test('"Advertisement" and "Story continues below" between the paragraphs go; a sentence about an advertisement stays', () => {
+    const text = extract(newsPage(`<h1>${HEADLINE}</h1>${story(2)}<div class="slot"><p>Advertisement</p></div>${story(2)}<p>Story continues below advertisement</p>
+      <p>The board also approved an advertisement in the harbour gazette, asking for volunteers to help the keepers through the winter months.</p>${story(2)}`));
+    expect(text).not.toMatch(/^Advertisement$/m);
+    expect(text).not.toContain('Story continues below');
+    expect(text).toContain('approved an advertisement in the harbour gazette');
+  });
+});
