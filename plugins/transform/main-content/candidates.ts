@@ -4,7 +4,7 @@
  * rules, then the qualifying siblings of the winner.
  */
 import { classWeight } from './boilerplate.ts';
-import { storyBeside, teaserGrid } from './hub.ts';
+import { STORY_CANDIDATES, storyBeside, teaserGrid } from './hub.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type StatsMap } from './scoring.ts';
 import { attr, childElements, firstClass, tagOf } from './walk.ts';
@@ -124,9 +124,6 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass, titles: read
   while (best !== root && best.parentNode && (best.parentNode as Element).children?.length === 1) best = best.parentNode as Element;
   return { el: best, spread, whole: best === root && tagOf(root) !== 'BODY' && tagOf(root) !== 'HTML', avoid };
 }
-
-/** Candidates looked through for the story beside a grid (its cards crowd the top ones). */
-const STORY_CANDIDATES = 12;
 
 /** Items of one tag and first class word, this many side by side, are a listing's cards or rows (a thread's posts: 2). */
 const REPEATS = 3;

@@ -53,8 +53,9 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   let last = lines.length - 1;
   while (last > first && !body(lines[last]!.line, false)) last--;
   if (first >= lines.length) return article;
+  const plain = lines.map((l) => l.line);
   // a list of other stories closing the content (see newsrows.ts)
-  const rows = closingRows(lines.map((l) => l.line), (l) => body(l, false), titleWords);
+  const rows = closingRows(plain, (l) => body(l, false), titleWords);
   // the site's chrome above the story's headline and its menus (see chrome.ts); the headline is the first
   // heading that says the title, under none but labels ("Breaking news", the site's name): a longer one is a headline too
   let headline = -1;
@@ -64,8 +65,8 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
     if (metaLine(line.text, titleWords) === 'title') headline = i;
     else if (line.text.split(' ').length > LABEL_HEADING) break;
   }
-  const chrome = openingChrome(lines.map((l) => l.line), first, headline);
-  for (const i of openingRows(lines.map((l) => l.line), first, titleWords)) chrome.add(i);
+  const chrome = openingChrome(plain, first, headline);
+  for (const i of openingRows(plain, first, titleWords)) chrome.add(i);
   const meta: Array<{ line: Line; part: Element }> = [];
   let signs = false;
   let dates = 0;

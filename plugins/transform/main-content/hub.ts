@@ -21,6 +21,8 @@ const BLURB = 250;
 const OWN_LINE = 0.7;
 /** Paragraph text (link-poor, visible characters) the story must hold. */
 const STORY_GOOD = 200;
+/** Candidates looked through for the story (the grid's cards crowd the top ones). */
+export const STORY_CANDIDATES = 12;
 
 /** Is `el` a grid of teasers: many headline links, about one per paragraph of blurb, each blurb short? */
 export function teaserGrid(el: Element, stats: StatsMap): boolean {

@@ -7,7 +7,9 @@
  * story's, when its rows are dated or signed (other stories) or a label says what it is: it goes
  * whatever its share of the content (a breaking story is shorter than its list). Undated links
  * under no such label are as often the post's own list (the books a review names, the products a
- * picture shows), and a list with the text going on after it is the story's.
+ * picture shows), and so are its sources and references, dated or not; a list with the text going
+ * on after it is the story's. The same rows between the headline and the text (a "Latest" box at
+ * the top of the column) are the site's too.
  */
 import type { Line } from './lines.ts';
 import { hasDate, metaLine, type TitleWords } from './metalines.ts';
@@ -30,7 +32,7 @@ const STORY_MIN = 200;
 
 const SENTENCE_END = /[.!?]["”’')]?$/;
 /** What news sites title their lists of other stories, beside the "read next" wordings (tail.ts). */
-const LIST_LABEL = /^(?:trending(?: now| stories| news| articles| topics| today)?|latest(?: news| headlines| stories| articles| videos| updates)?|most (?:read|recent|commented)(?: stories| articles| news)?|top (?:news|headlines)|editor['’]?s['’]? (?:picks|choice)|in other news|more (?:on|in|news|headlines)\b.*|also (?:on|in)\b.*|what['’]?s (?:new|hot|trending)|popular (?:now|today|on\b.*)|news ?feed|you may have missed|must reads?|related(?: coverage| topics| videos?)?|(?:[\w'’&]+ ){0,3}(?:news|headlines))\W*$/i;
+const LIST_LABEL = /^(?:trending(?: now| stories| news| articles| topics| today)?|latest(?: news| headlines| stories| articles| videos| updates)?|most (?:read|recent|commented)(?: stories| articles| news)?|top (?:news|headlines)|editor['’]?s['’]? (?:picks|choice)|in other news|more (?:on|in|news|headlines)\b.*|also (?:on|in)\b.*|what['’]?s (?:new|hot|trending)|popular(?: now| today| on\b.*)?|(?:sponsored|promoted|partner) (?:stories|content|links|posts)|news ?feed|you may have missed|must reads?|related(?: coverage| topics| videos?)?|(?:[\w'’&]+ ){0,3}(?:news|headlines))\W*$/i;
 
 type Kind = 'headline' | 'label' | 'blurb' | 'text';
 
