@@ -187,7 +187,8 @@ export function contentSiblings(best: Element, root: Element, stats: StatsMap, p
     if (!s || (avoid && sib.contains(avoid))) continue;
     const bonus = cls && attr(sib, 'class') === cls ? bestScore * 0.2 : 0;
     if (finalScore(sib, stats, pass) + bonus >= threshold) {
-      out.push(sib);
+      // (on an article, a grid of other stories' teasers beside it is the site's, unless classed as the pick is: hub.ts)
+      if (!pass.article || bonus || !teaserGrid(sib, stats)) out.push(sib);
       continue;
     }
     if (tagOf(sib) === 'P' || (s.inl > 0 && s.inl === s.text)) {

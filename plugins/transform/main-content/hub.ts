@@ -37,10 +37,12 @@ export function teaserGrid(el: Element, stats: StatsMap): boolean {
   return links.size >= MIN_TEASERS && s.paras - links.size <= links.size * PARAS_PER_TEASER && s.goodText <= links.size * BLURB;
 }
 
-/** Is the link (`chars` long) most of its block's text: a headline on its own line, not a link in a sentence? */
+/** Is the link (`chars` long) most of its block's text: a headline on its own line, not a link in a sentence nor a table's cell? */
 function ownLine(a: Element, chars: number, stats: StatsMap): boolean {
   for (let p = a.parentElement; p; p = p.parentElement) {
-    if (!BLOCK.has(tagOf(p))) continue;
+    const tag = tagOf(p);
+    if (tag === 'TD' || tag === 'TH') return false;
+    if (!BLOCK.has(tag)) continue;
     return chars >= (stats.get(p)?.text ?? 0) * OWN_LINE;
   }
   return false;

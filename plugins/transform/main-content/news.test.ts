@@ -76,6 +76,16 @@ describe('a hub page', () => {
     expect(text).not.toContain('Top stories');
   });
 
+  test('a grid of teasers set before the story in the page (a left column) is not added to it', () => {
+    const teaser = (h: string, i: number) => `<div class="card"><h3><a href="/t${i}">${h}</a></h3><p>${h}: what it means for the town, its harbour, its shops, its schools, and the families who have lived by the sea, in good years and bad.</p></div>`;
+    const html = `<!doctype html><html><head><title>${HEADLINE} | The Harbour Times</title><meta property="og:type" content="article"></head><body>
+      <div class="wrapper"><div class="col-b">${headlines.slice(0, 6).map(teaser).join('')}</div><div class="col-a"><h1>${HEADLINE}</h1>${story(6)}</div></div></body></html>`;
+    const text = extract(html);
+    expect(text).toStartWith(`${HEADLINE}\n`);
+    expect(text).toContain('Paragraph 6 of the story');
+    expect(text).not.toContain('what it means for the town');
+  });
+
   test('a grid of teasers that is the page (a section front) stays', () => {
     const teaser = (h: string, i: number) => `<div class="card"><h3><a href="/t${i}">${h}</a></h3><p>${h}: what it means for the town, its harbour, its shops, and its schools.</p><span>${i + 1} hours ago</span></div>`;
     const html = `<!doctype html><html><head><title>Local news | The Harbour Times</title><meta property="og:type" content="article"></head><body>
