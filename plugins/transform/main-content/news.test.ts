@@ -30,7 +30,7 @@ const newsPage = (main: string, aside = '') => `<!doctype html><html><head><titl
   <div class="site-footer"><p>© 2019 The Harbour Times</p></div></body></html>`;
 
 describe('lists of other stories after the story', () => {
-  test('a "Trending" list of headlines with their datelines and bylines goes; the story and its headline stay', () => {
+  test('a "Trending" list of headlines with their datelines and bylines goes; the story, its headline and its own lists stay', () => {
     const rows = headlines.map((h, i) => `<li><a href="/n${i}">${h}</a><p><span>By Staff Reporter</span> · <time>March ${i + 1}, 2019</time></p></li>`).join('');
     const text = extract(newsPage(`<h1>${HEADLINE}</h1><p>By Jane Roe · March 5, 2019</p>${story()}<h2>Trending</h2><ul>${rows}</ul>`));
     expect(text).toStartWith(`${HEADLINE}\n`);
@@ -38,6 +38,12 @@ describe('lists of other stories after the story', () => {
     expect(text).not.toContain('Trending');
     for (const h of headlines) expect(text).not.toContain(h);
     expect(text).not.toContain('Staff Reporter');
+    // a list of headlines inside the text, with the story going on after it, and the story's own dated sources stay
+    const own = headlines.slice(0, 4).map((h, i) => `<li><a href="/n${i}">${h}</a> <time>March ${i + 1}, 2019</time></li>`).join('');
+    const inside = extract(newsPage(`<h1>${HEADLINE}</h1>${story(3)}<p>The board listed the other decisions of the week:</p><ul>${own}</ul>${story(3)}`));
+    expect(inside).toContain(headlines[0]!);
+    const sources = extract(newsPage(`<h1>${HEADLINE}</h1>${story(4)}<h3>Sources</h3><ul>${own}</ul>`));
+    expect(sources).toContain(headlines[3]!);
   });
 
   test('a breaking-news page: the short story stays, the dozens of timestamped headlines after it go', () => {
@@ -53,14 +59,6 @@ describe('lists of other stories after the story', () => {
   test('short relative datelines ("2h ago", "45 mins ago") date a row', () => {
     for (const t of ['2h ago', '45 mins ago', '3 hrs ago', '1 hour ago']) expect(hasDate(t)).toBe(true);
     expect(hasDate('the harbour board, long ago')).toBe(false);
-  });
-
-  test('a list of headlines inside the text, with the story going on after it, or the story\'s dated sources, stay', () => {
-    const rows = headlines.slice(0, 4).map((h, i) => `<li><a href="/n${i}">${h}</a> <time>March ${i + 1}, 2019</time></li>`).join('');
-    const inside = extract(newsPage(`<h1>${HEADLINE}</h1>${story(3)}<p>The board listed the other decisions of the week:</p><ul>${rows}</ul>${story(3)}`));
-    expect(inside).toContain(headlines[0]!);
-    const sources = extract(newsPage(`<h1>${HEADLINE}</h1>${story(4)}<h3>Sources</h3><ul>${rows}</ul>`));
-    expect(sources).toContain(headlines[3]!);
   });
 });
 
