@@ -4,6 +4,7 @@
  * rules, then the qualifying siblings of the winner.
  */
 import { classWeight } from './boilerplate.ts';
+import { STORY_CANDIDATES, storyBeside, teaserGrid } from './hub.ts';
 import type { Pass } from './pass.ts';
 import { linkDensity, type StatsMap } from './scoring.ts';
 import { attr, childElements, firstClass, tagOf } from './walk.ts';
@@ -53,17 +54,23 @@ export interface Pick {
   spread: boolean;
   /** The whole <main> landmark won: a landing page's sections with their pictures are the content. */
   whole: boolean;
+  /** A grid of teasers that won the scoring and gave way to the story beside it: never added back. */
+  avoid?: Element;
 }
 
-/** The content container (before sibling merging). */
-export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
+/** The content container (before sibling merging). `titles`: the page's titles, which name its headline. */
+export function pickTop(root: Element, stats: StatsMap, pass: Pass, titles: readonly string[] = []): Pick {
   const top = topCandidates(root, stats, pass);
   if (!top.length) return { el: root, spread: false, whole: false };
-  let best = top[0]!.el;
+  // (on an article, a grid of other stories' teasers gives way to the story beside it: hub.ts)
+  const grid = pass.article && teaserGrid(top[0]!.el, stats) ? top[0]!.el : undefined;
+  const story = grid && storyBeside(grid, topCandidates(root, stats, pass, STORY_CANDIDATES).map((c) => c.el), root, stats, titles);
+  let best = story || top[0]!.el;
+  const avoid = story ? grid : undefined;
   const bestScore = top[0]!.score;
   // several strong candidates under one ancestor: take the ancestor (lists of posts, split articles)
   const alts = top.slice(1).filter((c) => c.score / bestScore >= 0.75).map((c) => c.el);
-  if (alts.length >= 2) {
+  if (alts.length >= 2 && !avoid) {
     for (let a = best.parentNode as Element | null; a && a !== root.parentNode; a = a.parentNode as Element | null) {
       let inside = 0;
       for (const alt of alts) if (a.contains(alt)) inside++;
@@ -84,7 +91,7 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
   // walk up while the parent scores better
   let last = finalScore(best, stats, pass) || bestScore;
   const threshold = last / 3;
-  for (let p = best.parentNode as Element | null; p && p !== root.parentNode; p = p.parentNode as Element | null) {
+  for (let p = best.parentNode as Element | null; p && p !== root.parentNode && !p.contains(avoid ?? null); p = p.parentNode as Element | null) {
     const ps = finalScore(p, stats, pass);
     if (ps === 0) {
       if (p === root) break;
@@ -102,7 +109,7 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
   // it, the search root included (a landing page's sections sit right under <body>)
   const all = stats.get(root)?.goodText ?? 0;
   let spread = items;
-  if ((stats.get(best)?.goodText ?? 0) < all * SPREAD_MIN) {
+  if ((stats.get(best)?.goodText ?? 0) < all * SPREAD_MIN && !avoid) {
     for (let a = best.parentNode as Element | null; a && a !== root.parentNode; a = a.parentNode as Element | null) {
       const as = stats.get(a);
       if (as && as.goodText >= all * SPREAD_TAKE) {
@@ -115,7 +122,7 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass): Pick {
   }
   // an only child says nothing: widen to the parent
   while (best !== root && best.parentNode && (best.parentNode as Element).children?.length === 1) best = best.parentNode as Element;
-  return { el: best, spread, whole: best === root && tagOf(root) !== 'BODY' && tagOf(root) !== 'HTML' };
+  return { el: best, spread, whole: best === root && tagOf(root) !== 'BODY' && tagOf(root) !== 'HTML', avoid };
 }
 
 /** Items of one tag and first class word, this many side by side, are a listing's cards or rows (a thread's posts: 2). */
@@ -164,7 +171,7 @@ function twinCopies(el: Element, stats: StatsMap, min: number): boolean {
 }
 
 /** The winner's siblings that also look like content (Readability's sibling rule). */
-export function contentSiblings(best: Element, root: Element, stats: StatsMap, pass: Pass): Element[] {
+export function contentSiblings(best: Element, root: Element, stats: StatsMap, pass: Pass, avoid?: Element): Element[] {
   const parent = best.parentNode as Element | null;
   if (!parent || best === root) return [best];
   const bestScore = finalScore(best, stats, pass);
@@ -177,10 +184,11 @@ export function contentSiblings(best: Element, root: Element, stats: StatsMap, p
       continue;
     }
     const s = stats.get(sib);
-    if (!s) continue;
+    if (!s || (avoid && sib.contains(avoid))) continue;
     const bonus = cls && attr(sib, 'class') === cls ? bestScore * 0.2 : 0;
     if (finalScore(sib, stats, pass) + bonus >= threshold) {
-      out.push(sib);
+      // (on an article, a grid of other stories' teasers beside it is the site's, unless classed as the pick is: hub.ts)
+      if (!pass.article || bonus || !teaserGrid(sib, stats)) out.push(sib);
       continue;
     }
     if (tagOf(sib) === 'P' || (s.inl > 0 && s.inl === s.text)) {

@@ -7,8 +7,10 @@
  * The body is where the long lines are: only what lies before the first and after the last of
  * them is read, so the same words inside the text stay.
  */
+import { openingChrome } from './chrome.ts';
 import { linesOf, removeLine, type Line } from './lines.ts';
-import { metaLine, type TitleWords } from './metalines.ts';
+import { adLabel, metaLine, type TitleWords } from './metalines.ts';
+import { closingRows, cutFrom, openingRows } from './newsrows.ts';
 import { HEADINGS } from './tags.ts';
 import { ELEMENT, tagOf } from './walk.ts';
 
@@ -31,6 +33,8 @@ function kicker(line: Line): boolean {
 const POST_SIGNS = new Set(['date', 'by', 'dated', 'filing']);
 /** Date lines around the text from which they date a listing's items, not one post. */
 const LISTING_DATES = 3;
+/** Words up to which a heading above the story's headline is a label, not another headline. */
+const LABEL_HEADING = 5;
 /** Words from which a repeated headline is a story's ("Romney Tax Plan Would Increase GDP by 5.4%"), not a page's name ("GPS Watches"). */
 const HEADLINE_WORDS = 6;
 
@@ -49,25 +53,43 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   let last = lines.length - 1;
   while (last > first && !body(lines[last]!.line, false)) last--;
   if (first >= lines.length) return article;
+  const plain = lines.map((l) => l.line);
+  // a list of other stories closing the content (see newsrows.ts)
+  const rows = closingRows(plain, (l) => body(l, false), titleWords);
+  // the site's chrome above the story's headline and its menus (see chrome.ts); the headline is the first
+  // heading that says the title, under none but labels ("Breaking news", the site's name): a longer one is a headline too
+  let headline = -1;
+  for (let i = 0; i < first && headline < 0; i++) {
+    const { line, part } = lines[i]!;
+    if (!inHeading(line, part)) continue;
+    if (metaLine(line.text, titleWords) === 'title') headline = i;
+    else if (line.text.split(' ').length > LABEL_HEADING) break;
+  }
+  const chrome = openingChrome(plain, first, headline);
+  for (const i of openingRows(plain, first, titleWords)) chrome.add(i);
   const meta: Array<{ line: Line; part: Element }> = [];
   let signs = false;
   let dates = 0;
   // (a kicker tops the content: a link line after a line of the text is the text's, a docs page's topic link)
   let textAbove = false;
   lines.forEach(({ line, part }, i) => {
+    // (an advertisement's label between the story's paragraphs goes with the meta lines)
+    if (i >= first && i <= last && adLabel(line.text)) meta.push({ line, part });
     if (i >= first && i <= last || !line.text) return;
-    const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && !textAbove && kicker(line) ? 'kicker' : null);
+    const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && !textAbove && kicker(line) ? 'kicker' : null) ?? (chrome.has(i) ? 'chrome' : null);
     if (!why) {
       if (i < first) textAbove = true;
       return;
     }
     // (the headline as a heading is the content's subject: a reader, and a model reading a chunk, needs it)
-    if (why !== 'title' || !inHeading(line, part)) meta.push({ line, part });
+    // (a closing list goes whole, below)
+    if ((why !== 'title' || !inHeading(line, part)) && (rows < 0 || i < rows)) meta.push({ line, part });
     if (POST_SIGNS.has(why) || (why === 'title' && line.text.split(' ').length >= HEADLINE_WORDS)) signs = true;
     if (why === 'date') dates++;
   });
   // (a post has a dateline; a run of dates is a listing's, one per item)
   const post = article || (signs && dates < LISTING_DATES);
+  if (post && rows >= 0) cutFrom(lines[rows]!.line, parts);
   if (post) for (const { line, part } of meta) removeLine(line, part);
   return post;
 }

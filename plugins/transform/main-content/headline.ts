@@ -64,13 +64,19 @@ function isSiteName(el: Element, text: string, siteName: string): boolean {
  * names the page. `titles`: the page's titles (og:title, `<title>`); `siteName`: og:site_name.
  */
 export function findHeadline(root: Element, titles: readonly string[], siteName = ''): Headline | null {
+  const el = headlineElement(root, titles, siteName);
+  return el ? { tag: el.tagName.toLowerCase(), text: collapse(el.textContent) } : null;
+}
+
+/** The page's headline heading under `root` (see findHeadline), or null. */
+export function headlineElement(root: Element, titles: readonly string[], siteName = ''): Element | null {
   const sets = titles.map((title) => new Set(wordsOf(title))).filter((set) => set.size > 0);
   if (!sets.length) return null;
   const site = collapse(siteName).toLowerCase();
   for (const tag of CANDIDATES) {
     for (const el of root.querySelectorAll(tag)) {
       const text = collapse(el.textContent);
-      if (text && text.length <= MAX_HEADLINE && namesPage(text, sets) && !isSiteName(el, text, site)) return { tag, text };
+      if (text && text.length <= MAX_HEADLINE && namesPage(text, sets) && !isSiteName(el, text, site)) return el;
     }
   }
   return null;

@@ -43,7 +43,11 @@ export function linesOf(root: Element): Line[] {
     if (n === LINK_END) { inLink--; continue; }
     if (n.nodeType === TEXT) {
       const chars = visibleLength(n.nodeValue ?? '');
-      if (!chars) continue;
+      // (the space between two inline elements, "<time>09:42</time> <a>…</a>", is part of the line's text)
+      if (!chars) {
+        if (cur.nodes.length) cur.nodes.push(n as Text);
+        continue;
+      }
       cur.nodes.push(n as Text);
       cur.chars += chars;
       if (inLink) cur.linkChars += chars;

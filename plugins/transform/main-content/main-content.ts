@@ -16,8 +16,8 @@ import { isProductPage } from './product.ts';
 import { cascade, type PassResult } from './pass.ts';
 import { removeJunk } from './prepare.ts';
 import { pageDescription, pageTitle, pageTitles, siteName } from './root.ts';
-import { titleWords } from './metalines.ts';
-import { removeNode } from './walk.ts';
+import { metaLine, titleWords, type TitleWords } from './metalines.ts';
+import { flatText, removeNode } from './walk.ts';
 import { trimEdges } from './edges.ts';
 import { dropCaptions } from './captions.ts';
 import { findHeadline, keepHeadline } from './headline.ts';
@@ -61,11 +61,17 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   const article = !forum && !product && isArticlePage(doc, scan.articleHits, url);
   const result = cascade(root, { forum, product, article }, title, scan.markers, stats);
   for (const el of result.pass.dropped) removeNode(el);
-  if (!options.noPrune) for (const el of result.prune) removeNode(el);
+  // (the headline heading cleaned away as the title stays until the edges are read: the site's chrome is what sits above it)
+  const heading = options.noPrune ? null : prunedHeadline(result.prune, headlineWords);
+  if (!options.noPrune) for (const el of result.prune) if (el !== heading) removeNode(el);
   const parts = result.parts;
-  if (!options.noPrune && !result.pass.forum && !result.pass.product && isProse(result)) {
-    if (trimEdges(parts, headlineWords, article)) dropCaptions(parts);
+  if (!options.noPrune && !result.pass.forum && !result.pass.product) {
+    // (an article's edges are read even when its list of other stories outweighs it, a breaking story's;
+    // captions are text only on prose: a gallery's are what it shows)
+    const prose = isProse(result);
+    if ((prose || article) && trimEdges(parts, headlineWords, article) && prose) dropCaptions(parts);
   }
+  if (heading) removeNode(heading);
   if (result.text < TINY_TEXT && !options.selection) {
     // nothing in the markup (a client-rendered page): the page's own summary is better than nothing
     const summary = pageDescription(doc);
@@ -83,6 +89,15 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
     for (const part of parts) content.appendChild(part);
   }
   return keepHeadline(content, headline);
+}
+
+/** The headline heading among the cleaned-away elements (the title repeated, see prune.ts), or null. */
+function prunedHeadline(prune: ReadonlySet<Element>, words: TitleWords): Element | null {
+  for (const el of prune) {
+    const tag = el.tagName;
+    if ((tag === 'H1' || tag === 'H2') && metaLine(flatText(el), words) === 'title') return el;
+  }
+  return null;
 }
 
 /** Share of the content's text in good paragraphs above which it is prose (an article), not a listing's links. */

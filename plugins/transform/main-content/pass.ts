@@ -59,9 +59,9 @@ const ENOUGH_THREAD_TEXT = 200;
 
 export function runPass(root: Element, pass: Pass, title: string): PassResult {
   const stats = measure(root, pass.dropped);
-  const best = pickTop(root, stats, pass);
+  const best = pickTop(root, stats, pass, [title]);
   if (pass.thread) best.el = withOpeningPost(best.el, root, stats);
-  const picked = continuedList(contentSiblings(best.el, root, stats, pass), best.el, root, stats, pass, best.spread);
+  const picked = continuedList(contentSiblings(best.el, root, stats, pass, best.avoid), best.el, root, stats, pass, best.spread);
   const siblings = likeSections(picked, root, stats, pass);
   let parts = [...leadIn(siblings, root, stats, pass), ...siblings];
   // (FAQs are looked for near the pick itself: an added section higher up would widen the search)
