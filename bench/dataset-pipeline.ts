@@ -1,7 +1,7 @@
 /**
  * The real scrape pipeline over dev-set pages from memory, shared by the extraction and llm
  * benchmarks: a fetcher that serves the current page, then html document → clean → selectors →
- * main content → URL resolution → markdown with `only_main_content: true`, exactly the plugins
+ * main content → URL resolution → markdown with `only_main_content: true` (or false), exactly the plugins
  * and order a scrape runs, so the benchmarks measure what users get.
  */
 import pino from 'pino';
@@ -20,8 +20,11 @@ import { resolveUrlsTransform } from '../plugins/transform/resolve-urls/resolve-
 import { markdownFormat } from '../plugins/format/markdown/markdown.ts';
 import type { Page } from './extraction-data.ts';
 
-/** Sets the pipeline up once; the returned function scrapes one page (markdown, main content only). */
-export async function datasetPipeline(): Promise<(page: Page) => Promise<PageDocument>> {
+/**
+ * Sets the pipeline up once; the returned function scrapes one page (markdown, main content only
+ * unless `onlyMainContent` is false: the whole page).
+ */
+export async function datasetPipeline(onlyMainContent = true): Promise<(page: Page) => Promise<PageDocument>> {
   let current: Page | null = null;
   const datasetFetcher = definePlugin({
     kind: 'fetcher',
@@ -45,7 +48,7 @@ export async function datasetPipeline(): Promise<(page: Page) => Promise<PageDoc
     current = page;
     // 24 Mozilla test pages have no known URL; a reserved host stands in.
     const url = page.url || `https://dataset.invalid/${page.id}`;
-    const parsed = requests.parse({ url, formats: ['markdown'], onlyMainContent: true });
+    const parsed = requests.parse({ url, formats: ['markdown'], onlyMainContent });
     if (!parsed.success) throw new Error(`bench request is invalid: ${parsed.error.message}`);
     const job = createJob(parsed.data, 'bench', new AbortController().signal);
     return (await pipeline.run(job)).doc;

@@ -42,7 +42,8 @@ export function printTable(systems: Array<{ name: string; groups: GroupSummaries
   }
 }
 
-const pageF1 = (r: ScoreRow) => {
+/** Precision, recall and F1 of one page, from its token counts. */
+export const pageF1 = (r: ScoreRow) => {
   const p = r.fp === 0 && r.fn === 0 ? 1 : r.tp + r.fp === 0 ? 0 : r.tp / (r.tp + r.fp);
   const rc = r.fp === 0 && r.fn === 0 ? 1 : r.tp + r.fn === 0 ? 0 : r.tp / (r.tp + r.fn);
   return { p, r: rc, f1: p + rc > 0 ? (2 * p * rc) / (p + rc) : 0 };

@@ -62,6 +62,14 @@ export const SCREENSHOT = dataKey<string>('browser.screenshot');
  */
 export const SERVED_HTML = dataKey<string>('document.html.served');
 
+/**
+ * The schema.org types the page declares, without their vocabulary prefix: one entry per JSON-LD
+ * node (top level, `@graph`, `mainEntity`) and per microdata item (so twenty product cards are twenty
+ * `Product`s). The HTML document plugin reads them before any transform drops the scripts; main
+ * content tells the page's type from them.
+ */
+export const SCHEMA_TYPES = dataKey<readonly string[]>('document.schema-types');
+
 /** Id of the stored result (the results sink's row), so the scrape can name it (usage log, results endpoints). */
 export const RESULT_ID = dataKey<string>('sink.results.id');
 

@@ -6,6 +6,10 @@
  */
 import type { PipelineMessage } from '../document.ts';
 
+/** What kind of page the main-content transform took the page for. */
+export const PAGE_TYPES = ['article', 'forum', 'product', 'listing', 'collection', 'documentation', 'service', 'other'] as const;
+export type PageType = (typeof PAGE_TYPES)[number];
+
 export interface Metadata {
   title: string;
   description: string;
@@ -23,6 +27,10 @@ export interface Metadata {
   contentType?: string;
   /** Set (true) when the page was rendered in the browser. */
   rendered?: boolean;
+  /** What kind of page it is; set on web pages by the main-content transform. */
+  pageType?: PageType;
+  /** The chance (0–1) that the returned content is the page's main content, no more and no less; set with pageType. */
+  contentConfidence?: number;
   // Set by document types and sources that know them (a plugin adding one adds it here).
   /** PDF */
   pageCount?: number;

@@ -142,6 +142,23 @@ describe('scrape a real-looking article', () => {
   });
 });
 
+describe('page type and content confidence', () => {
+  // (not toMatchObject with expect.any: Bun 1.4's writes the matcher into the object it checks)
+  const probability = (value: unknown) => typeof value === 'number' && value > 0 && value <= 1;
+
+  test('every result says what kind of page it is and how far to trust its content, in /v1 and /v2, and both are documented', async () => {
+    for (const only_main_content of [true, false]) {
+      const { body } = await server.post('/v1/scrape', { url: site.at('/news/tidal'), only_main_content });
+      expect([body.metadata.page_type, probability(body.metadata.content_confidence)]).toEqual(['article', true]);
+    }
+    const { body: v2 } = await server.post('/v2/scrape', { url: site.at('/news/tidal'), formats: ['markdown'] });
+    expect([v2.data.metadata.pageType, probability(v2.data.metadata.contentConfidence)]).toEqual(['article', true]);
+    const { body: openapi } = await server.get('/openapi.json');
+    const documented = openapi.components.schemas.Metadata.properties;
+    expect([documented.page_type.enum, documented.content_confidence.type]).toEqual([['article', 'forum', 'product', 'listing', 'collection', 'documentation', 'service', 'other'], 'number']);
+  });
+});
+
 describe('non-UTF-8 pages', () => {
   test('windows-1251 declared only in <meta>', async () => {
     const res = await server.post('/v1/scrape', { url: site.at('/ru'), formats: ['text'] });

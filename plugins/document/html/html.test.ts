@@ -6,6 +6,7 @@ import { DEFAULT_PARSE_LIMITS, htmlDocument, isHtmlResponse } from './html.ts';
 import { htmlPage } from '../../../test/helpers/html-page.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
+import { SCHEMA_TYPES } from '../../../core/data-bag.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name), 'utf8');
 
@@ -175,6 +176,12 @@ describe('parse', () => {
   test('language falls back to the Content-Language header', async () => {
     const doc = await parsed('<html><body><p>x</p></body></html>', 'https://example.com/', { 'content-language': 'fr-ca, en' });
     expect(doc.metadata.language).toBe('fr-CA');
+  });
+
+  test('the schema.org types the page declares, for main content to tell its type by: JSON-LD graph and main entity, every microdata item', async () => {
+    const doc = await parsed(`<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Shop"},{"@type":["CollectionPage"],"mainEntity":{"@type":"ItemList"}}]}</script></head>
+      <body><div itemscope itemtype="https://schema.org/Product"><span itemprop="name">A</span></div><div itemscope itemtype="http://schema.org/Product"><span itemprop="name">B</span></div></body></html>`, 'https://example.com/c');
+    expect(doc.data.get(SCHEMA_TYPES)).toEqual(['WebSite', 'CollectionPage', 'ItemList', 'Product', 'Product']);
   });
 
   test('title falls back to the first h1 when there is no <title>', async () => {

@@ -9,12 +9,12 @@ import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
 import { parsePage } from './parse.ts';
 import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
-import { extractMetadata } from './metadata.ts';
+import { readPage } from './metadata.ts';
 import { responseText } from '../../../core/response-text.ts';
 import { looksLikeHtml } from './sniff.ts';
 import { binaryBody } from './binary.ts';
 import { TrawlError } from '../../../core/errors.ts';
-import { SERVED_HTML } from '../../../core/data-bag.ts';
+import { SCHEMA_TYPES, SERVED_HTML } from '../../../core/data-bag.ts';
 import { elementCutOffset, type ParseLimits } from './limits.ts';
 
 const PLUGIN_ID = 'document.html';
@@ -53,8 +53,9 @@ export function parseHtmlPage(doc: PageDocument, limits: ParseLimits = DEFAULT_P
   if (flattened) doc.warn('document', PLUGIN_ID, `The page nests elements more than ${limits.maxDepth} deep; what is deeper is kept as plain text`);
   doc.dom = dom;
   doc.root = root;
-  const metadata = extractMetadata({ dom, pageUrl: response.finalUrl || doc.job.url, headers: response.headers });
+  const { metadata, schemaTypes } = readPage({ dom, pageUrl: response.finalUrl || doc.job.url, headers: response.headers });
   Object.assign(doc.metadata, metadata);
+  doc.data.set(SCHEMA_TYPES, schemaTypes);
 }
 
 /** The page's markup, cut before the first element over the limit (before parsing: the tree is what costs memory). */

@@ -47,8 +47,8 @@ export function primaryNode(nodes: Node[]): Node | null {
   return null;
 }
 
-export function readJsonLd(dom: DomDocument, index: PageIndex = indexPage(dom)): LinkedData {
-  const nodes = jsonLdNodes(index);
+/** `nodes` when the caller has them already (each block parsed once per page). */
+export function readJsonLd(dom: DomDocument, index: PageIndex = indexPage(dom), nodes: Node[] = jsonLdNodes(index)): LinkedData {
   const deref = dereferencer(nodes);
   const primary = primaryNode(nodes);
   const website = nodes.find((node) => typesOf(node).includes('WebSite'));

@@ -15,12 +15,16 @@
  *   application-name
  * - image: og:image, twitter:image, JSON-LD image, microdata image, `<link rel="image_src">`; absolute http(s)
  * - favicon: largest declared icon, else /favicon.ico of the page's origin
+ *
+ * `readPage` also lists the schema.org types the page declares, which main content tells the
+ * page's type by (SCHEMA_TYPES in core/data-bag.ts).
  */
 import type { DomDocument } from '../../../core/dom.ts';
 import type { Metadata } from '../../../core/document.ts';
 import { absoluteUrl, baseUrlFrom, isHttpUrl } from '../../../core/net/url.ts';
 import { META_KEYS, metaValue, metaValues, readMetaTags, scholarName } from './meta-tags.ts';
-import { readJsonLd } from './json-ld.ts';
+import { jsonLdNodes, readJsonLd, typesOf } from './json-ld.ts';
+import type { JsonLdNode } from '../../../core/json-ld.ts';
 import { readMicrodata } from './microdata.ts';
 import { readByline } from './byline.ts';
 import { readDateline } from './dateline.ts';
@@ -79,11 +83,25 @@ function firstHttpUrl(base: string, ...values: Array<string | null | undefined>)
   return null;
 }
 
-export function extractMetadata({ dom, pageUrl, headers }: MetadataSource): PageMetadata {
+/** The page's metadata and the schema.org types it declares (see SCHEMA_TYPES in core/data-bag.ts). */
+export function readPage(source: MetadataSource): { metadata: PageMetadata; schemaTypes: string[] } {
   // one walk gathers what every source below reads
-  const index = indexPage(dom);
+  const index = indexPage(source.dom);
+  const ld = jsonLdNodes(index);
+  return { metadata: metadataOf(source, index, ld), schemaTypes: schemaTypesOf(index, ld) };
+}
+
+export const extractMetadata = (source: MetadataSource): PageMetadata => readPage(source).metadata;
+
+function schemaTypesOf(index: PageIndex, ld: JsonLdNode[]): string[] {
+  const types = ld.flatMap(typesOf);
+  for (const item of index.items) for (const t of (item.getAttribute('itemtype') ?? '').split(/\s+/)) if (t) types.push(t.replace(/^.*[/:#]/, ''));
+  return types;
+}
+
+function metadataOf({ dom, pageUrl, headers }: MetadataSource, index: PageIndex, nodes: JsonLdNode[]): PageMetadata {
   const meta = readMetaTags(dom, index);
-  const ld = readJsonLd(dom, index);
+  const ld = readJsonLd(dom, index, nodes);
   const micro = readMicrodata(dom, index);
   const base = baseUrlFrom(index.base?.getAttribute('href'), pageUrl);
   const tag = (field: keyof typeof META_KEYS) => metaValue(meta, META_KEYS[field]);

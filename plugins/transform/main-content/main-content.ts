@@ -21,6 +21,10 @@ import { flatText, removeNode } from './walk.ts';
 import { trimEdges } from './edges.ts';
 import { dropCaptions } from './captions.ts';
 import { findHeadline, keepHeadline } from './headline.ts';
+import { extractionSignals, pageSignals, type PageSignals } from './signals.ts';
+import { describePage, PAGE_METADATA } from './describe.ts';
+import { pageHints } from './hints.ts';
+import { SCHEMA_TYPES } from '../../../core/data-bag.ts';
 
 /** Results shorter than this (visible characters) fall back to the page description. */
 const TINY_TEXT = 100;
@@ -36,6 +40,8 @@ export interface ExtractOptions {
   selection?: boolean;
   /** Skip the final in-content cleaning. */
   noPrune?: boolean;
+  /** Handed what the extraction learnt (signals.ts): what the page type and content confidence are read from. */
+  onSignals?: (signals: PageSignals) => void;
 }
 
 /**
@@ -60,6 +66,7 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   const product = !forum && isProductPage(doc, scan.productHits);
   const article = !forum && !product && isArticlePage(doc, scan.articleHits, url);
   const result = cascade(root, { forum, product, article }, title, scan.markers, stats);
+  const report = (described: boolean) => options.onSignals?.({ ...extractionSignals({ forum, product }, result), described });
   for (const el of result.pass.dropped) removeNode(el);
   // (the headline heading cleaned away as the title stays until the edges are read: the site's chrome is what sits above it)
   const heading = options.noPrune ? null : prunedHeadline(result.prune, headlineWords);
@@ -80,6 +87,7 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
       p.textContent = summary;
       const box = root.ownerDocument.createElement('div');
       box.appendChild(p);
+      report(true);
       return keepHeadline(box, headline);
     }
   }
@@ -88,6 +96,7 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
     parts[0]!.parentNode?.insertBefore(content, parts[0]!);
     for (const part of parts) content.appendChild(part);
   }
+  report(false);
   return keepHeadline(content, headline);
 }
 
@@ -112,21 +121,31 @@ function isProse(result: PassResult): boolean {
 export const mainContentTransform = definePlugin({
   kind: 'transform',
   name: 'main-content',
-  description: 'Keeps only the main content of a page (only_main_content; inside the include_selectors selection when one is given): drops navigation, headers, footers, sidebars, banners, share bars, related links, comments and ads.',
+  description: 'Keeps only the main content of a page (only_main_content; inside the include_selectors selection when one is given): drops navigation, headers, footers, sidebars, banners, share bars, related links, comments and ads. Tells every web page\'s type and how sure it is of the content (metadata.page_type, content_confidence).',
   provides: ['transform:main-content'],
   order: 'normal',
-  api: { requestFields: { onlyMainContent: { schema: z.boolean().default(false) } } },
+  api: { requestFields: { onlyMainContent: { schema: z.boolean().default(false) } }, metadataProperties: PAGE_METADATA },
   options: z.object({
     forumDetection: z.boolean().default(true).describe('Recognise forum / Q&A threads and keep their posts, authors and dates.'),
+    wholePages: z.boolean().default(true).describe('Tell metadata.page_type and content_confidence with only_main_content off too (one read-only measuring walk over the page, where extraction is not run).'),
   }),
   setup(options) {
     return {
       apply(doc) {
-        if (!doc.job.request.onlyMainContent || !doc.root) return;
-        const forum = options.forumDetection ? {} : { forum: false };
-        // (the selectors transform hands over its selection as a detached container; a page's body has a parent)
-        const selection = !doc.root.parentNode;
-        doc.root = extractMainContent(doc.root, { page: doc.dom ?? undefined, url: doc.baseUrl, selection, ...forum });
+        if (!doc.root) return;
+        const page = doc.dom ?? undefined;
+        const url = doc.baseUrl;
+        // (web pages are typed, documents are not: a PDF's or a sheet's kind is its file type; the
+        // HTML document plugin, which reads a page's schema.org types, marks the web pages)
+        const schemaTypes = doc.data.get(SCHEMA_TYPES);
+        let signals: PageSignals | undefined;
+        if (doc.job.request.onlyMainContent) {
+          const forum = options.forumDetection ? {} : { forum: false };
+          // (the selectors transform hands over its selection as a detached container; a page's body has a parent)
+          const selection = !doc.root.parentNode;
+          doc.root = extractMainContent(doc.root, { page, url, selection, ...forum, onSignals: (s) => (signals = s) });
+        } else if (options.wholePages && schemaTypes) signals = pageSignals(doc.root, page ?? doc.root.ownerDocument, url);
+        if (signals && schemaTypes) describePage(doc, signals, pageHints(page, url, schemaTypes, doc.metadata));
       },
     };
   },

@@ -13,7 +13,7 @@ import { notices } from './notices.ts';
 import { findPrunable } from './prune.ts';
 import { likeSections } from './sections.ts';
 import { withOpeningPost } from './thread.ts';
-import { measure, type StatsMap } from './scoring.ts';
+import { measure, type Stats, type StatsMap } from './scoring.ts';
 import type { PageKind } from './boilerplate.ts';
 import { HEADINGS } from './tags.ts';
 import { attr, tagOf } from './walk.ts';
@@ -46,6 +46,10 @@ export interface PassResult {
   /** Visible characters of the comment thread or "read next" list cut from the end (see comments.ts). */
   tailText: number;
   stats: StatsMap;
+  /** Which pass of the cascade this is (0 the strict one, higher ever looser). */
+  rung?: number;
+  /** The whole page's measure (before any pass left boilerplate out), set by `cascade`: what the content is weighed against. */
+  page?: Stats;
 }
 
 /** Enough text to stop retrying (Readability's 500 characters, counted without whitespace). */
@@ -109,14 +113,16 @@ export function cascade(root: Element, page: PageKind, title: string, markers: r
   const scope = mainLandmark(root, stats0, markers);
   // stats are subtree-local, so the page-wide measurement serves the landmark too
   const result = cascadeIn(scope, page, title, markers, stats0);
-  if (scope === root || result.text >= MIN_SCOPED_TEXT) return withNotices(result);
+  const whole = stats0.get(root);
+  if (scope === root || result.text >= MIN_SCOPED_TEXT) return withNotices(result, whole);
   const wide = cascadeIn(root, page, title, markers, stats0);
-  return withNotices(wide.text > result.text ? wide : result);
+  return withNotices(wide.text > result.text ? wide : result, whole);
 }
 
 /** The winner's disclosures and closing bio go too (only the winner's: reading text is not cheap). */
-function withNotices(result: PassResult): PassResult {
+function withNotices(result: PassResult, page: Stats | undefined): PassResult {
   for (const el of notices(result.parts, result.stats, result.pass.product)) result.prune.add(el);
+  result.page = page;
   return result;
 }
 
@@ -157,6 +163,7 @@ function cascadeIn(root: Element, page: PageKind, title: string, markers: readon
   const enough = forum ? ENOUGH_THREAD_TEXT : ENOUGH_TEXT;
   for (let i = 0; i < passes.length; i++) {
     const result = runPass(root, passes[i]!(), title);
+    result.rung = i;
     // (what was cut as the post's comments or "read next" list counts here: the pass found a post with its tail)
     if (result.text + result.tailText >= enough) return result;
     if (!best || result.text > best.text) best = result;

@@ -5,6 +5,7 @@
  */
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { ComposedRequest } from '../../../core/model/compose.ts';
+import { PAGE_TYPES } from '../../../core/model/result.ts';
 import { jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { v2BatchSchema, v2CrawlSchema, v2MapSchema, v2ScrapeSchema, v2SearchSchema } from '../../wire/v2/request.ts';
 
@@ -56,6 +57,8 @@ const v2Schemas = {
           url: str('Where the page led after redirects.'), statusCode: { type: 'integer' }, error: str('The HTTP reason of a 4xx/5xx page.'),
           ogTitle: { type: 'string' }, ogDescription: { type: 'string' }, ogImage: { type: 'string' }, ogSiteName: { type: 'string' }, favicon: { type: 'string' },
           publishedTime: { type: 'string' }, contentType: { type: 'string' }, cacheState: { enum: ['hit', 'miss'] },
+          pageType: { enum: [...PAGE_TYPES], description: 'Trawl\'s, not Firecrawl\'s: what kind of page this is (as /v1 `metadata.page_type`).' },
+          contentConfidence: { type: 'number', minimum: 0, maximum: 1, description: 'Trawl\'s, not Firecrawl\'s: the chance the content is the page\'s main content, no more and no less (as /v1 `metadata.content_confidence`).' },
         },
       },
     },

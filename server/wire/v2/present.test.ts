@@ -8,7 +8,7 @@ import { SCRAPE_ACTION_SCRIPT } from './scrape-options.ts';
 
 const result: ScrapeResult = {
   url: 'https://example.com/a',
-  metadata: { ...emptyMetadata(), title: 'A', description: 'About A', language: 'en', siteName: 'Ex', image: 'https://example.com/i.png', statusCode: 404, finalUrl: 'https://example.com/a/', contentType: 'text/html', wordCount: 3 },
+  metadata: { ...emptyMetadata(), title: 'A', description: 'About A', language: 'en', siteName: 'Ex', image: 'https://example.com/i.png', statusCode: 404, finalUrl: 'https://example.com/a/', contentType: 'text/html', wordCount: 3, pageType: 'article', contentConfidence: 0.912 },
   formats: {
     markdown: '# A',
     links: [{ text: 'B', href: 'https://example.com/b' }],
@@ -36,7 +36,7 @@ test('a result with every part presents to the exact /v2 Document', () => {
     actions: { screenshots: ['data:image/png;base64,PNG1'], scrapes: [{ url: 'https://example.com/a/', html: '<html></html>' }], javascriptReturns: [{ type: 'number', value: 42 }], pdfs: [] },
     metadata: {
       title: 'A', description: 'About A', language: 'en', ogTitle: 'A', ogDescription: 'About A', ogImage: 'https://example.com/i.png', ogSiteName: 'Ex', contentType: 'text/html',
-      sourceURL: 'example.com/a', url: 'https://example.com/a/', statusCode: 404, error: 'Not Found', cacheState: 'miss', proxyUsed: 'basic',
+      pageType: 'article', contentConfidence: 0.912, sourceURL: 'example.com/a', url: 'https://example.com/a/', statusCode: 404, error: 'Not Found', cacheState: 'miss', proxyUsed: 'basic',
     },
     warning: 'The server answered HTTP 404',
   }));

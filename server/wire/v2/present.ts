@@ -2,7 +2,7 @@
  * The /v2 presenter: internal results in Firecrawl's v2 shapes. A scrape result becomes a
  * Document (`markdown`, `html`, `rawHtml`, `links` as URLs, `screenshot` as a data URL, `json`,
  * `summary`, `images`, `attributes`, `answer`, `actions`, `metadata` with `sourceURL` as sent,
- * `url` where it led and `statusCode`); a crawl or batch its status page; a search its results by
+ * `url` where it led and `statusCode`, plus Trawl's `pageType` and `contentConfidence`); a crawl or batch its status page; a search its results by
  * source; a map its links. Which fields a Document has follows the internal request it was
  * scraped with (scrape-options.ts wrote it), so stored crawl pages present the same way.
  */
@@ -34,6 +34,8 @@ export function presentMetadata(result: ScrapeResult, sourceUrl: string, cacheSt
       title: m.title, description: m.description, language: m.language, keywords: m.keywords, author: m.author,
       ogTitle: m.title, ogDescription: m.description, ogImage: m.image, ogSiteName: m.siteName, favicon: m.favicon,
       publishedTime: m.publishedDate, contentType: m.contentType, numPages: m.pageCount,
+      // (Trawl's own: Firecrawl has no such fields, and its SDKs keep unknown metadata keys)
+      pageType: m.pageType, contentConfidence: m.contentConfidence,
     }),
     sourceURL: sourceUrl,
     url: m.finalUrl ?? result.url,
