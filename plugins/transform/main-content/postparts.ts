@@ -1,13 +1,12 @@
 /**
- * The in-content cleaning inside a thread's posts. A post's counters (its number "#12", its votes
- * "14", its likes "2 Likes") stand alone, and a reply's subject heading repeats the thread's
- * title ("Re: Lamp will not turn"): they number and file the post, they are not of it; a date
- * given twice, long and short ("August 26, 2024" and "1 yr" in one <time>), is read once, and a
- * preview of the post a reply answers, clamped to a line, is that post again; a code box's bar
- * ("Code: Select all") works the box; a poster's card (rank, join date, post count under the
- * name) is about the poster. And the
- * links a poster pastes are the post's text: a block of bare URLs ("https://…", "www.…") is a
- * reply listing its sources, not a link bar, however link-dense.
+ * The in-content cleaning inside a thread's posts. What numbers a post, files it or operates it is
+ * not part of it: its counters standing alone (its number "#12", its votes "14", its likes "2 Likes"), a
+ * reply's subject repeating the thread's title ("Re: Lamp will not turn"), the short form of a
+ * date given twice in one <time> ("August 26, 2024" and "1 yr"), a reply's preview of the post it
+ * answers (clamped to a line: that post is on the page), a code box's bar ("Code: Select all"), a
+ * poster's card (rank, join date, post count under the name, which stays) and a form control's
+ * label. And the links a poster pastes are the post's text: a block of bare URLs ("https://…",
+ * "www.…") is a reply listing its sources, not a link bar, however link-dense.
  */
 import type { StatsMap } from './scoring.ts';
 import { holdsPostMeta } from './postmeta.ts';
@@ -19,7 +18,7 @@ const COUNTER = /^#?\d+(?: (?:likes?|votes?|points?|reactions?|upvotes?))?$/i;
 /** Longest counter (visible characters): "1234reactions". */
 const COUNTER_CHARS = 13;
 
-/** What the cleaning takes out of a thread (see the header): counters, reply subjects, short dates, previews, code bars, card lines, form labels. */
+/** Is this element one of the things the cleaning takes out of a thread's posts (see the header)? */
 export function isPostClutter(el: Element, tag: string, stats: StatsMap, title: string): boolean {
   // (a label with a for= names a form control, and controls are not kept: "Sorted by:" without its menu)
   if (tag === 'LABEL') return attr(el, 'for') !== null;
