@@ -44,6 +44,10 @@ describe('lists of other stories after the story', () => {
     expect(inside).toContain(headlines[0]!);
     const sources = extract(newsPage(`<h1>${HEADLINE}</h1>${story(4)}<h3>Sources</h3><ul>${own}</ul>`));
     expect(sources).toContain(headlines[3]!);
+    const links = headlines.slice(0, 4).map((h, i) => `<li><a href="/p${i}">${h}</a></li>`).join('');
+    const resumed = extract(newsPage(`<h1>${HEADLINE}</h1>${story(4)}<h3>Also on the harbour</h3><ul>${links}</ul>
+      <p>And that is all from the harbour this week: thank you for reading, and write to us with your own memories of the fog horn.</p>`));
+    expect(resumed).toContain('thank you for reading');
   });
 
   test('a breaking-news page: the short story stays, the dozens of timestamped headlines after it go', () => {

@@ -31,8 +31,8 @@ const MIN_ROWS = 3;
 const STORY_MIN = 200;
 
 const SENTENCE_END = /[.!?]["”’')]?$/;
-/** What news sites title their lists of other stories, beside the "read next" wordings (tail.ts). */
-const LIST_LABEL = /^(?:trending(?: now| stories| news| articles| topics| today)?|latest(?: news| headlines| stories| articles| videos| updates)?|most (?:read|recent|commented)(?: stories| articles| news)?|top (?:news|headlines)|editor['’]?s['’]? (?:picks|choice)|in other news|more (?:on|in|news|headlines)\b.*|also (?:on|in)\b.*|what['’]?s (?:new|hot|trending)|popular(?: now| today| on\b.*)?|(?:sponsored|promoted|partner) (?:stories|content|links|posts)|news ?feed|you may have missed|must reads?|related(?: coverage| topics| videos?)?|(?:[\w'’&]+ ){0,3}(?:news|headlines))\W*$/i;
+/** How news sites title their lists of other stories ("Trending in World", "More from …", "Latest", "Business news"), beside the "read next" wordings (tail.ts). */
+const LIST_LABEL = /^(?:trending|latest|popular|recommended|related|more|also|top|most|editor['’]?s['’]?|must|in case you missed|you may|don['’]t miss|what['’]?s|in other news|news ?feed|(?:sponsored|promoted|partner) (?:stories|content|links|posts))\b|^(?:[\w'’&]+ ){0,3}(?:news|headlines|stories)\W*$/i;
 
 type Kind = 'headline' | 'label' | 'blurb' | 'text';
 
@@ -53,13 +53,24 @@ export function closingRows(lines: readonly Line[], body: (line: Line) => boolea
   let start = -1;
   // (read from the end: a blurb follows its headline, so one is pending until the headline shows)
   let blurb = false;
+  let blurbs = 0;
+  // the kinds of the last two lines that are not labels, and whether labels sit between them
+  let last: Kind | null = null;
+  let before: Kind | null = null;
+  let apart = false;
   let i = lines.length - 1;
   for (; i >= 0; i--) {
     const kind = kindOf(lines[i]!);
-    if (kind === 'label') continue;
+    if (kind === 'label') {
+      if (last && !before) apart = true;
+      continue;
+    }
+    if (last) before ??= kind;
+    last ??= kind;
     if (kind === 'headline') {
       rows++;
       start = i;
+      if (blurb) blurbs++;
       blurb = false;
       continue;
     }
@@ -70,6 +81,9 @@ export function closingRows(lines: readonly Line[], body: (line: Line) => boolea
     break;
   }
   if (rows < MIN_ROWS || start < 0) return -1;
+  // (a paragraph right after the last of rows that mostly have none is the text going on after a list of
+  // its own; under a title of its own, it is a box after the list: a video's, a newsletter's)
+  if (last === 'blurb' && before === 'headline' && !apart && blurbs * 2 < rows) return -1;
   start = labelAbove(lines, start);
   if (!otherStories(lines, start, lines.length, rows)) return -1;
   // (a run that begins inside a list is that list's tail: references, whose last entries look like rows)
