@@ -51,7 +51,7 @@ const TEMPLATE_TYPES: ReadonlyArray<[RegExp, PageType]> = [
   [/^(?:collection|product_cat)/, 'collection'],
 ];
 
-export type Evidence = Record<PageType, number>;
+type Evidence = Record<PageType, number>;
 
 /** Shape of the content: how much of it is prose, links, pictures, code and headings. */
 function shape(signals: PageSignals) {
@@ -90,7 +90,7 @@ export function pageType(signals: PageSignals, hints: PageHints): PageType {
 }
 
 /** Each type's evidence points. */
-export function evidence(signals: PageSignals, hints: PageHints): Evidence {
+function evidence(signals: PageSignals, hints: PageHints): Evidence {
   const e: Evidence = { article: 0, forum: 0, product: 0, listing: 0, collection: 0, documentation: 0, service: 0, other: 0.25 };
   declared(e, signals, hints);
   template(e, hints.bodyClass);
