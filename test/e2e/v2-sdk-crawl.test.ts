@@ -66,7 +66,8 @@ describe('crawl', () => {
   test('redirects onto a listed page or out of the start path do not use up the limit', async () => {
     const blog = ['/blog/', ...DOCS_SITE.blogPosts];
     const job = await app.crawl(site.at('/blog/'), { limit: blog.length, sitemap: 'skip', scrapeOptions: FRESH, ...POLL });
-    expect(pathsOf(job.data)).toEqual(sorted(blog));
+    // (where each page landed: a link that redirected onto a post still waiting for a slot is that post)
+    expect(sorted(job.data.map((d) => new URL(d.metadata!.url!).pathname))).toEqual(sorted(blog));
   });
 
   test('maxDiscoveryDepth counts link hops from the start page', async () => {
