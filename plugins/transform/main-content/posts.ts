@@ -162,7 +162,7 @@ export function bodyBefore(blocks: readonly Element[], root: Element, stats: Sta
 
 /** Prose between the page's first <h1> (its start when there is none) and `first`. */
 function proseBefore(first: Element, root: Element, stats: StatsMap): number {
-  const h1 = root.getElementsByTagName('h1')[0];
+  const h1 = root.querySelector('h1');
   let counting = !h1;
   let prose = 0;
   // (stats are kept in document order; linkedom's compareDocumentPosition misorders nodes at different depths)
@@ -174,17 +174,25 @@ function proseBefore(first: Element, root: Element, stats: StatsMap): number {
   return prose;
 }
 
-const TITLES = ['H1', 'H2', 'H3', 'H4'];
+const TITLES = new Set(['H1', 'H2', 'H3', 'H4']);
+/** Elements of an item's head looked through for its title (a teaser's title tops it; a thread's replies nest below). */
+const HEAD_ELEMENTS = 40;
 
-/** Has the block a heading linking to another page (not to a member's profile, nor into this page)? */
+/** Has the block a heading, near its top, linking to another page (not to a member's profile, nor into this page)? */
 function titledTeaser(post: Element): boolean {
-  for (const t of TITLES) {
-    for (const h of post.getElementsByTagName(t)) {
-      for (const a of h.getElementsByTagName('a')) {
+  let seen = 0;
+  // (depth first, a bounded number of elements: a comment's subtree may hold the whole thread below it)
+  const stack: Element[] = [post];
+  while (stack.length && seen++ < HEAD_ELEMENTS) {
+    const el = stack.pop()!;
+    if (TITLES.has(tagOf(el))) {
+      for (const a of el.getElementsByTagName('a')) {
         const href = attr(a, 'href') ?? '';
         if (href !== '' && !href.includes('#') && !PROFILE.test(href)) return true;
       }
+      continue;
     }
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
   }
   return false;
 }
