@@ -58,7 +58,8 @@ export function notePostMeta(found: readonly Element[], root: Element): void {
     // a post header given twice (a desktop author column and a phone-sized header, one of them hidden
     // by a media query) names the author twice in a row: the first is kept
     const text = flatText(m);
-    const again = last !== '' && text.startsWith(last);
+    // (a word boundary after it: "keeper10" after "keeper1" is another author)
+    const again = last !== '' && (text === last || text.startsWith(`${last} `));
     last = text;
     if (again) continue;
     // (only meta still in the tree under root: hidden copies were removed by the scan)

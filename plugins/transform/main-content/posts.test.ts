@@ -17,7 +17,7 @@ const page = (inner: string, head = '') =>
 
 /** One block of a post list: author link, date and text, as a thread's posts and an article's comments both show them. */
 const entry = (cls: string, i: number, text: string) =>
-  `<div class="${cls}"><div class="entry-head"><a href="/members/${who(i)}/">${who(i)}</a> <time datetime="2024-03-${String(i + 1).padStart(2, '0')}T09:00">${when(i)}</time></div>
+  `<div class="${cls}"><div class="post-meta"><a href="/members/${who(i)}/">${who(i)}</a> <time datetime="2024-03-${String(i + 1).padStart(2, '0')}T09:00">${when(i)}</time></div>
   <div class="entry-text"><p>${text}</p></div></div>`;
 
 describe('a thread told by its structure', () => {
@@ -35,6 +35,13 @@ describe('a thread told by its structure', () => {
       expect(text).toContain(when(i));
     }
     expect(text).not.toContain('Harbour Keepers');
+  });
+
+  test('a long thread keeps the author and date of its last reply too', () => {
+    const text = extract(page(thread(90)));
+    expect(text).toContain('Reply 90:');
+    expect(text).toContain(who(90));
+    expect(text).toContain(when(90));
   });
 });
 

@@ -6,37 +6,9 @@
  * comes before them. Forum software known by its class names is recognised in forum.ts; this
  * reads the pages of the rest (and gives their posts' author and date lines to postmeta.ts).
  */
+import { PROFILE, type PostMark } from './postmarks.ts';
 import type { StatsMap } from './scoring.ts';
 import { attr, firstClass, flatText, tagOf } from './walk.ts';
-
-/** Links to a member's profile: what names a post's author. */
-const PROFILE = /\/(?:u|users?|members?|profiles?|people|authors?)\/|memberlist\.php|viewprofile|[?&](?:u|uid|userid|user)=\d|\/@[\w.-]+\/?$/i;
-const DATE_PROP = /^date(?:Published|Created)$/;
-
-/** A post's signature element: its date or its author's name. */
-export interface PostMark {
-  el: Element;
-  date: boolean;
-  /** It is the name or date line itself (a <meta> date is not shown: its parent stands in, for finding the post only). */
-  shown: boolean;
-}
-
-/**
- * The mark this element is (called by the scan for each element, with its class: undefined when it
- * has no attributes), or null. A <meta> date is removed with the page's junk: its parent stands in.
- */
-export function postMarkOf(el: Element, tag: string, cls: string | null | undefined): PostMark | null {
-  if (tag === 'TIME') return { el, date: true, shown: true };
-  if (cls === undefined) return null;
-  const prop = attr(el, 'itemprop');
-  if ((prop && DATE_PROP.test(prop)) || attr(el, 'datetime') !== null) {
-    if (tag !== 'META') return { el, date: true, shown: true };
-    return el.parentElement ? { el: el.parentElement, date: true, shown: false } : null;
-  }
-  // (an author property may be the whole post header, a link is the name)
-  if (prop === 'author' || attr(el, 'rel') === 'author') return { el, date: false, shown: tag === 'A' };
-  return tag === 'A' && PROFILE.test(attr(el, 'href') ?? '') ? { el, date: false, shown: true } : null;
-}
 
 /** Like blocks side by side, this many at least, make a list of posts … */
 const MIN_POSTS = 3;
@@ -54,20 +26,17 @@ const BODY_TIMES = 2;
 const PROSE_LINE = 80;
 /** Levels a mark may sit below its post. */
 const MAX_DEPTH = 12;
-/** Marks read (a long thread has hundreds: its first posts are enough to find their list). */
-const MAX_MARKS = 400;
+/** Marks read to find the posts (a long thread has hundreds: its first posts are enough to find their list). */
+const MAX_MARKS = 150;
 
 export interface Thread {
-  /** The posts, in document order. */
+  /** The posts its first marks sign, in document order. */
   posts: Element[];
-  /** Their authors' names and dates. */
+  /** The authors' names and dates of all its posts. */
   meta: Element[];
 }
 
-interface Group {
-  posts: Map<Element, { date: boolean; author: boolean }>;
-  meta: Element[];
-}
+type Group = Map<Element, { date: boolean; author: boolean }>;
 
 /**
  * The page's thread, or null: the list of posts its marks sign (see the header), holding most of
@@ -77,22 +46,21 @@ interface Group {
 export function findThread(root: Element, marks: readonly PostMark[], stats: StatsMap, forumUrl: boolean): Thread | null {
   const groups = new Map<string, Group>();
   const like = new Map<Element, boolean>();
+  const kinds = new Map<Element, Map<string, number>>();
   const ids = new Map<Element, number>();
   for (const mark of marks.slice(0, MAX_MARKS)) {
-    const post = postOf(mark.el, root, like);
+    const post = postOf(mark.el, root, like, kinds);
     if (!post) continue;
     const parent = post.parentElement!;
     let id = ids.get(parent);
     if (id === undefined) ids.set(parent, (id = ids.size));
     const key = `${id} ${tagOf(post)} ${firstClass(post)}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { posts: new Map(), meta: [] }));
-    const signs = g.posts.get(post) ?? { date: false, author: false };
+    if (!g) groups.set(key, (g = new Map()));
+    const signs = g.get(post) ?? { date: false, author: false };
     if (mark.date) signs.date = true;
     else signs.author = true;
-    g.posts.set(post, signs);
-    // (an avatar's link shows a picture or an initial, not the name)
-    if (mark.shown && flatText(mark.el).length > 1) g.meta.push(mark.el);
+    g.set(post, signs);
   }
   const total = stats.get(root)?.text ?? 0;
   let best: Group | null = null;
@@ -104,18 +72,35 @@ export function findThread(root: Element, marks: readonly PostMark[], stats: Sta
       bestText = text;
     }
   }
-  return best && { posts: [...best.posts.keys()], meta: best.meta };
+  if (!best) return null;
+  // (an avatar's link shows a picture or an initial, not the name)
+  const meta = marks.filter((m) => m.shown && inPost(m.el, best, root) && flatText(m.el).length > 1).map((m) => m.el);
+  return { posts: [...best.keys()], meta };
+}
+
+/** Is `el` in one of the posts (those the first marks found, or their like siblings after them), at most MAX_DEPTH levels below it? */
+function inPost(el: Element, posts: Group, root: Element): boolean {
+  const first = posts.keys().next().value!;
+  const tag = tagOf(first);
+  const word = firstClass(first);
+  let a: Element | null = el;
+  for (let up = 0; a && a !== root && up <= MAX_DEPTH; up++, a = a.parentElement) {
+    if (posts.has(a) || (a.parentElement === first.parentElement && tagOf(a) === tag && firstClass(a) === word)) return true;
+  }
+  return false;
 }
 
 /** The block a mark signs: its nearest ancestor with like siblings (LI, ARTICLE and TR items need no class). */
-function postOf(mark: Element, root: Element, like: Map<Element, boolean>): Element | null {
+function postOf(mark: Element, root: Element, like: Map<Element, boolean>, kinds: Map<Element, Map<string, number>>): Element | null {
   let el = mark;
   for (let up = 0; up < MAX_DEPTH && el !== root; up++) {
     const parent = el.parentElement;
     if (!parent) return null;
     let rep = like.get(el);
     if (rep === undefined) {
-      rep = repeated(el, parent);
+      const tag = tagOf(el);
+      const word = firstClass(el);
+      rep = (!!word || tag === 'LI' || tag === 'ARTICLE' || tag === 'TR') && (kindsOf(parent, kinds).get(`${tag} ${word}`) ?? 0) >= MIN_POSTS;
       like.set(el, rep);
     }
     if (rep) return el;
@@ -124,37 +109,42 @@ function postOf(mark: Element, root: Element, like: Map<Element, boolean>): Elem
   return null;
 }
 
-function repeated(el: Element, parent: Element): boolean {
-  const tag = tagOf(el);
-  const word = firstClass(el);
-  if (!word && tag !== 'LI' && tag !== 'ARTICLE' && tag !== 'TR') return false;
-  let n = 0;
-  for (let c = parent.firstElementChild; c && n < MIN_POSTS; c = c.nextElementSibling) if (tagOf(c) === tag && firstClass(c) === word) n++;
-  return n >= MIN_POSTS;
+/** How many children of each kind (tag and first class word) `parent` has, counted once per parent. */
+function kindsOf(parent: Element, kinds: Map<Element, Map<string, number>>): Map<string, number> {
+  let k = kinds.get(parent);
+  if (!k) {
+    k = new Map();
+    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+      const key = `${tagOf(c)} ${firstClass(c)}`;
+      k.set(key, (k.get(key) ?? 0) + 1);
+    }
+    kinds.set(parent, k);
+  }
+  return k;
 }
 
 function postsText(g: Group, stats: StatsMap): number {
   let text = 0;
-  for (const p of g.posts.keys()) text += stats.get(p)?.text ?? 0;
+  for (const p of g.keys()) text += stats.get(p)?.text ?? 0;
   return text;
 }
 
 function isThread(g: Group, text: number, total: number, root: Element, stats: StatsMap, forumUrl: boolean): boolean {
-  const n = g.posts.size;
+  const n = g.size;
   if (n < MIN_POSTS || text < total * POSTS_SHARE || text < n * POST_TEXT) return false;
   let dated = 0;
   let signed = 0;
-  let titled = 0;
   let links = 0;
-  for (const [p, s] of g.posts) {
+  for (const [p, s] of g) {
     if (s.date) dated++;
     if (s.author) signed++;
-    // (a listing's items each have a title linking to their page: teasers, not posts)
-    if (titledTeaser(p)) titled++;
     links += stats.get(p)?.link ?? 0;
   }
-  if (Math.max(dated, signed) < n * SIGNED || titled * 2 >= n || links > text * POSTS_LINKS) return false;
-  const before = proseBefore(g.posts.keys().next().value!, root, stats);
+  if (Math.max(dated, signed) < n * SIGNED || links > text * POSTS_LINKS) return false;
+  // (a listing's items each have a title linking to their page: teasers, not posts)
+  let titled = 0;
+  for (const p of g.keys()) if (titledTeaser(p) && ++titled * 2 >= n) return false;
+  const before = proseBefore(g.keys().next().value!, root, stats);
   // (a post shown apart from its replies, a link aggregator's story, is a thread where the URL says so and it is no article dwarfing them)
   return before <= PROSE_BEFORE || (forumUrl && before < (text / n) * BODY_TIMES);
 }
@@ -172,7 +162,7 @@ export function bodyBefore(blocks: readonly Element[], root: Element, stats: Sta
 
 /** Prose between the page's first <h1> (its start when there is none) and `first`. */
 function proseBefore(first: Element, root: Element, stats: StatsMap): number {
-  const h1 = root.getElementsByTagName('h1')[0];
+  const h1 = root.querySelector('h1');
   let counting = !h1;
   let prose = 0;
   // (stats are kept in document order; linkedom's compareDocumentPosition misorders nodes at different depths)
@@ -184,17 +174,25 @@ function proseBefore(first: Element, root: Element, stats: StatsMap): number {
   return prose;
 }
 
-const TITLES = ['H1', 'H2', 'H3', 'H4'];
+const TITLES = new Set(['H1', 'H2', 'H3', 'H4']);
+/** Elements of an item's head looked through for its title (a teaser's title tops it; a thread's replies nest below). */
+const HEAD_ELEMENTS = 40;
 
-/** Has the block a heading linking to another page (not to a member's profile, nor into this page)? */
+/** Has the block a heading, near its top, linking to another page (not to a member's profile, nor into this page)? */
 function titledTeaser(post: Element): boolean {
-  for (const t of TITLES) {
-    for (const h of post.getElementsByTagName(t)) {
-      for (const a of h.getElementsByTagName('a')) {
+  let seen = 0;
+  // (depth first, a bounded number of elements: a comment's subtree may hold the whole thread below it)
+  const stack: Element[] = [post];
+  while (stack.length && seen++ < HEAD_ELEMENTS) {
+    const el = stack.pop()!;
+    if (TITLES.has(tagOf(el))) {
+      for (const a of el.getElementsByTagName('a')) {
         const href = attr(a, 'href') ?? '';
         if (href !== '' && !href.includes('#') && !PROFILE.test(href)) return true;
       }
+      continue;
     }
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
   }
   return false;
 }

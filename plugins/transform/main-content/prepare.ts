@@ -6,7 +6,7 @@
 import { boilerClassWords, boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
 import type { Stats, StatsMap } from './scoring.ts';
 import { postKind } from './forum.ts';
-import { postMarkOf, type PostMark } from './posts.ts';
+import { postMarkOf, type PostMark } from './postmarks.ts';
 import { dropAllButMeta, holdsPostMeta, postHeaderOf, postMetaOf } from './postmeta.ts';
 import { looksLikeProduct } from './product.ts';
 import { hiddenToKeep, textLength } from './rescue.ts';
@@ -22,7 +22,7 @@ export interface ScanInfo {
   /** schema.org Comment items (outermost), and articles declared in microdata (see forum.ts). */
   comments: Element[];
   articleItems: number;
-  /** Post dates and authors' profile links (see posts.ts). */
+  /** Post dates and authors' profile links (see postmarks.ts). */
   postMarks: PostMark[];
   /** Product marks in the body (JSON-LD Product scripts, Product microdata, buy boxes): 0, or 1 once one is found. */
   productHits: number;
