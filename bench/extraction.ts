@@ -11,22 +11,18 @@
  * the page's truth leaves out: headline-adapter.ts) and the baselines,
  * Readability 0.6.0 on linkedom 0.18.14's own parser (the fast DOM it is commonly run on) and on
  * jsdom 31 (its usual, standard-conformant DOM), each parse → `new Readability(doc).parse()
- * .textContent`, timed. All are scored with the dataset's evaluate.ts; `--no-jsdom` leaves the
- * slow jsdom row out. Then, untimed, the llm format through the real pipeline
+ * .textContent`, timed. Each system runs in a process of its own (extraction-row.ts), all taking
+ * the same chunks of pages in turn. All are scored with the dataset's evaluate.ts; `--no-jsdom`
+ * leaves the slow jsdom row out. Then, untimed, the llm format through the real pipeline
  * (llm-measure.ts): its token share of the raw HTML (median, p90) and recall, next to the recall
  * of all text in the HTML (the ceiling); `--no-llm` skips it for quick tuning runs (`bun run
  * bench llm-tokens` adds the per-step ablation). Prints a table and writes bench/results/extraction.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Readability } from '@mozilla/readability';
-import { JSDOM, VirtualConsole } from 'jsdom';
-import { parseHTML } from 'linkedom';
-import { textOf } from '../core/dom.ts';
-import { filterRecord, loadSelection, parseDatasetArgs, type Page } from './extraction-data.ts';
+import { filterRecord, loadSelection, parseDatasetArgs } from './extraction-data.ts';
 import { groupSummaries, perDocTsv, printTable } from './extraction-report.ts';
-import { datasetPipeline } from './dataset-pipeline.ts';
-import { scoredText } from './headline-adapter.ts';
+import type { RowName, RowPage, RowReply } from './extraction-row.ts';
 import { extractForLlm, llmSummary, printLlmSummary, TOKENIZER } from './llm-measure.ts';
 
 const args = parseDatasetArgs('extraction', {
@@ -39,68 +35,51 @@ const { gt, scorer, pages } = await loadSelection(args);
 const ids = pages.map((p) => p.id);
 console.log(`${pages.length} pages, ${(pages.reduce((n, p) => n + p.html.length, 0) / 1e6).toFixed(1)} MB of HTML`);
 
-interface RunResult {
-  text: Record<string, string>;
-  /** Timed path total, milliseconds. */
-  ms: number;
+/** A row's process (extraction-row.ts): started once, then handed one chunk of pages at a time. */
+async function startRow(row: RowName) {
+  const replies: Array<(reply: RowReply) => void> = [];
+  let ready!: () => void;
+  const started = new Promise<void>((resolve) => (ready = resolve));
+  const child = Bun.spawn(['bun', `${import.meta.dir}/extraction-row.ts`, row], {
+    stdio: ['inherit', 'inherit', 'inherit'],
+    ipc: (message: RowReply | 'ready') => (message === 'ready' ? ready() : replies.shift()?.(message)),
+  });
+  // (a row that dies fails the run rather than leaving it waiting)
+  const died = child.exited.then((code) => Promise.reject(new Error(`row ${row} exited with ${code}`)));
+  died.catch(() => {});
+  await Promise.race([started, died]);
+  return {
+    run: (chunk: RowPage[]) => Promise.race([died, new Promise<RowReply>((resolve) => {
+      replies.push(resolve);
+      child.send(chunk);
+    })]),
+    stop: () => child.kill(),
+  };
 }
 
-/** Trawl on one page: the timed scrape (parse, metadata, transforms, markdown); plain text for scoring taken outside the timer. */
-async function trawlPage(page: Page, out: RunResult & { extractMs: number; markdownChars: number; errors: Record<string, string> }) {
-  const t0 = performance.now();
-  let root: Element | null = null;
-  let dom: Document | null = null;
-  try {
-    const doc = await scrape(page);
-    out.extractMs += (doc.timings.detect ?? 0) + (doc.timings.transform ?? 0);
-    out.markdownChars += String(doc.outputs.markdown ?? '').length;
-    root = doc.root;
-    dom = doc.dom;
-  } catch (e) {
-    out.errors[page.id] = e instanceof Error ? e.message : String(e);
+const rows: RowName[] = ['trawl', ...(args['no-baseline'] ? [] : args['no-jsdom'] ? ['readability' as const] : ['readability' as const, 'readability-jsdom' as const])];
+const VERSIONS: Record<string, string> = { readability: '0.6.0 on linkedom 0.18.14', 'readability-jsdom': '0.6.0 on jsdom 31.0.1' };
+const runs = new Map(rows.map((row) => [row, { text: {} as Record<string, string>, ms: 0, extractMs: 0, markdownChars: 0, errors: {} as Record<string, string> }]));
+const processes = await Promise.all(rows.map(startRow));
+// Rows take the same chunk in turn, so background load on the machine hits every system alike
+// (chunks of a second or two: load swings are slower); each row in its own process, so none
+// collects another's garbage.
+const CHUNK = 40;
+for (let at = 0; at < pages.length; at += CHUNK) {
+  const chunk = pages.slice(at, at + CHUNK).map((p) => ({ ...p, truth: gt[p.id]!.articleBody }));
+  for (let i = 0; i < rows.length; i++) {
+    const reply = await processes[i]!.run(chunk);
+    const run = runs.get(rows[i]!)!;
+    Object.assign(run.text, reply.text);
+    Object.assign(run.errors, reply.errors);
+    run.ms += reply.ms;
+    run.extractMs += reply.extractMs;
+    run.markdownChars += reply.markdownChars;
   }
-  out.ms += performance.now() - t0;
-  out.text[page.id] = root && dom ? scoredText(textOf(root), root, dom, gt[page.id]!.articleBody) : '';
 }
-
-/** A baseline DOM: the parsed page, and what to release after Readability has read it. */
-type BaselineDom = (html: string) => { document: Document; close?: () => void };
-const onLinkedom: BaselineDom = (html) => ({ document: parseHTML(html).document as unknown as Document });
-const onJsdom: BaselineDom = (html) => {
-  // (its console reports every stylesheet it cannot parse; nobody reads them here)
-  const { window } = new JSDOM(html, { virtualConsole: new VirtualConsole() });
-  return { document: window.document, close: () => window.close() };
-};
-
-/** A baseline on one page: parse + Readability 0.6.0, timed. */
-function readabilityPage(page: Page, out: RunResult, dom: BaselineDom) {
-  const t0 = performance.now();
-  let text = '';
-  let close: (() => void) | undefined;
-  try {
-    const parsed = dom(page.html);
-    close = parsed.close;
-    text = new Readability(parsed.document as any).parse()?.textContent ?? '';
-  } catch {
-    text = '';
-  }
-  out.ms += performance.now() - t0;
-  close?.();
-  out.text[page.id] = text;
-}
-
-// Interleaved page by page, so background load on the machine hits every system alike.
-const scrape = await datasetPipeline();
-const trawl = { text: {} as Record<string, string>, ms: 0, extractMs: 0, markdownChars: 0, errors: {} as Record<string, string> };
-const baselines: Array<{ name: string; version: string; dom: BaselineDom; run: RunResult }> = [];
-if (!args['no-baseline']) {
-  baselines.push({ name: 'readability', version: '0.6.0 on linkedom 0.18.14', dom: onLinkedom, run: { text: {}, ms: 0 } });
-  if (!args['no-jsdom']) baselines.push({ name: 'readability-jsdom', version: '0.6.0 on jsdom 31.0.1', dom: onJsdom, run: { text: {}, ms: 0 } });
-}
-for (const page of pages) {
-  await trawlPage(page, trawl);
-  for (const b of baselines) readabilityPage(page, b.run, b.dom);
-}
+for (const p of processes) p.stop();
+const trawl = runs.get('trawl')!;
+const baselines = rows.slice(1).map((name) => ({ name, version: VERSIONS[name]!, run: runs.get(name)! }));
 const trawlRows = scorer.scorePages(gt, trawl.text, ids);
 const systems = [{ name: 'trawl', groups: groupSummaries(scorer, trawlRows) }];
 const baselineRows = baselines.map((b) => scorer.scorePages(gt, b.run.text, ids));
