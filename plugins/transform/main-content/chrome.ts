@@ -8,6 +8,7 @@
  * edges.ts removes what this marks, on posts only.
  */
 import type { Line } from './lines.ts';
+import { SENTENCE_END } from './metalines.ts';
 import { ELEMENT, tagOf } from './walk.ts';
 
 /** A menu entry: all link, at most this many words. */
@@ -21,7 +22,6 @@ const LINE_LINK_SHARE = 0.7;
 
 /** Words and ending of a sentence. */
 const SENTENCE_WORDS = 4;
-const SENTENCE_END = /[.!?]["”’')]?$/;
 
 function sentence(text: string): boolean {
   return words(text) >= SENTENCE_WORDS && SENTENCE_END.test(text);

@@ -51,7 +51,7 @@ const NAV = /«|»|‹|›|<<|>>|^<\s|\s>$|\b(?:previous|next|older|newer)\s+(?:
 const BY = /^(?:[Bb]y|BY|(?:[Ww]ritten|[Pp]osted|[Ss]tory|[Ww]ords|[Rr]eported|[Aa]rticle)\s+[Bb]y)\s*:?\s+(?:the\s+)?[\p{Lu}@]/u;
 const COPYRIGHT = /^©|\bcopyright\s*©?\s*\d{4}|all rights reserved/i;
 /** Ends like a sentence. */
-const SENTENCE_END = /[.!?]["”’')]?$/;
+export const SENTENCE_END = /[.!?]["”’')]?$/;
 
 /** Longest line read as meta (visible characters); a filing line lists terms and may run longer. */
 const MAX_META = 200;
