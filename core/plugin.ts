@@ -16,11 +16,13 @@ import type { LlmHandler } from './llm.ts';
 import type { SearchHandler } from './kinds/search.ts';
 import type { SocialHandler } from './kinds/social.ts';
 import type { ScannerHandler } from './kinds/scanner.ts';
+import type { BlockerHandler } from './kinds/blocker.ts';
 
 export type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmRequest, LlmStatus, LlmUsage } from './llm.ts';
 export type { SearchAnswer, SearchHandler, SearchHit, SearchQuery, SearchStatus } from './kinds/search.ts';
 export type { SocialAudiencePage, SocialFilters, SocialHandler, SocialPost, SocialPosts, SocialPostsQuery, SocialTargetKind, SocialUser } from './kinds/social.ts';
 export type { ScanHit, ScanPosition, ScanResult, ScanSource, ScannerHandler } from './kinds/scanner.ts';
+export type { BlockerHandler, BlockerInput, BlockKind, BlockVerdict } from './kinds/blocker.ts';
 
 /** Runs before fetching: does this fetcher/source take the job? */
 export interface FetcherHandler {
@@ -113,10 +115,11 @@ export interface HandlersByKind {
   search: SearchHandler;
   llm: LlmHandler;
   social: SocialHandler;
+  blocker: BlockerHandler;
 }
 
 export type PluginKind = keyof HandlersByKind;
-export const PLUGIN_KINDS: readonly PluginKind[] = ['fetcher', 'source', 'document', 'transform', 'format', 'sink', 'action', 'scanner', 'search', 'llm', 'social'];
+export const PLUGIN_KINDS: readonly PluginKind[] = ['fetcher', 'source', 'document', 'transform', 'format', 'sink', 'action', 'scanner', 'search', 'llm', 'social', 'blocker'];
 
 export interface PluginContext {
   logger: Logger;
