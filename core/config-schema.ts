@@ -6,6 +6,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { z } from 'zod';
 import type { AnyFeature } from './feature.ts';
+import { proxyPool, proxyPoolName, proxyUrl } from './net/proxy-schema.ts';
 
 const pluginEntry = z.union([z.boolean(), z.record(z.string(), z.unknown())]);
 
@@ -51,6 +52,23 @@ export const configSchema = z.strictObject({
     headers: z.record(z.string(), z.string()).default({}),
     /** Test-only host override, like curl's --resolve: `"a.site.test" = "127.0.0.1"`. */
     resolve: z.record(z.string(), z.string()).default({}),
+    /** The proxy every fetch of the web goes through unless a request says otherwise (TRAWL_FETCH_PROXY). */
+    proxy: proxyUrl.optional(),
+    /** Named proxy pools a request picks with `proxy: "<name>"`; `"auto"` tries them in this order after a block. */
+    proxies: z.record(proxyPoolName, proxyPool).default({}),
+  }).prefault({}),
+  /**
+   * The /v2 wire format: what Firecrawl's `proxy` values mean on this server, each "none", "auto" or a
+   * pool name. `basic` unset: the default route (`fetch.proxy`, or direct); `stealth`/`enhanced` unset: a 400.
+   * A /v2 request without `proxy` gets `auto`, as on Firecrawl.
+   */
+  v2: z.strictObject({
+    proxies: z.strictObject({
+      basic: z.string().min(1).optional(),
+      auto: z.string().min(1).default('auto'),
+      stealth: z.string().min(1).optional(),
+      enhanced: z.string().min(1).optional(),
+    }).prefault({}),
   }).prefault({}),
   scrape: z.strictObject({
     /** Whole-scrape time limit (fetch + extraction); a request's `timeout` overrides it. */

@@ -17,6 +17,7 @@ import type { WorkerPool } from './workers/pool.ts';
 import { PluginRegistry } from './registry.ts';
 import { Scraper } from './scrape.ts';
 import { CoreTokens, Tokens, type BrowserPool, type Storage } from './services.ts';
+import { checkProxyReferences, ProxyRouter } from './net/proxies.ts';
 import { createHttpClient, type HttpClientHooks } from './net/http-client.ts';
 import { openStorage } from './storage/db.ts';
 import { createResultStore } from './storage/results.ts';
@@ -95,7 +96,11 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   scope.registerInstance(Tokens.Logger, logger);
   scope.registerInstance(Tokens.Storage, storage);
   scope.registerInstance(CoreTokens.Registry, registry);
-  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }), options.httpHooks, metrics)) });
+  // One router for the HTTP client and the browser: rotation and stickiness span both.
+  const proxies = new ProxyRouter(config.fetch);
+  checkProxyReferences(config, proxies);
+  scope.registerInstance(Tokens.Proxies, proxies);
+  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }), options.httpHooks, metrics, proxies)) });
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
   let pool: WorkerPool | undefined; // created on first resolve; workers start on first use
   scope.register(CoreTokens.Workers, { useFactory: instanceCachingFactory(() => (pool = createContentPool(config, options.pluginList))) });
@@ -106,7 +111,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     }),
   });
   scope.register(CoreTokens.Pipeline, {
-    useFactory: instanceCachingFactory((c) => new Pipeline(registry, logger.child({ component: 'pipeline' }), c.resolve(CoreTokens.Content), metrics)),
+    useFactory: instanceCachingFactory((c) => new Pipeline(registry, logger.child({ component: 'pipeline' }), c.resolve(CoreTokens.Content), metrics, proxies.poolNames())),
   });
   scope.register(WorkspaceStoreToken, { useFactory: instanceCachingFactory((c) => createWorkspaceStore(c.resolve(Tokens.Storage))) });
   registerJobQueue(scope, config, logger);
@@ -118,7 +123,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     for (const entry of feature.services ?? []) scope.register(entry.token, { useFactory: instanceCachingFactory(() => entry.create(ctx)) });
   });
   let browser: BrowserPool | undefined; // created on first resolve; launches Chromium on first use
-  scope.register(Tokens.Browser, { useFactory: instanceCachingFactory(() => (browser = createBrowserPool(config, logger.child({ component: 'browser' }), {}, metrics))) });
+  scope.register(Tokens.Browser, { useFactory: instanceCachingFactory(() => (browser = createBrowserPool(config, logger.child({ component: 'browser' }), { proxies }, metrics))) });
   scope.register(Tokens.Actions, { useFactory: instanceCachingFactory(() => createActionCatalog(registry)) });
   scope.register(CoreTokens.Scraper, {
     useFactory: instanceCachingFactory((c) => {

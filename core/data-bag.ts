@@ -52,6 +52,12 @@ export class DataBag {
 /** Id of the fetcher (or source) plugin that produced the response; set by the pipeline. */
 export const FETCHER_ID = dataKey<string>('pipeline.fetcher');
 
+/**
+ * The proxy choice of this fetch attempt when the pipeline overrides the request's (`proxy: "auto"`
+ * escalating to a pool); fetchers use `fetchProxy(doc)` (core/fetch-attempts.ts).
+ */
+export const FETCH_PROXY = dataKey<string>('pipeline.proxy');
+
 /** The browser fetcher's full-page screenshot of the rendered page (base64 PNG), read by the screenshot format. */
 export const SCREENSHOT = dataKey<string>('browser.screenshot');
 

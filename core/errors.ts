@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'fetch_failed'
+  | 'blocked'
   | 'unsupported_content'
   | 'unprocessable'
   | 'capability_missing'
@@ -35,6 +36,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   fetch_failed: 422,
+  /** The target answered with an anti-bot interstitial, a block page or a CAPTCHA wall (details: vendor, kind, statusCode). */
+  blocked: 422,
   unsupported_content: 422,
   unprocessable: 422,
   timeout: 422,
@@ -80,6 +83,20 @@ export const badRequest = (message: string) => new TrawlError('bad_request', mes
 /** The spec's wording for anything that stops us from getting the page: `Failed to fetch URL: <reason>`. */
 export const fetchFailed = (reason: string, cause?: unknown) =>
   new TrawlError('fetch_failed', `Failed to fetch URL: ${reason}`, { cause });
+
+/** What a blocked page's error carries besides its message. */
+export interface BlockedDetails {
+  vendor: string;
+  kind: string;
+  /** The status the blocking answer came with. */
+  statusCode: number;
+  /** With `proxy: "auto"`: each route tried and how it ended. */
+  attempts?: string[];
+}
+
+/** A page that is a block, never content: `Blocked by <vendor> (<kind>)`. */
+export const blockedPage = (details: BlockedDetails) =>
+  new TrawlError('blocked', `Blocked by ${details.vendor} (${details.kind})`, { details });
 
 export const configInvalid = (message: string) => new TrawlError('config_invalid', message);
 

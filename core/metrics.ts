@@ -49,6 +49,7 @@ export class Metrics {
   readonly pluginDuration = new Histogram({ name: 'trawl_plugin_duration_seconds', help: 'Time spent in each fetcher and transform plugin.', labelNames: ['plugin'], buckets: SECONDS, ...this.on });
   readonly scrapes = new Counter({ name: 'trawl_scrapes_total', help: 'Pipeline runs, by outcome (ok, failed) and the failing stage.', labelNames: ['outcome', 'stage'], ...this.on });
   readonly fetches = new Counter({ name: 'trawl_fetches_total', help: 'Outbound fetches by outcome: ok with the status class, or failed with the reason (ssrf_refused for the address guard).', labelNames: ['client', 'outcome', 'reason'], ...this.on });
+  readonly blockedPages = new Counter({ name: 'trawl_blocked_pages_total', help: 'Fetched pages recognised as anti-bot interstitials, block pages or CAPTCHA walls, by vendor.', labelNames: ['vendor'], ...this.on });
   readonly jobs = new Counter({ name: 'trawl_jobs_total', help: 'Jobs run by this process, by kind and outcome (done, retried, failed).', labelNames: ['kind', 'outcome'], ...this.on });
   readonly crawlPages = new Counter({ name: 'trawl_crawl_pages_total', help: 'Crawl and batch pages recorded, by run kind and outcome.', labelNames: ['run', 'outcome'], ...this.on });
   readonly webhookDeliveries = new Counter({ name: 'trawl_webhook_deliveries_total', help: 'Webhook delivery attempts, by outcome (delivered, retried, failed).', labelNames: ['outcome'], ...this.on });

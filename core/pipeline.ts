@@ -9,7 +9,9 @@
 import type { Logger } from 'pino';
 import { PageDocument } from './document.ts';
 import { FETCHER_ID } from './data-bag.ts';
-import { asTrawlError, TrawlError } from './errors.ts';
+import { asTrawlError, blockedPage, TrawlError } from './errors.ts';
+import { fetchWithAttempts, plannedAttempts, type FetcherEntry } from './fetch-attempts.ts';
+import { recogniseBlock } from './blocked.ts';
 import type { Job } from './job.ts';
 import type { ScrapeResult } from './model/result.ts';
 import type { PluginRegistry } from './registry.ts';
@@ -30,18 +32,18 @@ export class Pipeline {
   private readonly content: ContentRunner;
   private readonly pluginIds: ReadonlySet<string>;
 
-  constructor(private readonly registry: PluginRegistry, private readonly logger: Logger, content?: ContentRunner, private readonly metrics?: Metrics) {
+  /** `proxyPools`: pool names in configuration order, which `proxy: "auto"` escalates through. */
+  constructor(private readonly registry: PluginRegistry, private readonly logger: Logger, content?: ContentRunner, private readonly metrics?: Metrics, private readonly proxyPools: readonly string[] = []) {
     this.content = content ?? new ContentRunner(registry, logger);
     this.pluginIds = new Set(registry.all().map((plugin) => plugin.id));
   }
 
   async run(job: Job): Promise<PipelineResult> {
-    const first = new PageDocument(job);
-    let doc = first;
+    let current: PageDocument | null = null;
     try {
-      await stage(first, 'fetch', () => this.fetch(first));
+      const first = (current = await this.fetch(job));
       const { rerender } = await this.content.run(first, false);
-      doc = rerender ? await this.refetch(first, rerender) : first;
+      const doc = (current = rerender ? await this.refetch(first, rerender) : first);
       const completing = this.completing(doc);
       if (completing.length) await stage(doc, 'complete', () => this.complete(doc, completing));
       const result = resultOf(doc);
@@ -49,7 +51,7 @@ export class Pipeline {
       this.record(doc);
       return { doc, result };
     } catch (err) {
-      this.record(doc, asTrawlError(err).stage ?? 'unknown');
+      this.record(current ?? new PageDocument(job), asTrawlError(err).stage ?? 'unknown');
       throw err;
     }
   }
@@ -66,11 +68,15 @@ export class Pipeline {
     this.metrics.scrapes.inc({ outcome: failedStage ? 'failed' : 'ok', stage: !failedStage ? 'none' : STAGES.has(failedStage) ? failedStage : 'other' });
   }
 
-  private async fetch(doc: PageDocument): Promise<void> {
-    const candidates = [...this.registry.active('source'), ...this.registry.active('fetcher')];
-    const chosen = candidates.find((p) => p.handler.matches(doc.job));
+  /** The fetch stage: one attempt, or the escalation of `proxy: "auto"`; a blocked page ends the run here. */
+  private async fetch(job: Job): Promise<PageDocument> {
+    const fetchers: FetcherEntry[] = this.registry.active('fetcher');
+    const chosen = [...this.registry.active('source'), ...fetchers].find((p) => p.handler.matches(job));
     if (!chosen) throw new TrawlError('capability_missing', 'No enabled fetcher plugin can fetch this URL', { stage: 'fetch' });
-    await this.fetchWith(doc, chosen);
+    // A source (a video page) stays itself: only a page fetched by a fetcher may be rendered instead.
+    const renderer = fetchers.includes(chosen) ? fetchers.find((p) => p.handler.renders && p.handler.canRefetch?.() !== false) ?? null : null;
+    const attempts = plannedAttempts(job, chosen, renderer, this.proxyPools);
+    return fetchWithAttempts(job, attempts, { blockers: this.registry.active('blocker'), fetchWith: (doc, fetcher) => this.fetchWith(doc, fetcher), metrics: this.metrics });
   }
 
   private async fetchWith(doc: PageDocument, fetcher: { id: string; handler: FetcherHandler }): Promise<void> {
@@ -94,6 +100,8 @@ export class Pipeline {
     Object.assign(doc.timings, first.timings);
     try {
       await stage(doc, 'refetch', () => this.fetchWith(doc, fetcher));
+      const verdict = recogniseBlock(this.registry.active('blocker'), doc.response);
+      if (verdict) throw blockedPage({ vendor: verdict.vendor, kind: verdict.kind, statusCode: doc.response?.status ?? 0 });
       await this.content.run(doc, true);
       return doc;
     } catch (err) {

@@ -37,6 +37,8 @@ export interface FetcherHandler {
    * can it now (the browser: is Chromium there)? Default yes.
    */
   canRefetch?(): boolean;
+  /** Runs the page's scripts as a browser does: `proxy: "auto"` retries a blocked page with it. */
+  renders?: boolean;
 }
 
 export interface DocumentHandler {

@@ -18,6 +18,7 @@ import type { TrawlConfig } from './config-schema.ts';
 import { optionsHash } from './storage/results.ts';
 import { validateBrowserFields } from './browser/validate-actions.ts';
 import { RESULT_ID } from './data-bag.ts';
+import { proxyChoiceProblem } from './net/proxies.ts';
 
 /** Messages name fields as they are called internally unless the caller says otherwise. */
 export const internalNames: FieldNamer = (path) => path;
@@ -73,6 +74,8 @@ export class Scraper {
       if (problem) throw badRequest(problem);
     }
     validateBrowserFields(job.request, this.registry, name);
+    const proxyProblem = job.request.proxy === undefined ? null : proxyChoiceProblem(Object.keys(this.config.fetch.proxies), job.request.proxy);
+    if (proxyProblem) throw badRequest(`Invalid field ${name('proxy')}: ${proxyProblem}`);
   }
 
   private requireCapability(capability: string, what: string): void {

@@ -11,6 +11,7 @@ import type { Database } from './storage/schema.ts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import type { ActionHandler } from './plugin.ts';
 import type { RobotsCache } from './net/robots.ts';
+import type { ProxyRouter } from './net/proxies.ts';
 import type { AnyFeature } from './feature.ts';
 import type { WorkerPool } from './workers/pool.ts';
 import type { Pipeline } from './pipeline.ts';
@@ -35,6 +36,8 @@ export interface HttpRequestOptions {
    * network). Only that origin is exempt from the SSRF guard; a redirect anywhere else is checked.
    */
   configuredService?: boolean;
+  /** `"none"` (direct) or a pool's name (core/net/proxies.ts); unset: `fetch.proxy` when set, else direct. */
+  proxy?: string;
   signal?: AbortSignal;
 }
 
@@ -209,6 +212,10 @@ export interface BrowserJobOptions {
   signal?: AbortSignal;
   /** Limit for the whole use of the page; default `browser.jobTimeoutMs`. */
   timeoutMs?: number;
+  /** As for HTTP requests: `"none"`, a pool's name, or unset for the default proxy. */
+  proxy?: string;
+  /** The URL the job opens: a sticky pool keeps one proxy per its host. */
+  target?: string;
 }
 
 export interface BrowserPoolStats {
@@ -253,6 +260,8 @@ export const Tokens = {
   Actions: Symbol('ActionCatalog') as InjectionToken<ActionCatalog>,
   /** The process's one robots.txt cache (core/net/robots.ts); the crawl feature provides it with its settings. */
   Robots: Symbol('RobotsCache') as InjectionToken<RobotsCache>,
+  /** The process's one proxy router (core/net/proxies.ts): pools, rotation, the default proxy. */
+  Proxies: Symbol('ProxyRouter') as InjectionToken<ProxyRouter>,
 } as const;
 
 /** The framework's own objects, for features and routes that build on them. */

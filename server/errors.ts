@@ -5,7 +5,7 @@
  * their stack, stage and plugin, and answered with a generic message.
  */
 import type { Logger } from 'pino';
-import { TrawlError, type ErrorCode } from '../core/errors.ts';
+import { TrawlError, type BlockedDetails, type ErrorCode } from '../core/errors.ts';
 
 /** How long a client told the server is busy (503) should wait before trying again, in seconds. */
 export const RETRY_AFTER_SECONDS = 5;
@@ -22,8 +22,15 @@ export interface ErrorAnswer {
 /** A wire format's error body for an answer. */
 export type ErrorPresenter = (answer: ErrorAnswer) => Response;
 
+/** `{error}`; a blocked page also says who blocked it: `{error, code: "blocked", vendor, status_code}`. */
 export const presentPlainError: ErrorPresenter = (answer) =>
-  Response.json({ error: answer.message }, { status: answer.status, headers: answer.headers });
+  Response.json({ error: answer.message, ...blockedFields(answer) }, { status: answer.status, headers: answer.headers });
+
+function blockedFields({ code, details }: ErrorAnswer): Record<string, unknown> {
+  if (code !== 'blocked' || !details) return {};
+  const { vendor, kind, statusCode, attempts } = details as BlockedDetails;
+  return { code, vendor, kind, status_code: statusCode, ...(attempts ? { attempts } : {}) };
+}
 
 export function errorAnswer(error: unknown, logger: Logger, context: { method: string; path: string }): ErrorAnswer {
   if (error instanceof TrawlError && error.status < 500) {

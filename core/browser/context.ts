@@ -1,5 +1,6 @@
 /**
- * A browser context ready for one job: its own guard proxy (when the SSRF guard is on), the
+ * A browser context ready for one job: its own guard proxy (when the SSRF guard is on, or to chain
+ * to the job's outbound proxy), the
  * options every job gets whatever it asks for, WebRTC closed, resource blocking, and one open page. The pool
  * opens one ahead of time (its warm spare) so a job does not wait for Chromium to start a renderer.
  */
@@ -22,10 +23,12 @@ export interface ContextRules {
   blockResources: ReadonlySet<string>;
   /** Used unless the job's options name one (mobile emulation does). */
   userAgent: string;
+  /** The outbound proxy the job goes through (chained behind the guard proxy); null: direct. */
+  upstream: string | null;
 }
 
 export async function openContext(browser: Browser, options: BrowserContextOptions | undefined, rules: ContextRules): Promise<PreparedContext> {
-  const proxy = rules.policy ? await startGuardProxy(rules.fetch, rules.policy) : null;
+  const proxy = rules.policy || rules.upstream ? await startGuardProxy(rules.fetch, rules.policy, rules.upstream) : null;
   let context: BrowserContext | undefined;
   try {
     context = await browser.newContext({

@@ -14,6 +14,7 @@ import type { TrawlConfig } from '../config-schema.ts';
 import { fetchFailed, TrawlError } from '../errors.ts';
 import type { AddressPolicy } from '../net/http-client.ts';
 import { forbiddenAddressReason } from '../net/ssrf.ts';
+import { ProxyRouter } from '../net/proxies.ts';
 import type { BrowserJobOptions, BrowserPool, BrowserPoolStats, BrowserRequestFailure, BrowserSession } from '../services.ts';
 import type { Metrics } from '../metrics.ts';
 import { fetchFailureReason } from '../net/fetch-reasons.ts';
@@ -26,6 +27,8 @@ export interface BrowserPoolHooks {
    * Production code never sets it; tests use it to let one loopback address play a public server.
    */
   addressPolicy?: AddressPolicy;
+  /** The process's proxy router, shared with the HTTP client; without one the pool makes its own from the config. */
+  proxies?: ProxyRouter;
 }
 
 interface Instance {
@@ -63,6 +66,7 @@ function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
 export class ChromiumPool implements BrowserPool {
   private readonly policy: AddressPolicy | null;
   private readonly blockResources: ReadonlySet<string>;
+  private readonly proxies: ProxyRouter;
   private readonly instances = new Set<Instance>();
   private readonly waiters: Waiter[] = [];
   private current: Instance | null = null;
@@ -83,6 +87,7 @@ export class ChromiumPool implements BrowserPool {
   ) {
     this.policy = fetch.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
     this.blockResources = new Set(config.blockResources);
+    this.proxies = hooks.proxies ?? new ProxyRouter(fetch);
   }
 
   unavailableReason(): string | null {
@@ -113,7 +118,8 @@ export class ChromiumPool implements BrowserPool {
       instance.active++;
       instance.served++;
       this.pagesServed++;
-      prepared = await this.take(instance, options.context);
+      const upstream = this.proxies.route(options.proxy, options.target ? new URL(options.target).hostname : '').url;
+      prepared = await this.take(instance, options.context, upstream);
       return await this.deadline(work({ page: prepared.page, failures: prepared.proxy?.failures ?? [] }), options);
     } catch (err) {
       const gone = instance && (instance.dead || !instance.browser.isConnected());
@@ -170,28 +176,28 @@ export class ChromiumPool implements BrowserPool {
   }
 
   /** The warm spare when it fits the job (same browser, same context options), else a new context; then warms the next one. */
-  private async take(instance: Instance, options: BrowserContextOptions | undefined): Promise<PreparedContext> {
-    const key = JSON.stringify(options ?? {});
+  private async take(instance: Instance, options: BrowserContextOptions | undefined, upstream: string | null): Promise<PreparedContext> {
+    const key = JSON.stringify([options ?? {}, upstream]);
     let prepared: PreparedContext | null = null;
     if (this.spare?.instance === instance && this.spare.key === key) {
       const { ready } = this.spare;
       this.spare = null;
       prepared = await ready.catch(() => null);
     } else {
-      void this.discardSpare(); // made for another browser or other options (mobile)
+      void this.discardSpare(); // made for another browser, other options (mobile) or another proxy
     }
-    prepared ??= await openContext(instance.browser, options, this.rules(instance));
+    prepared ??= await openContext(instance.browser, options, this.rules(instance, upstream));
     // The next job's context opens while this one works; one spare at most, never for a browser on its way out.
     if (this.config.warmSpare && !this.spare && !this.closed && !instance.retiring && instance.served < this.config.recycleAfterPages) {
-      const ready = openContext(instance.browser, options, this.rules(instance));
+      const ready = openContext(instance.browser, options, this.rules(instance, upstream));
       ready.catch(() => {}); // a spare that fails to open is simply not used
       this.spare = { instance, key, ready };
     }
     return prepared;
   }
 
-  private rules(instance: Instance): ContextRules {
-    return { fetch: this.fetch, policy: this.policy, blockResources: this.blockResources, userAgent: instance.userAgent };
+  private rules(instance: Instance, upstream: string | null): ContextRules {
+    return { fetch: this.fetch, policy: this.policy, blockResources: this.blockResources, userAgent: instance.userAgent, upstream };
   }
 
   private async discardSpare(): Promise<void> {

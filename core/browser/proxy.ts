@@ -1,7 +1,9 @@
 /**
  * The SSRF guard of the browser: a forward proxy on 127.0.0.1, one per browser context, through
  * which Chromium sends every connection of the page — documents, frames, subresources, XHR/fetch,
- * each redirect hop, WebSockets and TLS tunnels. Playwright's request interception alone is not
+ * each redirect hop, WebSockets and TLS tunnels. When the job goes through an outbound proxy, this
+ * one chains to it (core/net/proxy-dial.ts), so the guard still sees every request and Chromium
+ * never needs the upstream's credentials (it cannot send SOCKS5 credentials at all). Playwright's request interception alone is not
  * enough: it never sees redirect hops, so an allowed URL answering "302 → http://10.0.0.1/" would
  * reach the internal address. Here the check runs in the socket's own lookup (the address checked
  * is the address connected to, so DNS rebinding gains nothing) with the HTTP client's rules.
@@ -18,6 +20,8 @@ import type { AddressPolicy } from '../net/http-client.ts';
 import { describeNetworkError, ForbiddenAddressError } from '../net/http-support.ts';
 import type { BrowserRequestFailure } from '../services.ts';
 import { createAddressGuard } from '../net/address-guard.ts';
+import { isIpLiteral } from '../net/ssrf.ts';
+import { proxyAgent, resolvesLocally, statusRefusal, tunnelThrough } from '../net/proxy-dial.ts';
 
 export interface GuardProxy {
   /** `http://127.0.0.1:<port>`, for the context's proxy setting. */
@@ -44,7 +48,8 @@ function splitTarget(target: string): { host: string; port: number } | null {
   return match && port > 0 && port < 65536 ? { host: match[1]!.replace(/^\[|\]$/g, ''), port } : null;
 }
 
-export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, policy: AddressPolicy): Promise<GuardProxy> {
+/** `policy` null: private networks allowed (started only to chain to `upstream`). */
+export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, policy: AddressPolicy | null, upstream: string | null = null): Promise<GuardProxy> {
   const guard = createAddressGuard(fetch, policy);
   const failures: BrowserRequestFailure[] = [];
   const sockets = new Set<Duplex>();
@@ -71,26 +76,42 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
       return res.writeHead(403, { 'content-type': 'text/plain' }).end(`Blocked by Trawl: ${refusal.message}`);
     }
     const port = Number(url.port || 80);
-    const upstream = http.request({
+    const hostname = url.hostname.replace(/^\[|\]$/g, '');
+    // A proxy that resolves names itself is sent nothing before the name is checked here.
+    if (!upstream || !policy || resolvesLocally(upstream) || isIpLiteral(hostname)) return send(req, res, url, port);
+    guard.check(hostname, port).then(() => send(req, res, url, port), (err: unknown) => {
+      record(url.href, err, url.hostname);
+      res.writeHead(err instanceof ForbiddenAddressError ? 403 : 502).end();
+    });
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, url: URL, port: number) => {
+    const outbound = http.request({
       hostname: url.hostname.replace(/^\[|\]$/g, ''),
       port,
       path: `${url.pathname}${url.search}`,
       method: req.method,
       headers: forwardable(req.headers),
-      agent,
+      agent: upstream ? proxyAgent(upstream, false) : agent,
       lookup: guard.lookupFor(port),
     }, (answer) => {
+      if (upstream && answer.statusCode === 407) {
+        // The outbound proxy's own refusal: Chromium must not take it for a challenge of this proxy.
+        answer.resume();
+        record(url.href, statusRefusal(upstream, 407), url.hostname);
+        return res.writeHead(502).end();
+      }
       res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
       answer.pipe(res);
     });
-    upstream.on('error', (err) => {
+    outbound.on('error', (err) => {
       record(url.href, err, url.hostname);
       if (res.headersSent) res.destroy();
       else res.writeHead(err instanceof ForbiddenAddressError ? 403 : 502).end();
     });
     // The browser gave up on the request (navigated away, context closed): so does the proxy.
-    res.on('close', () => { if (!res.writableFinished) upstream.destroy(); });
-    req.pipe(upstream);
+    res.on('close', () => { if (!res.writableFinished) outbound.destroy(); });
+    req.pipe(outbound);
   };
 
   const tunnel = (req: IncomingMessage, client: Duplex, head: Buffer) => {
@@ -104,22 +125,39 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
       return client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
     }
     let connected = false;
-    const upstream = net.connect({ host: target.host, port: target.port, lookup: guard.lookupFor(target.port) });
-    track(upstream);
-    upstream.once('connect', () => {
-      connected = true;
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', (err) => {
+    const fail = (err: unknown) => {
       record(label, err, target.host);
       if (connected) client.destroy();
       else client.end(`HTTP/1.1 ${err instanceof ForbiddenAddressError ? '403 Forbidden' : '502 Bad Gateway'}\r\n\r\n`);
-    });
-    client.on('error', () => upstream.destroy());
-    client.on('close', () => upstream.destroy());
+    };
+    const splice = (outbound: Duplex) => {
+      track(outbound);
+      connected = true;
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) outbound.write(head);
+      outbound.pipe(client);
+      client.pipe(outbound);
+      outbound.on('error', fail);
+      client.on('error', () => outbound.destroy());
+      client.on('close', () => outbound.destroy());
+    };
+    if (upstream) {
+      chainedTunnel(upstream, target).then((socket) => (client.destroyed ? socket.destroy() : splice(socket)), fail);
+      return;
+    }
+    const outbound = net.connect({ host: target.host, port: target.port, lookup: guard.lookupFor(target.port) });
+    track(outbound);
+    outbound.once('connect', () => splice(outbound));
+    outbound.once('error', fail);
+    client.on('close', () => { if (!connected) outbound.destroy(); });
+  };
+
+  /** A tunnel through the outbound proxy, after the guard has passed the target (socks5: the very address). */
+  const chainedTunnel = async (proxyUrl: string, target: { host: string; port: number }) => {
+    let host = target.host;
+    if (resolvesLocally(proxyUrl) && !isIpLiteral(host)) host = await guard.check(host, target.port);
+    else if (policy && !isIpLiteral(host)) await guard.check(host, target.port);
+    return tunnelThrough(proxyUrl, host, target.port, fetch.timeoutMs);
   };
 
   const server = http.createServer(forward);

@@ -51,6 +51,7 @@ export const coreRequestFields = {
   noCache: z.boolean().default(false),
   timeoutMs: z.number().int().min(1000).max(300_000).optional().describe('Overall time limit for this scrape in milliseconds.'),
   maxAgeMs: z.number().int().min(0).optional().describe('Answer from the cache only with a result at most this old (ms); 0 never does. The cache keeps results `storage.cacheTtlSeconds` at most.'),
+  proxy: z.string().trim().min(1).max(64).optional().describe('How this scrape reaches the target: "none" (direct), the name of a proxy pool from `[fetch.proxies]`, or "auto" (the default route, then after a block the browser and each pool in turn). Unset: `fetch.proxy` when configured, else direct.'),
   headers: requestHeaders.optional().describe('Request headers sent to the target (cookies, a user agent, Accept-Language…), on top of the configured ones; hop-by-hop headers cannot be set.'),
 };
 
@@ -81,6 +82,8 @@ export interface ScrapeRequest {
   maxAgeMs?: number;
   /** Sent to the target with every fetch of this scrape. */
   headers?: Record<string, string>;
+  /** `"none"`, a pool's name or `"auto"` (core/net/proxies.ts, core/fetch-attempts.ts); unset: the default route. */
+  proxy?: string;
   /** format.query: the question the `query` format answers. */
   query?: string;
   /** transform.main-content */

@@ -17,6 +17,8 @@ export interface AddressGuard {
   hostRefusal(host: string): ForbiddenAddressError | null;
   /** A socket lookup that applies the overrides and refuses forbidden answers. */
   lookupFor(port: number): LookupFunction;
+  /** Resolves `host` as `lookupFor` would, to its first address; rejects when it is refused. */
+  check(host: string, port: number): Promise<string>;
 }
 
 /** `policy` null (private networks allowed): only the `fetch.resolve` overrides apply. */
@@ -24,7 +26,13 @@ export function createAddressGuard(fetch: Readonly<TrawlConfig['fetch']>, policy
   const overrides = new Map(Object.entries(fetch.resolve).map(([k, v]) => [k.toLowerCase(), v]));
   const refuse = (address: string, reason: string) => new ForbiddenAddressError(address, reason);
 
-  return {
+  const guard: AddressGuard = {
+    check: (host, port) => new Promise((resolve, reject) => {
+      guard.lookupFor(port)(host, { all: true }, (err, addresses) => {
+        if (err) return reject(err);
+        resolve(Array.isArray(addresses) ? addresses[0]!.address : addresses);
+      });
+    }),
     hostRefusal(raw) {
       const host = raw.replace(/^\[|\]$/g, '').toLowerCase();
       if (!policy) return null;
@@ -52,4 +60,5 @@ export function createAddressGuard(fetch: Readonly<TrawlConfig['fetch']>, policy
       });
     },
   };
+  return guard;
 }

@@ -6,6 +6,7 @@
 import { isGuardRefusal } from './http-support.ts';
 
 const REASONS: ReadonlyArray<[RegExp, string]> = [
+  [/the proxy \S+ refused|through the proxy /, 'proxy_refused'],
   [/is not allowed \(|forbidden address/, 'ssrf_refused'],
   [/timed out|timeout/, 'timeout'],
   [/connection refused/, 'connection_refused'],

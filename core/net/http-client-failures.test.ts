@@ -1,5 +1,6 @@
 // The HTTP client when things go wrong: misbehaving servers, timeouts, aborts, refused connections,
 // unknown hosts, TLS and malformed input. Every server here listens on 127.0.0.1.
+import { TEST_CERT, TEST_KEY } from '../../test/helpers/tls-cert.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import net from 'node:net';
 import pino from 'pino';
@@ -148,21 +149,3 @@ describe('network failures', () => {
     expect((await failure(client().request('file:///etc/passwd'))).message).toBe('Failed to fetch URL: unsupported URL scheme file:');
   });
 });
-
-// Self-signed P-256 certificate for 127.0.0.1 / localhost (valid to 2126), only used to provoke a TLS error.
-const TEST_KEY = `-----BEGIN PRIVATE KEY-----
-MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgNZsaw7Kgv8KoXZQQ
-gCkY3NyvfEE6uidwQxmYHKmZN5ShRANCAARaJ6HAtfWZZORiVTQsNz+9EiiRKb1v
-xrTiZVMxUQSL4cSBCpgB3yuGPOC6Y6Du8NvnPDiFdRiP7Wm+0sioqNa7
------END PRIVATE KEY-----`;
-const TEST_CERT = `-----BEGIN CERTIFICATE-----
-MIIBnjCCAUOgAwIBAgIUQi7rjcJUCSv4SH9HOJ0NOQQoxS0wCgYIKoZIzj0EAwIw
-FTETMBEGA1UEAwwKdHJhd2wtdGVzdDAgFw0yNjExMjIwODIwMjhaGA8yMTI2MTAy
-OTA4MjAyOFowFTETMBEGA1UEAwwKdHJhd2wtdGVzdDBZMBMGByqGSM49AgEGCCqG
-SM49AwEHA0IABFonocC19Zlk5GJVNCw3P70SKJEpvW/GtOJlUzFRBIvhxIEKmAHf
-K4Y84LpjoO7w2+c8OIV1GI/tab7SyKio1rujbzBtMB0GA1UdDgQWBBTkps56gpij
-nsBA4PN65omWELqJcDAfBgNVHSMEGDAWgBTkps56gpijnsBA4PN65omWELqJcDAP
-BgNVHRMBAf8EBTADAQH/MBoGA1UdEQQTMBGHBH8AAAGCCWxvY2FsaG9zdDAKBggq
-hkjOPQQDAgNJADBGAiEAmC1HgywcGbF0OfqOG6U0uJvLpc1fK+cisXG8YGc73e0C
-IQCVsFvgI48aS+pfnirFWz8sGsANy5o5J7EPNGzHSKJcTw==
------END CERTIFICATE-----`;

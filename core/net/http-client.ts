@@ -15,9 +15,11 @@ import type { HttpClient, HttpRequestOptions } from '../services.ts';
 import { readBody } from './body.ts';
 import { decodeUtf8, settleCharset } from './charset.ts';
 import { textOnFirstRead } from '../response-text.ts';
-import { forbiddenAddressReason } from './ssrf.ts';
+import { forbiddenAddressReason, isIpLiteral } from './ssrf.ts';
+import { DIRECT, ProxyRouter, redactProxy } from './proxies.ts';
+import { ProxyRefusedError, proxyAgent, resolvesLocally, scrubProxy, statusRefusal } from './proxy-dial.ts';
 import { createAddressGuard, type AddressGuard } from './address-guard.ts';
-import { describeNetworkError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
+import { describeNetworkError, ForbiddenAddressError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
 import { fetchFailureReason, statusClass } from './fetch-reasons.ts';
 import type { Metrics } from '../metrics.ts';
 import { loggableUrl } from './url.ts';
@@ -34,6 +36,8 @@ export interface HttpClientHooks {
    * first hop into a forbidden address can be exercised without touching a real network.
    */
   addressPolicy?: AddressPolicy;
+  /** Extra trusted certificate (PEM) for TLS targets; tests use it for a self-signed fixture behind a proxy. */
+  ca?: string;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -53,26 +57,31 @@ interface HopRequest {
   method: string;
   headers: Record<string, string>;
   body?: string | Uint8Array;
+  /** The proxy every hop of this request goes through (picked once, at the start); null: direct. */
+  proxy: string | null;
 }
 
-export function createHttpClient(config: FetchConfig, logger: Logger, hooks: HttpClientHooks = {}, metrics?: Metrics): HttpClient {
+export function createHttpClient(config: FetchConfig, logger: Logger, hooks: HttpClientHooks = {}, metrics?: Metrics, proxies = new ProxyRouter(config)): HttpClient {
   const policy: AddressPolicy | null = config.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
   // The same address rules as every other outbound connection (the browser's proxy, receivers).
   const guard = createAddressGuard(config, policy);
   // For the origin of a configured service (`configuredService`): the operator chose it.
   const openGuard = policy ? createAddressGuard(config, null) : guard;
 
-  const openHop = (hop: HopRequest, attempt: Attempt, guard: AddressGuard): Promise<IncomingMessage> =>
-    new Promise((resolve, reject) => {
-      const { url } = hop;
-      const hostname = url.hostname.replace(/^\[|\]$/g, '');
-      // By name, and literals (sockets skip the lookup hook for them); resolved names in the lookup.
-      const refusal = guard.hostRefusal(hostname);
-      if (refusal) return reject(refusal);
+  const openHop = async (hop: HopRequest, attempt: Attempt, guard: AddressGuard): Promise<IncomingMessage> => {
+    const { url, proxy } = hop;
+    const hostname = url.hostname.replace(/^\[|\]$/g, '');
+    const isHttps = url.protocol === 'https:';
+    const port = url.port || (isHttps ? '443' : '80');
+    // By name, and literals (sockets skip the lookup hook for them); resolved names in the lookup.
+    const refusal = guard.hostRefusal(hostname);
+    if (refusal) throw refusal;
+    // A proxy that resolves names itself is sent nothing before the name is checked here.
+    if (proxy && policy && !resolvesLocally(proxy) && !isIpLiteral(hostname)) await guard.check(hostname, Number(port));
+    return new Promise((resolve, reject) => {
       if (attempt.signal.aborted) return reject(attempt.signal.reason);
       attempt.gotHeaders = false;
-      const isHttps = url.protocol === 'https:';
-      const port = url.port || (isHttps ? '443' : '80');
+      let tunnelStatus = 200;
       const req = (isHttps ? https : http).request({
         protocol: url.protocol,
         hostname,
@@ -80,15 +89,25 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
         path: `${url.pathname}${url.search}`,
         method: hop.method,
         headers: hop.headers,
-        agent: false,
+        // socks5:// resolves through this lookup too, so the proxy is sent the address checked.
+        agent: proxy ? proxyAgent(proxy, isHttps) : false,
         lookup: guard.lookupFor(Number(port)),
         auth: url.username ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
+        ...(hooks.ca ? { ca: hooks.ca } : {}),
       });
       const onAbort = () => req.destroy(attempt.signal.reason as Error);
       attempt.signal.addEventListener('abort', onAbort, { once: true });
+      // https-proxy-agent reports its CONNECT answer here (other agents may emit it without a status).
+      req.once('proxyConnect', (answer?: { statusCode?: number }) => { if (typeof answer?.statusCode === 'number') tunnelStatus = answer.statusCode; });
       req.once('response', (res) => {
         attempt.signal.removeEventListener('abort', onAbort);
         attempt.gotHeaders = true;
+        // The proxy's own answer (a refused tunnel, missing credentials) is not the page's.
+        const proxyStatus = tunnelStatus !== 200 ? tunnelStatus : res.statusCode === 407 ? 407 : 0;
+        if (proxy && proxyStatus) {
+          res.destroy();
+          return reject(statusRefusal(proxy, proxyStatus));
+        }
         resolve(res);
       });
       req.once('error', (err) => {
@@ -97,10 +116,15 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
       });
       req.end(hop.body);
     });
+  };
 
   /** Turns anything thrown during a request into the one error shape callers see. */
-  const failure = (err: unknown, url: URL, attempt: Attempt): TrawlError => {
+  const failure = (err: unknown, url: URL, attempt: Attempt, proxy: string | null): TrawlError => {
     if (err instanceof TrawlError) return err;
+    if (err instanceof ProxyRefusedError) return fetchFailed(err.message, err);
+    if (proxy && !attempt.signal.aborted && !(err instanceof ForbiddenAddressError)) {
+      return fetchFailed(`through the proxy ${redactProxy(proxy)}: ${scrubProxy(describeNetworkError(err, url.hostname), proxy)}`, err);
+    }
     // Decided by the signal, not the error: the platform may wrap the reason a socket was destroyed with.
     if (attempt.signal.aborted) {
       if (!(attempt.signal.reason instanceof RequestTimeout)) return fetchFailed('request aborted', err);
@@ -117,13 +141,14 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
       config.headers,
       options.headers ?? {},
     );
-    let hop: HopRequest = { url: start, method: options.method ?? 'GET', headers, body: options.body };
+    const { url: proxy } = options.configuredService && isLocalService(start.hostname) ? DIRECT : proxies.route(options.proxy, start.hostname);
+    let hop: HopRequest = { url: start, method: options.method ?? 'GET', headers, body: options.body, proxy };
     for (let redirects = 0; ; redirects++) {
       let res: IncomingMessage;
       try {
         res = await openHop(hop, attempt, options.configuredService && hop.url.origin === start.origin ? openGuard : guard);
       } catch (err) {
-        throw failure(err, hop.url, attempt);
+        throw failure(err, hop.url, attempt, hop.proxy);
       }
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
@@ -148,7 +173,7 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
         if (noBody) res.destroy();
         else ({ body, truncated } = await readBody(res, { maxBytes, contentEncoding: responseHeaders['content-encoding'], signal: attempt.signal, truncate: options.truncateBody }));
       } catch (err) {
-        throw failure(err, hop.url, attempt);
+        throw failure(err, hop.url, attempt, hop.proxy);
       }
       const mediaType = mediaTypeOf(responseHeaders['content-type'], body);
       const response: FetchedResponse = { status, headers: responseHeaders, body, finalUrl: hop.url.href, mediaType, ...(truncated ? { truncated } : {}) };
@@ -197,6 +222,16 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
   };
 }
 
+/**
+ * A configured service on this machine or its private network (Ollama on localhost, SearXNG by its
+ * compose name) is reached directly: the default proxy is for the web, and would not reach them.
+ */
+function isLocalService(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (isIpLiteral(host)) return forbiddenAddressReason(host) !== null;
+  return !host.includes('.') || host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local');
+}
+
 function mergeHeaders(...sources: Record<string, string>[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const source of sources) for (const [k, v] of Object.entries(source)) out[k.toLowerCase()] = v;
@@ -222,8 +257,8 @@ function nextHop(prev: HopRequest, status: number, location: string): HopRequest
   if (url.origin !== prev.url.origin) for (const h of ORIGIN_BOUND_HEADERS) delete headers[h];
   // 303 always, and 301/302 after a POST by long-standing browser practice, become a bodiless GET.
   const toGet = status === 303 ? prev.method !== 'HEAD' : (status === 301 || status === 302) && prev.method === 'POST';
-  if (!toGet) return { url, method: prev.method, headers, body: prev.body };
+  if (!toGet) return { url, method: prev.method, headers, body: prev.body, proxy: prev.proxy };
   delete headers['content-type'];
   delete headers['content-length'];
-  return { url, method: 'GET', headers };
+  return { url, method: 'GET', headers, proxy: prev.proxy };
 }

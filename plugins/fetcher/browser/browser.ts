@@ -11,6 +11,7 @@ import type { Job } from '../../../core/job.ts';
 import { browserNeeds } from '../../../core/model/request.ts';
 import { definePlugin } from '../../../core/plugin.ts';
 import { configInvalid } from '../../../core/errors.ts';
+import { fetchProxy } from '../../../core/fetch-attempts.ts';
 import { Tokens } from '../../../core/services.ts';
 import { DEFAULT_MAX_SCREENSHOT_HEIGHT } from '../../../core/browser/screenshot.ts';
 import { detectAppShell } from './app-shell.ts';
@@ -92,6 +93,7 @@ export const browserFetcher = definePlugin({
       matches: (job) => browserNeeds(job.request).length > 0,
 
       canRefetch: () => !pool.unavailableReason(),
+      renders: true,
 
       async fetch(doc) {
         const { job } = doc;
@@ -100,7 +102,8 @@ export const browserFetcher = definePlugin({
           navigationTimeoutMs: job.request.timeoutMs ?? ctx.config.fetch.timeoutMs,
           maxBodyBytes: ctx.config.fetch.maxBodyBytes,
         };
-        await pool.withPage({ context: await contextFor(job, opts), signal: job.signal, timeoutMs: job.request.timeoutMs }, (session) => renderInto(doc, session, catalog, settings));
+        const page = { context: await contextFor(job, opts), signal: job.signal, timeoutMs: job.request.timeoutMs, proxy: fetchProxy(doc), target: job.url };
+        await pool.withPage(page, (session) => renderInto(doc, session, catalog, settings));
         const response = doc.response!;
         doc.metadata.statusCode = response.status;
         doc.metadata.finalUrl = response.finalUrl;

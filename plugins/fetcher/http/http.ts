@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
 import { Tokens } from '../../../core/services.ts';
+import { fetchProxy } from '../../../core/fetch-attempts.ts';
 
 const PLUGIN_ID = 'fetcher.http';
 
@@ -28,6 +29,7 @@ export const httpFetcher = definePlugin({
           headers: doc.job.request.headers ? { ...options.headers, ...doc.job.request.headers } : options.headers,
           signal: doc.job.signal,
           timeoutMs: doc.job.request.timeoutMs,
+          proxy: fetchProxy(doc),
         });
         doc.response = response;
         doc.metadata.statusCode = response.status;

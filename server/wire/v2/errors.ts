@@ -17,6 +17,7 @@ const CODES: Readonly<Record<ErrorCode, string>> = {
   conflict: 'CONFLICT',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   fetch_failed: 'SCRAPE_SITE_ERROR',
+  blocked: 'SCRAPE_BLOCKED',
   unsupported_content: 'SCRAPE_UNSUPPORTED_FILE_ERROR',
   unprocessable: 'SCRAPE_FAILED',
   timeout: 'SCRAPE_TIMEOUT',

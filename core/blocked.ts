@@ -1,0 +1,30 @@
+/**
+ * Asks the enabled `blocker` plugins whether a fetched response is a block rather than the page:
+ * builds their input once (status, headers, the start of the body as text, its title) and returns
+ * the first verdict in plugin order. Runs on the server thread after every fetch, so it reads at
+ * most `BLOCKER_BODY_CHARS` of a body and never parses it.
+ */
+import type { FetchedResponse } from './document.ts';
+import { BLOCKER_BODY_CHARS, type BlockerHandler, type BlockerInput, type BlockVerdict } from './kinds/blocker.ts';
+import { isTextual } from './net/http-support.ts';
+
+const TITLE = /<title\b[^>]*>([^<]{0,1000})<\/title/i;
+const latin1 = new TextDecoder('latin1');
+
+export function blockerInput(response: FetchedResponse): BlockerInput {
+  const textual = isTextual(response.mediaType) || response.mediaType === 'application/octet-stream';
+  // Markers are ASCII: decoding bytes one to one keeps them whatever the page's charset.
+  const body = textual ? latin1.decode(response.body.subarray(0, BLOCKER_BODY_CHARS)) : '';
+  const title = TITLE.exec(body)?.[1]?.replace(/\s+/g, ' ').trim() ?? '';
+  return { status: response.status, headers: response.headers, url: response.finalUrl, body, title };
+}
+
+export function recogniseBlock(blockers: ReadonlyArray<{ handler: BlockerHandler }>, response: FetchedResponse | null): BlockVerdict | null {
+  if (!response || blockers.length === 0) return null;
+  const input = blockerInput(response);
+  for (const { handler } of blockers) {
+    const verdict = handler.recognise(input);
+    if (verdict) return verdict;
+  }
+  return null;
+}
