@@ -6,7 +6,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { z } from 'zod';
 import type { AnyFeature } from './feature.ts';
-import { proxyPool, proxyPoolName, proxyUrl } from './net/proxy-schema.ts';
+import { proxyPools, proxyUrl } from './net/proxy-schema.ts';
 
 const pluginEntry = z.union([z.boolean(), z.record(z.string(), z.unknown())]);
 
@@ -55,7 +55,7 @@ export const configSchema = z.strictObject({
     /** The proxy every fetch of the web goes through unless a request says otherwise (TRAWL_FETCH_PROXY). */
     proxy: proxyUrl.optional(),
     /** Named proxy pools a request picks with `proxy: "<name>"`; `"auto"` tries them in this order after a block. */
-    proxies: z.record(proxyPoolName, proxyPool).default({}),
+    proxies: proxyPools.default({}),
   }).prefault({}),
   /**
    * The /v2 wire format: what Firecrawl's `proxy` values mean on this server, each "none", "auto" or a

@@ -38,7 +38,12 @@ export const proxyPool = z.strictObject({
   stickySeconds: z.number().int().min(1).max(86_400).default(600),
 });
 
-export const proxyPoolName = z.string().regex(/^[A-Za-z0-9][\w-]{0,63}$/, 'pool names are letters, digits, "-" and "_"')
-  .refine((name) => !(RESERVED_PROXY_CHOICES as readonly string[]).includes(name.toLowerCase()), 'is reserved ("none" and "auto" are choices of their own)');
+/** Pools by name (`[fetch.proxies.<name>]`); names are checked here so the message can say what is wrong with one. */
+export const proxyPools = z.record(z.string(), proxyPool).superRefine((pools, ctx) => {
+  for (const name of Object.keys(pools)) {
+    if ((RESERVED_PROXY_CHOICES as readonly string[]).includes(name.toLowerCase())) ctx.addIssue({ code: 'custom', path: [name], message: 'is reserved ("none" and "auto" are choices of their own)' });
+    else if (!/^[A-Za-z0-9][\w-]{0,63}$/.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'pool names are letters, digits, "-" and "_"' });
+  }
+});
 
 export type ProxyPoolConfig = z.output<typeof proxyPool>;

@@ -15,6 +15,7 @@ import { TrawlError } from '../../../core/errors.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
 import { defineRoutes, route, type Route } from '../../route.ts';
+import { applyV2Proxy } from '../../wire/v2/proxy.ts';
 import { checkJobId } from '../../wire/v2/errors.ts';
 import { presentErrors, presentPage, presentRunStatus } from '../../wire/v2/present.ts';
 import { v2BatchSchema, v2CrawlSchema, type V2Batch, type V2Crawl } from '../../wire/v2/request.ts';
@@ -61,6 +62,7 @@ function runRoutes(service: CrawlService, kind: RunKind, config: Readonly<TrawlC
       // Pages are charged as they are scraped; starting needs credit for one.
       meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }), url: ({ request }) => request.url },
       async handle({ request, workspace, body, usage }) {
+        applyV2Proxy(config, body.proxy, body.request.scrapeOptions, 'scrapeOptions.proxy');
         const run = await service.startCrawl(body.request, workspace, null, v2FieldName);
         usage.runId = run.id;
         return started(run, publicBase(config, request), {}, body.warnings);
@@ -71,6 +73,7 @@ function runRoutes(service: CrawlService, kind: RunKind, config: Readonly<TrawlC
       input: v2BatchSchema(service),
       meter: { endpoint: 'batch', requires: () => ({ batchItem: 1 }) },
       async handle({ request, workspace, body, usage }) {
+        applyV2Proxy(config, body.proxy, body.request.scrapeOptions);
         const run = await service.startBatch(body.request, workspace, v2FieldName);
         usage.runId = run.id;
         return started(run, publicBase(config, request), body.invalidURLs.length ? { invalidURLs: body.invalidURLs } : {}, body.warnings);

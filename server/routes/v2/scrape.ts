@@ -3,7 +3,8 @@
  * /v1/scrape (server/wire/v2 parses and presents; nothing passes through /v1).
  */
 import { modelFormatUnits } from '../../../core/metering.ts';
-import { CoreTokens } from '../../../core/services.ts';
+import { CoreTokens, Tokens } from '../../../core/services.ts';
+import { applyV2Proxy } from '../../wire/v2/proxy.ts';
 import { defineRoutes, route } from '../../route.ts';
 import { scrapeHeaders } from '../../timing.ts';
 import { presentDocument } from '../../wire/v2/present.ts';
@@ -15,13 +16,14 @@ import { V2_ERRORS, warningOf } from './shared.ts';
 export const v2ScrapeModule = defineRoutes({
   name: 'v2-scrape',
   errors: V2_ERRORS,
-  needs: { scraper: CoreTokens.Scraper },
-  routes: ({ scraper }) => [
+  needs: { scraper: CoreTokens.Scraper, config: Tokens.Config },
+  routes: ({ scraper, config }) => [
     route<V2Scrape>({
       method: 'POST', path: '/v2/scrape', body: 'manual',
       input: v2ScrapeSchema(scraper.request),
       meter: { endpoint: 'scrape', units: ({ request }) => ({ scrape: 1, ...modelFormatUnits(request.formats) }), url: ({ request }) => request.url },
       async handle({ request, workspace, body, usage }) {
+        applyV2Proxy(config, body.proxy, body.request);
         const outcome = await scraper.scrape(body.request, workspace, request.signal, v2FieldName);
         if (outcome.resultId) usage.resultId = outcome.resultId;
         const data = presentDocument(outcome.result, { formats: body.shown, actions: body.request.actions }, body.sourceUrl, outcome.cached ? 'hit' : 'miss');

@@ -34,6 +34,7 @@ const EVERY_FIELD = {
   timeout: 20_000,
   max_age_ms: 60_000,
   headers: { 'X-Token': 'abc' },
+  proxy: 'auto',
   extract: { prompt: 'The title' },
 };
 
@@ -55,6 +56,7 @@ const EVERY_FIELD_MODEL = {
   timeoutMs: 20_000,
   maxAgeMs: 60_000,
   headers: { 'X-Token': 'abc' },
+  proxy: 'auto',
   extract: { prompt: 'The title' },
 };
 

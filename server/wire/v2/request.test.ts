@@ -71,8 +71,9 @@ describe('POST /v2/scrape body', () => {
       'Format "branding" is not supported by this server and was ignored',
       'actions[1].all is not supported: the first match is clicked',
       'location.country is not applied (pages are fetched from this server\'s own network); location.languages are sent as Accept-Language',
-      'Not supported by this server and ignored: proxy',
     ]);
+    // The route maps it with [v2.proxies]; the parser only carries it.
+    expect(parsed.proxy).toBe('stealth');
   });
 
   test('defaults: markdown, main content only', () => {

@@ -20,7 +20,7 @@ import type { ComposedRequest } from '../../../core/model/compose.ts';
 import { httpUrl, type ScrapeRequest } from '../../../core/model/request.ts';
 import { receiverUrlSchema } from '../../../core/net/receiver.ts';
 import { V2_HOOK_FORMAT } from './webhooks.ts';
-import { convertScrapeOptions, ignoredOptions, v2FieldName, v2ScrapeOptionFields, type Converted } from './scrape-options.ts';
+import { convertScrapeOptions, ignoredOptions, v2FieldName, v2ScrapeOptionFields, type Converted, type V2Proxy } from './scrape-options.ts';
 import { oncePer } from '../once.ts';
 
 type Ctx = z.RefinementCtx;
@@ -74,6 +74,8 @@ export interface V2Scrape {
   /** The formats the Document shows: none for `formats: []` (metadata only), which still renders markdown. */
   shown: string[];
   warnings: string[];
+  /** Firecrawl's proxy value; the route maps it (server/wire/v2/proxy.ts). */
+  proxy: V2Proxy;
 }
 
 /** The body of POST /v2/scrape. */
@@ -87,7 +89,7 @@ export const v2ScrapeSchema = oncePer((composed: ComposedRequest) =>
       return z.NEVER;
     }
     const request = parsed.data as unknown as ScrapeRequest;
-    return { request, sourceUrl: body.url, shown: body.formats?.length === 0 ? [] : request.formats, warnings: options.warnings };
+    return { request, sourceUrl: body.url, shown: body.formats?.length === 0 ? [] : request.formats, warnings: options.warnings, proxy: options.proxy };
   }));
 
 const CRAWL_KNOWN = new Set(['url', 'prompt', 'includePaths', 'excludePaths', 'maxDiscoveryDepth', 'limit', 'sitemap', 'crawlEntireDomain',
@@ -97,6 +99,7 @@ const pathList = z.array(z.string().max(1000)).max(50).default([]);
 export interface V2Crawl {
   request: CrawlRequest;
   warnings: string[];
+  proxy: V2Proxy;
 }
 
 function checkPatterns(body: { includePaths: string[]; excludePaths: string[] }, ctx: Ctx): void {
@@ -165,7 +168,7 @@ export const v2CrawlSchema = oncePer((service: CrawlService) => {
       forward(parsed.error, ctx);
       return z.NEVER;
     }
-    return { request: parsed.data as CrawlRequest, warnings };
+    return { request: parsed.data as CrawlRequest, warnings, proxy: options.proxy };
   });
 });
 
@@ -175,6 +178,7 @@ export interface V2Batch {
   request: BatchRequest;
   invalidURLs: string[];
   warnings: string[];
+  proxy: V2Proxy;
 }
 
 /** The body of POST /v2/batch/scrape: URLs and the scrape options side by side. */
@@ -212,7 +216,7 @@ export const v2BatchSchema = oncePer((service: CrawlService) => {
       return z.NEVER;
     }
     const request = { urls, scrapeOptions: scrapeOptions.data, ...(hook ? { hook: hook.data } : {}) } as BatchRequest;
-    return { request, invalidURLs, warnings };
+    return { request, invalidURLs, warnings, proxy: options.proxy };
   });
 });
 
@@ -252,7 +256,7 @@ export const v2SearchSchema = oncePer((composed: ComposedRequest) => z.looseObje
   country: z.string().optional(),
   timeout: z.number().int().min(1000).max(300_000).optional(),
   scrapeOptions: z.looseObject(v2ScrapeOptionFields).optional(),
-}).transform((body, ctx): { request: SearchRequest; warnings: string[] } => {
+}).transform((body, ctx): { request: SearchRequest; warnings: string[]; proxy: V2Proxy } => {
   const warnings = ignoredOptions(body, SEARCH_KNOWN);
   const others = (body.sources ?? []).map((s) => (typeof s === 'string' ? s : s.type)).filter((s) => s !== 'web');
   if (others.length) warnings.push(`sources: only web results are available here; ${others.join(', ')} left out`);
@@ -279,5 +283,5 @@ export const v2SearchSchema = oncePer((composed: ComposedRequest) => z.looseObje
     return z.NEVER;
   }
   const timeout = body.timeout !== undefined && scrape ? { timeoutMs: body.timeout } : {};
-  return { request: { ...parsed.data, ...(checked ? { scrapeOptions: { ...timeout, ...checked.data } } : {}) }, warnings };
+  return { request: { ...parsed.data, ...(checked ? { scrapeOptions: { ...timeout, ...checked.data } } : {}) }, warnings, proxy: options?.proxy ?? 'auto' };
 }));

@@ -2,7 +2,8 @@
  * /v2 scrape options (Firecrawl's v2 shape, camelCase) into the internal scrape request: formats
  * given as strings or `{type, …}` objects, `includeTags`/`excludeTags`, `waitFor` (a wait before
  * the actions), `actions` in their /v2 spelling, `location` languages as `Accept-Language`,
- * `maxAge` onto the cache. Options Trawl does not carry out (proxies, ad blocking, PII redaction…)
+ * `maxAge` onto the cache, `proxy` onto the operator's `[v2.proxies]` (by the route, proxy.ts). Options
+ * Trawl does not carry out (ad blocking, PII redaction…)
  * are accepted and named in the answer's `warning`, as Firecrawl's self-hosted server accepts what
  * its engines lack; an option whose
  * absence would change the result (`json` without a prompt or schema, a `pdf` action) is a 400.
@@ -41,6 +42,8 @@ export const v2ScrapeOptionFields = {
   location: z.object({ country: z.string().max(20).optional(), languages: z.array(z.string().max(35)).max(20).optional() }).optional(),
   maxAge: z.number().int().min(0).optional(),
   storeInCache: z.boolean().optional(),
+  /** Mapped onto this server's proxy choices by `[v2.proxies]` (server/wire/v2/proxy.ts); Firecrawl's default is auto. */
+  proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto']).default('auto'),
 };
 export const V2_SCRAPE_OPTION_NAMES = new Set(Object.keys(v2ScrapeOptionFields));
 
@@ -52,7 +55,11 @@ export interface Converted {
   options: Record<string, unknown>;
   warnings: string[];
   issues: Issue[];
+  /** Firecrawl's proxy value, for the route to map with `[v2.proxies]` (it needs the configuration). */
+  proxy: V2Proxy;
 }
+
+export type V2Proxy = V2Options['proxy'];
 
 /** Internal field → /v2 field, for messages about the converted options. */
 const V2_NAMES: Readonly<Record<string, string>> = {
@@ -127,7 +134,7 @@ function convertAction(action: Record<string, unknown>, index: number, converted
 
 /** The internal scrape options (without url) of a /v2 options object, validated for type by the caller's zod schema. */
 export function convertScrapeOptions(body: V2Options & Record<string, unknown>): Converted {
-  const converted: Converted = { options: {}, warnings: [], issues: [] };
+  const converted: Converted = { options: {}, warnings: [], issues: [], proxy: body.proxy ?? 'auto' };
   const out = converted.options;
   out.formats = convertFormats(body.formats, out, converted);
   out.onlyMainContent = body.onlyMainContent;
