@@ -27,6 +27,8 @@ export interface Metadata {
   contentType?: string;
   /** Set (true) when the page was rendered in the browser. */
   rendered?: boolean;
+  /** How long the server asked to be left alone (the Retry-After of a 429 or 503), in seconds. */
+  retryAfterSeconds?: number;
   /** What kind of page it is; set on web pages by the main-content transform. */
   pageType?: PageType;
   /** The chance (0–1) that the returned content is the page's main content, no more and no less; set with pageType. */

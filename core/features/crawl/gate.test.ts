@@ -31,4 +31,14 @@ describe('host gate', () => {
     controller.abort(new Error('shutting down'));
     await expect(waiting).rejects.toThrow('shutting down');
   });
+
+  test('a hold-off (a 429\'s Retry-After) keeps the host busy and its next start waiting', async () => {
+    const gate = new HostGate(4, 0);
+    await gate.holdOff('busy.test', 300);
+    expect(gate.busyHosts()).toEqual(['busy.test']);
+    const started = Date.now();
+    (await gate.acquire('busy.test', 0))();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    (await gate.acquire('other.test', 0))(); // other hosts are not held
+  });
 });

@@ -12,6 +12,8 @@ export interface PolitenessGate {
   busyHosts(): string[];
   /** Waits for a slot of the host; resolves with the release function. */
   acquire(host: string, delayMs: number, signal?: AbortSignal): Promise<() => void>;
+  /** The host asked to be left alone (a 429's Retry-After): no fetch of it starts for `ms`. */
+  holdOff(host: string, ms: number): Promise<void>;
 }
 
 interface HostState {
@@ -74,6 +76,12 @@ export class HostGate implements PolitenessGate {
         signal?.addEventListener('abort', wake, { once: true });
       });
     }
+  }
+
+  async holdOff(host: string, ms: number): Promise<void> {
+    const state = this.stateOf(host);
+    state.nextAt = Math.max(state.nextAt, Date.now() + ms);
+    setTimeout(this.onFree, ms).unref?.();
   }
 
   private stateOf(host: string): HostState {

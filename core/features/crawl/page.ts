@@ -26,6 +26,9 @@ import { createScope, type Scope } from './scope.ts';
 import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';
 
+/** The longest wait a Retry-After imposes on a host's pages. */
+const MAX_HOLD_OFF_SECONDS = 600;
+
 export interface PageWorkerDeps {
   db: CrawlDb;
   store: CrawlStore;
@@ -176,6 +179,8 @@ export function createPageWorker(deps: PageWorkerDeps) {
 
     const { metadata } = result;
     const status = metadata.statusCode ?? 200;
+    // The host said how long to leave it alone: none of its pages start before then (bounded: a page must not stall a crawl for hours).
+    if (metadata.retryAfterSeconds) await gate.holdOff(self.host, Math.min(metadata.retryAfterSeconds, MAX_HOLD_OFF_SECONDS) * 1000);
     if ((status === 429 || status >= 500) && job.attempt < job.maxAttempts) throw new TrawlError('fetch_failed', `The server answered HTTP ${status}`);
 
     const redirect = metadata.finalUrl ? crawlUrl(metadata.finalUrl) : null;

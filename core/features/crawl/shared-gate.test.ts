@@ -37,6 +37,16 @@ for (const database of testDatabases().filter((d) => d.name === 'postgres')) {
       first();
     });
 
+    test('a hold-off reaches every process: no start of the host before it ends', async () => {
+      const [a, b] = [gate(4, 0), gate(4, 0)];
+      (await a.acquire('example.org', 0))();
+      await a.holdOff('example.org', 400);
+      expect(a.busyHosts()).toEqual(['example.org']);
+      const started = Date.now();
+      (await b.acquire('example.org', 0))();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    });
+
     test('starts are spaced by the larger of the configured gap and the host\'s delay, across processes', async () => {
       const [a, b] = [gate(4, 100), gate(4, 100)];
       const db = storage.db.withTables<CrawlTables>();

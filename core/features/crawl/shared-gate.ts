@@ -74,6 +74,14 @@ export class SharedHostGate implements PolitenessGate {
     }
   }
 
+  async holdOff(host: string, ms: number): Promise<void> {
+    const until = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint + ${ms}`;
+    await this.db.insertInto('crawl_hosts').values({ host, next_at: until })
+      .onConflict((oc) => oc.column('host').doUpdateSet({ next_at: sql<number>`greatest(crawl_hosts.next_at, excluded.next_at)` })).execute();
+    this.busyUntil.set(host, Math.max(this.busyUntil.get(host) ?? 0, Date.now() + ms));
+    setTimeout(this.onFree, ms).unref?.();
+  }
+
   private releaser(slot: string): () => void {
     let released = false;
     return () => {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
 import { Tokens } from '../../../core/services.ts';
 import { fetchProxy } from '../../../core/fetch-attempts.ts';
+import { retryAfterSeconds } from '../../../core/net/provider-http.ts';
 
 const PLUGIN_ID = 'fetcher.http';
 
@@ -35,6 +36,8 @@ export const httpFetcher = definePlugin({
         doc.metadata.statusCode = response.status;
         doc.metadata.finalUrl = response.finalUrl;
         doc.metadata.contentType = response.headers['content-type'] ?? response.mediaType;
+        const wait = response.status === 429 || response.status === 503 ? retryAfterSeconds(response.headers) : undefined;
+        if (wait !== undefined) doc.metadata.retryAfterSeconds = wait;
         // HTTP error statuses are not fetch failures: a 404 or 503 page is what the site serves at
         // that URL, and users scraping or watching it want to see it (and a watch should notice a page
         // turning into an error page). So the body goes through the pipeline like any other; the
