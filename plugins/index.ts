@@ -52,6 +52,13 @@ import { sourceMapScanner } from './scanner/source-map/source-map.ts';
 import { stringsScanner } from './scanner/strings/strings.ts';
 import { rssSocial } from './social/rss/rss.ts';
 import { xSocial } from './social/x/x.ts';
+import { cloudflareBlocker } from './blocker/cloudflare/cloudflare.ts';
+import { akamaiBlocker } from './blocker/akamai/akamai.ts';
+import { datadomeBlocker } from './blocker/datadome/datadome.ts';
+import { perimeterxBlocker } from './blocker/perimeterx/perimeterx.ts';
+import { recaptchaBlocker } from './blocker/recaptcha/recaptcha.ts';
+import { hcaptchaBlocker } from './blocker/hcaptcha/hcaptcha.ts';
+import { turnstileBlocker } from './blocker/turnstile/turnstile.ts';
 
 export const builtinPlugins: readonly AnyPlugin[] = [
   browserFetcher, // before http: it takes only the jobs that need a browser
@@ -107,4 +114,13 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   // Social sources (monitors and audience export): the first enabled one serves; off until configured.
   xSocial,
   rssSocial,
+  // Blocked pages, asked after every fetch; the first verdict names the page. The anti-bot vendors'
+  // own pages come before the CAPTCHA walls, which also step aside on a vendor's page by themselves.
+  cloudflareBlocker,
+  akamaiBlocker,
+  datadomeBlocker,
+  perimeterxBlocker,
+  recaptchaBlocker,
+  hcaptchaBlocker,
+  turnstileBlocker,
 ] as unknown as readonly AnyPlugin[];

@@ -1,0 +1,50 @@
+/**
+ * The rule the CAPTCHA-widget recognisers (recaptcha, hcaptcha, turnstile) share. A widget is
+ * everywhere — comment forms, contact forms, sign-ups — so finding one proves nothing; it is a
+ * wall when it covers the page: served with a blocking status, under a title that asks the
+ * reader to prove they are human, or with next to nothing else to read. And a widget inside an
+ * anti-bot vendor's own interstitial is that vendor's page, named by its recogniser: the walls
+ * step aside there, so the answer does not hang on the order recognisers are asked in.
+ */
+import { z } from 'zod';
+import type { BlockerInput, BlockVerdict } from '../../../core/plugin.ts';
+import { blockingStatus, firstIndex, INTERSTITIAL_CHARS, saysLittle } from './page.ts';
+
+export const wallOptions = z.strictObject({
+  maxVisibleChars: z.number().int().min(0).max(100_000).default(INTERSTITIAL_CHARS)
+    .describe('A page with a CAPTCHA widget and at most this many characters of visible text (spaces not counted) is a CAPTCHA wall; a longer page is content that happens to hold a form with a CAPTCHA.'),
+});
+export type WallOptions = z.output<typeof wallOptions>;
+
+export interface WallSpec {
+  vendor: string;
+  /** A word every marker below contains: one remembered scan for it spares the regexes on most pages. */
+  token: string;
+  /** The vendor's script or frame: the widget is really that vendor's. */
+  asset: RegExp;
+  /** The widget itself on the page (its class, or the call that renders it). */
+  widget: RegExp;
+}
+
+/** Titles that ask the reader to prove something about themselves (English only). */
+const HUMAN_TITLE = /\bcaptcha\b|\bverif(?:y|ying|ication)\b.{0,30}\b(?:human|not a (?:ro)?bot|browser)\b|\bhuman verification\b|\bare you (?:a )?(?:human|robot|bot)\b|\bnot a robot\b|\bsecurity check\b|\bbot (?:check|verification)\b/i;
+
+/**
+ * The anti-bot vendors' interstitial markers, the same ones their recognisers read (Cloudflare's
+ * challenge state and old CAPTCHA page, DataDome's host, HUMAN's challenge box, Akamai's sec-cpt).
+ */
+const VENDOR_PAGE = /_cf_chl_|cf-captcha-container|captcha-delivery\.com|px-captcha|\/_sec\/cp_challenge\//;
+
+export function recogniseWall(page: BlockerInput, spec: WallSpec, options: WallOptions): BlockVerdict | null {
+  if (firstIndex(page, spec.token) === -1) return null;
+  const asset = spec.asset.exec(page.body);
+  const widget = asset && spec.widget.exec(page.body);
+  if (!widget) return null;
+  if (page.headers['cf-mitigated'] !== undefined || VENDOR_PAGE.test(page.body)) return null;
+  const why = blockingStatus(page) ? `status ${page.status}`
+    : HUMAN_TITLE.test(page.title) ? `title "${page.title}"`
+    : saysLittle(page, options.maxVisibleChars) ? `at most ${options.maxVisibleChars} characters of visible text`
+    : null;
+  if (!why) return null;
+  return { vendor: spec.vendor, kind: 'captcha', evidence: `${asset[0]} and ${widget[0]}, ${why}` };
+}
