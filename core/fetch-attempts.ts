@@ -57,7 +57,7 @@ export interface AttemptDeps {
 
 /** Runs the attempts in order and returns the first document that is not a block. */
 export async function fetchWithAttempts(job: Job, attempts: readonly Attempt[], deps: AttemptDeps): Promise<PageDocument> {
-  const notes: string[] = [];
+  const notes: Array<{ plugin: string; message: string }> = [];
   const tried: string[] = [];
   let spentMs = 0;
   let failedRoute: string | null = null;
@@ -82,20 +82,20 @@ export async function fetchWithAttempts(job: Job, attempts: readonly Attempt[], 
         throw blocked;
       }
       failedRoute = route;
-      notes.push(`Fetching through ${attempt.label} failed (${asTrawlError(err).message}); tried the next route`);
+      notes.push({ plugin: attempt.fetcher.id, message: `Fetching through ${attempt.label} failed (${asTrawlError(err).message}); tried the next route` });
       continue;
     }
     const verdict = recogniseBlock(deps.blockers, doc.response);
     if (!verdict) {
       doc.timings.fetch = (doc.timings.fetch ?? 0) + spentMs;
-      for (const note of notes) doc.warn('fetch', attempt.fetcher.id, note);
+      for (const note of notes) doc.warn('fetch', note.plugin, note.message);
       return doc;
     }
     spentMs += doc.timings.fetch ?? 0;
     deps.metrics?.blockedPages.inc({ vendor: verdict.vendor });
     const status = doc.response?.status ?? 0;
     tried.push(`${attempt.label}: blocked by ${verdict.vendor} (${verdict.kind}, HTTP ${status})`);
-    notes.push(`Blocked by ${verdict.vendor} (${verdict.kind}) through ${attempt.label}; tried the next route`);
+    notes.push({ plugin: attempt.fetcher.id, message: `Blocked by ${verdict.vendor} (${verdict.kind}) through ${attempt.label}; tried the next route` });
     blocked = blockedPage({ vendor: verdict.vendor, kind: verdict.kind, statusCode: status, ...(tried.length > 1 ? { attempts: [...tried] } : {}) });
     blocked.stage = 'fetch';
     blocked.pluginId = attempt.fetcher.id;

@@ -59,20 +59,34 @@ describe('/v1', () => {
     expect(answer.body).toEqual({ error: 'Blocked by cloudflare (challenge)', code: 'blocked', vendor: 'cloudflare', kind: 'challenge', status_code: 403 });
   });
 
-  test('nothing of a blocked page is stored: the results list never shows it', async () => {
+  test('nothing of a blocked page is stored, so nothing can be answered from the cache', async () => {
     await server.post('/v1/scrape', { url: site.at('/guarded') });
-    const results = await server.get('/v1/results?per_page=100');
-    expect(results.status).toBe(200);
-    expect(JSON.stringify(results.body)).not.toContain('/guarded');
+    expect((await server.post('/v1/scrape', { url: site.at('/a') })).status).toBe(200);
+    const rows = await server.trawl.storage.db.selectFrom('results').select(['url']).execute();
+    expect(rows.map((r) => r.url)).not.toContain(site.at('/guarded'));
+    expect(rows.map((r) => r.url)).toContain(site.at('/a')); // an open page is
   });
 
   test('proxy: "auto" escalates to the pool and lists each attempt in the warnings', async () => {
     proxy.seen.length = 0;
     const answer = await server.post('/v1/scrape', { url: site.at('/guarded'), formats: ['markdown'], proxy: 'auto', render: false });
     expect(answer.status).toBe(200);
-    expect(answer.body.data.markdown).toContain('The harbour opens at six');
-    expect(answer.body.data.warnings.map((w: { message: string }) => w.message)).toEqual(['Blocked by cloudflare (challenge) through the default route; tried the next route']);
+    expect(answer.body.markdown).toContain('The harbour opens at six');
+    expect(answer.body.warnings).toEqual(['fetcher.http: Blocked by cloudflare (challenge) through the default route; tried the next route']);
     expect(proxy.seen.map((s) => s.url)).toEqual([site.at('/guarded')]);
+  });
+
+  test('with rendering allowed, "auto" tries the browser before the pool, then the pool in the browser', async () => {
+    proxy.seen.length = 0;
+    const answer = await server.post('/v1/scrape', { url: site.at('/guarded'), formats: ['markdown'], proxy: 'auto' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.markdown).toContain('The harbour opens at six');
+    expect(answer.body.metadata.rendered).toBe(true);
+    expect(answer.body.warnings).toEqual([
+      'fetcher.http: Blocked by cloudflare (challenge) through the default route; tried the next route',
+      'fetcher.browser: Blocked by cloudflare (challenge) through the browser; tried the next route',
+    ]);
+    expect(proxy.seen.map((s) => s.url)).toContain(site.at('/guarded'));
   });
 
   test('a named pool is used directly; an unknown one is a 400 that lists the pools', async () => {
@@ -86,7 +100,7 @@ describe('/v1', () => {
 
   test('crawl pages that are blocked fail with the reason; the others complete', async () => {
     const started = await server.post('/v1/crawl', { url: site.at('/'), max_pages: 10, scrape_options: { formats: ['markdown'] } });
-    expect(started.status).toBe(200);
+    expect(started.status).toBe(202);
     let body: any;
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; await Bun.sleep(50)) {
       body = (await server.get(`/v1/crawl/${started.body.id}?per_page=100`)).body;

@@ -86,7 +86,7 @@ export async function startHttpProxy(options: ProxyOptions = {}): Promise<TestPr
     seen.push({ target: url.host, kind: 'forward', url: url.href, authorized: ok, credentials: req.headers['proxy-authorization'] });
     if (!ok) return res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end();
     // A forwarding proxy says so (RFC 9110 Via): fixture sites tell proxied requests by it.
-    const headers = { ...req.headers, via: '1.1 trawl-test-proxy' };
+    const headers: Record<string, string | string[] | undefined> = { ...req.headers, via: '1.1 trawl-test-proxy' };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
     const upstream = http.request({ host: resolve(url.hostname), port: url.port || 80, path: `${url.pathname}${url.search}`, method: req.method, headers }, (answer) => {
