@@ -8,7 +8,18 @@
  */
 import type { OpenApiPart, Route, RouteEnv } from './route.ts';
 
-const errorSchema = { type: 'object', required: ['error'], properties: { error: { type: 'string' } } };
+const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: { type: 'string' },
+    code: { type: 'string', enum: ['blocked'], description: 'Only on a blocked page (422): the target answered with an anti-bot interstitial, a block page or a CAPTCHA wall instead of the page.' },
+    vendor: { type: 'string', description: 'Blocked pages: who blocked it, in lower case (cloudflare, akamai, datadome, perimeterx, recaptcha, hcaptcha, turnstile, …).' },
+    kind: { type: 'string', enum: ['challenge', 'block', 'captcha'], description: 'Blocked pages: a challenge a browser may pass, an outright block, or a CAPTCHA to solve.' },
+    status_code: { type: 'integer', description: 'Blocked pages: the HTTP status the block came with.' },
+    attempts: { type: 'array', items: { type: 'string' }, description: 'Blocked pages with `proxy: "auto"`: each route tried and how it ended.' },
+  },
+};
 const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
 
