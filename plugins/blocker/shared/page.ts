@@ -15,6 +15,8 @@ const BLOCKING_STATUSES = new Set([403, 428, 429, 503]);
 
 export const blockingStatus = (page: BlockerInput): boolean => BLOCKING_STATUSES.has(page.status);
 
+const little = new WeakMap<BlockerInput, Map<number, boolean>>();
+
 /**
  * Whether the page says at most `limit` visible characters. Only a page whose body was read whole
  * can say so: a body cut at 256 KB may have spent all of it on inline styles and scripts before
@@ -28,7 +30,6 @@ export function saysLittle(page: BlockerInput, limit: number): boolean {
   if (answer === undefined) answers.set(limit, (answer = page.body.length < BLOCKER_BODY_CHARS && visibleChars(page.body, limit) <= limit));
   return answer;
 }
-const little = new WeakMap<BlockerInput, Map<number, boolean>>();
 
 /**
  * Visible characters below which a page says next to nothing but its interstitial. Vendor pages
