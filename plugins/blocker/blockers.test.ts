@@ -70,6 +70,13 @@ describe('shared helpers', () => {
     expect(setsCookie({ ...page, headers: { 'set-cookie': 'xdatadome=y' } }, 'datadome')).toBe(false);
   });
 
+  test("a CAPTCHA wall steps aside on a vendor's interstitial, which the vendor names", () => {
+    const wall = blockedPages.find((c) => c.name === "turnstile wall: a site's own verification page")!;
+    const input = inputOf({ ...wall, status: 403, body: wall.body.replace('</head>', "<script>window._cf_chl_opt={cType: 'managed'};</script></head>") });
+    const answers = recognisers.map(({ name, handler }) => [name, handler.recognise(input)?.vendor ?? null]);
+    expect(answers.filter(([, vendor]) => vendor)).toEqual([['cloudflare', 'cloudflare']]);
+  });
+
   test('a CAPTCHA wall threshold is an option: a lower one leaves a short verification page alone', async () => {
     const plugin = builtinPlugins.find((p) => p.kind === 'blocker' && p.name === 'turnstile')!;
     const strict = (await plugin.setup(plugin.options!.parse({ maxVisibleChars: 20 }), testContext())) as BlockerHandler;

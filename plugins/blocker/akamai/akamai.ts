@@ -18,6 +18,8 @@ const DENIED_TITLE = /^access denied$/i;
 
 /** The sec-cpt challenge's own names: its script folder, its container and its settings key. */
 const SEC_CPT = [/\/_sec\/cp_challenge\//, /sec-if-cpt-container/, /["']sec-cp-challenge["']/];
+/** Any of them, in one pass over a page that has none (a site's ordinary 403). */
+const ANY_SEC_CPT = new RegExp(SEC_CPT.map((mark) => mark.source).join('|'));
 
 function edgeDenial(page: BlockerInput): BlockVerdict | null {
   const titled = DENIED_TITLE.test(page.title);
@@ -33,7 +35,7 @@ function edgeDenial(page: BlockerInput): BlockVerdict | null {
 
 function secCpt(page: BlockerInput): BlockVerdict | null {
   const cookie = setsCookie(page, 'sec_cpt');
-  if (!cookie && !blockingStatus(page)) return null;
+  if (!cookie && (!blockingStatus(page) || !ANY_SEC_CPT.test(page.body))) return null;
   const marks = SEC_CPT.filter((mark) => mark.test(page.body)).length + (cookie ? 1 : 0);
   if (marks < 2) return null;
   // A write-up of the challenge quotes its names too, but at length and not on a blocking status.

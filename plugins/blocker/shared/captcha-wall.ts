@@ -7,8 +7,8 @@
  * step aside there, so the answer does not hang on the order recognisers are asked in.
  */
 import { z } from 'zod';
-import type { BlockerInput, BlockVerdict } from '../../../core/plugin.ts';
-import { blockingStatus, firstIndex, INTERSTITIAL_CHARS, saysLittle } from './page.ts';
+import { definePlugin, type BlockerInput, type BlockVerdict } from '../../../core/plugin.ts';
+import { blockingStatus, INTERSTITIAL_CHARS, saysLittle } from './page.ts';
 
 export const wallOptions = z.strictObject({
   maxVisibleChars: z.number().int().min(0).max(100_000).default(INTERSTITIAL_CHARS)
@@ -17,9 +17,9 @@ export const wallOptions = z.strictObject({
 export type WallOptions = z.output<typeof wallOptions>;
 
 export interface WallSpec {
+  /** The vendor id, which is also the plugin's name. */
   vendor: string;
-  /** A word every marker below contains: one remembered scan for it spares the regexes on most pages. */
-  token: string;
+  description: string;
   /** The vendor's script or frame: the widget is really that vendor's. */
   asset: RegExp;
   /** The widget itself on the page (its class, or the call that renders it). */
@@ -36,15 +36,26 @@ const HUMAN_TITLE = /\bcaptcha\b|\bverif(?:y|ying|ication)\b.{0,30}\b(?:human|no
 const VENDOR_PAGE = /_cf_chl_|cf-captcha-container|captcha-delivery\.com|px-captcha|\/_sec\/cp_challenge\//;
 
 export function recogniseWall(page: BlockerInput, spec: WallSpec, options: WallOptions): BlockVerdict | null {
-  if (firstIndex(page, spec.token) === -1) return null;
-  const asset = spec.asset.exec(page.body);
-  const widget = asset && spec.widget.exec(page.body);
-  if (!widget) return null;
-  if (page.headers['cf-mitigated'] !== undefined || VENDOR_PAGE.test(page.body)) return null;
+  // The page's look first: a bounded count of its text is cheaper than a search of the whole body
+  // for the widget, and a long 200 page with an ordinary title (nearly every page) stops here.
   const why = blockingStatus(page) ? `status ${page.status}`
     : HUMAN_TITLE.test(page.title) ? `title "${page.title}"`
     : saysLittle(page, options.maxVisibleChars) ? `at most ${options.maxVisibleChars} characters of visible text`
     : null;
   if (!why) return null;
+  const asset = spec.asset.exec(page.body);
+  const widget = asset && spec.widget.exec(page.body);
+  if (!widget) return null;
+  if (page.headers['cf-mitigated'] !== undefined || VENDOR_PAGE.test(page.body)) return null;
   return { vendor: spec.vendor, kind: 'captcha', evidence: `${asset[0]} and ${widget[0]}, ${why}` };
 }
+
+/** A CAPTCHA wall's plugin: the shared rule and options, this vendor's markers. */
+export const wallPlugin = (spec: WallSpec) => definePlugin({
+  kind: 'blocker',
+  name: spec.vendor,
+  description: spec.description,
+  options: wallOptions,
+  enabledByDefault: true,
+  setup: (options) => ({ recognise: (page) => recogniseWall(page, spec, options) }),
+});

@@ -1,8 +1,8 @@
 /**
  * What the blocker recognisers share about reading a response cheaply: which statuses an
- * anti-bot page is served with, cookie and header lookups, one memoised scan of the body per
- * needle (several recognisers ask for the same rare word), and a bounded count of the text a
- * reader would see. Recognisers run on every fetch, so nothing here parses the page.
+ * anti-bot page is served with, cookie lookups, and a bounded count of the text a reader would
+ * see, remembered per page. Recognisers run on every fetch, so nothing here parses the page or
+ * reads more of the body than it must.
  */
 import { BLOCKER_BODY_CHARS } from '../../../core/kinds/blocker.ts';
 import type { BlockerInput } from '../../../core/plugin.ts';
@@ -15,13 +15,20 @@ const BLOCKING_STATUSES = new Set([403, 428, 429, 503]);
 
 export const blockingStatus = (page: BlockerInput): boolean => BLOCKING_STATUSES.has(page.status);
 
+const little = new WeakMap<BlockerInput, Map<number, boolean>>();
+
 /**
  * Whether the page says at most `limit` visible characters. Only a page whose body was read whole
  * can say so: a body cut at 256 KB may have spent all of it on inline styles and scripts before
  * its text begins, and interstitials are a few kilobytes anyway.
  */
 export function saysLittle(page: BlockerInput, limit: number): boolean {
-  return page.body.length < BLOCKER_BODY_CHARS && visibleChars(page.body, limit) <= limit;
+  // Asked of every page by each CAPTCHA wall with the same limit: one count serves them all.
+  let answers = little.get(page);
+  if (!answers) little.set(page, (answers = new Map()));
+  let answer = answers.get(limit);
+  if (answer === undefined) answers.set(limit, (answer = page.body.length < BLOCKER_BODY_CHARS && visibleChars(page.body, limit) <= limit));
+  return answer;
 }
 
 /**
@@ -40,20 +47,6 @@ export function setsCookie(page: BlockerInput, name: string): boolean {
     if (at === 0 || /[,;]\s*$/.test(cookies.slice(Math.max(0, at - 3), at))) return true;
   }
   return false;
-}
-
-const scans = new WeakMap<BlockerInput, Map<string, number>>();
-
-/**
- * Where `needle` first occurs in the body, or -1. Remembered per page, so that the recognisers
- * that gate on the same rare word (`captcha`) pay for one pass over a 256 KB body between them.
- */
-export function firstIndex(page: BlockerInput, needle: string): number {
-  let seen = scans.get(page);
-  if (!seen) scans.set(page, (seen = new Map()));
-  let at = seen.get(needle);
-  if (at === undefined) seen.set(needle, (at = page.body.indexOf(needle)));
-  return at;
 }
 
 /**

@@ -5,21 +5,11 @@
  * managed challenge runs Turnstile too, but that page is blocker.cloudflare's: it carries the
  * challenge state (`_cf_chl_opt`, `cf-mitigated`), where shared/captcha-wall.ts steps aside.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import { recogniseWall, wallOptions, type WallSpec } from '../shared/captcha-wall.ts';
+import { wallPlugin } from '../shared/captcha-wall.ts';
 
-export const TURNSTILE: WallSpec = {
+export const turnstileBlocker = wallPlugin({
   vendor: 'turnstile',
-  token: 'turnstile',
+  description: 'Pages walled by a Cloudflare Turnstile widget (challenges.cloudflare.com/turnstile and a cf-turnstile element) with a blocking status, a verify-you-are-human title or little else to read.',
   asset: /challenges\.cloudflare\.com\/(?:turnstile\/v0\/|cdn-cgi\/challenge-platform\/[^"'\s]{0,80}?\/turnstile\/)/,
   widget: /(?<![\w-])cf-turnstile(?![\w-])|turnstile\.render\(/,
-};
-
-export const turnstileBlocker = definePlugin({
-  kind: 'blocker',
-  name: 'turnstile',
-  description: 'Pages walled by a Cloudflare Turnstile widget (challenges.cloudflare.com/turnstile and a cf-turnstile element) with a blocking status, a verify-you-are-human title or little else to read.',
-  options: wallOptions,
-  enabledByDefault: true,
-  setup: (options) => ({ recognise: (page) => recogniseWall(page, TURNSTILE, options) }),
 });
