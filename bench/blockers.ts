@@ -20,7 +20,8 @@ import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pino from 'pino';
-import { BLOCKER_BODY_CHARS, type BlockerInput, type BlockVerdict } from '../core/kinds/blocker.ts';
+import type { BlockerInput, BlockVerdict } from '../core/kinds/blocker.ts';
+import { blockerInput } from '../core/blocked.ts';
 import { PluginRegistry } from '../core/registry.ts';
 import { builtinPlugins } from '../plugins/index.ts';
 import { DEFAULT_PARSE_LIMITS } from '../plugins/document/html/html.ts';
@@ -28,6 +29,7 @@ import { parsePage } from '../plugins/document/html/parse.ts';
 import { testConfig } from '../test/helpers/plugin-context.ts';
 import { filterRecord, loadSelection, parseDatasetArgs } from './extraction-data.ts';
 import { median, quantile } from './stats.ts';
+import { datasetPipeline } from './dataset-pipeline.ts';
 
 const args = parseDatasetArgs('blockers', { rounds: { type: 'string', default: '3' }, status: { type: 'string', default: '200' } });
 const status = Number(args.status);
@@ -40,12 +42,11 @@ const registry = new PluginRegistry(builtinPlugins, config);
 await registry.setup(() => ({ logger: pino({ level: 'silent' }), config, resolve: () => { throw new Error('no services in the bench'); } }), ['blocker']);
 const recognisers = registry.active('blocker').map((p) => ({ name: p.definition.name, handler: p.handler }));
 
-const TITLE = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i;
-/** The input as core builds it; its cost (a slice and a title search) is timed apart from the recognisers'. */
+/** The pages as fetched bytes, encoded once so the timing below is core's own work only. */
+const fetched = new Map(pages.map((p) => [p.html, new TextEncoder().encode(p.html)]));
+/** The input exactly as the pipeline builds it (core/blocked.ts); its cost is timed apart from the recognisers'. */
 function inputOf(html: string): BlockerInput {
-  const body = html.slice(0, BLOCKER_BODY_CHARS);
-  const title = TITLE.exec(body)?.[1]?.replace(/\s+/g, ' ').trim() ?? '';
-  return { status, headers: { 'content-type': 'text/html' }, url: 'https://dev-set.test/', body, title };
+  return blockerInput({ status, headers: { 'content-type': 'text/html' }, body: fetched.get(html)!, finalUrl: 'https://dev-set.test/', mediaType: 'text/html' });
 }
 
 const n = pages.length;
@@ -83,6 +84,15 @@ for (let round = 0; round < rounds; round++) {
   });
 }
 
+// What the issue's target is stated against: the whole scrape pipeline a request runs (one pass).
+const scrape = await datasetPipeline();
+const pipelineMs: number[] = [];
+for (const page of pages) {
+  const t0 = performance.now();
+  await scrape(page);
+  pipelineMs.push(performance.now() - t0);
+}
+
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const describe = (values: number[]) => ({ totalMs: sum(values), medianUs: median(values) * 1000, p99Us: quantile(values, 0.99) * 1000 });
 const parse = describe(best.parse);
@@ -93,6 +103,7 @@ const summary = {
   recognisers: { ...recognise, percentOfParse: (100 * recognise.totalMs) / parse.totalMs, medianPagePercent: 100 * median(shares), p99PagePercent: 100 * quantile(shares, 0.99) },
   input: { ...input, percentOfParse: (100 * input.totalMs) / parse.totalMs },
   parse,
+  pipeline: { totalMs: sum(pipelineMs), blockCheckPercent: (100 * (recognise.totalMs + input.totalMs)) / sum(pipelineMs) },
   perRecogniser: Object.fromEntries(recognisers.map(({ name }, r) => [name, describe(perRecogniser[r]!)])),
 };
 
@@ -103,6 +114,7 @@ row('html parse (baseline)', parse, '100 %');
 row('all recognisers', recognise, `${summary.recognisers.percentOfParse.toFixed(2)} % of total; per page median ${summary.recognisers.medianPagePercent.toFixed(2)} %, p99 ${summary.recognisers.p99PagePercent.toFixed(2)} %`);
 for (const { name } of recognisers) row(`  ${name}`, summary.perRecogniser[name]!);
 row('input (slice + title)', input, `${summary.input.percentOfParse.toFixed(2)} %`);
+console.log(`\nwhole pipeline (one pass): ${summary.pipeline.totalMs.toFixed(0)} ms; the block check (input + recognisers) is ${summary.pipeline.blockCheckPercent.toFixed(2)} % of it`);
 
 console.log(`\npages flagged: ${flagged.size} of ${n}${flagged.size ? ' (false positives: every dev-set page is content)' : ''}`);
 for (const [id, verdicts] of flagged) for (const v of verdicts) console.log(`  ${id}: ${v.recogniser} → ${v.vendor}/${v.kind} (${v.evidence})`);

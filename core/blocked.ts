@@ -9,12 +9,13 @@ import { BLOCKER_BODY_CHARS, type BlockerHandler, type BlockerInput, type BlockV
 import { isTextual } from './net/http-support.ts';
 
 const TITLE = /<title\b[^>]*>([^<]{0,1000})<\/title/i;
-const latin1 = new TextDecoder('latin1');
 
 export function blockerInput(response: FetchedResponse): BlockerInput {
   const textual = isTextual(response.mediaType) || response.mediaType === 'application/octet-stream';
-  // Markers are ASCII: decoding bytes one to one keeps them whatever the page's charset.
-  const body = textual ? latin1.decode(response.body.subarray(0, BLOCKER_BODY_CHARS)) : '';
+  // Markers are ASCII: decoding bytes one to one keeps them whatever the page's charset (and
+  // Buffer's latin1 is several times faster than a TextDecoder here).
+  const { body: bytes } = response;
+  const body = textual ? Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, BLOCKER_BODY_CHARS)).toString('latin1') : '';
   const title = TITLE.exec(body)?.[1]?.replace(/\s+/g, ' ').trim() ?? '';
   return { status: response.status, headers: response.headers, url: response.finalUrl, body, title };
 }
