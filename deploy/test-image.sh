@@ -96,6 +96,14 @@ step "checks"
 bun deploy/image-checks.ts "$IMAGE"
 checks=$?
 
+# The bare-metal unit is not run here (no systemd as PID 1), but it must be a unit systemd accepts.
+if command -v systemd-analyze >/dev/null 2>&1; then
+  if systemd-analyze verify deploy/trawl.service; then echo "ok   deploy/trawl.service passes systemd-analyze verify"
+  else echo "FAIL deploy/trawl.service: systemd-analyze verify"; checks=1; fi
+else
+  echo "note: systemd-analyze not installed; deploy/trawl.service not verified"
+fi
+
 echo "image test: build ${build_s} s, image $((size / 1000000)) MB, whole test $((SECONDS - started)) s"
 [ "$checks" = 0 ] || fail "deploy/image-checks.ts reported failures (above)"
 echo "image test: PASSED"
