@@ -150,10 +150,16 @@ function runArgs(name: string, service: ComposeService, overrides: Record<string
   return args;
 }
 
+/** Removes what the checks made: containers with their anonymous /data volumes, named volumes, and
+ * the volumes and network podman-compose 1.0.3 creates even in --dry-run. */
 async function cleanup(): Promise<void> {
-  const names = (await run(['podman', 'ps', '-a', '--format', '{{.Names}}'])).out.split('\n').filter((n) => n.startsWith(PREFIX));
-  if (names.length) await run(['podman', 'rm', '-f', '-t', '0', ...names]);
-  await run(['podman', 'volume', 'rm', '-f', VOLUME]);
+  const list = async (...cmd: string[]) => (await run(['podman', ...cmd])).out.split('\n').filter((n) => n.startsWith(PREFIX));
+  const containers = await list('ps', '-a', '--format', '{{.Names}}');
+  if (containers.length) await run(['podman', 'rm', '-f', '-v', '-t', '0', ...containers]);
+  const volumes = await list('volume', 'ls', '--format', '{{.Name}}');
+  if (volumes.length) await run(['podman', 'volume', 'rm', '-f', ...volumes]);
+  const networks = await list('network', 'ls', '--format', '{{.Name}}');
+  if (networks.length) await run(['podman', 'network', 'rm', '-f', ...networks]);
 }
 
 // ---------------------------------------------------------------------------------------------
