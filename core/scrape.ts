@@ -20,6 +20,8 @@ import { validateBrowserFields } from './browser/validate-actions.ts';
 import { RESULT_ID } from './data-bag.ts';
 import { proxyChoiceProblem } from './net/proxies.ts';
 
+const isTransientStatus = (status: number | undefined) => status !== undefined && (status === 429 || status >= 500);
+
 /** Messages name fields as they are called internally unless the caller says otherwise. */
 export const internalNames: FieldNamer = (path) => path;
 
@@ -103,7 +105,8 @@ export class Scraper {
       const cacheTtl = Math.min(this.config.storage.cacheTtlSeconds, request.maxAgeMs === undefined ? Infinity : Math.floor(request.maxAgeMs / 1000));
       if (this.results && !request.noCache && cacheTtl > 0) {
         const hit = await this.results.findFresh(workspace, 'scrape', job.url, optionsHash(job), cacheTtl);
-        if (hit) return { result: hit.output as unknown as ScrapeResult, resultId: hit.id, cached: true, timings: {} };
+        // A 429 or 5xx page said "not now": answering it again from the cache would repeat the refusal.
+        if (hit && !isTransientStatus((hit.output as unknown as ScrapeResult).metadata?.statusCode)) return { result: hit.output as unknown as ScrapeResult, resultId: hit.id, cached: true, timings: {} };
       }
       return await this.run(job, combined, timeout.signal);
     } finally {

@@ -12,6 +12,8 @@ import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startHttpProxy, type TestProxy } from '../servers/forward-proxy.ts';
 import { admin, bearer, cloudTenants, ADMIN_KEY } from '../helpers/cloud-tenants.ts';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../core/logger.ts';
 
 /** Cloudflare's managed challenge as its documented markers show it. */
 const CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
@@ -27,20 +29,32 @@ const ARTICLE = (title: string) => `<!doctype html><html><head><title>${title}</
 let site: FixtureSite;
 let proxy: TestProxy;
 let server: TestServer;
+const POOL_PASSWORD = 'pool-secret';
+const logText: string[] = [];
+/** When each path was fetched (ms), for the Retry-After hold-off. */
+const fetchedAt: Array<{ path: string; at: number }> = [];
+let throttled = false;
 /** Paths that answer the challenge to direct requests; everything else is open. */
 const guarded = new Set(['/guarded', '/watched']);
 
 const page = (path: string) => (req: Request) => {
+  fetchedAt.push({ path, at: Date.now() });
+  if (path === '/b' && !throttled && req.headers.get('x-crawl-test')) {
+    throttled = true;
+    return new Response('<html><body><p>Slow down</p></body></html>', { status: 429, headers: { 'retry-after': '2', 'content-type': 'text/html' } });
+  }
   if (guarded.has(path) && !req.headers.get('via')) return new Response(CHALLENGE, { status: 403, headers: CHALLENGE_HEADERS });
   return new Response(ARTICLE(path.slice(1)), { headers: { 'content-type': 'text/html; charset=utf-8' } });
 };
 
 beforeAll(async () => {
   site = startFixtureSite({ '/': page('/'), '/a': page('/a'), '/b': page('/b'), '/guarded': page('/guarded'), '/watched': page('/watched') });
-  proxy = await startHttpProxy({ auth: 'pool:pool-secret' });
+  proxy = await startHttpProxy({ auth: `pool:${POOL_PASSWORD}` });
+  const sink = new Writable({ write(chunk, _encoding, done) { logText.push(String(chunk)); done(); } });
   server = await startTrawlServer({
+    logger: createLogger('debug', sink),
     overrides: {
-      fetch: { proxies: { office: { urls: [proxy.url] } } },
+      fetch: { proxies: { office: { urls: [proxy.url] }, stale: { urls: [proxy.url.replace(POOL_PASSWORD, 'expired-secret')] } } },
       v2: { proxies: { stealth: 'office' } },
       jobs: { pollIntervalMs: 50, retryBaseMs: 10, retryMaxMs: 20 },
     },
@@ -50,7 +64,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
   await Promise.all([site.stop(), proxy.close()]);
+  // Whatever happened above, no log line carried a proxy's credentials.
+  expect(logText.length).toBeGreaterThan(0);
+  expect(logText.join('')).not.toContain(POOL_PASSWORD);
+  expect(logText.join('')).not.toContain('expired-secret');
 });
+
+async function crawled(id: string) {
+  let body: any;
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await Bun.sleep(50)) {
+    body = (await server.get(`/v1/crawl/${id}?per_page=100`)).body;
+    if (body.status === 'completed') break;
+  }
+  expect(body.status).toBe('completed');
+  return Object.fromEntries(body.data.map((p: any) => [new URL(p.url).pathname, p]));
+}
 
 describe('/v1', () => {
   test('a challenge page is a 422 that names the vendor, with the status it came with', async () => {
@@ -95,21 +123,42 @@ describe('/v1', () => {
     expect(proxy.seen).toHaveLength(1);
     const unknown = await server.post('/v1/scrape', { url: site.at('/guarded'), proxy: 'residential' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error).toBe('Invalid field proxy: unknown proxy pool "residential" (use "none", "auto" or one of: "office")');
+    expect(unknown.body.error).toBe('Invalid field proxy: unknown proxy pool "residential" (use "none", "auto" or one of: "office", "stale")');
+  });
+
+  test('a proxy that refuses the credentials is a clear error that shows no credentials', async () => {
+    const answer = await server.post('/v1/scrape', { url: site.at('/a'), proxy: 'stale' });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error).toBe(`Failed to fetch URL: the proxy http://127.0.0.1:${proxy.port} refused the connection: it wants credentials, or other ones (HTTP 407 Proxy Authentication Required)`);
+    expect(JSON.stringify(answer.body)).not.toContain('expired-secret');
+  });
+
+  test('a crawl through a pool (scrape_options.proxy) gets the page the direct route is refused', async () => {
+    const started = await server.post('/v1/crawl', { url: site.at('/'), max_pages: 10, scrape_options: { formats: ['markdown'], proxy: 'office' } });
+    expect(started.status).toBe(202);
+    const pages = await crawled(started.body.id);
+    expect(pages['/guarded'].error).toBeUndefined();
+    expect(pages['/guarded'].markdown).toContain('The harbour opens at six');
+  });
+
+  test("a target's 429 with Retry-After holds its host off in a crawl", async () => {
+    fetchedAt.length = 0;
+    const started = await server.post('/v1/crawl', { url: site.at('/'), max_pages: 10, scrape_options: { formats: ['markdown'], headers: { 'X-Crawl-Test': '1' } } });
+    const pages = await crawled(started.body.id);
+    expect(pages['/b'].error).toBeUndefined(); // retried after the wait, then fine
+    const refusal = fetchedAt.find((f) => f.path === '/b')!;
+    const after = fetchedAt.filter((f) => f.at > refusal.at);
+    expect(after.length).toBeGreaterThan(0);
+    // Nothing of the host was fetched until the two seconds it asked for had passed.
+    for (const f of after) expect(f.at - refusal.at).toBeGreaterThanOrEqual(1900);
   });
 
   test('crawl pages that are blocked fail with the reason; the others complete', async () => {
     const started = await server.post('/v1/crawl', { url: site.at('/'), max_pages: 10, scrape_options: { formats: ['markdown'] } });
     expect(started.status).toBe(202);
-    let body: any;
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await Bun.sleep(50)) {
-      body = (await server.get(`/v1/crawl/${started.body.id}?per_page=100`)).body;
-      if (body.status === 'completed') break;
-    }
-    expect(body.status).toBe('completed');
-    const byPath = Object.fromEntries(body.data.map((p: any) => [new URL(p.url).pathname, p]));
+    const byPath = await crawled(started.body.id);
     expect(byPath['/guarded'].error).toBe('Blocked by cloudflare (challenge)');
-    expect(byPath['/a'].markdown ?? byPath['/a'].data?.markdown).toBeDefined();
+    expect(byPath['/a'].markdown).toContain('The harbour opens at six');
   });
 
   test('a watch check that meets a block is a failed check, never a change', async () => {
