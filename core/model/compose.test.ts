@@ -33,7 +33,7 @@ const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 describe('composeRequestSchema', () => {
   test('core fields first, then the fields plugins declare, in plugin order', () => {
     const { schema, providers } = composeRequestSchema(PLUGINS);
-    expect(Object.keys(schema.shape)).toEqual(['url', 'formats', 'includeSelectors', 'excludeSelectors', 'noCache', 'timeoutMs', 'maxAgeMs', 'headers', 'shout', 'shoutVolume']);
+    expect(Object.keys(schema.shape)).toEqual(['url', 'formats', 'includeSelectors', 'excludeSelectors', 'noCache', 'timeoutMs', 'maxAgeMs', 'proxy', 'headers', 'shout', 'shoutVolume']);
     expect(providers.get('shout')).toEqual({ ids: ['transform.shout'], needsPlugin: true });
     expect(schema.safeParse({ url: 'https://e.com', shout: 'loud' }).success).toBe(false);
     expect(schema.safeParse({ url: 'https://e.com', whisper: true }).success).toBe(false);

@@ -130,9 +130,16 @@ describe('scrape', () => {
   });
 
   test('options this server does not carry out are accepted with a warning', async () => {
-    const response = await trawl.post('/v2/scrape', { url: site.at('/docs/intro'), blockAds: false, proxy: 'stealth', origin: 'js-sdk@4.42.0' }, { authorization: `Bearer ${KEY}` });
+    const response = await trawl.post('/v2/scrape', { url: site.at('/docs/intro'), blockAds: false, origin: 'js-sdk@4.42.0' }, { authorization: `Bearer ${KEY}` });
     expect(response.status).toBe(200);
-    expect(response.body.warning).toBe('Not supported by this server and ignored: blockAds, proxy');
+    expect(response.body.warning).toBe('Not supported by this server and ignored: blockAds');
+  });
+
+  test('proxy: a value the operator mapped to no pool is a 400 the SDK reads, basic and auto work without one', async () => {
+    const error = await failure(app.scrape(site.at('/docs/intro'), { proxy: 'stealth' }));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('proxy "stealth" is not configured on this server');
+    for (const proxy of ['basic', 'auto'] as const) expect((await app.scrape(site.at('/docs/intro'), { proxy })).markdown).toBeDefined();
   });
 });
 
