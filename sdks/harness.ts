@@ -5,7 +5,8 @@
  * request a minute), and a front that answers every other request with 429 + `Retry-After: 1`
  * before passing the next one through, for the SDKs' retry tests, and one that cuts event streams
  * after their first event, for their resume tests. Handed to the Python and Go tests
- * as JSON in TRAWL_SDK_TEST_ENV.
+ * as JSON in TRAWL_SDK_TEST_ENV. Also the toolchain check and the subprocess runner the
+ * language and packaging tests share.
  */
 import { startFixtureSite, type FixtureSite, type Route } from '../test/helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../test/helpers/trawl-server.ts';
@@ -27,6 +28,19 @@ export interface SdkTestEnv {
 }
 
 export interface SdkHarness { env: SdkTestEnv; stop(): Promise<void> }
+
+/** A missing toolchain fails the test with the command that installs it, never skips it. */
+export function need(command: string, install: string): void {
+  if (!Bun.which(command)) throw new Error(`${command} is not installed: ${install} (.ci/run does this)`);
+}
+
+/** Runs a command to its end; a non-zero exit throws with both outputs, which are returned otherwise. */
+export async function exec(command: string[], cwd: string, env: Record<string, string | undefined> = {}, hint = ''): Promise<string> {
+  const proc = Bun.spawn(command, { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${command.join(' ')} exited ${code}${hint ? ` (${hint})` : ''}\n${out}\n${err}`);
+  return out + err;
+}
 
 const page = (title: string, links: string[]) =>
   `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>` +

@@ -6,19 +6,13 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { startSdkHarness } from './harness.ts';
+import { exec, need, startSdkHarness } from './harness.ts';
 
 async function run(command: string[], cwd: string, install: string): Promise<string> {
-  if (!Bun.which(command[0]!)) throw new Error(`${command[0]} is not installed: ${install} (.ci/run does this)`);
+  need(command[0]!, install);
   const harness = await startSdkHarness();
   try {
-    const proc = Bun.spawn(command, {
-      cwd, stdout: 'pipe', stderr: 'pipe',
-      env: { ...process.env, TRAWL_SDK_TEST_ENV: JSON.stringify(harness.env), GOFLAGS: '-count=1' },
-    });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    if (code !== 0) throw new Error(`${command.join(' ')} exited ${code}\n${out}\n${err}`);
-    return out + err;
+    return await exec(command, cwd, { TRAWL_SDK_TEST_ENV: JSON.stringify(harness.env), GOFLAGS: '-count=1' });
   } finally {
     await harness.stop();
   }

@@ -1,10 +1,8 @@
-"""Scrape a page, crawl a site and follow its pages as they arrive: `python3 examples/quickstart.py <url>`."""
-import os
+"""Scrape a page, crawl a site and follow its pages as they arrive: `python3 examples/quickstart.py <url>`
+after `pip install ./sdks/python`."""
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-
-from trawl import NotFoundError, Trawl  # noqa: E402
+from trawl import NotFoundError, Trawl
 
 trawl = Trawl()  # TRAWL_API_URL and TRAWL_API_KEY from the environment
 url = sys.argv[1] if len(sys.argv) > 1 else "https://example.com"

@@ -1,5 +1,8 @@
-/** Scrape a page, crawl a site and follow its pages as they arrive: `bun sdks/typescript/examples/quickstart.ts <url>`. */
-import { NotFoundError, Trawl } from '../src/index.ts';
+/**
+ * Scrape a page, crawl a site and follow its pages as they arrive: `bun sdks/typescript/examples/quickstart.ts <url>`.
+ * Written as a user of the installed package writes it; in this repository tsconfig.json maps @trawl/sdk to src/.
+ */
+import { NotFoundError, Trawl } from '@trawl/sdk';
 
 const trawl = new Trawl(); // TRAWL_API_URL and TRAWL_API_KEY from the environment
 const url = process.argv[2] ?? 'https://example.com';

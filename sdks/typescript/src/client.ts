@@ -4,8 +4,8 @@
  * iterators over paginated lists that follow `next`, and the crawl and batch event streams, which
  * resume with `Last-Event-ID` when the connection drops.
  */
-import { Transport, WaitTimeoutError, sleep, type ClientOptions, type RequestSpec } from './http.ts';
-import type * as T from './types.ts';
+import { Transport, WaitTimeoutError, sleep, type ClientOptions, type RequestSpec } from './http.js';
+import type * as T from './types.js';
 
 export const ENDPOINTS = [
   'GET /health', 'GET /v1/plugins', 'POST /v1/scrape', 'POST /v1/map', 'POST /v1/search', 'POST /v1/extract', 'POST /v1/summarize',

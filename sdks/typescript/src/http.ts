@@ -4,6 +4,8 @@
  * call — a refused request did no work — and on 5xx and network failures for idempotent ones only,
  * and errors mapped to typed classes carrying the status and the body's `error`.
  */
+import { anySignal } from './signals.js';
+
 export const SDK_VERSION = '0.1.0';
 
 export interface ClientOptions {
@@ -107,7 +109,7 @@ export class Transport {
         response = await this.fetchImpl(this.url(spec.path, spec.query), {
           method: spec.method, headers,
           body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-          signal: spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout,
+          signal: spec.signal ? anySignal([spec.signal, timeout]) : timeout,
         });
       } catch (err) {
         if (spec.signal?.aborted || attempt >= this.maxRetries || !IDEMPOTENT.has(spec.method)) throw err;

@@ -3,6 +3,7 @@
  * one or more `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the secret's decoded
  * bytes (`whsec_<base64>`); the timestamp must be within the tolerance, against replays.
  */
+import { Buffer } from 'node:buffer';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export class WebhookVerificationError extends Error {}

@@ -9,6 +9,7 @@ import {
   AuthenticationError, ConflictError, ENDPOINTS, InsufficientCreditsError, NotFoundError, PermissionDeniedError, RateLimitError,
   SDK_VERSION, Trawl, UnprocessableError, WaitTimeoutError, WebhookVerificationError, signWebhook, verifyWebhook,
 } from '../src/index.ts';
+import { anySignal, listenToAll } from '../src/signals.ts';
 import rootPackage from '../../../package.json';
 import sdkPackage from '../package.json';
 
@@ -180,6 +181,24 @@ describe('TypeScript SDK', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     const error = await failure(new Trawl({ baseUrl: harness.env.flakyUrl, apiKey: harness.env.keys.main, maxRetries: 0 }).health());
     expect(error).toBeInstanceOf(RateLimitError);
+  });
+
+  test('a caller\'s signal aborts a call; signals combine also where AbortSignal.any is missing (Node 18)', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    // The fixture's /slow page takes 1.5 s: unaborted, the scrape would succeed.
+    const error = await failure(trawl.call('POST /v1/scrape', [], { body: { url: site('/slow?abort') }, signal: controller.signal }));
+    expect(error.name).toBe('AbortError');
+    for (const combine of [anySignal, listenToAll]) {
+      const [first, second] = [new AbortController(), new AbortController()];
+      const combined = combine([first.signal, second.signal]);
+      expect(combined.aborted).toBe(false);
+      second.abort('second');
+      expect([combined.aborted, combined.reason]).toEqual([true, 'second']);
+      const early = new AbortController();
+      early.abort('early');
+      expect(combine([first.signal, early.signal]).reason).toBe('early');
+    }
   });
 
   test('webhook verification', () => {
