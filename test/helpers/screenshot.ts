@@ -1,0 +1,19 @@
+/** Whether a screenshot shows content: the share of sampled pixels that are not near-white, and how many distinct colours they have. */
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+
+export async function inkOf(png: Buffer): Promise<{ ink: number; colours: number }> {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const { data } = context.getImageData(0, 0, image.width, image.height);
+  let inked = 0;
+  let samples = 0;
+  const colours = new Set<number>();
+  for (let i = 0; i < data.length; i += 4 * 7) {
+    samples++;
+    if (data[i]! < 235 || data[i + 1]! < 235 || data[i + 2]! < 235) inked++;
+    colours.add((data[i]! >> 4) << 8 | (data[i + 1]! >> 4) << 4 | (data[i + 2]! >> 4));
+  }
+  return { ink: inked / samples, colours: colours.size };
+}
