@@ -6,12 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
-import { requireChromium } from '../../core/browser/testing.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
-import { inkOf } from '../helpers/screenshot.ts';
+import { inkOf, launchChromium } from '../helpers/chromium.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const KEY = 'dashboard-test-key-0123456789';
 let sentence = 'The ferry to the island leaves every morning at seven.';
 
@@ -21,13 +19,11 @@ describe('dashboard in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    requireChromium(CHROMIUM);
     site = startFixtureSite({
       '/ferry': () => new Response(`<html><head><title>Ferry times</title></head><body><main><h1>Ferry times</h1><p>${sentence}</p><p>Tickets are sold at the harbour office and on board.</p></main></body></html>`, { headers: { 'content-type': 'text/html' } }),
     });
     trawl = await startTrawlServer({ overrides: { apiKey: KEY, jobs: { pollIntervalMs: 50 } } });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false });
+    browser = await launchChromium();
   }, 30_000);
   afterAll(async () => {
     await browser?.close();

@@ -9,12 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
-import { requireChromium } from '../../core/browser/testing.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
-import { inkOf } from '../helpers/screenshot.ts';
+import { inkOf, launchChromium } from '../helpers/chromium.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const KEY = 'docs-test-key-0123456789';
 
 let site: FixtureSite;
@@ -22,13 +20,11 @@ let trawl: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  requireChromium(CHROMIUM);
   site = startFixtureSite({
     '/harbour': '<!doctype html><html><head><title>Harbour notes</title></head><body><article><h1>Harbour notes</h1><p>The lighthouse keeper rings the bell at noon.</p></article></body></html>',
   });
   trawl = await startTrawlServer({ overrides: { apiKey: KEY } });
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -274,6 +274,14 @@ describe('MCP over stdio (bun cli/main.ts mcp)', () => {
     }
   }, 60_000);
 
+  test('the documented `bun run --cwd <trawl> --silent cli mcp` form starts from any directory', async () => {
+    const child = Bun.spawn(['bun', 'run', '--cwd', new URL('../..', import.meta.url).pathname, '--silent', 'cli', 'mcp', '--help'], { cwd: tmpdir(), stdout: 'pipe', stderr: 'pipe' });
+    const [code, stdout, stderr] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
+    // stdout stays clean (it carries the protocol); the usage goes to stderr.
+    expect([code, stdout]).toEqual([0, '']);
+    expect(stderr).toStartWith('Usage: bun run cli mcp [--api-key KEY]');
+  });
+
   test('cloud mode: acts for the workspace of --api-key or TRAWL_API_KEY, and will not start without a valid key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-mcp-cloud-'));
     const cloud = { mode: 'cloud', adminKey: ADMIN_KEY, storage: { dataDir: dir } };

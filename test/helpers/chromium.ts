@@ -1,5 +1,19 @@
-/** Whether a screenshot shows content: the share of sampled pixels that are not near-white, and how many distinct colours they have. */
+/**
+ * For tests that open Trawl's own pages in Chromium (playwright-core, Debian's /usr/bin/chromium):
+ * the browser, failing with what to install when it is missing, and whether a screenshot shows
+ * content (the share of sampled pixels that are not near-white, and how many colours they have).
+ */
 import { createCanvas, loadImage } from '@napi-rs/canvas';
+import type { Browser } from 'playwright-core';
+import { requireChromium } from '../../core/browser/testing.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+export async function launchChromium(): Promise<Browser> {
+  requireChromium(CHROMIUM);
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false });
+}
 
 export async function inkOf(png: Buffer): Promise<{ ink: number; colours: number }> {
   const image = await loadImage(png);
