@@ -28,7 +28,7 @@ export async function mcpMain(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({ args: argv, options: { 'api-key': { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
   } catch (err) {
-    console.error(`${(err as Error).message}\n${MCP_USAGE}`);
+    console.error(`${(err as Error).message} (see bun run cli mcp --help)`);
     return 2;
   }
   if (values.help) {

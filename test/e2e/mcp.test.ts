@@ -304,7 +304,8 @@ describe('MCP over stdio (bun cli/main.ts mcp)', () => {
       }
       expect(await refusedStart(env)).toEqual({ code: 2, stderr: 'Cloud mode: the MCP server acts for one workspace; pass --api-key KEY or set TRAWL_API_KEY' });
       expect(await refusedStart(env, ['--api-key', 'trawl_not-a-key'])).toEqual({ code: 2, stderr: 'Invalid or missing API key (--api-key / TRAWL_API_KEY)' });
-      expect(await refusedStart(env, ['--no-such-flag'])).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--no-such-flag'") });
+      const badFlag = await refusedStart(env, ['--no-such-flag']);
+      expect([badFlag.code, badFlag.stderr.split('\n')]).toEqual([2, [expect.stringContaining("Unknown option '--no-such-flag'")]]);
     } finally {
       const reopened = await startTrawlServer({ overrides: cloud });
       try {
