@@ -1,8 +1,11 @@
 /**
  * `bun run cli mcp`: the MCP server on stdin/stdout for desktop agents. It boots Trawl in this
- * process (config, database, job workers so crawls and batches progress) and acts for the default
- * workspace, the local user's; logs go to stderr because stdout carries the protocol.
+ * process (config, database, job workers so crawls and batches progress) and acts for one
+ * workspace: the one of the key given with `--api-key` or TRAWL_API_KEY, looked up as the API
+ * looks up a bearer key (cloud mode needs one), else the default workspace, the local user's.
+ * Logs go to stderr because stdout carries the protocol.
  */
+import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { MetricsToken } from '../core/metrics.ts';
@@ -11,23 +14,44 @@ import { createLogger } from '../core/logger.ts';
 import { DEFAULT_WORKSPACE } from '../core/storage/workspaces.ts';
 import { mountApi } from '../server/app.ts';
 import { bootTrawl } from '../server/boot.ts';
-import { bindTools, createMcpServer } from '../server/mcp/server.ts';
+import { bindTools, createMcpServer, type CallerSource } from '../server/mcp/server.ts';
 import type { Caller } from '../server/route.ts';
 
-export const MCP_USAGE = `Usage: bun run cli mcp   (the MCP server on stdio; tools act for the default workspace)`;
+export const MCP_USAGE = `Usage: bun run cli mcp [--api-key KEY]   (the MCP server on stdio)
+  --api-key KEY   act for this key's workspace (default: TRAWL_API_KEY); without a key the default
+                  workspace (self-hosted only: cloud mode needs a key)`;
 
 const LOCAL_USER: Caller = Object.freeze({ scope: 'workspace', workspace: DEFAULT_WORKSPACE, account: null });
 
 export async function mcpMain(argv: string[]): Promise<number> {
-  if (argv.length) {
-    console.error(MCP_USAGE);
-    return argv[0] === '--help' || argv[0] === '-h' ? 0 : 2;
+  let values: { 'api-key'?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { 'api-key': { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (err) {
+    console.error(`${(err as Error).message} (see bun run cli mcp --help)`);
+    return 2;
   }
+  if (values.help) {
+    console.error(MCP_USAGE);
+    return 0;
+  }
+  const key = values['api-key']?.trim() || process.env.TRAWL_API_KEY?.trim() || undefined;
+  // The key is this session's credential, not the server's setting: booting with TRAWL_API_KEY
+  // would make it the default workspace's only key (core/container.ts), whoever's key it is.
+  const { TRAWL_API_KEY: _credential, ...env } = process.env;
   const level = process.env.TRAWL_LOG_LEVEL?.trim() || 'warn';
-  const trawl = await bootTrawl({ logger: createLogger(level, pino.destination(2)), overrides: { log: { level } } });
+  const trawl = await bootTrawl({ env, logger: createLogger(level, pino.destination(2)), overrides: { log: { level } } });
   const api = mountApi(trawl);
+  const caller: CallerSource = key ? () => api.auth.authenticate(`Bearer ${key}`) : () => LOCAL_USER;
+  const refusal = !key && trawl.config.mode === 'cloud' ? 'Cloud mode: the MCP server acts for one workspace; pass --api-key KEY or set TRAWL_API_KEY'
+    : await Promise.resolve().then(caller).then(() => null, (err: Error) => `${err.message} (--api-key / TRAWL_API_KEY)`);
+  if (refusal) {
+    console.error(refusal);
+    await trawl.shutdown();
+    return 2;
+  }
   if (trawl.config.role === 'all') trawl.container.resolve(Tokens.Jobs).start();
-  const server = createMcpServer(api, bindTools(api), trawl.version, LOCAL_USER, { origin: `http://127.0.0.1:${trawl.config.server.port}`, metrics: trawl.container.resolve(MetricsToken) });
+  const server = createMcpServer(api, bindTools(api), trawl.version, caller, { origin: `http://127.0.0.1:${trawl.config.server.port}`, metrics: trawl.container.resolve(MetricsToken) });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     process.stdin.once('end', resolve);

@@ -4,8 +4,8 @@
  * logic lives here. The app mounts the route modules it is given (server/routes/index.ts by
  * default) that this server serves (cloud-only modules in cloud mode, the admin API with an admin
  * key), resolving each module's services once; `/openapi.json` and `/docs` describe them.
- * Public routes: `/health`, `/openapi.json`, `/docs`, `/dashboard` (its script calls the API with
- * the key); `/admin/…` needs the admin key; everything else needs an API key when one is
+ * Public routes: `/`, `/health`, `/openapi.json`, `/docs` and its assets, `/dashboard` (its script
+ * calls the API with the key); `/admin/…` needs the admin key; everything else needs an API key when one is
  * configured (always in cloud mode), and the key decides the workspace.
  */
 import { Elysia } from 'elysia';
@@ -18,7 +18,7 @@ import { Tokens } from '../core/services.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
 import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, type Authenticator } from './auth.ts';
 import { errorResponse, notFound } from './errors.ts';
-import { docsPage } from './docs.ts';
+import { docsAsset, docsResponse, rootOpenApi, rootResponse } from './docs.ts';
 import { dashboardPage } from './dashboard.ts';
 import { createRouteRunner, type RouteRunner } from './metering.ts';
 import { createMcpHttpHandler, mcpOpenApi } from './mcp/http.ts';
@@ -29,7 +29,8 @@ import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
 
-const PUBLIC_PATHS = new Set(['/health', '/openapi.json', '/docs', '/dashboard']);
+const PUBLIC_PATHS = new Set(['/', '/health', '/openapi.json', '/docs', '/dashboard']);
+const isPublicPath = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith('/docs/assets/');
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
 /** A WebSocket client cannot set headers: its API key comes as the first offered sub-protocol (as Firecrawl's SDK sends it). */
@@ -60,7 +61,7 @@ export function mountApi(trawl: Trawl, modules: readonly AnyRouteModule[] = buil
   const served = modules.filter((module) => module.mounted?.(env) ?? true);
   const mounted = served.map((module) => ({ module, services: provide(module, (token) => container.resolve(token)) }));
   const routes: Route[] = mounted.flatMap(({ module, services }) => module.routes(services, env));
-  const openapi = buildOpenApi(env, [...mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), metricsOpenApi(config), mcpOpenApi], routes);
+  const openapi = buildOpenApi(env, [...mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), metricsOpenApi(config), mcpOpenApi, rootOpenApi], routes);
   const run = createRouteRunner({
     config,
     logger: trawl.logger.child({ component: 'http' }),
@@ -96,7 +97,7 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     })
     // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
-      if (PUBLIC_PATHS.has(path)) return { caller: PUBLIC_CALLER };
+      if (isPublicPath(path)) return { caller: PUBLIC_CALLER };
       if (path === '/metrics') {
         await metricsGuard(request.headers.get('authorization'));
         return { caller: PUBLIC_CALLER };
@@ -107,8 +108,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
       }
       return { caller: await auth.authenticate(request.headers.get('authorization') ?? socketKey(request)) };
     })
+    .get('/', ({ request }) => rootResponse(request, trawl.version))
     .get('/openapi.json', () => openapi)
-    .get('/docs', () => new Response(docsPage(), { headers: { 'content-type': 'text/html; charset=utf-8' } }))
+    .get('/docs', () => docsResponse())
+    .get('/docs/assets/:tag/:file', ({ request, params, path }) => docsAsset(params.tag, params.file, request) ?? notFound(request.method, path))
     // The page holds no data: its script asks for the key and calls the API with it.
     .get('/dashboard', () => {
       const { html, headers } = dashboardPage(crypto.randomUUID().replaceAll('-', ''));

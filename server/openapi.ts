@@ -70,13 +70,54 @@ function addCloudAnswers(paths: Record<string, any>, routes: readonly Route[]): 
   }
 }
 
-/** The tag of every operation no module tagged: Trawl's own API. */
-const TRAWL_TAG = { name: 'Trawl', description: 'Trawl\'s own API (/v1, /health, the admin API).' };
+/**
+ * Trawl's own operations are grouped by endpoint family, named by the path's family segment
+ * (`/v1/crawl/{id}` → Crawl), so the reference reads as a table of contents; a module that tags
+ * its operations itself (the /v2 wire format) keeps its tags. In this order, then any other.
+ */
+const FAMILIES: Array<[segment: string, name: string, description: string]> = [
+  ['scrape', 'Scrape', 'One page (HTML, rendered app, PDF, office documents) in the formats asked for.'],
+  ['crawl', 'Crawl', 'A site followed link by link as a background job, with progress, streams and retries.'],
+  ['batch', 'Batch', 'Many URLs scraped as one background job.'],
+  ['map', 'Map', 'A site\'s URLs from its sitemaps, feeds and start page, without scraping them.'],
+  ['search', 'Search', 'Web search through the configured providers, each result page scraped.'],
+  ['extract', 'Extract', 'Structured data from a page with a language model, by JSON Schema or prompt.'],
+  ['summarize', 'Summarize', 'A page\'s summary, by a language model or by its most central sentences.'],
+  ['lead', 'Lead', 'Company details and contacts from a company\'s site.'],
+  ['brand', 'Brand', 'A site\'s brand profile: name, logo, colours, fonts.'],
+  ['endpoints', 'Endpoints', 'Request targets named in a page\'s JavaScript.'],
+  ['diff', 'Diff', 'What changed on a page since a given or stored version.'],
+  ['watch', 'Watch', 'Pages checked on a schedule, with their snapshots and diffs.'],
+  ['social', 'Social', 'Social feed monitors and audience export (beta).'],
+  ['webhooks', 'Webhooks', 'Endpoints that receive signed event deliveries.'],
+  ['results', 'Results', 'Stored outputs and the response cache (cloud mode).'],
+  ['usage', 'Usage', 'The workspace\'s usage log and credits (cloud mode).'],
+  ['plugins', 'Plugins', 'The plugins this server runs and their options.'],
+  ['service', 'Service', 'The service\'s entry point, health, metrics and the Model Context Protocol endpoint.'],
+  ['admin', 'Admin', 'Workspaces, keys and credits, with the admin key.'],
+];
+/** Path segments that belong to another family. */
+const SEGMENT_FAMILY: Record<string, string> = { '': 'service', cache: 'results', health: 'service', metrics: 'service', mcp: 'service' };
 
-function tagUntagged(paths: Record<string, any>): void {
-  for (const item of Object.values(paths)) {
-    for (const operation of Object.values(item as Record<string, any>)) if (operation && typeof operation === 'object' && !operation.tags) operation.tags = [TRAWL_TAG.name];
+function familyTag(path: string): string {
+  const segments = path.split('/').filter(Boolean);
+  const segment = segments[0] === 'v1' ? segments[1] ?? 'v1' : segments[0] ?? '';
+  const family = SEGMENT_FAMILY[segment] ?? segment;
+  return FAMILIES.find(([known]) => known === family)?.[1] ?? family.charAt(0).toUpperCase() + family.slice(1);
+}
+
+/** Tags the untagged operations by family; answers the tags used, in the families' order. */
+function tagByFamily(paths: Record<string, any>): Array<{ name: string; description?: string }> {
+  const used = new Set<string>();
+  for (const [path, item] of Object.entries(paths)) {
+    for (const operation of Object.values(item as Record<string, any>)) {
+      if (!operation || typeof operation !== 'object' || operation.tags) continue;
+      operation.tags = [familyTag(path)];
+      used.add(operation.tags[0]);
+    }
   }
+  const known = FAMILIES.filter(([, name]) => used.has(name)).map(([, name, description]) => ({ name, description }));
+  return [...known, ...[...used].filter((name) => !known.some((tag) => tag.name === name)).map((name) => ({ name }))];
 }
 
 export function buildOpenApi(env: RouteEnv, parts: readonly OpenApiPart[], routes: readonly Route[] = []) {
@@ -84,8 +125,7 @@ export function buildOpenApi(env: RouteEnv, parts: readonly OpenApiPart[], route
   const cloud = env.config.mode === 'cloud';
   const paths = structuredClone(merge('paths')) as Record<string, any>;
   if (cloud) addCloudAnswers(paths, routes);
-  tagUntagged(paths);
-  const tags = [TRAWL_TAG, ...new Map(parts.flatMap((part) => part.tags ?? []).map((tag) => [tag.name, tag])).values()];
+  const tags = [...tagByFamily(paths), ...new Map(parts.flatMap((part) => part.tags ?? []).map((tag) => [tag.name, tag])).values()];
   return {
     openapi: '3.1.0',
     info: { title: 'Trawl', version: env.version, description: DESCRIPTION + (cloud ? CLOUD_DESCRIPTION : '') },

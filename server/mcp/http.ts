@@ -20,7 +20,7 @@ export function createMcpHttpHandler(api: MountedApi, version: string, maxBodyBy
     if (request.method !== 'POST') {
       return Response.json({ error: `Method not allowed: ${request.method} /mcp (stateless: POST JSON-RPC messages)` }, { status: 405, headers: { allow: 'POST' } });
     }
-    const server = createMcpServer(api, tools, version, caller, { origin: new URL(request.url).origin, requestId, metrics });
+    const server = createMcpServer(api, tools, version, () => caller, { origin: new URL(request.url).origin, requestId, metrics });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
     await server.connect(transport);
     try {

@@ -2,10 +2,13 @@
  * The Model Context Protocol server over the mounted API: each tool (server/mcp/tools.ts) runs its
  * route in process through the route runner, so a tool call is validated, rate-limited, charged
  * (cloud mode) and answered exactly as the endpoint is, for the caller the transport authenticated.
- * Input schemas are the routes' zod schemas as JSON Schema; output schemas are the endpoints'
- * OpenAPI answers. The SDK's low-level `Server` is used because the tools carry JSON Schemas of
- * their own and must see the raw arguments: the high-level one would validate them with zod first
- * and answer its own messages instead of the API's.
+ * Input schemas are the routes' zod schemas as JSON Schema, complete. A call answers the endpoint's
+ * JSON as structured content and a markdown reading of it as text. Tools declare no output schema:
+ * the answers' schemas, inlined into every tool, made `tools/list` ~80 KB of an agent's context
+ * for what the model reads as the markdown anyway; /openapi.json documents them. The SDK's
+ * low-level `Server` is used because the tools carry JSON Schemas of their own and must see the
+ * raw arguments: the high-level one would validate them with zod first and answer its own
+ * messages instead of the API's.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -24,40 +27,6 @@ interface BoundTool {
 }
 
 type Json = Record<string, any>;
-const COMPONENTS = '#/components/schemas/';
-
-/** The schema with the components it reaches as `$defs` (JSON Schema has no OpenAPI components). */
-function withDefinitions(schema: Json, components: Json): Json {
-  const defs: Json = {};
-  const rewrite = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(rewrite);
-    if (!node || typeof node !== 'object') return node;
-    const out: Json = {};
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENTS)) {
-        const name = value.slice(COMPONENTS.length);
-        if (!(name in defs)) {
-          defs[name] = {};
-          defs[name] = rewrite(components[name] ?? {});
-        }
-        out.$ref = `#/$defs/${name}`;
-      } else out[key] = rewrite(value);
-    }
-    return out;
-  };
-  const root = rewrite(schema) as Json;
-  // MCP wants an object schema at the top; a reference or a combination goes under allOf.
-  const top = root.type === 'object' && !root.$ref ? root : { type: 'object', allOf: [root] };
-  return Object.keys(defs).length ? { ...top, $defs: defs } : top;
-}
-
-/** The endpoint's success answer as OpenAPI documents it, if it does. */
-function outputSchema(openapi: MountedApi['openapi'], route: Route): Json | undefined {
-  const operation = (openapi.paths as Json)[route.path.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[route.method.toLowerCase()];
-  const success = Object.entries(operation?.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1] as Json | undefined;
-  const schema = success?.content?.['application/json']?.schema;
-  return schema ? withDefinitions(schema, openapi.components.schemas) : undefined;
-}
 
 /** The tools whose routes this server serves, with their MCP definitions. */
 export function bindTools(api: MountedApi, tools: readonly McpTool[] = mcpTools): BoundTool[] {
@@ -66,13 +35,11 @@ export function bindTools(api: MountedApi, tools: readonly McpTool[] = mcpTools)
     const route = byKey.get(`${tool.method} ${tool.path}`);
     const input = tool.params ?? tool.body?.(api.env) ?? route?.input;
     if (!route || !input) return [];
-    const output = outputSchema(api.openapi, route);
     const definition: Tool = {
       name: tool.name,
       title: tool.title,
       description: tool.description,
       inputSchema: { ...toJson(input), type: 'object' },
-      ...(output ? { outputSchema: output as Tool['outputSchema'] } : {}),
     };
     return [{ tool, route, definition }];
   });
@@ -99,8 +66,14 @@ function routeRequest(bound: BoundTool, args: Json, origin: string, signal: Abor
   return { request: new Request(url, { method: route.method, headers, signal }), params };
 }
 
-async function callTool(api: MountedApi, bound: BoundTool, caller: Caller, rawArgs: unknown, context: CallContext, signal: AbortSignal): Promise<CallToolResult> {
+async function callTool(api: MountedApi, bound: BoundTool, who: CallerSource, rawArgs: unknown, context: CallContext, signal: AbortSignal): Promise<CallToolResult> {
   const args = (rawArgs ?? {}) as Json;
+  let caller: Caller;
+  try {
+    caller = await who();
+  } catch (err) {
+    return toolError(err instanceof Error ? err.message : String(err));
+  }
   if (bound.tool.params) {
     const parsed = bound.tool.params.safeParse(args);
     if (!parsed.success) return toolError(describeZodError(parsed.error, args));
@@ -119,7 +92,7 @@ async function callTool(api: MountedApi, bound: BoundTool, caller: Caller, rawAr
   const answer = (body ?? {}) as Json;
   return {
     content: [{ type: 'text', text: bound.tool.markdown(answer) }],
-    ...(bound.definition.outputSchema ? { structuredContent: answer } : {}),
+    ...(body && typeof body === 'object' && !Array.isArray(body) ? { structuredContent: answer } : {}),
   };
 }
 
@@ -131,8 +104,14 @@ export interface CallContext {
   metrics?: Metrics;
 }
 
-/** One MCP server acting for one caller (an HTTP request's key, or the local user on stdio). */
-export function createMcpServer(api: MountedApi, tools: BoundTool[], version: string, caller: Caller, context: CallContext): Server {
+/**
+ * Who a call acts for, asked at each call: an HTTP request's authenticated key, or on stdio the
+ * key given at start looked up again (a revoked key or a changed plan holds for a long session).
+ */
+export type CallerSource = () => Caller | Promise<Caller>;
+
+/** One MCP server acting for one caller (an HTTP request's key, or the stdio session's). */
+export function createMcpServer(api: MountedApi, tools: BoundTool[], version: string, caller: CallerSource, context: CallContext): Server {
   const server = new Server({ name: 'trawl', title: 'Trawl', version }, { capabilities: { tools: {} } });
   const byName = new Map(tools.map((bound) => [bound.tool.name, bound]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((bound) => bound.definition) }));

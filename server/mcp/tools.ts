@@ -8,6 +8,9 @@ import { z } from 'zod';
 import { watchFeature } from '../../core/features/watch/index.ts';
 import type { Method, RouteEnv } from '../route.ts';
 import { watchSchemas } from '../routes/v1/watch.ts';
+import {
+  type Answer, audienceMarkdown, brandMarkdown, diffMarkdown, endpointsMarkdown, json, leadBatchMarkdown, leadMarkdown, monitorLine, pageText, runPages, runStarted, titled, warnings, watchLine,
+} from './markdown.ts';
 
 export interface McpTool {
   name: string;
@@ -24,32 +27,10 @@ export interface McpTool {
   markdown(answer: Record<string, any>): string;
 }
 
-type Answer = Record<string, any>;
-
-const titled = (page: Answer) => `# ${page.metadata?.title || page.url || 'Untitled page'}\n\nSource: ${page.url ?? page.metadata?.final_url ?? ''}`;
-/** A page's best text: markdown, else plain text, else the answer as JSON. */
-const pageText = (page: Answer) => page.markdown ?? page.text ?? page.llm ?? json(page);
-const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
-const warnings = (answer: Answer) => (answer.warnings?.length ? `\n\nWarnings:\n${answer.warnings.map((w: string) => `- ${w}`).join('\n')}` : '');
-
-function runPages(answer: Answer): string {
-  const head = `${answer.id ? `Run ${answer.id}: ` : ''}${answer.status}, ${answer.completed ?? 0} completed, ${answer.failed ?? 0} failed of ${answer.total ?? 0}` +
-    `${answer.error ? ` (error: ${answer.error})` : ''}${answer.next ? `\nMore results: page ${new URL(answer.next, 'http://x').searchParams.get('page')}` : ''}`;
-  const pages = (answer.data ?? []).map((page: Answer) => (page.error ? `## ${page.url}\n\nFailed: ${page.error}` : `${titled(page).replace(/^# /, '## ')}\n\n${pageText(page)}`));
-  return [head, ...pages].join('\n\n');
-}
-
-const runStarted = (kind: string) => (answer: Answer) =>
-  `${kind} ${answer.id} started (status ${answer.status}). Call ${kind === 'Crawl' ? 'crawl_status' : 'batch_status'} with this id for its progress and pages.`;
-
 const paging = {
   page: z.number().int().min(1).optional().describe('Page of results, from 1.'),
   per_page: z.number().int().min(1).max(100).optional().describe('Results per page.'),
 };
-
-const watchLine = (watch: Answer) =>
-  `- ${watch.name} (${watch.url}), id ${watch.id}: every ${watch.interval_minutes} min, ${watch.active ? 'active' : 'paused'}` +
-  `${watch.last_changed_at ? `, last changed ${watch.last_changed_at}` : ''}${watch.last_error ? `, last error: ${watch.last_error}` : ''}`;
 
 const runStatus = (kind: 'crawl' | 'batch') => ({
   method: 'GET' as const,
@@ -70,13 +51,13 @@ export const mcpTools: readonly McpTool[] = [
   {
     name: 'batch_scrape', title: 'Scrape many pages', method: 'POST', path: '/v1/batch',
     description: 'Scrape a list of URLs as one asynchronous job; answers its id at once. Poll batch_status for the results.',
-    markdown: runStarted('Batch'),
+    markdown: runStarted('Batch', 'batch_status'),
   },
   { name: 'batch_status', title: 'Batch progress and results', description: 'Status, counts and one page of results of a batch_scrape job.', ...runStatus('batch') },
   {
     name: 'crawl', title: 'Crawl a site', method: 'POST', path: '/v1/crawl',
     description: 'Start crawling a site from a URL (scope, depth and limits as options); answers the crawl id at once. Poll crawl_status for progress and pages.',
-    markdown: runStarted('Crawl'),
+    markdown: runStarted('Crawl', 'crawl_status'),
   },
   { name: 'crawl_status', title: 'Crawl progress and pages', description: 'Status, counts and one page of scraped pages of a crawl.', ...runStatus('crawl') },
   {
@@ -107,6 +88,56 @@ export const mcpTools: readonly McpTool[] = [
     description: 'Check a page on a schedule and record each change (optionally notifying a webhook). Answers the watch; its snapshots and diffs are at /v1/watch/{id}.',
     body: (env) => watchSchemas(watchFeature.settings(env.config)).create,
     markdown: (watch) => `Watching ${watch.url} every ${watch.interval_minutes} minutes (watch ${watch.id}).`,
+  },
+  {
+    name: 'diff', title: 'What changed on a page', method: 'POST', path: '/v1/diff',
+    description: 'Scrape a page afresh and compare it with `previous` text, or with the workspace\'s last stored scrape of the URL: status (new, same, changed), a summary and a unified diff.',
+    markdown: diffMarkdown,
+  },
+  {
+    name: 'lead', title: 'Company lead from a site', method: 'POST', path: '/v1/lead',
+    description: 'Read a company\'s site (the page and its contact, imprint, about and team pages): name, description, address, e-mails, phones and social profiles.',
+    markdown: leadMarkdown,
+  },
+  {
+    name: 'lead_batch', title: 'Leads for many sites', method: 'POST', path: '/v1/lead/batch',
+    description: 'Read 1 to 25 company sites as one asynchronous job; answers its id at once. Poll lead_batch_status for the leads.',
+    markdown: runStarted('Lead batch', 'lead_batch_status'),
+  },
+  {
+    name: 'lead_batch_status', title: 'Lead batch progress and leads', method: 'GET', path: '/v1/lead/batch/:id',
+    description: 'Status, counts and each site\'s lead or error of a lead_batch job.',
+    params: z.object({ id: z.string().min(1).max(100).describe('The batch id the lead_batch tool answered.') }),
+    markdown: leadBatchMarkdown,
+  },
+  {
+    name: 'brand', title: 'Brand profile of a site', method: 'POST', path: '/v1/brand',
+    description: 'A site\'s brand identity: name, logo, favicon, colours by role, colour scheme, fonts by role, images and social profiles.',
+    markdown: brandMarkdown,
+  },
+  {
+    name: 'endpoints', title: 'API endpoints in a page\'s JavaScript', method: 'POST', path: '/v1/endpoints',
+    description: 'Static analysis of a page\'s inline scripts and linked bundles: the request targets (paths, URLs, GraphQL and WebSocket endpoints) they name.',
+    markdown: endpointsMarkdown,
+  },
+  {
+    name: 'social_monitor_create', title: 'Monitor a social feed', method: 'POST', path: '/v1/social/monitors',
+    description: 'Check an X profile, search, list or reply thread on a schedule and record (optionally post to a webhook) the new posts that match. Beta; needs a configured social source.',
+    markdown: (monitor) => `Monitoring ${monitor.kind} ${monitor.target} every ${monitor.interval_minutes} minutes (monitor ${monitor.id}).`,
+  },
+  {
+    name: 'social_monitor_list', title: 'List social monitors', method: 'GET', path: '/v1/social/monitors',
+    description: 'The workspace\'s social monitors: target, interval, state, when they last checked and matched, their last error.',
+    params: z.object({
+      limit: z.number().int().min(1).max(100).optional().describe('Monitors per answer (default 20).'),
+      offset: z.number().int().min(0).max(1_000_000).optional().describe('Monitors to skip.'),
+    }),
+    markdown: (answer) => (answer.monitors.length ? answer.monitors.map(monitorLine).join('\n') : 'No social monitors.'),
+  },
+  {
+    name: 'social_audience', title: 'Followers or followings of an account', method: 'POST', path: '/v1/social/audience',
+    description: 'Export the followers (or the accounts followed) of an X account, a page of up to 1,000 at a time; `next_cursor` continues. Beta; needs a configured social source.',
+    markdown: audienceMarkdown,
   },
   {
     name: 'watch_list', title: 'List watches', method: 'GET', path: '/v1/watch',

@@ -5,33 +5,13 @@
  * edit, and pause works. The screenshot must show content (not a blank page) and the DOM the texts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { loadImage, createCanvas } from '@napi-rs/canvas';
 import type { Browser } from 'playwright-core';
-import { requireChromium } from '../../core/browser/testing.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
+import { inkOf, launchChromium } from '../helpers/chromium.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const KEY = 'dashboard-test-key-0123456789';
 let sentence = 'The ferry to the island leaves every morning at seven.';
-
-/** Share of sampled pixels that are not near-white, and how many distinct colours they have. */
-async function inkOf(png: Buffer): Promise<{ ink: number; colours: number }> {
-  const image = await loadImage(png);
-  const canvas = createCanvas(image.width, image.height);
-  const context = canvas.getContext('2d');
-  context.drawImage(image, 0, 0);
-  const { data } = context.getImageData(0, 0, image.width, image.height);
-  let inked = 0;
-  let samples = 0;
-  const colours = new Set<number>();
-  for (let i = 0; i < data.length; i += 4 * 7) {
-    samples++;
-    if (data[i]! < 235 || data[i + 1]! < 235 || data[i + 2]! < 235) inked++;
-    colours.add((data[i]! >> 4) << 8 | (data[i + 1]! >> 4) << 4 | (data[i + 2]! >> 4));
-  }
-  return { ink: inked / samples, colours: colours.size };
-}
 
 describe('dashboard in Chromium', () => {
   let site: FixtureSite;
@@ -39,13 +19,11 @@ describe('dashboard in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    requireChromium(CHROMIUM);
     site = startFixtureSite({
       '/ferry': () => new Response(`<html><head><title>Ferry times</title></head><body><main><h1>Ferry times</h1><p>${sentence}</p><p>Tickets are sold at the harbour office and on board.</p></main></body></html>`, { headers: { 'content-type': 'text/html' } }),
     });
     trawl = await startTrawlServer({ overrides: { apiKey: KEY, jobs: { pollIntervalMs: 50 } } });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false });
+    browser = await launchChromium();
   }, 30_000);
   afterAll(async () => {
     await browser?.close();

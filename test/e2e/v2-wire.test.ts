@@ -175,15 +175,18 @@ describe('pagination', () => {
 });
 
 describe('OpenAPI', () => {
-  test('/v2 is its own tag group with its own schemas and error envelope', async () => {
+  test('/v2 is its own tag group with its own schemas and error envelope; Trawl\'s own operations are grouped by family', async () => {
     const doc = (await trawl.get('/openapi.json')).body;
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['Trawl', 'Firecrawl v2 compatibility']);
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual([
+      'Scrape', 'Crawl', 'Batch', 'Map', 'Search', 'Extract', 'Summarize', 'Lead', 'Brand', 'Endpoints', 'Diff', 'Watch', 'Social', 'Webhooks', 'Plugins', 'Service',
+      'Firecrawl v2 compatibility',
+    ]);
     const v2 = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v2/'));
     expect(v2.map(([path]) => path).sort()).toEqual([
       '/v2/batch/scrape', '/v2/batch/scrape/{id}', '/v2/batch/scrape/{id}/errors', '/v2/crawl', '/v2/crawl/active', '/v2/crawl/{id}', '/v2/crawl/{id}/errors', '/v2/map', '/v2/scrape', '/v2/search',
     ]);
     for (const [, item] of v2) for (const operation of Object.values(item as object)) expect(operation.tags).toEqual(['Firecrawl v2 compatibility']);
-    expect(doc.paths['/v1/scrape'].post.tags).toEqual(['Trawl']);
+    expect([doc.paths['/v1/scrape'].post.tags, doc.paths['/v1/crawl/{id}/pages'].get.tags, doc.paths['/health'].get.tags]).toEqual([['Scrape'], ['Crawl'], ['Service']]);
     expect(doc.paths['/v2/scrape'].post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/V2Error' });
     expect(Object.keys(doc.components.schemas.V2ScrapeRequest.properties)).toEqual(expect.arrayContaining(['url', 'formats', 'onlyMainContent', 'waitFor', 'actions', 'headers', 'location', 'maxAge']));
     expect(Object.keys(doc.components.schemas.V2CrawlRequest.properties)).toEqual(expect.arrayContaining(['includePaths', 'limit', 'maxDiscoveryDepth', 'crawlEntireDomain', 'webhook', 'scrapeOptions']));
