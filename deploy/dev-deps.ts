@@ -87,7 +87,13 @@ if (mode === 'prune') {
   console.log(`removed ${extra.length} packages no production dependency needs: ${extra.map((d) => d.split('node_modules/').pop()).join(', ') || 'none'}`);
 } else if (mode === 'check') {
   const devDependencies = Object.keys(readManifest(resolve(app)).devDependencies ?? {});
-  const present = devDependencies.filter((name) => existsSync(join(resolve(app), 'node_modules', name)));
+  // A dev dependency that a production package also depends on (@types/node, which @fast-csv's
+  // packages list as a dependency) is needed at run time like any other: only the rest count.
+  const needed = neededPackages(app);
+  const present = devDependencies.filter((name) => {
+    const dir = join(resolve(app), 'node_modules', name);
+    return existsSync(dir) && !needed.has(dir);
+  });
   const extra = devOnlyPackages(app).map((d) => d.split('node_modules/').pop()!);
   const count = installedPackages(app).length;
   if (present.length || extra.length) {

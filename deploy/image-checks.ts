@@ -1,18 +1,23 @@
 /**
- * The container image's checks, run by deploy/test-image.sh after it built the image:
- * `bun deploy/image-checks.ts <image>`. Drives podman on the host network against fixture sites
- * served from this process on 127.0.0.1, and prints one `ok`/`FAIL` line per check, the measured
- * numbers, and exits 1 when any check failed.
+ * The container image's checks, run by deploy/test-image.sh after it built the image (and the
+ * Postgres stand-in when no real postgres image is here): `bun deploy/image-checks.ts <image>`.
+ * Drives podman and podman-compose against fixture sites served from this process, and prints one
+ * `ok`/`FAIL` line per check, the measured numbers, and exits 1 when any check failed.
  *
- * One node (SQLite on a volume): /health, the image's HEALTHCHECK, non-root, a scrape, a page
- * rendered by the container's Chromium, a crawl stopped by SIGTERM mid-way (clean exit within the
- * engine's default 10 s), then a new container on the same volume: the cached result is there and
- * the crawl finishes with every page once. Scale-out: the services of compose.scale.yaml (two
- * `api`, two `worker`) started as the file says, over a fresh database on the machine's Postgres;
- * a crawl must land on both workers, each page fetched and stored once. Also: no dev dependency
- * and no build tool in the image, and both compose files read by podman-compose.
+ * One node by hand (`podman run` on the host network, SQLite on a volume): /health, the image's
+ * HEALTHCHECK, non-root, a scrape, a page rendered by the container's Chromium, a crawl stopped by
+ * SIGTERM mid-way (clean exit within the engine's default 10 s), then a new container on the same
+ * volume: the cached result is there and the crawl finishes with every page once. Then the two
+ * compose files, each brought up for real with `podman-compose up -d` on its own bridge network:
+ * compose.yaml must answer /health and scrape a page served from the host through its published
+ * port; compose.scale.yaml (Postgres, two `api`, two `worker`) must get both APIs healthy and both
+ * workers alive, and a crawl must land on both workers, each page fetched and stored once. Both
+ * end with `podman-compose stop` / `down -v`, every container exiting 0, nothing left behind.
+ * Also: no dev dependency and no build tool in the image.
  */
-import { SQL } from 'bun';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startCrawlSite, type CrawlSite } from '../test/fixtures/crawl-site/site.ts';
 import { allResults, apiClient, pathOf } from '../test/fixtures/crawl-site/runs.ts';
 
@@ -20,8 +25,9 @@ const IMAGE = Bun.argv[2] ?? 'localhost/trawl:it';
 const ROOT = new URL('..', import.meta.url).pathname;
 const PREFIX = 'trawl-it';
 const VOLUME = `${PREFIX}-data`;
-const PG_ADMIN_URL = process.env.IT_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const PG_DB = 'trawl_image_test';
+// Containers on a compose project's bridge network reach this host at the network's gateway, which
+// podman (4.x) names host.containers.internal in every container's /etc/hosts.
+const HOST_FROM_CONTAINER = 'host.containers.internal';
 // Engines send SIGKILL this long after the stop signal when nobody says otherwise.
 const ENGINE_DEFAULT_STOP_S = 10;
 
@@ -49,8 +55,9 @@ async function check(name: string, body: () => Promise<string | void>): Promise<
   }
 }
 
-async function run(cmd: string[], env?: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
-  const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } });
+/** Runs a command with this process's environment plus `env`, or with exactly `env` when `inherit` is false. */
+async function run(cmd: string[], env?: Record<string, string>, inherit = true): Promise<{ code: number; out: string; err: string }> {
+  const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: inherit ? { ...process.env, ...env } : env });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, out: out.trim(), err: err.trim() };
 }
@@ -123,35 +130,103 @@ function expectEveryPageOnce(site: CrawlSite, results: any[]): void {
   assert(notCompleted.length === 0, `${notCompleted.length} pages not completed: ${String(JSON.stringify(notCompleted[0])).slice(0, 200)}`);
 }
 
-/** Interpolates `${NAME}` and `${NAME:-default}` the way compose does. */
-const interpolate = (value: string, env: Record<string, string | undefined>) =>
-  value.replace(/\$\{([A-Z0-9_]+)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => env[name] || fallback || '');
+// ---- podman-compose --------------------------------------------------------------------------
 
-interface ComposeService { image: string; command?: string[]; environment?: string[]; stop_grace_period?: string; volumes?: string[] }
-
-async function readCompose(file: string): Promise<Record<string, ComposeService>> {
-  return (Bun.YAML.parse(await Bun.file(`${ROOT}/${file}`).text()) as { services: Record<string, ComposeService> }).services;
+interface ComposeProject {
+  /** The project name (`-p`), which prefixes its containers, volumes and network. */
+  name: string;
+  /** The compose file, then a test override that adds settings to some services. */
+  files: string[];
+  /** podman-compose's whole environment: what the files interpolate and pass through. */
+  env: Record<string, string>;
 }
 
 /**
- * `podman run` for a compose service as the file defines it (image, command, environment, stop
- * grace), on the host network with the test's settings added last (later `-e` wins).
+ * This process's environment without Trawl's own settings (a TRAWL_API_KEY exported here would
+ * reach the containers through the files' pass-through names), plus the compose variables.
  */
-function runArgs(name: string, service: ComposeService, overrides: Record<string, string>, env: Record<string, string | undefined>): string[] {
-  const args = ['run', '-d', '--name', name, '--network', 'host'];
-  for (const entry of service.environment ?? []) {
-    const [key, ...rest] = entry.split('=');
-    if (rest.length) args.push('-e', `${key}=${interpolate(rest.join('='), env)}`);
-    else if (env[key!]) args.push('-e', `${key}=${env[key!]}`);
+function composeEnv(vars: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(TRAWL_|DATABASE_URL$|POSTGRES_)/.test(key)) env[key] = value;
   }
-  for (const [key, value] of Object.entries(overrides)) args.push('-e', `${key}=${value}`);
-  if (service.stop_grace_period) args.push('--stop-timeout', String(parseInt(service.stop_grace_period, 10)));
-  args.push(interpolate(service.image, env), ...(service.command ?? []));
-  return args;
+  return { ...env, ...vars };
 }
 
-/** Removes what the checks made: containers with their anonymous /data volumes, named volumes, and
- * the volumes and network podman-compose 1.0.3 creates even in --dry-run. */
+let overrideDir = '';
+/**
+ * A compose override file with extra environment for some services, the way an operator adds
+ * settings in compose.override.yaml; compose files merge `environment` maps by name.
+ */
+function overrideFile(name: string, environment: Record<string, Record<string, string>>): string {
+  overrideDir ||= mkdtempSync(join(tmpdir(), `${PREFIX}-compose-`));
+  const services = Object.fromEntries(Object.entries(environment).map(([service, env]) => [service, { environment: env }]));
+  const file = join(overrideDir, `${name}.override.yaml`);
+  writeFileSync(file, JSON.stringify({ services }, null, 2)); // JSON is YAML
+  return file;
+}
+
+const compose = (p: ComposeProject, ...args: string[]) =>
+  run(['podman-compose', '-p', p.name, ...p.files.flatMap((f) => ['-f', f]), ...args], p.env, false);
+
+/** The project's containers by service (podman-compose labels them as docker compose does). */
+async function composeContainers(p: ComposeProject): Promise<Record<string, string>> {
+  const out = await podman('ps', '-a', '--filter', `label=io.podman.compose.project=${p.name}`, '--format', '{{.Names}} {{index .Labels "com.docker.compose.service"}}');
+  return Object.fromEntries(out.split('\n').filter(Boolean).map((line) => line.split(' ').reverse() as [string, string]));
+}
+
+/**
+ * `podman-compose up -d`, then every service of the file must have a running container (within
+ * 60 s: one that exited because Postgres was not ready yet is restarted by its restart policy).
+ */
+async function composeUp(p: ComposeProject, services: string[]): Promise<Record<string, string>> {
+  const res = await compose(p, 'up', '-d', '--no-build');
+  // podman-compose 1.0.3 exits 0 even when a `podman run` failed: the containers tell.
+  const containers = await composeContainers(p);
+  const deadline = Date.now() + 60_000;
+  let failing: string[] = [];
+  do {
+    if (failing.length) await Bun.sleep(500);
+    failing = [];
+    for (const service of services) {
+      const name = containers[service];
+      const state = name ? await podman('inspect', '--format', '{{.State.Status}}', name) : 'missing';
+      if (state !== 'running') failing.push(`${service} ${state}`);
+    }
+  } while (failing.length && !failing.some((f) => f.endsWith(' missing')) && Date.now() < deadline);
+  const output = `${res.out}\n${res.err}`.split('\n').filter((l) => l && !/systemd|syslog|^\*\* merged|^\s|^[{}]/.test(l));
+  assert(failing.length === 0 && Object.keys(containers).length === services.length,
+    `after podman-compose up (exit ${res.code}): ${failing.join(', ') || `containers ${Object.keys(containers)}`}; ${output.slice(-6).join(' | ').slice(0, 600)}`);
+  return containers;
+}
+
+/**
+ * `podman-compose down -v`, then what podman-compose 1.0.3 leaves behind removed too (the network,
+ * and the anonymous volumes of the image's VOLUME /data in containers without a mount there);
+ * nothing of the project may remain.
+ */
+async function composeDown(p: ComposeProject): Promise<void> {
+  const containers = Object.values(await composeContainers(p));
+  const mounts = containers.length
+    ? (await podman('inspect', '--format', '{{range .Mounts}}{{if eq .Type "volume"}}{{.Name}} {{end}}{{end}}', ...containers)).split(/\s+/).filter(Boolean)
+    : [];
+  const res = await compose(p, 'down', '-v');
+  for (const volume of mounts) await run(['podman', 'volume', 'rm', '-f', volume]);
+  await run(['podman', 'network', 'rm', '-f', `${p.name}_default`]);
+  const left = [
+    ...Object.values(await composeContainers(p)).map((c) => `container ${c}`),
+    ...(await podman('volume', 'ls', '--format', '{{.Name}}', '--filter', `label=io.podman.compose.project=${p.name}`)).split('\n').filter(Boolean).map((v) => `volume ${v}`),
+    ...(await podman('volume', 'ls', '--format', '{{.Name}}')).split('\n').filter((v) => mounts.includes(v)).map((v) => `volume ${v}`),
+    ...((await run(['podman', 'network', 'exists', `${p.name}_default`])).code === 0 ? [`network ${p.name}_default`] : []),
+  ];
+  assert(left.length === 0, `left after podman-compose down -v (exit ${res.code}): ${left.join(', ')}`);
+}
+
+const psql = async (container: string, query: string) =>
+  podman('exec', container, 'psql', '-U', 'trawl', '-d', 'trawl', '-tAc', query);
+
+/** Removes what the checks made (all named `trawl-it…`, compose projects included): containers
+ * with their anonymous volumes, named volumes and networks. */
 async function cleanup(): Promise<void> {
   const list = async (...cmd: string[]) => (await run(['podman', ...cmd])).out.split('\n').filter((n) => n.startsWith(PREFIX));
   const containers = await list('ps', '-a', '--format', '{{.Names}}');
@@ -166,7 +241,16 @@ async function cleanup(): Promise<void> {
 
 await cleanup();
 const siteA = await startCrawlSite({ pages: 60, delayMs: 400 });
-const siteB = await startCrawlSite({ pages: 60, delayMs: 100 });
+// Served on every interface for the containers of the compose projects, which run on bridge
+// networks; answers only this host and podman's container networks (10.88.0.0/16 and its 10.89+ pool).
+const siteB = await startCrawlSite({
+  pages: 60,
+  delayMs: 100,
+  hostname: '0.0.0.0',
+  resolveTo: HOST_FROM_CONTAINER,
+  allowClient: (ip) => /^(::ffff:)?(127|10)\./.test(ip) || ip === '::1',
+});
+const composeFetchEnv = { TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true', TRAWL_FETCH_RESOLVE: JSON.stringify(siteB.resolve) };
 const appServer = Bun.serve({
   hostname: '127.0.0.1',
   port: 0,
@@ -293,71 +377,108 @@ try {
     });
   }
 
-  // ---- compose files ----
-  await check('podman-compose reads compose.yaml and compose.scale.yaml', async () => {
-    const expected: Record<string, string[]> = { 'compose.yaml': ['trawl'], 'compose.scale.yaml': ['postgres', 'api-1', 'api-2', 'worker-1', 'worker-2'] };
-    const summary: string[] = [];
-    for (const [file, services] of Object.entries(expected)) {
-      const res = await run(['podman-compose', '-p', `${PREFIX}-dry`, '-f', `${ROOT}/${file}`, '--dry-run', 'up', '-d', '--no-build'], { TRAWL_IMAGE: IMAGE });
-      const runs = `${res.out}\n${res.err}`.split('\n').filter((l) => l.startsWith('podman run '));
-      for (const service of services) assert(runs.some((l) => l.includes(`--name=${PREFIX}-dry_${service}_1`)), `${file}: no container for ${service} (podman-compose exited ${res.code}: ${res.err.slice(-300)})`);
-      assert(runs.length === services.length, `${file}: ${runs.length} containers for ${services.length} services`);
-      const parsed = await readCompose(file);
-      assert(JSON.stringify(Object.keys(parsed)) === JSON.stringify(services), `${file}: services ${Object.keys(parsed)}`);
-      summary.push(`${file}: ${runs.length} container${runs.length > 1 ? 's' : ''}`);
-    }
-    const scale = await readCompose('compose.scale.yaml');
-    for (const [name, role] of [['api-1', 'api'], ['api-2', 'api'], ['worker-1', 'worker'], ['worker-2', 'worker']] as const) {
-      assert(scale[name]?.command?.join(' ') === `--role ${role}`, `${name} runs ${scale[name]?.command}`);
-    }
-    return summary.join('; ');
+  // ---- compose.yaml: one node, brought up by podman-compose ----
+  const onePort = await freePort();
+  const oneBase = `http://127.0.0.1:${onePort}`;
+  const one: ComposeProject = {
+    name: `${PREFIX}-one`,
+    files: [`${ROOT}/compose.yaml`, overrideFile('one', { trawl: composeFetchEnv })],
+    env: composeEnv({ TRAWL_IMAGE: IMAGE, TRAWL_PORT: String(onePort) }),
+  };
+  let oneContainer = '';
+  const oneUp = await check('compose.yaml: podman-compose up -d, healthy on the published port (bridge network)', async () => {
+    const t0 = performance.now();
+    oneContainer = (await composeUp(one, ['trawl'])).trawl!;
+    const { ms, body } = await waitHealthy(oneBase, t0);
+    note('compose_one_up_to_healthy_ms', ms);
+    assert(body.status === 'ok', `status ${body.status}: ${body.reason}`);
+    assert(body.database?.dialect === 'sqlite', `database ${JSON.stringify(body.database)}`);
+    const network = await podman('inspect', '--format', '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}} {{end}}', oneContainer);
+    assert(network.trim() === `${one.name}_default`, `container on network(s) "${network.trim()}"`);
+    const volume = await podman('inspect', '--format', '{{range .Mounts}}{{if eq .Destination "/data"}}{{.Name}}{{end}}{{end}}', oneContainer);
+    assert(volume === `${one.name}_trawl-data`, `/data is "${volume}", not the file's trawl-data volume`);
+    const hc = await run(['podman', 'healthcheck', 'run', oneContainer]);
+    assert(hc.code === 0, `podman healthcheck run exited ${hc.code}: ${hc.out} ${hc.err}`);
+    return `${ms} ms from podman-compose up; network ${network.trim()}, volume ${volume}, HEALTHCHECK passes`;
   });
 
-  // ---- scale-out: compose.scale.yaml's api and worker services over one Postgres ----
-  const pg = new SQL(PG_ADMIN_URL);
-  await pg.unsafe(`DROP DATABASE IF EXISTS ${PG_DB} WITH (FORCE)`);
-  await pg.unsafe(`CREATE DATABASE ${PG_DB}`);
-  const dbUrl = new URL(PG_ADMIN_URL);
-  dbUrl.pathname = `/${PG_DB}`;
-  try {
-    const services = await readCompose('compose.scale.yaml');
-    const ports = { 'api-1': await freePort(), 'api-2': await freePort() };
-    const apis = Object.values(ports).map((p) => `http://127.0.0.1:${p}`);
-    const names = ['api-1', 'api-2', 'worker-1', 'worker-2'];
-    const composeEnv = { TRAWL_IMAGE: IMAGE };
+  if (oneUp) {
+    await check('compose.yaml: scrape of a page served from the host, through the published port', async () => {
+      const res = await api(oneBase, 'POST', '/v1/scrape', { url: siteB.url('/'), formats: ['markdown'] });
+      assert(res.status === 200, `status ${res.status}: ${res.text.slice(0, 300)}`);
+      assert(res.body.markdown?.includes('Harbour home'), `markdown lacks the title: ${String(res.body.markdown).slice(0, 200)}`);
+      assert(siteB.hits.some((h) => h.path === '/'), 'the fixture site saw no request');
+      return `${res.body.metadata.word_count} words, fetched from ${HOST_FROM_CONTAINER}:${siteB.port}`;
+    });
+  }
+  siteB.hits.length = 0;
 
-    const up = await check('scale-out up: compose.scale.yaml\'s two api and two worker services on one Postgres', async () => {
+  await check('compose.yaml: podman-compose stop (exit 0), down -v leaves nothing', async () => {
+    let detail = '';
+    if (oneContainer) {
       const t0 = performance.now();
-      await Promise.all(names.map((name) => {
-        const overrides: Record<string, string> = { DATABASE_URL: dbUrl.href };
-        if (name.startsWith('api')) overrides.TRAWL_SERVER_PORT = String(ports[name as keyof typeof ports]);
-        else Object.assign(overrides, testFetchEnv, { TRAWL_FETCH_RESOLVE: JSON.stringify(siteB.resolve), TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (${name})` });
-        return podman(...runArgs(`${PREFIX}-${name}`, services[name]!, overrides, composeEnv));
-      }));
-      for (const a of apis) await waitHealthy(a, t0);
+      const stop = await compose(one, 'stop');
+      const seconds = (performance.now() - t0) / 1000;
+      const exitCode = Number(await podman('inspect', '--format', '{{.State.ExitCode}}', oneContainer));
+      assert(exitCode === 0, `exit code ${exitCode} after podman-compose stop (exit ${stop.code}) in ${seconds.toFixed(1)} s`);
+      detail = `stopped in ${seconds.toFixed(1)} s, exit 0; `;
+    }
+    await composeDown(one);
+    return `${detail}container, volume and network removed`;
+  });
+
+  // ---- compose.scale.yaml: Postgres, two APIs, two workers, brought up by podman-compose ----
+  const scaleFile = Bun.YAML.parse(await Bun.file(`${ROOT}/compose.scale.yaml`).text()) as { services: Record<string, { image: string }> };
+  const scaleServices = Object.keys(scaleFile.services);
+  const trawlServices = ['api-1', 'api-2', 'worker-1', 'worker-2'];
+  const apiPorts = [await freePort(), await freePort()];
+  const apis = apiPorts.map((p) => `http://127.0.0.1:${p}`);
+  const scale: ComposeProject = {
+    name: `${PREFIX}-scale`,
+    files: [`${ROOT}/compose.scale.yaml`, overrideFile('scale', Object.fromEntries(['worker-1', 'worker-2'].map((w) =>
+      // Each worker tells the fixture site who it is, so the crawl's split between them shows.
+      [w, { ...composeFetchEnv, TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (${w})` }])))],
+    env: composeEnv({ TRAWL_IMAGE: IMAGE, TRAWL_API_1_PORT: String(apiPorts[0]), TRAWL_API_2_PORT: String(apiPorts[1]) }),
+  };
+  let scaleContainers: Record<string, string> = {};
+  try {
+    const up = await check("compose.scale.yaml: podman-compose up -d, both APIs healthy and both workers alive", async () => {
+      assert(JSON.stringify(scaleServices) === JSON.stringify(['postgres', ...trawlServices]), `compose.scale.yaml has the services ${scaleServices}`);
+      const pgImage = scaleFile.services.postgres!.image;
+      const standIn = await podman('image', 'inspect', '--format', '{{index .Labels "io.trawl.test-stand-in"}}', pgImage).catch(() => '');
+      const t0 = performance.now();
+      scaleContainers = await composeUp(scale, scaleServices);
+      for (const a of apis) await waitHealthy(a, t0, 180_000);
       const ready = await waitFor('both workers reported in', async () => {
         const h = (await api(apis[0]!, 'GET', '/health')).body;
         return h.queue?.workers_alive === 2 ? h : null;
       }, 60_000);
       const ms = Math.round(performance.now() - t0);
-      note('scale_out_ready_ms', ms);
+      note('compose_scale_up_to_ready_ms', ms);
       assert(ready.database.dialect === 'postgres', `dialect ${ready.database.dialect}`);
-      return `both APIs healthy and 2 workers alive ${ms} ms after podman run`;
+      const version = await psql(scaleContainers.postgres!, 'SHOW server_version');
+      const restarts = (await Promise.all(trawlServices.map(async (s) => [s, await podman('inspect', '--format', '{{.RestartCount}}', scaleContainers[s]!)] as const)))
+        .filter(([, n]) => n !== '0').map(([s, n]) => `${s} restarted ${n}×`);
+      const pg = `${pgImage} = ${standIn ? "the test's stand-in" : 'a real image'}, PostgreSQL ${version.split(' ')[0]}`;
+      note('compose_scale_postgres', pg);
+      return `both APIs healthy and 2 workers alive ${ms} ms after podman-compose up (${[pg, ...restarts].join('; ')})`;
     });
 
     if (up) {
-      await check('scale-out crawl: lands on both workers, each page fetched and stored once', async () => {
+      await check('compose.scale.yaml crawl: lands on both workers, each page fetched and stored once', async () => {
         const t0 = performance.now();
         const created = await api(apis[0]!, 'POST', '/v1/crawl', { url: siteB.url('/'), max_pages: 100 });
         assert(created.status === 202, `crawl ${created.status}: ${created.text.slice(0, 200)}`);
-        // Followed through the other API process: both read the one database.
+        const crawl = String(created.body.id);
+        assert(/^[\w-]+$/.test(crawl), `crawl id ${crawl}`);
+        // Followed through the other API container: both read the one database.
         const done = await waitFor('crawl finished', async () => {
-          const s = await crawlStatus(apis[1]!, created.body.id);
+          const s = await crawlStatus(apis[1]!, crawl);
           return terminal(s.status) ? s : null;
         }, 180_000);
         const seconds = (performance.now() - t0) / 1000;
         assert(done.status === 'completed' && done.completed === siteB.tree.size && done.failed === 0, `crawl ended ${JSON.stringify(done).slice(0, 200)}`);
-        expectEveryPageOnce(siteB, await allResults(apiClient(apis[1]!), `/v1/crawl/${created.body.id}/pages?per_page=100`));
+        expectEveryPageOnce(siteB, await allResults(apiClient(apis[1]!), `/v1/crawl/${crawl}/pages?per_page=100`));
         const pageHits = siteB.hits.filter((h) => h.path !== '/robots.txt');
         const perPath = new Map<string, number>();
         for (const h of pageHits) perPath.set(h.path, (perPath.get(h.path) ?? 0) + 1);
@@ -366,32 +487,36 @@ try {
         const perWorker: Record<string, number> = {};
         for (const h of pageHits) perWorker[h.agent] = (perWorker[h.agent] ?? 0) + 1;
         assert(Object.keys(perWorker).length === 2 && Object.keys(perWorker).every((a) => /\(worker-[12]\)$/.test(a)), `pages fetched by ${JSON.stringify(perWorker)}`);
-        const db = new SQL(dbUrl.href);
-        const [jobs] = await db`SELECT count(*)::int AS n FROM jobs WHERE group_id = ${created.body.id}`;
-        const [workers] = await db`SELECT count(*)::int AS n FROM job_workers`;
-        await db.close();
-        assert(jobs.n === 0, `${jobs.n} jobs of the crawl left in the queue`);
-        assert(workers.n === 2, `${workers.n} processes registered as job workers (the api containers must run none)`);
+        const jobs = Number(await psql(scaleContainers.postgres!, `SELECT count(*) FROM jobs WHERE group_id = '${crawl}'`));
+        const workers = Number(await psql(scaleContainers.postgres!, 'SELECT count(*) FROM job_workers'));
+        assert(jobs === 0, `${jobs} jobs of the crawl left in the queue`);
+        assert(workers === 2, `${workers} processes registered as job workers (the api containers must run none)`);
         const split = Object.entries(perWorker).map(([a, n]) => `${a.match(/worker-\d/)![0]} ${n}`).sort().join(', ');
-        note('scale_out_crawl', `${siteB.tree.size} pages in ${seconds.toFixed(1)} s (${(siteB.tree.size / seconds).toFixed(1)} pages/s, 100 ms per page at the site); ${split}`);
+        note('compose_scale_crawl', `${siteB.tree.size} pages in ${seconds.toFixed(1)} s (${(siteB.tree.size / seconds).toFixed(1)} pages/s, 100 ms per page at the site); ${split}`);
         return `${siteB.tree.size} pages in ${seconds.toFixed(1)} s; ${split}; no job left; 2 worker processes registered`;
       });
+    }
 
-      await check('scale-out stop: every container exits 0 on SIGTERM', async () => {
-        const stops = await Promise.all(names.map(async (name) => ({ name, ...(await stopTimed(`${PREFIX}-${name}`, 30)) })));
+    await check('compose.scale.yaml stop: every container exits 0 (Trawl on SIGTERM within 10 s), down -v leaves nothing', async () => {
+      let detail = '';
+      if (Object.keys(scaleContainers).length) {
+        // The Trawl containers first, as `down` does (reverse start order), then the database.
+        const stops = await Promise.all(trawlServices.map(async (s) => ({ name: s, ...(await stopTimed(scaleContainers[s]!, 30)) })));
+        stops.push({ name: 'postgres', ...(await stopTimed(scaleContainers.postgres!, 30)) });
         const bad = stops.filter((s) => s.exitCode !== 0 || s.seconds >= ENGINE_DEFAULT_STOP_S);
         assert(bad.length === 0, bad.map((s) => `${s.name} exit ${s.exitCode} after ${s.seconds.toFixed(1)} s`).join('; '));
-        return stops.map((s) => `${s.name} ${s.seconds.toFixed(1)} s`).join(', ');
-      });
-    }
+        detail = `${stops.map((s) => `${s.name} ${s.seconds.toFixed(1)} s`).join(', ')}; `;
+      }
+      await composeDown(scale);
+      return `${detail}containers, volumes and network removed`;
+    });
   } finally {
     await cleanup();
-    await pg.unsafe(`DROP DATABASE IF EXISTS ${PG_DB} WITH (FORCE)`).catch(() => {});
-    await pg.close();
   }
 } finally {
   await cleanup();
   await Promise.all([siteA.stop(), siteB.stop(), appServer.stop(true)]);
+  if (overrideDir) rmSync(overrideDir, { recursive: true, force: true });
 }
 
 for (const [key, value] of numbers) console.log(`number ${key}: ${value}`);

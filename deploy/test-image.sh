@@ -2,11 +2,13 @@
 # The container image test, run by .ci/run and by hand (as root, or with sudo for the packages):
 # installs podman from Debian if it is missing, makes the debian:bookworm-slim base image from
 # Debian's packages when no registry can provide it (kept for the next run), builds the image
-# from the unchanged Containerfile, reports its size and what takes the space, then runs
-# deploy/image-checks.ts against it. Ends with "image test: PASSED" or "image test: FAILED …"
+# from the unchanged Containerfile, reports its size and what takes the space, provides the
+# postgres image compose.scale.yaml names (a test-only stand-in built from Debian's PostgreSQL 15
+# when no real one is here), then runs deploy/image-checks.ts against it, which also brings up
+# both compose files with podman-compose. Ends with "image test: PASSED" or "image test: FAILED …"
 # and exits non-zero on any failure, including podman that cannot be installed.
-# Measured on a 2-core CI machine: ~2 min from nothing (plus apt-get for podman when missing),
-# ~35 s when the base image and the build cache are still there.
+# Measured on a 2-core CI machine: ~3 min from nothing (plus apt-get for podman when missing),
+# ~1 min when the base images and the build cache are still there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +29,7 @@ if [ -n "$missing" ]; then
     || fail "could not install$missing"
   for tool in $missing; do command -v "$tool" >/dev/null 2>&1 || fail "$tool is still missing after apt-get install"; done
 fi
-[ "$(id -u)" = 0 ] || fail "run as root: the checks use rootful podman with the host network"
+[ "$(id -u)" = 0 ] || fail "run as root: the checks use rootful podman (the host network, and bridge networks for compose)"
 
 # These machines need runc (crun refuses their hybrid cgroups), cgroupfs and no raised rlimits
 # (../shared/reference/containers.md). A private config file sets that for this run only, so the
@@ -92,6 +94,33 @@ echo "largest parts:"
 podman run --rm --network=host --entrypoint sh "$IMAGE" -c \
   'du -sm /usr/lib/chromium /usr/local/bin/bun /app/node_modules /app /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/share 2>/dev/null; du -sm /app/node_modules/* /app/node_modules/@*/* 2>/dev/null | sort -n | tail -n 6' \
   2>/dev/null | sed 's/^/  /'
+
+# compose.scale.yaml's database. No registry here can provide the official postgres image, so a
+# test-only stand-in is built from Debian's postgresql package on the same base (PostgreSQL 15, not
+# the file's 16; deploy/test/postgres.Containerfile says what it copies of the official image) and
+# tagged under the file's name, only when that name is free or already the stand-in: a real image
+# is never replaced, and is what the test then uses.
+pg_image=$(bun -e 'console.log(Bun.YAML.parse(await Bun.file("compose.scale.yaml").text()).services.postgres.image)') \
+  || fail "cannot read the postgres image of compose.scale.yaml"
+stand_in_label='{{index .Labels "io.trawl.test-stand-in"}}'
+if podman image exists "$pg_image" && [ -z "$(podman image inspect --format "$stand_in_label" "$pg_image")" ]; then
+  step "$pg_image already here (a real image; used as it is)"
+else
+  STAND_IN=localhost/trawl-test-postgres:15
+  step "building $STAND_IN (Debian's PostgreSQL 15) as $pg_image"
+  previous=$(podman image inspect --format '{{.Id}}' "$pg_image" 2>/dev/null || true)
+  log=$(mktemp)
+  t=$SECONDS
+  if ! podman build --format docker --pull=never --network=host -t "$STAND_IN" -f deploy/test/postgres.Containerfile deploy/test >"$log" 2>&1; then
+    tail -n 40 "$log"; rm -f "$log"; fail "podman build of the postgres stand-in failed"
+  fi
+  rm -f "$log"
+  podman tag "$STAND_IN" "$pg_image" || fail "could not tag $STAND_IN as $pg_image"
+  current=$(podman image inspect --format '{{.Id}}' "$pg_image")
+  # A changed stand-in replaces the previous build instead of leaving it behind untagged.
+  if [ -n "$previous" ] && [ "$previous" != "$current" ]; then podman rmi "$previous" >/dev/null 2>&1 || true; fi
+  echo "postgres stand-in: $((SECONDS - t)) s, $(( $(podman image inspect --format '{{.Size}}' "$pg_image") / 1000000 )) MB"
+fi
 
 step "checks"
 bun deploy/image-checks.ts "$IMAGE"
