@@ -3,26 +3,18 @@
  * process (config, database, job workers so crawls and batches progress) and acts for the default
  * workspace, the local user's; logs go to stderr because stdout carries the protocol.
  */
+import { Command } from 'commander';
 import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { MetricsToken } from '../core/metrics.ts';
-import { Tokens } from '../core/services.ts';
-import { createLogger } from '../core/logger.ts';
-import { DEFAULT_WORKSPACE } from '../core/storage/workspaces.ts';
-import { mountApi } from '../server/app.ts';
-import { bootTrawl } from '../server/boot.ts';
-import { bindTools, createMcpServer } from '../server/mcp/server.ts';
-import type { Caller } from '../server/route.ts';
+import { MetricsToken } from '../../core/metrics.ts';
+import { Tokens } from '../../core/services.ts';
+import { createLogger } from '../../core/logger.ts';
+import { mountApi } from '../../server/app.ts';
+import { bootTrawl } from '../../server/boot.ts';
+import { bindTools, createMcpServer } from '../../server/mcp/server.ts';
+import { LOCAL_USER } from '../client.ts';
 
-export const MCP_USAGE = `Usage: bun run cli mcp   (the MCP server on stdio; tools act for the default workspace)`;
-
-const LOCAL_USER: Caller = Object.freeze({ scope: 'workspace', workspace: DEFAULT_WORKSPACE, account: null });
-
-export async function mcpMain(argv: string[]): Promise<number> {
-  if (argv.length) {
-    console.error(MCP_USAGE);
-    return argv[0] === '--help' || argv[0] === '-h' ? 0 : 2;
-  }
+async function serveMcp(): Promise<void> {
   const level = process.env.TRAWL_LOG_LEVEL?.trim() || 'warn';
   const trawl = await bootTrawl({ logger: createLogger(level, pino.destination(2)), overrides: { log: { level } } });
   const api = mountApi(trawl);
@@ -36,5 +28,10 @@ export async function mcpMain(argv: string[]): Promise<number> {
   await closed;
   await server.close();
   await trawl.shutdown();
-  return 0;
 }
+
+export const mcpCommand = () =>
+  new Command('mcp')
+    .description('The MCP server on stdio, for desktop agents; its tools act for the default workspace')
+    .addHelpText('after', '\nExample (an MCP client\'s command):\n  bun --cwd /path/to/trawl run cli mcp')
+    .action(() => serveMcp());
