@@ -55,7 +55,7 @@ function client(send: Send, where: string, close: () => Promise<void>): Api {
       if (response.ok) return answer;
       const message = typeof answer?.error === 'string' ? answer.error : `HTTP ${response.status}`;
       // A refused request is the caller's to fix (exit 2); anything else is the work failing (exit 1).
-      throw new CliError(namedByFlags(message, flags), response.status === 400 || response.status === 404 ? 2 : 1);
+      throw new CliError(namedByFlags(message, flags), response.status === 400 ? 2 : 1);
     },
   };
 }

@@ -40,6 +40,8 @@ export async function runProgram(program: Command, argv: string[]): Promise<numb
   } catch (err) {
     if (err instanceof UsageFailure) {
       const { error, command } = err;
+      // A command of subcommands given none: its help is printed (on stderr); that is a usage mistake too.
+      if (error.code === 'commander.help') return 2;
       if (!USAGE_CODES.has(error.code)) return error.exitCode;
       // "error: unknown command 'crwal' (Did you mean crawl?)" in one line, with where to look.
       const message = error.message.replace(/\s*\n\s*/g, ' ').trim();
