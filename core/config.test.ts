@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { envName, loadConfig } from './config.ts';
+import { attributeConfigError } from './config-sources.ts';
+import { configInvalid } from './errors.ts';
 import { definePlugin, type AnyPlugin } from './plugin.ts';
 
 const demo = definePlugin({
@@ -105,20 +107,38 @@ describe('config precedence', () => {
   });
 });
 
-describe('config boot failures name the key', () => {
-  test('a bad value', () => {
-    expect(() => loadConfig({ plugins: [], env: { TRAWL_SERVER_PORT: 'abc' } })).toThrow('Invalid configuration at server.port');
+describe('config boot failures name the variable, file key or option the user wrote', () => {
+  test('a bad value: the variable, the key set by a start option, or the key when no source is known', () => {
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_SERVER_PORT: 'abc' } })).toThrow('Invalid configuration: TRAWL_SERVER_PORT (server.port): expected a number');
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'yes' } })).toThrow('Invalid configuration: TRAWL_FETCH_ALLOW_PRIVATE_NETWORK (fetch.allowPrivateNetwork): expected true or false');
+    expect(() => loadConfig({ plugins: [], env: { PORT: '99999' } })).toThrow('Invalid configuration: PORT (server.port): Too big');
+    expect(() => loadConfig({ plugins: [], env: {}, overrides: { server: { host: '' } }, optionNames: { 'server.host': '--host' } })).toThrow('Invalid configuration: --host (server.host): Too small');
     expect(() => loadConfig({ plugins: [], env: {}, overrides: { log: { level: 'loud' } } })).toThrow('Invalid configuration at log.level');
   });
 
-  test('an unknown key in a file', () => {
+  test('a value inside JSON a variable set is that variable\'s', () => {
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_FETCH_HEADERS: '{"x-a": 1}' } })).toThrow('Invalid configuration: TRAWL_FETCH_HEADERS (fetch.headers.x-a):');
+  });
+
+  test('a bad value or an unknown key in a file is named as written there, with the file', () => {
     const file = tomlFile('[fetch]\ntimeout = 5\n');
-    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: file } })).toThrow(/Invalid configuration at fetch: Unrecognized key: "timeout"/);
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: file } })).toThrow(`Invalid configuration: fetch.timeout in ${file}: unknown key`);
+    const typed = tomlFile('[fetch]\nallowPrivateNetwork = "yes"\n');
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: typed } })).toThrow(`Invalid configuration: fetch.allowPrivateNetwork in ${typed}: Invalid input: expected boolean, received string`);
+  });
+
+  test('errors raised after loading are attributed the same way', () => {
+    const config = loadConfig({ plugins: [], env: { TRAWL_FETCH_HEADERS: '{"x-list": "a"}' } });
+    const attributed = attributeConfigError(configInvalid('Invalid configuration at fetch.headers.x-list: not allowed'), config) as Error;
+    expect(attributed.message).toBe('Invalid configuration: TRAWL_FETCH_HEADERS (fetch.headers.x-list): not allowed');
+    const unrelated = configInvalid('Invalid configuration at llm.provider: unknown');
+    expect(attributeConfigError(unrelated, config)).toBe(unrelated);
   });
 
   test('a missing or broken TRAWL_CONFIG file', () => {
     expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: '/nonexistent/trawl.toml' } })).toThrow('TRAWL_CONFIG file /nonexistent/trawl.toml does not exist');
     const broken = tomlFile('[fetch\n');
-    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: broken } })).toThrow('is not valid TOML');
+    // One line: the parser's excerpt of the file is left out, its position kept.
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: broken } })).toThrow(new RegExp(`^TRAWL_CONFIG file ${broken} is not valid TOML: [^\\n]+ at line 1, column \\d+$`));
   });
 });

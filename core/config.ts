@@ -10,6 +10,7 @@ import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
 import { configInvalid } from './errors.ts';
 import { buildConfigSchema, type TrawlConfig } from './config-schema.ts';
+import { configProblem, rememberSources, sourceOf, type ConfigSources } from './config-sources.ts';
 import type { AnyFeature } from './feature.ts';
 import { pluginId, type AnyPlugin } from './plugin.ts';
 
@@ -32,6 +33,8 @@ export interface LoadConfigOptions {
   env?: Record<string, string | undefined>;
   /** Highest precedence: start options and test settings, as a partial config tree. */
   overrides?: Tree;
+  /** How the user typed the overrides that came from start options, by dotted key (`server.port` → `--port`), for messages. */
+  optionNames?: Readonly<Record<string, string>>;
   /** Skip `config/default.toml` (tests of the loader itself). */
   defaultFile?: string | null;
   warnings?: string[];
@@ -58,7 +61,18 @@ function readToml(file: string, label: string): Tree {
   try {
     return parseToml(readFileSync(file, 'utf8')) as Tree;
   } catch (err) {
-    throw configInvalid(`${label} ${file} is not valid TOML: ${(err as Error).message}`);
+    // The parser's message carries a multi-line excerpt; its first line and the position say it in one.
+    const { message, line, column } = err as Error & { line?: number; column?: number };
+    const at = line === undefined ? '' : ` at line ${line}, column ${column}`;
+    throw configInvalid(`${label} ${file} is not valid TOML: ${message.split('\n')[0]}${at}`);
+  }
+}
+
+/** Every value of a TOML file, by dotted key: the file is where those were set. */
+function recordFile(sources: ConfigSources, node: Tree, file: string, prefix: string[] = []): void {
+  for (const [key, value] of Object.entries(node)) {
+    if (isTree(value)) recordFile(sources, value, file, [...prefix, key]);
+    else sources.set([...prefix, key].join('.'), { kind: 'file', label: file, deep: Array.isArray(value) });
   }
 }
 
@@ -118,7 +132,7 @@ function setPath(tree: Tree, path: readonly string[], value: unknown): void {
 /** An environment value that is missing, empty or only white space sets nothing. */
 export const isUnset = (raw: string | undefined): raw is undefined => raw === undefined || raw.trim() === '';
 
-function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: readonly AnyPlugin[], schema: z.ZodObject, warnings: string[]): void {
+function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: readonly AnyPlugin[], schema: z.ZodObject, warnings: string[], sources: ConfigSources): void {
   const byName = new Map<string, string[]>();
   for (const path of knownPaths(tree, plugins, schema)) byName.set(envName(path), path);
   for (const [name, path] of Object.entries(ALIASES)) byName.set(name, path);
@@ -126,8 +140,11 @@ function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: 
     // Empty means unset: compose files and shells export `NAME=` for variables they only mention.
     if (isUnset(raw) || name === 'TRAWL_CONFIG' || name === 'TRAWL_ENABLE' || name === 'TRAWL_DISABLE') continue;
     const path = byName.get(name);
-    if (path) setPath(tree, path, coerce(raw, getPath(tree, path)));
-    else if (name.startsWith('TRAWL_')) warnings.push(`Environment variable ${name} matches no configuration key; ignored`);
+    if (path) {
+      const value = coerce(raw, getPath(tree, path));
+      setPath(tree, path, value);
+      sources.set(path.join('.'), { kind: 'env', label: name, deep: typeof value === 'object' });
+    } else if (name.startsWith('TRAWL_')) warnings.push(`Environment variable ${name} matches no configuration key; ignored`);
   }
   const known = new Set(plugins.map(pluginId));
   for (const [name, value] of [['TRAWL_ENABLE', true], ['TRAWL_DISABLE', false]] as const) {
@@ -135,6 +152,7 @@ function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: 
       if (!known.has(id)) throw configInvalid(`${name}: unknown plugin id "${id}" (known: ${[...known].join(', ')})`);
       const [kind, plugin] = id.split('.') as [string, string];
       setPath(tree, ['plugins', kind, plugin], value);
+      sources.set(`plugins.${id}`, { kind: 'env', label: name, deep: false });
     }
   }
 }
@@ -160,16 +178,40 @@ export function loadConfig(options: LoadConfigOptions): Readonly<TrawlConfig> {
   const warnings = options.warnings ?? [];
   const defaultFile = options.defaultFile === undefined ? DEFAULT_FILE : options.defaultFile;
   const schema = buildConfigSchema(options.features ?? []);
+  const sources: ConfigSources = new Map();
   let tree: Tree = defaultFile ? ownSections(readToml(defaultFile, 'default config'), schema) : {};
-  if (!isUnset(env.TRAWL_CONFIG)) tree = deepMerge(tree, readToml(env.TRAWL_CONFIG, 'TRAWL_CONFIG file'));
-  tree = structuredClone(tree);
-  applyEnv(tree, env, options.plugins, schema, warnings);
-  if (options.overrides) tree = deepMerge(tree, options.overrides);
-  const parsed = schema.safeParse(tree);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = issue.path.map(String).join('.');
-    throw configInvalid(`Invalid configuration at ${key || '(root)'}: ${issue.message}`);
+  if (!isUnset(env.TRAWL_CONFIG)) {
+    const file = readToml(env.TRAWL_CONFIG, 'TRAWL_CONFIG file');
+    recordFile(sources, file, env.TRAWL_CONFIG);
+    tree = deepMerge(tree, file);
   }
-  return deepFreeze(parsed.data as TrawlConfig);
+  tree = structuredClone(tree);
+  applyEnv(tree, env, options.plugins, schema, warnings, sources);
+  if (options.overrides) {
+    tree = deepMerge(tree, options.overrides);
+    for (const [key, label] of Object.entries(options.optionNames ?? {})) {
+      if (getPath(options.overrides, key.split('.')) !== undefined) sources.set(key, { kind: 'option', label, deep: false });
+    }
+  }
+  const parsed = schema.safeParse(tree);
+  if (!parsed.success) throw schemaProblem(parsed.error.issues[0]!, sources);
+  const config = deepFreeze(parsed.data as TrawlConfig);
+  rememberSources(config, sources);
+  return config;
+}
+
+/** The first schema issue as one line, naming the variable, file key or option that set the value. */
+function schemaProblem(issue: z.core.$ZodIssue, sources: ConfigSources) {
+  const key = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    // A key nobody knows was written in a file or given as an option: name that key itself.
+    const unknownKey = [key, issue.keys[0]].filter(Boolean).join('.');
+    if (sourceOf(sources, unknownKey)) return configProblem(unknownKey, 'unknown key', sources);
+  }
+  const source = sourceOf(sources, key);
+  // A variable is always text: "received string" would only confuse; say what text is expected.
+  if (source?.kind === 'env' && issue.code === 'invalid_type' && (issue.expected === 'boolean' || issue.expected === 'number')) {
+    return configProblem(key, issue.expected === 'boolean' ? 'expected true or false' : 'expected a number', sources);
+  }
+  return configProblem(key, issue.message, sources);
 }

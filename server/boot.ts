@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { loadConfig } from '../core/config.ts';
+import { attributeConfigError } from '../core/config-sources.ts';
 import { createTrawl, type Trawl } from '../core/container.ts';
 import { createLogger } from '../core/logger.ts';
 import type { Storage } from '../core/services.ts';
@@ -19,6 +20,8 @@ export interface BootOptions {
   env?: Record<string, string | undefined>;
   /** Start options and test settings; they win over files and environment. */
   overrides?: Record<string, unknown>;
+  /** How the user typed the start options among the overrides (`server.port` → `--port`), for messages. */
+  optionNames?: Readonly<Record<string, string>>;
   storage?: Storage;
   logger?: Logger;
   /** Defaults to the built-in features. */
@@ -32,14 +35,19 @@ export interface BootOptions {
 export async function bootTrawl(options: BootOptions = {}): Promise<Trawl> {
   const warnings: string[] = [];
   const features = options.features ?? builtinFeatures;
-  const config = loadConfig({ plugins: builtinPlugins, features, env: options.env ?? process.env, overrides: options.overrides, warnings });
+  const config = loadConfig({ plugins: builtinPlugins, features, env: options.env ?? process.env, overrides: options.overrides, optionNames: options.optionNames, warnings });
   const logger = options.logger ?? createLogger(config.log.level);
   for (const warning of warnings) logger.warn(warning);
   // Content workers import the same list themselves (core never imports plugins).
   const pluginList = { module: new URL('../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
-  return createTrawl({
-    config, plugins: builtinPlugins, features, storage: options.storage, logger, pluginList, warmWorkers: options.warmWorkers, httpHooks: options.httpHooks,
-    // Wire formats' webhook shapes, which job workers render (core never imports a wire format).
-    instances: [[RunHookFormatsToken, runHookFormats]],
-  });
+  try {
+    return await createTrawl({
+      config, plugins: builtinPlugins, features, storage: options.storage, logger, pluginList, warmWorkers: options.warmWorkers, httpHooks: options.httpHooks,
+      // Wire formats' webhook shapes, which job workers render (core never imports a wire format).
+      instances: [[RunHookFormatsToken, runHookFormats]],
+    });
+  } catch (err) {
+    // Plugin options are checked while the registry is built: name the variable or key that set them.
+    throw attributeConfigError(err, config);
+  }
 }

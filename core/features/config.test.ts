@@ -24,7 +24,7 @@ describe('feature config sections', () => {
 
   test('environment names derive for feature keys; values are checked by the feature schema', () => {
     expect(crawlFeature.settings(load({ TRAWL_CRAWL_CONCURRENCY: '3' })).concurrency).toBe(3);
-    expect(() => load({ TRAWL_MAP_MAX_SITEMAPS: '0' })).toThrow('Invalid configuration at map.maxSitemaps');
+    expect(() => load({ TRAWL_MAP_MAX_SITEMAPS: '0' })).toThrow('Invalid configuration: TRAWL_MAP_MAX_SITEMAPS (map.maxSitemaps)');
     expect(() => load({}, { webhooks: { nope: 1 } })).toThrow(/Invalid configuration at webhooks: Unrecognized key: "nope"/);
   });
 

@@ -5,37 +5,20 @@
  * looks up a bearer key (cloud mode needs one), else the default workspace, the local user's.
  * Logs go to stderr because stdout carries the protocol.
  */
-import { parseArgs } from 'node:util';
+import { Command } from 'commander';
 import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { MetricsToken } from '../core/metrics.ts';
-import { Tokens } from '../core/services.ts';
-import { createLogger } from '../core/logger.ts';
-import { DEFAULT_WORKSPACE } from '../core/storage/workspaces.ts';
-import { mountApi } from '../server/app.ts';
-import { bootTrawl } from '../server/boot.ts';
-import { bindTools, createMcpServer, type CallerSource } from '../server/mcp/server.ts';
-import type { Caller } from '../server/route.ts';
+import { MetricsToken } from '../../core/metrics.ts';
+import { Tokens } from '../../core/services.ts';
+import { createLogger } from '../../core/logger.ts';
+import { mountApi } from '../../server/app.ts';
+import { bootTrawl } from '../../server/boot.ts';
+import { bindTools, createMcpServer, type CallerSource } from '../../server/mcp/server.ts';
+import { LOCAL_USER } from '../client.ts';
+import { CliError } from '../errors.ts';
 
-export const MCP_USAGE = `Usage: bun run cli mcp [--api-key KEY]   (the MCP server on stdio)
-  --api-key KEY   act for this key's workspace (default: TRAWL_API_KEY); without a key the default
-                  workspace (self-hosted only: cloud mode needs a key)`;
-
-const LOCAL_USER: Caller = Object.freeze({ scope: 'workspace', workspace: DEFAULT_WORKSPACE, account: null });
-
-export async function mcpMain(argv: string[]): Promise<number> {
-  let values: { 'api-key'?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({ args: argv, options: { 'api-key': { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (err) {
-    console.error(`${(err as Error).message} (see bun run cli mcp --help)`);
-    return 2;
-  }
-  if (values.help) {
-    console.error(MCP_USAGE);
-    return 0;
-  }
-  const key = values['api-key']?.trim() || process.env.TRAWL_API_KEY?.trim() || undefined;
+async function serveMcp(options: { apiKey?: string }): Promise<void> {
+  const key = options.apiKey?.trim() || process.env.TRAWL_API_KEY?.trim() || undefined;
   // The key is this session's credential, not the server's setting: booting with TRAWL_API_KEY
   // would make it the default workspace's only key (core/container.ts), whoever's key it is.
   const { TRAWL_API_KEY: _credential, ...env } = process.env;
@@ -46,9 +29,8 @@ export async function mcpMain(argv: string[]): Promise<number> {
   const refusal = !key && trawl.config.mode === 'cloud' ? 'Cloud mode: the MCP server acts for one workspace; pass --api-key KEY or set TRAWL_API_KEY'
     : await Promise.resolve().then(caller).then(() => null, (err: Error) => `${err.message} (--api-key / TRAWL_API_KEY)`);
   if (refusal) {
-    console.error(refusal);
     await trawl.shutdown();
-    return 2;
+    throw new CliError(refusal, 2);
   }
   if (trawl.config.role === 'all') trawl.container.resolve(Tokens.Jobs).start();
   const server = createMcpServer(api, bindTools(api), trawl.version, caller, { origin: `http://127.0.0.1:${trawl.config.server.port}`, metrics: trawl.container.resolve(MetricsToken) });
@@ -60,5 +42,11 @@ export async function mcpMain(argv: string[]): Promise<number> {
   await closed;
   await server.close();
   await trawl.shutdown();
-  return 0;
 }
+
+export const mcpCommand = () =>
+  new Command('mcp')
+    .description('The MCP server on stdio, for desktop agents; its tools act for one workspace')
+    .option('--api-key <key>', 'act for this key\'s workspace (default: TRAWL_API_KEY); without one the default workspace (self-hosted only: cloud mode needs a key)')
+    .addHelpText('after', '\nExample (an MCP client\'s command):\n  bun run --cwd /path/to/trawl --silent cli mcp\n  TRAWL_DATA_DIR=/path/to/data bun /path/to/trawl/cli/main.ts mcp')
+    .action((options: { apiKey?: string }) => serveMcp(options));
