@@ -276,6 +276,6 @@ describe('the SSRF guard on crawls and batches', () => {
     expect(started.status).toBe(202);
     const summary = await waitForRun(guarded, `/v1/crawl/${started.body.id}`);
     expect(summary).toMatchObject({ status: 'failed', completed: 0, failed: 1 });
-    expect(summary.error).toBe('Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address)');
+    expect(summary.error).toBe('Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address); set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses');
   });
 });
