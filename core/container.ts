@@ -76,7 +76,7 @@ export const VERSION: string = (await Bun.file(new URL('../package.json', import
 
 export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   const { config } = options;
-  const logger = options.logger ?? createLogger(config.log.level);
+  const logger = options.logger ?? createLogger(config.log.level, undefined, config.log.format);
   // Validate plugin configuration before touching the database: config mistakes fail fast.
   const registry = new PluginRegistry(options.plugins, config);
   const { features } = options;
