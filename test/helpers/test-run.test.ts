@@ -9,7 +9,7 @@ import { postgresTestUrl } from './databases.ts';
 import { runSchemaName, sweepStaleSchemas, testRunId } from './test-run.ts';
 
 if (postgresTestUrl) describe('stale test schemas', () => {
-  const url = postgresTestUrl;
+  const url = postgresTestUrl!;
   const made: string[] = [];
   const query = async (text: string) => {
     const client = new pg.Client({ connectionString: url });
