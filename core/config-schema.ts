@@ -101,6 +101,8 @@ export const configSchema = z.strictObject({
   }).prefault({}),
   log: z.strictObject({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** `json` for collectors, `pretty` for a person reading a terminal, `auto`: pretty when stdout is a terminal. */
+    format: z.enum(['auto', 'json', 'pretty']).default('auto'),
   }).prefault({}),
   browser: z.strictObject({
     /** Debian's package; Trawl never downloads a browser. */

@@ -19,6 +19,7 @@ import { Scraper } from './scrape.ts';
 import { CoreTokens, Tokens, type BrowserPool, type Storage } from './services.ts';
 import { checkProxyReferences, ProxyRouter } from './net/proxies.ts';
 import { createHttpClient, type HttpClientHooks } from './net/http-client.ts';
+import { privateNetworkHint } from './net/address-guard.ts';
 import { openStorage } from './storage/db.ts';
 import { createResultStore } from './storage/results.ts';
 import { createBrowserPool } from './browser/pool.ts';
@@ -75,7 +76,7 @@ export const VERSION: string = (await Bun.file(new URL('../package.json', import
 
 export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   const { config } = options;
-  const logger = options.logger ?? createLogger(config.log.level);
+  const logger = options.logger ?? createLogger(config.log.level, undefined, config.log.format);
   // Validate plugin configuration before touching the database: config mistakes fail fast.
   const registry = new PluginRegistry(options.plugins, config);
   const { features } = options;
@@ -100,7 +101,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   const proxies = new ProxyRouter(config.fetch);
   checkProxyReferences(config, proxies);
   scope.registerInstance(Tokens.Proxies, proxies);
-  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }), options.httpHooks, metrics, proxies)) });
+  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }), { refusalHint: privateNetworkHint(config.mode), ...options.httpHooks }, metrics, proxies)) });
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
   let pool: WorkerPool | undefined; // created on first resolve; workers start on first use
   scope.register(CoreTokens.Workers, { useFactory: instanceCachingFactory(() => (pool = createContentPool(config, options.pluginList))) });

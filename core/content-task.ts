@@ -125,7 +125,7 @@ export async function boot(input: BootInput): Promise<void> {
   const list = module[input.plugins.name];
   if (!Array.isArray(list)) throw new Error(`${input.plugins.module} exports no plugin list "${input.plugins.name}"`);
   const registry = new PluginRegistry(list as AnyPlugin[], input.config);
-  const logger = createLogger(input.config.log.level).child({ component: 'content-worker' });
+  const logger = createLogger(input.config.log.level, undefined, input.config.log.format).child({ component: 'content-worker' });
   await registry.setup((plugin) => ({
     logger: logger.child({ plugin: plugin.id }),
     config: input.config,

@@ -3,9 +3,10 @@
  * core, features and the HTTP edge record into, and gauges read at scrape time from whatever
  * reports state (browser pool, content workers, job queue). Labels are bounded by construction:
  * route templates, stage names, plugin ids, job kinds, fixed outcome and reason words — never a
- * URL, host or id. The server renders `text()` at /metrics.
+ * URL, host or id. The server renders `text()` at /metrics, with prom-client's default process
+ * metrics (CPU, memory, heap, event-loop lag, handles) after Trawl's own.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { InjectionToken } from 'tsyringe';
 import type { BrowserPoolStats } from './services.ts';
 import type { WorkerPoolStats } from './workers/options.ts';
@@ -33,6 +34,19 @@ export interface MetricSources {
   browser?: () => BrowserPoolStats | null;
   workers?: () => WorkerPoolStats | null;
   queue?: () => Promise<QueueStats>;
+}
+
+/**
+ * The process metrics, once per process: they describe the process, not one Trawl instance (tests
+ * start many in one), and each collection keeps an event-loop delay monitor running.
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -104,9 +118,10 @@ export class Metrics {
     });
   }
 
-  /** The text exposition format. */
-  text(): Promise<string> {
-    return this.registry.metrics();
+  /** The text exposition format: Trawl's metrics, then the process's. */
+  async text(): Promise<string> {
+    const [own, process] = await Promise.all([this.registry.metrics(), processMetrics().metrics()]);
+    return own.endsWith('\n') || !own ? own + process : `${own}\n${process}`;
   }
 
   get contentType(): string {

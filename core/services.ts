@@ -196,6 +196,11 @@ export interface BrowserRequestFailure {
   reason: string;
   /** True when the SSRF guard refused it. */
   refused: boolean;
+  /**
+   * With a refusal in self-hosted mode: the setting that allows it. The page's own failure ends
+   * with it; the warning listing refused sub-requests leaves it out.
+   */
+  hint?: string;
 }
 
 /** What a job gets from the browser pool: a page in a fresh context of its own. */

@@ -46,10 +46,10 @@ CONF
 export CONTAINERS_CONF="$conf_dir/containers.conf"
 podman info >/dev/null 2>&1 || fail "podman does not work here: $(podman info 2>&1 | tail -n 1)"
 
-# The image must carry the Bun the CI pins, or the image and the tests run different runtimes.
-ci_bun=$(sed -n 's/^BUN_VERSION=//p' .ci/run)
+# The image must carry the Bun the CI pins (deploy/setup.sh), or the image and the tests run different runtimes.
+ci_bun=$(sed -n 's/^BUN_VERSION=//p' deploy/setup.sh)
 image_bun=$(sed -n 's/^ARG BUN_VERSION=//p' Containerfile)
-[ -n "$ci_bun" ] && [ "$ci_bun" = "$image_bun" ] || fail "Containerfile has Bun ${image_bun:-?}, .ci/run pins ${ci_bun:-?}"
+[ -n "$ci_bun" ] && [ "$ci_bun" = "$image_bun" ] || fail "Containerfile has Bun ${image_bun:-?}, deploy/setup.sh pins ${ci_bun:-?}"
 
 if podman image exists "$BASE"; then
   step "base image $BASE already here (reused)"

@@ -26,7 +26,7 @@ import { createMetricsGuard, metricsOpenApi, metricsResponse } from './metrics-e
 import { createRequestObserver } from './observe.ts';
 import { mountSockets } from './sockets.ts';
 import { buildOpenApi } from './openapi.ts';
-import { provide, type AnyRouteModule, type Route, type RouteEnv } from './route.ts';
+import { provide, type AnyRouteModule, type Caller, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
 
 const PUBLIC_PATHS = new Set(['/', '/health', '/openapi.json', '/docs', '/dashboard']);
@@ -83,8 +83,21 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   const adminGuard = config.adminKey ? createAdminGuard(config.adminKey) : null;
   const logger = trawl.logger.child({ component: 'http' });
   const metrics = trawl.container.resolve(MetricsToken);
-  const observer = createRequestObserver(metrics);
+  const observer = createRequestObserver(metrics, logger);
   const metricsGuard = createMetricsGuard(config, auth);
+
+  const authenticate = async (request: Request, path: string): Promise<Caller> => {
+    if (isPublicPath(path)) return PUBLIC_CALLER;
+    if (path === '/metrics') {
+      await metricsGuard(request.headers.get('authorization'));
+      return PUBLIC_CALLER;
+    }
+    if (adminGuard && isAdminPath(path)) {
+      adminGuard(request.headers.get('authorization'));
+      return ADMIN_CALLER;
+    }
+    return auth.authenticate(request.headers.get('authorization') ?? socketKey(request));
+  };
 
   const app = new Elysia()
     .onRequest(({ request, set }) => observer.start(request, set.headers))
@@ -97,16 +110,9 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     })
     // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
-      if (isPublicPath(path)) return { caller: PUBLIC_CALLER };
-      if (path === '/metrics') {
-        await metricsGuard(request.headers.get('authorization'));
-        return { caller: PUBLIC_CALLER };
-      }
-      if (adminGuard && isAdminPath(path)) {
-        adminGuard(request.headers.get('authorization'));
-        return { caller: ADMIN_CALLER };
-      }
-      return { caller: await auth.authenticate(request.headers.get('authorization') ?? socketKey(request)) };
+      const caller = await authenticate(request, path);
+      observer.identify(request, caller);
+      return { caller };
     })
     .get('/', ({ request }) => rootResponse(request, trawl.version))
     .get('/openapi.json', () => openapi)

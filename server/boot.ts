@@ -36,7 +36,7 @@ export async function bootTrawl(options: BootOptions = {}): Promise<Trawl> {
   const warnings: string[] = [];
   const features = options.features ?? builtinFeatures;
   const config = loadConfig({ plugins: builtinPlugins, features, env: options.env ?? process.env, overrides: options.overrides, optionNames: options.optionNames, warnings });
-  const logger = options.logger ?? createLogger(config.log.level);
+  const logger = options.logger ?? createLogger(config.log.level, undefined, config.log.format);
   for (const warning of warnings) logger.warn(warning);
   // Content workers import the same list themselves (core never imports plugins).
   const pluginList = { module: new URL('../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };

@@ -20,6 +20,8 @@ export interface ContextRules {
   fetch: Readonly<TrawlConfig['fetch']>;
   /** Null when private networks are allowed: no guard proxy then. */
   policy: AddressPolicy | null;
+  /** Ends the guard's refusals (core/net/address-guard.ts `privateNetworkHint`). */
+  refusalHint: string;
   blockResources: ReadonlySet<string>;
   /** Used unless the job's options name one (mobile emulation does). */
   userAgent: string;
@@ -28,7 +30,7 @@ export interface ContextRules {
 }
 
 export async function openContext(browser: Browser, options: BrowserContextOptions | undefined, rules: ContextRules): Promise<PreparedContext> {
-  const proxy = rules.policy || rules.upstream ? await startGuardProxy(rules.fetch, rules.policy, rules.upstream) : null;
+  const proxy = rules.policy || rules.upstream ? await startGuardProxy(rules.fetch, rules.policy, rules.upstream, rules.refusalHint) : null;
   let context: BrowserContext | undefined;
   try {
     context = await browser.newContext({

@@ -230,7 +230,11 @@ describe('SSRF guard on every connection of the page', () => {
       return { status: response?.status(), failures: [...session.failures] };
     });
     expect(status).toBe(403);
-    expect(failures).toContainEqual({ url: `http://127.0.0.2:${internal.port}/landing`, reason: 'address 127.0.0.2 is not allowed (loopback address)', refused: true });
+    // A self-hosted pool records the setting that would allow the address, apart from the reason.
+    expect(failures).toContainEqual({
+      url: `http://127.0.0.2:${internal.port}/landing`, reason: 'address 127.0.0.2 is not allowed (loopback address)', refused: true,
+      hint: 'set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses',
+    });
     expect(hits).toEqual([]);
   });
 });

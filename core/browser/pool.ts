@@ -14,6 +14,7 @@ import type { TrawlConfig } from '../config-schema.ts';
 import { fetchFailed, TrawlError } from '../errors.ts';
 import type { AddressPolicy } from '../net/http-client.ts';
 import { forbiddenAddressReason } from '../net/ssrf.ts';
+import { privateNetworkHint } from '../net/address-guard.ts';
 import { ProxyRouter } from '../net/proxies.ts';
 import type { BrowserJobOptions, BrowserPool, BrowserPoolStats, BrowserRequestFailure, BrowserSession } from '../services.ts';
 import type { Metrics } from '../metrics.ts';
@@ -65,6 +66,7 @@ function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
 
 export class ChromiumPool implements BrowserPool {
   private readonly policy: AddressPolicy | null;
+  private readonly refusalHint: string;
   private readonly blockResources: ReadonlySet<string>;
   private readonly proxies: ProxyRouter;
   private readonly instances = new Set<Instance>();
@@ -84,8 +86,10 @@ export class ChromiumPool implements BrowserPool {
     private readonly logger: Logger,
     hooks: BrowserPoolHooks = {},
     private readonly metrics?: Metrics,
+    mode: TrawlConfig['mode'] = 'self-hosted',
   ) {
     this.policy = fetch.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
+    this.refusalHint = privateNetworkHint(mode);
     this.blockResources = new Set(config.blockResources);
     this.proxies = hooks.proxies ?? new ProxyRouter(fetch);
   }
@@ -197,7 +201,7 @@ export class ChromiumPool implements BrowserPool {
   }
 
   private rules(instance: Instance, upstream: string | null): ContextRules {
-    return { fetch: this.fetch, policy: this.policy, blockResources: this.blockResources, userAgent: instance.userAgent, upstream };
+    return { fetch: this.fetch, policy: this.policy, refusalHint: this.refusalHint, blockResources: this.blockResources, userAgent: instance.userAgent, upstream };
   }
 
   private async discardSpare(): Promise<void> {
@@ -307,5 +311,5 @@ export class ChromiumPool implements BrowserPool {
 }
 
 export function createBrowserPool(config: Readonly<TrawlConfig>, logger: Logger, hooks: BrowserPoolHooks = {}, metrics?: Metrics): BrowserPool {
-  return new ChromiumPool(config.browser, config.fetch, logger, hooks, metrics);
+  return new ChromiumPool(config.browser, config.fetch, logger, hooks, metrics, config.mode);
 }

@@ -48,14 +48,16 @@ function splitTarget(target: string): { host: string; port: number } | null {
   return match && port > 0 && port < 65536 ? { host: match[1]!.replace(/^\[|\]$/g, ''), port } : null;
 }
 
-/** `policy` null: private networks allowed (started only to chain to `upstream`). */
-export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, policy: AddressPolicy | null, upstream: string | null = null): Promise<GuardProxy> {
+/** `policy` null: private networks allowed (started only to chain to `upstream`). `refusalHint` goes with each refusal recorded. */
+export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, policy: AddressPolicy | null, upstream: string | null = null, refusalHint = ''): Promise<GuardProxy> {
   const guard = createAddressGuard(fetch, policy);
   const failures: BrowserRequestFailure[] = [];
   const sockets = new Set<Duplex>();
   const agent = new http.Agent({ keepAlive: true });
   const record = (url: string, err: unknown, host: string): void => {
-    if (failures.length < MAX_RECORDED) failures.push({ url, reason: describeNetworkError(err, host), refused: err instanceof ForbiddenAddressError });
+    if (failures.length >= MAX_RECORDED) return;
+    const refused = err instanceof ForbiddenAddressError;
+    failures.push({ url, reason: describeNetworkError(err, host), refused, ...(refused && refusalHint ? { hint: refusalHint } : {}) });
   };
   const track = (socket: Duplex) => {
     sockets.add(socket);

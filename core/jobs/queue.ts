@@ -207,23 +207,31 @@ export class DbJobQueue implements JobQueue {
     kind.active++;
     this.running.set(job.id, entry);
     // Everything the run logs (the handler's lines, a retry, a failure) carries the request that started the job.
+    const started = performance.now();
+    // One line per run of a job, at its end: what ran, how it ended, how long it took.
+    const ended = (outcome: 'done' | 'retried' | 'failed', extra: Record<string, unknown> = {}) => {
+      this.metrics?.jobs.inc({ kind: job.kind, outcome });
+      const line = { job: job.id, kind: job.kind, outcome, ms: Math.round(performance.now() - started), attempt: job.attempt, ...extra };
+      if (outcome === 'failed') this.logger.warn(line, 'job finished');
+      else this.logger.info(line, 'job finished');
+    };
     entry.done = withRequestId(job.requestId, async () => {
       try {
         if (job.attempt > job.maxAttempts) {
           // Only a lapsed lease gets here: the worker running the last attempt stopped.
-          await this.giveUp(kind, job, 'The worker running the last attempt stopped before it finished');
+          await this.giveUp(kind, job, 'The worker running the last attempt stopped before it finished', ended);
           return;
         }
         await kind.handler(job, controller.signal);
         await this.store.finish(job.id, this.worker);
-        this.metrics?.jobs.inc({ kind: job.kind, outcome: 'done' });
+        ended('done');
       } catch (err) {
         if (entry.released) return;
         const message = messageOf(err);
-        if (isPermanent(err) || job.attempt >= job.maxAttempts) await this.giveUp(kind, job, message);
+        if (isPermanent(err) || job.attempt >= job.maxAttempts) await this.giveUp(kind, job, message, ended);
         else {
-          this.metrics?.jobs.inc({ kind: job.kind, outcome: 'retried' });
           this.logger.debug({ err, job: job.id, kind: job.kind, attempt: job.attempt }, 'job failed; retrying');
+          ended('retried', { error: message });
           await this.store.retry(job.id, this.worker, new Date(Date.now() + backoffMs(job.attempt, this.config)), message);
         }
       }
@@ -236,7 +244,7 @@ export class DbJobQueue implements JobQueue {
       });
   }
 
-  private async giveUp(kind: Kind, job: ClaimedJob, message: string): Promise<void> {
+  private async giveUp(kind: Kind, job: ClaimedJob, message: string, ended: (outcome: 'failed', extra: Record<string, unknown>) => void): Promise<void> {
     try {
       await kind.options.onFailed?.(job, message);
     } catch (err) {
@@ -244,8 +252,7 @@ export class DbJobQueue implements JobQueue {
       await this.store.retry(job.id, this.worker, new Date(Date.now() + backoffMs(job.attempt, this.config)), message);
       return;
     }
-    this.metrics?.jobs.inc({ kind: job.kind, outcome: 'failed' });
-    this.logger.warn({ job: job.id, kind: job.kind, attempts: job.attempt, error: message }, 'job failed');
+    ended('failed', { error: message });
     await this.store.fail(job.id, this.worker, message);
   }
 

@@ -21,10 +21,18 @@ export interface AddressGuard {
   check(host: string, port: number): Promise<string>;
 }
 
-/** `policy` null (private networks allowed): only the `fetch.resolve` overrides apply. */
-export function createAddressGuard(fetch: Readonly<TrawlConfig['fetch']>, policy: AddressPolicy | null): AddressGuard {
+/**
+ * What a refusal adds for the operator. Self-hosted, the one trying a page on this machine is the
+ * one who can allow it, so it names the setting; a cloud instance's users cannot change it.
+ */
+export function privateNetworkHint(mode: TrawlConfig['mode']): string {
+  return mode === 'cloud' ? '' : 'set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses';
+}
+
+/** `policy` null (private networks allowed): only the `fetch.resolve` overrides apply. `hint` ends every refusal's message. */
+export function createAddressGuard(fetch: Readonly<TrawlConfig['fetch']>, policy: AddressPolicy | null, hint = ''): AddressGuard {
   const overrides = new Map(Object.entries(fetch.resolve).map(([k, v]) => [k.toLowerCase(), v]));
-  const refuse = (address: string, reason: string) => new ForbiddenAddressError(address, reason);
+  const refuse = (address: string, reason: string) => new ForbiddenAddressError(address, reason, hint);
 
   const guard: AddressGuard = {
     check: (host, port) => new Promise((resolve, reject) => {

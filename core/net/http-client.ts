@@ -38,6 +38,8 @@ export interface HttpClientHooks {
   addressPolicy?: AddressPolicy;
   /** Extra trusted certificate (PEM) for TLS targets; tests use it for a self-signed fixture behind a proxy. */
   ca?: string;
+  /** Ends every address refusal's message (`privateNetworkHint`: the setting, in self-hosted mode). */
+  refusalHint?: string;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -64,7 +66,7 @@ interface HopRequest {
 export function createHttpClient(config: FetchConfig, logger: Logger, hooks: HttpClientHooks = {}, metrics?: Metrics, proxies = new ProxyRouter(config)): HttpClient {
   const policy: AddressPolicy | null = config.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
   // The same address rules as every other outbound connection (the browser's proxy, receivers).
-  const guard = createAddressGuard(config, policy);
+  const guard = createAddressGuard(config, policy, hooks.refusalHint);
   // For the origin of a configured service (`configuredService`): the operator chose it.
   const openGuard = policy ? createAddressGuard(config, null) : guard;
 

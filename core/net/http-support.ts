@@ -4,11 +4,14 @@
  * and media-type handling (what counts as text, what to assume when the header is missing).
  */
 
-/** Raised inside a socket lookup or before connecting; becomes "address … is not allowed". */
+/**
+ * Raised inside a socket lookup or before connecting; becomes "address … is not allowed", followed
+ * by `hint` (what the operator can change about it) when there is one.
+ */
 export class ForbiddenAddressError extends Error {
   readonly code = 'ETRAWLFORBIDDEN';
-  constructor(readonly address: string, readonly reason: string) {
-    super(`address ${address} is not allowed (${reason})`);
+  constructor(readonly address: string, readonly reason: string, hint = '') {
+    super(`address ${address} is not allowed (${reason})${hint ? `; ${hint}` : ''}`);
     this.name = 'ForbiddenAddressError';
   }
 }

@@ -4,6 +4,7 @@
  * and in-process mode. Timing bounds are generous: the machine is shared.
  */
 import { afterEach, describe, expect, test } from 'bun:test';
+import { stretched } from '../../test/helpers/load.ts';
 import { WorkerPool, type WorkerPoolOptions } from './pool.ts';
 import { task, WorkerPoolError, type WorkerFailureKind } from './task.ts';
 import type * as Tasks from './fixtures/tasks.ts';
@@ -79,10 +80,11 @@ describe('WorkerPool', () => {
   test('a spinning task is cut at its deadline, its worker replaced, and the next task succeeds', async () => {
     const workers = pool({ size: 1 });
     await workers.run(add, { a: 0, b: 0 }); // warm: the deadline should not include the first start
+    const slack = stretched(500);
     const cut = await failure(workers.run(spin, {}, { timeoutMs: 300 }));
     expect(cut.kind).toBe('timeout');
     expect(cut.ms).toBeGreaterThanOrEqual(290);
-    expect(cut.ms).toBeLessThan(800);
+    expect(cut.ms).toBeLessThan(300 + slack);
     expect(await workers.run(add, { a: 2, b: 2 })).toBe(4);
     expect(workers.stats()).toMatchObject({ workers: 1, replaced: 1, failed: { timeout: 1 } });
   });
@@ -91,6 +93,7 @@ describe('WorkerPool', () => {
     const workers = pool({ size: 1 });
     const running = new AbortController();
     const waiting = new AbortController();
+    const slack = stretched(500);
     const started = performance.now();
     const first = failure(workers.run(spin, {}, { signal: running.signal }));
     const second = failure(workers.run(add, { a: 1, b: 1 }, { signal: waiting.signal }));
@@ -100,7 +103,7 @@ describe('WorkerPool', () => {
     setTimeout(() => running.abort(new Error('client went away')), 100);
     const stopped = await first;
     expect(stopped.kind).toBe('aborted');
-    expect(performance.now() - started).toBeLessThan(600);
+    expect(performance.now() - started).toBeLessThan(100 + slack);
     expect(await workers.run(add, { a: 1, b: 1 })).toBe(2);
     expect(workers.stats()).toMatchObject({ replaced: 1, failed: { aborted: 2 } });
   });
@@ -120,6 +123,9 @@ describe('WorkerPool', () => {
   test('the main thread stays responsive while two workers spin', async () => {
     const workers = pool({ size: 2 });
     await Promise.all([workers.run(add, { a: 0, b: 0 }), workers.run(add, { a: 0, b: 0 })]);
+    // The longest pause allowed: 750 ms on a quiet machine, more on a loaded one, always well
+    // short of the 3,000 ms pause that spinning on this thread would show.
+    const longest = Math.min(2000, stretched(750));
     const gaps: number[] = [];
     let last = performance.now();
     const ticker = setInterval(() => {
@@ -127,13 +133,12 @@ describe('WorkerPool', () => {
       gaps.push(now - last);
       last = now;
     }, 10);
-    await Promise.all([workers.run(spin, { ms: 1500 }), workers.run(spin, { ms: 1500 })]);
+    await Promise.all([workers.run(spin, { ms: 3000 }), workers.run(spin, { ms: 3000 })]);
     clearInterval(ticker);
-    // Spinning on this thread would show one 1500 ms gap; two cores shared with other work may
-    // delay a tick or two now and then, so one late tick is allowed, a stall is not.
-    expect(gaps.length).toBeGreaterThan(30);
-    expect(gaps.filter((gap) => gap >= 200).length).toBeLessThanOrEqual(1);
-    expect(Math.max(...gaps)).toBeLessThan(750);
+    // Spinning on this thread would show one 3000 ms gap and no other tick; two cores shared with
+    // other work delay ticks now and then, never that long.
+    expect(gaps.length).toBeGreaterThan(10);
+    expect(Math.max(...gaps)).toBeLessThan(longest);
   });
 
   test('tasks wait in FIFO order, and past the queue bound they are refused', async () => {
@@ -211,11 +216,13 @@ describe('WorkerPool', () => {
     test('that spins is stopped at its own limit with its own error; the worker is replaced', async () => {
       const workers = pool({ size: 1 });
       await workers.run(add, { a: 0, b: 0 });
+      // Its own 200 ms limit, not the task's 20 s deadline, ends it: well under 20 s however loaded the machine.
+      const within = Math.min(15_000, stretched(2000));
       const started = performance.now();
       const error = (await workers.run(limited, { mode: 'hang', timeoutMs: 200 }, { timeoutMs: 20_000 }).catch((err: unknown) => err)) as Error;
       expect(error).not.toBeInstanceOf(WorkerPoolError);
       expect(error).toMatchObject({ message: 'parsing took longer than 200 ms', code: 'unprocessable' });
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(performance.now() - started).toBeLessThan(within);
       expect(await workers.run(add, { a: 1, b: 1 })).toBe(2);
       expect(workers.stats()).toMatchObject({ replaced: 1, failed: { timeout: 1 } });
     });
@@ -285,9 +292,11 @@ describe('WorkerPool', () => {
     const here = pool({ size: 0 });
     expect(await here.run(whereAmI, undefined)).toEqual({ mainThread: true });
     expect(await here.run(add, { a: 2, b: 3 })).toBe(5);
-    const late = await failure(here.run(sleep, { ms: 2000 }, { timeoutMs: 100 }));
+    // Cut at 100 ms, long before the task's own 8 s end, however loaded the machine.
+    const within = Math.min(6000, stretched(1000));
+    const late = await failure(here.run(sleep, { ms: 8000 }, { timeoutMs: 100 }));
     expect(late.kind).toBe('timeout');
-    expect(late.ms).toBeLessThan(1000);
+    expect(late.ms).toBeLessThan(within);
     expect(await here.run(fail, { message: 'own error' }).catch((err: Error) => err.message)).toBe('own error');
     expect(here.stats()).toMatchObject({ size: 0, workers: 0, failed: { timeout: 1 } });
   });

@@ -102,7 +102,8 @@ describe('limits and guards', () => {
     const guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } });
     try {
       const hitsBefore = site.hits.length;
-      const refusal = { error: 'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address)' };
+      // Self-hosted, the refusal of the page itself names the setting that allows it.
+      const refusal = { error: 'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address); set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses' };
       const res = await guarded.post('/v1/scrape', { url: site.at('/viewport'), render: true });
       expect(res.status).toBe(422);
       expect(res.body).toEqual(refusal);

@@ -9,6 +9,7 @@
  *   `Crawl-delay: 1`; by the host's own clock the fetches arrive a second apart (less send jitter).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
+import { spacingShortfalls, stretched } from '../helpers/load.ts';
 import { postgresProcessDatabase, postgresTestUrl, processDatabases, type ProcessDatabase } from '../helpers/databases.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer } from '../helpers/trawl-server.ts';
@@ -187,6 +188,7 @@ if (postgresTestUrl) {
       cluster.spawnWorkers(['a', 'b'], { TRAWL_CRAWL_CONCURRENCY: '1' });
       // Both workers report in before the crawl starts, so both compete for its pages.
       for (let i = 0; i < 400 && (await api.get('/health')).body.queue.workers_alive < 2; i++) await Bun.sleep(25);
+      const slackMs = Math.min(900, Math.max(500, stretched(150)));
       const created = await api.post('/v1/crawl', { url: site.at('/'), max_pages: 10 });
       const done = await waitFor(api.url, created.body.id, (s) => s.status !== 'scraping' && s.status !== 'queued', 60_000);
       expect(done).toMatchObject({ status: 'completed', completed: PAGES.length });
@@ -197,10 +199,8 @@ if (postgresTestUrl) {
       // result-cache lookup, a database round trip): ~10 ms idle, a few hundred on a loaded
       // machine (460 ms seen once in a full CI run). So any two fetches k apart are k seconds apart
       // less that slack: no burst, no drift. (Taking the slot after the cache lookup would close it.)
-      const SLACK_MS = 500;
-      for (let k = 1; k < starts.length; k++) {
-        for (let i = k; i < starts.length; i++) expect(starts[i]! - starts[i - k]!).toBeGreaterThanOrEqual(k * 1000 - SLACK_MS);
-      }
+      // The slack grows with the load measured now, up to 900 ms (a burst would be a few ms).
+      expect(spacingShortfalls(starts, 1000, slackMs)).toEqual([]);
       expect(new Set(fetches.map((f) => f.agent))).toEqual(new Set(['TrawlBot/0.1 (worker-a)', 'TrawlBot/0.1 (worker-b)']));
       for (const w of workers) w.proc.kill('SIGTERM');
     }, 60_000);

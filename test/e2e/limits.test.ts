@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
+import { withCpu } from '../helpers/load.ts';
 
 /** 20,000 sibling elements: where positional pseudo-classes cost the most. */
 const WIDE = `<!doctype html><html><body>${'<p>x</p>'.repeat(20_000)}</body></html>`;
@@ -28,7 +29,9 @@ afterAll(async () => {
   await site.stop();
 });
 
-const scrape = (fields: Record<string, unknown>) => server.post('/v1/scrape', { url: site.at('/wide'), formats: ['markdown'], timeout: 5000, ...fields });
+// A generous `timeout`: these tests are about what is refused or read, and a loaded machine
+// stretches a scrape's wall time far past what it costs.
+const scrape = (fields: Record<string, unknown>) => server.post('/v1/scrape', { url: site.at('/wide'), formats: ['markdown'], timeout: 60_000, ...fields });
 const alternatives = (n: number, each = 'p') => Array(n).fill(each).join(', ');
 const pairs = (selectors: string[]) => selectors.map((selector) => ({ selector, attribute: 'id' }));
 
@@ -63,11 +66,10 @@ describe('selector limits: a 400 naming the field and the limit', () => {
     ];
     const before = site.hits.length;
     for (const fields of hostile) {
-      const t0 = performance.now();
-      const res = await scrape(fields);
+      const { result: res, cpuMs } = await withCpu(() => scrape(fields));
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/^Invalid field (include|attribute)_selectors\[0\]: /);
-      expect(performance.now() - t0).toBeLessThan(1000);
+      expect(cpuMs).toBeLessThan(1000);
     }
     // refused before anything was fetched
     expect(site.hits.length).toBe(before);
@@ -82,12 +84,12 @@ describe('selector limits: a 400 naming the field and the limit', () => {
   // The 8 s of the issue's :nth-child() was never its numbers: css-select reads every element's
   // siblings and linkedom listed them afresh each time (patches/README.md). Still quadratic in the
   // siblings; the worker deadline bounds what is left.
+  // (CPU time, not the wall clock: a loaded machine stretches the wall clock.)
   test('a positional pseudo-class on 20,000 siblings takes well under the time limit', async () => {
-    const t0 = performance.now();
-    const res = await scrape({ include_selectors: ['p:nth-child(10000)', 'p:nth-last-child(10000)'] });
+    const { result: res, cpuMs } = await withCpu(() => scrape({ include_selectors: ['p:nth-child(10000)', 'p:nth-last-child(10000)'] }));
     expect(res.status).toBe(200);
     expect(res.body.markdown).toBe('x\n\nx');
-    expect(performance.now() - t0).toBeLessThan(4000);
+    expect(cpuMs).toBeLessThan(4000);
   });
 });
 
@@ -96,16 +98,16 @@ test('a 20 MB page of 2.5 million paragraphs: read up to the element limit, with
   const before = process.memoryUsage().rss;
   let peak = before;
   const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 25);
-  const t0 = performance.now();
-  const res = await server.post('/v1/scrape', { url: site.at('/huge'), formats: ['markdown', 'attributes'], attribute_selectors: [{ selector: 'p', attribute: 'id' }], no_cache: true }).finally(() => clearInterval(sampler));
-  const seconds = (performance.now() - t0) / 1000;
+  const { result: res, cpuMs } = await withCpu(() => server.post('/v1/scrape', { url: site.at('/huge'), formats: ['markdown', 'attributes'], attribute_selectors: [{ selector: 'p', attribute: 'id' }], no_cache: true }).finally(() => clearInterval(sampler)));
   expect(res.status).toBe(200);
   expect(res.body.warnings).toEqual(['document.html: The page has more than 300000 elements; only the first 300000 are read']);
   expect(res.body.markdown.length).toBe(300_000 * 3 - 2);
-  // Whole, this page took 23 s and 3.4 GB (markdown alone); cut, about 3 s and 0.6 GB here.
-  expect(seconds).toBeLessThan(15);
+  // Whole, this page took 23 s and 3.4 GB (markdown alone); cut, about 3 s and 0.6 GB here. The
+  // bound is on the CPU time the server (in this process, every thread) spent, not on the wall
+  // clock: on a machine shared at load 15 the same work takes several times as long to finish.
+  expect(cpuMs).toBeLessThan(15_000);
   expect(peak - before).toBeLessThan(1024 ** 3);
-}, 60_000);
+}, 180_000);
 
 test('the OpenAPI document names the selector limits', async () => {
   const { body } = await server.get('/openapi.json');

@@ -3,14 +3,16 @@
  * parser (parse-prometheus-text-format) and read before and after real traffic — histograms through
  * prom-client's own registry, because that parser keeps no labels on histograms: HTTP counts and
  * latencies by route template, pipeline stages, fetch outcomes (an SSRF refusal among them), crawl
- * pages, jobs, webhook deliveries, queue gauges, MCP calls; who may read it. Request ids: taken from
- * X-Request-Id when well-formed, generated otherwise, echoed, and found on the pipeline's and the
- * crawl jobs' log lines and on the webhook delivery the crawl caused.
+ * pages, jobs, webhook deliveries, queue gauges, MCP calls, the process's CPU, heap and event-loop
+ * lag; who may read it. Request ids: taken from X-Request-Id when well-formed, generated otherwise,
+ * echoed, and found on the pipeline's and the crawl jobs' log lines and on the webhook delivery the
+ * crawl caused. The log: one access line per request, one line per finished job and per finished
+ * run, and the readable format for a terminal.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Writable } from 'node:stream';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { createLogger } from '../../core/logger.ts';
+import { createLogger, prettyLogs } from '../../core/logger.ts';
 import { MetricsToken } from '../../core/metrics.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
@@ -158,5 +160,103 @@ describe('request ids', () => {
     const mine = logLines.filter((line) => line.request_id === id);
     // The crawl's pages were scraped by job workers, each page's pipeline logging under the request's id.
     expect(mine.filter((line) => line.msg === 'scraped').map((line) => line.url).sort()).toEqual([site.at('/'), site.at('/a'), site.at('/b')]);
+  });
+});
+
+describe('process metrics', () => {
+  test('CPU, memory, heap and event-loop lag are on /metrics beside Trawl\'s own', async () => {
+    const families = await scrapeMetrics();
+    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds']) {
+      expect(families.get(name)?.metrics.length ?? 0).toBeGreaterThan(0);
+    }
+    expect(sample(families, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(sample(families, 'process_resident_memory_bytes')).toBeGreaterThan(10 * 2 ** 20);
+    expect(sample(families, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    // Trawl's own families are still there, once each.
+    expect(families.get('trawl_http_requests_total')?.type).toBe('COUNTER');
+  });
+});
+
+describe('the log', () => {
+  const linesOf = (requestId: string) => logLines.filter((line) => line.request_id === requestId);
+  /** The access line is written once the answer has gone, so a moment after the client has it. */
+  const accessLines = async (requestId: string) => {
+    await until(async () => linesOf(requestId).some((line) => line.msg === 'request'), `the access line of ${requestId}`);
+    return linesOf(requestId).filter((line) => line.msg === 'request');
+  };
+
+  test('one access line per request: method, route template, status, milliseconds, request id, workspace', async () => {
+    const id = `access-${crypto.randomUUID()}`;
+    expect((await trawl.post('/v1/scrape', { url: site.at('/b'), no_cache: true }, { ...auth, 'x-request-id': id })).status).toBe(200);
+    const access = await accessLines(id);
+    expect(access).toHaveLength(1);
+    expect(access[0]).toMatchObject({ level: 30, component: 'http', method: 'POST', route: '/v1/scrape', status: 200, request_id: id, workspace: 'default' });
+    expect(access[0]!.ms).toBeGreaterThan(0);
+
+    // A refused request has its line too, without a workspace; a path parameter stays a template.
+    const refused = `refused-${crypto.randomUUID()}`;
+    expect((await trawl.post('/v1/scrape', { url: site.at('/b') }, { 'x-request-id': refused })).status).toBe(401);
+    expect(await accessLines(refused)).toEqual([expect.objectContaining({ route: '/v1/scrape', status: 401, workspace: null })]);
+    const missing = `missing-${crypto.randomUUID()}`;
+    expect((await trawl.get('/v1/crawl/no-such-crawl', { ...auth, 'x-request-id': missing })).status).toBe(404);
+    expect(await accessLines(missing)).toEqual([expect.objectContaining({ method: 'GET', route: '/v1/crawl/:id', status: 404 })]);
+    expect(JSON.stringify(linesOf(missing))).not.toContain('no-such-crawl"');
+
+    // Probes are logged at debug, so a load balancer's health checks do not bury the traffic.
+    const probe = `probe-${crypto.randomUUID()}`;
+    expect((await trawl.get('/health', { 'x-request-id': probe })).status).toBeLessThan(600);
+    expect((await accessLines(probe)).map((line) => [line.route, line.level])).toEqual([['/health', 20]]);
+  });
+
+  test('a line per finished job (kind, id, outcome, milliseconds) and one when the crawl is over', async () => {
+    const id = `jobs-${crypto.randomUUID()}`;
+    const started = await trawl.post('/v1/crawl', { url: site.at('/'), scrape_options: { no_cache: true } }, { ...auth, 'x-request-id': id });
+    expect(started.status).toBe(202);
+    // The run's end can be logged before the last page job's own line (the notice is queued inside that job).
+    const pageLines = () => linesOf(id).filter((line) => line.msg === 'job finished' && line.kind === 'crawl.page');
+    await until(async () => linesOf(id).some((line) => line.msg === 'crawl completed') && pageLines().length >= 3, 'the crawl\'s completion lines');
+    const jobs = linesOf(id).filter((line) => line.msg === 'job finished');
+    const pages = jobs.filter((line) => line.kind === 'crawl.page');
+    expect(pages).toHaveLength(3);
+    for (const line of pages) {
+      expect(line).toMatchObject({ level: 30, outcome: 'done', attempt: 1 });
+      expect(typeof line.job).toBe('string');
+      expect(line.ms).toBeGreaterThanOrEqual(0);
+    }
+    expect(new Set(pages.map((line) => line.job)).size).toBe(3);
+    const done = linesOf(id).find((line) => line.msg === 'crawl completed')!;
+    expect(done).toMatchObject({ id: started.body.id, kind: 'crawl', workspace: 'default', status: 'completed', completed: 3, failed: 0 });
+    expect(done.ms).toBeGreaterThanOrEqual(0);
+    // Queued before, completed after: the two ends of the run.
+    expect(linesOf(id).findIndex((line) => line.msg === 'crawl queued')).toBeLessThan(linesOf(id).indexOf(done));
+  });
+
+  test('a job that fails for good is a warning with its error', async () => {
+    const id = `failing-${crypto.randomUUID()}`;
+    const started = await trawl.post('/v1/crawl', { url: 'http://127.0.0.1:1/', scrape_options: { no_cache: true } }, { ...auth, 'x-request-id': id });
+    expect(started.status).toBe(202);
+    const ended = (line: Record<string, any>) => line.msg === 'crawl failed' || line.msg === 'crawl completed';
+    await until(async () => linesOf(id).some(ended) && linesOf(id).some((line) => line.msg === 'job finished' && line.kind === 'crawl.page'), 'the crawl\'s end');
+    const finished = linesOf(id).filter((line) => line.msg === 'job finished' && line.kind === 'crawl.page');
+    expect(finished.length).toBeGreaterThan(0);
+    const last = finished.at(-1)!;
+    expect(last).toMatchObject({ level: 40, outcome: 'failed' });
+    expect(last.error).toContain('connection refused');
+  });
+
+  test('pretty: one readable line per entry for a terminal; auto picks JSON when the output is not one', () => {
+    const written: string[] = [];
+    const sink = new Writable({ write(chunk, _encoding, done) { written.push(String(chunk)); done(); } });
+    createLogger('info', sink, 'pretty').child({ component: 'http' }).info({ method: 'GET', route: '/v1/results', status: 200, ms: 3.2 }, 'request');
+    const text = written.join('');
+    expect(() => JSON.parse(text)).toThrow();
+    expect(text).toMatch(/INFO.*request/);
+    expect(text).toContain('"route":"/v1/results"');
+    expect(text.trim().split('\n')).toHaveLength(1);
+    expect(text).not.toContain('"service"');
+    expect(prettyLogs('json')).toBe(false);
+    expect(prettyLogs('pretty')).toBe(true);
+    // Bun's test runner writes to a pipe here, not a terminal.
+    expect(prettyLogs('auto')).toBe(Boolean(process.stdout.isTTY));
   });
 });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import iconv from 'iconv-lite';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
+import { ADMIN_KEY, bearer, cloudTenants } from '../helpers/cloud-tenants.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -224,6 +225,22 @@ describe('SSRF guard (allowPrivateNetwork = false)', () => {
       expect(site.hits.length).toBe(before);
     });
   }
+
+  test('self-hosted, the refusal names the setting that allows private addresses; cloud mode does not suggest it', async () => {
+    const url = site.at('/news/tidal');
+    const selfHosted = await guarded.post('/v1/scrape', { url, no_cache: true });
+    expect(selfHosted.body.error).toBe(
+      'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address); set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses',
+    );
+    const cloud = await startTrawlServer({ overrides: { mode: 'cloud', adminKey: ADMIN_KEY, fetch: { allowPrivateNetwork: false } } });
+    try {
+      const { key } = await cloudTenants(() => cloud).tenant('starter', 10);
+      const refused = await cloud.post('/v1/scrape', { url, no_cache: true }, bearer(key));
+      expect([refused.status, refused.body.error]).toEqual([422, 'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address)']);
+    } finally {
+      await cloud.stop();
+    }
+  });
 });
 
 describe('CLI', () => {

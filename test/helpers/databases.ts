@@ -20,6 +20,7 @@ import type { AnyFeature } from '../../core/feature.ts';
 import { builtinFeatures } from '../../core/features/index.ts';
 import type { Storage } from '../../core/services.ts';
 import { sql } from 'kysely';
+import { runSchemaName } from './test-run.ts';
 
 export interface TestDatabase {
   readonly name: Storage['dialect'];
@@ -32,10 +33,11 @@ export interface TestDatabase {
 
 export const postgresTestUrl: string | undefined = process.env.TEST_DATABASE_URL || undefined;
 
-/** A schema name no other test run picks: Postgres-safe, lower case. */
-export function randomSchemaName(): string {
-  return `trawl_test_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
-}
+/**
+ * A schema name no other test picks, carrying this run's id, so that a later run drops it if this
+ * one dies before its close() does (test/helpers/test-run.ts).
+ */
+export const randomSchemaName = runSchemaName;
 
 async function openPostgresInFreshSchema(databaseUrl: string, features: readonly AnyFeature[]): Promise<Storage> {
   const schema = randomSchemaName();

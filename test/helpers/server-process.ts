@@ -113,6 +113,25 @@ export function treeRssMb(pid: number): number {
   return processTree(pid).reduce((sum, member) => sum + rssMb(member), 0);
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux build Trawl runs on). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time the process tree has used so far, every thread (utime + stime of /proc/<pid>/stat). The
+ * difference around some work is what it cost, however long a loaded machine made it take.
+ */
+export function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    try {
+      // Fields after the command name (which may hold spaces), from the third: utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${member}/stat`, 'utf8').split(') ').at(-1)!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {} // gone meanwhile
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
 export interface RssSample {
   startMb: number;
   peakMb: number;

@@ -48,6 +48,8 @@ function notifier(store: CrawlStore, events: () => EventBus | null, hooks: HookS
   return async (job: ClaimedJob): Promise<void> => {
     const run = typeof job.payload.crawl === 'string' ? await store.byId(job.payload.crawl) : null;
     if (!run || run.status === 'cancelled') return;
+    // The counterpart of "crawl queued": one line when the run is over.
+    logger.info({ id: run.id, kind: run.kind, workspace: run.workspace, status: run.status, completed: run.completed, failed: run.failed, ms: runMs(run) }, `${run.kind} ${run.status}`);
     await hooks(run, run.status === 'failed' ? 'failed' : 'completed');
     const type = run.kind === 'batch' ? 'batch.completed' : run.status === 'failed' ? 'crawl.failed' : 'crawl.completed';
     const bus = events();
@@ -59,6 +61,9 @@ function notifier(store: CrawlStore, events: () => EventBus | null, hooks: HookS
     await bus.emit({ type, workspace: run.workspace, data: eventPayload(withExpiry(run, settings.retentionHours)), ...(url ? { url } : {}) });
   };
 }
+
+/** From the run's creation to its end (or now, for a run whose end was not recorded). */
+const runMs = (run: { createdAt: string; completedAt: string | null }) => (run.completedAt ? Date.parse(run.completedAt) : Date.now()) - Date.parse(run.createdAt);
 
 /**
  * What a page costs in cloud mode: one `crawlPage` (or `batchItem`), charged to the run's usage row

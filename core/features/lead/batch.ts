@@ -114,6 +114,10 @@ export class LeadBatchService {
   notifier(events: () => EventBus | null) {
     return async (job: ClaimedJob): Promise<void> => {
       const batch = typeof job.payload.batch === 'string' ? await this.deps.store.byId(job.payload.batch) : null;
+      if (batch) {
+        const ms = (batch.completedAt ? Date.parse(batch.completedAt) : Date.now()) - Date.parse(batch.createdAt);
+        this.deps.logger.info({ id: batch.id, workspace: batch.workspace, status: batch.status, urls: batch.total, completed: batch.completed, failed: batch.failed, ms }, 'lead batch completed');
+      }
       const bus = events();
       if (!batch || !bus) return;
       await bus.emit({ type: BATCH_EVENT, workspace: batch.workspace, data: batchEventData(batch), ...(batch.webhookUrl ? { url: batch.webhookUrl } : {}) });

@@ -125,11 +125,14 @@ describe('SSRF guard', () => {
     ]);
   });
 
-  test('the page itself at, or redirected to, a forbidden address fails with the reason', async () => {
-    const handler = await fetcher(guarded);
+  test('the page itself at, or redirected to, a forbidden address fails with the reason (and, self-hosted, the setting)', async () => {
     const reason = 'Failed to fetch URL: address 127.0.0.2 is not allowed (loopback address)';
-    expect((await failure(handler.fetch(testDocument({ url: 'http://127.0.0.2:8089/', render: true })))).message).toBe(reason);
-    expect((await failure(handler.fetch(testDocument({ url: page.at('/into-internal'), render: true })))).message).toBe(reason);
+    const hint = '; set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses';
+    for (const [overrides, expected] of [[guarded, reason + hint], [{ ...guarded, mode: 'cloud' }, reason]] as const) {
+      const handler = await fetcher(overrides);
+      expect((await failure(handler.fetch(testDocument({ url: 'http://127.0.0.2:8089/', render: true })))).message).toBe(expected);
+      expect((await failure(handler.fetch(testDocument({ url: page.at('/into-internal'), render: true })))).message).toBe(expected);
+    }
   });
 });
 

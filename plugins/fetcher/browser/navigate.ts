@@ -46,7 +46,7 @@ export function navigationFailure(err: unknown, url: string, failures: readonly 
   const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   // A redirect hop the proxy refused fails the navigation too, under a URL we never asked for.
   const recorded = recordedFailure(failures, url) ?? (code === 'ERR_TUNNEL_CONNECTION_FAILED' ? failures.at(-1) : undefined);
-  if (recorded) return fetchFailed(recorded.reason, err);
+  if (recorded) return recordedPageFailure(recorded, err);
   if (err instanceof Error && err.name === 'TimeoutError') return fetchFailed(`timed out after ${timeoutMs} ms`, err);
   if (/Download is starting/i.test(message)) {
     return fetchFailed('the browser downloads this URL instead of showing it; scrape files without render, actions, screenshot or mobile', err);
@@ -79,5 +79,10 @@ export async function navigate(page: Page, url: string, failures: readonly Brows
 export function assertDelivered(response: Response, failures: readonly BrowserRequestFailure[]): void {
   const delivered = withoutUserinfo(response.url()).href;
   const recorded = failures.findLast((f) => f.url === delivered);
-  if (recorded) throw fetchFailed(recorded.reason);
+  if (recorded) throw recordedPageFailure(recorded);
+}
+
+/** The page itself could not be had: the proxy's reason, with the setting that allows a refused address. */
+function recordedPageFailure(recorded: BrowserRequestFailure, cause?: unknown): TrawlError {
+  return fetchFailed(recorded.hint ? `${recorded.reason}; ${recorded.hint}` : recorded.reason, cause);
 }
