@@ -17,7 +17,10 @@ export function blockerInput(response: FetchedResponse): BlockerInput {
   const { body: bytes } = response;
   const body = textual ? Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, BLOCKER_BODY_CHARS)).toString('latin1') : '';
   const title = TITLE.exec(body)?.[1]?.replace(/\s+/g, ' ').trim() ?? '';
-  return { status: response.status, headers: response.headers, url: response.finalUrl, body, title };
+  // A browser joins several Set-Cookie values with newlines, the HTTP client with ", ": one form for recognisers.
+  const cookies = response.headers['set-cookie'];
+  const headers = cookies?.includes('\n') ? { ...response.headers, 'set-cookie': cookies.split('\n').join(', ') } : response.headers;
+  return { status: response.status, headers, url: response.finalUrl, body, title };
 }
 
 export function recogniseBlock(blockers: ReadonlyArray<{ handler: BlockerHandler }>, response: FetchedResponse | null): BlockVerdict | null {

@@ -21,7 +21,7 @@ import { describeNetworkError, ForbiddenAddressError } from '../net/http-support
 import type { BrowserRequestFailure } from '../services.ts';
 import { createAddressGuard } from '../net/address-guard.ts';
 import { isIpLiteral } from '../net/ssrf.ts';
-import { proxyAgent, resolvesLocally, statusRefusal, tunnelThrough } from '../net/proxy-dial.ts';
+import { forwardingAgent, resolvesHere, statusRefusal, TunnelAgent, tunnelThrough } from '../net/proxy-dial.ts';
 
 export interface GuardProxy {
   /** `http://127.0.0.1:<port>`, for the context's proxy setting. */
@@ -80,12 +80,18 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
     const port = Number(url.port || 80);
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
     // A proxy that resolves names itself is sent nothing before the name is checked here.
-    if (!upstream || !policy || resolvesLocally(upstream) || isIpLiteral(hostname)) return send(req, res, url, port);
+    if (!upstream || !policy || isIpLiteral(hostname)) return send(req, res, url, port);
     guard.check(hostname, port).then(() => send(req, res, url, port), (err: unknown) => {
       record(url.href, err, url.hostname);
       res.writeHead(err instanceof ForbiddenAddressError ? 403 : 502).end();
     });
   };
+
+  /** Plain HTTP through the upstream: forwarded to an HTTP proxy, tunnelled through SOCKS (to the checked address). */
+  const upstreamAgent = (proxyUrl: string): http.Agent => forwardingAgent(proxyUrl) ?? new TunnelAgent(proxyUrl, {
+    timeoutMs: fetch.timeoutMs,
+    ...(resolvesHere(proxyUrl, policy !== null) ? { resolve: guard.check } : {}),
+  });
 
   const send = (req: IncomingMessage, res: ServerResponse, url: URL, port: number) => {
     const outbound = http.request({
@@ -94,7 +100,7 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
       path: `${url.pathname}${url.search}`,
       method: req.method,
       headers: forwardable(req.headers),
-      agent: upstream ? proxyAgent(upstream, false) : agent,
+      agent: upstream ? upstreamAgent(upstream) : agent,
       lookup: guard.lookupFor(port),
     }, (answer) => {
       if (upstream && answer.statusCode === 407) {
@@ -157,9 +163,9 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
   /** A tunnel through the outbound proxy, after the guard has passed the target (socks5: the very address). */
   const chainedTunnel = async (proxyUrl: string, target: { host: string; port: number }) => {
     let host = target.host;
-    if (resolvesLocally(proxyUrl) && !isIpLiteral(host)) host = await guard.check(host, target.port);
+    if (resolvesHere(proxyUrl, policy !== null) && !isIpLiteral(host)) host = await guard.check(host, target.port);
     else if (policy && !isIpLiteral(host)) await guard.check(host, target.port);
-    return tunnelThrough(proxyUrl, host, target.port, fetch.timeoutMs);
+    return tunnelThrough(proxyUrl, host, target.port, { timeoutMs: fetch.timeoutMs });
   };
 
   const server = http.createServer(forward);

@@ -162,14 +162,73 @@ describe('the proxy says no', () => {
 
   test('SOCKS5 credentials refused, and an unreachable proxy, say which proxy without its credentials', async () => {
     const bad = await failure(client({ proxy: socks.url.replace(PASSWORD, 'nope') }).request(site.at('/')));
-    expect(bad).toMatch(new RegExp(`^Failed to fetch URL: through the proxy socks5://127\\.0\\.0\\.1:${socks.port}: `));
+    expect(bad).toBe(`Failed to fetch URL: the proxy socks5://127.0.0.1:${socks.port} refused the connection: Socks5 Authentication failed`);
     const gone = await failure(client({ proxy: `http://trawl:${PASSWORD}@127.0.0.1:1` }).request(site.at('/')));
     expect(gone).toBe('Failed to fetch URL: through the proxy http://127.0.0.1:1: connection refused');
     for (const message of [bad, gone]) expect(message).not.toContain(PASSWORD);
   });
 });
 
+describe('a proxy that says nothing', () => {
+  let silent: import('node:net').Server;
+  let silentPort = 0;
+  const open = new Set<import('node:net').Socket>();
+  beforeAll(async () => {
+    const net = await import('node:net');
+    // Accepts, never answers; remembers each connection until the client closes it.
+    silent = net.createServer((socket) => {
+      socket.resume(); // reads and ignores what it is sent, so it sees the client close
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentPort = (silent.address() as import('node:net').AddressInfo).port;
+  });
+  afterAll(async () => {
+    // Every abandoned attempt closed its connection to the proxy.
+    for (let i = 0; i < 40 && open.size; i++) await Bun.sleep(50);
+    const left = open.size;
+    for (const socket of open) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+    expect(left).toBe(0);
+  });
+
+  for (const [scheme, target] of [['http', 'https'], ['http', 'http'], ['socks5', 'http'], ['socks5h', 'https']] as const) {
+    test(`${scheme}:// proxy, ${target}:// target: the request's deadline ends it`, async () => {
+      const started = performance.now();
+      const message = await failure(client({ proxy: `${scheme}://127.0.0.1:${silentPort}`, timeoutMs: 800 }).request(`${target}://127.0.0.1:${target === 'https' ? tls.port : site.port}/`));
+      expect(message).toMatch(/timed out|timeout|no answer within 800 ms/);
+      expect(performance.now() - started).toBeLessThan(5000);
+    });
+  }
+
+  test('and so does the caller giving up', async () => {
+    const controller = new AbortController();
+    const pending = client({ proxy: `http://127.0.0.1:${silentPort}`, timeoutMs: 60_000 }).request(`https://127.0.0.1:${tls.port}/`, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('client went away')), 200);
+    const started = performance.now();
+    await failure(pending);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
+
 describe('the SSRF guard in front of the proxy', () => {
+  test('a caller\'s Host header cannot redirect a forwarding proxy to an internal host', async () => {
+    reset();
+    const page = await client({ proxy: http.url }).request(site.at('/'), { headers: { Host: `127.0.0.2:${internal.port}` } });
+    expect(page.text).toBe('<p>public page</p>');
+    expect(http.seen.map((s) => s.url)).toEqual([site.at('/')]);
+    expect(internalHits).toBe(0);
+  });
+
+  test('a tunnel goes to the address the guard checked, and TLS still checks the name', async () => {
+    reset();
+    const message = await failure(client({ proxy: http.url }).request(`https://www.site.test:${tls.port}/`));
+    expect(http.seen.map((s) => s.target)).toEqual([`127.0.0.1:${tls.port}`]);
+    expect(message).toContain('TLS error'); // the certificate is for localhost and 127.0.0.1, not www.site.test
+  });
+
   for (const kind of ['http', 'socks5', 'socks5h'] as const) {
     test(`${kind}: private targets are refused before the proxy is sent anything`, async () => {
       reset();

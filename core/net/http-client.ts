@@ -17,7 +17,7 @@ import { decodeUtf8, settleCharset } from './charset.ts';
 import { textOnFirstRead } from '../response-text.ts';
 import { forbiddenAddressReason, isIpLiteral } from './ssrf.ts';
 import { DIRECT, ProxyRouter, redactProxy } from './proxies.ts';
-import { ProxyRefusedError, proxyAgent, resolvesLocally, scrubProxy, statusRefusal } from './proxy-dial.ts';
+import { forwardingAgent, ProxyRefusedError, resolvesHere, scrubProxy, statusRefusal, TunnelAgent } from './proxy-dial.ts';
 import { createAddressGuard, type AddressGuard } from './address-guard.ts';
 import { describeNetworkError, ForbiddenAddressError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
 import { fetchFailureReason, statusClass } from './fetch-reasons.ts';
@@ -78,12 +78,10 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
     // By name, and literals (sockets skip the lookup hook for them); resolved names in the lookup.
     const refusal = guard.hostRefusal(hostname);
     if (refusal) throw refusal;
-    // A proxy that resolves names itself is sent nothing before the name is checked here.
-    if (proxy && policy && !resolvesLocally(proxy) && !isIpLiteral(hostname)) await guard.check(hostname, Number(port));
+    const agent = proxy ? await proxyAgentFor(proxy, isHttps, hostname, Number(port), attempt, guard) : false;
     return new Promise((resolve, reject) => {
       if (attempt.signal.aborted) return reject(attempt.signal.reason);
       attempt.gotHeaders = false;
-      let tunnelStatus = 200;
       const req = (isHttps ? https : http).request({
         protocol: url.protocol,
         hostname,
@@ -91,24 +89,25 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
         path: `${url.pathname}${url.search}`,
         method: hop.method,
         headers: hop.headers,
-        // socks5:// resolves through this lookup too, so the proxy is sent the address checked.
-        agent: proxy ? proxyAgent(proxy, isHttps) : false,
+        agent,
         lookup: guard.lookupFor(Number(port)),
         auth: url.username ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
         ...(hooks.ca ? { ca: hooks.ca } : {}),
       });
-      const onAbort = () => req.destroy(attempt.signal.reason as Error);
+      // Settled here, not only through the request: a request still waiting for its agent's socket
+      // may never report its own destruction.
+      const onAbort = () => {
+        req.destroy(attempt.signal.reason as Error);
+        reject(attempt.signal.reason);
+      };
       attempt.signal.addEventListener('abort', onAbort, { once: true });
-      // https-proxy-agent reports its CONNECT answer here (other agents may emit it without a status).
-      req.once('proxyConnect', (answer?: { statusCode?: number }) => { if (typeof answer?.statusCode === 'number') tunnelStatus = answer.statusCode; });
       req.once('response', (res) => {
         attempt.signal.removeEventListener('abort', onAbort);
         attempt.gotHeaders = true;
-        // The proxy's own answer (a refused tunnel, missing credentials) is not the page's.
-        const proxyStatus = tunnelStatus !== 200 ? tunnelStatus : res.statusCode === 407 ? 407 : 0;
-        if (proxy && proxyStatus) {
+        // The proxy's own answer (missing credentials) is not the page's.
+        if (proxy && res.statusCode === 407) {
           res.destroy();
-          return reject(statusRefusal(proxy, proxyStatus));
+          return reject(statusRefusal(proxy, 407));
         }
         resolve(res);
       });
@@ -117,6 +116,24 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
         reject(err);
       });
       req.end(hop.body);
+    });
+  };
+
+  /**
+   * The agent of one hop through a proxy. Tunnels go to the address the guard checked (through
+   * socks5h:// to the name, checked first); plain HTTP to an HTTP proxy is forwarded by name, after
+   * the check. Both are bounded by the request's deadline and signal.
+   */
+  const proxyAgentFor = async (proxy: string, isHttps: boolean, hostname: string, port: number, attempt: Attempt, guard: AddressGuard) => {
+    const guarded = policy !== null;
+    const forwarder = isHttps ? null : forwardingAgent(proxy);
+    const here = !forwarder && resolvesHere(proxy, guarded);
+    if (guarded && !here && !isIpLiteral(hostname)) await guard.check(hostname, port);
+    return forwarder ?? new TunnelAgent(proxy, {
+      timeoutMs: attempt.timeoutMs,
+      signal: attempt.signal,
+      ...(hooks.ca ? { ca: hooks.ca } : {}),
+      ...(here ? { resolve: guard.check } : {}),
     });
   };
 
@@ -234,9 +251,18 @@ function isLocalService(hostname: string): boolean {
   return !host.includes('.') || host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local');
 }
 
+/**
+ * Headers of every source, later ones winning. `host` and `proxy-*` are the client's own: a caller's
+ * Host would tell a forwarding proxy to connect somewhere the guard never checked.
+ */
 function mergeHeaders(...sources: Record<string, string>[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const source of sources) for (const [k, v] of Object.entries(source)) out[k.toLowerCase()] = v;
+  for (const source of sources) {
+    for (const [k, v] of Object.entries(source)) {
+      const name = k.toLowerCase();
+      if (name !== 'host' && !name.startsWith('proxy-')) out[name] = v;
+    }
+  }
   return out;
 }
 

@@ -24,11 +24,12 @@ export function proxyUrlProblem(raw: string): string | null {
   return null;
 }
 
-// The message names no part of the value: a proxy URL may carry a password.
+// The message names no part of the value: a proxy URL may carry a password. Kept as the URL
+// parser writes it (scheme and host in lower case), so `SOCKS5://…` is `socks5://…` everywhere after.
 export const proxyUrl = z.string().superRefine((value, ctx) => {
   const problem = proxyUrlProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: `proxy URL ${problem}` });
-});
+}).transform((value) => new URL(value).href.replace(/\/$/, ''));
 
 export const proxyPool = z.strictObject({
   /** The pool's proxies, each `scheme://[user:password@]host:port`. */
