@@ -59,6 +59,22 @@ export function walkElements(root: Node, visit: (el: Element) => boolean | void)
   }
 }
 
+/**
+ * The elements below `root` with one of these local names, in document order: what
+ * getElementsByTagName finds, or with `skipTemplates` what querySelectorAll finds for a list of tag
+ * names (linkedom's passes over a template's content, which it keeps as the template's children),
+ * without building every element's name or running a selector engine.
+ */
+export function elementsNamed(root: Node, names: ReadonlySet<string>, skipTemplates = false): Element[] {
+  const out: Element[] = [];
+  walkElements(root, (el) => {
+    const name = el.localName;
+    if (names.has(name)) out.push(el);
+    return skipTemplates && name === 'template';
+  });
+  return out;
+}
+
 /** NodeFilter's masks: a node of type t is shown when bit t - 1 is set. */
 export const SHOW_ELEMENT = 1;
 export const SHOW_TEXT = 4;

@@ -7,6 +7,7 @@
  * pixels or duplicate a lazy image next to them.
  */
 import { countWords, parseHtmlChildren } from '../../../core/dom.ts';
+import { elementsNamed } from '../../../core/dom-links.ts';
 import { hasLazySource, isPlaceholderSrc } from '../shared/lazy.ts';
 
 /** Phrasings that ask the reader to turn JavaScript on, not ones that merely talk about it. */
@@ -35,6 +36,8 @@ export function isNoticeBlock(text: string): boolean {
 /** Markup that starts like a tag: text that is escaped markup, not prose. */
 const MARKUP = /^\s*<[a-z!]/i;
 
+const NOSCRIPT = new Set(['noscript']);
+
 /**
  * Parses each noscript's raw text into its content, as a browser without scripts reads it.
  * Pages saved by a browser with scripting on may hold that markup escaped (`&lt;img …&gt;`):
@@ -42,7 +45,7 @@ const MARKUP = /^\s*<[a-z!]/i;
  * same rule as everything else.
  */
 export function expandNoscripts(root: Element): void {
-  for (const noscript of root.getElementsByTagName('noscript')) {
+  for (const noscript of elementsNamed(root, NOSCRIPT)) {
     if (noscript.firstElementChild || !noscript.firstChild) continue;
     let content = parseHtmlChildren(noscript, noscript.textContent ?? '', { scripting: false });
     // (linkedom gives a fragment no textContent: its one text child has it)

@@ -7,6 +7,13 @@ export { attr, ELEMENT, isVisible, tagOf, TEXT, visibleLength } from '../../../c
 import { attr, ELEMENT } from '../../../core/dom.ts';
 import { walkElements } from '../../../core/dom-links.ts';
 
+/**
+ * Calls `visit` on the elements below `root` (not `root` itself) in document order; when it returns
+ * true the element's subtree is passed over. For walks that need no list of the elements: building
+ * one costs more than the walk (see core/dom-links.ts for what `visit` may change).
+ */
+export const walkBelow: (root: Element, visit: (el: Element) => boolean | void) => void = walkElements;
+
 /** Elements under `root` (root included) in document order; `skip` prunes a whole subtree. */
 export function elementsInOrder(root: Element, skip?: (el: Element) => boolean): Element[] {
   const out: Element[] = [root];
