@@ -101,11 +101,17 @@ export interface PageKind {
 }
 
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked
-// out once per element (the class/id regexes are the extractor's hottest code).
+// out once per element (the class/id regexes are the extractor's hottest code), and what a class/id
+// string says once per string: a page repeats its class names over and over.
 const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64, QA_COMMENTS = 128, AUTHOR = 256, SHOP = 512;
 const facts = new WeakMap<Element, number>();
+const namesSay = new Map<string, number>();
+/** Bound on the class/id strings remembered (a hostile page can make every one unique). */
+const MAX_NAMES = 20_000;
 
 function factsOf(el: Element): number {
+  // (most elements have no attributes: their tag alone says it, cheaper than remembering it)
+  if (!el.hasAttributes()) return BOILER_TAGS.has(tagOf(el)) ? TAG : 0;
   let f = facts.get(el);
   if (f !== undefined) return f;
   f = 0;
@@ -116,17 +122,26 @@ function factsOf(el: Element): number {
   // "anchorWithStickyNavbar"): the block around it, not the heading, is what may be boilerplate
   else if (!HEADINGS.has(tagOf(el))) {
     const ci = classAndId(el);
-    if (ci) {
-      if (CONSENT.test(ci)) f |= CONSENTS;
-      if (COMMENT.test(ci)) f |= COMMENTS;
-      if (POST_COMMENTS.test(ci) || SIGNATURE.test(ci)) f |= QA_COMMENTS;
-      if (REVIEWS.test(ci)) f |= REVIEW;
-      if (PRODUCT_CLUTTER.test(ci)) f |= SHOP;
-      if (classSaysBoilerplate(ci)) f |= CLASS;
-      else if (AUTHOR_BOX.test(ci)) f |= AUTHOR;
-    }
+    if (ci) f |= nameFacts(ci);
   }
   facts.set(el, f);
+  return f;
+}
+
+/** What a class/id string (lower-cased, see classAndId) says. */
+function nameFacts(ci: string): number {
+  let f = namesSay.get(ci);
+  if (f !== undefined) return f;
+  f = 0;
+  if (CONSENT.test(ci)) f |= CONSENTS;
+  if (COMMENT.test(ci)) f |= COMMENTS;
+  if (POST_COMMENTS.test(ci) || SIGNATURE.test(ci)) f |= QA_COMMENTS;
+  if (REVIEWS.test(ci)) f |= REVIEW;
+  if (PRODUCT_CLUTTER.test(ci)) f |= SHOP;
+  if (classSaysBoilerplate(ci)) f |= CLASS;
+  else if (AUTHOR_BOX.test(ci)) f |= AUTHOR;
+  if (namesSay.size >= MAX_NAMES) namesSay.clear();
+  namesSay.set(ci, f);
   return f;
 }
 

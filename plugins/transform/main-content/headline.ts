@@ -10,7 +10,7 @@
 import { elementsNamed } from '../../../core/dom-links.ts';
 import { wordsOf } from './metalines.ts';
 
-const CANDIDATES = [new Set(['h1']), new Set(['h2'])];
+const CANDIDATES = new Set(['h1', 'h2']);
 const HEADING_NAMES = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Share of the heading's words found in the title … */
 const IN_TITLE = 0.8;
@@ -75,8 +75,11 @@ export function headlineElement(root: Element, titles: readonly string[], siteNa
   const sets = titles.map((title) => new Set(wordsOf(title))).filter((set) => set.size > 0);
   if (!sets.length) return null;
   const site = collapse(siteName).toLowerCase();
+  const headings = elementsNamed(root, CANDIDATES, true);
+  // (the first <h1> that names the page, else the first <h2>)
   for (const tag of CANDIDATES) {
-    for (const el of elementsNamed(root, tag, true)) {
+    for (const el of headings) {
+      if (el.localName !== tag) continue;
       const text = collapse(el.textContent);
       if (text && text.length <= MAX_HEADLINE && namesPage(text, sets) && !isSiteName(el, text, site)) return el;
     }
