@@ -61,6 +61,23 @@ export function flatText(el: Element | null | undefined): string {
   return (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * `fn`, remembered per string: what a class name says is asked of every element that carries it,
+ * and a page repeats its class names over and over. Bounded: a hostile page can make every one unique.
+ */
+export function perString<T>(fn: (s: string) => T, max = 20_000): (s: string) => T {
+  const known = new Map<string, T>();
+  return (s) => {
+    let v = known.get(s);
+    if (v === undefined) {
+      v = fn(s);
+      if (known.size >= max) known.clear();
+      known.set(s, v);
+    }
+    return v;
+  };
+}
+
 /** Function words that show an id is a phrase (a heading's anchor), not a component name. */
 const PHRASE_WORD = /^(?:the|and|with|without|of|for|into|how|what|why|when|is|are|does|your|you|our|my)$/;
 
