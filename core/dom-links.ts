@@ -31,6 +31,7 @@ export const { NEXT, PREV, END, VALUE } = privateSymbols();
 type Linked = Record<symbol, any> & { nodeType: number; name?: string };
 const ELEMENT = 1;
 const ATTRIBUTE = 2;
+const TEXT = 3;
 const DOCUMENT = 9;
 
 /** The first node to visit under `root` and the node to stop at (a document's: its root element and that element's end). */
@@ -55,6 +56,40 @@ export function walkElements(root: Node, visit: (el: Element) => boolean | void)
       node = node[END];
       if (node === stop) break;
     }
+    node = node![NEXT];
+  }
+}
+
+/**
+ * The elements below `root` with one of these local names, in document order: what
+ * getElementsByTagName finds, or with `skipTemplates` what querySelectorAll finds for a list of tag
+ * names (linkedom's passes over a template's content, which it keeps as the template's children),
+ * without building every element's name or running a selector engine.
+ */
+export function elementsNamed(root: Node, names: ReadonlySet<string>, skipTemplates = false): Element[] {
+  const out: Element[] = [];
+  walkElements(root, (el) => {
+    const name = el.localName;
+    if (names.has(name)) out.push(el);
+    return skipTemplates && name === 'template';
+  });
+  return out;
+}
+
+/**
+ * walkElements that also hands `text` every text node it passes (not those in a passed-over
+ * subtree): the text a walk over the elements would otherwise read child by child through
+ * linkedom's firstChild/nextSibling getters.
+ */
+export function walkElementsAndText(root: Node, visit: (el: Element) => boolean | void, text: (node: Text) => void): void {
+  let [node, stop] = span(root);
+  while (node && node !== stop) {
+    if (node.nodeType === ELEMENT) {
+      if (visit(node as unknown as Element) === true) {
+        node = node[END];
+        if (node === stop) break;
+      }
+    } else if (node.nodeType === TEXT) text(node as unknown as Text);
     node = node![NEXT];
   }
 }

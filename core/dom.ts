@@ -4,6 +4,7 @@
  * linkedom's DOM, which is what extraction reads: a fraction of a conformant DOM's cost per node.
  */
 import { buildDocument, buildFragment } from './dom-tree.ts';
+import { attr, END, NEXT } from './dom-links.ts';
 export { attr } from './dom-links.ts';
 
 export type DomDocument = Document;
@@ -110,6 +111,20 @@ function blocksOf(root: Node, collapse: boolean): string[] {
 
 export const ELEMENT = 1;
 export const TEXT = 3;
+
+/**
+ * The href of the page's first `<base href>` (what `querySelector('base[href]')` finds, template
+ * contents passed over), or null: one sweep of the node list, where the selector engine matched
+ * every element of a page that has none.
+ */
+export function baseHref(dom: Document | null | undefined): string | null {
+  const top = dom?.documentElement as (Element & Record<symbol, any>) | null | undefined;
+  if (!top) return null;
+  for (let node = top, stop = top[END]; node && node !== stop; node = node.nodeType === ELEMENT && node.localName === 'template' ? node[END] : node[NEXT]) {
+    if (node.nodeType === ELEMENT && node.localName === 'base' && attr(node, 'href') !== null) return attr(node, 'href');
+  }
+  return null;
+}
 
 /** Is this UTF-16 code unit visible (not whitespace, NBSP, zero-width space or BOM)? */
 export const isVisible = (c: number): boolean => c > 32 && c !== 160 && c !== 0x200b && c !== 0xfeff;

@@ -16,7 +16,8 @@ import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { SELECTOR_LIMITS, validateSelectors } from '../../../core/selectors.ts';
-import { absoluteUrl, documentBaseUrl } from '../../../core/net/url.ts';
+import { absoluteUrl, baseUrlFrom } from '../../../core/net/url.ts';
+import { baseHref } from '../../../core/dom.ts';
 import { absoluteSrcset } from '../../../core/net/srcset.ts';
 import { servedPage } from '../shared/served.ts';
 
@@ -87,7 +88,7 @@ export const attributesFormat = definePlugin({
         const pairs = doc.job.request.attributeSelectors ?? [];
         const page = servedPage(doc) ?? doc.root;
         if (!page) return pairs.map(({ selector, attribute }) => ({ selector, attribute, values: [] }));
-        const base = documentBaseUrl(doc.dom, doc.baseUrl);
+        const base = baseUrlFrom(baseHref(doc.dom), doc.baseUrl);
         const { results, truncated } = collectAttributes(page, pairs, base);
         for (const selector of truncated) doc.warn('format', PLUGIN_ID, `attribute_selectors "${selector}" matched more than ${MAX_VALUES_PER_SELECTOR} values; the rest are left out`);
         return results;

@@ -7,7 +7,8 @@
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { BrandFacts } from '../../../core/model/brand.ts';
-import { absoluteUrl, documentBaseUrl, isHttpUrl } from '../../../core/net/url.ts';
+import { absoluteUrl, baseUrlFrom, isHttpUrl } from '../../../core/net/url.ts';
+import { baseHref } from '../../../core/dom.ts';
 import { servedPage } from '../shared/served.ts';
 import { organizationsOf } from '../shared/organization.ts';
 import { socialsByNetwork } from '../shared/socials.ts';
@@ -41,7 +42,7 @@ export function brandFacts(doc: PageDocument): BrandFacts {
   const dom = servedPage(doc);
   const empty: BrandFacts = { names: [], logos: [], icons: [], themes: [], scheme: null, manifest: null, stylesheets: [], css: '', fonts: [], image: null, socials: {} };
   if (!dom) return empty;
-  const base = documentBaseUrl(dom, doc.baseUrl);
+  const base = baseUrlFrom(baseHref(dom), doc.baseUrl);
   const href = (el: Element | null) => {
     const url = absoluteUrl(el?.getAttribute('href'), base);
     return url && isHttpUrl(url) ? url : null;

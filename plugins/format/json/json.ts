@@ -11,10 +11,10 @@
  */
 import type TurndownService from 'turndown';
 import { definePlugin } from '../../../core/plugin.ts';
-import { countWords, textOf } from '../../../core/dom.ts';
+import { baseHref, countWords, textOf } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import type { Extraction } from '../../../core/model/result.ts';
-import { documentBaseUrl } from '../../../core/net/url.ts';
+import { baseUrlFrom } from '../../../core/net/url.ts';
 import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
 import { collectAssets, type Asset } from '../shared/assets.ts';
 import { pageLinks, type PageLink } from '../shared/links.ts';
@@ -24,7 +24,7 @@ export type { Extraction } from '../../../core/model/result.ts';
 export function buildExtraction(doc: PageDocument, service: TurndownService): Extraction {
   const root = doc.root;
   const text = root ? textOf(root) : '';
-  const base = documentBaseUrl(doc.dom, doc.baseUrl);
+  const base = baseUrlFrom(baseHref(doc.dom), doc.baseUrl);
   return {
     url: doc.job.url,
     metadata: doc.metadata,

@@ -8,7 +8,8 @@
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { documentBaseUrl } from '../../../core/net/url.ts';
+import { baseUrlFrom } from '../../../core/net/url.ts';
+import { baseHref } from '../../../core/dom.ts';
 import { servedPage } from '../shared/served.ts';
 import { organizationsOf } from '../shared/organization.ts';
 import type { LeadFacts } from '../../../core/model/organization.ts';
@@ -26,7 +27,7 @@ export async function leadFacts(doc: PageDocument): Promise<LeadFacts> {
   const dom = servedPage(doc);
   const empty: LeadFacts = { organizations: [], emails: [], phones: [], socials: {}, pages: [], logo: null, address: null, country: null };
   if (!dom) return empty;
-  const base = documentBaseUrl(dom, doc.baseUrl);
+  const base = baseUrlFrom(baseHref(dom), doc.baseUrl);
   const country = defaultCountry(doc.metadata.language, new URL(doc.baseUrl).hostname);
   const text = pageText(dom.body);
   const organizations = organizationsOf(dom, base);

@@ -12,7 +12,8 @@
 import { definePlugin } from '../../../core/plugin.ts';
 import { dataKey } from '../../../core/data-bag.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { documentBaseUrl } from '../../../core/net/url.ts';
+import { baseUrlFrom } from '../../../core/net/url.ts';
+import { baseHref } from '../../../core/dom.ts';
 import { pageLinks, type PageLink } from '../shared/links.ts';
 
 export const linksFormat = definePlugin({
@@ -35,5 +36,5 @@ const PAGE_LINKS = dataKey<PageLink[]>('links.page');
 
 function allLinks(doc: PageDocument): PageLink[] {
   const scope = doc.dom ?? doc.root;
-  return scope ? pageLinks(scope, documentBaseUrl(doc.dom, doc.baseUrl)) : [];
+  return scope ? pageLinks(scope, baseUrlFrom(baseHref(doc.dom), doc.baseUrl)) : [];
 }

@@ -4,7 +4,8 @@
  */
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { documentBaseUrl } from '../../../core/net/url.ts';
+import { baseUrlFrom } from '../../../core/net/url.ts';
+import { baseHref } from '../../../core/dom.ts';
 import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
 import { collectAssets, type Asset } from '../shared/assets.ts';
 import { dataKey } from '../../../core/data-bag.ts';
@@ -22,7 +23,7 @@ export const markdownFormat = definePlugin({
     return {
       render(doc: PageDocument) {
         if (!doc.root) return '';
-        doc.data.set(ASSETS_KEY, collectAssets(doc.root, documentBaseUrl(doc.dom, doc.baseUrl)));
+        doc.data.set(ASSETS_KEY, collectAssets(doc.root, baseUrlFrom(baseHref(doc.dom), doc.baseUrl)));
         return contentMarkdown(doc, service);
       },
     };

@@ -11,7 +11,7 @@ import { attr, tagOf } from '../../../core/dom.ts';
 import { SHOW_COMMENT, SHOW_ELEMENT, walkNodes } from '../../../core/dom-links.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { removeInvisible, replaceSvgs } from './visibility.ts';
-import { expandNoscripts, resolveNoscripts } from './noscript.ts';
+import { expandNoscript, resolveNoscripts } from './noscript.ts';
 
 /**
  * Tags that are markup, not content (upper case, as tagOf gives them). `noframes` and `noembed`
@@ -26,15 +26,22 @@ const NOT_CONTENT = new Set([
 /**
  * Comments and elements that are not content, in one sweep of linkedom's node list (a selector
  * query tested every element against each tag in turn). A closed dialog is not rendered; an open
- * one is part of the page.
+ * one is part of the page. Each `<noscript>` is opened as the sweep reaches it, so the sweep goes
+ * on through its markup, cleaned like the rest (a noscript inside that markup is left as parsed).
  */
 function notContent(root: Element): Node[] {
   const found: Node[] = [];
+  let opened: Element | null = null;
   walkNodes(root, SHOW_ELEMENT | SHOW_COMMENT, (node) => {
     if (node.nodeType !== 1) found.push(node);
     else {
-      const tag = tagOf(node as Element);
-      if (NOT_CONTENT.has(tag) || (tag === 'DIALOG' && attr(node as Element, 'open') === null)) found.push(node);
+      const el = node as Element;
+      const tag = tagOf(el);
+      if (tag === 'NOSCRIPT' && !opened?.contains(el)) {
+        expandNoscript(el);
+        opened = el;
+      }
+      if (NOT_CONTENT.has(tag) || (tag === 'DIALOG' && attr(el, 'open') === null)) found.push(node);
     }
   });
   return found;
@@ -55,8 +62,6 @@ export interface CleanOptions {
 const isJsonLd = (el: Node) => el.nodeType === 1 && tagOf(el as Element) === 'SCRIPT' && attr(el as Element, 'type')?.toLowerCase() === 'application/ld+json';
 
 export function cleanContent(root: Element, options: CleanOptions = {}): void {
-  // First, so the markup inside noscripts is cleaned like the rest.
-  expandNoscripts(root);
   for (const node of notContent(root)) if (!options.beforeMainContent || !isJsonLd(node)) node.parentNode?.removeChild(node);
   if (options.beforeMainContent) return;
   removeInvisible(root);

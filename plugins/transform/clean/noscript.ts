@@ -36,20 +36,18 @@ export function isNoticeBlock(text: string): boolean {
 const MARKUP = /^\s*<[a-z!]/i;
 
 /**
- * Parses each noscript's raw text into its content, as a browser without scripts reads it.
- * Pages saved by a browser with scripting on may hold that markup escaped (`&lt;img …&gt;`):
- * what parses to nothing but such text is parsed once more. Either way it then goes through the
- * same rule as everything else.
+ * Parses a noscript's raw text into its content, as a browser without scripts reads it. Pages
+ * saved by a browser with scripting on may hold that markup escaped (`&lt;img …&gt;`): what parses
+ * to nothing but such text is parsed once more. Either way it then goes through the same rule as
+ * everything else. A noscript already holding elements (one parsed from another's markup) stays.
  */
-export function expandNoscripts(root: Element): void {
-  for (const noscript of root.getElementsByTagName('noscript')) {
-    if (noscript.firstElementChild || !noscript.firstChild) continue;
-    let content = parseHtmlChildren(noscript, noscript.textContent ?? '', { scripting: false });
-    // (linkedom gives a fragment no textContent: its one text child has it)
-    const text = content.firstChild === content.lastChild ? content.firstChild?.textContent ?? '' : '';
-    if (!content.firstElementChild && MARKUP.test(text)) content = parseHtmlChildren(noscript, text, { scripting: false });
-    noscript.replaceChildren(content);
-  }
+export function expandNoscript(noscript: Element): void {
+  if (noscript.firstElementChild || !noscript.firstChild) return;
+  let content = parseHtmlChildren(noscript, noscript.textContent ?? '', { scripting: false });
+  // (linkedom gives a fragment no textContent: its one text child has it)
+  const text = content.firstChild === content.lastChild ? content.firstChild?.textContent ?? '' : '';
+  if (!content.firstElementChild && MARKUP.test(text)) content = parseHtmlChildren(noscript, text, { scripting: false });
+  noscript.replaceChildren(content);
 }
 
 export function isTrackingPixel(img: Element): boolean {

@@ -5,7 +5,7 @@
  */
 import { desktopDisplay } from './responsive.ts';
 import { HEADINGS } from './tags.ts';
-import { attr, classAndId, classOf, componentId, tagOf } from './walk.ts';
+import { attr, classAndId, classOf, componentId, perString, tagOf } from './walk.ts';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|u-sronly|sronly|sr_only|is-sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide|a-hidden|aok-hidden|ipshide)(?:\s|$)/i;
@@ -32,12 +32,15 @@ function hiddenByMarkup(el: Element, cls: string | null): boolean {
   if (attr(el, 'aria-hidden') === 'true') return true;
   const style = attr(el, 'style');
   if (style && HIDDEN_STYLE.test(style)) return true;
-  if (!cls) return false;
+  return !!cls && classHides(cls);
+}
+
+const classHides = perString((cls: string): boolean => {
   if (HIDDEN_DESKTOP.test(cls)) return true;
   const desktop = desktopDisplay(cls);
   if (desktop !== null) return !desktop;
   return HIDDEN_CLASS.test(cls);
-}
+});
 
 const BOILER_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'MENU']);
 const BOILER_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar', 'tablist', 'alert']);
@@ -101,11 +104,14 @@ export interface PageKind {
 }
 
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked
-// out once per element (the class/id regexes are the extractor's hottest code).
+// out once per element (the class/id regexes are the extractor's hottest code), and what a class/id
+// string says once per string: a page repeats its class names over and over.
 const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64, QA_COMMENTS = 128, AUTHOR = 256, SHOP = 512;
 const facts = new WeakMap<Element, number>();
 
 function factsOf(el: Element): number {
+  // (most elements have no attributes: their tag alone says it, cheaper than remembering it)
+  if (!el.hasAttributes()) return BOILER_TAGS.has(tagOf(el)) ? TAG : 0;
   let f = facts.get(el);
   if (f !== undefined) return f;
   f = 0;
@@ -116,19 +122,24 @@ function factsOf(el: Element): number {
   // "anchorWithStickyNavbar"): the block around it, not the heading, is what may be boilerplate
   else if (!HEADINGS.has(tagOf(el))) {
     const ci = classAndId(el);
-    if (ci) {
-      if (CONSENT.test(ci)) f |= CONSENTS;
-      if (COMMENT.test(ci)) f |= COMMENTS;
-      if (POST_COMMENTS.test(ci) || SIGNATURE.test(ci)) f |= QA_COMMENTS;
-      if (REVIEWS.test(ci)) f |= REVIEW;
-      if (PRODUCT_CLUTTER.test(ci)) f |= SHOP;
-      if (classSaysBoilerplate(ci)) f |= CLASS;
-      else if (AUTHOR_BOX.test(ci)) f |= AUTHOR;
-    }
+    if (ci) f |= nameFacts(ci);
   }
   facts.set(el, f);
   return f;
 }
+
+/** What a class/id string (lower-cased, see classAndId) says. */
+const nameFacts = perString((ci: string): number => {
+  let f = 0;
+  if (CONSENT.test(ci)) f |= CONSENTS;
+  if (COMMENT.test(ci)) f |= COMMENTS;
+  if (POST_COMMENTS.test(ci) || SIGNATURE.test(ci)) f |= QA_COMMENTS;
+  if (REVIEWS.test(ci)) f |= REVIEW;
+  if (PRODUCT_CLUTTER.test(ci)) f |= SHOP;
+  if (classSaysBoilerplate(ci)) f |= CLASS;
+  else if (AUTHOR_BOX.test(ci)) f |= AUTHOR;
+  return f;
+});
 
 function classSaysBoilerplate(ci: string): boolean {
   if (BOILER_SUBSTR.test(ci)) return !CONTENT_HINT.test(ci) || /share(?!d)|social|related|cookie|newsletter|sidebar|breadcrumb/.test(ci);

@@ -6,7 +6,7 @@
  * (main-content.ts decides): a gallery's or a product's captions are what it shows.
  */
 import { linesOf, removeLine } from './lines.ts';
-import { attr, elementsInOrder, removeNode, tagOf, visibleLength } from './walk.ts';
+import { attr, walkBelow, removeNode, tagOf, visibleLength } from './walk.ts';
 
 /** Longest caption block removed (visible characters): longer, it is a passage set beside a picture. */
 const MAX_CAPTION = 300;
@@ -25,7 +25,7 @@ export function dropCaptions(parts: readonly Element[]): number {
   let removed = 0;
   for (const part of parts) {
     const blocks: Element[] = [];
-    elementsInOrder(part, (el) => {
+    walkBelow(part, (el) => {
       if (el === part || !isCaption(el)) return false;
       blocks.push(el);
       return true;

@@ -11,7 +11,7 @@
 import type { StatsMap } from './scoring.ts';
 import { isReadNextHeading } from './tail.ts';
 import { HEADINGS } from './tags.ts';
-import { elementsInOrder, flatText, tagOf } from './walk.ts';
+import { walkBelow, flatText, tagOf } from './walk.ts';
 
 /** Openers that say a thread follows, whatever comes after them. */
 const THREAD_OPENER = new RegExp(
@@ -73,7 +73,7 @@ export function closingTail(parts: Element[], stats: StatsMap, gone: (el: Elemen
     const partText = stats.get(part)?.text ?? 0;
     const after = total - before - partText;
     let tail: Element[] | null = null;
-    elementsInOrder(part, (el) => {
+    walkBelow(part, (el) => {
       if (tail || gone(el)) return true;
       const s = stats.get(el);
       if (!s || s.text === 0) return true;

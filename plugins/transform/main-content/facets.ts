@@ -5,7 +5,7 @@
  * often sit in unnamed flex boxes that no class rule can see.
  */
 import type { StatsMap } from './scoring.ts';
-import { flatText } from './walk.ts';
+import { attr, flatText } from './walk.ts';
 
 // Names the common platforms give them: Shopify's "facets" and "facet-filters", BigCommerce's
 // "facetedSearch", Magento's "toolbar-sorter", "toolbar-amount" and layered navigation,
@@ -24,8 +24,8 @@ const CONTROL_PROSE = 0.25;
 export function isNamedControl(el: Element, stats: StatsMap): boolean {
   // (and a tooltip, shown on hover over a control: the small print of "results, with ads"; not an
   // element that points to a description itself, which is the trigger however its role reads)
-  if (el.getAttribute('role') === 'tooltip' && !el.hasAttribute('aria-describedby')) return true;
-  const cls = el.getAttribute('class');
+  if (attr(el, 'role') === 'tooltip' && attr(el, 'aria-describedby') === null) return true;
+  const cls = attr(el, 'class');
   if (!cls || !namesControl(cls.toLowerCase())) return false;
   const s = stats.get(el);
   return !!s && s.goodText <= s.text * CONTROL_PROSE;

@@ -7,7 +7,7 @@
  */
 import type { Pass } from './pass.ts';
 import type { StatsMap } from './scoring.ts';
-import { classAndId, elementsInOrder, tagOf } from './walk.ts';
+import { classAndId, walkBelow, tagOf } from './walk.ts';
 
 /** How far above the content the FAQ and the content may meet. */
 const FAQ_DEPTH = 3;
@@ -34,7 +34,7 @@ export function faqBlocks(parts: Element[], root: Element, stats: StatsMap, pass
   let scope: Element = first;
   for (let i = 0; i < FAQ_DEPTH && scope !== root && scope.parentNode; i++) scope = scope.parentNode as Element;
   const out: Element[] = [];
-  elementsInOrder(scope, (el) => {
+  walkBelow(scope, (el) => {
     if (pass.dropped.has(el) || parts.includes(el)) return true;
     if (!isFaqBlock(el)) return false;
     if (parts.some((p) => el.contains(p))) return false;

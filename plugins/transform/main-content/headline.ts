@@ -7,9 +7,11 @@
  * logo's `<h1>` is not taken for a title that merely ends with the site's name) and, when the
  * content does not already hold it, put back as its first heading.
  */
+import { elementsNamed } from '../../../core/dom-links.ts';
 import { wordsOf } from './metalines.ts';
 
-const CANDIDATES = ['h1', 'h2'];
+const CANDIDATES = new Set(['h1', 'h2']);
+const HEADING_NAMES = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Share of the heading's words found in the title … */
 const IN_TITLE = 0.8;
 /** … and share of the title's words it says: most of it, not the site name at its end. */
@@ -73,8 +75,11 @@ export function headlineElement(root: Element, titles: readonly string[], siteNa
   const sets = titles.map((title) => new Set(wordsOf(title))).filter((set) => set.size > 0);
   if (!sets.length) return null;
   const site = collapse(siteName).toLowerCase();
+  const headings = elementsNamed(root, CANDIDATES, true);
+  // (the first <h1> that names the page, else the first <h2>)
   for (const tag of CANDIDATES) {
-    for (const el of root.querySelectorAll(tag)) {
+    for (const el of headings) {
+      if (el.localName !== tag) continue;
       const text = collapse(el.textContent);
       if (text && text.length <= MAX_HEADLINE && namesPage(text, sets) && !isSiteName(el, text, site)) return el;
     }
@@ -88,7 +93,7 @@ const FLOW = new Set(['DIV', 'ARTICLE', 'SECTION', 'MAIN', 'BODY', 'ASIDE', 'HEA
 /** `content`, with `headline` on top unless one of its headings already says it; a new wrapper when `content` cannot hold a heading. */
 export function keepHeadline(content: Element, headline: Headline | null): Element {
   if (!headline) return content;
-  for (const el of content.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+  for (const el of elementsNamed(content, HEADING_NAMES, true)) {
     if (collapse(el.textContent) === headline.text) return content;
   }
   const doc = content.ownerDocument;

@@ -4,6 +4,7 @@
  * carry it: a classic page's table cell holds a byline, a date and the article's paragraphs as
  * runs of text between `<br>`s, a modern one a `<p>` each. Lines are what edges.ts reads and removes.
  */
+import { elementsNamed } from '../../../core/dom-links.ts';
 import { BLOCK } from './tags.ts';
 import { ELEMENT, TEXT, tagOf, visibleLength } from './walk.ts';
 
@@ -31,7 +32,9 @@ export function linesOf(root: Element): Line[] {
   const lines: Line[] = [];
   let cur: Line = empty();
   const flush = () => {
-    if (cur.chars > 0) lines.push(cur);
+    // (a line with no text has no nodes either: it serves as the next, most boundaries close none)
+    if (cur.chars === 0) return;
+    lines.push(cur);
     cur = empty();
   };
   // (an explicit stack: deep markup cannot overflow it; END marks where a block closes)
@@ -79,8 +82,10 @@ export function linesOf(root: Element): Line[] {
 
 /** A table with header cells holds data (a layout table, the classic page's frame, holds lines). */
 function isDataTable(table: Element): boolean {
-  return table.querySelector('th, thead, caption') !== null;
+  return elementsNamed(table, DATA_SIGNS, true).length > 0;
 }
+
+const DATA_SIGNS = new Set(['th', 'thead', 'caption']);
 
 const END = Symbol('end');
 const LINK_END = Symbol('link-end');

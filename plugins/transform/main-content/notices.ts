@@ -13,7 +13,7 @@
  * the content: an article quoting someone's credentials mid-text keeps them.
  */
 import type { StatsMap } from './scoring.ts';
-import { elementsInOrder, tagOf } from './walk.ts';
+import { walkBelow, tagOf } from './walk.ts';
 
 /** Longest block (visible characters) read as a disclosure … */
 const MAX_TEXT = 400;
@@ -55,7 +55,7 @@ export function notices(parts: Element[], stats: StatsMap, product: boolean): El
   const out = new Set<Element>();
   for (const part of parts) {
     const partText = stats.get(part)?.text ?? 0;
-    elementsInOrder(part, (el) => {
+    walkBelow(part, (el) => {
       if (el === part) return false;
       const st = stats.get(el);
       const text = st?.text ?? 0;

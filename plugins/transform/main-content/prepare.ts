@@ -12,7 +12,7 @@ import { looksLikeProduct } from './product.ts';
 import { hiddenToKeep, textLength } from './rescue.ts';
 import { looksLikeArticle } from './article.ts';
 import { JUNK } from './tags.ts';
-import { attr, elementsInOrder, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
+import { attr, walkBelow, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
 
 export interface ScanInfo {
   /** Content landmarks: article, main, role=main, itemprop=articleBody/text. */
@@ -64,7 +64,7 @@ function scan(top: Element, info: ScanInfo) {
   const drop: Element[] = [];
   const hidden: Element[] = [];
   let lastPost: Element | null = null;
-  elementsInOrder(top, (el) => {
+  walkBelow(top, (el) => {
     const tag = tagOf(el);
     if (tag === 'HEAD') return true; // never touch the head: metadata lives there
     // attribute checks only where there are attributes (most elements have none)
@@ -133,7 +133,7 @@ export function findBoilerplate(root: Element, kind: PageKind, stats: StatsMap, 
   }
   const drop = new Set<Element>();
   const byClass: Element[] = [];
-  elementsInOrder(root, (el) => {
+  walkBelow(root, (el) => {
     if (protect.has(el)) return false;
     // (code is never boilerplate: a highlighter's spans are named "hljs-comment", "token comment")
     if (CODE.has(tagOf(el))) return true;

@@ -15,7 +15,7 @@ import { keepRepeated } from './repeated.ts';
 import { isReadNextHeading, readNextTail } from './tail.ts';
 import { isControlBlock, isNamedControl } from './facets.ts';
 import { HEADINGS } from './tags.ts';
-import { attr, classAndId, contains, elementsInOrder, flatText, tagOf } from './walk.ts';
+import { attr, classAndId, contains, walkBelow, flatText, tagOf } from './walk.ts';
 
 /** Content this link-dense is a listing. */
 export const LISTING_DENSITY = 0.3;
@@ -135,7 +135,7 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
     let readNext: Element | null = null;
     const legal: Element[] = [];
     const spared: Element[] = [];
-    elementsInOrder(part, (el) => {
+    walkBelow(part, (el) => {
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
       // (a reply's quote of an earlier post repeats that post; its counters and "Re:" subject file it, see postparts.ts)

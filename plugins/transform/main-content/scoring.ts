@@ -3,7 +3,8 @@
  * commas, and a Readability-style content score (each paragraph scores its ancestors with decay).
  */
 import { BLOCK, HEADINGS } from './tags.ts';
-import { elementsInOrder, isVisible, TEXT, tagOf } from './walk.ts';
+import { walkElementsAndText } from '../../../core/dom-links.ts';
+import { isVisible, tagOf } from './walk.ts';
 
 export interface Stats {
   /** Visible (non-whitespace) characters of all text below. */
@@ -44,34 +45,38 @@ const newStats = (): Stats => ({ text: 0, link: 0, inl: 0, inlLink: 0, inlCommas
 
 const isComma = (c: number) => c === 44 || c === 0x060c || c === 0xff0c || c === 0x3001 || c === 0xfe50;
 
+/** Adds a text node's visible characters and commas to its element's own text (this loop sees every character of the page). */
+function countText(s: Stats, v: string): void {
+  let len = 0;
+  let k = 0;
+  for (let i = 0; i < v.length; i++) {
+    const ch = v.charCodeAt(i);
+    if (isVisible(ch)) {
+      len++;
+      if (ch < 0x80 ? ch === 44 : isComma(ch)) k++;
+    }
+  }
+  s.text += len;
+  s.inl += len;
+  s.inlCommas += k;
+  s.commas += k;
+}
+
 /** Measures every element under `root`. */
 export function measure(root: Element, dropped?: ReadonlySet<Element>): StatsMap {
-  const order = elementsInOrder(root, (el) => tagOf(el) === 'HEAD' || (dropped !== undefined && dropped.has(el)));
-  const map: StatsMap = new Map();
-  for (const el of order) map.set(el, newStats());
+  const order: Element[] = [root];
+  const map: StatsMap = new Map([[root, newStats()]]);
+  // (text is counted as the walk passes it, into its element: reading every element's children
+  // again through linkedom's getters cost as much as the walk)
+  walkElementsAndText(root, (el) => {
+    if (tagOf(el) === 'HEAD' || (dropped !== undefined && dropped.has(el))) return true;
+    order.push(el);
+    map.set(el, newStats());
+  }, (node) => countText(map.get(node.parentNode as Element)!, node.nodeValue ?? ''));
   for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i]!;
     const s = map.get(el)!;
     const tag = tagOf(el);
-    for (let c = el.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType !== TEXT) continue;
-      // visible characters and commas in one sweep (this loop sees every character of the page)
-      const v = c.nodeValue ?? '';
-      let len = 0;
-      let k = 0;
-      for (let i = 0; i < v.length; i++) {
-        const ch = v.charCodeAt(i);
-        if (isVisible(ch)) {
-          len++;
-          if (ch < 0x80 ? ch === 44 : isComma(ch)) k++;
-        }
-      }
-      if (len === 0) continue;
-      s.text += len;
-      s.inl += len;
-      s.inlCommas += k;
-      s.commas += k;
-    }
     if (tag === 'A') {
       s.link = s.text;
       s.inlLink = s.inl;

@@ -7,6 +7,13 @@ export { attr, ELEMENT, isVisible, tagOf, TEXT, visibleLength } from '../../../c
 import { attr, ELEMENT } from '../../../core/dom.ts';
 import { walkElements } from '../../../core/dom-links.ts';
 
+/**
+ * Calls `visit` on the elements below `root` (not `root` itself) in document order; when it returns
+ * true the element's subtree is passed over. For walks that need no list of the elements: building
+ * one costs more than the walk (see core/dom-links.ts for what `visit` may change).
+ */
+export const walkBelow: (root: Element, visit: (el: Element) => boolean | void) => void = walkElements;
+
 /** Elements under `root` (root included) in document order; `skip` prunes a whole subtree. */
 export function elementsInOrder(root: Element, skip?: (el: Element) => boolean): Element[] {
   const out: Element[] = [root];
@@ -52,6 +59,23 @@ export function firstClass(el: Element): string {
 /** An element's text with whitespace runs collapsed to one space, trimmed. */
 export function flatText(el: Element | null | undefined): string {
   return (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * `fn`, remembered per string: what a class name says is asked of every element that carries it,
+ * and a page repeats its class names over and over. Bounded: a hostile page can make every one unique.
+ */
+export function perString<T>(fn: (s: string) => T, max = 20_000): (s: string) => T {
+  const known = new Map<string, T>();
+  return (s) => {
+    let v = known.get(s);
+    if (v === undefined) {
+      v = fn(s);
+      if (known.size >= max) known.clear();
+      known.set(s, v);
+    }
+    return v;
+  };
 }
 
 /** Function words that show an id is a phrase (a heading's anchor), not a component name. */

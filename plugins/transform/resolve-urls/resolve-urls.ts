@@ -5,10 +5,10 @@
  * root has become.
  */
 import { definePlugin } from '../../../core/plugin.ts';
-import { attr, tagOf, type DomElement } from '../../../core/dom.ts';
+import { baseHref, attr, tagOf, type DomElement } from '../../../core/dom.ts';
 import { walkElements } from '../../../core/dom-links.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import { absoluteUrl, documentBaseUrl } from '../../../core/net/url.ts';
+import { absoluteUrl, baseUrlFrom } from '../../../core/net/url.ts';
 import { absoluteSrcset, largestCandidate, parseSrcset } from '../../../core/net/srcset.ts';
 import { isPlaceholderSrc, LAZY_SRC_ATTRIBUTES, LAZY_SRCSET_ATTRIBUTES } from '../shared/lazy.ts';
 
@@ -108,7 +108,7 @@ export const resolveUrlsTransform = definePlugin({
   setup: () => ({
     apply(doc: PageDocument) {
       if (!doc.root) return;
-      resolveUrls(doc.root, documentBaseUrl(doc.dom, doc.baseUrl));
+      resolveUrls(doc.root, baseUrlFrom(baseHref(doc.dom), doc.baseUrl));
     },
   }),
 });
