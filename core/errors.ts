@@ -92,6 +92,8 @@ export interface BlockedDetails {
   statusCode: number;
   /** With `proxy: "auto"`: each route tried and how it ended. */
   attempts?: string[];
+  /** A rate-limit block's Retry-After, in seconds: when the target said to come back. */
+  retryAfterSeconds?: number;
 }
 
 /** A page that is a block, never content: `Blocked by <vendor> (<kind>)`. */

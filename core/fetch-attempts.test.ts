@@ -21,6 +21,8 @@ interface Site {
   open: Set<string>;
   /** Routes whose connection is refused. */
   refused: Set<string>;
+  /** Blocks come as a 429 with this Retry-After (seconds). */
+  retryAfter?: number;
   attempts: string[];
   sunk: number;
 }
@@ -41,7 +43,8 @@ function plugins(site: Site): AnyPlugin[] {
         site.attempts.push(attempt);
         if (site.refused.has(route)) throw new TrawlError('fetch_failed', 'Failed to fetch URL: connection refused');
         const html = site.open.has(attempt) ? realPage : challenge;
-        doc.response = { status: html === realPage ? 200 : 403, headers: {}, body: new TextEncoder().encode(html), finalUrl: doc.job.url, mediaType: 'text/html', text: html };
+        const limited = html !== realPage && site.retryAfter !== undefined;
+        doc.response = { status: html === realPage ? 200 : limited ? 429 : 403, headers: limited ? { 'retry-after': String(site.retryAfter) } : {}, body: new TextEncoder().encode(html), finalUrl: doc.job.url, mediaType: 'text/html', text: html };
       },
     }),
   });
@@ -88,6 +91,13 @@ describe('blocked pages', () => {
     expect(state.attempts).toEqual(['plain@default']); // no escalation without "auto"
     expect(state.sunk).toBe(0);
     expect(await metrics.registry.getSingleMetricAsString('trawl_blocked_pages_total')).toContain('trawl_blocked_pages_total{vendor="examplecdn"} 1');
+  });
+
+  test('a rate-limit block carries its Retry-After, for the answer\'s header and for crawls to wait', async () => {
+    const { run } = await setup({ retryAfter: 30 });
+    const err = await blocked(run());
+    expect(err.details).toEqual({ vendor: 'examplecdn', kind: 'challenge', statusCode: 429, retryAfterSeconds: 30 });
+    expect(err.headers).toEqual({ 'retry-after': '30' });
   });
 
   test('a page that is not blocked passes untouched', async () => {

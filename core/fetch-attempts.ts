@@ -15,6 +15,7 @@ import type { FetcherHandler } from './plugin.ts';
 import type { BlockerHandler } from './kinds/blocker.ts';
 import { recogniseBlock } from './blocked.ts';
 import { fetchFailureReason } from './net/fetch-reasons.ts';
+import { retryAfterSeconds } from './net/provider-http.ts';
 import { stage } from './content-stages.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -96,7 +97,9 @@ export async function fetchWithAttempts(job: Job, attempts: readonly Attempt[], 
     const status = doc.response?.status ?? 0;
     tried.push(`${attempt.label}: blocked by ${verdict.vendor} (${verdict.kind}, HTTP ${status})`);
     notes.push({ plugin: attempt.fetcher.id, message: `Blocked by ${verdict.vendor} (${verdict.kind}) through ${attempt.label}; tried the next route` });
-    blocked = blockedPage({ vendor: verdict.vendor, kind: verdict.kind, statusCode: status, ...(tried.length > 1 ? { attempts: [...tried] } : {}) });
+    const wait = status === 429 || status === 503 ? retryAfterSeconds(doc.response?.headers ?? {}) : undefined;
+    blocked = blockedPage({ vendor: verdict.vendor, kind: verdict.kind, statusCode: status, ...(tried.length > 1 ? { attempts: [...tried] } : {}), ...(wait ? { retryAfterSeconds: wait } : {}) });
+    if (wait) blocked.headers = { 'retry-after': String(wait) };
     blocked.stage = 'fetch';
     blocked.pluginId = attempt.fetcher.id;
   }

@@ -28,8 +28,8 @@ export const presentPlainError: ErrorPresenter = (answer) =>
 
 function blockedFields({ code, details }: ErrorAnswer): Record<string, unknown> {
   if (code !== 'blocked' || !details) return {};
-  const { vendor, kind, statusCode, attempts } = details as BlockedDetails;
-  return { code, vendor, kind, status_code: statusCode, ...(attempts ? { attempts } : {}) };
+  const { vendor, kind, statusCode, attempts, retryAfterSeconds } = details as BlockedDetails;
+  return { code, vendor, kind, status_code: statusCode, ...(retryAfterSeconds ? { retry_after_seconds: retryAfterSeconds } : {}), ...(attempts ? { attempts } : {}) };
 }
 
 export function errorAnswer(error: unknown, logger: Logger, context: { method: string; path: string }): ErrorAnswer {

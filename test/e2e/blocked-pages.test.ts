@@ -14,6 +14,11 @@ import { startHttpProxy, type TestProxy } from '../servers/forward-proxy.ts';
 import { admin, bearer, cloudTenants, ADMIN_KEY } from '../helpers/cloud-tenants.ts';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../core/logger.ts';
+import { blockedPages } from '../fixtures/blocked-pages.ts';
+
+/** Cloudflare's rate-limit block (error 1015), served once with a short Retry-After. */
+const RATE_LIMITED = blockedPages.find((c) => c.name.includes('1015'))!;
+let rateLimitServed = 0;
 
 /** Cloudflare's managed challenge as its documented markers show it. */
 const CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
@@ -24,7 +29,7 @@ const CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment.
 var a = document.createElement('script');a.src = '/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8a1b2c3d4e5f6a7b';
 document.getElementsByTagName('head')[0].appendChild(a);}());</script></body></html>`;
 const CHALLENGE_HEADERS = { 'content-type': 'text/html; charset=UTF-8', 'cf-mitigated': 'challenge', server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6a7b-AMS' };
-const ARTICLE = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1><p>The harbour opens at six in the morning and closes at dusk.</p><a href="/a">A</a> <a href="/b">B</a> <a href="/guarded">G</a></article></body></html>`;
+const ARTICLE = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1><p>The harbour opens at six in the morning and closes at dusk.</p><a href="/a">A</a> <a href="/b">B</a> <a href="/guarded">G</a> <a href="/limited">L</a></article></body></html>`;
 
 let site: FixtureSite;
 let proxy: TestProxy;
@@ -43,12 +48,15 @@ const page = (path: string) => (req: Request) => {
     throttled = true;
     return new Response('<html><body><p>Slow down</p></body></html>', { status: 429, headers: { 'retry-after': '2', 'content-type': 'text/html' } });
   }
+  if (path === '/limited' && req.headers.get('x-crawl-test') && rateLimitServed++ === 0) {
+    return new Response(RATE_LIMITED.body, { status: 429, headers: { ...RATE_LIMITED.headers, 'retry-after': '1' } });
+  }
   if (guarded.has(path) && !req.headers.get('via')) return new Response(CHALLENGE, { status: 403, headers: CHALLENGE_HEADERS });
   return new Response(ARTICLE(path.slice(1)), { headers: { 'content-type': 'text/html; charset=utf-8' } });
 };
 
 beforeAll(async () => {
-  site = startFixtureSite({ '/': page('/'), '/a': page('/a'), '/b': page('/b'), '/guarded': page('/guarded'), '/watched': page('/watched') });
+  site = startFixtureSite({ '/': page('/'), '/a': page('/a'), '/b': page('/b'), '/guarded': page('/guarded'), '/watched': page('/watched'), '/limited': page('/limited') });
   proxy = await startHttpProxy({ auth: `pool:${POOL_PASSWORD}` });
   const sink = new Writable({ write(chunk, _encoding, done) { logText.push(String(chunk)); done(); } });
   server = await startTrawlServer({
@@ -146,6 +154,9 @@ describe('/v1', () => {
     const started = await server.post('/v1/crawl', { url: site.at('/'), max_pages: 10, scrape_options: { formats: ['markdown'], headers: { 'X-Crawl-Test': '1' } } });
     const pages = await crawled(started.body.id);
     expect(pages['/b'].error).toBeUndefined(); // retried after the wait, then fine
+    // A recognised rate-limit block with Retry-After is waited out and tried again, not a failed page.
+    expect(rateLimitServed).toBeGreaterThanOrEqual(2);
+    expect(pages['/limited'].error).toBeUndefined();
     const refusal = fetchedAt.find((f) => f.path === '/b')!;
     const after = fetchedAt.filter((f) => f.at > refusal.at);
     expect(after.length).toBeGreaterThan(0);

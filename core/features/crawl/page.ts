@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { CrawlSettings } from './config.ts';
-import { asTrawlError, fetchFailed, TrawlError } from '../../errors.ts';
+import { asTrawlError, type BlockedDetails, fetchFailed, TrawlError } from '../../errors.ts';
 import { SKIPPED } from '../../metering.ts';
 import type { ScrapeResult } from '../../model/result.ts';
 import type { Scraper } from '../../scrape.ts';
@@ -166,21 +166,25 @@ export function createPageWorker(deps: PageWorkerDeps) {
     }
 
     const options = storedRequest(run.kind, run.request).scrapeOptions;
+    // The host said how long to leave it alone: none of its pages start before then (bounded: a page must not stall a crawl for hours).
+    const holdOff = (seconds: number) => gate.holdOff(self.host, Math.min(seconds, MAX_HOLD_OFF_SECONDS) * 1000);
     const release = await gate.acquire(self.host, delayMs, signal);
     let result: ScrapeResult;
     try {
       ({ result } = await deps.scraper.scrape({ ...options, url: row.url, formats: scrapeFormats(run, options) }, run.workspace, signal));
     } catch (err) {
       const error = asTrawlError(err);
-      throw signal.aborted || TRANSIENT.has(error.code) ? error : permanent(error);
+      // A block that says when to come back (a rate-limit page with Retry-After) is waited out and tried again.
+      const wait = error.code === 'blocked' ? (error.details as BlockedDetails | undefined)?.retryAfterSeconds : undefined;
+      if (wait) await holdOff(wait);
+      throw signal.aborted || TRANSIENT.has(error.code) || (wait && job.attempt < job.maxAttempts) ? error : permanent(error);
     } finally {
       release();
     }
 
     const { metadata } = result;
     const status = metadata.statusCode ?? 200;
-    // The host said how long to leave it alone: none of its pages start before then (bounded: a page must not stall a crawl for hours).
-    if (metadata.retryAfterSeconds) await gate.holdOff(self.host, Math.min(metadata.retryAfterSeconds, MAX_HOLD_OFF_SECONDS) * 1000);
+    if (metadata.retryAfterSeconds) await holdOff(metadata.retryAfterSeconds);
     if ((status === 429 || status >= 500) && job.attempt < job.maxAttempts) throw new TrawlError('fetch_failed', `The server answered HTTP ${status}`);
 
     const redirect = metadata.finalUrl ? crawlUrl(metadata.finalUrl) : null;
