@@ -35,6 +35,13 @@ const HUMAN_TITLE = /\bcaptcha\b|\bverif(?:y|ying|ication)\b.{0,30}\b(?:human|no
  */
 const VENDOR_PAGE = /_cf_chl_|cf-captcha-container|captcha-delivery\.com|px-captcha|\/_sec\/cp_challenge\//;
 
+/**
+ * Fields a reader fills in (a password, an e-mail address, a message, a name): a page built around
+ * such a form — a log-in, a sign-up, a contact page — is the page, whatever guards its submit
+ * button. A wall asks for nothing but the CAPTCHA.
+ */
+const FORM_FIELDS = /<textarea\b|<input\b[^>]*\b(?:type\s*=\s*["']?(?:password|email|tel)\b|name\s*=\s*["']?(?:e-?mail|user(?:name)?|login|log|pass(?:word)?|name|message|phone)\b|autocomplete\s*=\s*["']?(?:username|email|current-password|new-password)\b)/i;
+
 export function recogniseWall(page: BlockerInput, spec: WallSpec, options: WallOptions): BlockVerdict | null {
   // The page's look first: a bounded count of its text is cheaper than a search of the whole body
   // for the widget, and a long 200 page with an ordinary title (nearly every page) stops here.
@@ -47,6 +54,8 @@ export function recogniseWall(page: BlockerInput, spec: WallSpec, options: WallO
   const widget = asset && spec.widget.exec(page.body);
   if (!widget) return null;
   if (page.headers['cf-mitigated'] !== undefined || VENDOR_PAGE.test(page.body)) return null;
+  // Only a title that asks the reader to prove they are human outweighs a form of the page's own.
+  if (!why.startsWith('title') && FORM_FIELDS.test(page.body)) return null;
   return { vendor: spec.vendor, kind: 'captcha', evidence: `${asset[0]} and ${widget[0]}, ${why}` };
 }
 
