@@ -6,7 +6,7 @@
  * rotation and stickiness hold across both. Proxy URLs carry credentials: only `redactProxy` output
  * may reach logs, errors and answers.
  */
-import { configInvalid } from '../errors.ts';
+import { badRequest, configInvalid } from '../errors.ts';
 import type { TrawlConfig } from '../config-schema.ts';
 import type { ProxyPoolConfig } from './proxy-schema.ts';
 
@@ -73,7 +73,7 @@ export class ProxyRouter {
     if (choice === undefined || choice === 'auto') return this.defaultRoute;
     if (choice === 'none') return DIRECT;
     const pool = this.pools.get(choice);
-    if (!pool) throw configInvalid(this.problem(choice)!);
+    if (!pool) throw badRequest(`Invalid field proxy: ${this.problem(choice)!}`);
     return { label: choice, url: this.pick(choice, pool, host.toLowerCase()) };
   }
 

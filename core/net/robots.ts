@@ -47,28 +47,33 @@ export class RobotsCache {
 
   constructor(private readonly http: HttpClient, private readonly options: RobotsOptions) {}
 
-  /** Rules of the URL's origin; concurrent callers share one fetch. */
-  rulesFor(url: string): Promise<RobotsRules> {
+  /**
+   * Rules of the URL's origin; concurrent callers share one fetch. `proxy`: the route of the work
+   * asking (a crawl through a pool reads robots.txt through it: a site may answer the direct route
+   * with a block), remembered apart from other routes' answers.
+   */
+  rulesFor(url: string, proxy?: string): Promise<RobotsRules> {
     const origin = new URL(url).origin;
+    const key = proxy === undefined ? origin : `${proxy} ${origin}`;
     const now = Date.now();
-    const cached = this.entries.get(origin);
+    const cached = this.entries.get(key);
     if (cached && cached.expires > now) return cached.rules;
-    const rules = this.fetchRules(origin);
+    const rules = this.fetchRules(origin, proxy);
     const entry = { rules, expires: now + this.options.ttlMs };
     void rules.then((r) => { if (r.unavailable) entry.expires = Math.min(entry.expires, Date.now() + UNAVAILABLE_TTL_MS); });
-    this.entries.delete(origin);
-    this.entries.set(origin, entry);
+    this.entries.delete(key);
+    this.entries.set(key, entry);
     if (this.entries.size > CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
     return rules;
   }
 
-  private async fetchRules(origin: string): Promise<RobotsRules> {
+  private async fetchRules(origin: string, proxy: string | undefined): Promise<RobotsRules> {
     const robotsUrl = `${origin}/robots.txt`;
     let status: number;
     let text: string;
     let truncated = false;
     try {
-      const response = await this.http.request(robotsUrl, { timeoutMs: ROBOTS_TIMEOUT_MS, maxBodyBytes: ROBOTS_MAX_BYTES, truncateBody: true, maxRedirects: 5, headers: { accept: 'text/plain,*/*;q=0.5' } });
+      const response = await this.http.request(robotsUrl, { timeoutMs: ROBOTS_TIMEOUT_MS, maxBodyBytes: ROBOTS_MAX_BYTES, truncateBody: true, maxRedirects: 5, headers: { accept: 'text/plain,*/*;q=0.5' }, ...(proxy ? { proxy } : {}) });
       status = response.status;
       text = response.text ?? new TextDecoder().decode(response.body);
       truncated = response.truncated === true;

@@ -134,6 +134,17 @@ describe('/v1', () => {
     expect(unknown.body.error).toBe('Invalid field proxy: unknown proxy pool "residential" (use "none", "auto" or one of: "office", "stale")');
   });
 
+  test('map reads its start page, robots.txt and sitemaps through the pool it names', async () => {
+    proxy.seen.length = 0;
+    const mapped = await server.post('/v1/map', { url: site.at('/guarded'), proxy: 'office', filter_by_path: false });
+    expect(mapped.status).toBe(200);
+    expect(mapped.body.links.map((l: { url: string }) => new URL(l.url).pathname)).toEqual(expect.arrayContaining(['/a', '/b']));
+    const through = proxy.seen.map((s) => new URL(s.url!).pathname);
+    expect(through).toEqual(expect.arrayContaining(['/guarded', '/robots.txt']));
+    const unknown = await server.post('/v1/map', { url: site.at('/guarded'), proxy: 'nope' });
+    expect(unknown.status).toBe(400);
+  });
+
   test('a proxy that refuses the credentials is a clear error that shows no credentials', async () => {
     const answer = await server.post('/v1/scrape', { url: site.at('/a'), proxy: 'stale' });
     expect(answer.status).toBe(422);

@@ -106,7 +106,8 @@ const sitemapUrls = (ctx: Ctx) => async (run: RunRow, signal: AbortSignal): Prom
     // (not cut at max_pages: the crawl's scope drops many of them, and the budget is the crawl's to spend)
     // (`only`: the sitemaps' URLs alone; the map would otherwise list the start page's links too)
     const sitemap = request.sitemap === 'only' ? 'only' : 'include';
-    const found = await ctx.resolve(MapTokens.Mapper)({ url: run.url, limit: MAP_MAX_LIMIT, include_subdomains: request.allowSubdomains, sitemap }, run.workspace, signal);
+    const { proxy } = request.scrapeOptions;
+    const found = await ctx.resolve(MapTokens.Mapper)({ url: run.url, limit: MAP_MAX_LIMIT, include_subdomains: request.allowSubdomains, sitemap, ...(proxy ? { proxy } : {}) }, run.workspace, signal);
     return found.links.map((link) => link.url);
   } catch (err) {
     if (signal.aborted) throw err;

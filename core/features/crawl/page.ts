@@ -139,7 +139,8 @@ export function createPageWorker(deps: PageWorkerDeps) {
     const rules = new Map<string, RobotsRules>();
     // A page linking to thousands of sites must not open thousands of connections at once.
     for (let i = 0; i < origins.length; i += ROBOTS_AT_ONCE) {
-      await Promise.all(origins.slice(i, i + ROBOTS_AT_ONCE).map(async (o) => rules.set(o, await robots.rulesFor(o))));
+      const { proxy } = storedRequest(run.kind, run.request).scrapeOptions;
+      await Promise.all(origins.slice(i, i + ROBOTS_AT_ONCE).map(async (o) => rules.set(o, await robots.rulesFor(o, proxy))));
     }
     return candidates.filter((c) => rules.get(new URL(c.url).origin)!.isAllowed(c.url));
   }
@@ -156,7 +157,7 @@ export function createPageWorker(deps: PageWorkerDeps) {
 
     let delayMs = 0;
     if (run.kind === 'crawl') {
-      const rules = await robots.rulesFor(row.url);
+      const rules = await robots.rulesFor(row.url, storedRequest(run.kind, run.request).scrapeOptions.proxy);
       // The guard refused the origin itself: that, not robots.txt, is why the page cannot be had.
       if (rules.refusal) throw permanent(fetchFailed(rules.refusal));
       if (!rules.isAllowed(row.url)) {

@@ -51,6 +51,7 @@ export const mapRequestSchema = z.strictObject({
   filter_by_path: z.boolean().default(true).describe(
     'Only URLs at or below the start URL\'s path, by whole segments: `/docs` or `/docs/` keeps `/docs/…`, not `/docsearch`; a file (`/docs/index.html`) stands for its ' +
     'directory. The start URL is always listed; a start URL that is a sitemap is not filtered. False lists the whole site.'),
+  proxy: z.string().trim().min(1).max(64).optional().describe('How the start page, robots.txt and sitemaps are fetched: "none", a pool of `[fetch.proxies]` or "auto", as on a scrape; unset: the default route.'),
 });
 
 export type MapRequest = z.output<typeof mapRequestSchema>;
@@ -100,9 +101,10 @@ export function createMapper({ http, scraper, settings: limits, robots }: Mapper
     const warnings: string[] = [];
     const warn = (message: string) => { if (warnings.length < MAX_WARNINGS) warnings.push(message); };
     const collector = new LinkCollector(query.limit, searchFilter(query.search));
-    const sitemaps = new SitemapReader({ http, limits, signal: abort, warn, add: (link) => collector.add(link), full: () => collector.full });
+    const { proxy } = query;
+    const sitemaps = new SitemapReader({ http, limits, signal: abort, warn, add: (link) => collector.add(link), full: () => collector.full, ...(proxy ? { proxy } : {}) });
     const robotsSitemaps = (origin: string): Promise<readonly string[]> =>
-      (readsSitemaps ? untilAborted(robots.rulesFor(origin).then((rules) => rules.sitemaps), abort, []) : Promise.resolve([]));
+      (readsSitemaps ? untilAborted(robots.rulesFor(origin, proxy).then((rules) => rules.sitemaps), abort, []) : Promise.resolve([]));
 
     // The site: the start URL's host and where it led; with the path filter, the directories of both.
     const start = new URL(query.url);
@@ -122,7 +124,7 @@ export function createMapper({ http, scraper, settings: limits, robots }: Mapper
       let error: unknown = null;
       if (readsPage) {
         try {
-          return { page: await readStartPage(scraper, query.url, workspace, abort), doc: null, error: null };
+          return { page: await readStartPage(scraper, query.url, workspace, abort, proxy), doc: null, error: null };
         } catch (err) {
           error = err;
           // No document plugin reads it: the start URL may itself be a sitemap or a feed.

@@ -36,6 +36,8 @@ export interface SitemapReaderDeps {
   add(link: FoundLink): void;
   /** True once no more links are wanted (the limit). */
   full(): boolean;
+  /** The request's proxy choice, for every document read. */
+  proxy?: string;
 }
 
 export class SitemapReader {
@@ -92,7 +94,7 @@ export class SitemapReader {
   async #read(url: string): Promise<ReadOutcome> {
     const { http, limits, signal } = this.deps;
     try {
-      const response: FetchedResponse = await http.request(url, { signal, maxBodyBytes: limits.maxSitemapBytes, headers: { accept: SITEMAP_ACCEPT } });
+      const response: FetchedResponse = await http.request(url, { signal, maxBodyBytes: limits.maxSitemapBytes, headers: { accept: SITEMAP_ACCEPT }, ...(this.deps.proxy ? { proxy: this.deps.proxy } : {}) });
       if (response.status >= 400) return { ok: true, finalUrl: response.finalUrl, status: response.status, doc: null };
       const doc = parseSitemapDocument(await sitemapText(response.body, limits.maxSitemapBytes), response.finalUrl);
       return { ok: true, finalUrl: response.finalUrl, status: response.status, doc };

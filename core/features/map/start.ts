@@ -85,10 +85,10 @@ function usableFormats(scraper: Scraper, url: string, workspace: string): string
  * scrape throws: `unsupported_content` for a body no document plugin reads (a sitemap or feed
  * given as the start URL, which map then reads as one).
  */
-export async function readStartPage(scraper: Scraper, url: string, workspace: string, signal: AbortSignal): Promise<StartPage | null> {
+export async function readStartPage(scraper: Scraper, url: string, workspace: string, signal: AbortSignal, proxy?: string): Promise<StartPage | null> {
   const formats = usableFormats(scraper, url, workspace);
   if (formats.length === 0) return null;
-  const { result } = await scraper.scrape(startRequest(scraper, url, formats), workspace, signal);
+  const { result } = await scraper.scrape({ ...startRequest(scraper, url, formats), ...(proxy ? { proxy } : {}) }, workspace, signal);
   const warnings = Object.entries(START_FORMATS).flatMap(([format, reads]) =>
     (formats.includes(format) ? [] : [`start page ${reads} not read: the ${format} format is disabled`]));
   return { ...fromResult(result, url), warnings };

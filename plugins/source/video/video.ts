@@ -8,6 +8,7 @@
  * bootstraps a session from several endpoints and calls the global fetch, bypassing the guard.
  */
 import { z } from 'zod';
+import { fetchProxy } from '../../../core/fetch-attempts.ts';
 import { definePlugin } from '../../../core/plugin.ts';
 import type { PageDocument } from '../../../core/document.ts';
 import { TrawlError } from '../../../core/errors.ts';
@@ -54,7 +55,7 @@ async function readTranscript(http: HttpClient, doc: PageDocument, video: VideoI
     return { cues: [], trackName: null, missing: 'The captions of this video could not be downloaded.', language: null };
   };
   try {
-    const response = await http.request(onOrigin(track.baseUrl, origin), { signal: doc.job.signal, headers: { cookie: CONSENT_COOKIE } });
+    const response = await http.request(onOrigin(track.baseUrl, origin), { signal: doc.job.signal, headers: { cookie: CONSENT_COOKIE }, proxy: fetchProxy(doc) });
     if (response.status >= 400) return unavailable(`HTTP ${response.status}`);
     const cues = parseCaptions(responseText(response));
     if (cues.length === 0) return unavailable('the caption track is empty');
@@ -86,7 +87,7 @@ export const videoSource = definePlugin({
       matches: (job) => videoIdOf(job.url, hosts) !== null,
       async fetch(doc) {
         const id = videoIdOf(doc.job.url, hosts)!;
-        const response = await http.request(`${origin}/watch?v=${id}`, { signal: doc.job.signal, timeoutMs: doc.job.request.timeoutMs, headers: { cookie: CONSENT_COOKIE } });
+        const response = await http.request(`${origin}/watch?v=${id}`, { signal: doc.job.signal, timeoutMs: doc.job.request.timeoutMs, headers: { cookie: CONSENT_COOKIE }, proxy: fetchProxy(doc) });
         const html = responseText(response);
         const player = assignedObject(html, 'ytInitialPlayerResponse');
         if (!player) {
