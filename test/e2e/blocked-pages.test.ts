@@ -65,6 +65,8 @@ beforeAll(async () => {
       fetch: { proxies: { office: { urls: [proxy.url] }, stale: { urls: [proxy.url.replace(POOL_PASSWORD, 'expired-secret')] } } },
       v2: { proxies: { stealth: 'office' } },
       jobs: { pollIntervalMs: 50, retryBaseMs: 10, retryMaxMs: 20 },
+      // One fetch of a host at a time: a 429's hold-off then orders every later fetch of it.
+      crawl: { perHostConcurrency: 1 },
     },
   });
 });

@@ -173,6 +173,8 @@ export function createPageWorker(deps: PageWorkerDeps) {
     let result: ScrapeResult;
     try {
       ({ result } = await deps.scraper.scrape({ ...options, url: row.url, formats: scrapeFormats(run, options) }, run.workspace, signal));
+      // Before the slot is given back, so no page of the host starts in between.
+      if (result.metadata.retryAfterSeconds) await holdOff(result.metadata.retryAfterSeconds);
     } catch (err) {
       const error = asTrawlError(err);
       // A block that says when to come back (a rate-limit page with Retry-After) is waited out and tried again.
@@ -185,7 +187,6 @@ export function createPageWorker(deps: PageWorkerDeps) {
 
     const { metadata } = result;
     const status = metadata.statusCode ?? 200;
-    if (metadata.retryAfterSeconds) await holdOff(metadata.retryAfterSeconds);
     if ((status === 429 || status >= 500) && job.attempt < job.maxAttempts) throw new TrawlError('fetch_failed', `The server answered HTTP ${status}`);
 
     const redirect = metadata.finalUrl ? crawlUrl(metadata.finalUrl) : null;
