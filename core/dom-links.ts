@@ -130,3 +130,16 @@ export function attr(el: Element, name: string): string | null {
   }
   return null;
 }
+
+/**
+ * The values of several attributes in one pass over the element's attribute nodes (`attr` walks
+ * them once per name): `out[i]` is the value of `names[i]`, or null. Returns `out`.
+ */
+export function attrsOf<N extends readonly string[]>(el: Element, names: N, out: Array<string | null>): { [K in keyof N]: string | null } {
+  for (let i = 0; i < names.length; i++) out[i] = null;
+  for (let node = (el as unknown as Linked)[NEXT]; node && node.nodeType === ATTRIBUTE; node = node[NEXT]) {
+    const i = names.indexOf(node.name!);
+    if (i >= 0 && out[i] === null) out[i] = node[VALUE];
+  }
+  return out as { [K in keyof N]: string | null };
+}

@@ -17,9 +17,9 @@ const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden[
 /** Class words of the body of a closed accordion, expander, toggle or tab ("Read more", product details, FAQ answers). */
 const COLLAPSED = /accordion|expander|collaps|toggle[-_]*content|tab-?pane|tab-?content/i;
 
-/** Hidden by attribute, inline style or a well-known utility class, and not merely folded away. */
-export function isHidden(el: Element, cls: string | null = attr(el, 'class')): boolean {
-  if (!hiddenByMarkup(el, cls)) return false;
+/** Hidden by attribute, inline style or a well-known utility class, and not merely folded away (`marked`: the scan's hiddenByMarkup). */
+export function isHidden(el: Element, cls: string | null = attr(el, 'class'), marked = hiddenByMarkup(attr(el, 'hidden'), attr(el, 'aria-hidden'), attr(el, 'style'), cls)): boolean {
+  if (!marked) return false;
   // a collapsed accordion panel (a region named by its toggle button) is content one click away
   if (attr(el, 'role') === 'region' && attr(el, 'aria-labelledby') !== null) return false;
   // likewise a closed accordion, expander, toggle or tab body (but not a folded menu, nor the
@@ -27,10 +27,10 @@ export function isHidden(el: Element, cls: string | null = attr(el, 'class')): b
   return !cls || !COLLAPSED.test(cls) || /nav|menu/i.test(cls) || attr(el, 'hidden') !== null;
 }
 
-function hiddenByMarkup(el: Element, cls: string | null): boolean {
-  if (attr(el, 'hidden') !== null) return true;
-  if (attr(el, 'aria-hidden') === 'true') return true;
-  const style = attr(el, 'style');
+/** Hidden by the hidden, aria-hidden, style and class attributes' values. */
+export function hiddenByMarkup(hidden: string | null, ariaHidden: string | null, style: string | null, cls: string | null): boolean {
+  if (hidden !== null) return true;
+  if (ariaHidden === 'true') return true;
   if (style && HIDDEN_STYLE.test(style)) return true;
   return !!cls && classHides(cls);
 }

@@ -24,11 +24,10 @@ const LD_THREAD = /"@type"\s*:\s*\[?\s*"(?:DiscussionForumPosting|QAPage)"/;
 /** A forum post container, a schema.org Comment, or an article in microdata. */
 export type PostKind = 'post' | 'comment' | 'article';
 
-/** What this element says it is, as far as threads go (called once per element by the scan, with its class: undefined when it has no attributes). */
-export function postKind(el: Element, tag: string, cls: string | null | undefined): PostKind | null {
+/** What this element says it is, as far as threads go (called once per element by the scan, with its class and itemtype: undefined when it has no attributes). */
+export function postKind(el: Element, tag: string, cls: string | null | undefined, itemtype = cls === undefined ? null : attr(el, 'itemtype')): PostKind | null {
   if (tag === 'SHREDDIT-COMMENT') return 'post';
   if (cls && POST_CLASS.test(cls)) return 'post';
-  const itemtype = cls === undefined ? null : attr(el, 'itemtype');
   if (!itemtype) return null;
   return POST_TYPE.test(itemtype) ? 'post' : COMMENT_TYPE.test(itemtype) ? 'comment' : ITEM_ARTICLE.test(itemtype) ? 'article' : null;
 }

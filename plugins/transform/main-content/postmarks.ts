@@ -19,17 +19,17 @@ export interface PostMark {
 
 /**
  * The mark this element is (called by the scan for each element, with its class: undefined when it
- * has no attributes), or null. A <meta> date is removed with the page's junk: its parent stands in.
+ * has no attributes, and its itemprop, datetime and rel), or null. A <meta> date is removed with the
+ * page's junk: its parent stands in.
  */
-export function postMarkOf(el: Element, tag: string, cls: string | null | undefined): PostMark | null {
+export function postMarkOf(el: Element, tag: string, cls: string | null | undefined, prop: string | null, datetime: string | null, rel: string | null): PostMark | null {
   if (tag === 'TIME') return { el, date: true, shown: true };
   if (cls === undefined) return null;
-  const prop = attr(el, 'itemprop');
-  if ((prop && DATE_PROP.test(prop)) || attr(el, 'datetime') !== null) {
+  if ((prop && DATE_PROP.test(prop)) || datetime !== null) {
     if (tag !== 'META') return { el, date: true, shown: true };
     return el.parentElement ? { el: el.parentElement, date: true, shown: false } : null;
   }
   // (an author property may be the whole post header, a link is the name)
-  if (prop === 'author' || attr(el, 'rel') === 'author') return { el, date: false, shown: tag === 'A' };
+  if (prop === 'author' || rel === 'author') return { el, date: false, shown: tag === 'A' };
   return tag === 'A' && PROFILE.test(attr(el, 'href') ?? '') ? { el, date: false, shown: true } : null;
 }

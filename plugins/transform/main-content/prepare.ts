@@ -3,7 +3,7 @@
  * blocks that carry real content (Discourse keeps its posts there), and removes boilerplate
  * blocks unless they hold the page's main content.
  */
-import { boilerClassWords, boilerplateKind, isHidden, type PageKind } from './boilerplate.ts';
+import { boilerClassWords, boilerplateKind, hiddenByMarkup, isHidden, type PageKind } from './boilerplate.ts';
 import type { Stats, StatsMap } from './scoring.ts';
 import { postKind } from './forum.ts';
 import { postMarkOf, type PostMark } from './postmarks.ts';
@@ -12,6 +12,7 @@ import { looksLikeProduct } from './product.ts';
 import { hiddenToKeep, textLength } from './rescue.ts';
 import { looksLikeArticle } from './article.ts';
 import { JUNK } from './tags.ts';
+import { attrsOf } from '../../../core/dom-links.ts';
 import { attr, walkBelow, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
 
 export interface ScanInfo {
@@ -59,7 +60,11 @@ export function removeJunk(root: Element): ScanInfo {
   return info;
 }
 
+/** The attributes the scan reads (see attrsOf). */
+const SCANNED = ['class', 'role', 'itemprop', 'itemtype', 'datetime', 'rel', 'hidden', 'aria-hidden', 'style', 'id'] as const;
+
 function scan(top: Element, info: ScanInfo) {
+  const values: Array<string | null> = [];
   const noscripts: Element[] = [];
   const drop: Element[] = [];
   const hidden: Element[] = [];
@@ -67,15 +72,14 @@ function scan(top: Element, info: ScanInfo) {
   walkBelow(top, (el) => {
     const tag = tagOf(el);
     if (tag === 'HEAD') return true; // never touch the head: metadata lives there
-    // attribute checks only where there are attributes (most elements have none)
-    const cls = el.hasAttributes() ? attr(el, 'class') : undefined;
+    // every attribute the checks below read, in one pass (the class is undefined where there are no attributes)
+    const [c, role, prop, itemtype, datetime, rel, hiddenAttr, ariaHidden, style, id] = attrsOf(el, SCANNED, values);
+    const cls = el.hasAttributes() ? c : undefined;
     if (tag === 'ARTICLE' || tag === 'MAIN') info.markers.push(el);
     else if (cls !== undefined) {
-      const role = attr(el, 'role');
-      const prop = attr(el, 'itemprop');
       if (role === 'main' || prop === 'articleBody' || prop === 'text') info.markers.push(el);
     }
-    const post = postKind(el, tag, cls);
+    const post = postKind(el, tag, cls, itemtype);
     if (post === 'article') info.articleItems++;
     else if (post) {
       // (a post's body inside its container is the same post: a blog's one entry is not a thread)
@@ -87,12 +91,12 @@ function scan(top: Element, info: ScanInfo) {
       const header = postHeaderOf(el);
       if (header) info.postMeta.push(header);
     }
-    const mark = postMarkOf(el, tag, cls);
+    const mark = postMarkOf(el, tag, cls, prop, datetime, rel);
     if (mark) info.postMarks.push(mark);
     const meta = cls ? postMetaOf(el, tag, cls) : null;
     if (meta) info.postMeta.push(meta);
     // (one mark decides: the buy-box test reads ancestors' text, so it stops at the first)
-    if (!info.productHits && cls !== undefined && looksLikeProduct(el, tag, cls)) info.productHits++;
+    if (!info.productHits && cls !== undefined && looksLikeProduct(el, tag, cls, itemtype, id)) info.productHits++;
     if (cls !== undefined && looksLikeArticle(el, tag)) info.articleHits++;
     if (JUNK.has(tag)) {
       drop.push(el);
@@ -102,7 +106,7 @@ function scan(top: Element, info: ScanInfo) {
       noscripts.push(el);
       return false;
     }
-    if (cls !== undefined && isHidden(el, cls)) {
+    if (cls !== undefined && isHidden(el, cls, hiddenByMarkup(hiddenAttr, ariaHidden, style, cls))) {
       hidden.push(el);
       return true;
     }

@@ -16,11 +16,9 @@ const BUY = /add-?to-?(?:cart|bag|basket)|addtocart|buy-?box|buy-?now/i;
  * control alone proves little: a stray "Add to cart" button in a service page's head (a browser
  * moves it into the body) does not make the page a shop.
  */
-export function looksLikeProduct(el: Element, tag: string, cls: string | null): boolean {
+export function looksLikeProduct(el: Element, tag: string, cls: string | null, itemtype = attr(el, 'itemtype'), id = attr(el, 'id')): boolean {
   if (tag === 'SCRIPT') return attr(el, 'type') === 'application/ld+json' && LD_PRODUCT.test(el.textContent ?? '');
-  const itemtype = attr(el, 'itemtype');
   if (itemtype) return ITEM_PRODUCT.test(itemtype);
-  const id = attr(el, 'id');
   return ((!!id && BUY.test(id)) || (!!cls && BUY.test(cls))) && inBuyBox(el);
 }
 
