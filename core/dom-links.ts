@@ -143,3 +143,18 @@ export function attrsOf<N extends readonly string[]>(el: Element, names: N, out:
   }
   return out as { [K in keyof N]: string | null };
 }
+
+/**
+ * Does a text child of `el` (not deeper text) pass `test`? Read off the list, stepping over each
+ * child element's subtree: linkedom's firstChild and nextSibling getters are slow in the byline and
+ * dateline readers' loops over the top of every page.
+ */
+export function ownTextMatches(el: Element, test: RegExp): boolean {
+  const end = (el as unknown as Linked)[END];
+  for (let node = (el as unknown as Linked)[NEXT]; node && node !== end; ) {
+    const type = node.nodeType;
+    if (type === TEXT && test.test(node[VALUE])) return true;
+    node = type === ELEMENT ? node[END][NEXT] : node[NEXT];
+  }
+  return false;
+}

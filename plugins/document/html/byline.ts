@@ -5,6 +5,7 @@
  * top that names the writer after "By", as classic pages print it without any class.
  */
 import { tagOf, type DomDocument } from '../../../core/dom.ts';
+import { ownTextMatches } from '../../../core/dom-links.ts';
 import { cleanPersonName } from './people.ts';
 import { isDateOnly } from '../../../core/date-words.ts';
 import { hasClass, inBody, indexPage, tokens, topOfBody, type PageIndex } from './page-index.ts';
@@ -91,11 +92,6 @@ const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA']
 /** Inline elements whose line is their parent's: "<p><b>By</b> Jane Roe</p>". */
 const INLINE = new Set(['B', 'STRONG', 'EM', 'I', 'SPAN', 'FONT', 'SMALL', 'A']);
 
-/** Does the element hold text of its own that passes `test` (cheap: its text children only)? */
-export function ownTextMatches(el: Element, test: RegExp): boolean {
-  for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && test.test(c.nodeValue ?? '')) return true;
-  return false;
-}
 
 /** A short element near the top whose own line names the writer after "By" (a classic page's byline, no class). */
 function fromByLines(top: readonly Element[]): string | null {

@@ -6,7 +6,8 @@
  * English month names; an "Updated …" date is passed over.
  */
 import { tagOf, type DomDocument } from '../../../core/dom.ts';
-import { ownTextMatches, visibleText } from './byline.ts';
+import { visibleText } from './byline.ts';
+import { ownTextMatches } from '../../../core/dom-links.ts';
 import { hasClass, inBody, indexPage, topOfBody, type PageIndex } from './page-index.ts';
 import { normaliseDate } from './dates.ts';
 import { isDateOnly } from '../../../core/date-words.ts';
