@@ -61,8 +61,8 @@ export const ENOUGH_TEXT = 420;
  */
 const ENOUGH_THREAD_TEXT = 200;
 
-export function runPass(root: Element, pass: Pass, title: string): PassResult {
-  const stats = measure(root, pass.dropped);
+/** `stats`: `root` measured without `pass.dropped` (passes never change a measure: the cascade shares them). */
+export function runPass(root: Element, pass: Pass, title: string, stats: StatsMap = measure(root, pass.dropped)): PassResult {
   const best = pickTop(root, stats, pass, [title]);
   if (pass.thread) best.el = withOpeningPost(best.el, root, stats);
   const picked = continuedList(contentSiblings(best.el, root, stats, pass, best.avoid), best.el, root, stats, pass, best.spread);
@@ -146,6 +146,8 @@ function mainLandmark(root: Element, stats: StatsMap, markers: readonly Element[
   return best;
 }
 
+const NOTHING: ReadonlySet<Element> = new Set();
+
 function cascadeIn(root: Element, page: PageKind, title: string, markers: readonly Element[], stats0: StatsMap): PassResult {
   const { forum, product, article } = page;
   // loose passes still leave out comment threads, reviews, consent banners and footer / nav landmarks:
@@ -161,8 +163,19 @@ function cascadeIn(root: Element, page: PageKind, title: string, markers: readon
   ];
   let best: PassResult | null = null;
   const enough = forum ? ENOUGH_THREAD_TEXT : ENOUGH_TEXT;
+  // one measure per set left out (the loose passes share theirs); a measure's first element is its root,
+  // so the page-wide one serves a pass leaving nothing out when the search is not scoped to <main>
+  const measures = new Map<ReadonlySet<Element>, StatsMap>();
+  if (stats0.keys().next().value === root) measures.set(NOTHING, stats0);
+  const measured = (pass: Pass) => {
+    const dropped = pass.dropped.size ? pass.dropped : NOTHING;
+    let stats = measures.get(dropped);
+    if (!stats) measures.set(dropped, (stats = measure(root, dropped)));
+    return stats;
+  };
   for (let i = 0; i < passes.length; i++) {
-    const result = runPass(root, passes[i]!(), title);
+    const pass = passes[i]!();
+    const result = runPass(root, pass, title, measured(pass));
     result.rung = i;
     // (what was cut as the post's comments or "read next" list counts here: the pass found a post with its tail)
     if (result.text + result.tailText >= enough) return result;
