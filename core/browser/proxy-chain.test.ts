@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
-import { forbiddenAddressReason } from '../net/ssrf.ts';
+import { loopbackAsPublic } from '../../test/helpers/loopback-public.ts';
 import { ProxyRouter } from '../net/proxies.ts';
 import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
 import { TEST_CERT, TEST_KEY } from '../../test/helpers/tls-cert.ts';
@@ -23,7 +23,7 @@ let http: TestProxy;
 let socks: TestProxy;
 const pools: BrowserPool[] = [];
 
-const policy = (ip: string) => (ip === '127.0.0.1' || ip === '::ffff:127.0.0.1' ? null : forbiddenAddressReason(ip));
+const policy = loopbackAsPublic;
 
 function pool(fetch: Record<string, unknown>): BrowserPool {
   const config = loadConfig({ plugins: [], env: {}, overrides: { log: { level: 'silent' }, browser: { warmSpare: false }, fetch: { allowPrivateNetwork: false, ...fetch } } });

@@ -12,7 +12,7 @@ import { TEST_CERT, TEST_KEY } from '../../test/helpers/tls-cert.ts';
 import { startHttpProxy, startSocksProxy, type TestProxy } from '../../test/servers/forward-proxy.ts';
 import { createHttpClient, type FetchConfig } from './http-client.ts';
 import { ProxyRouter } from './proxies.ts';
-import { forbiddenAddressReason } from './ssrf.ts';
+import { loopbackAsPublic } from '../../test/helpers/loopback-public.ts';
 
 const PASSWORD = 's3cr3t-pa55';
 let site: FixtureSite;
@@ -26,7 +26,7 @@ const logLines: string[] = [];
 const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } }));
 
 /** 127.0.0.1 is "public" here; every other internal address keeps its refusal. */
-const policy = (ip: string) => (ip === '127.0.0.1' || ip === '::ffff:127.0.0.1' ? null : forbiddenAddressReason(ip));
+const policy = loopbackAsPublic;
 
 function client(fetch: Partial<FetchConfig> = {}) {
   const config: FetchConfig = { ...testConfig().fetch, allowPrivateNetwork: false, timeoutMs: 3000, resolve: { 'intranet.test': '127.0.0.2', 'www.site.test': '127.0.0.1' }, ...fetch };
