@@ -7,6 +7,9 @@
 import type { FetchedResponse } from './document.ts';
 import { BLOCKER_BODY_CHARS, type BlockerHandler, type BlockerInput, type BlockVerdict } from './kinds/blocker.ts';
 import { isTextual } from './net/http-support.ts';
+import { waitAskedFor } from './net/provider-http.ts';
+import { blockedPage, type TrawlError } from './errors.ts';
+import type { Metrics } from './metrics.ts';
 
 const TITLE = /<title\b[^>]*>([^<]{0,1000})<\/title/i;
 
@@ -23,12 +26,24 @@ export function blockerInput(response: FetchedResponse): BlockerInput {
   return { status: response.status, headers, url: response.finalUrl, body, title };
 }
 
-export function recogniseBlock(blockers: ReadonlyArray<{ handler: BlockerHandler }>, response: FetchedResponse | null): BlockVerdict | null {
+/** The error a blocked response is: who blocked it and how, its status, and when to come back if it said. */
+export function blockedError(verdict: BlockVerdict, response: FetchedResponse | null, attempts?: readonly string[]): TrawlError {
+  const wait = response ? waitAskedFor(response) : undefined;
+  const error = blockedPage({ vendor: verdict.vendor, kind: verdict.kind, statusCode: response?.status ?? 0, ...(attempts ? { attempts: [...attempts] } : {}), ...(wait ? { retryAfterSeconds: wait } : {}) });
+  if (wait) error.headers = { 'retry-after': String(wait) };
+  error.stage = 'fetch';
+  return error;
+}
+
+/** The first verdict in plugin order, counted per vendor in `metrics` (every blocked answer counts). */
+export function recogniseBlock(blockers: ReadonlyArray<{ handler: BlockerHandler }>, response: FetchedResponse | null, metrics?: Metrics): BlockVerdict | null {
   if (!response || blockers.length === 0) return null;
   const input = blockerInput(response);
   for (const { handler } of blockers) {
     const verdict = handler.recognise(input);
-    if (verdict) return verdict;
+    if (!verdict) continue;
+    metrics?.blockedPages.inc({ vendor: verdict.vendor });
+    return verdict;
   }
   return null;
 }

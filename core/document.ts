@@ -7,6 +7,7 @@ import { parseHtmlDocument, type DomDocument, type DomElement } from './dom.ts';
 import type { Job } from './job.ts';
 import { emptyMetadata, type ActionResults, type Metadata } from './model/result.ts';
 import { DataBag } from './data-bag.ts';
+import { waitAskedFor } from './net/provider-http.ts';
 
 export { emptyMetadata, type Metadata } from './model/result.ts';
 
@@ -81,6 +82,22 @@ export class PageDocument {
   setContentHtml(html: string): void {
     this.dom = parseHtmlDocument(html);
     this.root = this.dom.body;
+  }
+
+  /**
+   * A fetcher's response and what metadata says of it. HTTP error statuses are not fetch failures: a
+   * 404 or 503 page is what the site serves at that URL, and users scraping or watching it want to
+   * see it (a watch should notice a page turning into an error page), so it goes through the
+   * pipeline like any other, its status in metadata and a warning saying so.
+   */
+  recordResponse(response: FetchedResponse, plugin: string): void {
+    this.response = response;
+    this.metadata.statusCode = response.status;
+    this.metadata.finalUrl = response.finalUrl;
+    this.metadata.contentType = response.headers['content-type'] ?? response.mediaType;
+    const wait = waitAskedFor(response);
+    if (wait !== undefined) this.metadata.retryAfterSeconds = wait;
+    if (response.status >= 400) this.warn('fetch', plugin, `The server answered HTTP ${response.status}`);
   }
 
   warn(stage: string, plugin: string, message: string): void {

@@ -9,13 +9,12 @@
  */
 import { PageDocument } from './document.ts';
 import { FETCH_PROXY } from './data-bag.ts';
-import { asTrawlError, blockedPage, TrawlError, type BlockedDetails } from './errors.ts';
+import { asTrawlError, TrawlError, type BlockedDetails } from './errors.ts';
 import type { Job } from './job.ts';
 import type { FetcherHandler } from './plugin.ts';
 import type { BlockerHandler } from './kinds/blocker.ts';
-import { recogniseBlock } from './blocked.ts';
+import { blockedError, recogniseBlock } from './blocked.ts';
 import { fetchFailureReason } from './net/fetch-reasons.ts';
-import { retryAfterSeconds } from './net/provider-http.ts';
 import { stage } from './content-stages.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -86,21 +85,17 @@ export async function fetchWithAttempts(job: Job, attempts: readonly Attempt[], 
       notes.push({ plugin: attempt.fetcher.id, message: `Fetching through ${attempt.label} failed (${asTrawlError(err).message}); tried the next route` });
       continue;
     }
-    const verdict = recogniseBlock(deps.blockers, doc.response);
+    const verdict = recogniseBlock(deps.blockers, doc.response, deps.metrics);
     if (!verdict) {
       doc.timings.fetch = (doc.timings.fetch ?? 0) + spentMs;
       for (const note of notes) doc.warn('fetch', note.plugin, note.message);
       return doc;
     }
     spentMs += doc.timings.fetch ?? 0;
-    deps.metrics?.blockedPages.inc({ vendor: verdict.vendor });
     const status = doc.response?.status ?? 0;
     tried.push(`${attempt.label}: blocked by ${verdict.vendor} (${verdict.kind}, HTTP ${status})`);
     notes.push({ plugin: attempt.fetcher.id, message: `Blocked by ${verdict.vendor} (${verdict.kind}) through ${attempt.label}; tried the next route` });
-    const wait = status === 429 || status === 503 ? retryAfterSeconds(doc.response?.headers ?? {}) : undefined;
-    blocked = blockedPage({ vendor: verdict.vendor, kind: verdict.kind, statusCode: status, ...(tried.length > 1 ? { attempts: [...tried] } : {}), ...(wait ? { retryAfterSeconds: wait } : {}) });
-    if (wait) blocked.headers = { 'retry-after': String(wait) };
-    blocked.stage = 'fetch';
+    blocked = blockedError(verdict, doc.response, tried.length > 1 ? tried : undefined);
     blocked.pluginId = attempt.fetcher.id;
   }
   // Every attempt that ran was blocked (the ones after a failed connection on its route were skipped).

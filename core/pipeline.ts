@@ -9,9 +9,9 @@
 import type { Logger } from 'pino';
 import { PageDocument } from './document.ts';
 import { FETCHER_ID } from './data-bag.ts';
-import { asTrawlError, blockedPage, TrawlError } from './errors.ts';
+import { asTrawlError, TrawlError } from './errors.ts';
 import { fetchWithAttempts, plannedAttempts, type FetcherEntry } from './fetch-attempts.ts';
-import { recogniseBlock } from './blocked.ts';
+import { blockedError, recogniseBlock } from './blocked.ts';
 import type { Job } from './job.ts';
 import type { ScrapeResult } from './model/result.ts';
 import type { PluginRegistry } from './registry.ts';
@@ -100,8 +100,8 @@ export class Pipeline {
     Object.assign(doc.timings, first.timings);
     try {
       await stage(doc, 'refetch', () => this.fetchWith(doc, fetcher));
-      const verdict = recogniseBlock(this.registry.active('blocker'), doc.response);
-      if (verdict) throw blockedPage({ vendor: verdict.vendor, kind: verdict.kind, statusCode: doc.response?.status ?? 0 });
+      const verdict = recogniseBlock(this.registry.active('blocker'), doc.response, this.metrics);
+      if (verdict) throw blockedError(verdict, doc.response);
       await this.content.run(doc, true);
       return doc;
     } catch (err) {

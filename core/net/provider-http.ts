@@ -82,6 +82,11 @@ export function retryAfterSeconds(headers: Record<string, string>): number | und
   return Number.isNaN(at) ? undefined : Math.max(1, Math.ceil((at - Date.now()) / 1000));
 }
 
+/** How long an answer asked to be left alone: the Retry-After of a 429 or 503, else undefined. */
+export function waitAskedFor(response: Pick<FetchedResponse, 'status' | 'headers'>): number | undefined {
+  return response.status === 429 || response.status === 503 ? retryAfterSeconds(response.headers) : undefined;
+}
+
 /** One line of a provider's own error text, bounded. */
 export const detail = (text: unknown): string => (typeof text === 'string' ? text.replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL_CHARS) : '');
 

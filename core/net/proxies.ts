@@ -55,15 +55,6 @@ export class ProxyRouter {
     return [...this.pools.keys()];
   }
 
-  hasPool(name: string): boolean {
-    return this.pools.has(name);
-  }
-
-  /** Whether requests without a choice go through a proxy. */
-  hasDefault(): boolean {
-    return this.defaultRoute.url !== null;
-  }
-
   problem(choice: string): string | null {
     return proxyChoiceProblem(this.poolNames(), choice);
   }

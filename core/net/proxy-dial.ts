@@ -55,8 +55,10 @@ export function resolvesHere(proxyUrl: string, guarded: boolean): boolean {
   return guarded ? !socks5h : proxyUrl.startsWith('socks5:');
 }
 
-/** The agent of an http(s) request through `proxyUrl`; `tunnel` for anything that is not plain HTTP to an HTTP proxy. */
+/** Proxies are few (the configuration names them): one forwarding agent each is kept. */
 const forwarders = new Map<string, http.Agent>();
+
+/** The agent of a plain-HTTP request through an HTTP(S) proxy; null for SOCKS, which always tunnels (`TunnelAgent`). */
 export function forwardingAgent(proxyUrl: string): http.Agent | null {
   if (proxyUrl.startsWith('socks')) return null;
   let agent = forwarders.get(proxyUrl);

@@ -12,7 +12,6 @@ import { browserNeeds } from '../../../core/model/request.ts';
 import { definePlugin } from '../../../core/plugin.ts';
 import { configInvalid } from '../../../core/errors.ts';
 import { fetchProxy } from '../../../core/fetch-attempts.ts';
-import { retryAfterSeconds } from '../../../core/net/provider-http.ts';
 import { Tokens } from '../../../core/services.ts';
 import { DEFAULT_MAX_SCREENSHOT_HEIGHT } from '../../../core/browser/screenshot.ts';
 import { detectAppShell } from './app-shell.ts';
@@ -105,14 +104,8 @@ export const browserFetcher = definePlugin({
         };
         const page = { context: await contextFor(job, opts), signal: job.signal, timeoutMs: job.request.timeoutMs, proxy: fetchProxy(doc), target: job.url };
         await pool.withPage(page, (session) => renderInto(doc, session, catalog, settings));
-        const response = doc.response!;
-        doc.metadata.statusCode = response.status;
-        doc.metadata.finalUrl = response.finalUrl;
-        doc.metadata.contentType = response.headers['content-type'] ?? response.mediaType;
-        const wait = response.status === 429 || response.status === 503 ? retryAfterSeconds(response.headers) : undefined;
-        if (wait !== undefined) doc.metadata.retryAfterSeconds = wait;
+        doc.recordResponse(doc.response!, PLUGIN_ID);
         doc.metadata.rendered = true;
-        if (response.status >= 400) doc.warn('fetch', PLUGIN_ID, `The server answered HTTP ${response.status}`);
       },
     };
   },

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
 import { Tokens } from '../../../core/services.ts';
 import { fetchProxy } from '../../../core/fetch-attempts.ts';
-import { retryAfterSeconds } from '../../../core/net/provider-http.ts';
 
 const PLUGIN_ID = 'fetcher.http';
 
@@ -32,18 +31,9 @@ export const httpFetcher = definePlugin({
           timeoutMs: doc.job.request.timeoutMs,
           proxy: fetchProxy(doc),
         });
-        doc.response = response;
-        doc.metadata.statusCode = response.status;
-        doc.metadata.finalUrl = response.finalUrl;
-        doc.metadata.contentType = response.headers['content-type'] ?? response.mediaType;
-        const wait = response.status === 429 || response.status === 503 ? retryAfterSeconds(response.headers) : undefined;
-        if (wait !== undefined) doc.metadata.retryAfterSeconds = wait;
-        // HTTP error statuses are not fetch failures: a 404 or 503 page is what the site serves at
-        // that URL, and users scraping or watching it want to see it (and a watch should notice a page
-        // turning into an error page). So the body goes through the pipeline like any other; the
-        // status is in metadata.statusCode and a warning says so. Only when no response arrives at
-        // all (DNS, refused, TLS, timeout, cap, SSRF guard) does the client throw `fetch_failed`.
-        if (response.status >= 400) doc.warn('fetch', PLUGIN_ID, `The server answered HTTP ${response.status}`);
+        // Only when no response arrives at all (DNS, refused, TLS, timeout, cap, SSRF guard) does the
+        // client throw `fetch_failed`; an error status is a page like any other (recordResponse).
+        doc.recordResponse(response, PLUGIN_ID);
         ctx.logger.debug({ url: doc.job.url, status: response.status, finalUrl: response.finalUrl }, 'fetched');
       },
     };
