@@ -17,6 +17,7 @@ const errorSchema = {
     vendor: { type: 'string', description: 'Blocked pages: who blocked it, in lower case (cloudflare, akamai, datadome, perimeterx, recaptcha, hcaptcha, turnstile, …).' },
     kind: { type: 'string', enum: ['challenge', 'block', 'captcha'], description: 'Blocked pages: a challenge a browser may pass, an outright block, or a CAPTCHA to solve.' },
     status_code: { type: 'integer', description: 'Blocked pages: the HTTP status the block came with.' },
+    retry_after_seconds: { type: 'integer', description: 'Blocked pages that are rate limits: the Retry-After they came with, in seconds (also the answer\'s Retry-After header).' },
     attempts: { type: 'array', items: { type: 'string' }, description: 'Blocked pages with `proxy: "auto"`: each route tried and how it ended.' },
   },
 };

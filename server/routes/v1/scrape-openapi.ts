@@ -27,6 +27,7 @@ const metadataSchema = (plugins: PluginContributions) => ({
     final_url: str('URL after redirects.'),
     content_type: str('Media type of the response.'),
     rendered: { type: 'boolean', description: 'Present (true) when the page was rendered in the browser, on request or automatically.' },
+    retry_after_seconds: { type: 'integer', description: 'Present when the page was a 429 or 503 with Retry-After: how long the server asked to be left alone, in seconds (crawls hold its host off for it).' },
     ...plugins.metadataProperties,
   },
 });
