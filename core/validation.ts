@@ -13,6 +13,13 @@ function pathOf(path: readonly PropertyKey[], name: Namer): string {
   return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${name(String(key))}` : name(String(key))), '');
 }
 
+/**
+ * Issues that check what a value is (its type, its option, which member of a choice it is): on a
+ * field that was not sent at all they mean the field is missing, whatever its type (a string, a
+ * choice of values, a discriminated union's `kind`).
+ */
+const VALUE_CHECKS = new Set(['invalid_type', 'invalid_value', 'invalid_union']);
+
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined), input);
 }
@@ -25,7 +32,7 @@ export function describeZodError(error: z.ZodError, input: unknown, name: Namer 
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
   const field = pathOf(issue.path, name);
-  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined && field) {
+  if (VALUE_CHECKS.has(issue.code) && valueAt(input, issue.path) === undefined && field) {
     return `Missing required field: ${field}`;
   }
   if (issue.code === 'unrecognized_keys') {

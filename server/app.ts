@@ -14,6 +14,7 @@ import { badRequest, TrawlError } from '../core/errors.ts';
 import { withRequestId } from '../core/logger.ts';
 import { MetricsToken } from '../core/metrics.ts';
 import { MeterToken, RateLimiterToken } from '../core/metering.ts';
+import { ResultsTokens } from '../core/features/results/index.ts';
 import { Tokens } from '../core/services.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
 import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, type Authenticator } from './auth.ts';
@@ -68,6 +69,7 @@ export function mountApi(trawl: Trawl, modules: readonly AnyRouteModule[] = buil
     auth,
     meter: cloud ? container.resolve(MeterToken) : null,
     limiter: !cloud && config.rateLimit.perMinute !== undefined ? container.resolve(RateLimiterToken) : null,
+    outputs: cloud && container.isRegistered(ResultsTokens.Outputs, true) ? container.resolve(ResultsTokens.Outputs) : null,
     metrics: container.resolve(MetricsToken),
   });
   return { routes, openapi, run, auth, env, mounted };

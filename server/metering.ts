@@ -11,7 +11,8 @@
  * anything is counted or charged); the others are counted first. After the handler the call's
  * usage row is written with its outcome, behind the answer, and the charge
  * goes back when the handler failed. Metered answers carry `X-Credits-Used`, `X-Credits-Remaining`
- * and `X-Usage-Id`.
+ * and `X-Usage-Id`. A metered call's JSON answer is kept as its result (core/features/results/outputs.ts)
+ * unless the handler named a result it stored itself, so every paid run can be read again.
  *
  * Self-hosted mode: a configured rate limit, if any, then the handler.
  */
@@ -20,12 +21,13 @@ import type { TrawlConfig } from '../core/config-schema.ts';
 import { TrawlError } from '../core/errors.ts';
 import { creditHeaders, INSUFFICIENT_CREDITS, rateLimitHeaders, type Admitted, type Meter, type RateDecision, type RateLimiter } from '../core/metering.ts';
 import type { Metrics } from '../core/metrics.ts';
+import type { RunOutputs } from '../core/features/results/outputs.ts';
 import type { Account } from '../core/storage/workspaces.ts';
 import { nowIso } from '../core/storage/values.ts';
 import { invalidKey, type Authenticator } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import { errorResponse, type ErrorPresenter } from './errors.ts';
-import type { Caller, Route, RouteRequest } from './route.ts';
+import type { Caller, Route, RouteMeter, RouteRequest } from './route.ts';
 
 export interface RouteRunnerDeps {
   config: Readonly<TrawlConfig>;
@@ -35,6 +37,8 @@ export interface RouteRunnerDeps {
   meter: Meter | null;
   /** Self-hosted mode with `rateLimit.perMinute`. */
   limiter: RateLimiter | null;
+  /** Cloud mode: keeps metered answers (absent: nothing is kept beyond what handlers store). */
+  outputs?: RunOutputs | null;
   metrics?: Metrics;
 }
 
@@ -42,6 +46,18 @@ export type RunInput = Pick<RouteRequest, 'request' | 'params' | 'server'>;
 export type RouteRunner = (route: Route, input: RunInput, caller: Caller, present?: ErrorPresenter) => Promise<Response>;
 
 const toResponse = (result: unknown): Response => (result instanceof Response ? result : Response.json(result));
+
+const JSON_TYPE = 'application/json;charset=utf-8';
+
+/** A handler's result as a response, with its JSON text when it is a successful JSON answer (what a metered call keeps). */
+async function answerOf(result: unknown): Promise<{ response: Response; json?: string }> {
+  if (!(result instanceof Response)) {
+    const json = JSON.stringify(result);
+    return { response: new Response(json, { headers: { 'content-type': JSON_TYPE } }), json };
+  }
+  const json = result.ok && result.headers.get('content-type')?.startsWith('application/json') ? await result.clone().text() : undefined;
+  return { response: result, json };
+}
 
 /** `under`: headers the response already has win (an error's own credit headers are the latest). */
 function withHeaders(response: Response, headers: Record<string, string>, under = false): Response {
@@ -55,7 +71,7 @@ function checkRate(decision: RateDecision, headers: Record<string, string>): voi
 }
 
 export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
-  const { config, logger, auth, meter, limiter, metrics } = deps;
+  const { config, logger, auth, meter, limiter, outputs, metrics } = deps;
   const charged = (endpoint: string, credits: number) => credits > 0 && metrics?.creditsCharged.inc({ endpoint }, credits);
   const refunded = (endpoint: string, credits: number) => credits > 0 && metrics?.creditsRefunded.inc({ endpoint }, credits);
   const maxBody = config.server.maxBodyBytes;
@@ -105,9 +121,9 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     charged(declared.endpoint, credits);
     const charge = { workspace: account.id, credits, remaining: admitted.remaining };
     const elapsed = () => performance.now() - started;
-    let response: Response;
+    let answer: Awaited<ReturnType<typeof answerOf>>;
     try {
-      response = toResponse(await route.handle(request));
+      answer = await answerOf(await route.handle(request));
     } catch (err) {
       // The caller got nothing: the whole charge goes back.
       refunded(declared.endpoint, credits);
@@ -127,6 +143,8 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       throw err;
     }
     const { usage } = request;
+    const { response } = answer;
+    if (!usage.resultId && !usage.noCopy && answer.json !== undefined) usage.resultId = await keep(declared, request, account.id, answer.json);
     if (runs) {
       const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'succeeded', url: usage.url ?? url, resultId: usage.resultId, runId: usage.runId, durationMs: elapsed(), startedAt }, 0);
       return withHeaders(response, { ...headers, ...creditHeaders(credits, recorded.remaining), 'x-usage-id': recorded.usageId });
@@ -143,6 +161,18 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     meter!.finish(account.id, admitted.usageId!, outcome, 0)
       .catch((err) => logger.error({ err, usage: admitted.usageId }, 'could not finish a usage row'));
     return withHeaders(response, { ...headers, ...creditHeaders(credits, admitted.remaining), 'x-usage-id': admitted.usageId! });
+  }
+
+  /** Stores a metered answer as the call's result; a storage failure costs the stored copy, never the answer. */
+  async function keep(declared: RouteMeter<unknown>, request: RouteRequest, workspace: string, json: string): Promise<string | undefined> {
+    if (!outputs) return undefined;
+    const key = declared.key?.(request.body) ?? request.usage.url ?? declared.url?.(request.body) ?? '';
+    try {
+      return (await outputs.keep(workspace, declared.endpoint, key, json)).id ?? undefined;
+    } catch (err) {
+      logger.error({ err, endpoint: declared.endpoint }, 'could not store a metered answer');
+      return undefined;
+    }
   }
 
   async function cloud(route: Route, input: RunInput, caller: Caller, headers: Record<string, string>): Promise<Response> {

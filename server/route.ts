@@ -31,6 +31,8 @@ export interface UsageNote {
   url?: string;
   /** The stored result the call produced. */
   resultId?: string;
+  /** The caller asked that no copy be kept (`store_in_cache: false`): the answer is not stored either. */
+  noCopy?: boolean;
   /** The asynchronous run it started (a crawl or batch id): its units are charged to the same row. */
   runId?: string;
   /** Units of the up-front charge the call did not deliver (search results that could not be scraped): given back. */
@@ -65,6 +67,8 @@ export interface RouteMeter<B> {
   requires?(body: B): Units;
   /** The URL the usage row names. */
   url?(body: B): string | undefined;
+  /** What the kept answer is found by at GET /v1/cache/lookup (`url=`) when it is not the URL: a search's query. */
+  key?(body: B): string | undefined;
 }
 
 // Route lists mix bodies of every type; each route is typed where it is written.

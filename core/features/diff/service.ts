@@ -21,8 +21,6 @@ export interface DiffOutcome {
   status: 'new' | 'same' | 'changed';
   previousScrapedAt: string | null;
   comparison: Comparison | null;
-  /** The stored result of this call's scrape, when results are stored. */
-  resultId?: string;
 }
 
 /** Words of text a caller sent, link targets left out (metadata counts the words people read). */
@@ -40,16 +38,14 @@ export class DiffService {
     const stored = request.previous === undefined && this.results ? await this.results.latest(workspace, 'scrape', request.url) : null;
     const outcome = await this.scraper.scrape(versionRequest(request.url), workspace, signal);
     const current = versionOf(outcome.result);
-    const resultId = outcome.resultId ? { resultId: outcome.resultId } : {};
     const previous = request.previous !== undefined ? callerVersion(request.previous) : stored ? versionOf(stored.output as unknown as ScrapeResult) : null;
-    if (!previous) return { url: request.url, status: 'new', previousScrapedAt: null, comparison: null, ...resultId };
+    if (!previous) return { url: request.url, status: 'new', previousScrapedAt: null, comparison: null };
     const comparison = compare(comparableOf(previous), comparableOf(current));
     return {
       url: request.url,
       status: comparison.changed ? 'changed' : 'same',
       previousScrapedAt: stored?.createdAt ?? null,
       comparison,
-      ...resultId,
     };
   }
 }

@@ -58,9 +58,8 @@ export const diffModule = defineRoutes({
     body: 'manual',
     input: diffRequestSchema,
     meter: { endpoint: 'diff', units: () => ({ diff: 1 }), url: (body) => body.url },
-    async handle({ request, workspace, body, usage }) {
+    async handle({ request, workspace, body }) {
       const outcome = await diff.diff(workspace, body, request.signal);
-      if (outcome.resultId) usage.resultId = outcome.resultId;
       return { url: outcome.url, status: outcome.status, previous_scraped_at: outcome.previousScrapedAt, ...presentComparison(outcome.comparison) };
     },
   })],

@@ -10,6 +10,7 @@ import { TrawlError } from '../../../core/errors.ts';
 import { MeterToken } from '../../../core/metering.ts';
 import { isScrapeResult } from '../../../core/features/crawl/legacy.ts';
 import { UsageToken } from '../../../core/features/accounts/usage.ts';
+import { LOOKUP_ENDPOINTS } from '../../../core/features/results/outputs.ts';
 import { Tokens, type StoredResult, type StoredResultSummary } from '../../../core/services.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import { dateTime, errorBody, jsonBody, paging, schemaRef } from '../../openapi-shapes.ts';
@@ -18,7 +19,8 @@ import { defineRoutes } from '../../route.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 
 const endpointName = z.string().min(1).max(64);
-const lookupQuery = z.object({ endpoint: endpointName.default('scrape'), url: z.string().min(1).max(8192) });
+const lookupEndpoint = z.enum(LOOKUP_ENDPOINTS, { error: `endpoint must be one of: ${LOOKUP_ENDPOINTS.join(', ')}` });
+const lookupQuery = z.object({ endpoint: lookupEndpoint.default('scrape'), url: z.string().min(1).max(8192) });
 const listQuery = z.object({ endpoint: endpointName.optional() });
 /** Ids are UUIDs; anything much longer is not worth a query. */
 const MAX_ID = 64;
@@ -119,13 +121,10 @@ export const resultsModule = defineRoutes({
         await meter.settle();
         const run = id.length <= MAX_ID ? await usage.get(workspace, id) : null;
         if (!run) throw notFound(`Run not found: ${id.slice(0, MAX_ID)}`);
-        if (!run.resultId) {
-          const where = run.runId ? `: its pages are at /v1/${run.endpoint === 'batch' ? 'batch' : 'crawl'}/${run.runId}` : '';
-          throw notFound(`Run ${run.id} (${run.endpoint}) stored no result${where}`);
-        }
+        if (!run.resultId) throw notFound(`Run ${run.id} (${run.endpoint}) stored no result: ${run.status === 'failed' ? 'it failed' : 'its answer was larger than results.maxOutputBytes, or storing results is off'}`);
         const found = await results.get(workspace, run.resultId);
-        if (!found) throw notFound(`The result of run ${run.id} is no longer stored`);
-        return { ...present(found), run: { id: run.id, endpoint: run.endpoint, credits: run.credits, status: run.status, created_at: run.createdAt } };
+        if (!found) throw notFound(`The result of run ${run.id} is no longer stored (results are kept for results.retentionDays)`);
+        return { ...present(found), run: { id: run.id, endpoint: run.endpoint, credits: run.credits, status: run.status, created_at: run.createdAt, ...(run.runId ? { run_id: run.runId } : {}) } };
       },
     },
   ],

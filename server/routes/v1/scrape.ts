@@ -18,6 +18,7 @@ import { scrapeOpenApi } from './scrape-openapi.ts';
 async function scrape(scraper: Scraper, { request, workspace, body, usage }: RouteRequest<ScrapeRequest>): Promise<Response> {
   const outcome = await scraper.scrape(body, workspace, request.signal, v1Field);
   if (outcome.resultId) usage.resultId = outcome.resultId;
+  if (body.storeInCache === false) usage.noCopy = true;
   return Response.json(presentResult(outcome.result), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
 }
 

@@ -26,6 +26,7 @@ export const v2ScrapeModule = defineRoutes({
         applyV2Proxy(config, body.proxy, body.request);
         const outcome = await scraper.scrape(body.request, workspace, request.signal, v2FieldName);
         if (outcome.resultId) usage.resultId = outcome.resultId;
+        if (body.request.storeInCache === false) usage.noCopy = true;
         const data = presentDocument(outcome.result, { formats: body.shown, actions: body.request.actions }, body.sourceUrl, outcome.cached ? 'hit' : 'miss');
         return Response.json({ success: true, data, ...warningOf(body.warnings) }, { headers: scrapeHeaders(outcome.cached, outcome.timings) });
       },

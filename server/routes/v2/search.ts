@@ -21,7 +21,7 @@ export const v2SearchModule = defineRoutes({
     method: 'POST', path: '/v2/search', body: 'manual',
     input: v2SearchSchema(scraper.request),
     // The query, and every result page it may scrape; pages not delivered are given back.
-    meter: { endpoint: 'search', units: ({ request }) => ({ search: 1, searchResult: request.scrape ? request.numResults : 0 }) },
+    meter: { endpoint: 'search', units: ({ request }) => ({ search: 1, searchResult: request.scrape ? request.numResults : 0 }), key: ({ request }) => request.query },
     async handle({ request, workspace, body, usage }) {
       if (body.request.scrape) applyV2Proxy(config, body.proxy, (body.request.scrapeOptions ??= {}), 'scrapeOptions.proxy');
       const outcome = await search.search(body.request, workspace, request.signal, v2FieldName);
