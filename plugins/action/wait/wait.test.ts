@@ -1,4 +1,4 @@
-// The wait action: exactly one of ms, milliseconds or selector, and waiting for an element in Chromium.
+// The wait action: a selector, a pause (ms or milliseconds) or both in that order, and waiting for an element in Chromium.
 import { expect, test } from 'bun:test';
 import { useTestBrowserPool, withHtmlPage } from '../../../core/browser/testing.ts';
 import { testContext } from '../../../test/helpers/plugin-context.ts';
@@ -7,14 +7,16 @@ import { waitAction } from './wait.ts';
 const pool = useTestBrowserPool();
 const wait = waitAction.setup({}, testContext()) as Awaited<ReturnType<typeof waitAction.setup>>;
 
-test('schema: one of ms, milliseconds or selector', () => {
+test('schema: a selector, one pause (ms or milliseconds), or both', () => {
   expect(wait.schema.safeParse({ type: 'wait', ms: 100 }).success).toBe(true);
   expect(wait.schema.safeParse({ type: 'wait', milliseconds: 100 }).success).toBe(true);
   expect(wait.schema.safeParse({ type: 'wait', selector: '.late' }).success).toBe(true);
   const none = wait.schema.safeParse({ type: 'wait' });
-  expect(none.error?.issues[0]?.message).toBe('needs ms (or milliseconds) or selector');
-  const both = wait.schema.safeParse({ type: 'wait', ms: 10, selector: '.late' });
-  expect(both.error?.issues[0]?.message).toBe('give only one of ms, milliseconds and selector');
+  expect(none.error?.issues[0]?.message).toBe('needs ms (or milliseconds), selector, or both');
+  // The spec's example gives both.
+  expect(wait.schema.safeParse({ type: 'wait', ms: 10, selector: '.late' }).success).toBe(true);
+  const twoPauses = wait.schema.safeParse({ type: 'wait', ms: 10, milliseconds: 10 });
+  expect(twoPauses.error?.issues[0]?.message).toBe('give only one of ms and milliseconds');
   expect(wait.schema.safeParse({ type: 'wait', ms: 60_001 }).success).toBe(false);
   expect(wait.schema.safeParse({ type: 'wait', ms: -1 }).success).toBe(false);
   expect(wait.schema.safeParse({ type: 'wait', ms: '100' }).success).toBe(false);
@@ -27,6 +29,17 @@ test('waits for an element that a script adds later', async () => {
     return page.textContent('.late');
   });
   expect(text).toBe('Late arrival');
+});
+
+test('selector and ms together: the element first, then the pause', async () => {
+  const html = '<script>setTimeout(() => document.body.insertAdjacentHTML("beforeend", "<p class=late>Late arrival</p>"), 200)</script>';
+  const [text, waited] = await withHtmlPage(pool, html, async (page) => {
+    const started = Date.now();
+    await wait.run(page, wait.schema.parse({ type: 'wait', selector: '.late', ms: 400 }), { index: 0, timeoutMs: 5000 });
+    return [await page.textContent('.late'), Date.now() - started] as const;
+  });
+  expect(text).toBe('Late arrival');
+  expect(waited).toBeGreaterThanOrEqual(600);
 });
 
 test('a selector that never shows up fails with a timeout; a plain pause completes', async () => {

@@ -14,7 +14,7 @@ import { RESULT_ID } from '../../../core/data-bag.ts';
 export const resultsSink = definePlugin({
   kind: 'sink',
   name: 'results',
-  description: 'Stores every scrape result; the response cache reads from it. While it runs, map answers are stored too (their id).',
+  description: 'Stores every scrape result; the response cache reads from it. While it runs, map answers and (cloud mode) every billed call\'s answer are stored too.',
   provides: ['sink:results'],
   api: {
     requestFields: {
