@@ -93,7 +93,7 @@ describe('documented statuses', () => {
     ['a missing type', [{ selector: '#add' }], 'Missing required field: actions[0].type'],
     ['a bad key', [{ type: 'click', selector: '#add', delay: 5 }], 'Unknown field: actions[0].delay'],
     ['a key that cannot be pressed', [{ type: 'press', key: 'F5' }], 'Invalid field actions[0].key:'],
-    ['a wait without a duration or selector', [{ type: 'wait' }], 'Invalid field actions[0]: needs ms (or milliseconds) or selector'],
+    ['a wait without a duration or selector', [{ type: 'wait' }], 'Invalid field actions[0]: needs ms (or milliseconds), selector, or both'],
     ['code that is not JavaScript', [{ type: 'executeJavascript', code: 'return (' }], 'Invalid field actions[0].code: is not valid JavaScript'],
     ['an action field of the wrong type, named as sent', [{ type: 'screenshot', full_page: 'yes' }], 'Invalid field actions[0].full_page: Invalid input: expected boolean'],
   ])('400 for %s, before anything is fetched', async (_label, actions, message) => {
