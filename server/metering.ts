@@ -19,10 +19,10 @@
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../core/config-schema.ts';
 import { TrawlError } from '../core/errors.ts';
-import { creditHeaders, INSUFFICIENT_CREDITS, rateLimitHeaders, type Admitted, type Meter, type RateDecision, type RateLimiter } from '../core/metering.ts';
+import { creditHeaders, INSUFFICIENT_CREDITS, rateLimitHeaders, type Admitted, type Meter, type RateDecision, type RateLimiter, type Units } from '../core/metering.ts';
 import type { Metrics } from '../core/metrics.ts';
 import type { RunOutputs } from '../core/features/results/outputs.ts';
-import type { Account } from '../core/storage/workspaces.ts';
+import type { Account, Plan } from '../core/storage/workspaces.ts';
 import { nowIso } from '../core/storage/values.ts';
 import { invalidKey, type Authenticator } from './auth.ts';
 import { readJsonBody } from './body.ts';
@@ -88,6 +88,19 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     if (admitted.rate) checkRate(admitted.rate, headers);
   }
 
+  /**
+   * A call's price on the caller's plan. A unit the plan has no rate for is a paid feature: the
+   * refusal names the feature as the route does (or the route), never the cost table's unit.
+   */
+  function priced(route: Route, units: Units, plan: Plan): number {
+    try {
+      return meter!.price(units, plan);
+    } catch (err) {
+      if (err instanceof TrawlError && err.code === 'forbidden') throw new TrawlError('forbidden', `${route.paid ?? `${route.method} ${route.path}`} requires a paid plan`);
+      throw err;
+    }
+  }
+
   /** The body of a metered call; a remembered key is read again before a bad body is answered 400 (a revoked key stays 401). */
   async function readBody(route: Route, request: Request, caller: Caller): Promise<unknown> {
     try {
@@ -101,8 +114,8 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
   async function metered(route: Route, request: RouteRequest, caller: Caller, headers: Record<string, string>): Promise<Response> {
     const account = caller.account!;
     const declared = route.meter!;
-    const credits = meter!.price(declared.units?.(request.body) ?? {}, account.plan);
-    const required = Math.max(credits, meter!.price(declared.requires?.(request.body) ?? {}, account.plan));
+    const credits = priced(route, declared.units?.(request.body) ?? {}, account.plan);
+    const required = Math.max(credits, priced(route, declared.requires?.(request.body) ?? {}, account.plan));
     const startedAt = nowIso();
     const started = performance.now();
     // A call that starts asynchronous work is logged after it returns, under its run id, so that

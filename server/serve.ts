@@ -47,7 +47,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
     trawl.container.resolve(Tokens.Jobs).start();
     trawl.logger.info({ database: trawl.storage.dialect, plugins: trawl.registry.counts() }, `Trawl ${trawl.version} running job workers (no HTTP API)`);
   } else {
-    if (!trawl.config.apiKey) trawl.logger.warn('No API key configured (--api-key or TRAWL_API_KEY): every request is allowed');
+    // Cloud mode never lets a request in without a workspace key, configured key or not.
+    if (trawl.config.mode === 'cloud') trawl.logger.info('Cloud mode: every request needs a workspace API key (created with the admin API or `bun run cli admin`)');
+    else if (!trawl.config.apiKey) trawl.logger.warn('No API key configured (--api-key or TRAWL_API_KEY): every request is allowed');
     // listen() also starts the job workers when the role is "all". Building the routes builds their
     // services, whose settings may name plugins (search.providers): a mistake there stops the boot too.
     try {

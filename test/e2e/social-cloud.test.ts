@@ -49,6 +49,9 @@ for (const database of testDatabases()) {
         const answer = await server.call(path, { method, headers: bearer(free.key), body });
         expect([path, answer.status, answer.body.error]).toEqual([path, 403, expect.stringContaining('requires a paid plan')]);
       }
+      // The refusal names the feature a user knows, never the cost table's unit.
+      const audience = await server.post('/v1/social/audience', { handle: 'harbour' }, bearer(free.key));
+      expect(audience.body).toEqual({ error: 'Audience export (beta) requires a paid plan' });
       const lapsed = await tenant('starter', 100);
       await server.call(`/admin/workspaces/${lapsed.id}`, { method: 'PATCH', headers: admin, body: { status: 'lapsed' } });
       expect((await server.get('/v1/social/monitors', bearer(lapsed.key))).status).toBe(403);
