@@ -16,6 +16,7 @@ import type { PluginRegistry } from './registry.ts';
 import type { ResultStore } from './services.ts';
 import type { TrawlConfig } from './config-schema.ts';
 import { optionsHash } from './storage/results.ts';
+import type { PipelineMessage } from './document.ts';
 import { validateBrowserFields } from './browser/validate-actions.ts';
 import { RESULT_ID } from './data-bag.ts';
 import { proxyChoiceProblem } from './net/proxies.ts';
@@ -80,6 +81,28 @@ export class Scraper {
     if (proxyProblem) throw badRequest(`Invalid field ${name('proxy')}: ${proxyProblem}`);
   }
 
+  /**
+   * Options only a format uses, sent without that format (`query` without the `query` format,
+   * `attribute_selectors` without `attributes`): ignored, and said so in the answer's warnings.
+   * A warning rather than a 400: clients that send such an option with every request keep working,
+   * and nobody is left guessing why the answer has no `query_answer`.
+   */
+  private unusedOptions(job: Job, name: FieldNamer): PipelineMessage[] {
+    const request = job.request as unknown as Record<string, unknown>;
+    const notes: PipelineMessage[] = [];
+    for (const plugin of this.registry.all()) {
+      if (plugin.definition.kind !== 'format') continue;
+      const formats = (plugin.definition.provides ?? []).filter((c) => c.startsWith('format:')).map((c) => c.slice('format:'.length));
+      if (formats.some((format) => job.formats.includes(format))) continue;
+      for (const field of Object.keys(plugin.definition.api?.requestFields ?? {})) {
+        if (!isSet(request[field])) continue;
+        const needed = formats.map((format) => `"${format}"`).join(' or ');
+        notes.push({ level: 'warning', stage: 'request', plugin: plugin.id, message: `${name(field)} is used only with the ${needed} format, which was not requested: it was ignored` });
+      }
+    }
+    return notes;
+  }
+
   private requireCapability(capability: string, what: string): void {
     const providers = this.registry.providers(capability);
     if (providers.some((p) => p.enabled)) return;
@@ -101,14 +124,16 @@ export class Scraper {
     try {
       const job = createJob(request, workspace, combined, deadline);
       this.validate(job, name);
+      const notes = this.unusedOptions(job, name);
+      const noted = (outcome: ScrapeOutcome): ScrapeOutcome => (notes.length ? { ...outcome, result: { ...outcome.result, warnings: [...notes, ...outcome.result.warnings] } } : outcome);
 
       const cacheTtl = Math.min(this.config.storage.cacheTtlSeconds, request.maxAgeMs === undefined ? Infinity : Math.floor(request.maxAgeMs / 1000));
       if (this.results && !request.noCache && cacheTtl > 0) {
         const hit = await this.results.findFresh(workspace, 'scrape', job.url, optionsHash(job), cacheTtl);
         // A 429 or 5xx page said "not now": answering it again from the cache would repeat the refusal.
-        if (hit && !isTransientStatus((hit.output as unknown as ScrapeResult).metadata?.statusCode)) return { result: hit.output as unknown as ScrapeResult, resultId: hit.id, cached: true, timings: {} };
+        if (hit && !isTransientStatus((hit.output as unknown as ScrapeResult).metadata?.statusCode)) return noted({ result: hit.output as unknown as ScrapeResult, resultId: hit.id, cached: true, timings: {} });
       }
-      return await this.run(job, combined, timeout.signal);
+      return noted(await this.run(job, combined, timeout.signal));
     } finally {
       clearTimeout(timer);
     }

@@ -141,6 +141,23 @@ describe('attributes', () => {
   });
 });
 
+test('an option of a format not requested is ignored with a warning saying so (query, attribute_selectors, extract)', async () => {
+  const res = await scrape({
+    formats: ['markdown'], query: 'What does it weigh?', attribute_selectors: [{ selector: 'h1', attribute: 'id' }], extract: { prompt: 'the price' },
+  });
+  expect(res.status).toBe(200);
+  expect(res.body.markdown).toContain('Trailhead');
+  for (const gone of ['query_answer', 'attributes', 'extract']) expect(res.body[gone]).toBeUndefined();
+  expect(res.body.warnings).toEqual(expect.arrayContaining([
+    'format.query: query is used only with the "query" format, which was not requested: it was ignored',
+    'format.attributes: attribute_selectors is used only with the "attributes" format, which was not requested: it was ignored',
+    'format.extract: extract is used only with the "extract" format, which was not requested: it was ignored',
+  ]));
+  // Asked with its format, the option is used and nothing is said.
+  const used = await scrape({ formats: ['attributes'], attribute_selectors: [{ selector: 'h1', attribute: 'id' }] });
+  expect(used.body.warnings ?? []).not.toContainEqual(expect.stringContaining('was not requested'));
+});
+
 test('every text format at once, from the response cache the second time', async () => {
   const body = { url: url(), formats: ['markdown', 'text', 'links', 'rawHtml', 'json', 'llm', 'attributes'], attribute_selectors: [{ selector: 'h1', attribute: 'itemprop' }] };
   const first = await server.post('/v1/scrape', body);
