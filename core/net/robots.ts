@@ -21,6 +21,8 @@ export interface RobotsRules {
   unavailable?: string;
   /** Set when the SSRF guard refused the origin: its pages would be refused too, for this reason. */
   refusal?: string;
+  /** Set when robots.txt got no answer at all (connection refused, unknown host, time-out): the site is down, not disallowing. */
+  unreachable?: string;
   /** Absolute URLs of its `Sitemap:` lines. */
   sitemaps: readonly string[];
 }
@@ -79,8 +81,9 @@ export class RobotsCache {
       truncated = response.truncated === true;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      const reason = message.replace(/^Failed to fetch URL: /, '');
       const refused = disallowAll(`robots.txt could not be fetched (${message})`);
-      return isGuardRefusal(err) ? { ...refused, refusal: message.replace(/^Failed to fetch URL: /, '') } : refused;
+      return isGuardRefusal(err) ? { ...refused, refusal: reason } : { ...refused, unreachable: reason };
     }
     if (status >= 500) return disallowAll(`robots.txt answered HTTP ${status}`);
     if (status >= 400) return allowAll;

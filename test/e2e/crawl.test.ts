@@ -211,10 +211,10 @@ describe('crawl options', () => {
     }
   });
 
-  test('a start page that cannot be fetched fails the crawl with the reason', async () => {
+  test('a site that cannot be reached fails the crawl saying so, not as a robots.txt refusal', async () => {
     const { summary, results } = await crawl({ url: 'http://127.0.0.1:9/' });
     expect(summary.status).toBe('failed');
-    expect(summary.error).toContain('Failed to fetch URL: connection refused');
+    expect(summary.error).toBe('Failed to fetch URL: the site could not be reached (connection refused)');
     expect(results).toEqual([expect.objectContaining({ status: 'failed', error: summary.error })]);
   });
 });

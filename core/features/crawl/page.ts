@@ -160,6 +160,8 @@ export function createPageWorker(deps: PageWorkerDeps) {
       const rules = await robots.rulesFor(row.url, storedRequest(run.kind, run.request).scrapeOptions.proxy);
       // The guard refused the origin itself: that, not robots.txt, is why the page cannot be had.
       if (rules.refusal) throw permanent(fetchFailed(rules.refusal));
+      // No answer at all: the site is down or does not exist, which a robots.txt refusal would hide.
+      if (rules.unreachable) throw permanent(fetchFailed(`the site could not be reached (${rules.unreachable})`));
       if (!rules.isAllowed(row.url)) {
         throw permanent(new TrawlError('bad_request', rules.unavailable ? `Disallowed: ${rules.unavailable}` : 'Disallowed by robots.txt'));
       }
