@@ -42,12 +42,15 @@ for (const database of testDatabases()) {
       expect((await server.post(`/v1/watch/${id}/check`, undefined, bearer(t.key))).status).toBe(202);
       await until(async () => (await detail()).snapshots.length === 2);
       await until(async () => (await balance(t.id)) === 0);
+      const lastChecked = (await detail()).last_checked_at;
 
       expect((await server.post(`/v1/watch/${id}/check`, undefined, bearer(t.key))).status).toBe(202);
       await until(async () => (await detail()).last_error !== null);
       const watch = await detail();
       expect(watch).toMatchObject({ active: true, last_error: 'Insufficient credits: the check was not run' });
       expect(watch.snapshots.length).toBe(2);
+      // The skipped check did not check anything: the watch keeps its last real check time.
+      expect(watch.last_checked_at).toBe(lastChecked);
       expect(await balance(t.id)).toBe(0);
       const usage = await server.get('/v1/usage?per_page=100', bearer(t.key));
       const checks = usage.body.runs.filter((u: any) => u.endpoint === 'watch.check');

@@ -122,7 +122,7 @@ export function checkMeter(store: WatchStore): JobMeter {
       return { run: { workspace: watch.workspace, runId: job.id, endpoint: 'watch.check', url: watch.url }, units: { watchCheck: 1 } };
     },
     async exhausted(job) {
-      await store.recordFailure(payloadOf(job).subject, 'Insufficient credits: the check was not run', nowIso());
+      await store.recordFailure(payloadOf(job).subject, 'Insufficient credits: the check was not run', null);
     },
   };
 }

@@ -196,8 +196,9 @@ export function createWatchStore(db: WatchDb) {
       }
     },
 
-    async recordFailure(watchId: string, error: string, checkedAt: string): Promise<void> {
-      await db.updateTable('watches').set({ last_error: error.slice(0, 2000), last_checked_at: checkedAt }).where('id', '=', watchId).execute();
+    /** `checkedAt` null: the check never ran (no credits), so the watch was not checked and keeps its last check time. */
+    async recordFailure(watchId: string, error: string, checkedAt: string | null): Promise<void> {
+      await db.updateTable('watches').set({ last_error: error.slice(0, 2000), ...(checkedAt ? { last_checked_at: checkedAt } : {}) }).where('id', '=', watchId).execute();
     },
 
     /** Keeps the newest `keep` snapshots of a watch. */
