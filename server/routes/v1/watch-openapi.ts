@@ -54,7 +54,7 @@ const watchSchema = {
     interval_minutes: { type: 'integer' },
     webhook_url: { type: ['string', 'null'] },
     active: { type: 'boolean', description: 'Whether scheduled checks run. A failing page never pauses a watch.' },
-    last_checked_at: dateTime('Last check that ran, successful or not (a check skipped for lack of credits did not run: it sets only ).', true),
+    last_checked_at: dateTime('Last check that ran, successful or not (a check skipped for lack of credits did not run: it sets only `last_error`).', true),
     last_changed_at: dateTime('Last check that found a change.', true),
     last_error: { type: ['string', 'null'], description: 'Why the last check failed (after its retries); null once a check works.' },
     ignore_selectors: { type: 'array', items: { type: 'string' } },
