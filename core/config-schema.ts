@@ -73,6 +73,11 @@ export const configSchema = z.strictObject({
   scrape: z.strictObject({
     /** Whole-scrape time limit (fetch + extraction); a request's `timeout` overrides it. */
     timeoutMs: z.number().int().positive().default(60_000),
+    /**
+     * How long a scrape waits for the first check of an origin's `/favicon.ico` (core/net/favicon.ts)
+     * before answering `favicon: null`; the check goes on and serves that origin's later pages.
+     */
+    faviconBudgetMs: z.number().int().min(0).max(10_000).default(300),
   }).prefault({}),
   /** The content workers (core/workers): parsing, transforms and formats off the server thread. */
   workers: z.strictObject({

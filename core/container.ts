@@ -10,6 +10,7 @@ import { container as rootContainer, instanceCachingFactory, type DependencyCont
 import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
 import { Metrics, MetricsToken } from './metrics.ts';
+import { FaviconCheck } from './net/favicon.ts';
 import { Pipeline } from './pipeline.ts';
 import { ContentRunner, createContentPool, warmContentPool } from './content-runner.ts';
 import type { PluginListRef } from './content-task.ts';
@@ -112,7 +113,8 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     }),
   });
   scope.register(CoreTokens.Pipeline, {
-    useFactory: instanceCachingFactory((c) => new Pipeline(registry, logger.child({ component: 'pipeline' }), c.resolve(CoreTokens.Content), metrics, proxies.poolNames())),
+    useFactory: instanceCachingFactory((c) => new Pipeline(registry, logger.child({ component: 'pipeline' }), c.resolve(CoreTokens.Content), metrics, proxies.poolNames(),
+      new FaviconCheck(c.resolve(Tokens.Http), { budgetMs: config.scrape.faviconBudgetMs }))),
   });
   scope.register(WorkspaceStoreToken, { useFactory: instanceCachingFactory((c) => createWorkspaceStore(c.resolve(Tokens.Storage))) });
   registerJobQueue(scope, config, logger);

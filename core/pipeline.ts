@@ -8,7 +8,8 @@
  */
 import type { Logger } from 'pino';
 import { PageDocument } from './document.ts';
-import { FETCHER_ID } from './data-bag.ts';
+import { FETCH_PROXY, FETCHER_ID } from './data-bag.ts';
+import { FaviconCheck, GUESSED_FAVICON_PATH } from './net/favicon.ts';
 import { asTrawlError, TrawlError } from './errors.ts';
 import { fetchWithAttempts, plannedAttempts, type FetcherEntry } from './fetch-attempts.ts';
 import { blockedError, recogniseBlock } from './blocked.ts';
@@ -33,7 +34,8 @@ export class Pipeline {
   private readonly pluginIds: ReadonlySet<string>;
 
   /** `proxyPools`: pool names in configuration order, which `proxy: "auto"` escalates through. */
-  constructor(private readonly registry: PluginRegistry, private readonly logger: Logger, content?: ContentRunner, private readonly metrics?: Metrics, private readonly proxyPools: readonly string[] = []) {
+  /** `favicons`: checks a guessed `/favicon.ico`; without it a guess is never answered. */
+  constructor(private readonly registry: PluginRegistry, private readonly logger: Logger, content?: ContentRunner, private readonly metrics?: Metrics, private readonly proxyPools: readonly string[] = [], private readonly favicons?: FaviconCheck) {
     this.content = content ?? new ContentRunner(registry, logger);
     this.pluginIds = new Set(registry.all().map((plugin) => plugin.id));
   }
@@ -45,7 +47,9 @@ export class Pipeline {
       const { rerender } = await this.content.run(first, false);
       const doc = (current = rerender ? await this.refetch(first, rerender) : first);
       const completing = this.completing(doc);
+      const favicon = this.checkFavicon(doc);
       if (completing.length) await stage(doc, 'complete', () => this.complete(doc, completing));
+      await favicon;
       const result = resultOf(doc);
       await stage(doc, 'sink', () => this.sink(doc, result));
       this.record(doc);
@@ -132,6 +136,16 @@ export class Pipeline {
         doc.warn('format', plugin.id, `Format "${format}" could not be completed: ${error.message}`);
       }
     }));
+  }
+
+  /**
+   * `metadata.favicon` is a URL that answers, or null: a declared icon is kept as the page states
+   * it, the origin's `/favicon.ico` (the guess when none is declared) only once it was checked.
+   */
+  private async checkFavicon(doc: PageDocument): Promise<void> {
+    const favicon = doc.metadata.favicon;
+    if (!favicon || new URL(favicon).pathname !== GUESSED_FAVICON_PATH) return;
+    doc.metadata.favicon = this.favicons ? await this.favicons.verified(favicon, doc.data.get(FETCH_PROXY)) : null;
   }
 
   /** Sinks never fail a scrape: the user already has the content. */

@@ -87,7 +87,7 @@ describe('envelopes', () => {
       success: true,
       data: {
         markdown: 'Text of page 1.',
-        metadata: { title: 'Page 1', ogTitle: 'Page 1', favicon: site.at('/favicon.ico'),
+        metadata: { title: 'Page 1', ogTitle: 'Page 1',
           sourceURL: site.at('/p1'), url: site.at('/p1'), statusCode: 200, contentType: 'text/html; charset=utf-8', cacheState: 'miss', proxyUsed: 'basic',
           // (Trawl's own: a page of one short line is too little to call anything)
           pageType: 'other', contentConfidence: expect.any(Number) },

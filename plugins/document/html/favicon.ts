@@ -1,6 +1,7 @@
 /**
  * The favicon: the largest icon the page declares (`<link rel="icon">`, `apple-touch-icon`),
- * else `/favicon.ico` at the page's origin, where browsers look when none is declared.
+ * else `/favicon.ico` at the page's origin, where browsers look when none is declared — a guess,
+ * which the pipeline answers only after checking it (core/net/favicon.ts).
  */
 import type { DomDocument } from '../../../core/dom.ts';
 import { absoluteUrl } from '../../../core/net/url.ts';

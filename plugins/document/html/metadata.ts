@@ -14,7 +14,7 @@
  * - siteName: og:site_name, citation_journal_title, JSON-LD publisher, JSON-LD WebSite name,
  *   application-name
  * - image: og:image, twitter:image, JSON-LD image, microdata image, `<link rel="image_src">`; absolute http(s)
- * - favicon: largest declared icon, else /favicon.ico of the page's origin
+ * - favicon: largest declared icon, else /favicon.ico of the page's origin (checked by the pipeline before it is answered)
  *
  * `readPage` also lists the schema.org types the page declares, which main content tells the
  * page's type by (SCHEMA_TYPES in core/data-bag.ts).

@@ -21,7 +21,7 @@ const metadataSchema = (plugins: PluginContributions) => ({
     language: str('Page language code (<html lang>, Content-Language, og:locale).', true),
     site_name: str('From og:site_name or the JSON-LD publisher.', true),
     image: str('Primary image URL (Open Graph or Twitter card), absolute.', true),
-    favicon: str('The largest declared icon, else /favicon.ico of the origin.', true),
+    favicon: str('The largest icon the page declares (as the page states it), else `/favicon.ico` of the origin once a check (cached per origin, within `scrape.faviconBudgetMs`) saw it answer with an image; null otherwise.', true),
     word_count: { type: 'integer', description: 'Words in the extracted content (after selectors and main-content extraction).' },
     status_code: { type: 'integer', description: 'HTTP status of the final response.' },
     final_url: str('URL after redirects.'),
