@@ -63,7 +63,7 @@ describe('registry', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id, url: 'http://hooks.example/c', events: ['crawl.failed'], active: true });
     expect((await send('PATCH', `/v1/webhooks/${id}`, { active: false })).body).toMatchObject({ active: false, disabled_reason: 'disabled by request' });
-    expect(await send('DELETE', `/v1/webhooks/${id}`)).toEqual({ status: 200, body: { id, deleted: true } });
+    expect(await send('DELETE', `/v1/webhooks/${id}`)).toEqual({ status: 200, body: { success: true } });
     expect((await trawl.get(`/v1/webhooks/${id}`)).status).toBe(404);
     expect((await send('DELETE', `/v1/webhooks/${id}`)).status).toBe(404);
   });

@@ -125,7 +125,7 @@ export function socialOpenApi(schemas: Schemas) {
         post: {
           summary: 'Beta: social.monitor.matched: a check found new matching posts',
           'x-beta': true,
-          description: 'POSTed to the monitor\'s `webhook_url` as this flat JSON object, signed per Standard Webhooks like every delivery. Discord, Slack, Microsoft Teams workflow ' +
+          description: 'POSTed to the monitor\'s `webhook_url` as this flat JSON object (the interface\'s payload, kept for the receivers built against it; registry events such as `crawl.completed` use the `{type, timestamp, data}` envelope), signed per Standard Webhooks like every delivery. Discord, Slack, Microsoft Teams workflow ' +
             'and Telegram sendMessage URLs instead receive native messages (embeds, blocks, an Adaptive Card, HTML text) within each platform\'s limits, several when needed.',
           requestBody: { required: true, content: { 'application/json': { schema: schemaRef('SocialMonitorMatchedEvent') } } },
           responses: { 200: { description: 'Any 2xx: delivered.' } },

@@ -158,7 +158,7 @@ export function watchOpenApi(schemas: Schemas) {
       'watch.changed': {
         post: {
           summary: 'watch.changed: a check found a change',
-          description: 'POSTed to the watch\'s `webhook_url` as this flat JSON object (no envelope), signed per Standard Webhooks with `webhooks.signingSecret` ' +
+          description: 'POSTed to the watch\'s `webhook_url` as this flat JSON object (no envelope: the interface\'s payload, kept for the receivers built against it; registry events such as `crawl.completed` use the `{type, timestamp, data}` envelope), signed per Standard Webhooks with `webhooks.signingSecret` ' +
             '(unsigned when none is configured), retried with backoff like every delivery; the address passes the SSRF guard.',
           requestBody: { required: true, content: { 'application/json': { schema: schemaRef('WatchChangedEvent') } } },
           responses: { 200: { description: 'Any 2xx: delivered.' } },

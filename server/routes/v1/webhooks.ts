@@ -105,7 +105,8 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: nu
       method: 'DELETE', path: '/v1/webhooks/:id',
       async handle({ params, workspace }) {
         if (!(await store.delete(workspace, params.id!))) throw notFound();
-        return { id: params.id, deleted: true };
+        // Every /v1 delete answers `{success: true}` (the interface's answer for monitor deletes).
+        return { success: true };
       },
     },
     {
@@ -193,6 +194,9 @@ const envelope = (type: string, data: string) => ({
 
 const DELIVERY_RULES =
   'POSTed as JSON to every active registration subscribed to the event (and, for crawls, to the crawl\'s `webhook_url`). ' +
+  'The body is the Standard Webhooks envelope `{type, timestamp, data}`. Decision: `watch.changed` and `social.monitor.matched` are instead the flat ' +
+  '`{event, …}` objects the interface defines for them, sent to one watch\'s or monitor\'s own `webhook_url`; each family keeps the shape its receivers are built against ' +
+  '(Standard Webhooks libraries for the registry, the documented flat payloads for watches and monitors). ' +
   'Signed per Standard Webhooks: `webhook-id` (message id, the same on every retry; deduplicate on it), `webhook-timestamp` (Unix seconds), ' +
   '`webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the base64 part of the registration\'s `whsec_` secret. ' +
   'Deliveries to a crawl\'s `webhook_url` are signed with the server\'s `webhooks.signingSecret`, or sent unsigned when none is configured. ' +
@@ -235,7 +239,8 @@ const webhooksOpenApi = {
       delete: {
         summary: 'Delete a webhook and its delivery log; queued deliveries are dropped',
         parameters: [idParam],
-        responses: { 200: jsonBody({ type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }, 'Deleted'), ...common, ...unknown },
+        description: 'Answers `{success: true}`, as every /v1 delete does (watches, social monitors); until this release it answered `{id, deleted: true}`.',
+        responses: { 200: jsonBody({ type: 'object', required: ['success'], properties: { success: { const: true } } }, 'Deleted'), ...common, ...unknown },
       },
     },
     '/v1/webhooks/{id}/deliveries': {
