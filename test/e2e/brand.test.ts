@@ -74,7 +74,9 @@ describe('POST /v1/brand', () => {
     expect(res.body.fonts).toEqual([{ family: 'Space Grotesk', role: 'heading', source: 'stylesheet' }, { family: 'IBM Plex Sans', role: 'body', source: 'stylesheet' }]);
     expect(res.body.name).toBe('Nightowl');
     expect(res.body.logo).toBeNull();
-    expect(res.body.not_found).toEqual(['logo', 'fonts.code']);
+    // No icon declared and none at /favicon.ico: no favicon is named (a guess is only answered once it was checked).
+    expect(res.body.favicon).toBeNull();
+    expect(res.body.not_found).toEqual(['logo', 'favicon', 'fonts.code']);
     expect(res.body.tone).toBeUndefined();
   });
 
