@@ -49,8 +49,9 @@ const toResponse = (result: unknown): Response => (result instanceof Response ? 
 
 const JSON_TYPE = 'application/json;charset=utf-8';
 
-/** A handler's result as a response, with its JSON text when it is a successful JSON answer (what a metered call keeps). */
-async function answerOf(result: unknown): Promise<{ response: Response; json?: string }> {
+/** A handler's result as a response, with its JSON text when it is a successful JSON answer (what a metered call keeps) and `keeping`. */
+async function answerOf(result: unknown, keeping: boolean): Promise<{ response: Response; json?: string }> {
+  if (!keeping) return { response: toResponse(result) };
   if (!(result instanceof Response)) {
     const json = JSON.stringify(result);
     return { response: new Response(json, { headers: { 'content-type': JSON_TYPE } }), json };
@@ -136,7 +137,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     const elapsed = () => performance.now() - started;
     let answer: Awaited<ReturnType<typeof answerOf>>;
     try {
-      answer = await answerOf(await route.handle(request));
+      answer = await answerOf(await route.handle(request), Boolean(outputs));
     } catch (err) {
       // The caller got nothing: the whole charge goes back.
       refunded(declared.endpoint, credits);
