@@ -24,7 +24,7 @@ button.primary{background:#17324d;color:#fff}button.danger{border-color:#b42318;
 .muted{color:#68727d;font-size:13px}.err{color:#b42318}.mono,pre{font:13px/1.4 ui-monospace,monospace}
 .badge{display:inline-block;padding:0 .45rem;border-radius:9px;font-size:12px;background:#e8ecf0}.succeeded{background:#e9f6ec;color:#22663a}
 .failed{background:#fdecec;color:#b42318}.running{background:#e2efff;color:#1f4f96}form.row,.row{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
-.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.8rem}.facts div{font-size:1.1rem}.facts span{display:block;font-size:12px;color:#68727d}
+.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.8rem}.facts div{font-size:1.1rem}.facts b{font-weight:600}.facts span{display:block;font-size:12px;color:#68727d}
 .chart{position:relative;height:280px;margin:.8rem 0}.url{word-break:break-all;max-width:28rem}
 .refused{background:#fff4e5;border:1px solid #f5c38b;border-radius:6px;padding:.6rem .8rem;color:#7a4100}
 #secret-box{background:#e9f6ec;border:1px solid #9fd3ad;border-radius:6px;padding:.6rem .8rem;margin-top:.8rem}
@@ -42,7 +42,8 @@ const BODY = `
 <p class="muted">The key stays in this browser (localStorage) and is sent only to this server. Admin keys see everything here; member keys see their workspace's results.</p></section>
 <div id="app" hidden>
 <section id="summary"><h2>Workspace <span id="ws-name"></span> <span id="ws-id" class="muted"></span></h2>
-<div class="facts"><div id="ws-balance"></div><div id="ws-plan"></div><div id="ws-limit"></div><div id="ws-role"></div></div>
+<div class="facts"><div><span>Balance</span><b id="ws-balance"></b></div><div><span>Plan</span><b id="ws-plan"></b></div>
+<div><span>Rate limit</span><b id="ws-limit"></b></div><div><span>This key's role</span><b id="ws-role"></b></div></div>
 <p id="cloud-only" class="muted" hidden>Self-hosted server: usage, billing and the results history are kept in cloud mode only.</p></section>
 <section id="usage"><h2>Usage</h2><p id="usage-refused" class="refused" hidden></p><div id="usage-body">
 <form id="usage-form" class="row"><label>From <input id="from" type="date"></label><label>To <input id="to" type="date"></label>

@@ -105,7 +105,7 @@ export const usageModule = defineRoutes({
   routes: ({ usage, meter, accounts }, env) => [{
     method: 'GET', path: '/v1/usage',
     async handle({ request, workspace, caller }) {
-      requireAdmin(caller, 'the usage and billing of the workspace');
+      requireAdmin(caller, 'reading the usage and billing of the workspace');
       const range = readRange(request);
       const page = readPageQuery(request);
       // This process's own calls are in the log before it is read (their outcomes are written behind the answers).
