@@ -48,8 +48,8 @@ async function withAdmin(work: (admin: Admin) => Promise<string>): Promise<void>
   const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, env: process.env });
   const storage = await openStorage({ databaseUrl: config.storage.databaseUrl, dataDir: config.storage.dataDir, features: builtinFeatures });
   try {
-    const audit = createLogger(config.log.level, pino.destination({ fd: 2, sync: true })).child({ feature: 'accounts', actor: 'cli' });
-    emit(await work({ accounts: createAccountsService(storage.db.withTables<AccountTables>(), audit), plans: config.plans }));
+    const audit = createLogger(config.log.level, pino.destination({ fd: 2, sync: true })).child({ feature: 'accounts' });
+    emit(await work({ accounts: createAccountsService(storage.db.withTables<AccountTables>(), audit, 'cli'), plans: config.plans }));
   } finally {
     await storage.close();
   }

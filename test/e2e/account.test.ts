@@ -6,6 +6,8 @@
  * endpoints on a self-hosted server are the last describe.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../core/logger.ts';
 import type { Storage } from '../../core/services.ts';
 import { MAX_WORKSPACE_KEYS } from '../../core/features/accounts/accounts.ts';
 import { testDatabases } from '../helpers/databases.ts';
@@ -185,5 +187,27 @@ describe('account API, self-hosted', () => {
     expect((await server.call(`/v1/keys/${member.body.id}`, { method: 'DELETE', headers: bearer(KEY) })).status).toBe(200);
     expect((await server.get('/v1/account', bearer(member.body.key))).status).toBe(401);
     expect((await server.get('/v1/usage', bearer(KEY))).status).toBe(404);
+  });
+});
+
+describe('audit of a workspace\'s own key changes', () => {
+  test('one line each, actor workspace and the key that made it; no key in clear', async () => {
+    let lines = '';
+    const sink = new Writable({ write(chunk, _encoding, done) { lines += chunk.toString(); done(); } });
+    const server = await startTrawlServer({ logger: createLogger('trace', sink), overrides: { mode: 'cloud', adminKey: ADMIN_KEY } });
+    try {
+      const made = await server.post('/admin/workspaces', { name: 'Audited', plan: 'starter' }, admin);
+      const owner = (await server.post(`/admin/workspaces/${made.body.id}/keys`, {}, admin)).body;
+      const key = (await server.post('/v1/keys', { name: 'bot', role: 'member' }, bearer(owner.key))).body;
+      await server.call(`/v1/keys/${key.id}`, { method: 'PATCH', headers: bearer(owner.key), body: { name: 'robot' } });
+      await server.call(`/v1/keys/${key.id}`, { method: 'DELETE', headers: bearer(owner.key) });
+      const audit = lines.split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((entry) => entry.audit);
+      expect(audit.map((entry) => [entry.audit, entry.actor])).toEqual([['workspace.create', 'admin-api'], ['key.create', 'admin-api'], ['key.create', 'workspace'], ['key.rename', 'workspace'], ['key.revoke', 'workspace']]);
+      expect(audit.slice(2).every((entry) => entry.byKey === owner.id && entry.keyId === key.id && entry.workspace === made.body.id)).toBe(true);
+      expect(audit[2]).toMatchObject({ role: 'member', suffix: key.key.slice(-4) });
+      expect(lines).not.toContain(key.key.slice('trawl_'.length, -4));
+    } finally {
+      await server.stop();
+    }
   });
 });

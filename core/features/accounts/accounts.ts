@@ -11,8 +11,8 @@
  * answers only after that long, and from the moment it answers no process accepts the old state.
  *
  * Every change is an audit line on the given logger (`audit: "<what>"`, the ids and values it set;
- * a key only by its id and last four characters), whoever made it: the admin API, the CLI or a
- * workspace's own admin key (`byKey`: that key's id).
+ * a key only by its id and last four characters), whoever made it: `actor` is the operator's
+ * (`admin-api` or `cli`) or `workspace` for a workspace's own admin key (`byKey`: that key's id).
  */
 import type { Logger } from 'pino';
 import type { InjectionToken } from 'tsyringe';
@@ -53,8 +53,8 @@ export interface NewKey {
   name?: string;
   /** Default `admin`. */
   role?: KeyRole;
-  /** The workspace key that made it (self-service), for the audit line. */
-  byKey?: string;
+  /** The workspace's own call, by this key (null: a self-hosted server without one); absent: the operator's. */
+  byKey?: string | null;
 }
 
 /** Working keys a workspace may hold through self-service (an operator may add more). */
@@ -74,12 +74,12 @@ export interface AccountsService {
   /** The workspace's working keys, oldest first, a page of them. */
   ownKeys(workspaceId: string, page: { offset: number; limit: number }): Promise<{ items: KeyInfo[]; total: number }>;
   /** Renames a working key of the workspace (404 for another workspace's or a revoked key). */
-  renameKey(workspaceId: string, id: string, name: string | null, byKey?: string): Promise<KeyInfo>;
+  renameKey(workspaceId: string, id: string, name: string | null, byKey?: string | null): Promise<KeyInfo>;
   /**
    * Revokes a key of the workspace at once, refusing (409) its last working admin key and a key set
    * by the server's configuration (which the next start would not bring back); a revoked key again is a no-op.
    */
-  revokeOwnKey(workspaceId: string, id: string, byKey?: string): Promise<KeyInfo>;
+  revokeOwnKey(workspaceId: string, id: string, byKey?: string | null): Promise<KeyInfo>;
   grantCredits(workspaceId: string, credits: number, note?: string): Promise<Account>;
 }
 
@@ -100,13 +100,15 @@ const outlastChecks = () => Bun.sleep(CHECKS_REMEMBERED_MS);
 const workspaceNotFound = (id: string) => new TrawlError('not_found', `Workspace not found: ${id.slice(0, 64)}`);
 const keyNotFound = (id: string) => new TrawlError('not_found', `Key not found: ${id.slice(0, 64)}`);
 
-export function createAccountsService(db: AccountsDb, audit: Logger | null = null): AccountsService {
-  const record = (action: string, fields: Record<string, unknown>) => audit?.info({ audit: action, ...fields }, `admin: ${action}`);
+/** `actor`: who the operator's calls are (`admin-api`, `cli`); a workspace's own calls are `workspace`. */
+export function createAccountsService(db: AccountsDb, audit: Logger | null = null, actor = 'admin-api'): AccountsService {
+  const record = (action: string, fields: Record<string, unknown>) => audit?.info({ audit: action, actor, ...fields }, `${String(fields.actor ?? actor)}: ${action}`);
   const getWorkspace = async (id: string) => {
     const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toAccount(row) : null;
   };
-  const by = (byKey: string | undefined) => (byKey ? { byKey } : {});
+  // undefined: the operator's call; otherwise the workspace's own, by its key (null: a self-hosted server without one).
+  const by = (byKey: string | null | undefined) => (byKey === undefined ? {} : { actor: 'workspace', byKey });
   const existing = async (id: string) => (await getWorkspace(id)) ?? Promise.reject(workspaceNotFound(id));
 
   return {
@@ -189,7 +191,7 @@ export function createAccountsService(db: AccountsDb, audit: Logger | null = nul
       const updated = await db.updateTable('api_keys').set({ name }).where('id', '=', id).where('workspace_id', '=', workspaceId).where('revoked_at', 'is', null).executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) throw keyNotFound(id);
       const row = await db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
-      record('key.rename', { workspace: workspaceId, keyId: id, suffix: row.suffix, name, ...by(byKey) });
+      record('key.rename', { workspace: workspaceId, keyId: id, suffix: row.suffix, name, ...by(byKey ?? null) });
       return toKeyInfo(row);
     },
 
@@ -212,7 +214,7 @@ export function createAccountsService(db: AccountsDb, audit: Logger | null = nul
         return { ...found, revoked_at: revokedAt };
       });
       if (!row) return toKeyInfo((await db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow()));
-      record('key.revoke', { workspace: workspaceId, keyId: id, suffix: row.suffix, revokedAt: row.revoked_at, ...by(byKey) });
+      record('key.revoke', { workspace: workspaceId, keyId: id, suffix: row.suffix, revokedAt: row.revoked_at, ...by(byKey ?? null) });
       await outlastChecks();
       return toKeyInfo(row);
     },

@@ -28,8 +28,8 @@ export const accountsFeature = defineFeature<AccountsSettings>({
   migrations: { 'accounts.0001_usage': usageMigration, 'accounts.0002_leases': leasesMigration, 'accounts.0003_key_roles': keyRolesMigration },
   tokens: AccountTokens,
   services: [
-    // Every change an operator makes through the admin API is an audit line (the CLI logs its own).
-    service(AccountsToken, (ctx) => createAccountsService(dbOf(ctx), ctx.logger.child({ actor: 'admin-api' }))),
+    // Every change made through the admin API or a workspace's own keys is an audit line (the CLI logs its own).
+    service(AccountsToken, (ctx) => createAccountsService(dbOf(ctx), ctx.logger, 'admin-api')),
     service(UsageToken, (ctx) => createUsageReader(dbOf(ctx))),
     service(RateLimiterToken, (ctx) => createRateLimiter(dbOf(ctx), ctx.resolve(Tokens.Storage).dialect)),
     service(MeterToken, (ctx) => createLedger({

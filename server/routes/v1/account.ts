@@ -142,7 +142,7 @@ export const accountModule = defineRoutes({
         requireAdmin(caller, MANAGE);
         const { total } = await accounts.ownKeys(workspace, { offset: 0, limit: 1 });
         if (total >= MAX_WORKSPACE_KEYS) throw new TrawlError('conflict', `A workspace holds at most ${MAX_WORKSPACE_KEYS} working keys: revoke one first`);
-        const { key, info } = await accounts.createKey(workspace, { name: body.name, role: body.role, byKey: caller.keyId });
+        const { key, info } = await accounts.createKey(workspace, { name: body.name, role: body.role, byKey: caller.keyId ?? null });
         return Response.json({ ...presentOwnKey(info, caller), key }, { status: 201 });
       },
     }),
@@ -150,14 +150,14 @@ export const accountModule = defineRoutes({
       method: 'PATCH', path: '/v1/keys/:id', body: 'manual', input: renameKeySchema,
       async handle({ caller, workspace, params, body }) {
         requireAdmin(caller, MANAGE);
-        return presentOwnKey(await accounts.renameKey(workspace, keyId(params), body.name, caller.keyId), caller);
+        return presentOwnKey(await accounts.renameKey(workspace, keyId(params), body.name, caller.keyId ?? null), caller);
       },
     }),
     {
       method: 'DELETE', path: '/v1/keys/:id',
       async handle({ caller, workspace, params }) {
         requireAdmin(caller, MANAGE);
-        return presentOwnKey(await accounts.revokeOwnKey(workspace, keyId(params), caller.keyId), caller);
+        return presentOwnKey(await accounts.revokeOwnKey(workspace, keyId(params), caller.keyId ?? null), caller);
       },
     },
   ],
