@@ -9,6 +9,7 @@
  * per-response nonce is the only script source the Content-Security-Policy allows.
  */
 import { asset } from '../docs.ts';
+import { noncePageHeaders } from '../page-headers.ts';
 import { ACCOUNT_SCRIPT } from './script.ts';
 
 const STYLE = `
@@ -74,12 +75,5 @@ export function accountPage(nonce: string): { html: string; headers: Record<stri
 <main>${BODY}</main>
 <script nonce="${nonce}" src="${asset('chart.umd.min.js')}"></script>
 <script nonce="${nonce}">${ACCOUNT_SCRIPT}</script></body></html>`;
-  return {
-    html,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-      'cache-control': 'no-store',
-    },
-  };
+  return { html, headers: noncePageHeaders(nonce) };
 }

@@ -12,14 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Storage } from '../../core/services.ts';
+import { ADMIN_KEY, admin, bearer } from '../helpers/cloud-tenants.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { inkOf, launchChromium } from '../helpers/chromium.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
-const ADMIN_KEY = 'admin-key-for-account-page-0123';
-const admin = { authorization: `Bearer ${ADMIN_KEY}` };
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const PAGE = '<!doctype html><html><head><title>Tides</title></head><body><article><h1>Tides</h1><p>The sea rises and falls twice a day at the harbour.</p></article></body></html>';
 export const SHOTS = join(tmpdir(), 'trawl-account-page');
 

@@ -10,13 +10,11 @@ import { Writable } from 'node:stream';
 import { createLogger } from '../../core/logger.ts';
 import type { Storage } from '../../core/services.ts';
 import { MAX_WORKSPACE_KEYS } from '../../core/features/accounts/accounts.ts';
+import { ADMIN_KEY, admin, bearer } from '../helpers/cloud-tenants.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
-const ADMIN_KEY = 'admin-key-for-account-tests-0123';
-const admin = { authorization: `Bearer ${ADMIN_KEY}` };
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const PAGE = '<!doctype html><html><head><title>Tides</title></head><body><article><h1>Tides</h1><p>The sea rises and falls twice a day.</p></article></body></html>';
 const MEMBER_REFUSAL = /^This key's role is member: .+ needs an admin key of the workspace$/;
 
