@@ -47,6 +47,8 @@ const CLOUD_CACHE_TTL_MS = 5_000;
 
 export const bearer = (authorization: string | null | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 export const invalidKey = () => new TrawlError('unauthorized', 'Invalid or missing API key');
+/** A member key on what only admin keys may do (`what`: that, for the message). */
+export const memberRefused = (what: string) => new TrawlError('forbidden', `This key's role is member: ${what} needs an admin key of the workspace`);
 
 export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string | undefined, mode: 'self-hosted' | 'cloud' = 'self-hosted'): Authenticator {
   if (mode === 'cloud') return cloudAuthenticator(workspaces);

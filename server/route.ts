@@ -95,6 +95,11 @@ export interface Route<B = any> {
    * paid plan` (cloud mode).
    */
   paid?: string;
+  /**
+   * For admin keys only, named for the answer: a `member` key gets 403 `This key's role is member:
+   * <admin> needs an admin key of the workspace`, before its body is read (server/metering.ts).
+   */
+  admin?: string;
   handle(input: RouteRequest<B>): unknown;
 }
 

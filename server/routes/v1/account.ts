@@ -1,11 +1,12 @@
 /**
- * A workspace runs its own account with its keys (what the account page, server/account-page.ts,
+ * A workspace runs its own account with its keys (what the account page, server/account-page/,
  * calls): `GET /v1/account` (the workspace, its plan and balance, the calling key and its role) and
  * its API keys — `GET /v1/keys`, `POST /v1/keys` (the secret is in that answer only),
  * `PATCH /v1/keys/{id}` (rename) and `DELETE /v1/keys/{id}` (revoke, at once).
  *
  * Roles: `admin` keys manage the workspace's keys and see its billing (the balance here, and
- * /v1/usage); `member` keys call the API only and get 403 on key management. A workspace keeps at
+ * /v1/usage); `member` keys call the API only and get 403 on key management (routes declared
+ * `admin`, refused by the route runner before a body is read). A workspace keeps at
  * least one working admin key (409). The operator (admin API, CLI) is above both. Served in both
  * modes: a self-hosted server's default workspace has no plan or balance (null), and on a server
  * without a key every caller is an admin.
@@ -21,10 +22,6 @@ import { createKeySchema, keyName } from '../admin.ts';
 
 export const renameKeySchema = z.strictObject({ name: keyName.nullable().describe('A label for people; null clears it.') });
 
-/** Key management and billing are for admin keys. */
-export function requireAdmin(caller: Caller, what: string): void {
-  if (caller.role !== 'admin') throw new TrawlError('forbidden', `This key's role is member: ${what} needs an admin key of the workspace`);
-}
 
 const presentOwnKey = (key: KeyInfo, caller: Caller) => ({
   id: key.id, name: key.name, role: key.role, suffix: key.suffix, created_at: key.createdAt, revoked_at: key.revokedAt, current: key.id === caller.keyId,
@@ -128,18 +125,16 @@ export const accountModule = defineRoutes({
       },
     },
     {
-      method: 'GET', path: '/v1/keys',
+      method: 'GET', path: '/v1/keys', admin: MANAGE,
       async handle({ request, caller, workspace }) {
-        requireAdmin(caller, MANAGE);
         const query = readPageQuery(request);
         const { items, total } = await accounts.ownKeys(workspace, { offset: (query.page - 1) * query.perPage, limit: query.perPage });
         return pageOf('keys', items.map((key) => presentOwnKey(key, caller)), total, query, request);
       },
     },
     route<z.output<typeof createKeySchema>>({
-      method: 'POST', path: '/v1/keys', body: 'manual', input: createKeySchema, emptyBody: true,
+      method: 'POST', path: '/v1/keys', admin: MANAGE, body: 'manual', input: createKeySchema, emptyBody: true,
       async handle({ caller, workspace, body }) {
-        requireAdmin(caller, MANAGE);
         const { total } = await accounts.ownKeys(workspace, { offset: 0, limit: 1 });
         if (total >= MAX_WORKSPACE_KEYS) throw new TrawlError('conflict', `A workspace holds at most ${MAX_WORKSPACE_KEYS} working keys: revoke one first`);
         const { key, info } = await accounts.createKey(workspace, { name: body.name, role: body.role, byKey: caller.keyId ?? null });
@@ -147,16 +142,14 @@ export const accountModule = defineRoutes({
       },
     }),
     route<z.output<typeof renameKeySchema>>({
-      method: 'PATCH', path: '/v1/keys/:id', body: 'manual', input: renameKeySchema,
+      method: 'PATCH', path: '/v1/keys/:id', admin: MANAGE, body: 'manual', input: renameKeySchema,
       async handle({ caller, workspace, params, body }) {
-        requireAdmin(caller, MANAGE);
         return presentOwnKey(await accounts.renameKey(workspace, keyId(params), body.name, caller.keyId ?? null), caller);
       },
     }),
     {
-      method: 'DELETE', path: '/v1/keys/:id',
+      method: 'DELETE', path: '/v1/keys/:id', admin: MANAGE,
       async handle({ caller, workspace, params }) {
-        requireAdmin(caller, MANAGE);
         return presentOwnKey(await accounts.revokeOwnKey(workspace, keyId(params), caller.keyId ?? null), caller);
       },
     },

@@ -2,7 +2,7 @@
  * GET /v1/usage (cloud mode): the workspace's balance and plan, its credits and runs by endpoint and
  * by UTC day over a range (`from`, `to`; the last 30 days by default), and the runs themselves,
  * newest first and paginated — one row per billable call or crawl/batch run, with what it cost.
- * Billing: admin keys only (403 for a member key, server/routes/v1/account.ts).
+ * Billing: admin keys only (`admin`: 403 for a member key).
  */
 import { z } from 'zod';
 import { UsageToken, type UsageRun } from '../../../core/features/accounts/usage.ts';
@@ -13,7 +13,6 @@ import { parseOrThrow } from '../../../core/validation.ts';
 import { dateTime, errorBody, jsonBody, paging } from '../../openapi-shapes.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
 import { defineRoutes } from '../../route.ts';
-import { requireAdmin } from './account.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_RANGE_DAYS = 366;
@@ -103,9 +102,8 @@ export const usageModule = defineRoutes({
   mounted: (env) => env.config.mode === 'cloud',
   needs: { usage: UsageToken, meter: MeterToken, accounts: AccountsToken },
   routes: ({ usage, meter, accounts }, env) => [{
-    method: 'GET', path: '/v1/usage',
-    async handle({ request, workspace, caller }) {
-      requireAdmin(caller, 'reading the usage and billing of the workspace');
+    method: 'GET', path: '/v1/usage', admin: 'reading the usage and billing of the workspace',
+    async handle({ request, workspace }) {
       const range = readRange(request);
       const page = readPageQuery(request);
       // This process's own calls are in the log before it is read (their outcomes are written behind the answers).
