@@ -30,7 +30,7 @@ interface Admin {
 }
 
 /** Flag names for the body fields they set, for messages. */
-const FLAGS: Readonly<Record<string, string>> = { name: '--name', plan: '--plan', credits: '--credits', rate_limit: '--rate-limit', status: '--status', note: '--note' };
+const FLAGS: Readonly<Record<string, string>> = { name: '--name', plan: '--plan', credits: '--credits', rate_limit: '--rate-limit', status: '--status', note: '--note', role: '--role' };
 
 function parse<S extends z.ZodType>(schema: S, input: Record<string, unknown>): z.output<S> {
   const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
