@@ -101,7 +101,7 @@ for (const [name, open] of processDatabases()) {
       const bad = await admin(db, 'key', 'create', '--workspace', id, '--role', 'owner');
       expect(bad.exitCode).toBe(2);
       expect(bad.stderr).toContain('Invalid field --role');
-    }, 30_000);
+    }, 60_000);
 
     test('bad commands and values are refused with a message naming the flag, exit code 2; unknown ids exit 1', async () => {
       const plan = await admin(db, 'workspace', 'create', '--name', 'X', '--plan', 'gold');
