@@ -196,13 +196,13 @@ export function createAccountsService(db: AccountsDb, audit: Logger | null = nul
     },
 
     async revokeOwnKey(workspaceId, id, byKey) {
-      const row = await db.transaction().execute(async (trx) => {
+      const { row, changed } = await db.transaction().execute(async (trx) => {
         // A no-op write on the workspace row: revocations in one workspace take turns (Postgres locks
         // the row), so two revoking each other's admin key cannot both see another admin left.
         await trx.updateTable('workspaces').set((eb) => ({ id: eb.ref('id') })).where('id', '=', workspaceId).execute();
         const found = await trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
         if (!found) throw keyNotFound(id);
-        if (found.revoked_at) return null;
+        if (found.revoked_at) return { row: found, changed: false };
         if (found.suffix === null) throw new TrawlError('conflict', 'This key is set by the server\'s configuration (TRAWL_API_KEY); change it there');
         if (found.role === 'admin') {
           const admins = await trx.selectFrom('api_keys').select((eb) => eb.fn.countAll().as('n'))
@@ -211,9 +211,9 @@ export function createAccountsService(db: AccountsDb, audit: Logger | null = nul
         }
         const revokedAt = nowIso();
         await trx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', id).execute();
-        return { ...found, revoked_at: revokedAt };
+        return { row: { ...found, revoked_at: revokedAt }, changed: true };
       });
-      if (!row) return toKeyInfo((await db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow()));
+      if (!changed) return toKeyInfo(row);
       record('key.revoke', { workspace: workspaceId, keyId: id, suffix: row.suffix, revokedAt: row.revoked_at, ...by(byKey ?? null) });
       await outlastChecks();
       return toKeyInfo(row);
