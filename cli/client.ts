@@ -17,7 +17,7 @@ import type { Caller, Route } from '../server/route.ts';
 import { CliError, namedByFlags, type FlagNames } from './errors.ts';
 
 /** The local user of an in-process Trawl: the default workspace (self-hosted mode's only one). */
-export const LOCAL_USER: Caller = Object.freeze({ scope: 'workspace', workspace: DEFAULT_WORKSPACE, account: null });
+export const LOCAL_USER: Caller = Object.freeze({ scope: 'workspace', workspace: DEFAULT_WORKSPACE, account: null, role: 'admin' });
 
 const ORIGIN = 'http://trawl.local';
 

@@ -4,8 +4,8 @@
  * logic lives here. The app mounts the route modules it is given (server/routes/index.ts by
  * default) that this server serves (cloud-only modules in cloud mode, the admin API with an admin
  * key), resolving each module's services once; `/openapi.json` and `/docs` describe them.
- * Public routes: `/`, `/health`, `/openapi.json`, `/docs` and its assets, `/dashboard` (its script
- * calls the API with the key); `/admin/…` needs the admin key; everything else needs an API key when one is
+ * Public routes: `/`, `/health`, `/openapi.json`, `/docs` and its assets, `/dashboard` and `/account`
+ * (their scripts call the API with the key); `/admin/…` needs the admin key; everything else needs an API key when one is
  * configured (always in cloud mode), and the key decides the workspace.
  */
 import { Elysia } from 'elysia';
@@ -21,6 +21,7 @@ import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, typ
 import { errorResponse, notFound } from './errors.ts';
 import { docsAsset, docsResponse, rootOpenApi, rootResponse } from './docs.ts';
 import { dashboardPage } from './dashboard.ts';
+import { accountPage } from './account-page/index.ts';
 import { createRouteRunner, type RouteRunner } from './metering.ts';
 import { createMcpHttpHandler, mcpOpenApi } from './mcp/http.ts';
 import { createMetricsGuard, metricsOpenApi, metricsResponse } from './metrics-endpoint.ts';
@@ -30,7 +31,7 @@ import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Caller, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
 
-const PUBLIC_PATHS = new Set(['/', '/health', '/openapi.json', '/docs', '/dashboard']);
+const PUBLIC_PATHS = new Set(['/', '/health', '/openapi.json', '/docs', '/dashboard', '/account']);
 const isPublicPath = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith('/docs/assets/');
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
@@ -123,6 +124,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     // The page holds no data: its script asks for the key and calls the API with it.
     .get('/dashboard', () => {
       const { html, headers } = dashboardPage(crypto.randomUUID().replaceAll('-', ''));
+      return new Response(html, { headers });
+    })
+    .get('/account', () => {
+      const { html, headers } = accountPage(crypto.randomUUID().replaceAll('-', ''));
       return new Response(html, { headers });
     });
 

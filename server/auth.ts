@@ -24,9 +24,9 @@ import { DEFAULT_WORKSPACE, hashApiKey, type WorkspaceStore } from '../core/stor
 import type { Caller } from './route.ts';
 
 /** The caller public routes (/health, /openapi.json, /docs) run as; they read no stored rows. */
-export const PUBLIC_CALLER: Caller = Object.freeze({ scope: 'public', workspace: DEFAULT_WORKSPACE, account: null });
+export const PUBLIC_CALLER: Caller = Object.freeze({ scope: 'public', workspace: DEFAULT_WORKSPACE, account: null, role: null });
 /** The caller of the admin API: it acts on any workspace named in its paths. */
-export const ADMIN_CALLER: Caller = Object.freeze({ scope: 'admin', workspace: DEFAULT_WORKSPACE, account: null });
+export const ADMIN_CALLER: Caller = Object.freeze({ scope: 'admin', workspace: DEFAULT_WORKSPACE, account: null, role: 'admin' });
 
 /** Known keys are remembered briefly (self-hosted), so a hot path (cached scrapes) costs no query per request. */
 const CACHE_TTL_MS = 10_000;
@@ -47,21 +47,24 @@ const CLOUD_CACHE_TTL_MS = 5_000;
 
 export const bearer = (authorization: string | null | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 export const invalidKey = () => new TrawlError('unauthorized', 'Invalid or missing API key');
+/** A member key on what only admin keys may do (`what`: that, for the message). */
+export const memberRefused = (what: string) => new TrawlError('forbidden', `This key's role is member: ${what} needs an admin key of the workspace`);
 
 export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string | undefined, mode: 'self-hosted' | 'cloud' = 'self-hosted'): Authenticator {
   if (mode === 'cloud') return cloudAuthenticator(workspaces);
   const required = Boolean(apiKey);
   const known = new Map<string, { caller: Caller; until: number }>();
-  const open: Caller = Object.freeze({ scope: 'workspace', workspace: DEFAULT_WORKSPACE, account: null });
+  // Whoever reaches a server without a key may do anything there.
+  const open: Caller = Object.freeze({ scope: 'workspace', workspace: DEFAULT_WORKSPACE, account: null, role: 'admin' });
 
   const remembered = (key: string): Caller | null => {
     const hit = known.get(key);
     return hit && hit.until > Date.now() ? hit.caller : null;
   };
   const lookup = async (key: string): Promise<Caller | null> => {
-    const workspace = (await workspaces.findWorkspaceByKey(key))?.id ?? null;
-    if (!workspace) return null;
-    const caller: Caller = Object.freeze({ scope: 'workspace', workspace, account: null });
+    const found = await workspaces.findWorkspaceByKey(key);
+    if (!found) return null;
+    const caller: Caller = Object.freeze({ scope: 'workspace', workspace: found.id, account: null, role: found.keyRole, keyId: found.keyId });
     // Only the configured key is remembered: a key made by the admin API may be revoked at any moment.
     if (key === apiKey) {
       if (known.size >= CACHE_MAX) known.clear();
@@ -96,7 +99,8 @@ function cloudAuthenticator(workspaces: WorkspaceStore): Authenticator {
       known.delete(keyHash);
       return null;
     }
-    const caller: Caller = Object.freeze({ scope: 'workspace', workspace: account.id, account, keyHash, fresh: true });
+    // A key's role never changes (only its name does), so a remembered caller's role is its role now.
+    const caller: Caller = Object.freeze({ scope: 'workspace', workspace: account.id, account, role: account.keyRole, keyId: account.keyId, keyHash, fresh: true });
     if (known.size >= CACHE_MAX * 10) known.clear();
     known.set(keyHash, { caller: { ...caller, fresh: false }, until: Date.now() + CLOUD_CACHE_TTL_MS });
     return caller;

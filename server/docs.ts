@@ -2,8 +2,9 @@
  * The pages a browser meets: `/docs`, the API reference rendered from /openapi.json by Swagger UI
  * (the `swagger-ui-dist` package, served from node_modules: no CDN, works offline) with a side
  * navigation of the endpoint families, markdown descriptions, examples and "Try it out" with the
- * user's key (Authorize); and `/`, a small page linking the reference and the dashboard for a
- * browser, a JSON object naming the service for an API client. Nothing here echoes the request:
+ * user's key (Authorize); `/`, a small page linking the reference and the dashboards for a
+ * browser, a JSON object naming the service for an API client; and the pages' vendored scripts
+ * (Chart.js, the `chart.js` package's UMD build, for the account page) under the same asset path. Nothing here echoes the request:
  * the pages are fixed text, and a Content-Security-Policy allows only this server's own scripts.
  */
 import { createHash } from 'node:crypto';
@@ -12,7 +13,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const VENDOR_DIR = dirname(fileURLToPath(import.meta.resolve('swagger-ui-dist/package.json')));
-const VENDOR_VERSION = (JSON.parse(readFileSync(join(VENDOR_DIR, 'package.json'), 'utf8')) as { version: string }).version;
+const CHART_DIR = dirname(fileURLToPath(import.meta.resolve('chart.js/package.json')));
+const versionOf = (dir: string) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+const VENDOR_VERSION = `${versionOf(VENDOR_DIR)}+chart.js-${versionOf(CHART_DIR)}`;
 
 /** Starts the reference and lists its tag groups (the endpoint families) in the side navigation. */
 const SCRIPT = `'use strict';
@@ -71,20 +74,22 @@ interface Asset {
   body: () => Uint8Array<ArrayBuffer>;
 }
 
-const vendor = (file: string, type: string): Asset => ({ type, body: () => new Uint8Array(readFileSync(join(VENDOR_DIR, file))) });
+const vendor = (file: string, type: string, dir = VENDOR_DIR): Asset => ({ type, body: () => new Uint8Array(readFileSync(join(dir, file))) });
 const own = (text: string, type: string): Asset => ({ type, body: () => new TextEncoder().encode(text) });
 
 const ASSETS: Record<string, Asset> = {
   'swagger-ui-bundle.js': vendor('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'),
   'swagger-ui.css': vendor('swagger-ui.css', 'text/css; charset=utf-8'),
   'favicon.png': vendor('favicon-32x32.png', 'image/png'),
+  'chart.umd.min.js': vendor('dist/chart.umd.min.js', 'text/javascript; charset=utf-8', CHART_DIR),
   'docs.js': own(SCRIPT, 'text/javascript; charset=utf-8'),
   'docs.css': own(STYLE, 'text/css; charset=utf-8'),
 };
 
-/** In every asset URL: a new Swagger UI or a changed script or style is a new URL, so browsers may keep an asset for good. */
+/** In every asset URL: a new Swagger UI or Chart.js or a changed script or style is a new URL, so browsers may keep an asset for good. */
 const ASSET_TAG = createHash('sha256').update(`${VENDOR_VERSION}\n${SCRIPT}\n${STYLE}`).digest('hex').slice(0, 12);
-const asset = (file: string) => `/docs/assets/${ASSET_TAG}/${file}`;
+/** The path an asset is served at (the account page loads Chart.js from here). */
+export const asset = (file: string) => `/docs/assets/${ASSET_TAG}/${file}`;
 
 /** Read (and gzipped) once, on first use. */
 const loaded = new Map<string, { raw: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer>; etag: string }>();
@@ -129,7 +134,7 @@ export function docsResponse(): Response {
   return new Response(html, { headers: { ...PAGE_HEADERS, 'content-security-policy': DOCS_CSP } });
 }
 
-const LINKS = { docs: '/docs', openapi: '/openapi.json', dashboard: '/dashboard', health: '/health', mcp: '/mcp' };
+const LINKS = { docs: '/docs', openapi: '/openapi.json', dashboard: '/dashboard', account: '/account', health: '/health', mcp: '/mcp' };
 
 /** `/` in the OpenAPI document (the pages themselves are not API operations). */
 export const rootOpenApi = {
@@ -137,7 +142,7 @@ export const rootOpenApi = {
     '/': {
       get: {
         summary: 'The service and where to start',
-        description: 'No key needed. A browser (`Accept` naming `text/html`) gets a page linking the reference (/docs) and the dashboard; any other client this JSON.',
+        description: 'No key needed. A browser (`Accept` naming `text/html`) gets a page linking the reference (/docs), the watch dashboard and the account page; any other client this JSON.',
         security: [],
         responses: {
           200: {
@@ -150,7 +155,7 @@ export const rootOpenApi = {
                   properties: {
                     name: { type: 'string', const: 'Trawl' },
                     version: { type: 'string' },
-                    links: { type: 'object', additionalProperties: { type: 'string' }, description: 'Paths of the reference, the OpenAPI document, the dashboard, health and MCP.' },
+                    links: { type: 'object', additionalProperties: { type: 'string' }, description: 'Paths of the reference, the OpenAPI document, the watch dashboard, the account page, health and MCP.' },
                   },
                 },
                 example: { name: 'Trawl', version: '0.1.0', links: LINKS },
@@ -176,6 +181,7 @@ export function rootResponse(request: Request, version: string): Response {
 <main class="home"><p>Web content extraction: scrape, crawl, map, search, extract and watch pages.</p><ul>
 <li><a href="/docs">API reference</a> <span class="muted">— every endpoint, with examples and “Try it out”</span></li>
 <li><a href="/dashboard">Dashboard</a> <span class="muted">— watches and their changes</span></li>
+<li><a href="/account">Account</a> <span class="muted">— balance, usage, results history and API keys of your workspace</span></li>
 <li><a href="/openapi.json">openapi.json</a> <span class="muted">— the OpenAPI document</span></li>
 <li><a href="/health">Health</a></li></ul></main></body></html>`;
   return new Response(html, { headers: { ...PAGE_HEADERS, vary: 'accept', 'content-security-policy': "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" } });

@@ -14,6 +14,8 @@
  * and `X-Usage-Id`. A metered call's JSON answer is kept as its result (core/features/results/outputs.ts)
  * unless the handler named a result it stored itself, so every paid run can be read again.
  *
+ * A route for admin keys (`admin`) answers a member key 403 before its body is read, in both modes.
+ *
  * Self-hosted mode: a configured rate limit, if any, then the handler.
  */
 import type { Logger } from 'pino';
@@ -24,7 +26,7 @@ import type { Metrics } from '../core/metrics.ts';
 import type { RunOutputs } from '../core/features/results/outputs.ts';
 import type { Account, Plan } from '../core/storage/workspaces.ts';
 import { nowIso } from '../core/storage/values.ts';
-import { invalidKey, type Authenticator } from './auth.ts';
+import { invalidKey, memberRefused, type Authenticator } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import { errorResponse, type ErrorPresenter } from './errors.ts';
 import type { Caller, Route, RouteMeter, RouteRequest } from './route.ts';
@@ -77,6 +79,11 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
   const refunded = (endpoint: string, credits: number) => credits > 0 && metrics?.creditsRefunded.inc({ endpoint }, credits);
   const maxBody = config.server.maxBodyBytes;
   const limitOf = (account: Account) => account.rateLimit ?? config.plans[account.plan].rateLimitPerMinute;
+
+  /** A route for admin keys refuses a member key (a key's role never changes, so the remembered one holds). */
+  function checkRole(route: Route, caller: Caller): void {
+    if (route.admin !== undefined && caller.role !== 'admin') throw memberRefused(route.admin);
+  }
 
   /** What the database said at admission, as answers: 401, 403, 429, 402 — in that order. */
   function checkAdmission(route: Route, caller: Caller, admitted: Admitted, headers: Record<string, string>): void {
@@ -193,12 +200,14 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     const account = caller.account!;
     const request: RouteRequest = { ...input, workspace: caller.workspace, caller, body: undefined, usage: {} };
     if (route.meter) {
+      checkRole(route, caller);
       Object.assign(headers, creditHeaders(0, account.credits));
       if (route.input) request.body = await readBody(route, input.request, caller);
       return metered(route, request, caller, headers);
     }
     const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid) });
     checkAdmission(route, caller, admitted, headers);
+    checkRole(route, caller);
     if (route.input) request.body = await readJsonBody(input.request, route.input, maxBody, route.emptyBody);
     return withHeaders(toResponse(await route.handle(request)), headers);
   }
@@ -209,6 +218,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       if (meter && caller.scope === 'workspace' && caller.account) return await cloud(route, input, caller, headers);
       const limit = limiter && caller.scope === 'workspace' ? config.rateLimit.perMinute : undefined;
       if (limit !== undefined) checkRate(await limiter!.hit(caller.workspace, limit), headers);
+      checkRole(route, caller);
       const body = route.input ? await readJsonBody(input.request, route.input, maxBody, route.emptyBody) : undefined;
       const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, body, usage: {} }));
       return limit === undefined ? response : withHeaders(response, headers);

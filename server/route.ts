@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { TrawlConfig } from '../core/config-schema.ts';
 import type { Units } from '../core/metering.ts';
 import type { PluginRegistry } from '../core/registry.ts';
-import type { Account } from '../core/storage/workspaces.ts';
+import type { Account, KeyRole } from '../core/storage/workspaces.ts';
 import type { ErrorPresenter } from './errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -20,6 +20,13 @@ export interface Caller {
   scope: 'workspace' | 'public' | 'admin';
   workspace: string;
   account: Account | null;
+  /**
+   * What the key may do (server/routes/v1/account.ts): `member` keys call the API only. `admin` also
+   * for the operator, the local CLI and a self-hosted server without a key; null on public routes.
+   */
+  role: KeyRole | null;
+  /** The id of the key the caller sent (absent without one). */
+  keyId?: string;
   /** Cloud mode: sha256 of the caller's key; the charge checks it again (a key revoked a moment ago does nothing). */
   keyHash?: string;
   /** Cloud mode: the account was read for this request, not remembered from an earlier one. */
@@ -92,6 +99,11 @@ export interface Route<B = any> {
    * paid plan` (cloud mode).
    */
   paid?: string;
+  /**
+   * For admin keys only, named for the answer: a `member` key gets 403 `This key's role is member:
+   * <admin> needs an admin key of the workspace`, before its body is read (server/metering.ts).
+   */
+  admin?: string;
   handle(input: RouteRequest<B>): unknown;
 }
 

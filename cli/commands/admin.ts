@@ -30,7 +30,7 @@ interface Admin {
 }
 
 /** Flag names for the body fields they set, for messages. */
-const FLAGS: Readonly<Record<string, string>> = { name: '--name', plan: '--plan', credits: '--credits', rate_limit: '--rate-limit', status: '--status', note: '--note' };
+const FLAGS: Readonly<Record<string, string>> = { name: '--name', plan: '--plan', credits: '--credits', rate_limit: '--rate-limit', status: '--status', note: '--note', role: '--role' };
 
 function parse<S extends z.ZodType>(schema: S, input: Record<string, unknown>): z.output<S> {
   const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
@@ -48,8 +48,8 @@ async function withAdmin(work: (admin: Admin) => Promise<string>): Promise<void>
   const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, env: process.env });
   const storage = await openStorage({ databaseUrl: config.storage.databaseUrl, dataDir: config.storage.dataDir, features: builtinFeatures });
   try {
-    const audit = createLogger(config.log.level, pino.destination({ fd: 2, sync: true })).child({ feature: 'accounts', actor: 'cli' });
-    emit(await work({ accounts: createAccountsService(storage.db.withTables<AccountTables>(), audit), plans: config.plans }));
+    const audit = createLogger(config.log.level, pino.destination({ fd: 2, sync: true })).child({ feature: 'accounts' });
+    emit(await work({ accounts: createAccountsService(storage.db.withTables<AccountTables>(), audit, 'cli'), plans: config.plans }));
   } finally {
     await storage.close();
   }
@@ -88,12 +88,13 @@ const workspace = () => new Command('workspace').description('Workspaces: create
 
 const key = () => new Command('key').description('API keys: create, list, revoke')
   .addCommand(new Command('create').description('Create a key; prints it (shown this once)').requiredOption('--workspace <id>').option('--name <name>')
-    .action((f: Flags) => withAdmin(async ({ accounts }) => (await accounts.createKey(text(f.workspace)!, parse(createKeySchema, { name: f.name }).name)).key)))
+    .option('--role <role>', 'admin (manages keys, sees billing; the default) or member (calls the API only)')
+    .action((f: Flags) => withAdmin(async ({ accounts }) => (await accounts.createKey(text(f.workspace)!, parse(createKeySchema, { name: f.name, role: f.role }))).key)))
   .addCommand(new Command('list').description('A workspace\'s keys, as a table').requiredOption('--workspace <id>').option('--json', 'as JSON')
     .action((f: Flags) => withAdmin(async ({ accounts }) => {
       const keys = await accounts.listKeys(text(f.workspace)!);
       if (f.json) return json(keys.map(presentKey));
-      return table([['ID', 'KEY', 'NAME', 'CREATED', 'REVOKED'], ...keys.map((k) => [k.id, k.suffix ? `trawl_…${k.suffix}` : '(configured)', k.name ?? '', k.createdAt, k.revokedAt ?? ''])]);
+      return table([['ID', 'KEY', 'NAME', 'ROLE', 'CREATED', 'REVOKED'], ...keys.map((k) => [k.id, k.suffix ? `trawl_…${k.suffix}` : '(configured)', k.name ?? '', k.role, k.createdAt, k.revokedAt ?? ''])]);
     })))
   .addCommand(new Command('revoke').description('Revoke a key').argument('<key-id>')
     .action((id: string) => withAdmin(async ({ accounts }) => `revoked ${(await accounts.revokeKey(id)).id}`)));

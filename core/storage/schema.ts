@@ -33,6 +33,8 @@ export interface ApiKeysTable {
   /** Set when the key was revoked; a revoked key authenticates nothing. */
   revoked_at: string | null;
   created_at: string;
+  /** `admin` (manages the workspace's keys, sees its billing) or `member` (calls the API only); migration accounts.0003_key_roles. */
+  role: Generated<string>;
 }
 
 export interface ResultsTable {

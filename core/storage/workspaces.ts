@@ -23,6 +23,9 @@ export interface Workspace {
 
 export const PLANS = ['free', 'starter', 'growth', 'pro', 'scale'] as const;
 export type Plan = (typeof PLANS)[number];
+/** What a key may do in its workspace: `admin` keys manage its keys and see its billing; `member` keys call the API only. */
+export const KEY_ROLES = ['admin', 'member'] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
 export const WORKSPACE_STATUSES = ['active', 'lapsed'] as const;
 export type WorkspaceStatus = (typeof WORKSPACE_STATUSES)[number];
 
@@ -34,6 +37,12 @@ export interface Account extends Workspace {
   /** The workspace's own requests per minute; null = its plan's. */
   rateLimit: number | null;
   updatedAt: string | null;
+}
+
+/** The account a key opens, with the key's own id and role. */
+export interface KeyAccount extends Account {
+  keyId: string;
+  keyRole: KeyRole;
 }
 
 export interface WorkspaceStore {
@@ -51,12 +60,12 @@ export interface WorkspaceStore {
    * `TRAWL_API_KEY` stops the previous one from working. Keys made by the admin API or CLI stay.
    */
   setSoleApiKey(workspaceId: string, key: string): Promise<void>;
-  /** The workspace owning this key, or null for an unknown or revoked key. */
-  findWorkspaceByKey(key: string): Promise<Workspace | null>;
+  /** The workspace owning this key and the key's role, or null for an unknown or revoked key. */
+  findWorkspaceByKey(key: string): Promise<(Workspace & { keyId: string; keyRole: KeyRole }) | null>;
   /** The same lookup with the account columns (lookups of concurrent requests share one query). */
-  findAccountByKey(key: string): Promise<Account | null>;
+  findAccountByKey(key: string): Promise<KeyAccount | null>;
   /** The same by the key's sha256 (what a caller remembers instead of the key). */
-  findAccountByHash(keyHash: string): Promise<Account | null>;
+  findAccountByHash(keyHash: string): Promise<KeyAccount | null>;
 }
 
 export const WorkspaceStoreToken = Symbol('WorkspaceStore') as InjectionToken<WorkspaceStore>;
@@ -83,16 +92,16 @@ export function toAccount(row: Selectable<WorkspacesTable>): Account {
 export function createWorkspaceStore(storage: Storage): WorkspaceStore {
   const { db } = storage;
   // Every cloud request looks its key up: the lookups of concurrent requests share one query.
-  const accountLookups = createTickBatcher<string, Account | null>(async (hashes) => {
+  const accountLookups = createTickBatcher<string, KeyAccount | null>(async (hashes) => {
     const rows = await db
       .selectFrom('api_keys')
       .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
       .selectAll('workspaces')
-      .select('api_keys.key_hash as key_hash')
+      .select(['api_keys.key_hash as key_hash', 'api_keys.id as key_id', 'api_keys.role as key_role'])
       .where('api_keys.key_hash', 'in', [...new Set(hashes)])
       .where('api_keys.revoked_at', 'is', null)
       .execute();
-    const byHash = new Map(rows.map((row) => [row.key_hash, toAccount(row)]));
+    const byHash = new Map(rows.map((row) => [row.key_hash, { ...toAccount(row), keyId: row.key_id, keyRole: row.key_role as KeyRole }]));
     return hashes.map((hash) => byHash.get(hash) ?? null);
   }, { concurrency: storage.dialect === 'postgres' ? 2 : 1 });
 
@@ -144,11 +153,11 @@ export function createWorkspaceStore(storage: Storage): WorkspaceStore {
       const row = await db
         .selectFrom('api_keys')
         .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-        .select(['workspaces.id', 'workspaces.name', 'workspaces.created_at'])
+        .select(['workspaces.id', 'workspaces.name', 'workspaces.created_at', 'api_keys.id as key_id', 'api_keys.role'])
         .where('api_keys.key_hash', '=', hashApiKey(key))
         .where('api_keys.revoked_at', 'is', null)
         .executeTakeFirst();
-      return row ? toWorkspace(row) : null;
+      return row ? { ...toWorkspace(row), keyId: row.key_id, keyRole: row.role as KeyRole } : null;
     },
 
     async findAccountByKey(key) {

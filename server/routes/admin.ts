@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { AccountsToken, type AccountsService, type KeyInfo } from '../../core/features/accounts/accounts.ts';
-import { PLANS, WORKSPACE_STATUSES, type Account } from '../../core/storage/workspaces.ts';
+import { KEY_ROLES, PLANS, WORKSPACE_STATUSES, type Account } from '../../core/storage/workspaces.ts';
 import type { TrawlConfig } from '../../core/config-schema.ts';
 import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../openapi-shapes.ts';
 import { pageOf, readPageQuery } from '../pagination.ts';
@@ -30,7 +30,9 @@ export const updateWorkspaceSchema = z.strictObject({
   rate_limit: rateLimit.nullable().optional().describe('null: back to the plan\'s limit.'),
 }).refine((p) => Object.values(p).some((v) => v !== undefined), 'Request body must set name, plan, status or rate_limit');
 
-export const createKeySchema = z.strictObject({ name: name.optional().describe('A label for people.') });
+export const keyName = name;
+export const keyRole = z.enum(KEY_ROLES).describe('`admin`: manages the workspace\'s keys and sees its billing; `member`: calls the API only.');
+export const createKeySchema = z.strictObject({ name: name.optional().describe('A label for people.'), role: keyRole.default('admin') });
 
 export const grantSchema = z.strictObject({
   credits: credits.min(1).describe('Credits added to the balance.'),
@@ -52,7 +54,7 @@ export function presentWorkspace(account: Account, plans: TrawlConfig['plans']) 
 }
 
 export const presentKey = (key: KeyInfo) => ({
-  id: key.id, workspace_id: key.workspaceId, name: key.name, suffix: key.suffix, created_at: key.createdAt, revoked_at: key.revokedAt,
+  id: key.id, workspace_id: key.workspaceId, name: key.name, suffix: key.suffix, role: key.role, created_at: key.createdAt, revoked_at: key.revokedAt,
 });
 
 function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Route[] {
@@ -90,7 +92,7 @@ function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Ro
     route<z.output<typeof createKeySchema>>({
       method: 'POST', path: '/admin/workspaces/:id/keys', body: 'manual', input: createKeySchema, emptyBody: true,
       async handle({ params, body }) {
-        const { key, info } = await accounts.createKey(params.id!, body.name);
+        const { key, info } = await accounts.createKey(params.id!, { name: body.name, role: body.role });
         return Response.json({ ...presentKey(info), key }, { status: 201 });
       },
     }),
@@ -123,7 +125,8 @@ const keySchema = {
   type: 'object',
   properties: {
     id: { type: 'string' }, workspace_id: { type: 'string' }, name: { type: ['string', 'null'] },
-    suffix: { type: ['string', 'null'], description: 'The key\'s last four characters.' },
+    suffix: { type: ['string', 'null'], description: 'The key\'s last four characters (null: the key set by the server\'s configuration).' },
+    role: { enum: [...KEY_ROLES], description: '`admin`: manages the workspace\'s keys and sees its billing; `member`: calls the API only.' },
     created_at: dateTime('Creation time'), revoked_at: dateTime('When it was revoked', true),
   },
 };

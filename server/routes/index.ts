@@ -6,6 +6,7 @@
 import type { AnyRouteModule } from '../route.ts';
 import { adminModule } from './admin.ts';
 import { healthModule } from './health.ts';
+import { accountModule } from './v1/account.ts';
 import { batchModule } from './v1/batch.ts';
 import { brandModule } from './v1/brand.ts';
 import { crawlModule } from './v1/crawl.ts';
@@ -30,7 +31,7 @@ import { v2SearchModule } from './v2/search.ts';
 
 export const builtinRoutes: readonly AnyRouteModule[] = [
   scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule, endpointsModule,
-  leadModule, brandModule, diffModule, watchModule, socialModule,
+  leadModule, brandModule, diffModule, watchModule, socialModule, accountModule,
   // Firecrawl's v2 wire format over the same features (server/wire/v2).
   v2ScrapeModule, v2RunsModule, v2MapModule, v2SearchModule,
   // Cloud mode only (each module says when it is served): results, usage, and the admin API.

@@ -1,8 +1,9 @@
 /**
  * Cloud mode across real processes: the operator's CLI (`bun cli/main.ts admin …`) against the
  * database of a running server, end to end, on SQLite and Postgres — workspaces, keys, credits,
- * plan status and revocation take effect on the server at once — and, on Postgres, one balance
- * charged and one rate limit enforced together by two API processes sharing the database.
+ * plan status, key roles and revocation take effect on the server at once — and, on Postgres, one
+ * balance charged and one rate limit enforced together by two API processes sharing the database,
+ * and a key a workspace revokes through one of them refused by the other at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -88,6 +89,20 @@ for (const [name, open] of processDatabases()) {
       expect((await call(server, key, '/v1/usage')).status).toBe(401);
     }, 60_000);
 
+    test('key create --role member: a key that calls the API and is refused key management and billing', async () => {
+      const id = (await admin(db, 'workspace', 'create', '--name', 'Roles', '--plan', 'starter', '--credits', '5')).stdout;
+      const member = (await admin(db, 'key', 'create', '--workspace', id, '--name', 'ci', '--role', 'member')).stdout;
+      const owner = (await admin(db, 'key', 'create', '--workspace', id)).stdout;
+      expect((await admin(db, 'key', 'list', '--workspace', id)).stdout).toMatch(new RegExp(`trawl_…${member.slice(-4)}\\s+ci\\s+member`));
+      expect((await call(server, member, '/v1/scrape', { url: site.at('/page') })).status).toBe(200);
+      expect((await call(server, member, '/v1/keys')).status).toBe(403);
+      expect((await call(server, member, '/v1/usage')).status).toBe(403);
+      expect((await call(server, owner, '/v1/keys')).status).toBe(200);
+      const bad = await admin(db, 'key', 'create', '--workspace', id, '--role', 'owner');
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toContain('Invalid field --role');
+    }, 60_000);
+
     test('bad commands and values are refused with a message naming the flag, exit code 2; unknown ids exit 1', async () => {
       const plan = await admin(db, 'workspace', 'create', '--name', 'X', '--plan', 'gold');
       expect(plan.exitCode).toBe(2);
@@ -130,6 +145,18 @@ if (postgresTestUrl) {
       for (const server of servers) expect((await (await call(server, key, '/v1/usage')).json()).balance).toBe(0);
       const usage = await (await call(servers[0]!, key, '/v1/usage')).json();
       expect(usage.totals).toMatchObject({ runs: 10, credits: 10 });
+    });
+
+    test('a key a workspace revokes through one process is 401 on the other at once', async () => {
+      const id = (await admin(db, 'workspace', 'create', '--name', 'Revoking', '--plan', 'pro', '--credits', '10')).stdout;
+      const owner = (await admin(db, 'key', 'create', '--workspace', id)).stdout;
+      const made = await (await call(servers[0]!, owner, '/v1/keys', { name: 'short-lived' })).json();
+      // The other process has just accepted (and remembered) the new key.
+      expect((await call(servers[1]!, made.key, '/v1/results')).status).toBe(200);
+      const revoked = await fetch(`${servers[0]!.url}/v1/keys/${made.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${owner}` } });
+      expect(revoked.status).toBe(200);
+      expect((await call(servers[1]!, made.key, '/v1/results')).status).toBe(401);
+      expect((await call(servers[1]!, made.key, '/v1/scrape', { url: site.at('/page') })).status).toBe(401);
     });
 
     test('enforce one rate limit together: 12 requests against 6 per minute, 6 pass over both', async () => {

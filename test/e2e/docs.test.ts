@@ -120,11 +120,11 @@ describe('/docs and / over HTTP', () => {
     const browserAnswer = await fetch(`${trawl.url}/`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     const html = await browserAnswer.text();
     expect([browserAnswer.status, browserAnswer.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
-    for (const link of ['href="/docs"', 'href="/dashboard"', 'href="/openapi.json"']) expect(html).toContain(link);
+    for (const link of ['href="/docs"', 'href="/dashboard"', 'href="/account"', 'href="/openapi.json"']) expect(html).toContain(link);
     expect(html).not.toContain('<script');
     for (const accept of [undefined, 'application/json', '*/*']) {
       const res = await trawl.get('/', accept ? { accept } : {});
-      expect([res.status, res.body]).toEqual([200, { name: 'Trawl', version: trawl.trawl.version, links: { docs: '/docs', openapi: '/openapi.json', dashboard: '/dashboard', health: '/health', mcp: '/mcp' } }]);
+      expect([res.status, res.body]).toEqual([200, { name: 'Trawl', version: trawl.trawl.version, links: { docs: '/docs', openapi: '/openapi.json', dashboard: '/dashboard', account: '/account', health: '/health', mcp: '/mcp' } }]);
     }
     // Other methods on / are still unknown paths.
     expect((await trawl.post('/', {}, { authorization: `Bearer ${KEY}` })).status).toBe(404);

@@ -63,7 +63,7 @@ for (const database of testDatabases()) {
 
     test('a key is shown once and stored only as its hash and last four characters', async () => {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'starter', credits: 5 });
-      const { key, info } = await accounts.createKey(workspace.id, 'ci');
+      const { key, info } = await accounts.createKey(workspace.id, { name: 'ci' });
       expect(key).toMatch(KEY_PATTERN);
       expect(info).toMatchObject({ workspaceId: workspace.id, name: 'ci', suffix: key.slice(-4), revokedAt: null });
       expect(await workspaces.findAccountByKey(key)).toMatchObject({ id: workspace.id, plan: 'starter', credits: 5 });

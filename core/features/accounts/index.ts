@@ -11,7 +11,7 @@ import { Tokens } from '../../services.ts';
 import { AccountsToken, createAccountsService } from './accounts.ts';
 import { accountsConfigSchema, type AccountsSettings } from './config.ts';
 import { createLedger } from './ledger.ts';
-import { leasesMigration, usageMigration } from './migration.ts';
+import { keyRolesMigration, leasesMigration, usageMigration } from './migration.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { WorkspaceStoreToken } from '../../storage/workspaces.ts';
 import type { AccountTables } from './tables.ts';
@@ -25,11 +25,11 @@ export const accountsFeature = defineFeature<AccountsSettings>({
   name: 'accounts',
   description: 'Cloud mode: workspace plans and keys, credits charged per declared unit, the usage log and its retention, rate limits by plan.',
   config: accountsConfigSchema,
-  migrations: { 'accounts.0001_usage': usageMigration, 'accounts.0002_leases': leasesMigration },
+  migrations: { 'accounts.0001_usage': usageMigration, 'accounts.0002_leases': leasesMigration, 'accounts.0003_key_roles': keyRolesMigration },
   tokens: AccountTokens,
   services: [
-    // Every change an operator makes through the admin API is an audit line (the CLI logs its own).
-    service(AccountsToken, (ctx) => createAccountsService(dbOf(ctx), ctx.logger.child({ actor: 'admin-api' }))),
+    // Every change made through the admin API or a workspace's own keys is an audit line (the CLI logs its own).
+    service(AccountsToken, (ctx) => createAccountsService(dbOf(ctx), ctx.logger, 'admin-api')),
     service(UsageToken, (ctx) => createUsageReader(dbOf(ctx))),
     service(RateLimiterToken, (ctx) => createRateLimiter(dbOf(ctx), ctx.resolve(Tokens.Storage).dialect)),
     service(MeterToken, (ctx) => createLedger({

@@ -80,3 +80,17 @@ export const leasesMigration: Migration = {
     await db.schema.dropTable('credit_leases').ifExists().execute();
   },
 };
+
+/**
+ * Migration `accounts.0003_key_roles`: every API key gets a role, `admin` or `member`. Keys that
+ * exist when it runs become `admin` (they could do everything before), and so does any key added
+ * without a role (the configured key of a self-hosted server, the operator's keys by default).
+ */
+export const keyRolesMigration: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable('api_keys').addColumn('role', 'text', (c) => c.notNull().defaultTo('admin')).execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.alterTable('api_keys').dropColumn('role').execute();
+  },
+};

@@ -36,6 +36,8 @@ export interface UsageTotals {
   credits: number;
   byEndpoint: Array<{ endpoint: string; runs: number; credits: number }>;
   byDay: Array<{ day: string; runs: number; credits: number }>;
+  /** Each day's runs and credits of each endpoint (a chart's series), by day then endpoint. */
+  byDayEndpoint: Array<{ day: string; endpoint: string; runs: number; credits: number }>;
 }
 
 export interface UsageReader {
@@ -64,10 +66,11 @@ export function createUsageReader(db: AccountsDb): UsageReader {
 
   return {
     async totals(workspace, range) {
-      const [all, byEndpoint, byDay] = await Promise.all([
+      const [all, byEndpoint, byDay, byDayEndpoint] = await Promise.all([
         scoped(workspace, range).select((eb) => sums(eb)).executeTakeFirstOrThrow(),
         scoped(workspace, range).select('endpoint').select((eb) => sums(eb)).groupBy('endpoint').orderBy('endpoint').execute(),
         scoped(workspace, range).select(day.as('day')).select((eb) => sums(eb)).groupBy(day).orderBy(day).execute(),
+        scoped(workspace, range).select([day.as('day'), 'endpoint']).select((eb) => sums(eb)).groupBy([day, 'endpoint']).orderBy(day).orderBy('endpoint').execute(),
       ]);
       const row = all as Record<string, unknown>;
       return {
@@ -75,6 +78,7 @@ export function createUsageReader(db: AccountsDb): UsageReader {
         credits: number(row.credits),
         byEndpoint: byEndpoint.map((r: Record<string, unknown>) => ({ endpoint: String(r.endpoint), runs: number(r.runs), credits: number(r.credits) })),
         byDay: byDay.map((r: Record<string, unknown>) => ({ day: String(r.day), runs: number(r.runs), credits: number(r.credits) })),
+        byDayEndpoint: byDayEndpoint.map((r: Record<string, unknown>) => ({ day: String(r.day), endpoint: String(r.endpoint), runs: number(r.runs), credits: number(r.credits) })),
       };
     },
 

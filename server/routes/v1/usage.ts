@@ -2,6 +2,7 @@
  * GET /v1/usage (cloud mode): the workspace's balance and plan, its credits and runs by endpoint and
  * by UTC day over a range (`from`, `to`; the last 30 days by default), and the runs themselves,
  * newest first and paginated — one row per billable call or crawl/batch run, with what it cost.
+ * Billing: admin keys only (`admin`: 403 for a member key).
  */
 import { z } from 'zod';
 import { UsageToken, type UsageRun } from '../../../core/features/accounts/usage.ts';
@@ -80,6 +81,7 @@ const usageOpenApi = {
                   ...counts,
                   by_endpoint: { type: 'array', items: { type: 'object', properties: { endpoint: { type: 'string' }, ...counts } } },
                   by_day: { type: 'array', items: { type: 'object', properties: { day: { type: 'string', format: 'date' }, ...counts } } },
+                  by_day_endpoint: { type: 'array', description: 'Each day\'s counts per endpoint, by day then endpoint.', items: { type: 'object', properties: { day: { type: 'string', format: 'date' }, endpoint: { type: 'string' }, ...counts } } },
                 },
               },
               runs: { type: 'array', items: runSchema },
@@ -88,6 +90,7 @@ const usageOpenApi = {
           }, 'Usage'),
           400: errorBody('Invalid from, to, page or per_page'),
           401: errorBody('Invalid or missing API key'),
+          403: errorBody('A member key: billing needs an admin key'),
         },
       },
     },
@@ -99,7 +102,7 @@ export const usageModule = defineRoutes({
   mounted: (env) => env.config.mode === 'cloud',
   needs: { usage: UsageToken, meter: MeterToken, accounts: AccountsToken },
   routes: ({ usage, meter, accounts }, env) => [{
-    method: 'GET', path: '/v1/usage',
+    method: 'GET', path: '/v1/usage', admin: 'reading the usage and billing of the workspace',
     async handle({ request, workspace }) {
       const range = readRange(request);
       const page = readPageQuery(request);
@@ -120,7 +123,7 @@ export const usageModule = defineRoutes({
         rate_limit_per_minute: account.rateLimit ?? env.config.plans[account.plan].rateLimitPerMinute,
         from: range.from,
         to: range.to,
-        totals: { runs: totals.runs, credits: totals.credits, by_endpoint: totals.byEndpoint, by_day: totals.byDay },
+        totals: { runs: totals.runs, credits: totals.credits, by_endpoint: totals.byEndpoint, by_day: totals.byDay, by_day_endpoint: totals.byDayEndpoint },
         ...pageOf('runs', runs.items.map(presentRun), runs.total, page, request),
       };
     },
