@@ -9,7 +9,7 @@ import { AccountsToken, type AccountsService, type KeyInfo } from '../../core/fe
 import { PLANS, WORKSPACE_STATUSES, type Account } from '../../core/storage/workspaces.ts';
 import type { TrawlConfig } from '../../core/config-schema.ts';
 import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../openapi-shapes.ts';
-import { pageOf, readPageQuery } from '../pagination.ts';
+import { pagedQuery, pageFrom, pageOf } from '../pagination.ts';
 import { defineRoutes, route, type Route } from '../route.ts';
 
 const name = z.string().trim().min(1).max(200);
@@ -65,14 +65,14 @@ function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Ro
         return Response.json(present(account), { status: 201 });
       },
     }),
-    {
-      method: 'GET', path: '/admin/workspaces',
-      async handle({ request }) {
-        const query = readPageQuery(request);
-        const { items, total } = await accounts.listWorkspaces({ offset: (query.page - 1) * query.perPage, limit: query.perPage });
-        return pageOf('workspaces', items.map(present), total, query, request);
+    route({
+      method: 'GET', path: '/admin/workspaces', query: pagedQuery(),
+      async handle({ request, query }) {
+        const page = pageFrom(query);
+        const { items, total } = await accounts.listWorkspaces(page);
+        return pageOf('workspaces', items.map(present), total, page, request);
       },
-    },
+    }),
     {
       method: 'GET', path: '/admin/workspaces/:id',
       async handle({ params }) {

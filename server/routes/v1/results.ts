@@ -11,15 +11,14 @@ import { MeterToken } from '../../../core/metering.ts';
 import { isScrapeResult } from '../../../core/features/crawl/legacy.ts';
 import { UsageToken } from '../../../core/features/accounts/usage.ts';
 import { Tokens, type StoredResult, type StoredResultSummary } from '../../../core/services.ts';
-import { parseOrThrow } from '../../../core/validation.ts';
 import { dateTime, errorBody, jsonBody, paging, schemaRef } from '../../openapi-shapes.ts';
-import { pageOf, readPageQuery } from '../../pagination.ts';
-import { defineRoutes } from '../../route.ts';
+import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
+import { defineRoutes, route } from '../../route.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 
 const endpointName = z.string().min(1).max(64);
 const lookupQuery = z.object({ endpoint: endpointName.default('scrape'), url: z.string().min(1).max(8192) });
-const listQuery = z.object({ endpoint: endpointName.optional() });
+const listQuery = pagedQuery({ endpoint: endpointName.optional() });
 /** Ids are UUIDs; anything much longer is not worth a query. */
 const MAX_ID = 64;
 
@@ -27,8 +26,6 @@ const summary = (result: StoredResultSummary) => ({ id: result.id, endpoint: res
 /** Outputs are stored in the internal model and shown in the /v1 shape (rows from before it are shown as stored). */
 const present = (result: StoredResult) => ({ ...summary(result), data: isScrapeResult(result.output) ? presentResult(result.output) : result.output });
 const notFound = (what: string) => new TrawlError('not_found', what);
-
-const query = (request: Request) => Object.fromEntries(new URL(request.url).searchParams);
 
 const resultSchema = {
   type: 'object',
@@ -85,25 +82,23 @@ export const resultsModule = defineRoutes({
   mounted: (env) => env.config.mode === 'cloud',
   needs: { results: Tokens.Results, usage: UsageToken, meter: MeterToken },
   routes: ({ results, usage, meter }) => [
-    {
-      method: 'GET', path: '/v1/cache/lookup',
-      async handle({ request, workspace }) {
-        const params = query(request);
-        const { endpoint, url } = parseOrThrow(lookupQuery, { endpoint: params.endpoint, url: params.url });
+    route({
+      method: 'GET', path: '/v1/cache/lookup', query: lookupQuery,
+      async handle({ query, workspace }) {
+        const { endpoint, url } = query;
         const found = await results.latest(workspace, endpoint, url);
         if (!found) throw notFound(`No stored ${endpoint} result for this URL`);
         return present(found);
       },
-    },
-    {
-      method: 'GET', path: '/v1/results',
-      async handle({ request, workspace }) {
-        const page = readPageQuery(request);
-        const { endpoint } = parseOrThrow(listQuery, { endpoint: query(request).endpoint });
-        const { items, total } = await results.list(workspace, { endpoint, page: page.page, perPage: page.perPage });
+    }),
+    route({
+      method: 'GET', path: '/v1/results', query: listQuery,
+      async handle({ request, workspace, query }) {
+        const page = pageFrom(query);
+        const { items, total } = await results.list(workspace, { endpoint: query.endpoint, ...page });
         return pageOf('results', items.map(summary), total, page, request);
       },
-    },
+    }),
     {
       method: 'GET', path: '/v1/results/:id',
       async handle({ params, workspace }) {

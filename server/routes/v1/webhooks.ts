@@ -11,9 +11,9 @@ import { WEBHOOK_EVENTS, type Webhook, type WebhookDelivery, type WebhookStore }
 import { readJsonBody } from '../../body.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
 import { receiverRefusal, receiverUrlSchema } from '../../../core/net/receiver.ts';
-import { pageOf, readPageQuery } from '../../pagination.ts';
+import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
 import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
-import { defineRoutes, type Route } from '../../route.ts';
+import { defineRoutes, route, type Route } from '../../route.ts';
 
 const eventList = z.array(z.enum(WEBHOOK_EVENTS)).min(1, 'must list at least one event').max(WEBHOOK_EVENTS.length * 4);
 
@@ -79,14 +79,14 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: nu
         return Response.json({ ...present(webhook), secret }, { status: 201 });
       },
     },
-    {
-      method: 'GET', path: '/v1/webhooks',
-      async handle({ request, workspace }) {
-        const query = readPageQuery(request);
-        const { items, total } = await store.list(workspace, query);
-        return pageOf('webhooks', items.map(present), total, query, request);
+    route({
+      method: 'GET', path: '/v1/webhooks', query: pagedQuery(),
+      async handle({ request, workspace, query }) {
+        const page = pageFrom(query);
+        const { items, total } = await store.list(workspace, page);
+        return pageOf('webhooks', items.map(present), total, page, request);
       },
-    },
+    }),
     {
       method: 'GET', path: '/v1/webhooks/:id',
       handle: async ({ params, workspace }) => present(await found(workspace, params.id!)),
@@ -108,15 +108,15 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: nu
         return { id: params.id, deleted: true };
       },
     },
-    {
-      method: 'GET', path: '/v1/webhooks/:id/deliveries',
-      async handle({ params, request, workspace }) {
-        const query = readPageQuery(request);
+    route({
+      method: 'GET', path: '/v1/webhooks/:id/deliveries', query: pagedQuery(),
+      async handle({ params, request, workspace, query }) {
+        const page = pageFrom(query);
         await found(workspace, params.id!);
-        const { items, total } = await store.deliveries(workspace, params.id!, query);
-        return pageOf('deliveries', items.map(presentDelivery), total, query, request);
+        const { items, total } = await store.deliveries(workspace, params.id!, page);
+        return pageOf('deliveries', items.map(presentDelivery), total, page, request);
       },
-    },
+    }),
   ] satisfies Route[];
 }
 
