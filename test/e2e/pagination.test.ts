@@ -10,6 +10,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { WebhookStoreToken } from '../../core/features/webhooks/store.ts';
 import type { Storage } from '../../core/services.ts';
+import { mountApi } from '../../server/app.ts';
+import { refusesUnknownQuery } from '../../server/query.ts';
 import { admin, ADMIN_KEY, bearer, cloudTenants } from '../helpers/cloud-tenants.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -180,6 +182,30 @@ for (const database of testDatabases()) {
       expect(first.body).toMatchObject({ total: 50, limit: 20, offset: 0, next: '/v1/social/monitors?limit=20&offset=20' });
       const third = await get('/v1/social/monitors?limit=20&offset=40', key);
       expect([third.body.monitors.length, third.body.next]).toEqual([10, undefined]);
+    });
+
+    test('OpenAPI documents exactly the query parameters each route declares, paging through the shared components', async () => {
+      const { routes } = mountApi(server.trawl);
+      const doc = (await get('/openapi.json', {})).body;
+      const resolve = (parameter: any) => (parameter.$ref ? doc.components.parameters[parameter.$ref.split('/').pop()] : parameter);
+      // Declared for the watch list's filters, which are documented with their implementation.
+      const undocumented: Record<string, string[]> = { 'GET /v1/watch': ['tag', 'search'] };
+      let paged = 0;
+      for (const route of routes.filter((r) => refusesUnknownQuery(r.path))) {
+        const name = `${route.method} ${route.path}`;
+        const operation = doc.paths[route.path.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[route.method.toLowerCase()];
+        expect([name, operation === undefined]).toEqual([name, false]);
+        const documented = (operation.parameters ?? []).map(resolve).filter((p: any) => p.in === 'query').map((p: any) => p.name).sort();
+        const declared = Object.keys(route.query?.shape ?? {}).filter((key) => !undocumented[name]?.includes(key)).sort();
+        expect([name, documented]).toEqual([name, declared]);
+        expect([name, operation.responses[400] === undefined]).toEqual([name, false]);
+        if (declared.includes('limit')) {
+          paged++;
+          expect([name, operation.parameters.filter((p: any) => p.$ref?.startsWith('#/components/parameters/')).length]).toEqual([name, 4]);
+        }
+      }
+      expect(paged).toBe(11);
+      expect(Object.keys(doc.components.parameters)).toEqual(['Limit', 'Offset', 'Page', 'PerPage']);
     });
 
     test('every other /v1 and admin route refuses unknown query parameters; a metered one before charging; /v2 does not check', async () => {

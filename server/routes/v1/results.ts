@@ -11,7 +11,7 @@ import { MeterToken } from '../../../core/metering.ts';
 import { isScrapeResult } from '../../../core/features/crawl/legacy.ts';
 import { UsageToken } from '../../../core/features/accounts/usage.ts';
 import { Tokens, type StoredResult, type StoredResultSummary } from '../../../core/services.ts';
-import { dateTime, errorBody, jsonBody, paging, schemaRef } from '../../openapi-shapes.ts';
+import { dateTime, errorBody, jsonBody, pagedBody, paging, PAGING_ERROR, schemaRef } from '../../openapi-shapes.ts';
 import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route } from '../../route.ts';
 import { presentResult } from '../../wire/v1/present.ts';
@@ -56,8 +56,8 @@ const resultsOpenApi = {
         description: 'Without their outputs (GET /v1/results/{id} has them).',
         parameters: [{ name: 'endpoint', in: 'query', schema: { type: 'string' } }, ...paging],
         responses: {
-          200: jsonBody({ type: 'object', properties: { results: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, endpoint: { type: 'string' }, url: { type: 'string' }, created_at: dateTime('When it was produced') } } }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: { type: 'string' } } }, 'A page of results'),
-          400: errorBody('Invalid page or per_page'), ...unauthorized,
+          200: jsonBody(pagedBody('results', { type: 'object', properties: { id: { type: 'string' }, endpoint: { type: 'string' }, url: { type: 'string' }, created_at: dateTime('When it was produced') } }), 'A slice of results'),
+          400: errorBody(PAGING_ERROR), ...unauthorized,
         },
       },
     },

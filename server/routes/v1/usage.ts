@@ -8,7 +8,7 @@ import { UsageToken, type UsageRun } from '../../../core/features/accounts/usage
 import { TrawlError } from '../../../core/errors.ts';
 import { MeterToken } from '../../../core/metering.ts';
 import { AccountsToken } from '../../../core/features/accounts/accounts.ts';
-import { dateTime, errorBody, jsonBody, paging } from '../../openapi-shapes.ts';
+import { dateTime, errorBody, jsonBody, pageFields, paging, PAGING_ERROR } from '../../openapi-shapes.ts';
 import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route } from '../../route.ts';
 
@@ -80,10 +80,10 @@ const usageOpenApi = {
                 },
               },
               runs: { type: 'array', items: runSchema },
-              page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: { type: 'string' },
+              ...pageFields,
             },
           }, 'Usage'),
-          400: errorBody('Invalid from, to, page or per_page'),
+          400: errorBody(`Invalid from or to; ${PAGING_ERROR}`),
           401: errorBody('Invalid or missing API key'),
         },
       },
