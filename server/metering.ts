@@ -7,8 +7,9 @@
  * call of a lapsed one), counts the call against the workspace's rate limit (429 with Retry-After;
  * `X-RateLimit-*` on every answer) and, for a metered route, takes its price (402 `Insufficient
  * credits`, before any work) — mostly without a database write, from what the process holds
- * (core/features/accounts/purse.ts). A metered call reads its body first (`input`: 400 before
- * anything is counted or charged); the others are counted first. After the handler the call's
+ * (core/features/accounts/purse.ts). A metered call reads its query and body first (400 before
+ * anything is counted or charged); the others are counted first. Every route's query string is
+ * checked against what it declares (server/query.ts). After the handler the call's
  * usage row is written with its outcome, behind the answer, and the charge
  * goes back when the handler failed. Metered answers carry `X-Credits-Used`, `X-Credits-Remaining`
  * and `X-Usage-Id`. A metered call's JSON answer is kept as its result (core/features/results/outputs.ts)
@@ -28,6 +29,7 @@ import type { Account, Plan } from '../core/storage/workspaces.ts';
 import { nowIso } from '../core/storage/values.ts';
 import { invalidKey, memberRefused, type Authenticator } from './auth.ts';
 import { readJsonBody } from './body.ts';
+import { readQuery } from './query.ts';
 import { errorResponse, type ErrorPresenter } from './errors.ts';
 import type { Caller, Route, RouteMeter, RouteRequest } from './route.ts';
 
@@ -109,10 +111,16 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     }
   }
 
-  /** The body of a metered call; a remembered key is read again before a bad body is answered 400 (a revoked key stays 401). */
-  async function readBody(route: Route, request: Request, caller: Caller): Promise<unknown> {
+  /** The declared query and body (400 on either); the query is checked for every route, with or without a body. */
+  async function readInput(route: Route, request: Request): Promise<Pick<RouteRequest, 'query' | 'body'>> {
+    const query = readQuery(route, request) as RouteRequest['query'];
+    return { query, body: route.input ? await readJsonBody(request, route.input, maxBody, route.emptyBody) : undefined };
+  }
+
+  /** The input of a metered call; a remembered key is read again before a bad query or body is answered 400 (a revoked key stays 401). */
+  async function readMeteredInput(route: Route, request: Request, caller: Caller): Promise<Pick<RouteRequest, 'query' | 'body'>> {
     try {
-      return await readJsonBody(request, route.input!, maxBody, route.emptyBody);
+      return await readInput(route, request);
     } catch (err) {
       if (!(await auth.refresh(caller))) throw invalidKey();
       throw err;
@@ -198,17 +206,17 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
 
   async function cloud(route: Route, input: RunInput, caller: Caller, headers: Record<string, string>): Promise<Response> {
     const account = caller.account!;
-    const request: RouteRequest = { ...input, workspace: caller.workspace, caller, body: undefined, usage: {} };
+    const request: RouteRequest = { ...input, workspace: caller.workspace, caller, body: undefined, query: {}, usage: {} };
     if (route.meter) {
       checkRole(route, caller);
       Object.assign(headers, creditHeaders(0, account.credits));
-      if (route.input) request.body = await readBody(route, input.request, caller);
+      Object.assign(request, await readMeteredInput(route, input.request, caller));
       return metered(route, request, caller, headers);
     }
     const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid) });
     checkAdmission(route, caller, admitted, headers);
     checkRole(route, caller);
-    if (route.input) request.body = await readJsonBody(input.request, route.input, maxBody, route.emptyBody);
+    Object.assign(request, await readInput(route, input.request));
     return withHeaders(toResponse(await route.handle(request)), headers);
   }
 
@@ -219,8 +227,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       const limit = limiter && caller.scope === 'workspace' ? config.rateLimit.perMinute : undefined;
       if (limit !== undefined) checkRate(await limiter!.hit(caller.workspace, limit), headers);
       checkRole(route, caller);
-      const body = route.input ? await readJsonBody(input.request, route.input, maxBody, route.emptyBody) : undefined;
-      const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, body, usage: {} }));
+      const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, ...(await readInput(route, input.request)), usage: {} }));
       return limit === undefined ? response : withHeaders(response, headers);
     } catch (err) {
       return withHeaders(errorResponse(err, logger, { method: input.request.method, path: route.path }, present), headers, true);

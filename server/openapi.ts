@@ -4,8 +4,11 @@
  * that validate requests, so the document cannot drift from the code on inputs. In cloud mode the
  * answers the route runner adds (server/metering.ts) are written into each operation from the
  * routes' own declarations: 402 and the credit headers where a route is metered, 403 where it is
- * paid or metered, 429 and the rate-limit headers on every authenticated route.
+ * paid or metered, 429 and the rate-limit headers on every authenticated route. The paging
+ * parameters are shared components, and every route that refuses unknown query parameters has a 400.
  */
+import { pagingParameters } from './openapi-shapes.ts';
+import { refusesUnknownQuery } from './query.ts';
 import type { OpenApiPart, Route, RouteEnv } from './route.ts';
 
 const errorSchema = {
@@ -36,12 +39,15 @@ const rateHeaders = {
 
 const DESCRIPTION =
   'Web content extraction. Authenticate with `Authorization: Bearer <key>` when the server was started with an API key; ' +
-  'without one every request is allowed. Errors are `{"error": "<message>"}`: 400 invalid input (the message names the field), ' +
+  'without one every request is allowed. Errors are `{"error": "<message>"}`: 400 invalid input (the message names the field; a query ' +
+  'parameter an operation does not list is `Unknown query parameter: <name>`, like an unknown body field), ' +
   '401 bad key, 404 unknown path or id, 413 body over the limit, 422 the target could not be fetched or processed ' +
   '(`Failed to fetch URL: <reason>`) or a language model\'s answer stayed invalid, 500 internal, 502 a configured provider (search, ' +
   'language model) failed, 503 none is configured, one is rate limited (with `Retry-After`) or the server is busy, 504 a language model did not answer in time. ' +
   'Every answer carries `X-Request-Id`: the request\'s own when it sent one of 1–128 visible ASCII characters, else a generated one; the server\'s ' +
-  'log lines for the request and the jobs and webhook deliveries it started carry it too.';
+  'log lines for the request and the jobs and webhook deliveries it started carry it too. Lists page one way: `limit` (1–100, default 20) ' +
+  'and `offset` (default 0), or the alias `page` and `per_page` (not both styles at once); every list answer carries `total`, `limit`, ' +
+  '`offset`, the alias\'s `page` and `per_page`, and `next`, the path of the following slice, only while items remain.';
 
 const CLOUD_DESCRIPTION =
   ' Cloud mode: keys are `trawl_` followed by 43 URL-safe characters, made by the workspace\'s operator. Metered calls are charged in ' +
@@ -68,6 +74,15 @@ function addCloudAnswers(paths: Record<string, any>, routes: readonly Route[]): 
     for (const [status, response] of Object.entries(responses) as Array<[string, any]>) {
       if (status.startsWith('2')) response.headers = { ...response.headers, ...creditHeaders, 'X-Usage-Id': { description: 'The call\'s usage-log row.', schema: { type: 'string' } }, ...rateHeaders };
     }
+  }
+}
+
+/** Every operation that refuses unknown query parameters (server/query.ts) says so, unless it documents its 400 already. */
+function addQueryAnswers(paths: Record<string, any>, routes: readonly Route[]): void {
+  for (const route of routes) {
+    const operation = paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
+    if (!operation || !refusesUnknownQuery(route.path)) continue;
+    (operation.responses ??= {})[400] ??= error('`Unknown query parameter: <name>`: a query parameter this operation does not take');
   }
 }
 
@@ -125,6 +140,7 @@ export function buildOpenApi(env: RouteEnv, parts: readonly OpenApiPart[], route
   const merge = (key: 'paths' | 'schemas' | 'webhooks') => Object.assign({}, ...parts.map((part) => part[key] ?? {})) as Record<string, unknown>;
   const cloud = env.config.mode === 'cloud';
   const paths = structuredClone(merge('paths')) as Record<string, any>;
+  addQueryAnswers(paths, routes);
   if (cloud) addCloudAnswers(paths, routes);
   const tags = [...tagByFamily(paths), ...new Map(parts.flatMap((part) => part.tags ?? []).map((tag) => [tag.name, tag])).values()];
   return {
@@ -136,6 +152,7 @@ export function buildOpenApi(env: RouteEnv, parts: readonly OpenApiPart[], route
     webhooks: merge('webhooks'),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      parameters: pagingParameters,
       schemas: { ...merge('schemas'), Error: errorSchema },
     },
   };

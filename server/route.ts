@@ -47,13 +47,15 @@ export interface UsageNote {
 }
 
 /** What a handler gets for one request, after authentication. */
-export interface RouteRequest<B = unknown> {
+export interface RouteRequest<B = unknown, Q = Record<string, unknown>> {
   request: Request;
   params: Record<string, string>;
   workspace: string;
   caller: Caller;
   /** The validated body, when the route declares `input`. */
   body: B;
+  /** The validated query string, as the route's `query` declares it (server/query.ts). */
+  query: Q;
   /** Filled in by metered handlers; ignored elsewhere. */
   usage: UsageNote;
   /** Bun's server, for handlers that tune their connection (event streams switch the idle timeout off). */
@@ -78,8 +80,11 @@ export interface RouteMeter<B> {
   key?(body: B): string | undefined;
 }
 
+/** A route's query parameters: a zod object, whose keys are the parameters it accepts. */
+export type QuerySchema<Q> = z.ZodType<Q> & { shape: Record<string, unknown> };
+
 // Route lists mix bodies of every type; each route is typed where it is written.
-export interface Route<B = any> {
+export interface Route<B = any, Q = any> {
   method: Method;
   /** Elysia path syntax: `/v1/crawl/:id`. */
   path: string;
@@ -93,6 +98,12 @@ export interface Route<B = any> {
   input?: z.ZodType<B>;
   /** No body at all reads as `{}` (every field of `input` is optional). */
   emptyBody?: boolean;
+  /**
+   * The query parameters the route accepts, validated like a body and handed in as `query`. Under
+   * /v1 and /admin a parameter the route does not declare is a 400 (`Unknown query parameter: foo`),
+   * so a route without `query` accepts none; lists declare `pagedQuery(…)` (server/pagination.ts).
+   */
+  query?: QuerySchema<Q>;
   meter?: RouteMeter<B>;
   /**
    * A paid feature, named for the answer: free and lapsed workspaces get 403 `<paid> requires a
@@ -104,11 +115,11 @@ export interface Route<B = any> {
    * <admin> needs an admin key of the workspace`, before its body is read (server/metering.ts).
    */
   admin?: string;
-  handle(input: RouteRequest<B>): unknown;
+  handle(input: RouteRequest<B, Q>): unknown;
 }
 
-/** A route with its body type checked against its declarations. */
-export const route = <B>(definition: Route<B>): Route<B> => definition;
+/** A route with its body and query types checked against its declarations. */
+export const route = <B, Q = Record<string, unknown>>(definition: Route<B, Q>): Route<B, Q> => definition;
 
 /** One open WebSocket as a socket route sees it: text out, nothing in. */
 export interface RouteSocket {

@@ -125,11 +125,11 @@ for (const database of testDatabases()) {
       await save({ workspace: 'other' });
       const newestFirst = ids.toReversed();
 
-      const pages = await Promise.all([1, 2, 3, 4].map((page) => store.list('default', { endpoint: 'scrape', page, perPage: 2 })));
+      const pages = await Promise.all([0, 2, 4, 6].map((offset) => store.list('default', { endpoint: 'scrape', offset, limit: 2 })));
       expect(pages.map((p) => p.total)).toEqual([5, 5, 5, 5]);
       expect(pages.map((p) => p.items.map((r) => r.id))).toEqual([newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4), []]);
 
-      const all = await store.list('default', { page: 1, perPage: 50 });
+      const all = await store.list('default', { offset: 0, limit: 50 });
       expect(all.total).toBe(6);
       expect(all.items.every((r) => r.workspace === 'default')).toBe(true);
       expect(typeof all.total).toBe('number');
@@ -138,7 +138,7 @@ for (const database of testDatabases()) {
     test('list clamps nonsensical paging instead of running unbounded', async () => {
       await save();
       await save();
-      const result = await store.list('default', { page: 0, perPage: 0 });
+      const result = await store.list('default', { offset: -3, limit: 0 });
       expect(result).toMatchObject({ total: 2 });
       expect(result.items).toHaveLength(1);
     });

@@ -9,7 +9,7 @@ import type { Selectable } from 'kysely';
 import type { Job } from '../job.ts';
 import type { ResultStore, Storage, StoredResult, StoredResultSummary } from '../services.ts';
 import type { ResultsTable } from './schema.ts';
-import { nowIso, readInt, readJson, sha256Hex } from './values.ts';
+import { boundedWindow, nowIso, readInt, readJson, sha256Hex } from './values.ts';
 
 /** Request fields that cannot change the output, so two requests differing only here share a cache entry. */
 const NOT_PART_OF_OUTPUT = new Set(['noCache', 'maxAgeMs', 'storeInCache']);
@@ -112,10 +112,8 @@ export function createResultStore(storage: Storage): ResultStore {
     latest: (workspace, endpoint, url) => newest(workspace, endpoint, url),
 
     async list(workspace, query) {
-      // Pages are 1-based; out-of-range values are clamped rather than rejected because the
-      // route has already validated what it exposes and the store must never run unbounded.
-      const perPage = Math.min(Math.max(Math.trunc(query.perPage) || 1, 1), MAX_PER_PAGE);
-      const page = Math.max(Math.trunc(query.page) || 1, 1);
+      // Out-of-range values are clamped rather than rejected: the route has already validated what it exposes.
+      const { limit, offset } = boundedWindow(query, MAX_PER_PAGE);
       let base = db.selectFrom('results').where('workspace_id', '=', workspace);
       if (query.endpoint !== undefined) base = base.where('endpoint', '=', query.endpoint);
       const [counted, rows] = await Promise.all([
@@ -124,8 +122,8 @@ export function createResultStore(storage: Storage): ResultStore {
           .select(SUMMARY_COLUMNS)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
-          .limit(perPage)
-          .offset((page - 1) * perPage)
+          .limit(limit)
+          .offset(offset)
           .execute(),
       ]);
       return { items: rows.map(toSummary), total: readInt(counted.total) };

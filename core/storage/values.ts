@@ -48,3 +48,14 @@ export function nowIso(): string {
   lastTimestamp = now;
   return new Date(now).toISOString();
 }
+
+/** A slice of a list: skip `offset` rows, return at most `limit`. */
+export interface Window {
+  offset: number;
+  limit: number;
+}
+
+/** A window made safe for a query: `limit` within 1..max, `offset` ≥ 0; a store never runs unbounded. */
+export function boundedWindow(query: Window, max: number): Window {
+  return { limit: Math.min(Math.max(Math.trunc(query.limit) || 1, 1), max), offset: Math.max(Math.trunc(query.offset) || 0, 0) };
+}

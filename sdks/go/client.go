@@ -66,6 +66,12 @@ func (c *Client) Call(ctx context.Context, endpoint string, params []string, que
 
 func pageQuery(q PageQuery) url.Values {
 	v := url.Values{}
+	if q.Limit > 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	if q.Offset > 0 {
+		v.Set("offset", strconv.Itoa(q.Offset))
+	}
 	if q.Page > 0 {
 		v.Set("page", strconv.Itoa(q.Page))
 	}
@@ -154,7 +160,7 @@ func (c *Client) RetryCrawl(ctx context.Context, id string) (*RunStarted, error)
 	return call[RunStarted](c, ctx, "POST /v1/crawl/{id}/retry", []string{id}, nil, nil)
 }
 func (c *Client) WaitForCrawl(ctx context.Context, id string, o WaitOptions) (*RunStatus, error) {
-	return wait(ctx, o, func() (*RunStatus, error) { return c.GetCrawl(ctx, id, PageQuery{PerPage: 1}) }, runEnded)
+	return wait(ctx, o, func() (*RunStatus, error) { return c.GetCrawl(ctx, id, PageQuery{Limit: 1}) }, runEnded)
 }
 
 // Crawl starts a crawl and waits for it to end.
@@ -178,7 +184,7 @@ func (c *Client) CancelBatch(ctx context.Context, id string) (*RunStarted, error
 	return call[RunStarted](c, ctx, "DELETE /v1/batch/{id}", []string{id}, nil, nil)
 }
 func (c *Client) WaitForBatch(ctx context.Context, id string, o WaitOptions) (*RunStatus, error) {
-	return wait(ctx, o, func() (*RunStatus, error) { return c.GetBatch(ctx, id, PageQuery{PerPage: 1}) }, runEnded)
+	return wait(ctx, o, func() (*RunStatus, error) { return c.GetBatch(ctx, id, PageQuery{Limit: 1}) }, runEnded)
 }
 
 // Batch starts a batch and waits for it to end.

@@ -13,9 +13,11 @@ import (
 // List is one page of a list endpoint; Items holds the list under its endpoint's key.
 type List[T any] struct {
 	Items   []T
-	Page    int
-	PerPage int
 	Total   int
+	Limit   int
+	Offset  int
+	Page    int // the alias's view of Offset and Limit
+	PerPage int
 	Next    string // path of the next page; empty on the last
 	Raw     map[string]json.RawMessage
 	// fetchNext, when set, gets the next page instead of Next (cursor-paged lists).
@@ -24,7 +26,7 @@ type List[T any] struct {
 
 func decodeList[T any](key string, raw map[string]json.RawMessage) (*List[T], error) {
 	list := &List[T]{Raw: raw}
-	for field, into := range map[string]interface{}{key: &list.Items, "page": &list.Page, "per_page": &list.PerPage, "total": &list.Total, "next": &list.Next} {
+	for field, into := range map[string]interface{}{key: &list.Items, "limit": &list.Limit, "offset": &list.Offset, "page": &list.Page, "per_page": &list.PerPage, "total": &list.Total, "next": &list.Next} {
 		if value, ok := raw[field]; ok {
 			if err := json.Unmarshal(value, into); err != nil {
 				return nil, err

@@ -5,30 +5,30 @@ package trawl
 
 import (
 	"context"
-	"net/url"
-	"strconv"
 )
 
 func (c *Client) CreateSocialMonitor(ctx context.Context, r SocialMonitorRequest) (*SocialMonitor, error) {
 	return call[SocialMonitor](c, ctx, "POST /v1/social/monitors", nil, nil, r)
 }
 
-// ListSocialMonitors lists monitors; limit and offset 0 take the server's defaults.
+// ListSocialMonitors lists one page of monitors; limit and offset 0 take the server's defaults
+// (SocialMonitorsPage has the total and the next link; IterSocialMonitors walks them all).
 func (c *Client) ListSocialMonitors(ctx context.Context, limit, offset int) ([]SocialMonitor, error) {
-	query := url.Values{}
-	if limit > 0 {
-		query.Set("limit", strconv.Itoa(limit))
-	}
-	if offset > 0 {
-		query.Set("offset", strconv.Itoa(offset))
-	}
-	list, err := call[struct {
-		Monitors []SocialMonitor `json:"monitors"`
-	}](c, ctx, "GET /v1/social/monitors", nil, query, nil)
+	list, err := c.SocialMonitorsPage(ctx, PageQuery{Limit: limit, Offset: offset})
 	if err != nil {
 		return nil, err
 	}
-	return list.Monitors, nil
+	return list.Items, nil
+}
+
+// SocialMonitorsPage is one page of monitors with its total and next link.
+func (c *Client) SocialMonitorsPage(ctx context.Context, q PageQuery) (*List[SocialMonitor], error) {
+	return listOf[SocialMonitor](c, ctx, "monitors", "GET /v1/social/monitors", nil, pageQuery(q))
+}
+
+// IterSocialMonitors walks every monitor of the workspace.
+func (c *Client) IterSocialMonitors(q PageQuery) *Pager[SocialMonitor] {
+	return newPager(c, "monitors", func(ctx context.Context) (*List[SocialMonitor], error) { return c.SocialMonitorsPage(ctx, q) })
 }
 func (c *Client) GetSocialMonitor(ctx context.Context, id string) (*SocialMonitor, error) {
 	return call[SocialMonitor](c, ctx, "GET /v1/social/monitors/{id}", []string{id}, nil, nil)

@@ -149,7 +149,7 @@ func TestCrawl(t *testing.T) {
 	done := must(c.Crawl(ctx, trawl.CrawlRequest{URL: site("/"), MaxPages: 4}, quick))
 	check(t, done.Status == "completed" && done.Completed == 4, "crawl: %+v", done)
 	var urls []string
-	pager := c.IterCrawlPages(done.ID, trawl.CrawlPagesQuery{PageQuery: trawl.PageQuery{PerPage: 1}})
+	pager := c.IterCrawlPages(done.ID, trawl.CrawlPagesQuery{PageQuery: trawl.PageQuery{Limit: 1}})
 	for pager.Next(ctx) {
 		urls = append(urls, pager.Item().URL)
 	}
@@ -161,6 +161,10 @@ func TestCrawl(t *testing.T) {
 	check(t, must(c.CrawlPages(ctx, done.ID, trawl.CrawlPagesQuery{Status: "failed"})).Total == 0, "failed pages")
 	history := must(c.CrawlHistory(ctx, trawl.PageQuery{}))
 	check(t, len(history.Items) > 0, "empty history")
+	second := must(c.CrawlPages(ctx, done.ID, trawl.CrawlPagesQuery{PageQuery: trawl.PageQuery{Limit: 2, Offset: 2}}))
+	check(t, second.Total == 4 && second.Limit == 2 && second.Offset == 2 && len(second.Items) == 2 && second.Next == "", "second slice %+v", second)
+	alias := must(c.CrawlPages(ctx, done.ID, trawl.CrawlPagesQuery{PageQuery: trawl.PageQuery{Page: 2, PerPage: 2}}))
+	check(t, alias.Offset == 2 && alias.Items[0].URL == second.Items[0].URL, "alias slice %+v", alias)
 
 	ids, end := streamIDs(t, client("main", env.CuttingURL, 0).StreamCrawl(ctx, done.ID, trawl.StreamOptions{}))
 	check(t, reflect.DeepEqual(ids, []int64{1, 2, 3, 4, 0}) && end.Event == "end", "resumed stream: %v %+v", ids, end)
@@ -220,6 +224,12 @@ func TestSocial(t *testing.T) {
 	c := client("main", env.URL, 0)
 	monitor := must(c.CreateSocialMonitor(ctx, trawl.SocialMonitorRequest{Kind: "profile", Target: "harbour"}))
 	check(t, len(must(c.ListSocialMonitors(ctx, 0, 0))) > 0, "no monitors")
+	monitors := must(c.SocialMonitorsPage(ctx, trawl.PageQuery{Limit: 1}))
+	walked := 0
+	for pager := c.IterSocialMonitors(trawl.PageQuery{Limit: 1}); pager.Next(ctx); {
+		walked++
+	}
+	check(t, monitors.Total > 0 && len(monitors.Items) == 1 && walked == monitors.Total, "monitor pages %+v, walked %d", monitors, walked)
 	noErr(t, c.UpdateSocialMonitor(ctx, monitor.ID, trawl.SocialMonitorRequest{Name: "harbour posts"}))
 	check(t, *must(c.GetSocialMonitor(ctx, monitor.ID)).Name == "harbour posts", "rename")
 	check(t, (*must(c.CheckSocialMonitor(ctx, monitor.ID)))["status"] == "checking", "check")

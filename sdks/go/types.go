@@ -192,8 +192,12 @@ type StoredResult struct {
 	Data     json.RawMessage `json:"data"`
 }
 
-// PageQuery selects one page of a list.
+// PageQuery selects one slice of a list: Limit and Offset (the server's rule).
 type PageQuery struct {
+	Limit  int // items per answer, 1 to 100; 0 takes the server's default (20)
+	Offset int // items to skip
+	// Page and PerPage are the older alias of Offset and Limit (offset = (page-1)*per_page); the
+	// server refuses a request that sets both styles.
 	Page    int
 	PerPage int
 }

@@ -15,9 +15,12 @@ const facts = (pairs: Array<[string, unknown]>) => pairs.filter(([, value]) => v
 const list = (values: readonly unknown[] | undefined) => (values?.length ? values.join(', ') : undefined);
 const byKey = (record: Record<string, unknown> | undefined) => list(Object.entries(record ?? {}).map(([key, value]) => `${key} ${value}`));
 
+/** Where a paged answer continues: the `offset` of its `next` link, when it has one. */
+export const moreAt = (answer: Answer) => (answer.next ? `\nMore results: offset ${new URL(answer.next, 'http://x').searchParams.get('offset')}` : '');
+
 export function runPages(answer: Answer): string {
   const head = `${answer.id ? `Run ${answer.id}: ` : ''}${answer.status}, ${answer.completed ?? 0} completed, ${answer.failed ?? 0} failed of ${answer.total ?? 0}` +
-    `${answer.error ? ` (error: ${answer.error})` : ''}${answer.next ? `\nMore results: page ${new URL(answer.next, 'http://x').searchParams.get('page')}` : ''}`;
+    `${answer.error ? ` (error: ${answer.error})` : ''}${moreAt(answer)}`;
   const pages = (answer.data ?? []).map((page: Answer) => (page.error ? `## ${page.url}\n\nFailed: ${page.error}` : `${titled(page).replace(/^# /, '## ')}\n\n${pageText(page)}`));
   return [head, ...pages].join('\n\n');
 }

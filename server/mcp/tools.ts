@@ -9,7 +9,7 @@ import { watchFeature } from '../../core/features/watch/index.ts';
 import type { Method, RouteEnv } from '../route.ts';
 import { watchSchemas } from '../routes/v1/watch.ts';
 import {
-  type Answer, audienceMarkdown, brandMarkdown, diffMarkdown, endpointsMarkdown, json, leadBatchMarkdown, leadMarkdown, monitorLine, pageText, runPages, runStarted, titled, warnings, watchLine,
+  type Answer, audienceMarkdown, brandMarkdown, diffMarkdown, endpointsMarkdown, json, leadBatchMarkdown, leadMarkdown, monitorLine, moreAt, pageText, runPages, runStarted, titled, warnings, watchLine,
 } from './markdown.ts';
 
 export interface McpTool {
@@ -27,9 +27,10 @@ export interface McpTool {
   markdown(answer: Record<string, any>): string;
 }
 
+/** The API's paging rule (server/pagination.ts); an answer's `next` gives the following offset. */
 const paging = {
-  page: z.number().int().min(1).optional().describe('Page of results, from 1.'),
-  per_page: z.number().int().min(1).max(100).optional().describe('Results per page.'),
+  limit: z.number().int().min(1).max(100).optional().describe('Items per answer (default 20).'),
+  offset: z.number().int().min(0).max(100_000_000).optional().describe('Items to skip (default 0); a previous answer\'s `next` names the following offset.'),
 };
 
 const runStatus = (kind: 'crawl' | 'batch') => ({
@@ -128,11 +129,8 @@ export const mcpTools: readonly McpTool[] = [
   {
     name: 'social_monitor_list', title: 'List social monitors', method: 'GET', path: '/v1/social/monitors',
     description: 'The workspace\'s social monitors: target, interval, state, when they last checked and matched, their last error.',
-    params: z.object({
-      limit: z.number().int().min(1).max(100).optional().describe('Monitors per answer (default 20).'),
-      offset: z.number().int().min(0).max(1_000_000).optional().describe('Monitors to skip.'),
-    }),
-    markdown: (answer) => (answer.monitors.length ? answer.monitors.map(monitorLine).join('\n') : 'No social monitors.'),
+    params: z.object(paging),
+    markdown: (answer) => (answer.monitors.length ? `${answer.monitors.map(monitorLine).join('\n')}\n\n${answer.total} monitor(s).${moreAt(answer)}` : 'No social monitors.'),
   },
   {
     name: 'social_audience', title: 'Followers or followings of an account', method: 'POST', path: '/v1/social/audience',
@@ -143,6 +141,6 @@ export const mcpTools: readonly McpTool[] = [
     name: 'watch_list', title: 'List watches', method: 'GET', path: '/v1/watch',
     description: 'The workspace\'s watches: URL, interval, state, when they last changed, their last error.',
     params: z.object(paging),
-    markdown: (answer) => (answer.watches.length ? `${answer.watches.map(watchLine).join('\n')}\n\n${answer.total} watch(es).` : 'No watches.'),
+    markdown: (answer) => (answer.watches.length ? `${answer.watches.map(watchLine).join('\n')}\n\n${answer.total} watch(es).${moreAt(answer)}` : 'No watches.'),
   },
 ];

@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { AccountsToken, type AccountsService, type KeyInfo } from '../../core/features/accounts/accounts.ts';
 import { KEY_ROLES, PLANS, WORKSPACE_STATUSES, type Account } from '../../core/storage/workspaces.ts';
 import type { TrawlConfig } from '../../core/config-schema.ts';
-import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../openapi-shapes.ts';
-import { pageOf, readPageQuery } from '../pagination.ts';
+import { dateTime, errorBody, jsonBody, pagedBody, paging, PAGING_ERROR, schemaRef, toJson } from '../openapi-shapes.ts';
+import { pagedQuery, pageFrom, pageOf } from '../pagination.ts';
 import { defineRoutes, route, type Route } from '../route.ts';
 
 const name = z.string().trim().min(1).max(200);
@@ -67,14 +67,14 @@ function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Ro
         return Response.json(present(account), { status: 201 });
       },
     }),
-    {
-      method: 'GET', path: '/admin/workspaces',
-      async handle({ request }) {
-        const query = readPageQuery(request);
-        const { items, total } = await accounts.listWorkspaces({ offset: (query.page - 1) * query.perPage, limit: query.perPage });
-        return pageOf('workspaces', items.map(present), total, query, request);
+    route({
+      method: 'GET', path: '/admin/workspaces', query: pagedQuery(),
+      async handle({ request, query }) {
+        const page = pageFrom(query);
+        const { items, total } = await accounts.listWorkspaces(page);
+        return pageOf('workspaces', items.map(present), total, page, request);
       },
-    },
+    }),
     {
       method: 'GET', path: '/admin/workspaces/:id',
       async handle({ params }) {
@@ -138,7 +138,7 @@ const adminOpenApi = {
   paths: {
     '/admin/workspaces': {
       post: { summary: 'Create a workspace', requestBody: { required: true, content: { 'application/json': { schema: toJson(createWorkspaceSchema) } } }, responses: { 201: jsonBody(schemaRef('AdminWorkspace'), 'The workspace'), 400: errorBody('Invalid input'), ...unauthorized } },
-      get: { summary: 'List workspaces, newest first', parameters: paging, responses: { 200: jsonBody({ type: 'object', properties: { workspaces: { type: 'array', items: schemaRef('AdminWorkspace') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: { type: 'string' } } }, 'A page of workspaces'), ...unauthorized } },
+      get: { summary: 'List workspaces, newest first', parameters: paging, responses: { 200: jsonBody(pagedBody('workspaces', schemaRef('AdminWorkspace')), 'A slice of workspaces'), 400: errorBody(PAGING_ERROR), ...unauthorized } },
     },
     '/admin/workspaces/{id}': {
       get: { summary: 'A workspace with its keys', parameters: [idParam], responses: { 200: jsonBody({ allOf: [schemaRef('AdminWorkspace'), { type: 'object', properties: { keys: { type: 'array', items: schemaRef('AdminKey') } } }] }, 'The workspace'), ...unauthorized, ...notFound } },

@@ -62,7 +62,7 @@ test('results are paginated with a next link only while more exist; the stream r
   const { id, results } = await batch({ urls, formats: ['text'] });
   expect(new Set(results.map((r) => r.url)).size).toBe(25);
   const first = await server.get(`/v1/batch/${id}?per_page=10`);
-  expect(first.body.next).toBe(`/v1/batch/${id}?page=2&per_page=10`);
+  expect(first.body.next).toBe(`/v1/batch/${id}?limit=10&offset=10`);
   const last = await server.get(`/v1/batch/${id}?per_page=10&page=3`);
   expect(last.body.data).toHaveLength(5);
   expect(last.body.next).toBeUndefined();

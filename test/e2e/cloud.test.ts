@@ -283,7 +283,7 @@ for (const database of testDatabases()) {
       await scrape(t, site.at('/page'));
       await server.post('/v1/scrape', { url: site.at('/page'), formats: ['text'] }, bearer(t.key));
       const list = await server.get('/v1/results?endpoint=scrape&per_page=1', bearer(t.key));
-      expect(list.body).toMatchObject({ page: 1, per_page: 1, total: 2, next: '/v1/results?endpoint=scrape&per_page=1&page=2' });
+      expect(list.body).toMatchObject({ page: 1, per_page: 1, total: 2, next: '/v1/results?endpoint=scrape&limit=1&offset=1' });
       expect(list.body.results[0]).toEqual({ id: expect.any(String), endpoint: 'scrape', url: site.at('/page'), created_at: expect.any(String) });
       expect((await server.get('/v1/results?per_page=101', bearer(t.key))).status).toBe(400);
       const lookup = await server.get(`/v1/cache/lookup?endpoint=scrape&url=${encodeURIComponent(site.at('/page'))}`, bearer(t.key));

@@ -131,7 +131,7 @@ describe('history and ids', () => {
     expect(res.body.crawls.map((c: any) => c.id)).toEqual(ids.reverse());
     expect(res.body.crawls[0]).toMatchObject({ url: site.url('/blog/page-1'), total: 1 });
     expect(res.body.total).toBeGreaterThan(2);
-    expect(res.body.next).toBe('/v1/crawl/history?per_page=2&page=2');
+    expect(res.body.next).toBe('/v1/crawl/history?limit=2&offset=2');
     const next = await server.get(res.body.next);
     expect(next.body.crawls).toHaveLength(2);
     expect(next.body.crawls[0].created_at <= res.body.crawls[1].created_at).toBe(true);

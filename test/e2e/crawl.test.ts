@@ -119,10 +119,10 @@ describe('a full crawl', () => {
   test('the status answer has counts, timestamps, the first results and a next link', async () => {
     const res = await server.get(`/v1/crawl/${id}`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['id', 'status', 'url', 'total', 'completed', 'failed', 'created_at', 'updated_at', 'completed_at', 'expires_at', 'error', 'data', 'next']);
+    expect(Object.keys(res.body)).toEqual(['id', 'status', 'url', 'total', 'completed', 'failed', 'created_at', 'updated_at', 'completed_at', 'expires_at', 'error', 'limit', 'offset', 'data', 'next']);
     expect(res.body.data).toHaveLength(20);
     expect(res.body.data.map((r: any) => r.url)).toEqual(results.slice(0, 20).map((r) => r.url));
-    expect(res.body.next).toBe(`/v1/crawl/${id}/pages?page=2&per_page=20`);
+    expect(res.body.next).toBe(`/v1/crawl/${id}/pages?limit=20&offset=20`);
     const all = await server.get(`/v1/crawl/${id}?per_page=100&page=3`);
     expect(all.body.data.map((r: any) => r.url)).toEqual(results.slice(200).map((r) => r.url));
     expect(all.body.next).toBeUndefined();
@@ -132,7 +132,7 @@ describe('a full crawl', () => {
     const second = await server.get(`/v1/crawl/${id}/pages?page=2&per_page=5`);
     expect(second.body).toMatchObject({ page: 2, per_page: 5, total: results.length });
     expect(second.body.data.map((r: any) => r.url)).toEqual(results.slice(5, 10).map((r) => r.url));
-    expect(second.body.next).toBe(`/v1/crawl/${id}/pages?page=3&per_page=5`);
+    expect(second.body.next).toBe(`/v1/crawl/${id}/pages?limit=5&offset=10`);
     const failed = await server.get(`/v1/crawl/${id}/pages?status=failed&per_page=100`);
     expect(failed.body.total).toBe(summary.failed);
     expect(failed.body.data.every((r: any) => r.status === 'failed' && typeof r.error === 'string')).toBe(true);

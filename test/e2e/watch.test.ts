@@ -225,7 +225,7 @@ test('20 watches per workspace; the 21st is a 409; the list pages through them',
   expect(refused).toMatchObject({ status: 409, body: { error: 'Watch limit reached: at most 20 watches per workspace' } });
   const first = await trawl.get('/v1/watch?per_page=15');
   expect(first.body.watches.length).toBe(15);
-  expect(first.body).toMatchObject({ total: 20, page: 1, per_page: 15, next: '/v1/watch?per_page=15&page=2' });
+  expect(first.body).toMatchObject({ total: 20, page: 1, per_page: 15, next: '/v1/watch?limit=15&offset=15' });
   expect(first.body.watches[0]).toMatchObject({ name: 'w19' });
   expect(first.body.watches[0].snapshots).toBeUndefined();
   const second = await trawl.get('/v1/watch?per_page=15&page=2');

@@ -73,7 +73,7 @@ describe('registry', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await trawl.post('/v1/webhooks', { url: `https://hooks.example/${i}`, events: ['batch.completed'] })).body.id);
     const first = await trawl.get('/v1/webhooks?per_page=2');
-    expect(first.body).toMatchObject({ page: 1, per_page: 2, total: 3, next: '/v1/webhooks?per_page=2&page=2' });
+    expect(first.body).toMatchObject({ page: 1, per_page: 2, total: 3, next: '/v1/webhooks?limit=2&offset=2' });
     expect(first.body.webhooks.map((w: { id: string }) => w.id)).toEqual([ids[2], ids[1]]);
     const second = await trawl.get(first.body.next);
     expect(second.body.webhooks.map((w: { id: string }) => w.id)).toEqual([ids[0]]);
@@ -191,7 +191,7 @@ describe('deliveries through the job queue', () => {
       if (log.total < 3) await Bun.sleep(20);
     }
     expect(log.deliveries.map((d: any) => [d.attempt, d.outcome])).toEqual([[3, 'delivered'], [2, 'retrying']]);
-    expect(log.next).toBe(`/v1/webhooks/${hook.id}/deliveries?per_page=2&page=2`);
+    expect(log.next).toBe(`/v1/webhooks/${hook.id}/deliveries?limit=2&offset=2`);
     const older = (await trawl.get(log.next)).body.deliveries[0];
     expect(older).toMatchObject({ attempt: 1, outcome: 'retrying', status_code: 500, error: 'receiver answered HTTP 500' });
     expect(Number.isNaN(Date.parse(older.next_attempt_at))).toBe(false);

@@ -12,6 +12,7 @@ import type { SocialHandler, SocialUser } from '../../plugin.ts';
 import { CHECK_JOB } from './check.ts';
 import type { SocialSettings } from './config.ts';
 import type { Monitor, MonitorPatch, MonitorStore, NewMonitor } from './store.ts';
+import type { Window } from '../../storage/values.ts';
 
 export interface SocialServiceDeps {
   store: MonitorStore;
@@ -91,8 +92,8 @@ export class SocialService {
     return monitor;
   }
 
-  list(workspace: string, limit: number, offset: number): Promise<Monitor[]> {
-    return this.deps.store.list(workspace, limit, offset);
+  list(workspace: string, query: Window): Promise<{ items: Monitor[]; total: number }> {
+    return this.deps.store.list(workspace, query);
   }
 
   async get(workspace: string, id: string): Promise<Monitor> {

@@ -5,7 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { SocialFilters, SocialTargetKind } from '../../plugin.ts';
-import { nowIso, readBool, readInt, writeBool } from '../../storage/values.ts';
+import { nowIso, readBool, readInt, writeBool, type Window } from '../../storage/values.ts';
 import type { SocialDb, SocialExecutor, SocialMonitorsTable } from './tables.ts';
 
 export interface Monitor extends SocialFilters {
@@ -85,10 +85,13 @@ export function createMonitorStore(db: SocialDb) {
       return row ? toMonitor(row) : null;
     },
 
-    async list(workspace: string, limit: number, offset: number): Promise<Monitor[]> {
-      const rows = await db.selectFrom('social_monitors').selectAll().where('workspace_id', '=', workspace)
-        .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
-      return rows.map(toMonitor);
+    async list(workspace: string, query: Window): Promise<{ items: Monitor[]; total: number }> {
+      const [total, rows] = await Promise.all([
+        this.count(workspace),
+        db.selectFrom('social_monitors').selectAll().where('workspace_id', '=', workspace)
+          .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+      ]);
+      return { items: rows.map(toMonitor), total };
     },
 
     async update(executor: SocialExecutor, workspace: string, id: string, patch: MonitorPatch): Promise<Monitor | null> {

@@ -13,6 +13,7 @@ import { comparableOf } from '../diff/page.ts';
 import { CHECK_JOB } from './check.ts';
 import type { WatchSettings } from './config.ts';
 import type { NewWatch, Snapshot, Watch, WatchPatch, WatchStore } from './store.ts';
+import type { Window } from '../../storage/values.ts';
 
 export interface WatchServiceDeps {
   store: WatchStore;
@@ -57,7 +58,7 @@ export class WatchService {
     return watch;
   }
 
-  list(workspace: string, query: { page: number; perPage: number }) {
+  list(workspace: string, query: Window) {
     return this.store.list(workspace, query);
   }
 

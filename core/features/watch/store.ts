@@ -6,7 +6,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Selectable } from 'kysely';
-import { nowIso, readBool, readInt, readJson, writeBool } from '../../storage/values.ts';
+import { nowIso, readBool, readInt, readJson, writeBool, type Window } from '../../storage/values.ts';
 import type { WatchDb, WatchesTable, WatchExecutor, WatchSnapshotsTable } from './tables.ts';
 
 export interface Watch {
@@ -121,11 +121,11 @@ export function createWatchStore(db: WatchDb) {
       return row ? toWatch(row) : null;
     },
 
-    async list(workspace: string, query: { page: number; perPage: number }): Promise<{ items: Watch[]; total: number }> {
+    async list(workspace: string, query: Window): Promise<{ items: Watch[]; total: number }> {
       const [total, rows] = await Promise.all([
         this.count(workspace),
         db.selectFrom('watches').selectAll().where('workspace_id', '=', workspace)
-          .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.perPage).offset((query.page - 1) * query.perPage).execute(),
+          .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
       ]);
       return { items: rows.map(toWatch), total };
     },

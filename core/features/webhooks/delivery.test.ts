@@ -84,7 +84,7 @@ describe('webhook delivery', () => {
     expect(got?.payload).toEqual({ type: 'crawl.completed', timestamp: expect.any(String), data: { id: 'crawl-1', status: 'completed' } });
     expect(got?.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
     expect(receiver.received('/other-event')).toEqual([]);
-    const log = await store.deliveries('default', hook.id, { page: 1, perPage: 10 });
+    const log = await store.deliveries('default', hook.id, { offset: 0, limit: 10 });
     expect(log.items).toEqual([expect.objectContaining({ attempt: 1, outcome: 'delivered', statusCode: 200, error: null, event: 'crawl.completed' })]);
   });
 
@@ -106,7 +106,7 @@ describe('webhook delivery', () => {
     expect(got.map((d) => d.answered)).toEqual([500, 503, 200]);
     expect(got.every((d) => d.verified)).toBe(true);
     expect(new Set(got.map((d) => d.headers['webhook-id'])).size).toBe(1);
-    const log = await store.deliveries('default', hook.id, { page: 1, perPage: 10 });
+    const log = await store.deliveries('default', hook.id, { offset: 0, limit: 10 });
     expect(log.items.map((d) => [d.attempt, d.outcome, d.statusCode])).toEqual([[3, 'delivered', 200], [2, 'retrying', 503], [1, 'retrying', 500]]);
     expect(log.items[2]?.nextAttemptAt).not.toBeNull();
     expect(log.items[2]?.error).toBe('receiver answered HTTP 500');
@@ -120,7 +120,7 @@ describe('webhook delivery', () => {
     await runQueued();
     expect(await runQueued()).toEqual([]);
     expect(receiver.received('/down')).toHaveLength(3);
-    const log = await store.deliveries('default', hook.id, { page: 1, perPage: 10 });
+    const log = await store.deliveries('default', hook.id, { offset: 0, limit: 10 });
     expect(log.items[0]).toMatchObject({ attempt: 3, outcome: 'failed', nextAttemptAt: null });
   });
 
@@ -130,7 +130,7 @@ describe('webhook delivery', () => {
     await bus.emit({ type: 'crawl.completed', workspace: 'default', data: {} });
     expect(await runQueued()).toEqual([]);
     expect(await store.get('default', hook.id)).toMatchObject({ active: false, disabledReason: 'receiver answered HTTP 410 Gone' });
-    expect((await store.deliveries('default', hook.id, { page: 1, perPage: 10 })).items[0]).toMatchObject({ outcome: 'disabled', statusCode: 410 });
+    expect((await store.deliveries('default', hook.id, { offset: 0, limit: 10 })).items[0]).toMatchObject({ outcome: 'disabled', statusCode: 410 });
     await bus.emit({ type: 'crawl.completed', workspace: 'default', data: {} });
     expect(jobs.specs).toEqual([]);
     expect(receiver.received('/gone')).toHaveLength(1);
@@ -171,7 +171,7 @@ describe('webhook delivery', () => {
     await bus.emit({ type: 'crawl.completed', workspace: 'default', data: {} });
     expect(await runQueued()).toEqual([]);
     expect(receiver.received('/private')).toEqual([]);
-    const [entry] = (await store.deliveries('default', hook.id, { page: 1, perPage: 10 })).items;
+    const [entry] = (await store.deliveries('default', hook.id, { offset: 0, limit: 10 })).items;
     expect(entry).toMatchObject({ attempt: 1, outcome: 'failed', statusCode: null, nextAttemptAt: null });
     expect(entry?.error).toContain('address 127.0.0.1 is not allowed');
   });
@@ -189,7 +189,7 @@ describe('webhook delivery', () => {
     const { webhook } = await store.create('default', { url: slow.at('/slow'), events: ['crawl.completed'] });
     await bus.emit({ type: 'crawl.completed', workspace: 'default', data: {} });
     await runQueued();
-    const [entry] = (await store.deliveries('default', webhook.id, { page: 1, perPage: 10 })).items;
+    const [entry] = (await store.deliveries('default', webhook.id, { offset: 0, limit: 10 })).items;
     expect(entry).toMatchObject({ outcome: 'retrying', statusCode: null });
     expect(entry?.error).toMatch(/timeout|timed out/);
   });

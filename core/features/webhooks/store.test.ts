@@ -37,7 +37,7 @@ for (const database of testDatabases()) {
       expect(await store.get('other', webhook.id)).toBeNull();
       expect(await store.update('other', webhook.id, { url: 'https://evil.example/' })).toBeNull();
       expect(await store.delete('other', webhook.id)).toBe(false);
-      expect((await store.list('other', { page: 1, perPage: 10 })).total).toBe(0);
+      expect((await store.list('other', { offset: 0, limit: 10 })).total).toBe(0);
       expect(await store.subscribers('other', 'batch.completed')).toEqual([]);
       expect((await store.get('default', webhook.id))?.url).toBe('https://example.com/hook');
     });
@@ -65,11 +65,11 @@ for (const database of testDatabases()) {
     test('list is newest first and paginated; count matches', async () => {
       for (let i = 0; i < 5; i++) await store.create('default', { url: `https://example.com/${i}`, events: ['crawl.completed'] });
       expect(await store.count('default')).toBe(5);
-      const first = await store.list('default', { page: 1, perPage: 2 });
+      const first = await store.list('default', { offset: 0, limit: 2 });
       expect(first.total).toBe(5);
       expect(first.items.map((w) => w.url)).toEqual(['https://example.com/4', 'https://example.com/3']);
-      expect((await store.list('default', { page: 3, perPage: 2 })).items.map((w) => w.url)).toEqual(['https://example.com/0']);
-      expect((await store.list('default', { page: 4, perPage: 2 })).items).toEqual([]);
+      expect((await store.list('default', { offset: 4, limit: 2 })).items.map((w) => w.url)).toEqual(['https://example.com/0']);
+      expect((await store.list('default', { offset: 6, limit: 2 })).items).toEqual([]);
     });
 
     test('the delivery log is per webhook, newest first, and goes with the webhook', async () => {
@@ -77,12 +77,12 @@ for (const database of testDatabases()) {
       await store.logDelivery(delivery(webhook.id, 1));
       const second = await store.logDelivery({ ...delivery(webhook.id, 2), outcome: 'delivered', statusCode: 200, error: null });
       expect(second).toMatchObject({ attempt: 2, outcome: 'delivered', statusCode: 200, durationMs: 12 });
-      const page = await store.deliveries('default', webhook.id, { page: 1, perPage: 1 });
+      const page = await store.deliveries('default', webhook.id, { offset: 0, limit: 1 });
       expect(page.total).toBe(2);
       expect(page.items.map((d) => d.attempt)).toEqual([2]);
-      expect((await store.deliveries('other', webhook.id, { page: 1, perPage: 10 })).total).toBe(0);
+      expect((await store.deliveries('other', webhook.id, { offset: 0, limit: 10 })).total).toBe(0);
       expect(await store.delete('default', webhook.id)).toBe(true);
-      expect((await store.deliveries('default', webhook.id, { page: 1, perPage: 10 })).total).toBe(0);
+      expect((await store.deliveries('default', webhook.id, { offset: 0, limit: 10 })).total).toBe(0);
       expect(await store.forDelivery(webhook.id)).toBeNull();
     });
   });

@@ -6,7 +6,7 @@ import type { Selectable } from 'kysely';
 import type { InjectionToken } from 'tsyringe';
 import type { Storage } from '../../services.ts';
 import type { WebhookDeliveriesTable, WebhookTables, WebhooksTable } from './tables.ts';
-import { nowIso, readBool, readInt, readJson, writeBool } from '../../storage/values.ts';
+import { boundedWindow, nowIso, readBool, readInt, readJson, writeBool, type Window } from '../../storage/values.ts';
 import { newSigningSecret, type SecretBox } from './signing.ts';
 
 /** The events a registration can subscribe to. */
@@ -42,16 +42,11 @@ export interface WebhookDelivery {
   createdAt: string;
 }
 
-export interface PageQuery {
-  page: number;
-  perPage: number;
-}
-
 export interface WebhookStore {
   /** Returns the registration and its secret, which is never shown again. */
   create(workspace: string, input: { url: string; events: string[] }): Promise<{ webhook: Webhook; secret: string }>;
   count(workspace: string): Promise<number>;
-  list(workspace: string, query: PageQuery): Promise<{ items: Webhook[]; total: number }>;
+  list(workspace: string, query: Window): Promise<{ items: Webhook[]; total: number }>;
   get(workspace: string, id: string): Promise<Webhook | null>;
   /** Null when the id is unknown in this workspace. Re-activating clears the disabled reason. */
   update(workspace: string, id: string, patch: { url?: string; events?: string[]; active?: boolean }): Promise<Webhook | null>;
@@ -63,7 +58,7 @@ export interface WebhookStore {
   forDelivery(id: string): Promise<{ webhook: Webhook; secret: string } | null>;
   disable(id: string, reason: string): Promise<void>;
   logDelivery(row: Omit<WebhookDelivery, 'id' | 'createdAt'>): Promise<WebhookDelivery>;
-  deliveries(workspace: string, webhookId: string, query: PageQuery): Promise<{ items: WebhookDelivery[]; total: number }>;
+  deliveries(workspace: string, webhookId: string, query: Window): Promise<{ items: WebhookDelivery[]; total: number }>;
 }
 
 export const WebhookStoreToken = Symbol('WebhookStore') as InjectionToken<WebhookStore>;
@@ -101,13 +96,6 @@ function toDelivery(row: Selectable<WebhookDeliveriesTable>): WebhookDelivery {
   };
 }
 
-/** 1-based page and a page size within 1..MAX_PER_PAGE; the store never runs unbounded. */
-function window(query: PageQuery): { limit: number; offset: number } {
-  const limit = Math.min(Math.max(Math.trunc(query.perPage) || 1, 1), MAX_PER_PAGE);
-  const page = Math.max(Math.trunc(query.page) || 1, 1);
-  return { limit, offset: (page - 1) * limit };
-}
-
 export function createWebhookStore(storage: Storage, box: SecretBox): WebhookStore {
   const db = storage.db.withTables<WebhookTables>();
   const scoped = (workspace: string, id: string) => db.selectFrom('webhooks').where('workspace_id', '=', workspace).where('id', '=', id);
@@ -137,7 +125,7 @@ export function createWebhookStore(storage: Storage, box: SecretBox): WebhookSto
     },
 
     async list(workspace, query) {
-      const { limit, offset } = window(query);
+      const { limit, offset } = boundedWindow(query, MAX_PER_PAGE);
       const [total, rows] = await Promise.all([
         store.count(workspace),
         db.selectFrom('webhooks').selectAll().where('workspace_id', '=', workspace)
@@ -206,7 +194,7 @@ export function createWebhookStore(storage: Storage, box: SecretBox): WebhookSto
     },
 
     async deliveries(workspace, webhookId, query) {
-      const { limit, offset } = window(query);
+      const { limit, offset } = boundedWindow(query, MAX_PER_PAGE);
       const base = db.selectFrom('webhook_deliveries').where('workspace_id', '=', workspace).where('webhook_id', '=', webhookId);
       const [counted, rows] = await Promise.all([
         base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),

@@ -30,7 +30,7 @@ for (const database of testDatabases()) {
 
       const hit = await store.findFresh('default', 'scrape', 'https://example.com/page', optionsHash(doc.job), 60);
       expect(hit).toMatchObject({ workspace: 'default', endpoint: 'scrape', url: 'https://example.com/page', output: result });
-      expect((await store.list('default', { page: 1, perPage: 10 })).total).toBe(1);
+      expect((await store.list('default', { offset: 0, limit: 10 })).total).toBe(1);
 
       // A request that differs only in noCache and format order is the same cache entry.
       const same = testDocument({ url: 'https://example.com/page', formats: ['markdown', 'text'], onlyMainContent: true, noCache: true });

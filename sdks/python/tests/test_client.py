@@ -71,8 +71,11 @@ class SdkTest(unittest.TestCase):
         t = self.trawl
         done = t.crawl(site("/"), max_pages=4, poll_interval=0.05, timeout=20)
         self.assertEqual((done["status"], done["completed"]), ("completed", 4))
-        pages = sorted(p["url"] for p in t.iter_crawl_pages(done["id"], per_page=1))
+        pages = sorted(p["url"] for p in t.iter_crawl_pages(done["id"], limit=1))
         self.assertEqual(pages, sorted(site(p) for p in ["/", "/a", "/b", "/c"]))
+        second = t.crawl_pages(done["id"], limit=2, offset=2)
+        self.assertEqual((second["total"], second["limit"], second["offset"], "next" in second), (4, 2, 2, False))
+        self.assertEqual(t.crawl_pages(done["id"], page=2, per_page=2)["data"], second["data"])
         self.assertEqual(t.crawl_pages(done["id"], status="failed")["total"], 0)
         self.assertIn(done["id"], [c["id"] for c in t.crawl_history()["crawls"]])
         events = list(client(url="cuttingUrl").stream_crawl(done["id"]))
@@ -128,6 +131,9 @@ class SdkTest(unittest.TestCase):
         t = self.trawl
         monitor = t.create_social_monitor("profile", "harbour")
         self.assertIn(monitor["id"], [m["id"] for m in t.list_social_monitors()["monitors"]])
+        walked = [m["id"] for m in t.iter_social_monitors(limit=1)]
+        self.assertEqual(len(walked), t.list_social_monitors(limit=1)["total"])
+        self.assertIn(monitor["id"], walked)
         self.assertEqual(t.update_social_monitor(monitor["id"], name="harbour posts"), {"success": True})
         self.assertEqual(t.get_social_monitor(monitor["id"])["name"], "harbour posts")
         self.assertEqual(t.check_social_monitor(monitor["id"])["status"], "checking")

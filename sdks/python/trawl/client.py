@@ -35,6 +35,11 @@ def _clean(values: Dict[str, Any]) -> Dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
+def _paging(limit: Optional[int], offset: Optional[int], page: Optional[int] = None, per_page: Optional[int] = None) -> Dict[str, Any]:
+    """A list's slice: `limit`/`offset` (the server's rule) or the older alias `page`/`per_page`; the server refuses both at once."""
+    return _clean({"limit": limit, "offset": offset, "page": page, "per_page": per_page})
+
+
 class Trawl:
     def __init__(self, base_url: Optional[str] = None, api_key: Optional[str] = None, timeout: float = 60.0,
                  max_retries: int = 3, backoff: float = 0.5):
@@ -67,18 +72,18 @@ class Trawl:
 
     # Crawls
     def start_crawl(self, url: str, **options: Any) -> RunStarted: return self.call("POST /v1/crawl", body={"url": url, **options})
-    def get_crawl(self, crawl_id: str, page: Optional[int] = None, per_page: Optional[int] = None) -> RunStatusPage:
-        return self.call("GET /v1/crawl/{id}", crawl_id, query=_clean({"page": page, "per_page": per_page}))
+    def get_crawl(self, crawl_id: str, page: Optional[int] = None, per_page: Optional[int] = None, *, limit: Optional[int] = None, offset: Optional[int] = None) -> RunStatusPage:
+        return self.call("GET /v1/crawl/{id}", crawl_id, query=_paging(limit, offset, page, per_page))
     def cancel_crawl(self, crawl_id: str) -> RunStarted: return self.call("DELETE /v1/crawl/{id}", crawl_id)
-    def crawl_pages(self, crawl_id: str, page: Optional[int] = None, per_page: Optional[int] = None, status: Optional[str] = None) -> Dict[str, Any]:
-        return self.call("GET /v1/crawl/{id}/pages", crawl_id, query=_clean({"page": page, "per_page": per_page, "status": status}))
-    def iter_crawl_pages(self, crawl_id: str, per_page: Optional[int] = None, status: Optional[str] = None) -> Iterator[CrawlPage]:
-        return self.paginate("data", self.crawl_pages(crawl_id, per_page=per_page, status=status))
-    def crawl_history(self, page: Optional[int] = None, per_page: Optional[int] = None) -> Dict[str, Any]:
-        return self.call("GET /v1/crawl/history", query=_clean({"page": page, "per_page": per_page}))
+    def crawl_pages(self, crawl_id: str, page: Optional[int] = None, per_page: Optional[int] = None, status: Optional[str] = None, *, limit: Optional[int] = None, offset: Optional[int] = None) -> Dict[str, Any]:
+        return self.call("GET /v1/crawl/{id}/pages", crawl_id, query={**_paging(limit, offset, page, per_page), **_clean({"status": status})})
+    def iter_crawl_pages(self, crawl_id: str, per_page: Optional[int] = None, status: Optional[str] = None, *, limit: Optional[int] = None) -> Iterator[CrawlPage]:
+        return self.paginate("data", self.crawl_pages(crawl_id, per_page=per_page, status=status, limit=limit))
+    def crawl_history(self, page: Optional[int] = None, per_page: Optional[int] = None, *, limit: Optional[int] = None, offset: Optional[int] = None) -> Dict[str, Any]:
+        return self.call("GET /v1/crawl/history", query=_paging(limit, offset, page, per_page))
     def retry_crawl(self, crawl_id: str) -> RunStarted: return self.call("POST /v1/crawl/{id}/retry", crawl_id)
     def wait_for_crawl(self, crawl_id: str, poll_interval: float = 1.0, timeout: float = 600.0) -> RunStatusPage:
-        return self._wait(lambda: self.get_crawl(crawl_id, per_page=1), lambda r: r["status"] in _ENDED, poll_interval, timeout)
+        return self._wait(lambda: self.get_crawl(crawl_id, limit=1), lambda r: r["status"] in _ENDED, poll_interval, timeout)
     def crawl(self, url: str, poll_interval: float = 1.0, timeout: float = 600.0, **options: Any) -> RunStatusPage:
         return self.wait_for_crawl(self.start_crawl(url, **options)["id"], poll_interval, timeout)
     def stream_crawl(self, crawl_id: str, last_event_id: Optional[int] = None, max_reconnects: int = 5) -> Iterator[StreamEvent]:
@@ -86,11 +91,11 @@ class Trawl:
 
     # Batches
     def start_batch(self, urls: List[str], **options: Any) -> RunStarted: return self.call("POST /v1/batch", body={"urls": urls, **options})
-    def get_batch(self, batch_id: str, page: Optional[int] = None, per_page: Optional[int] = None) -> RunStatusPage:
-        return self.call("GET /v1/batch/{id}", batch_id, query=_clean({"page": page, "per_page": per_page}))
+    def get_batch(self, batch_id: str, page: Optional[int] = None, per_page: Optional[int] = None, *, limit: Optional[int] = None, offset: Optional[int] = None) -> RunStatusPage:
+        return self.call("GET /v1/batch/{id}", batch_id, query=_paging(limit, offset, page, per_page))
     def cancel_batch(self, batch_id: str) -> RunStarted: return self.call("DELETE /v1/batch/{id}", batch_id)
     def wait_for_batch(self, batch_id: str, poll_interval: float = 1.0, timeout: float = 600.0) -> RunStatusPage:
-        return self._wait(lambda: self.get_batch(batch_id, per_page=1), lambda r: r["status"] in _ENDED, poll_interval, timeout)
+        return self._wait(lambda: self.get_batch(batch_id, limit=1), lambda r: r["status"] in _ENDED, poll_interval, timeout)
     def batch(self, urls: List[str], poll_interval: float = 1.0, timeout: float = 600.0, **options: Any) -> RunStatusPage:
         return self.wait_for_batch(self.start_batch(urls, **options)["id"], poll_interval, timeout)
     def stream_batch(self, batch_id: str, last_event_id: Optional[int] = None, max_reconnects: int = 5) -> Iterator[StreamEvent]:
@@ -104,18 +109,18 @@ class Trawl:
 
     # Webhooks
     def create_webhook(self, url: str, events: List[str]) -> Webhook: return self.call("POST /v1/webhooks", body={"url": url, "events": events})
-    def list_webhooks(self, page: Optional[int] = None, per_page: Optional[int] = None) -> Dict[str, Any]:
-        return self.call("GET /v1/webhooks", query=_clean({"page": page, "per_page": per_page}))
+    def list_webhooks(self, page: Optional[int] = None, per_page: Optional[int] = None, *, limit: Optional[int] = None, offset: Optional[int] = None) -> Dict[str, Any]:
+        return self.call("GET /v1/webhooks", query=_paging(limit, offset, page, per_page))
     def get_webhook(self, webhook_id: str) -> Webhook: return self.call("GET /v1/webhooks/{id}", webhook_id)
     def update_webhook(self, webhook_id: str, **patch: Any) -> Webhook: return self.call("PATCH /v1/webhooks/{id}", webhook_id, body=patch)
     def delete_webhook(self, webhook_id: str) -> Dict[str, Any]: return self.call("DELETE /v1/webhooks/{id}", webhook_id)
-    def webhook_deliveries(self, webhook_id: str, page: Optional[int] = None, per_page: Optional[int] = None) -> Dict[str, Any]:
-        return self.call("GET /v1/webhooks/{id}/deliveries", webhook_id, query=_clean({"page": page, "per_page": per_page}))
+    def webhook_deliveries(self, webhook_id: str, page: Optional[int] = None, per_page: Optional[int] = None, *, limit: Optional[int] = None, offset: Optional[int] = None) -> Dict[str, Any]:
+        return self.call("GET /v1/webhooks/{id}/deliveries", webhook_id, query=_paging(limit, offset, page, per_page))
 
     # Watches
     def create_watch(self, url: str, **options: Any) -> Watch: return self.call("POST /v1/watch", body={"url": url, **options})
-    def list_watches(self, page: Optional[int] = None, per_page: Optional[int] = None) -> Dict[str, Any]:
-        return self.call("GET /v1/watch", query=_clean({"page": page, "per_page": per_page}))
+    def list_watches(self, page: Optional[int] = None, per_page: Optional[int] = None, *, limit: Optional[int] = None, offset: Optional[int] = None) -> Dict[str, Any]:
+        return self.call("GET /v1/watch", query=_paging(limit, offset, page, per_page))
     def get_watch(self, watch_id: str) -> Watch: return self.call("GET /v1/watch/{id}", watch_id)
     def update_watch(self, watch_id: str, **patch: Any) -> Watch: return self.call("PATCH /v1/watch/{id}", watch_id, body=patch)
     def delete_watch(self, watch_id: str) -> Dict[str, Any]: return self.call("DELETE /v1/watch/{id}", watch_id)
@@ -127,7 +132,9 @@ class Trawl:
     def create_social_monitor(self, kind: str, target: str, **options: Any) -> Dict[str, Any]:
         return self.call("POST /v1/social/monitors", body={"kind": kind, "target": target, **options})
     def list_social_monitors(self, limit: Optional[int] = None, offset: Optional[int] = None) -> Dict[str, Any]:
-        return self.call("GET /v1/social/monitors", query=_clean({"limit": limit, "offset": offset}))
+        return self.call("GET /v1/social/monitors", query=_paging(limit, offset))
+    def iter_social_monitors(self, limit: Optional[int] = None) -> Iterator[Dict[str, Any]]:
+        return self.paginate("monitors", self.list_social_monitors(limit=limit))
     def get_social_monitor(self, monitor_id: str) -> Dict[str, Any]: return self.call("GET /v1/social/monitors/{id}", monitor_id)
     def update_social_monitor(self, monitor_id: str, **patch: Any) -> Dict[str, Any]:
         return self.call("PATCH /v1/social/monitors/{id}", monitor_id, body=patch)
@@ -146,10 +153,10 @@ class Trawl:
 
     # Stored results and usage (cloud mode)
     def cache_lookup(self, endpoint: str, url: str) -> StoredResult: return self.call("GET /v1/cache/lookup", query={"endpoint": endpoint, "url": url})
-    def list_results(self, page: Optional[int] = None, per_page: Optional[int] = None, endpoint: Optional[str] = None) -> Dict[str, Any]:
-        return self.call("GET /v1/results", query=_clean({"page": page, "per_page": per_page, "endpoint": endpoint}))
-    def iter_results(self, per_page: Optional[int] = None, endpoint: Optional[str] = None) -> Iterator[StoredResult]:
-        return self.paginate("results", self.list_results(per_page=per_page, endpoint=endpoint))
+    def list_results(self, page: Optional[int] = None, per_page: Optional[int] = None, endpoint: Optional[str] = None, *, limit: Optional[int] = None, offset: Optional[int] = None) -> Dict[str, Any]:
+        return self.call("GET /v1/results", query={**_paging(limit, offset, page, per_page), **_clean({"endpoint": endpoint})})
+    def iter_results(self, per_page: Optional[int] = None, endpoint: Optional[str] = None, *, limit: Optional[int] = None) -> Iterator[StoredResult]:
+        return self.paginate("results", self.list_results(per_page=per_page, endpoint=endpoint, limit=limit))
     def get_result(self, result_id: str) -> StoredResult: return self.call("GET /v1/results/{id}", result_id)
     def run_result(self, usage_log_id: str) -> StoredResult: return self.call("GET /v1/results/run/{usage_log_id}", usage_log_id)
     def usage(self, **query: Any) -> Dict[str, Any]: return self.call("GET /v1/usage", query=_clean(query))

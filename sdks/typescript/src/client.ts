@@ -59,12 +59,12 @@ export class Trawl {
   crawlPages(id: string, query: T.PageQuery & { status?: 'completed' | 'failed' } = {}) {
     return this.call<T.Paged<'data', T.CrawlPage>>('GET /v1/crawl/{id}/pages', [id], { query: { ...query } });
   }
-  iterCrawlPages(id: string, query: { per_page?: number; status?: 'completed' | 'failed' } = {}) {
+  iterCrawlPages(id: string, query: T.IterQuery & { status?: 'completed' | 'failed' } = {}) {
     return this.paginate<T.CrawlPage>('data', () => this.crawlPages(id, query));
   }
   crawlHistory(query: T.PageQuery = {}) { return this.call<T.Paged<'crawls', T.RunSummary>>('GET /v1/crawl/history', [], { query: { ...query } }); }
   retryCrawl(id: string) { return this.call<T.RunStarted>('POST /v1/crawl/{id}/retry', [id]); }
-  waitForCrawl(id: string, options: WaitOptions = {}) { return this.waitFor(() => this.getCrawl(id, { per_page: 1 }), (r) => ENDED.has(r.status), options); }
+  waitForCrawl(id: string, options: WaitOptions = {}) { return this.waitFor(() => this.getCrawl(id, { limit: 1 }), (r) => ENDED.has(r.status), options); }
   async crawl(request: T.CrawlRequest, options: WaitOptions = {}) { return this.waitForCrawl((await this.startCrawl(request)).id, options); }
   streamCrawl(id: string, options: StreamOptions = {}) { return this.stream('GET /v1/crawl/{id}/stream', id, options); }
 
@@ -72,7 +72,7 @@ export class Trawl {
   startBatch(request: T.BatchRequest) { return this.call<T.RunStarted>('POST /v1/batch', [], { body: request }); }
   getBatch(id: string, query: T.PageQuery = {}) { return this.call<T.RunStatusPage>('GET /v1/batch/{id}', [id], { query: { ...query } }); }
   cancelBatch(id: string) { return this.call<T.RunStarted>('DELETE /v1/batch/{id}', [id]); }
-  waitForBatch(id: string, options: WaitOptions = {}) { return this.waitFor(() => this.getBatch(id, { per_page: 1 }), (r) => ENDED.has(r.status), options); }
+  waitForBatch(id: string, options: WaitOptions = {}) { return this.waitFor(() => this.getBatch(id, { limit: 1 }), (r) => ENDED.has(r.status), options); }
   async batch(request: T.BatchRequest, options: WaitOptions = {}) { return this.waitForBatch((await this.startBatch(request)).id, options); }
   streamBatch(id: string, options: StreamOptions = {}) { return this.stream('GET /v1/batch/{id}/stream', id, options); }
 
@@ -100,7 +100,8 @@ export class Trawl {
 
   // Social monitors and audience
   createSocialMonitor(request: T.SocialMonitorRequest) { return this.call<T.SocialMonitor>('POST /v1/social/monitors', [], { body: request }); }
-  listSocialMonitors(query: { limit?: number; offset?: number } = {}) { return this.call<{ monitors: T.SocialMonitor[] }>('GET /v1/social/monitors', [], { query }); }
+  listSocialMonitors(query: T.PageQuery = {}) { return this.call<T.Paged<'monitors', T.SocialMonitor>>('GET /v1/social/monitors', [], { query: { ...query } }); }
+  iterSocialMonitors(query: T.IterQuery = {}) { return this.paginate<T.SocialMonitor>('monitors', () => this.listSocialMonitors(query)); }
   getSocialMonitor(id: string) { return this.call<T.SocialMonitor>('GET /v1/social/monitors/{id}', [id]); }
   updateSocialMonitor(id: string, patch: { name?: string; interval_minutes?: number; webhook_url?: string | null; active?: boolean }) {
     return this.call<{ success: true }>('PATCH /v1/social/monitors/{id}', [id], { body: patch });
@@ -121,7 +122,7 @@ export class Trawl {
   // Stored results and usage (cloud mode)
   cacheLookup(endpoint: string, url: string) { return this.call<T.StoredResult>('GET /v1/cache/lookup', [], { query: { endpoint, url } }); }
   listResults(query: T.PageQuery & { endpoint?: string } = {}) { return this.call<T.Paged<'results', T.StoredResult>>('GET /v1/results', [], { query: { ...query } }); }
-  iterResults(query: { per_page?: number; endpoint?: string } = {}) { return this.paginate<T.StoredResult>('results', () => this.listResults(query)); }
+  iterResults(query: T.IterQuery & { endpoint?: string } = {}) { return this.paginate<T.StoredResult>('results', () => this.listResults(query)); }
   getResult(id: string) { return this.call<T.StoredResult>('GET /v1/results/{id}', [id]); }
   runResult(usageLogId: string) { return this.call<T.StoredResult>('GET /v1/results/run/{usage_log_id}', [usageLogId]); }
   usage(query: T.PageQuery & Record<string, string | number | undefined> = {}) { return this.call<Record<string, unknown>>('GET /v1/usage', [], { query }); }

@@ -29,10 +29,17 @@ export interface RunSummary extends Open {
   /** When the run is deleted and its status becomes a 404; null when the server keeps runs forever. */
   expires_at: string | null; error?: string | null; retry_of?: string | null;
 }
-export interface RunStatusPage extends RunSummary { data: CrawlPage[]; next?: string }
-/** One page of a list: its items under the endpoint's key (`data`, `crawls`, `webhooks` …), and `next` while more exist. */
-export type Paged<K extends string, T> = { page: number; per_page: number; total: number; next?: string } & { [P in K]: T[] };
-export interface PageQuery { page?: number; per_page?: number }
+export interface RunStatusPage extends RunSummary { data: CrawlPage[]; limit: number; offset: number; next?: string }
+/**
+ * One slice of a list: its items under the endpoint's key (`data`, `crawls`, `webhooks` …), the list's
+ * `total`, the slice (`limit`, `offset`; `page`/`per_page` say the same in the alias's terms) and
+ * `next` while more exist.
+ */
+export type Paged<K extends string, T> = { total: number; limit: number; offset: number; page: number; per_page: number; next?: string } & { [P in K]: T[] };
+/** `limit` (1–100, default 20) and `offset`; `page`/`per_page` are the older alias — the server refuses both styles at once. */
+export interface PageQuery { limit?: number; offset?: number; page?: number; per_page?: number }
+/** What an iterator takes: the slice size (it follows `next` for the rest). */
+export type IterQuery = Pick<PageQuery, 'limit' | 'per_page'>;
 
 export interface BatchRequest extends ScrapeOptions { urls: string[]; webhook_url?: string; query?: string; extract?: Open }
 export interface MapRequest extends Open {

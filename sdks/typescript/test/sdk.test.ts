@@ -65,8 +65,13 @@ describe('TypeScript SDK', () => {
     expect(done.status).toBe('completed');
     expect(done.completed).toBe(4);
     const pages = [];
-    for await (const p of trawl.iterCrawlPages(done.id, { per_page: 1 })) pages.push(p.url);
+    for await (const p of trawl.iterCrawlPages(done.id, { limit: 1 })) pages.push(p.url);
     expect(pages.sort()).toEqual([site('/'), site('/a'), site('/b'), site('/c')].sort());
+    const second = await trawl.crawlPages(done.id, { limit: 2, offset: 2 });
+    expect(second).toMatchObject({ total: 4, limit: 2, offset: 2 });
+    expect(second.next).toBeUndefined();
+    // page/per_page stay an alias of the same slice.
+    expect((await trawl.crawlPages(done.id, { page: 2, per_page: 2 })).data).toEqual(second.data);
     expect((await trawl.crawlPages(done.id, { status: 'failed' })).total).toBe(0);
     expect((await trawl.crawlHistory()).crawls.map((c) => c.id)).toContain(done.id);
 
@@ -128,6 +133,11 @@ describe('TypeScript SDK', () => {
   test('social monitors and the audience cursor', async () => {
     const monitor = await trawl.createSocialMonitor({ kind: 'profile', target: 'harbour' });
     expect((await trawl.listSocialMonitors()).monitors.map((m) => m.id)).toContain(monitor.id);
+    const firstMonitors = await trawl.listSocialMonitors({ limit: 1 });
+    const walked = [];
+    for await (const m of trawl.iterSocialMonitors({ limit: 1 })) walked.push(m.id);
+    expect(walked).toHaveLength(firstMonitors.total);
+    expect(walked).toContain(monitor.id);
     expect(await trawl.updateSocialMonitor(monitor.id, { name: 'harbour posts' })).toEqual({ success: true });
     expect((await trawl.getSocialMonitor(monitor.id)).name).toBe('harbour posts');
     expect((await trawl.checkSocialMonitor(monitor.id)).status).toBe('checking');

@@ -16,7 +16,7 @@ import { AccountsToken, MAX_WORKSPACE_KEYS, type KeyInfo } from '../../../core/f
 import { TrawlError } from '../../../core/errors.ts';
 import { KEY_ROLES } from '../../../core/storage/workspaces.ts';
 import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
-import { pageOf, readPageQuery } from '../../pagination.ts';
+import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route, type Caller } from '../../route.ts';
 import { createKeySchema, keyName } from '../admin.ts';
 
@@ -93,7 +93,7 @@ const accountOpenApi = {
         summary: 'Revoke a key: the next request with it is 401, in every process',
         description: 'Revoking a revoked key answers it unchanged. The workspace\'s last working admin key cannot be revoked (409: create another admin key first), nor a self-hosted server\'s configured key (409: change `TRAWL_API_KEY`).',
         parameters: [idParam],
-        responses: { 200: jsonBody(schemaRef('WorkspaceKey'), 'The revoked key'), ...refusals, 404: errorBody('Unknown key, or another workspace\'s'), 409: errorBody('The last admin key, or the configured key') },
+        responses: { 200: jsonBody({ allOf: [{ type: 'object', properties: { success: { type: 'boolean', enum: [true] } } }, schemaRef('WorkspaceKey')] }, '`success: true` as every /v1 delete answers, with the revoked key'), ...refusals, 404: errorBody('Unknown key, or another workspace\'s'), 409: errorBody('The last admin key, or the configured key') },
       },
     },
   },
@@ -125,11 +125,11 @@ export const accountModule = defineRoutes({
       },
     },
     {
-      method: 'GET', path: '/v1/keys', admin: MANAGE,
-      async handle({ request, caller, workspace }) {
-        const query = readPageQuery(request);
-        const { items, total } = await accounts.ownKeys(workspace, { offset: (query.page - 1) * query.perPage, limit: query.perPage });
-        return pageOf('keys', items.map((key) => presentOwnKey(key, caller)), total, query, request);
+      method: 'GET', path: '/v1/keys', admin: MANAGE, query: pagedQuery(),
+      async handle({ request, caller, workspace, query }) {
+        const page = pageFrom(query);
+        const { items, total } = await accounts.ownKeys(workspace, page);
+        return pageOf('keys', items.map((key) => presentOwnKey(key, caller)), total, page, request);
       },
     },
     route<z.output<typeof createKeySchema>>({
@@ -150,7 +150,8 @@ export const accountModule = defineRoutes({
     {
       method: 'DELETE', path: '/v1/keys/:id', admin: MANAGE,
       async handle({ caller, workspace, params }) {
-        return presentOwnKey(await accounts.revokeOwnKey(workspace, keyId(params), caller.keyId ?? null), caller);
+        // `success` as every /v1 delete answers; the revoked key with its revoked_at beside it.
+        return { success: true, ...presentOwnKey(await accounts.revokeOwnKey(workspace, keyId(params), caller.keyId ?? null), caller) };
       },
     },
   ],

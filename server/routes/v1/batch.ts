@@ -6,7 +6,7 @@
  */
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { CrawlSettings } from '../../../core/features/crawl/config.ts';
-import { errorBody, jsonBody, pathId, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
+import { errorBody, jsonBody, pathId, paging, PAGING_ERROR, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { v1BatchSchema } from '../../wire/v1/request.ts';
 import { defineRoutes } from '../../route.ts';
 import { crawlNeeds, runRoutes } from './crawl.ts';
@@ -28,9 +28,9 @@ function batchOpenApi(service: CrawlService, limits: Readonly<CrawlSettings>) {
       '/v1/batch/{id}': {
         get: {
           summary: 'Batch status and results, paginated',
-          description: `The summary and one page of results in completion order; \`next\` (same path, next page) only when more results exist. ${STATES} ${retentionText(limits)}`,
+          description: `The summary (its \`total\` is the batch's URL count) and one slice of results in completion order; \`next\` (same path, next slice) only when more results exist. ${STATES} ${retentionText(limits)}`,
           parameters: [pathId, ...paging],
-          responses: { 200: jsonBody(runStatusSchema('BatchSummary'), 'The batch'), 400: errorBody('Invalid page or per_page'), ...unknown },
+          responses: { 200: jsonBody(runStatusSchema('BatchSummary'), 'The batch'), 400: errorBody(PAGING_ERROR), ...unknown },
         },
         delete: cancelDoc('batch', unknown),
       },

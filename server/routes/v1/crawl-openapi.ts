@@ -4,12 +4,12 @@
  */
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { CrawlSettings } from '../../../core/features/crawl/config.ts';
-import { dateTime, errorBody, jsonBody, paging, pathId, schemaRef, toJson } from '../../openapi-shapes.ts';
+import { dateTime, errorBody, jsonBody, pageFields, pagedBody, paging, PAGING_ERROR, pathId, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { v1CrawlSchema } from '../../wire/v1/request.ts';
 
 
 const count = (description: string) => ({ type: 'integer', description });
-const nextLink = { type: 'string', description: 'Path of the next page of results; present only when more results exist right now.' };
+const nextLink = { type: 'string', description: 'Path of the next slice of results (with `limit` and `offset`); present only when more results exist right now.' };
 export const STATES =
   'States: `queued` (accepted, no page started) → `scraping` (pages running; discovery still going) → `completed` (every admitted page finished, ' +
   'so discovery is over too) or `failed` (a crawl none of whose pages could be scraped; `error` says why) or `cancelled` (DELETE). ' +
@@ -57,7 +57,10 @@ const pageSchema = {
 };
 
 export const runStatusSchema = (summary: string) => ({
-  allOf: [schemaRef(summary), { type: 'object', required: ['data'], properties: { data: { type: 'array', items: schemaRef('CrawlPage') }, next: nextLink } }],
+  allOf: [schemaRef(summary), {
+    type: 'object', required: ['limit', 'offset', 'data'],
+    properties: { limit: pageFields.limit, offset: pageFields.offset, data: { type: 'array', items: schemaRef('CrawlPage') }, next: nextLink },
+  }],
 });
 
 /** POST that starts a run: 202 with the id, or why the input was refused. */
@@ -130,7 +133,7 @@ export function crawlOpenApi(service: CrawlService, limits: Readonly<CrawlSettin
           summary: 'Crawl status with its first results',
           description: `The summary (status, counts, timestamps) and one page of results in completion order; \`next\` points to \`/v1/crawl/{id}/pages\` only when more results exist. ${STATES} ${retentionText(limits)}`,
           parameters: [pathId, ...paging],
-          responses: { 200: jsonBody(runStatusSchema('CrawlSummary'), 'The crawl'), 400: errorBody('Invalid page or per_page'), ...unknown },
+          responses: { 200: jsonBody(runStatusSchema('CrawlSummary'), 'The crawl'), 400: errorBody(PAGING_ERROR), ...unknown },
         },
         delete: cancelDoc('crawl', unknown),
       },
@@ -139,8 +142,8 @@ export function crawlOpenApi(service: CrawlService, limits: Readonly<CrawlSettin
           summary: 'All results of a crawl, paginated',
           parameters: [pathId, ...paging, { name: 'status', in: 'query', schema: { type: 'string', enum: ['completed', 'failed'] }, description: 'Only completed or only failed pages.' }],
           responses: {
-            200: jsonBody({ type: 'object', required: ['data', 'page', 'per_page', 'total'], properties: { data: { type: 'array', items: schemaRef('CrawlPage') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: count('Finished pages matching the filter.'), next: nextLink } }, 'One page of results'),
-            400: errorBody('Invalid page, per_page or status'), ...unknown,
+            200: jsonBody(pagedBody('data', schemaRef('CrawlPage'), { total: count('Finished pages matching the filter.') }), 'One slice of results'),
+            400: errorBody(`Invalid status; ${PAGING_ERROR}`), ...unknown,
           },
         },
       },
@@ -151,8 +154,8 @@ export function crawlOpenApi(service: CrawlService, limits: Readonly<CrawlSettin
           description: 'Crawls past their `expires_at` are left out.',
           parameters: paging,
           responses: {
-            200: jsonBody({ type: 'object', required: ['crawls', 'page', 'per_page', 'total'], properties: { crawls: { type: 'array', items: schemaRef('CrawlSummary') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: nextLink } }, 'One page'),
-            400: errorBody('Invalid page or per_page'), 401: errorBody('Invalid or missing API key'),
+            200: jsonBody(pagedBody('crawls', schemaRef('CrawlSummary')), 'One slice'),
+            400: errorBody(PAGING_ERROR), 401: errorBody('Invalid or missing API key'),
           },
         },
       },

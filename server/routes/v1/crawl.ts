@@ -11,9 +11,10 @@ import { pageItem as pageWithResult, runSummary } from '../../../core/features/c
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { PageRow, RunKind, RunRow } from '../../../core/features/crawl/store.ts';
 import { runEvents } from '../../../core/features/crawl/stream.ts';
+import type { Window } from '../../../core/storage/values.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import type { BatchRequest, CrawlRequest } from '../../../core/features/crawl/schema.ts';
-import { pageOf, readPageQuery } from '../../pagination.ts';
+import { nextLink, pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
 import { crawlOpenApi } from './crawl-openapi.ts';
 import { defineRoutes, route, type Route, type RouteRequest } from '../../route.ts';
 import { v1Field } from '../../wire/v1/names.ts';
@@ -21,8 +22,9 @@ import { presentResult } from '../../wire/v1/present.ts';
 import { v1BatchSchema, v1CrawlSchema } from '../../wire/v1/request.ts';
 
 const HEARTBEAT_MS = 15_000;
-const outcomeQuery = z.object({ status: z.enum(['completed', 'failed']).optional() });
 const resumeQuery = z.object({ last_event_id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0) });
+type ResumeQuery = z.output<typeof resumeQuery>;
+const pagesQuery = pagedQuery({ status: z.enum(['completed', 'failed']).optional() });
 const pageItem = (page: PageRow) => pageWithResult(page, presentResult);
 
 /** 202 with where to poll: the run exists and its pages are queued. */
@@ -34,20 +36,21 @@ function accepted(run: RunRow, path: string): Response {
   return Response.json(body, { status: 202, headers: { location: `${path}/${run.id}` } });
 }
 
-/** The run's summary with its first page of results; `next` only when more results exist. */
-async function statusWithResults(service: CrawlService, run: RunRow, request: Request, pagesPath: string) {
-  const query = readPageQuery(request);
-  const pages = await service.pages(run, { offset: (query.page - 1) * query.perPage, limit: query.perPage + 1 });
-  const body: Record<string, unknown> = { ...runSummary(run), data: pages.slice(0, query.perPage).map(pageItem) };
-  if (pages.length > query.perPage) body.next = `${pagesPath}?page=${query.page + 1}&per_page=${query.perPage}`;
+/**
+ * The run's summary (its `total` is the run's page count) with one slice of its results; `next`
+ * (at `pagesPath`) only when more results exist.
+ */
+async function statusWithResults(service: CrawlService, run: RunRow, request: Request, page: Window, pagesPath: string) {
+  const pages = await service.pages(run, { offset: page.offset, limit: page.limit + 1 });
+  const body: Record<string, unknown> = { ...runSummary(run), limit: page.limit, offset: page.offset, data: pages.slice(0, page.limit).map(pageItem) };
+  if (pages.length > page.limit) body.next = nextLink(request, page, pagesPath);
   return body;
 }
 
 /** Server-Sent Events of a run: `page` events with `id:` = sequence number, then `end`. */
-function eventStream(service: CrawlService, target: { workspace: string; kind: RunKind; id: string }, { request, server }: RouteRequest): Response {
-  const params = Object.fromEntries(new URL(request.url).searchParams);
+function eventStream(service: CrawlService, target: { workspace: string; kind: RunKind; id: string }, { request, server, query }: RouteRequest<unknown, ResumeQuery>): Response {
   const header = request.headers.get('last-event-id')?.trim();
-  const { last_event_id: lastSeq } = parseOrThrow(resumeQuery, { last_event_id: header || params.last_event_id });
+  const lastSeq = header ? parseOrThrow(resumeQuery, { last_event_id: header }).last_event_id : query.last_event_id;
   // The connection is meant to stay open; Bun would otherwise close it after its idle timeout.
   server?.timeout?.(request, 0);
   const abort = new AbortController();
@@ -110,20 +113,20 @@ export function runRoutes(service: CrawlService, kind: RunKind, statusNext: (id:
           return accepted(run, base);
         },
       }),
-    {
-      method: 'GET', path: `${base}/:id`,
-      async handle({ params, request, workspace }) {
+    route({
+      method: 'GET', path: `${base}/:id`, query: pagedQuery(),
+      async handle({ params, request, workspace, query }) {
         const run = await find(params.id!, workspace);
-        return statusWithResults(service, run, request, statusNext(run.id));
+        return statusWithResults(service, run, request, pageFrom(query), statusNext(run.id));
       },
-    },
-    {
-      method: 'GET', path: `${base}/:id/stream`,
+    }),
+    route({
+      method: 'GET', path: `${base}/:id/stream`, query: resumeQuery,
       async handle(input) {
         const run = await find(input.params.id!, input.workspace);
         return eventStream(service, { workspace: input.workspace, kind, id: run.id }, input);
       },
-    },
+    }),
     {
       method: 'DELETE', path: `${base}/:id`,
       async handle({ params, workspace }) {
@@ -137,26 +140,26 @@ export function runRoutes(service: CrawlService, kind: RunKind, statusNext: (id:
 /** Crawls add their history, the paginated result list and retry to the common routes. */
 function crawlRoutes(service: CrawlService): Route[] {
   return [
-    {
-      method: 'GET', path: '/v1/crawl/history',
-      async handle({ request, workspace }) {
-        const query = readPageQuery(request);
-        const { items, total } = await service.history(workspace, { offset: (query.page - 1) * query.perPage, limit: query.perPage });
-        return pageOf('crawls', items.map(runSummary), total, query, request);
+    route({
+      method: 'GET', path: '/v1/crawl/history', query: pagedQuery(),
+      async handle({ request, workspace, query }) {
+        const page = pageFrom(query);
+        const { items, total } = await service.history(workspace, page);
+        return pageOf('crawls', items.map(runSummary), total, page, request);
       },
-    },
+    }),
     ...runRoutes(service, 'crawl', (id) => `/v1/crawl/${id}/pages`),
-    {
-      method: 'GET', path: '/v1/crawl/:id/pages',
-      async handle({ params, request, workspace }) {
+    route({
+      method: 'GET', path: '/v1/crawl/:id/pages', query: pagesQuery,
+      async handle({ params, request, workspace, query }) {
         const run = await service.find(workspace, 'crawl', params.id!);
-        const query = readPageQuery(request);
-        const { status } = parseOrThrow(outcomeQuery, { status: new URL(request.url).searchParams.get('status') ?? undefined });
+        const page = pageFrom(query);
+        const { status } = query;
         const total = status === 'completed' ? run.completed : status === 'failed' ? run.failed : run.completed + run.failed;
-        const pages = await service.pages(run, { offset: (query.page - 1) * query.perPage, limit: query.perPage, outcome: status });
-        return pageOf('data', pages.map(pageItem), total, query, request);
+        const pages = await service.pages(run, { ...page, outcome: status });
+        return pageOf('data', pages.map(pageItem), total, page, request);
       },
-    },
+    }),
     route({
       method: 'POST', path: '/v1/crawl/:id/retry', body: 'manual',
       meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }) },

@@ -12,16 +12,15 @@ import { isScrapeResult } from '../../../core/features/crawl/legacy.ts';
 import { UsageToken } from '../../../core/features/accounts/usage.ts';
 import { LOOKUP_ENDPOINTS } from '../../../core/features/results/outputs.ts';
 import { Tokens, type StoredResult, type StoredResultSummary } from '../../../core/services.ts';
-import { parseOrThrow } from '../../../core/validation.ts';
-import { dateTime, errorBody, jsonBody, paging, schemaRef } from '../../openapi-shapes.ts';
-import { pageOf, readPageQuery } from '../../pagination.ts';
-import { defineRoutes } from '../../route.ts';
+import { dateTime, errorBody, jsonBody, pagedBody, paging, PAGING_ERROR, schemaRef } from '../../openapi-shapes.ts';
+import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
+import { defineRoutes, route } from '../../route.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 
 const endpointName = z.string().min(1).max(64);
 const lookupEndpoint = z.enum(LOOKUP_ENDPOINTS, { error: `endpoint must be one of: ${LOOKUP_ENDPOINTS.join(', ')}` });
 const lookupQuery = z.object({ endpoint: lookupEndpoint.default('scrape'), url: z.string().min(1).max(8192) });
-const listQuery = z.object({ endpoint: endpointName.optional() });
+const listQuery = pagedQuery({ endpoint: endpointName.optional() });
 /** Ids are UUIDs; anything much longer is not worth a query. */
 const MAX_ID = 64;
 
@@ -29,8 +28,6 @@ const summary = (result: StoredResultSummary) => ({ id: result.id, endpoint: res
 /** Outputs are stored in the internal model and shown in the /v1 shape (rows from before it are shown as stored). */
 const present = (result: StoredResult) => ({ ...summary(result), data: isScrapeResult(result.output) ? presentResult(result.output) : result.output });
 const notFound = (what: string) => new TrawlError('not_found', what);
-
-const query = (request: Request) => Object.fromEntries(new URL(request.url).searchParams);
 
 const resultSchema = {
   type: 'object',
@@ -64,8 +61,8 @@ const resultsOpenApi = {
         description: 'Without their outputs (GET /v1/results/{id} has them).',
         parameters: [{ name: 'endpoint', in: 'query', schema: { type: 'string' } }, ...paging],
         responses: {
-          200: jsonBody({ type: 'object', properties: { results: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, endpoint: { type: 'string' }, url: { type: 'string' }, created_at: dateTime('When it was produced') } } }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: { type: 'string' } } }, 'A page of results'),
-          400: errorBody('Invalid page or per_page'), ...unauthorized,
+          200: jsonBody(pagedBody('results', { type: 'object', properties: { id: { type: 'string' }, endpoint: { type: 'string' }, url: { type: 'string' }, created_at: dateTime('When it was produced') } }), 'A slice of results'),
+          400: errorBody(PAGING_ERROR), ...unauthorized,
         },
       },
     },
@@ -91,25 +88,23 @@ export const resultsModule = defineRoutes({
   mounted: (env) => env.config.mode === 'cloud',
   needs: { results: Tokens.Results, usage: UsageToken, meter: MeterToken },
   routes: ({ results, usage, meter }) => [
-    {
-      method: 'GET', path: '/v1/cache/lookup',
-      async handle({ request, workspace }) {
-        const params = query(request);
-        const { endpoint, url } = parseOrThrow(lookupQuery, { endpoint: params.endpoint, url: params.url });
+    route({
+      method: 'GET', path: '/v1/cache/lookup', query: lookupQuery,
+      async handle({ query, workspace }) {
+        const { endpoint, url } = query;
         const found = await results.latest(workspace, endpoint, url);
         if (!found) throw notFound(`No stored ${endpoint} result for this URL`);
         return present(found);
       },
-    },
-    {
-      method: 'GET', path: '/v1/results',
-      async handle({ request, workspace }) {
-        const page = readPageQuery(request);
-        const { endpoint } = parseOrThrow(listQuery, { endpoint: query(request).endpoint });
-        const { items, total } = await results.list(workspace, { endpoint, page: page.page, perPage: page.perPage });
+    }),
+    route({
+      method: 'GET', path: '/v1/results', query: listQuery,
+      async handle({ request, workspace, query }) {
+        const page = pageFrom(query);
+        const { items, total } = await results.list(workspace, { endpoint: query.endpoint, ...page });
         return pageOf('results', items.map(summary), total, page, request);
       },
-    },
+    }),
     {
       method: 'GET', path: '/v1/results/:id',
       async handle({ params, workspace }) {

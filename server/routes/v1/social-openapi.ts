@@ -4,7 +4,7 @@
  * carries `x-beta: true` and says "Beta" in its summary and description.
  */
 import type { z } from 'zod';
-import { dateTime, errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
+import { dateTime, errorBody, jsonBody, pagedBody, paging, PAGING_ERROR, schemaRef, toJson } from '../../openapi-shapes.ts';
 
 interface Schemas {
   create: z.ZodType;
@@ -78,8 +78,8 @@ export function socialOpenApi(schemas: Schemas) {
         }),
         get: beta({
           summary: 'List social monitors, newest first',
-          parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }, { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } }],
-          responses: { 200: jsonBody({ type: 'object', required: ['monitors'], properties: { monitors: { type: 'array', items: schemaRef('SocialMonitor') } } }, 'One page'), 400: errorBody('Invalid limit or offset'), ...common },
+          parameters: paging,
+          responses: { 200: jsonBody(pagedBody('monitors', schemaRef('SocialMonitor')), 'One slice'), 400: errorBody(PAGING_ERROR), ...common },
         }),
       },
       '/v1/social/monitors/{id}': {

@@ -15,6 +15,7 @@ import type { Monitor } from '../../../core/features/social/store.ts';
 import { priceOf } from '../../../core/metering.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
 import { receiverRefusal, receiverUrlSchema } from '../../../core/net/receiver.ts';
+import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route, type Route } from '../../route.ts';
 import { socialOpenApi } from './social-openapi.ts';
 
@@ -72,18 +73,6 @@ export const presentMonitor = (m: Monitor) => ({
   keyword: m.keyword, lang: m.lang, last_checked_at: m.lastCheckedAt, last_matched_at: m.lastMatchedAt, last_error: m.lastError, created_at: m.createdAt,
 });
 
-function readListQuery(request: Request): { limit: number; offset: number } {
-  const query = new URL(request.url).searchParams;
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const raw = query.get(name);
-    if (raw === null) return fallback;
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw) || n < min || n > max) throw badRequest(`Invalid query parameter ${name}: must be a whole number from ${min} to ${max}`);
-    return n;
-  };
-  return { limit: int('limit', 20, 1, 100), offset: int('offset', 0, 0, 1_000_000) };
-}
-
 function socialRoutes(social: SocialService, settings: SocialSettings, config: Readonly<TrawlConfig>): Route[] {
   const schemas = socialSchemas(settings);
   const checkReceiver = async (url: string | null | undefined) => {
@@ -107,11 +96,12 @@ function socialRoutes(social: SocialService, settings: SocialSettings, config: R
       },
     }),
     route({
-      method: 'GET', path: '/v1/social/monitors', paid,
-      async handle({ request, workspace }) {
+      method: 'GET', path: '/v1/social/monitors', paid, query: pagedQuery(),
+      async handle({ request, workspace, query }) {
         social.source();
-        const { limit, offset } = readListQuery(request);
-        return { monitors: (await social.list(workspace, limit, offset)).map(presentMonitor) };
+        const page = pageFrom(query);
+        const { items, total } = await social.list(workspace, page);
+        return pageOf('monitors', items.map(presentMonitor), total, page, request);
       },
     }),
     route({

@@ -9,16 +9,15 @@ import { UsageToken, type UsageRun } from '../../../core/features/accounts/usage
 import { TrawlError } from '../../../core/errors.ts';
 import { MeterToken } from '../../../core/metering.ts';
 import { AccountsToken } from '../../../core/features/accounts/accounts.ts';
-import { parseOrThrow } from '../../../core/validation.ts';
-import { dateTime, errorBody, jsonBody, paging } from '../../openapi-shapes.ts';
-import { pageOf, readPageQuery } from '../../pagination.ts';
-import { defineRoutes } from '../../route.ts';
+import { dateTime, errorBody, jsonBody, pageFields, paging, PAGING_ERROR } from '../../openapi-shapes.ts';
+import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
+import { defineRoutes, route } from '../../route.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_RANGE_DAYS = 366;
 
 const instant = z.string().max(40).refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date or time').transform((v) => new Date(Date.parse(v)));
-const rangeQuery = z.object({
+const usageQuery = pagedQuery({
   from: instant.optional(),
   to: instant.optional(),
   endpoint: z.string().min(1).max(64).optional(),
@@ -30,9 +29,7 @@ export const presentRun = (run: UsageRun) => ({
 });
 
 /** `from` inclusive, `to` exclusive; by default the 30 days up to now. */
-function readRange(request: Request) {
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const query = parseOrThrow(rangeQuery, { from: params.from, to: params.to, endpoint: params.endpoint });
+function rangeOf(query: z.output<typeof usageQuery>) {
   const to = query.to ?? new Date(Date.now() + 1000);
   const from = query.from ?? new Date(to.getTime() - 30 * DAY_MS);
   if (from >= to) throw new TrawlError('bad_request', 'Invalid field from: must be before to');
@@ -85,10 +82,10 @@ const usageOpenApi = {
                 },
               },
               runs: { type: 'array', items: runSchema },
-              page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: { type: 'string' },
+              ...pageFields,
             },
           }, 'Usage'),
-          400: errorBody('Invalid from, to, page or per_page'),
+          400: errorBody(`Invalid from or to; ${PAGING_ERROR}`),
           401: errorBody('Invalid or missing API key'),
           403: errorBody('A member key: billing needs an admin key'),
         },
@@ -101,18 +98,18 @@ export const usageModule = defineRoutes({
   name: 'usage',
   mounted: (env) => env.config.mode === 'cloud',
   needs: { usage: UsageToken, meter: MeterToken, accounts: AccountsToken },
-  routes: ({ usage, meter, accounts }, env) => [{
-    method: 'GET', path: '/v1/usage', admin: 'reading the usage and billing of the workspace',
-    async handle({ request, workspace }) {
-      const range = readRange(request);
-      const page = readPageQuery(request);
+  routes: ({ usage, meter, accounts }, env) => [route({
+    method: 'GET', path: '/v1/usage', query: usageQuery, admin: 'reading the usage and billing of the workspace',
+    async handle({ request, workspace, query }) {
+      const range = rangeOf(query);
+      const page = pageFrom(query);
       // This process's own calls are in the log before it is read (their outcomes are written behind the answers).
       await meter.settle();
       const [account, totals, runs] = await Promise.all([
         // Read now: the caller's remembered account may be seconds old, and this answer is about the balance.
         accounts.getWorkspace(workspace),
         usage.totals(workspace, range),
-        usage.runs(workspace, range, { offset: (page.page - 1) * page.perPage, limit: page.perPage }),
+        usage.runs(workspace, range, page),
       ]);
       if (!account) throw new TrawlError('not_found', 'Workspace not found');
       return {
@@ -127,6 +124,6 @@ export const usageModule = defineRoutes({
         ...pageOf('runs', runs.items.map(presentRun), runs.total, page, request),
       };
     },
-  }],
+  })],
   openapi: () => usageOpenApi,
 });

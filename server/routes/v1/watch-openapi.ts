@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Comparison } from '../../../core/features/diff/compare.ts';
-import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
+import { dateTime, errorBody, jsonBody, pagedBody, paging, PAGING_ERROR, schemaRef, toJson } from '../../openapi-shapes.ts';
 
 /** `diff: {unified, added, removed}` and the counts, as /v1/diff and the snapshot diff answer. */
 export function presentComparison(c: Comparison | null, withParts = false) {
@@ -104,8 +104,8 @@ export function watchOpenApi(schemas: Schemas) {
           summary: 'List watches, newest first',
           parameters: paging,
           responses: {
-            200: jsonBody({ type: 'object', required: ['watches'], properties: { watches: { type: 'array', items: schemaRef('Watch') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: { type: 'string' } } }, 'One page'),
-            400: errorBody('Invalid page or per_page'), ...common,
+            200: jsonBody(pagedBody('watches', schemaRef('Watch')), 'One slice'),
+            400: errorBody(PAGING_ERROR), ...common,
           },
         },
       },

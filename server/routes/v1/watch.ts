@@ -15,8 +15,8 @@ import { httpUrl } from '../../../core/model/request.ts';
 import { receiverRefusal, receiverUrlSchema } from '../../../core/net/receiver.ts';
 import { validateSelectors } from '../../../core/selectors.ts';
 import { readJsonBody } from '../../body.ts';
-import { pageOf, readPageQuery } from '../../pagination.ts';
-import { defineRoutes, type Route } from '../../route.ts';
+import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
+import { defineRoutes, route, type Route } from '../../route.ts';
 import { presentComparison, watchOpenApi } from './watch-openapi.ts';
 
 export function watchSchemas(settings: WatchSettings) {
@@ -50,6 +50,12 @@ export function watchSchemas(settings: WatchSettings) {
   }).refine((p) => Object.values(p).some((v) => v !== undefined), 'Request body must set at least one of name, interval_minutes, webhook_url, active, ignore_selectors, ignore_text');
   return { create, update };
 }
+
+const filter = z.string().trim().min(1, 'must not be empty').max(200).optional();
+/** `tag` and `search` narrow the list (declared here so the list's query is one place). */
+export const listQuery = pagedQuery({ tag: filter, search: filter });
+const snapshotId = z.string().min(1).max(64).optional();
+export const diffQuery = z.object({ from: snapshotId, to: snapshotId });
 
 export const presentWatch = (w: Watch) => ({
   id: w.id,
@@ -104,14 +110,14 @@ function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: nu
         return Response.json(presentWatch(watch), { status: 201 });
       },
     },
-    {
-      method: 'GET', path: '/v1/watch',
-      async handle({ request, workspace }) {
-        const query = readPageQuery(request);
-        const { items, total } = await watches.list(workspace, query);
-        return pageOf('watches', items.map(presentWatch), total, query, request);
+    route({
+      method: 'GET', path: '/v1/watch', query: listQuery,
+      async handle({ request, workspace, query }) {
+        const page = pageFrom(query);
+        const { items, total } = await watches.list(workspace, page);
+        return pageOf('watches', items.map(presentWatch), total, page, request);
       },
-    },
+    }),
     {
       method: 'GET', path: '/v1/watch/:id',
       async handle({ params, workspace }) {
@@ -150,18 +156,17 @@ function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: nu
         return Response.json({ status: 'checking' }, { status: 202 });
       },
     },
-    {
-      method: 'GET', path: '/v1/watch/:id/diff',
-      async handle({ params, request, workspace }) {
-        const query = new URL(request.url).searchParams;
+    route({
+      method: 'GET', path: '/v1/watch/:id/diff', query: diffQuery,
+      async handle({ params, query, workspace }) {
         const { watch, snapshots } = await watches.detail(workspace, params.id!);
-        const to = query.get('to') ?? snapshots[0]?.id;
-        const from = query.get('from') ?? snapshots[snapshots.findIndex((s) => s.id === to) + 1]?.id;
+        const to = query.to ?? snapshots[0]?.id;
+        const from = query.from ?? snapshots[snapshots.findIndex((s) => s.id === to) + 1]?.id;
         if (!to || !from) throw badRequest('The watch needs two snapshots to compare; give from and to snapshot ids');
         const diff = await watches.diff(workspace, watch.id, from, to);
         return { watch_id: watch.id, from: presentSnapshot(diff.from), to: presentSnapshot(diff.to), ...presentComparison(diff.comparison, true) };
       },
-    },
+    }),
   ] satisfies Route[];
 }
 

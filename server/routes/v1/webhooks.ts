@@ -11,9 +11,9 @@ import { WEBHOOK_EVENTS, type Webhook, type WebhookDelivery, type WebhookStore }
 import { readJsonBody } from '../../body.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
 import { receiverRefusal, receiverUrlSchema } from '../../../core/net/receiver.ts';
-import { pageOf, readPageQuery } from '../../pagination.ts';
-import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
-import { defineRoutes, type Route } from '../../route.ts';
+import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
+import { dateTime, errorBody, jsonBody, pagedBody, paging, PAGING_ERROR, schemaRef, toJson } from '../../openapi-shapes.ts';
+import { defineRoutes, route, type Route } from '../../route.ts';
 
 const eventList = z.array(z.enum(WEBHOOK_EVENTS)).min(1, 'must list at least one event').max(WEBHOOK_EVENTS.length * 4);
 
@@ -79,14 +79,14 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: nu
         return Response.json({ ...present(webhook), secret }, { status: 201 });
       },
     },
-    {
-      method: 'GET', path: '/v1/webhooks',
-      async handle({ request, workspace }) {
-        const query = readPageQuery(request);
-        const { items, total } = await store.list(workspace, query);
-        return pageOf('webhooks', items.map(present), total, query, request);
+    route({
+      method: 'GET', path: '/v1/webhooks', query: pagedQuery(),
+      async handle({ request, workspace, query }) {
+        const page = pageFrom(query);
+        const { items, total } = await store.list(workspace, page);
+        return pageOf('webhooks', items.map(present), total, page, request);
       },
-    },
+    }),
     {
       method: 'GET', path: '/v1/webhooks/:id',
       handle: async ({ params, workspace }) => present(await found(workspace, params.id!)),
@@ -109,30 +109,21 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: nu
         return { success: true };
       },
     },
-    {
-      method: 'GET', path: '/v1/webhooks/:id/deliveries',
-      async handle({ params, request, workspace }) {
-        const query = readPageQuery(request);
+    route({
+      method: 'GET', path: '/v1/webhooks/:id/deliveries', query: pagedQuery(),
+      async handle({ params, request, workspace, query }) {
+        const page = pageFrom(query);
         await found(workspace, params.id!);
-        const { items, total } = await store.deliveries(workspace, params.id!, query);
-        return pageOf('deliveries', items.map(presentDelivery), total, query, request);
+        const { items, total } = await store.deliveries(workspace, params.id!, page);
+        return pageOf('deliveries', items.map(presentDelivery), total, page, request);
       },
-    },
+    }),
   ] satisfies Route[];
 }
 
 // ---- OpenAPI: the routes above, the registry's records, and every event payload. ----
 
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
-const paged = (key: string, item: string) => ({
-  type: 'object',
-  required: [key, 'page', 'per_page', 'total'],
-  properties: {
-    [key]: { type: 'array', items: schemaRef(item) },
-    page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' },
-    next: { type: 'string', description: 'Path of the next page; absent on the last page.' },
-  },
-});
 const common = { 401: errorBody('Invalid or missing API key') };
 const unknown = { 404: errorBody('`Webhook not found`: unknown id, or an id of another workspace') };
 
@@ -226,7 +217,7 @@ const webhooksOpenApi = {
           400: errorBody('Invalid url or events'), ...common, 409: errorBody('`Webhook limit reached: at most N per workspace`'),
         },
       },
-      get: { summary: 'List webhooks, newest first', parameters: paging, responses: { 200: jsonBody(paged('webhooks', 'Webhook'), 'One page'), 400: errorBody('Invalid page or per_page'), ...common } },
+      get: { summary: 'List webhooks, newest first', parameters: paging, responses: { 200: jsonBody(pagedBody('webhooks', schemaRef('Webhook')), 'One slice'), 400: errorBody(PAGING_ERROR), ...common } },
     },
     '/v1/webhooks/{id}': {
       get: { summary: 'Get a webhook', parameters: [idParam], responses: { 200: jsonBody(schemaRef('Webhook'), 'The webhook'), ...common, ...unknown } },
@@ -244,7 +235,7 @@ const webhooksOpenApi = {
       },
     },
     '/v1/webhooks/{id}/deliveries': {
-      get: { summary: 'Delivery log, newest attempt first', parameters: [idParam, ...paging], responses: { 200: jsonBody(paged('deliveries', 'WebhookDelivery'), 'One page'), 400: errorBody('Invalid page or per_page'), ...common, ...unknown } },
+      get: { summary: 'Delivery log, newest attempt first', parameters: [idParam, ...paging], responses: { 200: jsonBody(pagedBody('deliveries', schemaRef('WebhookDelivery')), 'One slice'), 400: errorBody(PAGING_ERROR), ...common, ...unknown } },
     },
   },
   webhooks: {
