@@ -69,6 +69,7 @@ for (const database of testDatabases()) {
         expect((await server.post('/v1/watch', { url: site.at(SUBPAGES[n]!), interval_minutes: 1440 }, registry)).status).toBe(201);
         expect((await server.post('/v1/webhooks', { url: `https://hooks.example/${n}`, events: ['crawl.completed'] }, registry)).status).toBe(201);
         expect((await server.post('/v1/social/monitors', { kind: 'search', target: `tide ${n}`, interval_minutes: 1440 }, registry)).status).toBe(201);
+        expect((await server.post('/v1/keys', { name: `key ${n}`, role: n % 2 ? 'member' : 'admin' }, registry)).status).toBe(201);
       }
       const hook = (await get('/v1/webhooks?limit=1', registry)).body.webhooks[0];
       const webhooks = server.trawl.container.resolve(WebhookStoreToken);
@@ -101,6 +102,7 @@ for (const database of testDatabases()) {
         { name: 'stored results', path: '/v1/results', key: 'results', headers: runs },
         { name: 'stored results of one endpoint', path: '/v1/results?endpoint=scrape', key: 'results', headers: runs },
         { name: 'usage runs', path: '/v1/usage', key: 'runs', headers: runs },
+        { name: 'workspace keys', path: '/v1/keys', key: 'keys', headers: registry },
         { name: 'admin workspaces', path: '/admin/workspaces', key: 'workspaces', headers: admin },
       );
     });
@@ -112,7 +114,7 @@ for (const database of testDatabases()) {
     });
 
     test('every list slices by limit and offset, counts its total and links the next slice only while more remain', async () => {
-      expect(lists).toHaveLength(13);
+      expect(lists).toHaveLength(14);
       for (const list of lists) {
         const everything = await get(join(list.path, 'limit=100'), list.headers);
         expect([list.name, everything.status]).toEqual([list.name, 200]);
@@ -204,7 +206,7 @@ for (const database of testDatabases()) {
           expect([name, operation.parameters.filter((p: any) => p.$ref?.startsWith('#/components/parameters/')).length]).toEqual([name, 4]);
         }
       }
-      expect(paged).toBe(11);
+      expect(paged).toBe(12);
       expect(Object.keys(doc.components.parameters)).toEqual(['Limit', 'Offset', 'Page', 'PerPage']);
     });
 
