@@ -87,11 +87,16 @@ function knownPaths(tree: Tree, plugins: readonly AnyPlugin[], schema: z.ZodObje
     }
   };
   walk(tree, []);
-  for (const [section, shape] of Object.entries(schema.shape)) {
-    if (section === 'plugins') continue;
-    const inner = (shape as unknown as { unwrap?: () => unknown }).unwrap?.() ?? shape;
-    if (inner instanceof z.ZodObject) for (const key of Object.keys(inner.shape)) paths.push([section, key]);
-  }
+  // Keys of the sections' schemas, tables within sections included (`notify.smtp.host`).
+  const schemaPaths = (shape: unknown, prefix: string[]) => {
+    const inner = (shape as { unwrap?: () => unknown }).unwrap?.() ?? shape;
+    if (!(inner instanceof z.ZodObject)) return;
+    for (const [key, value] of Object.entries(inner.shape)) {
+      paths.push([...prefix, key]);
+      schemaPaths(value, [...prefix, key]);
+    }
+  };
+  for (const [section, shape] of Object.entries(schema.shape)) if (section !== 'plugins') schemaPaths(shape, [section]);
   for (const plugin of plugins) {
     const base = ['plugins', plugin.kind, plugin.name];
     paths.push(base);
