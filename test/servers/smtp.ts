@@ -3,7 +3,7 @@
  * the library Trawl sends with, but a separate implementation of the server): it takes PLAIN/LOGIN
  * authentication when given credentials, offers STARTTLS only when asked to, parses every message
  * with `mailparser` (headers, text and HTML parts, decoded as a mail client would), and can be
- * scripted to refuse recipients: a 4xx (try later) or a 5xx (no such mailbox) per RCPT TO.
+ * scripted to refuse a recipient: a 4xx (try later) or a 5xx (no such mailbox) per RCPT TO.
  */
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -20,15 +20,15 @@ export interface ReceivedMail {
 export interface SmtpTestServer {
   port: number;
   received: ReceivedMail[];
-  /** Answers to the next RCPT TO commands, in order (e.g. 451, then 550); accepted afterwards. */
-  scriptRecipients(...codes: number[]): void;
+  /** Answers to the next RCPT TO commands for `address`, in order (e.g. 451, then 550); accepted afterwards. */
+  scriptRecipient(address: string, ...codes: number[]): void;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   stop(): Promise<void>;
 }
 
 export async function startSmtpServer(options: { username?: string; password?: string } = {}): Promise<SmtpTestServer> {
   const received: ReceivedMail[] = [];
-  const script: number[] = [];
+  const scripts = new Map<string, number[]>();
   const server = new SMTPServer({
     // No TLS offered: a relay on the local network; the client decides whether that is acceptable.
     disabledCommands: options.username ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
@@ -39,8 +39,8 @@ export async function startSmtpServer(options: { username?: string; password?: s
       if (auth.username === options.username && auth.password === options.password) return callback(null, { user: auth.username });
       callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
-    onRcptTo(_address, _session, callback) {
-      const code = script.shift();
+    onRcptTo(address, _session, callback) {
+      const code = scripts.get(address.address)?.shift();
       if (!code) return callback();
       callback(Object.assign(new Error(code >= 500 ? 'No such mailbox' : 'Mailbox busy, try again later'), { responseCode: code }));
     },
@@ -61,7 +61,7 @@ export async function startSmtpServer(options: { username?: string; password?: s
   return {
     port,
     received,
-    scriptRecipients: (...codes) => void script.push(...codes),
+    scriptRecipient: (address, ...codes) => void scripts.set(address, codes),
     async waitFor(count, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {

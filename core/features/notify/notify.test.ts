@@ -119,7 +119,8 @@ describe('the Mailer against an SMTP server', () => {
   });
 
   test('a recipient refused for now may be retried; one refused for good may not; bad credentials say so', async () => {
-    smtp.scriptRecipients(451, 550);
+    smtp.scriptRecipient('busy@example.com', 451);
+    smtp.scriptRecipient('nobody@example.com', 550);
     const later = await mailer().send('busy@example.com', emailOf(change), signal()).then(() => null, (e) => e);
     expect(later).toMatchObject({ permanent: false });
     expect(later.message).toMatch(/^mail server: .*451/);
