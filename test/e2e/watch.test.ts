@@ -28,7 +28,7 @@ function render(): string {
 <main><article><h1>Harbour news</h1>
 <p>${page.sentence}</p>
 <p>Boats leave from pier four and return before the evening tide comes in across the bay.</p>
-<p>Last updated ${10 + (loads % 12)}:${String(loads % 60).padStart(2, '0')} · ${1000 + loads * 7} views</p>
+<p>Last updated ${new Date().toISOString().slice(11, 19)} UTC · ${1000 + loads * 7} views · ${loads} minutes ago</p>
 <p>Read the <a href="/schedule?${params}&utm_source=feed&sid=${loads}">full schedule</a>${page.extraLink ? ' and the <a href="/prices">price list</a>' : ''}.</p>
 <div class="promo">${page.banner}</div>
 <form><input type="hidden" name="csrf" value="${crypto.randomUUID()}"><button>Subscribe</button></form>
