@@ -83,7 +83,7 @@ export function createAnnouncer(deps: AnnounceDeps) {
       await notifier.send({
         workspace: watch.workspace, event: CHANGED_EVENT, targets: watch.notify, origin: origin(watch),
         notification: changeNotification(watch, snapshot, link),
-        payload: { ...payload, title: snapshot.title, reason: snapshot.reason, excerpt: snapshot.excerpt, diff_url: link },
+        payload: { ...payload, title: snapshot.title, diff_url: link },
       });
     },
 
