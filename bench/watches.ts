@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { packContent } from '../core/features/watch/store.ts';
 import type { WatchTables } from '../core/features/watch/tables.ts';
 import { postgresProcessDatabase } from '../test/helpers/databases.ts';
+import { claimTestRun } from '../test/helpers/test-run.ts';
 import { spawnTrawl, type TrawlProcess } from '../test/helpers/trawl-process.ts';
 import { cpuMs } from './processes.ts';
 import { quantile } from './stats.ts';
@@ -84,6 +85,8 @@ const site = Bun.serve({
 });
 const pageUrl = (kind: 'w' | 's', n: number) => `http://127.0.0.1:${site.port}/${kind}/${n}`;
 
+// Hold this run's lock first: test runs on the same Postgres sweep the schemas of runs without one.
+await claimTestRun(DATABASE);
 const target = await postgresProcessDatabase(DATABASE);
 const db = target.storage.db.withTables<WatchTables>();
 const env = {
