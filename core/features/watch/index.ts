@@ -1,7 +1,8 @@
 /**
  * The watch feature: the `[watch]` section, the watch and snapshot tables, the WatchService for the
  * routes and the dashboard, and the `watch.check` job — a kind on the shared schedule (its slots
- * are claimed by core/jobs/scheduler.ts), metered at one `watchCheck` per check in cloud mode.
+ * are claimed by core/jobs/scheduler.ts), metered at one `watchCheck` per check in cloud mode —
+ * and the announcer (notify.ts) that tells the targets and keeps their delivery outcomes.
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
@@ -28,7 +29,7 @@ type Ctx = FeatureContext<WatchSettings>;
 
 export const watchFeature = defineFeature<WatchSettings>({
   name: 'watch',
-  description: 'Watches (POST /v1/watch): pages re-scraped on a schedule, a snapshot timeline, and watch.changed on a change.',
+  description: 'Watches (POST /v1/watch): pages re-scraped on a schedule, a snapshot timeline, and watch.changed to webhook_url and the notify targets when a check notifies.',
   config: watchConfigSchema,
   migrations: { 'watch.0001_tables': watchTablesMigration, 'watch.0002_filters': watchFiltersMigration, 'watch.0003_notify': watchNotifyMigration },
   tokens: WatchTokens,
