@@ -195,6 +195,12 @@ for (const database of testDatabases()) describe(`notify targets (${database.nam
     const attempts = chat.received('generic').filter((d) => d.path === '/broken');
     expect(attempts.map((d) => d.answered)).toEqual([503, 503, 503]);
     expect(new Set(attempts.map((d) => d.headers['webhook-id'])).size).toBe(1);
+
+    // A target removed and added again starts without its old outcome.
+    const slack = chat.url('hooks.slack.com', SLACK);
+    const readded = await trawl.call(`/v1/watch/${watch.id}`, { method: 'PATCH', body: { notify: [...notify, slack] } });
+    expect(readded.body.notify).toContain(slack);
+    expect(readded.body.notify_status.map((s: any) => s.target)).not.toContain(slack);
   });
 
   test('bad targets are a 400 naming the field', async () => {

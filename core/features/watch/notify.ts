@@ -99,6 +99,14 @@ export function createAnnouncer(deps: AnnounceDeps) {
         .execute();
     },
 
+    /** Drops the outcomes of targets the watch no longer has (after a PATCH of its targets). */
+    async prune(watch: Watch): Promise<void> {
+      const keep = [...watch.notify, ...(watch.webhookUrl ? [watch.webhookUrl] : [])];
+      let stale = db.deleteFrom('watch_notify_status').where('watch_id', '=', watch.id);
+      if (keep.length) stale = stale.where('target', 'not in', keep);
+      await stale.execute();
+    },
+
     /** The targets' last outcomes per watch, for the watches' current targets only. */
     async statuses(watches: readonly Watch[]): Promise<Map<string, NotifyStatus[]>> {
       const out = new Map<string, NotifyStatus[]>(watches.map((w) => [w.id, []]));

@@ -107,6 +107,7 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, maxBody: nu
           active: patch.active,
           ...filtersOf(patch),
         });
+        if (patch.notify !== undefined || patch.webhook_url !== undefined) await announcer.prune(watch);
         return present(watch);
       },
     },
