@@ -140,11 +140,14 @@ export function watchOpenApi(schemas: Schemas) {
         post: {
           summary: 'Create a watch',
           description: 'The first check is queued at once (snapshot `initial`); later ones run every `interval_minutes` on the shared schedule, ' +
-            'each at a fixed per-watch offset so equal intervals do not fire together. At most `watch.maxPerWorkspace` (default 20) per workspace. ' + NORMALISED,
+            'each at a fixed per-watch offset so equal intervals do not fire together. Limits: self-hosted, `watch.maxPerWorkspace` (default 5000) per workspace and `watch.minIntervalMinutes` (default 1) as the interval floor; ' +
+            'cloud mode, the plan\'s `maxWatches` (default 20) and `minWatchIntervalMinutes` (default 60). Filters and conditions decide whether a check notifies; ' +
+            'each snapshot records `notified` and `reason`. ' + NORMALISED,
           requestBody: { required: true, content: { 'application/json': { schema: toJson(schemas.create) } } },
           responses: {
             201: jsonBody(schemaRef('Watch'), 'The watch'),
-            400: errorBody('`Missing required field: url`, `Invalid field interval_minutes: must be from 60 to 10080 minutes`, …'),
+            400: errorBody('`Missing required field: url`, `Invalid field interval_minutes: must be from 60 to 10080 minutes`, `Invalid field ignore_patterns[0]: …`, ' +
+              '`Invalid field include_selectors[0]: invalid CSS selector "…"`, `Invalid field conditions[0]: a condition needs below, above or change_percent`, …'),
             ...common,
             409: errorBody('`Watch limit reached: at most 20 watches per workspace`'),
           },
