@@ -30,6 +30,7 @@ export const runStarted = (kind: string, statusTool: string) => (answer: Answer)
 
 export const watchLine = (watch: Answer) =>
   `- ${watch.name} (${watch.url}), id ${watch.id}: every ${watch.interval_minutes} min, ${watch.active ? 'active' : 'paused'}` +
+  `${watch.state === 'changed' || watch.state === 'unchanged' ? `, ${watch.state}` : ''}` +
   `${watch.last_changed_at ? `, last changed ${watch.last_changed_at}` : ''}${watch.last_error ? `, last error: ${watch.last_error}` : ''}`;
 
 export const monitorLine = (monitor: Answer) =>

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { watchFeature } from '../../core/features/watch/index.ts';
 import type { Method, RouteEnv } from '../route.ts';
-import { watchSchemas } from '../routes/v1/watch.ts';
+import { watchSchemas } from '../routes/v1/watch-schemas.ts';
 import {
   type Answer, audienceMarkdown, brandMarkdown, diffMarkdown, endpointsMarkdown, json, leadBatchMarkdown, leadMarkdown, monitorLine, moreAt, pageText, runPages, runStarted, titled, warnings, watchLine,
 } from './markdown.ts';
@@ -87,7 +87,8 @@ export const mcpTools: readonly McpTool[] = [
   {
     name: 'watch_create', title: 'Watch a page for changes', method: 'POST', path: '/v1/watch',
     description: 'Check a page on a schedule and record each change (optionally notifying a webhook). Answers the watch; its snapshots and diffs are at /v1/watch/{id}.',
-    body: (env) => watchSchemas(watchFeature.settings(env.config)).create,
+    // Where notifications go (`notify`) is left to the API and the dashboard: the tool list stays lean for an agent's context.
+    body: (env) => watchSchemas(watchFeature.settings(env.config)).create.omit({ notify: true }),
     markdown: (watch) => `Watching ${watch.url} every ${watch.interval_minutes} minutes (watch ${watch.id}).`,
   },
   {

@@ -11,8 +11,8 @@ import type { Scheduler } from '../../jobs/scheduler.ts';
 import { compare, type Comparison } from '../diff/compare.ts';
 import { comparableOf } from '../diff/page.ts';
 import { CHECK_JOB } from './check.ts';
-import type { WatchSettings } from './config.ts';
-import type { NewWatch, Snapshot, Watch, WatchPatch, WatchStore } from './store.ts';
+import type { WatchLimits, WatchSettings } from './config.ts';
+import type { NewWatch, Snapshot, Watch, WatchListFilter, WatchPatch, WatchStore } from './store.ts';
 import type { Window } from '../../storage/values.ts';
 
 export interface WatchServiceDeps {
@@ -42,11 +42,12 @@ export class WatchService {
     return { kind: CHECK_JOB, workspace: watch.workspace, payload: { subject: watch.id }, maxAttempts: this.deps.settings.maxAttempts };
   }
 
-  async create(workspace: string, input: NewWatch): Promise<Watch> {
-    const { settings, scheduler, queue } = this.deps;
+  /** Creates a watch within the workspace's limits (the section's, or its plan's in cloud mode). */
+  async create(workspace: string, input: NewWatch, limits: Pick<WatchLimits, 'maxPerWorkspace'>): Promise<Watch> {
+    const { scheduler, queue } = this.deps;
     const watch = await this.store.db.transaction().execute(async (trx) => {
-      if ((await this.store.count(workspace, trx)) >= settings.maxPerWorkspace) {
-        throw new TrawlError('conflict', `Watch limit reached: at most ${settings.maxPerWorkspace} watches per workspace`);
+      if ((await this.store.count(workspace, trx)) >= limits.maxPerWorkspace) {
+        throw new TrawlError('conflict', `Watch limit reached: at most ${limits.maxPerWorkspace} watches per workspace`);
       }
       const created = await this.store.insert(trx, workspace, input);
       await scheduler.put(trx, { kind: CHECK_JOB, subject: created.id, workspace, intervalSeconds: created.intervalMinutes * 60 });
@@ -58,8 +59,13 @@ export class WatchService {
     return watch;
   }
 
-  list(workspace: string, query: Window) {
-    return this.store.list(workspace, query);
+  list(workspace: string, query: Window, filter: WatchListFilter = {}) {
+    return this.store.list(workspace, query, filter);
+  }
+
+  /** When each active watch is checked next (from the shared schedule); paused ones have none. */
+  async nextChecks(watches: readonly Watch[]): Promise<Map<string, string>> {
+    return this.deps.scheduler.nextDue(CHECK_JOB, watches.filter((w) => w.active).map((w) => w.id));
   }
 
   async get(workspace: string, id: string): Promise<Watch> {
@@ -102,13 +108,13 @@ export class WatchService {
     await this.deps.queue.enqueue(this.checkSpec(watch));
   }
 
-  /** What changed from snapshot `fromId` to `toId`, under the watch's noise rules. */
+  /** What changed from snapshot `fromId` to `toId`, under the watch's noise rules (clocks read against each check's time). */
   async diff(workspace: string, id: string, fromId: string, toId: string): Promise<SnapshotDiff> {
     const watch = await this.get(workspace, id);
     const [from, to] = await Promise.all([this.store.snapshotWithContent(id, fromId), this.store.snapshotWithContent(id, toId)]);
     if (!from || !to) throw new TrawlError('not_found', 'Snapshot not found');
-    const rules = { ignoreText: watch.ignoreText };
-    const comparable = (s: NonNullable<typeof from>) => comparableOf({ markdown: s.markdown, wordCount: s.snapshot.wordCount }, rules);
+    const rules = { ignoreText: watch.ignoreText, patterns: watch.ignorePatterns };
+    const comparable = (s: NonNullable<typeof from>) => comparableOf({ markdown: s.markdown, wordCount: s.snapshot.wordCount }, rules, Date.parse(s.snapshot.checkedAt));
     return { from: from.snapshot, to: to.snapshot, comparison: compare(comparable(from), comparable(to)) };
   }
 }

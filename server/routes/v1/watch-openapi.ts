@@ -7,10 +7,11 @@ import type { z } from 'zod';
 import type { Comparison } from '../../../core/features/diff/compare.ts';
 import { dateTime, errorBody, jsonBody, pagedBody, paging, PAGING_ERROR, schemaRef, toJson } from '../../openapi-shapes.ts';
 
-/** `diff: {unified, added, removed}` and the counts, as /v1/diff and the snapshot diff answer. */
-export function presentComparison(c: Comparison | null, withParts = false) {
+/** `diff: {unified, added, removed}` and the counts, as /v1/diff answers; the snapshot diff adds parts, lines and the excerpt. */
+export function presentComparison(c: Comparison | null, withView = false) {
+  const view = withView ? { parts: c?.parts ?? [], lines: c?.lines ?? [], excerpt: c?.changed ? c.excerpt : '' } : {};
   return {
-    diff: { unified: c?.unified ?? '', added: c?.added ?? [], removed: c?.removed ?? [], ...(withParts ? { parts: c?.parts ?? [] } : {}) },
+    diff: { unified: c?.unified ?? '', added: c?.added ?? [], removed: c?.removed ?? [], ...view },
     summary: c ? c.summary : 'Nothing to compare with yet.',
     word_count_delta: c?.wordCountDelta ?? 0,
     links_added: c?.linksAdded ?? 0,
@@ -26,16 +27,18 @@ export const diffBodySchema = {
   type: 'object',
   required: ['unified', 'added', 'removed'],
   properties: {
-    unified: { type: 'string', description: 'Unified diff (`--- previous`, `+++ current`, 3 lines of context) of the normalised texts; empty when unchanged.' },
+    unified: { type: 'string', description: 'Unified diff (`--- previous`, `+++ current`, 3 lines of context) of the page\'s own text; empty when unchanged.' },
     added: { type: 'array', items: { type: 'string' }, description: 'Lines only in the current version (at most 500).' },
     removed: { type: 'array', items: { type: 'string' }, description: 'Lines only in the previous version (at most 500).' },
   },
 };
 
 const NORMALISED =
-  'Both versions are compared in a normalised form: main content as markdown; whitespace collapsed; tracking, cache-busting and session/CSRF ' +
-  'parameters removed from links and the rest sorted; long random tokens, times of day, timestamps, relative ages ("5 minutes ago") and ' +
-  'view/like/comment counters replaced by placeholders. Calendar dates and all other text count.';
+  'Whether a page changed is decided on a normalised form: main content as markdown; whitespace collapsed; tracking, cache-busting and ' +
+  'session/CSRF parameters removed from links and the rest sorted; and the volatile-text presets (a watch\'s `ignore_patterns`, all on ' +
+  'for /v1/diff): long random tokens, relative ages ("5 minutes ago"), view/like/comment counters, and clocks — a time of day or timestamp ' +
+  'counts as unchanged only when both versions show the time they were fetched (within 5 minutes, in one time zone); every other time and ' +
+  'date counts. What is shown (added, removed, unified) is the page\'s own text.';
 
 const counts = {
   summary: { type: 'string', description: 'A short plain sentence, e.g. `1 line added and 1 removed. Now reads: “…”`' },
@@ -54,11 +57,50 @@ const watchSchema = {
     interval_minutes: { type: 'integer' },
     webhook_url: { type: ['string', 'null'] },
     active: { type: 'boolean', description: 'Whether scheduled checks run. A failing page never pauses a watch.' },
+    state: {
+      type: 'string', enum: ['new', 'changed', 'unchanged', 'error', 'paused'],
+      description: '`paused` (not active), `error` (the last check failed), else the last snapshot: `new` (none yet, or the first), `changed` (it notified), `unchanged`.',
+    },
     last_checked_at: dateTime('Last check that ran, successful or not (a check skipped for lack of credits did not run: it sets only `last_error`).', true),
-    last_changed_at: dateTime('Last check that found a change.', true),
+    last_changed_at: dateTime('Last check whose text changed (whether or not it notified).', true),
+    next_check_at: dateTime('The next scheduled check; null while paused.', true),
     last_error: { type: ['string', 'null'], description: 'Why the last check failed (after its retries); null once a check works.' },
+    include_selectors: { type: 'array', items: { type: 'string' } },
     ignore_selectors: { type: 'array', items: { type: 'string' } },
     ignore_text: { type: 'array', items: { type: 'string' } },
+    ignore_patterns: { type: 'array', items: { type: 'string', enum: ['clock', 'relative_time', 'counters', 'tokens'] } },
+    trigger_text: { type: 'array', items: { type: 'string' } },
+    block_text: { type: 'array', items: { type: 'string' } },
+    only_new_lines: { type: 'boolean' },
+    changes: { type: 'string', enum: ['any', 'added', 'removed'] },
+    conditions: {
+      type: 'array',
+      items: { type: 'object', required: ['selector'], properties: { selector: { type: 'string' }, below: { type: 'number' }, above: { type: 'number' }, change_percent: { type: 'number' } } },
+    },
+    restock: { type: 'boolean' },
+    tags: { type: 'array', items: { type: 'string' } },
+    notify: {
+      type: 'array', items: { type: 'string' },
+      description: 'Targets told of each notifying check beside `webhook_url`: a Slack, Discord, Teams or Telegram webhook URL gets that platform\'s message, ' +
+        '`mailto:address` an e-mail, any other https URL the signed `WatchNotifyEvent`.',
+    },
+    notify_status: {
+      type: 'array',
+      description: 'The last delivery attempt per target (`notify` entries and `webhook_url`) that has been notified; a target not yet notified is absent. ' +
+        'Failed attempts are retried with backoff on the `[webhooks]` schedule, so `retrying` turns into `delivered` or, after the last attempt, `failed`.',
+      items: {
+        type: 'object',
+        required: ['target', 'ok', 'outcome', 'error', 'attempt', 'at'],
+        properties: {
+          target: { type: 'string' },
+          ok: { type: 'boolean', description: 'The last attempt delivered.' },
+          outcome: { type: 'string', enum: ['delivered', 'retrying', 'failed'] },
+          error: { type: ['string', 'null'], description: 'Why the last attempt failed: `receiver answered HTTP 503`, `mail server: … 550 …`, a refused address, …' },
+          attempt: { type: 'integer', description: '1 for the first try.' },
+          at: dateTime('When the attempt ended.'),
+        },
+      },
+    },
     created_at: dateTime('Creation time.'),
   },
 };
@@ -69,7 +111,14 @@ const snapshotSchema = {
     id: { type: 'string', format: 'uuid' },
     content_hash: { type: 'string', description: 'sha256 of the normalised content.' },
     word_count: { type: 'integer' },
-    status: { type: 'string', enum: ['initial', 'same', 'changed'] },
+    status: { type: 'string', enum: ['initial', 'same', 'changed'], description: 'Whether the text changed (under the watch\'s masking and ignore rules).' },
+    notified: { type: 'boolean', description: 'Whether this check notified (`watch.changed`): the filters\' and conditions\' decision.' },
+    reason: {
+      type: ['string', 'null'],
+      description: 'Why it notified or stayed quiet: `changed`, `trigger_text "…" appeared`, `price 18.5 below 20`, `back in stock`, `block_text "…" present`, ' +
+        '`only removed lines`, …; null when nothing changed and no condition was met.',
+    },
+    excerpt: { type: ['string', 'null'], description: 'A short word-level diff of the page\'s own text (`09:12 → 09:47`); null when nothing changed.' },
     title: { type: 'string', description: 'Page title at check time.' },
     diff_summary: { type: ['string', 'null'], description: 'What changed (status `changed`), else null.' },
     word_count_delta: { type: 'integer', description: 'Versus the previous snapshot; 0 for `initial`.' },
@@ -91,18 +140,25 @@ export function watchOpenApi(schemas: Schemas) {
         post: {
           summary: 'Create a watch',
           description: 'The first check is queued at once (snapshot `initial`); later ones run every `interval_minutes` on the shared schedule, ' +
-            'each at a fixed per-watch offset so equal intervals do not fire together. At most `watch.maxPerWorkspace` (default 20) per workspace. ' + NORMALISED,
+            'each at a fixed per-watch offset so equal intervals do not fire together. Limits: self-hosted, `watch.maxPerWorkspace` (default 5000) per workspace and `watch.minIntervalMinutes` (default 1) as the interval floor; ' +
+            'cloud mode, the plan\'s `maxWatches` (default 20) and `minWatchIntervalMinutes` (default 60). Filters and conditions decide whether a check notifies; ' +
+            'each snapshot records `notified` and `reason`. ' + NORMALISED,
           requestBody: { required: true, content: { 'application/json': { schema: toJson(schemas.create) } } },
           responses: {
             201: jsonBody(schemaRef('Watch'), 'The watch'),
-            400: errorBody('`Missing required field: url`, `Invalid field interval_minutes: must be from 60 to 10080 minutes`, …'),
+            400: errorBody('`Missing required field: url`, `Invalid field interval_minutes: must be from 60 to 10080 minutes`, `Invalid field ignore_patterns[0]: …`, ' +
+              '`Invalid field include_selectors[0]: invalid CSS selector "…"`, `Invalid field conditions[0]: a condition needs below, above or change_percent`, …'),
             ...common,
             409: errorBody('`Watch limit reached: at most 20 watches per workspace`'),
           },
         },
         get: {
           summary: 'List watches, newest first',
-          parameters: paging,
+          parameters: [
+            ...paging,
+            { name: 'tag', in: 'query', schema: { type: 'string' }, description: 'Only watches with this tag.' },
+            { name: 'search', in: 'query', schema: { type: 'string' }, description: 'Only watches whose name or URL contains this (case-insensitive).' },
+          ],
           responses: {
             200: jsonBody(pagedBody('watches', schemaRef('Watch')), 'One slice'),
             400: errorBody(PAGING_ERROR), ...common,
@@ -145,7 +201,22 @@ export function watchOpenApi(schemas: Schemas) {
               type: 'object',
               properties: {
                 watch_id: { type: 'string' }, from: schemaRef('WatchSnapshot'), to: schemaRef('WatchSnapshot'),
-                diff: { allOf: [diffBodySchema, { type: 'object', properties: { parts: { type: 'array', items: { type: 'object', properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } } }, description: 'The whole text as runs of same, removed and added lines.' } } }] },
+                diff: { allOf: [diffBodySchema, { type: 'object', properties: {
+                  parts: { type: 'array', items: { type: 'object', properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } } }, description: 'The whole text as runs of same, removed and added lines.' },
+                  lines: {
+                    type: 'array',
+                    description: 'Line by line in the page\'s own text, for side-by-side and inline views (at most 5000 lines): `same` and `changed` lines have `old` and `new`, ' +
+                      '`added` only `new`, `removed` only `old`; changed lines have `words`, runs of same, removed and added words (for up to 500 lines of up to 2000 characters).',
+                    items: {
+                      type: 'object', required: ['type'],
+                      properties: {
+                        type: { enum: ['same', 'added', 'removed', 'changed'] }, old: { type: 'string' }, new: { type: 'string' },
+                        words: { type: 'array', items: { type: 'object', properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } } } },
+                      },
+                    },
+                  },
+                  excerpt: { type: 'string', description: 'A short word-level diff (`09:12 → 09:47`), at most 500 characters.' },
+                } }] },
                 ...counts,
               },
             }, 'The comparison'),
@@ -157,10 +228,13 @@ export function watchOpenApi(schemas: Schemas) {
     webhooks: {
       'watch.changed': {
         post: {
-          summary: 'watch.changed: a check found a change',
-          description: 'POSTed to the watch\'s `webhook_url` as this flat JSON object (no envelope: the interface\'s payload, kept for the receivers built against it; registry events such as `crawl.completed` use the `{type, timestamp, data}` envelope), signed per Standard Webhooks with `webhooks.signingSecret` ' +
-            '(unsigned when none is configured), retried with backoff like every delivery; the address passes the SSRF guard.',
-          requestBody: { required: true, content: { 'application/json': { schema: schemaRef('WatchChangedEvent') } } },
+          summary: 'watch.changed: a check notified',
+          description: 'POSTed to the watch\'s `webhook_url` as the flat `WatchChangedEvent` (no envelope: the interface\'s payload, kept for the receivers built against it; registry events such as `crawl.completed` use the `{type, timestamp, data}` envelope), signed per Standard Webhooks with `webhooks.signingSecret` ' +
+            '(unsigned when none is configured), retried with backoff like every delivery; the address passes the SSRF guard. An https `notify` entry that is ' +
+            'no chat platform\'s webhook gets `WatchNotifyEvent` (the same with the message\'s parts added), signed and retried the same way; a Slack, Discord, ' +
+            'Teams or Telegram webhook gets that platform\'s own message (the page title linked to the diff, the excerpt, the reason), and a `mailto:` target an ' +
+            'e-mail (subject `Page changed: <watch name>`, plain text and HTML) through `[notify.smtp]`.',
+          requestBody: { required: true, content: { 'application/json': { schema: { anyOf: [schemaRef('WatchChangedEvent'), schemaRef('WatchNotifyEvent')] } } } },
           responses: { 200: { description: 'Any 2xx: delivered.' } },
         },
       },
@@ -171,7 +245,26 @@ export function watchOpenApi(schemas: Schemas) {
       WatchChangedEvent: {
         type: 'object',
         required: ['event', 'watch_id', 'url', 'summary', 'word_count_delta', 'checked_at'],
-        properties: { event: { const: 'watch.changed' }, watch_id: { type: 'string' }, url: { type: 'string' }, summary: counts.summary, word_count_delta: counts.word_count_delta, checked_at: dateTime('When the check ran.') },
+        properties: {
+          event: { const: 'watch.changed' }, watch_id: { type: 'string' }, url: { type: 'string' }, summary: counts.summary, word_count_delta: counts.word_count_delta,
+          checked_at: dateTime('When the check ran.'),
+          reason: { type: ['string', 'null'], description: 'Why the check notified: `changed`, `trigger_text "…" appeared`, `.price 18.5 below 20`, `back in stock`, …' },
+          excerpt: { type: ['string', 'null'], description: 'A short word-level diff of the page\'s text (`09:12 → 09:47`).' },
+        },
+      },
+      WatchNotifyEvent: {
+        allOf: [schemaRef('WatchChangedEvent'), {
+          type: 'object',
+          required: ['title', 'diff_url'],
+          properties: {
+            title: { type: 'string', description: 'The page\'s title.' },
+            diff_url: {
+              type: 'string',
+              description: 'The dashboard showing this snapshot\'s diff: `<server.publicUrl>/dashboard?watch=<id>&to=<snapshot id>` ' +
+                '(without `server.publicUrl`: `http://<server.host>:<server.port>`, `localhost` for an any-address host).',
+            },
+          },
+        }],
       },
     },
   };
