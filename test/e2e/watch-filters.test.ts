@@ -252,12 +252,12 @@ for (const database of testDatabases()) describe(`watch filters (${database.name
     }
     const all = await trawl.get('/v1/watch?per_page=100');
     expect(all.body.total).toBe(all.body.watches.length);
-    const first = await trawl.get('/v1/watch?per_page=10&tag=boats');
+    const first = await trawl.get('/v1/watch?limit=10&tag=boats');
     expect(first.body.watches.length).toBe(10);
-    expect(first.body).toMatchObject({ total: 12, page: 1, per_page: 10, next: '/v1/watch?per_page=10&tag=boats&page=2' });
+    expect(first.body).toMatchObject({ total: 12, limit: 10, offset: 0, next: '/v1/watch?tag=boats&limit=10&offset=10' });
     expect(first.body.watches[0]).toMatchObject({ name: 'Ferry 11', tags: ['boats', 'odd'], state: expect.any(String) });
     expect(first.body.watches[0].snapshots).toBeUndefined();
-    expect((await trawl.get('/v1/watch?per_page=10&tag=boats&page=2')).body.watches.length).toBe(2);
+    expect((await trawl.get(first.body.next)).body.watches.length).toBe(2);
     const odd = await trawl.get('/v1/watch?tag=odd&per_page=100');
     expect(odd.body.total).toBe(6);
     expect(odd.body.watches.every((w: any) => w.tags.includes('odd'))).toBe(true);
