@@ -88,6 +88,11 @@ export interface Route<B = any> {
    * paid plan` (cloud mode).
    */
   paid?: string;
+  /**
+   * Served without an API key: the handler authenticates the request itself (the watch feed's
+   * token in the query, for readers that cannot send headers) and runs as the public caller.
+   */
+  public?: true;
   handle(input: RouteRequest<B>): unknown;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The watch feature: the `[watch]` section, the watch and snapshot tables, the WatchService for the
- * routes and the dashboard, and the `watch.check` job — a kind on the shared schedule (its slots
+ * routes and the dashboard, the feed tokens and change feed (feed.ts), and the `watch.check` job — a kind on the shared schedule (its slots
  * are claimed by core/jobs/scheduler.ts), metered at one `watchCheck` per check in cloud mode.
  */
 import type { InjectionToken } from 'tsyringe';
@@ -8,6 +8,7 @@ import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { JobTokens } from '../../jobs/index.ts';
 import { CoreTokens, Tokens } from '../../services.ts';
 import { checkMeter, CHECK_JOB, createCheckWorker } from './check.ts';
+import { createFeedStore, feedTokensMigration, type FeedStore, type FeedTables } from './feed.ts';
 import { watchConfigSchema, type WatchSettings } from './config.ts';
 import { watchTablesMigration } from './migration.ts';
 import { WatchService } from './service.ts';
@@ -17,6 +18,7 @@ import type { WatchTables } from './tables.ts';
 export const WatchTokens = {
   Service: Symbol('WatchService') as InjectionToken<WatchService>,
   Store: Symbol('WatchStore') as InjectionToken<WatchStore>,
+  Feed: Symbol('WatchFeedStore') as InjectionToken<FeedStore>,
 } as const;
 
 type Ctx = FeatureContext<WatchSettings>;
@@ -25,10 +27,11 @@ export const watchFeature = defineFeature<WatchSettings>({
   name: 'watch',
   description: 'Watches (POST /v1/watch): pages re-scraped on a schedule, a snapshot timeline, and watch.changed on a change.',
   config: watchConfigSchema,
-  migrations: { 'watch.0001_tables': watchTablesMigration },
+  migrations: { 'watch.0001_tables': watchTablesMigration, 'watch.0004_feeds': feedTokensMigration },
   tokens: WatchTokens,
   services: [
     service(WatchTokens.Store, (ctx: Ctx) => createWatchStore(ctx.resolve(Tokens.Storage).db.withTables<WatchTables>())),
+    service(WatchTokens.Feed, (ctx: Ctx) => createFeedStore(ctx.resolve(Tokens.Storage).db.withTables<FeedTables>())),
     service(WatchTokens.Service, (ctx: Ctx) => new WatchService({
       store: ctx.resolve(WatchTokens.Store),
       queue: ctx.resolve(JobTokens.Queue),
