@@ -20,7 +20,8 @@ import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
 import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, type Authenticator } from './auth.ts';
 import { errorResponse, notFound } from './errors.ts';
 import { docsAsset, docsResponse, rootOpenApi, rootResponse } from './docs.ts';
-import { dashboardPage } from './dashboard.ts';
+import { dashboardAsset } from './dashboard/assets.ts';
+import { dashboardPage } from './dashboard/page.ts';
 import { createRouteRunner, type RouteRunner } from './metering.ts';
 import { createMcpHttpHandler, mcpOpenApi } from './mcp/http.ts';
 import { createMetricsGuard, metricsOpenApi, metricsResponse } from './metrics-endpoint.ts';
@@ -123,9 +124,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     .get('/docs/assets/:tag/:file', ({ request, params, path }) => docsAsset(params.tag, params.file, request) ?? notFound(request.method, path))
     // The page holds no data: its script asks for the key and calls the API with it.
     .get('/dashboard', () => {
-      const { html, headers } = dashboardPage(crypto.randomUUID().replaceAll('-', ''));
+      const { html, headers } = dashboardPage();
       return new Response(html, { headers });
-    });
+    })
+    .get('/dashboard/assets/:file', ({ request, params, path }) => dashboardAsset(params.file) ?? notFound(request.method, path));
 
   // No route lets the framework read a body: the runner reads a declared `input` capped (server/body.ts),
   // handlers that take another body read it the same way, and any other body is never read.
