@@ -16,6 +16,10 @@ const plan = (rateLimitPerMinute: number, planRate?: number) => z.strictObject({
   rateLimitPerMinute: perMinute.default(rateLimitPerMinute),
   /** Credits of one plan-rated unit (social monitor check, audience page); absent on a plan without paid features. */
   planRate: planRate === undefined ? z.number().int().min(0).optional() : z.number().int().min(0).default(planRate),
+  /** Watches per workspace on the plan (POST /v1/watch; one more is a 409). */
+  maxWatches: z.number().int().min(0).default(20),
+  /** The plan's floor of a watch's interval_minutes. */
+  minWatchIntervalMinutes: z.number().int().min(1).default(60),
 }).prefault({});
 
 /** A unit's price in credits, or `"plan"`: the workspace plan's `planRate`. */

@@ -122,6 +122,14 @@ export class Scheduler {
     await db.deleteFrom('schedules').where('kind', '=', kind).where('subject_id', '=', subject).execute();
   }
 
+  /** The next slot of each given subject of the kind (paused ones too: they resume there). */
+  async nextDue(kind: string, subjects: readonly string[]): Promise<Map<string, string>> {
+    if (subjects.length === 0) return new Map();
+    const rows = await this.db.selectFrom('schedules').select(['subject_id', 'next_due_at'])
+      .where('kind', '=', kind).where('subject_id', 'in', [...subjects]).execute();
+    return new Map(rows.map((r) => [r.subject_id, r.next_due_at]));
+  }
+
   /** Ticks every `scheduleTickSeconds`, and once at once (catch-up after a restart). */
   start(): void {
     if (this.cron || this.kinds.size === 0) return;

@@ -26,7 +26,7 @@ export const runStarted = (kind: string, statusTool: string) => (answer: Answer)
   `${kind} ${answer.id} started (status ${answer.status}). Call ${statusTool} with this id for its progress and results.`;
 
 export const watchLine = (watch: Answer) =>
-  `- ${watch.name} (${watch.url}), id ${watch.id}: every ${watch.interval_minutes} min, ${watch.active ? 'active' : 'paused'}` +
+  `- ${watch.name} (${watch.url}), id ${watch.id}: every ${watch.interval_minutes} min, ${watch.state ?? (watch.active ? 'active' : 'paused')}` +
   `${watch.last_changed_at ? `, last changed ${watch.last_changed_at}` : ''}${watch.last_error ? `, last error: ${watch.last_error}` : ''}`;
 
 export const monitorLine = (monitor: Answer) =>

@@ -93,7 +93,7 @@ describe('a watch over its life', () => {
     id = created.body.id;
     const detail = await snapshots(id, 1);
     expect(detail.snapshots[0]).toMatchObject({ status: 'initial', word_count_delta: 0, diff_summary: null, links_added: 0, links_removed: 0, title: 'Harbour news' });
-    expect(Object.keys(detail.snapshots[0]).sort()).toEqual(['checked_at', 'content_hash', 'diff_summary', 'id', 'links_added', 'links_removed', 'status', 'title', 'word_count', 'word_count_delta']);
+    expect(Object.keys(detail.snapshots[0]).sort()).toEqual(['checked_at', 'content_hash', 'diff_summary', 'excerpt', 'id', 'links_added', 'links_removed', 'notified', 'reason', 'status', 'title', 'word_count', 'word_count_delta']);
     expect(detail.last_checked_at).toBe(detail.snapshots[0].checked_at);
     const schedule = await trawl.trawl.storage.db.selectFrom('schedules').selectAll().where('subject_id', '=', id).executeTakeFirstOrThrow();
     expect(Date.parse(schedule.next_due_at) - Date.now()).toBeGreaterThan(55 * 60_000);

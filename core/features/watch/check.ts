@@ -91,13 +91,17 @@ export function createCheckWorker(deps: CheckDeps) {
       wordCountDelta: comparison?.wordCountDelta ?? 0,
       linksAdded: comparison?.linksAdded ?? 0,
       linksRemoved: comparison?.linksRemoved ?? 0,
+      notified: !!comparison?.changed,
+      reason: comparison?.changed ? 'changed' : null,
+      excerpt: null,
+      observed: null,
       dueAt: payload.due ?? null,
       checkedAt: nowIso(),
     }, version.markdown);
     // The slot already has its snapshot (a duplicate run), or the watch was deleted meanwhile.
     if (!snapshot) return SKIPPED;
     await store.prune(watch.id, settings.snapshotRetention);
-    if (snapshot.status === 'changed' && watch.webhookUrl) {
+    if (snapshot.notified && watch.webhookUrl) {
       const bus = deps.events();
       if (bus) await bus.emit({ type: CHANGED_EVENT, workspace: watch.workspace, url: watch.webhookUrl, data: changedPayload(watch, snapshot), bare: true });
       else deps.logger.debug({ watch: watch.id }, 'no event bus registered; watch.changed not sent');

@@ -10,6 +10,7 @@ import { CoreTokens, Tokens } from '../../services.ts';
 import { checkMeter, CHECK_JOB, createCheckWorker } from './check.ts';
 import { createFeedStore, feedTokensMigration, type FeedStore, type FeedTables } from './feed.ts';
 import { watchConfigSchema, type WatchSettings } from './config.ts';
+import { watchFiltersMigration } from './migration-filters.ts';
 import { watchTablesMigration } from './migration.ts';
 import { WatchService } from './service.ts';
 import { createWatchStore, type WatchStore } from './store.ts';
@@ -27,7 +28,7 @@ export const watchFeature = defineFeature<WatchSettings>({
   name: 'watch',
   description: 'Watches (POST /v1/watch): pages re-scraped on a schedule, a snapshot timeline, and watch.changed on a change.',
   config: watchConfigSchema,
-  migrations: { 'watch.0001_tables': watchTablesMigration, 'watch.0004_feeds': feedTokensMigration },
+  migrations: { 'watch.0001_tables': watchTablesMigration, 'watch.0002_filters': watchFiltersMigration, 'watch.0004_feeds': feedTokensMigration },
   tokens: WatchTokens,
   services: [
     service(WatchTokens.Store, (ctx: Ctx) => createWatchStore(ctx.resolve(Tokens.Storage).db.withTables<WatchTables>())),

@@ -11,8 +11,8 @@ import type { Scheduler } from '../../jobs/scheduler.ts';
 import { compare, type Comparison } from '../diff/compare.ts';
 import { comparableOf } from '../diff/page.ts';
 import { CHECK_JOB } from './check.ts';
-import type { WatchSettings } from './config.ts';
-import type { NewWatch, Snapshot, Watch, WatchPatch, WatchStore } from './store.ts';
+import type { WatchLimits, WatchSettings } from './config.ts';
+import type { NewWatch, Snapshot, Watch, WatchListFilter, WatchPatch, WatchStore } from './store.ts';
 
 export interface WatchServiceDeps {
   store: WatchStore;
@@ -41,11 +41,12 @@ export class WatchService {
     return { kind: CHECK_JOB, workspace: watch.workspace, payload: { subject: watch.id }, maxAttempts: this.deps.settings.maxAttempts };
   }
 
-  async create(workspace: string, input: NewWatch): Promise<Watch> {
-    const { settings, scheduler, queue } = this.deps;
+  /** Creates a watch within the workspace's limits (the section's, or its plan's in cloud mode). */
+  async create(workspace: string, input: NewWatch, limits: Pick<WatchLimits, 'maxPerWorkspace'>): Promise<Watch> {
+    const { scheduler, queue } = this.deps;
     const watch = await this.store.db.transaction().execute(async (trx) => {
-      if ((await this.store.count(workspace, trx)) >= settings.maxPerWorkspace) {
-        throw new TrawlError('conflict', `Watch limit reached: at most ${settings.maxPerWorkspace} watches per workspace`);
+      if ((await this.store.count(workspace, trx)) >= limits.maxPerWorkspace) {
+        throw new TrawlError('conflict', `Watch limit reached: at most ${limits.maxPerWorkspace} watches per workspace`);
       }
       const created = await this.store.insert(trx, workspace, input);
       await scheduler.put(trx, { kind: CHECK_JOB, subject: created.id, workspace, intervalSeconds: created.intervalMinutes * 60 });
@@ -57,8 +58,13 @@ export class WatchService {
     return watch;
   }
 
-  list(workspace: string, query: { page: number; perPage: number }) {
-    return this.store.list(workspace, query);
+  list(workspace: string, query: { page: number; perPage: number }, filter: WatchListFilter = {}) {
+    return this.store.list(workspace, query, filter);
+  }
+
+  /** When each active watch is checked next (from the shared schedule); paused ones have none. */
+  async nextChecks(watches: readonly Watch[]): Promise<Map<string, string>> {
+    return this.deps.scheduler.nextDue(CHECK_JOB, watches.filter((w) => w.active).map((w) => w.id));
   }
 
   async get(workspace: string, id: string): Promise<Watch> {

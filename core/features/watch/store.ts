@@ -5,11 +5,12 @@
  * id alone.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { nowIso, readBool, readInt, readJson, writeBool } from '../../storage/values.ts';
+import { conditionFromJson, conditionToJson, type ChangeMode, type IgnorePattern, type Observed, type WatchFilters } from './filters.ts';
 import type { WatchDb, WatchesTable, WatchExecutor, WatchSnapshotsTable } from './tables.ts';
 
-export interface Watch {
+export interface Watch extends WatchFilters {
   id: string;
   workspace: string;
   url: string;
@@ -17,8 +18,9 @@ export interface Watch {
   intervalMinutes: number;
   webhookUrl: string | null;
   active: boolean;
-  ignoreSelectors: string[];
-  ignoreText: string[];
+  tags: string[];
+  /** What the last snapshot said: `new` (none yet, or the first), `changed` (it notified) or `unchanged`. */
+  lastState: 'new' | 'changed' | 'unchanged';
   lastCheckedAt: string | null;
   lastChangedAt: string | null;
   lastError: string | null;
@@ -39,12 +41,46 @@ export interface Snapshot {
   wordCountDelta: number;
   linksAdded: number;
   linksRemoved: number;
+  /** Whether this check notified (watch.changed); `status` says whether the text changed. */
+  notified: boolean;
+  /** Why it notified or stayed quiet; null when there was nothing to decide. */
+  reason: string | null;
+  /** A short word-level diff of the page's own text. */
+  excerpt: string | null;
+  /** What the check read beside the text, for the next check's conditions and restock. */
+  observed: Observed | null;
   dueAt: string | null;
   checkedAt: string;
 }
 
-export type NewWatch = Pick<Watch, 'url' | 'name' | 'intervalMinutes' | 'webhookUrl' | 'ignoreSelectors' | 'ignoreText'>;
-export type WatchPatch = Partial<Pick<Watch, 'name' | 'intervalMinutes' | 'webhookUrl' | 'active' | 'ignoreSelectors' | 'ignoreText'>>;
+export type NewWatch = Pick<Watch, 'url' | 'name' | 'intervalMinutes' | 'webhookUrl' | 'tags'> & WatchFilters;
+export type WatchPatch = Partial<Pick<Watch, 'name' | 'intervalMinutes' | 'webhookUrl' | 'active' | 'tags'> & WatchFilters>;
+
+/** GET /v1/watch narrowing: one tag, and text the name or URL contains (case-insensitive). */
+export interface WatchListFilter {
+  tag?: string;
+  search?: string;
+}
+
+/** Columns of the filters, written from a (partial) watch. */
+function filterColumns(w: Partial<NewWatch>): Partial<WatchesTable> {
+  const set: Partial<WatchesTable> = {};
+  if (w.ignoreSelectors !== undefined) set.ignore_selectors = JSON.stringify(w.ignoreSelectors);
+  if (w.ignoreText !== undefined) set.ignore_text = JSON.stringify(w.ignoreText);
+  if (w.includeSelectors !== undefined) set.include_selectors = JSON.stringify(w.includeSelectors);
+  if (w.ignorePatterns !== undefined) set.ignore_patterns = JSON.stringify(w.ignorePatterns);
+  if (w.triggerText !== undefined) set.trigger_text = JSON.stringify(w.triggerText);
+  if (w.blockText !== undefined) set.block_text = JSON.stringify(w.blockText);
+  if (w.onlyNewLines !== undefined) set.only_new_lines = writeBool(w.onlyNewLines);
+  if (w.changes !== undefined) set.changes = w.changes;
+  if (w.conditions !== undefined) set.conditions = JSON.stringify(w.conditions.map(conditionToJson));
+  if (w.restock !== undefined) set.restock = writeBool(w.restock);
+  if (w.tags !== undefined) set.tags = JSON.stringify(w.tags);
+  return set;
+}
+
+/** `%`, `_` and the escape itself taken literally in a LIKE pattern (escape character `\`). */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const toWatch = (row: Selectable<WatchesTable>): Watch => ({
   id: row.id,
@@ -56,6 +92,16 @@ const toWatch = (row: Selectable<WatchesTable>): Watch => ({
   active: readBool(row.active),
   ignoreSelectors: readJson<string[]>(row.ignore_selectors),
   ignoreText: readJson<string[]>(row.ignore_text),
+  includeSelectors: readJson<string[]>(row.include_selectors),
+  ignorePatterns: readJson<IgnorePattern[]>(row.ignore_patterns),
+  triggerText: readJson<string[]>(row.trigger_text),
+  blockText: readJson<string[]>(row.block_text),
+  onlyNewLines: readBool(row.only_new_lines),
+  changes: row.changes as ChangeMode,
+  conditions: readJson<Array<Parameters<typeof conditionFromJson>[0]>>(row.conditions).map(conditionFromJson),
+  restock: readBool(row.restock),
+  tags: readJson<string[]>(row.tags),
+  lastState: row.last_state as Watch['lastState'],
   lastCheckedAt: row.last_checked_at,
   lastChangedAt: row.last_changed_at,
   lastError: row.last_error,
@@ -64,7 +110,8 @@ const toWatch = (row: Selectable<WatchesTable>): Watch => ({
 });
 
 const SNAPSHOT_COLUMNS = [
-  'id', 'watch_id', 'content_hash', 'word_count', 'status', 'title', 'diff_summary', 'word_count_delta', 'links_added', 'links_removed', 'due_at', 'checked_at',
+  'id', 'watch_id', 'content_hash', 'word_count', 'status', 'title', 'diff_summary', 'word_count_delta', 'links_added', 'links_removed',
+  'notified', 'reason', 'excerpt', 'observed', 'due_at', 'checked_at',
 ] as const;
 
 const toSnapshot = (row: Omit<Selectable<WatchSnapshotsTable>, 'content' | 'workspace_id'>): Snapshot => ({
@@ -78,6 +125,10 @@ const toSnapshot = (row: Omit<Selectable<WatchSnapshotsTable>, 'content' | 'work
   wordCountDelta: readInt(row.word_count_delta),
   linksAdded: readInt(row.links_added),
   linksRemoved: readInt(row.links_removed),
+  notified: readBool(row.notified),
+  reason: row.reason,
+  excerpt: row.excerpt,
+  observed: row.observed === null ? null : readJson<Observed>(row.observed),
   dueAt: row.due_at,
   checkedAt: row.checked_at,
 });
@@ -101,11 +152,11 @@ export function createWatchStore(db: WatchDb) {
 
     async insert(executor: WatchExecutor, workspace: string, watch: NewWatch): Promise<Watch> {
       const now = nowIso();
-      const row: Selectable<WatchesTable> = {
+      const row = {
         id: crypto.randomUUID(), workspace_id: workspace, url: watch.url, name: watch.name, interval_minutes: watch.intervalMinutes,
-        webhook_url: watch.webhookUrl, active: 1, ignore_selectors: JSON.stringify(watch.ignoreSelectors), ignore_text: JSON.stringify(watch.ignoreText),
+        webhook_url: watch.webhookUrl, active: 1, ...filterColumns(watch), seen_lines: '[]', last_state: 'new',
         last_checked_at: null, last_changed_at: null, last_error: null, created_at: now, updated_at: now,
-      };
+      } as Selectable<WatchesTable>;
       await executor.insertInto('watches').values(row).execute();
       return toWatch(row);
     },
@@ -121,23 +172,27 @@ export function createWatchStore(db: WatchDb) {
       return row ? toWatch(row) : null;
     },
 
-    async list(workspace: string, query: { page: number; perPage: number }): Promise<{ items: Watch[]; total: number }> {
+    async list(workspace: string, query: { page: number; perPage: number }, filter: WatchListFilter = {}): Promise<{ items: Watch[]; total: number }> {
+      let selected = db.selectFrom('watches').where('workspace_id', '=', workspace);
+      // Tags are a JSON array of strings: the tag's JSON form, quotes included, matches one element exactly.
+      if (filter.tag) selected = selected.where(sql<boolean>`tags like ${`%${likeLiteral(JSON.stringify(filter.tag))}%`} escape '\\'`);
+      if (filter.search) {
+        const pattern = `%${likeLiteral(filter.search.toLowerCase())}%`;
+        selected = selected.where(sql<boolean>`(lower(name) like ${pattern} escape '\\' or lower(url) like ${pattern} escape '\\')`);
+      }
       const [total, rows] = await Promise.all([
-        this.count(workspace),
-        db.selectFrom('watches').selectAll().where('workspace_id', '=', workspace)
-          .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.perPage).offset((query.page - 1) * query.perPage).execute(),
+        selected.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow().then((r) => readInt(r.n)),
+        selected.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.perPage).offset((query.page - 1) * query.perPage).execute(),
       ]);
       return { items: rows.map(toWatch), total };
     },
 
     async update(executor: WatchExecutor, workspace: string, id: string, patch: WatchPatch): Promise<Watch | null> {
-      const set: Partial<WatchesTable> = { updated_at: nowIso() };
+      const set: Partial<WatchesTable> = { updated_at: nowIso(), ...filterColumns(patch) };
       if (patch.name !== undefined) set.name = patch.name;
       if (patch.intervalMinutes !== undefined) set.interval_minutes = patch.intervalMinutes;
       if (patch.webhookUrl !== undefined) set.webhook_url = patch.webhookUrl;
       if (patch.active !== undefined) set.active = writeBool(patch.active);
-      if (patch.ignoreSelectors !== undefined) set.ignore_selectors = JSON.stringify(patch.ignoreSelectors);
-      if (patch.ignoreText !== undefined) set.ignore_text = JSON.stringify(patch.ignoreText);
       const result = await executor.updateTable('watches').set(set).where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return null;
       const row = await executor.selectFrom('watches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -171,19 +226,30 @@ export function createWatchStore(db: WatchDb) {
       return row ? { snapshot: toSnapshot(row), markdown: unpackContent(row.content) } : null;
     },
 
+    /** Hashes of the lines the watch has seen (only_new_lines), oldest first. */
+    async seenLines(watchId: string): Promise<string[]> {
+      const row = await db.selectFrom('watches').select(['seen_lines']).where('id', '=', watchId).executeTakeFirst();
+      return row ? readJson<string[]>(row.seen_lines) : [];
+    },
+
     /**
-     * Appends a snapshot and updates the watch's check times in one transaction; false (nothing
-     * written) when the slot already has its snapshot or the watch was deleted meanwhile.
+     * Appends a snapshot and updates the watch's check times (and, given, its seen lines) in one
+     * transaction; false (nothing written) when the slot already has its snapshot or the watch was
+     * deleted meanwhile.
      */
-    async appendSnapshot(workspace: string, snapshot: Omit<Snapshot, 'id'>, markdown: string): Promise<Snapshot | null> {
+    async appendSnapshot(workspace: string, snapshot: Omit<Snapshot, 'id'>, markdown: string, seenLines?: readonly string[]): Promise<Snapshot | null> {
       const row: Selectable<WatchSnapshotsTable> = {
         id: crypto.randomUUID(), watch_id: snapshot.watchId, workspace_id: workspace, content_hash: snapshot.contentHash, word_count: snapshot.wordCount,
         status: snapshot.status, title: snapshot.title, diff_summary: snapshot.diffSummary, word_count_delta: snapshot.wordCountDelta,
-        links_added: snapshot.linksAdded, links_removed: snapshot.linksRemoved, content: packContent(markdown), due_at: snapshot.dueAt, checked_at: snapshot.checkedAt,
+        links_added: snapshot.linksAdded, links_removed: snapshot.linksRemoved, notified: writeBool(snapshot.notified), reason: snapshot.reason,
+        excerpt: snapshot.excerpt, observed: snapshot.observed ? JSON.stringify(snapshot.observed) : null,
+        content: packContent(markdown), due_at: snapshot.dueAt, checked_at: snapshot.checkedAt,
       };
       try {
         return await db.transaction().execute(async (trx) => {
-          const set: Partial<WatchesTable> = { last_checked_at: snapshot.checkedAt, last_error: null };
+          const state = snapshot.status === 'initial' ? 'new' : snapshot.notified ? 'changed' : 'unchanged';
+          const set: Partial<WatchesTable> = { last_checked_at: snapshot.checkedAt, last_error: null, last_state: state };
+          if (seenLines) set.seen_lines = JSON.stringify(seenLines);
           if (snapshot.status === 'changed') set.last_changed_at = snapshot.checkedAt;
           const updated = await trx.updateTable('watches').set(set).where('id', '=', snapshot.watchId).executeTakeFirst();
           if (Number(updated.numUpdatedRows) === 0) return null;

@@ -15,6 +15,24 @@ export interface WatchesTable {
   ignore_selectors: string;
   /** JSON text: lines containing one of these patterns do not count. */
   ignore_text: string;
+  /** JSON text of each filter (watch.0002_filters); defaults make older watches behave as before. */
+  include_selectors: string;
+  ignore_patterns: string;
+  trigger_text: string;
+  block_text: string;
+  /** 0/1 */
+  only_new_lines: number;
+  /** `any`, `added` or `removed`. */
+  changes: string;
+  /** JSON text: [{selector, below?, above?, change_percent?}]. */
+  conditions: string;
+  /** 0/1 */
+  restock: number;
+  tags: string;
+  /** JSON text: hashes of lines seen in earlier snapshots (only_new_lines), oldest first, bounded. */
+  seen_lines: string;
+  /** The last snapshot: `new` (none, or the first), `changed` (it notified) or `unchanged`. */
+  last_state: string;
   last_checked_at: string | null;
   last_changed_at: string | null;
   /** Why the last check failed; null after a check that worked. */
@@ -36,6 +54,14 @@ export interface WatchSnapshotsTable {
   word_count_delta: number;
   links_added: number;
   links_removed: number;
+  /** 0/1: whether this check notified (watch.changed); the decision, beside `status` (did the text change). */
+  notified: number;
+  /** Why it notified or stayed quiet; null when nothing happened. */
+  reason: string | null;
+  /** A short word-level diff of the page's own text (`09:12 → 09:47`). */
+  excerpt: string | null;
+  /** JSON text: what the check read beside the text (condition numbers, stock state); null before watch.0002. */
+  observed: string | null;
   /** The page's markdown, gzip-compressed and base64-encoded. */
   content: string;
   /** The schedule slot the check was for; null for the first and manual checks. Unique per watch. */

@@ -54,11 +54,28 @@ const watchSchema = {
     interval_minutes: { type: 'integer' },
     webhook_url: { type: ['string', 'null'] },
     active: { type: 'boolean', description: 'Whether scheduled checks run. A failing page never pauses a watch.' },
+    state: {
+      type: 'string', enum: ['new', 'changed', 'unchanged', 'error', 'paused'],
+      description: '`paused` (not active), `error` (the last check failed), else the last snapshot: `new` (none yet, or the first), `changed` (it notified), `unchanged`.',
+    },
     last_checked_at: dateTime('Last check, successful or not.', true),
-    last_changed_at: dateTime('Last check that found a change.', true),
+    last_changed_at: dateTime('Last check whose text changed (whether or not it notified).', true),
+    next_check_at: dateTime('The next scheduled check; null while paused.', true),
     last_error: { type: ['string', 'null'], description: 'Why the last check failed (after its retries); null once a check works.' },
+    include_selectors: { type: 'array', items: { type: 'string' } },
     ignore_selectors: { type: 'array', items: { type: 'string' } },
     ignore_text: { type: 'array', items: { type: 'string' } },
+    ignore_patterns: { type: 'array', items: { type: 'string', enum: ['clock', 'relative_time', 'counters', 'tokens'] } },
+    trigger_text: { type: 'array', items: { type: 'string' } },
+    block_text: { type: 'array', items: { type: 'string' } },
+    only_new_lines: { type: 'boolean' },
+    changes: { type: 'string', enum: ['any', 'added', 'removed'] },
+    conditions: {
+      type: 'array',
+      items: { type: 'object', required: ['selector'], properties: { selector: { type: 'string' }, below: { type: 'number' }, above: { type: 'number' }, change_percent: { type: 'number' } } },
+    },
+    restock: { type: 'boolean' },
+    tags: { type: 'array', items: { type: 'string' } },
     created_at: dateTime('Creation time.'),
   },
 };
@@ -69,7 +86,14 @@ const snapshotSchema = {
     id: { type: 'string', format: 'uuid' },
     content_hash: { type: 'string', description: 'sha256 of the normalised content.' },
     word_count: { type: 'integer' },
-    status: { type: 'string', enum: ['initial', 'same', 'changed'] },
+    status: { type: 'string', enum: ['initial', 'same', 'changed'], description: 'Whether the text changed (under the watch\'s masking and ignore rules).' },
+    notified: { type: 'boolean', description: 'Whether this check notified (`watch.changed`): the filters\' and conditions\' decision.' },
+    reason: {
+      type: ['string', 'null'],
+      description: 'Why it notified or stayed quiet: `changed`, `trigger_text "…" appeared`, `price 18.5 below 20`, `back in stock`, `block_text "…" present`, ' +
+        '`only removed lines`, …; null when nothing changed and no condition was met.',
+    },
+    excerpt: { type: ['string', 'null'], description: 'A short word-level diff of the page\'s own text (`09:12 → 09:47`); null when nothing changed.' },
     title: { type: 'string', description: 'Page title at check time.' },
     diff_summary: { type: ['string', 'null'], description: 'What changed (status `changed`), else null.' },
     word_count_delta: { type: 'integer', description: 'Versus the previous snapshot; 0 for `initial`.' },
@@ -102,7 +126,11 @@ export function watchOpenApi(schemas: Schemas) {
         },
         get: {
           summary: 'List watches, newest first',
-          parameters: paging,
+          parameters: [
+            ...paging,
+            { name: 'tag', in: 'query', schema: { type: 'string' }, description: 'Only watches with this tag.' },
+            { name: 'search', in: 'query', schema: { type: 'string' }, description: 'Only watches whose name or URL contains this (case-insensitive).' },
+          ],
           responses: {
             200: jsonBody({ type: 'object', required: ['watches'], properties: { watches: { type: 'array', items: schemaRef('Watch') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, next: { type: 'string' } } }, 'One page'),
             400: errorBody('Invalid page or per_page'), ...common,

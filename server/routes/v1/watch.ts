@@ -7,133 +7,89 @@
 import { z } from 'zod';
 import { badRequest } from '../../../core/errors.ts';
 import { WatchTokens, watchFeature } from '../../../core/features/watch/index.ts';
-import type { WatchSettings } from '../../../core/features/watch/config.ts';
-import type { Snapshot, Watch } from '../../../core/features/watch/store.ts';
+import { watchLimits, type WatchSettings } from '../../../core/features/watch/config.ts';
+import { DEFAULT_FILTERS } from '../../../core/features/watch/filters.ts';
 import type { WatchService } from '../../../core/features/watch/service.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
-import { httpUrl } from '../../../core/model/request.ts';
-import { receiverRefusal, receiverUrlSchema } from '../../../core/net/receiver.ts';
-import { validateSelectors } from '../../../core/selectors.ts';
+import { parseOrThrow } from '../../../core/validation.ts';
+import { receiverRefusal } from '../../../core/net/receiver.ts';
 import { readJsonBody } from '../../body.ts';
 import { pageOf, readPageQuery } from '../../pagination.ts';
 import { defineRoutes, type Route } from '../../route.ts';
 import { presentComparison, watchOpenApi } from './watch-openapi.ts';
+import { checkWatchBody, filtersOf, presentSnapshot, presentWatch, watchSchemas } from './watch-schemas.ts';
 
-export function watchSchemas(settings: WatchSettings) {
-  const { minIntervalMinutes: min, maxIntervalMinutes: max, maxIgnoreEntries: entries } = settings;
-  const interval = z.number().int(`must be a whole number of minutes from ${min} to ${max}`)
-    .min(min, `must be from ${min} to ${max} minutes`).max(max, `must be from ${min} to ${max} minutes`);
-  const fields = {
-    name: z.string().trim().min(1, 'must not be empty').max(200).describe('Label; defaults to the URL.'),
-    interval_minutes: interval.describe(`Minutes between checks, ${min} to ${max}; default ${settings.defaultIntervalMinutes}.`),
-    webhook_url: receiverUrlSchema.describe('Receives `watch.changed` (POST) when a check finds a change; refused at once when the SSRF guard forbids its address.'),
-    ignore_selectors: z.array(z.string().trim().min(1, 'selectors must not be empty')).max(entries, `at most ${entries} selectors`)
-      .describe('CSS selectors removed before the content is read (a rotating banner inside the article).'),
-    ignore_text: z.array(z.string().min(1, 'must not be empty').max(500)).max(entries, `at most ${entries} patterns`)
-      .describe('Lines containing one of these (case-insensitive; `*` matches anything) do not count as change.'),
-  };
-  const create = z.strictObject({
-    url: httpUrl.describe('The page to watch.'),
-    name: fields.name.optional(),
-    interval_minutes: fields.interval_minutes.optional(),
-    webhook_url: fields.webhook_url.optional(),
-    ignore_selectors: fields.ignore_selectors.optional(),
-    ignore_text: fields.ignore_text.optional(),
-  });
-  const update = z.strictObject({
-    name: fields.name.optional(),
-    interval_minutes: fields.interval_minutes.optional(),
-    webhook_url: fields.webhook_url.nullable().optional().describe('null stops notifications.'),
-    active: z.boolean().optional().describe('false stops scheduled checks; true resumes them (a slot missed meanwhile runs once).'),
-    ignore_selectors: fields.ignore_selectors.optional(),
-    ignore_text: fields.ignore_text.optional(),
-  }).refine((p) => Object.values(p).some((v) => v !== undefined), 'Request body must set at least one of name, interval_minutes, webhook_url, active, ignore_selectors, ignore_text');
-  return { create, update };
-}
-
-export const presentWatch = (w: Watch) => ({
-  id: w.id,
-  url: w.url,
-  name: w.name,
-  interval_minutes: w.intervalMinutes,
-  webhook_url: w.webhookUrl,
-  active: w.active,
-  last_checked_at: w.lastCheckedAt,
-  last_changed_at: w.lastChangedAt,
-  last_error: w.lastError,
-  ignore_selectors: w.ignoreSelectors,
-  ignore_text: w.ignoreText,
-  created_at: w.createdAt,
+const listQuerySchema = z.object({
+  tag: z.string().trim().min(1).max(50).optional(),
+  search: z.string().trim().min(1).max(200).optional(),
 });
 
-export const presentSnapshot = (s: Snapshot) => ({
-  id: s.id,
-  content_hash: s.contentHash,
-  word_count: s.wordCount,
-  status: s.status,
-  title: s.title,
-  diff_summary: s.diffSummary,
-  word_count_delta: s.wordCountDelta,
-  links_added: s.linksAdded,
-  links_removed: s.linksRemoved,
-  checked_at: s.checkedAt,
-});
+type Config = Pick<TrawlConfig, 'fetch' | 'mode' | 'plans'>;
 
-function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: number, fetch: Readonly<TrawlConfig['fetch']>): Route[] {
-  const schemas = watchSchemas(settings);
+/** The lowest interval any caller may get: the section's, or in cloud mode the lowest plan's. */
+const intervalFloor = (settings: WatchSettings, config: Pick<TrawlConfig, 'mode' | 'plans'>) =>
+  config.mode === 'cloud' ? Math.min(...Object.values(config.plans).map((p) => p.minWatchIntervalMinutes)) : settings.minIntervalMinutes;
+
+function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: number, config: Readonly<Config>): Route[] {
+  const schemas = watchSchemas(settings, intervalFloor(settings, config));
   const checkReceiver = async (url: string | null | undefined) => {
-    const refusal = url ? await receiverRefusal(url, fetch) : null;
+    const refusal = url ? await receiverRefusal(url, config.fetch) : null;
     if (refusal) throw badRequest(`Invalid field webhook_url: ${refusal}`);
   };
+  const present = async (watch: Parameters<typeof presentWatch>[0]) => presentWatch(watch, (await watches.nextChecks([watch])).get(watch.id) ?? null);
 
   return [
     {
       method: 'POST', path: '/v1/watch', body: 'manual',
-      async handle({ request, workspace }) {
+      async handle({ request, workspace, caller }) {
         const body = await readJsonBody(request, schemas.create, maxBody);
-        validateSelectors('ignore_selectors', body.ignore_selectors);
+        const limits = watchLimits(settings, config, caller.account);
+        checkWatchBody(body, limits);
         await checkReceiver(body.webhook_url);
         const watch = await watches.create(workspace, {
           url: body.url,
           name: body.name ?? body.url,
-          intervalMinutes: body.interval_minutes ?? settings.defaultIntervalMinutes,
+          intervalMinutes: body.interval_minutes ?? limits.defaultIntervalMinutes,
           webhookUrl: body.webhook_url ?? null,
-          ignoreSelectors: body.ignore_selectors ?? [],
-          ignoreText: body.ignore_text ?? [],
-        });
-        return Response.json(presentWatch(watch), { status: 201 });
+          tags: [],
+          ...DEFAULT_FILTERS,
+          ...filtersOf(body),
+        }, limits);
+        return Response.json(await present(watch), { status: 201 });
       },
     },
     {
       method: 'GET', path: '/v1/watch',
       async handle({ request, workspace }) {
         const query = readPageQuery(request);
-        const { items, total } = await watches.list(workspace, query);
-        return pageOf('watches', items.map(presentWatch), total, query, request);
+        const params = new URL(request.url).searchParams;
+        const filter = parseOrThrow(listQuerySchema, { tag: params.get('tag') ?? undefined, search: params.get('search') ?? undefined });
+        const { items, total } = await watches.list(workspace, query, filter);
+        const next = await watches.nextChecks(items);
+        return pageOf('watches', items.map((w) => presentWatch(w, next.get(w.id) ?? null)), total, query, request);
       },
     },
     {
       method: 'GET', path: '/v1/watch/:id',
       async handle({ params, workspace }) {
         const { watch, snapshots } = await watches.detail(workspace, params.id!);
-        return { ...presentWatch(watch), snapshots: snapshots.map(presentSnapshot) };
+        return { ...(await present(watch)), snapshots: snapshots.map(presentSnapshot) };
       },
     },
     {
       method: 'PATCH', path: '/v1/watch/:id', body: 'manual',
-      async handle({ params, request, workspace }) {
+      async handle({ params, request, workspace, caller }) {
         const patch = await readJsonBody(request, schemas.update, maxBody);
-        validateSelectors('ignore_selectors', patch.ignore_selectors);
+        checkWatchBody(patch, watchLimits(settings, config, caller.account));
         await checkReceiver(patch.webhook_url);
         const watch = await watches.update(workspace, params.id!, {
           name: patch.name,
           intervalMinutes: patch.interval_minutes,
           webhookUrl: patch.webhook_url,
           active: patch.active,
-          ignoreSelectors: patch.ignore_selectors,
-          ignoreText: patch.ignore_text,
+          ...filtersOf(patch),
         });
-        return presentWatch(watch);
+        return present(watch);
       },
     },
     {
@@ -168,6 +124,6 @@ function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: nu
 export const watchModule = defineRoutes({
   name: 'watch',
   needs: { watches: WatchTokens.Service, settings: watchFeature.settingsToken },
-  routes: ({ watches, settings }, env) => watchRoutes(watches, settings, env.config.server.maxBodyBytes, env.config.fetch),
-  openapi: ({ settings }) => watchOpenApi(watchSchemas(settings)),
+  routes: ({ watches, settings }, env) => watchRoutes(watches, settings, env.config.server.maxBodyBytes, env.config),
+  openapi: ({ settings }, env) => watchOpenApi(watchSchemas(settings, intervalFloor(settings, env.config))),
 });
