@@ -90,11 +90,11 @@ export function createFeedStore(db: Kysely<Database & FeedTables>) {
     /** The workspace's notified changes, newest first. */
     async entries(workspace: string, limit: number): Promise<FeedEntry[]> {
       const rows = await db.selectFrom('watch_snapshots as s').innerJoin('watches as w', 'w.id', 's.watch_id')
-        .select(['s.id', 's.watch_id', 'w.name', 'w.url', 's.title', 's.diff_summary', 's.checked_at'])
-        .where('s.workspace_id', '=', workspace).where('s.status', '=', 'changed')
+        .select(['s.id', 's.watch_id', 'w.name', 'w.url', 's.title', 's.diff_summary', 's.reason', 's.excerpt', 's.checked_at'])
+        .where('s.workspace_id', '=', workspace).where('s.notified', '=', 1)
         .orderBy('s.checked_at', 'desc').orderBy('s.id', 'desc').limit(limit).execute();
       return rows.map((r) => ({
-        snapshotId: r.id, watchId: r.watch_id, watchName: r.name, url: r.url, title: r.title, summary: r.diff_summary, reason: null, excerpt: null, checkedAt: r.checked_at,
+        snapshotId: r.id, watchId: r.watch_id, watchName: r.name, url: r.url, title: r.title, summary: r.diff_summary, reason: r.reason, excerpt: r.excerpt, checkedAt: r.checked_at,
       }));
     },
   };
