@@ -24,7 +24,7 @@ button:disabled{opacity:.5;cursor:default}
 .error{background:#fdecec;color:#b42318}.paused{background:#eee;color:#555}
 .notified{background:#e2efff;color:#1f4f96}.quiet{background:#f1f1f1;color:#68727d}
 .tag{display:inline-block;background:#eef2f7;color:#34506b;border-radius:4px;padding:0 .35rem;margin:.15rem .25rem 0 0;font-size:12px}
-.actions{display:flex;gap:.3rem;flex-wrap:wrap}
+.actions{display:flex;gap:.3rem;flex-wrap:wrap}td.why{min-width:7rem}
 a{color:#17518a;cursor:pointer}tr.selected{background:#f1f6fb}
 fieldset{border:1px solid #e3e7eb;border-radius:6px;margin:0 0 .8rem;padding:.6rem .8rem;min-width:0}
 legend{font-weight:600;font-size:14px;padding:0 .3rem}
@@ -38,7 +38,7 @@ legend{font-weight:600;font-size:14px;padding:0 .3rem}
 .picker .row{padding:.4rem .5rem}
 .diff{font:13px/1.4 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere;border:1px solid #eef0f2;border-radius:6px;padding:.5rem;max-height:34rem;overflow:auto}
 .diff .line{padding:0 .4rem;min-height:1.2em}.add{background:#e6f7ea}.del{background:#fdecec}.chg{background:#fffaf0}
-.ctx{color:#68727d}.gap{color:#8c96a0;font-style:italic}
+.ctx{color:#68727d}.inline .add::before{content:"+ "}.inline .del::before{content:"− "}.gap{color:#8c96a0;font-style:italic}
 ins{background:#b8ecc4;text-decoration:none}del{background:#f7c2c2}
 .side{display:grid;grid-template-columns:1fr 1fr;gap:0}.side .line{border-right:1px solid #eef0f2}
 .side-head{font:600 12px system-ui,sans-serif;color:#68727d;padding:.2rem .4rem}

@@ -62,7 +62,7 @@ export async function openWatch(id: string, snapshot?: string): Promise<void> {
     tr.append(
       cell('From', pick('from', i === toIndex + 1)), cell('To', pick('to', i === toIndex)),
       cell('Checked', when(s.checked_at)), cell('Result', outcome(s)),
-      cell('Why', el('span', s.reason ?? '', 'wrap')), cell('What changed', el('span', s.excerpt || s.diff_summary || s.title, 'wrap')),
+      Object.assign(cell('Why', el('span', s.reason ?? '', 'wrap')), { className: 'why' }), cell('What changed', el('span', s.excerpt || s.diff_summary || s.title, 'wrap')),
       cell('', button('View', () => void preview(s))),
     );
     rows.append(tr);

@@ -53,16 +53,30 @@ export function renderInline(box: HTMLElement, lines: DiffLine[]): void {
   }
 }
 
+/** One side's cell of a line. */
+function sideOf(item: DiffLine, side: 'old' | 'new'): HTMLElement {
+  if (item.type === 'same') return line(textOf(item), 'ctx');
+  if (item.type === 'changed') return item.words ? words(item.words, side) : line(item[side] ?? '', side === 'old' ? 'del' : 'add');
+  const present = (item.type === 'removed') === (side === 'old');
+  return present ? line((side === 'old' ? item.old : item.new) ?? '', side === 'old' ? 'del' : 'add') : line('', 'empty');
+}
+
 export function renderSideBySide(box: HTMLElement, lines: DiffLine[]): void {
   box.className = 'diff side';
   box.replaceChildren(el('div', 'Before', 'side-head'), el('div', 'After', 'side-head'));
-  for (const item of folded(lines)) {
-    if (typeof item === 'number') { box.append(gap(item), gap(item)); continue; }
-    if (item.type === 'same') box.append(line(textOf(item), 'ctx'), line(textOf(item), 'ctx'));
-    else if (item.type === 'added') box.append(line('', 'empty'), line(item.new ?? '', 'add'));
-    else if (item.type === 'removed') box.append(line(item.old ?? '', 'del'), line('', 'empty'));
-    else if (item.words) box.append(words(item.words, 'old'), words(item.words, 'new'));
-    else box.append(line(item.old ?? '', 'del'), line(item.new ?? '', 'add'));
+  const items = folded(lines);
+  for (let i = 0; i < items.length;) {
+    const item = items[i]!;
+    if (typeof item === 'number') { box.append(gap(item), gap(item)); i++; continue; }
+    if (item.type !== 'removed') { box.append(sideOf(item, 'old'), sideOf(item, 'new')); i++; continue; }
+    // A run of removed lines and the added run after it face each other, row by row.
+    const removed: DiffLine[] = [];
+    const added: DiffLine[] = [];
+    while (i < items.length && typeof items[i] !== 'number' && (items[i] as DiffLine).type === 'removed') removed.push(items[i++] as DiffLine);
+    while (i < items.length && typeof items[i] !== 'number' && (items[i] as DiffLine).type === 'added') added.push(items[i++] as DiffLine);
+    for (let row = 0; row < Math.max(removed.length, added.length); row++) {
+      box.append(removed[row] ? sideOf(removed[row]!, 'old') : line('', 'empty'), added[row] ? sideOf(added[row]!, 'new') : line('', 'empty'));
+    }
   }
 }
 

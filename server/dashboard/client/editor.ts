@@ -45,27 +45,35 @@ function readConditions(): Condition[] {
   return out;
 }
 
-/** The form as API fields; `full` (an edit) sends empty lists too, so clearing a field clears it. */
-export function readForm(full: boolean): WatchSettings {
+/**
+ * The form as API fields. A new watch gets what differs from the defaults; an edit (`base`) also
+ * sends the emptied fields the watch has, so clearing a field clears it.
+ */
+export function readForm(base: Watch | null): WatchSettings {
   const body: WatchSettings = { url: input('f-url').value.trim() };
+  const put = <K extends keyof WatchSettings>(field: K, value: WatchSettings[K], isDefault: boolean) => {
+    if (!isDefault || (base && base[field] !== undefined)) body[field] = value;
+  };
   const name = input('f-name').value.trim();
   if (name) body.name = name;
   const interval = input('f-interval').value;
   if (interval) body.interval_minutes = Number(interval);
   const tags = input('f-tags').value.split(',').map((t) => t.trim()).filter(Boolean);
-  const lists: Partial<WatchSettings> = { tags, conditions: readConditions() };
-  for (const [id, field] of textareas) lists[field] = linesOf(id);
-  for (const [field, value] of Object.entries(lists)) if (full || (value as unknown[]).length) Object.assign(body, { [field]: value });
-  const presets = presetBoxes().filter((b) => b.checked).map((b) => b.value);
-  if (full || presets.length < presetBoxes().length) body.ignore_patterns = presets;
-  const changes = $<HTMLSelectElement>('f-changes').value as WatchSettings['changes'];
-  if (full || changes !== 'any') body.changes = changes;
-  for (const [id, field] of [['f-only-new', 'only_new_lines'], ['f-restock', 'restock']] as const) {
-    if (full || input(id).checked) body[field] = input(id).checked;
+  put('tags', tags, tags.length === 0);
+  const conditions = readConditions();
+  put('conditions', conditions, conditions.length === 0);
+  for (const [id, field] of textareas) {
+    const lines = linesOf(id);
+    put(field, lines, lines.length === 0);
   }
+  const presets = presetBoxes().filter((b) => b.checked).map((b) => b.value);
+  put('ignore_patterns', presets, presets.length === presetBoxes().length);
+  const changes = $<HTMLSelectElement>('f-changes').value as WatchSettings['changes'];
+  put('changes', changes, changes === 'any');
+  put('only_new_lines', input('f-only-new').checked, !input('f-only-new').checked);
+  put('restock', input('f-restock').checked, !input('f-restock').checked);
   const webhook = input('f-webhook').value.trim();
-  if (webhook) body.webhook_url = webhook;
-  else if (full) body.webhook_url = null;
+  put('webhook_url', webhook || null, !webhook);
   return body;
 }
 

@@ -13,7 +13,7 @@ import { closePicker, openPicker } from './picker.ts';
 import { exportJson, exportUrls, runImport } from './transfer.ts';
 
 let shown: Watch[] = [];
-let editing: string | null = null;
+let editing: Watch | null = null;
 const knownTags = new Set<string>();
 
 function showKeyForm(refused: string | null): void {
@@ -83,7 +83,7 @@ const actions: ListActions = {
 };
 
 function startEditing(w: Watch | null): void {
-  editing = w?.id ?? null;
+  editing = w;
   closePicker();
   fillForm(w);
   $('editor').hidden = false;
@@ -92,9 +92,9 @@ function startEditing(w: Watch | null): void {
 }
 
 async function save(): Promise<void> {
-  const { url, ...patch } = readForm(editing !== null);
+  const { url, ...patch } = readForm(editing);
   try {
-    const w = editing ? await api<Watch>('PATCH', `/v1/watch/${editing}`, patch) : await api<Watch>('POST', '/v1/watch', { url, ...patch });
+    const w = editing ? await api<Watch>('PATCH', `/v1/watch/${editing.id}`, patch) : await api<Watch>('POST', '/v1/watch', { url, ...patch });
     say(editing ? 'Saved' : 'Watch created; first check queued');
     $('editor').hidden = true;
     closePicker();

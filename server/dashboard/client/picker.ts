@@ -2,6 +2,8 @@
  * The selector picker: the page's HTML (from POST /v1/scrape, `rawHtml`) shown in a sandboxed
  * srcdoc frame where its scripts cannot run; clicking an element builds a CSS selector for it that
  * matches that element alone (an id when there is one, else classes and :nth-of-type up the tree).
+ * Steps are joined as descendants and leave out <tbody>, which browsers add to tables that lack it
+ * while the server's parser may not.
  */
 import { api } from './api.ts';
 import { $, say } from './dom.ts';
@@ -14,6 +16,7 @@ export function selectorFor(target: Element): string {
   const unique = (s: string) => doc.querySelectorAll(s).length === 1;
   const parts: string[] = [];
   for (let node: Element | null = target; node && node !== doc.documentElement; node = node.parentElement) {
+    if (node.localName === 'tbody') continue;
     if (node.id && unique(`#${CSS.escape(node.id)}`)) {
       parts.unshift(`#${CSS.escape(node.id)}`);
       break;
@@ -28,9 +31,9 @@ export function selectorFor(target: Element): string {
       if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`;
     }
     parts.unshift(part);
-    if (unique(parts.join(' > '))) break;
+    if (unique(parts.join(' '))) break;
   }
-  return parts.join(' > ');
+  return parts.join(' ');
 }
 
 let highlighted: HTMLElement | null = null;
