@@ -49,7 +49,7 @@ const EDITOR = `<section id="editor" hidden><h2 id="editor-title">New watch</h2>
 </form></section>`;
 
 const DETAIL = `<section id="detail" hidden><div class="row"><h2 class="grow">Timeline of <span id="detail-name"></span></h2><button type="button" id="detail-close">Close</button></div>
-<p id="detail-url" class="muted wrap"></p><p id="detail-delivery" class="muted wrap"></p>
+<p id="detail-url" class="muted wrap"></p><div id="detail-delivery"></div>
 <table class="cards"><thead><tr><th>From</th><th>To</th><th>Checked</th><th>Result</th><th>Why</th><th>What changed</th><th></th></tr></thead>
 <tbody id="timeline-rows"></tbody></table><p id="timeline-empty" class="muted" hidden>No snapshots yet: the first check is on its way.</p>
 <div class="row"><h3 class="grow" id="diff-title">Diff</h3>

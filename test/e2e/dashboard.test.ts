@@ -207,7 +207,7 @@ describe('dashboard in Chromium', () => {
     expect(feedUrl).toStartWith(`${trawl.url}/v1/watch/feed.atom?token=trawl_feed_`);
     const atom = await (await fetch(feedUrl)).text();
     expect(atom).toContain('<title type="text">Leith ferry changed</title>');
-    expect(atom).toContain(`/dashboard#watch=${id}&amp;snapshot=${snapshots[0].id}`);
+    expect(atom).toContain(`/dashboard?watch=${id}&amp;to=${snapshots[0].id}`);
     await page.click('#feed-revoke');
     await page.click('#confirm-ok');
     await page.locator('#feed-state', { hasText: 'No feed address yet.' }).waitFor();
@@ -223,7 +223,7 @@ describe('dashboard in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 420, height: 860 }, isMobile: true } as never);
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
-    await page.goto(`${trawl.url}/dashboard#watch=${ferry.id}&snapshot=${newest.id}`);
+    await page.goto(`${trawl.url}/dashboard?watch=${ferry.id}&to=${newest.id}`);
     await enterKey(page);
     await page.locator('#diff del').first().waitFor();
     expect(await page.locator('#diff del').allTextContents()).toEqual(['09:12']);

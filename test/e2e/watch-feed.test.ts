@@ -85,7 +85,7 @@ for (const database of testDatabases()) {
       expect(entry.title['#text']).toBe('Tea <b>&</b> "cakes" ]]>  bell changed');
       expect(entry.updated).toBe(notified.checked_at);
       expect(entry.summary['#text']).toContain(notified.reason);
-      expect(entry.link.map((l: Record<string, string>) => l['@_href'])).toEqual([`${trawl.url}/dashboard#watch=${watch.id}&snapshot=${notified.id}`, site.at('/shop')]);
+      expect(entry.link.map((l: Record<string, string>) => l['@_href'])).toEqual([`${trawl.url}/dashboard?watch=${watch.id}&to=${notified.id}`, site.at('/shop')]);
       expect(entry.content['#text']).toContain('Tea & <cakes> "shop"');
 
       // No key in the URL opens it, nor a wrong token; a rotated token stops working, so does a revoked one.

@@ -33,7 +33,8 @@ export interface WatchSettings {
   webhook_url?: string | null;
 }
 
-export interface Delivery { target?: string; status?: string; error?: string | null; at?: string | null; attempts?: number }
+/** The last delivery outcome of one notify target. */
+export interface NotifyStatus { target: string; ok: boolean; outcome: 'delivered' | 'retrying' | 'failed'; error: string | null; attempt: number; at: string }
 
 export interface Watch extends WatchSettings {
   id: string;
@@ -45,8 +46,7 @@ export interface Watch extends WatchSettings {
   last_changed_at: string | null;
   next_check_at?: string | null;
   last_error: string | null;
-  deliveries?: Delivery[];
-  delivery?: Delivery | null;
+  notify_status?: NotifyStatus[];
 }
 
 export interface Snapshot {

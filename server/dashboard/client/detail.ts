@@ -34,10 +34,10 @@ function outcome(s: Snapshot): HTMLElement {
   return box;
 }
 
-function deliveryLine(w: Watch): string {
-  const deliveries = w.deliveries ?? (w.delivery ? [w.delivery] : []);
-  if (!deliveries.length) return '';
-  return 'Last notifications: ' + deliveries.map((d) => `${d.target ?? 'target'} ${d.status ?? ''}${d.error ? ` (${d.error})` : ''}${d.at ? ` at ${when(d.at)}` : ''}`).join('; ');
+/** Each notify target's last outcome, failures first. */
+function deliveries(w: Watch): HTMLElement[] {
+  const statuses = [...(w.notify_status ?? [])].sort((a, b) => Number(a.ok) - Number(b.ok));
+  return statuses.map((d) => el('div', `${d.target}: ${d.outcome} (try ${d.attempt}, ${when(d.at)})${d.error ? ` — ${d.error}` : ''}`, d.ok ? 'muted wrap' : 'err wrap'));
 }
 
 export async function openWatch(id: string, snapshot?: string): Promise<void> {
@@ -46,7 +46,7 @@ export async function openWatch(id: string, snapshot?: string): Promise<void> {
   $('detail').hidden = false;
   $('detail-name').textContent = w.name;
   $('detail-url').textContent = w.url;
-  $('detail-delivery').textContent = deliveryLine(w);
+  $('detail-delivery').replaceChildren(...deliveries(w));
   for (const tr of $('watch-rows').children) (tr as HTMLElement).classList.toggle('selected', (tr as HTMLElement).dataset.id === id);
   const rows = $('timeline-rows');
   rows.replaceChildren();

@@ -45,6 +45,8 @@ export function renderList(watches: Watch[], total: number, selected: string | n
     const state = stateOf(w);
     const stateCell = cell('State', el('span', state, `badge ${state}`));
     if (w.last_error) stateCell.append(el('div', w.last_error, 'err wrap'));
+    const undelivered = (w.notify_status ?? []).filter((d) => !d.ok).length;
+    if (undelivered) stateCell.append(el('div', `${undelivered} notification target${undelivered === 1 ? '' : 's'} not reached`, 'err'));
     const next = w.active ? when(w.next_check_at) : 'paused';
     tr.append(
       cell('', name, el('div', w.url, 'muted wrap'), tagChips(w, actions)),

@@ -1,7 +1,7 @@
 /**
  * The dashboard's entry: asks for the key only when the API wants one (a first visit shows the key
  * form quietly), then wires the list, filters, editor, picker, detail, import/export and feed
- * panels. `#watch=<id>&snapshot=<id>` (the feed's and notifications' links) opens that change.
+ * panels. `?watch=<id>&to=<snapshot id>` (the feed's and notifications' links) opens that change.
  */
 import { allWatches, api, eachLimited, forgetKey, KeyError, storedKey, storeKey, type Watch } from './api.ts';
 import { closeWatch, drawDiff, openedWatch, openWatch } from './detail.ts';
@@ -112,11 +112,12 @@ async function recheckAll(): Promise<void> {
   say(`Queued ${shown.length - failed} check${shown.length - failed === 1 ? '' : 's'}${failed ? `; ${failed} refused` : ''}`, failed > 0);
 }
 
-async function openFromHash(): Promise<void> {
-  const params = new URLSearchParams(location.hash.slice(1));
+async function openFromLink(): Promise<void> {
+  const params = new URLSearchParams(location.search);
   const id = params.get('watch');
-  if (id) await openWatch(id, params.get('snapshot') ?? undefined);
-  if (id) $('detail').scrollIntoView({ block: 'start' });
+  if (!id) return;
+  await openWatch(id, params.get('to') ?? undefined);
+  $('detail').scrollIntoView({ block: 'start' });
 }
 
 async function start(): Promise<void> {
@@ -125,7 +126,7 @@ async function start(): Promise<void> {
     $('key-section').hidden = true;
     $('app').hidden = false;
     $('forget').hidden = storedKey() === null;
-    await openFromHash();
+    await openFromLink();
   });
 }
 
@@ -167,7 +168,6 @@ function wire(): void {
   $('feed-close').onclick = () => { $('feed').hidden = true; };
   on('feed-create', createFeed);
   on('feed-revoke', revokeFeed);
-  window.onhashchange = () => void guard(openFromHash);
 }
 
 wire();

@@ -20,8 +20,8 @@ const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '
 // Control characters and non-characters are not allowed in XML 1.0, whatever the page's title held.
 const xmlText = (text: string) => text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '');
 
-/** The dashboard opens the watch and this snapshot's diff from the fragment. */
-export const dashboardLink = (base: string, watchId: string, snapshotId: string) => `${base}/dashboard#watch=${encodeURIComponent(watchId)}&snapshot=${encodeURIComponent(snapshotId)}`;
+/** The dashboard opens the watch and this snapshot's diff from the query (the notifications' links read the same). */
+export const dashboardLink = (base: string, watchId: string, snapshotId: string) => `${base}/dashboard?watch=${encodeURIComponent(watchId)}&to=${encodeURIComponent(snapshotId)}`;
 
 export function atomFeed(entries: FeedEntry[], base: string, workspace: string, now: string): string {
   const feed = {
