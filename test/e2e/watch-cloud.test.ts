@@ -1,7 +1,8 @@
 /**
  * Watches in cloud mode, on SQLite and Postgres: each check, the first, manual or scheduled, costs
  * one `watchCheck` credit on a usage row of its own; a workspace without credit gets no check and
- * the watch says why in `last_error` (and stays active). Watches are scoped to their workspace.
+ * the watch says why in `last_error` (and stays active). Limits (watches per workspace, interval
+ * floor) are the plan's. Watches are scoped to their workspace.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Storage } from '../../core/services.ts';
@@ -22,7 +23,10 @@ for (const database of testDatabases()) {
     beforeAll(async () => {
       site = startFixtureSite({ '/page': '<html><head><title>Tides</title></head><body><article><p>The sea rises and falls twice a day.</p></article></body></html>' });
       storage = await database.open();
-      server = await startTrawlServer({ storage, overrides: { mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 50 } } });
+      server = await startTrawlServer({
+        storage,
+        overrides: { mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 50 }, plans: { scale: { maxWatches: 22, minWatchIntervalMinutes: 5 } } },
+      });
     });
     afterAll(async () => {
       await server.stop();
@@ -53,6 +57,24 @@ for (const database of testDatabases()) {
       const checks = usage.body.runs.filter((u: any) => u.endpoint === 'watch.check');
       expect(checks.length).toBe(2);
       expect(checks.every((u: any) => u.credits === 1)).toBe(true);
+    });
+
+    test('limits come from the plan: 20 watches and a 60-minute floor by default, what a plan is configured with otherwise', async () => {
+      const starter = await tenant('starter', 0);
+      for (const interval of [5, 59]) {
+        const refused = await server.post('/v1/watch', { url: site.at('/page'), interval_minutes: interval }, bearer(starter.key));
+        expect(refused).toMatchObject({ status: 400, body: { error: 'Invalid field interval_minutes: must be from 60 to 10080 minutes' } });
+      }
+      for (let i = 0; i < 20; i++) expect((await server.post('/v1/watch', { url: site.at(`/page?n=${i}`), interval_minutes: 60 }, bearer(starter.key))).status).toBe(201);
+      const full = await server.post('/v1/watch', { url: site.at('/page?n=21') }, bearer(starter.key));
+      expect(full).toMatchObject({ status: 409, body: { error: 'Watch limit reached: at most 20 watches per workspace' } });
+
+      const scale = await tenant('scale', 0);
+      const often = await server.post('/v1/watch', { url: site.at('/page'), interval_minutes: 5 }, bearer(scale.key));
+      expect(often).toMatchObject({ status: 201, body: { interval_minutes: 5 } });
+      expect((await server.call(`/v1/watch/${often.body.id}`, { method: 'PATCH', headers: bearer(scale.key), body: { interval_minutes: 4 } })).status).toBe(400);
+      for (let i = 1; i < 22; i++) expect((await server.post('/v1/watch', { url: site.at(`/page?m=${i}`) }, bearer(scale.key))).status).toBe(201);
+      expect((await server.post('/v1/watch', { url: site.at('/page?m=23') }, bearer(scale.key))).body.error).toBe('Watch limit reached: at most 22 watches per workspace');
     });
 
     test('another workspace cannot see, change or check a watch', async () => {

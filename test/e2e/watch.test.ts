@@ -28,7 +28,7 @@ function render(): string {
 <main><article><h1>Harbour news</h1>
 <p>${page.sentence}</p>
 <p>Boats leave from pier four and return before the evening tide comes in across the bay.</p>
-<p>Last updated ${10 + (loads % 12)}:${String(loads % 60).padStart(2, '0')} · ${1000 + loads * 7} views</p>
+<p>Last updated ${new Date().toISOString().slice(11, 19)} UTC · ${1000 + loads * 7} views · ${loads} minutes ago</p>
 <p>Read the <a href="/schedule?${params}&utm_source=feed&sid=${loads}">full schedule</a>${page.extraLink ? ' and the <a href="/prices">price list</a>' : ''}.</p>
 <div class="promo">${page.banner}</div>
 <form><input type="hidden" name="csrf" value="${crypto.randomUUID()}"><button>Subscribe</button></form>
@@ -116,8 +116,10 @@ describe('a watch over its life', () => {
     expect(snapshot.diff_summary).toContain('The harbour opens at noon for the fishing fleet.');
     const [delivery] = await receiver.waitFor(1, '/changed');
     expect(delivery!.verified).toBe(true);
+    expect(snapshot).toMatchObject({ notified: true, reason: 'changed', excerpt: 'dawn → noon' });
     expect(delivery!.payload).toEqual({
       event: 'watch.changed', watch_id: id, url: site.at('/harbour'), summary: snapshot.diff_summary, word_count_delta: 0, checked_at: snapshot.checked_at,
+      reason: 'changed', excerpt: 'dawn → noon',
     });
     const detail = await trawl.get(`/v1/watch/${id}`);
     expect(detail.body.last_changed_at).toBe(snapshot.checked_at);
@@ -140,6 +142,10 @@ describe('a watch over its life', () => {
     expect(diff.body.diff.added.join('\n')).toContain('opens at noon');
     expect(diff.body.diff.unified).toContain('+The harbour opens at noon');
     expect(diff.body.diff.parts.some((p: any) => p.type === 'same')).toBe(true);
+    const changed = diff.body.diff.lines.find((l: any) => l.type === 'changed');
+    expect(changed).toMatchObject({ old: 'The harbour opens at dawn for the fishing fleet.', new: 'The harbour opens at noon for the fishing fleet.' });
+    expect(changed.words.filter((w: any) => w.type !== 'same')).toEqual([{ type: 'removed', text: 'dawn' }, { type: 'added', text: 'noon' }]);
+    expect(diff.body.diff.excerpt).toStartWith('dawn → noon');
     expect(diff.body.links_added).toBe(1);
     expect((await trawl.get(`/v1/watch/${id}/diff`)).body.to.id).toBe(newest.id);
     expect((await trawl.get(`/v1/watch/${id}/diff?from=nope&to=${newest.id}`)).status).toBe(404);
@@ -196,9 +202,9 @@ test('a failing page is recorded in last_error and the watch stays active', asyn
   await trawl.call(`/v1/watch/${created.body.id}`, { method: 'DELETE' });
 });
 
-test('validation: missing url, interval outside 60..10080, unknown fields, forbidden receivers, empty PATCH', async () => {
+test('validation: missing url, interval outside 1..10080, unknown fields, forbidden receivers, empty PATCH, bad filters', async () => {
   expect(await trawl.post('/v1/watch', {})).toMatchObject({ status: 400, body: { error: 'Missing required field: url' } });
-  for (const interval of [59, 10081, 90.5]) {
+  for (const interval of [0, 10081, 90.5]) {
     const answer = await trawl.post('/v1/watch', { url: site.at('/static'), interval_minutes: interval });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toStartWith('Invalid field interval_minutes:');
@@ -206,31 +212,37 @@ test('validation: missing url, interval outside 60..10080, unknown fields, forbi
   expect((await trawl.post('/v1/watch', { url: site.at('/static'), every: 5 })).status).toBe(400);
   expect((await trawl.post('/v1/watch', { url: site.at('/static'), webhook_url: 'ftp://x' })).body.error).toStartWith('Invalid field webhook_url');
   expect((await trawl.post('/v1/watch', { url: site.at('/static'), ignore_selectors: ['a[[['] })).body.error).toStartWith('Invalid field ignore_selectors[0]');
-  const created = await trawl.post('/v1/watch', { url: site.at('/static') });
-  expect(created.body).toMatchObject({ interval_minutes: 1440, name: site.at('/static'), webhook_url: null });
+  const bad: Array<[object, string]> = [
+    [{ ignore_patterns: ['clock', 'weather'] }, 'Invalid field ignore_patterns[1]'],
+    [{ include_selectors: ['div[[['] }, 'Invalid field include_selectors[0]'],
+    [{ conditions: [{ below: 20 }] }, 'Missing required field: conditions[0].selector'],
+    [{ conditions: [{ selector: '.price' }] }, 'Invalid field conditions[0]: a condition needs below, above or change_percent'],
+    [{ conditions: [{ selector: '.price', change_percent: 0 }] }, 'Invalid field conditions[0].change_percent'],
+    [{ conditions: [{ selector: 'p[[', above: 1 }] }, 'Invalid field conditions[0]: invalid CSS selector'],
+    [{ changes: 'both' }, 'Invalid field changes'],
+    [{ trigger_text: [''] }, 'Invalid field trigger_text[0]'],
+    [{ only_new_lines: 'yes' }, 'Invalid field only_new_lines'],
+    [{ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'Invalid field tags'],
+  ];
+  for (const [fields, error] of bad) {
+    const answer = await trawl.post('/v1/watch', { url: site.at('/static'), ...fields });
+    expect([answer.status, answer.body.error]).toEqual([400, expect.stringContaining(error)]);
+  }
+  const created = await trawl.post('/v1/watch', { url: site.at('/static'), interval_minutes: 1 });
+  const nextCheck = Date.parse(created.body.next_check_at);
+  expect(nextCheck - Date.now()).toBeLessThan(2 * 60_000);
+  expect(created.body).toMatchObject({
+    interval_minutes: 1, name: site.at('/static'), webhook_url: null, state: 'new', next_check_at: expect.any(String),
+    include_selectors: [], ignore_patterns: ['clock', 'relative_time', 'counters', 'tokens'], trigger_text: [], block_text: [],
+    only_new_lines: false, changes: 'any', conditions: [], restock: false, tags: [],
+  });
   expect((await trawl.call(`/v1/watch/${created.body.id}`, { method: 'PATCH', body: {} })).status).toBe(400);
-  expect((await trawl.call(`/v1/watch/${created.body.id}`, { method: 'PATCH', body: { interval_minutes: 30 } })).status).toBe(400);
+  expect((await trawl.call(`/v1/watch/${created.body.id}`, { method: 'PATCH', body: { interval_minutes: 0 } })).status).toBe(400);
+  expect((await trawl.call(`/v1/watch/${created.body.id}`, { method: 'PATCH', body: { ignore_patterns: ['nope'] } })).status).toBe(400);
+  const paused = await trawl.call(`/v1/watch/${created.body.id}`, { method: 'PATCH', body: { active: false, ignore_patterns: [], conditions: [{ selector: '.p', below: 5, change_percent: 10 }] } });
+  expect(paused.body).toMatchObject({ state: 'paused', next_check_at: null, ignore_patterns: [], conditions: [{ selector: '.p', below: 5, change_percent: 10 }] });
   expect((await trawl.call('/v1/watch/unknown', { method: 'PATCH', body: { name: 'x' } })).status).toBe(404);
   await trawl.call(`/v1/watch/${created.body.id}`, { method: 'DELETE' });
-});
-
-test('20 watches per workspace; the 21st is a 409; the list pages through them', async () => {
-  const ids: string[] = [];
-  for (let i = 0; i < 20; i++) {
-    const created = await trawl.post('/v1/watch', { url: site.at(`/static?n=${i}`), name: `w${i}` });
-    expect(created.status).toBe(201);
-    ids.push(created.body.id);
-  }
-  const refused = await trawl.post('/v1/watch', { url: site.at('/static?n=21') });
-  expect(refused).toMatchObject({ status: 409, body: { error: 'Watch limit reached: at most 20 watches per workspace' } });
-  const first = await trawl.get('/v1/watch?per_page=15');
-  expect(first.body.watches.length).toBe(15);
-  expect(first.body).toMatchObject({ total: 20, page: 1, per_page: 15, next: '/v1/watch?per_page=15&page=2' });
-  expect(first.body.watches[0]).toMatchObject({ name: 'w19' });
-  expect(first.body.watches[0].snapshots).toBeUndefined();
-  const second = await trawl.get('/v1/watch?per_page=15&page=2');
-  expect(second.body.watches.length).toBe(5);
-  for (const id of ids) await trawl.call(`/v1/watch/${id}`, { method: 'DELETE' });
 });
 
 test('the OpenAPI document describes every watch and diff route and the watch.changed event', async () => {
@@ -240,7 +252,11 @@ test('the OpenAPI document describes every watch and diff route and the watch.ch
   for (const path of ['/v1/watch/{id}/check', '/v1/watch/{id}/diff', '/v1/diff']) expect(doc.paths[path]).toBeDefined();
   expect(doc.webhooks['watch.changed']).toBeDefined();
   expect(doc.components.schemas.WatchChangedEvent.required).toEqual(['event', 'watch_id', 'url', 'summary', 'word_count_delta', 'checked_at']);
-  expect(doc.paths['/v1/watch'].post.requestBody.content['application/json'].schema.properties.interval_minutes).toMatchObject({ minimum: 60, maximum: 10080 });
+  expect(doc.paths['/v1/watch'].post.requestBody.content['application/json'].schema.properties.interval_minutes).toMatchObject({ minimum: 1, maximum: 10080 });
+  const fields = Object.keys(doc.paths['/v1/watch'].post.requestBody.content['application/json'].schema.properties);
+  for (const field of ['include_selectors', 'ignore_patterns', 'trigger_text', 'block_text', 'only_new_lines', 'changes', 'conditions', 'restock', 'tags']) expect(fields).toContain(field);
+  expect(Object.keys(doc.components.schemas.WatchSnapshot.properties)).toEqual(expect.arrayContaining(['notified', 'reason', 'excerpt']));
+  expect(Object.keys(doc.components.schemas.Watch.properties)).toEqual(expect.arrayContaining(['state', 'next_check_at']));
 });
 
 describe('POST /v1/diff', () => {

@@ -1,36 +1,44 @@
 /**
- * Comparing two versions of a page's comparable content (normalise.ts): whether it changed, a
- * line diff (the `diff` package: Myers' algorithm, bounded by an edit length and a time limit so
- * two huge unrelated pages cost a bounded amount of work), a unified patch, links added and
- * removed, the word-count delta, and a short plain sentence saying what changed.
+ * Comparing two versions of a page (normalise.ts): lines are aligned by their keys (the `diff`
+ * package's Myers diff, bounded by an edit length and a time limit so two huge unrelated pages
+ * cost a bounded amount of work), a line whose key matches but whose times differ is a change
+ * unless both times are clocks of their fetch (clock.ts), and what is shown — added and removed
+ * lines, the unified patch, the line-by-line view with changed words marked (render.ts), the
+ * summary — is the page's own text, never the masked key.
  */
-import { createTwoFilesPatch, diffLines } from 'diff';
+import { diffArrays } from 'diff';
 import { sha256Hex } from '../../storage/values.ts';
+import { clockZones, sameTime } from './clock.ts';
+import { TIME_MARK, type NormalLine } from './normalise.ts';
+import { excerptOf, partsOf, unifiedOf, viewOf, type DiffLine, type DiffPart, type Op } from './render.ts';
+
+export type { DiffLine, DiffPart, WordPart } from './render.ts';
 
 /** One version of a page, as compared. */
 export interface Comparable {
-  /** Normalised text (normaliseContent). */
-  text: string;
+  lines: readonly NormalLine[];
   /** Normalised link targets (normaliseLinks). */
   links: readonly string[];
   wordCount: number;
-}
-
-export interface DiffPart {
-  type: 'added' | 'removed' | 'same';
-  /** The part's lines, newline-separated. */
-  text: string;
+  /** When the version was fetched (ms since the epoch): clocks are read against it. */
+  fetchedAt?: number;
 }
 
 export interface Comparison {
   changed: boolean;
-  /** Unified diff of the normalised texts (`--- previous` / `+++ current`); empty when unchanged. */
+  /** Unified diff of the page's text (`--- previous` / `+++ current`, 3 lines of context); empty when unchanged. */
   unified: string;
   /** Lines only in the current version / only in the previous one (at most MAX_LISTED each). */
   added: string[];
   removed: string[];
-  /** The whole text as runs of same, removed and added lines, for side-by-side or inline display. */
+  /** Identities (masked noise, times kept) of every line that is new or rewritten: only_new_lines reads them. */
+  addedIdentities: string[];
+  /** The whole text as runs of same, removed and added lines. */
   parts: DiffPart[];
+  /** Line by line, changed lines with their words marked: side-by-side and inline views. */
+  lines: DiffLine[];
+  /** A short word-level diff (`09:12 → 09:47`), at most EXCERPT_CHARS; empty when unchanged. */
+  excerpt: string;
   summary: string;
   wordCountDelta: number;
   linksAdded: number;
@@ -47,20 +55,26 @@ export const DEFAULT_DIFF_LIMITS: DiffLimits = { maxEditLength: 10_000, timeoutM
 const MAX_LISTED = 500;
 const EXCERPT = 120;
 
-export function contentHash(text: string): string {
+/** A line with its times read back in: what "seen before" means for only_new_lines. */
+export function lineIdentity(line: NormalLine): string {
+  if (line.times.length === 0) return line.key;
+  let i = 0;
+  return line.key.replaceAll(TIME_MARK, () => line.times[i++]?.raw ?? '');
+}
+
+/** sha256 of the comparable text: keys, with each time that is a clock of the fetch masked. */
+export function contentHash(version: Pick<Comparable, 'lines' | 'fetchedAt'>): string {
+  const text = version.lines.map((line) => {
+    let i = 0;
+    return line.key.replaceAll(TIME_MARK, () => {
+      const time = line.times[i++]!;
+      return version.fetchedAt !== undefined && clockZones(time, version.fetchedAt).length ? '<clock>' : time.raw;
+    });
+  }).join('\n');
   return sha256Hex(text);
 }
 
-const withNewline = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
-const linesOf = (text: string) => text.split('\n').filter((line) => line !== '');
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-function lineParts(previous: string, current: string, limits: DiffLimits): DiffPart[] {
-  const changes = diffLines(withNewline(previous), withNewline(current), { maxEditLength: limits.maxEditLength, timeout: limits.timeoutMs });
-  // Too different to align within the limits: everything old went, everything new came.
-  if (!changes) return [{ type: 'removed', text: previous }, { type: 'added', text: current }].filter((p) => p.text !== '') as DiffPart[];
-  return changes.map((c) => ({ type: c.added ? 'added' : c.removed ? 'removed' : 'same', text: c.value.replace(/\n$/, '') }));
-}
 
 function excerpt(line: string): string {
   return line.length > EXCERPT ? `${line.slice(0, EXCERPT - 1).trimEnd()}…` : line;
@@ -84,28 +98,68 @@ export function summarise(added: readonly string[], removed: readonly string[], 
   return `${sentence}.`;
 }
 
+/** Lines with equal keys: the same unless a time differs and is not a clock of both fetches. */
+function pair(a: NormalLine, b: NormalLine, previous: Comparable, current: Comparable): Op {
+  const same = a.times.length === b.times.length && a.times.every((t, i) => sameTime(t, previous.fetchedAt, b.times[i]!, current.fetchedAt));
+  return { type: same ? 'same' : 'changed', old: a, new: b };
+}
+
+/** The two versions line by line; removed and added runs side by side become changed lines. */
+function align(previous: Comparable, current: Comparable, limits: DiffLimits): Op[] {
+  const [before, after] = [previous.lines, current.lines];
+  if (before.length === after.length && before.every((line, i) => line.key === after[i]!.key)) {
+    return before.map((line, i) => pair(line, after[i]!, previous, current));
+  }
+  const changes = diffArrays(before.map((l) => l.key), after.map((l) => l.key), { maxEditLength: limits.maxEditLength, timeout: limits.timeoutMs });
+  // Too different to align within the limits: everything old went, everything new came.
+  if (!changes) return [...before.map((l): Op => ({ type: 'removed', old: l })), ...after.map((l): Op => ({ type: 'added', new: l }))];
+  const ops: Op[] = [];
+  let removed: NormalLine[] = [];
+  let added: NormalLine[] = [];
+  const flush = () => {
+    const paired = Math.min(removed.length, added.length);
+    for (let k = 0; k < paired; k++) ops.push({ type: 'changed', old: removed[k]!, new: added[k]! });
+    for (const line of removed.slice(paired)) ops.push({ type: 'removed', old: line });
+    for (const line of added.slice(paired)) ops.push({ type: 'added', new: line });
+    removed = [];
+    added = [];
+  };
+  let i = 0;
+  let j = 0;
+  for (const change of changes) {
+    if (change.removed) removed.push(...before.slice(i, (i += change.count)));
+    else if (change.added) added.push(...after.slice(j, (j += change.count)));
+    else {
+      flush();
+      for (let k = 0; k < change.count; k++) ops.push(pair(before[i++]!, after[j++]!, previous, current));
+    }
+  }
+  flush();
+  return ops;
+}
+
 export function compare(previous: Comparable, current: Comparable, limits: DiffLimits = DEFAULT_DIFF_LIMITS): Comparison {
   const before = new Set(previous.links);
   const after = new Set(current.links);
   const linksAdded = [...after].filter((l) => !before.has(l)).length;
   const linksRemoved = [...before].filter((l) => !after.has(l)).length;
   const wordCountDelta = current.wordCount - previous.wordCount;
-  if (previous.text === current.text && linksAdded === 0 && linksRemoved === 0) {
-    return { changed: false, unified: '', added: [], removed: [], parts: previous.text ? [{ type: 'same', text: previous.text }] : [], summary: 'No change.', wordCountDelta, linksAdded: 0, linksRemoved: 0 };
-  }
-  const parts = lineParts(previous.text, current.text, limits);
-  const added = parts.filter((p) => p.type === 'added').flatMap((p) => linesOf(p.text));
-  const removed = parts.filter((p) => p.type === 'removed').flatMap((p) => linesOf(p.text));
-  const unified = createTwoFilesPatch('previous', 'current', withNewline(previous.text), withNewline(current.text), undefined, undefined,
-    { context: 3, maxEditLength: limits.maxEditLength, timeout: limits.timeoutMs })
-    ?? [...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`)].join('\n');
+  const ops = align(previous, current, limits);
+  const changedLines = ops.filter((op) => op.type !== 'same');
+  const changed = changedLines.length > 0 || linksAdded > 0 || linksRemoved > 0;
+  const added = changedLines.flatMap((op) => (op.new ? [op.new.raw] : []));
+  const removed = changedLines.flatMap((op) => (op.old ? [op.old.raw] : []));
+  const lines = viewOf(ops, limits);
   return {
-    changed: true,
-    unified,
+    changed,
+    unified: changedLines.length ? unifiedOf(ops) : '',
     added: added.slice(0, MAX_LISTED),
     removed: removed.slice(0, MAX_LISTED),
-    parts,
-    summary: summarise(added, removed, linksAdded, linksRemoved),
+    addedIdentities: changedLines.flatMap((op) => (op.new ? [lineIdentity(op.new)] : [])),
+    parts: partsOf(ops),
+    lines,
+    excerpt: excerptOf(lines),
+    summary: changed ? summarise(added, removed, linksAdded, linksRemoved) : 'No change.',
     wordCountDelta,
     linksAdded,
     linksRemoved,

@@ -5,10 +5,16 @@
  */
 import { expect, test } from 'bun:test';
 import { compare } from './compare.ts';
-import { containsPattern, isToken, normaliseContent, normaliseUrl } from './normalise.ts';
+import { containsPattern, isToken, normaliseLines, normaliseUrl, type IgnorePattern } from './normalise.ts';
 import { comparableOf, linksInText } from './page.ts';
 
-const same = (a: string, b: string, ignoreText: string[] = []) => normaliseContent(a, { ignoreText }) === normaliseContent(b, { ignoreText });
+const FETCHED = Date.parse('2026-11-25T00:41:00Z');
+/** Whether two versions compare as unchanged; `a` fetched at `at`, `b` `later` ms after it. */
+const same = (a: string, b: string, ignoreText: string[] = [], options: { at?: number; later?: number; patterns?: IgnorePattern[] } = {}) => {
+  const at = options.at ?? FETCHED;
+  const rules = { ignoreText, ...(options.patterns ? { patterns: options.patterns } : {}) };
+  return !compare(comparableOf({ markdown: a, wordCount: 0 }, rules, at), comparableOf({ markdown: b, wordCount: 0 }, rules, at + (options.later ?? 60_000))).changed;
+};
 
 test('tracking, cache-busting and session parameters are dropped and the rest sorted', () => {
   expect(normaliseUrl('https://ex.com/p?b=2&a=1&utm_source=x&fbclid=y#top')).toBe('https://ex.com/p?a=1&b=2');
@@ -27,12 +33,37 @@ test('tokens are masked; slugs and words are not', () => {
   expect(same('Request id: 9f8e7d6c5b4a39281706', 'Request id: 0a1b2c3d4e5f60718293')).toBe(true);
 });
 
-test('clocks, relative ages and counters are masked; calendar dates count', () => {
-  expect(same('Updated 10:42:07 — 5 minutes ago', 'Updated 11:03:55 — 2 hours ago')).toBe(true);
+test('a clock showing the fetch time, relative ages and counters are masked; calendar dates count', () => {
+  // Fetched at 00:41 UTC and 00:42 UTC: the page shows its own time, in UTC or in UTC+1 or UTC+5:30.
+  expect(same('Updated 00:41:07 — 5 minutes ago', 'Updated 00:42:55 — 2 hours ago')).toBe(true);
+  expect(same('Local time 1:41 am', 'Local time 1:42 am')).toBe(true);
+  expect(same('Mumbai 06:11', 'Mumbai 06:12')).toBe(true);
   expect(same('Generated 2026-11-25T00:40:12Z', 'Generated 2026-11-25T00:41:59.123Z')).toBe(true);
   expect(same('1,204 views · 37 comments', '1,311 views · 41 comments')).toBe(true);
   expect(same('Event on March 5, 2026', 'Event on March 6, 2026')).toBe(false);
   expect(same('Price: 12 EUR', 'Price: 14 EUR')).toBe(false);
+});
+
+test('times that are content always count: a timetable, opening hours, an old timestamp', () => {
+  // Whatever the fetch time, a time of day that changed while the fetch time barely moved is content.
+  for (let hour = 0; hour < 24; hour++) {
+    const at = Date.parse(`2026-11-25T${String(hour).padStart(2, '0')}:10:00Z`);
+    expect(same('| Leith | 09:12 |', '| Leith | 09:47 |', [], { at })).toBe(false);
+  }
+  // The departure near the fetch time stays as it was: no change, though one fetch sits next to it.
+  expect(same('| Leith | 00:43 |', '| Leith | 00:43 |', [], { later: 3_600_000 })).toBe(true);
+  expect(same('Opens 9:00 am', 'Opens 10:00 am')).toBe(false);
+  expect(same('Generated 2026-11-20T00:40:12Z', 'Generated 2026-11-20T00:41:59Z')).toBe(false);
+  // A clock a few minutes off the fetch in one version only is a change.
+  expect(same('Updated 00:41', 'Updated 00:20')).toBe(false);
+});
+
+test('ignore_patterns switch presets off', () => {
+  expect(same('1,204 views', '1,311 views', [], { patterns: [] })).toBe(false);
+  expect(same('Updated 00:41', 'Updated 00:42', [], { patterns: ['counters'] })).toBe(false);
+  expect(same('Updated 00:41', 'Updated 00:42', [], { patterns: ['clock'] })).toBe(true);
+  expect(same('posted 5 minutes ago', 'posted 6 minutes ago', [], { patterns: ['clock', 'counters', 'tokens'] })).toBe(false);
+  expect(same('Request id: 9f8e7d6c5b4a39281706', 'Request id: 0a1b2c3d4e5f60718293', [], { patterns: ['clock'] })).toBe(false);
 });
 
 test('whitespace and blank lines do not count; ignore_text drops matching lines', () => {
@@ -45,7 +76,7 @@ test('whitespace and blank lines do not count; ignore_text drops matching lines'
 
 test('hostile content stays linear', () => {
   const started = performance.now();
-  normaliseContent(`${'a-'.repeat(200_000)}\n${'1,'.repeat(200_000)}\n${'x'.repeat(400_000)}`, { ignoreText: ['*a*b*c*'] });
+  normaliseLines(`${'a-'.repeat(200_000)}\n${'1,'.repeat(200_000)}\n${'x'.repeat(400_000)}\n${'1:2'.repeat(100_000)}\n${'2026-01-01 '.repeat(40_000)}`, { ignoreText: ['*a*b*c*'] });
   expect(performance.now() - started).toBeLessThan(3000);
 });
 
@@ -59,8 +90,16 @@ test('one edited sentence and an added link are changes with a summary, links an
   expect(result).toMatchObject({ linksAdded: 1, linksRemoved: 0, wordCountDelta: 2 });
   expect(result.unified).toContain('-The cat sat on the mat.');
   expect(result.unified).toContain('+The dog sat on the mat.');
+  expect(result.unified).toStartWith('--- previous\n+++ current\n@@ -1,3 +1,3 @@\n # News\n');
   expect(result.summary).toBe('2 lines added and 2 removed; 1 link added. Now reads: “The dog sat on the mat.”');
   expect(result.parts.map((p) => p.type)).toEqual(['same', 'removed', 'added']);
+  expect(result.lines[1]).toEqual({
+    type: 'changed', old: 'The cat sat on the mat.', new: 'The dog sat on the mat.',
+    words: [{ type: 'same', text: 'The ' }, { type: 'removed', text: 'cat' }, { type: 'added', text: 'dog' }, { type: 'same', text: ' sat on the mat.' }],
+  });
+  const timetable = compare(comparableOf({ markdown: '| Leith | 09:12 |', wordCount: 3 }), comparableOf({ markdown: '| Leith | 09:47 |', wordCount: 3 }));
+  expect(timetable).toMatchObject({ changed: true, excerpt: '09:12 → 09:47', added: ['| Leith | 09:47 |'], removed: ['| Leith | 09:12 |'] });
+  expect(result.excerpt).toBe('cat → dog; [home](https://ex.com/). → [home](https://ex.com/) and [more](https://ex.com/more).');
   expect(compare(before, before)).toMatchObject({ changed: false, unified: '', added: [], removed: [], summary: 'No change.' });
 });
 

@@ -1,33 +1,51 @@
 /**
- * The comparable form of a page's content, shared by watch checks and POST /v1/diff: what is left
- * once the noise that changes on every load is taken out, so only real edits count as change.
- * The page's scripts, styles, hidden inputs (CSRF tokens), sidebars and ads are already gone
- * before this — the scrape reads the main content as markdown — and this pass removes the rest:
- * - URLs: tracking and cache-busting parameters dropped, session/CSRF-like parameters dropped,
- *   the remaining parameters sorted (reordered query strings are the same link), fragments dropped;
- * - tokens: long random-looking strings (hex, base64, UUIDs) become `<token>`;
- * - clocks: times of day, full timestamps and relative ages ("5 minutes ago") become placeholders,
- *   and counters of views, likes, comments and the like become `<count>`; calendar dates are kept
- *   (a changed date is usually a real change);
+ * The comparable form of a page's content, shared by watch checks and POST /v1/diff: each line of
+ * the page's own text beside a key in which the noise that changes on every load is masked, so
+ * only real edits count as change. Scripts, styles, hidden inputs, sidebars and ads are already
+ * gone before this (the scrape reads the main content as markdown); this pass handles the rest:
+ * - URLs, always: tracking and cache-busting parameters and session/CSRF-like parameters dropped,
+ *   the remaining parameters sorted, fragments dropped;
+ * - presets (`ignore_patterns`, all on by default): `tokens` (long random-looking strings become
+ *   `<token>`), `relative_time` ("5 minutes ago" becomes `<ago>`), `counters` (view, like, comment
+ *   counts become `<count>`), and `clock`: times of day and timestamps are kept out of the key as
+ *   values (clock.ts), and two versions' times count as the same only when both show the time each
+ *   version was fetched — a timetable's "09:12" becoming "09:47" is always a change;
  * - whitespace: runs collapsed, lines trimmed, blank lines dropped;
  * - the watch's own `ignore_text` patterns: lines containing one are left out.
  * Every pattern here is linear (no nested quantifiers), and ignore patterns are matched without
  * regular expressions, so hostile content or patterns cannot stall a check.
  */
+import { readTimes, type TimeValue } from './clock.ts';
+
+/** Volatile-text presets a watch can switch off. */
+export const IGNORE_PATTERNS = ['clock', 'relative_time', 'counters', 'tokens'] as const;
+export type IgnorePattern = (typeof IGNORE_PATTERNS)[number];
 
 const TRACKING_PARAM = /^(utm_[a-z_]+|fbclid|gclid|gclsrc|dclid|msclkid|mc_cid|mc_eid|yclid|igshid|_ga|_gl|_hsenc|_hsmi|ref_src|spm|cb|_|ts|timestamp|nocache|cachebuster|rnd|rand|random|v)$/i;
 const TOKEN_PARAM = /(?:^|[_-])(?:token|csrf|xsrf|csrftoken|xsrftoken|nonce|session|sessionid|sessid|phpsessid|jsessionid|sid|signature|sig|auth|state)$/i;
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s)<>"'\]]+/g;
 /** Runs that might be tokens; isToken decides (a regex with lookaheads would be quadratic on long runs). */
 const TOKEN_CANDIDATE = /[A-Za-z0-9_-]{16,}/g;
-const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
-const TIME_OF_DAY = /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\d:])/gi;
 const AGO = /\b(?:\d+|an?|one)\s+(?:sec(?:ond)?s?|min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|months?|years?)\s+ago\b|\bjust now\b/gi;
 const COUNTER = /\b\d[\d,.]{0,15}\s?[kmb]?\+?\s+(?=(?:views?|likes?|comments?|replies|shares?|followers?|reads?|plays?|visitors?|online|watching|reactions?|votes?|stars?|downloads?)\b)/gi;
+/** What stands for a time in a key; the time itself is kept in the line's `times`. */
+export const TIME_MARK = '\u0001';
 
 export interface NoiseRules {
   /** Lines containing any of these are left out: case-insensitive, `*` matches any run of characters. */
   ignoreText?: readonly string[];
+  /** The presets on; default all. */
+  patterns?: readonly IgnorePattern[];
+}
+
+/** One line of a version: the page's own text, and what the comparison sees of it. */
+export interface NormalLine {
+  /** The page's text of the line, whitespace collapsed. */
+  raw: string;
+  /** The line with the presets' noise masked; with `clock` on, its times are TIME_MARKs. */
+  key: string;
+  /** The times TIME_MARKs stand for, in order (empty with `clock` off). */
+  times: TimeValue[];
 }
 
 /** A link as the comparison sees it: tracking and token parameters gone, the rest sorted, no fragment. */
@@ -59,6 +77,11 @@ export function containsPattern(line: string, pattern: string): boolean {
   return true;
 }
 
+/** The first of `patterns` some line of `lines` contains, or null. */
+export function firstPresent(lines: readonly string[], patterns: readonly string[]): string | null {
+  return patterns.find((pattern) => lines.some((line) => containsPattern(line, pattern))) ?? null;
+}
+
 /**
  * A random-looking run: a UUID, 16+ hex digits with a digit among them, or a 16+ character piece
  * (between `-`/`_`) mixing letters and digits. Slugs ("state-of-the-art-2024") are short words.
@@ -69,29 +92,31 @@ export function isToken(run: string): boolean {
   return run.split(/[-_]/).some((piece) => piece.length >= 16 && /\d/.test(piece) && /[A-Za-z]/.test(piece));
 }
 
-/** One line with its noise replaced by placeholders. */
-export function normaliseLine(line: string): string {
-  return line
-    .replace(URL_IN_TEXT, (url) => normaliseUrl(url))
-    .replace(TIMESTAMP, '<timestamp>')
-    .replace(AGO, '<ago>')
-    .replace(TIME_OF_DAY, '<time>')
-    .replace(COUNTER, '<count> ')
-    .replace(TOKEN_CANDIDATE, (run) => (isToken(run) ? '<token>' : run))
-    .replace(/\s+/g, ' ')
-    .trim();
+/** One line with the presets' noise masked and its times lifted out (clock on). */
+export function normaliseLine(line: string, patterns: ReadonlySet<IgnorePattern>): NormalLine {
+  const raw = line.replace(/\s+/g, ' ').trim();
+  let key = raw.replace(URL_IN_TEXT, (url) => normaliseUrl(url));
+  let times: TimeValue[] = [];
+  if (patterns.has('clock')) ({ text: key, times } = readTimes(key, TIME_MARK));
+  if (patterns.has('relative_time')) key = key.replace(AGO, '<ago>');
+  if (patterns.has('counters')) key = key.replace(COUNTER, '<count> ');
+  if (patterns.has('tokens')) key = key.replace(TOKEN_CANDIDATE, (run) => (isToken(run) ? '<token>' : run));
+  return { raw, key, times };
 }
 
-/** The comparable text: one normalised line per non-blank, non-ignored line of the content. */
-export function normaliseContent(content: string, rules: NoiseRules = {}): string {
+const ALL_PATTERNS: ReadonlySet<IgnorePattern> = new Set(IGNORE_PATTERNS);
+
+/** The comparable lines: one per non-blank, non-ignored line of the content. */
+export function normaliseLines(content: string, rules: NoiseRules = {}): NormalLine[] {
   const ignore = rules.ignoreText ?? [];
-  const lines: string[] = [];
+  const patterns = rules.patterns ? new Set(rules.patterns) : ALL_PATTERNS;
+  const lines: NormalLine[] = [];
   for (const raw of content.split(/\r?\n/)) {
     if (ignore.some((pattern) => containsPattern(raw, pattern))) continue;
-    const line = normaliseLine(raw);
-    if (line) lines.push(line);
+    const line = normaliseLine(raw, patterns);
+    if (line.raw) lines.push(line);
   }
-  return lines.join('\n');
+  return lines;
 }
 
 /** The distinct normalised link targets of a page, for links added and removed. */

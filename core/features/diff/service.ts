@@ -43,7 +43,9 @@ export class DiffService {
     const resultId = outcome.resultId ? { resultId: outcome.resultId } : {};
     const previous = request.previous !== undefined ? callerVersion(request.previous) : stored ? versionOf(stored.output as unknown as ScrapeResult) : null;
     if (!previous) return { url: request.url, status: 'new', previousScrapedAt: null, comparison: null, ...resultId };
-    const comparison = compare(comparableOf(previous), comparableOf(current));
+    // Clocks are read against fetch times: the stored scrape's and this one's (text a caller sent has none).
+    const previousFetch = stored && request.previous === undefined ? Date.parse(stored.createdAt) : undefined;
+    const comparison = compare(comparableOf(previous, {}, previousFetch), comparableOf(current, {}, Date.now()));
     return {
       url: request.url,
       status: comparison.changed ? 'changed' : 'same',

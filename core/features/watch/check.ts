@@ -1,9 +1,11 @@
 /**
- * The `watch.check` job: scrape the watched page through the Scraper (main content, never from the
- * cache), compare its comparable form with the newest snapshot's under the watch's noise rules,
- * append a snapshot (`initial`, `same` or `changed`), prune the timeline to the retention, and on a
- * change announce `watch.changed` to the watch's `webhook_url` through the EventBus (signed,
- * retried, SSRF-checked like every delivery). Scheduled runs carry their slot (`due`), which the
+ * The `watch.check` job: scrape the watched page through the Scraper (main content or the parts
+ * the watch includes, never from the cache), compare it with the newest snapshot under the watch's
+ * noise rules, read what conditions and restock need (observe.ts), decide whether to notify and
+ * why (decide.ts), append a snapshot (`initial`, `same` or `changed`, with `notified`, `reason` and
+ * a word-diff `excerpt`), prune the timeline to the retention, and when it notifies announce
+ * `watch.changed` to the watch's `webhook_url` through the EventBus (signed, retried,
+ * SSRF-checked like every delivery). Scheduled runs carry their slot (`due`), which the
  * snapshot records under a unique index, so a slot is checked once whatever happens to the jobs.
  * Transient failures are retried by the queue; the last one is recorded on the watch as
  * `last_error`, and the watch stays on its schedule.
@@ -14,9 +16,11 @@ import { SKIPPED, type JobMeter } from '../../metering.ts';
 import type { Scraper } from '../../scrape.ts';
 import type { ClaimedJob, EventBus } from '../../services.ts';
 import { nowIso } from '../../storage/values.ts';
-import { compare, contentHash } from '../diff/compare.ts';
+import { compare, contentHash, lineIdentity } from '../diff/compare.ts';
 import { comparableOf, versionOf, versionRequest } from '../diff/page.ts';
 import type { WatchSettings } from './config.ts';
+import { decide, lineHash, rememberLines } from './decide.ts';
+import { observe } from './observe.ts';
 import type { Snapshot, Watch, WatchStore } from './store.ts';
 
 export const CHECK_JOB = 'watch.check';
@@ -45,7 +49,7 @@ export interface CheckDeps {
   logger: Logger;
 }
 
-/** The spec's `watch.changed` payload. */
+/** The spec's `watch.changed` payload, with why the check notified and a short word diff. */
 export function changedPayload(watch: Watch, snapshot: Snapshot) {
   return {
     event: CHANGED_EVENT,
@@ -54,6 +58,8 @@ export function changedPayload(watch: Watch, snapshot: Snapshot) {
     summary: snapshot.diffSummary ?? '',
     word_count_delta: snapshot.wordCountDelta,
     checked_at: snapshot.checkedAt,
+    reason: snapshot.reason,
+    excerpt: snapshot.excerpt,
   };
 }
 
@@ -66,9 +72,11 @@ export function createCheckWorker(deps: CheckDeps) {
     // Deleted, or paused after its slot was claimed.
     if (!watch || (payload.due && !watch.active)) return SKIPPED;
 
+    const needsHtml = watch.conditions.length > 0 || watch.restock;
+    const request = versionRequest(watch.url, { ignoreSelectors: watch.ignoreSelectors, includeSelectors: watch.includeSelectors, html: needsHtml });
     let outcome;
     try {
-      outcome = await deps.scraper.scrape(versionRequest(watch.url, watch.ignoreSelectors), watch.workspace, signal);
+      outcome = await deps.scraper.scrape(request, watch.workspace, signal);
     } catch (err) {
       const error = asTrawlError(err);
       throw signal.aborted || TRANSIENT.has(error.code) ? error : permanent(error);
@@ -76,14 +84,31 @@ export function createCheckWorker(deps: CheckDeps) {
     const status = outcome.result.metadata.statusCode ?? 200;
     if (status === 429 || status >= 500) throw new TrawlError('fetch_failed', `The server answered HTTP ${status}`);
 
+    const checkedAt = nowIso();
     const version = versionOf(outcome.result);
-    const rules = { ignoreText: watch.ignoreText };
-    const current = comparableOf(version, rules);
+    const rules = { ignoreText: watch.ignoreText, patterns: watch.ignorePatterns };
+    const current = comparableOf(version, rules, Date.parse(checkedAt));
     const previous = await store.latestWithContent(watch.id);
-    const comparison = previous ? compare(comparableOf({ markdown: previous.markdown, wordCount: previous.snapshot.wordCount }, rules), current) : null;
+    const before = previous ? comparableOf({ markdown: previous.markdown, wordCount: previous.snapshot.wordCount }, rules, Date.parse(previous.snapshot.checkedAt)) : null;
+    const comparison = before ? compare(before, current) : null;
+    const observed = needsHtml ? observe(version.html, version.markdown, watch.conditions, watch.restock) : null;
+    const seen = watch.onlyNewLines ? await store.seenLines(watch.id) : [];
+    const decision = decide({
+      filters: watch,
+      comparison,
+      currentLines: current.lines.map((l) => l.raw),
+      previousLines: before?.lines.map((l) => l.raw) ?? [],
+      observed,
+      previousObserved: previous?.snapshot.observed ?? null,
+      // The previous snapshot's lines count as seen too (only_new_lines switched on after it).
+      seen: new Set([...seen, ...(before?.lines ?? []).map((l) => lineHash(lineIdentity(l)))]),
+    });
+    const remembered = watch.onlyNewLines && comparison?.changed !== false
+      ? rememberLines(seen, [...(before?.lines ?? []), ...current.lines].map(lineIdentity), settings.seenLinesKept)
+      : undefined;
     const snapshot = await store.appendSnapshot(watch.workspace, {
       watchId: watch.id,
-      contentHash: contentHash(current.text),
+      contentHash: contentHash(current),
       wordCount: version.wordCount,
       status: !comparison ? 'initial' : comparison.changed ? 'changed' : 'same',
       title: version.title,
@@ -91,13 +116,13 @@ export function createCheckWorker(deps: CheckDeps) {
       wordCountDelta: comparison?.wordCountDelta ?? 0,
       linksAdded: comparison?.linksAdded ?? 0,
       linksRemoved: comparison?.linksRemoved ?? 0,
-      notified: !!comparison?.changed,
-      reason: comparison?.changed ? 'changed' : null,
-      excerpt: null,
-      observed: null,
+      notified: decision.notified,
+      reason: decision.reason,
+      excerpt: decision.excerpt || null,
+      observed,
       dueAt: payload.due ?? null,
-      checkedAt: nowIso(),
-    }, version.markdown);
+      checkedAt,
+    }, version.markdown, remembered);
     // The slot already has its snapshot (a duplicate run), or the watch was deleted meanwhile.
     if (!snapshot) return SKIPPED;
     await store.prune(watch.id, settings.snapshotRetention);

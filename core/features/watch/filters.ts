@@ -4,9 +4,10 @@
  * stock state) so the next check can tell a crossing or a restock.
  */
 
+import { IGNORE_PATTERNS, type IgnorePattern } from '../diff/normalise.ts';
+
 /** Volatile-text presets (core/features/diff/normalise.ts); all on by default. */
-export const IGNORE_PATTERNS = ['clock', 'relative_time', 'counters', 'tokens'] as const;
-export type IgnorePattern = (typeof IGNORE_PATTERNS)[number];
+export { IGNORE_PATTERNS, type IgnorePattern };
 
 export const CHANGE_MODES = ['any', 'added', 'removed'] as const;
 export type ChangeMode = (typeof CHANGE_MODES)[number];

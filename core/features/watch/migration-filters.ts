@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { IGNORE_PATTERNS } from './filters.ts';
+import { IGNORE_PATTERNS } from '../diff/normalise.ts';
 
 type AnyDb = Kysely<any>;
 

@@ -107,13 +107,13 @@ export class WatchService {
     await this.deps.queue.enqueue(this.checkSpec(watch));
   }
 
-  /** What changed from snapshot `fromId` to `toId`, under the watch's noise rules. */
+  /** What changed from snapshot `fromId` to `toId`, under the watch's noise rules (clocks read against each check's time). */
   async diff(workspace: string, id: string, fromId: string, toId: string): Promise<SnapshotDiff> {
     const watch = await this.get(workspace, id);
     const [from, to] = await Promise.all([this.store.snapshotWithContent(id, fromId), this.store.snapshotWithContent(id, toId)]);
     if (!from || !to) throw new TrawlError('not_found', 'Snapshot not found');
-    const rules = { ignoreText: watch.ignoreText };
-    const comparable = (s: NonNullable<typeof from>) => comparableOf({ markdown: s.markdown, wordCount: s.snapshot.wordCount }, rules);
+    const rules = { ignoreText: watch.ignoreText, patterns: watch.ignorePatterns };
+    const comparable = (s: NonNullable<typeof from>) => comparableOf({ markdown: s.markdown, wordCount: s.snapshot.wordCount }, rules, Date.parse(s.snapshot.checkedAt));
     return { from: from.snapshot, to: to.snapshot, comparison: compare(comparable(from), comparable(to)) };
   }
 }

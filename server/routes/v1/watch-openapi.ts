@@ -7,10 +7,11 @@ import type { z } from 'zod';
 import type { Comparison } from '../../../core/features/diff/compare.ts';
 import { dateTime, errorBody, jsonBody, paging, schemaRef, toJson } from '../../openapi-shapes.ts';
 
-/** `diff: {unified, added, removed}` and the counts, as /v1/diff and the snapshot diff answer. */
-export function presentComparison(c: Comparison | null, withParts = false) {
+/** `diff: {unified, added, removed}` and the counts, as /v1/diff answers; the snapshot diff adds parts, lines and the excerpt. */
+export function presentComparison(c: Comparison | null, withView = false) {
+  const view = withView ? { parts: c?.parts ?? [], lines: c?.lines ?? [], excerpt: c?.changed ? c.excerpt : '' } : {};
   return {
-    diff: { unified: c?.unified ?? '', added: c?.added ?? [], removed: c?.removed ?? [], ...(withParts ? { parts: c?.parts ?? [] } : {}) },
+    diff: { unified: c?.unified ?? '', added: c?.added ?? [], removed: c?.removed ?? [], ...view },
     summary: c ? c.summary : 'Nothing to compare with yet.',
     word_count_delta: c?.wordCountDelta ?? 0,
     links_added: c?.linksAdded ?? 0,
@@ -26,16 +27,18 @@ export const diffBodySchema = {
   type: 'object',
   required: ['unified', 'added', 'removed'],
   properties: {
-    unified: { type: 'string', description: 'Unified diff (`--- previous`, `+++ current`, 3 lines of context) of the normalised texts; empty when unchanged.' },
+    unified: { type: 'string', description: 'Unified diff (`--- previous`, `+++ current`, 3 lines of context) of the page\'s own text; empty when unchanged.' },
     added: { type: 'array', items: { type: 'string' }, description: 'Lines only in the current version (at most 500).' },
     removed: { type: 'array', items: { type: 'string' }, description: 'Lines only in the previous version (at most 500).' },
   },
 };
 
 const NORMALISED =
-  'Both versions are compared in a normalised form: main content as markdown; whitespace collapsed; tracking, cache-busting and session/CSRF ' +
-  'parameters removed from links and the rest sorted; long random tokens, times of day, timestamps, relative ages ("5 minutes ago") and ' +
-  'view/like/comment counters replaced by placeholders. Calendar dates and all other text count.';
+  'Whether a page changed is decided on a normalised form: main content as markdown; whitespace collapsed; tracking, cache-busting and ' +
+  'session/CSRF parameters removed from links and the rest sorted; and the volatile-text presets (a watch\'s `ignore_patterns`, all on ' +
+  'for /v1/diff): long random tokens, relative ages ("5 minutes ago"), view/like/comment counters, and clocks — a time of day or timestamp ' +
+  'counts as unchanged only when both versions show the time they were fetched (within 5 minutes, in one time zone); every other time and ' +
+  'date counts. What is shown (added, removed, unified) is the page\'s own text.';
 
 const counts = {
   summary: { type: 'string', description: 'A short plain sentence, e.g. `1 line added and 1 removed. Now reads: “…”`' },
@@ -173,7 +176,22 @@ export function watchOpenApi(schemas: Schemas) {
               type: 'object',
               properties: {
                 watch_id: { type: 'string' }, from: schemaRef('WatchSnapshot'), to: schemaRef('WatchSnapshot'),
-                diff: { allOf: [diffBodySchema, { type: 'object', properties: { parts: { type: 'array', items: { type: 'object', properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } } }, description: 'The whole text as runs of same, removed and added lines.' } } }] },
+                diff: { allOf: [diffBodySchema, { type: 'object', properties: {
+                  parts: { type: 'array', items: { type: 'object', properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } } }, description: 'The whole text as runs of same, removed and added lines.' },
+                  lines: {
+                    type: 'array',
+                    description: 'Line by line in the page\'s own text, for side-by-side and inline views (at most 5000 lines): `same` and `changed` lines have `old` and `new`, ' +
+                      '`added` only `new`, `removed` only `old`; changed lines have `words`, runs of same, removed and added words (for up to 500 lines of up to 2000 characters).',
+                    items: {
+                      type: 'object', required: ['type'],
+                      properties: {
+                        type: { enum: ['same', 'added', 'removed', 'changed'] }, old: { type: 'string' }, new: { type: 'string' },
+                        words: { type: 'array', items: { type: 'object', properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } } } },
+                      },
+                    },
+                  },
+                  excerpt: { type: 'string', description: 'A short word-level diff (`09:12 → 09:47`), at most 500 characters.' },
+                } }] },
                 ...counts,
               },
             }, 'The comparison'),
@@ -199,7 +217,12 @@ export function watchOpenApi(schemas: Schemas) {
       WatchChangedEvent: {
         type: 'object',
         required: ['event', 'watch_id', 'url', 'summary', 'word_count_delta', 'checked_at'],
-        properties: { event: { const: 'watch.changed' }, watch_id: { type: 'string' }, url: { type: 'string' }, summary: counts.summary, word_count_delta: counts.word_count_delta, checked_at: dateTime('When the check ran.') },
+        properties: {
+          event: { const: 'watch.changed' }, watch_id: { type: 'string' }, url: { type: 'string' }, summary: counts.summary, word_count_delta: counts.word_count_delta,
+          checked_at: dateTime('When the check ran.'),
+          reason: { type: ['string', 'null'], description: 'Why the check notified: `changed`, `trigger_text "…" appeared`, `.price 18.5 below 20`, `back in stock`, …' },
+          excerpt: { type: ['string', 'null'], description: 'A short word-level diff of the page\'s text (`09:12 → 09:47`).' },
+        },
       },
     },
   };
