@@ -7,19 +7,12 @@ import { api, type DiffLine, type Snapshot, type Watch } from './api.ts';
 import { renderInline, renderPreview, renderSideBySide } from './diffview.ts';
 import { $, button, cell, el, when } from './dom.ts';
 
-interface DiffAnswer { summary: string; lines?: DiffLine[]; diff: { parts?: Array<{ type: 'same' | 'added' | 'removed'; text: string }> } }
+interface DiffAnswer { summary: string; diff: { lines: DiffLine[] } }
 
 let current: string | null = null;
 let lastLines: DiffLine[] = [];
 
 export const openedWatch = () => current;
-
-/** Lines of a diff answer: `lines` when the server sends them, else its line runs (`parts`). */
-function linesOf(d: DiffAnswer): DiffLine[] {
-  if (d.lines) return d.lines;
-  return (d.diff.parts ?? []).flatMap((p) => p.text.replace(/\n$/, '').split('\n').map((text): DiffLine =>
-    (p.type === 'removed' ? { type: 'removed', old: text } : p.type === 'added' ? { type: 'added', new: text } : { type: 'same', old: text, new: text })));
-}
 
 const mode = () => (document.querySelector('input[name=diff-mode]:checked') as HTMLInputElement | null)?.value ?? 'side';
 
@@ -83,14 +76,14 @@ export async function showDiff(): Promise<void> {
   }
   const d = await api<DiffAnswer>('GET', `/v1/watch/${encodeURIComponent(current)}/diff?from=${from.value}&to=${to.value}`);
   $('diff-summary').textContent = d.summary;
-  lastLines = linesOf(d);
+  lastLines = d.diff.lines;
   drawDiff();
 }
 
 async function preview(s: Snapshot): Promise<void> {
   const d = await api<DiffAnswer>('GET', `/v1/watch/${encodeURIComponent(current!)}/diff?from=${s.id}&to=${s.id}`);
   $('preview-when').textContent = when(s.checked_at);
-  renderPreview($('preview'), linesOf(d));
+  renderPreview($('preview'), d.diff.lines);
   $('preview-box').hidden = false;
   $('preview-box').scrollIntoView({ block: 'nearest' });
 }
