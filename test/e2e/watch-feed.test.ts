@@ -54,15 +54,17 @@ for (const database of testDatabases()) {
 
       price = '20';
       const hostileName = 'Tea <b>&</b> "cakes" ]]> \u0001 bell';
-      const watch = (await trawl.post('/v1/watch', { url: site.at('/shop'), name: hostileName }, auth)).body;
+      const watch = (await trawl.post('/v1/watch', { url: site.at('/shop'), name: hostileName, conditions: [{ selector: '#price', below: 15 }] }, auth)).body;
       await waitForSnapshots(trawl, watch.id, 1);
+      price = '18';
       await trawl.post(`/v1/watch/${watch.id}/check`, {}, auth);
       const quiet = await waitForSnapshots(trawl, watch.id, 2);
-      expect(quiet[0]).toMatchObject({ status: 'same', notified: false });
+      expect(quiet[0]).toMatchObject({ status: 'changed', notified: false });
       price = '12';
       await trawl.post(`/v1/watch/${watch.id}/check`, {}, auth);
       const notified = (await waitForSnapshots(trawl, watch.id, 3))[0];
-      expect(notified).toMatchObject({ notified: true });
+      expect(notified).toMatchObject({ notified: true, excerpt: '18 → 12' });
+      expect(notified.reason).toContain('#price');
 
       const created = await trawl.post('/v1/watch/feed-token', {}, auth);
       expect(created.status).toBe(201);
@@ -78,13 +80,13 @@ for (const database of testDatabases()) {
       expect(xml).not.toContain('\u0001');
       const feed = parser.parse(xml).feed;
       expect(feed['@_xmlns']).toBe('http://www.w3.org/2005/Atom');
-      // Only the notified change: the first snapshot and the unchanged one are not news.
+      // Only the notified change: the first snapshot and the quiet change (the price not yet below 15) are not news.
       expect(feed.entry).toHaveLength(1);
       const entry = feed.entry[0];
       expect(entry.id).toBe(`urn:uuid:${notified.id}`);
       expect(entry.title['#text']).toBe('Tea <b>&</b> "cakes" ]]>  bell changed');
       expect(entry.updated).toBe(notified.checked_at);
-      expect(entry.summary['#text']).toContain(notified.reason);
+      expect(entry.summary['#text']).toBe(`${notified.reason} — 18 → 12`);
       expect(entry.link.map((l: Record<string, string>) => l['@_href'])).toEqual([`${trawl.url}/dashboard?watch=${watch.id}&to=${notified.id}`, site.at('/shop')]);
       expect(entry.content['#text']).toContain('Tea & <cakes> "shop"');
 
