@@ -108,7 +108,7 @@ try {
       await trx.insertInto('watches').values(ids.map(({ n, id }) => ({
         id, workspace_id: 'default', url: pageUrl('w', n), name: `bulletin ${n}`, interval_minutes: 1440, webhook_url: null, active: 1,
         ignore_selectors: '[]', ignore_text: '[]', include_selectors: '[]', ignore_patterns: '["clock","relative_time","counters","tokens"]',
-        trigger_text: '[]', block_text: '[]', only_new_lines: 0, changes: 'any', conditions: '[]', restock: 0, tags: '[]', seen_lines: '[]', last_state: 'new', last_checked_at: created, last_changed_at: null, last_error: null, created_at: created, updated_at: created,
+        trigger_text: '[]', block_text: '[]', only_new_lines: 0, changes: 'any', conditions: '[]', restock: 0, tags: '[]', notify: '[]', seen_lines: '[]', last_state: 'new', last_checked_at: created, last_changed_at: null, last_error: null, created_at: created, updated_at: created,
       }))).execute();
       await trx.insertInto('watch_snapshots').values(ids.map(({ id }) => ({
         id: crypto.randomUUID(), watch_id: id, workspace_id: 'default', content_hash: 'seed', word_count: 230, status: 'initial', title: 'Bulletin',

@@ -76,9 +76,24 @@ function recordFile(sources: ConfigSources, node: Tree, file: string, prefix: st
   }
 }
 
-/** Every key path a variable may set: core leaves, plugin switches and plugin option keys. */
-function knownPaths(tree: Tree, plugins: readonly AnyPlugin[], schema: z.ZodObject): string[][] {
+/** A schema with its optional/default wrappers taken off. */
+function unwrapped(shape: unknown): unknown {
+  let inner = shape;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault) inner = inner.unwrap();
+  return inner;
+}
+
+/**
+ * Every key path a variable may set: core leaves, plugin switches and plugin option keys; `text`
+ * gets the keys whose schema takes text, so `TRAWL_…_PASSWORD=12345` stays text though no default
+ * says so.
+ */
+function knownPaths(tree: Tree, plugins: readonly AnyPlugin[], schema: z.ZodObject, text: Set<string>): string[][] {
   const paths: string[][] = [];
+  const add = (path: string[], shape: unknown) => {
+    paths.push(path);
+    if (unwrapped(shape) instanceof z.ZodString) text.add(path.join('.'));
+  };
   const walk = (node: Tree, prefix: string[]) => {
     for (const [key, value] of Object.entries(node)) {
       if (prefix.length === 0 && key === 'plugins') continue;
@@ -87,15 +102,20 @@ function knownPaths(tree: Tree, plugins: readonly AnyPlugin[], schema: z.ZodObje
     }
   };
   walk(tree, []);
-  for (const [section, shape] of Object.entries(schema.shape)) {
-    if (section === 'plugins') continue;
-    const inner = (shape as unknown as { unwrap?: () => unknown }).unwrap?.() ?? shape;
-    if (inner instanceof z.ZodObject) for (const key of Object.keys(inner.shape)) paths.push([section, key]);
-  }
+  // Keys of the sections' schemas, tables within sections included (`notify.smtp.host`).
+  const schemaPaths = (shape: unknown, prefix: string[]) => {
+    const inner = unwrapped(shape);
+    if (!(inner instanceof z.ZodObject)) return;
+    for (const [key, value] of Object.entries(inner.shape)) {
+      add([...prefix, key], value);
+      schemaPaths(value, [...prefix, key]);
+    }
+  };
+  for (const [section, shape] of Object.entries(schema.shape)) if (section !== 'plugins') schemaPaths(shape, [section]);
   for (const plugin of plugins) {
     const base = ['plugins', plugin.kind, plugin.name];
     paths.push(base);
-    if (plugin.options instanceof z.ZodObject) for (const key of Object.keys(plugin.options.shape)) paths.push([...base, key]);
+    if (plugin.options instanceof z.ZodObject) for (const [key, value] of Object.entries(plugin.options.shape)) add([...base, key], value);
   }
   return paths;
 }
@@ -134,14 +154,15 @@ export const isUnset = (raw: string | undefined): raw is undefined => raw === un
 
 function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: readonly AnyPlugin[], schema: z.ZodObject, warnings: string[], sources: ConfigSources): void {
   const byName = new Map<string, string[]>();
-  for (const path of knownPaths(tree, plugins, schema)) byName.set(envName(path), path);
+  const text = new Set<string>();
+  for (const path of knownPaths(tree, plugins, schema, text)) byName.set(envName(path), path);
   for (const [name, path] of Object.entries(ALIASES)) byName.set(name, path);
   for (const [name, raw] of Object.entries(env)) {
     // Empty means unset: compose files and shells export `NAME=` for variables they only mention.
     if (isUnset(raw) || name === 'TRAWL_CONFIG' || name === 'TRAWL_ENABLE' || name === 'TRAWL_DISABLE') continue;
     const path = byName.get(name);
     if (path) {
-      const value = coerce(raw, getPath(tree, path));
+      const value = coerce(raw, getPath(tree, path) ?? (text.has(path.join('.')) ? '' : undefined));
       setPath(tree, path, value);
       sources.set(path.join('.'), { kind: 'env', label: name, deep: typeof value === 'object' });
     } else if (name.startsWith('TRAWL_')) warnings.push(`Environment variable ${name} matches no configuration key; ignored`);

@@ -151,6 +151,23 @@ export interface JobQueue {
 }
 
 /** An outbound notification (`crawl.completed`, `crawl.failed`, `batch.completed`, …). */
+/** What a delivery is for, so its outcome can be reported back (a watch shows its targets' outcomes). */
+export interface DeliveryOrigin {
+  /** The listener's name (`EventBus.onOutcome`), e.g. `watch`. */
+  kind: string;
+  subject: string;
+}
+
+/** One delivery attempt's result, as the delivery log records it. */
+export interface DeliveryReport {
+  origin: DeliveryOrigin;
+  url: string;
+  outcome: 'delivered' | 'retrying' | 'failed' | 'disabled';
+  error: string | null;
+  attempt: number;
+  at: string;
+}
+
 export interface OutboundEvent {
   type: string;
   workspace: string;
@@ -163,21 +180,26 @@ export interface OutboundEvent {
    * the interface fixes field by field (`watch.changed`: `{event, watch_id, …}`).
    */
   bare?: boolean;
+  /** Reports the outcome of the delivery to `url` (registrations have their own log). */
+  origin?: DeliveryOrigin;
 }
 
 /** One notification to one receiver, its body already rendered in a wire format's shape (a run's own webhook). */
 export interface DirectDelivery {
   workspace: string;
   event: string;
+  /** An http(s) receiver, or `mailto:address` (the body is a `MailContent`, sent by the Mailer). */
   url: string;
   body: string;
   /** The receiver's own headers, sent with every attempt. */
   headers: Record<string, string>;
   /**
+   * `standard`: Standard Webhooks headers signed with `webhooks.signingSecret`, as an event's `url` gets;
    * `firecrawl`: `X-Firecrawl-Signature: sha256=<hex HMAC of the body>` with `webhooks.hmacSecret`;
-   * `none`: a chat platform's own endpoint, which takes no signature (its URL holds the secret).
+   * `none`: a chat platform's own endpoint, which takes no signature (its URL holds the secret), or e-mail.
    */
-  signature: 'firecrawl' | 'none';
+  signature: 'standard' | 'firecrawl' | 'none';
+  origin?: DeliveryOrigin;
 }
 
 /** Delivers events to the workspace's registered webhooks (and `url`), as signed, retried jobs. */
@@ -185,6 +207,23 @@ export interface EventBus {
   emit(event: OutboundEvent): Promise<void>;
   /** The same retried, guarded delivery for a body a wire format rendered, to its one receiver. */
   deliver(delivery: DirectDelivery): Promise<void>;
+  /** Every attempt of a delivery with this origin kind is reported to `listener` (in the process that made it). */
+  onOutcome(kind: string, listener: (report: DeliveryReport) => Promise<void>): void;
+}
+
+/** An e-mail's content; the recipient is the delivery's `mailto:` address. */
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Sends e-mail through the configured SMTP server (`[notify.smtp]`). */
+export interface Mailer {
+  /** Null when e-mail can be sent; otherwise which setting is missing. */
+  unavailableReason(): string | null;
+  /** Rejects with `permanent: true` on the error when retrying cannot help (an address the server refuses). */
+  send(to: string, mail: MailContent, signal: AbortSignal): Promise<void>;
 }
 
 /**
@@ -261,6 +300,8 @@ export const Tokens = {
   Results: Symbol('ResultStore') as InjectionToken<ResultStore>,
   Jobs: Symbol('JobQueue') as InjectionToken<JobQueue>,
   Events: Symbol('EventBus') as InjectionToken<EventBus>,
+  /** The notify feature's SMTP sender, for `mailto:` deliveries. */
+  Mailer: Symbol('Mailer') as InjectionToken<Mailer>,
   Browser: Symbol('BrowserPool') as InjectionToken<BrowserPool>,
   Actions: Symbol('ActionCatalog') as InjectionToken<ActionCatalog>,
   /** The process's one robots.txt cache (core/net/robots.ts); the crawl feature provides it with its settings. */

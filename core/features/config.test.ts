@@ -6,6 +6,7 @@ import { defineFeature } from '../feature.ts';
 import { buildConfigSchema } from '../config-schema.ts';
 import { crawlFeature } from './crawl/index.ts';
 import { mapFeature } from './map/index.ts';
+import { notifyFeature } from './notify/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 import { builtinFeatures } from './index.ts';
 
@@ -26,6 +27,18 @@ describe('feature config sections', () => {
     expect(crawlFeature.settings(load({ TRAWL_CRAWL_CONCURRENCY: '3' })).concurrency).toBe(3);
     expect(() => load({ TRAWL_MAP_MAX_SITEMAPS: '0' })).toThrow('Invalid configuration: TRAWL_MAP_MAX_SITEMAPS (map.maxSitemaps)');
     expect(() => load({}, { webhooks: { nope: 1 } })).toThrow(/Invalid configuration at webhooks: Unrecognized key: "nope"/);
+  });
+
+  test('tables within a section get names too: [notify.smtp] from TRAWL_NOTIFY_SMTP_*', () => {
+    const warnings: string[] = [];
+    const env = {
+      TRAWL_NOTIFY_SMTP_HOST: 'smtp.example.com', TRAWL_NOTIFY_SMTP_PORT: '465', TRAWL_NOTIFY_SMTP_FROM: 'Trawl <trawl@example.com>',
+      TRAWL_NOTIFY_SMTP_USERNAME: 'trawl', TRAWL_NOTIFY_SMTP_PASSWORD: '12345', TRAWL_NOTIFY_SMTP_TLS: 'implicit',
+    };
+    const config = loadConfig({ plugins: [], features: builtinFeatures, env, warnings });
+    expect(warnings).toEqual([]);
+    expect(notifyFeature.settings(config).smtp).toEqual({ host: 'smtp.example.com', port: 465, from: 'Trawl <trawl@example.com>', username: 'trawl', password: '12345', tls: 'implicit', timeoutMs: 30_000 });
+    expect(() => load({ TRAWL_NOTIFY_SMTP_TLS: 'yes' })).toThrow('Invalid configuration: TRAWL_NOTIFY_SMTP_TLS (notify.smtp.tls)');
   });
 
   test('a boot without a feature ignores its shipped defaults but not a section set elsewhere', () => {

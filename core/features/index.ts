@@ -13,10 +13,11 @@ import { extractFeature } from './extract/index.ts';
 import { leadFeature } from './lead/index.ts';
 import { llmFeature } from './llm/index.ts';
 import { mapFeature } from './map/index.ts';
+import { notifyFeature } from './notify/index.ts';
 import { searchFeature } from './search/index.ts';
 import { socialFeature } from './social/index.ts';
 import { summarizeFeature } from './summarize/index.ts';
 import { watchFeature } from './watch/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
-export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, llmFeature, extractFeature, summarizeFeature, endpointsFeature, leadFeature, brandFeature, accountsFeature, diffFeature, watchFeature, socialFeature];
+export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, notifyFeature, llmFeature, extractFeature, summarizeFeature, endpointsFeature, leadFeature, brandFeature, accountsFeature, diffFeature, watchFeature, socialFeature];

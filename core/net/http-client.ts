@@ -38,6 +38,12 @@ export interface HttpClientHooks {
   addressPolicy?: AddressPolicy;
   /** Extra trusted certificate (PEM) for TLS targets; tests use it for a self-signed fixture behind a proxy. */
   ca?: string;
+  /**
+   * The port to connect to instead of the URL's, by host name: with a `fetch.resolve` entry, tests
+   * reach a receiver on 127.0.0.1 under a real service's name and https URL (a chat platform's
+   * webhook), whose default port 443 a test cannot bind.
+   */
+  connectPorts?: Readonly<Record<string, number>>;
   /** Ends every address refusal's message (`privateNetworkHint`: the setting, in self-hosted mode). */
   refusalHint?: string;
 }
@@ -74,7 +80,7 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
     const { url, proxy } = hop;
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
     const isHttps = url.protocol === 'https:';
-    const port = url.port || (isHttps ? '443' : '80');
+    const port = String(hooks.connectPorts?.[hostname.toLowerCase()] ?? (url.port || (isHttps ? '443' : '80')));
     // By name, and literals (sockets skip the lookup hook for them); resolved names in the lookup.
     const refusal = guard.hostRefusal(hostname);
     if (refusal) throw refusal;

@@ -70,4 +70,14 @@ describe('chat platforms', () => {
     expect(one.text).toContain('<a href="https://x.com/harbour/status/3">@harbour</a>\nTide at 3 &amp; &lt;b&gt;rising&lt;/b&gt; @everyone');
     expect(one.text.startsWith('<b>Harbour &lt;watch&gt;</b>')).toBe(true);
   });
+  test('one post on every platform, byte for byte as the monitors have always sent it', () => {
+    const one = { ...post(3), favoriteCount: 3 };
+    const sent = [DISCORD, SLACK, TEAMS, TELEGRAM].map((url) => JSON.stringify(chatMessages(url, monitor, [one], 5)));
+    expect(sent).toEqual([
+      "[{\"embeds\":[{\"author\":{\"name\":\"@harbour\",\"url\":\"https://x.com/harbour\"},\"description\":\"Tide at 3 & <b>rising</b> @everyone\",\"url\":\"https://x.com/harbour/status/3\",\"timestamp\":\"2026-11-25T02:00:00.000Z\",\"fields\":[{\"name\":\"Likes\",\"value\":\"3\",\"inline\":true},{\"name\":\"Reposts\",\"value\":\"1\",\"inline\":true},{\"name\":\"Replies\",\"value\":\"2\",\"inline\":true}],\"footer\":{\"text\":\"Harbour <watch>\"}}],\"allowed_mentions\":{\"parse\":[]}}]",
+      "[{\"text\":\"1 new post for Harbour <watch>\",\"blocks\":[{\"type\":\"section\",\"text\":{\"type\":\"mrkdwn\",\"text\":\"*<https://x.com/harbour/status/3|@harbour>*\\nTide at 3 &amp; &lt;b&gt;rising&lt;/b&gt; @everyone\"}},{\"type\":\"context\",\"elements\":[{\"type\":\"mrkdwn\",\"text\":\"♥ 3 · ⟲ 1 · ↩ 2 · 2026-11-25T02:00:00.000Z · Harbour &lt;watch&gt;\"}]}],\"unfurl_links\":false}]",
+      "[{\"type\":\"message\",\"attachments\":[{\"contentType\":\"application/vnd.microsoft.card.adaptive\",\"contentUrl\":null,\"content\":{\"$schema\":\"http://adaptivecards.io/schemas/adaptive-card.json\",\"type\":\"AdaptiveCard\",\"version\":\"1.4\",\"body\":[{\"type\":\"TextBlock\",\"text\":\"1 new post: Harbour <watch>\",\"weight\":\"Bolder\",\"size\":\"Medium\",\"wrap\":true},{\"type\":\"TextBlock\",\"text\":\"@harbour\",\"weight\":\"Bolder\",\"wrap\":true,\"separator\":true},{\"type\":\"TextBlock\",\"text\":\"Tide at 3 & <b>rising</b> @everyone\",\"wrap\":true},{\"type\":\"FactSet\",\"facts\":[{\"title\":\"Likes\",\"value\":\"3\"},{\"title\":\"Reposts\",\"value\":\"1\"},{\"title\":\"Replies\",\"value\":\"2\"}]},{\"type\":\"ActionSet\",\"actions\":[{\"type\":\"Action.OpenUrl\",\"title\":\"Open post\",\"url\":\"https://x.com/harbour/status/3\"}]}],\"msteams\":{\"width\":\"full\"}}}]}]",
+      "[{\"chat_id\":\"-100123\",\"text\":\"<b>Harbour &lt;watch&gt;</b>\\n\\n<a href=\\\"https://x.com/harbour/status/3\\\">@harbour</a>\\nTide at 3 &amp; &lt;b&gt;rising&lt;/b&gt; @everyone\\n<i>♥ 3 · ⟲ 1 · ↩ 2</i>\",\"parse_mode\":\"HTML\",\"link_preview_options\":{\"is_disabled\":true}}]",
+    ]);
+  });
 });

@@ -25,7 +25,7 @@ function world(webhookUrl: string, posts: SocialPost[] | Error) {
     posts: async () => { if (posts instanceof Error) throw posts; return { posts, cursor: posts.at(-1)?.id ?? '1' }; },
     audience: async () => ({ users: [], next: null }),
   };
-  const bus: EventBus = { emit: async (e) => { sent.events.push(e); }, deliver: async (d) => { sent.direct.push(d); } };
+  const bus: EventBus = { emit: async (e) => { sent.events.push(e); }, deliver: async (d) => { sent.direct.push(d); }, onOutcome: () => {} };
   const queue = { enqueue: async (spec: JobSpec) => { sent.queued.push(spec); return 'j'; } } as unknown as DbJobQueue;
   const worker = createCheckWorker({ store, source: () => source, queue: () => queue, events: () => bus, settings: socialConfigSchema.parse({ chatPostsPerMessage: 2 }), logger: pino({ level: 'silent' }), now: () => 1_000_000 });
   const run = () => worker.handle({ id: 'j', kind: 'social.check', workspace: 'w', payload: { subject: 'm1' }, group: null, attempt: 1, maxAttempts: 2 }, new AbortController().signal);

@@ -4,7 +4,7 @@
  * noise rules, read what conditions and restock need (observe.ts), decide whether to notify and
  * why (decide.ts), append a snapshot (`initial`, `same` or `changed`, with `notified`, `reason` and
  * a word-diff `excerpt`), prune the timeline to the retention, and when it notifies announce
- * `watch.changed` to the watch's `webhook_url` through the EventBus (signed, retried,
+ * `watch.changed` to the watch's `webhook_url` and `notify` targets (notify.ts: signed, retried,
  * SSRF-checked like every delivery). Scheduled runs carry their slot (`due`), which the
  * snapshot records under a unique index, so a slot is checked once whatever happens to the jobs.
  * Transient failures are retried by the queue; the last one is recorded on the watch as
@@ -14,13 +14,14 @@ import type { Logger } from 'pino';
 import { asTrawlError, TrawlError } from '../../errors.ts';
 import { SKIPPED, type JobMeter } from '../../metering.ts';
 import type { Scraper } from '../../scrape.ts';
-import type { ClaimedJob, EventBus } from '../../services.ts';
+import type { ClaimedJob } from '../../services.ts';
 import { nowIso } from '../../storage/values.ts';
 import { compare, contentHash, lineIdentity } from '../diff/compare.ts';
 import { comparableOf, versionOf, versionRequest } from '../diff/page.ts';
 import type { WatchSettings } from './config.ts';
 import { decide, lineHash, rememberLines } from './decide.ts';
 import { observe } from './observe.ts';
+import type { Announcer } from './notify.ts';
 import type { Snapshot, Watch, WatchStore } from './store.ts';
 
 export const CHECK_JOB = 'watch.check';
@@ -44,7 +45,8 @@ function payloadOf(job: ClaimedJob): CheckPayload {
 export interface CheckDeps {
   store: WatchStore;
   scraper: Scraper;
-  events: () => EventBus | null;
+  /** Sends `watch.changed` to the webhook_url and the notify targets (notify.ts). */
+  announcer: Pick<Announcer, 'announce'>;
   settings: WatchSettings;
   logger: Logger;
 }
@@ -126,11 +128,7 @@ export function createCheckWorker(deps: CheckDeps) {
     // The slot already has its snapshot (a duplicate run), or the watch was deleted meanwhile.
     if (!snapshot) return SKIPPED;
     await store.prune(watch.id, settings.snapshotRetention);
-    if (snapshot.notified && watch.webhookUrl) {
-      const bus = deps.events();
-      if (bus) await bus.emit({ type: CHANGED_EVENT, workspace: watch.workspace, url: watch.webhookUrl, data: changedPayload(watch, snapshot), bare: true });
-      else deps.logger.debug({ watch: watch.id }, 'no event bus registered; watch.changed not sent');
-    }
+    if (snapshot.notified) await deps.announcer.announce(watch, snapshot);
   }
 
   /** The last attempt failed: say why on the watch; its schedule goes on. */

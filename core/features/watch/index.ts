@@ -11,6 +11,9 @@ import { checkMeter, CHECK_JOB, createCheckWorker } from './check.ts';
 import { createFeedStore, feedTokensMigration, type FeedStore, type FeedTables } from './feed.ts';
 import { watchConfigSchema, type WatchSettings } from './config.ts';
 import { watchFiltersMigration } from './migration-filters.ts';
+import { watchNotifyMigration } from './migration-notify.ts';
+import { createAnnouncer, ORIGIN, type Announcer } from './notify.ts';
+import { NotifyTokens } from '../notify/index.ts';
 import { watchTablesMigration } from './migration.ts';
 import { WatchService } from './service.ts';
 import { createWatchStore, type WatchStore } from './store.ts';
@@ -20,6 +23,7 @@ export const WatchTokens = {
   Service: Symbol('WatchService') as InjectionToken<WatchService>,
   Store: Symbol('WatchStore') as InjectionToken<WatchStore>,
   Feed: Symbol('WatchFeedStore') as InjectionToken<FeedStore>,
+  Announcer: Symbol('WatchAnnouncer') as InjectionToken<Announcer>,
 } as const;
 
 type Ctx = FeatureContext<WatchSettings>;
@@ -28,7 +32,10 @@ export const watchFeature = defineFeature<WatchSettings>({
   name: 'watch',
   description: 'Watches (POST /v1/watch): pages re-scraped on a schedule, a snapshot timeline, and watch.changed on a change.',
   config: watchConfigSchema,
-  migrations: { 'watch.0001_tables': watchTablesMigration, 'watch.0002_filters': watchFiltersMigration, 'watch.0004_feeds': feedTokensMigration },
+  migrations: {
+    'watch.0001_tables': watchTablesMigration, 'watch.0002_filters': watchFiltersMigration, 'watch.0003_notify': watchNotifyMigration,
+    'watch.0004_feeds': feedTokensMigration,
+  },
   tokens: WatchTokens,
   services: [
     service(WatchTokens.Store, (ctx: Ctx) => createWatchStore(ctx.resolve(Tokens.Storage).db.withTables<WatchTables>())),
@@ -40,13 +47,23 @@ export const watchFeature = defineFeature<WatchSettings>({
       settings: ctx.settings,
       logger: ctx.logger,
     })),
+    service(WatchTokens.Announcer, (ctx: Ctx) => createAnnouncer({
+      db: ctx.resolve(Tokens.Storage).db.withTables<WatchTables>(),
+      events: () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null),
+      notifier: () => (ctx.has(NotifyTokens.Notifier) ? ctx.resolve(NotifyTokens.Notifier) : null),
+      server: ctx.config.server,
+      logger: ctx.logger,
+    })),
   ],
   jobs: (ctx: Ctx) => {
     const store = ctx.resolve(WatchTokens.Store);
+    const announcer = ctx.resolve(WatchTokens.Announcer);
+    // Outcomes are reported where deliveries run: in the processes that run jobs, like this one.
+    if (ctx.has(Tokens.Events)) ctx.resolve(Tokens.Events).onOutcome(ORIGIN, announcer.record);
     const worker = createCheckWorker({
       store,
       scraper: ctx.resolve(CoreTokens.Scraper),
-      events: () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null),
+      announcer,
       settings: ctx.settings,
       logger: ctx.logger,
     });

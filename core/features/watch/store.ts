@@ -19,6 +19,8 @@ export interface Watch extends WatchFilters {
   webhookUrl: string | null;
   active: boolean;
   tags: string[];
+  /** Targets told of each notifying check beside `webhookUrl`: https URLs and `mailto:` addresses. */
+  notify: string[];
   /** What the last snapshot said: `new` (none yet, or the first), `changed` (it notified) or `unchanged`. */
   lastState: 'new' | 'changed' | 'unchanged';
   lastCheckedAt: string | null;
@@ -53,8 +55,8 @@ export interface Snapshot {
   checkedAt: string;
 }
 
-export type NewWatch = Pick<Watch, 'url' | 'name' | 'intervalMinutes' | 'webhookUrl' | 'tags'> & WatchFilters;
-export type WatchPatch = Partial<Pick<Watch, 'name' | 'intervalMinutes' | 'webhookUrl' | 'active' | 'tags'> & WatchFilters>;
+export type NewWatch = Pick<Watch, 'url' | 'name' | 'intervalMinutes' | 'webhookUrl' | 'tags'> & Partial<Pick<Watch, 'notify'>> & WatchFilters;
+export type WatchPatch = Partial<Pick<Watch, 'name' | 'intervalMinutes' | 'webhookUrl' | 'active' | 'tags' | 'notify'> & WatchFilters>;
 
 /** GET /v1/watch narrowing: one tag, and text the name or URL contains (case-insensitive). */
 export interface WatchListFilter {
@@ -76,6 +78,7 @@ function filterColumns(w: Partial<NewWatch>): Partial<WatchesTable> {
   if (w.conditions !== undefined) set.conditions = JSON.stringify(w.conditions.map(conditionToJson));
   if (w.restock !== undefined) set.restock = writeBool(w.restock);
   if (w.tags !== undefined) set.tags = JSON.stringify(w.tags);
+  if (w.notify !== undefined) set.notify = JSON.stringify(w.notify);
   return set;
 }
 
@@ -101,6 +104,7 @@ const toWatch = (row: Selectable<WatchesTable>): Watch => ({
   conditions: readJson<Array<Parameters<typeof conditionFromJson>[0]>>(row.conditions).map(conditionFromJson),
   restock: readBool(row.restock),
   tags: readJson<string[]>(row.tags),
+  notify: readJson<string[]>(row.notify),
   lastState: row.last_state as Watch['lastState'],
   lastCheckedAt: row.last_checked_at,
   lastChangedAt: row.last_changed_at,
@@ -154,7 +158,7 @@ export function createWatchStore(db: WatchDb) {
       const now = nowIso();
       const row = {
         id: crypto.randomUUID(), workspace_id: workspace, url: watch.url, name: watch.name, interval_minutes: watch.intervalMinutes,
-        webhook_url: watch.webhookUrl, active: 1, ...filterColumns(watch), seen_lines: '[]', last_state: 'new',
+        webhook_url: watch.webhookUrl, active: 1, notify: '[]', ...filterColumns(watch), seen_lines: '[]', last_state: 'new',
         last_checked_at: null, last_changed_at: null, last_error: null, created_at: now, updated_at: now,
       } as Selectable<WatchesTable>;
       await executor.insertInto('watches').values(row).execute();
@@ -204,6 +208,7 @@ export function createWatchStore(db: WatchDb) {
       const result = await executor.deleteFrom('watches').where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
       if (Number(result.numDeletedRows) === 0) return false;
       await executor.deleteFrom('watch_snapshots').where('watch_id', '=', id).execute();
+      await executor.deleteFrom('watch_notify_status').where('watch_id', '=', id).execute();
       return true;
     },
 

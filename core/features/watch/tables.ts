@@ -33,6 +33,8 @@ export interface WatchesTable {
   seen_lines: string;
   /** The last snapshot: `new` (none, or the first), `changed` (it notified) or `unchanged`. */
   last_state: string;
+  /** JSON text: the `notify` targets (https URLs, `mailto:` addresses). */
+  notify: string;
   last_checked_at: string | null;
   last_changed_at: string | null;
   /** Why the last check failed; null after a check that worked. */
@@ -69,10 +71,22 @@ export interface WatchSnapshotsTable {
   checked_at: string;
 }
 
+/** The last delivery attempt's outcome per target of a watch (`notify` and `webhook_url`). */
+export interface WatchNotifyStatusTable {
+  watch_id: string;
+  target: string;
+  /** `delivered`, `retrying` or `failed` (given up). */
+  outcome: string;
+  error: string | null;
+  attempt: number;
+  at: string;
+}
+
 // A type alias, not an interface: kysely's withTables needs the implicit index signature.
 export type WatchTables = {
   watches: WatchesTable;
   watch_snapshots: WatchSnapshotsTable;
+  watch_notify_status: WatchNotifyStatusTable;
 };
 
 export type WatchDatabase = Database & WatchTables;

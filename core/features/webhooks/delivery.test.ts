@@ -10,7 +10,7 @@ import { startFixtureSite, type FixtureSite } from '../../../test/helpers/fixtur
 import { testConfig } from '../../../test/helpers/plugin-context.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/servers/webhook-receiver.ts';
 import { createDeliveryHandler } from './delivery.ts';
-import { createEventBus, DELIVERY_KIND } from './events.ts';
+import { createEventBus, createOutcomeListeners, DELIVERY_KIND, type OutcomeListeners } from './events.ts';
 import { createSecretBox, newSigningSecret } from './signing.ts';
 import { createWebhookStore, type WebhookStore } from './store.ts';
 import { webhooksFeature } from './index.ts';
@@ -47,10 +47,11 @@ describe('webhook delivery', () => {
   let jobs: ReturnType<typeof recordingJobs>;
   let bus: EventBus;
   let deliver: JobHandler;
+  let outcomes: OutcomeListeners;
   const setup = (overrides: { fetch?: object; webhooks?: object } = {}) => {
     const config = testConfig({ webhooks: { retryBaseMs: 1000, maxAttempts: 3, timeoutMs: 300, ...overrides.webhooks }, ...(overrides.fetch ? { fetch: overrides.fetch } : {}) });
     const logger = pino({ level: 'silent' });
-    deliver = createDeliveryHandler({ http: createHttpClient(config.fetch, logger), store, jobs: () => jobs.queue, config: webhooksFeature.settings(config), logger, random: () => 0.5 });
+    deliver = createDeliveryHandler({ http: createHttpClient(config.fetch, logger), store, jobs: () => jobs.queue, config: webhooksFeature.settings(config), logger, random: () => 0.5, outcomes });
   };
   /** Runs every queued delivery once (not waiting for runAt) and returns what the runs enqueued. */
   const runQueued = async () => {
@@ -67,7 +68,8 @@ describe('webhook delivery', () => {
     storage = await openStorage({ dataDir: ':memory:', sqliteFile: ':memory:', features: [webhooksFeature] });
     store = createWebhookStore(storage, createSecretBox(undefined));
     jobs = recordingJobs();
-    bus = createEventBus({ store, jobs: () => jobs.queue });
+    outcomes = createOutcomeListeners();
+    bus = createEventBus({ store, jobs: () => jobs.queue, outcomes });
     setup();
   });
   afterEach(() => storage.close());
@@ -174,6 +176,21 @@ describe('webhook delivery', () => {
     const [entry] = (await store.deliveries('default', hook.id, { page: 1, perPage: 10 })).items;
     expect(entry).toMatchObject({ attempt: 1, outcome: 'failed', statusCode: null, nextAttemptAt: null });
     expect(entry?.error).toContain('address 127.0.0.1 is not allowed');
+  });
+
+  test('a delivery with an origin reports every attempt to the listener of its kind', async () => {
+    const reports: unknown[] = [];
+    bus.onOutcome('watch', async (report) => { reports.push(report); });
+    receiver.script('/reported', 500);
+    await bus.deliver({ workspace: 'default', event: 'watch.changed', url: receiver.url('/reported'), body: '{}', headers: {}, signature: 'standard', origin: { kind: 'watch', subject: 'w1' } });
+    await bus.emit({ type: 'crawl.completed', workspace: 'default', data: {}, url: receiver.url('/unreported') });
+    await runQueued();
+    await runQueued();
+    expect(reports).toEqual([
+      { origin: { kind: 'watch', subject: 'w1' }, url: receiver.url('/reported'), outcome: 'retrying', error: 'receiver answered HTTP 500', attempt: 1, at: expect.any(String) },
+      { origin: { kind: 'watch', subject: 'w1' }, url: receiver.url('/reported'), outcome: 'delivered', error: null, attempt: 2, at: expect.any(String) },
+    ]);
+    expect(receiver.received('/unreported')).toHaveLength(1);
   });
 
   test('a network failure is still retried', async () => {

@@ -1,21 +1,26 @@
 /**
  * The webhooks feature: the `[webhooks]` section, the registry and delivery-log tables, the store
  * and the EventBus as container services, and the `webhook.delivery` job handler (only processes
- * that run workers actually claim deliveries).
+ * that run workers actually claim deliveries: to http(s) receivers, and `mailto:` ones through the
+ * notify feature's Mailer).
  */
+import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { Tokens } from '../../services.ts';
 import { webhooksConfigSchema, type WebhookSettings } from './config.ts';
 import { createDeliveryHandler } from './delivery.ts';
 import { MetricsToken } from '../../metrics.ts';
-import { createEventBus, DELIVERY_KIND } from './events.ts';
+import { createEventBus, createOutcomeListeners, DELIVERY_KIND, type OutcomeListeners } from './events.ts';
 import { webhooksMigration } from './migration.ts';
 import { createSecretBox } from './signing.ts';
 import { createWebhookStore, WebhookStoreToken } from './store.ts';
 
 type Ctx = FeatureContext<WebhookSettings>;
 
-export const WebhookTokens = { Store: WebhookStoreToken } as const;
+export const WebhookTokens = {
+  Store: WebhookStoreToken,
+  Outcomes: Symbol('DeliveryOutcomeListeners') as InjectionToken<OutcomeListeners>,
+} as const;
 
 export const webhooksFeature = defineFeature<WebhookSettings>({
   name: 'webhooks',
@@ -26,7 +31,8 @@ export const webhooksFeature = defineFeature<WebhookSettings>({
   tokens: WebhookTokens,
   services: [
     service(WebhookTokens.Store, (ctx: Ctx) => createWebhookStore(ctx.resolve(Tokens.Storage), createSecretBox(ctx.settings.secretKey))),
-    service(Tokens.Events, (ctx: Ctx) => createEventBus({ store: ctx.resolve(WebhookTokens.Store), jobs: () => ctx.resolve(Tokens.Jobs) })),
+    service(WebhookTokens.Outcomes, () => createOutcomeListeners()),
+    service(Tokens.Events, (ctx: Ctx) => createEventBus({ store: ctx.resolve(WebhookTokens.Store), jobs: () => ctx.resolve(Tokens.Jobs), outcomes: ctx.resolve(WebhookTokens.Outcomes) })),
   ],
   jobs: (ctx: Ctx) => [{
     kind: DELIVERY_KIND,
@@ -37,6 +43,8 @@ export const webhooksFeature = defineFeature<WebhookSettings>({
       config: ctx.settings,
       logger: ctx.logger,
       metrics: ctx.resolve(MetricsToken),
+      mailer: () => (ctx.has(Tokens.Mailer) ? ctx.resolve(Tokens.Mailer) : null),
+      outcomes: ctx.resolve(WebhookTokens.Outcomes),
     }),
     options: { concurrency: ctx.settings.concurrency },
   }],

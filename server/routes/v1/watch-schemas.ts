@@ -7,7 +7,10 @@ import { z } from 'zod';
 import { badRequest } from '../../../core/errors.ts';
 import type { WatchLimits, WatchSettings } from '../../../core/features/watch/config.ts';
 import { CHANGE_MODES, conditionFromJson, conditionToJson, IGNORE_PATTERNS, type WatchFilters } from '../../../core/features/watch/filters.ts';
+import type { NotifyStatus } from '../../../core/features/watch/notify.ts';
 import type { Snapshot, Watch } from '../../../core/features/watch/store.ts';
+import { notifyConfigSchema } from '../../../core/features/notify/config.ts';
+import { notifyTargetsSchema } from '../../../core/features/notify/targets.ts';
 import { httpUrl } from '../../../core/model/request.ts';
 import { receiverUrlSchema } from '../../../core/net/receiver.ts';
 import { validateSelectors } from '../../../core/selectors.ts';
@@ -16,8 +19,10 @@ const textList = (entries: number, what: string) => z.array(z.string().min(1, 'm
 const selectorList = (entries: number) => z.array(z.string().trim().min(1, 'selectors must not be empty')).max(entries, `at most ${entries} selectors`);
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
-/** `floor`: the lowest interval any caller may have (the section's, or the lowest plan's in cloud mode). */
-export function watchSchemas(settings: WatchSettings, floor = settings.minIntervalMinutes) {
+const DEFAULT_MAX_TARGETS = notifyConfigSchema.parse({}).maxTargets;
+
+/** `floor`: the lowest interval any caller may have (the section's, or the lowest plan's in cloud mode); `maxTargets`: `notify.maxTargets`. */
+export function watchSchemas(settings: WatchSettings, floor = settings.minIntervalMinutes, maxTargets = DEFAULT_MAX_TARGETS) {
   const { maxIntervalMinutes: max, maxIgnoreEntries: ignores, maxFilterEntries: filters, maxConditions } = settings;
   const interval = z.number().int(`must be a whole number of minutes from ${floor} to ${max}`)
     .min(floor, `must be from ${floor} to ${max} minutes`).max(max, `must be from ${floor} to ${max} minutes`);
@@ -46,12 +51,13 @@ export function watchSchemas(settings: WatchSettings, floor = settings.minInterv
       .describe('Numbers on the page: notify when one crosses below/above its bound or moves by change_percent. With conditions or restock set, only they notify.'),
     restock: z.boolean().describe('Notify when the page\'s offers go from out of stock to in stock (JSON-LD/microdata availability, then text cues).'),
     tags: z.array(z.string().trim().min(1, 'must not be empty').max(50)).max(filters, `at most ${filters} tags`).describe('Labels for grouping and GET /v1/watch?tag='),
+    notify: notifyTargetsSchema(maxTargets),
   };
   const optional = {
     include_selectors: fields.include_selectors.optional(), ignore_selectors: fields.ignore_selectors.optional(), ignore_text: fields.ignore_text.optional(),
     ignore_patterns: fields.ignore_patterns.optional(), trigger_text: fields.trigger_text.optional(), block_text: fields.block_text.optional(),
     only_new_lines: fields.only_new_lines.optional(), changes: fields.changes.optional(), conditions: fields.conditions.optional(),
-    restock: fields.restock.optional(), tags: fields.tags.optional(),
+    restock: fields.restock.optional(), tags: fields.tags.optional(), notify: fields.notify.optional(),
   };
   const create = z.strictObject({
     url: httpUrl.describe('The page to watch.'),
@@ -84,11 +90,12 @@ export function checkWatchBody(body: Body, limits: WatchLimits): void {
 }
 
 /** The filter fields of a body, as the store takes them (absent ones stay absent). */
-export function filtersOf(body: Body): Partial<WatchFilters> & { tags?: string[] } {
-  const out: Partial<WatchFilters> & { tags?: string[] } = {
+export function filtersOf(body: Body): Partial<WatchFilters> & { tags?: string[]; notify?: string[] } {
+  const out: Partial<WatchFilters> & { tags?: string[]; notify?: string[] } = {
     includeSelectors: body.include_selectors, ignoreSelectors: body.ignore_selectors, ignoreText: body.ignore_text,
     ignorePatterns: body.ignore_patterns ? [...new Set(body.ignore_patterns)] : undefined, triggerText: body.trigger_text, blockText: body.block_text,
     onlyNewLines: body.only_new_lines, changes: body.changes, conditions: body.conditions?.map(conditionFromJson), restock: body.restock, tags: body.tags,
+    notify: body.notify,
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }
@@ -96,7 +103,7 @@ export function filtersOf(body: Body): Partial<WatchFilters> & { tags?: string[]
 /** `paused`, `error` (the last check failed), else what the last snapshot said. */
 export const watchState = (w: Watch) => (!w.active ? 'paused' : w.lastError ? 'error' : w.lastState);
 
-export const presentWatch = (w: Watch, nextCheckAt: string | null = null) => ({
+export const presentWatch = (w: Watch, nextCheckAt: string | null = null, notifyStatus: NotifyStatus[] = []) => ({
   id: w.id,
   url: w.url,
   name: w.name,
@@ -119,6 +126,8 @@ export const presentWatch = (w: Watch, nextCheckAt: string | null = null) => ({
   conditions: w.conditions.map(conditionToJson),
   restock: w.restock,
   tags: w.tags,
+  notify: w.notify,
+  notify_status: notifyStatus.map((s) => ({ target: s.target, ok: s.outcome === 'delivered', outcome: s.outcome, error: s.error, attempt: s.attempt, at: s.at })),
   created_at: w.createdAt,
 });
 

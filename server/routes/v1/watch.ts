@@ -10,6 +10,11 @@ import { WatchTokens, watchFeature } from '../../../core/features/watch/index.ts
 import { watchLimits, type WatchSettings } from '../../../core/features/watch/config.ts';
 import { DEFAULT_FILTERS } from '../../../core/features/watch/filters.ts';
 import type { WatchService } from '../../../core/features/watch/service.ts';
+import type { Announcer } from '../../../core/features/watch/notify.ts';
+import type { Watch } from '../../../core/features/watch/store.ts';
+import { notifyFeature } from '../../../core/features/notify/index.ts';
+import type { NotifySettings } from '../../../core/features/notify/config.ts';
+import { targetsProblem } from '../../../core/features/notify/targets.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import { receiverRefusal } from '../../../core/net/receiver.ts';
@@ -30,13 +35,27 @@ type Config = Pick<TrawlConfig, 'fetch' | 'mode' | 'plans'>;
 const intervalFloor = (settings: WatchSettings, config: Pick<TrawlConfig, 'mode' | 'plans'>) =>
   config.mode === 'cloud' ? Math.min(...Object.values(config.plans).map((p) => p.minWatchIntervalMinutes)) : settings.minIntervalMinutes;
 
-function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: number, config: Readonly<Config>): Route[] {
-  const schemas = watchSchemas(settings, intervalFloor(settings, config));
-  const checkReceiver = async (url: string | null | undefined) => {
-    const refusal = url ? await receiverRefusal(url, config.fetch) : null;
+interface Deps {
+  watches: WatchService;
+  settings: WatchSettings;
+  notify: NotifySettings;
+  announcer: Announcer;
+}
+
+function watchRoutes({ watches, settings, notify, announcer }: Deps, maxBody: number, config: Readonly<Config>): Route[] {
+  const schemas = watchSchemas(settings, intervalFloor(settings, config), notify.maxTargets);
+  const checkReceivers = async (body: { webhook_url?: string | null; notify?: string[] }) => {
+    const refusal = body.webhook_url ? await receiverRefusal(body.webhook_url, config.fetch) : null;
     if (refusal) throw badRequest(`Invalid field webhook_url: ${refusal}`);
+    const problem = body.notify ? await targetsProblem(body.notify, { fetch: config.fetch, smtp: notify.smtp }) : null;
+    if (problem) throw badRequest(`Invalid field ${problem}`);
   };
-  const present = async (watch: Parameters<typeof presentWatch>[0]) => presentWatch(watch, (await watches.nextChecks([watch])).get(watch.id) ?? null);
+  /** The watches as answered: with their next check and their targets' last delivery outcomes. */
+  const presentAll = async (items: Watch[]) => {
+    const [next, statuses] = await Promise.all([watches.nextChecks(items), announcer.statuses(items)]);
+    return items.map((w) => presentWatch(w, next.get(w.id) ?? null, statuses.get(w.id)));
+  };
+  const present = async (watch: Watch) => (await presentAll([watch]))[0]!;
 
   return [
     {
@@ -45,7 +64,7 @@ function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: nu
         const body = await readJsonBody(request, schemas.create, maxBody);
         const limits = watchLimits(settings, config, caller.account);
         checkWatchBody(body, limits);
-        await checkReceiver(body.webhook_url);
+        await checkReceivers(body);
         const watch = await watches.create(workspace, {
           url: body.url,
           name: body.name ?? body.url,
@@ -65,8 +84,7 @@ function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: nu
         const params = new URL(request.url).searchParams;
         const filter = parseOrThrow(listQuerySchema, { tag: params.get('tag') ?? undefined, search: params.get('search') ?? undefined });
         const { items, total } = await watches.list(workspace, query, filter);
-        const next = await watches.nextChecks(items);
-        return pageOf('watches', items.map((w) => presentWatch(w, next.get(w.id) ?? null)), total, query, request);
+        return pageOf('watches', await presentAll(items), total, query, request);
       },
     },
     {
@@ -81,7 +99,7 @@ function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: nu
       async handle({ params, request, workspace, caller }) {
         const patch = await readJsonBody(request, schemas.update, maxBody);
         checkWatchBody(patch, watchLimits(settings, config, caller.account));
-        await checkReceiver(patch.webhook_url);
+        await checkReceivers(patch);
         const watch = await watches.update(workspace, params.id!, {
           name: patch.name,
           intervalMinutes: patch.interval_minutes,
@@ -123,7 +141,7 @@ function watchRoutes(watches: WatchService, settings: WatchSettings, maxBody: nu
 
 export const watchModule = defineRoutes({
   name: 'watch',
-  needs: { watches: WatchTokens.Service, settings: watchFeature.settingsToken },
-  routes: ({ watches, settings }, env) => watchRoutes(watches, settings, env.config.server.maxBodyBytes, env.config),
-  openapi: ({ settings }, env) => watchOpenApi(watchSchemas(settings, intervalFloor(settings, env.config))),
+  needs: { watches: WatchTokens.Service, settings: watchFeature.settingsToken, notify: notifyFeature.settingsToken, announcer: WatchTokens.Announcer },
+  routes: (deps, env) => watchRoutes(deps, env.config.server.maxBodyBytes, env.config),
+  openapi: ({ settings, notify }, env) => watchOpenApi(watchSchemas(settings, intervalFloor(settings, env.config), notify.maxTargets)),
 });
