@@ -2,7 +2,8 @@
  * The dashboard in real Chromium (playwright-core, Debian's /usr/bin/chromium). A first visit shows
  * the key form and no error; then a watch is created with a selector picked on the page's preview
  * and a number condition, edited, tagged, found by search and by tag, its page changes and the word
- * diff shows side by side and inline; another is deleted after a confirmation; watches are exported
+ * diff shows side by side and inline, and its notification target's delivery is shown; another is
+ * deleted after a confirmation; watches are exported
  * and imported; the feed address is made and revoked from the page. Screenshots at 1280 and 420 px
  * (test/output/dashboard/) must show content, and at 420 px nothing may reach past the screen.
  */
@@ -54,6 +55,7 @@ describe('dashboard in Chromium', () => {
   beforeAll(async () => {
     site = startFixtureSite({
       '/timetable': () => new Response(timetable(), { headers: { 'content-type': 'text/html' } }),
+      '/hook': () => new Response(null, { status: 204 }),
       '/news': () => new Response('<html><head><title>Harbour news</title></head><body><main><h1>Harbour news</h1><p>The harbour office opens a new waiting room next spring for ferry passengers.</p></main></body></html>', { headers: { 'content-type': 'text/html' } }),
     });
     trawl = await startTrawlServer({ overrides: { apiKey: KEY, jobs: { pollIntervalMs: 50 } } });
@@ -109,10 +111,11 @@ describe('dashboard in Chromium', () => {
     await page.click('#add-condition');
     await page.fill('#conditions input[name=selector]', '#fare');
     await page.fill('#conditions input[name=above]', '20');
+    await page.fill('#f-notify', site.at('/hook'));
     await page.click('#save-watch');
     await page.locator('#watch-rows a', { hasText: 'Island ferry' }).waitFor();
     let listed = (await trawl.get('/v1/watch', auth)).body.watches;
-    expect(listed).toMatchObject([{ name: 'Island ferry', url: site.at('/timetable'), interval_minutes: 120, tags: ['ferries', 'scotland'], include_selectors: [picked], conditions: [{ selector: '#fare', above: 20 }] }]);
+    expect(listed).toMatchObject([{ name: 'Island ferry', url: site.at('/timetable'), interval_minutes: 120, tags: ['ferries', 'scotland'], include_selectors: [picked], conditions: [{ selector: '#fare', above: 20 }], notify: [site.at('/hook')] }]);
     const id = listed[0].id;
 
     // Edit: rename, a tag more, no condition (so any change notifies), the clock preset off.
@@ -165,6 +168,11 @@ describe('dashboard in Chromium', () => {
     expect(await page.locator('#diff del').allTextContents()).toEqual(['09:12']);
     expect(await page.locator('#diff ins').allTextContents()).toEqual(['09:47']);
     expect(await page.locator('#diff .chg').first().textContent()).toContain('Leaves Leith harbour at 09:1209:47 from pier two');
+    // The notification reached its target: the watch's detail says so.
+    for (let i = 0; i < 100 && (await trawl.get(`/v1/watch/${id}`, auth)).body.notify_status[0]?.outcome !== 'delivered'; i++) await Bun.sleep(50);
+    expect(site.hits.filter((hit) => hit === '/hook')).toHaveLength(1);
+    await page.click(`#watch-rows tr[data-id="${id}"] a.watch-name`);
+    await page.locator('#detail-delivery', { hasText: `${site.at('/hook')}: delivered` }).waitFor();
     await page.click('#timeline-rows tr:last-child button:text("View")');
     await page.locator('#preview', { hasText: '09:12' }).waitFor();
     await page.check('input[name=diff-mode][value=side]');
@@ -189,7 +197,7 @@ describe('dashboard in Chromium', () => {
     await page.click('#transfer-open');
     const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
     const exported = JSON.parse(readFileSync((await jsonDownload.path())!, 'utf8'));
-    expect(exported.watches).toMatchObject([{ url: site.at('/timetable'), name: 'Leith ferry', tags: ['ferries', 'scotland', 'timetable'], include_selectors: [picked], interval_minutes: 120 }]);
+    expect(exported.watches).toMatchObject([{ url: site.at('/timetable'), name: 'Leith ferry', tags: ['ferries', 'scotland', 'timetable'], include_selectors: [picked], interval_minutes: 120, notify: [site.at('/hook')] }]);
     expect(exported.watches[0].id).toBeUndefined();
     const [urlDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-urls')]);
     expect(readFileSync((await urlDownload.path())!, 'utf8')).toBe(`${site.at('/timetable')}\n`);
