@@ -51,6 +51,7 @@ dialog{border:1px solid #dde1e6;border-radius:8px;max-width:min(30rem,92vw)}dial
   table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}
   table.cards tr{border:1px solid #e3e7eb;border-radius:6px;margin-bottom:.6rem;padding:.3rem .4rem}
   table.cards td{border:0;padding:.2rem .3rem}
+  table.cards td.pick{display:inline-block;width:auto;margin-right:1.2rem}
   table.cards td[data-label]::before{content:attr(data-label) ": ";color:#68727d;font-size:12px}
   .condition{grid-template-columns:1fr 1fr 1fr}.condition input:first-child{grid-column:1/-1}
   .diff{font-size:12px}

@@ -53,9 +53,9 @@ export async function openWatch(id: string, snapshot?: string): Promise<void> {
     };
     const tr = el('tr');
     tr.append(
-      cell('From', pick('from', i === toIndex + 1)), cell('To', pick('to', i === toIndex)),
+      Object.assign(cell('From', pick('from', i === toIndex + 1)), { className: 'pick' }), Object.assign(cell('To', pick('to', i === toIndex)), { className: 'pick' }),
       cell('Checked', when(s.checked_at)), cell('Result', outcome(s)),
-      Object.assign(cell('Why', el('span', s.reason ?? '', 'wrap')), { className: 'why' }), cell('What changed', el('span', s.excerpt || s.diff_summary || s.title, 'wrap')),
+      Object.assign(cell('Why', el('span', s.reason ?? '', 'wrap')), { className: 'why' }), cell('What changed', el('span', s.excerpt || s.diff_summary || (s.status === 'initial' ? `First snapshot: ${s.title}` : 'No change'), 'wrap')),
       cell('', button('View', () => void preview(s))),
     );
     rows.append(tr);
