@@ -206,6 +206,15 @@ describe('dashboard in Chromium', () => {
     await page.locator('#message', { hasText: 'Imported 1 watch' }).waitFor();
     expect(await page.locator('#import-results li').allTextContents()).toEqual([`${site.at('/news')}: created`, expect.stringContaining('ftp://example.com/file: Invalid field url') as unknown as string]);
     await page.locator('#watch-count', { hasText: '2 watches' }).waitFor();
+    // The JSON export imports back as the same settings.
+    await page.fill('#import-text', JSON.stringify(exported));
+    await page.click('#import-run');
+    await page.locator('#watch-count', { hasText: '3 watches' }).waitFor();
+    const copies = (await trawl.get('/v1/watch?search=Leith', auth)).body.watches;
+    expect(copies).toHaveLength(2);
+    const copy = copies.find((w: { id: string }) => w.id !== id);
+    expect(copy).toMatchObject(exported.watches[0]);
+    expect(await trawl.call(`/v1/watch/${copy.id}`, { method: 'DELETE', headers: auth })).toMatchObject({ status: 200 });
 
     // The feed: an address made on the page opens the Atom feed with the change; revoked, it is refused.
     await page.click('#feed-open');
