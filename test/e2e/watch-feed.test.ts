@@ -102,6 +102,13 @@ for (const database of testDatabases()) {
       expect((await trawl.get('/v1/watch/feed-token', auth)).body.active).toBe(false);
     }, 30_000);
 
+    test('the OpenAPI document describes the feed (no API key) and its token endpoints', async () => {
+      const { paths } = (await trawl.get('/openapi.json')).body;
+      expect(paths['/v1/watch/feed.atom'].get).toMatchObject({ security: [], responses: { 200: { content: { 'application/atom+xml': {} } }, 401: {} } });
+      expect(Object.keys(paths['/v1/watch/feed-token']).sort()).toEqual(['delete', 'get', 'post']);
+      expect(paths['/v1/watch/feed-token'].post.responses[201].content['application/json'].schema.required).toEqual(['token', 'feed_url', 'created_at']);
+    });
+
     test('entries come newest first, and a feed with no changes is a valid empty feed', async () => {
       const { token } = (await trawl.post('/v1/watch/feed-token', {}, auth)).body;
       const empty = parser.parse(await (await fetch(`${trawl.url}/v1/watch/feed.atom?token=${token}`)).text()).feed;
