@@ -6,12 +6,17 @@
  * time to check (p50/p99/max), and proof that no slot was checked twice (snapshots per slot, and
  * fetches per page).
  *
+ * Every watch has its filters and conditions on — include_selectors, ignore_text, trigger_text,
+ * block_text, only_new_lines, changes "added", a price condition (below and change_percent) and
+ * restock — so each check also fetches the raw HTML, parses it for the price and the JSON-LD
+ * offer, and keeps its seen-lines memory; `--plain` seeds watches without them.
+ *
  * Baseline, in the same run and the same two processes: plain `/v1/scrape` calls (`no_cache`,
  * main content as markdown, the check's scrape) at the same concurrency. The per-check overhead
  * beyond the scrape is the difference in wall time per item at full load and in CPU time of the
  * two processes per item (schedule claims, job bookkeeping, the comparison, snapshot writes).
  *
- *   bun run bench watches [--watches 10000] [--scrapes 2000] [--concurrency 16] [--out FILE]
+ *   bun run bench watches [--watches 10000] [--scrapes 2000] [--concurrency 16] [--plain] [--out FILE]
  *
  * Needs Postgres: DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test
  * (a throwaway schema is created and dropped).
@@ -23,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { packContent } from '../core/features/watch/store.ts';
 import type { WatchTables } from '../core/features/watch/tables.ts';
 import { postgresProcessDatabase } from '../test/helpers/databases.ts';
+import { claimTestRun } from '../test/helpers/test-run.ts';
 import { spawnTrawl, type TrawlProcess } from '../test/helpers/trawl-process.ts';
 import { cpuMs } from './processes.ts';
 import { quantile } from './stats.ts';
@@ -34,6 +40,7 @@ const { values: args } = parseArgs({
     watches: { type: 'string', default: '10000' },
     scrapes: { type: 'string', default: '2000' },
     concurrency: { type: 'string', default: '16' },
+    plain: { type: 'boolean', default: false },
     out: { type: 'string', default: join(ROOT, 'bench/results/watches.json') },
   },
 });
@@ -43,11 +50,29 @@ const CONCURRENCY = Number(args.concurrency);
 const DUE_WINDOW_MS = 60_000;
 const DATABASE = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
+const FILTERED = !args.plain;
 const paragraph = (i: number) => `Harbour bulletin paragraph ${i}: ferries, tides and the fish market keep the town busy from dawn until the evening bell.`;
-/** Every page reads the same, except that every tenth has a revised edition line: 10 % of checks find a change. */
-const article = (n: number) => `<!doctype html><html><head><title>Bulletin</title></head><body><nav><a href="/">Home</a></nav>
+/**
+ * Every page reads the same, except that every tenth has a revised edition line and a lower price:
+ * 10 % of checks find a change, and with the filters on those notify (the price condition). Each
+ * page shows its fetch time, a view counter and a sold-out box that goes with the JSON-LD offer.
+ */
+const article = (n: number) => {
+  const revised = n % 10 === 0;
+  const offer = `{"@context":"https://schema.org","@type":"Product","name":"Tide table","offers":{"@type":"Offer","price":"${revised ? '9.50' : '12.00'}","availability":"https://schema.org/InStock"}}`;
+  return `<!doctype html><html><head><title>Bulletin</title><script type="application/ld+json">${offer}</script></head><body><nav><a href="/">Home</a></nav>
 <main><article><h1>Bulletin</h1>${Array.from({ length: 12 }, (_, i) => `<p>${paragraph(i)}</p>`).join('')}
-<p>Edition ${n % 10 === 0 ? 'revised' : 'first'}. <a href="/more">More</a></p></article></main></body></html>`;
+<p>Updated ${new Date().toISOString().slice(11, 16)} UTC · ${1000 + n} views</p>
+<p>Tide table: <span class="price">${revised ? '9.50' : '12.00'} EUR</span></p>
+<p>Edition ${revised ? 'revised' : 'first'}. <a href="/more">More</a></p></article></main></body></html>`;
+};
+/** The watches' filters and conditions (columns as stored). */
+const filters = FILTERED
+  ? {
+    include_selectors: '["article"]', ignore_text: '["advert*"]', trigger_text: '["bulletin"]', block_text: '["closed for maintenance"]',
+    only_new_lines: 1, changes: 'added', conditions: '[{"selector":".price","below":10,"change_percent":5}]', restock: 1,
+  }
+  : { include_selectors: '[]', ignore_text: '[]', trigger_text: '[]', block_text: '[]', only_new_lines: 0, changes: 'any', conditions: '[]', restock: 0 };
 
 const fetchesPerPath = new Map<string, number>();
 const site = Bun.serve({
@@ -60,6 +85,8 @@ const site = Bun.serve({
 });
 const pageUrl = (kind: 'w' | 's', n: number) => `http://127.0.0.1:${site.port}/${kind}/${n}`;
 
+// Hold this run's lock first: test runs on the same Postgres sweep the schemas of runs without one.
+await claimTestRun(DATABASE);
 const target = await postgresProcessDatabase(DATABASE);
 const db = target.storage.db.withTables<WatchTables>();
 const env = {
@@ -100,19 +127,20 @@ try {
   const firstDue = Date.now() + 5_000;
   const created = new Date().toISOString();
   // The previous snapshot of every watch: what a check of an unrevised page reads.
-  const unrevised = await (await fetch(`${urls[0]}/v1/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: pageUrl('s', 1), only_main_content: true, no_cache: true }) })).json() as { markdown: string };
+  const seedRequest = FILTERED ? { include_selectors: ['article'], only_main_content: false } : { only_main_content: true };
+  const unrevised = await (await fetch(`${urls[0]}/v1/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: pageUrl('s', 1), no_cache: true, ...seedRequest }) })).json() as { markdown: string };
   const seeded = packContent(unrevised.markdown);
+  const observed = FILTERED ? JSON.stringify({ values: [12], stock: 'in' }) : null;
   for (let i = 0; i < WATCHES; i += 500) {
     const ids = Array.from({ length: Math.min(500, WATCHES - i) }, (_, j) => ({ n: i + j, id: crypto.randomUUID() }));
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('watches').values(ids.map(({ n, id }) => ({
         id, workspace_id: 'default', url: pageUrl('w', n), name: `bulletin ${n}`, interval_minutes: 1440, webhook_url: null, active: 1,
-        ignore_selectors: '[]', ignore_text: '[]', include_selectors: '[]', ignore_patterns: '["clock","relative_time","counters","tokens"]',
-        trigger_text: '[]', block_text: '[]', only_new_lines: 0, changes: 'any', conditions: '[]', restock: 0, tags: '[]', notify: '[]', seen_lines: '[]', last_state: 'new', last_checked_at: created, last_changed_at: null, last_error: null, created_at: created, updated_at: created,
+        ignore_selectors: '[]', ignore_patterns: '["clock","relative_time","counters","tokens"]', ...filters, tags: '["bench"]', notify: '[]', seen_lines: '[]', last_state: 'new', last_checked_at: created, last_changed_at: null, last_error: null, created_at: created, updated_at: created,
       }))).execute();
       await trx.insertInto('watch_snapshots').values(ids.map(({ id }) => ({
         id: crypto.randomUUID(), watch_id: id, workspace_id: 'default', content_hash: 'seed', word_count: 230, status: 'initial', title: 'Bulletin',
-        diff_summary: null, word_count_delta: 0, links_added: 0, links_removed: 0, notified: 0, reason: null, excerpt: null, observed: null, content: seeded, due_at: null, checked_at: created,
+        diff_summary: null, word_count_delta: 0, links_added: 0, links_removed: 0, notified: 0, reason: null, excerpt: null, observed, content: seeded, due_at: null, checked_at: created,
       }))).execute();
       await trx.insertInto('schedules').values(ids.map(({ n, id }) => ({
         kind: 'watch.check', subject_id: id, workspace_id: 'default', interval_seconds: 86_400,
@@ -136,7 +164,7 @@ try {
   const watchCpuMs = (cpuOfProcesses() - watchCpu0) / WATCHES;
   await Bun.sleep(3000); // further ticks: a slot claimed twice would show up now
 
-  const rows = await db.selectFrom('watch_snapshots').select(['watch_id', 'due_at', 'checked_at', 'status']).where('due_at', 'is not', null).execute();
+  const rows = await db.selectFrom('watch_snapshots').select(['watch_id', 'due_at', 'checked_at', 'status', 'notified', 'reason']).where('due_at', 'is not', null).execute();
   const lags = rows.map((r) => Date.parse(r.checked_at) - Date.parse(r.due_at!)).sort((a, b) => a - b);
   const lastChecked = Math.max(...rows.map((r) => Date.parse(r.checked_at)));
   const slots = new Set(rows.map((r) => `${r.watch_id} ${r.due_at}`)).size;
@@ -155,7 +183,10 @@ try {
     checks: rows.length,
     distinctSlots: slots,
     pagesFetchedTwice: fetchedTwice,
+    filtersOn: FILTERED,
     statuses: Object.fromEntries(['same', 'changed', 'initial'].map((s) => [s, rows.filter((r) => r.status === s).length])),
+    notified: rows.filter((r) => Number(r.notified) === 1).length,
+    reasons: Object.fromEntries([...new Set(rows.map((r) => r.reason ?? 'null'))].map((reason) => [reason, rows.filter((r) => (r.reason ?? 'null') === reason).length])),
     checksPerSecond: WATCHES / checkSeconds,
     baseline: { scrapes: SCRAPES, scrapesPerSecond: SCRAPES / scrapeSeconds, cpuMsPerScrape: scrapeCpuMs },
     wallMsPerItem: { check: perCheckMs, scrape: perScrapeMs, overhead: perCheckMs - perScrapeMs, ratio: perCheckMs / perScrapeMs },

@@ -95,6 +95,8 @@ export function createCheckWorker(deps: CheckDeps) {
     const comparison = before ? compare(before, current) : null;
     const observed = needsHtml ? observe(version.html, version.markdown, watch.conditions, watch.restock) : null;
     const seen = watch.onlyNewLines ? await store.seenLines(watch.id) : [];
+    // The previous snapshot's lines count as seen too (only_new_lines switched on after it).
+    const seenBefore = watch.onlyNewLines ? new Set([...seen, ...(before?.lines ?? []).map((l) => lineHash(lineIdentity(l)))]) : new Set<string>();
     const decision = decide({
       filters: watch,
       comparison,
@@ -102,8 +104,7 @@ export function createCheckWorker(deps: CheckDeps) {
       previousLines: before?.lines.map((l) => l.raw) ?? [],
       observed,
       previousObserved: previous?.snapshot.observed ?? null,
-      // The previous snapshot's lines count as seen too (only_new_lines switched on after it).
-      seen: new Set([...seen, ...(before?.lines ?? []).map((l) => lineHash(lineIdentity(l)))]),
+      seen: seenBefore,
     });
     const remembered = watch.onlyNewLines && comparison?.changed !== false
       ? rememberLines(seen, [...(before?.lines ?? []), ...current.lines].map(lineIdentity), settings.seenLinesKept)
