@@ -137,12 +137,13 @@ for (const database of testDatabases()) describe(`notify targets (${database.nam
     expect(telegram!.payload.text).toContain(`<a href="${link.replace('&', '&amp;')}">Leith ferry timetable</a>`);
 
     const generic = chat.received('generic');
-    const notified = generic.find((d) => d.path === '/in')!;
-    expect(notified.verified).toBe(true);
-    expect(notified.payload).toMatchObject({ event: 'watch.changed', watch_id: watch.id, url: site.at('/timetable'), title: 'Leith ferry timetable', reason, diff_url: link });
     const spec = generic.find((d) => d.path === '/changed')!;
     expect(spec.verified).toBe(true);
-    expect(Object.keys(spec.payload).sort()).toEqual(['checked_at', 'event', 'summary', 'url', 'watch_id', 'word_count_delta']);
+    expect(Object.keys(spec.payload).sort()).toEqual(['checked_at', 'event', 'excerpt', 'reason', 'summary', 'url', 'watch_id', 'word_count_delta']);
+    const notified = generic.find((d) => d.path === '/in')!;
+    expect(notified.verified).toBe(true);
+    expect(notified.payload).toEqual({ ...spec.payload, title: 'Leith ferry timetable', diff_url: link });
+    expect(notified.payload).toMatchObject({ event: 'watch.changed', watch_id: watch.id, reason, excerpt: snapshot.excerpt });
 
     const [mail] = await smtp.waitFor(1);
     expect(mail!.user).toBe('trawl');

@@ -44,8 +44,7 @@ export const notifyTargetSchema = z.string().max(2048).transform((value, ctx) =>
 export function notifyTargetsSchema(max: number) {
   return z.array(notifyTargetSchema).max(max, `at most ${max} targets`)
     .transform((targets) => [...new Set(targets)])
-    .describe(`Up to ${max} targets told of each change: a Slack, Discord, Teams or Telegram webhook URL gets that platform's message; ` +
-      '`mailto:address` an e-mail (needs `[notify.smtp]`); any other `https://` URL the signed `watch.changed` payload.');
+    .describe('Told of each notifying check: chat webhook URLs (Slack, Discord, Teams, Telegram), mailto:address, other https URLs (signed).');
 }
 
 export interface TargetRules {

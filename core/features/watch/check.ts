@@ -20,8 +20,8 @@ import { compare, contentHash, lineIdentity } from '../diff/compare.ts';
 import { comparableOf, versionOf, versionRequest } from '../diff/page.ts';
 import type { WatchSettings } from './config.ts';
 import { decide, lineHash, rememberLines } from './decide.ts';
-import { observe } from './observe.ts';
 import type { Announcer } from './notify.ts';
+import { observe } from './observe.ts';
 import type { Snapshot, Watch, WatchStore } from './store.ts';
 
 export const CHECK_JOB = 'watch.check';

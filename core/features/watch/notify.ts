@@ -50,7 +50,7 @@ export function changeNotification(watch: Watch, snapshot: Snapshot, link: strin
       heading: snapshot.title || watch.url,
       headingUrl: watch.url,
       title: 'See what changed',
-      text: snapshot.excerpt || snapshot.diffSummary || 'The page changed.',
+      text: snapshot.excerpt || snapshot.diffSummary || 'The text did not change (see the reason).',
       facts: [{ name: 'Reason', value: snapshot.reason ?? 'changed' }],
       link: { url: link, label: 'See what changed' },
       time: snapshot.checkedAt,
@@ -83,7 +83,7 @@ export function createAnnouncer(deps: AnnounceDeps) {
       await notifier.send({
         workspace: watch.workspace, event: CHANGED_EVENT, targets: watch.notify, origin: origin(watch),
         notification: changeNotification(watch, snapshot, link),
-        payload: { ...payload, title: snapshot.title, reason: snapshot.reason, excerpt: snapshot.excerpt, diff_url: link },
+        payload: { ...payload, title: snapshot.title, diff_url: link },
       });
     },
 

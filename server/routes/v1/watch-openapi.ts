@@ -79,6 +79,28 @@ const watchSchema = {
     },
     restock: { type: 'boolean' },
     tags: { type: 'array', items: { type: 'string' } },
+    notify: {
+      type: 'array', items: { type: 'string' },
+      description: 'Targets told of each notifying check beside `webhook_url`: a Slack, Discord, Teams or Telegram webhook URL gets that platform\'s message, ' +
+        '`mailto:address` an e-mail, any other https URL the signed `WatchNotifyEvent`.',
+    },
+    notify_status: {
+      type: 'array',
+      description: 'The last delivery attempt per target (`notify` entries and `webhook_url`) that has been notified; a target not yet notified is absent. ' +
+        'Failed attempts are retried with backoff on the `[webhooks]` schedule, so `retrying` turns into `delivered` or, after the last attempt, `failed`.',
+      items: {
+        type: 'object',
+        required: ['target', 'ok', 'outcome', 'error', 'attempt', 'at'],
+        properties: {
+          target: { type: 'string' },
+          ok: { type: 'boolean', description: 'The last attempt delivered.' },
+          outcome: { type: 'string', enum: ['delivered', 'retrying', 'failed'] },
+          error: { type: ['string', 'null'], description: 'Why the last attempt failed: `receiver answered HTTP 503`, `mail server: … 550 …`, a refused address, …' },
+          attempt: { type: 'integer', description: '1 for the first try.' },
+          at: dateTime('When the attempt ended.'),
+        },
+      },
+    },
     created_at: dateTime('Creation time.'),
   },
 };
@@ -203,10 +225,13 @@ export function watchOpenApi(schemas: Schemas) {
     webhooks: {
       'watch.changed': {
         post: {
-          summary: 'watch.changed: a check found a change',
-          description: 'POSTed to the watch\'s `webhook_url` as this flat JSON object (no envelope), signed per Standard Webhooks with `webhooks.signingSecret` ' +
-            '(unsigned when none is configured), retried with backoff like every delivery; the address passes the SSRF guard.',
-          requestBody: { required: true, content: { 'application/json': { schema: schemaRef('WatchChangedEvent') } } },
+          summary: 'watch.changed: a check notified',
+          description: 'POSTed to the watch\'s `webhook_url` as the flat `WatchChangedEvent` (no envelope), signed per Standard Webhooks with `webhooks.signingSecret` ' +
+            '(unsigned when none is configured), retried with backoff like every delivery; the address passes the SSRF guard. An https `notify` entry that is ' +
+            'no chat platform\'s webhook gets `WatchNotifyEvent` (the same with the message\'s parts added), signed and retried the same way; a Slack, Discord, ' +
+            'Teams or Telegram webhook gets that platform\'s own message (the page title linked to the diff, the excerpt, the reason), and a `mailto:` target an ' +
+            'e-mail (subject `Page changed: <watch name>`, plain text and HTML) through `[notify.smtp]`.',
+          requestBody: { required: true, content: { 'application/json': { schema: { anyOf: [schemaRef('WatchChangedEvent'), schemaRef('WatchNotifyEvent')] } } } },
           responses: { 200: { description: 'Any 2xx: delivered.' } },
         },
       },
@@ -223,6 +248,20 @@ export function watchOpenApi(schemas: Schemas) {
           reason: { type: ['string', 'null'], description: 'Why the check notified: `changed`, `trigger_text "…" appeared`, `.price 18.5 below 20`, `back in stock`, …' },
           excerpt: { type: ['string', 'null'], description: 'A short word-level diff of the page\'s text (`09:12 → 09:47`).' },
         },
+      },
+      WatchNotifyEvent: {
+        allOf: [schemaRef('WatchChangedEvent'), {
+          type: 'object',
+          required: ['title', 'diff_url'],
+          properties: {
+            title: { type: 'string', description: 'The page\'s title.' },
+            diff_url: {
+              type: 'string',
+              description: 'The dashboard showing this snapshot\'s diff: `<server.publicUrl>/dashboard?watch=<id>&to=<snapshot id>` ' +
+                '(without `server.publicUrl`: `http://<server.host>:<server.port>`, `localhost` for an any-address host).',
+            },
+          },
+        }],
       },
     },
   };
