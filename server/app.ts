@@ -4,8 +4,9 @@
  * logic lives here. The app mounts the route modules it is given (server/routes/index.ts by
  * default) that this server serves (cloud-only modules in cloud mode, the admin API with an admin
  * key), resolving each module's services once; `/openapi.json` and `/docs` describe them.
- * Public routes: `/`, `/health`, `/openapi.json`, `/docs` and its assets, `/dashboard` and `/account`
- * (their scripts call the API with the key); `/admin/…` needs the admin key; everything else needs an API key when one is
+ * Public routes: `/`, `/health`, `/openapi.json`, `/docs` and its assets, `/dashboard` and its assets
+ * and `/account` (their scripts call the API with the key), and routes marked `public` that check their
+ * own credential (the watch feed's token); `/admin/…` needs the admin key; everything else needs an API key when one is
  * configured (always in cloud mode), and the key decides the workspace.
  */
 import { Elysia } from 'elysia';
@@ -20,8 +21,9 @@ import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
 import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, type Authenticator } from './auth.ts';
 import { errorResponse, notFound } from './errors.ts';
 import { docsAsset, docsResponse, rootOpenApi, rootResponse } from './docs.ts';
-import { dashboardPage } from './dashboard.ts';
 import { accountPage } from './account-page/index.ts';
+import { dashboardAsset } from './dashboard/assets.ts';
+import { dashboardPage } from './dashboard/page.ts';
 import { createRouteRunner, type RouteRunner } from './metering.ts';
 import { createMcpHttpHandler, mcpOpenApi } from './mcp/http.ts';
 import { createMetricsGuard, metricsOpenApi, metricsResponse } from './metrics-endpoint.ts';
@@ -32,7 +34,7 @@ import { provide, type AnyRouteModule, type Caller, type Route, type RouteEnv } 
 import { builtinRoutes } from './routes/index.ts';
 
 const PUBLIC_PATHS = new Set(['/', '/health', '/openapi.json', '/docs', '/dashboard', '/account']);
-const isPublicPath = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith('/docs/assets/');
+const isPublicPath = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith('/docs/assets/') || path.startsWith('/dashboard/assets/');
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
 /** A WebSocket client cannot set headers: its API key comes as the first offered sub-protocol (as Firecrawl's SDK sends it). */
@@ -89,8 +91,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   const observer = createRequestObserver(metrics, logger);
   const metricsGuard = createMetricsGuard(config, auth);
 
+  // Routes that check their own credential (the watch feed's token); static paths only.
+  const selfAuthenticated = new Set(routes.filter((route) => route.public).map((route) => route.path));
   const authenticate = async (request: Request, path: string): Promise<Caller> => {
-    if (isPublicPath(path)) return PUBLIC_CALLER;
+    if (isPublicPath(path) || selfAuthenticated.has(path)) return PUBLIC_CALLER;
     if (path === '/metrics') {
       await metricsGuard(request.headers.get('authorization'));
       return PUBLIC_CALLER;
@@ -123,9 +127,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     .get('/docs/assets/:tag/:file', ({ request, params, path }) => docsAsset(params.tag, params.file, request) ?? notFound(request.method, path))
     // The page holds no data: its script asks for the key and calls the API with it.
     .get('/dashboard', () => {
-      const { html, headers } = dashboardPage(crypto.randomUUID().replaceAll('-', ''));
+      const { html, headers } = dashboardPage();
       return new Response(html, { headers });
     })
+    .get('/dashboard/assets/:file', ({ request, params, path }) => dashboardAsset(params.file) ?? notFound(request.method, path))
     .get('/account', () => {
       const { html, headers } = accountPage(crypto.randomUUID().replaceAll('-', ''));
       return new Response(html, { headers });

@@ -64,7 +64,8 @@ const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 function addCloudAnswers(paths: Record<string, any>, routes: readonly Route[]): void {
   for (const route of routes) {
     const operation = paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
-    if (!operation || route.path.startsWith('/admin')) continue;
+    // The admin API and self-authenticated public routes (the watch feed) are neither rate-limited nor metered.
+    if (!operation || route.path.startsWith('/admin') || route.public) continue;
     const responses = (operation.responses ??= {});
     responses[429] ??= { ...error('Rate limit exceeded: `Rate limit exceeded: <n> requests per minute; retry after <s> s`'), headers: { 'Retry-After': integerHeader('Seconds until the next minute starts.'), ...rateHeaders } };
     if (route.paid) responses[403] ??= error(`\`${route.paid} requires a paid plan\`: the workspace is on the free plan or its plan has lapsed`);

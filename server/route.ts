@@ -115,6 +115,11 @@ export interface Route<B = any, Q = any> {
    * <admin> needs an admin key of the workspace`, before its body is read (server/metering.ts).
    */
   admin?: string;
+  /**
+   * Served without an API key: the handler authenticates the request itself (the watch feed's
+   * token in the query, for readers that cannot send headers) and runs as the public caller.
+   */
+  public?: true;
   handle(input: RouteRequest<B, Q>): unknown;
 }
 

@@ -98,6 +98,6 @@ describe('migration names', () => {
 
   test('core keeps the names databases have already run; features bring the rest', () => {
     expect(migrationNames([])).toEqual(['0001_initial', '0002_jobs_crawls', '0004_accounts', '0005_schedules', '0006_job_workers']);
-    expect(migrationNames(builtinFeatures)).toEqual(['0001_initial', '0002_jobs_crawls', '0003_webhooks', '0004_accounts', '0005_schedules', '0006_job_workers', 'accounts.0001_usage', 'accounts.0002_leases', 'accounts.0003_key_roles', 'crawl.0001_tables', 'crawl.0002_hosts', 'crawl.0003_retention', 'crawl.0004_waiting', 'lead.0001_batches', 'results.0001_retention', 'social.0001_monitors', 'watch.0001_tables', 'watch.0002_filters', 'watch.0003_notify']);
+    expect(migrationNames(builtinFeatures)).toEqual(['0001_initial', '0002_jobs_crawls', '0003_webhooks', '0004_accounts', '0005_schedules', '0006_job_workers', 'accounts.0001_usage', 'accounts.0002_leases', 'accounts.0003_key_roles', 'crawl.0001_tables', 'crawl.0002_hosts', 'crawl.0003_retention', 'crawl.0004_waiting', 'lead.0001_batches', 'results.0001_retention', 'social.0001_monitors', 'watch.0001_tables', 'watch.0002_filters', 'watch.0003_notify', 'watch.0004_feeds']);
   });
 });

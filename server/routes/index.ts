@@ -22,6 +22,7 @@ import { socialModule } from './v1/social.ts';
 import { searchModule } from './v1/search.ts';
 import { summarizeModule } from './v1/summarize.ts';
 import { usageModule } from './v1/usage.ts';
+import { watchFeedModule } from './v1/watch-feed.ts';
 import { watchModule } from './v1/watch.ts';
 import { webhooksModule } from './v1/webhooks.ts';
 import { v2MapModule } from './v2/map.ts';
@@ -31,7 +32,7 @@ import { v2SearchModule } from './v2/search.ts';
 
 export const builtinRoutes: readonly AnyRouteModule[] = [
   scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule, endpointsModule,
-  leadModule, brandModule, diffModule, watchModule, socialModule, accountModule,
+  leadModule, brandModule, diffModule, watchFeedModule, watchModule, socialModule, accountModule,
   // Firecrawl's v2 wire format over the same features (server/wire/v2).
   v2ScrapeModule, v2RunsModule, v2MapModule, v2SearchModule,
   // Cloud mode only (each module says when it is served): results, usage, and the admin API.

@@ -1,14 +1,16 @@
 /**
  * The watch feature: the `[watch]` section, the watch and snapshot tables, the WatchService for the
- * routes and the dashboard, and the `watch.check` job — a kind on the shared schedule (its slots
- * are claimed by core/jobs/scheduler.ts), metered at one `watchCheck` per check in cloud mode —
- * and the announcer (notify.ts) that tells the targets and keeps their delivery outcomes.
+ * routes and the dashboard, the feed tokens and change feed (feed.ts), and the `watch.check` job — a
+ * kind on the shared schedule (its slots are claimed by core/jobs/scheduler.ts), metered at one
+ * `watchCheck` per check in cloud mode — and the announcer (notify.ts) that tells the targets and
+ * keeps their delivery outcomes.
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { JobTokens } from '../../jobs/index.ts';
 import { CoreTokens, Tokens } from '../../services.ts';
 import { checkMeter, CHECK_JOB, createCheckWorker } from './check.ts';
+import { createFeedStore, feedTokensMigration, type FeedStore, type FeedTables } from './feed.ts';
 import { watchConfigSchema, type WatchSettings } from './config.ts';
 import { watchFiltersMigration } from './migration-filters.ts';
 import { watchNotifyMigration } from './migration-notify.ts';
@@ -22,6 +24,7 @@ import type { WatchTables } from './tables.ts';
 export const WatchTokens = {
   Service: Symbol('WatchService') as InjectionToken<WatchService>,
   Store: Symbol('WatchStore') as InjectionToken<WatchStore>,
+  Feed: Symbol('WatchFeedStore') as InjectionToken<FeedStore>,
   Announcer: Symbol('WatchAnnouncer') as InjectionToken<Announcer>,
 } as const;
 
@@ -31,10 +34,14 @@ export const watchFeature = defineFeature<WatchSettings>({
   name: 'watch',
   description: 'Watches (POST /v1/watch): pages re-scraped on a schedule, a snapshot timeline, and watch.changed to webhook_url and the notify targets when a check notifies.',
   config: watchConfigSchema,
-  migrations: { 'watch.0001_tables': watchTablesMigration, 'watch.0002_filters': watchFiltersMigration, 'watch.0003_notify': watchNotifyMigration },
+  migrations: {
+    'watch.0001_tables': watchTablesMigration, 'watch.0002_filters': watchFiltersMigration, 'watch.0003_notify': watchNotifyMigration,
+    'watch.0004_feeds': feedTokensMigration,
+  },
   tokens: WatchTokens,
   services: [
     service(WatchTokens.Store, (ctx: Ctx) => createWatchStore(ctx.resolve(Tokens.Storage).db.withTables<WatchTables>())),
+    service(WatchTokens.Feed, (ctx: Ctx) => createFeedStore(ctx.resolve(Tokens.Storage).db.withTables<FeedTables>())),
     service(WatchTokens.Service, (ctx: Ctx) => new WatchService({
       store: ctx.resolve(WatchTokens.Store),
       queue: ctx.resolve(JobTokens.Queue),
