@@ -70,7 +70,7 @@ const FEED = `<section id="feed" hidden><div class="row"><h2 class="grow">Atom f
 <p id="feed-state"></p><p id="feed-url" class="feed-url" hidden></p>
 <div class="row"><button type="button" class="primary" id="feed-create">Create feed address</button><button type="button" class="danger" id="feed-revoke">Revoke</button></div></section>`;
 
-const body = () => `<header><h1>Trawl · Watches</h1><span id="message" class="muted" role="status"></span><button id="forget" type="button" hidden>Forget key</button></header>
+const body = () => `<header><h1>Trawl · Watches</h1><span id="message" class="muted" role="status"></span><a href="/account">Account</a><a href="/docs">API reference</a><button id="forget" type="button" hidden>Forget key</button></header>
 <main>
 <section id="key-section" hidden><h2>API key</h2>
 <form id="key-form" class="row"><input id="key" class="grow" type="password" placeholder="trawl_… (leave empty when the server has none)" autocomplete="off">

@@ -7,7 +7,7 @@ export const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
 header{background:#17324d;color:#fff;padding:.7rem 1.5rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
 header h1{font-size:1.15rem;margin:0;flex:1}main{max-width:1180px;margin:1rem auto;padding:0 1rem}
-header #message{color:#dbe4ee}header #message.err{color:#fff;background:#b42318;padding:0 .5rem;border-radius:4px}
+header a{color:#fff}header #message{color:#dbe4ee}header #message.err{color:#fff;background:#b42318;padding:0 .5rem;border-radius:4px}
 section{background:#fff;border:1px solid #dde1e6;border-radius:8px;padding:1rem 1.2rem;margin-bottom:1rem;min-width:0}
 h2{font-size:1.05rem;margin:.1rem 0 .8rem}h3{font-size:.95rem;margin:1rem 0 .4rem}
 table{width:100%;border-collapse:collapse}
