@@ -12,6 +12,7 @@ import type { Storage } from '../../core/services.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
+import { checkAndWait } from '../helpers/watch-check.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../servers/webhook-receiver.ts';
 
 setDefaultTimeout(30_000);
@@ -40,19 +41,6 @@ for (const database of testDatabases()) describe(`watch filters (${database.name
     await storage.close();
   });
 
-  /** A manual check; resolves with the snapshot it appended. */
-  async function check(id: string) {
-    const newest = (await trawl.get(`/v1/watch/${id}`)).body.snapshots[0]?.id;
-    expect((await trawl.post(`/v1/watch/${id}/check`, undefined)).status).toBe(202);
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const [latest] = (await trawl.get(`/v1/watch/${id}`)).body.snapshots;
-      if (latest && latest.id !== newest) return latest;
-      if (Date.now() > deadline) throw new Error(`no new snapshot of watch ${id}`);
-      await Bun.sleep(30);
-    }
-  }
-
   /** A watch of a fixture page with `fields`, its first snapshot taken; `set` changes the page. */
   async function watchPage(name: string, render: () => string, fields: object = {}) {
     bodies.set(`/${name}`, render);
@@ -73,7 +61,7 @@ for (const database of testDatabases()) describe(`watch filters (${database.name
       /** Renders the page with `next` from now on, checks, and answers the snapshot. */
       async step(next: () => string) {
         bodies.set(`/${name}`, next);
-        const snapshot = await check(id);
+        const snapshot = await checkAndWait(trawl, id);
         if (snapshot.notified) notified++;
         return snapshot;
       },

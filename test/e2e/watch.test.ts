@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from '
 import { newSigningSecret } from '../../core/features/webhooks/signing.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
+import { checkAndWait as checkWatch } from '../helpers/watch-check.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../servers/webhook-receiver.ts';
 
 setDefaultTimeout(30_000);
@@ -64,20 +65,7 @@ async function snapshots(id: string, count: number): Promise<any> {
   }
 }
 
-/** A manual check; resolves with the snapshot it appended (the timeline may be at its retention). */
-async function checkAndWait(id: string) {
-  const newest = (await trawl.get(`/v1/watch/${id}`)).body.snapshots[0]?.id;
-  const answer = await trawl.post(`/v1/watch/${id}/check`, undefined);
-  expect(answer.status).toBe(202);
-  expect(answer.body).toEqual({ status: 'checking' });
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const [latest] = (await trawl.get(`/v1/watch/${id}`)).body.snapshots;
-    if (latest && latest.id !== newest) return latest;
-    if (Date.now() > deadline) throw new Error(`no new snapshot of watch ${id}`);
-    await Bun.sleep(30);
-  }
-}
+const checkAndWait = (id: string) => checkWatch(trawl, id);
 
 describe('a watch over its life', () => {
   let id: string;
