@@ -15,10 +15,10 @@ const PAGE = `<!doctype html><html><body>
 <footer><p>Footer</p></footer>
 </body></html>`;
 
-async function run(request: Record<string, unknown>) {
+async function run(request: Record<string, unknown>, page = PAGE) {
   const handler = await selectorsTransform.setup({}, testContext());
   const doc = testDocument({ url: 'https://example.com/', ...request });
-  doc.dom = parseHtmlDocument(PAGE);
+  doc.dom = parseHtmlDocument(page);
   doc.root = doc.dom.body;
   await handler.apply(doc);
   return doc;
@@ -34,6 +34,15 @@ describe('exclude_selectors', () => {
 });
 
 describe('include_selectors', () => {
+  const TIMETABLE = '<table><tbody><tr><th>Leith</th><td class="dep">09:12</td><td class="dep">09:40</td></tr><tr><th>Kirkwall</th><td class="dep">10:05</td></tr></tbody></table>';
+
+  test('a selected cell or row keeps the table around it, so the formats still see a table', async () => {
+    const cells = await run({ includeSelectors: ['td.dep'] }, TIMETABLE);
+    expect(squeeze(cells.root!.innerHTML)).toBe('<table><tbody><tr><td class="dep">09:12</td><td class="dep">09:40</td></tr></tbody></table><table><tbody><tr><td class="dep">10:05</td></tr></tbody></table>');
+    const rows = await run({ includeSelectors: ['tr'] }, TIMETABLE);
+    expect(squeeze(rows.root!.innerHTML)).toBe(`<table>${squeeze(TIMETABLE).slice('<table>'.length, -'</table>'.length)}</table>`);
+  });
+
   test('the content becomes the matches in document order, whatever the selector order', async () => {
     const doc = await run({ includeSelectors: ['#p2', 'nav', '#p1 h2'] });
     expect(squeeze(doc.root!.innerHTML)).toBe('<nav><a href="/">Home</a></nav><h2>First</h2><article class="post" id="p2"><h2>Second</h2><div class="note"><p>Two</p></div></article>');

@@ -1,6 +1,7 @@
 /**
  * Selectors transform: applies the request's `excludeSelectors` (matches are removed) and then
- * its `includeSelectors` (the content becomes the matches, in document order). Every selector
+ * its `includeSelectors` (the content becomes the matches, in document order; a selected cell or
+ * row keeps a table around it). Every selector
  * is checked before anything is fetched (`validate`), so a typo is a 400 naming the field as the
  * caller's wire format calls it, not a half-edited page.
  */
@@ -29,6 +30,40 @@ export function includedMatches(root: Element, selectors: readonly string[]): El
   });
 }
 
+const CELLS = new Set(['TD', 'TH']);
+const SECTIONS = new Set(['THEAD', 'TBODY', 'TFOOT', 'CAPTION', 'COLGROUP']);
+
+/**
+ * Appends a copy of `match` to `container`, inside the table structure it needs: a cell or row
+ * outside a table is no table at all to the formats (markdown drops it), so a selected `td` would
+ * read as empty. Consecutive cells of one row share one row again, consecutive rows one table.
+ */
+function appendInTable(container: Element, match: Element): void {
+  const make = (tag: string) => container.ownerDocument.createElement(tag);
+  const copy = match.cloneNode(true);
+  const tag = match.tagName.toUpperCase();
+  const isCell = CELLS.has(tag);
+  if (!isCell && tag !== 'TR' && !SECTIONS.has(tag)) {
+    container.appendChild(copy);
+    return;
+  }
+  // What the copy joins when the previous match came from the same place: its row, or its rows' section.
+  const source = isCell || tag === 'TR' ? match.parentElement : null;
+  const last = container.lastElementChild as (Element & { source?: Element | null; tag?: string }) | null;
+  if (source && last?.tagName.toUpperCase() === 'TABLE' && last.source === source && last.tag === tag) {
+    (isCell ? last.querySelector('tr:last-child')! : last.querySelector('tbody')!).appendChild(copy);
+    return;
+  }
+  const table = Object.assign(make('table'), { source, tag });
+  if (SECTIONS.has(tag)) table.appendChild(copy);
+  else {
+    const body = table.appendChild(make('tbody'));
+    body.appendChild(isCell ? make('tr') : copy);
+    if (isCell) body.firstElementChild!.appendChild(copy);
+  }
+  container.appendChild(table);
+}
+
 /** The 400 message for the first selector that does not parse, with the field named by `name`; null when all parse. */
 export function selectorProblem(job: Job, name: FieldNamer): string | null {
   try {
@@ -53,7 +88,7 @@ export function applySelectors(doc: PageDocument): void {
   const matches = includedMatches(root, include);
   // A detached container keeps doc.dom whole for formats that read the full page (links).
   const container = root.ownerDocument.createElement('div');
-  for (const match of matches) container.appendChild(match.cloneNode(true));
+  for (const match of matches) appendInTable(container, match);
   doc.root = container;
   if (matches.length === 0) doc.warn('transform', 'transform.selectors', 'include_selectors matched nothing; the content is empty');
 }
