@@ -86,9 +86,8 @@ export const mcpTools: readonly McpTool[] = [
   },
   {
     name: 'watch_create', title: 'Watch a page for changes', method: 'POST', path: '/v1/watch',
-    description: 'Check a page on a schedule and record each change (optionally notifying a webhook). Answers the watch; its snapshots and diffs are at /v1/watch/{id}.',
-    // Where notifications go (`notify`) is left to the API and the dashboard: the tool list stays lean for an agent's context.
-    body: (env) => watchSchemas(watchFeature.settings(env.config)).create.omit({ notify: true }),
+    description: 'Check a page on a schedule and record each change; filters and conditions say what matters, `notify` where to be told (chat webhooks, mailto:, https). Answers the watch; its snapshots and diffs are at /v1/watch/{id}.',
+    body: (env) => watchSchemas(watchFeature.settings(env.config)).create,
     markdown: (watch) => `Watching ${watch.url} every ${watch.interval_minutes} minutes (watch ${watch.id}).`,
   },
   {
