@@ -39,7 +39,7 @@ export function createContentPool(config: Readonly<TrawlConfig>, plugins?: Plugi
   const init = plugins ? { ref: BOOT_TASK, input: { plugins, config } } : undefined;
   // A hostile page grows by ~750 MB a second: the budget is read every 25 ms (a read costs microseconds).
   const sampleMs = 25;
-  return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, collectEveryMs, nice, sampleMs, init, smol: true, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
+  return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, collectEveryMs, nice, sampleMs, init, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
 }
 
 /** Starts every worker and boots its plugins now, not on the first pages (a server at start-up). */
