@@ -3,36 +3,8 @@
  * the browser and every descendant (renderers, GPU, network service). PSS (proportional set size)
  * is used where the kernel offers it, so pages Chromium processes share are not counted twice.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-
-function parentOf(pid: number): number | null {
-  try {
-    // The command name may hold spaces and parentheses: the fields after the last ')' are fixed.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return null;
-  }
-}
-
-/** Every live process below `root` (children, grandchildren …), without `root` itself. */
-export function descendants(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    const parent = parentOf(pid);
-    if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), pid]);
-  }
-  const found: number[] = [];
-  const queue = [...(children.get(root) ?? [])];
-  while (queue.length) {
-    const pid = queue.shift()!;
-    found.push(pid);
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return found;
-}
+import { existsSync, readFileSync } from 'node:fs';
+import { descendants } from '../core/browser/memory.ts';
 
 /** Proportional set size of one process in bytes (resident size where smaps_rollup is missing). */
 export function memoryOf(pid: number): number {

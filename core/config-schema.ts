@@ -129,6 +129,21 @@ export const configSchema = z.strictObject({
     blockResources: z.array(z.enum(['image', 'font', 'media'])).default([]),
     /** Extra Chromium flags, after Trawl's own. */
     args: z.array(z.string().min(1)).default([]),
+    /**
+     * Body bytes of one response the guard proxy passes to Chromium; a longer one is cut, and a page
+     * whose own document is cut answers 422. Stricter than `fetch.maxBodyBytes`: a renderer needs
+     * hundreds of bytes of memory per byte of HTML.
+     */
+    maxResponseBytes: z.number().int().positive().default(8 * 1024 * 1024),
+    /** Body bytes of all a page's responses together (plain HTTP bodies and TLS tunnels); past it the page answers 422. */
+    maxPageBytes: z.number().int().positive().default(32 * 1024 * 1024),
+    /**
+     * One renderer process's resident memory ceiling: a tab past it is killed and its page answers
+     * 422. Its JavaScript heap is capped at half of it (V8's old space). 0 = none.
+     */
+    maxRendererMb: z.number().int().min(0).default(1024),
+    /** How often the browser's processes are measured while pages render (ms). */
+    memorySampleMs: z.number().int().min(10).max(10_000).default(200),
   }).prefault({}),
   jobs: z.strictObject({
     /** A claimed job is another worker's to take once its lease lapses (renewed while it runs). */

@@ -240,6 +240,8 @@ export interface BrowserRequestFailure {
    * with it; the warning listing refused sub-requests leaves it out.
    */
   hint?: string;
+  /** Set when the guard proxy cut the response at a render limit (`browser.maxResponseBytes`): the page itself answers 422. */
+  limit?: boolean;
 }
 
 /** What a job gets from the browser pool: a page in a fresh context of its own. */

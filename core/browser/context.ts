@@ -1,6 +1,6 @@
 /**
- * A browser context ready for one job: its own guard proxy (when the SSRF guard is on, or to chain
- * to the job's outbound proxy), the
+ * A browser context ready for one job: its own guard proxy (always: it enforces the render size
+ * limits, and the SSRF guard when that is on, and chains to the job's outbound proxy), the
  * options every job gets whatever it asks for, WebRTC closed, resource blocking, and one open page. The pool
  * opens one ahead of time (its warm spare) so a job does not wait for Chromium to start a renderer.
  */
@@ -8,18 +8,19 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import type { TrawlConfig } from '../config-schema.ts';
 import type { AddressPolicy } from '../net/http-client.ts';
 import { blockResourceTypes, closeWebRtc } from './guard.ts';
-import { startGuardProxy, type GuardProxy } from './proxy.ts';
+import { startGuardProxy, type GuardProxy, type ProxyLimits } from './proxy.ts';
 
 export interface PreparedContext {
   context: BrowserContext;
   page: Page;
-  proxy: GuardProxy | null;
+  proxy: GuardProxy;
 }
 
 export interface ContextRules {
   fetch: Readonly<TrawlConfig['fetch']>;
-  /** Null when private networks are allowed: no guard proxy then. */
+  /** Null when private networks are allowed: the proxy then checks no address. */
   policy: AddressPolicy | null;
+  limits: ProxyLimits;
   /** Ends the guard's refusals (core/net/address-guard.ts `privateNetworkHint`). */
   refusalHint: string;
   blockResources: ReadonlySet<string>;
@@ -30,14 +31,14 @@ export interface ContextRules {
 }
 
 export async function openContext(browser: Browser, options: BrowserContextOptions | undefined, rules: ContextRules): Promise<PreparedContext> {
-  const proxy = rules.policy || rules.upstream ? await startGuardProxy(rules.fetch, rules.policy, rules.upstream, rules.refusalHint) : null;
+  const proxy = await startGuardProxy(rules.fetch, rules.policy, rules.upstream, rules.refusalHint, rules.limits);
   let context: BrowserContext | undefined;
   try {
     context = await browser.newContext({
       userAgent: rules.userAgent,
       ...options,
       // Chromium sends loopback straight out unless told otherwise; through the guard it goes.
-      ...(proxy ? { proxy: { server: proxy.url, bypass: '<-loopback>' } } : {}),
+      proxy: { server: proxy.url, bypass: '<-loopback>' },
       serviceWorkers: 'block',
       acceptDownloads: false, // a page must not fill the disk with files
     });
@@ -46,7 +47,7 @@ export async function openContext(browser: Browser, options: BrowserContextOptio
     return { context, page: await context.newPage(), proxy };
   } catch (err) {
     await context?.close().catch(() => {});
-    await proxy?.close();
+    await proxy.close();
     throw err;
   }
 }

@@ -47,9 +47,18 @@ export function hostResolverRules(resolve: Readonly<Record<string, string>>): st
   return rules.length ? rules.join(', ') : null;
 }
 
+/**
+ * A renderer's JavaScript heap stops at half its memory ceiling, so a script allocating without end
+ * crashes its own tab (out of memory) well before the pool's watch has to kill it; the DOM and
+ * layout live outside that heap, which is what the watch is for.
+ */
+function heapCap(config: BrowserConfig): string[] {
+  return config.maxRendererMb > 0 ? [`--js-flags=--max-old-space-size=${Math.max(64, Math.floor(config.maxRendererMb / 2))}`] : [];
+}
+
 export function chromiumArgs(config: BrowserConfig, resolve: Readonly<Record<string, string>>): string[] {
   const rules = hostResolverRules(resolve);
-  return [...CHROMIUM_FLAGS, ...(rules ? [`--host-resolver-rules=${rules}`] : []), ...config.args];
+  return [...CHROMIUM_FLAGS, ...heapCap(config), ...(rules ? [`--host-resolver-rules=${rules}`] : []), ...config.args];
 }
 
 export interface LaunchedBrowser {

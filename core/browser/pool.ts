@@ -7,6 +7,9 @@
  * jobs first) and after a crash or disconnect (the jobs it was serving fail with a clear error; the
  * next job gets a new browser). Every job has a deadline; when it passes, its context is closed,
  * which ends whatever the page was doing, and a context that will not close takes the browser down.
+ * Memory: each context's guard proxy bounds the bytes a page loads, and the browser's processes are
+ * watched while jobs run (memory.ts); a tab killed for memory, or a page over its byte budget,
+ * ends its job at once with a 422 naming the setting.
  */
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import type { Logger } from 'pino';
@@ -21,6 +24,7 @@ import type { Metrics } from '../metrics.ts';
 import { fetchFailureReason } from '../net/fetch-reasons.ts';
 import { openContext, type ContextRules, type PreparedContext } from './context.ts';
 import { chromiumMissingReason, launchChromium, type BrowserConfig } from './launch.ts';
+import { BrowserMemoryWatch } from './memory.ts';
 
 export interface BrowserPoolHooks {
   /**
@@ -51,6 +55,8 @@ interface Waiter {
 
 /** How long a context or browser may take to close before it is killed. */
 const CLOSE_GRACE_MS = 5000;
+/** A tab that crashes this soon after the memory watch killed a renderer was that renderer's. */
+const KILL_WINDOW_MS = 5000;
 const shuttingDown = () => new TrawlError('unprocessable', 'Browser rendering is not available: the server is shutting down');
 const crashed = () => fetchFailed('the browser closed unexpectedly while rendering the page (it is restarted for the next request)');
 
@@ -79,6 +85,9 @@ export class ChromiumPool implements BrowserPool {
   private launches = 0;
   private pagesServed = 0;
   private closed = false;
+  private readonly memory: BrowserMemoryWatch;
+  /** The memory watch's last kill: a tab crash soon after it is reported with its message. */
+  private lastKill = { at: -Infinity, message: '' };
 
   constructor(
     private readonly config: BrowserConfig,
@@ -87,11 +96,18 @@ export class ChromiumPool implements BrowserPool {
     hooks: BrowserPoolHooks = {},
     private readonly metrics?: Metrics,
     mode: TrawlConfig['mode'] = 'self-hosted',
+    /** `workers.maxRssMb`: this process and the browser together; 0 = none. */
+    serverBudgetMb = 0,
   ) {
     this.policy = fetch.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
     this.refusalHint = privateNetworkHint(mode);
     this.blockResources = new Set(config.blockResources);
     this.proxies = hooks.proxies ?? new ProxyRouter(fetch);
+    const pids = () => [...this.instances].flatMap((i) => (i.pid !== null && !i.dead ? [i.pid] : []));
+    this.memory = new BrowserMemoryWatch(pids, { maxRendererMb: config.maxRendererMb, maxTotalMb: serverBudgetMb }, config.memorySampleMs, (pid, message) => {
+      this.lastKill = { at: performance.now(), message };
+      this.logger.warn({ pid }, message);
+    });
   }
 
   unavailableReason(): string | null {
@@ -115,8 +131,12 @@ export class ChromiumPool implements BrowserPool {
     const missing = this.unavailableReason();
     if (missing) throw new TrawlError('capability_missing', missing);
     await this.acquire(options.signal);
+    this.memory.start();
     let instance: Instance | undefined;
     let prepared: PreparedContext | undefined;
+    let stop: (err: TrawlError) => void = () => {};
+    const stopped = new Promise<never>((_, reject) => { stop = reject; });
+    stopped.catch(() => {});
     try {
       instance = await this.instance();
       instance.active++;
@@ -124,14 +144,19 @@ export class ChromiumPool implements BrowserPool {
       this.pagesServed++;
       const upstream = this.proxies.route(options.proxy, options.target ? new URL(options.target).hostname : '').url;
       prepared = await this.take(instance, options.context, upstream);
-      return await this.deadline(work({ page: prepared.page, failures: prepared.proxy?.failures ?? [] }), options);
+      prepared.proxy.onLimit = (message) => stop(new TrawlError('unprocessable', message));
+      prepared.page.once('crash', () => {
+        if (performance.now() - this.lastKill.at < KILL_WINDOW_MS) stop(new TrawlError('unprocessable', this.lastKill.message));
+      });
+      return await this.deadline(Promise.race([work({ page: prepared.page, failures: prepared.proxy.failures }), stopped]), options);
     } catch (err) {
       const gone = instance && (instance.dead || !instance.browser.isConnected());
       if (!gone || (err instanceof TrawlError && err.code === 'timeout')) throw err;
       throw this.closed ? shuttingDown() : crashed();
     } finally {
+      if (this.slotsInUse <= 1) this.memory.stop();
       if (prepared && instance) {
-        this.countFailures(prepared.proxy?.failures ?? []);
+        this.countFailures(prepared.proxy.failures);
         await this.closeContext(prepared, instance);
       }
       if (instance) {
@@ -149,6 +174,7 @@ export class ChromiumPool implements BrowserPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.memory.stop();
     for (const waiter of this.waiters.splice(0)) waiter.fail(shuttingDown());
     await this.discardSpare();
     const launching = this.launching;
@@ -201,7 +227,8 @@ export class ChromiumPool implements BrowserPool {
   }
 
   private rules(instance: Instance, upstream: string | null): ContextRules {
-    return { fetch: this.fetch, policy: this.policy, refusalHint: this.refusalHint, blockResources: this.blockResources, userAgent: instance.userAgent, upstream };
+    const limits = { maxResponseBytes: this.config.maxResponseBytes, maxPageBytes: this.config.maxPageBytes };
+    return { fetch: this.fetch, policy: this.policy, limits, refusalHint: this.refusalHint, blockResources: this.blockResources, userAgent: instance.userAgent, upstream };
   }
 
   private async discardSpare(): Promise<void> {
@@ -213,7 +240,7 @@ export class ChromiumPool implements BrowserPool {
 
   private async closeContext(prepared: PreparedContext, instance: Instance): Promise<void> {
     const closed = instance.dead || (await settleWithin(prepared.context.close(), CLOSE_GRACE_MS));
-    await prepared.proxy?.close();
+    await prepared.proxy.close();
     if (closed) return;
     // A renderer stuck in a script can keep its context from closing; the browser goes instead.
     this.logger.warn({ pid: instance.pid }, 'a browser context did not close; killing the browser');
@@ -311,5 +338,5 @@ export class ChromiumPool implements BrowserPool {
 }
 
 export function createBrowserPool(config: Readonly<TrawlConfig>, logger: Logger, hooks: BrowserPoolHooks = {}, metrics?: Metrics): BrowserPool {
-  return new ChromiumPool(config.browser, config.fetch, logger, hooks, metrics, config.mode);
+  return new ChromiumPool(config.browser, config.fetch, logger, hooks, metrics, config.mode, config.workers.maxRssMb);
 }

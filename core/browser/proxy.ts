@@ -8,13 +8,18 @@
  * reach the internal address. Here the check runs in the socket's own lookup (the address checked
  * is the address connected to, so DNS rebinding gains nothing) with the HTTP client's rules.
  *
+ * It is also where a page's size is bounded before Chromium spends memory on it: a response body
+ * past `browser.maxResponseBytes` is cut (one whose length is declared is not started), and once
+ * the page's bodies together — TLS tunnels counted by the bytes they carry — pass
+ * `browser.maxPageBytes`, every connection of the context is closed and the pool is told.
+ *
  * Refused plain-HTTP requests get a 403 from the proxy; refused tunnels a failed CONNECT, which
  * Chromium reports as a network error. Every refusal and upstream failure is recorded with its URL,
  * so the fetcher can say why the page itself failed and which sub-requests were blocked.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { pipeline, Transform, type Duplex } from 'node:stream';
 import type { TrawlConfig } from '../config-schema.ts';
 import type { AddressPolicy } from '../net/http-client.ts';
 import { describeNetworkError, ForbiddenAddressError } from '../net/http-support.ts';
@@ -27,8 +32,18 @@ export interface GuardProxy {
   /** `http://127.0.0.1:<port>`, for the context's proxy setting. */
   url: string;
   readonly failures: readonly BrowserRequestFailure[];
+  /** Told once when the page passes `maxPageBytes` (the pool fails the job with it); set by whoever uses the context. */
+  onLimit?: (message: string) => void;
   close(): Promise<void>;
 }
+
+/** The render limits (`browser.maxResponseBytes`, `browser.maxPageBytes`); null: unbounded. */
+export interface ProxyLimits {
+  maxResponseBytes: number;
+  maxPageBytes: number;
+}
+
+const responseTooLarge = (limits: ProxyLimits) => `a response passed browser.maxResponseBytes (${limits.maxResponseBytes} bytes)`;
 
 /** Headers that describe one hop, never forwarded (RFC 9110 §7.6.1, plus the proxy's own). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -49,15 +64,46 @@ function splitTarget(target: string): { host: string; port: number } | null {
 }
 
 /** `policy` null: private networks allowed (started only to chain to `upstream`). `refusalHint` goes with each refusal recorded. */
-export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, policy: AddressPolicy | null, upstream: string | null = null, refusalHint = ''): Promise<GuardProxy> {
+export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, policy: AddressPolicy | null, upstream: string | null = null, refusalHint = '', limits: ProxyLimits | null = null): Promise<GuardProxy> {
   const guard = createAddressGuard(fetch, policy);
   const failures: BrowserRequestFailure[] = [];
+  let pageBytes = 0;
+  let pageOver = false;
   const sockets = new Set<Duplex>();
   const agent = new http.Agent({ keepAlive: true });
   const record = (url: string, err: unknown, host: string): void => {
     if (failures.length >= MAX_RECORDED) return;
     const refused = err instanceof ForbiddenAddressError;
     failures.push({ url, reason: describeNetworkError(err, host), refused, ...(refused && refusalHint ? { hint: refusalHint } : {}) });
+  };
+  const recordLimit = (url: string, reason: string): void => {
+    if (failures.length < MAX_RECORDED) failures.push({ url, reason, refused: false, limit: true });
+  };
+  /** Counts body bytes against the page's budget; false once it is spent (then every connection is closed). */
+  const spend = (bytes: number): boolean => {
+    pageBytes += bytes;
+    if (!limits || pageBytes <= limits.maxPageBytes) return true;
+    if (!pageOver) {
+      pageOver = true;
+      for (const socket of sockets) socket.destroy();
+      proxy.onLimit?.(`The rendered page is too large: it loaded more than browser.maxPageBytes (${limits.maxPageBytes} bytes)`);
+    }
+    return false;
+  };
+  /** A response's body on its way to Chromium, cut at `maxResponseBytes` or when the page's budget is spent. */
+  const meter = (url: string) => {
+    let seen = 0;
+    return new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        seen += chunk.length;
+        if (limits && seen > limits.maxResponseBytes) {
+          recordLimit(url, responseTooLarge(limits));
+          return done(new Error('response cut'));
+        }
+        if (!spend(chunk.length)) return done(new Error('page budget spent'));
+        done(null, chunk);
+      },
+    });
   };
   const track = (socket: Duplex) => {
     sockets.add(socket);
@@ -72,6 +118,7 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
       return res.writeHead(400).end();
     }
     if (url.protocol !== 'http:') return res.writeHead(400).end();
+    if (pageOver) return res.writeHead(502).end();
     const refusal = guard.hostRefusal(url.hostname);
     if (refusal) {
       record(url.href, refusal, url.hostname);
@@ -109,8 +156,14 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
         record(url.href, statusRefusal(upstream, 407), url.hostname);
         return res.writeHead(502).end();
       }
+      if (limits && Number(answer.headers['content-length']) > limits.maxResponseBytes) {
+        // Declared too long: Chromium gets none of it.
+        answer.destroy();
+        recordLimit(url.href, responseTooLarge(limits));
+        return res.writeHead(502).end();
+      }
       res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
-      answer.pipe(res);
+      pipeline(answer, meter(url.href), res, () => {}); // a cut ends the response early; Chromium sees it incomplete
     });
     outbound.on('error', (err) => {
       record(url.href, err, url.hostname);
@@ -125,6 +178,7 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
   const tunnel = (req: IncomingMessage, client: Duplex, head: Buffer) => {
     track(client);
     const target = splitTarget(req.url ?? '');
+    if (pageOver) return client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
     if (!target) return client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
     const label = `https://${req.url}`;
     const refusal = guard.hostRefusal(target.host);
@@ -143,6 +197,8 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
       connected = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) outbound.write(head);
+      // Counted before the pipe writes: the chunk that spends the budget is not passed on.
+      outbound.on('data', (chunk: Buffer) => { if (!spend(chunk.length)) outbound.destroy(); });
       outbound.pipe(client);
       client.pipe(outbound);
       outbound.on('error', fail);
@@ -178,7 +234,7 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
   });
   const { port } = server.address() as AddressInfo;
 
-  return {
+  const proxy: GuardProxy = {
     url: `http://127.0.0.1:${port}`,
     failures,
     async close() {
@@ -188,4 +244,5 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
       await closed;
     },
   };
+  return proxy;
 }

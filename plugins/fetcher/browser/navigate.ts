@@ -5,7 +5,7 @@
  * (the proxy answers those with a 403/502 or a failed tunnel, which alone would say nothing).
  */
 import type { Page, Response } from 'playwright-core';
-import { fetchFailed, type TrawlError } from '../../../core/errors.ts';
+import { fetchFailed, TrawlError } from '../../../core/errors.ts';
 import type { BrowserRequestFailure } from '../../../core/services.ts';
 
 const NET_REASONS: Record<string, (host: string) => string> = {
@@ -84,5 +84,6 @@ export function assertDelivered(response: Response, failures: readonly BrowserRe
 
 /** The page itself could not be had: the proxy's reason, with the setting that allows a refused address. */
 function recordedPageFailure(recorded: BrowserRequestFailure, cause?: unknown): TrawlError {
+  if (recorded.limit) return new TrawlError('unprocessable', `The rendered page is too large: ${recorded.reason}`, { cause });
   return fetchFailed(recorded.hint ? `${recorded.reason}; ${recorded.hint}` : recorded.reason, cause);
 }

@@ -109,7 +109,7 @@ export function scrapeOpenApi(formats: readonly string[], requestSchema: z.ZodTy
             401: errorBody('Invalid or missing API key'),
             413: errorBody('Request body too large'),
             422: errorBody('The URL could not be fetched or its content not processed, e.g. `Unsupported content: the body is binary (PNG), not text/html`; ' +
-              'or the scrape passed its `timeout` (whole scrape, fetch included: `Scrape timed out after 5000 ms`, answered at the deadline) or the memory limits (`workers.memoryLimitMb`, `workers.maxRssMb`); ' +
+              'or the scrape passed its `timeout` (whole scrape, fetch included: `Scrape timed out after 5000 ms`, answered at the deadline) or the memory limits (`workers.memoryLimitMb`, `workers.maxRssMb`; a rendered page also `browser.maxResponseBytes`, `browser.maxPageBytes`, `browser.maxRendererMb`), the error naming the one passed; ' +
               'or the page is a block, not content: `{error: "Blocked by cloudflare (challenge)", code: "blocked", vendor, kind, status_code}` (never cached or charged; `proxy: "auto"` retries before answering this)'),
             503: errorBody('The server is too busy: its content workers have a full queue (`workers.maxQueue`); retry after the `Retry-After` seconds'),
           },
