@@ -159,7 +159,8 @@ for (const database of testDatabases()) {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'scale', credits: 3 });
       const run = { workspace: workspace.id, runId: 'crawl-1', endpoint: 'crawl', url: 'https://example.com/' };
       const charges = await Promise.all(Array.from({ length: 5 }, () => meter.chargeRun(run, { crawlPage: 1 })));
-      expect(charges.filter(Boolean)).toHaveLength(3);
+      expect(charges.filter((c) => !c.refusal)).toHaveLength(3);
+      expect(charges.filter((c) => c.refusal === 'credits')).toHaveLength(2);
       await meter.refundRun(run, 1);
       const recorded = await meter.record({ workspace: workspace.id, credits: 0, remaining: 1 }, { endpoint: 'crawl', status: 'succeeded', url: 'https://example.com/', runId: 'crawl-1', durationMs: 3, startedAt: nowIso() }, 0);
       const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').selectAll().execute();
