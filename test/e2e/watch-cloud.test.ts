@@ -99,6 +99,9 @@ for (const database of testDatabases()) {
       expect(Date.parse(resumed.last_checked_at)).toBeGreaterThan(Date.parse(checkedAt));
       await until(async () => (await balance(t.id)) === 8);
       expect((await checks()).map((u: any) => u.credits)).toEqual([1, 1]);
+      // The API document lists the refusal on both calls that start checks.
+      const { paths } = (await server.get('/openapi.json', bearer(t.key))).body;
+      for (const operation of [paths['/v1/watch'].post, paths['/v1/watch/{id}/check'].post]) expect(operation.responses[403].description).toContain('plan has lapsed');
     });
 
     test('limits come from the plan: 20 watches and a 60-minute floor by default, what a plan is configured with otherwise', async () => {
