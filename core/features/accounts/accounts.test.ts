@@ -170,6 +170,19 @@ for (const database of testDatabases()) {
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(1);
     });
 
+    test('asynchronous work of a lapsed workspace, or a plan-rated unit on the free plan, is refused with nothing taken', async () => {
+      const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'starter', credits: 50 });
+      const run = { workspace: workspace.id, runId: 'watch-check-1', endpoint: 'watch.check' };
+      expect(await meter.chargeRun(run, { watchCheck: 1 })).toEqual({ credits: 1, remaining: 49 });
+      await accounts.updateWorkspace(workspace.id, { status: 'lapsed' });
+      expect(await meter.chargeRun(run, { watchCheck: 1 })).toEqual({ refusal: 'lapsed' });
+      await accounts.updateWorkspace(workspace.id, { status: 'active', plan: 'free' });
+      expect(await meter.chargeRun(run, { socialCheck: 1 })).toEqual({ refusal: 'paid' });
+      expect(await meter.chargeRun(run, { watchCheck: 1 })).toEqual({ credits: 1, remaining: 48 });
+      await meter.settle();
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(48);
+    });
+
     test('a large balance is leased in blocks: calls are paid without a write each; held credits go back at shutdown', async () => {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'scale', credits: 10_000 });
       const first = await admit(workspace.id);
