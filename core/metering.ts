@@ -131,8 +131,12 @@ export interface Meter {
   finish(workspace: string, usageId: string, outcome: Omit<RunOutcome, 'endpoint' | 'url' | 'runId' | 'startedAt'>, refund: number): Promise<number | null>;
   /** Writes the usage row of a call that started asynchronous work (`runId`), after it returned. */
   record(charge: Charge, outcome: RunOutcome, refund: number): Promise<Recorded>;
-  /** One unit of asynchronous work: charged and added to the run's usage row together; null when the workspace cannot pay. */
-  chargeRun(run: RunRef, units: Units): Promise<{ credits: number; remaining: number } | null>;
+  /**
+   * One unit of asynchronous work: charged and added to the run's usage row together; refused, with
+   * nothing taken, when the workspace cannot pay or its plan (read now, not remembered) does not
+   * allow it: lapsed, or a plan-rated unit on the free plan.
+   */
+  chargeRun(run: RunRef, units: Units): Promise<RunCharge>;
   /** Gives back what chargeRun took, on the run's usage row too. */
   refundRun(run: RunRef, credits: number): Promise<void>;
   /** Resolves once every write handed in by this process so far is in the database. */
@@ -161,12 +165,33 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 
 export const MeterToken = Symbol('Meter') as InjectionToken<Meter>;
 
+/** Why a unit of asynchronous work was not paid: the balance, or the workspace's plan as it stands. */
+export type RunRefusal = 'credits' | 'lapsed' | 'paid';
+
+export type RunCharge = { credits: number; remaining: number; refusal?: undefined } | { refusal: RunRefusal };
+
 /** What a job kind declares when its runs are billable (`FeatureJob.meter`). */
 export interface JobMeter {
   /** The run the job belongs to and the units one run costs; null when this job is free. */
   bill(job: ClaimedJob): Promise<{ run: RunRef; units: Units } | null>;
-  /** The workspace ran out of credits: stop the work the job belongs to, with a status that says so. */
-  exhausted(job: ClaimedJob, run: RunRef): Promise<void>;
+  /**
+   * The run was not paid, so the job did nothing: say why where the user looks, and stop the work
+   * it belongs to (a crawl) or leave a recurring subject (a watch) on its schedule to try again.
+   */
+  refused(job: ClaimedJob, run: RunRef, refusal: RunRefusal): Promise<void>;
+}
+
+/** Why a run stopped, for a crawl's or batch's `error`. */
+export const RUN_REFUSALS: Record<RunRefusal, string> = {
+  credits: 'Insufficient credits: the workspace ran out of credits',
+  lapsed: "The workspace's plan has lapsed",
+  paid: "The workspace's plan does not include this work",
+};
+
+/** What a scheduled or manual check that was not paid records on its subject (`last_error`). */
+export function skippedCheck(refusal: RunRefusal, feature: string): string {
+  if (refusal === 'credits') return `${INSUFFICIENT_CREDITS}: the check was not run`;
+  return refusal === 'lapsed' ? "Skipped: the workspace's plan has lapsed" : `Skipped: ${feature} requires a paid plan`;
 }
 
 /** A handler returns this when it found nothing to do (already done, run stopped): the run is refunded. */
@@ -174,14 +199,18 @@ export const SKIPPED = 'skipped';
 
 export const INSUFFICIENT_CREDITS = 'Insufficient credits';
 
-/** Pays for each run of a declared job before it works; refunds runs that throw or were skipped. */
+/**
+ * Pays for each run of a declared job before it works; refunds runs that throw or were skipped.
+ * This is where every billable job is admitted, scheduled or started by a call: a run the
+ * workspace cannot pay, or its plan no longer allows, does no work and costs nothing.
+ */
 export function meteredJob(handler: JobHandler, declared: JobMeter, meter: Meter, metrics?: Metrics): JobHandler {
   return async (job, signal) => {
     const bill = await declared.bill(job);
     if (!bill) return handler(job, signal);
     const paid = await meter.chargeRun(bill.run, bill.units);
-    if (!paid) {
-      await declared.exhausted(job, bill.run);
+    if (paid.refusal) {
+      await declared.refused(job, bill.run, paid.refusal);
       return SKIPPED;
     }
     metrics?.creditsCharged.inc({ endpoint: job.kind }, paid.credits);

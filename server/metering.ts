@@ -3,8 +3,9 @@
  *
  * Cloud mode: every call is admitted (core/metering.ts `admit`) before its handler runs, which
  * checks the key again (401 for a key revoked since it was remembered), the plan as it stands (403
- * `… requires a paid plan` for a paid feature on a free or lapsed workspace, and for any metered
- * call of a lapsed one), counts the call against the workspace's rate limit (429 with Retry-After;
+ * `… requires a paid plan` for a paid feature on the free plan; `This workspace's plan has lapsed:
+ * …` for a paid feature, a metered call or one starting billable work (`billable`) of a lapsed
+ * workspace), counts the call against the workspace's rate limit (429 with Retry-After;
  * `X-RateLimit-*` on every answer) and, for a metered route, takes its price (402 `Insufficient
  * credits`, before any work) — mostly without a database write, from what the process holds
  * (core/features/accounts/purse.ts). A metered call reads its query and body first (400 before
@@ -213,7 +214,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       Object.assign(request, await readMeteredInput(route, input.request, caller));
       return metered(route, request, caller, headers);
     }
-    const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid) });
+    const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid), metered: route.billable });
     checkAdmission(route, caller, admitted, headers);
     checkRole(route, caller);
     Object.assign(request, await readInput(route, input.request));

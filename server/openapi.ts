@@ -55,7 +55,9 @@ const CLOUD_DESCRIPTION =
   'answer with `X-Credits-Used`, `X-Credits-Remaining` and `X-Usage-Id` (the usage-log row, see GET /v1/results/run/{usage_log_id}). ' +
   'Crawl and batch pages are charged as they are scraped; a run whose workspace runs out of credits stops with status `failed` and ' +
   'error `Insufficient credits: …`, keeping the pages it has. Free and lapsed workspaces get 403 `… requires a paid plan` on paid ' +
-  'features; a lapsed workspace may read (results, usage, runs) but not start billable work. Every workspace has a per-minute rate ' +
+  'features; a lapsed workspace may read (results, usage, runs) but not start billable work (403 `This workspace\'s plan has lapsed: …`, ' +
+  'watches and their checks included); its watches\' and monitors\' scheduled checks are skipped uncharged, with `last_error` saying ' +
+  'so, and run again once the workspace is active. Every workspace has a per-minute rate ' +
   'limit by plan: 429 with `Retry-After` past it; `X-RateLimit-*` headers on every answer.';
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -68,7 +70,8 @@ function addCloudAnswers(paths: Record<string, any>, routes: readonly Route[]): 
     if (!operation || route.path.startsWith('/admin') || route.public) continue;
     const responses = (operation.responses ??= {});
     responses[429] ??= { ...error('Rate limit exceeded: `Rate limit exceeded: <n> requests per minute; retry after <s> s`'), headers: { 'Retry-After': integerHeader('Seconds until the next minute starts.'), ...rateHeaders } };
-    if (route.paid) responses[403] ??= error(`\`${route.paid} requires a paid plan\`: the workspace is on the free plan or its plan has lapsed`);
+    if (route.paid) responses[403] ??= error(`\`${route.paid} requires a paid plan\` on the free plan; \`This workspace's plan has lapsed: … requires a paid plan\` when the plan has lapsed`);
+    if (route.billable) responses[403] ??= error('The workspace\'s plan has lapsed: `This workspace\'s plan has lapsed: … requires a paid plan`; the checks this call would start are not run');
     if (!route.meter) continue;
     responses[402] ??= { ...error('`Insufficient credits`: the balance cannot pay for this call; nothing was done'), headers: creditHeaders };
     responses[403] ??= error('The workspace\'s plan has lapsed: `… requires a paid plan`');

@@ -111,6 +111,12 @@ export interface Route<B = any, Q = any> {
    */
   paid?: string;
   /**
+   * Starts work that its job charges later (a watch's checks) rather than the call itself: a lapsed
+   * workspace gets 403 `This workspace's plan has lapsed: …` before the handler runs, as a metered
+   * call does (cloud mode).
+   */
+  billable?: true;
+  /**
    * For admin keys only, named for the answer: a `member` key gets 403 `This key's role is member:
    * <admin> needs an admin key of the workspace`, before its body is read (server/metering.ts).
    */

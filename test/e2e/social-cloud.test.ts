@@ -2,11 +2,14 @@
  * Social monitors and audience export in cloud mode, on SQLite and Postgres: free and lapsed
  * workspaces get 403 on every social route; a monitor check (the first, manual or scheduled) costs
  * the plan rate on a usage row of its own (Starter 5, Scale 1); an audience call reserves
- * `max_pages` pages at the plan rate and gives back the pages it did not fetch.
+ * `max_pages` pages at the plan rate and gives back the pages it did not fetch. A monitor of a
+ * workspace that lapsed (or moved to the free plan) is skipped on schedule, uncharged and without
+ * asking the source, `last_error` saying why, and checked again once the workspace is active.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Storage } from '../../core/services.ts';
 import { ADMIN_KEY, admin, bearer, cloudTenants } from '../helpers/cloud-tenants.ts';
+import type { SocialTables } from '../../core/features/social/tables.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startXApiServer, X_TEST_TOKEN, type XApiServer } from '../servers/x-api.ts';
@@ -29,7 +32,7 @@ for (const database of testDatabases()) {
       server = await startTrawlServer({
         storage,
         env: { TRAWL_PLUGINS_SOCIAL_X_BEARER_TOKEN: X_TEST_TOKEN, TRAWL_PLUGINS_SOCIAL_X_BASE_URL: api.url },
-        overrides: { mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 50 } },
+        overrides: { mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 50, scheduleTickSeconds: 1 } },
       });
     });
     afterAll(async () => {
@@ -72,6 +75,43 @@ for (const database of testDatabases()) {
       const scale = await tenant('scale', 10);
       await server.post('/v1/social/monitors', { kind: 'search', target: 'tide' }, bearer(scale.key));
       await until(async () => (await balance(scale.id)) === 9);
+    });
+
+    test('a lapsed or free workspace\'s monitors are skipped on schedule, uncharged, and checked again once it is active', async () => {
+      const t = await tenant('starter', 100);
+      const created = await server.post('/v1/social/monitors', { kind: 'search', target: 'lapse' }, bearer(t.key));
+      const id = created.body.id;
+      await until(async () => (await balance(t.id)) === 95);
+      const row = () => storage.db.withTables<SocialTables>().selectFrom('social_monitors').select(['last_error', 'last_checked_at']).where('id', '=', id).executeTakeFirstOrThrow();
+      await until(async () => (await row()).last_checked_at !== null);
+      const checkedAt = (await row()).last_checked_at;
+      const patch = (body: object) => server.call(`/admin/workspaces/${t.id}`, { method: 'PATCH', headers: admin, body });
+      const makeDue = () => storage.db.updateTable('schedules').set({ next_due_at: new Date(Date.now() - 1000).toISOString() }).where('subject_id', '=', id).execute();
+      const asked = () => api.requests.filter((r) => r.query.get('query')?.includes('lapse')).length;
+      const askedBefore = asked();
+
+      await patch({ status: 'lapsed' });
+      for (const [method, path, body] of [['POST', '/v1/social/monitors', { kind: 'search', target: 'more' }], ['POST', `/v1/social/monitors/${id}/check`, undefined]] as const) {
+        const refused = await server.call(path, { method, headers: bearer(t.key), body });
+        expect([refused.status, refused.body.error]).toEqual([403, `This workspace's plan has lapsed: ${method} ${path.replace(id, ':id')} requires a paid plan`]);
+      }
+      await makeDue();
+      await until(async () => (await row()).last_error !== null);
+      expect(await row()).toEqual({ last_error: "Skipped: the workspace's plan has lapsed", last_checked_at: checkedAt });
+
+      // Back on a plan but the free one: still skipped, for the plan's reason.
+      await patch({ status: 'active', plan: 'free' });
+      await makeDue();
+      await until(async () => (await row()).last_error !== "Skipped: the workspace's plan has lapsed");
+      expect(await row()).toEqual({ last_error: 'Skipped: Social monitoring requires a paid plan', last_checked_at: checkedAt });
+      expect([asked(), await balance(t.id)]).toEqual([askedBefore, 95]);
+
+      await patch({ plan: 'starter' });
+      await makeDue();
+      await until(async () => (await row()).last_checked_at !== checkedAt);
+      expect((await row()).last_error).toBeNull();
+      expect(asked()).toBe(askedBefore + 1);
+      await until(async () => (await balance(t.id)) === 90);
     });
 
     test('audience pages cost the plan rate; pages not fetched are given back', async () => {

@@ -1,12 +1,14 @@
 /**
  * Watches in cloud mode, on SQLite and Postgres: each check, the first, manual or scheduled, costs
  * one `watchCheck` credit on a usage row of its own; a workspace without credit gets no check and
- * the watch says why in `last_error` (and stays active). Limits (watches per workspace, interval
- * floor) are the plan's. Watches are scoped to their workspace.
+ * the watch says why in `last_error` (and stays active). A lapsed workspace starts no watch work:
+ * create and check (HTTP and MCP) answer 403, its scheduled checks are skipped uncharged with
+ * `last_error` saying so, and run again once the operator makes it active. Limits (watches per
+ * workspace, interval floor) are the plan's. Watches are scoped to their workspace.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Storage } from '../../core/services.ts';
-import { ADMIN_KEY, bearer, cloudTenants } from '../helpers/cloud-tenants.ts';
+import { ADMIN_KEY, admin, bearer, cloudTenants } from '../helpers/cloud-tenants.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
@@ -25,7 +27,7 @@ for (const database of testDatabases()) {
       storage = await database.open();
       server = await startTrawlServer({
         storage,
-        overrides: { mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 50 }, plans: { scale: { maxWatches: 22, minWatchIntervalMinutes: 5 } } },
+        overrides: { mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 50, scheduleTickSeconds: 1 }, plans: { scale: { maxWatches: 22, minWatchIntervalMinutes: 5 } } },
       });
     });
     afterAll(async () => {
@@ -60,6 +62,46 @@ for (const database of testDatabases()) {
       const checks = usage.body.runs.filter((u: any) => u.endpoint === 'watch.check');
       expect(checks.length).toBe(2);
       expect(checks.every((u: any) => u.credits === 1)).toBe(true);
+    });
+
+    test('a lapsed workspace starts no watch work; its scheduled checks are skipped uncharged and resume once it is active', async () => {
+      const t = await tenant('starter', 10);
+      const created = await server.post('/v1/watch', { url: site.at('/page') }, bearer(t.key));
+      const id = created.body.id;
+      const detail = async () => (await server.get(`/v1/watch/${id}`, bearer(t.key))).body;
+      await until(async () => (await detail()).snapshots.length === 1 && (await balance(t.id)) === 9);
+      const checkedAt = (await detail()).last_checked_at;
+      const setStatus = (status: string) => server.call(`/admin/workspaces/${t.id}`, { method: 'PATCH', headers: admin, body: { status } });
+      const makeDue = () => storage.db.updateTable('schedules').set({ next_due_at: new Date(Date.now() - 1000).toISOString() }).where('subject_id', '=', id).execute();
+      expect((await setStatus('lapsed')).body.status).toBe('lapsed');
+
+      const lapsed = (call: string) => ({ status: 403, body: { error: `This workspace's plan has lapsed: ${call} requires a paid plan` } });
+      expect(await server.post('/v1/watch', { url: site.at('/page?again') }, bearer(t.key))).toMatchObject(lapsed('POST /v1/watch'));
+      expect(await server.post(`/v1/watch/${id}/check`, undefined, bearer(t.key))).toMatchObject(lapsed('POST /v1/watch/:id/check'));
+      const tool = await server.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'watch_create', arguments: { url: site.at('/page?mcp') } } },
+        { ...bearer(t.key), accept: 'application/json, text/event-stream' });
+      expect(tool.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining("This workspace's plan has lapsed") }] });
+      expect((await server.get('/v1/watch', bearer(t.key))).body.watches.map((w: any) => w.id)).toEqual([id]);
+
+      await makeDue();
+      await until(async () => (await detail()).last_error !== null);
+      expect(await detail()).toMatchObject({ active: true, last_error: "Skipped: the workspace's plan has lapsed", last_checked_at: checkedAt, snapshots: [expect.anything()] });
+      expect(await balance(t.id)).toBe(9);
+      const checks = async () => (await server.get('/v1/usage?endpoint=watch.check', bearer(t.key))).body.runs;
+      expect((await checks()).map((u: any) => u.credits)).toEqual([1]);
+
+      // Active again: the next slot runs and is charged, with nothing to do by hand.
+      expect((await setStatus('active')).body.status).toBe('active');
+      await makeDue();
+      await until(async () => (await detail()).snapshots.length === 2);
+      const resumed = await detail();
+      expect(resumed.last_error).toBeNull();
+      expect(Date.parse(resumed.last_checked_at)).toBeGreaterThan(Date.parse(checkedAt));
+      await until(async () => (await balance(t.id)) === 8);
+      expect((await checks()).map((u: any) => u.credits)).toEqual([1, 1]);
+      // The API document lists the refusal on both calls that start checks.
+      const { paths } = (await server.get('/openapi.json', bearer(t.key))).body;
+      for (const operation of [paths['/v1/watch'].post, paths['/v1/watch/{id}/check'].post]) expect(operation.responses[403].description).toContain('plan has lapsed');
     });
 
     test('limits come from the plan: 20 watches and a 60-minute floor by default, what a plan is configured with otherwise', async () => {

@@ -159,7 +159,8 @@ for (const database of testDatabases()) {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'scale', credits: 3 });
       const run = { workspace: workspace.id, runId: 'crawl-1', endpoint: 'crawl', url: 'https://example.com/' };
       const charges = await Promise.all(Array.from({ length: 5 }, () => meter.chargeRun(run, { crawlPage: 1 })));
-      expect(charges.filter(Boolean)).toHaveLength(3);
+      expect(charges.filter((c) => !c.refusal)).toHaveLength(3);
+      expect(charges.filter((c) => c.refusal === 'credits')).toHaveLength(2);
       await meter.refundRun(run, 1);
       const recorded = await meter.record({ workspace: workspace.id, credits: 0, remaining: 1 }, { endpoint: 'crawl', status: 'succeeded', url: 'https://example.com/', runId: 'crawl-1', durationMs: 3, startedAt: nowIso() }, 0);
       const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').selectAll().execute();
@@ -167,6 +168,19 @@ for (const database of testDatabases()) {
       expect(rows[0]).toMatchObject({ id: recorded.usageId, run_id: 'crawl-1', status: 'succeeded', endpoint: 'crawl' });
       expect(Number(rows[0]!.credits)).toBe(2);
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(1);
+    });
+
+    test('asynchronous work of a lapsed workspace, or a plan-rated unit on the free plan, is refused with nothing taken', async () => {
+      const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'starter', credits: 50 });
+      const run = { workspace: workspace.id, runId: 'watch-check-1', endpoint: 'watch.check' };
+      expect(await meter.chargeRun(run, { watchCheck: 1 })).toEqual({ credits: 1, remaining: 49 });
+      await accounts.updateWorkspace(workspace.id, { status: 'lapsed' });
+      expect(await meter.chargeRun(run, { watchCheck: 1 })).toEqual({ refusal: 'lapsed' });
+      await accounts.updateWorkspace(workspace.id, { status: 'active', plan: 'free' });
+      expect(await meter.chargeRun(run, { socialCheck: 1 })).toEqual({ refusal: 'paid' });
+      expect(await meter.chargeRun(run, { watchCheck: 1 })).toEqual({ credits: 1, remaining: 48 });
+      await meter.settle();
+      expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(48);
     });
 
     test('a large balance is leased in blocks: calls are paid without a write each; held credits go back at shutdown', async () => {

@@ -10,7 +10,8 @@
  */
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../../config-schema.ts';
-import { priceOf, type Meter, type RateLimiter, type RunRef } from '../../metering.ts';
+import { TrawlError } from '../../errors.ts';
+import { priceOf, type Meter, type RateLimiter, type RunRef, type Units } from '../../metering.ts';
 import type { Account, Plan, WorkspaceStore } from '../../storage/workspaces.ts';
 import { nowIso, readInt } from '../../storage/values.ts';
 import type { AccountsDb, AccountsExecutor } from './tables.ts';
@@ -28,12 +29,22 @@ import { createPurse } from './purse.ts';
  */
 const newUsageId = () => Bun.randomUUIDv7();
 
-/** What the plan says of a call, as the workspace stands now. */
+/** What the plan says of a call, as the workspace stands now: a lapsed workspace is told so, whatever its plan. */
 export function refusalOf(call: { metered?: boolean; paid?: boolean }, account: Pick<Account, 'plan' | 'status'> | null): 'lapsed' | 'paid' | null {
   if (!account) return null;
-  if (call.paid && (account.plan === 'free' || account.status === 'lapsed')) return 'paid';
-  if (call.metered && account.status === 'lapsed') return 'lapsed';
+  if ((call.metered || call.paid) && account.status === 'lapsed') return 'lapsed';
+  if (call.paid && account.plan === 'free') return 'paid';
   return null;
+}
+
+/** A unit's price on the plan, or null when the plan has no rate for it (a paid feature on the free plan). */
+function planPrice(units: Units, plan: Plan, config: Pick<TrawlConfig, 'credits' | 'plans'>): number | null {
+  try {
+    return priceOf(units, plan, config);
+  } catch (err) {
+    if (err instanceof TrawlError && err.code === 'forbidden') return null;
+    throw err;
+  }
 }
 
 /** Adds `credits` to the run's usage row, creating it (status `running`) when its call is not recorded yet. */
@@ -165,11 +176,13 @@ export function createLedger({ db, dialect, workspaces, config, limiter, retenti
 
     async chargeRun(run, units) {
       const account = await accountOf(run.workspace);
-      if (!account) return null;
-      const credits = priceOf(units, account.plan, config);
+      if (!account) return { refusal: 'credits' };
+      if (account.status === 'lapsed') return { refusal: 'lapsed' };
+      const credits = planPrice(units, account.plan, config);
+      if (credits === null) return { refusal: 'paid' };
       if (credits === 0) return { credits, remaining: account.credits };
       const paid = await purse.pay(run.workspace, credits, credits);
-      if (!paid.charged) return null;
+      if (!paid.charged) return { refusal: 'credits' };
       await db.transaction().execute(async (trx) => {
         await spend(trx, purse.leaseOf(run.workspace), credits);
         await addToRun(trx, run, credits);

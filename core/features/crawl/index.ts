@@ -33,7 +33,7 @@ import { eventPayload } from './present.ts';
 import { NOTIFY_JOB } from './record.ts';
 import { CrawlService } from './service.ts';
 import { ACTIVE_STATUSES, createCrawlStore, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
-import { INSUFFICIENT_CREDITS, modelFormatUnits, type JobMeter } from '../../metering.ts';
+import { modelFormatUnits, RUN_REFUSALS, type JobMeter } from '../../metering.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { CrawlTables } from './tables.ts';
 
@@ -67,7 +67,7 @@ const runMs = (run: { createdAt: string; completedAt: string | null }) => (run.c
 
 /**
  * What a page costs in cloud mode: one `crawlPage` (or `batchItem`), charged to the run's usage row
- * before the page is scraped. When the workspace cannot pay, the run stops: status `failed` with
+ * before the page is scraped. When the workspace cannot pay (or its plan has lapsed), the run stops: status `failed` with
  * an error that says why, its queued pages cancelled, the pages already scraped kept.
  */
 function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMeter {
@@ -81,13 +81,13 @@ function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMet
         units: { [run.kind === 'crawl' ? 'crawlPage' : 'batchItem']: 1, ...modelFormatUnits(storedRequest(run.kind, run.request).scrapeOptions.formats) },
       };
     },
-    async exhausted(_job, ref) {
-      const error = (run: RunRow) => `${INSUFFICIENT_CREDITS}: the workspace ran out of credits after ${run.completed} page${run.completed === 1 ? '' : 's'}`;
+    async refused(_job, ref, refusal) {
+      const error = (run: RunRow) => `${RUN_REFUSALS[refusal]} after ${run.completed} page${run.completed === 1 ? '' : 's'}`;
       const run = await store.fail(ref.runId, error, (db, specs) => queue.insert(db, specs), NOTIFY_JOB);
       if (!run) return;
       await queue.cancelGroup(run.id);
       queue.poke([NOTIFY_JOB]);
-      logger.info({ id: run.id, kind: run.kind, workspace: run.workspace, completed: run.completed }, `${run.kind} stopped: insufficient credits`);
+      logger.info({ id: run.id, kind: run.kind, workspace: run.workspace, completed: run.completed }, `${run.kind} stopped: ${RUN_REFUSALS[refusal]}`);
     },
   };
 }

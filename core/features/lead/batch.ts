@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import { badRequest, TrawlError, type ErrorCode } from '../../errors.ts';
-import { INSUFFICIENT_CREDITS, SKIPPED, type JobMeter } from '../../metering.ts';
+import { RUN_REFUSALS, SKIPPED, type JobMeter } from '../../metering.ts';
 import { receiverRefusal } from '../../net/receiver.ts';
 import type { TrawlConfig } from '../../config-schema.ts';
 import type { FieldNamer } from '../../plugin.ts';
@@ -104,9 +104,9 @@ export class LeadBatchService {
       if (!batch || batch.status === 'completed') return null;
       return { run: { workspace: batch.workspace, runId: batch.id, endpoint: 'lead_batch' }, units: { leadBatchItem: 1 } };
     },
-    exhausted: async (job) => {
+    refused: async (job, _run, refusal) => {
       const target = LeadBatchService.target(job);
-      if (target) await this.record(target.batch, target.position, { error: `${INSUFFICIENT_CREDITS}: the workspace ran out of credits` });
+      if (target) await this.record(target.batch, target.position, { error: RUN_REFUSALS[refusal] });
     },
   };
 

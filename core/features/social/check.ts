@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { asTrawlError, TrawlError } from '../../errors.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
-import { SKIPPED, type JobMeter } from '../../metering.ts';
+import { SKIPPED, skippedCheck, type JobMeter } from '../../metering.ts';
 import type { SocialHandler, SocialPost } from '../../plugin.ts';
 import type { ClaimedJob, EventBus } from '../../services.ts';
 import { nowIso } from '../../storage/values.ts';
@@ -106,7 +106,7 @@ export function createCheckWorker(deps: CheckDeps) {
   return { handle, onFailed };
 }
 
-/** Cloud mode: one `socialCheck` (the plan rate) per check, scheduled or manual. */
+/** Cloud mode: one `socialCheck` (the plan rate) per check, scheduled or manual; none while the workspace is lapsed or free. */
 export function checkMeter(store: MonitorStore): JobMeter {
   return {
     async bill(job) {
@@ -114,8 +114,9 @@ export function checkMeter(store: MonitorStore): JobMeter {
       if (!m) return null;
       return { run: { workspace: m.workspace, runId: job.id, endpoint: 'social.check', url: `social:${m.kind}:${m.target}`.slice(0, 500) }, units: { socialCheck: 1 } };
     },
-    async exhausted(job) {
-      await store.recordError(subjectOf(job).subject, 'Insufficient credits: the check was not run');
+    async refused(job, _run, refusal) {
+      // The source is not asked (nor its quota spent); the monitor stays on its schedule.
+      await store.recordError(subjectOf(job).subject, skippedCheck(refusal, 'Social monitoring'));
     },
   };
 }

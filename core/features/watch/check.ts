@@ -12,7 +12,7 @@
  */
 import type { Logger } from 'pino';
 import { asTrawlError, TrawlError } from '../../errors.ts';
-import { SKIPPED, type JobMeter } from '../../metering.ts';
+import { SKIPPED, skippedCheck, type JobMeter } from '../../metering.ts';
 import type { Scraper } from '../../scrape.ts';
 import type { ClaimedJob } from '../../services.ts';
 import { nowIso } from '../../storage/values.ts';
@@ -141,7 +141,7 @@ export function createCheckWorker(deps: CheckDeps) {
   return { handle, onFailed };
 }
 
-/** Cloud mode: one `watchCheck` per check, scheduled or manual, on a usage row of its own. */
+/** Cloud mode: one `watchCheck` per check, scheduled or manual, on a usage row of its own; none while the workspace's plan has lapsed. */
 export function checkMeter(store: WatchStore): JobMeter {
   return {
     async bill(job) {
@@ -149,8 +149,9 @@ export function checkMeter(store: WatchStore): JobMeter {
       if (!watch) return null;
       return { run: { workspace: watch.workspace, runId: job.id, endpoint: 'watch.check', url: watch.url }, units: { watchCheck: 1 } };
     },
-    async exhausted(job) {
-      await store.recordFailure(payloadOf(job).subject, 'Insufficient credits: the check was not run', null);
+    async refused(job, _run, refusal) {
+      // Not checked: last_checked_at stays; the watch stays on its schedule and runs again once the workspace can pay.
+      await store.recordFailure(payloadOf(job).subject, skippedCheck(refusal, 'Watches'), null);
     },
   };
 }

@@ -2,7 +2,8 @@
  * Watches over HTTP: `POST/GET /v1/watch`, `GET/PATCH/DELETE /v1/watch/{id}`, `POST
  * /v1/watch/{id}/check` and `GET /v1/watch/{id}/diff` (two snapshots compared; the dashboard's
  * diff view), all scoped to the caller's workspace (another workspace's id answers 404). Checks
- * are billed by the check job itself (one `watchCheck` each, scheduled or manual).
+ * are billed by the check job itself (one `watchCheck` each, scheduled or manual); creating a
+ * watch and asking for a check start billable work, refused to a lapsed workspace (cloud mode).
  */
 import { z } from 'zod';
 import { badRequest } from '../../../core/errors.ts';
@@ -61,7 +62,7 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, maxBody: nu
 
   return [
     {
-      method: 'POST', path: '/v1/watch', body: 'manual',
+      method: 'POST', path: '/v1/watch', body: 'manual', billable: true,
       async handle({ request, workspace, caller }) {
         const body = await readJsonBody(request, schemas.create, maxBody);
         const limits = watchLimits(settings, config, caller.account);
@@ -119,7 +120,7 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, maxBody: nu
       },
     },
     {
-      method: 'POST', path: '/v1/watch/:id/check',
+      method: 'POST', path: '/v1/watch/:id/check', billable: true,
       async handle({ params, workspace }) {
         await watches.check(workspace, params.id!);
         return Response.json({ status: 'checking' }, { status: 202 });
