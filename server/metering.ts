@@ -29,7 +29,7 @@ import type { Account, Plan } from '../core/storage/workspaces.ts';
 import { nowIso } from '../core/storage/values.ts';
 import { invalidKey, memberRefused, type Authenticator } from './auth.ts';
 import { readJsonBody } from './body.ts';
-import { readQuery } from './query.ts';
+import { checkParams, readQuery } from './query.ts';
 import { errorResponse, type ErrorPresenter } from './errors.ts';
 import type { Caller, Route, RouteMeter, RouteRequest } from './route.ts';
 
@@ -111,16 +111,17 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     }
   }
 
-  /** The declared query and body (400 on either); the query is checked for every route, with or without a body. */
-  async function readInput(route: Route, request: Request): Promise<Pick<RouteRequest, 'query' | 'body'>> {
+  /** The path's ids (404 when malformed), the declared query and body (400 on either); checked for every route, with or without a body. */
+  async function readInput(route: Route, request: Request, params: Record<string, string>): Promise<Pick<RouteRequest, 'query' | 'body'>> {
+    checkParams(route, params);
     const query = readQuery(route, request) as RouteRequest['query'];
     return { query, body: route.input ? await readJsonBody(request, route.input, maxBody, route.emptyBody) : undefined };
   }
 
   /** The input of a metered call; a remembered key is read again before a bad query or body is answered 400 (a revoked key stays 401). */
-  async function readMeteredInput(route: Route, request: Request, caller: Caller): Promise<Pick<RouteRequest, 'query' | 'body'>> {
+  async function readMeteredInput(route: Route, request: Request, params: Record<string, string>, caller: Caller): Promise<Pick<RouteRequest, 'query' | 'body'>> {
     try {
-      return await readInput(route, request);
+      return await readInput(route, request, params);
     } catch (err) {
       if (!(await auth.refresh(caller))) throw invalidKey();
       throw err;
@@ -210,13 +211,13 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     if (route.meter) {
       checkRole(route, caller);
       Object.assign(headers, creditHeaders(0, account.credits));
-      Object.assign(request, await readMeteredInput(route, input.request, caller));
+      Object.assign(request, await readMeteredInput(route, input.request, input.params, caller));
       return metered(route, request, caller, headers);
     }
     const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid) });
     checkAdmission(route, caller, admitted, headers);
     checkRole(route, caller);
-    Object.assign(request, await readInput(route, input.request));
+    Object.assign(request, await readInput(route, input.request, input.params));
     return withHeaders(toResponse(await route.handle(request)), headers);
   }
 
@@ -227,7 +228,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       const limit = limiter && caller.scope === 'workspace' ? config.rateLimit.perMinute : undefined;
       if (limit !== undefined) checkRate(await limiter!.hit(caller.workspace, limit), headers);
       checkRole(route, caller);
-      const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, ...(await readInput(route, input.request)), usage: {} }));
+      const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, ...(await readInput(route, input.request, input.params)), usage: {} }));
       return limit === undefined ? response : withHeaders(response, headers);
     } catch (err) {
       return withHeaders(errorResponse(err, logger, { method: input.request.method, path: route.path }, present), headers, true);
