@@ -37,6 +37,8 @@ export const configSchema = z.strictObject({
     publicUrl: z.url({ protocol: /^https?$/ }).optional(),
     /** WebSocket connections open at once (the /v2 watchers); more are answered 503. */
     maxWebSockets: z.number().int().min(0).max(100_000).default(100),
+    /** WebSocket connections one workspace may hold open at once, so that one cannot take every slot; more are answered 503. */
+    maxWebSocketsPerWorkspace: z.number().int().min(0).max(100_000).default(20),
   }).prefault({}),
   storage: z.strictObject({
     dataDir: z.string().min(1).default('./data'),

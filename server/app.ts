@@ -140,7 +140,15 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     app.route(route.method, route.path, ({ request, params, caller, server }) =>
       inContext(request, () => run(route, { request, params: params as Record<string, string>, server }, caller, present)), { parse: 'none' });
   }
-  mountSockets(app, mounted.flatMap(({ module, services }) => module.sockets?.(services, env) ?? []), config.server.maxWebSockets, logger);
+  mountSockets(app, mounted.flatMap(({ module, services }) => module.sockets?.(services, env) ?? []), {
+    maxOpen: config.server.maxWebSockets, maxPerWorkspace: config.server.maxWebSocketsPerWorkspace, logger,
+    authorizationOf: (request) => request.headers.get('authorization') ?? socketKey(request),
+    async admit(authorization) {
+      const caller = await auth.verify(authorization);
+      return { caller, headers: await run.admitUpgrade(caller) };
+    },
+    stillValid: (authorization) => auth.verify(authorization).then(() => true, (err) => (err instanceof TrawlError && err.status === 401 ? false : Promise.reject(err))),
+  });
   const mcp = createMcpHttpHandler(api, trawl.version, config.server.maxBodyBytes, metrics);
   app.all('/mcp', ({ request, caller }) => inContext(request, () => mcp(request, caller, observer.requestId(request))), { parse: 'none' });
   if (config.metrics.enabled) app.get('/metrics', () => metricsResponse(metrics));

@@ -47,7 +47,14 @@ export interface RouteRunnerDeps {
 }
 
 export type RunInput = Pick<RouteRequest, 'request' | 'params' | 'server'>;
-export type RouteRunner = (route: Route, input: RunInput, caller: Caller, present?: ErrorPresenter) => Promise<Response>;
+export type RouteRunner = ((route: Route, input: RunInput, caller: Caller, present?: ErrorPresenter) => Promise<Response>) & {
+  /**
+   * A WebSocket upgrade, admitted as one unmetered request of `caller` (server/sockets.ts): counted
+   * against the workspace's rate limit, the key checked in the database in cloud mode. Throws the
+   * refusal (401, 429); answers the rate-limit headers.
+   */
+  admitUpgrade(caller: Caller): Promise<Record<string, string>>;
+};
 
 const toResponse = (result: unknown): Response => (result instanceof Response ? result : Response.json(result));
 
@@ -88,7 +95,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
   }
 
   /** What the database said at admission, as answers: 401, 403, 429, 402 — in that order. */
-  function checkAdmission(route: Route, caller: Caller, admitted: Admitted, headers: Record<string, string>): void {
+  function checkAdmission(route: Pick<Route, 'paid' | 'method' | 'path'>, caller: Caller, admitted: Admitted, headers: Record<string, string>): void {
     if (!admitted.keyValid) {
       auth.forget(caller.keyHash!);
       throw invalidKey();
@@ -205,6 +212,22 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     }
   }
 
+  /** An unmetered call counted and checked (cloud mode): the key, the plan for a paid route, the rate limit. */
+  async function admitUnmetered(route: Pick<Route, 'paid' | 'method' | 'path'>, caller: Caller, headers: Record<string, string>): Promise<void> {
+    const account = caller.account!;
+    const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid) });
+    checkAdmission(route, caller, admitted, headers);
+  }
+
+  /** Self-hosted mode: the configured rate limit, if any, for a workspace's call. */
+  async function countSelfHosted(caller: Caller, headers: Record<string, string>): Promise<boolean> {
+    const limit = limiter && caller.scope === 'workspace' ? config.rateLimit.perMinute : undefined;
+    if (limit !== undefined) checkRate(await limiter!.hit(caller.workspace, limit), headers);
+    return limit !== undefined;
+  }
+
+  const cloudCaller = (caller: Caller) => Boolean(meter && caller.scope === 'workspace' && caller.account);
+
   async function cloud(route: Route, input: RunInput, caller: Caller, headers: Record<string, string>): Promise<Response> {
     const account = caller.account!;
     const request: RouteRequest = { ...input, workspace: caller.workspace, caller, body: undefined, query: {}, usage: {} };
@@ -214,24 +237,30 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       Object.assign(request, await readMeteredInput(route, input.request, input.params, caller));
       return metered(route, request, caller, headers);
     }
-    const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid) });
-    checkAdmission(route, caller, admitted, headers);
+    await admitUnmetered(route, caller, headers);
     checkRole(route, caller);
     Object.assign(request, await readInput(route, input.request, input.params));
     return withHeaders(toResponse(await route.handle(request)), headers);
   }
 
-  return async (route, input, caller, present) => {
+  const run = async (route: Route, input: RunInput, caller: Caller, present?: ErrorPresenter) => {
     const headers: Record<string, string> = {};
     try {
-      if (meter && caller.scope === 'workspace' && caller.account) return await cloud(route, input, caller, headers);
-      const limit = limiter && caller.scope === 'workspace' ? config.rateLimit.perMinute : undefined;
-      if (limit !== undefined) checkRate(await limiter!.hit(caller.workspace, limit), headers);
+      if (cloudCaller(caller)) return await cloud(route, input, caller, headers);
+      const counted = await countSelfHosted(caller, headers);
       checkRole(route, caller);
       const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, ...(await readInput(route, input.request, input.params)), usage: {} }));
-      return limit === undefined ? response : withHeaders(response, headers);
+      return counted ? withHeaders(response, headers) : response;
     } catch (err) {
       return withHeaders(errorResponse(err, logger, { method: input.request.method, path: route.path }, present), headers, true);
     }
   };
+  return Object.assign(run, {
+    async admitUpgrade(caller: Caller) {
+      const headers: Record<string, string> = {};
+      if (cloudCaller(caller)) await admitUnmetered({ method: 'GET', path: 'WebSocket' }, caller, headers);
+      else await countSelfHosted(caller, headers);
+      return headers;
+    },
+  });
 }
