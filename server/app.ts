@@ -42,6 +42,18 @@ function socketKey(request: Request): string | null {
   return offered ? `Bearer ${offered}` : null;
 }
 
+/**
+ * A request whose line and headers pass `server.maxHeaderBytes`: the JSON 431 (Bun itself answers a
+ * bare one only past its larger `--max-http-header-size`); undefined for any other.
+ */
+function oversizedHeaders(request: Request, maxBytes: number): Response | undefined {
+  const url = new URL(request.url);
+  let size = request.method.length + url.pathname.length + url.search.length + 'HTTP/1.1'.length + 4;
+  for (const [name, value] of request.headers) size += name.length + value.length + 4;
+  if (size <= maxBytes) return undefined;
+  return Response.json({ error: `Request line and headers exceed ${maxBytes} bytes (server.maxHeaderBytes): send long input in a JSON body` }, { status: 431 });
+}
+
 type Mounted = Array<{ module: AnyRouteModule; services: Record<string, unknown> }>;
 
 /** What a server serves: the mounted routes, their OpenAPI document and the runner that admits, meters and runs them. */
@@ -103,7 +115,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   };
 
   const app = new Elysia()
-    .onRequest(({ request, set }) => observer.start(request, set.headers))
+    .onRequest(({ request, set }) => {
+      observer.start(request, set.headers);
+      return oversizedHeaders(request, config.server.maxHeaderBytes);
+    })
     .onAfterResponse(({ request, route, response }) => observer.finish(request, route, response))
     .onError(({ code, error, request, path }) => {
       const present = presenterFor(path);
