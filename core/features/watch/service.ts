@@ -14,6 +14,7 @@ import { CHECK_JOB } from './check.ts';
 import type { WatchSettings } from './config.ts';
 import type { NewWatch, Snapshot, Watch, WatchPatch, WatchStore } from './store.ts';
 import type { Window } from '../../storage/values.ts';
+import { lockUntilCommit } from '../../storage/locks.ts';
 
 export interface WatchServiceDeps {
   store: WatchStore;
@@ -45,6 +46,8 @@ export class WatchService {
   async create(workspace: string, input: NewWatch): Promise<Watch> {
     const { settings, scheduler, queue } = this.deps;
     const watch = await this.store.db.transaction().execute(async (trx) => {
+      // Simultaneous creates count one after the other, so none passes the limit.
+      await lockUntilCommit(trx, `watch.create:${workspace}`);
       if ((await this.store.count(workspace, trx)) >= settings.maxPerWorkspace) {
         throw new TrawlError('conflict', `Watch limit reached: at most ${settings.maxPerWorkspace} watches per workspace`);
       }
