@@ -120,9 +120,11 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
 
   /** The path's ids (404 when malformed), the declared query and body (400 on either); checked for every route, with or without a body. */
   async function readInput(route: Route, request: Request, params: Record<string, string>): Promise<Pick<RouteRequest, 'query' | 'body'>> {
-    checkParams(route, params);
     const query = readQuery(route, request) as RouteRequest['query'];
-    return { query, body: route.input ? await readJsonBody(request, route.input, maxBody, route.emptyBody) : undefined };
+    const body = route.input ? await readJsonBody(request, route.input, maxBody, route.emptyBody) : undefined;
+    // After the query and body, so a malformed id answers as an unknown one does (a bad body is 400 either way).
+    checkParams(route, params);
+    return { query, body };
   }
 
   /** The input of a metered call; a remembered key is read again before a bad query or body is answered 400 (a revoked key stays 401). */

@@ -24,12 +24,22 @@ export const refusesUnknownQuery = (path: string) => STRICT_PREFIXES.some((prefi
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WORKSPACE_ID = /^[\w.-]{1,64}$/;
 
-/** What an id in a path names, by the route's path, for the 404 (the first match wins). */
-const ID_NAMES: Array<[prefix: string, name: string]> = [
-  ['/v1/watch/', 'Watch'], ['/v1/crawl/', 'Crawl'], ['/v1/batch/', 'Batch'], ['/v1/webhooks/', 'Webhook'],
-  ['/v1/social/monitors/', 'Monitor'], ['/v1/lead/batch/', 'Lead batch'], ['/v1/results/run/', 'Run'],
-  ['/v1/results/', 'Result'], ['/v1/keys/', 'Key'], ['/admin/keys/', 'Key'], ['/admin/workspaces/', 'Workspace'],
+/**
+ * What an id in a path names, by the route's path (the first match wins), and whether the 404 shows
+ * the id: the same message the route's own lookup gives an unknown one.
+ */
+const ID_NAMES: Array<[prefix: string, name: string, showsId: boolean]> = [
+  ['/v1/watch/', 'Watch', false], ['/v1/crawl/', 'Crawl', true], ['/v1/batch/', 'Batch', true], ['/v1/webhooks/', 'Webhook', false],
+  ['/v1/social/monitors/', 'Monitor', false], ['/v1/lead/batch/', 'Lead batch', true], ['/v1/results/run/', 'Run', true],
+  ['/v1/results/', 'Result', true], ['/v1/keys/', 'Key', true], ['/admin/keys/', 'Key', true], ['/admin/workspaces/', 'Workspace', true],
 ];
+
+/** `Crawl not found: <id>` (the first 64 characters, control characters written out) or `Watch not found`. */
+function unknownId(path: string, id: string): TrawlError {
+  const [, name = 'Resource', showsId = false] = ID_NAMES.find(([prefix]) => path.startsWith(prefix)) ?? [];
+  const shown = id.slice(0, 64).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return new TrawlError('not_found', showsId ? `${name} not found: ${shown}` : `${name} not found`);
+}
 
 const isIdParam = (name: string) => name === 'id' || name.endsWith('_id');
 
@@ -44,10 +54,7 @@ export function checkParams(route: Route, params: Record<string, string> | undef
   for (const [name, value] of Object.entries(params ?? {})) {
     if (refusesUnknownQuery(route.path) && isIdParam(name)) {
       const workspace = route.path.startsWith('/admin/workspaces/');
-      if (!(UUID.test(value) || (workspace && WORKSPACE_ID.test(value)))) {
-        const named = ID_NAMES.find(([prefix]) => route.path.startsWith(prefix))?.[1] ?? 'Resource';
-        throw new TrawlError('not_found', `${named} not found`);
-      }
+      if (!(UUID.test(value) || (workspace && WORKSPACE_ID.test(value)))) throw unknownId(route.path, value);
     } else if (value.includes('\0')) {
       throw badRequest(`Invalid path parameter ${name}: contains a NUL character`);
     }
