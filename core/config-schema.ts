@@ -41,6 +41,14 @@ export const configSchema = z.strictObject({
     publicUrl: z.url({ protocol: /^https?$/ }).optional(),
     /** WebSocket connections open at once (the /v2 watchers); more are answered 503. */
     maxWebSockets: z.number().int().min(0).max(100_000).default(100),
+    /** WebSocket connections one workspace may hold open at once, so that one cannot take every slot; more are answered 503. */
+    /**
+     * The request line (path and query) and headers together, in bytes: past it the answer is a JSON
+     * 431. Bun refuses past its own `--max-http-header-size` (16 KiB unless the start command raises
+     * it; `bun start` and the image raise it to 64 KiB) with a bare 431 before Trawl sees the request.
+     */
+    maxHeaderBytes: z.number().int().min(1024).max(1_048_576).default(16_384),
+    maxWebSocketsPerWorkspace: z.number().int().min(0).max(100_000).default(20),
   }).prefault({}),
   storage: z.strictObject({
     dataDir: z.string().min(1).default('./data'),

@@ -156,7 +156,7 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   features.forEach((feature, i) => {
     for (const job of feature.jobs?.(contexts[i]!) ?? []) {
       // Cloud mode charges declared jobs through the registered Meter; self-hosted runs them as they are.
-      const handler = job.meter && meter ? meteredJob(job.handler, job.meter, meter, metrics) : job.handler;
+      const handler = job.meter && meter ? meteredJob(job.handler, job.meter, meter, metrics, logger) : job.handler;
       jobs.handle(job.kind, handler, job.options);
       if (job.schedule) scope.resolve(JobTokens.Scheduler).register(job.kind, job.schedule === true ? {} : job.schedule);
     }

@@ -7,6 +7,7 @@
  * atomic balance and the usage log) is the accounts feature's.
  */
 import type { Metrics } from './metrics.ts';
+import type { Logger } from 'pino';
 import type { InjectionToken } from 'tsyringe';
 import type { TrawlConfig } from './config-schema.ts';
 import { TrawlError } from './errors.ts';
@@ -139,6 +140,8 @@ export interface Meter {
   chargeRun(run: RunRef, units: Units): Promise<RunCharge>;
   /** Gives back what chargeRun took, on the run's usage row too. */
   refundRun(run: RunRef, credits: number): Promise<void>;
+  /** Closes a run's usage row with its outcome (status, error, duration, `finished_at`): runs that are one job each (a check). */
+  finishRun(run: RunRef, outcome: Pick<RunOutcome, 'status' | 'error' | 'durationMs'>): Promise<void>;
   /** Resolves once every write handed in by this process so far is in the database. */
   settle(): Promise<void>;
   /** At shutdown: writes what is pending and gives back the credits this process holds. */
@@ -172,6 +175,8 @@ export type RunCharge = { credits: number; remaining: number; refusal?: undefine
 
 /** What a job kind declares when its runs are billable (`FeatureJob.meter`). */
 export interface JobMeter {
+  /** Each job is a run of its own (a check): its usage row is closed with the job's outcome, not left `running`. */
+  ownRun?: boolean;
   /** The run the job belongs to and the units one run costs; null when this job is free. */
   bill(job: ClaimedJob): Promise<{ run: RunRef; units: Units } | null>;
   /**
@@ -204,7 +209,7 @@ export const INSUFFICIENT_CREDITS = 'Insufficient credits';
  * This is where every billable job is admitted, scheduled or started by a call: a run the
  * workspace cannot pay, or its plan no longer allows, does no work and costs nothing.
  */
-export function meteredJob(handler: JobHandler, declared: JobMeter, meter: Meter, metrics?: Metrics): JobHandler {
+export function meteredJob(handler: JobHandler, declared: JobMeter, meter: Meter, metrics?: Metrics, logger?: Logger): JobHandler {
   return async (job, signal) => {
     const bill = await declared.bill(job);
     if (!bill) return handler(job, signal);
@@ -219,14 +224,21 @@ export function meteredJob(handler: JobHandler, declared: JobMeter, meter: Meter
       await meter.refundRun(bill.run, paid.credits);
       metrics?.creditsRefunded.inc({ endpoint: job.kind }, paid.credits);
     };
+    const started = performance.now();
+    // A row that cannot be closed costs its bookkeeping, never the job's outcome (a retry would run it again).
+    const finish = (status: RunOutcome['status'], error?: string) => declared.ownRun
+      ? meter.finishRun(bill.run, { status, error, durationMs: performance.now() - started }).catch((err) => logger?.error({ err, run: bill.run.runId }, 'could not finish a usage row'))
+      : undefined;
     let outcome: Awaited<ReturnType<JobHandler>>;
     try {
       outcome = await handler(job, signal);
     } catch (err) {
       await refund();
+      await finish('failed', err instanceof Error ? err.message : String(err));
       throw err;
     }
     if (outcome === SKIPPED) await refund();
+    await finish(outcome === SKIPPED ? 'failed' : 'succeeded', outcome === SKIPPED ? 'Not run: nothing to do, or the check was put off; refunded' : undefined);
     return outcome;
   };
 }

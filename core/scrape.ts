@@ -127,16 +127,34 @@ export class Scraper {
       const notes = this.unusedOptions(job, name);
       const noted = (outcome: ScrapeOutcome): ScrapeOutcome => (notes.length ? { ...outcome, result: { ...outcome.result, warnings: [...notes, ...outcome.result.warnings] } } : outcome);
 
-      const cacheTtl = Math.min(this.config.storage.cacheTtlSeconds, request.maxAgeMs === undefined ? Infinity : Math.floor(request.maxAgeMs / 1000));
-      if (this.results && !request.noCache && cacheTtl > 0) {
-        const hit = await this.results.findFresh(workspace, 'scrape', job.url, optionsHash(job), cacheTtl);
-        // A 429 or 5xx page said "not now": answering it again from the cache would repeat the refusal.
-        if (hit && !isTransientStatus((hit.output as unknown as ScrapeResult).metadata?.statusCode)) return noted({ result: hit.output as unknown as ScrapeResult, resultId: hit.id, cached: true, timings: {} });
-      }
-      return noted(await this.run(job, combined, timeout.signal));
+      const hit = await this.fromCache(job);
+      return noted(hit ?? await this.run(job, combined, timeout.signal));
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The kept answer `scrape` would give without fetching, or null. A caller that must queue before
+   * a fetch (a crawl's per-host politeness slot) asks first, so a kept page waits for no slot; it
+   * then scrapes with `noCache`, which skips only this lookup.
+   */
+  async cached(request: ScrapeRequest, workspace: string, name: FieldNamer = internalNames): Promise<ScrapeOutcome | null> {
+    const job = createJob(request, workspace, AbortSignal.any([]));
+    this.validate(job, name);
+    const hit = await this.fromCache(job);
+    const notes = hit ? this.unusedOptions(job, name) : [];
+    return hit && notes.length ? { ...hit, result: { ...hit.result, warnings: [...notes, ...hit.result.warnings] } } : hit;
+  }
+
+  private async fromCache(job: Job): Promise<ScrapeOutcome | null> {
+    const { request } = job;
+    const cacheTtl = Math.min(this.config.storage.cacheTtlSeconds, request.maxAgeMs === undefined ? Infinity : Math.floor(request.maxAgeMs / 1000));
+    if (!this.results || request.noCache || cacheTtl <= 0) return null;
+    const hit = await this.results.findFresh(job.workspace, 'scrape', job.url, optionsHash(job), cacheTtl);
+    // A 429 or 5xx page said "not now": answering it again from the cache would repeat the refusal.
+    if (!hit || isTransientStatus((hit.output as unknown as ScrapeResult).metadata?.statusCode)) return null;
+    return { result: hit.output as unknown as ScrapeResult, resultId: hit.id, cached: true, timings: {} };
   }
 
   /** The pipeline, raced against the signal so a stage that does not listen to it still ends on time. */

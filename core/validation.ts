@@ -54,3 +54,27 @@ export function invalidInput(error: z.ZodError, input: unknown, name: Namer = as
   const details = error.issues.slice(0, 20).map((issue) => ({ code: issue.code, path: issue.path.map((key) => (typeof key === 'number' ? key : name(String(key)))), message: issue.message }));
   return new TrawlError('bad_request', describeZodError(error, input, name), { details });
 }
+
+/**
+ * Where a parsed JSON value holds U+0000 (in a string or a key), as the caller names the field
+ * (`include_selectors[2]`), or null. No store keeps it (Postgres text refuses it outright, SQLite
+ * would keep it), so it is refused at the door and both databases answer the same.
+ */
+export function nulField(value: unknown): string | null {
+  // A stack, not recursion: a body nested thousands deep cannot overflow it.
+  const pending: Array<{ node: unknown; path: PropertyKey[] }> = [{ node: value, path: [] }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { node, path } = next;
+    if (typeof node === 'string' && node.includes('\0')) return pathOf(path, asIs) || 'body';
+    if (node === null || typeof node !== 'object') continue;
+    for (const [key, item] of Object.entries(node).reverse()) {
+      // A key holding NUL is named with it written out, so the message itself stays printable.
+      if (key.includes('\0')) return pathOf([...path, key.replaceAll('\0', '\\u0000')], asIs);
+      pending.push({ node: item, path: [...path, Array.isArray(node) ? Number(key) : key] });
+    }
+  }
+  return null;
+}
+
+/** The 400 for text holding U+0000; `field` is named as the caller sent it. */
+export const nulRefused = (field: string) => new TrawlError('bad_request', `Invalid field ${field}: contains a NUL character`);

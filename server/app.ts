@@ -44,6 +44,18 @@ function socketKey(request: Request): string | null {
   return offered ? `Bearer ${offered}` : null;
 }
 
+/**
+ * A request whose line and headers pass `server.maxHeaderBytes`: the JSON 431 (Bun itself answers a
+ * bare one only past its larger `--max-http-header-size`); undefined for any other.
+ */
+function oversizedHeaders(request: Request, maxBytes: number): Response | undefined {
+  const url = new URL(request.url);
+  let size = request.method.length + url.pathname.length + url.search.length + 'HTTP/1.1'.length + 4;
+  for (const [name, value] of request.headers) size += name.length + value.length + 4;
+  if (size <= maxBytes) return undefined;
+  return Response.json({ error: `Request line and headers exceed ${maxBytes} bytes (server.maxHeaderBytes): send long input in a JSON body` }, { status: 431 });
+}
+
 type Mounted = Array<{ module: AnyRouteModule; services: Record<string, unknown> }>;
 
 /** What a server serves: the mounted routes, their OpenAPI document and the runner that admits, meters and runs them. */
@@ -107,7 +119,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   };
 
   const app = new Elysia()
-    .onRequest(({ request, set }) => observer.start(request, set.headers))
+    .onRequest(({ request, set }) => {
+      observer.start(request, set.headers);
+      return oversizedHeaders(request, config.server.maxHeaderBytes);
+    })
     .onAfterResponse(({ request, route, response }) => observer.finish(request, route, response))
     .onError(({ code, error, request, path }) => {
       const present = presenterFor(path);
@@ -145,7 +160,15 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     app.route(route.method, route.path, ({ request, params, caller, server }) =>
       inContext(request, () => run(route, { request, params: params as Record<string, string>, server }, caller, present)), { parse: 'none' });
   }
-  mountSockets(app, mounted.flatMap(({ module, services }) => module.sockets?.(services, env) ?? []), config.server.maxWebSockets, logger);
+  mountSockets(app, mounted.flatMap(({ module, services }) => module.sockets?.(services, env) ?? []), {
+    maxOpen: config.server.maxWebSockets, maxPerWorkspace: config.server.maxWebSocketsPerWorkspace, logger,
+    authorizationOf: (request) => request.headers.get('authorization') ?? socketKey(request),
+    async admit(authorization) {
+      const caller = await auth.verify(authorization);
+      return { caller, headers: await run.admitUpgrade(caller) };
+    },
+    stillValid: (authorization) => auth.verify(authorization).then(() => true, (err) => (err instanceof TrawlError && err.status === 401 ? false : Promise.reject(err))),
+  });
   const mcp = createMcpHttpHandler(api, trawl.version, config.server.maxBodyBytes, metrics);
   app.all('/mcp', ({ request, caller }) => inContext(request, () => mcp(request, caller, observer.requestId(request))), { parse: 'none' });
   if (config.metrics.enabled) app.get('/metrics', () => metricsResponse(metrics));

@@ -40,6 +40,12 @@ export interface Authenticator {
   refresh(caller: Caller): Promise<Caller | null>;
   /** Cloud: forgets a key (the database refused it). */
   forget(keyHash: string): void;
+  /**
+   * Like `authenticate`, but always read from the database, never from memory: a WebSocket upgrade
+   * and the periodic check of an open socket's key (server/sockets.ts), so a revoked key neither
+   * opens one nor keeps one open.
+   */
+  verify(authorization: string | null | undefined): Promise<Caller>;
 }
 
 /** Cloud: how long a looked-up key is remembered before it is read again. */
@@ -88,6 +94,10 @@ export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string |
     },
     refresh: async (caller) => caller,
     forget() {},
+    async verify(authorization) {
+      const key = bearer(authorization);
+      return decide(key ? await lookup(key) : null);
+    },
   };
 }
 
@@ -118,6 +128,10 @@ function cloudAuthenticator(workspaces: WorkspaceStore): Authenticator {
     refresh: (caller) => (caller.fresh || !caller.keyHash ? Promise.resolve(caller) : lookup(caller.keyHash)),
     forget(keyHash) {
       known.delete(keyHash);
+    },
+    async verify(authorization) {
+      const key = bearer(authorization);
+      return (key ? await lookup(hashApiKey(key)) : null) ?? Promise.reject(invalidKey());
     },
   };
 }

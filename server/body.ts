@@ -1,11 +1,12 @@
 /**
  * Reads and validates a JSON request body by hand, after authentication has run, so a bad key is
  * answered 401 even when the body is also bad. Oversized bodies are refused with the JSON 413,
- * whatever their size and whether or not they declare it.
+ * whatever their size and whether or not they declare it. Text holding U+0000, in any field at any
+ * depth, is a 400 naming the field before the schema sees it (core/validation.ts `nulField`).
  */
 import type { z } from 'zod';
 import { badRequest, TrawlError } from '../core/errors.ts';
-import { parseOrThrow } from '../core/validation.ts';
+import { nulField, nulRefused, parseOrThrow } from '../core/validation.ts';
 
 const tooLarge = (maxBytes: number) => new TrawlError('payload_too_large', `Request body exceeds ${maxBytes} bytes`);
 
@@ -48,5 +49,7 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
     throw badRequest('Request body is not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('Request body must be a JSON object');
+  const nul = nulField(value);
+  if (nul) throw nulRefused(nul);
   return parseOrThrow(schema, value);
 }

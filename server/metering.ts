@@ -30,7 +30,7 @@ import type { Account, Plan } from '../core/storage/workspaces.ts';
 import { nowIso } from '../core/storage/values.ts';
 import { invalidKey, memberRefused, type Authenticator } from './auth.ts';
 import { readJsonBody } from './body.ts';
-import { readQuery } from './query.ts';
+import { checkParams, readQuery } from './query.ts';
 import { errorResponse, type ErrorPresenter } from './errors.ts';
 import type { Caller, Route, RouteMeter, RouteRequest } from './route.ts';
 
@@ -48,7 +48,14 @@ export interface RouteRunnerDeps {
 }
 
 export type RunInput = Pick<RouteRequest, 'request' | 'params' | 'server'>;
-export type RouteRunner = (route: Route, input: RunInput, caller: Caller, present?: ErrorPresenter) => Promise<Response>;
+export type RouteRunner = ((route: Route, input: RunInput, caller: Caller, present?: ErrorPresenter) => Promise<Response>) & {
+  /**
+   * A WebSocket upgrade, admitted as one unmetered request of `caller` (server/sockets.ts): counted
+   * against the workspace's rate limit, the key checked in the database in cloud mode. Throws the
+   * refusal (401, 429); answers the rate-limit headers.
+   */
+  admitUpgrade(caller: Caller): Promise<Record<string, string>>;
+};
 
 const toResponse = (result: unknown): Response => (result instanceof Response ? result : Response.json(result));
 
@@ -89,7 +96,7 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
   }
 
   /** What the database said at admission, as answers: 401, 403, 429, 402 — in that order. */
-  function checkAdmission(route: Route, caller: Caller, admitted: Admitted, headers: Record<string, string>): void {
+  function checkAdmission(route: Pick<Route, 'paid' | 'method' | 'path'>, caller: Caller, admitted: Admitted, headers: Record<string, string>): void {
     if (!admitted.keyValid) {
       auth.forget(caller.keyHash!);
       throw invalidKey();
@@ -112,16 +119,19 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     }
   }
 
-  /** The declared query and body (400 on either); the query is checked for every route, with or without a body. */
-  async function readInput(route: Route, request: Request): Promise<Pick<RouteRequest, 'query' | 'body'>> {
+  /** The path's ids (404 when malformed), the declared query and body (400 on either); checked for every route, with or without a body. */
+  async function readInput(route: Route, request: Request, params: Record<string, string>): Promise<Pick<RouteRequest, 'query' | 'body'>> {
     const query = readQuery(route, request) as RouteRequest['query'];
-    return { query, body: route.input ? await readJsonBody(request, route.input, maxBody, route.emptyBody) : undefined };
+    const body = route.input ? await readJsonBody(request, route.input, maxBody, route.emptyBody) : undefined;
+    // After the query and body, so a malformed id answers as an unknown one does (a bad body is 400 either way).
+    checkParams(route, params);
+    return { query, body };
   }
 
   /** The input of a metered call; a remembered key is read again before a bad query or body is answered 400 (a revoked key stays 401). */
-  async function readMeteredInput(route: Route, request: Request, caller: Caller): Promise<Pick<RouteRequest, 'query' | 'body'>> {
+  async function readMeteredInput(route: Route, request: Request, params: Record<string, string>, caller: Caller): Promise<Pick<RouteRequest, 'query' | 'body'>> {
     try {
-      return await readInput(route, request);
+      return await readInput(route, request, params);
     } catch (err) {
       if (!(await auth.refresh(caller))) throw invalidKey();
       throw err;
@@ -205,33 +215,55 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     }
   }
 
+  /** An unmetered call counted and checked (cloud mode): the key, the plan for a paid route, the rate limit. */
+  async function admitUnmetered(route: Pick<Route, 'paid' | 'billable' | 'method' | 'path'>, caller: Caller, headers: Record<string, string>): Promise<void> {
+    const account = caller.account!;
+    const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid), metered: route.billable });
+    checkAdmission(route, caller, admitted, headers);
+  }
+
+  /** Self-hosted mode: the configured rate limit, if any, for a workspace's call. */
+  async function countSelfHosted(caller: Caller, headers: Record<string, string>): Promise<boolean> {
+    const limit = limiter && caller.scope === 'workspace' ? config.rateLimit.perMinute : undefined;
+    if (limit !== undefined) checkRate(await limiter!.hit(caller.workspace, limit), headers);
+    return limit !== undefined;
+  }
+
+  const cloudCaller = (caller: Caller) => Boolean(meter && caller.scope === 'workspace' && caller.account);
+
   async function cloud(route: Route, input: RunInput, caller: Caller, headers: Record<string, string>): Promise<Response> {
     const account = caller.account!;
     const request: RouteRequest = { ...input, workspace: caller.workspace, caller, body: undefined, query: {}, usage: {} };
     if (route.meter) {
       checkRole(route, caller);
       Object.assign(headers, creditHeaders(0, account.credits));
-      Object.assign(request, await readMeteredInput(route, input.request, caller));
+      Object.assign(request, await readMeteredInput(route, input.request, input.params, caller));
       return metered(route, request, caller, headers);
     }
-    const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid), metered: route.billable });
-    checkAdmission(route, caller, admitted, headers);
+    await admitUnmetered(route, caller, headers);
     checkRole(route, caller);
-    Object.assign(request, await readInput(route, input.request));
+    Object.assign(request, await readInput(route, input.request, input.params));
     return withHeaders(toResponse(await route.handle(request)), headers);
   }
 
-  return async (route, input, caller, present) => {
+  const run = async (route: Route, input: RunInput, caller: Caller, present?: ErrorPresenter) => {
     const headers: Record<string, string> = {};
     try {
-      if (meter && caller.scope === 'workspace' && caller.account) return await cloud(route, input, caller, headers);
-      const limit = limiter && caller.scope === 'workspace' ? config.rateLimit.perMinute : undefined;
-      if (limit !== undefined) checkRate(await limiter!.hit(caller.workspace, limit), headers);
+      if (cloudCaller(caller)) return await cloud(route, input, caller, headers);
+      const counted = await countSelfHosted(caller, headers);
       checkRole(route, caller);
-      const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, ...(await readInput(route, input.request)), usage: {} }));
-      return limit === undefined ? response : withHeaders(response, headers);
+      const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, ...(await readInput(route, input.request, input.params)), usage: {} }));
+      return counted ? withHeaders(response, headers) : response;
     } catch (err) {
       return withHeaders(errorResponse(err, logger, { method: input.request.method, path: route.path }, present), headers, true);
     }
   };
+  return Object.assign(run, {
+    async admitUpgrade(caller: Caller) {
+      const headers: Record<string, string> = {};
+      if (cloudCaller(caller)) await admitUnmetered({ method: 'GET', path: 'WebSocket' }, caller, headers);
+      else await countSelfHosted(caller, headers);
+      return headers;
+    },
+  });
 }

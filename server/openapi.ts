@@ -5,10 +5,11 @@
  * answers the route runner adds (server/metering.ts) are written into each operation from the
  * routes' own declarations: 402 and the credit headers where a route is metered, 403 where it is
  * paid or metered, 429 and the rate-limit headers on every authenticated route. The paging
- * parameters are shared components, and every route that refuses unknown query parameters has a 400.
+ * parameters are shared components, every route that refuses unknown query parameters has a 400,
+ * and every one with an id in its path says a malformed id is a 404.
  */
 import { pagingParameters } from './openapi-shapes.ts';
-import { refusesUnknownQuery } from './query.ts';
+import { checksIds, MALFORMED_ID, refusesUnknownQuery } from './query.ts';
 import type { OpenApiPart, Route, RouteEnv } from './route.ts';
 
 const errorSchema = {
@@ -40,8 +41,9 @@ const rateHeaders = {
 const DESCRIPTION =
   'Web content extraction. Authenticate with `Authorization: Bearer <key>` when the server was started with an API key; ' +
   'without one every request is allowed. Errors are `{"error": "<message>"}`: 400 invalid input (the message names the field; a query ' +
-  'parameter an operation does not list is `Unknown query parameter: <name>`, like an unknown body field), ' +
-  '401 bad key, 404 unknown path or id, 413 body over the limit, 422 the target could not be fetched or processed ' +
+  'parameter an operation does not list is `Unknown query parameter: <name>`, like an unknown body field; text holding U+0000 ' +
+  'in a body field, a query parameter or a path is `Invalid field <name>: contains a NUL character` or the query parameter\'s like it), ' +
+  '401 bad key, 404 unknown path or id (a malformed id too, before any lookup), 413 body over the limit, 422 the target could not be fetched or processed ' +
   '(`Failed to fetch URL: <reason>`) or a language model\'s answer stayed invalid, 500 internal, 502 a configured provider (search, ' +
   'language model) failed, 503 none is configured, one is rate limited (with `Retry-After`) or the server is busy, 504 a language model did not answer in time. ' +
   'Every answer carries `X-Request-Id`: the request\'s own when it sent one of 1–128 visible ASCII characters, else a generated one; the server\'s ' +
@@ -81,12 +83,19 @@ function addCloudAnswers(paths: Record<string, any>, routes: readonly Route[]): 
   }
 }
 
-/** Every operation that refuses unknown query parameters (server/query.ts) says so, unless it documents its 400 already. */
+/**
+ * Every operation that refuses unknown query parameters (server/query.ts) says so, unless it
+ * documents its 400 already; one with an id in its path says a malformed id is its 404 too.
+ */
 function addQueryAnswers(paths: Record<string, any>, routes: readonly Route[]): void {
   for (const route of routes) {
     const operation = paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
     if (!operation || !refusesUnknownQuery(route.path)) continue;
-    (operation.responses ??= {})[400] ??= error('`Unknown query parameter: <name>`: a query parameter this operation does not take');
+    const responses = (operation.responses ??= {});
+    responses[400] ??= error('`Unknown query parameter: <name>`: a query parameter this operation does not take');
+    if (!checksIds(route.path)) continue;
+    const known = responses[404]?.description as string | undefined;
+    if (!known?.includes(MALFORMED_ID)) responses[404] = error(known ? `${known}. ${MALFORMED_ID}` : `Unknown id (or another workspace's). ${MALFORMED_ID}`);
   }
 }
 

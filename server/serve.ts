@@ -8,6 +8,7 @@ import { Command, Option } from 'commander';
 import { attributeConfigError } from '../core/config-sources.ts';
 import { TrawlError } from '../core/errors.ts';
 import { Tokens } from '../core/services.ts';
+import { maxHeaderSize } from 'node:http';
 import { listen } from './app.ts';
 import { bootTrawl } from './boot.ts';
 
@@ -50,6 +51,11 @@ export async function serve(flags: ServeFlags): Promise<void> {
     // Cloud mode never lets a request in without a workspace key, configured key or not.
     if (trawl.config.mode === 'cloud') trawl.logger.info('Cloud mode: every request needs a workspace API key (created with the admin API or `bun run cli admin`)');
     else if (!trawl.config.apiKey) trawl.logger.warn('No API key configured (--api-key or TRAWL_API_KEY): every request is allowed');
+    // Bun answers past its own header limit before Trawl sees the request, with a bare 431.
+    const bunLimit = maxHeaderSize;
+    if (trawl.config.server.maxHeaderBytes >= bunLimit) {
+      trawl.logger.warn(`server.maxHeaderBytes (${trawl.config.server.maxHeaderBytes}) is not below Bun's limit (${bunLimit}): longer requests get Bun's bare 431 instead of the JSON one; start with bun --max-http-header-size=65536 (as bun start does)`);
+    }
     // listen() also starts the job workers when the role is "all". Building the routes builds their
     // services, whose settings may name plugins (search.providers): a mistake there stops the boot too.
     try {

@@ -3,6 +3,12 @@
  * a list or a reply thread since a cursor, and pages of an account's audience. Sources live in
  * plugins/social/; the social feature polls them on the shared schedule.
  */
+import { TrawlError } from '../errors.ts';
+
+/** The source's usage cap or credits are spent (HTTP 402 from the network's API): the operator must act. */
+export const quotaSpent = (message: string) => new TrawlError('unavailable', message, { details: { quotaSpent: true } });
+export const isQuotaSpent = (err: TrawlError) => (err.details as { quotaSpent?: boolean } | undefined)?.quotaSpent === true;
+
 /** What a social monitor polls: an account's posts, a search, a list timeline or a post's reply thread. */
 export type SocialTargetKind = 'profile' | 'search' | 'list' | 'replies';
 
@@ -66,7 +72,9 @@ export interface SocialAudiencePage {
 
 /**
  * A social network source. Failures are TrawlErrors; a rate limit carries `retryAfterSeconds`
- * (the time until the source's reset), so a scheduled check waits instead of failing.
+ * (the time until the source's reset), so a scheduled check waits instead of failing; a spent
+ * usage cap or credit balance is `quotaSpent` (it does not come back on its own), so monitors
+ * pause instead of failing on every check.
  */
 export interface SocialHandler {
   /** The id the source polls an account by (the API's numeric id; a feed's handle); `not_found` when the account does not exist. */

@@ -6,6 +6,7 @@ import { TrawlError } from '../errors.ts';
 import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
 import { testConfig } from '../../test/helpers/plugin-context.ts';
 import { createHttpClient, type AddressPolicy, type FetchConfig } from './http-client.ts';
+import { callProvider } from './provider-http.ts';
 import { forbiddenAddressReason } from './ssrf.ts';
 
 const logger = pino({ level: 'silent' });
@@ -124,10 +125,19 @@ describe('a configured service (configuredService: true)', () => {
     internal.hits.length = 0;
   });
 
-  test('a redirect from it to another origin is checked as usual', async () => {
-    expect(await refusal(client.request(site.at('/to-internal'), { configuredService: true }))).toMatch(/address 127\.0\.0\.2 is not allowed/);
+  test('a redirect from it to another origin is checked as usual, and the refusal names the redirect\'s target', async () => {
+    const refused = await refusal(client.request(site.at('/to-internal'), { configuredService: true }));
+    expect(refused).toBe(`Failed to fetch URL: redirect to ${internal.url}/admin refused: address 127.0.0.2 is not allowed (loopback address)`);
     expect(site.hits.at(-1)).toBe('/to-internal');
     expect(internal.hits).toEqual([]);
+  });
+
+  test('a provider call: the answer names where the provider redirected, not the provider as unreachable', async () => {
+    const answer = callProvider(client, site.at('/to-internal'), { signal: new AbortController().signal, timeoutMs: 2000 });
+    const error = await answer.then(() => null, (err: TrawlError) => err);
+    expect(error?.message).toBe(`${new URL(site.url).host} answered with a redirect to ${internal.url}/admin refused: address 127.0.0.2 is not allowed (loopback address)`);
+    expect(error?.message).not.toContain('allowPrivateNetwork');
+    expect(error?.message).not.toContain('could not reach');
   });
 });
 

@@ -19,7 +19,7 @@ import { forbiddenAddressReason, isIpLiteral } from './ssrf.ts';
 import { DIRECT, ProxyRouter, redactProxy } from './proxies.ts';
 import { forwardingAgent, ProxyRefusedError, resolvesHere, scrubProxy, statusRefusal, TunnelAgent } from './proxy-dial.ts';
 import { createAddressGuard, type AddressGuard } from './address-guard.ts';
-import { describeNetworkError, ForbiddenAddressError, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
+import { describeNetworkError, ForbiddenAddressError, guardRefusal, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
 import { fetchFailureReason, statusClass } from './fetch-reasons.ts';
 import type { Metrics } from '../metrics.ts';
 import { loggableUrl } from './url.ts';
@@ -173,6 +173,8 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
       try {
         res = await openHop(hop, attempt, options.configuredService && hop.url.origin === start.origin ? openGuard : guard);
       } catch (err) {
+        const refused = options.configuredService && hop.url.origin !== start.origin ? guardRefusal(err) : null;
+        if (refused) throw redirectRefused(refused, hop.url);
         throw failure(err, hop.url, attempt, hop.proxy);
       }
       const status = res.statusCode ?? 0;
@@ -276,6 +278,17 @@ function flattenHeaders(raw: IncomingMessage['headers']): Record<string, string>
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
+}
+
+/**
+ * A configured service (a provider) redirected to an address the guard refuses: the answer names
+ * where the redirect pointed, and not the setting that would allow private addresses — the
+ * service's own address is what the operator configured; where it sends requests is not.
+ */
+function redirectRefused(refusal: Error, target: URL): TrawlError {
+  const why = refusal instanceof ForbiddenAddressError ? `address ${refusal.address} is not allowed (${refusal.reason})` : refusal.message;
+  // Origin and path only: a query string may carry what the provider meant for that address alone.
+  return fetchFailed(`redirect to ${target.origin}${target.pathname} refused: ${why}`, refusal);
 }
 
 /** The request for the Location of a redirect, with method and credential rules browsers follow. */

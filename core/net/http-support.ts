@@ -16,13 +16,16 @@ export class ForbiddenAddressError extends Error {
   }
 }
 
-/** True when the SSRF guard refused the request (anywhere in the error's cause chain): a permanent answer, not a network fault. */
-export function isGuardRefusal(err: unknown): boolean {
+/** The SSRF guard's refusal anywhere in the error's cause chain, or null. */
+export function guardRefusal(err: unknown): Error | null {
   for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-    if (e instanceof ForbiddenAddressError || (e as { code?: unknown }).code === 'ETRAWLFORBIDDEN') return true;
+    if (e instanceof ForbiddenAddressError || (e as { code?: unknown }).code === 'ETRAWLFORBIDDEN') return e;
   }
-  return false;
+  return null;
 }
+
+/** True when the SSRF guard refused the request: a permanent answer, not a network fault. */
+export const isGuardRefusal = (err: unknown): boolean => guardRefusal(err) !== null;
 
 /** Abort reason of the client's own deadline, told apart from an abort by the caller. */
 export class RequestTimeout extends Error {

@@ -60,7 +60,8 @@ export async function callProvider(http: HttpClient, url: string, request: Provi
     const reason = err instanceof Error ? err.message.replace(/^Failed to fetch URL: /, '') : String(err);
     // The client's own time limit: the provider is there but did not answer.
     if (/^(connection timeout|timed out after)/.test(reason)) throw new TrawlError('gateway_timeout', `no answer from ${new URL(url).host} within ${request.timeoutMs} ms`);
-    throw providerError(`could not reach ${new URL(url).host}: ${reason}`);
+    // A refused redirect names its target: the provider was reached, where it pointed was not allowed.
+    throw providerError(reason.startsWith('redirect to ') ? `${new URL(url).host} answered with a ${reason}` : `could not reach ${new URL(url).host}: ${reason}`);
   }
 }
 

@@ -2,9 +2,12 @@
  * Social monitors and audience export in cloud mode, on SQLite and Postgres: free and lapsed
  * workspaces get 403 on every social route; a monitor check (the first, manual or scheduled) costs
  * the plan rate on a usage row of its own (Starter 5, Scale 1); an audience call reserves
- * `max_pages` pages at the plan rate and gives back the pages it did not fetch. A monitor of a
- * workspace that lapsed (or moved to the free plan) is skipped on schedule, uncharged and without
- * asking the source, `last_error` saying why, and checked again once the workspace is active.
+ * `max_pages` pages at the plan rate and gives back the pages it did not fetch; one whose later page
+ * fails answers what it got, paying for that only; both `handle` and `user_id` is a 400. A check's
+ * usage row is finished with its outcome; a monitor whose checks cannot be paid for (the workspace's
+ * credits, the source's usage cap) is paused, saying why. A monitor of a workspace that lapsed (or
+ * moved to the free plan) is skipped on schedule, uncharged and without asking the source,
+ * `last_error` saying why, and checked again once the workspace is active.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Storage } from '../../core/services.ts';
@@ -122,6 +125,58 @@ for (const database of testDatabases()) {
       expect(await balance(growth.id)).toBe(94);
       const poor = await tenant('starter', 4);
       expect((await server.post('/v1/social/audience', { handle: 'harbour', max_pages: 1 }, bearer(poor.key))).status).toBe(402);
+    });
+
+    test('a check\'s usage row is finished with its outcome', async () => {
+      const growth = await tenant('growth', 100);
+      const created = await server.post('/v1/social/monitors', { kind: 'profile', target: 'harbour' }, bearer(growth.key));
+      expect(created.status).toBe(201);
+      const checks = async () => (await server.get('/v1/usage?per_page=100', bearer(growth.key))).body.runs.filter((u: any) => u.endpoint === 'social.check');
+      await until(async () => (await checks()).some((u: any) => u.status !== 'running'));
+      expect(await checks()).toEqual([expect.objectContaining({ status: 'succeeded', finished_at: expect.any(String), credits: 3 })]);
+    });
+
+    test('a monitor whose checks cannot be paid for is paused, saying why', async () => {
+      const poor = await tenant('starter', 4);
+      const broke = await server.post('/v1/social/monitors', { kind: 'search', target: 'tide' }, bearer(poor.key));
+      expect(broke.status).toBe(201);
+      const shown = (id: string, key: string) => server.get(`/v1/social/monitors/${id}`, bearer(key));
+      await until(async () => (await shown(broke.body.id, poor.key)).body.active === false);
+      expect((await shown(broke.body.id, poor.key)).body.last_error).toMatch(/^Paused: Insufficient credits/);
+
+      const rich = await tenant('growth', 100);
+      api.capped = true;
+      try {
+        const capped = await server.post('/v1/social/monitors', { kind: 'search', target: 'tide' }, bearer(rich.key));
+        expect(capped.status).toBe(201);
+        await until(async () => (await shown(capped.body.id, rich.key)).body.active === false);
+        expect((await shown(capped.body.id, rich.key)).body.last_error).toMatch(/^Paused: the social API refused: its usage cap or credits are spent/);
+      } finally {
+        api.capped = false;
+      }
+      // The check that found the cap spent was given back.
+      await until(async () => (await balance(rich.id)) === 100);
+    });
+
+    test('audience: both handle and user_id is a 400; a later page that fails keeps what was fetched and pays for that only', async () => {
+      const growth = await tenant('growth', 100);
+      const both = await server.post('/v1/social/audience', { handle: 'harbour', user_id: '42' }, bearer(growth.key));
+      expect([both.status, both.body.error]).toEqual([400, 'Send handle or user_id, not both']);
+      api.audiencePagesBeforeFailure = 1;
+      try {
+        const answer = await server.post('/v1/social/audience', { user_id: '42', max_pages: 5 }, bearer(growth.key));
+        expect(answer.status).toBe(200);
+        const cursor = answer.body.next_cursor;
+        expect(typeof cursor).toBe('string');
+        expect(answer.body).toMatchObject({ count: 1000, pages_fetched: 1, credits_charged: 3, error: expect.stringContaining('Stopped after 1 page: ') });
+        expect(answer.headers.get('x-credits-used')).toBe('3');
+        expect(await balance(growth.id)).toBe(97);
+        api.audiencePagesBeforeFailure = null;
+        const rest = await server.post('/v1/social/audience', { user_id: '42', cursor, max_pages: 5 }, bearer(growth.key));
+        expect(rest.body).toMatchObject({ count: 200, pages_fetched: 1, next_cursor: null });
+      } finally {
+        api.audiencePagesBeforeFailure = null;
+      }
     });
   });
 }

@@ -62,6 +62,8 @@ for (const database of testDatabases()) {
       const checks = usage.body.runs.filter((u: any) => u.endpoint === 'watch.check');
       expect(checks.length).toBe(2);
       expect(checks.every((u: any) => u.credits === 1)).toBe(true);
+      // Each check's row is closed with its outcome, not left running.
+      expect(checks.map((u: any) => [u.status, typeof u.finished_at])).toEqual([['succeeded', 'string'], ['succeeded', 'string']]);
     });
 
     test('a lapsed workspace starts no watch work; its scheduled checks are skipped uncharged and resume once it is active', async () => {

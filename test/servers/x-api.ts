@@ -45,6 +45,10 @@ export function startXApiServer() {
     /** Calls left in the current window; at 0 the answer is 429 until `resetAt` (epoch s). */
     remaining: 1000,
     resetAt: Math.floor(Date.now() / 1000) + 900,
+    /** The app's usage cap is spent: every call answers the API's `usage-capped` problem (HTTP 429, no reset helps). */
+    capped: false,
+    /** Audience pages served before the next ones answer 503 (null: never). */
+    audiencePagesBeforeFailure: null as number | null,
   };
 
   function tweetJson(t: XTweet, fields: Set<string>) {
@@ -141,7 +145,10 @@ export function startXApiServer() {
       if (query.has('since_id')) return invalid('since_id', query.get('since_id')!, 'The query parameter [since_id] is not one of [id,max_results,pagination_token,expansions,tweet.fields,user.fields]');
       return timeline(query, state.tweets.filter((t) => ids.includes(t.id)), [1, 100], 100, 'pagination_token', false);
     }
-    if ((m = path.match(/^\/2\/users\/(\d+)\/(followers|following)$/))) return audience(query, (m[2] === 'followers' ? state.followers : state.following).get(m[1]!) ?? []);
+    if ((m = path.match(/^\/2\/users\/(\d+)\/(followers|following)$/))) {
+      if (state.audiencePagesBeforeFailure !== null && state.audiencePagesBeforeFailure-- <= 0) return problem(503, 'Service Unavailable', 'The service is temporarily unavailable', 'service-unavailable');
+      return audience(query, (m[2] === 'followers' ? state.followers : state.following).get(m[1]!) ?? []);
+    }
     return problem(404, 'Not Found Error', 'Sorry, that page does not exist.', 'resource-not-found');
   }
 
@@ -154,6 +161,7 @@ export function startXApiServer() {
       if (request.headers.get('authorization') !== `Bearer ${X_TEST_TOKEN}`) return Response.json({ title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }, { status: 401 });
       const limits = { 'x-rate-limit-limit': '1000', 'x-rate-limit-remaining': String(Math.max(0, state.remaining - 1)), 'x-rate-limit-reset': String(state.resetAt) };
       if (state.remaining <= 0) return Response.json({ title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 }, { status: 429, headers: { ...limits, 'x-rate-limit-remaining': '0' } });
+      if (state.capped) return problem(429, 'UsageCapExceeded', 'Usage cap exceeded: Monthly product cap', 'usage-capped', limits);
       state.remaining--;
       const response = route(url.pathname, url.searchParams);
       for (const [name, value] of Object.entries(limits)) response.headers.set(name, value);

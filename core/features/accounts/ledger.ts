@@ -197,6 +197,13 @@ export function createLedger({ db, dialect, workspaces, config, limiter, retenti
       });
     },
 
+    async finishRun(run, outcome) {
+      await db.updateTable('usage_log')
+        .set({ status: outcome.status, error: outcome.error?.slice(0, 2000) ?? null, duration_ms: Math.round(outcome.durationMs), finished_at: nowIso() })
+        .where('run_id', '=', run.runId).where('workspace_id', '=', run.workspace)
+        .execute();
+    },
+
     async close() {
       stopPruning();
       await this.settle();

@@ -171,10 +171,17 @@ export function createPageWorker(deps: PageWorkerDeps) {
     const options = storedRequest(run.kind, run.request).scrapeOptions;
     // The host said how long to leave it alone: none of its pages start before then (bounded: a page must not stall a crawl for hours).
     const holdOff = (seconds: number) => gate.holdOff(self.host, Math.min(seconds, MAX_HOLD_OFF_SECONDS) * 1000);
-    const release = await gate.acquire(self.host, delayMs, signal);
+    const scrape = { ...options, url: row.url, formats: scrapeFormats(run, options) };
+    // A kept page is not fetched, so it waits for no politeness slot of its host.
+    const kept = await deps.scraper.cached(scrape, run.workspace);
+    let release = () => {};
     let result: ScrapeResult;
     try {
-      ({ result } = await deps.scraper.scrape({ ...options, url: row.url, formats: scrapeFormats(run, options) }, run.workspace, signal));
+      if (kept) ({ result } = kept);
+      else {
+        release = await gate.acquire(self.host, delayMs, signal);
+        ({ result } = await deps.scraper.scrape({ ...scrape, noCache: true }, run.workspace, signal));
+      }
       // Before the slot is given back, so no page of the host starts in between.
       if (result.metadata.retryAfterSeconds) await holdOff(result.metadata.retryAfterSeconds);
     } catch (err) {

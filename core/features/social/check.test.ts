@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'bun:test';
 import pino from 'pino';
 import { TrawlError } from '../../errors.ts';
+import { quotaSpent } from '../../kinds/social.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { SocialHandler, SocialPost } from '../../plugin.ts';
 import type { DirectDelivery, EventBus, JobSpec, OutboundEvent } from '../../services.ts';
@@ -18,7 +19,7 @@ function world(webhookUrl: string, posts: SocialPost[] | Error) {
     id: 'm1', workspace: 'w', kind: 'search', target: 'tide', name: 'Tides', intervalMinutes: 15, webhookUrl, active: true, includeRetweets: true, includeReplies: true,
     includeQuotes: true, minFaves: 0, keyword: null, lang: null, sourceId: null, cursor: '1', lastCheckedAt: '2026-11-25T00:00:00.000Z', lastMatchedAt: null, lastError: null, createdAt: '',
   };
-  const sent = { events: [] as OutboundEvent[], direct: [] as DirectDelivery[], queued: [] as JobSpec[], errors: [] as string[] };
+  const sent = { events: [] as OutboundEvent[], direct: [] as DirectDelivery[], queued: [] as JobSpec[], errors: [] as string[], paused: [] as string[] };
   const store = { byId: async () => monitor, recordCheck: async () => {}, recordError: async (_: string, e: string) => { sent.errors.push(e); } } as unknown as MonitorStore;
   const source: SocialHandler = {
     resolveHandle: async () => '42',
@@ -27,7 +28,7 @@ function world(webhookUrl: string, posts: SocialPost[] | Error) {
   };
   const bus: EventBus = { emit: async (e) => { sent.events.push(e); }, deliver: async (d) => { sent.direct.push(d); }, onOutcome: () => {} };
   const queue = { enqueue: async (spec: JobSpec) => { sent.queued.push(spec); return 'j'; } } as unknown as DbJobQueue;
-  const worker = createCheckWorker({ store, source: () => source, queue: () => queue, events: () => bus, settings: socialConfigSchema.parse({ chatPostsPerMessage: 2 }), logger: pino({ level: 'silent' }), now: () => 1_000_000 });
+  const worker = createCheckWorker({ store, source: () => source, queue: () => queue, events: () => bus, settings: socialConfigSchema.parse({ chatPostsPerMessage: 2 }), logger: pino({ level: 'silent' }), now: () => 1_000_000, pause: async (m, reason) => { sent.paused.push(`${m.id}: ${reason}`); } });
   const run = () => worker.handle({ id: 'j', kind: 'social.check', workspace: 'w', payload: { subject: 'm1' }, group: null, attempt: 1, maxAttempts: 2 }, new AbortController().signal);
   return { sent, run };
 }
@@ -52,5 +53,12 @@ describe('social.check deliveries', () => {
     expect(await run()).toBe('skipped');
     expect(sent.queued[0]).toMatchObject({ kind: 'social.check', payload: { subject: 'm1' }, runAt: new Date(1_000_000 + 90_000) });
     expect(sent.errors[0]).toContain('checking again at 1970-01-01T00:18:10.000Z');
+  });
+
+  test('a spent usage cap pauses the monitor instead of failing every check', async () => {
+    const { sent, run } = world('https://hooks.example.com/in', quotaSpent('the social API refused: its usage cap or credits are spent (HTTP 402)'));
+    expect(await run()).toBe('skipped');
+    expect(sent.paused).toEqual(['m1: the social API refused: its usage cap or credits are spent (HTTP 402)']);
+    expect(sent.queued).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { asTrawlError, TrawlError } from '../../errors.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
 import { SKIPPED, skippedCheck, type JobMeter } from '../../metering.ts';
 import type { SocialHandler, SocialPost } from '../../plugin.ts';
+import { isQuotaSpent } from '../../kinds/social.ts';
 import type { ClaimedJob, EventBus } from '../../services.ts';
 import { nowIso } from '../../storage/values.ts';
 import { chatMessages } from './chat.ts';
@@ -56,8 +57,12 @@ export interface CheckDeps {
   events: () => EventBus | null;
   settings: SocialSettings;
   logger: Logger;
+  /** Stops the monitor's schedule, saying why (SocialService.pause). */
+  pause: Pause;
   now?: () => number;
 }
+
+type Pause = (m: Pick<Monitor, 'workspace' | 'id'>, reason: string) => Promise<void>;
 
 export function createCheckWorker(deps: CheckDeps) {
   const now = deps.now ?? Date.now;
@@ -90,6 +95,11 @@ export function createCheckWorker(deps: CheckDeps) {
         await deps.store.recordError(subject, `${error.message}; checking again at ${runAt.toISOString()}`);
         return SKIPPED;
       }
+      // Spent until the operator acts: every scheduled check would fail the same way.
+      if (isQuotaSpent(error)) {
+        await deps.pause(monitor, error.message);
+        return SKIPPED;
+      }
       throw signal.aborted || TRANSIENT.has(error.code) ? error : permanent(error);
     }
     const checkedAt = nowIso();
@@ -106,16 +116,22 @@ export function createCheckWorker(deps: CheckDeps) {
   return { handle, onFailed };
 }
 
-/** Cloud mode: one `socialCheck` (the plan rate) per check, scheduled or manual; none while the workspace is lapsed or free. */
-export function checkMeter(store: MonitorStore): JobMeter {
+/**
+ * Cloud mode: one `socialCheck` (the plan rate) per check, scheduled or manual, on a usage row of
+ * its own; none while the workspace is lapsed or free.
+ */
+export function checkMeter(store: MonitorStore, pause: Pause): JobMeter {
   return {
+    ownRun: true,
     async bill(job) {
       const m = await store.byId(subjectOf(job).subject);
       if (!m) return null;
       return { run: { workspace: m.workspace, runId: job.id, endpoint: 'social.check', url: `social:${m.kind}:${m.target}`.slice(0, 500) }, units: { socialCheck: 1 } };
     },
-    async refused(job, _run, refusal) {
-      // The source is not asked (nor its quota spent); the monitor stays on its schedule.
+    async refused(job, run, refusal) {
+      // Out of credits: paused, not failing on every scheduled check until someone looks.
+      if (refusal === 'credits') return pause({ id: subjectOf(job).subject, workspace: run.workspace }, skippedCheck(refusal, 'Social monitoring'));
+      // Lapsed or free: the source is not asked (nor its quota spent); the monitor stays on its schedule and resumes with the plan.
       await store.recordError(subjectOf(job).subject, skippedCheck(refusal, 'Social monitoring'));
     },
   };

@@ -42,7 +42,9 @@ export const socialFeature = defineFeature<SocialSettings>({
   ],
   jobs: (ctx: Ctx) => {
     const store = ctx.resolve(SocialTokens.Store);
+    const pause = (m: { workspace: string; id: string }, reason: string) => ctx.resolve(SocialTokens.Service).pause(m.workspace, m.id, reason);
     const worker = createCheckWorker({
+      pause,
       store,
       source: sourceOf(ctx),
       queue: () => ctx.resolve(JobTokens.Queue),
@@ -51,7 +53,7 @@ export const socialFeature = defineFeature<SocialSettings>({
       logger: ctx.logger,
     });
     return [{
-      kind: CHECK_JOB, handler: worker.handle, meter: checkMeter(store), schedule: { maxAttempts: ctx.settings.maxAttempts },
+      kind: CHECK_JOB, handler: worker.handle, meter: checkMeter(store, pause), schedule: { maxAttempts: ctx.settings.maxAttempts },
       options: { concurrency: ctx.settings.concurrency, onFailed: worker.onFailed },
     }];
   },

@@ -38,6 +38,8 @@ export interface AudienceAnswer {
   users: SocialUser[];
   nextCursor: string | null;
   pagesFetched: number;
+  /** Why the walk stopped before `maxPages` when a page after the first failed (`nextCursor` retries it). */
+  error?: string;
 }
 
 /** Said by every social call when no source is configured (503). */
@@ -115,6 +117,16 @@ export class SocialService {
     return updated;
   }
 
+  /**
+   * Stops a monitor's schedule and says why on it (`active: false`, `last_error`): a check that
+   * cannot be paid for — the workspace's credits or the source's usage cap — would fail the same
+   * way on every run. PATCH `active: true` resumes it.
+   */
+  async pause(workspace: string, id: string, reason: string): Promise<void> {
+    await this.update(workspace, id, { active: false }).catch((err) => (err instanceof TrawlError && err.code === 'not_found' ? null : Promise.reject(err)));
+    await this.deps.store.recordError(id, `Paused: ${reason}; set active to true to resume`);
+  }
+
   async delete(workspace: string, id: string): Promise<void> {
     const deleted = await this.deps.store.db.transaction().execute(async (trx) => {
       if (!(await this.deps.store.delete(trx, workspace, id))) return false;
@@ -130,19 +142,32 @@ export class SocialService {
     await this.deps.queue.enqueue(this.checkSpec(await this.get(workspace, id)));
   }
 
-  /** Up to `maxPages` audience pages from the cursor; the handle is resolved once, before any page. */
+  /**
+   * Up to `maxPages` audience pages from the cursor; the handle is resolved once, before any page.
+   * A failed first page is the call's error; a later one ends the walk with what it got.
+   */
   async audience(request: AudienceRequest, signal: AbortSignal): Promise<AudienceAnswer> {
     const source = this.source();
     const userId = request.userId ?? await source.resolveHandle(request.handle!.replace(/^@/, ''), signal);
     let token: string | null = request.cursor ? decodeCursor(request.cursor, userId, request.direction) : null;
     const users: SocialUser[] = [];
     let pagesFetched = 0;
+    let error: string | undefined;
     do {
-      const page = await source.audience(userId, request.direction, token, signal);
+      let page;
+      try {
+        page = await source.audience(userId, request.direction, token, signal);
+      } catch (err) {
+        // The pages already fetched are served (and paid for); the rest is given back and the cursor resumes here.
+        if (pagesFetched === 0 || signal.aborted) throw err;
+        error = `Stopped after ${pagesFetched} page${pagesFetched > 1 ? 's' : ''}: ${(err as Error).message}`;
+        break;
+      }
       pagesFetched++;
       users.push(...page.users);
       token = page.next;
     } while (token && pagesFetched < request.maxPages);
-    return { userId, direction: request.direction, users, nextCursor: token ? encodeCursor(userId, request.direction, token) : null, pagesFetched };
+    const nextCursor = token ? encodeCursor(userId, request.direction, token) : null;
+    return { userId, direction: request.direction, users, nextCursor, pagesFetched, ...(error ? { error } : {}) };
   }
 }

@@ -144,6 +144,7 @@ export function createCheckWorker(deps: CheckDeps) {
 /** Cloud mode: one `watchCheck` per check, scheduled or manual, on a usage row of its own; none while the workspace's plan has lapsed. */
 export function checkMeter(store: WatchStore): JobMeter {
   return {
+    ownRun: true,
     async bill(job) {
       const watch = await store.byId(payloadOf(job).subject);
       if (!watch) return null;

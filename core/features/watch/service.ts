@@ -14,6 +14,7 @@ import { CHECK_JOB } from './check.ts';
 import type { WatchLimits, WatchSettings } from './config.ts';
 import type { NewWatch, Snapshot, Watch, WatchListFilter, WatchPatch, WatchStore } from './store.ts';
 import type { Window } from '../../storage/values.ts';
+import { lockUntilCommit } from '../../storage/locks.ts';
 
 export interface WatchServiceDeps {
   store: WatchStore;
@@ -46,6 +47,8 @@ export class WatchService {
   async create(workspace: string, input: NewWatch, limits: Pick<WatchLimits, 'maxPerWorkspace'>): Promise<Watch> {
     const { scheduler, queue } = this.deps;
     const watch = await this.store.db.transaction().execute(async (trx) => {
+      // Simultaneous creates count one after the other, so none passes the limit.
+      await lockUntilCommit(trx, `watch.create:${workspace}`);
       if ((await this.store.count(workspace, trx)) >= limits.maxPerWorkspace) {
         throw new TrawlError('conflict', `Watch limit reached: at most ${limits.maxPerWorkspace} watches per workspace`);
       }

@@ -8,6 +8,7 @@
  */
 import { TwitterApi, type ITwitterApiClientPlugin } from 'twitter-api-v2';
 import { TrawlError } from '../../../core/errors.ts';
+import { quotaSpent } from '../../../core/kinds/social.ts';
 import { callProvider, detail, errorJson, jsonOf, providerError } from '../../../core/net/provider-http.ts';
 import type { HttpClient } from '../../../core/services.ts';
 
@@ -44,7 +45,7 @@ function failure(status: number, headers: Record<string, string>, body: Record<s
   const { said, type } = problemOf(body);
   const why = said ? `: ${said}` : '';
   // A spent usage cap or credit balance does not come back at the reset: the operator must act.
-  if (status === 402 || type.endsWith('/usage-capped')) return new TrawlError('unavailable', `the social API refused: its usage cap or credits are spent (HTTP ${status}${why})`);
+  if (status === 402 || type.endsWith('/usage-capped')) return quotaSpent(`the social API refused: its usage cap or credits are spent (HTTP ${status}${why})`);
   if (status === 429) {
     const wait = secondsUntilReset(headers, now);
     return new TrawlError('rate_limited', `the social API's rate limit is reached (HTTP 429${why}); retry after ${wait} s`, { retryAfterSeconds: wait });

@@ -101,8 +101,9 @@ export function socialOpenApi(schemas: Schemas) {
       '/v1/social/audience': {
         post: beta({
           summary: 'Export followers or following, page by page',
-          description: 'Give `handle` (resolved once, unbilled) or `user_id`. Repeat with the returned `user_id` and `next_cursor` until `next_cursor` is null. ' +
-            'Each page (up to 1000 users) costs the plan rate; `max_pages` pages are reserved up front and the pages not fetched are given back.',
+          description: 'Give `handle` (resolved once, unbilled) or `user_id`, not both. Repeat with the returned `user_id` and `next_cursor` until `next_cursor` is null. ' +
+            'Each page (up to 1000 users) costs the plan rate; `max_pages` pages are reserved up front and the pages not fetched are given back. ' +
+            'When a page after the first fails, the answer holds the pages fetched before it (paid for) with `error` saying why, and `next_cursor` resumes at the page that failed; a failed first page is the error, refunded.',
           requestBody: { required: true, content: { 'application/json': { schema: toJson(schemas.audience) } } },
           responses: {
             200: jsonBody({
@@ -112,9 +113,10 @@ export function socialOpenApi(schemas: Schemas) {
                 user_id: { type: 'string' }, direction: { enum: ['followers', 'following'] }, count: { type: 'integer' },
                 users: { type: 'array', items: schemaRef('SocialAudienceUser') }, next_cursor: { type: ['string', 'null'], description: 'Opaque; null when the audience is fully walked.' },
                 pages_fetched: { type: 'integer' }, credits_charged: { type: 'integer', description: 'Plan rate per page fetched; 0 self-hosted.' },
+                error: { type: 'string', description: 'Only when a page after the first failed: why the walk stopped early (`next_cursor` retries that page).' },
               },
             }, 'The users of the pages fetched'),
-            400: errorBody('Missing handle or user_id, invalid field or cursor'), ...common, 404: errorBody('The account was not found'),
+            400: errorBody('Missing handle or user_id, both sent, invalid field or cursor'), ...common, 404: errorBody('The account was not found'),
             429: errorBody('The social source\'s rate limit is reached; retry after the time it says'),
           },
         }),

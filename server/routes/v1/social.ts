@@ -61,7 +61,9 @@ export function socialSchemas(settings: SocialSettings) {
     direction: z.enum(['followers', 'following']).default('followers'),
     cursor: z.string().min(1).max(2048).optional().describe('`next_cursor` of the previous call (with its `user_id`).'),
     max_pages: z.number().int().min(1, 'must be from 1 to 10').max(10, 'must be from 1 to 10').default(2),
-  }).refine((b) => b.handle !== undefined || b.user_id !== undefined, 'Missing required field: handle or user_id');
+  }).refine((b) => b.handle !== undefined || b.user_id !== undefined, 'Missing required field: handle or user_id')
+    // Both would leave one silently unused (and which one decides whose audience is paid for).
+    .refine((b) => b.handle === undefined || b.user_id === undefined, 'Send handle or user_id, not both');
   return { create, update, audience };
 }
 
@@ -148,6 +150,7 @@ function socialRoutes(social: SocialService, settings: SocialSettings, config: R
           users: answer.users.map((u) => ({ id: u.id, screen_name: u.screenName, name: u.name, followers: u.followers, description: u.description, url: u.url })),
           next_cursor: answer.nextCursor, pages_fetched: answer.pagesFetched,
           credits_charged: config.mode === 'cloud' && plan ? priceOf({ audiencePage: answer.pagesFetched }, plan, config) : 0,
+          ...(answer.error ? { error: answer.error } : {}),
         };
       },
     }),
