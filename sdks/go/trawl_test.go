@@ -223,8 +223,10 @@ func TestWebhooksAndWatches(t *testing.T) {
 	noErr(t, c.DeleteWatch(ctx, watch.ID))
 }
 
+// The account tests use a workspace of their own: its keys change here, and main's per-minute
+// budget stays the other tests'.
 func TestAccountAndKeys(t *testing.T) {
-	c := client("main", env.URL, 0)
+	c := client("account", env.URL, 0)
 	account := must(c.Account(ctx))
 	check(t, account.Mode == "cloud" && account.Role == "admin" && *account.Plan == "starter" && account.Balance != nil, "account: %+v", account)
 	created := must(c.CreateKey(ctx, trawl.KeyRequest{Name: "ci", Role: "member"}))
@@ -255,7 +257,7 @@ func TestAccountAndKeys(t *testing.T) {
 }
 
 func TestWatchFeedToken(t *testing.T) {
-	c := client("main", env.URL, 0)
+	c := client("account", env.URL, 0)
 	token := must(c.CreateFeedToken(ctx))
 	check(t, strings.HasPrefix(token.Token, "trawl_feed_") && strings.HasSuffix(token.FeedURL, "/v1/watch/feed.atom?token="+token.Token), "token: %+v", token)
 	status := must(c.GetFeedToken(ctx))

@@ -15,12 +15,15 @@ import sdkPackage from '../package.json';
 
 let harness: SdkHarness;
 let trawl: Trawl;
+/** The account tests' own workspace: they change its keys, and spend its per-minute budget rather than main's. */
+let own: Trawl;
 const site = (path: string) => harness.env.site + path;
 const failure = async (work: Promise<unknown>) => work.then(() => { throw new Error('expected a failure'); }, (err) => err);
 
 beforeAll(async () => {
   harness = await startSdkHarness();
   trawl = new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.main, backoffMs: 20 });
+  own = new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.account });
 });
 afterAll(() => harness.stop());
 
@@ -134,42 +137,42 @@ describe('TypeScript SDK', () => {
   });
 
   test('account and keys: create, list, rename, revoke', async () => {
-    const account = await trawl.account();
+    const account = await own.account();
     expect(account).toMatchObject({ mode: 'cloud', role: 'admin', plan: 'starter' });
     expect(account.balance).toBeNumber();
-    const created = await trawl.createKey({ name: 'ci', role: 'member' });
+    const created = await own.createKey({ name: 'ci', role: 'member' });
     expect(created.key).toMatch(/^trawl_/);
     expect(created).toMatchObject({ name: 'ci', role: 'member', suffix: created.key.slice(-4), revoked_at: null, current: false });
     const listed = [];
-    for await (const key of trawl.iterKeys({ limit: 1 })) listed.push(key);
+    for await (const key of own.iterKeys({ limit: 1 })) listed.push(key);
     expect(listed.find((k) => k.id === created.id)).toMatchObject({ name: 'ci', role: 'member' });
     expect(listed.some((k) => k.current)).toBe(true);
     expect(listed.every((k) => !('key' in k))).toBe(true);
-    expect((await trawl.renameKey(created.id, 'deploys')).name).toBe('deploys');
+    expect((await own.renameKey(created.id, 'deploys')).name).toBe('deploys');
     const member = new Trawl({ baseUrl: harness.env.url, apiKey: created.key });
     expect(await member.account()).toMatchObject({ role: 'member', balance: null, key: { id: created.id, role: 'member' } });
     expect(await failure(member.listKeys())).toBeInstanceOf(PermissionDeniedError);
-    const revoked = await trawl.revokeKey(created.id);
+    const revoked = await own.revokeKey(created.id);
     expect(revoked).toMatchObject({ success: true, id: created.id, name: 'deploys' });
     expect(revoked.revoked_at).toBeString();
     expect(await failure(member.account())).toBeInstanceOf(AuthenticationError);
-    expect((await trawl.listKeys()).keys.map((k) => k.id)).not.toContain(created.id);
+    expect((await own.listKeys()).keys.map((k) => k.id)).not.toContain(created.id);
   });
 
   test('the watch feed token and the Atom feed it opens', async () => {
-    const token = await trawl.createFeedToken();
+    const token = await own.createFeedToken();
     expect(token.token).toStartWith('trawl_feed_');
     expect(token.feed_url).toEndWith(`/v1/watch/feed.atom?token=${token.token}`);
-    expect(await trawl.getFeedToken()).toEqual({ active: true, created_at: token.created_at });
+    expect(await own.getFeedToken()).toEqual({ active: true, created_at: token.created_at });
     // A client without any API key reads the feed with the token alone, as a feed reader does.
     const reader = new Trawl({ baseUrl: harness.env.url, apiKey: '' });
     const xml = await reader.watchFeed(token.token);
     expect(xml).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
     expect(await failure(reader.watchFeed('trawl_feed_wrong'))).toBeInstanceOf(AuthenticationError);
-    expect(await trawl.revokeFeedToken()).toEqual({ success: true });
-    expect(await trawl.getFeedToken()).toEqual({ active: false, created_at: null });
+    expect(await own.revokeFeedToken()).toEqual({ success: true });
+    expect(await own.getFeedToken()).toEqual({ active: false, created_at: null });
     expect(await failure(reader.watchFeed(token.token))).toBeInstanceOf(AuthenticationError);
-    expect(await failure(trawl.revokeFeedToken())).toBeInstanceOf(NotFoundError);
+    expect(await failure(own.revokeFeedToken())).toBeInstanceOf(NotFoundError);
   });
 
   test('social monitors and the audience cursor', async () => {
