@@ -23,7 +23,7 @@ describe('SDK test suites', () => {
     const output = await run(['python3', '-m', 'unittest', 'discover', '-v', '-s', 'tests', '-t', '.'], join(import.meta.dir, 'python'), 'apt-get install -y python3');
     expect(output).toMatch(/^Ran ([1-9]\d*) tests/m);
     expect(output).not.toContain('skipped');
-  }, 60_000);
+  }, 120_000);
   test('Go: go test', async () => {
     const output = await run(['go', 'test', '-v', './...'], join(import.meta.dir, 'go'), 'apt-get install -y golang-go');
     expect(output).toMatch(/^--- PASS: /m);

@@ -24,6 +24,8 @@ var Endpoints = []string{
 	"GET /v1/webhooks/{id}/deliveries",
 	"POST /v1/watch", "GET /v1/watch", "GET /v1/watch/{id}", "PATCH /v1/watch/{id}", "DELETE /v1/watch/{id}",
 	"POST /v1/watch/{id}/check", "GET /v1/watch/{id}/diff",
+	"POST /v1/watch/feed-token", "GET /v1/watch/feed-token", "DELETE /v1/watch/feed-token", "GET /v1/watch/feed.atom",
+	"GET /v1/account", "GET /v1/keys", "POST /v1/keys", "PATCH /v1/keys/{id}", "DELETE /v1/keys/{id}",
 	"POST /v1/social/monitors", "GET /v1/social/monitors", "GET /v1/social/monitors/{id}", "PATCH /v1/social/monitors/{id}",
 	"DELETE /v1/social/monitors/{id}", "POST /v1/social/monitors/{id}/check", "POST /v1/social/audience",
 	"GET /v1/cache/lookup", "GET /v1/results", "GET /v1/results/{id}", "GET /v1/results/run/{usage_log_id}", "GET /v1/usage",

@@ -209,15 +209,68 @@ func TestWebhooksAndWatches(t *testing.T) {
 	_, err := c.GetWebhook(ctx, hook.ID)
 	check(t, errors.Is(err, trawl.ErrNotFound), "deleted webhook: %v", err)
 
-	watch := must(c.CreateWatch(ctx, trawl.WatchRequest{URL: site("/c"), Name: "c"}))
+	watch := must(c.CreateWatch(ctx, trawl.WatchRequest{URL: site("/c"), Name: "c", IgnorePatterns: []string{"clock"}, TriggerText: []string{"sea"}, Tags: []string{"docs"}}))
+	check(t, reflect.DeepEqual([][]string{watch.IgnorePatterns, watch.TriggerText, watch.Tags}, [][]string{{"clock"}, {"sea"}, {"docs"}}) && watch.State == "new", "watch fields: %+v", watch)
 	check(t, len(must(c.ListWatches(ctx, trawl.PageQuery{})).Items) > 0, "no watches")
 	check(t, *must(c.UpdateWatch(ctx, watch.ID, trawl.WatchRequest{Name: "page c"})).Name == "page c", "rename")
 	must(c.CheckWatch(ctx, watch.ID))
 	for deadline := time.Now().Add(10 * time.Second); len(must(c.GetWatch(ctx, watch.ID)).Snapshots) < 2; time.Sleep(30 * time.Millisecond) {
 		check(t, time.Now().Before(deadline), "the manual check made no snapshot")
 	}
+	snapshots := must(c.GetWatch(ctx, watch.ID)).Snapshots
+	check(t, snapshots[0].Status != "" && snapshots[0].CheckedAt != nil, "snapshot fields: %+v", snapshots[0])
 	must(c.WatchDiff(ctx, watch.ID, "", ""))
 	noErr(t, c.DeleteWatch(ctx, watch.ID))
+}
+
+// The account tests use a workspace of their own: its keys change here, and main's per-minute
+// budget stays the other tests'.
+func TestAccountAndKeys(t *testing.T) {
+	c := client("account", env.URL, 0)
+	account := must(c.Account(ctx))
+	check(t, account.Mode == "cloud" && account.Role == "admin" && *account.Plan == "starter" && account.Balance != nil, "account: %+v", account)
+	created := must(c.CreateKey(ctx, trawl.KeyRequest{Name: "ci", Role: "member"}))
+	check(t, strings.HasPrefix(created.Secret, "trawl_") && *created.Suffix == created.Secret[len(created.Secret)-4:], "created: %+v", created)
+	check(t, *created.Name == "ci" && created.Role == "member" && created.RevokedAt == nil, "created: %+v", created)
+	found, current := false, false
+	for keys := c.IterKeys(trawl.PageQuery{Limit: 1}); keys.Next(ctx); {
+		key := keys.Item()
+		found = found || (key.ID == created.ID && key.Secret == "" && key.Role == "member")
+		current = current || key.Current
+		noErr(t, keys.Err())
+	}
+	check(t, found && current, "listed keys: found %v, current %v", found, current)
+	name := "deploys"
+	check(t, *must(c.RenameKey(ctx, created.ID, &name)).Name == name, "rename")
+	member := client(created.Secret, env.URL, 0)
+	own := must(member.Account(ctx))
+	check(t, own.Role == "member" && own.Balance == nil && own.Key.ID == created.ID, "member account: %+v", own)
+	_, err := member.ListKeys(ctx, trawl.PageQuery{})
+	check(t, errors.Is(err, trawl.ErrForbidden), "a member listed keys: %v", err)
+	revoked := must(c.RevokeKey(ctx, created.ID))
+	check(t, revoked.Success && revoked.ID == created.ID && revoked.RevokedAt != nil, "revoked: %+v", revoked)
+	_, err = member.Account(ctx)
+	check(t, errors.Is(err, trawl.ErrUnauthorized), "a revoked key worked: %v", err)
+	for _, key := range must(c.ListKeys(ctx, trawl.PageQuery{})).Items {
+		check(t, key.ID != created.ID, "the revoked key is still listed")
+	}
+}
+
+func TestWatchFeedToken(t *testing.T) {
+	c := client("account", env.URL, 0)
+	token := must(c.CreateFeedToken(ctx))
+	check(t, strings.HasPrefix(token.Token, "trawl_feed_") && strings.HasSuffix(token.FeedURL, "/v1/watch/feed.atom?token="+token.Token), "token: %+v", token)
+	status := must(c.GetFeedToken(ctx))
+	check(t, status.Active && status.CreatedAt.Equal(token.CreatedAt), "status: %+v", status)
+	reader := client("", env.URL, 0) // no API key: the token alone opens the feed, as in a feed reader
+	check(t, strings.Contains(must(reader.WatchFeed(ctx, token.Token)), `<feed xmlns="http://www.w3.org/2005/Atom">`), "not an Atom feed")
+	_, err := reader.WatchFeed(ctx, "trawl_feed_wrong")
+	check(t, errors.Is(err, trawl.ErrUnauthorized), "a wrong token: %v", err)
+	noErr(t, c.RevokeFeedToken(ctx))
+	check(t, !must(c.GetFeedToken(ctx)).Active, "still active")
+	_, err = reader.WatchFeed(ctx, token.Token)
+	check(t, errors.Is(err, trawl.ErrUnauthorized), "a revoked token: %v", err)
+	check(t, errors.Is(c.RevokeFeedToken(ctx), trawl.ErrNotFound), "revoked twice")
 }
 
 func TestSocial(t *testing.T) {

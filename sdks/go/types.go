@@ -3,7 +3,10 @@ package trawl
 // Request and response shapes of the /v1 API, written against /openapi.json: the common fields
 // are typed; Object carries the rest (and whole answers whose shape is open).
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Object is a JSON object as decoded.
 type Object = map[string]interface{}
@@ -166,23 +169,85 @@ type Webhook struct {
 	Secret string   `json:"secret"`
 }
 
+// WatchRequest creates or patches a watch; empty fields are left out (the server's defaults on create,
+// unchanged on update).
 type WatchRequest struct {
-	URL             string   `json:"url,omitempty"`
-	Name            string   `json:"name,omitempty"`
-	IntervalMinutes int      `json:"interval_minutes,omitempty"`
-	WebhookURL      string   `json:"webhook_url,omitempty"`
-	IgnoreSelectors []string `json:"ignore_selectors,omitempty"`
-	IgnoreText      []string `json:"ignore_text,omitempty"`
-	Active          *bool    `json:"active,omitempty"`
+	URL              string           `json:"url,omitempty"`
+	Name             string           `json:"name,omitempty"`
+	IntervalMinutes  int              `json:"interval_minutes,omitempty"`
+	WebhookURL       string           `json:"webhook_url,omitempty"`
+	IncludeSelectors []string         `json:"include_selectors,omitempty"`
+	IgnoreSelectors  []string         `json:"ignore_selectors,omitempty"`
+	IgnoreText       []string         `json:"ignore_text,omitempty"`
+	IgnorePatterns   []string         `json:"ignore_patterns,omitempty"` // clock, relative_time, counters, tokens
+	TriggerText      []string         `json:"trigger_text,omitempty"`
+	BlockText        []string         `json:"block_text,omitempty"`
+	OnlyNewLines     *bool            `json:"only_new_lines,omitempty"`
+	Changes          string           `json:"changes,omitempty"` // any, added, removed
+	Conditions       []WatchCondition `json:"conditions,omitempty"`
+	Restock          *bool            `json:"restock,omitempty"`
+	Tags             []string         `json:"tags,omitempty"`
+	Notify           []string         `json:"notify,omitempty"`
+	Active           *bool            `json:"active,omitempty"`
+}
+
+// WatchCondition: the number read at Selector notifies when below, above, or moved by ChangePercent.
+type WatchCondition struct {
+	Selector      string   `json:"selector"`
+	Below         *float64 `json:"below,omitempty"`
+	Above         *float64 `json:"above,omitempty"`
+	ChangePercent *float64 `json:"change_percent,omitempty"`
+}
+
+// NotifyStatus is the last delivery attempt to one notify target (Outcome delivered, retrying or failed).
+type NotifyStatus struct {
+	Target  string    `json:"target"`
+	OK      bool      `json:"ok"`
+	Outcome string    `json:"outcome"`
+	Error   *string   `json:"error"`
+	Attempt int       `json:"attempt"`
+	At      time.Time `json:"at"`
 }
 
 type Watch struct {
-	ID        string   `json:"id"`
-	URL       string   `json:"url"`
-	Name      *string  `json:"name"`
-	Active    bool     `json:"active"`
-	Snapshots []Object `json:"snapshots"`
-	LastError *string  `json:"last_error"`
+	ID               string           `json:"id"`
+	URL              string           `json:"url"`
+	Name             *string          `json:"name"`
+	IntervalMinutes  int              `json:"interval_minutes"`
+	WebhookURL       *string          `json:"webhook_url"`
+	Active           bool             `json:"active"`
+	State            string           `json:"state"` // new, changed, unchanged, error, paused
+	LastCheckedAt    *time.Time       `json:"last_checked_at"`
+	LastChangedAt    *time.Time       `json:"last_changed_at"`
+	NextCheckAt      *time.Time       `json:"next_check_at"`
+	LastError        *string          `json:"last_error"`
+	IncludeSelectors []string         `json:"include_selectors"`
+	IgnoreSelectors  []string         `json:"ignore_selectors"`
+	IgnoreText       []string         `json:"ignore_text"`
+	IgnorePatterns   []string         `json:"ignore_patterns"`
+	TriggerText      []string         `json:"trigger_text"`
+	BlockText        []string         `json:"block_text"`
+	OnlyNewLines     bool             `json:"only_new_lines"`
+	Changes          string           `json:"changes"`
+	Conditions       []WatchCondition `json:"conditions"`
+	Restock          bool             `json:"restock"`
+	Tags             []string         `json:"tags"`
+	Notify           []string         `json:"notify"`
+	NotifyStatus     []NotifyStatus   `json:"notify_status"`
+	Snapshots        []WatchSnapshot  `json:"snapshots"`
+	CreatedAt        time.Time        `json:"created_at"`
+}
+
+// WatchSnapshot is one check: Notified and Reason say whether and why it notified, Excerpt what changed.
+type WatchSnapshot struct {
+	ID          string     `json:"id"`
+	Status      string     `json:"status"` // initial, same, changed
+	Notified    bool       `json:"notified"`
+	Reason      *string    `json:"reason"`
+	Excerpt     *string    `json:"excerpt"`
+	Title       string     `json:"title"`
+	DiffSummary *string    `json:"diff_summary"`
+	CheckedAt   *time.Time `json:"checked_at"`
 }
 
 type StoredResult struct {

@@ -116,7 +116,8 @@ class SdkTest(unittest.TestCase):
         t.delete_webhook(hook["id"])
         with self.assertRaises(NotFoundError):
             t.get_webhook(hook["id"])
-        watch = t.create_watch(site("/c"), name="c")
+        watch = t.create_watch(site("/c"), name="c", ignore_patterns=["clock"], trigger_text=["sea"], tags=["docs"])
+        self.assertEqual((watch["ignore_patterns"], watch["trigger_text"], watch["tags"], watch["state"]), (["clock"], ["sea"], ["docs"], "new"))
         self.assertIn(watch["id"], [w["id"] for w in t.list_watches()["watches"]])
         self.assertEqual(t.update_watch(watch["id"], name="page c")["name"], "page c")
         t.check_watch(watch["id"])
@@ -124,8 +125,51 @@ class SdkTest(unittest.TestCase):
         while len(t.get_watch(watch["id"]).get("snapshots") or []) < 2:
             self.assertLess(time.monotonic(), deadline, "the manual check made no snapshot")
             time.sleep(0.03)
+        self.assertIsInstance(t.get_watch(watch["id"])["snapshots"][0]["notified"], bool)
         self.assertIsInstance(t.watch_diff(watch["id"]), dict)
         t.delete_watch(watch["id"])
+
+    def test_account_and_keys(self):
+        t = client("account")  # its own workspace: keys change here, and main's per-minute budget stays the other tests'
+        account = t.account()
+        self.assertEqual((account["mode"], account["role"], account["plan"]), ("cloud", "admin", "starter"))
+        self.assertIsInstance(account["balance"], int)
+        created = t.create_key("ci", "member")
+        self.assertTrue(created["key"].startswith("trawl_"))
+        self.assertEqual((created["name"], created["role"], created["suffix"], created["revoked_at"]), ("ci", "member", created["key"][-4:], None))
+        listed = list(t.iter_keys(limit=1))
+        mine = [k for k in listed if k["id"] == created["id"]]
+        self.assertEqual([(k["name"], k["role"]) for k in mine], [("ci", "member")])
+        self.assertTrue(any(k["current"] for k in listed))
+        self.assertFalse(any("key" in k for k in listed))
+        self.assertEqual(t.rename_key(created["id"], "deploys")["name"], "deploys")
+        member = client(created["key"])
+        self.assertEqual((member.account()["role"], member.account()["balance"]), ("member", None))
+        with self.assertRaises(PermissionDeniedError):
+            member.list_keys()
+        revoked = t.revoke_key(created["id"])
+        self.assertEqual((revoked["success"], revoked["id"], revoked["name"]), (True, created["id"], "deploys"))
+        self.assertIsNotNone(revoked["revoked_at"])
+        with self.assertRaises(AuthenticationError):
+            member.account()
+        self.assertNotIn(created["id"], [k["id"] for k in t.list_keys()["keys"]])
+
+    def test_watch_feed_token(self):
+        t = client("account")
+        token = t.create_feed_token()
+        self.assertTrue(token["token"].startswith("trawl_feed_"))
+        self.assertTrue(token["feed_url"].endswith("/v1/watch/feed.atom?token=" + token["token"]))
+        self.assertEqual(t.get_feed_token(), {"active": True, "created_at": token["created_at"]})
+        reader = client("")  # no API key: the token alone opens the feed, as in a feed reader
+        self.assertIn('<feed xmlns="http://www.w3.org/2005/Atom">', reader.watch_feed(token["token"]))
+        with self.assertRaises(AuthenticationError):
+            reader.watch_feed("trawl_feed_wrong")
+        self.assertEqual(t.revoke_feed_token(), {"success": True})
+        self.assertEqual(t.get_feed_token(), {"active": False, "created_at": None})
+        with self.assertRaises(AuthenticationError):
+            reader.watch_feed(token["token"])
+        with self.assertRaises(NotFoundError):
+            t.revoke_feed_token()
 
     def test_social(self):
         t = self.trawl

@@ -11,7 +11,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from ._http import Transport
 from .errors import TrawlError, WaitTimeoutError
-from .types import CrawlPage, LeadBatch, RunStarted, RunStatusPage, StoredResult, StreamEvent, Watch, Webhook
+from .types import (Account, CrawlPage, FeedToken, FeedTokenStatus, LeadBatch, RunStarted, RunStatusPage, StoredResult, StreamEvent, Watch,
+                    Webhook, WorkspaceKey)
 
 ENDPOINTS = (
     "GET /health", "GET /v1/plugins", "POST /v1/scrape", "POST /v1/map", "POST /v1/search", "POST /v1/extract", "POST /v1/summarize",
@@ -23,6 +24,8 @@ ENDPOINTS = (
     "GET /v1/webhooks/{id}/deliveries",
     "POST /v1/watch", "GET /v1/watch", "GET /v1/watch/{id}", "PATCH /v1/watch/{id}", "DELETE /v1/watch/{id}",
     "POST /v1/watch/{id}/check", "GET /v1/watch/{id}/diff",
+    "POST /v1/watch/feed-token", "GET /v1/watch/feed-token", "DELETE /v1/watch/feed-token", "GET /v1/watch/feed.atom",
+    "GET /v1/account", "GET /v1/keys", "POST /v1/keys", "PATCH /v1/keys/{id}", "DELETE /v1/keys/{id}",
     "POST /v1/social/monitors", "GET /v1/social/monitors", "GET /v1/social/monitors/{id}", "PATCH /v1/social/monitors/{id}",
     "DELETE /v1/social/monitors/{id}", "POST /v1/social/monitors/{id}/check", "POST /v1/social/audience",
     "GET /v1/cache/lookup", "GET /v1/results", "GET /v1/results/{id}", "GET /v1/results/run/{usage_log_id}", "GET /v1/usage",
@@ -127,6 +130,28 @@ class Trawl:
     def check_watch(self, watch_id: str) -> Dict[str, Any]: return self.call("POST /v1/watch/{id}/check", watch_id)
     def watch_diff(self, watch_id: str, from_snapshot: Optional[str] = None, to_snapshot: Optional[str] = None) -> Dict[str, Any]:
         return self.call("GET /v1/watch/{id}/diff", watch_id, query=_clean({"from": from_snapshot, "to": to_snapshot}))
+    def create_feed_token(self) -> FeedToken:
+        """Creates or rotates the workspace's feed token: the old feed URL stops working at once."""
+        return self.call("POST /v1/watch/feed-token")
+    def get_feed_token(self) -> FeedTokenStatus: return self.call("GET /v1/watch/feed-token")
+    def revoke_feed_token(self) -> Dict[str, Any]: return self.call("DELETE /v1/watch/feed-token")
+    def watch_feed(self, token: str) -> str:
+        """The Atom XML of the workspace's notified changes, opened by the feed token alone (as a feed reader does with `feed_url`)."""
+        return self.call("GET /v1/watch/feed.atom", query={"token": token})
+
+    # The workspace's account and API keys (key management needs an admin key)
+    def account(self) -> Account: return self.call("GET /v1/account")
+    def list_keys(self, page: Optional[int] = None, per_page: Optional[int] = None, *, limit: Optional[int] = None, offset: Optional[int] = None) -> Dict[str, Any]:
+        return self.call("GET /v1/keys", query=_paging(limit, offset, page, per_page))
+    def iter_keys(self, per_page: Optional[int] = None, *, limit: Optional[int] = None) -> Iterator[WorkspaceKey]:
+        return self.paginate("keys", self.list_keys(per_page=per_page, limit=limit))
+    def create_key(self, name: Optional[str] = None, role: Optional[str] = None) -> WorkspaceKey:
+        """Role `admin` (the default) or `member`; the secret `key` is in this answer only."""
+        return self.call("POST /v1/keys", body=_clean({"name": name, "role": role}))
+    def rename_key(self, key_id: str, name: Optional[str]) -> WorkspaceKey: return self.call("PATCH /v1/keys/{id}", key_id, body={"name": name})
+    def revoke_key(self, key_id: str) -> WorkspaceKey:
+        """The next request with the key is a 401; the answer is `success: True` with the revoked key."""
+        return self.call("DELETE /v1/keys/{id}", key_id)
 
     # Social monitors and audience
     def create_social_monitor(self, kind: str, target: str, **options: Any) -> Dict[str, Any]:

@@ -17,6 +17,8 @@ export const ENDPOINTS = [
   'GET /v1/webhooks/{id}/deliveries',
   'POST /v1/watch', 'GET /v1/watch', 'GET /v1/watch/{id}', 'PATCH /v1/watch/{id}', 'DELETE /v1/watch/{id}',
   'POST /v1/watch/{id}/check', 'GET /v1/watch/{id}/diff',
+  'POST /v1/watch/feed-token', 'GET /v1/watch/feed-token', 'DELETE /v1/watch/feed-token', 'GET /v1/watch/feed.atom',
+  'GET /v1/account', 'GET /v1/keys', 'POST /v1/keys', 'PATCH /v1/keys/{id}', 'DELETE /v1/keys/{id}',
   'POST /v1/social/monitors', 'GET /v1/social/monitors', 'GET /v1/social/monitors/{id}', 'PATCH /v1/social/monitors/{id}',
   'DELETE /v1/social/monitors/{id}', 'POST /v1/social/monitors/{id}/check', 'POST /v1/social/audience',
   'GET /v1/cache/lookup', 'GET /v1/results', 'GET /v1/results/{id}', 'GET /v1/results/run/{usage_log_id}', 'GET /v1/usage',
@@ -93,10 +95,26 @@ export class Trawl {
   createWatch(request: T.WatchRequest) { return this.call<T.Watch>('POST /v1/watch', [], { body: request }); }
   listWatches(query: T.PageQuery = {}) { return this.call<T.Paged<'watches', T.Watch>>('GET /v1/watch', [], { query: { ...query } }); }
   getWatch(id: string) { return this.call<T.Watch>('GET /v1/watch/{id}', [id]); }
-  updateWatch(id: string, patch: Partial<T.WatchRequest> & { active?: boolean }) { return this.call<T.Watch>('PATCH /v1/watch/{id}', [id], { body: patch }); }
+  updateWatch(id: string, patch: T.WatchUpdate) { return this.call<T.Watch>('PATCH /v1/watch/{id}', [id], { body: patch }); }
   deleteWatch(id: string) { return this.call<Record<string, unknown>>('DELETE /v1/watch/{id}', [id]); }
   checkWatch(id: string) { return this.call<Record<string, unknown>>('POST /v1/watch/{id}/check', [id]); }
   watchDiff(id: string, query: { from?: string; to?: string } = {}) { return this.call<Record<string, unknown>>('GET /v1/watch/{id}/diff', [id], { query }); }
+  /** Creates or rotates the workspace's feed token: the old feed URL stops working at once. */
+  createFeedToken() { return this.call<T.FeedToken>('POST /v1/watch/feed-token'); }
+  getFeedToken() { return this.call<T.FeedTokenStatus>('GET /v1/watch/feed-token'); }
+  revokeFeedToken() { return this.call<{ success: true }>('DELETE /v1/watch/feed-token'); }
+  /** The Atom XML of the workspace's notified changes, opened by the feed token alone (as a feed reader does with `feed_url`). */
+  watchFeed(token: string) { return this.call<string>('GET /v1/watch/feed.atom', [], { query: { token }, headers: { accept: 'application/atom+xml' } }); }
+
+  // The workspace's account and API keys (key management needs an admin key)
+  account() { return this.call<T.Account>('GET /v1/account'); }
+  listKeys(query: T.PageQuery = {}) { return this.call<T.Paged<'keys', T.WorkspaceKey>>('GET /v1/keys', [], { query: { ...query } }); }
+  iterKeys(query: T.IterQuery = {}) { return this.paginate<T.WorkspaceKey>('keys', () => this.listKeys(query)); }
+  /** The secret `key` is in this answer only. */
+  createKey(request: T.KeyRequest = {}) { return this.call<T.CreatedKey>('POST /v1/keys', [], { body: request }); }
+  renameKey(id: string, name: string | null) { return this.call<T.WorkspaceKey>('PATCH /v1/keys/{id}', [id], { body: { name } }); }
+  /** The next request with the key is a 401; the answer is the revoked key with its `revoked_at`. */
+  revokeKey(id: string) { return this.call<T.WorkspaceKey & { success: true }>('DELETE /v1/keys/{id}', [id]); }
 
   // Social monitors and audience
   createSocialMonitor(request: T.SocialMonitorRequest) { return this.call<T.SocialMonitor>('POST /v1/social/monitors', [], { body: request }); }

@@ -61,10 +61,45 @@ export interface DiffRequest extends Open { url: string; previous?: string }
 
 export interface WebhookRequest extends Open { url: string; events: string[] }
 export interface Webhook extends Open { id: string; url: string; events: string[]; active: boolean; secret?: string }
-export interface WatchRequest extends Open {
-  url: string; name?: string; interval_minutes?: number; webhook_url?: string; ignore_selectors?: string[]; ignore_text?: string[];
+export type IgnorePattern = 'clock' | 'relative_time' | 'counters' | 'tokens';
+/** A number read at `selector` notifies when below, above, or moved by `change_percent`. */
+export interface WatchCondition { selector: string; below?: number; above?: number; change_percent?: number }
+/** What decides whether a check notifies, and whom it tells. */
+export interface WatchSettings {
+  name?: string; interval_minutes?: number; webhook_url?: string | null; include_selectors?: string[]; ignore_selectors?: string[]; ignore_text?: string[];
+  ignore_patterns?: IgnorePattern[]; trigger_text?: string[]; block_text?: string[]; only_new_lines?: boolean; changes?: 'any' | 'added' | 'removed';
+  conditions?: WatchCondition[]; restock?: boolean; tags?: string[]; notify?: string[];
 }
-export interface Watch extends Open { id: string; url: string; active: boolean; snapshots?: Open[]; last_error?: string | null }
+export interface WatchRequest extends Open, WatchSettings { url: string }
+export interface WatchUpdate extends Open, WatchSettings { active?: boolean }
+export interface NotifyStatus { target: string; ok: boolean; outcome: 'delivered' | 'retrying' | 'failed'; error: string | null; attempt: number; at: string }
+export interface WatchSnapshot extends Open {
+  id: string; status: 'initial' | 'same' | 'changed'; notified?: boolean; reason?: string | null; excerpt?: string | null;
+  title?: string; diff_summary?: string | null; checked_at?: string;
+}
+export interface Watch extends Open, Omit<WatchSettings, 'name' | 'interval_minutes'> {
+  id: string; url: string; name: string; interval_minutes: number; active: boolean; state?: 'new' | 'changed' | 'unchanged' | 'error' | 'paused';
+  last_checked_at: string | null; last_changed_at: string | null; next_check_at?: string | null; last_error?: string | null;
+  notify_status?: NotifyStatus[]; snapshots?: WatchSnapshot[]; created_at: string;
+}
+/** The feed token is in the create answer only; `feed_url` is the Atom feed's address with it. */
+export interface FeedToken { token: string; feed_url: string; created_at: string }
+export interface FeedTokenStatus { active: boolean; created_at: string | null }
+
+/** `admin` manages keys and sees the balance; `member` calls the API only. */
+export type KeyRole = 'admin' | 'member';
+export interface Account extends Open {
+  workspace: { id: string; name: string }; mode: 'cloud' | 'self-hosted'; plan: string | null; status: string | null;
+  /** Admin keys only; null for a member key and on a self-hosted server. */
+  balance: number | null; rate_limit_per_minute: number | null; key: { id: string; role: KeyRole } | null; role: KeyRole;
+}
+/** A workspace key as listed: never the secret, only its last four characters. */
+export interface WorkspaceKey extends Open {
+  id: string; name: string | null; role: KeyRole; suffix: string | null; created_at: string; revoked_at: string | null; current: boolean;
+}
+/** The create answer, the only one holding the secret `key`. */
+export interface CreatedKey extends WorkspaceKey { key: string }
+export interface KeyRequest { name?: string; role?: KeyRole }
 export interface SocialMonitorRequest extends Open {
   kind: 'profile' | 'search' | 'list' | 'replies'; target: string; name?: string; interval_minutes?: number; webhook_url?: string;
   include_retweets?: boolean; include_replies?: boolean; include_quotes?: boolean; min_faves?: number; keyword?: string; lang?: string;

@@ -15,12 +15,15 @@ import sdkPackage from '../package.json';
 
 let harness: SdkHarness;
 let trawl: Trawl;
+/** The account tests' own workspace: they change its keys, and spend its per-minute budget rather than main's. */
+let own: Trawl;
 const site = (path: string) => harness.env.site + path;
 const failure = async (work: Promise<unknown>) => work.then(() => { throw new Error('expected a failure'); }, (err) => err);
 
 beforeAll(async () => {
   harness = await startSdkHarness();
   trawl = new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.main, backoffMs: 20 });
+  own = new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.account });
 });
 afterAll(() => harness.stop());
 
@@ -119,15 +122,57 @@ describe('TypeScript SDK', () => {
     await trawl.deleteWebhook(hook.id);
     expect(await failure(trawl.getWebhook(hook.id))).toBeInstanceOf(NotFoundError);
 
-    const watch = await trawl.createWatch({ url: site('/c'), name: 'c' });
-    expect((await trawl.listWatches()).watches.map((w: any) => w.id)).toContain(watch.id);
+    const watch = await trawl.createWatch({ url: site('/c'), name: 'c', ignore_patterns: ['clock'], trigger_text: ['sea'], changes: 'any', tags: ['docs'] });
+    expect(watch).toMatchObject({ ignore_patterns: ['clock'], trigger_text: ['sea'], changes: 'any', tags: ['docs'], state: 'new' });
+    expect((await trawl.listWatches()).watches.map((w) => w.id)).toContain(watch.id);
     expect((await trawl.updateWatch(watch.id, { name: 'page c' })).name).toBe('page c');
     await trawl.checkWatch(watch.id);
     for (const deadline = Date.now() + 10_000; ((await trawl.getWatch(watch.id)).snapshots?.length ?? 0) < 2; await Bun.sleep(30)) {
       if (Date.now() > deadline) throw new Error('the manual check made no snapshot');
     }
+    const [latest] = (await trawl.getWatch(watch.id)).snapshots!;
+    expect(typeof latest!.notified).toBe('boolean');
     expect(await trawl.watchDiff(watch.id)).toBeObject();
     await trawl.deleteWatch(watch.id);
+  });
+
+  test('account and keys: create, list, rename, revoke', async () => {
+    const account = await own.account();
+    expect(account).toMatchObject({ mode: 'cloud', role: 'admin', plan: 'starter' });
+    expect(account.balance).toBeNumber();
+    const created = await own.createKey({ name: 'ci', role: 'member' });
+    expect(created.key).toMatch(/^trawl_/);
+    expect(created).toMatchObject({ name: 'ci', role: 'member', suffix: created.key.slice(-4), revoked_at: null, current: false });
+    const listed = [];
+    for await (const key of own.iterKeys({ limit: 1 })) listed.push(key);
+    expect(listed.find((k) => k.id === created.id)).toMatchObject({ name: 'ci', role: 'member' });
+    expect(listed.some((k) => k.current)).toBe(true);
+    expect(listed.every((k) => !('key' in k))).toBe(true);
+    expect((await own.renameKey(created.id, 'deploys')).name).toBe('deploys');
+    const member = new Trawl({ baseUrl: harness.env.url, apiKey: created.key });
+    expect(await member.account()).toMatchObject({ role: 'member', balance: null, key: { id: created.id, role: 'member' } });
+    expect(await failure(member.listKeys())).toBeInstanceOf(PermissionDeniedError);
+    const revoked = await own.revokeKey(created.id);
+    expect(revoked).toMatchObject({ success: true, id: created.id, name: 'deploys' });
+    expect(revoked.revoked_at).toBeString();
+    expect(await failure(member.account())).toBeInstanceOf(AuthenticationError);
+    expect((await own.listKeys()).keys.map((k) => k.id)).not.toContain(created.id);
+  });
+
+  test('the watch feed token and the Atom feed it opens', async () => {
+    const token = await own.createFeedToken();
+    expect(token.token).toStartWith('trawl_feed_');
+    expect(token.feed_url).toEndWith(`/v1/watch/feed.atom?token=${token.token}`);
+    expect(await own.getFeedToken()).toEqual({ active: true, created_at: token.created_at });
+    // A client without any API key reads the feed with the token alone, as a feed reader does.
+    const reader = new Trawl({ baseUrl: harness.env.url, apiKey: '' });
+    const xml = await reader.watchFeed(token.token);
+    expect(xml).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
+    expect(await failure(reader.watchFeed('trawl_feed_wrong'))).toBeInstanceOf(AuthenticationError);
+    expect(await own.revokeFeedToken()).toEqual({ success: true });
+    expect(await own.getFeedToken()).toEqual({ active: false, created_at: null });
+    expect(await failure(reader.watchFeed(token.token))).toBeInstanceOf(AuthenticationError);
+    expect(await failure(own.revokeFeedToken())).toBeInstanceOf(NotFoundError);
   });
 
   test('social monitors and the audience cursor', async () => {
