@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Storage } from '../../core/services.ts';
+import { DEFAULT_FILTERS } from '../../core/features/watch/filters.ts';
 import { WatchTokens } from '../../core/features/watch/index.ts';
 import { testDatabases } from '../helpers/databases.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
@@ -38,7 +39,7 @@ for (const database of testDatabases()) {
 
     test('straight through the service, twenty creates at once in another workspace: exactly the limit', async () => {
       const watches = server.trawl.container.resolve(WatchTokens.Service);
-      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => watches.create('team-b', { url: `http://127.0.0.1:1/b-${i}`, name: `b-${i}`, intervalMinutes: 60, webhookUrl: null, ignoreSelectors: [], ignoreText: [] })));
+      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => watches.create('team-b', { url: `http://127.0.0.1:1/b-${i}`, name: `b-${i}`, intervalMinutes: 60, webhookUrl: null, tags: [], ...DEFAULT_FILTERS }, { maxPerWorkspace: LIMIT })));
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(LIMIT);
       expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.code)).toEqual(Array(20 - LIMIT).fill('conflict'));
       expect((await watches.list('team-b', { limit: 100, offset: 0 })).total).toBe(LIMIT);

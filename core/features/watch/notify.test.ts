@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import { changeNotification, diffLink, publicBase } from './notify.ts';
 import type { Snapshot, Watch } from './store.ts';
 
-const server = (over: object) => ({ host: '127.0.0.1', port: 3000, maxBodyBytes: 1, maxWebSockets: 1, ...over });
+const server = (over: object) => ({ host: '127.0.0.1', port: 3000, maxBodyBytes: 1, maxWebSockets: 1, maxWebSocketsPerWorkspace: 1, maxHeaderBytes: 1, ...over });
 const watch = { id: 'w 1', name: 'Leith ferry', url: 'https://ferries.example/leith' } as Watch;
 const snapshot = { id: 's2', title: '', excerpt: '', diffSummary: null, reason: 'price 18.5 below 20', checkedAt: '2026-11-28T09:00:00.000Z' } as unknown as Snapshot;
 
