@@ -121,12 +121,13 @@ const FAMILIES: Array<[segment: string, name: string, description: string]> = [
   ['webhooks', 'Webhooks', 'Endpoints that receive signed event deliveries.'],
   ['results', 'Results', 'Stored outputs and the response cache (cloud mode).'],
   ['usage', 'Usage', 'The workspace\'s usage log and credits (cloud mode).'],
+  ['account', 'Account', 'The workspace\'s own account and its API keys with their roles.'],
   ['plugins', 'Plugins', 'The plugins this server runs and their options.'],
   ['service', 'Service', 'The service\'s entry point, health, metrics and the Model Context Protocol endpoint.'],
   ['admin', 'Admin', 'Workspaces, keys and credits, with the admin key.'],
 ];
 /** Path segments that belong to another family. */
-const SEGMENT_FAMILY: Record<string, string> = { '': 'service', cache: 'results', health: 'service', metrics: 'service', mcp: 'service' };
+const SEGMENT_FAMILY: Record<string, string> = { '': 'service', cache: 'results', health: 'service', metrics: 'service', mcp: 'service', keys: 'account' };
 
 function familyTag(path: string): string {
   const segments = path.split('/').filter(Boolean);

@@ -178,7 +178,7 @@ describe('OpenAPI', () => {
   test('/v2 is its own tag group with its own schemas and error envelope; Trawl\'s own operations are grouped by family', async () => {
     const doc = (await trawl.get('/openapi.json')).body;
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual([
-      'Scrape', 'Crawl', 'Batch', 'Map', 'Search', 'Extract', 'Summarize', 'Lead', 'Brand', 'Endpoints', 'Diff', 'Watch', 'Social', 'Webhooks', 'Plugins', 'Service',
+      'Scrape', 'Crawl', 'Batch', 'Map', 'Search', 'Extract', 'Summarize', 'Lead', 'Brand', 'Endpoints', 'Diff', 'Watch', 'Social', 'Webhooks', 'Account', 'Plugins', 'Service',
       'Firecrawl v2 compatibility',
     ]);
     const v2 = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v2/'));
