@@ -90,6 +90,11 @@ export const configSchema = z.strictObject({
      * before answering `favicon: null`; the check goes on and serves that origin's later pages.
      */
     faviconBudgetMs: z.number().int().min(0).max(10_000).default(300),
+    /**
+     * CPU time for matching a request's include/exclude selectors on one page (plugins/transform/selectors):
+     * past it the content worker is replaced and the scrape answers 422 naming the selectors and this setting.
+     */
+    selectorBudgetMs: z.number().int().positive().max(60_000).default(2000),
   }).prefault({}),
   /** The content workers (core/workers): parsing, transforms and formats off the server thread. */
   workers: z.strictObject({

@@ -3,7 +3,7 @@
  * (a server), or right here (pool size 0, a pool-less Trawl such as unit tests with their own
  * plugin lists). A worker gets the time left until the job's deadline and the job's signal; when
  * either ends, the pool terminates the worker mid-task and the request fails at that moment.
- * Pool failures become TrawlErrors: a deadline or cancellation is the scrape's `timeout`, a
+ * Pages queue in a fair order between workspaces (FairOrder). Pool failures become TrawlErrors: a deadline or cancellation is the scrape's `timeout`, a
  * memory stop or crash is a 422 naming the limit, a full queue or closed pool a 503 (`overloaded`).
  */
 import type { Logger } from 'pino';
@@ -47,6 +47,26 @@ export function warmContentPool(pool: WorkerPool, logger: Logger): void {
   pool.prestart().catch((err) => logger.warn({ err }, 'a content worker did not start'));
 }
 
+/**
+ * Places in the content queue shared fairly between workspaces: each workspace's pages are spaced
+ * `stepMs` apart from its previous one (a virtual clock per workspace), so a burst of one tenant's
+ * pages keeps its own order but a page of another tenant that arrives meanwhile goes ahead of the
+ * burst's tail instead of waiting through all of it.
+ */
+export class FairOrder {
+  private readonly last = new Map<string, number>();
+
+  constructor(private readonly stepMs = 1000) {}
+
+  next(workspace: string, now = performance.now()): number {
+    const order = Math.max(now, (this.last.get(workspace) ?? -Infinity) + this.stepMs);
+    this.last.set(workspace, order);
+    // Clocks left behind by the present belong to idle workspaces: they would start at `now` anyway.
+    if (this.last.size > 1024) for (const [key, at] of this.last) if (at < now) this.last.delete(key);
+    return order;
+  }
+}
+
 export class ContentRunner {
   /**
    * When each job first asked for a worker. A page fetched again (an app shell the browser
@@ -54,6 +74,7 @@ export class ContentRunner {
    * of waiting through the whole queue twice with a browser render in between.
    */
   private readonly arrivals = new WeakMap<Job, number>();
+  private readonly fair = new FairOrder();
 
   constructor(
     private readonly registry: PluginRegistry,
@@ -84,7 +105,7 @@ export class ContentRunner {
     const { input, transfer } = contentInput(doc, refetched);
     const left = job.deadline - Date.now();
     let order = this.arrivals.get(job);
-    if (order === undefined) this.arrivals.set(job, (order = performance.now()));
+    if (order === undefined) this.arrivals.set(job, (order = this.fair.next(job.workspace)));
     const options = {
       order,
       timeoutMs: Number.isFinite(left) ? Math.max(0, left) + BACKSTOP_MS : undefined,

@@ -60,3 +60,10 @@ test('validation is quick even for the worst input the limits allow', () => {
   expect(check([Array.from({ length: 5_000 }, (_, i) => `.c${i}`).join(', ').slice(0, SELECTOR_LIMITS.length)])).toThrow();
   expect(performance.now() - t0).toBeLessThan(500);
 });
+
+test(':has() starting at a sibling is refused up front, naming the selector; :has() over descendants and plain sibling combinators pass', () => {
+  expect(check(['p:has(~ p ~ p)'], 'exclude_selectors')).toThrow('Invalid field exclude_selectors[0]: "p:has(~ p ~ p)": :has() with a sibling combinator');
+  expect(check(['h2:has(+ p)'])).toThrow(':has() with a sibling combinator');
+  expect(check(['div:not(:has(~ p))'])).toThrow(':has() with a sibling combinator');
+  expect(check(['div:has(> img)', 'div:has(p ~ p)', 'h2 + p', 'h2 ~ p', 'li:has(a)'])).not.toThrow();
+});

@@ -2,8 +2,10 @@
  * CSS selectors from requests (include/exclude selectors, attribute selectors) are checked here
  * before any page is touched, so a typo is a 400 naming the field, not a half-edited page or a
  * silently empty result, and a selector built to stall the matcher (thousands of alternatives,
- * deep pseudo-class nesting, absurd :nth-*() numbers) is a 400 naming the limit, not minutes of
- * CPU. Shared by every plugin that takes selectors from a request.
+ * deep pseudo-class nesting, absurd :nth-*() numbers, :has() over siblings) is a 400 naming the
+ * limit, not minutes of CPU. Measured on the DOM the parser builds, `p:has(~ p)` and `p:has(+ p)`
+ * cost ~0.5 s on 2,000 siblings and grow with their square (`p:has(~ p ~ p)` with the cube); what
+ * passes these checks is still bounded while it runs (scrape.selectorBudgetMs). Shared by every plugin that takes selectors from a request.
  *
  * The limits are far above anything written by hand or copied from devtools, and low enough that
  * the one query a list becomes stays cheap on the largest page the HTML parser keeps.
@@ -47,6 +49,8 @@ interface Shape {
   nesting: number;
   /** The first :nth-*() whose numbers are out of range. */
   badNth: string | null;
+  /** A :has() whose relative selector starts by stepping to siblings (`:has(~ p)`, `:has(+ p)`). */
+  siblingHas: boolean;
 }
 
 /**
@@ -68,13 +72,14 @@ export function validateSelectors(field: string, selectors: readonly string[] | 
     if (shape.combinators > SELECTOR_LIMITS.combinators) throw fail(`selector has more than ${SELECTOR_LIMITS.combinators} combinators in one alternative`);
     if (shape.nesting > SELECTOR_LIMITS.nesting) throw fail(`selector nests pseudo-classes more than ${SELECTOR_LIMITS.nesting} deep`);
     if (shape.badNth) throw fail(`:${shape.badNth}() argument out of range (numbers up to ${SELECTOR_LIMITS.nth})`);
+    if (shape.siblingHas) throw fail(`"${selector}": :has() with a sibling combinator (~ or +) is not supported (it costs time growing with the square of a page's siblings)`);
   });
 }
 
 /** The selector's shape, or null when it does not parse (css-what, then css-select's compiler). */
 function measureSelector(selector: string): Shape | null {
   if (DANGLING_COMBINATOR.test(selector)) return null;
-  const shape: Shape = { alternatives: 0, combinators: 0, nesting: 0, badNth: null };
+  const shape: Shape = { alternatives: 0, combinators: 0, nesting: 0, badNth: null, siblingHas: false };
   try {
     measure(parse(selector), 0, shape);
     // within the limits, so compiling is cheap; css-select refuses what css-what lets through (unknown pseudo-classes)
@@ -87,15 +92,22 @@ function measureSelector(selector: string): Shape | null {
   return shape;
 }
 
-function measure(list: Selector[][], depth: number, shape: Shape): void {
+/**
+ * A :has() argument starting with a sibling combinator is matched by walking every following
+ * sibling of every element tested; one starting below the element (`:has(p ~ p)`) stays cheap.
+ */
+const SIBLING = new Set(['sibling', 'adjacent']);
+
+function measure(list: Selector[][], depth: number, shape: Shape, has = false): void {
   shape.alternatives += list.length;
   shape.nesting = Math.max(shape.nesting, depth);
   for (const alternative of list) {
     let combinators = 0;
     for (const token of alternative) {
       if (isTraversal(token)) combinators++;
+      if (has && token === alternative[0] && SIBLING.has(token.type)) shape.siblingHas = true;
       if (token.type !== 'pseudo') continue;
-      if (Array.isArray(token.data)) measure(token.data, depth + 1, shape);
+      if (Array.isArray(token.data)) measure(token.data, depth + 1, shape, token.name === 'has');
       else if (typeof token.data === 'string' && NTH.has(token.name)) {
         const of = token.data.match(NTH_OF);
         if (!shape.badNth && !nthInRange(of ? of[1]! : token.data)) shape.badNth = token.name;

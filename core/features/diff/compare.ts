@@ -1,14 +1,15 @@
 /**
- * Comparing two versions of a page (normalise.ts): lines are aligned by their keys (the `diff`
- * package's Myers diff, bounded by an edit length and a time limit so two huge unrelated pages
- * cost a bounded amount of work), a line whose key matches but whose times differ is a change
+ * Comparing two versions of a page (normalise.ts): lines are aligned once by their keys (lines.ts:
+ * unique lines as anchors, Myers between them), and that alignment is the only line diff: the
+ * patch, the line view and the lists are all read from it. One time budget covers the alignment
+ * and the word marks together, so a comparison at the input bound stays well under a second. A line whose key matches but whose times differ is a change
  * unless both times are clocks of their fetch (clock.ts), and what is shown — added and removed
  * lines, the unified patch, the line-by-line view with changed words marked (render.ts), the
  * summary — is the page's own text, never the masked key.
  */
-import { diffArrays } from 'diff';
 import { sha256Hex } from '../../storage/values.ts';
 import { clockZones, sameTime } from './clock.ts';
+import { matchLines } from './lines.ts';
 import { TIME_MARK, type NormalLine } from './normalise.ts';
 import { excerptOf, partsOf, unifiedOf, viewOf, type DiffLine, type DiffPart, type Op } from './render.ts';
 
@@ -46,12 +47,14 @@ export interface Comparison {
 }
 
 export interface DiffLimits {
-  /** Edits beyond which the texts count as wholly replaced instead of being aligned. */
-  maxEditLength: number;
+  /**
+   * The time for aligning lines and marking words, together. Stretches not aligned by then count
+   * as replaced and later changed lines go unmarked: the answer is coarser, never late.
+   */
   timeoutMs: number;
 }
 
-export const DEFAULT_DIFF_LIMITS: DiffLimits = { maxEditLength: 10_000, timeoutMs: 2000 };
+export const DEFAULT_DIFF_LIMITS: DiffLimits = { timeoutMs: 400 };
 const MAX_LISTED = 500;
 const EXCERPT = 120;
 
@@ -105,36 +108,21 @@ function pair(a: NormalLine, b: NormalLine, previous: Comparable, current: Compa
 }
 
 /** The two versions line by line; removed and added runs side by side become changed lines. */
-function align(previous: Comparable, current: Comparable, limits: DiffLimits): Op[] {
+function align(previous: Comparable, current: Comparable, deadline: number): Op[] {
   const [before, after] = [previous.lines, current.lines];
-  if (before.length === after.length && before.every((line, i) => line.key === after[i]!.key)) {
-    return before.map((line, i) => pair(line, after[i]!, previous, current));
-  }
-  const changes = diffArrays(before.map((l) => l.key), after.map((l) => l.key), { maxEditLength: limits.maxEditLength, timeout: limits.timeoutMs });
-  // Too different to align within the limits: everything old went, everything new came.
-  if (!changes) return [...before.map((l): Op => ({ type: 'removed', old: l })), ...after.map((l): Op => ({ type: 'added', new: l }))];
+  const matches = matchLines(before.map((l) => l.key), after.map((l) => l.key), deadline);
   const ops: Op[] = [];
-  let removed: NormalLine[] = [];
-  let added: NormalLine[] = [];
-  const flush = () => {
+  let [i, j] = [0, 0];
+  for (const [mi, mj] of [...matches, [before.length, after.length] as const]) {
+    const removed = before.slice(i, mi);
+    const added = after.slice(j, mj);
     const paired = Math.min(removed.length, added.length);
     for (let k = 0; k < paired; k++) ops.push({ type: 'changed', old: removed[k]!, new: added[k]! });
     for (const line of removed.slice(paired)) ops.push({ type: 'removed', old: line });
     for (const line of added.slice(paired)) ops.push({ type: 'added', new: line });
-    removed = [];
-    added = [];
-  };
-  let i = 0;
-  let j = 0;
-  for (const change of changes) {
-    if (change.removed) removed.push(...before.slice(i, (i += change.count)));
-    else if (change.added) added.push(...after.slice(j, (j += change.count)));
-    else {
-      flush();
-      for (let k = 0; k < change.count; k++) ops.push(pair(before[i++]!, after[j++]!, previous, current));
-    }
+    if (mi < before.length) ops.push(pair(before[mi]!, after[mj]!, previous, current));
+    [i, j] = [mi + 1, mj + 1];
   }
-  flush();
   return ops;
 }
 
@@ -144,12 +132,13 @@ export function compare(previous: Comparable, current: Comparable, limits: DiffL
   const linksAdded = [...after].filter((l) => !before.has(l)).length;
   const linksRemoved = [...before].filter((l) => !after.has(l)).length;
   const wordCountDelta = current.wordCount - previous.wordCount;
-  const ops = align(previous, current, limits);
+  const deadline = performance.now() + limits.timeoutMs;
+  const ops = align(previous, current, deadline);
   const changedLines = ops.filter((op) => op.type !== 'same');
   const changed = changedLines.length > 0 || linksAdded > 0 || linksRemoved > 0;
   const added = changedLines.flatMap((op) => (op.new ? [op.new.raw] : []));
   const removed = changedLines.flatMap((op) => (op.old ? [op.old.raw] : []));
-  const lines = viewOf(ops, limits);
+  const lines = viewOf(ops, deadline);
   return {
     changed,
     unified: changedLines.length ? unifiedOf(ops) : '',

@@ -106,7 +106,7 @@ test('one edited sentence and an added link are changes with a summary, links an
 test('texts too different to align within the limits count as replaced', () => {
   const a = comparableOf({ markdown: Array.from({ length: 300 }, (_, i) => `line a${i}`).join('\n'), wordCount: 600 });
   const b = comparableOf({ markdown: Array.from({ length: 300 }, (_, i) => `line b${i}`).join('\n'), wordCount: 600 });
-  const result = compare(a, b, { maxEditLength: 10, timeoutMs: 1000 });
+  const result = compare(a, b, { timeoutMs: 1000 });
   expect(result.changed).toBe(true);
   expect(result.added.length).toBe(300);
   expect(result.removed.length).toBe(300);
@@ -114,4 +114,20 @@ test('texts too different to align within the limits count as replaced', () => {
 
 test('links are read from markdown targets and bare URLs', () => {
   expect(linksInText('[a](https://x.com/1) and https://y.com/2 <https://z.com/3>')).toEqual(['https://x.com/1', 'https://y.com/2']);
+});
+
+test('scattered edits on a long page are aligned within the budget; none of it when the budget is spent', () => {
+  const lines = Array.from({ length: 12_000 }, (_, i) => `Paragraph ${i} of the long page, ${(i * 7919) % 10007}.`);
+  const a = comparableOf({ markdown: lines.join('\n'), wordCount: 1 });
+  const b = comparableOf({ markdown: lines.map((l, i) => (i % 2 ? l : `${l} Edited`)).join('\n'), wordCount: 1 });
+  const started = performance.now();
+  const result = compare(a, b);
+  expect(performance.now() - started).toBeLessThan(1000);
+  expect(result.removed.length).toBe(500);
+  expect(result.lines.filter((l) => l.type === 'changed').length).toBe(2500);
+  expect(result.lines[1]).toMatchObject({ type: 'same' });
+  // With no time at all, unique lines still anchor the alignment: only what lies between them is left unaligned.
+  const rushed = compare(a, b, { timeoutMs: 0 });
+  expect(rushed.lines[1]).toMatchObject({ type: 'same' });
+  expect(rushed.lines[0]!.words).toBeUndefined();
 });

@@ -3,10 +3,9 @@
  * (same, added, removed, and changed lines with their words — whitespace-separated, so "09:12"
  * stays one word — marked by the `diff` package's Myers diff) for side-by-side and inline display, runs of lines, a unified patch, and a short excerpt
  * such as `09:12 → 09:47` for notifications. Word diffs are bounded in lines, line length and
- * time, so a page rewritten from top to bottom costs a bounded amount of work.
+ * the comparison's one time budget, so a page rewritten from top to bottom costs a bounded amount of work.
  */
 import { diffArrays } from 'diff';
-import type { DiffLimits } from './compare.ts';
 import type { NormalLine } from './normalise.ts';
 
 /** One aligned line pair (old only: removed; new only: added). */
@@ -42,8 +41,8 @@ const MAX_WORD_LINE_CHARS = 2000;
 export const EXCERPT_CHARS = 500;
 const CONTEXT = 3;
 
-export function viewOf(ops: readonly Op[], limits: DiffLimits): DiffLine[] {
-  const deadline = performance.now() + limits.timeoutMs;
+/** `deadline` (performance.now()) is the comparison's: words are marked only while its time lasts. */
+export function viewOf(ops: readonly Op[], deadline: number): DiffLine[] {
   let marked = 0;
   return ops.slice(0, MAX_VIEW_LINES).map((op): DiffLine => {
     if (op.type === 'added') return { type: 'added', new: op.new.raw };

@@ -5,11 +5,13 @@
  * so the same noise never counts; the fresh scrape is stored like any other and is the next call's
  * previous version.
  */
+import type { ContentRunner } from '../../content-runner.ts';
 import type { Scraper } from '../../scrape.ts';
 import type { ScrapeResult } from '../../model/result.ts';
 import type { ResultStore } from '../../services.ts';
-import { compare, type Comparison } from './compare.ts';
-import { comparableOf, countWords, linksInText, versionOf, versionRequest, type PageVersion } from './page.ts';
+import type { Comparison } from './compare.ts';
+import { countWords, linksInText, versionOf, versionRequest, type PageVersion } from './page.ts';
+import { compareOffThread } from './task.ts';
 
 export interface DiffRequest {
   url: string;
@@ -31,7 +33,13 @@ function callerVersion(text: string): Pick<PageVersion, 'markdown' | 'wordCount'
 }
 
 export class DiffService {
-  constructor(private readonly scraper: Scraper, private readonly results: ResultStore | null) {}
+  constructor(
+    private readonly scraper: Scraper,
+    private readonly results: ResultStore | null,
+    /** Where the comparison runs (a content worker), and its deadline (`scrape.timeoutMs`). */
+    private readonly content: ContentRunner,
+    private readonly timeoutMs: number,
+  ) {}
 
   async diff(workspace: string, request: DiffRequest, signal?: AbortSignal): Promise<DiffOutcome> {
     // Read before scraping: the scrape below stores a newer result of the same URL.
@@ -42,7 +50,8 @@ export class DiffService {
     if (!previous) return { url: request.url, status: 'new', previousScrapedAt: null, comparison: null };
     // Clocks are read against fetch times: the stored scrape's and this one's (text a caller sent has none).
     const previousFetch = stored && request.previous === undefined ? Date.parse(stored.createdAt) : undefined;
-    const comparison = compare(comparableOf(previous, {}, previousFetch), comparableOf(current, {}, Date.now()));
+    const input = { previous: { ...previous, fetchedAt: previousFetch }, current: { markdown: current.markdown, wordCount: current.wordCount, fetchedAt: Date.now() }, view: false };
+    const comparison = await compareOffThread(this.content, input, this.timeoutMs, signal);
     return {
       url: request.url,
       status: comparison.changed ? 'changed' : 'same',

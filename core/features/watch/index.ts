@@ -48,6 +48,8 @@ export const watchFeature = defineFeature<WatchSettings>({
       scheduler: ctx.resolve(JobTokens.Scheduler),
       settings: ctx.settings,
       logger: ctx.logger,
+      content: ctx.resolve(CoreTokens.Content),
+      compareTimeoutMs: ctx.config.scrape.timeoutMs,
     })),
     service(WatchTokens.Announcer, (ctx: Ctx) => createAnnouncer({
       db: ctx.resolve(Tokens.Storage).db.withTables<WatchTables>(),

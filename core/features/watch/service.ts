@@ -8,8 +8,9 @@ import type { Logger } from 'pino';
 import { TrawlError } from '../../errors.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
-import { compare, type Comparison } from '../diff/compare.ts';
-import { comparableOf } from '../diff/page.ts';
+import type { ContentRunner } from '../../content-runner.ts';
+import type { Comparison } from '../diff/compare.ts';
+import { compareOffThread } from '../diff/task.ts';
 import { CHECK_JOB } from './check.ts';
 import type { WatchLimits, WatchSettings } from './config.ts';
 import type { NewWatch, Snapshot, Watch, WatchListFilter, WatchPatch, WatchStore } from './store.ts';
@@ -22,6 +23,9 @@ export interface WatchServiceDeps {
   scheduler: Scheduler;
   settings: WatchSettings;
   logger: Logger;
+  /** Snapshot diffs are compared in a content worker, with `scrape.timeoutMs` as their deadline. */
+  content: ContentRunner;
+  compareTimeoutMs: number;
 }
 
 export interface SnapshotDiff {
@@ -117,7 +121,8 @@ export class WatchService {
     const [from, to] = await Promise.all([this.store.snapshotWithContent(id, fromId), this.store.snapshotWithContent(id, toId)]);
     if (!from || !to) throw new TrawlError('not_found', 'Snapshot not found');
     const rules = { ignoreText: watch.ignoreText, patterns: watch.ignorePatterns };
-    const comparable = (s: NonNullable<typeof from>) => comparableOf({ markdown: s.markdown, wordCount: s.snapshot.wordCount }, rules, Date.parse(s.snapshot.checkedAt));
-    return { from: from.snapshot, to: to.snapshot, comparison: compare(comparable(from), comparable(to)) };
+    const version = (s: NonNullable<typeof from>) => ({ markdown: s.markdown, wordCount: s.snapshot.wordCount, fetchedAt: Date.parse(s.snapshot.checkedAt) });
+    const comparison = await compareOffThread(this.deps.content, { previous: version(from), current: version(to), rules, view: true }, this.deps.compareTimeoutMs);
+    return { from: from.snapshot, to: to.snapshot, comparison };
   }
 }

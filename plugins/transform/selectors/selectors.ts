@@ -10,6 +10,7 @@ import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { validateSelectors } from '../../../core/selectors.ts';
+import { withinLimit } from '../../../core/workers/section.ts';
 
 export function excludeMatches(root: Element, selectors: readonly string[]): void {
   for (const el of root.querySelectorAll(selectors.join(', '))) el.remove();
@@ -76,16 +77,28 @@ export function selectorProblem(job: Job, name: FieldNamer): string | null {
   }
 }
 
-export function applySelectors(doc: PageDocument): void {
+/**
+ * Matching runs under its own CPU budget (`scrape.selectorBudgetMs`, far below the scrape's
+ * timeout): in a content worker the pool stops and replaces a worker still matching at the limit,
+ * so one costly selector holds a worker for seconds, not for the whole scrape.
+ */
+export async function applySelectors(doc: PageDocument, budgetMs: number): Promise<void> {
   const { includeSelectors: include, excludeSelectors: exclude } = doc.job.request;
   const root = doc.root;
   if (!root || (!include?.length && !exclude?.length)) return;
   // Already checked by `validate` on the scrape path; this guards a pipeline run without it.
   validateSelectors('excludeSelectors', exclude);
   validateSelectors('includeSelectors', include);
-  if (exclude?.length) excludeMatches(root, exclude);
-  if (!include?.length) return;
-  const matches = includedMatches(root, include);
+  const named = [...(exclude ?? []), ...(include ?? [])].map((s) => `"${s}"`).join(', ');
+  const matches = await withinLimit({
+    timeoutMs: budgetMs,
+    timeoutError: new TrawlError('unprocessable', `Matching the selectors ${named} took longer than ${budgetMs} ms (scrape.selectorBudgetMs)`),
+    crashError: new TrawlError('unprocessable', `Matching the selectors ${named} {reason}`),
+  }, async () => {
+    if (exclude?.length) excludeMatches(root, exclude);
+    return include?.length ? includedMatches(root, include) : null;
+  });
+  if (!matches) return;
   // A detached container keeps doc.dom whole for formats that read the full page (links).
   const container = root.ownerDocument.createElement('div');
   for (const match of matches) appendInTable(container, match);
@@ -98,5 +111,5 @@ export const selectorsTransform = definePlugin({
   name: 'selectors',
   description: 'Removes elements matching exclude_selectors, then keeps only elements matching include_selectors.',
   order: 'pre',
-  setup: () => ({ validate: selectorProblem, apply: applySelectors }),
+  setup: (_options, ctx) => ({ validate: selectorProblem, apply: (doc) => applySelectors(doc, ctx.config.scrape.selectorBudgetMs) }),
 });

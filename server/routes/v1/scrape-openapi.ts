@@ -103,13 +103,15 @@ export function scrapeOpenApi(formats: readonly string[], requestSchema: z.ZodTy
             400: errorBody(
               'Invalid request, e.g. `Missing required field: url`, `Format "attributes" requires attribute_selectors: a list of {selector, attribute}`, ' +
                 'or a selector past a limit (include_selectors, exclude_selectors, attribute_selectors: 50 selectors per field, 2000 characters, ' +
-                '50 alternatives per selector and 100 per field, 50 combinators in a row, pseudo-classes nested 3 deep, :nth-*() numbers up to 10000), ' +
+                '50 alternatives per selector and 100 per field, 50 combinators in a row, pseudo-classes nested 3 deep, :nth-*() numbers up to 10000, ' +
+                'no :has() starting at a sibling such as `p:has(~ p)`: `Invalid field exclude_selectors[0]: "p:has(~ p)": :has() with a sibling combinator (~ or +) is not supported …`), ' +
                 'e.g. `Invalid field include_selectors[0]: :nth-child() argument out of range (numbers up to 10000)`',
             ),
             401: errorBody('Invalid or missing API key'),
             413: errorBody('Request body too large'),
             422: errorBody('The URL could not be fetched or its content not processed, e.g. `Unsupported content: the body is binary (PNG), not text/html`; ' +
               'or the scrape passed its `timeout` (whole scrape, fetch included: `Scrape timed out after 5000 ms`, answered at the deadline) or the memory limits (`workers.memoryLimitMb`, `workers.maxRssMb`; a rendered page also `browser.maxResponseBytes`, `browser.maxPageBytes`, `browser.maxRendererMb`), the error naming the one passed; ' +
+              'or matching the include/exclude selectors passed its CPU budget (`Matching the selectors "…" took longer than 2000 ms (scrape.selectorBudgetMs)`); ' +
               'or the page is a block, not content: `{error: "Blocked by cloudflare (challenge)", code: "blocked", vendor, kind, status_code}` (never cached or charged; `proxy: "auto"` retries before answering this)'),
             503: errorBody('The server is too busy: its content workers have a full queue (`workers.maxQueue`); retry after the `Retry-After` seconds'),
           },

@@ -1,0 +1,53 @@
+/**
+ * Comparing two page versions as a content-worker task (ContentRunner.task): normalising and
+ * aligning half a megabyte of text on each side is CPU work on untrusted input, so it runs where
+ * pages are parsed, under the same pool, queue and deadline, and never holds the server thread.
+ */
+import type { ContentRunner } from '../../content-runner.ts';
+import { TrawlError } from '../../errors.ts';
+import { task, type TaskContext } from '../../workers/task.ts';
+import { compare, type Comparison } from './compare.ts';
+import type { NoiseRules } from './normalise.ts';
+import { comparableOf, type PageVersion } from './page.ts';
+
+export interface VersionText extends Pick<PageVersion, 'markdown' | 'wordCount'> {
+  /** When the version was fetched (ms): its clocks are read against it. */
+  fetchedAt?: number;
+}
+
+export interface CompareInput {
+  previous: VersionText;
+  current: VersionText;
+  rules?: NoiseRules;
+  /**
+   * Whether the caller shows the line view (`parts`, `lines`): without it they come back empty.
+   * They are the bulk of a large comparison, and copying them back is work on the server thread.
+   */
+  view: boolean;
+}
+
+export function compareVersions(input: CompareInput, ctx?: TaskContext): Comparison {
+  const previous = comparableOf(input.previous, input.rules, input.previous.fetchedAt);
+  const current = comparableOf(input.current, input.rules, input.current.fetchedAt);
+  ctx?.checkMemory();
+  const comparison = compare(previous, current);
+  return input.view ? comparison : { ...comparison, parts: [], lines: [], addedIdentities: [] };
+}
+
+export const COMPARE_TASK = task<typeof compareVersions>(import.meta.url, 'compareVersions');
+
+/**
+ * Compares in a content worker (here when there is no pool), with a deadline as a page has
+ * (`scrape.timeoutMs`): the comparison's own budget ends it long before; the deadline is what
+ * stops a worker that never returns, and the caller's `signal` (a closed request) stops it too.
+ */
+export async function compareOffThread(content: ContentRunner, input: CompareInput, timeoutMs: number, signal?: AbortSignal): Promise<Comparison> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new TrawlError('timeout', `Comparing the versions took longer than ${timeoutMs} ms (scrape.timeoutMs)`)), timeoutMs);
+  try {
+    const limits = { signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal, deadline: Date.now() + timeoutMs };
+    return await content.task(COMPARE_TASK, input, () => compareVersions(input), limits);
+  } finally {
+    clearTimeout(timer);
+  }
+}
