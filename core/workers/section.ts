@@ -44,6 +44,28 @@ export async function withinLimit<T>(limits: SectionLimits, work: () => Promise<
   }
 }
 
+/**
+ * `withinLimit` for synchronous work (selector matching): announced to the pool like any section; on
+ * the calling thread the limit is checked when the work ends.
+ */
+export function withinLimitSync<T>(limits: SectionLimits, work: () => T): T {
+  if (host) {
+    if (open) throw new Error('limited sections do not nest');
+    open = true;
+    host.begin(limits);
+    try {
+      return work();
+    } finally {
+      host.end();
+      open = false;
+    }
+  }
+  const started = performance.now();
+  const result = work();
+  if (performance.now() - started > limits.timeoutMs) throw limits.timeoutError;
+  return result;
+}
+
 async function raceLimit<T>(limits: SectionLimits, work: () => Promise<T>): Promise<T> {
   const started = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -10,7 +10,7 @@ import type { PageDocument } from '../../../core/document.ts';
 import type { Job } from '../../../core/job.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { validateSelectors } from '../../../core/selectors.ts';
-import { withinLimit } from '../../../core/workers/section.ts';
+import { withinLimitSync } from '../../../core/workers/section.ts';
 
 export function excludeMatches(root: Element, selectors: readonly string[]): void {
   for (const el of root.querySelectorAll(selectors.join(', '))) el.remove();
@@ -82,7 +82,7 @@ export function selectorProblem(job: Job, name: FieldNamer): string | null {
  * timeout): in a content worker the pool stops and replaces a worker still matching at the limit,
  * so one costly selector holds a worker for seconds, not for the whole scrape.
  */
-export async function applySelectors(doc: PageDocument, budgetMs: number): Promise<void> {
+export function applySelectors(doc: PageDocument, budgetMs: number): void {
   const { includeSelectors: include, excludeSelectors: exclude } = doc.job.request;
   const root = doc.root;
   if (!root || (!include?.length && !exclude?.length)) return;
@@ -90,11 +90,11 @@ export async function applySelectors(doc: PageDocument, budgetMs: number): Promi
   validateSelectors('excludeSelectors', exclude);
   validateSelectors('includeSelectors', include);
   const named = [...(exclude ?? []), ...(include ?? [])].map((s) => `"${s}"`).join(', ');
-  const matches = await withinLimit({
+  const matches = withinLimitSync({
     timeoutMs: budgetMs,
     timeoutError: new TrawlError('unprocessable', `Matching the selectors ${named} took longer than ${budgetMs} ms (scrape.selectorBudgetMs)`),
     crashError: new TrawlError('unprocessable', `Matching the selectors ${named} {reason}`),
-  }, async () => {
+  }, () => {
     if (exclude?.length) excludeMatches(root, exclude);
     return include?.length ? includedMatches(root, include) : null;
   });
