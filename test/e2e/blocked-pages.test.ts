@@ -112,7 +112,7 @@ describe('/v1', () => {
     expect(answer.body.markdown).toContain('The harbour opens at six');
     expect(answer.body.warnings).toEqual(['fetcher.http: Blocked by cloudflare (challenge) through the default route; tried the next route']);
     // The page itself went through the pool once (the favicon check may follow it on the same route).
-    expect(proxy.seen.map((s) => s.url).filter((url) => !url.endsWith('/favicon.ico'))).toEqual([site.at('/guarded')]);
+    expect(proxy.seen.map((s) => s.url).filter((url) => !url?.endsWith('/favicon.ico'))).toEqual([site.at('/guarded')]);
   });
 
   test('with rendering allowed, "auto" tries the browser before the pool, then the pool in the browser', async () => {
