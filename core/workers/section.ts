@@ -33,15 +33,25 @@ export function setSectionHost(worker: SectionHost): void {
 /** Runs `work` under `limits`. A worker runs one task, so one section, at a time. */
 export async function withinLimit<T>(limits: SectionLimits, work: () => Promise<T>): Promise<T> {
   if (!host) return raceLimit(limits, work);
-  if (open) throw new Error('limited sections do not nest');
-  open = true;
-  host.begin(limits);
+  const worker = enter(host, limits);
   try {
     return await work();
   } finally {
-    host.end();
-    open = false;
+    leave(worker);
   }
+}
+
+/** Announces a section to the pool (one at a time: a worker runs one task). */
+function enter(worker: SectionHost, limits: SectionLimits): SectionHost {
+  if (open) throw new Error('limited sections do not nest');
+  open = true;
+  worker.begin(limits);
+  return worker;
+}
+
+function leave(worker: SectionHost): void {
+  worker.end();
+  open = false;
 }
 
 /**
@@ -50,14 +60,11 @@ export async function withinLimit<T>(limits: SectionLimits, work: () => Promise<
  */
 export function withinLimitSync<T>(limits: SectionLimits, work: () => T): T {
   if (host) {
-    if (open) throw new Error('limited sections do not nest');
-    open = true;
-    host.begin(limits);
+    const worker = enter(host, limits);
     try {
       return work();
     } finally {
-      host.end();
-      open = false;
+      leave(worker);
     }
   }
   const started = performance.now();
