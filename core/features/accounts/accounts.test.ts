@@ -162,10 +162,11 @@ for (const database of testDatabases()) {
       expect(charges.filter((c) => !c.refusal)).toHaveLength(3);
       expect(charges.filter((c) => c.refusal === 'credits')).toHaveLength(2);
       await meter.refundRun(run, 1);
-      const recorded = await meter.record({ workspace: workspace.id, credits: 0, remaining: 1 }, { endpoint: 'crawl', status: 'succeeded', url: 'https://example.com/', runId: 'crawl-1', durationMs: 3, startedAt: nowIso() }, 0);
+      // The call is recorded after its pages were charged (the row exists): it still names its stored answer.
+      const recorded = await meter.record({ workspace: workspace.id, credits: 0, remaining: 1 }, { endpoint: 'crawl', status: 'succeeded', url: 'https://example.com/', runId: 'crawl-1', resultId: 'answer-1', durationMs: 3, startedAt: nowIso() }, 0);
       const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').selectAll().execute();
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ id: recorded.usageId, run_id: 'crawl-1', status: 'succeeded', endpoint: 'crawl' });
+      expect(rows[0]).toMatchObject({ id: recorded.usageId, run_id: 'crawl-1', status: 'succeeded', endpoint: 'crawl', result_id: 'answer-1' });
       expect(Number(rows[0]!.credits)).toBe(2);
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(1);
     });

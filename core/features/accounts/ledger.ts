@@ -165,7 +165,8 @@ export function createLedger({ db, dialect, workspaces, config, limiter, retenti
           .onConflict((oc) => oc.column('run_id').doUpdateSet((eb) => ({
             endpoint: eb.ref('excluded.endpoint'), url: eb.ref('excluded.url'), status: eb.ref('excluded.status'),
             error: eb.ref('excluded.error'), duration_ms: eb.ref('excluded.duration_ms'), created_at: eb.ref('excluded.created_at'),
-            finished_at: eb.ref('excluded.finished_at'), credits: eb('usage_log.credits', '+', eb.ref('excluded.credits')),
+            finished_at: eb.ref('excluded.finished_at'), result_id: eb.ref('excluded.result_id'),
+            credits: eb('usage_log.credits', '+', eb.ref('excluded.credits')),
           })))
           .returning('id')
           .executeTakeFirstOrThrow();
