@@ -8,7 +8,8 @@
  * the median of those ratios are reported (a shared machine's load swings between rounds). Then Trawl crawls a 10,000-page site while its RSS is sampled from /proc:
  * the peak, and the RSS at each quarter of the crawl (flat, not growing with the crawl).
  *
- *   bun run bench crawl [--pages 2000] [--concurrency 8] [--rounds 3] [--rss-pages 10000] [--no-rss]
+ *   bun run bench crawl [--pages 2000] [--concurrency 8] [--rounds 3] [--rss-pages 10000] [--no-rss] [--env KEY=VALUE]…
+ *   (--env sets the server's environment, e.g. --env TRAWL_WORKERS_SIZE=2 to try another setting)
  *   (--rounds 0 measures only the memory crawl)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'rss-pages': { type: 'string', default: '10000' },
     'no-rss': { type: 'boolean', default: false },
+    env: { type: 'string', multiple: true, default: [] },
     out: { type: 'string', default: join(ROOT, 'bench/results/crawl.json') },
   },
 });
@@ -55,6 +57,7 @@ async function crawlWithTrawl(port: number, pages: number): Promise<TrawlRun> {
       TRAWL_CRAWL_CONCURRENCY: String(CONCURRENCY),
       TRAWL_CRAWL_PER_HOST_CONCURRENCY: String(CONCURRENCY),
       TRAWL_CRAWL_MAX_PAGES_LIMIT: String(Math.max(pages, 10_000)),
+      ...Object.fromEntries(args.env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
     },
   });
   try {

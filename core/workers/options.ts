@@ -23,7 +23,8 @@ export interface WorkerPoolOptions {
   sampleMs?: number;
   /**
    * A worker runs a full garbage collection after a task when its last one is this long ago (ms),
-   * so resident memory follows what the workers hold. Default 0: when the runtime decides.
+   * and so does the pool's own thread after a reply (collect.ts), so resident memory follows what
+   * the threads hold. Default 0: when the runtime decides.
    */
   collectEveryMs?: number;
   /**

@@ -256,6 +256,23 @@ describe('WorkerPool', () => {
     expect(await lazy.run(garbageCollected, undefined)).toBe(false);
   });
 
+  test('with collectEveryMs the calling thread collects too, soon after a reply (what pages leave behind there)', async () => {
+    const leave = () => new WeakRef({ rows: Array.from({ length: 1000 }, (_, i) => ({ i })) });
+    const collecting = pool({ size: 1, collectEveryMs: 1 });
+    await collecting.run(add, { a: 1, b: 1 });
+    const weak = leave();
+    await Bun.sleep(5);
+    await collecting.run(add, { a: 1, b: 2 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(weak.deref()).toBeUndefined();
+    const lazy = pool({ size: 1 });
+    const kept = leave();
+    await Bun.sleep(5);
+    await lazy.run(add, { a: 1, b: 2 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(kept.deref()).toBeDefined();
+  });
+
   test.if(process.platform === 'linux')('workers run at the nice value asked for; the calling thread keeps its own', async () => {
     const own = await pool({ size: 0 }).run(niceHere, undefined);
     expect(await pool({ size: 1, nice: 5 }).run(niceHere, undefined)).toBe(Math.max(5, own));

@@ -14,6 +14,7 @@
  * Size 0 runs tasks on the calling thread (no isolation at all: a synchronous task blocks the
  * thread and the deadline fires only when it yields) for comparisons and debugging.
  */
+import { periodicCollector } from './collect.ts';
 import { pickSuspect, RssWatchdog } from './memory.ts';
 import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
 import { WorkerSlot } from './slot.ts';
@@ -61,6 +62,9 @@ export class WorkerPool {
   /** Size 0: the `init` task, run once on this thread. */
   private initHere?: Promise<unknown>;
   private closed = false;
+  /** This (the calling) thread's collections: the replies' outputs are garbage here soon after. */
+  private readonly collectHere = periodicCollector();
+  private collecting = false;
   private counts = { completed: 0, replaced: 0, failed: { timeout: 0, aborted: 0, crashed: 0, memory: 0, 'queue-full': 0, closed: 0 } };
 
   constructor(options: WorkerPoolOptions = {}) {
@@ -235,6 +239,17 @@ export class WorkerPool {
     if (!reply.ok && reply.initFailed) this.discard(slot, false);
     else if (over) this.discard(slot, true);
     else this.release(slot);
+    this.collectSoon();
+  }
+
+  /** After the reply has reached its caller (and the worker has its next task), not before. */
+  private collectSoon(): void {
+    if (this.collecting || this.settings.collectEveryMs <= 0) return;
+    this.collecting = true;
+    setImmediate(() => {
+      this.collecting = false;
+      this.collectHere(this.settings.collectEveryMs);
+    });
   }
 
   /** Marks a task done once; the first outcome wins (a late reply after a timeout is ignored). */

@@ -10,6 +10,7 @@
 import { heapSize } from 'bun:jsc';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { periodicCollector } from './collect.ts';
 import { setSectionHost } from './section.ts';
 import { serializeError, WorkerPoolError, type InitMessage, type NiceMessage, type RunMessage, type TaskContext, type TaskFunction, type WorkerReply } from './task.ts';
 
@@ -28,7 +29,7 @@ const NO_CHECKS: TaskContext = { checkMemory() {} };
 let ready: Promise<unknown> = Promise.resolve();
 /** The task running now (one at a time): limited sections are reported under its id. */
 let current = 0;
-let collectedAt = performance.now();
+const collectNow = periodicCollector();
 let reading = { at: -Infinity, bytes: 0 };
 
 /** This worker's heap in bytes, read again only when the last reading is older than `READING_MS`. */
@@ -129,17 +130,9 @@ async function run(message: RunMessage): Promise<void> {
   collect(message.collectEveryMs);
 }
 
-/**
- * What a page leaves behind is mostly promoted to the old generation (it lived through the young
- * collections during the page) and the runtime's own full collections come late for a heap this
- * small, so a busy worker's resident memory climbs for minutes. A full collection now and then,
- * right after a reply (a small heap: milliseconds), keeps it near what the worker really holds.
- */
+/** After a reply: the worker's heap, collected now and then (collect.ts), is read again afterwards. */
 function collect(everyMs: number): void {
-  if (everyMs <= 0 || performance.now() - collectedAt < everyMs) return;
-  Bun.gc(true);
-  collectedAt = performance.now();
-  reading = { at: -Infinity, bytes: 0 };
+  if (collectNow(everyMs)) reading = { at: -Infinity, bytes: 0 };
 }
 
 self.onmessage = (event: MessageEvent<NiceMessage | InitMessage | RunMessage>) => {
