@@ -3,7 +3,8 @@
  * (a server), or right here (pool size 0, a pool-less Trawl such as unit tests with their own
  * plugin lists). A worker gets the time left until the job's deadline and the job's signal; when
  * either ends, the pool terminates the worker mid-task and the request fails at that moment.
- * Pages queue in a fair order between workspaces (FairOrder). Pool failures become TrawlErrors: a deadline or cancellation is the scrape's `timeout`, a
+ * Pages queue in a fair order between workspaces (FairOrder), and a workspace holding its share of
+ * the workers lets another's waiting page pass (workers/share.ts). Pool failures become TrawlErrors: a deadline or cancellation is the scrape's `timeout`, a
  * memory stop or crash is a 422 naming the limit, a full queue or closed pool a 503 (`overloaded`).
  */
 import type { Logger } from 'pino';
@@ -108,6 +109,7 @@ export class ContentRunner {
     if (order === undefined) this.arrivals.set(job, (order = this.fair.next(job.workspace)));
     const options = {
       order,
+      group: job.workspace,
       timeoutMs: Number.isFinite(left) ? Math.max(0, left) + BACKSTOP_MS : undefined,
       signal: job.signal,
       heavy: input.response.body.byteLength >= config.workers.heavyBytes,

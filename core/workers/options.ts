@@ -63,6 +63,11 @@ export interface RunOptions {
    * not queue a second time behind everything that arrived meanwhile.
    */
   order?: number;
+  /**
+   * Whose task (a workspace): while a task of a group below its share of the workers
+   * (size / groups with tasks) waits, a group at its share does not take another worker.
+   */
+  group?: string;
   /** Buffers moved to the worker instead of copied (they become unusable here). */
   transfer?: Transferable[];
 }

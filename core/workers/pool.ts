@@ -5,7 +5,8 @@
  * pool knows nothing of what it runs and plugins can bring their own task modules. What every
  * task would otherwise carry (a config, booted plugins) is the pool's `init`, run once per worker.
  *
- * Tasks wait in order (first come first served unless a caller names an earlier place). Each has
+ * Tasks wait in order (first come first served unless a caller names an earlier place; a group
+ * holding its share of the workers lets other groups' tasks pass, share.ts). Each has
  * a hard deadline, counted from submission (queue time included) and an optional AbortSignal.
  * When either fires, the caller's promise rejects at once and a running task's worker is
  * terminated and replaced: a tight loop cannot be asked to stop, only killed. Part of a task can
@@ -16,6 +17,7 @@
  */
 import { periodicCollector } from './collect.ts';
 import { pickSuspect, RssWatchdog } from './memory.ts';
+import { pickNext } from './share.ts';
 import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
 import { WorkerSlot } from './slot.ts';
 import { WorkerPoolError, type RunMessage, type SerializedError, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
@@ -31,6 +33,8 @@ interface Task {
   heavy: boolean;
   /** Place in the queue: smaller first. */
   order: number;
+  /** Whose task (a workspace): a group holding its share of the workers lets others' tasks pass (share.ts). */
+  group?: string;
   resolve(output: unknown): void;
   reject(error: unknown): void;
   cleanup(): void;
@@ -90,6 +94,7 @@ export class WorkerPool {
         options,
         heavy: options.heavy ?? false,
         order: options.order ?? performance.now(),
+        group: options.group,
         resolve: resolve as (output: unknown) => void,
         reject,
         cleanup: () => {
@@ -178,11 +183,11 @@ export class WorkerPool {
     this.queue.splice(at, 0, task);
   }
 
-  /** Starts waiting tasks, in queue order among those allowed to run (heavy ones wait for a heavy slot). */
+  /** Starts waiting tasks, in queue order among those allowed to run (heavy ones wait for a heavy slot; share.ts). */
   private drain(): void {
     while (!this.closed && this.queue.length > 0) {
       const heavyFull = this.heavyRunning() >= this.settings.maxHeavy;
-      const index = this.queue.findIndex((t) => !t.heavy || !heavyFull);
+      const index = pickNext(this.queue, this.slots.flatMap((s) => (s.task ? [s.task] : [])), this.size, heavyFull);
       if (index < 0) return;
       const slot = this.slots.find((s) => !s.task) ?? (this.slots.length < this.size ? this.spawn() : undefined);
       if (!slot) return;

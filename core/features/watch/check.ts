@@ -1,9 +1,10 @@
 /**
  * The `watch.check` job: scrape the watched page through the Scraper (main content or the parts
  * the watch includes, never from the cache), compare it with the newest snapshot under the watch's
- * noise rules, read what conditions and restock need (observe.ts), decide whether to notify and
- * why (decide.ts), append a snapshot (`initial`, `same` or `changed`, with `notified`, `reason` and
- * a word-diff `excerpt`), prune the timeline to the retention, and when it notifies announce
+ * noise rules, read what conditions and restock need (observe.ts) and decide whether to notify and
+ * why (decide.ts) — that CPU work in a content worker (examine.ts), never on the server thread —,
+ * append a snapshot (`initial`, `same` or `changed`, with `notified`, `reason` and a word-diff
+ * `excerpt`), prune the timeline to the retention, and when it notifies announce
  * `watch.changed` to the watch's `webhook_url` and `notify` targets (notify.ts: signed, retried,
  * SSRF-checked like every delivery). Scheduled runs carry their slot (`due`), which the
  * snapshot records under a unique index, so a slot is checked once whatever happens to the jobs.
@@ -16,12 +17,12 @@ import { SKIPPED, skippedCheck, type JobMeter } from '../../metering.ts';
 import type { Scraper } from '../../scrape.ts';
 import type { ClaimedJob } from '../../services.ts';
 import { nowIso } from '../../storage/values.ts';
-import { compare, contentHash, lineIdentity } from '../diff/compare.ts';
-import { comparableOf, versionOf, versionRequest } from '../diff/page.ts';
+import type { ContentRunner } from '../../content-runner.ts';
+import { versionOf, versionRequest } from '../diff/page.ts';
+import { offThread } from '../diff/task.ts';
 import type { WatchSettings } from './config.ts';
-import { decide, lineHash, rememberLines } from './decide.ts';
+import { examine, EXAMINE_TASK, type ExamineInput } from './examine.ts';
 import type { Announcer } from './notify.ts';
-import { observe } from './observe.ts';
 import type { Snapshot, Watch, WatchStore } from './store.ts';
 
 export const CHECK_JOB = 'watch.check';
@@ -49,6 +50,9 @@ export interface CheckDeps {
   announcer: Pick<Announcer, 'announce'>;
   settings: WatchSettings;
   logger: Logger;
+  /** Where the comparison runs (a content worker, examine.ts), and its deadline (`scrape.timeoutMs`). */
+  content: ContentRunner;
+  timeoutMs: number;
 }
 
 /** The spec's `watch.changed` payload, with why the check notified and a short word diff. */
@@ -88,30 +92,20 @@ export function createCheckWorker(deps: CheckDeps) {
 
     const checkedAt = nowIso();
     const version = versionOf(outcome.result);
-    const rules = { ignoreText: watch.ignoreText, patterns: watch.ignorePatterns };
-    const current = comparableOf(version, rules, Date.parse(checkedAt));
     const previous = await store.latestWithContent(watch.id);
-    const before = previous ? comparableOf({ markdown: previous.markdown, wordCount: previous.snapshot.wordCount }, rules, Date.parse(previous.snapshot.checkedAt)) : null;
-    const comparison = before ? compare(before, current) : null;
-    const observed = needsHtml ? observe(version.html, version.markdown, watch.conditions, watch.restock) : null;
-    const seen = watch.onlyNewLines ? await store.seenLines(watch.id) : [];
-    // The previous snapshot's lines count as seen too (only_new_lines switched on after it).
-    const seenBefore = watch.onlyNewLines ? new Set([...seen, ...(before?.lines ?? []).map((l) => lineHash(lineIdentity(l)))]) : new Set<string>();
-    const decision = decide({
+    const input: ExamineInput = {
       filters: watch,
-      comparison,
-      currentLines: current.lines.map((l) => l.raw),
-      previousLines: before?.lines.map((l) => l.raw) ?? [],
-      observed,
-      previousObserved: previous?.snapshot.observed ?? null,
-      seen: seenBefore,
-    });
-    const remembered = watch.onlyNewLines && comparison?.changed !== false
-      ? rememberLines(seen, [...(before?.lines ?? []), ...current.lines].map(lineIdentity), settings.seenLinesKept)
-      : undefined;
+      version,
+      checkedAt: Date.parse(checkedAt),
+      previous: previous && { markdown: previous.markdown, wordCount: previous.snapshot.wordCount, checkedAt: Date.parse(previous.snapshot.checkedAt), observed: previous.snapshot.observed },
+      seen: watch.onlyNewLines ? await store.seenLines(watch.id) : [],
+      seenLinesKept: settings.seenLinesKept,
+    };
+    const examined = await offThread(deps.content, EXAMINE_TASK, input, () => examine(input), deps.timeoutMs, signal, 'Comparing the check with the previous snapshot');
+    const { comparison, decision, observed, remembered, contentHash } = examined;
     const snapshot = await store.appendSnapshot(watch.workspace, {
       watchId: watch.id,
-      contentHash: contentHash(current),
+      contentHash,
       wordCount: version.wordCount,
       status: !comparison ? 'initial' : comparison.changed ? 'changed' : 'same',
       title: version.title,

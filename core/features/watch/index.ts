@@ -70,6 +70,8 @@ export const watchFeature = defineFeature<WatchSettings>({
       announcer,
       settings: ctx.settings,
       logger: ctx.logger,
+      content: ctx.resolve(CoreTokens.Content),
+      timeoutMs: ctx.config.scrape.timeoutMs,
     });
     return [{
       kind: CHECK_JOB, handler: worker.handle, meter: checkMeter(store), schedule: { maxAttempts: ctx.settings.maxAttempts },
