@@ -7,15 +7,32 @@
  * Content workers call it after each page; the pool calls it on the server thread after a reply,
  * where the pages' bytes, outputs and results pass through.
  */
-export type Collector = (everyMs: number) => boolean;
+export interface Collector {
+  /** Runs a full collection when the last one is `everyMs` old (0: never); says whether it ran. */
+  now(everyMs: number): boolean;
+  /** The same on the next turn of the event loop, once however often it is asked meanwhile (after a reply has reached its caller). */
+  soon(everyMs: number): void;
+}
 
-/** A collector of this thread: calling it runs a full collection when the last one is `everyMs` old (0: never); says whether it ran. */
+/** A collector of the calling thread. */
 export function periodicCollector(): Collector {
   let collectedAt = performance.now();
-  return (everyMs) => {
+  let scheduled = false;
+  const now = (everyMs: number) => {
     if (everyMs <= 0 || performance.now() - collectedAt < everyMs) return false;
     Bun.gc(true);
     collectedAt = performance.now();
     return true;
+  };
+  return {
+    now,
+    soon(everyMs) {
+      if (scheduled || everyMs <= 0) return;
+      scheduled = true;
+      setImmediate(() => {
+        scheduled = false;
+        now(everyMs);
+      });
+    },
   };
 }

@@ -67,8 +67,7 @@ export class WorkerPool {
   private initHere?: Promise<unknown>;
   private closed = false;
   /** This (the calling) thread's collections: the replies' outputs are garbage here soon after. */
-  private readonly collectHere = periodicCollector();
-  private collecting = false;
+  private readonly collector = periodicCollector();
   private counts = { completed: 0, replaced: 0, failed: { timeout: 0, aborted: 0, crashed: 0, memory: 0, 'queue-full': 0, closed: 0 } };
 
   constructor(options: WorkerPoolOptions = {}) {
@@ -244,17 +243,7 @@ export class WorkerPool {
     if (!reply.ok && reply.initFailed) this.discard(slot, false);
     else if (over) this.discard(slot, true);
     else this.release(slot);
-    this.collectSoon();
-  }
-
-  /** After the reply has reached its caller (and the worker has its next task), not before. */
-  private collectSoon(): void {
-    if (this.collecting || this.settings.collectEveryMs <= 0) return;
-    this.collecting = true;
-    setImmediate(() => {
-      this.collecting = false;
-      this.collectHere(this.settings.collectEveryMs);
-    });
+    this.collector.soon(this.settings.collectEveryMs);
   }
 
   /** Marks a task done once; the first outcome wins (a late reply after a timeout is ignored). */

@@ -29,7 +29,7 @@ const NO_CHECKS: TaskContext = { checkMemory() {} };
 let ready: Promise<unknown> = Promise.resolve();
 /** The task running now (one at a time): limited sections are reported under its id. */
 let current = 0;
-const collectNow = periodicCollector();
+const collector = periodicCollector();
 let reading = { at: -Infinity, bytes: 0 };
 
 /** This worker's heap in bytes, read again only when the last reading is older than `READING_MS`. */
@@ -132,7 +132,7 @@ async function run(message: RunMessage): Promise<void> {
 
 /** After a reply: the worker's heap, collected now and then (collect.ts), is read again afterwards. */
 function collect(everyMs: number): void {
-  if (collectNow(everyMs)) reading = { at: -Infinity, bytes: 0 };
+  if (collector.now(everyMs)) reading = { at: -Infinity, bytes: 0 };
 }
 
 self.onmessage = (event: MessageEvent<NiceMessage | InitMessage | RunMessage>) => {
