@@ -123,7 +123,7 @@ export const configSchema = z.strictObject({
      * does the server thread after a worker's reply, so memory follows what the threads hold;
      * 0 = when the runtime decides.
      */
-    collectEveryMs: z.number().int().min(0).default(1000),
+    collectEveryMs: z.number().int().min(0).default(500),
     /**
      * Worker threads run at this nice value (Linux): when cores are short, the API thread and a
      * browser rendering for a request go first and the workers take what is left. 0 = same priority.
