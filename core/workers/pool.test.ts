@@ -248,7 +248,8 @@ describe('WorkerPool', () => {
   test('with collectEveryMs a worker collects its garbage after a task', async () => {
     const collecting = pool({ size: 1, collectEveryMs: 1 });
     await collecting.run(leaveGarbage, undefined);
-    await Bun.sleep(5);
+    // Past the spacing the first collection set (ten times its duration, collect.ts).
+    await Bun.sleep(1000);
     await collecting.run(leaveGarbage, undefined);
     expect(await collecting.run(garbageCollected, undefined)).toBe(true);
     const lazy = pool({ size: 1 });
@@ -261,7 +262,7 @@ describe('WorkerPool', () => {
     const collecting = pool({ size: 1, collectEveryMs: 1 });
     await collecting.run(add, { a: 1, b: 1 });
     const weak = leave();
-    await Bun.sleep(5);
+    await Bun.sleep(1000);
     await collecting.run(add, { a: 1, b: 2 });
     await new Promise((resolve) => setImmediate(resolve));
     expect(weak.deref()).toBeUndefined();

@@ -23,6 +23,9 @@ import { WorkerSlot } from './slot.ts';
 import { WorkerPoolError, type RunMessage, type SerializedError, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
 
 export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './options.ts';
+
+/** The calling thread's heap is collected now and then below this size, left to the runtime above (collect.ts). */
+const SERVER_COLLECT_MAX_BYTES = 64 * 2 ** 20;
 export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
 
 interface Task {
@@ -67,7 +70,7 @@ export class WorkerPool {
   private initHere?: Promise<unknown>;
   private closed = false;
   /** This (the calling) thread's collections: the replies' outputs are garbage here soon after. */
-  private readonly collector = periodicCollector();
+  private readonly collector = periodicCollector({ maxBytes: SERVER_COLLECT_MAX_BYTES });
   private counts = { completed: 0, replaced: 0, failed: { timeout: 0, aborted: 0, crashed: 0, memory: 0, 'queue-full': 0, closed: 0 } };
 
   constructor(options: WorkerPoolOptions = {}) {

@@ -29,7 +29,7 @@ const NO_CHECKS: TaskContext = { checkMemory() {} };
 let ready: Promise<unknown> = Promise.resolve();
 /** The task running now (one at a time): limited sections are reported under its id. */
 let current = 0;
-const collector = periodicCollector();
+const collector = periodicCollector({ maxBytes: Infinity });
 let reading = { at: -Infinity, bytes: 0 };
 
 /** This worker's heap in bytes, read again only when the last reading is older than `READING_MS`. */
