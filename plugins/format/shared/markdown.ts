@@ -11,11 +11,13 @@ import { contentRules } from './rules.ts';
 import { tableRules } from './tables.ts';
 import { tidyMarkdown } from './tidy.ts';
 import { limitDepth } from './depth.ts';
+import { fastRuleLookup } from './rule-lookup.ts';
 
 export function createTurndown(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', fence: '```', hr: '---', bulletListMarker: '-', emDelimiter: '_', strongDelimiter: '**' });
   contentRules(service);
   tableRules(service);
+  fastRuleLookup(service);
   return service;
 }
 
