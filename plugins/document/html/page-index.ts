@@ -6,7 +6,8 @@
  * selector matched, in page order.
  */
 import { attr, tagOf } from '../../../core/dom.ts';
-import { firstElements, NEXT, VALUE, walkElements } from '../../../core/dom-links.ts';
+import { NEXT, VALUE, walkElements } from '../../../core/dom-links.ts';
+import { readTopOfBody, type TopOfBody } from './top-of-body.ts';
 
 /** An element or attribute node in linkedom's node list (core/dom-links.ts). */
 type Linked = Record<symbol, any> & { nodeType: number; name?: string };
@@ -31,17 +32,17 @@ export interface PageIndex {
   h1: Element | null;
   /** The first `<base href>`. */
   base: Element | null;
-  /** The body's first elements (topOfBody), listed when first asked for. */
-  top?: { body: Element; elements: readonly Element[] };
+  /** The body's first elements and what their own text shows (topOfBody), read when first asked for. */
+  top?: TopOfBody;
 }
 
 /** Datelines and bylines sit near the top; a bounded list keeps a 10 MB page from being read twice. */
 const TOP_ELEMENTS = 3000;
 
-/** `body` and its first elements in document order (3,000 in all), listed once per page for the dateline and byline readers. */
-export function topOfBody(index: PageIndex, body: Element): readonly Element[] {
-  if (index.top?.body !== body) index.top = { body, elements: firstElements(body, TOP_ELEMENTS) };
-  return index.top.elements;
+/** `body` and its first elements in document order (3,000 in all) with what their own text shows, read once per page for the dateline and byline readers. */
+export function topOfBody(index: PageIndex, body: Element): TopOfBody {
+  if (index.top?.body !== body) index.top = readTopOfBody(body, TOP_ELEMENTS);
+  return index.top;
 }
 
 /** Every class name byline.ts and dateline.ts look for contains one of these. */
