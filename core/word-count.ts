@@ -87,7 +87,7 @@ export function countElementWords(root: Element, tagOf: (el: Element) => string,
           counter.feed((node as unknown as Element).textContent ?? '');
           counter.gap();
         }
-        if (node === root) break;
+        if (node === (root as unknown as Linked)) break;
         node = node[END][NEXT];
         continue;
       }

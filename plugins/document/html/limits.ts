@@ -62,7 +62,7 @@ export function elementCutOffset(html: string, maxElements: number): number | nu
 
 /** Replaces every element nested deeper than `maxDepth` (`<html>` is 1) by its text; returns how many subtrees were flattened. */
 export function flattenDeeperThan(dom: Document, maxDepth: number): number {
-  const top = dom.documentElement as (Element & Linked) | null;
+  const top = dom.documentElement as unknown as (Element & Linked) | null;
   if (!top || maxDepth < 1) return 0;
   if (maxDepth === 1) return flatten(top) ? 1 : 0;
   let flattened = 0;
