@@ -4,7 +4,7 @@ import TurndownService from 'turndown';
 import { parseHtmlFragment } from '../../../core/dom.ts';
 import { fastRuleLookup } from './rule-lookup.ts';
 
-const convert = (service: TurndownService, html: string) => service.turndown(parseHtmlFragment(html));
+const convert = (service: TurndownService, html: string) => service.turndown(parseHtmlFragment(html) as HTMLElement);
 
 /** A service with rules of every filter kind: a tag, a list of tags, a function, kept and removed tags. */
 function service(): TurndownService {
