@@ -63,6 +63,7 @@ export class WordCounter {
 type Linked = Record<symbol, any> & { nodeType: number; localName?: string };
 const ELEMENT = 1;
 const TEXT = 3;
+const CDATA = 4;
 /** linkedom's node type for an element's end marker. */
 const NODE_END = -1;
 
@@ -83,8 +84,9 @@ export function countElementWords(root: Element, tagOf: (el: Element) => string,
       const tag = tagOf(node as unknown as Element);
       if (skipped.has(tag) || tag === 'PRE') {
         if (tag === 'PRE') {
+          // (its text whole, as textContent joins it: every text node below, in order)
           counter.gap();
-          counter.feed((node as unknown as Element).textContent ?? '');
+          for (let t: Linked = node[NEXT], end = node[END]; t !== end; t = t[NEXT]) if (t.nodeType === TEXT || t.nodeType === CDATA) counter.feed(t[VALUE] ?? '');
           counter.gap();
         }
         if (node === (root as unknown as Linked)) break;
