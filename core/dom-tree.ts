@@ -31,6 +31,13 @@ let budget = Infinity;
 /** Thrown through parse5 to stop a parse at its element budget; the tree built so far stands. */
 const OVER_BUDGET = new Error('element budget spent');
 const modes = new WeakMap<object, html.DOCUMENT_MODE>();
+/**
+ * The parse in progress made every element it asks about (a whole page's parse), and these are the
+ * ones outside the HTML namespace: parse5 asks each open element's namespace over and over, and
+ * linkedom's getter, read across its many element classes, cost more than this.
+ */
+let ownTree = false;
+const foreign = new Set<Element>();
 
 /** The last node of `node`'s segment in the list: an element's end marker, else the node. */
 const endOf = (node: Linked): Linked => (node.nodeType === ELEMENT ? node[END] : node);
@@ -90,11 +97,14 @@ function createElement(tagName: string, namespace: html.NS, attrs: Token.Attribu
   const doc = owner!;
   let el: Linked;
   if (namespace === NS.HTML) el = doc.createElement(tagName) as unknown as Linked;
-  else if (namespace === NS.SVG) el = doc.createElementNS(NS.SVG, tagName) as unknown as Linked;
-  else {
+  else if (namespace === NS.SVG) {
+    el = doc.createElementNS(NS.SVG, tagName) as unknown as Linked;
+    foreign.add(el as unknown as Element);
+  } else {
     // linkedom has no MathML elements: an HTML element that reports its namespace
     el = doc.createElement(tagName) as unknown as Linked;
     Object.defineProperty(el, 'namespaceURI', { value: namespace });
+    foreign.add(el as unknown as Element);
   }
   if (attrs.length) addAttributes(el, el, attrs);
   return el as unknown as Element;
@@ -169,7 +179,7 @@ const adapter = {
   getParentNode: (node: Node) => node.parentNode,
   getAttrList: attributeList,
   getTagName: (el: Element) => el.localName,
-  getNamespaceURI: (el: Element) => el.namespaceURI,
+  getNamespaceURI: (el: Element) => (ownTree && (foreign.size === 0 || !foreign.has(el)) ? NS.HTML : el.namespaceURI),
   getTextNodeContent: (node: Linked) => node[VALUE],
   getCommentNodeContent: (node: Linked) => node[VALUE],
   getDocumentTypeNodeName: (node: DocumentType) => node.name,
@@ -207,6 +217,7 @@ export interface Built<T> {
  */
 function run(doc: Document | null, options: TreeOptions, parseWith: (opts: ParserOptions<AdapterMap>) => void): { owner: Document; complete: boolean } {
   owner = doc;
+  ownTree = doc === null;
   budget = options.maxElements ?? Infinity;
   try {
     parseWith({ treeAdapter: adapter, scriptingEnabled: options.scripting });
@@ -217,6 +228,8 @@ function run(doc: Document | null, options: TreeOptions, parseWith: (opts: Parse
   } finally {
     owner = null;
     budget = Infinity;
+    ownTree = false;
+    foreign.clear();
   }
 }
 

@@ -6,6 +6,7 @@
 import { buildDocument, buildFragment } from './dom-tree.ts';
 import { attr, END, NEXT } from './dom-links.ts';
 export { attr } from './dom-links.ts';
+import { countElementWords } from './word-count.ts';
 
 export type DomDocument = Document;
 export type DomElement = Element;
@@ -72,8 +73,12 @@ export function textOf(root: Node): string {
   return blocksOf(root, true).join('\n\n');
 }
 
-/** The number of words in `textOf(root)`, without collapsing its whitespace first (words do not depend on it). */
+/**
+ * The number of words in `textOf(root)` (what countWords finds there). An element's words are
+ * counted as its text streams past (word-count.ts); other nodes' through their blocks.
+ */
 export function wordCountOf(root: Node): number {
+  if (root.nodeType === ELEMENT) return countElementWords(root as Element, tagOf, BLOCK_TAGS, SKIP_TAGS);
   return countWords(blocksOf(root, false).join('\n'));
 }
 

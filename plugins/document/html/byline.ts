@@ -5,10 +5,10 @@
  * top that names the writer after "By", as classic pages print it without any class.
  */
 import { tagOf, type DomDocument } from '../../../core/dom.ts';
-import { ownTextMatches } from '../../../core/dom-links.ts';
 import { cleanPersonName } from './people.ts';
 import { isDateOnly } from '../../../core/date-words.ts';
 import { hasClass, inBody, indexPage, tokens, topOfBody, type PageIndex } from './page-index.ts';
+import { BY_TEXT, type TopOfBody } from './top-of-body.ts';
 
 /**
  * Where bylines are, most specific first: `a[rel~=author]`, `.byline .author`, `.byline-name`,
@@ -94,12 +94,13 @@ const INLINE = new Set(['B', 'STRONG', 'EM', 'I', 'SPAN', 'FONT', 'SMALL', 'A'])
 
 
 /** A short element near the top whose own line names the writer after "By" (a classic page's byline, no class). */
-function fromByLines(top: readonly Element[]): string | null {
-  for (const el of top) {
+function fromByLines({ elements, flags }: TopOfBody): string | null {
+  for (let i = 0; i < elements.length; i++) {
+    const el = elements[i]!;
     // (only elements whose own text says "by" are read: as the line they make, or with their parent's
     // when they are a bare "By" in bold)
     // (a script's or a style's text is code: a large inline bundle would be searched for nothing)
-    if (NOT_TEXT.has(tagOf(el)) || !ownTextMatches(el, /\bby\b/i)) continue;
+    if (NOT_TEXT.has(tagOf(el)) || !(flags[i]! & BY_TEXT)) continue;
     for (const line of INLINE.has(tagOf(el)) && el.parentElement ? [el, el.parentElement] : [el]) {
       const text = visibleText(line, MAX_BY_LINE + 1).replace(/\s+/g, ' ').trim();
       if (text.length > MAX_BY_LINE) break;

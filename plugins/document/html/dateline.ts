@@ -7,8 +7,8 @@
  */
 import { tagOf, type DomDocument } from '../../../core/dom.ts';
 import { visibleText } from './byline.ts';
-import { ownTextMatches } from '../../../core/dom-links.ts';
 import { hasClass, inBody, indexPage, topOfBody, type PageIndex } from './page-index.ts';
+import { DIGIT_TEXT, LEAD_IN_TEXT, type TopOfBody } from './top-of-body.ts';
 import { normaliseDate } from './dates.ts';
 import { isDateOnly } from '../../../core/date-words.ts';
 
@@ -19,7 +19,6 @@ const isLoose = (el: Element) => tagOf(el) === 'TIME' || hasClass(el, 'date');
 const isDateline = (el: Element) => DATELINE_CLASSES.some((name) => hasClass(el, name));
 const MAX_CANDIDATES = 20;
 const MAX_TEXT = 300;
-const LEAD_IN = /^\s*(?:first\s+)?(?:published|posted|dated?)\b/i;
 const UPDATE_WORDS = /(?:updated|modified|edited|revised)\W*(?:on\W*)?$/i;
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -62,11 +61,10 @@ function fromMarked(body: Element, marked: readonly Element[], kind: (el: Elemen
 }
 
 /** An element near the top whose text opens with "Published" / "Posted" / "Date". */
-function fromLeadIns(top: readonly Element[]): string | null {
-  for (const el of top) {
-    const lead = el.firstChild;
-    if (lead?.nodeType !== 3 || !LEAD_IN.test(lead.nodeValue ?? '')) continue;
-    const date = dateOf(el);
+function fromLeadIns({ elements, flags }: TopOfBody): string | null {
+  for (let i = 0; i < elements.length; i++) {
+    if (!(flags[i]! & LEAD_IN_TEXT)) continue;
+    const date = dateOf(elements[i]!);
     if (date) return date;
   }
   return null;
@@ -76,10 +74,11 @@ function fromLeadIns(top: readonly Element[]): string | null {
 const MAX_DATE_LINE = 60;
 
 /** A short element near the top whose whole text is a date (Blogger's and Movable Type's date headers). */
-function fromDateOnlyLines(top: readonly Element[]): string | null {
-  for (const el of top) {
+function fromDateOnlyLines({ elements, flags }: TopOfBody): string | null {
+  for (let i = 0; i < elements.length; i++) {
+    const el = elements[i]!;
     // (only elements with digits of their own, and small: their text is read whole, and a date header is one)
-    if (!ownTextMatches(el, /\d/) || el.childElementCount > 3) continue;
+    if (!(flags[i]! & DIGIT_TEXT) || el.childElementCount > 3) continue;
     // (bounded: a wrapper with one child can hold the whole page)
     const text = visibleText(el, MAX_DATE_LINE + 1).replace(/\s+/g, ' ').trim();
     if (!text || text.length > MAX_DATE_LINE || !isDateOnly(text)) continue;

@@ -11,6 +11,8 @@
  * so in a warning, rather than refusing a page a user asked for; real pages stay far below them
  * (browsers stop nesting at 512).
  */
+import { END, NEXT } from '../../../core/dom-links.ts';
+
 export interface ParseLimits {
   maxElements: number;
   maxDepth: number;
@@ -60,33 +62,45 @@ export function elementCutOffset(html: string, maxElements: number): number | nu
 
 /** Replaces every element nested deeper than `maxDepth` (`<html>` is 1) by its text; returns how many subtrees were flattened. */
 export function flattenDeeperThan(dom: Document, maxDepth: number): number {
-  const top = dom.documentElement;
+  const top = dom.documentElement as unknown as (Element & Linked) | null;
   if (!top || maxDepth < 1) return 0;
+  if (maxDepth === 1) return flatten(top) ? 1 : 0;
   let flattened = 0;
-  // iterative walk by element links, no stack: the pages this is for would overflow a recursive
-  // one, and it runs on every page (from <html>: doctype and comments are not elements)
-  let el: Element | null = top;
+  // one sweep of linkedom's node list (core/dom-links.ts), no stack: the pages this is for would
+  // overflow a recursive walk, and it runs on every page (from <html>: doctype and comments are
+  // not elements). An element opens a level, its end marker closes it.
   let depth = 1;
-  while (el) {
-    const child: Element | null = el.firstElementChild;
-    if (child && depth < maxDepth) {
-      el = child;
+  const stop = top[END];
+  for (let node: Linked = top[NEXT]; node !== stop; ) {
+    if (node.nodeType === ELEMENT) {
+      if (depth + 1 === maxDepth) {
+        // the element at the limit stays; what is below it becomes its text
+        if (flatten(node as Element & Linked)) flattened++;
+        node = node[END][NEXT];
+        continue;
+      }
       depth++;
-      continue;
-    }
-    if (child) {
-      // the element at the limit stays; what is below it becomes its text
-      el.textContent = el.textContent;
-      flattened++;
-    }
-    while (el && el !== top && !el.nextElementSibling) {
-      el = el.parentElement;
-      depth--;
-    }
-    el = el && el !== top ? el.nextElementSibling : null;
+    } else if (node.nodeType === NODE_END) depth--;
+    node = node[NEXT];
   }
   return flattened;
 }
+
+/** Replaces the subtree of `el` by its text when it has child elements; says whether it had. */
+function flatten(el: Element & Linked): boolean {
+  const end = el[END];
+  for (let node: Linked = el[NEXT]; node !== end; node = node[NEXT]) {
+    if (node.nodeType !== ELEMENT) continue;
+    el.textContent = el.textContent;
+    return true;
+  }
+  return false;
+}
+
+type Linked = Record<symbol, any> & { nodeType: number };
+const ELEMENT = 1;
+/** linkedom's node type for an element's end marker. */
+const NODE_END = -1;
 
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 

@@ -6,7 +6,12 @@
  * selector matched, in page order.
  */
 import { attr, tagOf } from '../../../core/dom.ts';
-import { firstElements, walkElements } from '../../../core/dom-links.ts';
+import { NEXT, VALUE, walkElements } from '../../../core/dom-links.ts';
+import { readTopOfBody, type TopOfBody } from './top-of-body.ts';
+
+/** An element or attribute node in linkedom's node list (core/dom-links.ts). */
+type Linked = Record<symbol, any> & { nodeType: number; name?: string };
+const ATTRIBUTE = 2;
 
 export interface PageIndex {
   /** `<meta>` with a content attribute. */
@@ -27,17 +32,17 @@ export interface PageIndex {
   h1: Element | null;
   /** The first `<base href>`. */
   base: Element | null;
-  /** The body's first elements (topOfBody), listed when first asked for. */
-  top?: { body: Element; elements: readonly Element[] };
+  /** The body's first elements and what their own text shows (topOfBody), read when first asked for. */
+  top?: TopOfBody;
 }
 
 /** Datelines and bylines sit near the top; a bounded list keeps a 10 MB page from being read twice. */
 const TOP_ELEMENTS = 3000;
 
-/** `body` and its first elements in document order (3,000 in all), listed once per page for the dateline and byline readers. */
-export function topOfBody(index: PageIndex, body: Element): readonly Element[] {
-  if (index.top?.body !== body) index.top = { body, elements: firstElements(body, TOP_ELEMENTS) };
-  return index.top.elements;
+/** `body` and its first elements in document order (3,000 in all) with what their own text shows, read once per page for the dateline and byline readers. */
+export function topOfBody(index: PageIndex, body: Element): TopOfBody {
+  if (index.top?.body !== body) index.top = readTopOfBody(body, TOP_ELEMENTS);
+  return index.top;
 }
 
 /** Every class name byline.ts and dateline.ts look for contains one of these. */
@@ -52,16 +57,31 @@ export function indexPage(dom: Document): PageIndex {
       index.marked.push(el);
     } else if (tag === 'TITLE') index.title ??= el;
     else if (tag === 'H1') index.h1 ??= el;
-    if (!el.hasAttributes()) return;
-    if (tag === 'META' && attr(el, 'content') !== null) index.metas.push(el);
-    else if (tag === 'LINK' && attr(el, 'rel') !== null) index.links.push(el);
-    else if (tag === 'SCRIPT' && attr(el, 'type') !== null) index.typedScripts.push(el);
-    else if (tag === 'BASE' && !index.base && attr(el, 'href') !== null) index.base = el;
-    if (attr(el, 'itemprop') !== null) index.itemprops.push(el);
-    if (attr(el, 'itemscope') !== null && attr(el, 'itemtype') !== null) index.items.push(el);
+    // the attributes the lists ask about, in one pass over the element's attribute nodes
+    let content = false, rel = false, type = false, href = false, itemprop = false, itemscope = false, itemtype = false;
+    let cls: string | null = null;
+    let node = (el as unknown as Linked)[NEXT];
+    if (node.nodeType !== ATTRIBUTE) return;
+    for (; node.nodeType === ATTRIBUTE; node = node[NEXT]) {
+      switch (node.name) {
+        case 'content': content = true; break;
+        case 'rel': rel = true; break;
+        case 'type': type = true; break;
+        case 'href': href = true; break;
+        case 'itemprop': itemprop = true; break;
+        case 'itemscope': itemscope = true; break;
+        case 'itemtype': itemtype = true; break;
+        case 'class': cls ??= node[VALUE] as string; break;
+      }
+    }
+    if (tag === 'META' && content) index.metas.push(el);
+    else if (tag === 'LINK' && rel) index.links.push(el);
+    else if (tag === 'SCRIPT' && type) index.typedScripts.push(el);
+    else if (tag === 'BASE' && !index.base && href) index.base = el;
+    if (itemprop) index.itemprops.push(el);
+    if (itemscope && itemtype) index.items.push(el);
     if (tag === 'TIME') return;
-    const cls = attr(el, 'class');
-    if ((cls && MARK.test(cls)) || (tag === 'A' && attr(el, 'rel') !== null)) index.marked.push(el);
+    if ((cls && MARK.test(cls)) || (tag === 'A' && rel)) index.marked.push(el);
   });
   return index;
 }

@@ -5,6 +5,10 @@
  */
 import { absoluteUrl, isHttpUrl } from '../../../core/net/url.ts';
 import { isPixelImage, stripTrackingParams } from './tracking.ts';
+import { attr } from '../../../core/dom.ts';
+import { elementsNamed } from '../../../core/dom-links.ts';
+
+const MEDIA = new Set(['img', 'video', 'audio']);
 
 export interface Asset {
   type: 'image' | 'video' | 'audio';
@@ -23,8 +27,10 @@ export function collectAssets(root: Element, baseUrl: string): Asset[] {
     const text = alt?.replace(/\s+/g, ' ').trim();
     assets.push(text ? { type, url, alt: text } : { type, url });
   };
-  for (const el of root.querySelectorAll('img[src], video, audio')) {
+  // (what querySelectorAll('img[src], video, audio') finds, in one sweep without the selector engine)
+  for (const el of elementsNamed(root, MEDIA, true)) {
     if (el.tagName === 'IMG') {
+      if (attr(el, 'src') === null) continue;
       if (!isPixelImage(el)) add('image', el.getAttribute('src'), el.getAttribute('alt'));
       continue;
     }

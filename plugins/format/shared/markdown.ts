@@ -11,11 +11,14 @@ import { contentRules } from './rules.ts';
 import { tableRules } from './tables.ts';
 import { tidyMarkdown } from './tidy.ts';
 import { limitDepth } from './depth.ts';
+import { fastRuleLookup } from './rule-lookup.ts';
+import { turndownInPlace } from './convert.ts';
 
 export function createTurndown(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', fence: '```', hr: '---', bulletListMarker: '-', emDelimiter: '_', strongDelimiter: '**' });
   contentRules(service);
   tableRules(service);
+  fastRuleLookup(service);
   return service;
 }
 
@@ -41,17 +44,13 @@ export function convertibleRoot(root: Element): Element {
 
 /**
  * turndown starts by deep-copying the element it is given, and on linkedom that copy (a new node,
- * token list and listener map per element) is a fifth to two fifths of the conversion. Handing it
- * a stand-in whose `cloneNode` returns the element itself converts in place; the only changes
- * turndown makes are whitespace collapsed outside `<pre>` and a few cached facts per node, which
- * no other format reads (text and links collapse whitespace themselves).
+ * token list and listener map per element) is a fifth to two fifths of the conversion. The element
+ * is converted in place instead (convert.ts runs turndown's steps on it); the only changes are
+ * whitespace collapsed outside `<pre>` and a few cached facts per node, which no other format reads
+ * (text and links collapse whitespace themselves).
  */
-function inPlace(el: Element): TurndownService.Node {
-  return { nodeType: 1, cloneNode: () => el } as unknown as TurndownService.Node;
-}
-
 export function elementToMarkdown(service: TurndownService, root: Element): string {
-  return tidyMarkdown(service.turndown(inPlace(limitDepth(convertibleRoot(root)))));
+  return tidyMarkdown(turndownInPlace(service, limitDepth(convertibleRoot(root))));
 }
 
 const MARKDOWN_KEY = dataKey<{ root: Element; markdown: string }>('format.markdown');

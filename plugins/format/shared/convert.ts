@@ -1,0 +1,188 @@
+/**
+ * turndown's conversion of an element, run in place on linkedom: the same steps as its
+ * `turndown()` (whitespace collapsed, children converted by the service's rules, pieces joined,
+ * rules' appendices added), kept step for step so the markdown is the same, but without its costs
+ * on this DOM: tag tests by set instead of array search, a blank element known from one sweep of its
+ * subtree instead of 27 `getElementsByTagName` lists, children read off the node list instead of a
+ * `childNodes` list per element, text nodes spared the edge-whitespace work only elements use, and
+ * text without a markdown character spared the escaper's 13 regular expressions.
+ * turndown 7.2.5 with patches/turndown@7.2.5.patch; plugins/format/shared/markdown.ts calls it.
+ */
+import TurndownService from 'turndown';
+import { END, NEXT } from '../../../core/dom-links.ts';
+
+const BLOCK = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'AUDIO', 'BLOCKQUOTE', 'BODY', 'CANVAS', 'CENTER', 'DD', 'DIR', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'FRAMESET', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HGROUP', 'HR', 'HTML', 'ISINDEX', 'LI', 'MAIN', 'MENU', 'NAV', 'NOFRAMES', 'NOSCRIPT', 'OL', 'OUTPUT', 'P', 'PRE', 'SECTION', 'TABLE', 'TBODY', 'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL']);
+const VOID = new Set(['AREA', 'BASE', 'BR', 'COL', 'COMMAND', 'EMBED', 'HR', 'IMG', 'INPUT', 'KEYGEN', 'LINK', 'META', 'PARAM', 'SOURCE', 'TRACK', 'WBR']);
+const MEANINGFUL_WHEN_BLANK = new Set(['A', 'TABLE', 'THEAD', 'TBODY', 'TFOOT', 'TH', 'TD', 'IFRAME', 'SCRIPT', 'AUDIO', 'VIDEO']);
+/** An element holding one of these is never blank. */
+const NOT_BLANK_INSIDE = new Set([...VOID, ...MEANINGFUL_WHEN_BLANK]);
+
+/** The facts turndown's `Node` writes on each converted node (its rules read them). */
+type Marked = Node & Record<symbol, any> & { isBlock?: boolean; isCode?: boolean; isBlank?: boolean; flankingWhitespace?: { leading: string; trailing: string }; data: string };
+interface Rule {
+  replacement(content: string, node: Node, options: TurndownService.Options): string;
+  append?: (options: TurndownService.Options) => string;
+}
+interface Service {
+  options: TurndownService.Options & { preformattedCode?: boolean };
+  rules: { forNode(node: Node): Rule; forEach(fn: (rule: Rule) => void): void };
+  escape(text: string): string;
+}
+
+const ELEMENT = 1;
+const ATTRIBUTE = 2;
+const TEXT = 3;
+const CDATA = 4;
+
+/** Converts `root`'s children to markdown as `service.turndown(root)` does, changing `root` as turndown changes its copy. */
+export function turndownInPlace(turndown: TurndownService, root: Element): string {
+  const service = turndown as unknown as Service;
+  const isPre = service.options.preformattedCode ? isPreOrCode : isPreOnly;
+  collapseWhitespace(root as unknown as Marked, isPre);
+  const output = convertChildren(service, root as unknown as Marked);
+  service.rules.forEach((rule) => {
+    if (typeof rule.append === 'function') join(output, rule.append(service.options));
+  });
+  return output.join('').replace(/^[\t\r\n]+/, '').replace(/[\t\r\n\s]+$/, '');
+}
+
+const isPreOnly = (node: Node) => node.nodeName === 'PRE';
+const isPreOrCode = (node: Node) => node.nodeName === 'PRE' || node.nodeName === 'CODE';
+
+/** The child nodes of `parent`, in order (a list: rules may read siblings while it is converted). */
+function childrenOf(parent: Marked): Marked[] {
+  const out: Marked[] = [];
+  const end = parent[END];
+  let node: Marked | null = parent[NEXT];
+  while (node && node.nodeType === ATTRIBUTE) node = node[NEXT];
+  for (; node && node !== end; node = (node.nodeType === ELEMENT ? node[END] : node)[NEXT]) out.push(node);
+  return out;
+}
+
+/** turndown's `process`. */
+function convertChildren(service: Service, parent: Marked): string[] {
+  const output: string[] = [];
+  for (const node of childrenOf(parent)) {
+    let replacement = '';
+    node.isCode = node.nodeName === 'CODE' || (node.parentNode as unknown as Marked).isCode;
+    if (node.nodeType === TEXT) replacement = node.isCode ? node.nodeValue! : escape(service, node.nodeValue!);
+    else if (node.nodeType === ELEMENT) {
+      node.isBlock = BLOCK.has(node.nodeName);
+      node.isBlank = isBlank(node);
+      node.flankingWhitespace = flankingWhitespace(node, service.options);
+      const rule = service.rules.forNode(node);
+      let content = convertChildren(service, node).join('');
+      const whitespace = node.flankingWhitespace;
+      if (whitespace.leading || whitespace.trailing) content = content.trim();
+      replacement = whitespace.leading + rule.replacement(content, node, service.options) + whitespace.trailing;
+    }
+    join(output, replacement);
+  }
+  return output;
+}
+
+/** What turndown's escaper changes: one of these characters anywhere, or one of these at the start. */
+const MARKDOWN_CHARACTER = /[\\*`[\]_]|^[-+=#~>\d]/;
+
+function escape(service: Service, text: string): string {
+  // (the stock escaper leaves text without them as it is; a service's own escaper always runs)
+  return service.escape === TurndownService.prototype.escape && !MARKDOWN_CHARACTER.test(text) ? text : service.escape(text);
+}
+
+/** turndown's `isBlank`: no text but whitespace below, and no void or meaningful-when-blank element in or below. */
+function isBlank(el: Marked): boolean {
+  if (NOT_BLANK_INSIDE.has(el.nodeName)) return false;
+  const end = el[END];
+  for (let node: Marked = el[NEXT]; node !== end; node = node[NEXT]) {
+    const type = node.nodeType;
+    if (type === TEXT || type === CDATA) {
+      if (/\S/.test(node.nodeValue!)) return false;
+    } else if (type === ELEMENT && NOT_BLANK_INSIDE.has(node.nodeName)) return false; // (what getElementsByTagName matches)
+  }
+  return true;
+}
+
+function flankingWhitespace(node: Marked, options: Service['options']): { leading: string; trailing: string } {
+  if (node.isBlock || (options.preformattedCode && node.isCode)) return { leading: '', trailing: '' };
+  const m = /^(([ \t\r\n]*)(\s*))(?:(?=\S)[\s\S]*\S)?((\s*?)([ \t\r\n]*))$/.exec(node.textContent ?? '')!;
+  let leading = m[1]!;
+  let trailing = m[4]!;
+  // abandon leading ASCII whitespace if left-flanked by ASCII whitespace, trailing if right-flanked
+  if (m[2] && isFlankedByWhitespace(node.previousSibling, / $/, options)) leading = m[3]!;
+  if (m[6] && isFlankedByWhitespace(node.nextSibling, /^ /, options)) trailing = m[5]!;
+  return { leading, trailing };
+}
+
+function isFlankedByWhitespace(sibling: Node | null, test: RegExp, options: Service['options']): boolean | undefined {
+  if (!sibling) return undefined;
+  if (sibling.nodeType === TEXT) return test.test(sibling.nodeValue!);
+  if (options.preformattedCode && sibling.nodeName === 'CODE') return false;
+  if (sibling.nodeType === ELEMENT && !BLOCK.has(sibling.nodeName)) return test.test(sibling.textContent!);
+  return undefined;
+}
+
+/** turndown's `join`: appends `replacement`, keeping at most two newlines where the pieces meet. */
+function join(output: string[], replacement: string): void {
+  const tail = output.pop() || '';
+  let end = tail.length;
+  while (end > 0 && tail.charCodeAt(end - 1) === 10) end--;
+  const s1 = tail.substring(0, end);
+  const s2 = replacement.charCodeAt(0) === 10 ? replacement.replace(/^\n*/, '') : replacement;
+  const nls = Math.max(tail.length - s1.length, replacement.length - s2.length);
+  const separator = '\n\n'.substring(0, nls);
+  if (s1) output.push(s1);
+  if (separator) output.push(separator);
+  if (s2) output.push(s2);
+}
+
+/** turndown's `collapseWhitespace` (from collapse-whitespace by Luc Thevenard, MIT). */
+function collapseWhitespace(element: Marked, isPre: (node: Node) => boolean): void {
+  if (!element.firstChild || isPre(element)) return;
+  let prevText: Marked | null = null;
+  let keepLeadingWs = false;
+  let prev: Marked | null = null;
+  let node = next(prev, element, isPre);
+  while (node !== element) {
+    if (node.nodeType === TEXT || node.nodeType === CDATA) {
+      let text = node.data.replace(/[ \r\n\t]+/g, ' ');
+      if ((!prevText || / $/.test(prevText.data)) && !keepLeadingWs && text[0] === ' ') text = text.substr(1);
+      if (!text) {
+        node = remove(node);
+        continue;
+      }
+      node.data = text;
+      prevText = node;
+    } else if (node.nodeType === ELEMENT) {
+      if (BLOCK.has(node.nodeName) || node.nodeName === 'BR') {
+        if (prevText) prevText.data = prevText.data.replace(/ $/, '');
+        prevText = null;
+        keepLeadingWs = false;
+      } else if (VOID.has(node.nodeName) || isPre(node)) {
+        // avoid trimming space around non-block, non-BR void elements and inline PRE
+        prevText = null;
+        keepLeadingWs = true;
+      } else if (prevText) keepLeadingWs = false;
+    } else {
+      node = remove(node);
+      continue;
+    }
+    const nextNode = next(prev, node, isPre);
+    prev = node;
+    node = nextNode;
+  }
+  if (prevText) {
+    prevText.data = prevText.data.replace(/ $/, '');
+    if (!prevText.data) remove(prevText);
+  }
+}
+
+function remove(node: Marked): Marked {
+  const following = (node.nextSibling || node.parentNode) as unknown as Marked;
+  node.parentNode!.removeChild(node);
+  return following;
+}
+
+function next(prev: Marked | null, current: Marked, isPre: (node: Node) => boolean): Marked {
+  if ((prev && (prev.parentNode as unknown) === current) || isPre(current)) return (current.nextSibling || current.parentNode) as unknown as Marked;
+  return (current.firstChild || current.nextSibling || current.parentNode) as unknown as Marked;
+}
