@@ -11,6 +11,7 @@ import { pdfDocument } from './document/pdf/pdf.ts';
 import { docxDocument } from './document/docx/docx.ts';
 import { xlsxDocument } from './document/xlsx/xlsx.ts';
 import { csvDocument } from './document/csv/csv.ts';
+import { textDocument } from './document/text/text.ts';
 import { videoSource } from './source/video/video.ts';
 import { cleanTransform } from './transform/clean/clean.ts';
 import { selectorsTransform } from './transform/selectors/selectors.ts';
@@ -70,6 +71,7 @@ export const builtinPlugins: readonly AnyPlugin[] = [
   xlsxDocument,
   csvDocument,
   htmlDocument,
+  textDocument, // after html and the specific types: text/plain is what a server says when it knows nothing better
   cleanTransform,
   selectorsTransform,
   mainContentTransform,

@@ -28,6 +28,8 @@ const SITE = {
   '/headers': (req: Request) => new Response(page('Headers', `Token ${req.headers.get('x-token') ?? 'none'}, language ${req.headers.get('accept-language') ?? 'none'}`), { headers: { 'content-type': 'text/html' } }),
   '/slow': { body: page('Slow', 'Slow page.'), delayMs: 3000 },
   '/gone': { body: page('Gone', 'This page is gone.'), status: 404 },
+  // Linked from the home page, in a type no document plugin reads: a failed page.
+  '/missing': { body: new Uint8Array([0, 1, 2, 3]), headers: { 'content-type': 'application/x-unknown' } },
   // Linked from nowhere: only the sitemap lists it.
   '/hidden/orphan': page('Orphan', 'A page that only the sitemap knows about.'),
   '/sitemap.xml': (req: Request) => new Response(
@@ -201,9 +203,9 @@ describe('crawl', () => {
     const first = await app.getCrawlStatus(started.id, { autoPaginate: false });
     expect(first.data).toHaveLength(5);
     expect(first.next).toBeNull();
-    // The link to /missing answers a text/plain 404: a failed page, listed by its reason.
+    // The link to /missing answers a type Trawl cannot read: a failed page, listed by its reason.
     const errors = await app.getCrawlErrors(started.id);
-    expect(errors.errors).toEqual([{ id: expect.stringMatching(new RegExp(`^${started.id}-`)), url: site.at('/missing'), error: 'Unsupported content type: text/plain' }]);
+    expect(errors.errors).toEqual([{ id: expect.stringMatching(new RegExp(`^${started.id}-`)), url: site.at('/missing'), error: 'Unsupported content type: application/x-unknown' }]);
     expect(errors.robotsBlocked).toEqual([]);
     // A crawl that already ended cannot be cancelled (409); one just started can.
     expect(await failure(app.cancelCrawl(started.id))).toMatchObject({ status: 409, message: 'Crawl is already completed' });
@@ -302,7 +304,7 @@ describe('webhooks', () => {
     expect(types).toContain('batch_scrape.started');
     expect(types).toContain('batch_scrape.completed');
     const failed = deliveries.find((d) => d.payload.type === 'batch_scrape.page' && !d.payload.success)!.payload;
-    expect(failed).toMatchObject({ id: job.id, data: [], error: 'Unsupported content type: text/plain', metadata: {} });
+    expect(failed).toMatchObject({ id: job.id, data: [], error: 'Unsupported content type: application/x-unknown', metadata: {} });
   });
 
   test('a webhook the SSRF guard would refuse is a 400 before anything starts', async () => {

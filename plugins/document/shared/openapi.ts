@@ -8,6 +8,7 @@ import type { PluginApi } from '../../../core/plugin.ts';
 const count = (description: string) => ({ type: 'integer', description });
 const str = (description: string) => ({ type: ['string', 'null'], description });
 const keywords = str('PDF/DOCX/XLSX: keywords from the document properties.');
+const charset = str('CSV and text files: the encoding the file was read with (BOM, UTF-16 pattern, declared charset, UTF-8, else windows-1252).');
 
 const documentsDescription =
   '\n\nDocuments need no extra parameters. PDF, DOCX, XLSX and CSV/TSV are recognised by their bytes first (a PDF served as `text/html` or a ' +
@@ -17,8 +18,9 @@ const documentsDescription =
   '`metadata.title`, `author`, `published_date` (created), `page_count`. DOCX: headings, lists, emphasis, links, tables (first row as header), ' +
   'footnotes under a "Footnotes" heading; metadata from the document properties. XLSX: one `## <sheet name>` section and table per visible ' +
   'sheet, cached formula results, dates as ISO 8601, a merged range\'s value in its top-left cell, empty rows and empty edge columns dropped. ' +
-  'CSV: one table with the first record as header row. Limits (per type, in `plugins.document.<type>`): file size, PDF pages and expanded ' +
-  'stream size, DOCX body size, XLSX sheets, rows, columns and cells, CSV rows, columns and cells, zip entries, expanded size and compression ratio, and a ' +
+  'CSV: one table with the first record as header row. Plain text (`text/plain`, `.txt`): the text as written, paragraphs with their line ' +
+  'breaks, indented or column-aligned blocks preformatted (a CSV or PDF served as `text/plain` is still read by its extension or bytes). Limits (per type, in `plugins.document.<type>`): file size, PDF pages and expanded ' +
+  'stream size, DOCX body size, XLSX sheets, rows, columns and cells, CSV rows, columns and cells, text lines, zip entries, expanded size and compression ratio, and a ' +
   'parse time limit (parsers run in the content workers, so a hung or crashing parser costs only its worker); a cap that cuts content ' +
   'short leaves a note in the content and a `warnings` entry. Refused files are 422 with `Could not read <TYPE>: <reason>`, e.g. ' +
   '`Could not read PDF: the file is encrypted and needs a password`, `… the file is corrupt (invalid PDF structure)`, `… the file is truncated ' +
@@ -41,7 +43,12 @@ export const csvApi: PluginApi = {
     rowCount: count('CSV: data rows in the file (header row not counted), also those over the row cap.'),
     columnCount: count('CSV: fields of the widest record.'),
     delimiter: str('CSV: the sniffed delimiter: `,` `;` `|` or `tab`.'),
-    charset: str('CSV: the encoding the file was read with (BOM, UTF-16 pattern, declared charset, UTF-8, else windows-1252).'),
+    charset,
   },
+  description: documentsDescription,
+};
+
+export const textApi: PluginApi = {
+  metadataProperties: { lineCount: count('Text files: lines in the file (also those over the line cap).'), charset },
   description: documentsDescription,
 };
