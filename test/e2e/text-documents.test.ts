@@ -3,7 +3,8 @@
  * (line breaks kept, laid-out blocks preformatted, `line_count` and `charset` in the metadata)
  * instead of a 422 "Unsupported content type"; a server error sent as plain text is the page
  * with its status code, so a crawl retries it as it retries any 5xx page; a CSV served as
- * text/plain is still a table.
+ * text/plain is still a table; markdown (an llms.txt served as text/plain, a .md file) comes back
+ * as written, not with every `#`, `*` and `[` escaped.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
@@ -26,6 +27,8 @@ beforeAll(async () => {
       ? new Response('Service Unavailable', { status: 503, headers: { 'content-type': 'text/plain' } })
       : new Response('<html><body><p>Back up.</p></body></html>', { headers: { 'content-type': 'text/html' } })),
     '/table.csv': plain('port,high\nLeith,09:12\n'),
+    '/llms.txt': plain('# Harbour API\n\n> Tides and berths.\n\n- [Tides](https://harbour.test/tides.md): daily tables\n- [Berths](https://harbour.test/berths.md)\n'),
+    '/README.md': { body: 'Setup\n=====\n\nRun *this* once.\n', headers: { 'content-type': 'application/octet-stream' } },
   });
   trawl = await startTrawlServer({ overrides: { jobs: { pollIntervalMs: 50, retryBaseMs: 50, retryMaxMs: 100 } } });
 });
@@ -69,4 +72,15 @@ test('a CSV served as text/plain is still a table', async () => {
   expect(answer.status).toBe(200);
   expect(answer.body.markdown).toContain('| port | high |');
   expect(answer.body.metadata).toMatchObject({ row_count: 1, delimiter: ',' });
+});
+
+test('markdown served as text/plain (llms.txt) or as a .md file comes back as markdown, not escaped text', async () => {
+  const llms = await trawl.post('/v1/scrape', { url: site.at('/llms.txt'), formats: ['markdown', 'links'] });
+  expect(llms.status).toBe(200);
+  expect(llms.body.markdown).toBe('# Harbour API\n\n> Tides and berths.\n\n- [Tides](https://harbour.test/tides.md): daily tables\n- [Berths](https://harbour.test/berths.md)');
+  expect(llms.body.links.map((l: { href: string }) => l.href)).toEqual(['https://harbour.test/tides.md', 'https://harbour.test/berths.md']);
+  expect(llms.body.metadata).toMatchObject({ title: 'Harbour API', markup: 'markdown' });
+  const readme = await trawl.post('/v1/scrape', { url: site.at('/README.md') });
+  // Emphasis in Trawl's markdown style (underscores), the heading as an ATX heading.
+  expect(readme.body.markdown).toBe('# Setup\n\nRun _this_ once.');
 });

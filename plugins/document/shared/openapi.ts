@@ -18,8 +18,8 @@ const documentsDescription =
   '`metadata.title`, `author`, `published_date` (created), `page_count`. DOCX: headings, lists, emphasis, links, tables (first row as header), ' +
   'footnotes under a "Footnotes" heading; metadata from the document properties. XLSX: one `## <sheet name>` section and table per visible ' +
   'sheet, cached formula results, dates as ISO 8601, a merged range\'s value in its top-left cell, empty rows and empty edge columns dropped. ' +
-  'CSV: one table with the first record as header row. Plain text (`text/plain`, `.txt`): the text as written, paragraphs with their line ' +
-  'breaks, indented or column-aligned blocks preformatted (a CSV or PDF served as `text/plain` is still read by its extension or bytes). Limits (per type, in `plugins.document.<type>`): file size, PDF pages and expanded ' +
+  'CSV: one table with the first record as header row. Plain text and markdown (`text/plain`, `text/markdown`, `.txt`, `.md`): markdown (also plain text ' +
+  'that reads as markdown, such as llms.txt) as written; other text with paragraphs and their line breaks, indented or column-aligned blocks preformatted (a CSV or PDF served as `text/plain` is still read by its extension or bytes). Limits (per type, in `plugins.document.<type>`): file size, PDF pages and expanded ' +
   'stream size, DOCX body size, XLSX sheets, rows, columns and cells, CSV rows, columns and cells, text lines, zip entries, expanded size and compression ratio, and a ' +
   'parse time limit (parsers run in the content workers, so a hung or crashing parser costs only its worker); a cap that cuts content ' +
   'short leaves a note in the content and a `warnings` entry. Refused files are 422 with `Could not read <TYPE>: <reason>`, e.g. ' +
@@ -49,6 +49,10 @@ export const csvApi: PluginApi = {
 };
 
 export const textApi: PluginApi = {
-  metadataProperties: { lineCount: count('Text files: lines in the file (also those over the line cap).'), charset },
+  metadataProperties: {
+    lineCount: count('Text files: lines in the file (also those over the line cap).'),
+    charset,
+    markup: str('Text files: `markdown` when the file was read as markdown (a .md file, `text/markdown`, or text whose first lines show headings, fences, links or lists), else `plain`.'),
+  },
   description: documentsDescription,
 };

@@ -1,8 +1,9 @@
 // The plain-text parser: paragraphs keep their line breaks, laid-out blocks stay preformatted,
-// markup in the text is text, encodings are read like CSV files', and the line cap leaves a note.
+// markup in the text is text, markdown is read as markdown, encodings are read like CSV files',
+// and the line cap leaves a note.
 import { expect, test } from 'bun:test';
 import iconv from 'iconv-lite';
-import { parse, type TextParseOptions } from './parse.ts';
+import { parse, readsAsMarkdown, type TextParseOptions } from './parse.ts';
 
 const options: TextParseOptions = { maxLines: 1000 };
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -10,7 +11,7 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 test('blank lines separate paragraphs; a paragraph keeps its line breaks; markup is text', async () => {
   const parsed = await parse(utf8('Harbour notes\r\nsecond line\r\n\r\n\r\nTides <b>rise</b> & fall.\n'), options);
   expect(parsed.html).toBe('<p>Harbour notes<br>second line</p>\n<p>Tides &lt;b&gt;rise&lt;/b&gt; &amp; fall.</p>');
-  expect(parsed.metadata).toEqual({ lineCount: 5, charset: 'utf-8' });
+  expect(parsed.metadata).toEqual({ lineCount: 5, charset: 'utf-8', markup: 'plain' });
   expect(parsed.warnings).toEqual([]);
 });
 
@@ -37,4 +38,27 @@ test('the line cap keeps the first lines and says how many there were; an empty 
   const empty = await parse(utf8('\n \n'), options);
   expect(empty.html).toBe('<p><em>This text file is empty.</em></p>');
   expect(empty.metadata.lineCount).toBe(0);
+});
+
+test('text that reads as markdown (an llms.txt served as text/plain) is rendered as markdown, its first heading the title', async () => {
+  const llms = '# Harbour API\n\n> Tides and berths.\n\n## Docs\n\n- [Tides](https://harbour.test/tides.md): daily tables\n- [Berths](/berths.md)\n';
+  const parsed = await parse(utf8(llms), options);
+  expect(parsed.html).toContain('<h1>Harbour API</h1>');
+  expect(parsed.html).toContain('<li><a href="https://harbour.test/tides.md">Tides</a>: daily tables</li>');
+  expect(parsed.metadata).toMatchObject({ title: 'Harbour API', markup: 'markdown', lineCount: 8 });
+  // A file that says it is markdown is read as markdown whatever it shows first.
+  expect((await parse(utf8('Just *one* line'), { ...options, markdown: true })).html).toBe('<p>Just <em>one</em> line</p>\n');
+});
+
+test('what makes text markdown: a heading, a fence or a link, or two kinds of markdown; a lone list or prose is not', () => {
+  expect(readsAsMarkdown(['## Setup', 'text'])).toBe(true);
+  expect(readsAsMarkdown(['```', 'code', '```'])).toBe(true);
+  expect(readsAsMarkdown(['see [the docs](https://x.test/docs)'])).toBe(true);
+  expect(readsAsMarkdown(['> quoted', '- item'])).toBe(true);
+  expect(readsAsMarkdown(['Shopping:', '- bread', '- milk'])).toBe(false);
+  expect(readsAsMarkdown(['#hashtag and issue #42', 'Dear reader, [sic] (really)'])).toBe(false);
+  // A hostile line of brackets is read in bounded time (only the start of each line is looked at).
+  const started = performance.now();
+  expect(readsAsMarkdown(['['.repeat(1_000_000)])).toBe(false);
+  expect(performance.now() - started).toBeLessThan(1000);
 });
