@@ -8,6 +8,7 @@
  * pool turns into a 422 naming the setting.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { Sampler } from '../sampler.ts';
 
 const PAGE_BYTES = 4096;
 const MB = 2 ** 20;
@@ -109,24 +110,23 @@ export function overLimit(sample: TreeSample, ownRssBytes: number, limits: Memor
  * `onKill` hears which and why (the pool maps the tab's crash to that message).
  */
 export class BrowserMemoryWatch {
-  private timer?: ReturnType<typeof setInterval>;
+  private readonly sampler: Sampler;
 
   constructor(
     private readonly browserPids: () => number[],
     private readonly limits: MemoryLimits,
-    private readonly sampleMs: number,
+    sampleMs: number,
     private readonly onKill: (pid: number, message: string) => void,
-  ) {}
+  ) {
+    this.sampler = new Sampler(sampleMs, () => this.sample());
+  }
 
   start(): void {
-    if (this.timer || (this.limits.maxRendererMb <= 0 && this.limits.maxTotalMb <= 0)) return;
-    this.timer = setInterval(() => this.sample(), this.sampleMs);
-    this.timer.unref?.();
+    if (this.limits.maxRendererMb > 0 || this.limits.maxTotalMb > 0) this.sampler.start();
   }
 
   stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.sampler.stop();
   }
 
   private sample(): void {

@@ -6,6 +6,7 @@
  * `worker.terminate()` interrupts even a tight loop and hands its heap back. So the pool samples
  * the process's RSS and, past the budget, stops the busy task most likely to blame.
  */
+import { Sampler } from '../sampler.ts';
 
 export interface Suspect {
   /** Last heap size the worker reported (0 if it never yielded). */
@@ -26,7 +27,7 @@ export function pickSuspect<T extends Suspect>(busy: readonly T[]): T | undefine
 const GROWTH_BYTES = 64 * 2 ** 20;
 
 export class RssWatchdog {
-  private timer?: ReturnType<typeof setInterval>;
+  private readonly sampler: Sampler;
   /**
    * After a kill the freed memory takes a moment to leave RSS, so for a while only growth past
    * the level of that kill (by more than GROWTH_BYTES) picks a second victim: a task that starts
@@ -40,18 +41,17 @@ export class RssWatchdog {
     private readonly sampleMs: number,
     private readonly onOver: (rssBytes: number) => boolean,
     private readonly readRss: () => number = () => process.memoryUsage.rss(),
-  ) {}
+  ) {
+    this.sampler = new Sampler(sampleMs, () => this.sample());
+  }
 
   /** Samples while there is work; idempotent. */
   start(): void {
-    if (this.timer || this.limitBytes <= 0) return;
-    this.timer = setInterval(() => this.sample(), this.sampleMs);
-    this.timer.unref?.();
+    if (this.limitBytes > 0) this.sampler.start();
   }
 
   stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.sampler.stop();
   }
 
   private sample(): void {

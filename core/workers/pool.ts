@@ -23,10 +23,10 @@ import { WorkerSlot } from './slot.ts';
 import { WorkerPoolError, type RunMessage, type SerializedError, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
 
 export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './options.ts';
+export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
 
 /** The calling thread's heap is collected now and then below this size, left to the runtime above (collect.ts). */
 const SERVER_COLLECT_MAX_BYTES = 64 * 2 ** 20;
-export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
 
 interface Task {
   id: number;
