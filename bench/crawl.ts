@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { firstMatch, rssMb } from './processes.ts';
+import { envFromPairs, firstMatch, rssMb } from './processes.ts';
 import { startServerProcess } from '../test/helpers/server-process.ts';
 
 const ROOT = join(import.meta.dir, '..');
@@ -57,7 +57,7 @@ async function crawlWithTrawl(port: number, pages: number): Promise<TrawlRun> {
       TRAWL_CRAWL_CONCURRENCY: String(CONCURRENCY),
       TRAWL_CRAWL_PER_HOST_CONCURRENCY: String(CONCURRENCY),
       TRAWL_CRAWL_MAX_PAGES_LIMIT: String(Math.max(pages, 10_000)),
-      ...Object.fromEntries(args.env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+      ...envFromPairs(args.env, '--env'),
     },
   });
   try {

@@ -1,8 +1,18 @@
 /**
- * Helpers for benchmarks that run Trawl and its baselines as child processes: reading what a
- * child prints until it says where it listens, and its resident memory from /proc.
+ * Helpers for benchmarks that run Trawl and its baselines as child processes: the environment
+ * given on the command line, reading what a child prints until it says where it listens, and its
+ * resident memory from /proc.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+
+/** `KEY=VALUE` pairs from the command line as an environment; `flag` names the option in the error for a pair without `=`. */
+export function envFromPairs(pairs: readonly string[], flag: string): Record<string, string> {
+  return Object.fromEntries(pairs.map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`${flag} "${pair}": expected KEY=VALUE`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }));
+}
 
 /**
  * Reads a child's stdout line by line until `match` returns a value, then keeps draining it in the

@@ -12,6 +12,7 @@
 import { parseArgs } from 'node:util';
 import { hugePage } from '../test/helpers/huge-page.ts';
 import { startServerProcess } from '../test/helpers/server-process.ts';
+import { envFromPairs } from './processes.ts';
 
 const { values: args } = parseArgs({
   args: Bun.argv.slice(2),
@@ -24,7 +25,7 @@ const { values: args } = parseArgs({
 
 const page = hugePage(Number(args.mb));
 const site = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(page, { headers: { 'content-type': 'text/html' } }) });
-const env = Object.fromEntries(args.env!.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+const env = envFromPairs(args.env!, '--env');
 const server = await startServerProcess({ ...(args.root ? { root: args.root } : {}), env });
 try {
   // Chromium starts on first use: a small page first, so the baseline includes an idle browser.

@@ -31,7 +31,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadHtml, loadTruth, selectIds } from './extraction-data.ts';
-import { cpuMs } from './processes.ts';
+import { cpuMs, envFromPairs } from './processes.ts';
 import { processTree, sampleTreeRss, startServerProcess, type ServerProcess } from '../test/helpers/server-process.ts';
 import { median } from './stats.ts';
 
@@ -69,17 +69,13 @@ interface Setup { name: string; root: string; env: Record<string, string> }
 function parseConfig(spec: string): Omit<Setup, 'root'> {
   const [name, ...rest] = spec.split('=');
   const pairs = rest.join('=').split(',').filter(Boolean);
-  const env = Object.fromEntries(pairs.map((pair) => {
-    const at = pair.indexOf('=');
-    if (at <= 0) throw new Error(`--config "${spec}": expected name=KEY=VALUE[,KEY=VALUE…]`);
-    return [pair.slice(0, at), pair.slice(at + 1)];
-  }));
+  const env = envFromPairs(pairs, `--config "${spec}":`);
   if (!name) throw new Error(`--config "${spec}": the configuration needs a name`);
   return { name, env };
 }
 
 /**
- * Without --config: the server thread alone against the default pool (one worker per core), on
+ * Without --config: the server thread alone against the default pool (a worker per core less one), on
  * static pages. Automatic rendering is off unless --auto-render: when the browser renders some of
  * the pages, Chromium's CPU is measured too.
  */

@@ -62,7 +62,7 @@ function plainBlocks(lines: readonly string[]): string[] {
   const parts: string[] = [];
   let block: string[] = [];
   for (const line of [...lines, '']) {
-    if (line.trim()) block.push(line.replace(/\s+$/, ''));
+    if (line.trim()) block.push(line.trimEnd());
     else if (block.length) {
       parts.push(blockHtml(block));
       block = [];
@@ -73,7 +73,7 @@ function plainBlocks(lines: readonly string[]): string[] {
 
 export const parse: DocumentParser<TextParseOptions> = async (bytes, options) => {
   const { text, charset } = decodeTextFile(bytes, options.contentType);
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').replace(/\s+$/, '').split('\n');
+  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').trimEnd().split('\n');
   const total = text.trim() ? lines.length : 0;
   const shown = lines.slice(0, options.maxLines);
   const markdown = total > 0 && (options.markdown === true || readsAsMarkdown(shown));
