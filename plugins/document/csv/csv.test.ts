@@ -4,7 +4,8 @@
 import { expect, test } from 'bun:test';
 import iconv from 'iconv-lite';
 import { parse, type CsvParseOptions } from './parse.ts';
-import { decodeCsv, sniffDelimiter } from './sniff.ts';
+import { decodeTextFile } from '../shared/decode.ts';
+import { sniffDelimiter } from './sniff.ts';
 
 const options: CsvParseOptions = { maxRows: 100, maxCells: 10_000, maxColumns: 256 };
 const SAMPLE = 'name;city;note\n"Müller, Hans";Zürich;"line one\nline two"\nDupont;Paris;"said ""hi"""\n';
@@ -26,7 +27,7 @@ test.each([
   ['UTF-16BE with a BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), iconv.encode(SAMPLE, 'utf16be')]), undefined, 'utf-16be'],
   ['a declared ISO-8859-1', iconv.encode(SAMPLE, 'latin1'), 'text/csv; charset=iso-8859-1', 'windows-1252'],
 ])('encoding: %s', (_label, bytes, contentType, charset) => {
-  const decoded = decodeCsv(new Uint8Array(bytes), contentType);
+  const decoded = decodeTextFile(new Uint8Array(bytes), contentType);
   expect(decoded.charset).toBe(charset);
   expect(decoded.text.replace(/^\uFEFF/, '')).toBe(SAMPLE);
 });

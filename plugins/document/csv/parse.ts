@@ -7,7 +7,8 @@
 import Papa from 'papaparse';
 import type { DocumentParser } from '../shared/types.ts';
 import { htmlTable, note, textWithBreaks } from '../../../core/html-builder.ts';
-import { decodeCsv, sniffDelimiter } from './sniff.ts';
+import { decodeTextFile } from '../shared/decode.ts';
+import { sniffDelimiter } from './sniff.ts';
 
 export interface CsvParseOptions {
   maxRows: number;
@@ -20,7 +21,7 @@ export interface CsvParseOptions {
 }
 
 export const parse: DocumentParser<CsvParseOptions> = async (bytes, options) => {
-  const { text, charset } = decodeCsv(bytes, options.contentType);
+  const { text, charset } = decodeTextFile(bytes, options.contentType);
   const delimiter = sniffDelimiter(text, options.tabular ? '\t' : undefined);
   const rows: string[][] = [];
   let width = 0;

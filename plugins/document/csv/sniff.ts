@@ -1,10 +1,7 @@
 /**
- * What a CSV file does not say about itself: its encoding (shared/decode.ts) and its delimiter
- * (the candidate that splits the first records into the same number of fields most consistently,
- * quotes respected).
+ * What a CSV file does not say about its delimiter (its encoding: shared/decode.ts): the candidate
+ * that splits the first records into the same number of fields most consistently, quotes respected.
  */
-export { decodeTextFile as decodeCsv } from '../shared/decode.ts';
-
 const SAMPLE_CHARS = 64 * 1024;
 const SAMPLE_RECORDS = 50;
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
