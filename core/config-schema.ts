@@ -6,6 +6,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { z } from 'zod';
 import type { AnyFeature } from './feature.ts';
+import { llmConfigSchema } from './llm/config.ts';
 import { proxyPools, proxyUrl } from './net/proxy-schema.ts';
 
 const pluginEntry = z.union([z.boolean(), z.record(z.string(), z.unknown())]);
@@ -196,6 +197,8 @@ export const configSchema = z.strictObject({
     /** The job queue is stalled when its oldest due job has waited longer than this (or no worker is alive to run it). */
     queueLagSeconds: z.number().int().min(1).default(60),
   }).prefault({}),
+  /** The language model (core/llm): which provider answers and the limits of its calls. */
+  llm: llmConfigSchema.prefault({}),
   /** Cloud mode: what each plan allows (core/metering.ts). */
   plans: z.strictObject({
     free: plan(20),

@@ -12,13 +12,13 @@ import type { PageDocument } from './document.ts';
 import type { Job } from './job.ts';
 import type { ScrapeResult } from './model/result.ts';
 import type { TrawlConfig } from './config-schema.ts';
-import type { LlmHandler } from './llm.ts';
+import type { LlmHandler } from './llm/provider.ts';
 import type { SearchHandler } from './kinds/search.ts';
 import type { SocialHandler } from './kinds/social.ts';
 import type { ScannerHandler } from './kinds/scanner.ts';
 import type { BlockerHandler } from './kinds/blocker.ts';
 
-export type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmRequest, LlmStatus, LlmUsage } from './llm.ts';
+export type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmRequest, LlmStatus, LlmUsage } from './llm/provider.ts';
 export type { SearchAnswer, SearchHandler, SearchHit, SearchQuery, SearchStatus } from './kinds/search.ts';
 export type { SocialAudiencePage, SocialFilters, SocialHandler, SocialPost, SocialPosts, SocialPostsQuery, SocialTargetKind, SocialUser } from './kinds/social.ts';
 export type { ScanHit, ScanPosition, ScanResult, ScanSource, ScannerHandler } from './kinds/scanner.ts';

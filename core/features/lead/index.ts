@@ -8,7 +8,7 @@ import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { CoreTokens, Tokens } from '../../services.ts';
 import { JobTokens } from '../../jobs/index.ts';
-import { LlmTokens } from '../llm/tokens.ts';
+import { LlmTokens } from '../../llm/tokens.ts';
 import { LeadBatchService } from './batch.ts';
 import { leadConfigSchema, type LeadSettings } from './config.ts';
 import { leadBatchesMigration } from './migration.ts';

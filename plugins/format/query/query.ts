@@ -8,8 +8,8 @@
 import { z } from 'zod';
 import { textOf } from '../../../core/dom.ts';
 import type { PageDocument } from '../../../core/document.ts';
-import type { LlmService } from '../../../core/features/llm/service.ts';
-import { LlmTokens } from '../../../core/features/llm/tokens.ts';
+import type { LlmService } from '../../../core/llm/service.ts';
+import { LlmTokens } from '../../../core/llm/tokens.ts';
 import { definePlugin } from '../../../core/plugin.ts';
 import type { QueryOutput } from './answer.ts';
 import { bestPassages } from './passages.ts';
