@@ -26,6 +26,10 @@ type Ctx = FeatureContext<LeadSettings>;
 export const leadFeature = defineFeature<LeadSettings>({
   name: 'lead',
   description: 'Company leads (POST /v1/lead) and lead batches (POST /v1/lead/batch): a site read through the `lead` format, its likely pages included.',
+  costs: {
+    lead: { credits: 2, description: 'POST /v1/lead, per call.' },
+    leadBatchItem: { credits: 2, description: 'Per URL of POST /v1/lead/batch.' },
+  },
   config: leadConfigSchema,
   migrations: { 'lead.0001_batches': leadBatchesMigration },
   tokens: LeadTokens,

@@ -28,6 +28,7 @@ export const extractFormat = definePlugin({
   name: 'extract',
   description: 'Data extracted from the page by the configured language model, as JSON matching `extract.schema` (or a schema made from `extract.prompt`).',
   provides: ['format:extract'],
+  cost: { unit: 'extract', credits: 5, description: 'Added to a scrape that asks for the `extract` format: what POST /v1/extract costs.' },
   api: {
     requestFields: {
       extract: { schema: extractField.optional().describe('What the `extract` format extracts: `prompt`, `schema` or both.') },

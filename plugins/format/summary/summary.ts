@@ -26,6 +26,7 @@ export const summaryFormat = definePlugin({
   name: 'summary',
   description: 'A summary of the page (about 120 words) written by the configured language model.',
   provides: ['format:summary'],
+  cost: { unit: 'summarize', credits: 2, description: 'Added to a scrape that asks for the `summary` format: what POST /v1/summarize costs.' },
   setup(_options, ctx) {
     const turndown = createTurndown();
     const llm = lazyService(ctx, LlmTokens.Service);
