@@ -7,8 +7,7 @@
 import pino from 'pino';
 import type { z } from 'zod';
 import { loadConfig } from '../../core/config.ts';
-import { llmFeature } from '../../core/features/llm/index.ts';
-import { LlmService } from '../../core/features/llm/service.ts';
+import { LlmService } from '../../core/llm/service.ts';
 import { createHttpClient } from '../../core/net/http-client.ts';
 import type { AnyPlugin, LlmHandler, LlmRequest, PluginDefinition } from '../../core/plugin.ts';
 import { PluginRegistry } from '../../core/registry.ts';
@@ -43,9 +42,9 @@ export async function failure(promise: Promise<unknown>): Promise<{ message: str
  * and `[llm]` settings: the same objects a server builds, the HTTP client with the SSRF guard on.
  */
 export async function llmServiceWith(plugins: readonly AnyPlugin[], pluginConfig: Record<string, unknown>, llm: Record<string, unknown> = {}): Promise<LlmService> {
-  const config = loadConfig({ plugins, features: [llmFeature], env: {}, defaultFile: null, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: false, timeoutMs: 5000 }, llm, plugins: { llm: pluginConfig } } });
+  const config = loadConfig({ plugins, features: [], env: {}, defaultFile: null, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: false, timeoutMs: 5000 }, llm, plugins: { llm: pluginConfig } } });
   const registry = new PluginRegistry(plugins, config);
   const http = createHttpClient(config.fetch, pino({ level: 'silent' }));
   await registry.setup(() => testContext([[Tokens.Http, http]], config));
-  return new LlmService({ registry, settings: llmFeature.settings(config), logger: pino({ level: 'silent' }) });
+  return new LlmService({ registry, settings: config.llm, logger: pino({ level: 'silent' }) });
 }

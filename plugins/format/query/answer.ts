@@ -5,8 +5,8 @@
  * LLM service. Without a configured model the extractive answer stands.
  */
 import type { PageDocument } from '../../../core/document.ts';
-import { checkedSchema } from '../../../core/features/llm/schema.ts';
-import type { LlmService } from '../../../core/features/llm/service.ts';
+import { checkedSchema } from '../../../core/llm/schema.ts';
+import type { LlmService } from '../../../core/llm/service.ts';
 import type { Passage } from './passages.ts';
 
 export interface QueryOutput {

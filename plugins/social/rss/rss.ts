@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { TrawlError } from '../../../core/errors.ts';
-import { parseSitemapDocument, sitemapText } from '../../../core/features/map/documents.ts';
+import { parseSitemapDocument, sitemapText } from '../../../core/net/feeds.ts';
 import { callProvider, providerError } from '../../../core/net/provider-http.ts';
 import { definePlugin, type SocialPost, type SocialTargetKind } from '../../../core/plugin.ts';
 import { Tokens } from '../../../core/services.ts';
