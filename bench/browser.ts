@@ -20,12 +20,13 @@ import pino from 'pino';
 import { loadConfig } from '../core/config.ts';
 import { createBrowserPool } from '../core/browser/pool.ts';
 import { requireChromium } from '../core/browser/testing.ts';
-import { Tokens, type ActionCatalog, type BrowserPool } from '../core/services.ts';
+import type { BrowserPool } from '../core/services.ts';
+import { Tokens } from '../core/tokens.ts';
+import type { ActionCatalog, PluginContext } from '../core/plugin.ts';
 import { browserFetcher } from '../plugins/fetcher/browser/browser.ts';
 import { PageDocument } from '../core/document.ts';
 import { createJob } from '../core/job.ts';
 import { testRequest } from '../test/helpers/plugin-context.ts';
-import type { PluginContext } from '../core/plugin.ts';
 import { mb, sampleMemory, type MemorySample } from './browser-memory.ts';
 import { median } from './stats.ts';
 

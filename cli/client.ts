@@ -7,7 +7,7 @@
  */
 import pino from 'pino';
 import { createLogger } from '../core/logger.ts';
-import { Tokens } from '../core/services.ts';
+import { Tokens } from '../core/tokens.ts';
 import { DEFAULT_WORKSPACE } from '../core/storage/workspaces.ts';
 import { attributeConfigError } from '../core/config-sources.ts';
 import type { Trawl } from '../core/container.ts';

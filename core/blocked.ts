@@ -4,7 +4,7 @@
  * the first verdict in plugin order. Runs on the server thread after every fetch, so it reads at
  * most `BLOCKER_BODY_CHARS` of a body and never parses it.
  */
-import type { FetchedResponse } from './document.ts';
+import type { FetchedResponse } from './net/response.ts';
 import { BLOCKER_BODY_CHARS, type BlockerHandler, type BlockerInput, type BlockVerdict } from './kinds/blocker.ts';
 import { isTextual } from './net/http-support.ts';
 import { waitAskedFor } from './net/provider-http.ts';

@@ -6,8 +6,7 @@
  */
 import { availableParallelism, totalmem } from 'node:os';
 import { z } from 'zod';
-import { CORE_COSTS, creditsSchema, type DeclaredUnit } from './costs.ts';
-import type { AnyFeature } from './feature.ts';
+import { CORE_COSTS, creditsSchema, type CostDeclarations, type DeclaredUnit } from './costs.ts';
 import { llmConfigSchema } from './llm/config.ts';
 import { proxyPools, proxyUrl } from './net/proxy-schema.ts';
 
@@ -229,11 +228,18 @@ interface CostingPlugin {
   cost?: DeclaredUnit & { unit: string };
 }
 
+/** What buildConfigSchema reads of a feature (core/feature.ts): its section's schema and its cost units. */
+interface ConfiguredFeature {
+  name: string;
+  config?: z.ZodType;
+  costs?: CostDeclarations;
+}
+
 /**
  * The core schema extended with one section per feature, each validated by that feature's schema,
  * and the `[credits]` section of the units core, the features and the plugins declare.
  */
-export function buildConfigSchema(features: readonly AnyFeature[], plugins: readonly CostingPlugin[] = []) {
+export function buildConfigSchema(features: readonly ConfiguredFeature[], plugins: readonly CostingPlugin[] = []) {
   const sections: Record<string, z.ZodType> = {};
   for (const feature of features) {
     if (!feature.config) continue;

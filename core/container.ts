@@ -17,7 +17,8 @@ import type { PluginListRef } from './content-task.ts';
 import type { WorkerPool } from './workers/pool.ts';
 import { PluginRegistry } from './registry.ts';
 import { Scraper } from './scrape.ts';
-import { CoreTokens, Tokens, type BrowserPool, type Storage } from './services.ts';
+import type { BrowserPool, Storage } from './services.ts';
+import { CoreTokens, Tokens } from './tokens.ts';
 import { checkProxyReferences, ProxyRouter } from './net/proxies.ts';
 import { createHttpClient, type HttpClientHooks } from './net/http-client.ts';
 import { privateNetworkHint } from './net/address-guard.ts';
@@ -33,10 +34,9 @@ import { SummarizeService } from './llm/summarize/service.ts';
 import { LlmTokens } from './llm/tokens.ts';
 import type { AnyPlugin } from './plugin.ts';
 import type { AnyFeature, FeatureContext } from './feature.ts';
+import { featureMigrations } from './feature-migrations.ts';
 import type { TrawlConfig } from './config-schema.ts';
 import { createWorkspaceStore, DEFAULT_WORKSPACE, WorkspaceStoreToken } from './storage/workspaces.ts';
-
-export { CoreTokens };
 
 export interface Trawl {
   readonly config: Readonly<TrawlConfig>;
@@ -88,12 +88,12 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   const storage = options.storage ?? (await openStorage({
     databaseUrl: config.storage.databaseUrl,
     dataDir: config.storage.dataDir,
-    features,
+    migrations: featureMigrations(features),
     onPoolError: (err) => logger.warn({ err }, 'idle Postgres connection failed'),
   }));
   const ownsStorage = !options.storage;
   // A storage handed in may have been migrated for fewer features; a no-op otherwise.
-  if (!ownsStorage) await storage.migrate(features);
+  if (!ownsStorage) await storage.migrate(featureMigrations(features));
 
   const scope = rootContainer.createChildContainer();
   const metrics = new Metrics();

@@ -12,7 +12,8 @@
 import type { Logger } from 'pino';
 import type { TrawlConfig } from './config-schema.ts';
 import { runContentStages } from './content-stages.ts';
-import { PageDocument, type FetchedResponse } from './document.ts';
+import { PageDocument } from './document.ts';
+import type { FetchedResponse } from './net/response.ts';
 import { createJob, type Job } from './job.ts';
 import { createLogger } from './logger.ts';
 import { decodeUtf8 } from './net/charset.ts';

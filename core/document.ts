@@ -5,40 +5,12 @@
  */
 import { parseHtmlDocument, type DomDocument, type DomElement } from './dom.ts';
 import type { Job } from './job.ts';
-import { emptyMetadata, type ActionResults, type Metadata } from './model/result.ts';
+import { emptyMetadata, type ActionResults, type Metadata, type PipelineMessage } from './model/result.ts';
+import type { FetchedResponse } from './net/response.ts';
 import { DataBag } from './data-bag.ts';
 import { waitAskedFor } from './net/provider-http.ts';
 
 export { emptyMetadata, type Metadata } from './model/result.ts';
-
-export interface FetchedResponse {
-  status: number;
-  /** Lower-cased header names. */
-  headers: Record<string, string>;
-  /** Body bytes after transfer decoding (gzip/brotli), before charset decoding. */
-  body: Uint8Array;
-  /** The URL after all redirects. */
-  finalUrl: string;
-  /** The media type without parameters, lower-cased (e.g. `text/html`). */
-  mediaType: string;
-  /** Decoded text when the response is textual, using the detected charset. */
-  text?: string;
-  charset?: string;
-  /** Only the start of a longer body was kept (requests made with `truncateBody`). */
-  truncated?: boolean;
-  /**
-   * Markup a source built to stand for this response (the video page): the HTML document plugin
-   * parses it instead of the body, which stays the page as received.
-   */
-  builtHtml?: string;
-}
-
-export interface PipelineMessage {
-  level: 'warning' | 'info';
-  stage: string;
-  plugin: string;
-  message: string;
-}
 
 export class PageDocument {
   readonly job: Job;

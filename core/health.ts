@@ -7,8 +7,7 @@
  * time, so a hung database or provider makes the answer say so instead of hanging it.
  */
 import type { TrawlConfig } from './config-schema.ts';
-import type { QueueStats } from './metrics.ts';
-import type { BrowserPool, BrowserPoolStats, JobQueue, Storage } from './services.ts';
+import type { QueueStats, BrowserPool, BrowserPoolStats, JobQueue, Storage } from './services.ts';
 import type { WorkerPoolStats } from './workers/options.ts';
 
 /** How long a database reading may take before it counts as unanswered. */

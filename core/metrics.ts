@@ -8,26 +8,8 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { InjectionToken } from 'tsyringe';
-import type { BrowserPoolStats } from './services.ts';
+import type { BrowserPoolStats, QueueStats } from './services.ts';
 import type { WorkerPoolStats } from './workers/options.ts';
-
-/** One job kind's backlog, as the job queue reports it. */
-export interface QueueKindStats {
-  kind: string;
-  /** Waiting jobs, due or scheduled later. */
-  queued: number;
-  /** Waiting jobs whose time has come. */
-  due: number;
-  running: number;
-  /** How long the oldest due job has waited past its time, in seconds (0 when none is due). */
-  lagSeconds: number;
-}
-
-export interface QueueStats {
-  kinds: QueueKindStats[];
-  /** Worker processes that reported in within a lease. */
-  workersAlive: number;
-}
 
 /** What the gauges read when scraped; each source is set by whoever owns the state. */
 export interface MetricSources {

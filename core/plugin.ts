@@ -101,6 +101,12 @@ export interface ActionHandler<A extends { type: string } = { type: string }> {
   run(page: Page, action: A, ctx: ActionContext): Promise<ActionOutput | void>;
 }
 
+/** The enabled `action` plugins by the `type` value requests use. */
+export interface ActionCatalog {
+  find(type: string): ActionHandler | undefined;
+  types(): string[];
+}
+
 export interface SinkHandler {
   write(doc: PageDocument, result: ScrapeResult): void | Promise<void>;
 }

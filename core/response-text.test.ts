@@ -1,6 +1,6 @@
 // A response's text decoded on first read: once, only when read, assignable, and loud when its bytes have gone to a worker.
 import { describe, expect, test } from 'bun:test';
-import type { FetchedResponse } from './document.ts';
+import type { FetchedResponse } from './net/response.ts';
 import { responseText, textOnFirstRead } from './response-text.ts';
 
 function pending(html: string) {

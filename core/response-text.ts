@@ -4,7 +4,7 @@
  * (UTF-8 ones on first read, see `textOnFirstRead`); a response without a declared type may
  * arrive as bytes only, so this decodes with the declared charset, else UTF-8.
  */
-import type { FetchedResponse } from './document.ts';
+import type { FetchedResponse } from './net/response.ts';
 
 export function responseText(response: FetchedResponse): string {
   if (response.text !== undefined) return response.text;

@@ -1,24 +1,13 @@
 /**
- * Contracts of the core services plugins and routes resolve from the container, and the typed
- * tokens they are registered under. Implementations live in core/net and core/storage.
+ * Contracts of the core services plugins and routes resolve from the container: the leaf interfaces
+ * implemented in core/net, core/storage, core/jobs and core/browser. They import no part of the
+ * framework above them; the tokens they are registered under are in core/tokens.ts.
  */
-import type { Logger } from 'pino';
-import type { InjectionToken } from 'tsyringe';
 import type { Kysely } from 'kysely';
-import type { FetchedResponse } from './document.ts';
-import type { TrawlConfig } from './config-schema.ts';
-import type { Database } from './storage/schema.ts';
+import type { Migration } from 'kysely/migration';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import type { ActionHandler } from './plugin.ts';
-import type { RobotsCache } from './net/robots.ts';
-import type { ProxyRouter } from './net/proxies.ts';
-import type { AnyFeature } from './feature.ts';
-import type { WorkerPool } from './workers/pool.ts';
-import type { Pipeline } from './pipeline.ts';
-import type { ContentRunner } from './content-runner.ts';
-import type { PluginRegistry } from './registry.ts';
-import type { Scraper } from './scrape.ts';
-import type { QueueStats } from './metrics.ts';
+import type { FetchedResponse } from './net/response.ts';
+import type { Database } from './storage/schema.ts';
 
 export interface HttpRequestOptions {
   method?: 'GET' | 'HEAD' | 'POST';
@@ -78,8 +67,11 @@ export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   /** Core's tables; a feature widens it with `db.withTables<TheirTables>()`. */
   readonly db: Kysely<Database>;
-  /** Runs the pending migrations of core and these features (a no-op when there are none). */
-  migrate(features: readonly AnyFeature[]): Promise<void>;
+  /**
+   * Runs the pending migrations of core and these, by name (a no-op when there are none); the
+   * features' are collected by `featureMigrations` (core/feature-migrations.ts).
+   */
+  migrate(migrations: Readonly<Record<string, Migration>>): Promise<void>;
   /** Answers true when the database responds to a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -135,6 +127,24 @@ export interface ClaimedJob {
  * that found nothing to do answers `'skipped'`, so a metered run is refunded (core/metering.ts).
  */
 export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<void | 'skipped'>;
+
+/** One job kind's backlog, as the job queue reports it. */
+export interface QueueKindStats {
+  kind: string;
+  /** Waiting jobs, due or scheduled later. */
+  queued: number;
+  /** Waiting jobs whose time has come. */
+  due: number;
+  running: number;
+  /** How long the oldest due job has waited past its time, in seconds (0 when none is due). */
+  lagSeconds: number;
+}
+
+export interface QueueStats {
+  kinds: QueueKindStats[];
+  /** Worker processes that reported in within a lease. */
+  workersAlive: number;
+}
 
 export interface JobQueue {
   enqueue(spec: JobSpec): Promise<string>;
@@ -287,38 +297,3 @@ export interface BrowserPool {
   stats(): BrowserPoolStats;
   close(): Promise<void>;
 }
-
-/** The enabled `action` plugins by the `type` value requests use. */
-export interface ActionCatalog {
-  find(type: string): ActionHandler | undefined;
-  types(): string[];
-}
-
-export const Tokens = {
-  Config: Symbol('Config') as InjectionToken<Readonly<TrawlConfig>>,
-  Logger: Symbol('Logger') as InjectionToken<Logger>,
-  Http: Symbol('HttpClient') as InjectionToken<HttpClient>,
-  Storage: Symbol('Storage') as InjectionToken<Storage>,
-  Results: Symbol('ResultStore') as InjectionToken<ResultStore>,
-  Jobs: Symbol('JobQueue') as InjectionToken<JobQueue>,
-  Events: Symbol('EventBus') as InjectionToken<EventBus>,
-  /** The notify feature's SMTP sender, for `mailto:` deliveries. */
-  Mailer: Symbol('Mailer') as InjectionToken<Mailer>,
-  Browser: Symbol('BrowserPool') as InjectionToken<BrowserPool>,
-  Actions: Symbol('ActionCatalog') as InjectionToken<ActionCatalog>,
-  /** The process's one robots.txt cache (core/net/robots.ts); the crawl feature provides it with its settings. */
-  Robots: Symbol('RobotsCache') as InjectionToken<RobotsCache>,
-  /** The process's one proxy router (core/net/proxies.ts): pools, rotation, the default proxy. */
-  Proxies: Symbol('ProxyRouter') as InjectionToken<ProxyRouter>,
-} as const;
-
-/** The framework's own objects, for features and routes that build on them. */
-export const CoreTokens = {
-  Registry: Symbol('PluginRegistry') as InjectionToken<PluginRegistry>,
-  Pipeline: Symbol('Pipeline') as InjectionToken<Pipeline>,
-  Scraper: Symbol('Scraper') as InjectionToken<Scraper>,
-  /** The content workers' pool (parsing, transforms, formats); /health shows its stats. */
-  Workers: Symbol('WorkerPool') as InjectionToken<WorkerPool>,
-  /** Where content work runs (the pool when the server has one, else this thread): pages and features' CPU tasks. */
-  Content: Symbol('ContentRunner') as InjectionToken<ContentRunner>,
-} as const;

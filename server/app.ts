@@ -16,7 +16,7 @@ import { withRequestId } from '../core/logger.ts';
 import { MetricsToken } from '../core/metrics.ts';
 import { MeterToken, RateLimiterToken } from '../core/metering.ts';
 import { ResultsTokens } from '../core/features/results/index.ts';
-import { Tokens } from '../core/services.ts';
+import { Tokens } from '../core/tokens.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
 import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, type Authenticator } from './auth.ts';
 import { errorResponse, notFound } from './errors.ts';

@@ -7,7 +7,7 @@
 import { Command, Option } from 'commander';
 import { attributeConfigError } from '../core/config-sources.ts';
 import { TrawlError } from '../core/errors.ts';
-import { Tokens } from '../core/services.ts';
+import { Tokens } from '../core/tokens.ts';
 import { maxHeaderSize } from 'node:http';
 import { listen } from './app.ts';
 import { bootTrawl } from './boot.ts';

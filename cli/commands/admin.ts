@@ -15,6 +15,7 @@ import { TrawlError } from '../../core/errors.ts';
 import { createAccountsService, type AccountsService } from '../../core/features/accounts/accounts.ts';
 import type { AccountTables } from '../../core/features/accounts/tables.ts';
 import { builtinFeatures } from '../../core/features/index.ts';
+import { featureMigrations } from '../../core/feature-migrations.ts';
 import { createLogger } from '../../core/logger.ts';
 import { openStorage } from '../../core/storage/db.ts';
 import { describeZodError } from '../../core/validation.ts';
@@ -46,7 +47,7 @@ const rateLimit = (value: string | undefined) => (value === 'plan' ? null : numb
 /** Opens the server's database, runs `work` and prints its answer. */
 async function withAdmin(work: (admin: Admin) => Promise<string>): Promise<void> {
   const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, env: process.env });
-  const storage = await openStorage({ databaseUrl: config.storage.databaseUrl, dataDir: config.storage.dataDir, features: builtinFeatures });
+  const storage = await openStorage({ databaseUrl: config.storage.databaseUrl, dataDir: config.storage.dataDir, migrations: featureMigrations(builtinFeatures) });
   try {
     const audit = createLogger(config.log.level, pino.destination({ fd: 2, sync: true })).child({ feature: 'accounts' });
     emit(await work({ accounts: createAccountsService(storage.db.withTables<AccountTables>(), audit, 'cli'), plans: config.plans }));

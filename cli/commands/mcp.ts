@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import pino from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { MetricsToken } from '../../core/metrics.ts';
-import { Tokens } from '../../core/services.ts';
+import { Tokens } from '../../core/tokens.ts';
 import { createLogger } from '../../core/logger.ts';
 import { mountApi } from '../../server/app.ts';
 import { bootTrawl } from '../../server/boot.ts';

@@ -3,9 +3,8 @@
  * value requests use. Read live from the registry, so it also sees plugins set up after the
  * fetcher that resolves it.
  */
-import type { ActionHandler } from '../plugin.ts';
+import type { ActionHandler, ActionCatalog } from '../plugin.ts';
 import type { PluginRegistry } from '../registry.ts';
-import type { ActionCatalog } from '../services.ts';
 
 export function createActionCatalog(registry: PluginRegistry): ActionCatalog {
   const handlers = (): ActionHandler[] => registry.active('action').map((p) => p.handler);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { defineFeature } from '../feature.ts';
+import { featureMigrations } from '../feature-migrations.ts';
 import type { Storage } from '../services.ts';
 import { jobsMigration } from '../jobs/migration.ts';
 import { migrateToLatest, migrationNames, migrationSet } from '../storage/migrations.ts';
@@ -18,7 +19,7 @@ import { builtinFeatures } from './index.ts';
  * crawl tables in one migration (its two halves are today's core and crawl migrations, unchanged).
  */
 const legacyMigrations = (): Record<string, Migration> => ({
-  '0001_initial': migrationSet([])['0001_initial']!,
+  '0001_initial': migrationSet({})['0001_initial']!,
   '0002_jobs_crawls': {
     async up(db) {
       await jobsMigration.up(db);
@@ -66,8 +67,8 @@ for (const database of testDatabases()) {
       await old.db.insertInto('workspaces').values({ id: 'kept', name: 'Kept', created_at: '2026-01-01T00:00:00Z' }).execute();
       expect(await executed(old.db)).toEqual(['0001_initial', '0002_jobs_crawls', '0003_webhooks']);
 
-      await old.migrate(builtinFeatures);
-      expect(await executed(old.db)).toEqual(migrationNames(builtinFeatures));
+      await old.migrate(featureMigrations(builtinFeatures));
+      expect(await executed(old.db)).toEqual(migrationNames(featureMigrations(builtinFeatures)));
       expect(await executed(old.db)).toContain('crawl.0001_tables');
       const fresh = await open();
       expect(await shape(old.db)).toEqual(await shape(fresh.db));
@@ -83,7 +84,7 @@ for (const database of testDatabases()) {
           '0000_early': { async up(db) { await db.schema.createTable('early').ifNotExists().addColumn('id', 'text', (c) => c.primaryKey()).execute(); } },
         },
       });
-      await storage.migrate([...builtinFeatures, early]);
+      await storage.migrate(featureMigrations([...builtinFeatures, early]));
       expect(await executed(storage.db)).toContain('0000_early');
       await (storage.db as Kysely<any>).insertInto('early').values({ id: 'x' }).execute();
     });
@@ -93,11 +94,11 @@ for (const database of testDatabases()) {
 describe('migration names', () => {
   test('two features declaring the same migration name are refused', () => {
     const twin = defineFeature({ name: 'twin', description: 'test', migrations: { '0003_webhooks': webhooksMigration } });
-    expect(() => migrationSet([...builtinFeatures, twin])).toThrow('Feature "twin": migration "0003_webhooks" is already declared');
+    expect(() => featureMigrations([...builtinFeatures, twin])).toThrow('Feature "twin": migration "0003_webhooks" is already declared');
   });
 
   test('core keeps the names databases have already run; features bring the rest', () => {
-    expect(migrationNames([])).toEqual(['0001_initial', '0002_jobs_crawls', '0004_accounts', '0005_schedules', '0006_job_workers']);
-    expect(migrationNames(builtinFeatures)).toEqual(['0001_initial', '0002_jobs_crawls', '0003_webhooks', '0004_accounts', '0005_schedules', '0006_job_workers', 'accounts.0001_usage', 'accounts.0002_leases', 'accounts.0003_key_roles', 'crawl.0001_tables', 'crawl.0002_hosts', 'crawl.0003_retention', 'crawl.0004_waiting', 'lead.0001_batches', 'results.0001_retention', 'social.0001_monitors', 'watch.0001_tables', 'watch.0002_filters', 'watch.0003_notify', 'watch.0004_feeds']);
+    expect(migrationNames({})).toEqual(['0001_initial', '0002_jobs_crawls', '0004_accounts', '0005_schedules', '0006_job_workers']);
+    expect(migrationNames(featureMigrations(builtinFeatures))).toEqual(['0001_initial', '0002_jobs_crawls', '0003_webhooks', '0004_accounts', '0005_schedules', '0006_job_workers', 'accounts.0001_usage', 'accounts.0002_leases', 'accounts.0003_key_roles', 'crawl.0001_tables', 'crawl.0002_hosts', 'crawl.0003_retention', 'crawl.0004_waiting', 'lead.0001_batches', 'results.0001_retention', 'social.0001_monitors', 'watch.0001_tables', 'watch.0002_filters', 'watch.0003_notify', 'watch.0004_feeds']);
   });
 });

@@ -7,7 +7,7 @@ import { instanceCachingFactory, type DependencyContainer, type InjectionToken }
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../config-schema.ts';
 import { MetricsToken } from '../metrics.ts';
-import { Tokens } from '../services.ts';
+import { Tokens } from '../tokens.ts';
 import { createJobQueue, type DbJobQueue } from './queue.ts';
 import type { Scheduler } from './scheduler.ts';
 

@@ -6,10 +6,9 @@
  * lease lapsed and was taken over cannot touch the row any more.
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { ClaimedJob, JobSpec } from '../services.ts';
+import type { ClaimedJob, JobSpec, QueueKindStats } from '../services.ts';
 import type { Database, JobsTable } from '../storage/schema.ts';
 import { currentRequestId } from '../logger.ts';
-import type { QueueKindStats } from '../metrics.ts';
 import { readInt, readJson } from '../storage/values.ts';
 
 export type Executor = Kysely<Database> | Transaction<Database>;

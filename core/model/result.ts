@@ -4,7 +4,6 @@
  * presents it in its own shape (server/wire/*). Format outputs stay under their format's name
  * (`json`, `query`); which field a wire format shows them in is the wire format's business.
  */
-import type { PipelineMessage } from '../document.ts';
 
 /** What kind of page the main-content transform took the page for. */
 export const PAGE_TYPES = ['article', 'forum', 'product', 'listing', 'collection', 'documentation', 'service', 'other'] as const;
@@ -86,6 +85,13 @@ export interface ActionResults {
   screenshots?: Array<{ index: number; data: string }>;
   /** With `ignoreActionErrors`: the actions that failed and were skipped. */
   errors?: ActionError[];
+}
+
+export interface PipelineMessage {
+  level: 'warning' | 'info';
+  stage: string;
+  plugin: string;
+  message: string;
 }
 
 export interface ScrapeResult {

@@ -9,7 +9,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../config-schema.ts';
-import type { FetchedResponse } from '../document.ts';
+import type { FetchedResponse } from './response.ts';
 import { TrawlError, fetchFailed } from '../errors.ts';
 import type { HttpClient, HttpRequestOptions } from '../services.ts';
 import { readBody } from './body.ts';

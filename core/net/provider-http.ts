@@ -6,7 +6,7 @@
  * service that did not answer in time (504), the status and the service's own words, how long to
  * wait after a 429 (`Retry-After`, seconds or an HTTP date) — never into an empty answer.
  */
-import type { FetchedResponse } from '../document.ts';
+import type { FetchedResponse } from './response.ts';
 import { TrawlError } from '../errors.ts';
 import { responseText } from '../response-text.ts';
 import type { HttpClient } from '../services.ts';

@@ -13,7 +13,7 @@ import { migrationNames as namesFor } from './migrations.ts';
 import { nowIso, readBool, readInt, readJson, writeBool } from './values.ts';
 
 // Opened without features: core's migrations only (core/features/migrations.test.ts covers theirs).
-const MIGRATION_NAMES = namesFor([]);
+const MIGRATION_NAMES = namesFor({});
 
 const migrationNames = async (storage: Storage) =>
   (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(storage.db)).rows.map((r) => r.name);

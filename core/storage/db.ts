@@ -1,8 +1,8 @@
 /**
  * Opens Trawl's database: Postgres (through `pg`) when a database URL is configured, otherwise the
- * embedded bun:sqlite file `<dataDir>/trawl.db`. Either way core's schema (and that of the features
- * passed in) is migrated before the Storage is handed out, so every caller can assume the latest
- * tables exist; `storage.migrate(features)` brings in the tables of more features later.
+ * embedded bun:sqlite file `<dataDir>/trawl.db`. Either way core's schema (and that of the
+ * migrations passed in, the features') is migrated before the Storage is handed out, so every caller
+ * can assume the latest tables exist; `storage.migrate(migrations)` brings in more tables later.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,7 +15,7 @@ import type { Database } from './schema.ts';
 import { openBunSqlite } from './bun-sqlite.ts';
 import { SteadyPostgresDialect } from './postgres-dialect.ts';
 import { migrateToLatest, migrationSet } from './migrations.ts';
-import type { AnyFeature } from '../feature.ts';
+import type { Migration } from 'kysely/migration';
 
 export interface OpenStorageOptions {
   /** Postgres connection string; when absent, SQLite is used. */
@@ -30,8 +30,8 @@ export interface OpenStorageOptions {
   poolSize?: number;
   /** Receives errors of idle pooled Postgres connections, which would otherwise crash the process. */
   onPoolError?: (err: Error) => void;
-  /** Features whose migrations run with core's at open (createTrawl migrates its list again: a no-op then). */
-  features?: readonly AnyFeature[];
+  /** Migrations run with core's at open, by name: the features' (createTrawl migrates its list again: a no-op then). */
+  migrations?: Readonly<Record<string, Migration>>;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -50,7 +50,7 @@ async function openSqlite(options: OpenStorageOptions): Promise<Storage> {
     throw storageError(`cannot open SQLite database ${file}`, err);
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }) });
-  return finishOpen('sqlite', db, undefined, `SQLite database ${file}`, options.features ?? []);
+  return finishOpen('sqlite', db, undefined, `SQLite database ${file}`, options.migrations ?? {});
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStorageOptions): Promise<Storage> {
@@ -84,19 +84,19 @@ async function openPostgres(databaseUrl: string, options: OpenStorageOptions): P
     await db.destroy().catch(() => {});
     throw storageError(`cannot connect to ${where}`, err);
   }
-  return finishOpen('postgres', db, migrationSchema, where, options.features ?? []);
+  return finishOpen('postgres', db, migrationSchema, where, options.migrations ?? {});
 }
 
-async function finishOpen(dialect: Storage['dialect'], db: Kysely<Database>, schema: string | undefined, where: string, features: readonly AnyFeature[]): Promise<Storage> {
-  const migrate = async (list: readonly AnyFeature[]) => {
+async function finishOpen(dialect: Storage['dialect'], db: Kysely<Database>, schema: string | undefined, where: string, initial: Readonly<Record<string, Migration>>): Promise<Storage> {
+  const migrate = async (more: Readonly<Record<string, Migration>>) => {
     try {
-      await migrateToLatest(db, migrationSet(list), schema);
+      await migrateToLatest(db, migrationSet(more), schema);
     } catch (err) {
       throw storageError(`cannot open ${where}`, err);
     }
   };
   try {
-    await migrate(features);
+    await migrate(initial);
   } catch (err) {
     await db.destroy().catch(() => {});
     throw err;

@@ -1,8 +1,9 @@
 /**
  * The schema history, in code: one migration set for SQLite and Postgres, run at open by kysely's
- * Migrator. Core's migrations are listed here and each feature brings its own (core/feature.ts);
- * nothing is globbed from a folder, so the set is explicit, type-checked and bundled with the
- * code. Only portable column types are used (see schema.ts).
+ * Migrator. Core's migrations are listed here; each feature brings its own (core/feature.ts), which
+ * the caller collects (core/feature-migrations.ts) and hands in by name. Nothing is globbed from a
+ * folder, so the set is explicit, type-checked and bundled with the code. Only portable column
+ * types are used (see schema.ts).
  *
  * Rules for adding one: core names are `nnnn_…` and sort before every feature's
  * (`<feature>.nnnn_…`), so a feature may rely on core's tables; never edit a migration that has
@@ -11,7 +12,6 @@
  */
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
-import type { AnyFeature } from '../feature.ts';
 import { jobsMigration } from '../jobs/migration.ts';
 import { jobWorkersMigration } from '../jobs/workers-migration.ts';
 import { accountsMigration } from './accounts-migration.ts';
@@ -85,14 +85,12 @@ const coreMigrations: Record<string, Migration> = {
   '0006_job_workers': jobWorkersMigration,
 };
 
-/** Core's migrations plus every feature's; a name declared twice is a programming error. */
-export function migrationSet(features: readonly AnyFeature[]): Record<string, Migration> {
+/** Core's migrations plus these (the features'); a name core already declares is a programming error. */
+export function migrationSet(more: Readonly<Record<string, Migration>>): Record<string, Migration> {
   const all: Record<string, Migration> = { ...coreMigrations };
-  for (const feature of features) {
-    for (const [name, migration] of Object.entries(feature.migrations ?? {})) {
-      if (name in all) throw new Error(`Feature "${feature.name}": migration "${name}" is already declared`);
-      all[name] = migration;
-    }
+  for (const [name, migration] of Object.entries(more)) {
+    if (name in all) throw new Error(`Migration "${name}" is already declared by core`);
+    all[name] = migration;
   }
   return all;
 }
@@ -125,5 +123,5 @@ export async function migrateToLatest(db: Kysely<any>, migrations: Record<string
   }
 }
 
-/** Names of the migrations a feature list makes, in order; for tests and diagnostics. */
-export const migrationNames = (features: readonly AnyFeature[]): string[] => Object.keys(migrationSet(features)).sort();
+/** Names of core's migrations and these, in order; for tests and diagnostics. */
+export const migrationNames = (more: Readonly<Record<string, Migration>>): string[] => Object.keys(migrationSet(more)).sort();

@@ -9,7 +9,7 @@
 import { LlmTokens } from '../../core/llm/tokens.ts';
 import type { SearchHandler } from '../../core/plugin.ts';
 import { checkHealth } from '../../core/health.ts';
-import { CoreTokens, Tokens } from '../../core/services.ts';
+import { CoreTokens, Tokens } from '../../core/tokens.ts';
 import { jsonBody } from '../openapi-shapes.ts';
 import { defineRoutes } from '../route.ts';
 import { renameKeys, toV1Name } from '../wire/v1/names.ts';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { eventually, processAlive, requireChromium } from '../../core/browser/testing.ts';
-import { Tokens } from '../../core/services.ts';
+import { Tokens } from '../../core/tokens.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 

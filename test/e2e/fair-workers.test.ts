@@ -7,7 +7,7 @@
  * has fallen behind). In first-come order B waited for 11 of A's 12 pages.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test';
-import { CoreTokens } from '../../core/services.ts';
+import { CoreTokens } from '../../core/tokens.ts';
 import { ADMIN_KEY, bearer, cloudTenants } from '../helpers/cloud-tenants.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { hugePage } from '../helpers/huge-page.ts';

@@ -6,9 +6,10 @@
  */
 import { afterEach, describe, expect, test } from 'bun:test';
 import type { Socket, TCPSocketListener } from 'bun';
-import { Tokens } from '../../core/services.ts';
+import { Tokens } from '../../core/tokens.ts';
 import { openStorage } from '../../core/storage/db.ts';
 import { builtinFeatures } from '../../core/features/index.ts';
+import { featureMigrations } from '../../core/feature-migrations.ts';
 import { postgresTestUrl, randomSchemaName, testDatabases } from '../helpers/databases.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { sql } from 'kysely';
@@ -119,7 +120,7 @@ describe('down: the database is gone', () => {
       const proxied = new URL(postgresTestUrl!);
       proxied.host = `127.0.0.1:${proxy.port}`;
       const schema = randomSchemaName();
-      const storage = await openStorage({ databaseUrl: proxied.href, dataDir: ':memory:', schema, poolSize: 2, features: builtinFeatures, onPoolError: () => {} });
+      const storage = await openStorage({ databaseUrl: proxied.href, dataDir: ':memory:', schema, poolSize: 2, migrations: featureMigrations(builtinFeatures), onPoolError: () => {} });
       try {
         const trawl = await start({ storage });
         expect((await trawl.get('/health')).body.status).toBe('ok');
@@ -129,7 +130,7 @@ describe('down: the database is gone', () => {
         expect(res.body.reason).toStartWith('database unreachable');
         expect(res.body.queue.status).toBe('unknown');
       } finally {
-        const cleanup = await openStorage({ databaseUrl: postgresTestUrl!, dataDir: ':memory:', schema, poolSize: 1, features: builtinFeatures });
+        const cleanup = await openStorage({ databaseUrl: postgresTestUrl!, dataDir: ':memory:', schema, poolSize: 1, migrations: featureMigrations(builtinFeatures) });
         await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(cleanup.db);
         await cleanup.close();
       }

@@ -5,7 +5,7 @@
  * retries after a 500, a 410 that disables the endpoint.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { Tokens } from '../../core/services.ts';
+import { Tokens } from '../../core/tokens.ts';
 import { WebhookStoreToken } from '../../core/features/webhooks/store.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../servers/webhook-receiver.ts';

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage } from '../../core/storage/db.ts';
 import type { AnyFeature } from '../../core/feature.ts';
+import { featureMigrations } from '../../core/feature-migrations.ts';
 import { builtinFeatures } from '../../core/features/index.ts';
 import type { Storage } from '../../core/services.ts';
 import { sql } from 'kysely';
@@ -41,12 +42,12 @@ export const randomSchemaName = runSchemaName;
 
 async function openPostgresInFreshSchema(databaseUrl: string, features: readonly AnyFeature[]): Promise<Storage> {
   const schema = randomSchemaName();
-  const storage = await openStorage({ databaseUrl, dataDir: ':memory:', schema, poolSize: 4, features });
+  const storage = await openStorage({ databaseUrl, dataDir: ':memory:', schema, poolSize: 4, migrations: featureMigrations(features) });
   let closing: Promise<void> | undefined;
   return {
     dialect: storage.dialect,
     db: storage.db,
-    migrate: (list) => storage.migrate(list),
+    migrate: (migrations) => storage.migrate(migrations),
     ping: () => storage.ping(),
     close() {
       closing ??= (async () => {
@@ -63,7 +64,7 @@ async function openPostgresInFreshSchema(databaseUrl: string, features: readonly
 
 export function testDatabases(): TestDatabase[] {
   const databases: TestDatabase[] = [
-    { name: 'sqlite', open: (features = builtinFeatures) => openStorage({ dataDir: ':memory:', sqliteFile: ':memory:', features }) },
+    { name: 'sqlite', open: (features = builtinFeatures) => openStorage({ dataDir: ':memory:', sqliteFile: ':memory:', migrations: featureMigrations(features) }) },
   ];
   const url = postgresTestUrl;
   if (url) databases.push({ name: 'postgres', open: (features = builtinFeatures) => openPostgresInFreshSchema(url, features) });
@@ -84,7 +85,7 @@ export interface ProcessDatabase {
 
 export async function postgresProcessDatabase(url: string, features: readonly AnyFeature[] = builtinFeatures): Promise<ProcessDatabase & { storage: Storage }> {
   const schema = randomSchemaName();
-  const storage = await openStorage({ databaseUrl: url, dataDir: ':memory:', schema, poolSize: 4, features });
+  const storage = await openStorage({ databaseUrl: url, dataDir: ':memory:', schema, poolSize: 4, migrations: featureMigrations(features) });
   const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     name: 'postgres',

@@ -11,7 +11,7 @@ import { LlmService } from '../../core/llm/service.ts';
 import { createHttpClient } from '../../core/net/http-client.ts';
 import type { AnyPlugin, LlmHandler, LlmRequest, PluginDefinition } from '../../core/plugin.ts';
 import { PluginRegistry } from '../../core/registry.ts';
-import { Tokens } from '../../core/services.ts';
+import { Tokens } from '../../core/tokens.ts';
 import { testConfig, testContext } from './plugin-context.ts';
 
 export async function llmHandler<O extends z.ZodType>(plugin: PluginDefinition<'llm', O>, options: z.input<O>): Promise<LlmHandler> {

@@ -8,7 +8,7 @@ import pino from 'pino';
 import type { z } from 'zod';
 import { createHttpClient } from '../../core/net/http-client.ts';
 import type { PluginDefinition, SearchHandler, SearchQuery } from '../../core/plugin.ts';
-import { Tokens } from '../../core/services.ts';
+import { Tokens } from '../../core/tokens.ts';
 import { testConfig, testContext } from './plugin-context.ts';
 
 export async function providerHandler<O extends z.ZodType>(plugin: PluginDefinition<'search', O>, options: z.input<O>): Promise<SearchHandler> {

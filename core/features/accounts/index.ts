@@ -7,7 +7,7 @@
  */
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { MeterToken, RateLimiterToken } from '../../metering.ts';
-import { Tokens } from '../../services.ts';
+import { Tokens } from '../../tokens.ts';
 import { AccountsToken, createAccountsService } from './accounts.ts';
 import { accountsConfigSchema, type AccountsSettings } from './config.ts';
 import { createLedger } from './ledger.ts';

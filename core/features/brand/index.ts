@@ -5,7 +5,7 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
-import { CoreTokens, Tokens } from '../../services.ts';
+import { CoreTokens, Tokens } from '../../tokens.ts';
 import { LlmTokens } from '../../llm/tokens.ts';
 import { brandConfigSchema, type BrandSettings } from './config.ts';
 import { BrandService } from './service.ts';

@@ -12,7 +12,8 @@
 import type { InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
 import { defineFeature, service, type FeatureContext, type FeatureJob } from '../../feature.ts';
-import { CoreTokens, Tokens, type ClaimedJob, type EventBus } from '../../services.ts';
+import type { ClaimedJob, EventBus } from '../../services.ts';
+import { CoreTokens, Tokens } from '../../tokens.ts';
 import { JobTokens } from '../../jobs/index.ts';
 import { crawlConfigSchema, type CrawlSettings } from './config.ts';
 import { RobotsCache } from '../../net/robots.ts';

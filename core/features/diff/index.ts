@@ -5,7 +5,7 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service } from '../../feature.ts';
-import { CoreTokens, Tokens } from '../../services.ts';
+import { CoreTokens, Tokens } from '../../tokens.ts';
 import { DiffService } from './service.ts';
 
 export const DiffTokens = {

@@ -5,7 +5,7 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
-import { CoreTokens, Tokens } from '../../services.ts';
+import { CoreTokens, Tokens } from '../../tokens.ts';
 import { endpointsConfigSchema, type EndpointsSettings } from './config.ts';
 import { EndpointFinder } from './service.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
-import { CoreTokens, Tokens } from '../../services.ts';
+import { CoreTokens, Tokens } from '../../tokens.ts';
 import { JobTokens } from '../../jobs/index.ts';
 import { LlmTokens } from '../../llm/tokens.ts';
 import { LeadBatchService } from './batch.ts';

@@ -7,7 +7,7 @@
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { RobotsCache } from '../../net/robots.ts';
-import { CoreTokens, Tokens } from '../../services.ts';
+import { CoreTokens, Tokens } from '../../tokens.ts';
 import { mapConfigSchema, type MapSettings } from './config.ts';
 import { createMapper, type Mapper } from './map.ts';
 import { createMapService, type MapService } from './store.ts';

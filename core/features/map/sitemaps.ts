@@ -6,7 +6,7 @@
  * per request however often it is named (indexes that list each other). What a failure or a limit
  * leaves out goes to `warn`; nothing here throws, so a bad sitemap never costs the links found.
  */
-import type { FetchedResponse } from '../../document.ts';
+import type { FetchedResponse } from '../../net/response.ts';
 import type { HttpClient } from '../../services.ts';
 import type { MapSettings } from './config.ts';
 import { parseSitemapDocument, sitemapText, type FoundLink, type SitemapDocument } from '../../net/feeds.ts';

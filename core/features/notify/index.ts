@@ -5,7 +5,7 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
-import { Tokens } from '../../services.ts';
+import { Tokens } from '../../tokens.ts';
 import { notifyConfigSchema, type NotifySettings } from './config.ts';
 import { createMailer } from './email.ts';
 import { createNotifier, type Notifier } from './send.ts';

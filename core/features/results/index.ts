@@ -6,7 +6,7 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
-import { CoreTokens, Tokens } from '../../services.ts';
+import { CoreTokens, Tokens } from '../../tokens.ts';
 import { resultsConfigSchema, type ResultsSettings } from './config.ts';
 import { createRunOutputs, type RunOutputs } from './outputs.ts';
 import { resultsPruneJob, resultsRetentionMigration, RESULTS_PRUNE_JOB } from './retention.ts';

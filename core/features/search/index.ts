@@ -6,7 +6,7 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
-import { CoreTokens, Tokens } from '../../services.ts';
+import { CoreTokens, Tokens } from '../../tokens.ts';
 import { searchConfigSchema, type SearchSettings } from './config.ts';
 import { SearchService } from './service.ts';
 

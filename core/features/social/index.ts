@@ -7,7 +7,7 @@
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { JobTokens } from '../../jobs/index.ts';
-import { CoreTokens, Tokens } from '../../services.ts';
+import { CoreTokens, Tokens } from '../../tokens.ts';
 import { checkMeter, CHECK_JOB, createCheckWorker } from './check.ts';
 import { socialConfigSchema, type SocialSettings } from './config.ts';
 import { socialMonitorsMigration } from './migration.ts';

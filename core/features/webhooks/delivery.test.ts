@@ -6,6 +6,7 @@ import pino from 'pino';
 import { createHttpClient } from '../../net/http-client.ts';
 import type { ClaimedJob, EventBus, JobHandler, JobQueue, JobSpec, Storage } from '../../services.ts';
 import { openStorage } from '../../storage/db.ts';
+import { featureMigrations } from '../../feature-migrations.ts';
 import { startFixtureSite, type FixtureSite } from '../../../test/helpers/fixture-site.ts';
 import { testConfig } from '../../../test/helpers/plugin-context.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/servers/webhook-receiver.ts';
@@ -65,7 +66,7 @@ describe('webhook delivery', () => {
   };
 
   beforeEach(async () => {
-    storage = await openStorage({ dataDir: ':memory:', sqliteFile: ':memory:', features: [webhooksFeature] });
+    storage = await openStorage({ dataDir: ':memory:', sqliteFile: ':memory:', migrations: featureMigrations([webhooksFeature]) });
     store = createWebhookStore(storage, createSecretBox(undefined));
     jobs = recordingJobs();
     outcomes = createOutcomeListeners();

@@ -6,7 +6,7 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
-import { Tokens } from '../../services.ts';
+import { Tokens } from '../../tokens.ts';
 import { webhooksConfigSchema, type WebhookSettings } from './config.ts';
 import { createDeliveryHandler } from './delivery.ts';
 import { MetricsToken } from '../../metrics.ts';

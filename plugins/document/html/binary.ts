@@ -6,7 +6,8 @@
  * the share of control and replacement characters in the decoded text, which text in any
  * charset keeps near zero.
  */
-import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
+import type { PageDocument } from '../../../core/document.ts';
+import type { FetchedResponse } from '../../../core/net/response.ts';
 import { sniffedType } from '../shared/detect.ts';
 import { responseText } from '../../../core/response-text.ts';
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { DEFAULT_PARSE_LIMITS, htmlDocument, isHtmlResponse } from './html.ts';
 import { htmlPage } from '../../../test/helpers/html-page.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
+import type { PageDocument } from '../../../core/document.ts';
+import type { FetchedResponse } from '../../../core/net/response.ts';
 import { SCHEMA_TYPES } from '../../../core/data-bag.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name), 'utf8');

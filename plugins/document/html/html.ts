@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
 import { parsePage } from './parse.ts';
-import type { FetchedResponse, PageDocument } from '../../../core/document.ts';
+import type { PageDocument } from '../../../core/document.ts';
+import type { FetchedResponse } from '../../../core/net/response.ts';
 import { readPage } from './metadata.ts';
 import { responseText } from '../../../core/response-text.ts';
 import { looksLikeHtml } from './sniff.ts';

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { actionHandler } from '../../../core/browser/actions.ts';
 import { TrawlError } from '../../../core/errors.ts';
-import type { ActionCatalog } from '../../../core/services.ts';
+import type { ActionCatalog } from '../../../core/plugin.ts';
 import { failure } from '../../../test/helpers/failures.ts';
 import { describeActionError, runActions, type RunActionsOptions } from './actions.ts';
 

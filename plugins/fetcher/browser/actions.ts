@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { TrawlError } from '../../../core/errors.ts';
-import type { ActionCatalog } from '../../../core/services.ts';
+import type { ActionCatalog } from '../../../core/plugin.ts';
 import { toBase64 } from '../../../core/browser/screenshot.ts';
 
 export interface ActionResults {

@@ -6,7 +6,9 @@ import { requireChromium, testBrowserPool } from '../../../core/browser/testing.
 import { parseHtmlDocument } from '../../../core/dom.ts';
 import type { AddressPolicy } from '../../../core/net/http-client.ts';
 import { forbiddenAddressReason } from '../../../core/net/ssrf.ts';
-import { Tokens, type ActionCatalog, type BrowserPool } from '../../../core/services.ts';
+import type { BrowserPool } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
+import type { ActionCatalog } from '../../../core/plugin.ts';
 import { startFixtureSite, type FixtureSite } from '../../../test/helpers/fixture-site.ts';
 import { failure } from '../../../test/helpers/failures.ts';
 import { testConfig, testContext, testDocument, testJob } from '../../../test/helpers/plugin-context.ts';

@@ -12,7 +12,7 @@ import { browserNeeds } from '../../../core/model/request.ts';
 import { definePlugin } from '../../../core/plugin.ts';
 import { configInvalid } from '../../../core/errors.ts';
 import { fetchProxy } from '../../../core/fetch-attempts.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { DEFAULT_MAX_SCREENSHOT_HEIGHT } from '../../../core/browser/screenshot.ts';
 import { detectAppShell } from './app-shell.ts';
 import { PLUGIN_ID, renderInto } from './render.ts';

@@ -1,7 +1,7 @@
 // The http fetcher plugin end to end against a local fixture site, through the real HTTP client.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import pino from 'pino';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { createHttpClient } from '../../../core/net/http-client.ts';
 import { startFixtureSite, type FixtureSite } from '../../../test/helpers/fixture-site.ts';

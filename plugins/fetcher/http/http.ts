@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { fetchProxy } from '../../../core/fetch-attempts.ts';
 
 const PLUGIN_ID = 'fetcher.http';

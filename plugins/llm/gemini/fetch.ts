@@ -5,7 +5,7 @@
  * carry the body but not the headers (Retry-After).
  */
 import { callProvider } from '../../../core/net/provider-http.ts';
-import type { FetchedResponse } from '../../../core/document.ts';
+import type { FetchedResponse } from '../../../core/net/response.ts';
 import type { HttpClient } from '../../../core/services.ts';
 
 export interface RecordingFetch {

@@ -8,11 +8,11 @@
  */
 import { z } from 'zod';
 import type { Content, GenerateContentResponse } from '@google/genai';
-import type { FetchedResponse } from '../../../core/document.ts';
+import type { FetchedResponse } from '../../../core/net/response.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { detail, endpointOf, errorJson, providerError, retryAfterSeconds, statusError } from '../../../core/net/provider-http.ts';
 import { definePlugin, type JsonSchema, type LlmMessage } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { failedStatus, llmOptions } from '../shared/options.ts';
 import { clientFetch } from './fetch.ts';
 

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { callProvider, detail, endpointOf, errorJson, joinUrl, jsonOf, providerError, statusError } from '../../../core/net/provider-http.ts';
 import { definePlugin } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { failedStatus, llmOptions } from '../shared/options.ts';
 
 interface ChatAnswer {

@@ -10,9 +10,9 @@
  */
 import { z } from 'zod';
 import { callProvider, detail, endpointOf, errorJson, joinUrl, jsonOf, providerError, retryAfterSeconds, statusError } from '../../../core/net/provider-http.ts';
-import type { FetchedResponse } from '../../../core/document.ts';
+import type { FetchedResponse } from '../../../core/net/response.ts';
 import { definePlugin, type LlmRequest } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { failedStatus, llmOptions } from '../shared/options.ts';
 import { strictSchema } from './strict.ts';
 

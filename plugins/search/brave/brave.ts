@@ -8,7 +8,7 @@
  * exhausted one being the window whose `X-RateLimit-Remaining` is 0). Enabled by setting `apiKey`.
  */
 import { definePlugin, type SearchQuery } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { callProvider, detail, errorJson, jsonOf, plainText, providerError, statusError } from '../shared/http.ts';
 import { collectPages, joinUrl, keyedProviderOptions, trackedProvider } from '../shared/provider.ts';
 

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { parseHtmlDocument, type DomElement } from '../../../core/dom.ts';
 import { definePlugin, type SearchQuery } from '../../../core/plugin.ts';
 import { responseText } from '../../../core/response-text.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { callProvider, plainText, providerError, statusError } from '../shared/http.ts';
 import { joinUrl, providerOptions, ranked, trackedProvider, type PageHit } from '../shared/provider.ts';
 

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { definePlugin, type SearchQuery } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { callProvider, detail, jsonOf, plainText, providerError, statusError } from '../shared/http.ts';
 import { collectPages, joinUrl, providerOptions, trackedProvider, type PageHit } from '../shared/provider.ts';
 

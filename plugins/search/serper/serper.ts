@@ -6,7 +6,7 @@
  * to 100), so no paging. Enabled by setting `apiKey`.
  */
 import { definePlugin } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { callProvider, detail, errorJson, jsonOf, plainText, providerError, statusError } from '../shared/http.ts';
 import { joinUrl, keyedProviderOptions, ranked, trackedProvider } from '../shared/provider.ts';
 

@@ -7,7 +7,7 @@
  * 401 bad key, 429 too many requests, 432/433 plan or pay-as-you-go limit. Enabled by `apiKey`.
  */
 import { definePlugin } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { callProvider, detail, errorJson, jsonOf, plainText, providerError, statusError } from '../shared/http.ts';
 import { joinUrl, keyedProviderOptions, ranked, trackedProvider } from '../shared/provider.ts';
 

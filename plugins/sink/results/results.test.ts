@@ -1,6 +1,7 @@
 // The results sink writes each scrape result where the response-cache lookup finds it.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { Tokens, type ResultStore, type Storage } from '../../../core/services.ts';
+import type { ResultStore, Storage } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { createResultStore, optionsHash } from '../../../core/storage/results.ts';
 import { testDatabases } from '../../../test/helpers/databases.ts';
 import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { definePlugin } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { optionsHash } from '../../../core/storage/results.ts';
 import { RESULT_ID } from '../../../core/data-bag.ts';
 

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import pino from 'pino';
 import { createHttpClient } from '../../../core/net/http-client.ts';
 import type { SocialFilters, SocialHandler } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { testConfig, testContext } from '../../../test/helpers/plugin-context.ts';
 import { rssSocial } from './rss.ts';
 

@@ -14,7 +14,7 @@ import { TrawlError } from '../../../core/errors.ts';
 import { parseSitemapDocument, sitemapText } from '../../../core/net/feeds.ts';
 import { callProvider, providerError } from '../../../core/net/provider-http.ts';
 import { definePlugin, type SocialPost, type SocialTargetKind } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 
 const MAX_FEED_BYTES = 5 * 1024 * 1024;
 const template = (what: string) => z.url({ protocol: /^https?$/ }).refine((u) => u.includes('{target}'), 'must contain {target}').optional().describe(`Feed URL of ${what}, with {target} where it goes.`);

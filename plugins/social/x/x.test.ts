@@ -5,7 +5,7 @@ import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
 import pino from 'pino';
 import { createHttpClient } from '../../../core/net/http-client.ts';
 import type { SocialFilters, SocialHandler, SocialPostsQuery } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { testConfig, testContext } from '../../../test/helpers/plugin-context.ts';
 import { startXApiServer, X_TEST_TOKEN } from '../../../test/servers/x-api.ts';
 import { xSocial } from './x.ts';

@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { TrawlError } from '../../../core/errors.ts';
 import { definePlugin, type SocialPostsQuery, type SocialUser } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { postsOf, type TimelinePage, userOf } from './posts.ts';
 import { transportClient } from './transport.ts';
 

@@ -3,7 +3,7 @@
 // videos without captions, caption tracks that fail, and unavailable videos.
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
 import pino from 'pino';
-import { Tokens } from '../../../core/services.ts';
+import { Tokens } from '../../../core/tokens.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { createHttpClient } from '../../../core/net/http-client.ts';
 import { textOf } from '../../../core/dom.ts';

@@ -4,7 +4,7 @@
  * scrape-openapi.ts (large, and mostly the result's shape).
  */
 import type { Scraper } from '../../../core/scrape.ts';
-import { CoreTokens } from '../../../core/services.ts';
+import { CoreTokens } from '../../../core/tokens.ts';
 import type { ScrapeRequest } from '../../../core/model/request.ts';
 import { pluginContributions } from '../../plugin-api.ts';
 import { defineRoutes, route, type RouteRequest } from '../../route.ts';

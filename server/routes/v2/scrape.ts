@@ -2,7 +2,7 @@
  * POST /v2/scrape: one URL, Firecrawl's v2 request and Document shapes over the same Scraper as
  * /v1/scrape (server/wire/v2 parses and presents; nothing passes through /v1).
  */
-import { CoreTokens, Tokens } from '../../../core/services.ts';
+import { CoreTokens, Tokens } from '../../../core/tokens.ts';
 import { applyV2Proxy } from '../../wire/v2/proxy.ts';
 import { defineRoutes, route } from '../../route.ts';
 import { scrapeHeaders } from '../../timing.ts';

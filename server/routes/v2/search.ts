@@ -3,7 +3,7 @@
  * source (`data.web`), each result page scraped into `scrapeOptions.formats` when there are any.
  */
 import { SearchTokens } from '../../../core/features/search/index.ts';
-import { CoreTokens, Tokens } from '../../../core/services.ts';
+import { CoreTokens, Tokens } from '../../../core/tokens.ts';
 import { applyV2Proxy } from '../../wire/v2/proxy.ts';
 import { defineRoutes, route } from '../../route.ts';
 import { scrapeHeaders } from '../../timing.ts';
