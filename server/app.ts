@@ -18,13 +18,13 @@ import { MeterToken, RateLimiterToken } from '../core/metering.ts';
 import { ResultsTokens } from '../core/features/results/index.ts';
 import { Tokens } from '../core/tokens.ts';
 import { WorkspaceStoreToken } from '../core/storage/workspaces.ts';
-import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER, type Authenticator } from './auth.ts';
+import { ADMIN_CALLER, createAdminGuard, createAuthenticator, PUBLIC_CALLER } from './auth.ts';
 import { errorResponse, notFound } from './errors.ts';
 import { docsAsset, docsResponse, rootOpenApi, rootResponse } from './docs.ts';
 import { accountPage } from './account-page/index.ts';
 import { dashboardAsset } from './dashboard/assets.ts';
 import { dashboardPage } from './dashboard/page.ts';
-import { createRouteRunner, type RouteRunner } from './metering.ts';
+import { createRouteRunner } from './metering.ts';
 import { createMcpHttpHandler, mcpOpenApi } from './mcp/http.ts';
 import { createMetricsGuard, metricsOpenApi, metricsResponse } from './metrics-endpoint.ts';
 import { createRequestObserver } from './observe.ts';
@@ -32,6 +32,7 @@ import { mountSockets } from './sockets.ts';
 import { buildOpenApi } from './openapi.ts';
 import { provide, type AnyRouteModule, type Caller, type Route, type RouteEnv } from './route.ts';
 import { builtinRoutes } from './routes/index.ts';
+import type { MountedApi } from './mounted.ts';
 
 const PUBLIC_PATHS = new Set(['/', '/health', '/openapi.json', '/docs', '/dashboard', '/account']);
 const isPublicPath = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith('/docs/assets/') || path.startsWith('/dashboard/assets/');
@@ -54,18 +55,6 @@ function oversizedHeaders(request: Request, maxBytes: number): Response | undefi
   for (const [name, value] of request.headers) size += name.length + value.length + 4;
   if (size <= maxBytes) return undefined;
   return Response.json({ error: `Request line and headers exceed ${maxBytes} bytes (server.maxHeaderBytes): send long input in a JSON body` }, { status: 431 });
-}
-
-type Mounted = Array<{ module: AnyRouteModule; services: Record<string, unknown> }>;
-
-/** What a server serves: the mounted routes, their OpenAPI document and the runner that admits, meters and runs them. */
-export interface MountedApi {
-  routes: Route[];
-  openapi: ReturnType<typeof buildOpenApi>;
-  run: RouteRunner;
-  auth: Authenticator;
-  env: RouteEnv;
-  mounted: Mounted;
 }
 
 /** Mounts the route modules this server serves; the HTTP app and the MCP server (server/mcp) run routes through it. */

@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { TrawlConfig } from '../config-schema.ts';
-import type { AddressPolicy } from '../net/http-client.ts';
+import type { AddressPolicy } from '../net/address-guard.ts';
 import { blockResourceTypes, closeWebRtc } from './guard.ts';
 import { startGuardProxy, type GuardProxy, type ProxyLimits } from './proxy.ts';
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
 import { failure } from '../../test/helpers/failures.ts';
-import type { AddressPolicy } from '../net/http-client.ts';
+import type { AddressPolicy } from '../net/address-guard.ts';
 import { forbiddenAddressReason } from '../net/ssrf.ts';
 import type { BrowserPool } from '../services.ts';
 import { eventually, processAlive, requireChromium, testBrowserPool } from './testing.ts';

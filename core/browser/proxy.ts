@@ -21,10 +21,9 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { pipeline, Transform, type Duplex } from 'node:stream';
 import type { TrawlConfig } from '../config-schema.ts';
-import type { AddressPolicy } from '../net/http-client.ts';
+import { createAddressGuard, type AddressPolicy } from '../net/address-guard.ts';
 import { describeNetworkError, ForbiddenAddressError } from '../net/http-support.ts';
 import type { BrowserRequestFailure } from '../services.ts';
-import { createAddressGuard } from '../net/address-guard.ts';
 import { isIpLiteral } from '../net/ssrf.ts';
 import { forwardingAgent, resolvesHere, statusRefusal, TunnelAgent, tunnelThrough } from '../net/proxy-dial.ts';
 

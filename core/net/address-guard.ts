@@ -8,9 +8,11 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { TrawlConfig } from '../config-schema.ts';
-import type { AddressPolicy } from './http-client.ts';
 import { ForbiddenAddressError } from './http-support.ts';
 import { forbiddenHostnameReason, isIpLiteral } from './ssrf.ts';
+
+/** Why an address must not be contacted, or null; see `forbiddenAddressReason`. */
+export type AddressPolicy = (ip: string) => string | null;
 
 export interface AddressGuard {
   /** Why a host must not be contacted before any lookup (by name, or as a literal), or null. */

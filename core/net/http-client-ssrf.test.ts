@@ -5,7 +5,8 @@ import pino from 'pino';
 import { TrawlError } from '../errors.ts';
 import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
 import { testConfig } from '../../test/helpers/plugin-context.ts';
-import { createHttpClient, type AddressPolicy, type FetchConfig } from './http-client.ts';
+import { createHttpClient, type FetchConfig } from './http-client.ts';
+import type { AddressPolicy } from './address-guard.ts';
 import { callProvider } from './provider-http.ts';
 import { forbiddenAddressReason } from './ssrf.ts';
 

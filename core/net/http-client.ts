@@ -18,16 +18,13 @@ import { textOnFirstRead } from '../response-text.ts';
 import { forbiddenAddressReason, isIpLiteral } from './ssrf.ts';
 import { DIRECT, ProxyRouter, redactProxy } from './proxies.ts';
 import { forwardingAgent, ProxyRefusedError, resolvesHere, scrubProxy, statusRefusal, TunnelAgent } from './proxy-dial.ts';
-import { createAddressGuard, type AddressGuard } from './address-guard.ts';
+import { createAddressGuard, type AddressGuard, type AddressPolicy } from './address-guard.ts';
 import { describeNetworkError, ForbiddenAddressError, guardRefusal, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
 import { fetchFailureReason, statusClass } from './fetch-reasons.ts';
 import type { Metrics } from '../metrics.ts';
 import { loggableUrl } from './url.ts';
 
 export type FetchConfig = TrawlConfig['fetch'];
-
-/** Why an address must not be contacted, or null; see `forbiddenAddressReason`. */
-export type AddressPolicy = (ip: string) => string | null;
 
 export interface HttpClientHooks {
   /**

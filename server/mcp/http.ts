@@ -6,7 +6,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Metrics } from '../../core/metrics.ts';
-import type { MountedApi } from '../app.ts';
+import type { MountedApi } from '../mounted.ts';
 import { errorBody } from '../openapi-shapes.ts';
 import type { Caller } from '../route.ts';
 import { bindTools, createMcpServer } from './server.ts';

@@ -15,7 +15,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { currentRequestId, withRequestId } from '../../core/logger.ts';
 import type { Metrics } from '../../core/metrics.ts';
 import { describeZodError } from '../../core/validation.ts';
-import type { MountedApi } from '../app.ts';
+import type { MountedApi } from '../mounted.ts';
 import { toJson } from '../openapi-shapes.ts';
 import type { Caller, Route } from '../route.ts';
 import { mcpTools, type McpTool } from './tools.ts';

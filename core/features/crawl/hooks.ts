@@ -3,16 +3,12 @@
  * `crawl.completed`, `crawl.failed`, `batch_scrape.*`): the request stores the receiver, its
  * headers, its metadata, the events it wants and the format's name; the format itself — how an
  * event's body looks — is handed in by the server at boot (`RunHookFormats`), since core never
- * imports a wire format. Deliveries are webhook jobs like any (retried, SSRF-guarded, logged),
- * next to the events registered webhooks get in Trawl's own shape.
+ * imports a wire format. The sender that delivers them is in hook-sender.ts.
  */
 import type { InjectionToken } from 'tsyringe';
-import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { ScrapeResult } from '../../model/result.ts';
 import { receiverUrlSchema } from '../../net/receiver.ts';
-import type { EventBus } from '../../services.ts';
-import { storedRequest } from './legacy.ts';
 import type { RunRow } from './store.ts';
 
 export const HOOK_EVENTS = ['started', 'page', 'completed', 'failed'] as const;
@@ -45,21 +41,3 @@ export interface RunHookFormat {
 
 export type RunHookFormats = Readonly<Record<string, RunHookFormat>>;
 export const RunHookFormatsToken = Symbol('RunHookFormats') as InjectionToken<RunHookFormats>;
-
-export type HookSender = (run: RunRow, type: HookEvent, page?: RunHookEvent['page']) => Promise<void>;
-
-/** Sends a run's events to its hook, when it has one that wants them; the formats and bus are read when needed. */
-export function createHookSender(formats: () => RunHookFormats, events: () => EventBus | null, logger: Logger): HookSender {
-  return async (run, type, page) => {
-    const hook = storedRequest(run.kind, run.request).hook;
-    if (!hook || !hook.events.includes(type)) return;
-    const format = formats()[hook.format];
-    const bus = events();
-    if (!format || !bus) {
-      logger.warn({ id: run.id, format: hook.format }, 'run webhook not sent: its format or the event bus is not available');
-      return;
-    }
-    const body = format.render({ type, run, hook, page });
-    await bus.deliver({ workspace: run.workspace, event: String(body.type ?? type), url: hook.url, body: JSON.stringify(body), headers: hook.headers, signature: format.signature });
-  };
-}

@@ -19,7 +19,7 @@ import type { PolitenessGate } from './gate.ts';
 import type { Metrics } from '../../metrics.ts';
 import { NOTIFY_JOB, recordPage, type PageOutcome } from './record.ts';
 import type { RobotsCache, RobotsRules } from '../../net/robots.ts';
-import type { HookSender } from './hooks.ts';
+import type { HookSender } from './hook-sender.ts';
 import { storedRequest } from './legacy.ts';
 import type { CrawlRequest, ScrapeOptions } from './schema.ts';
 import { createScope, type Scope } from './scope.ts';

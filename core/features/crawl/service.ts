@@ -14,7 +14,7 @@ import { createJob } from '../../job.ts';
 import type { FieldNamer } from '../../plugin.ts';
 import { internalNames, type Scraper } from '../../scrape.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
-import type { HookSender } from './hooks.ts';
+import type { HookSender } from './hook-sender.ts';
 import { storedRequest } from './legacy.ts';
 import { batchFields, crawlFields, crawlRequestSchema, scrapeOptionsOf, type BatchRequest, type CrawlRequest, type ScrapeOptions, type StoredBatch } from './schema.ts';
 import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type PageRow, type RunKind, type RunRow } from './store.ts';

@@ -26,7 +26,6 @@ import type { Announcer } from './notify.ts';
 import type { Snapshot, Watch, WatchStore } from './store.ts';
 
 export const CHECK_JOB = 'watch.check';
-export const CHANGED_EVENT = 'watch.changed';
 
 const TRANSIENT = new Set(['fetch_failed', 'timeout', 'internal']);
 const permanent = (err: TrawlError) => Object.assign(new TrawlError(err.code, err.message, { cause: err }), { permanent: true });
@@ -53,20 +52,6 @@ export interface CheckDeps {
   /** Where the comparison runs (a content worker, examine.ts), and its deadline (`scrape.timeoutMs`). */
   content: ContentRunner;
   timeoutMs: number;
-}
-
-/** The spec's `watch.changed` payload, with why the check notified and a short word diff. */
-export function changedPayload(watch: Watch, snapshot: Snapshot) {
-  return {
-    event: CHANGED_EVENT,
-    watch_id: watch.id,
-    url: watch.url,
-    summary: snapshot.diffSummary ?? '',
-    word_count_delta: snapshot.wordCountDelta,
-    checked_at: snapshot.checkedAt,
-    reason: snapshot.reason,
-    excerpt: snapshot.excerpt,
-  };
 }
 
 export function createCheckWorker(deps: CheckDeps) {

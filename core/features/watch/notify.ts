@@ -12,12 +12,14 @@ import type { DeliveryReport, EventBus } from '../../services.ts';
 import type { Notification } from '../notify/notification.ts';
 import type { Notifier } from '../notify/send.ts';
 import { readInt } from '../../storage/values.ts';
-import { CHANGED_EVENT, changedPayload } from './check.ts';
 import type { Snapshot, Watch } from './store.ts';
 import type { WatchDb } from './tables.ts';
 
 /** The origin kind of a watch's deliveries. */
 export const ORIGIN = 'watch';
+
+/** The event a notifying check announces. */
+export const CHANGED_EVENT = 'watch.changed';
 
 /** The last delivery attempt to one target. */
 export interface NotifyStatus {
@@ -55,6 +57,20 @@ export function changeNotification(watch: Watch, snapshot: Snapshot, link: strin
       link: { url: link, label: 'See what changed' },
       time: snapshot.checkedAt,
     }],
+  };
+}
+
+/** The spec's `watch.changed` payload, with why the check notified and a short word diff. */
+export function changedPayload(watch: Watch, snapshot: Snapshot) {
+  return {
+    event: CHANGED_EVENT,
+    watch_id: watch.id,
+    url: watch.url,
+    summary: snapshot.diffSummary ?? '',
+    word_count_delta: snapshot.wordCountDelta,
+    checked_at: snapshot.checkedAt,
+    reason: snapshot.reason,
+    excerpt: snapshot.excerpt,
   };
 }
 

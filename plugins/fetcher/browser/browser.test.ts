@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { requireChromium, testBrowserPool } from '../../../core/browser/testing.ts';
 import { parseHtmlDocument } from '../../../core/dom.ts';
-import type { AddressPolicy } from '../../../core/net/http-client.ts';
+import type { AddressPolicy } from '../../../core/net/address-guard.ts';
 import { forbiddenAddressReason } from '../../../core/net/ssrf.ts';
 import type { BrowserPool } from '../../../core/services.ts';
 import { Tokens } from '../../../core/tokens.ts';

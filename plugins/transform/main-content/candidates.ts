@@ -5,7 +5,7 @@
  */
 import { classWeight } from './boilerplate.ts';
 import { STORY_CANDIDATES, storyBeside, teaserGrid } from './hub.ts';
-import type { Pass } from './pass.ts';
+import type { Pass } from './pass-settings.ts';
 import { linkDensity, type StatsMap } from './scoring.ts';
 import { attr, childElements, firstClass, tagOf } from './walk.ts';
 

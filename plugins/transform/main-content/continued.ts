@@ -11,7 +11,7 @@
  * must also carry links as the pick's do (link rows are not a story's paragraphs), and a heading
  * of a kind the list has none of ("Related stories", "Comments") ends the run.
  */
-import type { Pass } from './pass.ts';
+import type { Pass } from './pass-settings.ts';
 import { CONDITIONAL, dropReason, LISTING_DENSITY } from './prune.ts';
 import { linkDensity, type StatsMap } from './scoring.ts';
 import { HEADINGS } from './tags.ts';

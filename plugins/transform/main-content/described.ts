@@ -4,7 +4,7 @@
  * link-density rule reads them as a link farm; off articles they are what the page says. Related-
  * post teasers on articles stay to the rule, and so do product grids (a picture per item, little prose).
  */
-import type { Pass } from './pass.ts';
+import type { Pass } from './pass-settings.ts';
 import type { Stats } from './scoring.ts';
 
 /** Link density up to which headed paragraphs are described sections (above it, a menu of links with blurbs). */

@@ -5,7 +5,7 @@
  * below the sibling rule, yet it is part of what the page says. A block named as an FAQ, near the
  * chosen content and not left out as boilerplate, is added to it.
  */
-import type { Pass } from './pass.ts';
+import type { Pass } from './pass-settings.ts';
 import type { StatsMap } from './scoring.ts';
 import { classAndId, walkBelow, tagOf } from './walk.ts';
 

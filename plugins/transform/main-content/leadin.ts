@@ -4,7 +4,7 @@
  * question above its answers or a thread's opening post kept apart from the replies' container are
  * left out of the pick; they start the content, so they are added in front of it.
  */
-import type { Pass } from './pass.ts';
+import type { Pass } from './pass-settings.ts';
 import type { StatsMap } from './scoring.ts';
 import { tagOf } from './walk.ts';
 

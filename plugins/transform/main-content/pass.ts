@@ -17,23 +17,7 @@ import { measure, type Stats, type StatsMap } from './scoring.ts';
 import type { PageKind } from './boilerplate.ts';
 import { HEADINGS } from './tags.ts';
 import { attr, tagOf } from './walk.ts';
-
-export interface Pass {
-  /** Discussion thread: comments and replies are content. */
-  forum: boolean;
-  /** The page itself was recognised as a thread (not another page retried as one): its opening post is looked for. */
-  thread?: boolean;
-  /** Product page: the name heading stays, and blocks holding most of the content are never cleaned away whole. */
-  product: boolean;
-  /** Article page: no lead-in is added above the body (see leadin.ts). */
-  article?: boolean;
-  /** Apply class/id weights. */
-  weights: boolean;
-  /** Readability's conditional cleaning inside the content. */
-  clean: boolean;
-  /** Elements left out of this pass (boilerplate). */
-  dropped: ReadonlySet<Element>;
-}
+import type { Pass } from './pass-settings.ts';
 
 export interface PassResult {
   pass: Pass;

@@ -3,7 +3,7 @@
  * and image-gallery blocks, negative-weight headings, and the heading that repeats the title.
  */
 import { classWeight, isProductClutter } from './boilerplate.ts';
-import type { Pass } from './pass.ts';
+import type { Pass } from './pass-settings.ts';
 import { linkDensity, type Stats, type StatsMap } from './scoring.ts';
 import { closingLegal, isLegalBlock } from './legal.ts';
 import { isReplyQuote } from './quotes.ts';

@@ -8,7 +8,7 @@
  * the wrappers that hold nothing but it, are added to the content.
  */
 import { isLegalBlock } from './legal.ts';
-import type { Pass } from './pass.ts';
+import type { Pass } from './pass-settings.ts';
 import { isRecommendHeading } from './recommend.ts';
 import type { StatsMap } from './scoring.ts';
 import { isReadNextHeading } from './tail.ts';
