@@ -35,7 +35,7 @@ describe('the scanner the check relies on', () => {
       'const l = await import(`./l.ts`);',
       "// import m from './comment.ts';",
       "/* export * from './block.ts'; */",
-      "const n = \"import o from './string.ts'\";",
+      'const n = "import o from \'./string.ts\'";',
       "const p = `${q} import('./template.ts') ${`${r}`}`;",
       "const s = /from '.\\/pattern.ts'/;",
       'const t = import.meta.url;',
@@ -43,7 +43,21 @@ describe('the scanner the check relies on', () => {
       "const v = { import: 'w' };",
       "const y = wide / 2; import z from './z.ts';",
     ].join('\n');
-    expect(moduleSpecifiers(source)).toEqual(['./a.ts', './b.ts', './c.ts', './d.ts', './e.ts', './f.ts', './g.ts', './h.ts', './i.ts', './j.ts', './k.ts', './l.ts', './z.ts']);
+    expect(moduleSpecifiers(source)).toEqual([
+      './a.ts',
+      './b.ts',
+      './c.ts',
+      './d.ts',
+      './e.ts',
+      './f.ts',
+      './g.ts',
+      './h.ts',
+      './i.ts',
+      './j.ts',
+      './k.ts',
+      './l.ts',
+      './z.ts',
+    ]);
   });
 
   test('finds a circle of several files, a file importing itself, and none in a tree', () => {
@@ -58,6 +72,13 @@ describe('the scanner the check relies on', () => {
       { files: ['d.ts'], loop: ['d.ts', 'd.ts'] },
       { files: ['a.ts', 'b.ts', 'c.ts'], loop: ['a.ts', 'b.ts', 'c.ts', 'a.ts'] },
     ]);
-    expect(importCircles(new Map([['a.ts', new Set(['b.ts'])], ['b.ts', new Set<string>()]]))).toEqual([]);
+    expect(
+      importCircles(
+        new Map([
+          ['a.ts', new Set(['b.ts'])],
+          ['b.ts', new Set<string>()],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

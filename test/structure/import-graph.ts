@@ -14,7 +14,21 @@ type Token = { kind: 'word' | 'punct'; text: string } | { kind: 'string'; text: 
 
 // After these a `/` starts a regular expression; after a value (a name, `)`, `]`) it divides.
 const BEFORE_REGEX = new Set(['(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', '+', '-', '*', '%', '<', '>', '~', '^', '=>']);
-const KEYWORDS_BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await']);
+const KEYWORDS_BEFORE_REGEX = new Set([
+  'return',
+  'typeof',
+  'case',
+  'do',
+  'else',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'yield',
+  'await',
+]);
 const isWordChar = (c: string) => /[\w$]/.test(c);
 
 /** The source as words, punctuation and string literals; comments, template text and regular expressions are dropped. */

@@ -24,6 +24,13 @@ export function createHookSender(formats: () => RunHookFormats, events: () => Ev
       return;
     }
     const body = format.render({ type, run, hook, page });
-    await bus.deliver({ workspace: run.workspace, event: String(body.type ?? type), url: hook.url, body: JSON.stringify(body), headers: hook.headers, signature: format.signature });
+    await bus.deliver({
+      workspace: run.workspace,
+      event: String(body.type ?? type),
+      url: hook.url,
+      body: JSON.stringify(body),
+      headers: hook.headers,
+      signature: format.signature,
+    });
   };
 }
