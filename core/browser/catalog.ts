@@ -1,5 +1,5 @@
 /**
- * The action catalog (core/services.ts `ActionCatalog`): enabled `action` plugins by the `type`
+ * The action catalog (core/plugin.ts `ActionCatalog`): enabled `action` plugins by the `type`
  * value requests use. Read live from the registry, so it also sees plugins set up after the
  * fetcher that resolves it.
  */
