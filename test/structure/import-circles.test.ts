@@ -6,7 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { importCircles, importGraph, moduleSpecifiers } from './import-graph.ts';
 
-const ROOT = process.env.TRAWL_STRUCTURE_ROOT ?? join(import.meta.dir, '../..');
+const ROOT = join(import.meta.dir, '../..');
 const FOLDERS = ['core', 'server', 'plugins', 'cli'];
 
 describe('import circles', () => {
