@@ -11,9 +11,8 @@ import { ExtractTokens } from '../../../core/features/extract/index.ts';
 import { EXTRACT_MAX_PROMPT_CHARS } from '../../../core/features/extract/request.ts';
 import type { ExtractService } from '../../../core/features/extract/service.ts';
 import { LlmTokens } from '../../../core/features/llm/tokens.ts';
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import { asTrawlError } from '../../../core/errors.ts';
+import { asTrawlError, definePlugin } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 import { createTurndown, pageTextForModel } from '../shared/markdown.ts';
 import { lazyService, needsModel } from '../shared/model.ts';
 

@@ -6,11 +6,10 @@
  * method: "extractive" | "llm", passages: [{text, score}]}`.
  */
 import { z } from 'zod';
-import { textOf } from '../../../core/dom.ts';
-import type { PageDocument } from '../../../core/document.ts';
+import { definePlugin, textOf } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 import type { LlmService } from '../../../core/features/llm/service.ts';
 import { LlmTokens } from '../../../core/features/llm/tokens.ts';
-import { definePlugin } from '../../../core/plugin.ts';
 import type { QueryOutput } from './answer.ts';
 import { bestPassages } from './passages.ts';
 

@@ -5,7 +5,7 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import type { LlmService } from '../../../core/features/llm/service.ts';
-import type { PluginContext } from '../../../core/plugin.ts';
+import type { PluginContext } from '../../../core/kit.ts';
 
 export function lazyService<T>(ctx: PluginContext, token: InjectionToken<T>): () => T | null {
   let service: T | null | undefined;

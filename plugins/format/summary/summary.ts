@@ -9,8 +9,8 @@ import { LlmTokens } from '../../../core/features/llm/tokens.ts';
 import { SummarizeTokens } from '../../../core/features/summarize/index.ts';
 import { extractiveSummary, type SummarizeService } from '../../../core/features/summarize/service.ts';
 import { SUMMARY_LENGTHS } from '../../../core/features/summarize/request.ts';
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
+import { definePlugin } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 import { createTurndown, pageTextForModel } from '../shared/markdown.ts';
 import { lazyService, needsModel } from '../shared/model.ts';
 
