@@ -1,9 +1,9 @@
 /**
  * `bun run cli new-plugin`: into a scratch tree that is the repository by symbolic links (core,
- * every existing plugin folder, node_modules, test) with its own copies of plugins/index.ts and
- * config/default.toml, it writes a plugin of each supported kind; the plugins type-check, their
- * generated tests pass, and the service's plugin list and default configuration take them. Mistakes
- * are one line with exit code 2 and leave the tree as it was.
+ * every existing plugin folder, node_modules, test) with its own copies of plugins/index.ts,
+ * config/default.toml and docs/configuration.md, it writes a plugin of each supported kind; the
+ * plugins type-check, their generated tests pass, and the service's plugin list and default
+ * configuration take them. Mistakes are one line with exit code 2 and leave the tree as it was.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,8 @@ function scratchTree(): string {
     for (const entry of readdirSync(join(REPO, 'plugins', kind.name))) symlinkSync(join(REPO, 'plugins', kind.name, entry), join(root, 'plugins', kind.name, entry));
   }
   mkdirSync(join(root, 'config'));
-  for (const file of ['plugins/index.ts', 'config/default.toml', 'bunfig.toml']) copyFileSync(join(REPO, file), join(root, file));
+  mkdirSync(join(root, 'docs'));
+  for (const file of ['plugins/index.ts', 'config/default.toml', 'docs/configuration.md', 'bunfig.toml']) copyFileSync(join(REPO, file), join(root, file));
   writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ extends: join(REPO, 'tsconfig.json'), include: KINDS.map((kind) => `plugins/${kind}/demo-*/*.ts`) }));
   return root;
 }
@@ -50,6 +51,7 @@ describe('new-plugin', () => {
     const { stdout, stderr, exitCode } = await runCliCommand(['new-plugin', 'format', 'demo-headings', '--root', tree]);
     expect({ stderr, exitCode }).toEqual({ stderr: '', exitCode: 0 });
     expect(stdout).toContain('wrote plugins/format/demo-headings/demo-headings.ts\n');
+    expect(stdout).toContain('wrote docs/configuration.md\n');
     for (const kind of KINDS.filter((k) => k !== 'format')) createPlugin(tree, kind, `demo-${kind}`);
 
     const index = readFileSync(join(tree, 'plugins/index.ts'), 'utf8');
@@ -61,6 +63,8 @@ describe('new-plugin', () => {
     expect(source).toStartWith('/**\n * The demo-headings format');
     expect(source).toContain("from '../../../core/kit.ts'");
     expect(readFileSync(join(tree, 'plugins/format/demo-headings/demo-headings.test.ts'), 'utf8')).toContain("from '../../../core/testing.ts'");
+    // The settings reference follows the configuration, as config/reference.test.ts requires.
+    expect(readFileSync(join(tree, 'docs/configuration.md'), 'utf8')).toContain('### `[plugins.format.demo-headings]`');
   });
 
   test('the service takes them: the plugin list loads and the default configuration enables them', async () => {

@@ -2,11 +2,12 @@
  * `bun run cli new-plugin <kind> <name>`: a new plugin from a template (cli/commands/plugin-templates.ts):
  * its source file on the plugin kit, a colocated test on the test kit, its entry in plugins/index.ts
  * (where the kind's plugins are listed, in the place their order asks for) and its table in
- * config/default.toml. Everything is checked before anything is written, so a refusal leaves the tree as it was.
+ * config/default.toml, with docs/configuration.md's settings reference regenerated to match. Everything is checked before anything is written, so a refusal leaves the tree as it was.
  */
 import { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { regeneratedPage } from '../../config/reference.ts';
 import { CliError } from '../errors.ts';
 import { TEMPLATES, type PluginNames } from './plugin-templates.ts';
 
@@ -71,7 +72,13 @@ export function createPlugin(root: string, kind: string, name: string): string[]
   writeFileSync(join(root, folder, `${name}.test.ts`), template.test(n));
   writeFileSync(indexPath, newIndex);
   writeFileSync(configPath, newConfig);
-  return [`${folder}/${name}.ts`, `${folder}/${name}.test.ts`, 'plugins/index.ts', 'config/default.toml'];
+  const written = [`${folder}/${name}.ts`, `${folder}/${name}.test.ts`, 'plugins/index.ts', 'config/default.toml'];
+  const reference = join(root, 'docs/configuration.md');
+  if (existsSync(reference)) {
+    writeFileSync(reference, regeneratedPage(readFileSync(reference, 'utf8'), newConfig));
+    written.push('docs/configuration.md');
+  }
+  return written;
 }
 
 export function newPluginCommand(): Command {
