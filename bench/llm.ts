@@ -24,7 +24,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
 import { textOf } from '../core/dom.ts';
-import { extractiveSummary } from '../core/features/summarize/service.ts';
+import { extractiveSummary } from '../core/llm/summarize/service.ts';
 import { bestPassages } from '../plugins/format/query/passages.ts';
 import { startServerProcess } from '../test/helpers/server-process.ts';
 import { OPENAI_TEST_KEY, startOpenAiServer } from '../test/servers/openai.ts';

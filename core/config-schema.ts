@@ -1,11 +1,14 @@
 /**
  * The shape of Trawl's core configuration outside the plugin tables, with the defaults that
  * `config/default.toml` spells out for people. Plugin tables are checked by the registry against
- * each plugin's own options schema; feature sections (`[crawl]`, `[map]`, …) by their feature's.
+ * each plugin's own options schema; feature sections (`[crawl]`, `[map]`, …) by their feature's;
+ * the `[credits]` units are those core, the features and the formats declare (core/costs.ts).
  */
 import { availableParallelism, totalmem } from 'node:os';
 import { z } from 'zod';
+import { CORE_COSTS, creditsSchema, type DeclaredUnit } from './costs.ts';
 import type { AnyFeature } from './feature.ts';
+import { llmConfigSchema } from './llm/config.ts';
 import { proxyPools, proxyUrl } from './net/proxy-schema.ts';
 
 const pluginEntry = z.union([z.boolean(), z.record(z.string(), z.unknown())]);
@@ -21,9 +24,6 @@ const plan = (rateLimitPerMinute: number, planRate?: number) => z.strictObject({
   /** The plan's floor of a watch's interval_minutes. */
   minWatchIntervalMinutes: z.number().int().min(1).default(60),
 }).prefault({});
-
-/** A unit's price in credits, or `"plan"`: the workspace plan's `planRate`. */
-const price = (credits: number | 'plan') => z.union([z.number().int().min(0), z.literal('plan')]).default(credits);
 
 export const configSchema = z.strictObject({
   /** `self-hosted`: one key (or none), no credits or plans; `cloud`: workspaces with plans, credits, usage and rate limits (TRAWL_MODE). */
@@ -196,6 +196,8 @@ export const configSchema = z.strictObject({
     /** The job queue is stalled when its oldest due job has waited longer than this (or no worker is alive to run it). */
     queueLagSeconds: z.number().int().min(1).default(60),
   }).prefault({}),
+  /** The language model (core/llm): which provider answers and the limits of its calls. */
+  llm: llmConfigSchema.prefault({}),
   /** Cloud mode: what each plan allows (core/metering.ts). */
   plans: z.strictObject({
     free: plan(20),
@@ -205,29 +207,11 @@ export const configSchema = z.strictObject({
     scale: plan(3000, 1),
   }).prefault({}),
   /**
-   * Cloud mode: the cost table, credits per billable unit. Routes and job kinds declare which units
-   * a call consumes (core/metering.ts); nothing else knows a price.
+   * Cloud mode: the cost table, credits per billable unit. Core, the features and the model formats
+   * declare their units (core/costs.ts); routes and job kinds say which a call consumes
+   * (core/metering.ts). Here only core's own; buildConfigSchema adds the declared ones.
    */
-  credits: z.strictObject({
-    scrape: price(1),
-    /** Added to a scrape that asks for the `query` format (a language-model call). */
-    query: price(2),
-    crawlPage: price(1),
-    batchItem: price(1),
-    map: price(1),
-    search: price(1),
-    searchResult: price(1),
-    extract: price(5),
-    summarize: price(2),
-    endpoints: price(1),
-    lead: price(2),
-    leadBatchItem: price(2),
-    diff: price(1),
-    brand: price(2),
-    watchCheck: price(1),
-    socialCheck: price('plan'),
-    audiencePage: price('plan'),
-  }).prefault({}),
+  credits: creditsSchema([{ owner: 'core', costs: CORE_COSTS }]),
   /** Requests per minute per workspace in self-hosted mode; unset = no limit. Cloud mode limits by plan. */
   rateLimit: z.strictObject({
     perMinute: perMinute.optional(),
@@ -238,14 +222,29 @@ export const configSchema = z.strictObject({
 /** Core sections, typed; a feature's section is read through its feature (`crawlFeature.settings(config)`). */
 export type TrawlConfig = z.output<typeof configSchema> & { readonly [section: string]: unknown };
 
-/** The core schema extended with one section per feature, each validated by that feature's schema. */
-export function buildConfigSchema(features: readonly AnyFeature[]) {
+/** What buildConfigSchema reads of a plugin: a format's cost unit (`PluginDefinition.cost`). */
+interface CostingPlugin {
+  kind: string;
+  name: string;
+  cost?: DeclaredUnit & { unit: string };
+}
+
+/**
+ * The core schema extended with one section per feature, each validated by that feature's schema,
+ * and the `[credits]` section of the units core, the features and the plugins declare.
+ */
+export function buildConfigSchema(features: readonly AnyFeature[], plugins: readonly CostingPlugin[] = []) {
   const sections: Record<string, z.ZodType> = {};
   for (const feature of features) {
     if (!feature.config) continue;
     if (feature.name in configSchema.shape || feature.name in sections) throw new Error(`Feature "${feature.name}": config section [${feature.name}] is already taken`);
     sections[feature.name] = feature.config.prefault({});
   }
-  return configSchema.extend(sections);
+  const credits = creditsSchema([
+    { owner: 'core', costs: CORE_COSTS },
+    ...features.map((feature) => ({ owner: `Feature "${feature.name}"`, costs: feature.costs })),
+    ...plugins.filter((plugin) => plugin.kind === 'format').map(({ kind, name, cost }) => ({ owner: `Plugin ${kind}.${name}`, costs: cost && { [cost.unit]: cost } })),
+  ]);
+  return configSchema.extend({ ...sections, credits });
 }
 export type PluginEntry = z.output<typeof pluginEntry>;

@@ -179,11 +179,15 @@ function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: 
 }
 
 /**
- * The shipped defaults document every built-in feature; a boot with fewer features (tests, tools)
- * ignores the sections of absent ones there. Elsewhere an unknown section is still an error.
+ * The shipped defaults document every built-in feature and format; a boot with fewer (tests, tools)
+ * ignores there the sections of absent features and the `[credits]` units nothing installed
+ * declares. Elsewhere an unknown section or unit is still an error.
  */
 function ownSections(tree: Tree, schema: z.ZodObject): Tree {
-  return Object.fromEntries(Object.entries(tree).filter(([key]) => key in schema.shape));
+  const own = Object.fromEntries(Object.entries(tree).filter(([key]) => key in schema.shape));
+  const units = unwrapped(schema.shape.credits);
+  if (isTree(own.credits) && units instanceof z.ZodObject) own.credits = Object.fromEntries(Object.entries(own.credits).filter(([unit]) => unit in units.shape));
+  return own;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -198,7 +202,7 @@ export function loadConfig(options: LoadConfigOptions): Readonly<TrawlConfig> {
   const env = options.env ?? process.env;
   const warnings = options.warnings ?? [];
   const defaultFile = options.defaultFile === undefined ? DEFAULT_FILE : options.defaultFile;
-  const schema = buildConfigSchema(options.features ?? []);
+  const schema = buildConfigSchema(options.features ?? [], options.plugins);
   const sources: ConfigSources = new Map();
   let tree: Tree = defaultFile ? ownSections(readToml(defaultFile, 'default config'), schema) : {};
   if (!isUnset(env.TRAWL_CONFIG)) {

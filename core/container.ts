@@ -27,6 +27,10 @@ import { createBrowserPool } from './browser/pool.ts';
 import { createActionCatalog } from './browser/catalog.ts';
 import { JobTokens, registerJobQueue } from './jobs/index.ts';
 import { meteredJob, MeterToken } from './metering.ts';
+import { ExtractService } from './llm/extract/service.ts';
+import { LlmService } from './llm/service.ts';
+import { SummarizeService } from './llm/summarize/service.ts';
+import { LlmTokens } from './llm/tokens.ts';
 import type { AnyPlugin } from './plugin.ts';
 import type { AnyFeature, FeatureContext } from './feature.ts';
 import type { TrawlConfig } from './config-schema.ts';
@@ -118,6 +122,10 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   });
   scope.register(WorkspaceStoreToken, { useFactory: instanceCachingFactory((c) => createWorkspaceStore(c.resolve(Tokens.Storage))) });
   registerJobQueue(scope, config, logger);
+  // The language model and the engines built on it serve formats, routes and features alike.
+  scope.register(LlmTokens.Service, { useFactory: instanceCachingFactory(() => new LlmService({ registry, settings: config.llm, logger: logger.child({ component: 'llm' }) })) });
+  scope.register(LlmTokens.Extract, { useFactory: instanceCachingFactory((c) => new ExtractService({ scraper: c.resolve(CoreTokens.Scraper), llm: c.resolve(LlmTokens.Service) })) });
+  scope.register(LlmTokens.Summarize, { useFactory: instanceCachingFactory((c) => new SummarizeService({ scraper: c.resolve(CoreTokens.Scraper), llm: c.resolve(LlmTokens.Service) })) });
   for (const [token, instance] of options.instances ?? []) scope.registerInstance(token, instance);
   const contexts = features.map((feature) => featureContext(scope, feature, config, logger));
   features.forEach((feature, i) => {

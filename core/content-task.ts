@@ -1,10 +1,8 @@
 /**
- * The content stages as a worker-pool task, and what crosses the thread boundary both ways. In:
- * the internal request, the workspace, the deadline, the fetched response (body bytes transferred,
- * not copied; UTF-8 text decoded again in the worker) and what fetching collected (metadata,
- * messages, timings, the shared data-bag entries). Back: the detected type, metadata, format
- * outputs, messages, timings, data-bag entries and a rerender request. No DOM crosses either way;
- * the worker builds and drops it.
+ * The content stages as a worker-pool task. In: the internal request, the workspace, the deadline,
+ * the fetched response (body bytes transferred, not copied; UTF-8 text decoded again in the worker)
+ * and the page fields page-transfer.ts declares inbound. Back: the fields it declares outbound and
+ * a rerender request. No DOM crosses either way; the worker builds and drops it.
  *
  * A worker boots once, as the pool's per-worker `init` (BOOT_TASK): it gets the frozen config and
  * where the plugin list lives (a module URL the server hands in: core never imports plugins),
@@ -14,13 +12,12 @@
 import type { Logger } from 'pino';
 import type { TrawlConfig } from './config-schema.ts';
 import { runContentStages } from './content-stages.ts';
-import { SHARED_KEYS } from './data-bag.ts';
-import { PageDocument, type FetchedResponse, type Metadata, type PipelineMessage } from './document.ts';
+import { PageDocument, type FetchedResponse } from './document.ts';
 import { createJob, type Job } from './job.ts';
 import { createLogger } from './logger.ts';
 import { decodeUtf8 } from './net/charset.ts';
-import type { ActionResults } from './model/result.ts';
 import type { ScrapeRequest } from './model/request.ts';
+import { INBOUND, OUTBOUND, pack, unpack, type Packed } from './page-transfer.ts';
 import type { AnyPlugin, PluginKind } from './plugin.ts';
 import { PluginRegistry } from './registry.ts';
 import { task, type TaskContext } from './workers/pool.ts';
@@ -43,12 +40,7 @@ export interface ContentInput {
   /** Epoch ms; the pool kills the worker then, this only lets plugins see it coming. */
   deadline: number;
   response: FetchedResponse;
-  metadata: Metadata;
-  messages: PipelineMessage[];
-  timings: Record<string, number>;
-  data: Array<[string, unknown]>;
-  actions: ActionResults | null;
-  screenshot: string | null;
+  page: Packed<typeof INBOUND>;
   /** The page was fetched again after a rerender request: do not ask twice. */
   refetched: boolean;
   /** `response.text` was left out because it is the body read as UTF-8: the worker decodes it. */
@@ -56,12 +48,7 @@ export interface ContentInput {
 }
 
 export interface ContentOutput {
-  type: string | null;
-  metadata: Metadata;
-  outputs: Record<string, unknown>;
-  messages: PipelineMessage[];
-  timings: Record<string, number>;
-  data: Array<[string, unknown]>;
+  page: Packed<typeof OUTBOUND>;
   rerender?: string;
 }
 
@@ -90,12 +77,7 @@ export function contentInput(doc: PageDocument, refetched: boolean): { input: Co
     workspace: doc.job.workspace,
     deadline: doc.job.deadline,
     response,
-    metadata: doc.metadata,
-    messages: doc.messages,
-    timings: doc.timings,
-    data: doc.data.entries(SHARED_KEYS),
-    actions: doc.actions,
-    screenshot: doc.screenshot,
+    page: pack(INBOUND, doc),
     refetched,
     utf8Text,
   };
@@ -104,12 +86,7 @@ export function contentInput(doc: PageDocument, refetched: boolean): { input: Co
 
 /** Puts what the worker produced onto the server thread's PageDocument. */
 export function applyContentOutput(doc: PageDocument, output: ContentOutput): void {
-  doc.type = output.type;
-  doc.metadata = output.metadata;
-  Object.assign(doc.outputs, output.outputs);
-  doc.messages.splice(0, doc.messages.length, ...output.messages);
-  Object.assign(doc.timings, output.timings);
-  doc.data.restore(SHARED_KEYS, output.data);
+  unpack(OUTBOUND, doc, output.page);
 }
 
 interface Booted {
@@ -157,20 +134,7 @@ export async function run(input: ContentInput, ctx: TaskContext): Promise<Conten
   const doc = new PageDocument(jobOf(input));
   doc.response = input.response;
   if (input.utf8Text) doc.response.text = decodeUtf8(input.response.body);
-  Object.assign(doc.metadata, input.metadata);
-  doc.messages.push(...input.messages);
-  Object.assign(doc.timings, input.timings);
-  doc.data.restore(SHARED_KEYS, input.data);
-  doc.actions = input.actions;
-  doc.screenshot = input.screenshot;
+  unpack(INBOUND, doc, input.page);
   const { rerender } = await runContentStages(doc, registry, logger, { refetched: input.refetched, checkpoint: () => ctx.checkMemory() });
-  return {
-    type: doc.type,
-    metadata: doc.metadata,
-    outputs: doc.outputs,
-    messages: doc.messages,
-    timings: doc.timings,
-    data: doc.data.entries(SHARED_KEYS),
-    ...(rerender ? { rerender } : {}),
-  };
+  return { page: pack(OUTBOUND, doc), ...(rerender ? { rerender } : {}) };
 }

@@ -9,6 +9,7 @@ import type { InjectionToken } from 'tsyringe';
 import type { z } from 'zod';
 import type { Migration } from 'kysely/migration';
 import type { TrawlConfig } from './config-schema.ts';
+import type { CostDeclarations } from './costs.ts';
 import type { JobHandler, JobHandlerOptions } from './services.ts';
 import type { JobMeter } from './metering.ts';
 import type { SlotOptions } from './jobs/scheduler.ts';
@@ -61,6 +62,11 @@ export interface FeatureDefinition<S> {
   services?: ReadonlyArray<FeatureService<S>>;
   /** Called once at boot, after plugin setup, to register the feature's job handlers. */
   jobs?(ctx: FeatureContext<S>): FeatureJob[];
+  /**
+   * Cloud mode: the cost-table units its routes and jobs charge, by `[credits]` key, with their
+   * default prices (config/default.toml spells them out); core builds the `[credits]` section from them.
+   */
+  costs?: CostDeclarations;
   /** The tokens the feature's services are registered under, for routes and other features. */
   tokens?: Readonly<Record<string, InjectionToken<unknown>>>;
 }

@@ -48,6 +48,17 @@ export * from './net/srcset.ts';
 export * from './net/provider-http.ts';
 export { charsetFromContentType, decodeText } from './net/charset.ts';
 export { isTextual, mediaTypeOf } from './net/http-support.ts';
+export { parseSitemapDocument, sitemapText } from './net/feeds.ts';
+
+// The language model and the engines on it, for the formats that ask a model.
+export { LlmTokens } from './llm/tokens.ts';
+export type { LlmService } from './llm/service.ts';
+export { checkedSchema } from './llm/schema.ts';
+export { EXTRACT_MAX_PROMPT_CHARS } from './llm/extract/request.ts';
+export type { ExtractService } from './llm/extract/service.ts';
+export { extractiveSummary } from './llm/summarize/service.ts';
+export type { SummarizeService } from './llm/summarize/service.ts';
+export { SUMMARY_LENGTHS } from './llm/summarize/request.ts';
 
 // The browser: actions and screenshots.
 export * from './browser/actions.ts';

@@ -14,15 +14,10 @@ import { TrawlError } from './errors.ts';
 import type { ClaimedJob, JobHandler } from './services.ts';
 import type { Plan } from './storage/workspaces.ts';
 
-/** A line of the cost table (`[credits]` in config/default.toml). */
+/** A line of the cost table (`[credits]` in config/default.toml), declared by core, a feature or a format (core/costs.ts). */
 export type CostUnit = keyof TrawlConfig['credits'];
 /** How many of each unit a call consumes. */
 export type Units = Partial<Record<CostUnit, number>>;
-
-/** What the language-model formats of one scrape add to its price: each costs what its endpoint costs. */
-export function modelFormatUnits(formats: readonly string[]): Units {
-  return { query: formats.includes('query') ? 1 : 0, extract: formats.includes('extract') ? 1 : 0, summarize: formats.includes('summary') ? 1 : 0 };
-}
 
 /** Credits for `units` on `plan`; a plan-rated unit on a plan without a rate is a paid feature's 403. */
 export function priceOf(units: Units, plan: Plan, config: Pick<TrawlConfig, 'credits' | 'plans'>): number {

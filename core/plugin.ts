@@ -12,13 +12,14 @@ import type { PageDocument } from './document.ts';
 import type { Job } from './job.ts';
 import type { ScrapeResult } from './model/result.ts';
 import type { TrawlConfig } from './config-schema.ts';
-import type { LlmHandler } from './llm.ts';
+import type { DeclaredUnit } from './costs.ts';
+import type { LlmHandler } from './llm/provider.ts';
 import type { SearchHandler } from './kinds/search.ts';
 import type { SocialHandler } from './kinds/social.ts';
 import type { ScannerHandler } from './kinds/scanner.ts';
 import type { BlockerHandler } from './kinds/blocker.ts';
 
-export type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmRequest, LlmStatus, LlmUsage } from './llm.ts';
+export type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmRequest, LlmStatus, LlmUsage } from './llm/provider.ts';
 export type { SearchAnswer, SearchHandler, SearchHit, SearchQuery, SearchStatus } from './kinds/search.ts';
 export type { SocialAudiencePage, SocialFilters, SocialHandler, SocialPost, SocialPosts, SocialPostsQuery, SocialTargetKind, SocialUser } from './kinds/social.ts';
 export type { ScanHit, ScanPosition, ScanResult, ScanSource, ScannerHandler } from './kinds/scanner.ts';
@@ -174,6 +175,12 @@ export interface PluginDefinition<K extends PluginKind = PluginKind, O extends z
    * (`transform:main-content`).
    */
   provides?: readonly string[];
+  /**
+   * Formats only, cloud mode: the cost-table unit a scrape that asks for this format adds one of
+   * (a language-model call), with its default price; `[credits]` gets the key. A feature declaring
+   * the same unit must give it the same price.
+   */
+  cost?: DeclaredUnit & { unit: string };
   /** Transforms only: `pre` runs first, `post` last; same-order plugins run in list order. */
   order?: 'pre' | 'normal' | 'post';
   /** Request fields, result and metadata fields and their documentation this plugin contributes. */

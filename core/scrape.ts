@@ -10,6 +10,7 @@ import { createJob, type Job } from './job.ts';
 import { SPEC_FORMATS, type ScrapeRequest } from './model/request.ts';
 import { composeRequestSchema, isSet, type ComposedRequest } from './model/compose.ts';
 import type { ScrapeResult } from './model/result.ts';
+import type { Units } from './metering.ts';
 import type { FieldNamer } from './plugin.ts';
 import type { Pipeline } from './pipeline.ts';
 import type { PluginRegistry } from './registry.ts';
@@ -53,6 +54,16 @@ export class Scraper {
     return (this.formats ??= [...new Set([...SPEC_FORMATS, ...this.registry.capabilityNames('format')])]);
   }
   private formats?: string[];
+
+  /** The cost-table units a scrape asking for `formats` adds: one of each such format's declared unit (the language-model formats). */
+  formatUnits(formats: readonly string[]): Units {
+    const units: Units = {};
+    for (const { definition } of this.registry.all()) {
+      const { cost } = definition;
+      if (cost && definition.kind === 'format' && formats.some((format) => definition.provides?.includes(`format:${format}`))) units[cost.unit] = (units[cost.unit] ?? 0) + 1;
+    }
+    return units;
+  }
 
   /** Throws a 400 naming the field or plugin when the request asks for something unavailable. */
   validate(job: Job, name: FieldNamer = internalNames): void {

@@ -15,8 +15,7 @@ import { loadConfig } from './config.ts';
 import { PageDocument } from './document.ts';
 import { TrawlError } from './errors.ts';
 import { builtinFeatures } from './features/index.ts';
-import { llmFeature } from './features/llm/index.ts';
-import { LlmService } from './features/llm/service.ts';
+import { LlmService } from './llm/service.ts';
 import { createJob, type Job } from './job.ts';
 import { composeRequestSchema } from './model/compose.ts';
 import type { ScrapeRequest } from './model/request.ts';
@@ -121,11 +120,11 @@ export const llmRequest = (content: string, extra: Partial<LlmRequest> = {}): Ll
  * and `[llm]` settings: the same objects a server builds, the HTTP client with the SSRF guard on.
  */
 export async function llmServiceWith(plugins: readonly AnyPlugin[], pluginConfig: Record<string, unknown>, llm: Record<string, unknown> = {}): Promise<LlmService> {
-  const config = loadConfig({ plugins, features: [llmFeature], env: {}, defaultFile: null, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: false, timeoutMs: 5000 }, llm, plugins: { llm: pluginConfig } } });
+  const config = loadConfig({ plugins, features: [], env: {}, defaultFile: null, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: false, timeoutMs: 5000 }, llm, plugins: { llm: pluginConfig } } });
   const registry = new PluginRegistry(plugins, config);
   const http = createHttpClient(config.fetch, quiet());
   await registry.setup(() => testContext([[Tokens.Http, http]], config));
-  return new LlmService({ registry, settings: llmFeature.settings(config), logger: quiet() });
+  return new LlmService({ registry, settings: config.llm, logger: quiet() });
 }
 
 /**

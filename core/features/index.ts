@@ -11,7 +11,6 @@ import { diffFeature } from './diff/index.ts';
 import { endpointsFeature } from './endpoints/index.ts';
 import { extractFeature } from './extract/index.ts';
 import { leadFeature } from './lead/index.ts';
-import { llmFeature } from './llm/index.ts';
 import { mapFeature } from './map/index.ts';
 import { resultsFeature } from './results/index.ts';
 import { notifyFeature } from './notify/index.ts';
@@ -21,4 +20,4 @@ import { summarizeFeature } from './summarize/index.ts';
 import { watchFeature } from './watch/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
-export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, notifyFeature, llmFeature, extractFeature, summarizeFeature, endpointsFeature, leadFeature, brandFeature, accountsFeature, diffFeature, watchFeature, socialFeature, resultsFeature];
+export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, notifyFeature, extractFeature, summarizeFeature, endpointsFeature, leadFeature, brandFeature, accountsFeature, diffFeature, watchFeature, socialFeature, resultsFeature];

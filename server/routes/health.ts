@@ -6,7 +6,7 @@
  * on a worker, and on a language-model provider at most llm.healthTimeoutMs (answers cached for
  * llm.healthCacheSeconds); the search providers' states are counters.
  */
-import { LlmTokens } from '../../core/features/llm/tokens.ts';
+import { LlmTokens } from '../../core/llm/tokens.ts';
 import type { SearchHandler } from '../../core/plugin.ts';
 import { checkHealth } from '../../core/health.ts';
 import { CoreTokens, Tokens } from '../../core/services.ts';

@@ -4,7 +4,7 @@
 // 504 at llm.timeoutMs, provider failures 502 naming the provider; provider choice and the 503
 // that says what to configure.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
-import { checkedSchema } from '../../core/features/llm/schema.ts';
+import { checkedSchema } from '../../core/llm/schema.ts';
 import { geminiLlm } from '../../plugins/llm/gemini/gemini.ts';
 import { llamaCppLlm } from '../../plugins/llm/llama-cpp/llama-cpp.ts';
 import { ollamaLlm } from '../../plugins/llm/ollama/ollama.ts';

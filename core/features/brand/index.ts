@@ -6,7 +6,7 @@
 import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { CoreTokens, Tokens } from '../../services.ts';
-import { LlmTokens } from '../llm/tokens.ts';
+import { LlmTokens } from '../../llm/tokens.ts';
 import { brandConfigSchema, type BrandSettings } from './config.ts';
 import { BrandService } from './service.ts';
 
@@ -17,6 +17,7 @@ export const BrandTokens = {
 export const brandFeature = defineFeature<BrandSettings>({
   name: 'brand',
   description: 'Brand profiles (POST /v1/brand): name, logo, favicon, colours, colour scheme, fonts, images and social profiles of a site, with tone and personality when a language model is configured.',
+  costs: { brand: { credits: 2, description: 'POST /v1/brand, per call.' } },
   config: brandConfigSchema,
   tokens: BrandTokens,
   services: [

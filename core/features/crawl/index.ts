@@ -33,8 +33,9 @@ import { eventPayload } from './present.ts';
 import { NOTIFY_JOB } from './record.ts';
 import { CrawlService } from './service.ts';
 import { ACTIVE_STATUSES, createCrawlStore, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
-import { modelFormatUnits, RUN_REFUSALS, type JobMeter } from '../../metering.ts';
+import { RUN_REFUSALS, type JobMeter } from '../../metering.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
+import type { Scraper } from '../../scrape.ts';
 import type { CrawlTables } from './tables.ts';
 
 export const CrawlTokens = {
@@ -66,11 +67,11 @@ function notifier(store: CrawlStore, events: () => EventBus | null, hooks: HookS
 const runMs = (run: { createdAt: string; completedAt: string | null }) => (run.completedAt ? Date.parse(run.completedAt) : Date.now()) - Date.parse(run.createdAt);
 
 /**
- * What a page costs in cloud mode: one `crawlPage` (or `batchItem`), charged to the run's usage row
- * before the page is scraped. When the workspace cannot pay (or its plan has lapsed), the run stops: status `failed` with
+ * What a page costs in cloud mode: one `crawlPage` (or `batchItem`) and the units of its model
+ * formats (Scraper.formatUnits), charged to the run's usage row before the page is scraped. When the workspace cannot pay (or its plan has lapsed), the run stops: status `failed` with
  * an error that says why, its queued pages cancelled, the pages already scraped kept.
  */
-function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMeter {
+function pageMeter(store: CrawlStore, queue: DbJobQueue, scraper: Scraper, logger: Logger): JobMeter {
   return {
     async bill(job) {
       const run = typeof job.payload.crawl === 'string' ? await store.byId(job.payload.crawl) : null;
@@ -78,7 +79,7 @@ function pageMeter(store: CrawlStore, queue: DbJobQueue, logger: Logger): JobMet
       return {
         run: { workspace: run.workspace, runId: run.id, endpoint: run.kind, ...(run.url ? { url: run.url } : {}) },
         // A page that asks for a language-model format costs what a scrape asking for it costs on top.
-        units: { [run.kind === 'crawl' ? 'crawlPage' : 'batchItem']: 1, ...modelFormatUnits(storedRequest(run.kind, run.request).scrapeOptions.formats) },
+        units: { [run.kind === 'crawl' ? 'crawlPage' : 'batchItem']: 1, ...scraper.formatUnits(storedRequest(run.kind, run.request).scrapeOptions.formats) },
       };
     },
     async refused(_job, ref, refusal) {
@@ -135,15 +136,16 @@ function crawlJobs(ctx: Ctx): FeatureJob[] {
     ? new SharedHostGate(db, settings.perHostConcurrency, settings.perHostDelayMs, ctx.config.scrape.timeoutMs + SLOT_GRACE_MS, logger, poke)
     : new HostGate(settings.perHostConcurrency, settings.perHostDelayMs, poke);
   const robots = ctx.resolve(Tokens.Robots);
+  const scraper = ctx.resolve(CoreTokens.Scraper);
   const worker = createPageWorker({
-    db, store, queue, scraper: ctx.resolve(CoreTokens.Scraper), robots, gate, config: settings, logger, hooks: hookSender(ctx), sitemapUrls: sitemapUrls(ctx),
+    db, store, queue, scraper, robots, gate, config: settings, logger, hooks: hookSender(ctx), sitemapUrls: sitemapUrls(ctx),
     metrics: ctx.resolve(MetricsToken),
   });
   const events = () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null);
   const hooks = hookSender(ctx);
   return [
     {
-      kind: PAGE_JOB, handler: worker.handle, meter: pageMeter(store, queue, logger),
+      kind: PAGE_JOB, handler: worker.handle, meter: pageMeter(store, queue, scraper, logger),
       options: { concurrency: settings.concurrency, busyKeys: () => gate.busyHosts(), onFailed: worker.onFailed },
     },
     { kind: NOTIFY_JOB, handler: notifier(store, events, hooks, ctx), options: { concurrency: 2 } },
@@ -154,6 +156,10 @@ function crawlJobs(ctx: Ctx): FeatureJob[] {
 export const crawlFeature = defineFeature<CrawlSettings>({
   name: 'crawl',
   description: 'Crawls (POST /v1/crawl, /v2/crawl) and batches (POST /v1/batch, /v2/batch/scrape): durable, resumable runs of pipeline scrapes.',
+  costs: {
+    crawlPage: { credits: 1, description: 'Per crawl page, charged as it is scraped (POST /v1/crawl needs credit for one).' },
+    batchItem: { credits: 1, description: 'Per batch URL, charged as it is scraped.' },
+  },
   config: crawlConfigSchema,
   migrations: { 'crawl.0001_tables': crawlTablesMigration, 'crawl.0002_hosts': crawlHostsMigration, 'crawl.0003_retention': crawlRetentionMigration, 'crawl.0004_waiting': crawlWaitingMigration },
   tokens: CrawlTokens,

@@ -15,6 +15,7 @@ export const DiffTokens = {
 export const diffFeature = defineFeature({
   name: 'diff',
   description: 'Content change tracking (POST /v1/diff): a page now against an earlier version.',
+  costs: { diff: { credits: 1, description: 'POST /v1/diff, per call.' } },
   tokens: DiffTokens,
   services: [
     service(DiffTokens.Service, (ctx) => {

@@ -16,6 +16,7 @@ export const EndpointsTokens = {
 export const endpointsFeature = defineFeature<EndpointsSettings>({
   name: 'endpoints',
   description: 'Endpoint discovery (POST /v1/endpoints): request targets read from a page\'s inline scripts, linked bundles and their source maps by the scanner plugins.',
+  costs: { endpoints: { credits: 1, description: 'POST /v1/endpoints, per call.' } },
   config: endpointsConfigSchema,
   tokens: EndpointsTokens,
   services: [

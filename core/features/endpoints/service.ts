@@ -13,7 +13,7 @@ import { TrawlError } from '../../errors.ts';
 import type { ScanSource } from '../../plugin.ts';
 import { internalNames, type Scraper } from '../../scrape.ts';
 import type { HttpClient } from '../../services.ts';
-import { scrapeFor } from '../llm/page.ts';
+import { scrapeFor } from '../../scrape-for.ts';
 import { EndpointCollector, type Endpoint } from './classify.ts';
 import type { EndpointsSettings } from './config.ts';
 import type { EndpointsRequest } from './request.ts';

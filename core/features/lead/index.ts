@@ -8,7 +8,7 @@ import type { InjectionToken } from 'tsyringe';
 import { defineFeature, service, type FeatureContext } from '../../feature.ts';
 import { CoreTokens, Tokens } from '../../services.ts';
 import { JobTokens } from '../../jobs/index.ts';
-import { LlmTokens } from '../llm/tokens.ts';
+import { LlmTokens } from '../../llm/tokens.ts';
 import { LeadBatchService } from './batch.ts';
 import { leadConfigSchema, type LeadSettings } from './config.ts';
 import { leadBatchesMigration } from './migration.ts';
@@ -26,6 +26,10 @@ type Ctx = FeatureContext<LeadSettings>;
 export const leadFeature = defineFeature<LeadSettings>({
   name: 'lead',
   description: 'Company leads (POST /v1/lead) and lead batches (POST /v1/lead/batch): a site read through the `lead` format, its likely pages included.',
+  costs: {
+    lead: { credits: 2, description: 'POST /v1/lead, per call.' },
+    leadBatchItem: { credits: 2, description: 'Per URL of POST /v1/lead/batch.' },
+  },
   config: leadConfigSchema,
   migrations: { 'lead.0001_batches': leadBatchesMigration },
   tokens: LeadTokens,

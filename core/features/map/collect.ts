@@ -6,7 +6,7 @@
  * `limit`. Later sightings of a URL fill in a missing title or lastmod.
  */
 import { normalizeUrl } from '../../net/url.ts';
-import type { FoundLink } from './documents.ts';
+import type { FoundLink } from '../../net/feeds.ts';
 
 /** Every whitespace-separated term must occur in the decoded URL or the title, case-insensitively. */
 export function searchFilter(search: string | undefined): (link: FoundLink) => boolean {

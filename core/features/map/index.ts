@@ -28,6 +28,7 @@ function robotsOf(ctx: FeatureContext<MapSettings>): RobotsCache {
 export const mapFeature = defineFeature<MapSettings>({
   name: 'map',
   description: 'Site maps (POST /v1/map): URLs from sitemaps, feeds and the start page, without scraping them, each answer stored.',
+  costs: { map: { credits: 1, description: 'POST /v1/map, per call.' } },
   config: mapConfigSchema,
   tokens: MapTokens,
   services: [

@@ -27,7 +27,7 @@ import { scopeMode, siteScope } from '../../net/scope.ts';
 import type { Scraper } from '../../scrape.ts';
 import type { HttpClient } from '../../services.ts';
 import { LinkCollector, searchFilter } from './collect.ts';
-import type { FoundLink } from './documents.ts';
+import type { FoundLink } from '../../net/feeds.ts';
 import { basePath, pathBase, pathFilter } from './paths.ts';
 import { SitemapReader, type ReadOutcome } from './sitemaps.ts';
 import { readStartPage, type StartPage } from './start.ts';

@@ -9,7 +9,7 @@
 import type { FetchedResponse } from '../../document.ts';
 import type { HttpClient } from '../../services.ts';
 import type { MapSettings } from './config.ts';
-import { parseSitemapDocument, sitemapText, type FoundLink, type SitemapDocument } from './documents.ts';
+import { parseSitemapDocument, sitemapText, type FoundLink, type SitemapDocument } from '../../net/feeds.ts';
 
 /** Sitemap documents fetched at once. */
 const CONCURRENCY = 4;

@@ -15,7 +15,7 @@ import { createJob } from '../../job.ts';
 import type { ScrapeRequest } from '../../model/request.ts';
 import type { ScrapeResult } from '../../model/result.ts';
 import type { Scraper } from '../../scrape.ts';
-import type { FoundLink } from './documents.ts';
+import type { FoundLink } from '../../net/feeds.ts';
 
 export interface StartPage {
   finalUrl: string;

@@ -17,6 +17,10 @@ export const SearchTokens = {
 export const searchFeature = defineFeature<SearchSettings>({
   name: 'search',
   description: 'Web search (POST /v1/search): a provider chain of search plugins, every result page scraped through the pipeline.',
+  costs: {
+    search: { credits: 1, description: 'POST /v1/search, per query.' },
+    searchResult: { credits: 1, description: 'Per result page a search scrapes, on top.' },
+  },
   config: searchConfigSchema,
   tokens: SearchTokens,
   services: [

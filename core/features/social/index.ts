@@ -27,6 +27,10 @@ const sourceOf = (ctx: Ctx) => () => ctx.resolve(CoreTokens.Registry).active('so
 export const socialFeature = defineFeature<SocialSettings>({
   name: 'social',
   description: 'Social monitors (POST /v1/social/monitors) polled on the shared schedule with social.monitor.matched on new matches, and audience export (POST /v1/social/audience); beta.',
+  costs: {
+    socialCheck: { credits: 'plan', description: 'Per social monitor check, scheduled or manual.' },
+    audiencePage: { credits: 'plan', description: 'Per page of POST /v1/social/audience.' },
+  },
   config: socialConfigSchema,
   migrations: { 'social.0001_monitors': socialMonitorsMigration },
   tokens: SocialTokens,

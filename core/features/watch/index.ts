@@ -33,6 +33,7 @@ type Ctx = FeatureContext<WatchSettings>;
 export const watchFeature = defineFeature<WatchSettings>({
   name: 'watch',
   description: 'Watches (POST /v1/watch): pages re-scraped on a schedule, a snapshot timeline, and watch.changed to webhook_url and the notify targets when a check notifies.',
+  costs: { watchCheck: { credits: 1, description: 'Per watch check, scheduled or manual.' } },
   config: watchConfigSchema,
   migrations: {
     'watch.0001_tables': watchTablesMigration, 'watch.0002_filters': watchFiltersMigration, 'watch.0003_notify': watchNotifyMigration,

@@ -2,7 +2,7 @@
  * brand format: what a page as served says about its brand — names, logo candidates (structured
  * data, the header image marked as the logo, touch icons), icons, theme colours, the manifest and
  * stylesheet addresses, the inline CSS, web-font families and social profiles. POST /v1/brand reads
- * a page through this format and makes the profile from it (core/features/brand).
+ * a page through this format and makes the profile from it (the brand feature).
  */
 import { absoluteUrl, baseHref, baseUrlFrom, definePlugin, isHttpUrl } from '../../../core/kit.ts';
 import type { BrandFacts, PageDocument } from '../../../core/kit.ts';

@@ -1,18 +1,14 @@
 /**
  * extract format: data extracted from the page by the configured language model into JSON that
- * matches the request's `extract.schema`, or a schema generated from `extract.prompt` (the extract
- * feature, as POST /v1/extract, over the page this scrape already read). Rendered where the DOM is,
+ * matches the request's `extract.schema`, or a schema generated from `extract.prompt` (core's extract
+ * engine, as POST /v1/extract, over the page this scrape already read). Rendered where the DOM is,
  * the output is the page text; on the server thread the model answers. Asking for it without a
  * model, or without a prompt or schema, is a 400 before anything is fetched; a model that fails on
  * the page leaves `null`, with a warning.
  */
 import { z } from 'zod';
-import { ExtractTokens } from '../../../core/features/extract/index.ts';
-import { EXTRACT_MAX_PROMPT_CHARS } from '../../../core/features/extract/request.ts';
-import type { ExtractService } from '../../../core/features/extract/service.ts';
-import { LlmTokens } from '../../../core/features/llm/tokens.ts';
-import { asTrawlError, definePlugin } from '../../../core/kit.ts';
-import type { PageDocument } from '../../../core/kit.ts';
+import { asTrawlError, definePlugin, EXTRACT_MAX_PROMPT_CHARS, LlmTokens } from '../../../core/kit.ts';
+import type { ExtractService, PageDocument } from '../../../core/kit.ts';
 import { createTurndown, pageTextForModel } from '../shared/markdown.ts';
 import { lazyService, needsModel } from '../shared/model.ts';
 
@@ -28,6 +24,7 @@ export const extractFormat = definePlugin({
   name: 'extract',
   description: 'Data extracted from the page by the configured language model, as JSON matching `extract.schema` (or a schema made from `extract.prompt`).',
   provides: ['format:extract'],
+  cost: { unit: 'extract', credits: 5, description: 'Added to a scrape that asks for the `extract` format: what POST /v1/extract costs.' },
   api: {
     requestFields: {
       extract: { schema: extractField.optional().describe('What the `extract` format extracts: `prompt`, `schema` or both.') },
@@ -39,7 +36,7 @@ export const extractFormat = definePlugin({
   setup(_options, ctx) {
     const turndown = createTurndown();
     const llm = lazyService(ctx, LlmTokens.Service);
-    const service = lazyService<ExtractService>(ctx, ExtractTokens.Service);
+    const service = lazyService<ExtractService>(ctx, LlmTokens.Extract);
     return {
       validate(job, name) {
         const missing = needsModel(llm(), 'extract');

@@ -6,10 +6,8 @@
  * method: "extractive" | "llm", passages: [{text, score}]}`.
  */
 import { z } from 'zod';
-import { definePlugin, textOf } from '../../../core/kit.ts';
-import type { PageDocument } from '../../../core/kit.ts';
-import type { LlmService } from '../../../core/features/llm/service.ts';
-import { LlmTokens } from '../../../core/features/llm/tokens.ts';
+import { definePlugin, LlmTokens, textOf } from '../../../core/kit.ts';
+import type { LlmService, PageDocument } from '../../../core/kit.ts';
 import type { QueryOutput } from './answer.ts';
 import { bestPassages } from './passages.ts';
 
@@ -21,6 +19,7 @@ export const queryFormat = definePlugin({
   name: 'query',
   description: 'Answers the request\'s `query` from the page: the best-matching passages (BM25) without a model, the configured language model\'s answer with one.',
   provides: ['format:query'],
+  cost: { unit: 'query', credits: 2, description: 'Added to a scrape that asks for the `query` format (a language-model answer).' },
   options: z.strictObject({
     passages: z.number().int().min(1).max(20).default(3).describe('Passages returned with the answer (and given to the model when the page is too long to send whole).'),
   }),

@@ -1,11 +1,10 @@
 /**
- * Services of the LLM features as format plugins reach them: resolved on first use on the server
- * thread (content workers, where `render` runs, have no services), null when the feature is not
- * there; and the 400 a format that needs a language model gives without one.
+ * Core's language-model services as format plugins reach them: resolved on first use on the server
+ * thread (content workers, where `render` runs, have no services), null when one is not
+ * registered; and the 400 a format that needs a language model gives without one.
  */
 import type { InjectionToken } from 'tsyringe';
-import type { LlmService } from '../../../core/features/llm/service.ts';
-import type { PluginContext } from '../../../core/kit.ts';
+import type { LlmService, PluginContext } from '../../../core/kit.ts';
 
 export function lazyService<T>(ctx: PluginContext, token: InjectionToken<T>): () => T | null {
   let service: T | null | undefined;

@@ -1,16 +1,12 @@
 /**
  * summary format: a short summary of the page written by the configured language model (the
- * summarize feature's map-reduce over long pages). Rendered where the DOM is, the output is the
+ * core summarize engine's map-reduce over long pages). Rendered where the DOM is, the output is the
  * page text and its TextRank summary; on the server thread the model writes the summary. Asking for
  * it without a model is a 400 before anything is fetched; a model that fails on the page leaves
  * the extractive summary, with a warning.
  */
-import { LlmTokens } from '../../../core/features/llm/tokens.ts';
-import { SummarizeTokens } from '../../../core/features/summarize/index.ts';
-import { extractiveSummary, type SummarizeService } from '../../../core/features/summarize/service.ts';
-import { SUMMARY_LENGTHS } from '../../../core/features/summarize/request.ts';
-import { definePlugin } from '../../../core/kit.ts';
-import type { PageDocument } from '../../../core/kit.ts';
+import { definePlugin, extractiveSummary, LlmTokens, SUMMARY_LENGTHS } from '../../../core/kit.ts';
+import type { PageDocument, SummarizeService } from '../../../core/kit.ts';
 import { createTurndown, pageTextForModel } from '../shared/markdown.ts';
 import { lazyService, needsModel } from '../shared/model.ts';
 
@@ -27,10 +23,11 @@ export const summaryFormat = definePlugin({
   name: 'summary',
   description: 'A summary of the page (about 120 words) written by the configured language model.',
   provides: ['format:summary'],
+  cost: { unit: 'summarize', credits: 2, description: 'Added to a scrape that asks for the `summary` format: what POST /v1/summarize costs.' },
   setup(_options, ctx) {
     const turndown = createTurndown();
     const llm = lazyService(ctx, LlmTokens.Service);
-    const summarize = lazyService<SummarizeService>(ctx, SummarizeTokens.Service);
+    const summarize = lazyService<SummarizeService>(ctx, LlmTokens.Summarize);
     return {
       validate: () => needsModel(llm(), 'summary'),
       render(doc: PageDocument): Draft {

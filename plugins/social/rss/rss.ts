@@ -10,9 +10,8 @@
  * No audience export. Enabled by setting `profileUrl`.
  */
 import { z } from 'zod';
-import { callProvider, definePlugin, providerError, Tokens, TrawlError } from '../../../core/kit.ts';
+import { callProvider, definePlugin, parseSitemapDocument, providerError, sitemapText, Tokens, TrawlError } from '../../../core/kit.ts';
 import type { SocialPost, SocialTargetKind } from '../../../core/kit.ts';
-import { parseSitemapDocument, sitemapText } from '../../../core/features/map/documents.ts';
 
 const MAX_FEED_BYTES = 5 * 1024 * 1024;
 const template = (what: string) => z.url({ protocol: /^https?$/ }).refine((u) => u.includes('{target}'), 'must contain {target}').optional().describe(`Feed URL of ${what}, with {target} where it goes.`);

@@ -1,10 +1,10 @@
 /**
  * POST /v1/extract: a page's content as JSON matching a JSON Schema — the request's, or one the
- * configured language model generates from the prompt (core/features/extract). Cache use of the
+ * configured language model generates from the prompt (core/llm/extract). Cache use of the
  * page's scrape is in `X-Trawl-Cache`, the time of the scrape and of the model in `Server-Timing`.
  */
 import type { z } from 'zod';
-import { ExtractTokens } from '../../../core/features/extract/index.ts';
+import { LlmTokens } from '../../../core/llm/tokens.ts';
 import { errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { defineRoutes, route } from '../../route.ts';
 import { scrapeHeaders } from '../../timing.ts';
@@ -67,7 +67,7 @@ const extractOpenApi = {
 
 export const extractModule = defineRoutes({
   name: 'extract',
-  needs: { extract: ExtractTokens.Service },
+  needs: { extract: LlmTokens.Extract },
   routes: ({ extract }) => [route<z.output<typeof v1ExtractSchema>>({
     method: 'POST',
     path: '/v1/extract',

@@ -5,7 +5,6 @@
  */
 import type { Scraper } from '../../../core/scrape.ts';
 import { CoreTokens } from '../../../core/services.ts';
-import { modelFormatUnits } from '../../../core/metering.ts';
 import type { ScrapeRequest } from '../../../core/model/request.ts';
 import { pluginContributions } from '../../plugin-api.ts';
 import { defineRoutes, route, type RouteRequest } from '../../route.ts';
@@ -30,7 +29,7 @@ export const scrapeModule = defineRoutes({
       method: 'POST', path: '/v1/scrape', body: 'manual',
       input: v1ScrapeSchema(scraper.request),
       // A cached answer costs the same as a fresh one; the `query`, `extract` and `summary` formats add a language-model call each.
-      meter: { endpoint: 'scrape', units: (body) => ({ scrape: 1, ...modelFormatUnits(body.formats) }), url: (body) => body.url },
+      meter: { endpoint: 'scrape', units: (body) => ({ scrape: 1, ...scraper.formatUnits(body.formats) }), url: (body) => body.url },
       handle: (input) => scrape(scraper, input),
     }),
   ],

@@ -1,11 +1,11 @@
 /**
  * POST /v1/summarize: a page's summary, written by the configured language model or made of the
- * page's most central sentences without one (core/features/summarize), beside the scrape formats
+ * page's most central sentences without one (core/llm/summarize), beside the scrape formats
  * the request asks for. Cache use of the page's scrape is in `X-Trawl-Cache`, the time of the
  * scrape and of the summary (`llm` or `extractive`) in `Server-Timing`.
  */
 import type { z } from 'zod';
-import { SummarizeTokens } from '../../../core/features/summarize/index.ts';
+import { LlmTokens } from '../../../core/llm/tokens.ts';
 import { errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { defineRoutes, route } from '../../route.ts';
 import { scrapeHeaders } from '../../timing.ts';
@@ -62,7 +62,7 @@ const summarizeOpenApi = {
 
 export const summarizeModule = defineRoutes({
   name: 'summarize',
-  needs: { summarize: SummarizeTokens.Service },
+  needs: { summarize: LlmTokens.Summarize },
   routes: ({ summarize }) => [route<z.output<typeof v1SummarizeSchema>>({
     method: 'POST',
     path: '/v1/summarize',

@@ -2,7 +2,6 @@
  * POST /v2/scrape: one URL, Firecrawl's v2 request and Document shapes over the same Scraper as
  * /v1/scrape (server/wire/v2 parses and presents; nothing passes through /v1).
  */
-import { modelFormatUnits } from '../../../core/metering.ts';
 import { CoreTokens, Tokens } from '../../../core/services.ts';
 import { applyV2Proxy } from '../../wire/v2/proxy.ts';
 import { defineRoutes, route } from '../../route.ts';
@@ -21,7 +20,7 @@ export const v2ScrapeModule = defineRoutes({
     route<V2Scrape>({
       method: 'POST', path: '/v2/scrape', body: 'manual',
       input: v2ScrapeSchema(scraper.request),
-      meter: { endpoint: 'scrape', units: ({ request }) => ({ scrape: 1, ...modelFormatUnits(request.formats) }), url: ({ request }) => request.url },
+      meter: { endpoint: 'scrape', units: ({ request }) => ({ scrape: 1, ...scraper.formatUnits(request.formats) }), url: ({ request }) => request.url },
       async handle({ request, workspace, body, usage }) {
         applyV2Proxy(config, body.proxy, body.request);
         const outcome = await scraper.scrape(body.request, workspace, request.signal, v2FieldName);

@@ -6,9 +6,9 @@
  * "plugin: message" lines. Crawl and batch pages and cached results go through here too, and so do
  * the scraped pages of a search, each after its search fields (url, title, description, position).
  */
-import type { ExtractOutcome } from '../../../core/features/extract/service.ts';
+import type { ExtractOutcome } from '../../../core/llm/extract/service.ts';
 import type { SearchOutcome } from '../../../core/features/search/service.ts';
-import type { SummarizeOutcome } from '../../../core/features/summarize/service.ts';
+import type { SummarizeOutcome } from '../../../core/llm/summarize/service.ts';
 import type { LlmUsage } from '../../../core/plugin.ts';
 import type { Extraction, Metadata, ScrapeResult } from '../../../core/model/result.ts';
 import { renameKeys, toV1Name } from './names.ts';

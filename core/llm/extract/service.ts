@@ -11,10 +11,10 @@ import { mapBounded } from '../../bounded.ts';
 import { badRequest, TrawlError } from '../../errors.ts';
 import type { FieldNamer, JsonSchema, LlmUsage } from '../../plugin.ts';
 import { internalNames, type Scraper } from '../../scrape.ts';
-import { scrapeFor } from '../llm/page.ts';
-import { mergeParts, pageParts, withoutHeader } from '../llm/chunks.ts';
-import { checkedSchema } from '../llm/schema.ts';
-import type { CheckedSchema, LlmService, Provider } from '../llm/service.ts';
+import { scrapeFor } from '../../scrape-for.ts';
+import { mergeParts, pageParts, withoutHeader } from '../chunks.ts';
+import { checkedSchema } from '../schema.ts';
+import type { CheckedSchema, LlmService, Provider } from '../service.ts';
 import type { ExtractRequest } from './request.ts';
 import { FIELD_LIST_SCHEMA, SCHEMA_SYSTEM_PROMPT, schemaFromFields } from './schema-gen.ts';
 

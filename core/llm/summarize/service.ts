@@ -11,10 +11,10 @@ import type { ScrapeResult } from '../../model/result.ts';
 import type { FieldNamer, LlmUsage } from '../../plugin.ts';
 import { internalNames, type Scraper } from '../../scrape.ts';
 import { sentencesOf } from '../../sentences.ts';
-import { pageParts, splitText, withoutHeader } from '../llm/chunks.ts';
-import { scrapeFor } from '../llm/page.ts';
-import { checkedSchema } from '../llm/schema.ts';
-import type { LlmService, Provider } from '../llm/service.ts';
+import { pageParts, splitText, withoutHeader } from '../chunks.ts';
+import { scrapeFor } from '../../scrape-for.ts';
+import { checkedSchema } from '../schema.ts';
+import type { LlmService, Provider } from '../service.ts';
 import { SUMMARY_LENGTHS, type SummarizeRequest } from './request.ts';
 import { topSentences } from './textrank.ts';
 

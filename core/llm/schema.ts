@@ -9,8 +9,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import { RE2JS } from 're2js';
-import { badRequest } from '../../errors.ts';
-import type { JsonSchema } from '../../plugin.ts';
+import { badRequest } from '../errors.ts';
+import type { JsonSchema } from './provider.ts';
 
 /** Nesting of a schema document (objects and arrays); real schemas stay far below. */
 const MAX_DEPTH = 64;

@@ -1,13 +1,14 @@
 /**
- * Reads the documents map discovery fetches: XML sitemaps (`urlset`), sitemap indexes, RSS 2.0,
- * RSS 1.0 (RDF) and Atom feeds, and plain-text sitemaps (one URL per line), gzip-compressed or
- * not. Everything is bounded: decompression stops at the byte cap, the XML parser refuses nested
- * entity expansion and deep nesting, and entries past the protocol's 50,000 per file are ignored.
+ * Reads the link documents sites publish, for map discovery and feed reading alike: XML sitemaps
+ * (`urlset`), sitemap indexes, RSS 2.0, RSS 1.0 (RDF) and Atom feeds, and plain-text sitemaps (one
+ * URL per line), gzip-compressed or not. Everything is bounded: decompression stops at the byte
+ * cap, the XML parser refuses nested entity expansion and deep nesting, and entries past the
+ * protocol's 50,000 per file are ignored.
  */
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
-import { httpUrl, isHttpUrl } from '../../net/url.ts';
+import { httpUrl, isHttpUrl } from './url.ts';
 
 export interface FoundLink {
   url: string;

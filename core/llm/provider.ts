@@ -1,7 +1,7 @@
 /**
  * The `llm` plugin kind's contract (re-exported by core/plugin.ts): what a language-model provider
  * is asked (messages, an optional JSON Schema, limits, a signal) and answers (text, parsed JSON,
- * token usage), and what it tells /health. core/features/llm runs it.
+ * token usage), and what it tells /health. core/llm/service.ts runs it.
  */
 
 /** One message of a conversation with a language model. */
@@ -66,7 +66,7 @@ export interface LlmStatus {
 }
 
 /**
- * A language-model provider. Run mode (core/features/llm): one provider answers, the one
+ * A language-model provider. Run mode (core/llm/service.ts): one provider answers, the one
  * `llm.provider` names or else the first enabled. A failure is a TrawlError: `bad_gateway` for
  * what the provider answered (its status and words), with `retryAfterSeconds` for a rate limit;
  * `gateway_timeout` when it did not answer in time. Validation, the retry of an invalid answer

@@ -4,8 +4,8 @@
  * runtime's load state). Asking is bounded by `llm.healthTimeoutMs` and the answer reused for
  * `llm.healthCacheSeconds`, so /health stays fast and a provider is not asked on every probe.
  */
-import type { LlmHandler, LlmStatus } from '../../plugin.ts';
-import type { PluginRegistry } from '../../registry.ts';
+import type { LlmHandler, LlmStatus } from './provider.ts';
+import type { PluginRegistry } from '../registry.ts';
 import type { LlmSettings } from './config.ts';
 
 export interface ProviderHealth extends Partial<Omit<LlmStatus, 'status'>> {

@@ -4,7 +4,7 @@
  * list here. Asking for a field list rather than for a JSON Schema keeps the model's task small
  * and its answer checkable by every provider, and the schema it yields is always valid.
  */
-import type { JsonSchema } from '../../plugin.ts';
+import type { JsonSchema } from '../provider.ts';
 
 export const FIELD_KINDS = ['string', 'number', 'integer', 'boolean', 'url', 'string_list', 'number_list', 'object_list'] as const;
 const ITEM_KINDS = ['string', 'number', 'integer', 'boolean', 'url'] as const;

@@ -1,5 +1,6 @@
 /**
- * The language-model service the extract, summarize and query features call: picks the provider
+ * The language-model service, registered by core (core/container.ts) for the model formats, the
+ * extract and summarize engines and the features that ask a model: picks the provider
  * (`llm.provider`, else the first enabled `llm` plugin), asks it under `llm.timeoutMs`, waits out
  * one short rate limit (its Retry-After), and — with a schema — checks the answer: it must parse as
  * JSON and match the schema. An answer that does not, or that was cut off at the token limit, is
@@ -7,9 +8,9 @@
  * a provider that does not answer in time 504, a long rate limit or no provider at all 503.
  */
 import type { Logger } from 'pino';
-import { configInvalid, TrawlError } from '../../errors.ts';
-import type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmUsage } from '../../plugin.ts';
-import type { PluginRegistry } from '../../registry.ts';
+import { configInvalid, TrawlError } from '../errors.ts';
+import type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmUsage } from './provider.ts';
+import type { PluginRegistry } from '../registry.ts';
 import { o200kCounter, type TokenCounter } from './chunks.ts';
 import type { LlmSettings } from './config.ts';
 import { LlmHealth, type LlmHealthReport } from './health.ts';

@@ -4,7 +4,7 @@
  * model's input budget, one call, the answer validated against the schema. A model that fails
  * gives a warning, not a failed request: the deterministic part still stands.
  */
-import { TrawlError } from '../../errors.ts';
+import { TrawlError } from '../errors.ts';
 import { splitText } from './chunks.ts';
 import { checkedSchema } from './schema.ts';
 import type { Generated, LlmService, Provider } from './service.ts';

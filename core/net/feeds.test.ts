@@ -1,7 +1,7 @@
 // Parsing of sitemaps, sitemap indexes, feeds and text sitemaps, and the bounds on hostile input.
 import { describe, expect, test } from 'bun:test';
 import { gzipSync } from 'node:zlib';
-import { parseSitemapDocument, sitemapText, MAX_ENTRIES_PER_DOCUMENT } from './documents.ts';
+import { parseSitemapDocument, sitemapText, MAX_ENTRIES_PER_DOCUMENT } from './feeds.ts';
 
 const BASE = 'https://example.com/sitemap.xml';
 

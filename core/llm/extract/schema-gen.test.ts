@@ -1,7 +1,7 @@
 // The schema built from the model's field list: names made snake_case and unique, every field
 // required and nullable (or a list), lists of objects with their own fields; always a valid schema.
 import { expect, test } from 'bun:test';
-import { checkedSchema } from '../llm/schema.ts';
+import { checkedSchema } from '../schema.ts';
 import { FIELD_LIST_SCHEMA, schemaFromFields } from './schema-gen.ts';
 
 test('a field list becomes a strict, nullable JSON Schema', () => {
