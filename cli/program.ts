@@ -8,6 +8,7 @@ import { adminCommand } from './commands/admin.ts';
 import { leadCommand } from './commands/lead.ts';
 import { extractCommand, searchCommand, summarizeCommand } from './commands/llm.ts';
 import { mcpCommand } from './commands/mcp.ts';
+import { newPluginCommand } from './commands/new-plugin.ts';
 import { batchCommand, crawlCommand } from './commands/runs.ts';
 import { scrapeCommand } from './commands/scrape.ts';
 import { brandCommand, endpointsCommand, mapCommand } from './commands/site.ts';
@@ -33,5 +34,6 @@ export function cliProgram(): Command {
     .addCommand(endpointsCommand())
     .addCommand(serveCommand('serve'))
     .addCommand(adminCommand())
-    .addCommand(mcpCommand());
+    .addCommand(mcpCommand())
+    .addCommand(newPluginCommand());
 }

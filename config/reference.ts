@@ -30,7 +30,8 @@ function splitComment(line: string): [string, string] {
 export function parseDefaults(toml: string): Section[] {
   const sections: Section[] = [{ name: '', comment: '', blocks: [] }];
   const current = () => sections.at(-1)!;
-  let lastRow: Row | null = null;
+  // Assigned in addRow too: declared wide so the checker does not narrow it to null in the loop.
+  let lastRow = null as Row | null;
   const addRow = (row: Row) => {
     const blocks = current().blocks;
     const last = blocks.at(-1);

@@ -3,7 +3,7 @@
  * (sources and fetchers, document types) and among transforms of the same `order`.
  * Adding a plugin is one import and one entry here, plus its table in config/default.toml.
  */
-import type { AnyPlugin } from '../core/plugin.ts';
+import type { AnyPlugin } from '../core/kit.ts';
 import { browserFetcher } from './fetcher/browser/browser.ts';
 import { httpFetcher } from './fetcher/http/http.ts';
 import { htmlDocument } from './document/html/html.ts';

@@ -3,7 +3,7 @@
 // on every connection a page opens (subresources, fetch, redirect hops, WebSockets, tunnels).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
-import { failure } from '../../test/helpers/failures.ts';
+import { failure } from '../testing.ts';
 import type { AddressPolicy } from '../net/address-guard.ts';
 import { forbiddenAddressReason } from '../net/ssrf.ts';
 import type { BrowserPool } from '../services.ts';

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { TrawlError } from '../errors.ts';
 import { startFixtureSite, type FixtureSite } from '../../test/helpers/fixture-site.ts';
 import { testConfig } from '../../test/helpers/plugin-context.ts';
-import { failure } from '../../test/helpers/failures.ts';
+import { failure } from '../testing.ts';
 import { createHttpClient, type FetchConfig } from './http-client.ts';
 
 const logger = pino({ level: 'silent' });

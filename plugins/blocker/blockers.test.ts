@@ -6,9 +6,10 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { z } from 'zod';
-import { BLOCKER_BODY_CHARS, type BlockerHandler, type BlockerInput } from '../../core/kinds/blocker.ts';
+import { BLOCKER_BODY_CHARS } from '../../core/kit.ts';
+import type { BlockerHandler, BlockerInput } from '../../core/kit.ts';
+import { testContext } from '../../core/testing.ts';
 import { builtinPlugins } from '../index.ts';
-import { testContext } from '../../test/helpers/plugin-context.ts';
 import { blockedPages, type BlockedPageCase } from '../../test/fixtures/blocked-pages.ts';
 import { setsCookie, visibleChars } from './shared/page.ts';
 

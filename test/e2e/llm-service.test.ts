@@ -9,7 +9,7 @@ import { geminiLlm } from '../../plugins/llm/gemini/gemini.ts';
 import { llamaCppLlm } from '../../plugins/llm/llama-cpp/llama-cpp.ts';
 import { ollamaLlm } from '../../plugins/llm/ollama/ollama.ts';
 import { openaiLlm } from '../../plugins/llm/openai/openai.ts';
-import { failure, llmServiceWith } from '../helpers/llm-provider.ts';
+import { llmServiceWith, rejection } from '../../core/testing.ts';
 import { OPENAI_TEST_KEY, openaiError, openaiRateLimited, proseAnswer, startOpenAiServer } from '../servers/openai.ts';
 import { startOllamaServer } from '../servers/ollama.ts';
 
@@ -52,7 +52,7 @@ describe('LLM service', () => {
       { role: 'user', content: expect.stringMatching(/^Your answer is not valid JSON \(.+\)\. Answer again with only the JSON object, complete and matching the schema\.$/) },
     ]);
     // Each call starts from the original conversation: the first bad answer is not carried into the next request.
-    expect((await failure(service.generate(ask))).message).toBe("The model's answer does not match the schema: at /price: must be >= 0 (llm.openai, gpt-4o-mini-2024-07-18; after one retry)");
+    expect((await rejection(service.generate(ask))).message).toBe("The model's answer does not match the schema: at /price: must be >= 0 (llm.openai, gpt-4o-mini-2024-07-18; after one retry)");
     expect(openai.conversations[3]!.messages.at(-1)!.content).toStartWith('Your answer does not match the schema: at /price: must be >= 0.');
   });
 
@@ -62,7 +62,7 @@ describe('LLM service', () => {
     expect((await service.generate(ask)).data).toEqual({ price: 3 });
     expect(openai.conversations[1]!.messages.at(-1)!.content).toBe('Your answer was cut off at the token limit (100 tokens). Be briefer. Answer again with only the JSON object, complete and matching the schema.');
     openai.answer = () => ({ content: '{"pri', truncated: true });
-    const error = await failure(service.generate(ask));
+    const error = await rejection(service.generate(ask));
     expect([error.status, error.message]).toEqual([422, "The model's answer was cut off at the token limit (100 tokens) (llm.openai, gpt-4o-mini-2024-07-18; after one retry)"]);
   });
 
@@ -75,22 +75,22 @@ describe('LLM service', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(openai.requests).toHaveLength(2);
     openai.script(openaiRateLimited(30));
-    const error = await failure(service.generate(ask));
+    const error = await rejection(service.generate(ask));
     expect([error.status, error.retryAfterSeconds]).toEqual([503, 30]);
     expect(error.message).toStartWith('llm.openai: rate limited (HTTP 429: Rate limit reached');
     openai.script(openaiRateLimited(1), openaiRateLimited(1));
-    expect((await failure(service.generate(ask))).status).toBe(503);
+    expect((await rejection(service.generate(ask))).status).toBe(503);
   });
 
   test('a provider that does not answer in llm.timeoutMs is a 504; a provider error a 502 naming it', async () => {
     const service = await llmServiceWith(PROVIDERS, openaiConfig, { timeoutMs: 1000 });
     openai.script(() => new Promise<Response>(() => {}));
     const started = Date.now();
-    const slow = await failure(service.generate(ask));
+    const slow = await rejection(service.generate(ask));
     expect([slow.status, slow.message]).toEqual([504, 'llm.openai did not answer within 1000 ms (llm.timeoutMs)']);
     expect(Date.now() - started).toBeLessThan(3000);
     openai.script(() => openaiError(500, 'The server had an error while processing your request.', 'server_error'));
-    const broken = await failure(service.generate(ask));
+    const broken = await rejection(service.generate(ask));
     expect([broken.status, broken.message]).toEqual([502, 'llm.openai: HTTP 500: The server had an error while processing your request.']);
   });
 
@@ -99,7 +99,7 @@ describe('LLM service', () => {
     openai.script(() => new Promise<Response>(() => {}));
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('client went away')), 200);
-    expect((await failure(service.generate({ ...ask, signal: controller.signal }))).message).toBe('client went away');
+    expect((await rejection(service.generate({ ...ask, signal: controller.signal }))).message).toBe('client went away');
   });
 
   test('the provider: llm.provider, else the first enabled; none is a 503 saying what to set', async () => {
@@ -109,7 +109,7 @@ describe('LLM service', () => {
     expect((await chosen.generate(ask)).provider).toBe('llm.ollama');
     const none = await llmServiceWith(PROVIDERS, {});
     expect(none.provider()).toBeNull();
-    const error = await failure(none.generate(ask));
+    const error = await rejection(none.generate(ask));
     expect([error.status, error.message]).toEqual([503, 'No language model is configured: set plugins.llm.openai.model, or plugins.llm.ollama.model, or plugins.llm.gemini.apiKey, or plugins.llm.llama-cpp.modelPath']);
     await expect(llmServiceWith(PROVIDERS, {}, { provider: 'claude' })).rejects.toThrow('Invalid configuration at llm.provider: unknown language-model provider "claude" (installed: openai, ollama, gemini, llama-cpp)');
     await expect(llmServiceWith(PROVIDERS, {}, { provider: 'ollama' })).rejects.toThrow('Invalid configuration at llm.provider: llm.ollama is not enabled (plugins.llm.ollama.model)');

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCliCommand } from '../helpers/cli.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
-import { writeTinyLlama } from '../helpers/gguf.ts';
+import { writeTinyLlama } from '../../plugins/llm/llama-cpp/tiny-gguf.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { GEMINI_TEST_KEY, startGeminiServer, type GeminiServer } from '../servers/gemini.ts';
 import { lastUser, type Conversation } from '../servers/llm-answers.ts';

@@ -1,7 +1,6 @@
 // The click action: its schema, and a real click in Chromium that runs the page's handler.
 import { expect, test } from 'bun:test';
-import { useTestBrowserPool, withHtmlPage } from '../../../core/browser/testing.ts';
-import { testContext } from '../../../test/helpers/plugin-context.ts';
+import { testContext, useTestBrowserPool, withHtmlPage } from '../../../core/testing.ts';
 import { clickAction } from './click.ts';
 
 const pool = useTestBrowserPool();

@@ -1,7 +1,6 @@
 /** The `click` action: clicks the first element matching `selector`, once it is visible and enabled. */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
-import { actionHandler, selectorField } from '../../../core/browser/actions.ts';
+import { actionHandler, definePlugin, selectorField } from '../../../core/kit.ts';
 
 export const clickAction = definePlugin({
   kind: 'action',

@@ -1,7 +1,6 @@
 // executeJavascript: which code is accepted, and what running it in Chromium gives back.
 import { describe, expect, test } from 'bun:test';
-import { useTestBrowserPool, withHtmlPage } from '../../../core/browser/testing.ts';
-import { testContext } from '../../../test/helpers/plugin-context.ts';
+import { testContext, useTestBrowserPool, withHtmlPage } from '../../../core/testing.ts';
 import { executeJavascriptAction } from './execute-javascript.ts';
 import { MAX_RESULT_CHARS, wrapScript } from './script.ts';
 

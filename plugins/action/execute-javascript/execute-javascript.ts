@@ -4,8 +4,7 @@
  * within the action timeout fails the action.
  */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
-import { actionHandler } from '../../../core/browser/actions.ts';
+import { actionHandler, definePlugin } from '../../../core/kit.ts';
 import { wrapScript } from './script.ts';
 
 const schema = z.strictObject({

@@ -1,7 +1,6 @@
 // The press action: the allowed keys, and real key presses on the focused element in Chromium.
 import { expect, test } from 'bun:test';
-import { useTestBrowserPool, withHtmlPage } from '../../../core/browser/testing.ts';
-import { testContext } from '../../../test/helpers/plugin-context.ts';
+import { testContext, useTestBrowserPool, withHtmlPage } from '../../../core/testing.ts';
 import { pressAction, PRESSABLE_KEYS } from './press.ts';
 
 const pool = useTestBrowserPool();

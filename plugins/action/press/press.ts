@@ -1,7 +1,6 @@
 /** The `press` action: one key press on the focused element (Enter submits the form a `type` filled). */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
-import { actionHandler } from '../../../core/browser/actions.ts';
+import { actionHandler, definePlugin } from '../../../core/kit.ts';
 
 export const PRESSABLE_KEYS = ['Enter', 'Tab', 'Escape', 'ArrowDown', 'ArrowUp', 'Space', 'Backspace'] as const;
 

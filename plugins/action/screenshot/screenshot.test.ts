@@ -1,7 +1,6 @@
 // The screenshot action: viewport shots by default, whole-page shots on request, the height cap.
 import { expect, test } from 'bun:test';
-import { pngSize, useTestBrowserPool, withHtmlPage } from '../../../core/browser/testing.ts';
-import { testContext } from '../../../test/helpers/plugin-context.ts';
+import { pngSize, testContext, useTestBrowserPool, withHtmlPage } from '../../../core/testing.ts';
 import { screenshotAction } from './screenshot.ts';
 
 const pool = useTestBrowserPool();

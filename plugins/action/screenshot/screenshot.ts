@@ -4,9 +4,7 @@
  * whole page with `fullPage: true`.
  */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
-import { actionHandler } from '../../../core/browser/actions.ts';
-import { DEFAULT_MAX_SCREENSHOT_HEIGHT, takeScreenshot } from '../../../core/browser/screenshot.ts';
+import { actionHandler, DEFAULT_MAX_SCREENSHOT_HEIGHT, definePlugin, takeScreenshot } from '../../../core/kit.ts';
 
 export const screenshotAction = definePlugin({
   kind: 'action',

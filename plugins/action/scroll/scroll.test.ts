@@ -1,7 +1,6 @@
 // The scroll action: direction values, and real scrolling by one viewport height in Chromium.
 import { expect, test } from 'bun:test';
-import { useTestBrowserPool, withHtmlPage } from '../../../core/browser/testing.ts';
-import { testContext } from '../../../test/helpers/plugin-context.ts';
+import { testContext, useTestBrowserPool, withHtmlPage } from '../../../core/testing.ts';
 import { scrollAction } from './scroll.ts';
 
 const pool = useTestBrowserPool();

@@ -1,7 +1,6 @@
 /** The `scroll` action: scrolls the page one viewport height up or down, which wakes lazy loaders. */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
-import { actionHandler } from '../../../core/browser/actions.ts';
+import { actionHandler, definePlugin } from '../../../core/kit.ts';
 
 export const scrollAction = definePlugin({
   kind: 'action',

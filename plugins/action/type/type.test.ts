@@ -1,7 +1,6 @@
 // The type action: its schema, and text typed into a real input in Chromium.
 import { expect, test } from 'bun:test';
-import { useTestBrowserPool, withHtmlPage } from '../../../core/browser/testing.ts';
-import { testContext } from '../../../test/helpers/plugin-context.ts';
+import { testContext, useTestBrowserPool, withHtmlPage } from '../../../core/testing.ts';
 import { typeAction } from './type.ts';
 
 const pool = useTestBrowserPool();

@@ -4,8 +4,7 @@
  * submits its form.
  */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
-import { actionHandler, selectorField } from '../../../core/browser/actions.ts';
+import { actionHandler, definePlugin, selectorField } from '../../../core/kit.ts';
 
 export const typeAction = definePlugin({
   kind: 'action',

@@ -1,7 +1,6 @@
 // The wait action: a selector, a pause (ms or milliseconds) or both in that order, and waiting for an element in Chromium.
 import { expect, test } from 'bun:test';
-import { useTestBrowserPool, withHtmlPage } from '../../../core/browser/testing.ts';
-import { testContext } from '../../../test/helpers/plugin-context.ts';
+import { testContext, useTestBrowserPool, withHtmlPage } from '../../../core/testing.ts';
 import { waitAction } from './wait.ts';
 
 const pool = useTestBrowserPool();

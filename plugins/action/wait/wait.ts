@@ -6,8 +6,7 @@
  * two durations for one pause.
  */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
-import { actionHandler, durationField, selectorField } from '../../../core/browser/actions.ts';
+import { actionHandler, definePlugin, durationField, selectorField } from '../../../core/kit.ts';
 
 const schema = z
   .strictObject({ type: z.literal('wait'), ms: durationField.optional(), milliseconds: durationField.optional(), selector: selectorField.optional() })

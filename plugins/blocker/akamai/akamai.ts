@@ -5,7 +5,8 @@
  * `sec_cpt` cookie). The `_abck`/`bm_sz` cookies and the sensor script of Bot Manager ride on
  * ordinary pages and say nothing by themselves.
  */
-import { definePlugin, type BlockerInput, type BlockVerdict } from '../../../core/plugin.ts';
+import { definePlugin } from '../../../core/kit.ts';
+import type { BlockerInput, BlockVerdict } from '../../../core/kit.ts';
 import { blockingStatus, INTERSTITIAL_CHARS, saysLittle, setsCookie } from '../shared/page.ts';
 
 /**

@@ -6,7 +6,8 @@
  * that it injects into ordinary pages) is content, and so are its 5xx origin-error pages: they
  * say the site is down, not that we are kept out.
  */
-import { definePlugin, type BlockerInput, type BlockVerdict } from '../../../core/plugin.ts';
+import { definePlugin } from '../../../core/kit.ts';
+import type { BlockerInput, BlockVerdict } from '../../../core/kit.ts';
 import { blockingStatus } from '../shared/page.ts';
 
 /**

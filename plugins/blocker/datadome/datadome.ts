@@ -5,7 +5,8 @@
  * send that header and the `datadome` cookie with every page and load js.datadome.co on ordinary
  * ones, so only the captcha-delivery.com body counts, and only with company.
  */
-import { definePlugin, type BlockerInput, type BlockVerdict } from '../../../core/plugin.ts';
+import { definePlugin } from '../../../core/kit.ts';
+import type { BlockerInput, BlockVerdict } from '../../../core/kit.ts';
 import { blockingStatus, INTERSTITIAL_CHARS, saysLittle, setsCookie } from '../shared/page.ts';
 
 const HOST = 'captcha-delivery.com';

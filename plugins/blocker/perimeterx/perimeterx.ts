@@ -5,7 +5,8 @@
  * the same as JSON (`appId`, `blockScript`). Protected sites put the sensor (`window._pxAppId`,
  * client.px-cloud.net or `/<app>/init.js`) on every ordinary page, so the sensor alone is content.
  */
-import { definePlugin, type BlockerInput, type BlockVerdict } from '../../../core/plugin.ts';
+import { definePlugin } from '../../../core/kit.ts';
+import type { BlockerInput, BlockVerdict } from '../../../core/kit.ts';
 import { blockingStatus, setsCookie } from '../shared/page.ts';
 
 const DENIED_TITLE = /^access to this page has been (?:denied|blocked)/i;

@@ -7,7 +7,8 @@
  * step aside there, so the answer does not hang on the order recognisers are asked in.
  */
 import { z } from 'zod';
-import { definePlugin, type BlockerInput, type BlockVerdict } from '../../../core/plugin.ts';
+import { definePlugin } from '../../../core/kit.ts';
+import type { BlockerInput, BlockVerdict } from '../../../core/kit.ts';
 import { blockingStatus, INTERSTITIAL_CHARS, saysLittle } from './page.ts';
 
 export const wallOptions = z.strictObject({

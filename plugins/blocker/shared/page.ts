@@ -4,8 +4,8 @@
  * see, remembered per page. Recognisers run on every fetch, so nothing here parses the page or
  * reads more of the body than it must.
  */
-import { BLOCKER_BODY_CHARS } from '../../../core/kinds/blocker.ts';
-import type { BlockerInput } from '../../../core/plugin.ts';
+import { BLOCKER_BODY_CHARS } from '../../../core/kit.ts';
+import type { BlockerInput } from '../../../core/kit.ts';
 
 /**
  * Interstitials and block pages come with these (Cloudflare 403/503, DataDome and HUMAN 403,

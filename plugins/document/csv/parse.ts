@@ -6,7 +6,7 @@
  */
 import Papa from 'papaparse';
 import type { DocumentParser } from '../shared/types.ts';
-import { htmlTable, note, textWithBreaks } from '../../../core/html-builder.ts';
+import { htmlTable, note, textWithBreaks } from '../../../core/kit.ts';
 import { decodeTextFile } from '../shared/decode.ts';
 import { sniffDelimiter } from './sniff.ts';
 

@@ -4,7 +4,7 @@
  * turn into links to the file itself), the first row of every table becomes its header row, and
  * images (which have no URL a reader could follow) are dropped.
  */
-import { parseHtmlFragment } from '../../../core/dom.ts';
+import { parseHtmlFragment } from '../../../core/kit.ts';
 
 const NOTE_KINDS = [
   { prefix: 'footnote', title: 'Footnotes' },

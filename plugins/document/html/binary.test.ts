@@ -1,8 +1,7 @@
 // Binary bodies behind an HTML type: named by magic number or judged by their share of non-text characters, refused with a 422.
 import { describe, expect, test } from 'bun:test';
-import type { PageDocument } from '../../../core/document.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import { failure } from '../../../test/helpers/failures.ts';
+import type { PageDocument } from '../../../core/kit.ts';
+import { failure, testContext, testDocument } from '../../../core/testing.ts';
 import { binaryBody, nonTextShare } from './binary.ts';
 import { DEFAULT_PARSE_LIMITS, htmlDocument } from './html.ts';
 

@@ -6,10 +6,9 @@
  * the share of control and replacement characters in the decoded text, which text in any
  * charset keeps near zero.
  */
-import type { PageDocument } from '../../../core/document.ts';
-import type { FetchedResponse } from '../../../core/net/response.ts';
+import { responseText } from '../../../core/kit.ts';
+import type { FetchedResponse, PageDocument } from '../../../core/kit.ts';
 import { sniffedType } from '../shared/detect.ts';
-import { responseText } from '../../../core/response-text.ts';
 
 const SAMPLE_CHARS = 4096;
 /** Text pages with a stray control character or a few mis-decoded bytes stay far below this. */

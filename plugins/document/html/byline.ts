@@ -4,9 +4,9 @@
  * bio box: those fail the name check and the next candidate is tried), then a short line near the
  * top that names the writer after "By", as classic pages print it without any class.
  */
-import { tagOf, type DomDocument } from '../../../core/dom.ts';
+import { isDateOnly, tagOf } from '../../../core/kit.ts';
+import type { DomDocument } from '../../../core/kit.ts';
 import { cleanPersonName } from './people.ts';
-import { isDateOnly } from '../../../core/date-words.ts';
 import { hasClass, inBody, indexPage, tokens, topOfBody, type PageIndex } from './page-index.ts';
 import { BY_TEXT, type TopOfBody } from './top-of-body.ts';
 

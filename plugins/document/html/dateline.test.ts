@@ -1,6 +1,6 @@
 // Visible datelines: date formats in text, update dates passed over, where on the page they are looked for.
 import { describe, expect, test } from 'bun:test';
-import { parseHtmlDocument } from '../../../core/dom.ts';
+import { parseHtmlDocument } from '../../../core/kit.ts';
 import { dateInText, readDateline } from './dateline.ts';
 import { metaValues, scholarName } from './meta-tags.ts';
 

@@ -5,12 +5,12 @@
  * opens with "Published" or "Posted", or holds nothing but a date (a classic blog's date header).
  * English month names; an "Updated …" date is passed over.
  */
-import { tagOf, type DomDocument } from '../../../core/dom.ts';
+import { isDateOnly, tagOf } from '../../../core/kit.ts';
+import type { DomDocument } from '../../../core/kit.ts';
 import { visibleText } from './byline.ts';
 import { hasClass, inBody, indexPage, topOfBody, type PageIndex } from './page-index.ts';
 import { DIGIT_TEXT, LEAD_IN_TEXT, type TopOfBody } from './top-of-body.ts';
 import { normaliseDate } from './dates.ts';
-import { isDateOnly } from '../../../core/date-words.ts';
 
 /** Classes themes give the publication date or the byline that carries it. */
 const DATELINE_CLASSES = ['dateline', 'published', 'pubdate', 'post-date', 'entry-date', 'article-date', 'publish-date', 'date-published', 'posted-on', 'byline'];

@@ -3,8 +3,8 @@
  * else `/favicon.ico` at the page's origin, where browsers look when none is declared — a guess,
  * which the pipeline answers only after checking it (core/net/favicon.ts).
  */
-import type { DomDocument } from '../../../core/dom.ts';
-import { absoluteUrl } from '../../../core/net/url.ts';
+import { absoluteUrl } from '../../../core/kit.ts';
+import type { DomDocument } from '../../../core/kit.ts';
 import { indexPage, type PageIndex } from './page-index.ts';
 
 const ICON_RELS = new Set(['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed']);

@@ -4,10 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PARSE_LIMITS, htmlDocument, isHtmlResponse } from './html.ts';
 import { htmlPage } from '../../../test/helpers/html-page.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import type { FetchedResponse } from '../../../core/net/response.ts';
-import { SCHEMA_TYPES } from '../../../core/data-bag.ts';
+import { SCHEMA_TYPES } from '../../../core/kit.ts';
+import type { FetchedResponse, PageDocument } from '../../../core/kit.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name), 'utf8');
 

@@ -6,16 +6,12 @@
  * element or depth limit are read up to it, with a warning (limits.ts).
  */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
+import { definePlugin, responseText, SCHEMA_TYPES, SERVED_HTML, TrawlError } from '../../../core/kit.ts';
+import type { FetchedResponse, PageDocument } from '../../../core/kit.ts';
 import { parsePage } from './parse.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import type { FetchedResponse } from '../../../core/net/response.ts';
 import { readPage } from './metadata.ts';
-import { responseText } from '../../../core/response-text.ts';
 import { looksLikeHtml } from './sniff.ts';
 import { binaryBody } from './binary.ts';
-import { TrawlError } from '../../../core/errors.ts';
-import { SCHEMA_TYPES, SERVED_HTML } from '../../../core/data-bag.ts';
 import { elementCutOffset, type ParseLimits } from './limits.ts';
 
 const PLUGIN_ID = 'document.html';

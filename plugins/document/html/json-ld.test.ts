@@ -1,6 +1,6 @@
 // JSON-LD parsing, repair and the choice of the page's primary node.
 import { describe, expect, test } from 'bun:test';
-import { parseHtmlDocument } from '../../../core/dom.ts';
+import { parseHtmlDocument } from '../../../core/kit.ts';
 import { decodeEntities, parseJsonLd, readJsonLd } from './json-ld.ts';
 
 const page = (...blocks: string[]) =>

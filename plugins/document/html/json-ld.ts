@@ -3,9 +3,9 @@
  * Blocks may hold one object, an array, or an `@graph` whose nodes point at each other by `@id`
  * (an Article's author is often `{"@id": "#/person/1"}`); all of that is flattened and resolved.
  */
-import type { DomDocument } from '../../../core/dom.ts';
+import { asArray, decodeEntities, dereferencer, isNode, jsonLdNodesOf, ldImageUrl, ldString, parseJsonLd, typesOf } from '../../../core/kit.ts';
+import type { DomDocument, JsonLdNode } from '../../../core/kit.ts';
 import { indexPage, type PageIndex } from './page-index.ts';
-import { asArray, decodeEntities, dereferencer, isNode, jsonLdNodesOf, ldImageUrl, ldString, parseJsonLd, typesOf, type JsonLdNode } from '../../../core/json-ld.ts';
 import { joinNames } from './people.ts';
 
 type Node = JsonLdNode;

@@ -2,10 +2,9 @@
 import { describe, expect, test } from 'bun:test';
 import { DEFAULT_PARSE_LIMITS, htmlDocument } from './html.ts';
 import { elementCutOffset, flattenDeeperThan } from './limits.ts';
-import { parseHtmlDocument, textOf } from '../../../core/dom.ts';
-import { SERVED_HTML } from '../../../core/data-bag.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import type { PageDocument } from '../../../core/document.ts';
+import { parseHtmlDocument, SERVED_HTML, textOf } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 
 async function parsed(html: string, options = {}): Promise<PageDocument> {
   const handler = await htmlDocument.setup(htmlDocument.options!.parse(options), testContext());

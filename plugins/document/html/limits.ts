@@ -11,7 +11,7 @@
  * so in a warning, rather than refusing a page a user asked for; real pages stay far below them
  * (browsers stop nesting at 512).
  */
-import { END, NEXT } from '../../../core/dom-links.ts';
+import { END, NEXT } from '../../../core/kit.ts';
 
 export interface ParseLimits {
   maxElements: number;

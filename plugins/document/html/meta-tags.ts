@@ -2,7 +2,7 @@
  * `<meta>` tags of the page (Open Graph, Twitter cards, Dublin Core, plain `name=` tags), read
  * once into a lookup so each metadata field can ask for its keys in priority order.
  */
-import type { DomDocument } from '../../../core/dom.ts';
+import type { DomDocument } from '../../../core/kit.ts';
 import { indexPage, type PageIndex } from './page-index.ts';
 
 export type MetaTags = ReadonlyMap<string, string>;

@@ -1,6 +1,6 @@
 // Metadata sources one by one (favicon, meta tags, microdata, byline) and their priorities.
 import { describe, expect, test } from 'bun:test';
-import { parseHtmlDocument } from '../../../core/dom.ts';
+import { parseHtmlDocument } from '../../../core/kit.ts';
 import { extractMetadata, firstText, normaliseLanguage } from './metadata.ts';
 import { declaredIconSize, pickFavicon } from './favicon.ts';
 import { itemValue, readMicrodata } from './microdata.ts';

@@ -19,12 +19,10 @@
  * `readPage` also lists the schema.org types the page declares, which main content tells the
  * page's type by (SCHEMA_TYPES in core/data-bag.ts).
  */
-import type { DomDocument } from '../../../core/dom.ts';
-import type { Metadata } from '../../../core/document.ts';
-import { absoluteUrl, baseUrlFrom, isHttpUrl } from '../../../core/net/url.ts';
+import { absoluteUrl, baseUrlFrom, isHttpUrl } from '../../../core/kit.ts';
+import type { DomDocument, JsonLdNode, Metadata } from '../../../core/kit.ts';
 import { META_KEYS, metaValue, metaValues, readMetaTags, scholarName } from './meta-tags.ts';
 import { jsonLdNodes, readJsonLd, typesOf } from './json-ld.ts';
-import type { JsonLdNode } from '../../../core/json-ld.ts';
 import { readMicrodata } from './microdata.ts';
 import { readByline } from './byline.ts';
 import { readDateline } from './dateline.ts';

@@ -3,9 +3,9 @@
  * page's main item is the first Article/BlogPosting/Product scope; without one, properties are
  * read wherever they appear.
  */
-import type { DomDocument } from '../../../core/dom.ts';
+import { itemValue, scopeOf } from '../../../core/kit.ts';
+import type { DomDocument } from '../../../core/kit.ts';
 import { joinNames } from './people.ts';
-import { itemValue, scopeOf } from '../../../core/microdata.ts';
 import { indexPage, tokens, type PageIndex } from './page-index.ts';
 
 export interface MicrodataFields {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { parseHtmlDocument } from '../../../core/dom.ts';
+import { parseHtmlDocument } from '../../../core/kit.ts';
 import { mayHoldMojibake, repairMojibake } from './mojibake.ts';
 
 // UTF-8 bytes read as Latin-1: "’" (e2 80 99) becomes "â" + two C1 controls, "®" (c2 ae) "Â®"

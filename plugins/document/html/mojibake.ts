@@ -5,7 +5,7 @@
  * UTF-8 lead byte read as a letter: C1 controls never occur in real text, so a page showing them is
  * repaired, and then every run that decodes as valid UTF-8 is replaced by what it decodes to.
  */
-import { SHOW_TEXT, walkNodes } from '../../../core/dom-links.ts';
+import { SHOW_TEXT, walkNodes } from '../../../core/kit.ts';
 
 /** A UTF-8 lead byte read as Latin-1, then as many continuation bytes as it announces. */
 const RUN = /[\u00c2-\u00df][\u0080-\u00bf]|[\u00e0-\u00ef][\u0080-\u00bf]{2}|[\u00f0-\u00f4][\u0080-\u00bf]{3}/g;

@@ -5,8 +5,7 @@
  * filter these short lists instead; what a list holds is a superset of what the source's old
  * selector matched, in page order.
  */
-import { attr, tagOf } from '../../../core/dom.ts';
-import { NEXT, VALUE, walkElements } from '../../../core/dom-links.ts';
+import { attr, NEXT, tagOf, VALUE, walkElements } from '../../../core/kit.ts';
 import { readTopOfBody, type TopOfBody } from './top-of-body.ts';
 
 /** An element or attribute node in linkedom's node list (core/dom-links.ts). */

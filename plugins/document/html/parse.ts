@@ -4,7 +4,7 @@
  * content in `<body>`: the body is the content root. The parse is held to the depth limit
  * (limits.ts) and settled (settle.ts); the caller has already cut the markup to the element limit.
  */
-import { parseHtmlPage } from '../../../core/dom.ts';
+import { parseHtmlPage } from '../../../core/kit.ts';
 import { settleParsedPage } from './settle.ts';
 import { flattenDeeperThan, type ParseLimits } from './limits.ts';
 

@@ -7,7 +7,7 @@
  * boundary. Without a browser the content stays hidden and the fallback shows, so an article can
  * come out as "Loading paragraph…". `placeStreamedContent` does what those scripts do.
  */
-import { attr, ELEMENT, tagOf } from '../../../core/dom.ts';
+import { attr, ELEMENT, tagOf } from '../../../core/kit.ts';
 
 const COMMENT = 8;
 /** What a fallback says when it says anything: "Loading…", "Loading paragraph...", "Please wait". */

@@ -5,7 +5,7 @@
  * linkedom's node list (core/dom-links.ts) lists the elements and reads their text children; the
  * readers used to walk every listed element's children again, once per question.
  */
-import { END, NEXT, VALUE } from '../../../core/dom-links.ts';
+import { END, NEXT, VALUE } from '../../../core/kit.ts';
 
 /** The element's first child is text opening with "Published" / "Posted" / "Date" (dateline.ts). */
 export const LEAD_IN_TEXT = 1;

@@ -5,7 +5,7 @@
  * lines join into paragraphs, which break at vertical gaps, first-line indents and short closing
  * lines, continue across page and column breaks mid-sentence, and are de-hyphenated.
  */
-import { escapeHtml, heading, htmlTable, note, paragraph } from '../../../core/html-builder.ts';
+import { escapeHtml, heading, htmlTable, note, paragraph } from '../../../core/kit.ts';
 import type { Line, Segment } from './lines.ts';
 
 export interface OrderedPage {

@@ -6,7 +6,7 @@
 import { PDFParse } from 'pdf-parse';
 import type { DocumentParser, ParsedDocument } from '../shared/types.ts';
 import { DocumentRefusal } from '../shared/types.ts';
-import { note } from '../../../core/html-builder.ts';
+import { note } from '../../../core/kit.ts';
 import { checkPdfStructure, checkStreamBudget } from './scan.ts';
 import { dropRunningHeaders, groupLines, readingOrder, type PageLines, type TextRun } from './lines.ts';
 import { renderBlocks } from './blocks.ts';

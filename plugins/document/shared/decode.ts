@@ -3,7 +3,7 @@
  * page's <meta charset> does: a byte-order mark, UTF-16 without one (a zero byte in every other
  * position of ASCII-heavy text), the declared charset, else UTF-8, else windows-1252.
  */
-import { charsetFromContentType, decodeText } from '../../../core/net/charset.ts';
+import { charsetFromContentType, decodeText } from '../../../core/kit.ts';
 
 const SAMPLE_BYTES = 4096;
 

@@ -2,8 +2,8 @@
 // extension, and the extension (of the URL or the Content-Disposition name) decides only when the
 // type says nothing. Also the small HTML builder every type renders with.
 import { expect, test } from 'bun:test';
-import { testDocument } from '../../../test/helpers/plugin-context.ts';
-import type { PageDocument } from '../../../core/document.ts';
+import type { PageDocument } from '../../../core/kit.ts';
+import { testDocument } from '../../../core/testing.ts';
 import { recognises, responseFileName, type DocumentKind } from './detect.ts';
 import { writeZip } from './fixtures/zip-writer.ts';
 

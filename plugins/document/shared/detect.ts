@@ -5,8 +5,8 @@
  * extension of the URL or of the Content-Disposition file name.
  */
 import { fileTypeFromBuffer } from 'file-type';
-import type { PageDocument } from '../../../core/document.ts';
-import { dataKey } from '../../../core/data-bag.ts';
+import { dataKey } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 
 export interface DocumentKind {
   /** Media types that name this kind. */

@@ -4,7 +4,7 @@
  * refused file.
  */
 import { z } from 'zod';
-import { TrawlError } from '../../../core/errors.ts';
+import { TrawlError } from '../../../core/kit.ts';
 
 export const MiB = 1024 * 1024;
 

@@ -3,7 +3,7 @@
  * each type adds, and the decisions the interface leaves open (how a type is recognised, what each
  * becomes, the limits, and the 422 wording when a file is refused), shared by the four of them.
  */
-import type { PluginApi } from '../../../core/plugin.ts';
+import type { PluginApi } from '../../../core/kit.ts';
 
 const count = (description: string) => ({ type: 'integer', description });
 const str = (description: string) => ({ type: ['string', 'null'], description });

@@ -10,11 +10,10 @@
  * try/catch reaches) by replacing the worker, and the request gets this type's 422 either way.
  */
 import { z } from 'zod';
-import { definePlugin, type PluginApi } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
+import { definePlugin, withinLimit } from '../../../core/kit.ts';
+import type { PageDocument, PluginApi } from '../../../core/kit.ts';
 import { recognises, responseFileName, type DocumentKind } from './detect.ts';
 import { formatBytes, unreadable, type BaseLimits } from './limits.ts';
-import { withinLimit } from '../../../core/workers/section.ts';
 import type { DocumentMetadata, DocumentParser, ParsedDocument } from './types.ts';
 
 export interface DocumentTypeSpec<S extends z.ZodObject> {

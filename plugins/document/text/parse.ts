@@ -9,7 +9,7 @@
  * is reflowed or dropped.
  */
 import { marked } from 'marked';
-import { element, escapeHtml, note, textWithBreaks } from '../../../core/html-builder.ts';
+import { element, escapeHtml, note, textWithBreaks } from '../../../core/kit.ts';
 import { decodeTextFile } from '../shared/decode.ts';
 import type { DocumentParser } from '../shared/types.ts';
 

@@ -3,7 +3,7 @@
  * shows as `=FORMULA`), dates as ISO 8601 (a date, a time, or both, as the value holds), numbers
  * without binary noise, rich text with its bold and italic runs, errors as Excel shows them.
  */
-import { escapeHtml, textWithBreaks } from '../../../core/html-builder.ts';
+import { escapeHtml, textWithBreaks } from '../../../core/kit.ts';
 
 type Run = { text?: string; font?: { bold?: boolean; italic?: boolean } | null };
 

@@ -14,7 +14,7 @@ import ExcelJS from 'exceljs';
 import { DocumentRefusal, type DocumentParser } from '../shared/types.ts';
 import { ZipArchive, type ZipLimits } from '../shared/zip.ts';
 import { coreProperties } from '../shared/ooxml.ts';
-import { heading, htmlTable, note } from '../../../core/html-builder.ts';
+import { heading, htmlTable, note } from '../../../core/kit.ts';
 import { cellHtml } from './cells.ts';
 import { entryRank, readSheets } from './workbook.ts';
 

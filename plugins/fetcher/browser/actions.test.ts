@@ -3,10 +3,9 @@
 import { describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
-import { actionHandler } from '../../../core/browser/actions.ts';
-import { TrawlError } from '../../../core/errors.ts';
-import type { ActionCatalog } from '../../../core/plugin.ts';
-import { failure } from '../../../test/helpers/failures.ts';
+import { actionHandler, TrawlError } from '../../../core/kit.ts';
+import type { ActionCatalog } from '../../../core/kit.ts';
+import { failure } from '../../../core/testing.ts';
 import { describeActionError, runActions, type RunActionsOptions } from './actions.ts';
 
 let pageClosed = false;

@@ -5,9 +5,8 @@
  * sequence goes on. Failures of the browser itself (job deadline, crash) always stop the job.
  */
 import type { Page } from 'playwright-core';
-import { TrawlError } from '../../../core/errors.ts';
-import type { ActionCatalog } from '../../../core/plugin.ts';
-import { toBase64 } from '../../../core/browser/screenshot.ts';
+import { toBase64, TrawlError } from '../../../core/kit.ts';
+import type { ActionCatalog } from '../../../core/kit.ts';
 
 export interface ActionResults {
   /** One entry per `jsResult` action, in order; null for one that failed (see `errors`). */

@@ -1,7 +1,7 @@
 // The app-shell heuristic behind automatic rendering: shells of common frameworks qualify, static
 // pages — however short — do not.
 import { expect, test } from 'bun:test';
-import { parseHtmlDocument } from '../../../core/dom.ts';
+import { parseHtmlDocument } from '../../../core/kit.ts';
 import { detectAppShell } from './app-shell.ts';
 
 const shell = (html: string) => detectAppShell(parseHtmlDocument(html), 25).shell;

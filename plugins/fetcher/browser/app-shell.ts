@@ -4,7 +4,8 @@
  * framework or a <noscript> notice asking for JavaScript. A short static page without scripts
  * never qualifies, so plain pages are never rendered twice.
  */
-import { countWords, textOf, type DomDocument } from '../../../core/dom.ts';
+import { countWords, textOf } from '../../../core/kit.ts';
+import type { DomDocument } from '../../../core/kit.ts';
 
 /** Mount points of the common client-side frameworks (React, Next, Nuxt, Vue, Angular, Svelte, Gatsby, Ember). */
 const MOUNT_POINTS = [

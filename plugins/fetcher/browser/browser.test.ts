@@ -2,16 +2,10 @@
 // rendered response it hands to the pipeline, non-HTML answers, failures in the HTTP client's
 // wording, the SSRF guard's refusals as warnings and errors, and the automatic-rendering decision.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { requireChromium, testBrowserPool } from '../../../core/browser/testing.ts';
-import { parseHtmlDocument } from '../../../core/dom.ts';
-import type { AddressPolicy } from '../../../core/net/address-guard.ts';
-import { forbiddenAddressReason } from '../../../core/net/ssrf.ts';
-import type { BrowserPool } from '../../../core/services.ts';
-import { Tokens } from '../../../core/tokens.ts';
-import type { ActionCatalog } from '../../../core/plugin.ts';
-import { startFixtureSite, type FixtureSite } from '../../../test/helpers/fixture-site.ts';
-import { failure } from '../../../test/helpers/failures.ts';
-import { testConfig, testContext, testDocument, testJob } from '../../../test/helpers/plugin-context.ts';
+import { parseHtmlDocument, Tokens } from '../../../core/kit.ts';
+import type { ActionCatalog, BrowserPool } from '../../../core/kit.ts';
+import { failure, forbiddenAddressReason, requireChromium, startFixtureSite, testBrowserPool, testConfig, testContext, testDocument, testJob } from '../../../core/testing.ts';
+import type { AddressPolicy, FixtureSite } from '../../../core/testing.ts';
 import { browserFetcher } from './browser.ts';
 import { navigationFailure } from './navigate.ts';
 

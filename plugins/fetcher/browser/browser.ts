@@ -7,13 +7,8 @@
  */
 import type { BrowserContextOptions } from 'playwright-core';
 import { z } from 'zod';
-import type { Job } from '../../../core/job.ts';
-import { browserNeeds } from '../../../core/model/request.ts';
-import { definePlugin } from '../../../core/plugin.ts';
-import { configInvalid } from '../../../core/errors.ts';
-import { fetchProxy } from '../../../core/fetch-attempts.ts';
-import { Tokens } from '../../../core/tokens.ts';
-import { DEFAULT_MAX_SCREENSHOT_HEIGHT } from '../../../core/browser/screenshot.ts';
+import { browserNeeds, configInvalid, DEFAULT_MAX_SCREENSHOT_HEIGHT, definePlugin, fetchProxy, Tokens } from '../../../core/kit.ts';
+import type { Job } from '../../../core/kit.ts';
 import { detectAppShell } from './app-shell.ts';
 import { PLUGIN_ID, renderInto } from './render.ts';
 import { browserApi } from './openapi.ts';

@@ -5,8 +5,8 @@
  * (the proxy answers those with a 403/502 or a failed tunnel, which alone would say nothing).
  */
 import type { Page, Response } from 'playwright-core';
-import { fetchFailed, TrawlError } from '../../../core/errors.ts';
-import type { BrowserRequestFailure } from '../../../core/services.ts';
+import { fetchFailed, TrawlError } from '../../../core/kit.ts';
+import type { BrowserRequestFailure } from '../../../core/kit.ts';
 
 const NET_REASONS: Record<string, (host: string) => string> = {
   ERR_CONNECTION_REFUSED: () => 'connection refused',

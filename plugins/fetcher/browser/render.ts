@@ -5,15 +5,8 @@
  * document.html parses it like any fetched page and every format works on rendered pages.
  */
 import type { Page, Response } from 'playwright-core';
-import type { PageDocument } from '../../../core/document.ts';
-import type { FetchedResponse } from '../../../core/net/response.ts';
-import { fetchFailed } from '../../../core/errors.ts';
-import { decodeText } from '../../../core/net/charset.ts';
-import { isTextual, mediaTypeOf } from '../../../core/net/http-support.ts';
-import type { BrowserSession } from '../../../core/services.ts';
-import type { ActionCatalog } from '../../../core/plugin.ts';
-import { takeScreenshot, toBase64 } from '../../../core/browser/screenshot.ts';
-import { SCREENSHOT } from '../../../core/data-bag.ts';
+import { decodeText, fetchFailed, isTextual, mediaTypeOf, SCREENSHOT, takeScreenshot, toBase64 } from '../../../core/kit.ts';
+import type { ActionCatalog, BrowserSession, FetchedResponse, PageDocument } from '../../../core/kit.ts';
 import { runActions } from './actions.ts';
 import { assertDelivered, navigate } from './navigate.ts';
 import { trackNetwork, type SettleOptions } from './settle.ts';

@@ -1,11 +1,9 @@
 // The http fetcher plugin end to end against a local fixture site, through the real HTTP client.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import pino from 'pino';
-import { Tokens } from '../../../core/tokens.ts';
-import { TrawlError } from '../../../core/errors.ts';
-import { createHttpClient } from '../../../core/net/http-client.ts';
-import { startFixtureSite, type FixtureSite } from '../../../test/helpers/fixture-site.ts';
-import { testConfig, testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { Tokens, TrawlError } from '../../../core/kit.ts';
+import { createHttpClient, startFixtureSite, testConfig, testContext, testDocument } from '../../../core/testing.ts';
+import type { FixtureSite } from '../../../core/testing.ts';
 import { httpFetcher } from './http.ts';
 
 let site: FixtureSite;

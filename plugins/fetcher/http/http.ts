@@ -4,9 +4,7 @@
  * browser fetcher, listed before it, claims the jobs that need rendering or actions.
  */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
-import { fetchProxy } from '../../../core/fetch-attempts.ts';
+import { definePlugin, fetchProxy, Tokens } from '../../../core/kit.ts';
 
 const PLUGIN_ID = 'fetcher.http';
 

@@ -1,7 +1,7 @@
 // attributes format: validation (400s), values from the page as served, URL resolution, the cap.
 import { describe, expect, test } from 'bun:test';
-import { testContext, testDocument, testJob } from '../../../test/helpers/plugin-context.ts';
-import { parseHtmlFragment } from '../../../core/dom.ts';
+import { parseHtmlFragment } from '../../../core/kit.ts';
+import { snakeFieldName, testContext, testDocument, testJob } from '../../../core/testing.ts';
 import { htmlStages } from '../../../test/helpers/html-page.ts';
 import { attributesFormat, attributeValue, collectAttributes, MAX_VALUES_PER_SELECTOR } from './attributes.ts';
 
@@ -13,21 +13,19 @@ const PAGE = `<!doctype html><html><head><base href="https://shop.example/catalo
 </body></html>`;
 
 const handler = () => attributesFormat.setup({}, testContext());
-/** Names fields the way a snake_case wire format would: messages use the caller's names. */
-const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 describe('validate', () => {
   test('the format without attribute_selectors, or with an empty list, is refused', async () => {
     const h = await handler();
-    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'] }), snake)).toBe('Format "attributes" requires attribute_selectors: a list of {selector, attribute}');
+    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'] }), snakeFieldName)).toBe('Format "attributes" requires attribute_selectors: a list of {selector, attribute}');
     expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [] }), (p) => p)).toContain('requires attributeSelectors');
   });
 
   test('a selector that does not parse is named with its index', async () => {
     const h = await handler();
     const job = testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [{ selector: 'a', attribute: 'href' }, { selector: 'div[[', attribute: 'id' }] });
-    expect(h.validate!(job, snake)).toBe('Invalid field attribute_selectors[1]: invalid CSS selector "div[["');
-    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [{ selector: '.product > a', attribute: 'href' }] }), snake)).toBeNull();
+    expect(h.validate!(job, snakeFieldName)).toBe('Invalid field attribute_selectors[1]: invalid CSS selector "div[["');
+    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [{ selector: '.product > a', attribute: 'href' }] }), snakeFieldName)).toBeNull();
   });
 });
 

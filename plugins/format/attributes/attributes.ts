@@ -11,14 +11,8 @@
  * for the format without selectors, or with a selector that does not parse, is a 400.
  */
 import { z } from 'zod';
-import { definePlugin, type FieldNamer } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import type { Job } from '../../../core/job.ts';
-import { TrawlError } from '../../../core/errors.ts';
-import { SELECTOR_LIMITS, validateSelectors } from '../../../core/selectors.ts';
-import { absoluteUrl, baseUrlFrom } from '../../../core/net/url.ts';
-import { baseHref } from '../../../core/dom.ts';
-import { absoluteSrcset } from '../../../core/net/srcset.ts';
+import { absoluteSrcset, absoluteUrl, baseHref, baseUrlFrom, definePlugin, SELECTOR_LIMITS, TrawlError, validateSelectors } from '../../../core/kit.ts';
+import type { FieldNamer, Job, PageDocument } from '../../../core/kit.ts';
 import { servedPage } from '../shared/served.ts';
 
 const PLUGIN_ID = 'format.attributes';

@@ -4,11 +4,8 @@
  * stylesheet addresses, the inline CSS, web-font families and social profiles. POST /v1/brand reads
  * a page through this format and makes the profile from it (the brand feature).
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import type { BrandFacts } from '../../../core/model/brand.ts';
-import { absoluteUrl, baseUrlFrom, isHttpUrl } from '../../../core/net/url.ts';
-import { baseHref } from '../../../core/dom.ts';
+import { absoluteUrl, baseHref, baseUrlFrom, definePlugin, isHttpUrl } from '../../../core/kit.ts';
+import type { BrandFacts, PageDocument } from '../../../core/kit.ts';
 import { servedPage } from '../shared/served.ts';
 import { organizationsOf } from '../shared/organization.ts';
 import { socialsByNetwork } from '../shared/socials.ts';

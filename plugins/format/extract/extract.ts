@@ -7,12 +7,8 @@
  * the page leaves `null`, with a warning.
  */
 import { z } from 'zod';
-import { LlmTokens } from '../../../core/llm/tokens.ts';
-import { EXTRACT_MAX_PROMPT_CHARS } from '../../../core/llm/extract/request.ts';
-import type { ExtractService } from '../../../core/llm/extract/service.ts';
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import { asTrawlError } from '../../../core/errors.ts';
+import { asTrawlError, definePlugin, EXTRACT_MAX_PROMPT_CHARS, LlmTokens } from '../../../core/kit.ts';
+import type { ExtractService, PageDocument } from '../../../core/kit.ts';
 import { createTurndown, pageTextForModel } from '../shared/markdown.ts';
 import { lazyService, needsModel } from '../shared/model.ts';
 

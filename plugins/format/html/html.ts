@@ -2,8 +2,8 @@
  * html format: the content as HTML after cleaning, selectors, main content and URL resolution —
  * the intermediate form every other content format is made from (rawHtml is the page as received).
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
+import { definePlugin } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 
 export const htmlFormat = definePlugin({
   kind: 'format',

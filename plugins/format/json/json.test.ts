@@ -1,6 +1,6 @@
 // json format: the structure of `extraction`, and that it agrees with the formats it is built from.
 import { describe, expect, test } from 'bun:test';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 import { jsonFormat, type Extraction } from './json.ts';
 import { renderFormat } from '../../../test/helpers/html-page.ts';
 

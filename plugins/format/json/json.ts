@@ -10,16 +10,13 @@
  * `only_main_content`), where the `links` format lists every link of the whole page.
  */
 import type TurndownService from 'turndown';
-import { definePlugin } from '../../../core/plugin.ts';
-import { baseHref, countWords, textOf } from '../../../core/dom.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import type { Extraction } from '../../../core/model/result.ts';
-import { baseUrlFrom } from '../../../core/net/url.ts';
+import { baseHref, baseUrlFrom, countWords, definePlugin, textOf } from '../../../core/kit.ts';
+import type { Extraction, PageDocument } from '../../../core/kit.ts';
 import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
 import { collectAssets, type Asset } from '../shared/assets.ts';
 import { pageLinks, type PageLink } from '../shared/links.ts';
 
-export type { Extraction } from '../../../core/model/result.ts';
+export type { Extraction } from '../../../core/kit.ts';
 
 export function buildExtraction(doc: PageDocument, service: TurndownService): Extraction {
   const root = doc.root;

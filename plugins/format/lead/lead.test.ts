@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { parseHtmlDocument } from '../../../core/dom.ts';
+import { parseHtmlDocument } from '../../../core/kit.ts';
 import { decodeCfEmail, defaultCountry, findEmails, findPhones, pageText } from './contacts.ts';
 import { likelyPages } from './pages.ts';
 

@@ -6,13 +6,10 @@
  * header logo, the first `<address>`, and links to the site's about, contact, imprint and team
  * pages. POST /v1/lead reads a site through this format, page by page, and merges the pages.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import { baseUrlFrom } from '../../../core/net/url.ts';
-import { baseHref } from '../../../core/dom.ts';
+import { baseHref, baseUrlFrom, definePlugin } from '../../../core/kit.ts';
+import type { LeadFacts, PageDocument } from '../../../core/kit.ts';
 import { servedPage } from '../shared/served.ts';
 import { organizationsOf } from '../shared/organization.ts';
-import type { LeadFacts } from '../../../core/model/organization.ts';
 import { socialsByNetwork } from '../shared/socials.ts';
 import { pageLogos } from '../shared/logos.ts';
 import { likelyPages } from './pages.ts';

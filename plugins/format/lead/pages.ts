@@ -3,8 +3,8 @@
  * links: about, contact, imprint (the legal notice many countries require, with address and
  * register) and team pages, by path and link text in the languages sites are commonly written in.
  */
-import { parseHttpUrl } from '../../../core/net/url.ts';
-import type { LeadPageKind } from '../../../core/model/organization.ts';
+import { parseHttpUrl } from '../../../core/kit.ts';
+import type { LeadPageKind } from '../../../core/kit.ts';
 
 
 // A whole path segment or link text (words joined by dashes) names the page; a blog post about the team does not.

@@ -1,7 +1,7 @@
 // Links format: whole-page scope, absolute http(s) hrefs, deduplication.
 import { describe, expect, test } from 'bun:test';
-import { parseHtmlDocument } from '../../../core/dom.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { parseHtmlDocument } from '../../../core/kit.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 import { linksFormat } from './links.ts';
 import { isSamePageJump, linkText, pageLinks } from '../shared/links.ts';
 

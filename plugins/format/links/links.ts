@@ -9,11 +9,8 @@
  * other schemes are dropped; each href+text pair appears once (../shared/links.ts, which the json
  * format uses too).
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import { dataKey } from '../../../core/data-bag.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import { baseUrlFrom } from '../../../core/net/url.ts';
-import { baseHref } from '../../../core/dom.ts';
+import { baseHref, baseUrlFrom, dataKey, definePlugin } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 import { pageLinks, type PageLink } from '../shared/links.ts';
 
 export const linksFormat = definePlugin({

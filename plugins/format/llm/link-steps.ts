@@ -4,7 +4,7 @@
  * A URL in the middle of a sentence costs a dozen tokens and splits the sentence for the model.
  */
 import { mapProse } from './prose.ts';
-import { withoutHash } from '../../../core/net/url.ts';
+import { withoutHash } from '../../../core/kit.ts';
 
 export interface LlmLink {
   text: string;

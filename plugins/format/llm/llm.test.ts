@@ -1,6 +1,6 @@
 // llm format: header, content and links section of a realistic page, and the step list itself.
 import { describe, expect, test } from 'bun:test';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 import { htmlPage, renderFormat } from '../../../test/helpers/html-page.ts';
 import { LLM_STEPS, llmFormat, llmFromMarkdown, renderLlm } from './llm.ts';
 

@@ -15,8 +15,8 @@
  *
  * `bun run bench llm-tokens` measures the whole pipeline and each step on the dev set.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
+import { definePlugin } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
 import { dedupeLinks, extractLinks, linksSection, shortenLinks, type LlmLink } from './link-steps.ts';
 import {

@@ -1,10 +1,9 @@
 // Markdown format: fixture pages end to end, GFM tables, clean-output rules and assets.
 import { describe, expect, test } from 'bun:test';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseHtmlFragment } from '../../../core/dom.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { parseHtmlFragment } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
+import { fixtureCases, testContext, testDocument } from '../../../core/testing.ts';
 import { htmlPage } from '../../../test/helpers/html-page.ts';
 import { ASSETS_KEY, markdownFormat } from './markdown.ts';
 import { contentMarkdown, convertibleRoot, createTurndown, elementToMarkdown } from '../shared/markdown.ts';
@@ -22,24 +21,19 @@ async function renderPage(html: string, url: string): Promise<{ doc: PageDocumen
   return { doc, markdown };
 }
 
-/** Expected output lives next to the input; `UPDATE=1 bun test` rewrites it for review as a diff. */
-function expectFixture(name: string, actual: string): void {
-  const path = join(import.meta.dir, 'fixtures', name, 'expected.md');
-  if (process.env.UPDATE === '1') writeFileSync(path, `${actual}\n`);
-  expect(actual).toBe(readFileSync(path, 'utf8').replace(/\n$/, ''));
-}
-
-const input = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name, 'input.html'), 'utf8');
+/** Each fixture folder holds a page and its expected markdown (`UPDATE=1 bun test` rewrites that, for review as a diff). */
+const fixtures = new Map(fixtureCases(join(import.meta.dir, 'fixtures'), { input: 'input.html', expected: 'expected.md' }).map((c) => [c.name, c]));
+const fixture = (name: string) => fixtures.get(name)!;
 
 describe('fixture pages', () => {
   test('docs page: headings, table, fenced code with languages, lists, images', async () => {
-    const { markdown } = await renderPage(input('docs-page'), 'https://trawl.example/docs/config/');
-    expectFixture('docs-page', markdown);
+    const { markdown } = await renderPage(fixture('docs-page').input, 'https://trawl.example/docs/config/');
+    fixture('docs-page').expect(markdown);
   });
 
   test('news article: lazy image, figure, quote, javascript link and empty link dropped; assets collected', async () => {
-    const { doc, markdown } = await renderPage(input('news-article'), 'https://riverside-gazette.example/news/cycle-lanes');
-    expectFixture('news-article', markdown);
+    const { doc, markdown } = await renderPage(fixture('news-article').input, 'https://riverside-gazette.example/news/cycle-lanes');
+    fixture('news-article').expect(markdown);
     expect(doc.data.get(ASSETS_KEY)).toEqual([
       { type: 'image', url: 'https://riverside-gazette.example/media/mill-road.jpg', alt: 'Mill Road at rush hour' },
       { type: 'video', url: 'https://riverside-gazette.example/media/clip.mp4' },

@@ -2,13 +2,10 @@
  * Markdown format: the content root as markdown (the conversion every format shares lives in
  * ../shared/markdown.ts); also publishes the content's assets.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import { baseUrlFrom } from '../../../core/net/url.ts';
-import { baseHref } from '../../../core/dom.ts';
+import { baseHref, baseUrlFrom, dataKey, definePlugin } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
 import { collectAssets, type Asset } from '../shared/assets.ts';
-import { dataKey } from '../../../core/data-bag.ts';
 
 /** The content's media, published for whoever reads the document after rendering. */
 export const ASSETS_KEY = dataKey<Asset[]>('format.markdown.assets');

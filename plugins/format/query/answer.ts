@@ -4,9 +4,8 @@
  * fits the model's context, else the best passages — as JSON `{answer, found}`, checked by the
  * LLM service. Without a configured model the extractive answer stands.
  */
-import type { PageDocument } from '../../../core/document.ts';
-import { checkedSchema } from '../../../core/llm/schema.ts';
-import type { LlmService } from '../../../core/llm/service.ts';
+import { checkedSchema } from '../../../core/kit.ts';
+import type { LlmService, PageDocument } from '../../../core/kit.ts';
 import type { Passage } from './passages.ts';
 
 export interface QueryOutput {

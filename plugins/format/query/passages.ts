@@ -5,7 +5,7 @@
  * for the kind of question (where → address, street…). Deterministic: ties go to the earlier passage.
  */
 import MiniSearch from 'minisearch';
-import { sentencesOf, termsOf } from '../../../core/sentences.ts';
+import { sentencesOf, termsOf } from '../../../core/kit.ts';
 
 export interface Passage {
   text: string;

@@ -4,8 +4,7 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { htmlPage } from '../../../test/helpers/html-page.ts';
-import { testContext } from '../../../test/helpers/plugin-context.ts';
-import { v1Field } from '../../../server/wire/v1/names.ts';
+import { snakeFieldName, testContext } from '../../../core/testing.ts';
 import { bestPassages } from './passages.ts';
 import type { QueryOutput } from './answer.ts';
 import { queryFormat } from './query.ts';
@@ -57,7 +56,7 @@ describe('query format without a model', () => {
   test('the format needs `query`', async () => {
     const handler = await queryFormat.setup(queryFormat.options!.parse({}), testContext());
     const doc = await htmlPage('<p>x</p>', { url: 'https://example.com/', formats: ['query'] });
-    expect(handler.validate!(doc.job, v1Field)).toBe('Format "query" needs query: the question to answer from the page');
+    expect(handler.validate!(doc.job, snakeFieldName)).toBe('Format "query" needs query: the question to answer from the page');
   });
 
   test('passages are deterministic and stay within one block, under their heading', () => {

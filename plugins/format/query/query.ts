@@ -6,11 +6,8 @@
  * method: "extractive" | "llm", passages: [{text, score}]}`.
  */
 import { z } from 'zod';
-import { textOf } from '../../../core/dom.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import type { LlmService } from '../../../core/llm/service.ts';
-import { LlmTokens } from '../../../core/llm/tokens.ts';
-import { definePlugin } from '../../../core/plugin.ts';
+import { definePlugin, LlmTokens, textOf } from '../../../core/kit.ts';
+import type { LlmService, PageDocument } from '../../../core/kit.ts';
 import type { QueryOutput } from './answer.ts';
 import { bestPassages } from './passages.ts';
 

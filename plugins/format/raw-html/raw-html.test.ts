@@ -1,6 +1,6 @@
 // rawHtml format: the response as received.
 import { expect, test } from 'bun:test';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 import { rawHtmlFormat } from './raw-html.ts';
 import { htmlStages } from '../../../test/helpers/html-page.ts';
 

@@ -3,9 +3,8 @@
  * selectors or extraction. A binary document (PDF, DOCX …) has no HTML of its own; it gets
  * the HTML Trawl built from it, with a warning saying so.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import { responseText } from '../../../core/response-text.ts';
+import { definePlugin, responseText } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 
 const PLUGIN_ID = 'format.raw-html';
 

@@ -1,8 +1,7 @@
 // The screenshot format hands out the PNG the browser fetcher took, and refuses when there is none.
 import { expect, test } from 'bun:test';
-import { TrawlError } from '../../../core/errors.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
-import { SCREENSHOT } from '../../../core/data-bag.ts';
+import { SCREENSHOT, TrawlError } from '../../../core/kit.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 import { screenshotFormat } from './screenshot.ts';
 
 const format = screenshotFormat.setup({}, testContext()) as Awaited<ReturnType<typeof screenshotFormat.setup>>;

@@ -2,9 +2,7 @@
  * The `screenshot` format: the full-page PNG (base64) the browser fetcher took of the rendered
  * page after its actions. Asking for this format makes the browser fetcher take the job.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import { TrawlError } from '../../../core/errors.ts';
-import { SCREENSHOT } from '../../../core/data-bag.ts';
+import { definePlugin, SCREENSHOT, TrawlError } from '../../../core/kit.ts';
 
 export const screenshotFormat = definePlugin({
   kind: 'format',

@@ -3,10 +3,8 @@
  * document order without repeats, tracking pixels and tracking parameters left out. The markdown
  * format publishes them in `doc.data` (its ASSETS_KEY); the json format calls `collectAssets` itself.
  */
-import { absoluteUrl, isHttpUrl } from '../../../core/net/url.ts';
+import { absoluteUrl, attr, elementsNamed, isHttpUrl } from '../../../core/kit.ts';
 import { isPixelImage, stripTrackingParams } from './tracking.ts';
-import { attr } from '../../../core/dom.ts';
-import { elementsNamed } from '../../../core/dom-links.ts';
 
 const MEDIA = new Set(['img', 'video', 'audio']);
 

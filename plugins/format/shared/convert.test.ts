@@ -1,7 +1,7 @@
 // turndown's steps run in place (convert.ts): the markdown turndown itself gives, on markup that takes every branch.
 import { expect, test } from 'bun:test';
 import TurndownService from 'turndown';
-import { parseHtmlFragment } from '../../../core/dom.ts';
+import { parseHtmlFragment } from '../../../core/kit.ts';
 import { createTurndown } from './markdown.ts';
 import { turndownInPlace } from './convert.ts';
 

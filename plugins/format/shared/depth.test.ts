@@ -1,6 +1,6 @@
 // Hostile nesting: thousands of levels convert without overflowing turndown's recursion, real pages are untouched.
 import { describe, expect, test } from 'bun:test';
-import { parseHtmlFragment } from '../../../core/dom.ts';
+import { parseHtmlFragment } from '../../../core/kit.ts';
 import { limitDepth, MAX_MARKDOWN_DEPTH } from './depth.ts';
 import { createTurndown, elementToMarkdown } from './markdown.ts';
 

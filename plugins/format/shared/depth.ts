@@ -6,7 +6,7 @@
  * MAX_MARKDOWN_DEPTH is flattened to its paragraphs of text: the words survive, the markup
  * below that depth (links, images, emphasis) does not.
  */
-import { textOf } from '../../../core/dom.ts';
+import { textOf } from '../../../core/kit.ts';
 
 export const MAX_MARKDOWN_DEPTH = 128;
 

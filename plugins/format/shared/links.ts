@@ -3,7 +3,7 @@
  * parameters, without jumps within the page, each href+text pair once. Shared by the links and
  * json formats.
  */
-import { absoluteUrl, isHttpUrl, withoutHash } from '../../../core/net/url.ts';
+import { absoluteUrl, isHttpUrl, withoutHash } from '../../../core/kit.ts';
 import { stripTrackingParams } from './tracking.ts';
 
 export interface PageLink {

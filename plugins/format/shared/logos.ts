@@ -3,7 +3,7 @@
  * class, id, alt or file name), and its touch icons. The brand format ranks all of them; the lead
  * format takes the best when structured data names none.
  */
-import { absoluteUrl, isHttpUrl } from '../../../core/net/url.ts';
+import { absoluteUrl, isHttpUrl } from '../../../core/kit.ts';
 
 export interface LogoCandidate {
   url: string;

@@ -5,8 +5,8 @@
  * and a root whose own tag is markup gets a wrapper.
  */
 import TurndownService from 'turndown';
-import type { PageDocument } from '../../../core/document.ts';
-import { dataKey } from '../../../core/data-bag.ts';
+import { dataKey } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 import { contentRules } from './rules.ts';
 import { tableRules } from './tables.ts';
 import { tidyMarkdown } from './tidy.ts';

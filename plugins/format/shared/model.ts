@@ -4,8 +4,7 @@
  * registered; and the 400 a format that needs a language model gives without one.
  */
 import type { InjectionToken } from 'tsyringe';
-import type { LlmService } from '../../../core/llm/service.ts';
-import type { PluginContext } from '../../../core/plugin.ts';
+import type { LlmService, PluginContext } from '../../../core/kit.ts';
 
 export function lazyService<T>(ctx: PluginContext, token: InjectionToken<T>): () => T | null {
   let service: T | null | undefined;

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { parseHtmlDocument } from '../../../core/dom.ts';
+import { parseHtmlDocument } from '../../../core/kit.ts';
 import { organizationsOf } from './organization.ts';
 
 const ld = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;

@@ -3,10 +3,8 @@
  * organisation type first, microdata items of one second (the lead and brand formats read both
  * before falling back to page text). Values are as the page states them; URLs made absolute.
  */
-import { asArray, dereferencer, isNode, jsonLdNodesOf, ldImageUrl, ldString, typesOf, type JsonLdNode } from '../../../core/json-ld.ts';
-import { itemValue, scopeOf } from '../../../core/microdata.ts';
-import { absoluteUrl } from '../../../core/net/url.ts';
-import type { Organization, PostalAddress } from '../../../core/model/organization.ts';
+import { absoluteUrl, asArray, dereferencer, isNode, itemValue, jsonLdNodesOf, ldImageUrl, ldString, scopeOf, typesOf } from '../../../core/kit.ts';
+import type { JsonLdNode, Organization, PostalAddress } from '../../../core/kit.ts';
 
 const ORGANIZATION_TYPE = /(?:Organization|Corporation|Business|Store|Restaurant|Service|Agency|Company|Institution|Office|Firm|Shop|Hotel|Clinic|Bank|School)$/;
 const GENERIC_TYPES = new Set(['Organization', 'Corporation', 'LocalBusiness', 'OnlineBusiness', 'Company']);

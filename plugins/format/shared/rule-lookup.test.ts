@@ -1,7 +1,7 @@
 // turndown's per-tag rule lookup (rule-lookup.ts): the rule turndown itself would pick, rules added later included.
 import { expect, test } from 'bun:test';
 import TurndownService from 'turndown';
-import { parseHtmlFragment } from '../../../core/dom.ts';
+import { parseHtmlFragment } from '../../../core/kit.ts';
 import { fastRuleLookup } from './rule-lookup.ts';
 
 const convert = (service: TurndownService, html: string) => service.turndown(parseHtmlFragment(html) as HTMLElement);

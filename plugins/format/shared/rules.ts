@@ -6,7 +6,7 @@
  * `input.checked`, which linkedom leaves undefined).
  */
 import type TurndownService from 'turndown';
-import { tagOf } from '../../../core/dom.ts';
+import { tagOf } from '../../../core/kit.ts';
 import { isPixelImage, stripTrackingParams } from './tracking.ts';
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight-(?:source|text))-([\w+#.-]+)/i;

@@ -3,10 +3,8 @@
  * main content remove (attribute values, JSON-LD, `<link>` and `<style>` of the head, navigation
  * and footers) read this instead of `doc.root`.
  */
-import { parseHtmlDocument, type DomDocument } from '../../../core/dom.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import { responseText } from '../../../core/response-text.ts';
-import { SERVED_HTML } from '../../../core/data-bag.ts';
+import { parseHtmlDocument, responseText, SERVED_HTML } from '../../../core/kit.ts';
+import type { DomDocument, PageDocument } from '../../../core/kit.ts';
 
 /** Documents that are not HTML (PDF, DOCX …) offer only the HTML built from them. */
 export function servedPage(doc: PageDocument): DomDocument | null {

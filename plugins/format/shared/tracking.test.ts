@@ -1,6 +1,6 @@
 // Tracking junk: campaign parameters off URLs, tracking pixels out of markdown and assets, in every format that shows URLs.
 import { describe, expect, test } from 'bun:test';
-import { parseHtmlFragment } from '../../../core/dom.ts';
+import { parseHtmlFragment } from '../../../core/kit.ts';
 import { isPixelImage, isTrackingParam, stripTrackingParams } from './tracking.ts';
 import { createTurndown, elementToMarkdown } from './markdown.ts';
 import { collectAssets } from './assets.ts';

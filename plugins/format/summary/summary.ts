@@ -5,11 +5,8 @@
  * it without a model is a 400 before anything is fetched; a model that fails on the page leaves
  * the extractive summary, with a warning.
  */
-import { LlmTokens } from '../../../core/llm/tokens.ts';
-import { extractiveSummary, type SummarizeService } from '../../../core/llm/summarize/service.ts';
-import { SUMMARY_LENGTHS } from '../../../core/llm/summarize/request.ts';
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
+import { definePlugin, extractiveSummary, LlmTokens, SUMMARY_LENGTHS } from '../../../core/kit.ts';
+import type { PageDocument, SummarizeService } from '../../../core/kit.ts';
 import { createTurndown, pageTextForModel } from '../shared/markdown.ts';
 import { lazyService, needsModel } from '../shared/model.ts';
 

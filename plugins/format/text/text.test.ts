@@ -1,6 +1,6 @@
 // Text format.
 import { expect, test } from 'bun:test';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 import { textFormat } from './text.ts';
 
 test('headings and list items on their own lines, paragraphs apart, pre lines kept', async () => {

@@ -2,9 +2,8 @@
  * Text format: the content as plain text, one block per paragraph with a blank line between,
  * headings and list items on their own lines, `<pre>` keeping its line breaks.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import { textOf } from '../../../core/dom.ts';
-import type { PageDocument } from '../../../core/document.ts';
+import { definePlugin, textOf } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 
 export const textFormat = definePlugin({
   kind: 'format',

@@ -4,9 +4,8 @@
  * SDK's requests as to every other. It keeps the last response it saw, because the SDK's errors
  * carry the body but not the headers (Retry-After).
  */
-import { callProvider } from '../../../core/net/provider-http.ts';
-import type { FetchedResponse } from '../../../core/net/response.ts';
-import type { HttpClient } from '../../../core/services.ts';
+import { callProvider } from '../../../core/kit.ts';
+import type { FetchedResponse, HttpClient } from '../../../core/kit.ts';
 
 export interface RecordingFetch {
   fetch: typeof fetch;

@@ -5,7 +5,7 @@
 // a rejected key, an unknown model, 429 RESOURCE_EXHAUSTED with its RetryInfo delay, a blocked
 // prompt, a hang, and models.get for health.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
-import { failure, llmHandler, llmRequest } from '../../../test/helpers/llm-provider.ts';
+import { llmHandler, llmRequest, rejection } from '../../../core/testing.ts';
 import { GEMINI_TEST_KEY, geminiError, geminiRateLimited, startGeminiServer } from '../../../test/servers/gemini.ts';
 import { json } from '../../../test/servers/search-provider.ts';
 import { geminiLlm } from './gemini.ts';
@@ -45,23 +45,23 @@ describe('llm.gemini', () => {
   });
 
   test('a rejected key, an unknown model, a rate limit with its RetryInfo delay, a blocked prompt', async () => {
-    expect((await failure((await handler({ apiKey: 'AIzaWrong' })).complete(llmRequest('x')))).message).toBe('the API key was rejected (HTTP 400: INVALID_ARGUMENT: API key not valid. Please pass a valid API key.)');
-    expect((await failure((await handler({ model: 'gemini-0' })).complete(llmRequest('x')))).message).toStartWith('HTTP 404: NOT_FOUND: models/gemini-0 is not found for API version v1beta');
+    expect((await rejection((await handler({ apiKey: 'AIzaWrong' })).complete(llmRequest('x')))).message).toBe('the API key was rejected (HTTP 400: INVALID_ARGUMENT: API key not valid. Please pass a valid API key.)');
+    expect((await rejection((await handler({ model: 'gemini-0' })).complete(llmRequest('x')))).message).toStartWith('HTTP 404: NOT_FOUND: models/gemini-0 is not found for API version v1beta');
     server.script(geminiRateLimited(3));
-    expect(await failure((await handler()).complete(llmRequest('x')))).toMatchObject({ retryAfterSeconds: 3, message: 'rate limited (HTTP 429: RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.); retry after 3 s' });
+    expect(await rejection((await handler()).complete(llmRequest('x')))).toMatchObject({ retryAfterSeconds: 3, message: 'rate limited (HTTP 429: RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.); retry after 3 s' });
     server.script(() => json({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 }, modelVersion: 'gemini-2.5-flash' }));
-    expect((await failure((await handler()).complete(llmRequest('x')))).message).toBe('the prompt was blocked (PROHIBITED_CONTENT)');
+    expect((await rejection((await handler()).complete(llmRequest('x')))).message).toBe('the prompt was blocked (PROHIBITED_CONTENT)');
   });
 
   test('a schema the API refuses (400 INVALID_ARGUMENT) is an error in its words', async () => {
     server.script(() => geminiError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received. Unknown name "patternProperties" at \'generation_config.response_json_schema\': Cannot find field.'));
-    expect((await failure((await handler()).complete(llmRequest('x', { schema })))).message)
+    expect((await rejection((await handler()).complete(llmRequest('x', { schema })))).message)
       .toBe('HTTP 400: INVALID_ARGUMENT: Invalid JSON payload received. Unknown name "patternProperties" at \'generation_config.response_json_schema\': Cannot find field.');
   });
 
   test('a server that does not answer is a 504 after the time limit', async () => {
     server.script(() => new Promise<Response>(() => {}));
-    const error = await failure((await handler({ timeoutMs: 1000 })).complete(llmRequest('x')));
+    const error = await rejection((await handler({ timeoutMs: 1000 })).complete(llmRequest('x')));
     expect([error.code, error.status]).toEqual(['gateway_timeout', 504]);
   });
 

@@ -8,11 +8,8 @@
  */
 import { z } from 'zod';
 import type { Content, GenerateContentResponse } from '@google/genai';
-import type { FetchedResponse } from '../../../core/net/response.ts';
-import { TrawlError } from '../../../core/errors.ts';
-import { detail, endpointOf, errorJson, providerError, retryAfterSeconds, statusError } from '../../../core/net/provider-http.ts';
-import { definePlugin, type JsonSchema, type LlmMessage } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
+import { definePlugin, detail, endpointOf, errorJson, providerError, retryAfterSeconds, statusError, Tokens, TrawlError } from '../../../core/kit.ts';
+import type { FetchedResponse, JsonSchema, LlmMessage } from '../../../core/kit.ts';
 import { failedStatus, llmOptions } from '../shared/options.ts';
 import { clientFetch } from './fetch.ts';
 

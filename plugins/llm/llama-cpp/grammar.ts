@@ -7,7 +7,7 @@
  * as `null`). The grammar only shapes the output: the service validates it against the full
  * schema (an integer the grammar allows as `5E-1` is refused there).
  */
-import type { JsonSchema } from '../../../core/plugin.ts';
+import type { JsonSchema } from '../../../core/kit.ts';
 
 const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 const FORMATS = new Set(['date-time', 'time', 'date']);

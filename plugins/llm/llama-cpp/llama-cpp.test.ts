@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkedSchema } from '../../../core/llm/schema.ts';
-import type { LlmService } from '../../../core/llm/service.ts';
-import type { LlmHandler } from '../../../core/plugin.ts';
-import { writeTinyLlama } from '../../../test/helpers/gguf.ts';
-import { failure, llmHandler, llmRequest, llmServiceWith } from '../../../test/helpers/llm-provider.ts';
+import { checkedSchema } from '../../../core/kit.ts';
+import type { LlmHandler, LlmService } from '../../../core/kit.ts';
+import { llmHandler, llmRequest, llmServiceWith, rejection } from '../../../core/testing.ts';
+import { writeTinyLlama } from './tiny-gguf.ts';
 import { llamaCppLlm } from './llama-cpp.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'trawl-gguf-'));
@@ -75,7 +74,7 @@ describe('llm.llama-cpp', () => {
     const complete = handlerOf.complete.bind(handlerOf);
     handlerOf.complete = (request) => { calls.count++; return complete(request); };
     try {
-      const error = await failure(service.generate({ messages: [{ role: 'user', content: 'Code?' }], schema: strict }));
+      const error = await rejection(service.generate({ messages: [{ role: 'user', content: 'Code?' }], schema: strict }));
       expect(error.status).toBe(422);
       expect(error.message).toMatch(/^The model's answer does not match the schema: at \/code: must match pattern "\^Q\{4\}\$" \(llm\.llama-cpp, tiny\.gguf; after one retry\)$/);
       expect(calls.count).toBe(2);
@@ -85,7 +84,7 @@ describe('llm.llama-cpp', () => {
   });
 
   test('an answer cut off at the token limit is retried, then a 422 that says so', async () => {
-    const error = await failure(service.generate({ messages: [{ role: 'user', content: 'x' }], schema: checkedSchema(enforceable, 10_000), maxOutputTokens: 3 }));
+    const error = await rejection(service.generate({ messages: [{ role: 'user', content: 'x' }], schema: checkedSchema(enforceable, 10_000), maxOutputTokens: 3 }));
     expect([error.status, error.message]).toEqual([422, "The model's answer was cut off at the token limit (3 tokens) (llm.llama-cpp, tiny.gguf; after one retry)"]);
   });
 
@@ -102,7 +101,7 @@ describe('llm.llama-cpp', () => {
     const junk = join(dir, 'junk.gguf');
     await Bun.write(junk, 'this is not a model');
     const broken = await llmHandler(llamaCppLlm, { modelPath: junk, threads: 1 });
-    const error = await failure(broken.complete(llmRequest('x')));
+    const error = await rejection(broken.complete(llmRequest('x')));
     expect([error.status, error.message]).toEqual([503, expect.stringMatching(/^the model junk\.gguf could not be loaded: /)]);
     expect(await broken.status(AbortSignal.timeout(1000))).toMatchObject({ status: 'error', runtime: { state: 'failed' } });
   });

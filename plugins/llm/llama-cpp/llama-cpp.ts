@@ -6,8 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { z } from 'zod';
-import { configInvalid } from '../../../core/errors.ts';
-import { definePlugin } from '../../../core/plugin.ts';
+import { configInvalid, definePlugin } from '../../../core/kit.ts';
 import { LocalRuntime } from './runtime.ts';
 
 export const llamaCppLlm = definePlugin({

@@ -10,8 +10,8 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import type { ChatHistoryItem, Llama, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
-import { TrawlError } from '../../../core/errors.ts';
-import type { LlmAnswer, LlmRequest, LlmStatus } from '../../../core/plugin.ts';
+import { TrawlError } from '../../../core/kit.ts';
+import type { LlmAnswer, LlmRequest, LlmStatus } from '../../../core/kit.ts';
 import { grammarSchema } from './grammar.ts';
 
 export interface RuntimeOptions {

@@ -3,7 +3,7 @@
 // `format`, num_ctx and num_predict; `done_reason: length`; a model that is not pulled; a busy
 // server; a hang; and health from /api/version and /api/tags.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
-import { failure, llmHandler, llmRequest } from '../../../test/helpers/llm-provider.ts';
+import { llmHandler, llmRequest, rejection } from '../../../core/testing.ts';
 import { OLLAMA_VERSION, startOllamaServer } from '../../../test/servers/ollama.ts';
 import { json } from '../../../test/servers/search-provider.ts';
 import { ollamaLlm } from './ollama.ts';
@@ -40,20 +40,20 @@ describe('llm.ollama', () => {
   });
 
   test('a model that is not pulled says how to get it; other failures carry Ollama\'s words', async () => {
-    expect((await failure((await handler({ model: 'llama3.2' })).complete(llmRequest('x')))).message)
+    expect((await rejection((await handler({ model: 'llama3.2' })).complete(llmRequest('x')))).message)
       .toBe('model "llama3.2" is not available (HTTP 404: model "llama3.2" not found, try pulling it first); pull it with `ollama pull llama3.2`');
     server.script(() => json({ error: 'server busy, please try again.  maximum pending requests exceeded' }, 503));
-    expect((await failure((await handler()).complete(llmRequest('x')))).message).toBe('HTTP 503: server busy, please try again. maximum pending requests exceeded');
+    expect((await rejection((await handler()).complete(llmRequest('x')))).message).toBe('HTTP 503: server busy, please try again. maximum pending requests exceeded');
   });
 
   test('a format Ollama cannot use (400) is an error in its words', async () => {
     server.script(() => json({ error: 'invalid JSON schema in format' }, 400));
-    expect((await failure((await handler()).complete(llmRequest('x', { schema })))).message).toBe('HTTP 400: invalid JSON schema in format');
+    expect((await rejection((await handler()).complete(llmRequest('x', { schema })))).message).toBe('HTTP 400: invalid JSON schema in format');
   });
 
   test('a server that does not answer is a 504 after the time limit', async () => {
     server.script(() => new Promise<Response>(() => {}));
-    const error = await failure((await handler({ timeoutMs: 1000 })).complete(llmRequest('x')));
+    const error = await rejection((await handler({ timeoutMs: 1000 })).complete(llmRequest('x')));
     expect([error.code, error.status]).toEqual(['gateway_timeout', 504]);
   });
 

@@ -6,9 +6,7 @@
  * (is the model pulled; `llama3.2` is `llama3.2:latest`). Enabled by setting `model`.
  */
 import { z } from 'zod';
-import { callProvider, detail, endpointOf, errorJson, joinUrl, jsonOf, providerError, statusError } from '../../../core/net/provider-http.ts';
-import { definePlugin } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
+import { callProvider, definePlugin, detail, endpointOf, errorJson, joinUrl, jsonOf, providerError, statusError, Tokens } from '../../../core/kit.ts';
 import { failedStatus, llmOptions } from '../shared/options.ts';
 
 interface ChatAnswer {

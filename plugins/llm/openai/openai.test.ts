@@ -5,7 +5,7 @@
 // prose instead of JSON, 429 with Retry-After, an exhausted quota, a rejected key, an unknown
 // model, a refusal, a server that hangs, and the /models health check.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
-import { failure, llmHandler, llmRequest } from '../../../test/helpers/llm-provider.ts';
+import { llmHandler, llmRequest, rejection } from '../../../core/testing.ts';
 import { lastUser } from '../../../test/servers/llm-answers.ts';
 import { OPENAI_TEST_KEY, openaiError, openaiQuotaExceeded, openaiRateLimited, proseAnswer, startOpenAiServer } from '../../../test/servers/openai.ts';
 import { openaiLlm } from './openai.ts';
@@ -83,24 +83,24 @@ describe('llm.openai', () => {
 
   test('429 carries its Retry-After; an exhausted quota does not', async () => {
     server.script(openaiRateLimited(7));
-    expect(await failure((await handler()).complete(llmRequest('x')))).toMatchObject({
+    expect(await rejection((await handler()).complete(llmRequest('x')))).toMatchObject({
       code: 'bad_gateway', retryAfterSeconds: 7, message: 'rate limited (HTTP 429: Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3, Used 3, Requested 1.); retry after 7 s',
     });
     server.script(openaiQuotaExceeded());
-    const quota = await failure((await handler()).complete(llmRequest('x')));
+    const quota = await rejection((await handler()).complete(llmRequest('x')));
     expect([quota.message, quota.retryAfterSeconds]).toEqual(['quota exceeded (HTTP 429: You exceeded your current quota, please check your plan and billing details.)', undefined]);
   });
 
   test('a wrong key, an unknown model and a refusal are errors that say so', async () => {
-    expect((await failure((await handler({ apiKey: 'sk-wrong' })).complete(llmRequest('x')))).message).toStartWith('the API key was rejected (HTTP 401: Incorrect API key provided: sk-wro***.');
-    expect((await failure((await handler({ model: 'gpt-9' })).complete(llmRequest('x')))).message).toBe('HTTP 404: The model `gpt-9` does not exist or you do not have access to it.');
+    expect((await rejection((await handler({ apiKey: 'sk-wrong' })).complete(llmRequest('x')))).message).toStartWith('the API key was rejected (HTTP 401: Incorrect API key provided: sk-wro***.');
+    expect((await rejection((await handler({ model: 'gpt-9' })).complete(llmRequest('x')))).message).toBe('HTTP 404: The model `gpt-9` does not exist or you do not have access to it.');
     server.script(() => Response.json({ id: 'c', object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: "I'm sorry, I can't help with that." }, finish_reason: 'stop' }] }));
-    expect((await failure((await handler()).complete(llmRequest('x')))).message).toBe("the model refused: I'm sorry, I can't help with that.");
+    expect((await rejection((await handler()).complete(llmRequest('x')))).message).toBe("the model refused: I'm sorry, I can't help with that.");
   });
 
   test('a schema the server refuses (400) is an error in its words', async () => {
     server.script(() => openaiError(400, "Invalid schema for response_format 'product': In context=('properties', 'price'), 'minimum' is not permitted.", 'invalid_request_error', null, 'response_format'));
-    expect(await failure((await handler()).complete(llmRequest('x', { schema: product })))).toMatchObject({
+    expect(await rejection((await handler()).complete(llmRequest('x', { schema: product })))).toMatchObject({
       code: 'bad_gateway', status: 502, message: "HTTP 400: Invalid schema for response_format 'product': In context=('properties', 'price'), 'minimum' is not permitted.",
     });
   });
@@ -108,7 +108,7 @@ describe('llm.openai', () => {
   test('a server that does not answer is a 504 after the plugin\'s time limit', async () => {
     server.script(() => new Promise<Response>(() => {}));
     const started = Date.now();
-    const error = await failure((await handler({ timeoutMs: 1000 })).complete(llmRequest('x')));
+    const error = await rejection((await handler({ timeoutMs: 1000 })).complete(llmRequest('x')));
     expect([error.code, error.status, error.message]).toEqual(['gateway_timeout', 504, `no answer from ${new URL(server.url).host} within 1000 ms`]);
     expect(Date.now() - started).toBeLessThan(4000);
   });

@@ -9,10 +9,8 @@
  * not. Health: `GET <baseUrl>/models` lists the model. Enabled by setting `model`.
  */
 import { z } from 'zod';
-import { callProvider, detail, endpointOf, errorJson, joinUrl, jsonOf, providerError, retryAfterSeconds, statusError } from '../../../core/net/provider-http.ts';
-import type { FetchedResponse } from '../../../core/net/response.ts';
-import { definePlugin, type LlmRequest } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
+import { callProvider, definePlugin, detail, endpointOf, errorJson, joinUrl, jsonOf, providerError, retryAfterSeconds, statusError, Tokens } from '../../../core/kit.ts';
+import type { FetchedResponse, LlmRequest } from '../../../core/kit.ts';
 import { failedStatus, llmOptions } from '../shared/options.ts';
 import { strictSchema } from './strict.ts';
 

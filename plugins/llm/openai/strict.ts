@@ -7,7 +7,7 @@
  * out (the service still validates the answer against the original schema). A schema strict mode
  * cannot express (an object of free keys) is sent with `strict: false`.
  */
-import type { JsonSchema } from '../../../core/plugin.ts';
+import type { JsonSchema } from '../../../core/kit.ts';
 
 /** Keywords strict mode accepts (structured outputs guide: supported properties). */
 const KEPT = new Set([

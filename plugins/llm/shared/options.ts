@@ -4,8 +4,8 @@
  * provider that could not be asked.
  */
 import { z } from 'zod';
-import { TrawlError } from '../../../core/errors.ts';
-import type { LlmStatus } from '../../../core/plugin.ts';
+import { TrawlError } from '../../../core/kit.ts';
+import type { LlmStatus } from '../../../core/kit.ts';
 
 export const llmOptions = {
   baseUrl: (official: string) => z.url({ protocol: /^https?$/ }).default(official).describe('Where requests go (a proxy, another compatible server, a local test server); its origin may be on loopback or a private network.'),

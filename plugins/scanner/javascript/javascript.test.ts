@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import type { ScanSource } from '../../../core/plugin.ts';
+import type { ScanSource } from '../../../core/kit.ts';
 import { scanJavaScript } from './javascript.ts';
 
 const source = (text: string): ScanSource => ({ type: 'javascript', text, name: 'app.js', pageUrl: 'https://site.test/' });

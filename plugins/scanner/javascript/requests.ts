@@ -5,7 +5,7 @@
  * so that is what is matched; local names are not trusted.
  */
 import type { AnyNode, Expression, Node, SpreadElement } from 'acorn';
-import type { ScanHit } from '../../../core/plugin.ts';
+import type { ScanHit } from '../../../core/kit.ts';
 import { CLIENT_FUNCTIONS, CLIENT_METHODS, HTTP_METHODS, REQUEST_KEY } from '../shared/patterns.ts';
 
 export interface RequestTarget {

@@ -6,7 +6,8 @@
  * runtime) is left out: its URLs are the library's, not the app's.
  */
 import { z } from 'zod';
-import { definePlugin, type ScanResult, type ScanSource } from '../../../core/plugin.ts';
+import { definePlugin } from '../../../core/kit.ts';
+import type { ScanResult, ScanSource } from '../../../core/kit.ts';
 
 const options = z.strictObject({
   maxSources: z.number().int().positive().default(2000).describe('Original files read from one map at most.'),

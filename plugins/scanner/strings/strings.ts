@@ -7,7 +7,8 @@
  * a string, which is why it comes after the parser scanner.
  */
 import { z } from 'zod';
-import { definePlugin, type ScanHit, type ScanResult, type ScanSource } from '../../../core/plugin.ts';
+import { definePlugin } from '../../../core/kit.ts';
+import type { ScanHit, ScanResult, ScanSource } from '../../../core/kit.ts';
 import { CLIENT_FUNCTIONS, CLIENT_METHODS, HTTP_METHODS, literalLike, placeholder, REQUEST_KEY, requestLike } from '../shared/patterns.ts';
 
 const options = z.strictObject({

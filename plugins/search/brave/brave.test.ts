@@ -3,7 +3,7 @@
 // codes Brave spells its own way, and its documented errors (422 token invalid, 429 with the
 // X-RateLimit-* headers) as errors rather than empty answers.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
-import { providerHandler, rejection, searchQuery, someResults } from '../../../test/helpers/search-provider.ts';
+import { providerHandler, rejection, searchQuery, someResults } from '../../../core/testing.ts';
 import { BRAVE_TEST_KEY, braveQuotaLimited, braveRateLimited, startBraveServer } from '../../../test/servers/brave.ts';
 import { braveResetSeconds, braveSearch } from './brave.ts';
 

@@ -7,8 +7,8 @@
  * QUOTA_LIMITED, saying when it resets in `X-RateLimit-Reset` (seconds per policy window, the
  * exhausted one being the window whose `X-RateLimit-Remaining` is 0). Enabled by setting `apiKey`.
  */
-import { definePlugin, type SearchQuery } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
+import { definePlugin, Tokens } from '../../../core/kit.ts';
+import type { SearchQuery } from '../../../core/kit.ts';
 import { callProvider, detail, errorJson, jsonOf, plainText, providerError, statusError } from '../shared/http.ts';
 import { collectPages, joinUrl, keyedProviderOptions, trackedProvider } from '../shared/provider.ts';
 

@@ -2,7 +2,7 @@
 // through the real plugin and core HTTP client: the form it posts, redirect links decoded, ads left
 // out, regions, and the bot check (CAPTCHA) page reported as an error, never as zero results.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
-import { providerHandler, rejection, searchQuery, someResults } from '../../../test/helpers/search-provider.ts';
+import { providerHandler, rejection, searchQuery, someResults } from '../../../core/testing.ts';
 import { startDuckDuckGoServer } from '../../../test/servers/duckduckgo.ts';
 import { duckduckgoSearch, duckRegion, targetOf } from './duckduckgo.ts';
 

@@ -8,10 +8,8 @@
  * and so is a page with neither results nor DuckDuckGo's "no results" notice. First page only.
  */
 import { z } from 'zod';
-import { parseHtmlDocument, type DomElement } from '../../../core/dom.ts';
-import { definePlugin, type SearchQuery } from '../../../core/plugin.ts';
-import { responseText } from '../../../core/response-text.ts';
-import { Tokens } from '../../../core/tokens.ts';
+import { definePlugin, parseHtmlDocument, responseText, Tokens } from '../../../core/kit.ts';
+import type { DomElement, SearchQuery } from '../../../core/kit.ts';
 import { callProvider, plainText, providerError, statusError } from '../shared/http.ts';
 import { joinUrl, providerOptions, ranked, trackedProvider, type PageHit } from '../shared/provider.ts';
 

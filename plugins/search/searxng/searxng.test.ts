@@ -2,7 +2,7 @@
 // plugin and core HTTP client with the SSRF guard on: parameters, paging, locale, and every way an
 // instance answers without results (JSON disabled, failing engines, the limiter) as an error.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
-import { providerHandler, rejection, searchQuery, someResults } from '../../../test/helpers/search-provider.ts';
+import { providerHandler, rejection, searchQuery, someResults } from '../../../core/testing.ts';
 import { searxngTooManyRequests, startSearxngServer } from '../../../test/servers/searxng.ts';
 import { searxngSearch } from './searxng.ts';
 

@@ -7,8 +7,8 @@
  * with SearXNG's reason: a CAPTCHA, a timeout, a suspension).
  */
 import { z } from 'zod';
-import { definePlugin, type SearchQuery } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
+import { definePlugin, Tokens } from '../../../core/kit.ts';
+import type { SearchQuery } from '../../../core/kit.ts';
 import { callProvider, detail, jsonOf, plainText, providerError, statusError } from '../shared/http.ts';
 import { collectPages, joinUrl, providerOptions, trackedProvider, type PageHit } from '../shared/provider.ts';
 

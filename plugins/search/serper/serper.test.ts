@@ -2,7 +2,7 @@
 // plugin and core HTTP client: key header, JSON body, ranking by Serper's `position`, and its
 // documented errors (403 Unauthorized, 400 Not enough credits, 429) as errors.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
-import { providerHandler, rejection, searchQuery, someResults } from '../../../test/helpers/search-provider.ts';
+import { providerHandler, rejection, searchQuery, someResults } from '../../../core/testing.ts';
 import { SERPER_TEST_KEY, serperNoCredits, serperTooMany, startSerperServer } from '../../../test/servers/serper.ts';
 import { serperSearch } from './serper.ts';
 

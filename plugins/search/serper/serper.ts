@@ -5,8 +5,7 @@
  * balance with 400 "Not enough credits". One request returns up to `num` results (Serper takes up
  * to 100), so no paging. Enabled by setting `apiKey`.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
+import { definePlugin, Tokens } from '../../../core/kit.ts';
 import { callProvider, detail, errorJson, jsonOf, plainText, providerError, statusError } from '../shared/http.ts';
 import { joinUrl, keyedProviderOptions, ranked, trackedProvider } from '../shared/provider.ts';
 

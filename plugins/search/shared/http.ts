@@ -3,9 +3,9 @@
  * the configured-service rule, failures as messages, Retry-After) and snippets with markup turned
  * into plain text.
  */
-import { parseHtmlFragment } from '../../../core/dom.ts';
+import { parseHtmlFragment } from '../../../core/kit.ts';
 
-export { callProvider, DEFAULT_RETRY_AFTER_SECONDS, detail, errorJson, jsonOf, providerError, retryAfterSeconds, statusError } from '../../../core/net/provider-http.ts';
+export { callProvider, DEFAULT_RETRY_AFTER_SECONDS, detail, errorJson, jsonOf, providerError, retryAfterSeconds, statusError } from '../../../core/kit.ts';
 
 /** Text of a snippet that may hold markup (`<strong>`) and entities; bounded before it is parsed. */
 export function plainText(value: unknown, max = 2000): string {

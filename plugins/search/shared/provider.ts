@@ -6,12 +6,11 @@
  * providers that hand out results a page at a time.
  */
 import { z } from 'zod';
-import { normalizeUrl } from '../../../core/net/url.ts';
-import type { SearchAnswer, SearchHandler, SearchHit, SearchQuery, SearchStatus } from '../../../core/plugin.ts';
-import { endpointOf } from '../../../core/net/provider-http.ts';
+import { endpointOf, normalizeUrl } from '../../../core/kit.ts';
+import type { SearchAnswer, SearchHandler, SearchHit, SearchQuery, SearchStatus } from '../../../core/kit.ts';
 import { providerError } from './http.ts';
 
-export { joinUrl } from '../../../core/net/provider-http.ts';
+export { joinUrl } from '../../../core/kit.ts';
 
 /** A Retry-After of days (a monthly quota) still gets the provider asked again within the hour. */
 const MAX_PAUSE_SECONDS = 3600;

@@ -2,7 +2,7 @@
 // plugin and core HTTP client: Bearer key, JSON body with country names, the 20-result cap, the
 // ignored language, and its documented errors (401, 429 with Retry-After, 432).
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
-import { providerHandler, rejection, searchQuery, someResults } from '../../../test/helpers/search-provider.ts';
+import { providerHandler, rejection, searchQuery, someResults } from '../../../core/testing.ts';
 import { startTavilyServer, TAVILY_TEST_KEY, tavilyPlanLimit, tavilyTooMany } from '../../../test/servers/tavily.ts';
 import { tavilySearch } from './tavily.ts';
 

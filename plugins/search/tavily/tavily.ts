@@ -6,8 +6,7 @@
  * Tavily has no language filter: a `lang` is reported as ignored. Errors are `{detail: {error}}`:
  * 401 bad key, 429 too many requests, 432/433 plan or pay-as-you-go limit. Enabled by `apiKey`.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
+import { definePlugin, Tokens } from '../../../core/kit.ts';
 import { callProvider, detail, errorJson, jsonOf, plainText, providerError, statusError } from '../shared/http.ts';
 import { joinUrl, keyedProviderOptions, ranked, trackedProvider } from '../shared/provider.ts';
 

@@ -1,12 +1,10 @@
 // The results sink writes each scrape result where the response-cache lookup finds it.
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import type { ResultStore, Storage } from '../../../core/services.ts';
-import { Tokens } from '../../../core/tokens.ts';
-import { createResultStore, optionsHash } from '../../../core/storage/results.ts';
+import { createResultStore, emptyMetadata, optionsHash, Tokens } from '../../../core/kit.ts';
+import type { ResultStore, ScrapeResult, Storage } from '../../../core/kit.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 import { testDatabases } from '../../../test/helpers/databases.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import { resultsSink } from './results.ts';
-import { emptyMetadata, type ScrapeResult } from '../../../core/model/result.ts';
 
 test('declares itself as the provider of stored results', () => {
   expect(resultsSink).toMatchObject({ kind: 'sink', name: 'results' });

@@ -6,10 +6,7 @@
  * of a page kept, or no cache filled with it.
  */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
-import { optionsHash } from '../../../core/storage/results.ts';
-import { RESULT_ID } from '../../../core/data-bag.ts';
+import { definePlugin, optionsHash, RESULT_ID, Tokens } from '../../../core/kit.ts';
 
 export const resultsSink = definePlugin({
   kind: 'sink',

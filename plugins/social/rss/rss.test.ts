@@ -2,10 +2,9 @@
 // authors from the status links, the cursor, repost/reply prefixes, and kinds without a template.
 import { afterAll, describe, expect, test } from 'bun:test';
 import pino from 'pino';
-import { createHttpClient } from '../../../core/net/http-client.ts';
-import type { SocialFilters, SocialHandler } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
-import { testConfig, testContext } from '../../../test/helpers/plugin-context.ts';
+import { Tokens } from '../../../core/kit.ts';
+import type { SocialFilters, SocialHandler } from '../../../core/kit.ts';
+import { createHttpClient, testConfig, testContext } from '../../../core/testing.ts';
 import { rssSocial } from './rss.ts';
 
 const item = (user: string, id: number, title: string) => `<item><title>${title}</title><link>https://bridge.example/${user}/status/${id}#m</link><pubDate>Tue, 24 Nov 2026 10:00:00 GMT</pubDate></item>`;

@@ -10,11 +10,8 @@
  * No audience export. Enabled by setting `profileUrl`.
  */
 import { z } from 'zod';
-import { TrawlError } from '../../../core/errors.ts';
-import { parseSitemapDocument, sitemapText } from '../../../core/net/feeds.ts';
-import { callProvider, providerError } from '../../../core/net/provider-http.ts';
-import { definePlugin, type SocialPost, type SocialTargetKind } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
+import { callProvider, definePlugin, parseSitemapDocument, providerError, sitemapText, Tokens, TrawlError } from '../../../core/kit.ts';
+import type { SocialPost, SocialTargetKind } from '../../../core/kit.ts';
 
 const MAX_FEED_BYTES = 5 * 1024 * 1024;
 const template = (what: string) => z.url({ protocol: /^https?$/ }).refine((u) => u.includes('{target}'), 'must contain {target}').optional().describe(`Feed URL of ${what}, with {target} where it goes.`);

@@ -1,5 +1,5 @@
 /** The API v2's post and user objects as Trawl's SocialPost and SocialUser. */
-import type { SocialPost, SocialUser } from '../../../core/plugin.ts';
+import type { SocialPost, SocialUser } from '../../../core/kit.ts';
 
 interface ApiTweet {
   id: string;

@@ -7,10 +7,8 @@
  * carries the seconds until `x-rate-limit-reset`, so a check waits for it instead of failing.
  */
 import { TwitterApi, type ITwitterApiClientPlugin } from 'twitter-api-v2';
-import { TrawlError } from '../../../core/errors.ts';
-import { quotaSpent } from '../../../core/kinds/social.ts';
-import { callProvider, detail, errorJson, jsonOf, providerError } from '../../../core/net/provider-http.ts';
-import type { HttpClient } from '../../../core/services.ts';
+import { callProvider, detail, errorJson, jsonOf, providerError, quotaSpent, TrawlError } from '../../../core/kit.ts';
+import type { HttpClient } from '../../../core/kit.ts';
 
 /** Where the library sends requests; replaced by the configured base URL. */
 const LIBRARY_ORIGIN = 'https://api.x.com';

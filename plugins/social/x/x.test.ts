@@ -3,10 +3,9 @@
 // high-water mark, reply threads, server-side filters, audience paging and rate limits.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
 import pino from 'pino';
-import { createHttpClient } from '../../../core/net/http-client.ts';
-import type { SocialFilters, SocialHandler, SocialPostsQuery } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
-import { testConfig, testContext } from '../../../test/helpers/plugin-context.ts';
+import { Tokens } from '../../../core/kit.ts';
+import type { SocialFilters, SocialHandler, SocialPostsQuery } from '../../../core/kit.ts';
+import { createHttpClient, testConfig, testContext } from '../../../core/testing.ts';
 import { startXApiServer, X_TEST_TOKEN } from '../../../test/servers/x-api.ts';
 import { xSocial } from './x.ts';
 

@@ -10,9 +10,8 @@
  * `bearerToken`.
  */
 import { z } from 'zod';
-import { TrawlError } from '../../../core/errors.ts';
-import { definePlugin, type SocialPostsQuery, type SocialUser } from '../../../core/plugin.ts';
-import { Tokens } from '../../../core/tokens.ts';
+import { definePlugin, Tokens, TrawlError } from '../../../core/kit.ts';
+import type { SocialPostsQuery, SocialUser } from '../../../core/kit.ts';
 import { postsOf, type TimelinePage, userOf } from './posts.ts';
 import { transportClient } from './transport.ts';
 

@@ -1,5 +1,5 @@
 /** The video source's OpenAPI contribution (its `api` metadata): the metadata fields it adds and what a watch page becomes. */
-import type { PluginApi } from '../../../core/plugin.ts';
+import type { PluginApi } from '../../../core/kit.ts';
 
 const count = (description: string) => ({ type: 'integer', description });
 const str = (description: string) => ({ type: ['string', 'null'], description });

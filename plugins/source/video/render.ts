@@ -4,7 +4,7 @@
  * a facts list (channel, views, published, duration), the description with its links, and the
  * transcript, one timed line per caption cue, or a note when there is none.
  */
-import { element, escapeHtml, heading, note } from '../../../core/html-builder.ts';
+import { element, escapeHtml, heading, note } from '../../../core/kit.ts';
 import type { VideoInfo } from './player.ts';
 import { clock, type Cue } from './transcript.ts';
 

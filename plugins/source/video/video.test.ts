@@ -3,12 +3,9 @@
 // videos without captions, caption tracks that fail, and unavailable videos.
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
 import pino from 'pino';
-import { Tokens } from '../../../core/tokens.ts';
-import { TrawlError } from '../../../core/errors.ts';
-import { createHttpClient } from '../../../core/net/http-client.ts';
-import { textOf } from '../../../core/dom.ts';
-import { startFixtureSite, type FixtureSite } from '../../../test/helpers/fixture-site.ts';
-import { testConfig, testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { textOf, Tokens, TrawlError } from '../../../core/kit.ts';
+import { createHttpClient, startFixtureSite, testConfig, testContext, testDocument } from '../../../core/testing.ts';
+import type { FixtureSite } from '../../../core/testing.ts';
 import { htmlStages } from '../../../test/helpers/html-page.ts';
 import { videoIdOf, videoSource } from './video.ts';
 import { assignedObject, pageLanguage } from './player.ts';

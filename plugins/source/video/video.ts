@@ -8,13 +8,8 @@
  * bootstraps a session from several endpoints and calls the global fetch, bypassing the guard.
  */
 import { z } from 'zod';
-import { fetchProxy } from '../../../core/fetch-attempts.ts';
-import { definePlugin } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import { TrawlError } from '../../../core/errors.ts';
-import type { HttpClient } from '../../../core/services.ts';
-import { Tokens } from '../../../core/tokens.ts';
-import { responseText } from '../../../core/response-text.ts';
+import { definePlugin, fetchProxy, responseText, Tokens, TrawlError } from '../../../core/kit.ts';
+import type { HttpClient, PageDocument } from '../../../core/kit.ts';
 import { assignedObject, pageLanguage, videoInfo, type VideoInfo } from './player.ts';
 import { chooseTrack, parseCaptions } from './transcript.ts';
 import { renderVideoPage, type Transcript } from './render.ts';

@@ -2,8 +2,8 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseHtmlDocument, textOf } from '../../../core/dom.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { parseHtmlDocument, textOf } from '../../../core/kit.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 import { cleanContent, cleanTransform } from './clean.ts';
 import { isJavaScriptNotice, isNoticeBlock, isTrackingPixel } from './noscript.ts';
 import { isDecorativeAriaHidden, isInlineHidden } from './visibility.ts';

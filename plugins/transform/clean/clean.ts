@@ -6,10 +6,8 @@
  * `iframe`/`frame`/`object`/`embed` go too: their documents are not fetched, so all that is left
  * is fallback text ("your browser does not support iframes") or ad and tag-manager frames.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import { attr, tagOf } from '../../../core/dom.ts';
-import { SHOW_COMMENT, SHOW_ELEMENT, walkNodes } from '../../../core/dom-links.ts';
-import type { PageDocument } from '../../../core/document.ts';
+import { attr, definePlugin, SHOW_COMMENT, SHOW_ELEMENT, tagOf, walkNodes } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 import { removeInvisible, replaceSvgs } from './visibility.ts';
 import { expandNoscript, resolveNoscripts } from './noscript.ts';
 

@@ -6,7 +6,7 @@
  * except such notes (alone or as one block among real text); images are kept unless they are
  * pixels or duplicate a lazy image next to them.
  */
-import { countWords, parseHtmlChildren } from '../../../core/dom.ts';
+import { countWords, parseHtmlChildren } from '../../../core/kit.ts';
 import { hasLazySource, isPlaceholderSrc } from '../shared/lazy.ts';
 
 /** Phrasings that ask the reader to turn JavaScript on, not ones that merely talk about it. */

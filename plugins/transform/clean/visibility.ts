@@ -3,7 +3,7 @@
  * `visibility:hidden`, and `aria-hidden` decoration. Kept apart from the clean plugin so each
  * rule is testable on its own.
  */
-import { countWords } from '../../../core/dom.ts';
+import { countWords } from '../../../core/kit.ts';
 
 const INLINE_HIDDEN = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!\s*important\s*)?(?=;|$)/i;
 

@@ -7,7 +7,7 @@
  * headings, a loose cascade pass, a description standing in and, with only_main_content off, the
  * boilerplate around the content lower it.
  */
-import type { PageType } from '../../../core/model/result.ts';
+import type { PageType } from '../../../core/kit.ts';
 import type { PageSignals } from './signals.ts';
 
 const W = {

@@ -2,9 +2,8 @@
  * Writes the page type and content confidence into the page's metadata, and documents both fields
  * (the plugin's `metadataProperties`, which feed the OpenAPI of every wire format that shows them).
  */
-import type { PageDocument } from '../../../core/document.ts';
-import { dataKey } from '../../../core/data-bag.ts';
-import { PAGE_TYPES } from '../../../core/model/result.ts';
+import { dataKey, PAGE_TYPES } from '../../../core/kit.ts';
+import type { PageDocument } from '../../../core/kit.ts';
 import { contentConfidence } from './confidence.ts';
 import type { PageHints } from './hints.ts';
 import { pageType } from './page-type.ts';

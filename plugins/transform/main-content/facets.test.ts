@@ -7,7 +7,7 @@ test('sort, filter and count labels of a listing are controls; a product name is
 });
 
 test('a collection keeps its products and loses its facet panel, sort menu and count', async () => {
-  const { parseHtmlDocument } = await import('../../../core/dom.ts');
+  const { parseHtmlDocument } = await import('../../../core/kit.ts');
   const { extractMainContent } = await import('./main-content.ts');
   const card = (i: number) => `<li class="grid__item"><a href="/p/${i}"><img src="/i/${i}.jpg"></a><h3><a href="/p/${i}">Hand-thrown stoneware mug number ${i}</a></h3><p>A glazed stoneware mug, made by hand in a small studio, holds 350 ml.</p><span>$${20 + i}.00</span></li>`;
   const html = `<html><head><title>Mugs</title></head><body><header><a href="/">Shop</a></header><main>

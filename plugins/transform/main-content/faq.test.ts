@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { textOf } from '../../../core/dom.ts';
+import { textOf } from '../../../core/kit.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const para = (words: string, n = 3) => Array.from({ length: n }, (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose.</p>`).join('\n');

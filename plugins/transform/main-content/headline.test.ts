@@ -1,6 +1,6 @@
 // The page's headline stays at the top of its main content, wherever the page puts its <h1>.
 import { describe, expect, test } from 'bun:test';
-import { textOf } from '../../../core/dom.ts';
+import { textOf } from '../../../core/kit.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const extract = (html: string, url = 'https://example.org/page') => textOf(mainContentOf(html, { url }));

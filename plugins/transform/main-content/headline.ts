@@ -7,7 +7,7 @@
  * logo's `<h1>` is not taken for a title that merely ends with the site's name) and, when the
  * content does not already hold it, put back as its first heading.
  */
-import { elementsNamed } from '../../../core/dom-links.ts';
+import { elementsNamed } from '../../../core/kit.ts';
 import { wordsOf } from './metalines.ts';
 
 const CANDIDATES = new Set(['h1', 'h2']);

@@ -4,7 +4,7 @@
  * document plugin) and its URL. The page
  * type (page-type.ts) weighs these against what the extraction found.
  */
-import type { Metadata } from '../../../core/model/result.ts';
+import type { Metadata } from '../../../core/kit.ts';
 import { attr } from './walk.ts';
 
 export interface PageHints {

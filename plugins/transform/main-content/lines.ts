@@ -4,7 +4,7 @@
  * carry it: a classic page's table cell holds a byline, a date and the article's paragraphs as
  * runs of text between `<br>`s, a modern one a `<p>` each. Lines are what edges.ts reads and removes.
  */
-import { elementsNamed } from '../../../core/dom-links.ts';
+import { elementsNamed } from '../../../core/kit.ts';
 import { BLOCK } from './tags.ts';
 import { ELEMENT, TEXT, tagOf, visibleLength } from './walk.ts';
 

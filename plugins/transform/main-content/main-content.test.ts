@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { textOf } from '../../../core/dom.ts';
-import { PageDocument } from '../../../core/document.ts';
-import { createJob } from '../../../core/job.ts';
+import { PageDocument, textOf } from '../../../core/kit.ts';
+import { createJob } from '../../../core/testing.ts';
 import { extractMainContent, mainContentTransform } from './main-content.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 

@@ -6,7 +6,7 @@
  * description, page-type hints). `extractMainContent` is the pure entry point.
  */
 import { z } from 'zod';
-import { definePlugin } from '../../../core/plugin.ts';
+import { definePlugin, SCHEMA_TYPES } from '../../../core/kit.ts';
 import { isArticlePage } from './article.ts';
 import { isForumPage, isForumUrl, threadComments } from './forum.ts';
 import { findThread } from './posts.ts';
@@ -24,7 +24,6 @@ import { findHeadline, keepHeadline } from './headline.ts';
 import { extractionSignals, pageSignals, type PageSignals } from './signals.ts';
 import { describePage, PAGE_METADATA } from './describe.ts';
 import { pageHints } from './hints.ts';
-import { SCHEMA_TYPES } from '../../../core/data-bag.ts';
 
 /** Results shorter than this (visible characters) fall back to the page description. */
 const TINY_TEXT = 100;

@@ -6,7 +6,7 @@
  * ("« Older post | Main | Newer post »"), copyright lines, and the headline repeated above the body.
  * edges.ts reads them only around the body: the same words inside the text are the text.
  */
-import { isDateOnly } from '../../../core/date-words.ts';
+import { isDateOnly } from '../../../core/kit.ts';
 
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 /** A date or a time written out somewhere in the line. */

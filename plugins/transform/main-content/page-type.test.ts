@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import type { PageType } from '../../../core/model/result.ts';
-import type { TransformHandler } from '../../../core/plugin.ts';
+import type { PageType, TransformHandler } from '../../../core/kit.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 import { htmlPage } from '../../../test/helpers/html-page.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
 import { mainContentTransform } from './main-content.ts';
 
 const prose = (topic: string, n: number) =>

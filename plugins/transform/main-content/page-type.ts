@@ -7,7 +7,7 @@
  * else it shows, and a page with next to no content is `other`. Weights were set on the dev set
  * (bench/extraction-calibration.ts reports the accuracy).
  */
-import type { PageType } from '../../../core/model/result.ts';
+import type { PageType } from '../../../core/kit.ts';
 import type { PageHints } from './hints.ts';
 import type { PageSignals } from './signals.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { textOf } from '../../../core/dom.ts';
+import { textOf } from '../../../core/kit.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const extract = (html: string) => textOf(mainContentOf(html, { url: 'https://forum.example.org/viewtopic.php?t=7' }));

@@ -12,7 +12,7 @@ import { looksLikeProduct } from './product.ts';
 import { hiddenToKeep, textLength } from './rescue.ts';
 import { looksLikeArticle } from './article.ts';
 import { JUNK } from './tags.ts';
-import { attrsOf } from '../../../core/dom-links.ts';
+import { attrsOf } from '../../../core/kit.ts';
 import { attr, walkBelow, removeNode, tagOf, unwrap, visibleLength } from './walk.ts';
 
 export interface ScanInfo {

@@ -1,6 +1,6 @@
 // Product page recognition: structured data, or a buy control inside a box that sells something.
 import { expect, test } from 'bun:test';
-import { parseHtmlDocument, textOf } from '../../../core/dom.ts';
+import { parseHtmlDocument, textOf } from '../../../core/kit.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 import { looksLikeProduct } from './product.ts';
 

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { textOf } from '../../../core/dom.ts';
+import { textOf } from '../../../core/kit.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const DATASET = process.env.TRAWL_MAIN_CONTENT_DATASET ?? resolve(import.meta.dir, '../../../../shared/datasets/main-content');

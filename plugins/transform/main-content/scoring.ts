@@ -3,7 +3,7 @@
  * commas, and a Readability-style content score (each paragraph scores its ancestors with decay).
  */
 import { BLOCK, HEADINGS } from './tags.ts';
-import { walkElementsAndText } from '../../../core/dom-links.ts';
+import { walkElementsAndText } from '../../../core/kit.ts';
 import { isVisible, tagOf } from './walk.ts';
 
 export interface Stats {

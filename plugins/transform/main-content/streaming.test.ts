@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { textOf } from '../../../core/dom.ts';
+import { textOf } from '../../../core/kit.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const prose = (topic: string) => Array.from({ length: 4 }, (_, i) => `<p>${topic} paragraph ${i + 1} reads like an article, with clauses, commas, and enough words to count as real prose.</p>`).join('');

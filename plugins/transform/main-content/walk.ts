@@ -3,9 +3,8 @@
  * stack. They walk with firstChild/nextSibling, which are O(1) on linkedom's linked-list nodes.
  * The node-level helpers the HTML document plugin uses too live in core/dom.ts.
  */
-export { attr, ELEMENT, isVisible, tagOf, TEXT, visibleLength } from '../../../core/dom.ts';
-import { attr, ELEMENT } from '../../../core/dom.ts';
-import { walkElements } from '../../../core/dom-links.ts';
+export { attr, ELEMENT, isVisible, tagOf, TEXT, visibleLength } from '../../../core/kit.ts';
+import { attr, ELEMENT, walkElements } from '../../../core/kit.ts';
 
 /**
  * Calls `visit` on the elements below `root` (not `root` itself) in document order; when it returns

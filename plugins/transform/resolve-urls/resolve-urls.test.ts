@@ -2,8 +2,8 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseHtmlDocument } from '../../../core/dom.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { parseHtmlDocument } from '../../../core/kit.ts';
+import { testContext, testDocument } from '../../../core/testing.ts';
 import { resolveUrlsTransform } from './resolve-urls.ts';
 import { isPlaceholderSrc } from '../shared/lazy.ts';
 

@@ -4,12 +4,8 @@
  * `<base href>`), so formats can emit the content anywhere. Runs last, on whatever the content
  * root has become.
  */
-import { definePlugin } from '../../../core/plugin.ts';
-import { baseHref, attr, tagOf, type DomElement } from '../../../core/dom.ts';
-import { walkElements } from '../../../core/dom-links.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import { absoluteUrl, baseUrlFrom } from '../../../core/net/url.ts';
-import { absoluteSrcset, largestCandidate, parseSrcset } from '../../../core/net/srcset.ts';
+import { absoluteSrcset, absoluteUrl, attr, baseHref, baseUrlFrom, definePlugin, largestCandidate, parseSrcset, tagOf, walkElements } from '../../../core/kit.ts';
+import type { DomElement, PageDocument } from '../../../core/kit.ts';
 import { isPlaceholderSrc, LAZY_SRC_ATTRIBUTES, LAZY_SRCSET_ATTRIBUTES } from '../shared/lazy.ts';
 
 

@@ -1,8 +1,7 @@
 // Selectors transform: exclusion, inclusion in document order, and the 400 for bad selectors.
 import { describe, expect, test } from 'bun:test';
-import { parseHtmlDocument } from '../../../core/dom.ts';
-import { TrawlError } from '../../../core/errors.ts';
-import { testContext, testDocument } from '../../../test/helpers/plugin-context.ts';
+import { parseHtmlDocument, TrawlError } from '../../../core/kit.ts';
+import { snakeFieldName, testContext, testDocument } from '../../../core/testing.ts';
 import { selectorsTransform } from './selectors.ts';
 
 const PAGE = `<!doctype html><html><body>
@@ -91,11 +90,10 @@ describe('invalid selectors', () => {
 
   test('validate refuses bad selectors before anything is fetched, naming the field as the caller does', async () => {
     const handler = await selectorsTransform.setup({}, testContext());
-    const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     const bad = testDocument({ url: 'https://example.com/', excludeSelectors: ['nav'], includeSelectors: ['main', 'div['] }).job;
-    expect(handler.validate!(bad, snake)).toBe('Invalid field include_selectors[1]: invalid CSS selector "div["');
+    expect(handler.validate!(bad, snakeFieldName)).toBe('Invalid field include_selectors[1]: invalid CSS selector "div["');
     expect(handler.validate!(testDocument({ url: 'https://example.com/', excludeSelectors: ['p >'] }).job, (p) => p)).toBe('Invalid field excludeSelectors[0]: invalid CSS selector "p >"');
-    expect(handler.validate!(testDocument({ url: 'https://example.com/', includeSelectors: ['main'] }).job, snake)).toBeNull();
+    expect(handler.validate!(testDocument({ url: 'https://example.com/', includeSelectors: ['main'] }).job, snakeFieldName)).toBeNull();
   });
 
   test('exclude selectors are checked too, and dangling combinators count as invalid', async () => {

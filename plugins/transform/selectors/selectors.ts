@@ -5,12 +5,8 @@
  * is checked before anything is fetched (`validate`), so a typo is a 400 naming the field as the
  * caller's wire format calls it, not a half-edited page.
  */
-import { definePlugin, type FieldNamer } from '../../../core/plugin.ts';
-import type { PageDocument } from '../../../core/document.ts';
-import type { Job } from '../../../core/job.ts';
-import { TrawlError } from '../../../core/errors.ts';
-import { validateSelectors } from '../../../core/selectors.ts';
-import { withinLimitSync } from '../../../core/workers/section.ts';
+import { definePlugin, TrawlError, validateSelectors, withinLimitSync } from '../../../core/kit.ts';
+import type { FieldNamer, Job, PageDocument } from '../../../core/kit.ts';
 
 export function excludeMatches(root: Element, selectors: readonly string[]): void {
   for (const el of root.querySelectorAll(selectors.join(', '))) el.remove();
