@@ -28,6 +28,12 @@ export interface WorkerPoolOptions {
    */
   collectEveryMs?: number;
   /**
+   * The calling thread collects only while its heap is under this many bytes; above, the runtime's
+   * own collections keep it in proportion, and a forced one would stall requests (collect.ts).
+   * Default 64 MiB.
+   */
+  collectBelowBytes?: number;
+  /**
    * Worker threads run at this nice value (Linux; 0 = the process's own priority), so when the
    * cores are short the calling thread and other processes (a browser rendering for a request)
    * go first and the workers take what is left. Elsewhere it is ignored.
@@ -99,6 +105,7 @@ export function resolveOptions(options: WorkerPoolOptions): PoolSettings {
     maxRssMb: options.maxRssMb ?? 0,
     sampleMs: options.sampleMs ?? 100,
     collectEveryMs: options.collectEveryMs ?? 0,
+    collectBelowBytes: options.collectBelowBytes ?? 64 * 2 ** 20,
     nice: options.nice ?? 0,
     smol: options.smol ?? false,
     preload: options.preload ?? [],

@@ -15,7 +15,7 @@
  * Size 0 runs tasks on the calling thread (no isolation at all: a synchronous task blocks the
  * thread and the deadline fires only when it yields) for comparisons and debugging.
  */
-import { periodicCollector } from './collect.ts';
+import { periodicCollector, type Collector } from './collect.ts';
 import { pickSuspect, RssWatchdog } from './memory.ts';
 import { pickNext } from './share.ts';
 import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
@@ -24,9 +24,6 @@ import { WorkerPoolError, type RunMessage, type SerializedError, type TaskContex
 
 export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './options.ts';
 export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
-
-/** The calling thread's heap is collected now and then below this size, left to the runtime above (collect.ts). */
-const SERVER_COLLECT_MAX_BYTES = 64 * 2 ** 20;
 
 interface Task {
   id: number;
@@ -70,12 +67,13 @@ export class WorkerPool {
   private initHere?: Promise<unknown>;
   private closed = false;
   /** This (the calling) thread's collections: the replies' outputs are garbage here soon after. */
-  private readonly collector = periodicCollector({ maxBytes: SERVER_COLLECT_MAX_BYTES });
+  private readonly collector: Collector;
   private counts = { completed: 0, replaced: 0, failed: { timeout: 0, aborted: 0, crashed: 0, memory: 0, 'queue-full': 0, closed: 0 } };
 
   constructor(options: WorkerPoolOptions = {}) {
     this.settings = resolveOptions(options);
     this.size = this.settings.size;
+    this.collector = periodicCollector({ maxBytes: this.settings.collectBelowBytes });
     this.watchdog = new RssWatchdog(this.settings.maxRssMb * MB, this.settings.sampleMs, (rss) => this.overBudget(rss));
   }
 
