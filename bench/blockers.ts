@@ -132,5 +132,5 @@ const out = {
   ...summary,
 };
 mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(args.out, JSON.stringify(out, null, 2) + '\n');
+writeFileSync(args.out, `${JSON.stringify(out, null, 2)}\n`);
 console.log(`results: ${args.out}`);

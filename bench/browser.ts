@@ -188,6 +188,6 @@ console.log(`\nmemory after ${SOAK_CHECKPOINT} and after ${counts.soak} renders 
 console.table(Object.fromEntries(memoryRows.map((r) => [r.name, { launches: r.launches, 'process RSS': r.processRssMb.join(' → '), 'browser PSS': r.browserPssMb.join(' → '), 'process growth': r.processGrowth, 'total growth': r.totalGrowth }])));
 console.log(`total growth with default recycling ≤ ${MAX_GROWTH * 100} %: ${result.memoryWithinLimit ? 'yes' : 'NO'}`);
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, JSON.stringify(result, null, 2) + '\n');
+writeFileSync(args.out!, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`\nmedian latency of a page after a ${GAP_MS} ms idle gap (${counts.gaps} each): warm spare ${gaps.withSpare} ms, without ${gaps.withoutSpare} ms`);
 console.log(`results: ${args.out}`);

@@ -142,4 +142,4 @@ const summary = Object.fromEntries(Object.entries(results).map(([dialect, r]) =>
 }));
 console.log(JSON.stringify(summary, null, 2));
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, clients: CLIENTS, urls: URLS, baseline: 'self-hosted', results }, null, 2) + '\n');
+writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, clients: CLIENTS, urls: URLS, baseline: 'self-hosted', results }, null, 2)}\n`);

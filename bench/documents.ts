@@ -114,5 +114,5 @@ console.table(rows);
 console.table(refusals);
 const result = { date: new Date().toISOString(), bun: Bun.version, runs: RUNS, throughput: rows, refusals };
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, JSON.stringify(result, null, 2) + '\n');
+writeFileSync(args.out!, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`results: ${args.out}`);

@@ -88,10 +88,10 @@ const results = Object.fromEntries(Object.entries(modes).map(([name, obs]) => [n
 const perDoc = args['per-doc'] as string | undefined;
 if (perDoc) {
   const lines = modes.mainContent!.sort((a, b) => a.confidence - b.confidence).map((o) => [o.id, o.truth, o.type, f3(o.confidence), f3(o.f1)].join('\t'));
-  writeFileSync(perDoc, ['id\ttrue_type\tpage_type\tconfidence\tf1', ...lines].join('\n') + '\n');
+  writeFileSync(perDoc, `${['id\ttrue_type\tpage_type\tconfidence\tf1', ...lines].join('\n')}\n`);
   console.log(`per-page type, confidence and F1 (least confident first): ${perDoc}`);
 }
 
 mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(args.out, JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, pages: pages.length, filter: filterRecord(args), ...results }, null, 2) + '\n');
+writeFileSync(args.out, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, pages: pages.length, filter: filterRecord(args), ...results }, null, 2)}\n`);
 console.log(`results: ${args.out}`);

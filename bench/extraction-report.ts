@@ -56,5 +56,5 @@ export function perDocTsv(gt: Record<string, Truth>, trawl: ScoreRow[], baseline
     .map((r) => ({ r, s: pageF1(r) }))
     .sort((a, b) => a.s.f1 - b.s.f1)
     .map(({ r, s }) => [r.id, gt[r.id]!.type, s.p.toFixed(3), s.r.toFixed(3), s.f1.toFixed(3), base.has(r.id) ? base.get(r.id)!.toFixed(3) : '', r.predTokens, r.trueTokens].join('\t'));
-  return ['id\ttype\tprecision\trecall\tf1\tbaseline_f1\tpred_tokens\ttrue_tokens', ...lines].join('\n') + '\n';
+  return `${['id\ttype\tprecision\trecall\tf1\tbaseline_f1\tpred_tokens\ttrue_tokens', ...lines].join('\n')}\n`;
 }

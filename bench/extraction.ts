@@ -83,7 +83,7 @@ const baselines = rows.slice(1).map((name) => ({ name, version: VERSIONS[name]!,
 const trawlRows = scorer.scorePages(gt, trawl.text, ids);
 const systems = [{ name: 'trawl', groups: groupSummaries(scorer, trawlRows) }];
 const baselineRows = baselines.map((b) => scorer.scorePages(gt, b.run.text, ids));
-baselines.forEach((b, i) => systems.push({ name: b.name, groups: groupSummaries(scorer, baselineRows[i]!) }));
+for (const [i, b] of baselines.entries()) systems.push({ name: b.name, groups: groupSummaries(scorer, baselineRows[i]!) });
 
 printTable(systems);
 const pps = (n: number, ms: number) => (ms > 0 ? (n * 1000) / ms : 0);
@@ -128,5 +128,5 @@ const result = {
   formats: { markdown: { chars: trawl.markdownChars }, llm },
 };
 mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(args.out, JSON.stringify(result, null, 2) + '\n');
+writeFileSync(args.out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`results: ${args.out}`);

@@ -57,5 +57,5 @@ for (const s of summary) {
 }
 const out = { date: new Date().toISOString(), bun: Bun.version, pages: pages.length, bytes, rounds, filter: filterRecord(args), parsers: summary };
 mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(args.out, JSON.stringify(out, null, 2) + '\n');
+writeFileSync(args.out, `${JSON.stringify(out, null, 2)}\n`);
 console.log(`results: ${args.out}`);

@@ -65,5 +65,5 @@ const result = {
   steps,
 };
 mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(args.out, JSON.stringify(result, null, 2) + '\n');
+writeFileSync(args.out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`results: ${args.out}`);

@@ -171,5 +171,5 @@ const summary = {
 };
 console.log(JSON.stringify(summary, null, 2));
 mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(args.out, JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, filter: filterRecord(args), summary, overhead, extractive }, null, 2) + '\n');
+writeFileSync(args.out, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, filter: filterRecord(args), summary, overhead, extractive }, null, 2)}\n`);
 console.log(`results: ${args.out}`);

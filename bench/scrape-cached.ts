@@ -108,4 +108,4 @@ const summary = Object.fromEntries(servers.map((server) => [server.name, {
 }]));
 console.log(JSON.stringify(summary, null, 2));
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, clients: CLIENTS, urls: URLS, baseline, rounds, summary }, null, 2) + '\n');
+writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, clients: CLIENTS, urls: URLS, baseline, rounds, summary }, null, 2)}\n`);

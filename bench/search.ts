@@ -125,4 +125,4 @@ const summary = {
 };
 console.log(JSON.stringify(summary, null, 2));
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, JSON.stringify({ date: new Date().toISOString(), results: RESULTS, pageDelayMs: PAGE_DELAY_MS, providerDelayMs: Number(args['provider-delay']), scraping, overhead, summary }, null, 2) + '\n');
+writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), results: RESULTS, pageDelayMs: PAGE_DELAY_MS, providerDelayMs: Number(args['provider-delay']), scraping, overhead, summary }, null, 2)}\n`);

@@ -87,7 +87,7 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
     const pattern = route.path.split('/');
     if (route.method !== method || pattern.length !== segments.length) continue;
     const params: Record<string, string> = {};
-    const fits = pattern.every((part, i) => (part.startsWith(':') ? ((params[part.slice(1)] = decodeURIComponent(segments[i]!)), true) : part === segments[i]));
+    const fits = pattern.every((part, i) => (part.startsWith(':') ? ((params[part.slice(1)] = decodeURIComponent(segments[i]!)) !== undefined) : part === segments[i]));
     const score = Object.keys(params).length;
     if (fits && (!best || score < best.score)) best = { route, params, score };
   }

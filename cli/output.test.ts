@@ -27,7 +27,7 @@ describe('--out-dir file names', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-out-'));
     try {
       const written = writePages(join(dir, 'pages'), [{ url: '../../escape', text: 'x', extension: 'md' }, { url: 'https://example.com/', text: 'y', extension: 'md' }]);
-      expect(written.every((path) => path.startsWith(join(dir, 'pages') + '/'))).toBe(true);
+      expect(written.every((path) => path.startsWith(`${join(dir, 'pages')}/`))).toBe(true);
       expect(readdirSync(dir)).toEqual(['pages']);
       expect(readdirSync(join(dir, 'pages')).sort()).toEqual(['escape.md', 'example.com_index.md']);
     } finally {

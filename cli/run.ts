@@ -4,7 +4,7 @@
  * configuration, work that failed — as ONE line on stderr (usage mistakes with a pointer to
  * --help) and an exit code: 0 done, 1 the work failed, 2 something the user must change.
  */
-import { Command, CommanderError } from 'commander';
+import type { Command, CommanderError } from 'commander';
 import { failure } from './errors.ts';
 
 /** Commander's usage errors; its other exits (help, version) are not failures. */

@@ -84,7 +84,7 @@ export function renderReference(sections: Section[]): string {
       out.push('');
     }
   }
-  return out.join('\n').trimEnd() + '\n';
+  return `${out.join('\n').trimEnd()}\n`;
 }
 
 /** The page with its generated part replaced by what default.toml says now. */

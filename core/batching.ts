@@ -57,8 +57,12 @@ export function createTickBatcher<I, O>(execute: (items: I[]) => Promise<O[]>, o
     if (batch.length === 0) return;
     const done: Promise<void> = execute(batch.map((w) => w.item))
       .then(
-        (outputs) => batch.forEach((w, i) => w.resolve(outputs[i]!)),
-        (err) => batch.forEach((w) => w.reject(err)),
+        (outputs) => {
+          for (const [i, w] of batch.entries()) w.resolve(outputs[i]!);
+        },
+        (err) => {
+          for (const w of batch) w.reject(err);
+        },
       )
       .finally(() => {
         running.delete(done);

@@ -47,7 +47,7 @@ export function configProblem(key: string, reason: string, sources?: ConfigSourc
   return configInvalid(source ? `Invalid configuration: ${where(source, key)}: ${reason}` : `Invalid configuration at ${key || '(root)'}: ${reason}`);
 }
 
-const UNATTRIBUTED = /^Invalid configuration at (\S+?): ([^]*)$/;
+const UNATTRIBUTED = /^Invalid configuration at (\S+?): ([\s\S]*)$/;
 
 /**
  * A configuration error raised after loading (by the registry or a feature's service), attributed

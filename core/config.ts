@@ -53,7 +53,7 @@ export function deepMerge(base: Tree, over: Tree): Tree {
 }
 
 export function envName(path: readonly string[]): string {
-  return 'TRAWL_' + path.map((s) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toUpperCase()).join('_');
+  return `TRAWL_${path.map((s) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toUpperCase()).join('_')}`;
 }
 
 function readToml(file: string, label: string): Tree {

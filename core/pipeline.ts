@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { PageDocument } from './document.ts';
 import { FETCH_PROXY, FETCHER_ID } from './data-bag.ts';
-import { FaviconCheck, GUESSED_FAVICON_PATH } from './net/favicon.ts';
+import { type FaviconCheck, GUESSED_FAVICON_PATH } from './net/favicon.ts';
 import { asTrawlError, TrawlError } from './errors.ts';
 import { fetchWithAttempts, plannedAttempts, type FetcherEntry } from './fetch-attempts.ts';
 import { blockedError, recogniseBlock } from './blocked.ts';

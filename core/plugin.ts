@@ -211,6 +211,7 @@ export interface PluginDefinition<K extends PluginKind = PluginKind, O extends z
 
 export type AnyPlugin = PluginDefinition<PluginKind, z.ZodType>;
 
+// biome-ignore lint/complexity/noBannedTypes: zod writes the empty object shape as {}
 export function definePlugin<K extends PluginKind, O extends z.ZodType = z.ZodObject<{}>>(
   definition: PluginDefinition<K, O>,
 ): PluginDefinition<K, O> {

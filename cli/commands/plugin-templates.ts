@@ -108,7 +108,7 @@ const MEDIA_TYPE = 'text/x-${name}';
 export const ${variable} = definePlugin({
   kind: 'document',
   name: '${name}',
-  description: 'Files of type ${'${MEDIA_TYPE}'}, one paragraph per line.',
+  description: 'Files of type text/x-${name}, one paragraph per line.',
   setup: () => ({
     detect: (doc) => doc.response?.mediaType === MEDIA_TYPE,
     parse(doc) {

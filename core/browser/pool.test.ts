@@ -30,6 +30,7 @@ describe('one pool', () => {
   test('every job gets a fresh context: nothing one job stores is seen by the next', async () => {
     await pool.withPage({}, async ({ page }) => {
       await page.goto(site.at('/'));
+      // biome-ignore lint/suspicious/noDocumentCookie: the test leaves a cookie behind to see that the next session starts without it
       await page.evaluate(() => { document.cookie = 'seen=1'; localStorage.setItem('seen', '1'); });
     });
     const state = await pool.withPage({}, async ({ page }) => {

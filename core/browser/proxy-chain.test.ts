@@ -34,7 +34,10 @@ function pool(fetch: Record<string, unknown>): BrowserPool {
 
 beforeAll(async () => {
   requireChromium();
-  internal = Bun.serve({ hostname: '127.0.0.2', port: 0, fetch: () => (internalHits++, new Response('internal')) });
+  internal = Bun.serve({ hostname: '127.0.0.2', port: 0, fetch: () => {
+    internalHits++;
+    return new Response('internal');
+  } });
   site = startFixtureSite({
     '/page': '<html><body><h1>Through the proxy</h1><img src="/pixel.gif"><script>fetch("/api").then(r => r.text()).then(t => { document.body.dataset.api = t; })</script></body></html>',
     '/pixel.gif': { body: 'GIF89a', headers: { 'content-type': 'image/gif' } },

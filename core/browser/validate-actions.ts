@@ -15,7 +15,7 @@ export function validateBrowserFields(request: ScrapeRequest, registry: PluginRe
     const needs = browserNeeds({ ...request, render: undefined }).map((need) => (need.field ? name(need.field) : need.what));
     if (needs.length) throw badRequest(`Invalid field ${name('render')}: false conflicts with ${needs.join(', ')}, which need the browser`);
   }
-  request.actions?.forEach((action, index) => validateAction(action, index, request.actions!, registry, name));
+  for (const [index, action] of (request.actions ?? []).entries()) validateAction(action, index, request.actions!, registry, name);
 }
 
 function validateAction(action: { type: string }, index: number, actions: readonly unknown[], registry: PluginRegistry, name: FieldNamer): void {

@@ -6,7 +6,7 @@
  */
 import { TrawlError } from '../errors.ts';
 import { splitText } from './chunks.ts';
-import { checkedSchema } from './schema.ts';
+import type { checkedSchema } from './schema.ts';
 import type { Generated, LlmService, Provider } from './service.ts';
 
 export interface DescribeRequest {

@@ -45,7 +45,10 @@ beforeAll(async () => {
     '/to-internal': () => new Response(null, { status: 302, headers: { location: `http://127.0.0.2:${internal.port}/admin` } }),
   });
   tls = Bun.serve({ hostname: '127.0.0.1', port: 0, tls: { key: TEST_KEY, cert: TEST_CERT }, fetch: (req) => new Response(`tls page for ${req.headers.get('host')}`) });
-  internal = Bun.serve({ hostname: '127.0.0.2', port: 0, fetch: () => (internalHits++, new Response('internal secret')) });
+  internal = Bun.serve({ hostname: '127.0.0.2', port: 0, fetch: () => {
+    internalHits++;
+    return new Response('internal secret');
+  } });
   const resolve = { 'www.site.test': '127.0.0.1' };
   http = await startHttpProxy({ auth: `trawl:${PASSWORD}`, resolve });
   socks = await startSocksProxy({ auth: `trawl:${PASSWORD}`, resolve });

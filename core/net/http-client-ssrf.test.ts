@@ -31,7 +31,10 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 interface Listener { url: string; port: number; hits: string[]; stop(): Promise<void> }
 function listen(hostname: string): Listener {
   const hits: string[] = [];
-  const server = Bun.serve({ hostname, port: 0, fetch: (req) => (hits.push(new URL(req.url).pathname), new Response('internal secret')) });
+  const server = Bun.serve({ hostname, port: 0, fetch: (req) => {
+    hits.push(new URL(req.url).pathname);
+    return new Response('internal secret');
+  } });
   const host = hostname.includes(':') ? `[${hostname}]` : hostname;
   const port = Number(server.port);
   return { url: `http://${host}:${port}`, port, hits, stop: async () => { await server.stop(true); } };

@@ -71,7 +71,7 @@ export function dedupeKey(url: URL | string): string {
   let path = copy.pathname;
   if (path.length > 1 && path.endsWith('/')) path = path.replace(/\/+$/, '') || '/';
   const raw = `${copy.protocol}//${copy.host}${path}${copy.search}`;
-  return raw.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+  return raw.replace(/%[0-9a-f]{2}/gi, (code) => code.toUpperCase());
 }
 
 export interface NormalUrl {

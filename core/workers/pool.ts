@@ -228,7 +228,10 @@ export class WorkerPool {
       task.section = { crashError: reply.crashError, timer: setTimeout(() => this.fail(task, timeout, 'timeout'), reply.timeoutMs) };
       return;
     }
-    if (reply.type === 'section-end') return this.endSection(task);
+    if (reply.type === 'section-end') {
+      this.endSection(task);
+      return;
+    }
     slot.heapBytes = reply.heapBytes;
     const limit = this.settings.memoryLimitMb * MB;
     const over = limit > 0 && reply.heapBytes > limit;
@@ -281,7 +284,10 @@ export class WorkerPool {
     if (!this.slots.includes(slot)) return;
     const { task } = slot;
     // An idle worker that dies is not replaced here: a broken preload would otherwise respawn forever.
-    if (!task) return this.discard(slot, false);
+    if (!task) {
+      this.discard(slot, false);
+      return;
+    }
     const inSection = task.section?.crashError;
     const error = inSection ? this.settings.reviveError({ ...inSection, message: inSection.message.replace('{reason}', what) }) : new WorkerPoolError('crashed', `the worker ${what}`);
     this.fail(task, error, 'crashed');

@@ -27,7 +27,7 @@ const CATEGORIES: Record<string, (data: string) => boolean> = {
   'implied html/head/body': (d) => !/<html[\s>/]/i.test(d) || !/<head[\s>/]/i.test(d) || !/<body[\s>/]/i.test(d),
   'formatting elements (misnested, reopened)': (d) => /<\/?(a|b|big|code|em|font|i|nobr|s|small|strike|strong|tt|u)[\s>/]/i.test(d),
   'unclosed p/li/dd/dt/td/th/tr': (d) => ['p', 'li', 'dd', 'dt', 'td', 'th', 'tr'].some((t) => count(d, new RegExp(`<${t}[\\s>/]`, 'gi')) > count(d, new RegExp(`</${t}\\s*>`, 'gi'))),
-  'content after </body> or </html>': (d) => /<\/(body|html)\s*>[^]*?\S/i.test(d),
+  'content after </body> or </html>': (d) => /<\/(body|html)\s*>[\s\S]*?\S/i.test(d),
   'table content (foster parenting)': (d) => /<table[\s>/]/i.test(d),
   'raw-text elements': (d) => /<(script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext)[\s>/]/i.test(d),
 };

@@ -253,6 +253,6 @@ describe('cloud mode', () => {
     expect(body.data.some((p: any) => p.error === 'Blocked by cloudflare (challenge)')).toBe(true);
     // Only the pages delivered are paid for: the blocked one came back.
     await tenants.until(async () => (await tenants.balance(t.id)) === 49 - completed);
-    expect((await cloud.get('/admin/workspaces/' + t.id, admin)).body.credits).toBe(49 - completed);
+    expect((await cloud.get(`/admin/workspaces/${t.id}`, admin)).body.credits).toBe(49 - completed);
   });
 });

@@ -114,7 +114,7 @@ describe('dashboard in Chromium', () => {
     await page.fill('#f-notify', site.at('/hook'));
     await page.click('#save-watch');
     await page.locator('#watch-rows a', { hasText: 'Island ferry' }).waitFor();
-    let listed = (await trawl.get('/v1/watch', auth)).body.watches;
+    const listed = (await trawl.get('/v1/watch', auth)).body.watches;
     expect(listed).toMatchObject([{ name: 'Island ferry', url: site.at('/timetable'), interval_minutes: 120, tags: ['ferries', 'scotland'], include_selectors: [picked], conditions: [{ selector: '#fare', above: 20 }], notify: [site.at('/hook')] }]);
     const id = listed[0].id;
 

@@ -49,7 +49,7 @@ beforeAll(async () => {
     '/hostile/huge.xlsx': file(writeZip([...readZip(xlsx), { name: 'xl/media/fill.bin', data: new Uint8Array(24 * MiB) }]), XLSX_TYPE),
     '/hostile/crowded.docx': file(writeZip([...docxEntries, ...Array.from({ length: 300 }, (_, i) => ({ name: `word/media/${i}.bin`, data: 'x' }))]), DOCX_TYPE),
     '/hostile/not-a-docx.docx': file(writeZip([{ name: 'readme.txt', data: 'hello' }]), DOCX_TYPE),
-    '/hostile/big.csv': file('a,b\n' + '1,2\n'.repeat(300_000), 'text/csv'),
+    '/hostile/big.csv': file(`a,b\n${'1,2\n'.repeat(300_000)}`, 'text/csv'),
   });
   server = await startTrawlServer({
     overrides: {

@@ -154,7 +154,10 @@ describe('one worker, no queue, no memory budget', () => {
     let stats = await workerStats(unbudgeted);
     expect(stats.workers).toBe(1);
     // Booting it (importing and setting up the plugins) is its init, done before any page.
-    while (stats.ready === 0) stats = (await Bun.sleep(20), await workerStats(unbudgeted));
+    while (stats.ready === 0) {
+      await Bun.sleep(20);
+      stats = await workerStats(unbudgeted);
+    }
     expect(stats).toMatchObject({ busy: 0, completed: 0 });
   });
 

@@ -36,6 +36,7 @@ describe('the scanner the check relies on', () => {
       "// import m from './comment.ts';",
       "/* export * from './block.ts'; */",
       'const n = "import o from \'./string.ts\'";',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the scanner's input is JavaScript source
       "const p = `${q} import('./template.ts') ${`${r}`}`;",
       "const s = /from '.\\/pattern.ts'/;",
       'const t = import.meta.url;',

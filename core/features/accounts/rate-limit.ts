@@ -55,7 +55,7 @@ export function createRateLimiter(db: AccountsDb, dialect: 'sqlite' | 'postgres'
       const [row] = await exec(db, COUNT, [workspace, window, asked]);
       const first = Number(row!.count) - asked;
       tally.counted = first + asked;
-      waiting.forEach((w, place) => w.resolve(first + place + 1));
+      for (const [place, w] of waiting.entries()) w.resolve(first + place + 1);
       // Counts taken ahead are usable only where they fall within the limit.
       tally.left = Math.max(0, Math.min(ahead, limit - (first + waiting.length)));
     } catch (err) {

@@ -16,7 +16,7 @@ export type HookSender = (run: RunRow, type: HookEvent, page?: RunHookEvent['pag
 export function createHookSender(formats: () => RunHookFormats, events: () => EventBus | null, logger: Logger): HookSender {
   return async (run, type, page) => {
     const hook = storedRequest(run.kind, run.request).hook;
-    if (!hook || !hook.events.includes(type)) return;
+    if (!hook?.events.includes(type)) return;
     const format = formats()[hook.format];
     const bus = events();
     if (!format || !bus) {

@@ -149,7 +149,7 @@ export function createPageWorker(deps: PageWorkerDeps) {
   async function handle(job: ClaimedJob, signal: AbortSignal): Promise<void | typeof SKIPPED> {
     const payload = payloadOf(job);
     const row = await store.pageContext(payload.crawl, payload.url);
-    if (!row || row.state !== 'queued' || !ACTIVE_STATUSES.includes(row.run.status)) return SKIPPED;
+    if (row?.state !== 'queued' || !ACTIVE_STATUSES.includes(row.run.status)) return SKIPPED;
     const { run } = row;
     if (run.status === 'queued') await store.markScraping(run.id);
     const self = crawlUrl(row.url);

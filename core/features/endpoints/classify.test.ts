@@ -4,7 +4,7 @@ import { EndpointCollector, endpointValue } from './classify.ts';
 
 const collect = (hits: ScanHit[], includeThirdParty = false) => {
   const collector = new EndpointCollector('https://www.shop.co.uk/cart', includeThirdParty, 100);
-  hits.forEach((hit) => collector.add(hit, 'main.js'));
+  for (const hit of hits) collector.add(hit, 'main.js');
   return collector.result();
 };
 const request = (value: string, api: ScanHit['api'] = 'fetch'): ScanHit => ({ value, position: 'request', api });
@@ -54,7 +54,7 @@ describe('endpoint classification', () => {
 
   test('stops at the maximum and says so', () => {
     const collector = new EndpointCollector('https://site.test/', false, 2);
-    ['/api/a', '/api/b', '/api/c'].forEach((v) => collector.add(request(v), 'x.js'));
+    for (const v of ['/api/a', '/api/b', '/api/c']) collector.add(request(v), 'x.js');
     expect(collector.result()).toMatchObject({ capped: true, endpoints: [{ value: '/api/a' }, { value: '/api/b' }] });
   });
 });

@@ -70,7 +70,10 @@ export class EndpointFinder {
     const bundles: ScanSource[] = [];
     fetched.forEach((outcome, i) => {
       const name = bundleName(chosen[i]!);
-      if ('error' in outcome) return warnings.push(`${name}: not scanned (${outcome.error})`);
+      if ('error' in outcome) {
+        warnings.push(`${name}: not scanned (${outcome.error})`);
+        return;
+      }
       if (outcome.truncated) warnings.push(`${name}: read up to ${settings.maxBundleBytes} bytes (endpoints.maxBundleBytes)`);
       bundles.push({ type: 'javascript', text: outcome.text, name, url: chosen[i]!, pageUrl });
     });
@@ -90,7 +93,7 @@ export class EndpointFinder {
     // Each bundle's own hits, then its map's (the map only adds what the minified code hid).
     bundles.forEach((_, i) => {
       scanned[i]!.forEach(add);
-      maps.forEach((map, j) => map.owner === i && scanned[bundles.length + j]!.forEach(add));
+      for (const [j, map] of maps.entries()) if (map.owner === i) scanned[bundles.length + j]!.forEach(add);
     });
     const { endpoints, hosts, capped } = collector.result();
     if (capped) warnings.push(`more than ${settings.maxEndpoints} endpoints found; the first ${settings.maxEndpoints} are listed (endpoints.maxEndpoints)`);

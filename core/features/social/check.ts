@@ -82,7 +82,7 @@ export function createCheckWorker(deps: CheckDeps) {
     const source = deps.source();
     if (!source) throw permanent(new TrawlError('unavailable', 'No social source is configured'));
     const first = monitor.lastCheckedAt === null;
-    let result;
+    let result: Awaited<ReturnType<typeof source.posts>>;
     let sourceId = monitor.sourceId;
     try {
       sourceId ??= monitor.kind === 'profile' ? await source.resolveHandle(monitor.target, signal) : monitor.target;

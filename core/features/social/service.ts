@@ -154,7 +154,7 @@ export class SocialService {
     let pagesFetched = 0;
     let error: string | undefined;
     do {
-      let page;
+      let page: Awaited<ReturnType<typeof source.audience>>;
       try {
         page = await source.audience(userId, request.direction, token, signal);
       } catch (err) {

@@ -23,7 +23,7 @@ import { offThread } from '../diff/task.ts';
 import type { WatchSettings } from './config.ts';
 import { examine, EXAMINE_TASK, type ExamineInput } from './examine.ts';
 import type { Announcer } from './notify.ts';
-import type { Snapshot, Watch, WatchStore } from './store.ts';
+import type { WatchStore } from './store.ts';
 
 export const CHECK_JOB = 'watch.check';
 
@@ -65,7 +65,7 @@ export function createCheckWorker(deps: CheckDeps) {
 
     const needsHtml = watch.conditions.length > 0 || watch.restock;
     const request = versionRequest(watch.url, { ignoreSelectors: watch.ignoreSelectors, includeSelectors: watch.includeSelectors, html: needsHtml });
-    let outcome;
+    let outcome: Awaited<ReturnType<typeof deps.scraper.scrape>>;
     try {
       outcome = await deps.scraper.scrape(request, watch.workspace, signal);
     } catch (err) {

@@ -58,7 +58,7 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
     if (payload.url !== undefined) return { url: payload.url, secret: config.signingSecret ?? null, webhookId: null };
     const found = await deps.store.forDelivery(payload.webhookId!);
     // Deleted or disabled since the event: it must stop receiving notifications.
-    if (!found || !found.webhook.active) return null;
+    if (!found?.webhook.active) return null;
     return { url: found.webhook.url, secret: found.secret, webhookId: found.webhook.id };
   }
 

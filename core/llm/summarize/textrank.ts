@@ -17,7 +17,7 @@ export function textRank(sentences: readonly string[]): number[] {
   if (n === 0) return [];
   const terms = sentences.map((s) => [...new Set(termsOf(s))]);
   const postings = new Map<string, number[]>();
-  terms.forEach((words, i) => words.forEach((w) => (postings.get(w) ?? postings.set(w, []).get(w)!).push(i)));
+  for (const [i, words] of terms.entries()) for (const w of words) (postings.get(w) ?? postings.set(w, []).get(w)!).push(i);
 
   // Shared words per pair, from the postings of the discriminating words only.
   const shared = new Map<number, number>();

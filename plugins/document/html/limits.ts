@@ -91,7 +91,8 @@ function flatten(el: Element & Linked): boolean {
   const end = el[END];
   for (let node: Linked = el[NEXT]; node !== end; node = node[NEXT]) {
     if (node.nodeType !== ELEMENT) continue;
-    el.textContent = el.textContent;
+    const text = el.textContent;
+    el.textContent = text;
     return true;
   }
   return false;

@@ -20,7 +20,7 @@ export function placeStreamedContent(doc: Document): void {
   for (const top of [doc.body, doc.documentElement]) {
     for (let c = top?.firstElementChild ?? null; c; c = c.nextElementSibling) {
       const id = attr(c, 'id');
-      if (id && id.startsWith('S:') && tagOf(c) === 'DIV' && attr(c, 'hidden') !== null) segments.set(id.slice(2), c);
+      if (id?.startsWith('S:') && tagOf(c) === 'DIV' && attr(c, 'hidden') !== null) segments.set(id.slice(2), c);
     }
   }
   if (!segments.size) return;

@@ -9,7 +9,7 @@
  * hangs at the type's `timeoutMs` and one that crashes the thread (even from a callback no
  * try/catch reaches) by replacing the worker, and the request gets this type's 422 either way.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { definePlugin, withinLimit } from '../../../core/kit.ts';
 import type { PageDocument, PluginApi } from '../../../core/kit.ts';
 import { recognises, responseFileName, type DocumentKind } from './detect.ts';

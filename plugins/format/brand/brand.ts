@@ -49,7 +49,7 @@ export function brandFacts(doc: PageDocument): BrandFacts {
   const addName = (value: string | null | undefined, source: string) => {
     if (value?.trim()) names.push({ value: value.trim(), source });
   };
-  organizations.forEach((o) => addName(o.name, 'json-ld'));
+  for (const o of organizations) addName(o.name, 'json-ld');
   addName(content(dom, 'meta[property="og:site_name"]'), 'og:site_name');
   addName(content(dom, 'meta[name="application-name"]'), 'application-name');
   addName(dom.title, 'title');

@@ -13,8 +13,8 @@ import type TurndownService from 'turndown';
 import { baseHref, baseUrlFrom, countWords, definePlugin, textOf } from '../../../core/kit.ts';
 import type { Extraction, PageDocument } from '../../../core/kit.ts';
 import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
-import { collectAssets, type Asset } from '../shared/assets.ts';
-import { pageLinks, type PageLink } from '../shared/links.ts';
+import { collectAssets, } from '../shared/assets.ts';
+import { pageLinks, } from '../shared/links.ts';
 
 export type { Extraction } from '../../../core/kit.ts';
 

@@ -65,7 +65,7 @@ function convertChildren(service: Service, parent: Marked): string[] {
   for (const node of childrenOf(parent)) {
     let replacement = '';
     node.isCode = node.nodeName === 'CODE' || (node.parentNode as unknown as Marked).isCode;
-    if (node.nodeType === TEXT) replacement = node.isCode ? node.nodeValue! : escape(service, node.nodeValue!);
+    if (node.nodeType === TEXT) replacement = node.isCode ? node.nodeValue! : escapeText(service, node.nodeValue!);
     else if (node.nodeType === ELEMENT) {
       node.isBlock = BLOCK.has(node.nodeName);
       node.isBlank = isBlank(node);
@@ -84,7 +84,7 @@ function convertChildren(service: Service, parent: Marked): string[] {
 /** What turndown's escaper changes: one of these characters anywhere, or one of these at the start. */
 const MARKDOWN_CHARACTER = /[\\*`[\]_]|^[-+=#~>\d]/;
 
-function escape(service: Service, text: string): string {
+function escapeText(service: Service, text: string): string {
   // (the stock escaper leaves text without them as it is; a service's own escaper always runs)
   return service.escape === TurndownService.prototype.escape && !MARKDOWN_CHARACTER.test(text) ? text : service.escape(text);
 }

@@ -15,7 +15,7 @@ interface Network {
 const NETWORKS: readonly Network[] = [
   { name: 'linkedin', hosts: ['linkedin.com'], profile: /^\/(?:company|in|school|showcase)\/[^/]+$/ },
   { name: 'x', hosts: ['x.com', 'twitter.com'], profile: /^\/(?!intent$|share$|home$|search$|hashtag$|i$|login$)[a-z0-9_]{1,15}$/ },
-  { name: 'facebook', hosts: ['facebook.com', 'fb.com'], profile: /^\/(?!sharer|share|dialog|plugins|tr$|login)(?:pages\/[^/]+\/\d+|people\/[^/]+\/\d+|profile\.php|[a-z0-9.\-]{2,})$/ },
+  { name: 'facebook', hosts: ['facebook.com', 'fb.com'], profile: /^\/(?!sharer|share|dialog|plugins|tr$|login)(?:pages\/[^/]+\/\d+|people\/[^/]+\/\d+|profile\.php|[a-z0-9.-]{2,})$/ },
   { name: 'instagram', hosts: ['instagram.com'], profile: /^\/(?!p$|reel$|explore$|accounts$)[a-z0-9_.]{1,30}$/ },
   { name: 'youtube', hosts: ['youtube.com'], profile: /^\/(?:channel\/[^/]+|c\/[^/]+|user\/[^/]+|@[^/]+)$/ },
   { name: 'github', hosts: ['github.com'], profile: /^\/(?!sponsors$|features$|about$|login$)[a-z0-9-]{1,39}$/ },
@@ -42,7 +42,7 @@ export function socialProfile(href: string): { network: string; url: string } | 
   const network = networkOfHost(host);
   // profile.php names its profile in the query
   const path = url.pathname.replace(/\/+$/, '');
-  if (!network || !network.profile.test(path.toLowerCase())) return null;
+  if (!network?.profile.test(path.toLowerCase())) return null;
   const query = path === '/profile.php' && url.searchParams.get('id') ? `?id=${url.searchParams.get('id')}` : '';
   return { network: network.name, url: `https://${host}${path}${query}` };
 }

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { Content, GenerateContentResponse } from '@google/genai';
-import { definePlugin, detail, endpointOf, errorJson, providerError, retryAfterSeconds, statusError, Tokens, TrawlError } from '../../../core/kit.ts';
+import { definePlugin, detail, endpointOf, errorJson, providerError, retryAfterSeconds, statusError, Tokens, type TrawlError } from '../../../core/kit.ts';
 import type { FetchedResponse, JsonSchema, LlmMessage } from '../../../core/kit.ts';
 import { failedStatus, llmOptions } from '../shared/options.ts';
 import { clientFetch } from './fetch.ts';

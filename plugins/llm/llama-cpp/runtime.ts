@@ -123,7 +123,7 @@ export class LocalRuntime {
     const { LlamaChatSession } = await import('node-llama-cpp');
     const messages = request.messages;
     const last = messages.at(-1);
-    if (!last || last.role !== 'user') throw new TrawlError('internal', 'a conversation for the local model must end with a user message');
+    if (last?.role !== 'user') throw new TrawlError('internal', 'a conversation for the local model must end with a user message');
     const history: ChatHistoryItem[] = messages.slice(0, -1).map((m): ChatHistoryItem =>
       m.role === 'system' ? { type: 'system', text: m.content } : m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] });
     const before = { input: sequence.tokenMeter.usedInputTokens, output: sequence.tokenMeter.usedOutputTokens };

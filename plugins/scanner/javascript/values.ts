@@ -172,7 +172,7 @@ function buildNode(node: Node, scopes: Scopes, scope: Node | null, args: Argumen
       const builder = callee.type === 'Identifier' && !args.has(callee.name) ? scopes.lookup(callee.name, scope)?.builder : undefined;
       if (!builder) return unknown;
       const inner = new Map<string, { node: Node; scope: Node | null }>();
-      builder.params.forEach((param, i) => n.arguments[i] && inner.set(param, { node: n.arguments[i]!, scope }));
+      for (const [i, param] of builder.params.entries()) if (n.arguments[i]) inner.set(param, { node: n.arguments[i]!, scope });
       const built = build(builder.returns, scopes, builder.fn, inner, depth + 1, budget);
       return built.some((a) => a.literal) ? built : unknown;
     }

@@ -22,7 +22,7 @@ const OPEN_BEFORE = /\.open\(\s*["'](\w+)["']\s*,\s*$/;
 const KEY_BEFORE = /["']?([\w$]+)["']?\s*[:=]\s*$/;
 const LOOK_BACK = 48;
 
-function unescape(text: string): string {
+function unescapeLiteral(text: string): string {
   return text
     .replace(/\\u\{?([0-9a-fA-F]{2,6})\}?|\\x([0-9a-fA-F]{2})/g, (_, u: string | undefined, x: string | undefined) => String.fromCodePoint(parseInt(u ?? x!, 16)))
     .replace(/\\(.)/g, '$1');
@@ -53,10 +53,13 @@ export function scanStrings(source: ScanSource, maxHits: number): ScanResult {
   let counted = 0;
   for (const match of text.matchAll(STRING)) {
     const raw = match[1] ?? match[2] ?? match[3]!;
-    const value = unescape(match[3] === undefined ? raw : raw.replace(/\$\{([^}]{0,200})\}/g, (_, expression: string) => placeholder(expression)));
+    const value = unescapeLiteral(match[3] === undefined ? raw : raw.replace(/\$\{([^}]{0,200})\}/g, (_, expression: string) => placeholder(expression)));
     const request = positionOf(text.slice(Math.max(0, match.index - LOOK_BACK), match.index));
     if (request ? !requestLike(value) : !literalLike(value)) continue;
-    for (let i = text.indexOf('\n', counted); i !== -1 && i < match.index; i = text.indexOf('\n', i + 1)) line++, (counted = i + 1);
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < match.index; i = text.indexOf('\n', i + 1)) {
+      line++;
+      counted = i + 1;
+    }
     hits.push(request === 'option' ? { value, position: 'option', api: 'client', line } : request ? { value, position: 'request', api: request, line } : { value, position: 'literal', line });
     if (hits.length >= maxHits) return { hits, warnings: [`stopped after ${maxHits} values`] };
   }

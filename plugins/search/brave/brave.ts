@@ -37,7 +37,7 @@ export function braveResetSeconds(headers: Record<string, string>): number | und
   const list = (name: string) => (headers[name] ?? '').split(',').map((v) => Number(v.trim()));
   const remaining = list('x-ratelimit-remaining');
   const reset = list('x-ratelimit-reset');
-  const index = remaining.findIndex((left) => left === 0);
+  const index = remaining.indexOf(0);
   const seconds = reset[index === -1 ? 0 : index];
   return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
 }

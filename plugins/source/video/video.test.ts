@@ -3,7 +3,7 @@
 // videos without captions, caption tracks that fail, and unavailable videos.
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
 import pino from 'pino';
-import { textOf, Tokens, TrawlError } from '../../../core/kit.ts';
+import { textOf, Tokens, type TrawlError } from '../../../core/kit.ts';
 import { createHttpClient, startFixtureSite, testConfig, testContext, testDocument } from '../../../core/testing.ts';
 import type { FixtureSite } from '../../../core/testing.ts';
 import { htmlStages } from '../../../test/helpers/html-page.ts';
@@ -79,7 +79,7 @@ test('the three timed-text formats', () => {
     .toEqual([{ start: 4.5, text: 'Good day' }]);
   expect([clock(5), clock(75), clock(3725)]).toEqual(['0:05', '1:15', '1:02:05']);
   // Hostile bodies: openings that never close (a regex would backtrack quadratically), look-alike tags.
-  expect(parseCaptions('<transcript>' + '<text start="1">never closed '.repeat(50_000))).toEqual([]);
+  expect(parseCaptions(`<transcript>${'<text start="1">never closed '.repeat(50_000)}`)).toEqual([]);
   expect(parseCaptions('<timedtext><body><pen id="1"/><para>x</para><p t="10">y</p></body></timedtext>')).toEqual([{ start: 0.01, text: 'y' }]);
 });
 

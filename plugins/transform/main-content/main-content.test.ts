@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { PageDocument, textOf } from '../../../core/kit.ts';
 import { createJob } from '../../../core/testing.ts';
-import { extractMainContent, mainContentTransform } from './main-content.ts';
+import { mainContentTransform } from './main-content.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const extract = (html: string, url?: string) => textOf(mainContentOf(html, url ? { url } : {}));

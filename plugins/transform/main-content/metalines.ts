@@ -13,23 +13,23 @@ const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may
 const DATE = new RegExp(String.raw`\b${MONTH}\s*\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d+\s*(?:m|h|d|w|mins?|hrs?|minutes?|hours?|days?|weeks?|months?|years?)\s+ago\b`, 'i');
 /** How a post's filing lines begin: who posted it when, and under what ("Posted in News", "Tags: …"). */
 const FILING = new RegExp(
-  [
+  `${[
     String.raw`(?:originally\s+)?(?:posted|published|written|filed|tagged|submitted|updated|last\s+updated|reported|article)\s+(?:by|on|in|at|under|to|with)\b`,
     String.raw`filed\s+under|posted\s+in\b|permalink\b|cross-posted\b|this\s+(?:entry|post)\s+was\s+(?:posted|written|filed)`,
     String.raw`(?:categor(?:y|ies)|tags?|tagged|labels?|topics?|keywords|related\s+topics?)\s*:`,
-  ].map((p) => `(?:${p})`).join('|').replace(/^/, '^(?:') + ')',
+  ].map((p) => `(?:${p})`).join('|').replace(/^/, '^(?:')})`,
   'i',
 );
 /** How credit and widget lines begin. */
 const LEAD = new RegExp(
-  [
+  `${[
     String.raw`(?:photo|image|picture|thumbnail(?:\s+image)?|video|top\s+image|header\s+image)\s*(?:credits?|courtesy|source|via)?\s*:`,
     String.raw`(?:photo|image)\s+(?:credit|courtesy)|credits?\s*:|source\s*:|via\s*:|h\/t\b`,
     String.raw`share\s+(?:this|on)\b|like\s+this\s*:|follow\s+(?:us|me)\b|subscribe\s+to\b|jump\s+to\s+comments|(?:print|email)\s+this`,
     String.raw`comments?\s+may\b|(?:adjust\s+)?text\s+size\b|about\s+the\s+author\b|author\s*:|advertisement\b|loading\s*\.\.\.`,
     // a news page's reading-time and audio-player labels ("8 min read", "Reading time: 7 minutes", "Listen to this article")
     String.raw`[|•·\s]*(?:estimated\s+)?read(?:ing)?\s+time\s*[:\d]|[|•·\s]*\d+\s*(?:min(?:ute)?s?|m)\.?\s+read\W*$|listen\s+to\s+(?:this|the)\s+(?:article|story)\b`,
-  ].map((p) => `(?:${p})`).join('|').replace(/^/, '^(?:') + ')',
+  ].map((p) => `(?:${p})`).join('|').replace(/^/, '^(?:')})`,
   'i',
 );
 /** Filing lines that list terms, which may run long. */
@@ -105,7 +105,7 @@ export function metaLine(line: string, title?: TitleWords): string | null {
   if (NAV.test(s) && !SENTENCE_END.test(s)) return 'nav';
   if (COPYRIGHT.test(s)) return 'copyright';
   if (DATE.test(s) && w.length <= MAX_DATED_WORDS && /[|•·]|\bby\b|\bposted\b/i.test(s) && !SENTENCE_END.test(s)) return 'dated';
-  if (title && title.size && w.length) {
+  if (title?.size && w.length) {
     let inTitle = 0;
     for (const x of w) if (title.words.has(x)) inTitle++;
     if (inTitle >= TITLE_SHARE * w.length && w.length >= TITLE_COVER * title.size) return 'title';

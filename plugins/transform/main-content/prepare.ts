@@ -83,7 +83,7 @@ function scan(top: Element, info: ScanInfo) {
     if (post === 'article') info.articleItems++;
     else if (post) {
       // (a post's body inside its container is the same post: a blog's one entry is not a thread)
-      if (!lastPost || !lastPost.contains(el)) {
+      if (!lastPost?.contains(el)) {
         if (post === 'post') info.forumHits++;
         else info.comments.push(el);
         lastPost = el;

@@ -45,7 +45,7 @@ function isDataTable(el: Element, s: Stats): boolean {
 }
 
 function inFigure(el: Element): boolean {
-  for (let a = el.parentNode as Element | null; a && a.tagName; a = a.parentNode as Element | null) if (tagOf(a) === 'FIGURE') return true;
+  for (let a = el.parentNode as Element | null; a?.tagName; a = a.parentNode as Element | null) if (tagOf(a) === 'FIGURE') return true;
   return false;
 }
 

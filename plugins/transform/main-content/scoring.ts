@@ -69,7 +69,7 @@ export function measure(root: Element, dropped?: ReadonlySet<Element>): StatsMap
   // (text is counted as the walk passes it, into its element: reading every element's children
   // again through linkedom's getters cost as much as the walk)
   walkElementsAndText(root, (el) => {
-    if (tagOf(el) === 'HEAD' || (dropped !== undefined && dropped.has(el))) return true;
+    if (tagOf(el) === 'HEAD' || (dropped?.has(el))) return true;
     order.push(el);
     map.set(el, newStats());
   }, (node) => countText(map.get(node.parentNode as Element)!, node.nodeValue ?? ''));

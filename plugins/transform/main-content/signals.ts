@@ -63,7 +63,7 @@ export function pageSignals(root: Element, page: Document, url?: string): PageSi
     const tag = tagOf(el);
     const cls = attr(el, 'class');
     // (a post's body inside its container is the same post, as the extraction's scan counts them)
-    if (postKind(el, tag, cls) === 'post' && !(lastPost && lastPost.contains(el))) {
+    if (postKind(el, tag, cls) === 'post' && !(lastPost?.contains(el))) {
       posts++;
       lastPost = el;
     }

@@ -18,7 +18,7 @@ export function elementsInOrder(root: Element, skip?: (el: Element) => boolean):
   const out: Element[] = [root];
   // (one sweep of linkedom's document-order node list, core/dom-links.ts)
   walkElements(root, (el) => {
-    if (skip && skip(el)) return true;
+    if (skip?.(el)) return true;
     out.push(el);
   });
   return out;

@@ -209,7 +209,7 @@ describe('TypeScript SDK', () => {
   });
 
   test('errors carry the status and the server\'s message', async () => {
-    const cases: Array<[() => Promise<unknown>, Function, number]> = [
+    const cases: Array<[() => Promise<unknown>, new (...args: any[]) => Error, number]> = [
       [() => new Trawl({ baseUrl: harness.env.url, apiKey: 'trawl_wrong' }).usage(), AuthenticationError, 401],
       [() => new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.broke }).scrape({ url: site('/a') }), InsufficientCreditsError, 402],
       [() => new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.lapsed }).scrape({ url: site('/a') }), PermissionDeniedError, 403],
@@ -257,12 +257,12 @@ describe('TypeScript SDK', () => {
   });
 
   test('webhook verification', () => {
-    const secret = 'whsec_' + Buffer.from('0123456789abcdef0123456789abcdef').toString('base64');
+    const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
     const now = Math.floor(Date.now() / 1000);
     const body = '{"type":"crawl.completed"}';
     const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': `v1,bogus ${signWebhook(secret, 'msg_1', now, body)}` };
     expect(verifyWebhook(secret, body, headers)).toEqual({ type: 'crawl.completed' });
-    expect(() => verifyWebhook(secret, body + ' ', headers)).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(secret, `${body} `, headers)).toThrow(WebhookVerificationError);
     expect(() => verifyWebhook(secret, body, { ...headers, 'webhook-timestamp': String(now - 3600) })).toThrow(WebhookVerificationError);
   });
 });
