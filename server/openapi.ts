@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document served at /openapi.json: the frame (info, security, the error envelope)
  * plus every route module's part, in list order. Request schemas come from the same zod schemas
  * that validate requests, so the document cannot drift from the code on inputs. In cloud mode the
- * answers the route runner adds (server/metering.ts) are written into each operation from the
+ * answers the route runner adds (server/route-runner.ts) are written into each operation from the
  * routes' own declarations: 402 and the credit headers where a route is metered, 403 where it is
  * paid or metered, 429 and the rate-limit headers on every authenticated route. The paging
  * parameters are shared components, every route that refuses unknown query parameters has a 400,

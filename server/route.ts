@@ -63,7 +63,7 @@ export interface RouteRequest<B = unknown, Q = Record<string, unknown>> {
 }
 
 /**
- * A route's price in cloud mode, declared next to it: server/metering.ts charges it before the
+ * A route's price in cloud mode, declared next to it: server/route-runner.ts charges it before the
  * handler runs (402 when the workspace cannot pay), refunds it when the handler fails, writes the
  * usage row and adds the credit headers. Self-hosted mode ignores it.
  */
@@ -94,7 +94,7 @@ export interface Route<B = any, Q = any> {
    * app never lets the framework read a body, so this marks which routes take one.
    */
   body?: 'manual';
-  /** The JSON body's schema: server/metering.ts reads it (capped, after authentication) and hands in `body`. */
+  /** The JSON body's schema: server/route-runner.ts reads it (capped, after authentication) and hands in `body`. */
   input?: z.ZodType<B>;
   /** No body at all reads as `{}` (every field of `input` is optional). */
   emptyBody?: boolean;
@@ -118,7 +118,7 @@ export interface Route<B = any, Q = any> {
   billable?: true;
   /**
    * For admin keys only, named for the answer: a `member` key gets 403 `This key's role is member:
-   * <admin> needs an admin key of the workspace`, before its body is read (server/metering.ts).
+   * <admin> needs an admin key of the workspace`, before its body is read (server/route-runner.ts).
    */
   admin?: string;
   /**

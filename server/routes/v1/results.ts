@@ -2,7 +2,7 @@
  * The stored results of the caller's workspace (cloud mode): `GET /v1/cache/lookup` (the newest
  * output for an endpoint and URL), `GET /v1/results` (newest first, paginated, without outputs),
  * `GET /v1/results/{id}` and `GET /v1/results/run/{usage_log_id}` (the output a billed call
- * produced: every billed call's answer is stored, server/metering.ts). Another workspace's ids answer 404 like unknown ones. Reading is not billed, and a
+ * produced: every billed call's answer is stored, server/route-runner.ts). Another workspace's ids answer 404 like unknown ones. Reading is not billed, and a
  * lapsed workspace may read.
  */
 import { z } from 'zod';

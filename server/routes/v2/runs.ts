@@ -22,7 +22,7 @@ import { v2BatchSchema, v2CrawlSchema, type V2Batch, type V2Crawl } from '../../
 import { v2FieldName } from '../../wire/v2/scrape-options.ts';
 import { v2RunsOpenApi } from './openapi.ts';
 import { publicBase, V2_ERRORS, warningOf } from './shared.ts';
-import { watchSocket } from './watch.ts';
+import { crawlWatcherSocket } from './crawl-watcher-socket.ts';
 
 export const PAGE_DEFAULT = 100;
 export const PAGE_MAX = 1000;
@@ -140,6 +140,6 @@ export const v2RunsModule = defineRoutes({
     ...runRoutes(service, 'crawl', config),
     ...runRoutes(service, 'batch', config),
   ],
-  sockets: ({ service }) => [watchSocket(service, 'crawl', RUN_PATHS.crawl), watchSocket(service, 'batch', RUN_PATHS.batch)],
+  sockets: ({ service }) => [crawlWatcherSocket(service, 'crawl', RUN_PATHS.crawl), crawlWatcherSocket(service, 'batch', RUN_PATHS.batch)],
   openapi: ({ service }) => v2RunsOpenApi(service),
 });
