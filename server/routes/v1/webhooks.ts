@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { badRequest, TrawlError } from '../../../core/errors.ts';
 import { WebhookTokens, webhooksFeature } from '../../../core/features/webhooks/index.ts';
 import { WEBHOOK_EVENTS, type Webhook, type WebhookDelivery, type WebhookStore } from '../../../core/features/webhooks/store.ts';
-import { readJsonBody } from '../../body.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
 import { receiverRefusal, receiverUrlSchema } from '../../../core/net/receiver.ts';
 import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
@@ -54,7 +53,7 @@ const presentDelivery = (d: WebhookDelivery) => ({
 
 const notFound = () => new TrawlError('not_found', 'Webhook not found');
 
-function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: number, fetch: Readonly<TrawlConfig['fetch']>) {
+function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, fetch: Readonly<TrawlConfig['fetch']>) {
   /** The SSRF guard at registration: a forbidden receiver is a 400 now, not failed deliveries later. */
   const allowed = async (url: string | undefined) => {
     const refusal = url === undefined ? null : await receiverRefusal(url, fetch);
@@ -67,10 +66,9 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: nu
   };
 
   return [
-    {
-      method: 'POST', path: '/v1/webhooks', body: 'manual',
-      async handle({ request, workspace }) {
-        const body = await readJsonBody(request, createWebhookSchema, maxBody);
+    route({
+      method: 'POST', path: '/v1/webhooks', body: 'manual', input: createWebhookSchema,
+      async handle({ body, workspace }) {
         await allowed(body.url);
         if ((await store.count(workspace)) >= maxPerWorkspace) {
           throw new TrawlError('conflict', `Webhook limit reached: at most ${maxPerWorkspace} per workspace`);
@@ -78,7 +76,7 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: nu
         const { webhook, secret } = await store.create(workspace, body);
         return Response.json({ ...present(webhook), secret }, { status: 201 });
       },
-    },
+    }),
     route({
       method: 'GET', path: '/v1/webhooks', query: pagedQuery(),
       async handle({ request, workspace, query }) {
@@ -91,16 +89,15 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, maxBody: nu
       method: 'GET', path: '/v1/webhooks/:id',
       handle: async ({ params, workspace }) => present(await found(workspace, params.id!)),
     },
-    {
-      method: 'PATCH', path: '/v1/webhooks/:id', body: 'manual',
-      async handle({ params, request, workspace }) {
-        const patch = await readJsonBody(request, updateWebhookSchema, maxBody);
+    route({
+      method: 'PATCH', path: '/v1/webhooks/:id', body: 'manual', input: updateWebhookSchema,
+      async handle({ params, body: patch, workspace }) {
         await allowed(patch.url);
         const updated = await store.update(workspace, params.id!, patch);
         if (!updated) throw notFound();
         return present(updated);
       },
-    },
+    }),
     {
       method: 'DELETE', path: '/v1/webhooks/:id',
       async handle({ params, workspace }) {
@@ -249,6 +246,6 @@ const webhooksOpenApi = {
 export const webhooksModule = defineRoutes({
   name: 'webhooks',
   needs: { store: WebhookTokens.Store, settings: webhooksFeature.settingsToken },
-  routes: ({ store, settings }, env) => webhookRoutes(store, settings.maxPerWorkspace, env.config.server.maxBodyBytes, env.config.fetch),
+  routes: ({ store, settings }, env) => webhookRoutes(store, settings.maxPerWorkspace, env.config.fetch),
   openapi: () => webhooksOpenApi,
 });
