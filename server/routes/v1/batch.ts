@@ -10,7 +10,7 @@ import { errorBody, jsonBody, pathId, paging, PAGING_ERROR, schemaRef, toJson } 
 import { v1BatchSchema } from '../../wire/v1/request.ts';
 import { defineRoutes } from '../../route.ts';
 import { crawlNeeds, runRoutes } from './crawl.ts';
-import { cancelDoc, retentionText, runStatusSchema, runSummarySchema, startDoc, STATES, streamDoc } from './crawl-openapi.ts';
+import { cancelDoc, retentionText, runStatusSchema, runSummarySchema, startDoc, STATES, streamDoc } from '../../wire/v1/crawl.docs.ts';
 
 function batchOpenApi(service: CrawlService, limits: Readonly<CrawlSettings>) {
   const unknown = { 401: errorBody('Invalid or missing API key'), 404: errorBody('`Batch not found`: unknown id, the id of another workspace\'s batch, or a batch past its `expires_at`') };

@@ -15,7 +15,7 @@ import type { Window } from '../../../core/storage/values.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import type { BatchRequest, CrawlRequest } from '../../../core/features/crawl/schema.ts';
 import { nextLink, pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
-import { crawlOpenApi } from './crawl-openapi.ts';
+import { crawlOpenApi } from '../../wire/v1/crawl.docs.ts';
 import { defineRoutes, route, type Route, type RouteRequest } from '../../route.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';

@@ -12,7 +12,7 @@ import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 import { v1ScrapeSchema } from '../../wire/v1/request.ts';
-import { scrapeOpenApi } from './scrape-openapi.ts';
+import { scrapeOpenApi } from '../../wire/v1/scrape.docs.ts';
 
 async function scrape(scraper: Scraper, { request, workspace, body, usage }: RouteRequest<ScrapeRequest>): Promise<Response> {
   const outcome = await scraper.scrape(body, workspace, request.signal, v1Field);

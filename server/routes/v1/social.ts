@@ -17,7 +17,7 @@ import type { TrawlConfig } from '../../../core/config-schema.ts';
 import { receiverRefusal, receiverUrlSchema } from '../../../core/net/receiver.ts';
 import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route, type Route } from '../../route.ts';
-import { socialOpenApi } from './social-openapi.ts';
+import { socialOpenApi } from '../../wire/v1/social.docs.ts';
 
 const MONITORS_PAID = 'Social monitors (beta)';
 const AUDIENCE_PAID = 'Audience export (beta)';

@@ -5,7 +5,6 @@
  * are billed by the check job itself (one `watchCheck` each, scheduled or manual); creating a
  * watch and asking for a check start billable work, refused to a lapsed workspace (cloud mode).
  */
-import { z } from 'zod';
 import { badRequest } from '../../../core/errors.ts';
 import { WatchTokens, watchFeature } from '../../../core/features/watch/index.ts';
 import { watchLimits, type WatchSettings } from '../../../core/features/watch/config.ts';
@@ -18,18 +17,11 @@ import type { NotifySettings } from '../../../core/features/notify/config.ts';
 import { targetsProblem } from '../../../core/features/notify/targets.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
 import { receiverRefusal } from '../../../core/net/receiver.ts';
-import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
+import { pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route, type Route } from '../../route.ts';
-import { presentComparison, watchOpenApi } from './watch-openapi.ts';
-import { checkWatchBody, filtersOf, presentSnapshot, presentWatch, watchSchemas } from './watch-schemas.ts';
-
-/** `tag` and `search` narrow the list (declared here so the list's query is one place). */
-export const listQuery = pagedQuery({
-  tag: z.string().trim().min(1, 'must not be empty').max(50).optional(),
-  search: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-});
-const snapshotId = z.string().min(1).max(64).optional();
-export const diffQuery = z.object({ from: snapshotId, to: snapshotId });
+import { presentComparison } from '../../wire/v1/diff.ts';
+import { checkWatchBody, diffQuery, filtersOf, listQuery, presentSnapshot, presentWatch, watchSchemas } from '../../wire/v1/watch.ts';
+import { watchOpenApi } from '../../wire/v1/watch.docs.ts';
 
 type Config = Pick<TrawlConfig, 'fetch' | 'mode' | 'plans'>;
 

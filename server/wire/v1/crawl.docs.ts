@@ -5,7 +5,7 @@
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { CrawlSettings } from '../../../core/features/crawl/config.ts';
 import { dateTime, errorBody, jsonBody, pageFields, pagedBody, paging, PAGING_ERROR, pathId, schemaRef, toJson } from '../../openapi-shapes.ts';
-import { v1CrawlSchema } from '../../wire/v1/request.ts';
+import { v1CrawlSchema } from './request.ts';
 
 
 const count = (description: string) => ({ type: 'integer', description });

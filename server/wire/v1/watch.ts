@@ -1,7 +1,8 @@
 /**
  * The watch API's request bodies and answers: the zod schemas of POST and PATCH /v1/watch (their
- * fields in snake_case, limits from `[watch]`), the checks zod cannot make (selectors, the caller's
- * interval floor), and the presenters of a watch and a snapshot.
+ * fields in snake_case, limits from `[watch]`) and of the list's and diff's query strings, the
+ * checks zod cannot make (selectors, the caller's interval floor), and the presenters of a watch
+ * and a snapshot.
  */
 import { z } from 'zod';
 import { badRequest } from '../../../core/errors.ts';
@@ -14,6 +15,15 @@ import { notifyTargetsSchema } from '../../../core/features/notify/targets.ts';
 import { httpUrl } from '../../../core/model/request.ts';
 import { receiverUrlSchema } from '../../../core/net/receiver.ts';
 import { validateSelectors } from '../../../core/selectors.ts';
+import { pagedQuery } from '../../pagination.ts';
+
+/** `tag` and `search` narrow the list (declared here so the list's query is one place). */
+export const listQuery = pagedQuery({
+  tag: z.string().trim().min(1, 'must not be empty').max(50).optional(),
+  search: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+});
+const snapshotId = z.string().min(1).max(64).optional();
+export const diffQuery = z.object({ from: snapshotId, to: snapshotId });
 
 const textList = (entries: number, what: string) => z.array(z.string().min(1, 'must not be empty').max(500)).max(entries, `at most ${entries} ${what}`);
 const selectorList = (entries: number) => z.array(z.string().trim().min(1, 'selectors must not be empty')).max(entries, `at most ${entries} selectors`);

@@ -1,23 +1,9 @@
 /**
  * The OpenAPI part of the watch and diff routes: request bodies from the zod schemas that validate
- * them, the Watch and Snapshot records, the diff answers and the `watch.changed` event; and the one
- * presenter of a comparison both routes answer with.
+ * them, the Watch and Snapshot records, the diff answers and the `watch.changed` event.
  */
 import type { z } from 'zod';
-import type { Comparison } from '../../../core/features/diff/compare.ts';
 import { dateTime, errorBody, jsonBody, pagedBody, paging, PAGING_ERROR, schemaRef, toJson } from '../../openapi-shapes.ts';
-
-/** `diff: {unified, added, removed}` and the counts, as /v1/diff answers; the snapshot diff adds parts, lines and the excerpt. */
-export function presentComparison(c: Comparison | null, withView = false) {
-  const view = withView ? { parts: c?.parts ?? [], lines: c?.lines ?? [], excerpt: c?.changed ? c.excerpt : '' } : {};
-  return {
-    diff: { unified: c?.unified ?? '', added: c?.added ?? [], removed: c?.removed ?? [], ...view },
-    summary: c ? c.summary : 'Nothing to compare with yet.',
-    word_count_delta: c?.wordCountDelta ?? 0,
-    links_added: c?.linksAdded ?? 0,
-    links_removed: c?.linksRemoved ?? 0,
-  };
-}
 
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const common = { 401: errorBody('Invalid or missing API key') };
