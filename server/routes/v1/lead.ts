@@ -11,7 +11,7 @@ import { defineRoutes, route } from '../../route.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentLead, presentLeadBatch } from '../../wire/v1/lead.ts';
 import { v1LeadBatchSchema, v1LeadSchema } from '../../wire/v1/request.ts';
-import { eventDoc } from './webhooks.ts';
+import { eventDoc } from '../../wire/v1/webhooks.docs.ts';
 
 const nullableString = { type: ['string', 'null'] };
 const counts = {
