@@ -2,7 +2,6 @@
  * The OpenAPI of POST /v1/brand: the request from the zod schema that validates it, and the Brand
  * record with where each colour comes from.
  */
-import type { BrandRequest } from '../../../core/features/brand/request.ts';
 import { errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { v1BrandSchema } from './request.ts';
 

@@ -1,5 +1,5 @@
 /** The OpenAPI of the lead routes: the request from the zod schemas that validate it, the Lead record and the lead batch event. */
-import { LEAD_BATCH_MAX_URLS, type LeadBatchRequest, type LeadRequest } from '../../../core/features/lead/request.ts';
+import { LEAD_BATCH_MAX_URLS } from '../../../core/features/lead/request.ts';
 import { dateTime, errorBody, jsonBody, pathId, schemaRef, toJson } from '../../openapi-shapes.ts';
 import { v1LeadBatchSchema, v1LeadSchema } from './request.ts';
 import { eventDoc } from './webhooks.docs.ts';

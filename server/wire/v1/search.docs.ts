@@ -1,7 +1,6 @@
 /** The OpenAPI of POST /v1/search: the request from the zod schema that validates it, and the search hit record. */
 import { SEARCH_DEFAULT_RESULTS, SEARCH_MAX_RESULTS } from '../../../core/features/search/request.ts';
 import { errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
-import type { SearchRequest } from '../../../core/features/search/request.ts';
 import { v1SearchSchema } from './request.ts';
 
 const str = (description: string) => ({ type: 'string', description });
