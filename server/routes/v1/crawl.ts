@@ -5,7 +5,6 @@
  * Everything is scoped to the caller's workspace; unknown and foreign ids answer 404. The OpenAPI
  * is in crawl-openapi.ts; batch.ts shares the run routes.
  */
-import { z } from 'zod';
 import { CrawlTokens, crawlFeature } from '../../../core/features/crawl/index.ts';
 import { pageItem as pageWithResult, runSummary } from '../../../core/features/crawl/present.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
@@ -20,11 +19,9 @@ import { defineRoutes, route, type Route, type RouteRequest } from '../../route.
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 import { v1BatchSchema, v1CrawlSchema } from '../../wire/v1/request.ts';
+import { pagesQuery, resumeQuery, type ResumeQuery } from '../../wire/v1/crawl.ts';
 
 const HEARTBEAT_MS = 15_000;
-const resumeQuery = z.object({ last_event_id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0) });
-type ResumeQuery = z.output<typeof resumeQuery>;
-const pagesQuery = pagedQuery({ status: z.enum(['completed', 'failed']).optional() });
 const pageItem = (page: PageRow) => pageWithResult(page, presentResult);
 
 /** 202 with where to poll: the run exists and its pages are queued. */

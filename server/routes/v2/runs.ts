@@ -6,7 +6,6 @@
  * run goes on and this page had documents — never for an empty page of a running job, so the
  * SDK's auto-pagination (which follows `next` at once) ends instead of looping until the run does.
  */
-import { z } from 'zod';
 import { CrawlTokens } from '../../../core/features/crawl/index.ts';
 import { storedRequest } from '../../../core/features/crawl/legacy.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
@@ -23,16 +22,10 @@ import { v2FieldName } from '../../wire/v2/scrape-options.ts';
 import { v2RunsOpenApi } from '../../wire/v2/openapi.docs.ts';
 import { publicBase, V2_ERRORS, warningOf } from './shared.ts';
 import { crawlWatcherSocket } from './crawl-watcher-socket.ts';
+import { pageQuery } from '../../wire/v2/runs.ts';
 
-export const PAGE_DEFAULT = 100;
-export const PAGE_MAX = 1000;
 /** Failed pages listed by …/errors at most. */
 const ERRORS_MAX = 1000;
-
-const pageQuery = z.object({
-  skip: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-  limit: z.coerce.number().int().min(1).max(PAGE_MAX).default(PAGE_DEFAULT),
-});
 
 /** Where each kind lives under /v2. */
 export const RUN_PATHS: Record<RunKind, string> = { crawl: '/v2/crawl', batch: '/v2/batch/scrape' };
