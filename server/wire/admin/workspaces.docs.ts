@@ -17,8 +17,10 @@ const keySchema = {
   type: 'object',
   properties: {
     id: { type: 'string' }, workspace_id: { type: 'string' }, name: { type: ['string', 'null'] },
-    suffix: { type: ['string', 'null'], description: 'The key\'s last four characters (null: the key set by the server\'s configuration).' },
-    role: { enum: [...KEY_ROLES], description: '`admin`: manages the workspace\'s keys and sees its billing; `member`: calls the API only.' },
+    suffix: { type: ['string', 'null'], description: 'The key\'s last four characters (null: the key set by the ' +
+      'server\'s configuration).' },
+    role: { enum: [...KEY_ROLES], description: '`admin`: manages the workspace\'s keys and sees its billing; ' +
+      '`member`: calls the API only.' },
     created_at: dateTime('Creation time'), revoked_at: dateTime('When it was revoked', true),
   },
 };

@@ -26,7 +26,8 @@ export const updateWorkspaceSchema = z.strictObject({
 }).refine((p) => Object.values(p).some((v) => v !== undefined), 'Request body must set name, plan, status or rate_limit');
 
 export const keyName = name;
-export const keyRole = z.enum(KEY_ROLES).describe('`admin`: manages the workspace\'s keys and sees its billing; `member`: calls the API only.');
+export const keyRole = z.enum(KEY_ROLES).describe('`admin`: manages the workspace\'s keys and sees its billing; ' +
+  '`member`: calls the API only.');
 export const createKeySchema = z.strictObject({ name: name.optional().describe('A label for people.'), role: keyRole.default('admin') });
 
 export const grantSchema = z.strictObject({

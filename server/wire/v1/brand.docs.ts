@@ -7,11 +7,13 @@ import { v1BrandSchema } from './request.ts';
 
 const color = { type: ['string', 'null'], pattern: '^#[0-9a-f]{6}$' };
 const logo = { type: 'object', required: ['url', 'source'], properties: { url: { type: 'string' }, source: { type: 'string', enum: ['json-ld', 'header', 'apple-touch-icon', 'manifest'] }, width: { type: 'integer' } } };
-const SOURCES = 'Each colour names its source in `color_sources`: `css-variable` (a custom property named for the role: `--primary`, `--brand-color`, `--bg`, ' +
-  '`--text`, `--link`, bare shadcn-style HSL channels included), `computed` (the rendered page: background and text of the page, button backgrounds and ' +
-  'text-link colours weighted by the area they paint in the first 3,000 px), `theme-color`, `manifest`, `stylesheet` (the rules for html/body, links and ' +
-  'buttons, then the most used saturated colours). Sources are tried in that order; `secondary` and `accent` must differ visibly (CIEDE2000 > 12) from ' +
-  'the colours already chosen. Colours are `#rrggbb`; one no source gave is null and listed in `not_found`.';
+const SOURCES = 'Each colour names its source in `color_sources`: `css-variable` (a custom property named for the ' +
+  'role: `--primary`, `--brand-color`, `--bg`, `--text`, `--link`, bare shadcn-style HSL channels included), ' +
+  '`computed` (the rendered page: background and text of the page, button backgrounds and text-link colours ' +
+  'weighted by the area they paint in the first 3,000 px), `theme-color`, `manifest`, `stylesheet` (the rules for ' +
+  'html/body, links and buttons, then the most used saturated colours). Sources are tried in that order; ' +
+  '`secondary` and `accent` must differ visibly (CIEDE2000 > 12) from the colours already chosen. Colours are ' +
+  '`#rrggbb`; one no source gave is null and listed in `not_found`.';
 
 export const brandOpenApi = {
   paths: {
@@ -19,14 +21,17 @@ export const brandOpenApi = {
       post: {
         summary: 'Brand identity extraction',
         description:
-          'Reads `url` as served (head and navigation included) through the `brand` format, rendered in the browser with a script that measures colours ' +
-          'and fonts when `brand.browser` is on and the browser fetcher runs (else plainly, with a warning), then fetches its stylesheets (at most ' +
-          '`brand.maxStylesheets`, `brand.maxCssBytes` of CSS in all) and web app manifest through the HTTP client. `name`: JSON-LD Organization, ' +
-          'og:site_name, application-name, the manifest, the title. `logo`: the JSON-LD logo or the header image marked as the logo, else the largest ' +
-          'touch or manifest icon; the other candidates are its `alternatives`. ' + SOURCES + ' `color_scheme` is `dark` when the background is dark ' +
-          '(WCAG luminance < 0.2), else `light`. `fonts`: the first non-generic family of the computed, custom-property or rule font stacks for `heading`, ' +
-          '`body` and `code`. Deterministic: the same page gives the same profile. With a language model configured, `tone` and `personality` are the ' +
-          'model\'s reading of the page\'s text; without one they are absent.',
+          'Reads `url` as served (head and navigation included) through the `brand` format, rendered in the ' +
+          'browser with a script that measures colours and fonts when `brand.browser` is on and the browser ' +
+          'fetcher runs (else plainly, with a warning), then fetches its stylesheets (at most ' +
+          '`brand.maxStylesheets`, `brand.maxCssBytes` of CSS in all) and web app manifest through the HTTP ' +
+          'client. `name`: JSON-LD Organization, og:site_name, application-name, the manifest, the title. `logo`: ' +
+          'the JSON-LD logo or the header image marked as the logo, else the largest touch or manifest icon; the ' +
+          'other candidates are its `alternatives`. ' + SOURCES + ' `color_scheme` is `dark` ' +
+            'when the background is dark (WCAG luminance < 0.2), else `light`. `fonts`: the first non-generic ' +
+            'family of the computed, custom-property or rule font stacks for `heading`, `body` and `code`. ' +
+            'Deterministic: the same page gives the same profile. With a language model configured, `tone` and ' +
+            '`personality` are the model\'s reading of the page\'s text; without one they are absent.',
         requestBody: { required: true, content: { 'application/json': { schema: schemaRef('BrandRequest') } } },
         responses: {
           200: jsonBody(schemaRef('Brand'), 'The brand profile'),

@@ -14,9 +14,11 @@ export function socialSchemas(settings: SocialSettings) {
   const interval = z.number().int('must be a whole number of minutes').transform((n) => Math.min(max, Math.max(min, n)))
     .describe(`Minutes between checks, clamped to ${min}–${max}; default ${settings.defaultIntervalMinutes}.`);
   const name = z.string().trim().min(1, 'must not be empty').max(200).describe('Label; defaults to the target.');
-  const webhook = receiverUrlSchema.describe('Receives `social.monitor.matched`; Discord, Slack, Teams workflow and Telegram URLs get native formatting.');
+  const webhook = receiverUrlSchema.describe('Receives `social.monitor.matched`; Discord, Slack, Teams workflow ' +
+    'and Telegram URLs get native formatting.');
   const create = z.strictObject({
-    kind: z.enum(['profile', 'search', 'list', 'replies']).describe('`profile` (handle), `search` (query), `list` (list id), `replies` (post id).'),
+    kind: z.enum(['profile', 'search', 'list', 'replies']).describe('`profile` (handle), `search` (query), `list` ' +
+      '(list id), `replies` (post id).'),
     target: z.string().trim().min(1, 'must not be empty').max(512, 'must be at most 512 characters'),
     name: name.optional(),
     interval_minutes: interval.optional(),

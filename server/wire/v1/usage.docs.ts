@@ -6,10 +6,12 @@ const counts = { runs: { type: 'integer' }, credits: { type: 'integer' } };
 const runSchema = {
   type: 'object',
   properties: {
-    id: { type: 'string', description: 'The usage-log id (the `X-Usage-Id` header of the call); GET /v1/results/run/{id} returns its output.' },
+    id: { type: 'string', description: 'The usage-log id (the `X-Usage-Id` header of the call); GET ' +
+      '/v1/results/run/{id} returns its output.' },
     endpoint: { type: 'string' }, url: { type: ['string', 'null'] },
     credits: { type: 'integer', description: 'What the call cost; a crawl\'s or batch\'s grows as its pages are scraped.' },
-    status: { enum: ['succeeded', 'failed', 'running'], description: '`failed` calls were refunded; `running`: a run whose pages were charged before its call was recorded.' },
+    status: { enum: ['succeeded', 'failed', 'running'], description: '`failed` calls were refunded; `running`: a ' +
+      'run whose pages were charged before its call was recorded.' },
     error: { type: ['string', 'null'] }, duration_ms: { type: 'integer' },
     result_id: { type: ['string', 'null'], description: 'The stored result (GET /v1/results/{id}).' },
     run_id: { type: ['string', 'null'], description: 'The crawl or batch the call started.' },
@@ -22,8 +24,9 @@ export const usageOpenApi = {
     '/v1/usage': {
       get: {
         summary: 'Balance, plan and usage of the workspace',
-        description: 'Totals over `from` (inclusive) to `to` (exclusive), by endpoint and by UTC day, and the runs of that range newest first. ' +
-          `Default range: the last 30 days; at most ${MAX_RANGE_DAYS} days. \`endpoint\` narrows totals and runs to one endpoint.`,
+        description: 'Totals over `from` (inclusive) to `to` (exclusive), by endpoint and by UTC day, and the runs ' +
+          `of that range newest first. Default range: the last 30 days; at most ${MAX_RANGE_DAYS} days. ` +
+          '`endpoint` narrows totals and runs to one endpoint.',
         parameters: [
           { name: 'from', in: 'query', schema: { type: 'string', format: 'date-time' } },
           { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' } },
@@ -43,7 +46,8 @@ export const usageOpenApi = {
                   ...counts,
                   by_endpoint: { type: 'array', items: { type: 'object', properties: { endpoint: { type: 'string' }, ...counts } } },
                   by_day: { type: 'array', items: { type: 'object', properties: { day: { type: 'string', format: 'date' }, ...counts } } },
-                  by_day_endpoint: { type: 'array', description: 'Each day\'s counts per endpoint, by day then endpoint.', items: { type: 'object', properties: { day: { type: 'string', format: 'date' }, endpoint: { type: 'string' }, ...counts } } },
+                  by_day_endpoint: { type: 'array', description: 'Each day\'s counts per endpoint, by day then ' +
+                    'endpoint.', items: { type: 'object', properties: { day: { type: 'string', format: 'date' }, endpoint: { type: 'string' }, ...counts } } },
                 },
               },
               runs: { type: 'array', items: runSchema },

@@ -12,9 +12,11 @@ export const watchFeedOpenApi = {
     '/v1/watch/feed-token': {
       post: {
         summary: 'Create (or rotate) the workspace\'s feed token',
-        description: 'One token per workspace: a new one replaces the old, whose feed URL stops working at once. The token is shown only in this answer (only its sha256 is stored).',
+        description: 'One token per workspace: a new one replaces the old, whose feed URL stops working at once. ' +
+          'The token is shown only in this answer (only its sha256 is stored).',
         responses: {
-          201: jsonBody({ type: 'object', required: ['token', 'feed_url', 'created_at'], properties: { token: { type: 'string', description: '`trawl_feed_…`' }, feed_url: { type: 'string', description: 'The Atom feed\'s address with the token in its query.' }, created_at: dateTime('Creation time.') } }, 'The new token'),
+          201: jsonBody({ type: 'object', required: ['token', 'feed_url', 'created_at'], properties: { token: { type: 'string', description: '`trawl_feed_…`' }, feed_url: { type: 'string', description: 'The Atom feed\'s address ' +
+            'with the token in its query.' }, created_at: dateTime('Creation time.') } }, 'The new token'),
           401: errorBody('Invalid or missing API key'),
         },
       },
@@ -27,8 +29,10 @@ export const watchFeedOpenApi = {
     [FEED_PATH]: {
       get: {
         summary: 'Atom feed of the workspace\'s notified changes',
-        description: `No API key: the feed token in the query is the only credential (feed readers cannot send headers). The newest ${FEED_ENTRIES} notified changes, newest first; ` +
-          'each entry has the watch\'s name as title, the reason and what changed as summary, a link to the change in the dashboard and a related link to the page.',
+        description: 'No API key: the feed token in the query is the only credential (feed readers cannot send ' +
+          `headers). The newest ${FEED_ENTRIES} notified changes, newest first; each entry has the watch's name as ` +
+          'title, the reason and what changed as summary, a link to the change in the dashboard and a related link ' +
+          'to the page.',
         security: [],
         parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string' }, description: 'From `POST /v1/watch/feed-token`.' }],
         responses: {

@@ -44,23 +44,33 @@ export function watchSchemas(settings: WatchSettings, floor = settings.minInterv
   }).refine((c) => c.below !== undefined || c.above !== undefined || c.change_percent !== undefined, 'a condition needs below, above or change_percent');
   const fields = {
     name: z.string().trim().min(1, 'must not be empty').max(200).describe('Label; defaults to the URL.'),
-    interval_minutes: interval.describe(`Minutes between checks, ${floor} to ${max} (the workspace's floor may be higher); default ${settings.defaultIntervalMinutes}.`),
-    webhook_url: receiverUrlSchema.describe('Receives `watch.changed` (POST) when a check notifies; refused at once when the SSRF guard forbids its address.'),
+    interval_minutes: interval.describe(`Minutes between checks, ${floor} to ${max} (the workspace's floor may be ` +
+      `higher); default ${settings.defaultIntervalMinutes}.`),
+    webhook_url: receiverUrlSchema.describe('Receives `watch.changed` (POST) when a check notifies; refused at ' +
+      'once when the SSRF guard forbids its address.'),
     include_selectors: selectorList(filters).describe('Watch only these parts of the page (CSS selectors); empty: the main content.'),
-    ignore_selectors: selectorList(ignores).describe('CSS selectors removed before the content is read (a rotating banner inside the article).'),
-    ignore_text: textList(ignores, 'patterns').describe('Lines containing one of these (case-insensitive; `*` matches anything) do not count as change.'),
+    ignore_selectors: selectorList(ignores).describe('CSS selectors removed before the content is read (a rotating ' +
+      'banner inside the article).'),
+    ignore_text: textList(ignores, 'patterns').describe('Lines containing one of these (case-insensitive; `*` ' +
+      'matches anything) do not count as change.'),
     ignore_patterns: z.array(z.enum(IGNORE_PATTERNS)).max(IGNORE_PATTERNS.length).describe(
-      'Volatile text masked before comparing: `clock` (a time of day or timestamp within a few minutes of the fetch — a page showing when it was ' +
-      'fetched; never other times or dates), `relative_time` ("5 minutes ago"), `counters` ("1,234 views"), `tokens` (long random ids, nonces, ' +
-      `cache-busters). Default all; \`[]\` masks nothing.`),
-    trigger_text: textList(filters, 'patterns').describe('Notify only while the page contains one of these (case-insensitive; `*` matches anything).'),
+      'Volatile text masked before comparing: `clock` (a time of day or timestamp within a few minutes of the ' +
+      'fetch — a page showing when it was fetched; never other times or dates), `relative_time` ("5 minutes ago"), ' +
+      '`counters` ("1,234 views"), `tokens` (long random ids, nonces, cache-busters). Default all; `[]` masks ' +
+      'nothing.'),
+    trigger_text: textList(filters, 'patterns').describe('Notify only while the page contains one of these ' +
+      '(case-insensitive; `*` matches anything).'),
     block_text: textList(filters, 'patterns').describe('Stay quiet while the page contains one of these.'),
-    only_new_lines: z.boolean().describe('Only lines never seen in earlier checks count (a bounded memory of line hashes); removed lines do not.'),
+    only_new_lines: z.boolean().describe('Only lines never seen in earlier checks count (a bounded memory of line ' +
+      'hashes); removed lines do not.'),
     changes: z.enum(CHANGE_MODES).describe('`added`: only added lines count; `removed`: only removed lines; `any` (default).'),
     conditions: z.array(condition).max(maxConditions, `at most ${maxConditions} conditions`)
-      .describe('Numbers on the page: notify when one crosses below/above its bound or moves by change_percent. With conditions or restock set, only they notify.'),
-    restock: z.boolean().describe('Notify when the page\'s offers go from out of stock to in stock (JSON-LD/microdata availability, then text cues).'),
-    tags: z.array(z.string().trim().min(1, 'must not be empty').max(50)).max(filters, `at most ${filters} tags`).describe('Labels for grouping and GET /v1/watch?tag='),
+      .describe('Numbers on the page: notify when one crosses below/above its bound or moves by change_percent. ' +
+        'With conditions or restock set, only they notify.'),
+    restock: z.boolean().describe('Notify when the page\'s offers go from out of stock to in stock ' +
+      '(JSON-LD/microdata availability, then text cues).'),
+    tags: z.array(z.string().trim().min(1, 'must not be empty').max(50)).max(filters, `at most ${filters} tags`).describe('Labels for grouping and GET ' +
+      '/v1/watch?tag='),
     notify: notifyTargetsSchema(maxTargets),
   };
   const optional = {

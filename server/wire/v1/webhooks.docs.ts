@@ -33,8 +33,10 @@ const deliverySchema = {
     event: { type: 'string' },
     url: { type: 'string' },
     attempt: { type: 'integer', description: '1 for the first try.' },
-    outcome: { type: 'string', enum: ['delivered', 'retrying', 'failed', 'disabled'], description: '`failed`: attempts used up; `disabled`: the receiver answered 410.' },
-    status_code: { type: ['integer', 'null'], description: 'The receiver\'s HTTP status; null when no answer came (refused, timeout, forbidden address).' },
+    outcome: { type: 'string', enum: ['delivered', 'retrying', 'failed', 'disabled'], description: '`failed`: attempts used up; ' +
+      '`disabled`: the receiver answered 410.' },
+    status_code: { type: ['integer', 'null'], description: 'The receiver\'s HTTP status; null when no answer came ' +
+      '(refused, timeout, forbidden address).' },
     error: { type: ['string', 'null'], description: 'Why the attempt failed, e.g. `receiver answered HTTP 500`, `connection refused`.' },
     duration_ms: { type: 'integer' },
     next_attempt_at: dateTime('When the next attempt is due (outcome `retrying`).', true),
@@ -55,7 +57,8 @@ const runData = (kind: 'crawl' | 'batch') => ({
     created_at: dateTime('Start.'),
     completed_at: dateTime('End.', true),
     ...(kind === 'crawl'
-      ? { error: { type: ['string', 'null'], description: 'Why the crawl failed.' }, retry_of: { type: 'string', description: 'Present on a retry: the original crawl id.' } }
+      ? { error: { type: ['string', 'null'], description: 'Why the crawl failed.' }, retry_of: { type: 'string', description: 'Present on a retry: the ' +
+        'original crawl id.' } }
       : {}),
   },
 });
@@ -67,16 +70,19 @@ const envelope = (type: string, data: string) => ({
 });
 
 const DELIVERY_RULES =
-  'POSTed as JSON to every active registration subscribed to the event (and, for crawls, to the crawl\'s `webhook_url`). ' +
-  'The body is the Standard Webhooks envelope `{type, timestamp, data}`. Decision: `watch.changed` and `social.monitor.matched` are instead the flat ' +
-  '`{event, …}` objects the interface defines for them, sent to one watch\'s or monitor\'s own `webhook_url`; each family keeps the shape its receivers are built against ' +
-  '(Standard Webhooks libraries for the registry, the documented flat payloads for watches and monitors). ' +
-  'Signed per Standard Webhooks: `webhook-id` (message id, the same on every retry; deduplicate on it), `webhook-timestamp` (Unix seconds), ' +
-  '`webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the base64 part of the registration\'s `whsec_` secret. ' +
-  'Deliveries to a crawl\'s `webhook_url` are signed with the server\'s `webhooks.signingSecret`, or sent unsigned when none is configured. ' +
-  'Any 2xx accepts; redirects are not followed; other answers, timeouts (`webhooks.timeoutMs`) and network errors are retried up to ' +
-  '`webhooks.maxAttempts` times with exponential backoff and jitter; 410 Gone disables the registration at once (a crawl\'s `webhook_url` is just not retried). ' +
-  'Outbound addresses pass the SSRF guard. Every attempt to a registration is in its delivery log.';
+  'POSTed as JSON to every active registration subscribed to the event (and, for crawls, to the crawl\'s ' +
+  '`webhook_url`). The body is the Standard Webhooks envelope `{type, timestamp, data}`. Decision: `watch.changed` ' +
+  'and `social.monitor.matched` are instead the flat `{event, …}` objects the interface defines for them, sent to ' +
+  'one watch\'s or monitor\'s own `webhook_url`; each family keeps the shape its receivers are built against ' +
+  '(Standard Webhooks libraries for the registry, the documented flat payloads for watches and monitors). Signed ' +
+  'per Standard Webhooks: `webhook-id` (message id, the same on every retry; deduplicate on it), ' +
+  '`webhook-timestamp` (Unix seconds), `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` ' +
+  'keyed with the base64 part of the registration\'s `whsec_` secret. Deliveries to a crawl\'s `webhook_url` are ' +
+  'signed with the server\'s `webhooks.signingSecret`, or sent unsigned when none is configured. Any 2xx accepts; ' +
+  'redirects are not followed; other answers, timeouts (`webhooks.timeoutMs`) and network errors are retried up to ' +
+  '`webhooks.maxAttempts` times with exponential backoff and jitter; 410 Gone disables the registration at once (a ' +
+  'crawl\'s `webhook_url` is just not retried). Outbound addresses pass the SSRF guard. Every attempt to a ' +
+  'registration is in its delivery log.';
 
 export const eventDoc = (type: string, data: string, when: string) => ({
   post: {
@@ -92,8 +98,9 @@ export const webhooksOpenApi = {
     '/v1/webhooks': {
       post: {
         summary: 'Register a webhook',
-        description: `At most \`webhooks.maxPerWorkspace\` (default 50) per workspace. The answer carries \`secret\` (\`whsec_<base64>\`) — the only time it is shown; ` +
-          'the server keeps it (AES-256-GCM encrypted when `webhooks.secretKey` is set) because every delivery is signed with it.',
+        description: 'At most `webhooks.maxPerWorkspace` (default 50) per workspace. The answer carries `secret` ' +
+          '(`whsec_<base64>`) — the only time it is shown; the server keeps it (AES-256-GCM encrypted when ' +
+          '`webhooks.secretKey` is set) because every delivery is signed with it.',
         requestBody: { required: true, content: { 'application/json': { schema: toJson(createWebhookSchema) } } },
         responses: {
           201: jsonBody({ allOf: [schemaRef('Webhook'), { type: 'object', required: ['secret'], properties: { secret: { type: 'string' } } }] }, 'Registered'),
@@ -108,12 +115,14 @@ export const webhooksOpenApi = {
         summary: 'Update url, events or active',
         parameters: [idParam],
         requestBody: { required: true, content: { 'application/json': { schema: toJson(updateWebhookSchema) } } },
-        responses: { 200: jsonBody(schemaRef('Webhook'), 'Updated'), 400: errorBody('Invalid field, or none of url, events, active given'), ...common, ...unknown },
+        responses: { 200: jsonBody(schemaRef('Webhook'), 'Updated'), 400: errorBody('Invalid field, or none of ' +
+          'url, events, active given'), ...common, ...unknown },
       },
       delete: {
         summary: 'Delete a webhook and its delivery log; queued deliveries are dropped',
         parameters: [idParam],
-        description: 'Answers `{success: true}`, as every /v1 delete does (watches, social monitors); until this release it answered `{id, deleted: true}`.',
+        description: 'Answers `{success: true}`, as every /v1 delete does (watches, social monitors); until this ' +
+          'release it answered `{id, deleted: true}`.',
         responses: { 200: jsonBody({ type: 'object', required: ['success'], properties: { success: { const: true } } }, 'Deleted'), ...common, ...unknown },
       },
     },

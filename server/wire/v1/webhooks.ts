@@ -9,7 +9,9 @@ import { receiverUrlSchema } from '../../../core/net/receiver.ts';
 const eventList = z.array(z.enum(WEBHOOK_EVENTS)).min(1, 'must list at least one event').max(WEBHOOK_EVENTS.length * 4);
 
 export const createWebhookSchema = z.strictObject({
-  url: receiverUrlSchema.describe('Receiver address, written out in full (http:// or https://), no control characters; refused at once when the SSRF guard forbids its address. Deliveries are POSTs; redirects are not followed.'),
+  url: receiverUrlSchema.describe('Receiver address, written out in full (http:// or https://), no control ' +
+    'characters; refused at once when the SSRF guard forbids its address. Deliveries are POSTs; redirects are not ' +
+    'followed.'),
   events: eventList.describe('Subscriptions; duplicates are ignored.'),
 });
 
