@@ -1,8 +1,10 @@
 /**
  * The route-module API: a module (server/routes/…) declares the services it needs as tokens, its
- * routes (method, path, body mode, handler) and their OpenAPI next to the handlers. The explicit
- * list in server/routes/index.ts is what server/app.ts mounts and server/openapi.ts documents; the
- * app resolves each module's tokens once and hands the services in, so no route touches the container.
+ * routes (method, path, input, handler) and their OpenAPI part. The schemas a route declares and
+ * the prose of its OpenAPI live with its wire format (server/wire/<format>/<feature>.ts and
+ * .docs.ts), so route files hold handlers. The explicit list in server/routes/index.ts is what
+ * server/app.ts mounts and server/openapi.ts documents; the app resolves each module's tokens once
+ * and hands the services in, so no route touches the container.
  */
 import type { InjectionToken } from 'tsyringe';
 import type { z } from 'zod';

@@ -3,7 +3,7 @@
  * `GET /v1/crawl/{id}/pages`, `GET /v1/crawl/{id}/stream` (Server-Sent Events, resumable with
  * Last-Event-ID), `GET /v1/crawl/history`, `POST /v1/crawl/{id}/retry` and `DELETE /v1/crawl/{id}`.
  * Everything is scoped to the caller's workspace; unknown and foreign ids answer 404. The OpenAPI
- * is in crawl-openapi.ts; batch.ts shares the run routes.
+ * is in server/wire/v1/crawl.docs.ts; batch.ts shares the run routes.
  */
 import { CrawlTokens, crawlFeature } from '../../../core/features/crawl/index.ts';
 import { pageItem as pageWithResult, runSummary } from '../../../core/features/crawl/present.ts';

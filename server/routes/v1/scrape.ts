@@ -1,7 +1,7 @@
 /**
  * POST /v1/scrape: one URL in, the requested formats and metadata out. Timings go to the
  * `Server-Timing` header and cache hits are marked with `X-Trawl-Cache`. Its OpenAPI is in
- * scrape-openapi.ts (large, and mostly the result's shape).
+ * server/wire/v1/scrape.docs.ts (large, and mostly the result's shape).
  */
 import type { Scraper } from '../../../core/scrape.ts';
 import { CoreTokens } from '../../../core/tokens.ts';
