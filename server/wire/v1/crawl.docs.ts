@@ -1,6 +1,6 @@
 /**
- * The OpenAPI of the crawl routes (server/routes/v1/crawl.ts), and the run shapes the batch's
- * (batch.docs.ts) shares: every decision the interface left open, with the configured limits
+ * The OpenAPI of the crawl routes (server/routes/v1/crawl.ts), and the run shapes that
+ * batch.docs.ts shares: every decision the interface left open, with the configured limits
  * filled in.
  */
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
