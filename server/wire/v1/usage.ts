@@ -1,6 +1,6 @@
 /** The /v1 usage wire: the query string of GET /v1/usage (a range, an endpoint, a page) and the presenter of one run. */
 import { z } from 'zod';
-import { type UsageRun } from '../../../core/features/accounts/usage.ts';
+import type { UsageRun } from '../../../core/features/accounts/usage.ts';
 import { pagedQuery } from '../../pagination.ts';
 
 /** The longest range one query may ask for. */
