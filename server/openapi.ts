@@ -62,15 +62,17 @@ const DESCRIPTION =
   'following slice, only while items remain.';
 
 const CLOUD_DESCRIPTION =
-  ' Cloud mode: keys are `trawl_` followed by 43 URL-safe characters, made by the workspace\'s operator. Metered calls are charged in ' +
-  'credits before any work (402 `Insufficient credits` when the balance cannot pay, nothing is done), refunded when they fail, and ' +
-  'answer with `X-Credits-Used`, `X-Credits-Remaining` and `X-Usage-Id` (the usage-log row, see GET /v1/results/run/{usage_log_id}). ' +
-  'Crawl and batch pages are charged as they are scraped; a run whose workspace runs out of credits stops with status `failed` and ' +
-  'error `Insufficient credits: …`, keeping the pages it has. Free and lapsed workspaces get 403 `… requires a paid plan` on paid ' +
-  'features; a lapsed workspace may read (results, usage, runs) but not start billable work (403 `This workspace\'s plan has lapsed: …`, ' +
-  'watches and their checks included); its watches\' and monitors\' scheduled checks are skipped uncharged, with `last_error` saying ' +
-  'so, and run again once the workspace is active. Every workspace has a per-minute rate ' +
-  'limit by plan: 429 with `Retry-After` past it; `X-RateLimit-*` headers on every answer.';
+  ' Cloud mode: keys are `trawl_` followed by 43 URL-safe characters, made by the workspace\'s operator. ' +
+  'Metered calls are charged in credits before any work (402 `Insufficient credits` when the balance cannot ' +
+  'pay, nothing is done), refunded when they fail, and answer with `X-Credits-Used`, `X-Credits-Remaining` ' +
+  'and `X-Usage-Id` (the usage-log row, see GET /v1/results/run/{usage_log_id}). Crawl and batch pages are ' +
+  'charged as they are scraped; a run whose workspace runs out of credits stops with status `failed` and ' +
+  'error `Insufficient credits: …`, keeping the pages it has. Free and lapsed workspaces get 403 `… requires ' +
+  'a paid plan` on paid features; a lapsed workspace may read (results, usage, runs) but not start billable ' +
+  'work (403 `This workspace\'s plan has lapsed: …`, watches and their checks included); its watches\' and ' +
+  'monitors\' scheduled checks are skipped uncharged, with `last_error` saying so, and run again once the ' +
+  'workspace is active. Every workspace has a per-minute rate limit by plan: 429 with `Retry-After` past it; ' +
+  '`X-RateLimit-*` headers on every answer.';
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -88,7 +90,8 @@ function addCloudAnswers(paths: Record<string, any>, routes: readonly Route[]): 
     if (route.billable) responses[403] ??= error('The workspace\'s plan has lapsed: `This workspace\'s plan has ' +
       'lapsed: … requires a paid plan`; the checks this call would start are not run');
     if (!route.meter) continue;
-    responses[402] ??= { ...error('`Insufficient credits`: the balance cannot pay for this call; nothing was done'), headers: creditHeaders };
+    responses[402] ??= { ...error('`Insufficient credits`: the balance cannot pay for this call; nothing was ' +
+      'done'), headers: creditHeaders };
     responses[403] ??= error('The workspace\'s plan has lapsed: `… requires a paid plan`');
     for (const [status, response] of Object.entries(responses) as Array<[string, any]>) {
       if (status.startsWith('2')) response.headers = { ...response.headers, ...creditHeaders, 'X-Usage-Id': { description: 'The call\'s usage-log row.', schema: { type: 'string' } }, ...rateHeaders };

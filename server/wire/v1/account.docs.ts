@@ -17,7 +17,8 @@ const keySchema = {
     current: { type: 'boolean', description: 'The key this request was made with.' },
   },
 };
-const refusals = { 401: errorBody('Invalid or missing API key'), 403: errorBody('A member key: key management needs an admin key') };
+const refusals = { 401: errorBody('Invalid or missing API key'), 403: errorBody('A member key: key ' +
+  'management needs an admin key') };
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const nullable = (type: string, description: string) => ({ type: [type, 'null'], description });
 
@@ -37,8 +38,8 @@ export const accountOpenApi = {
               plan: nullable('string', 'The plan (cloud mode).'), status: nullable('string', '`active` or `lapsed` (cloud mode).'),
               balance: nullable('integer', 'Credits left; admin keys only.'),
               rate_limit_per_minute: nullable('integer', 'The request limit in force (cloud mode).'),
-              key: { type: ['object', 'null'], description: 'The calling key (null on a self-hosted server called ' +
-                'without one).', properties: { id: { type: 'string' }, role: { enum: [...KEY_ROLES], description: roleDoc } } },
+              key: { type: ['object', 'null'], description: 'The calling key (null on a self-hosted server ' +
+                'called without one).', properties: { id: { type: 'string' }, role: { enum: [...KEY_ROLES], description: roleDoc } } },
               role: { enum: [...KEY_ROLES], description: `What the caller may do: ${roleDoc}` },
             },
           }, 'The account'),
@@ -74,7 +75,7 @@ export const accountOpenApi = {
         parameters: [idParam],
         responses: { 200: jsonBody({ allOf: [{ type: 'object', properties: { success: { type: 'boolean', enum: [true] } } }, schemaRef('WorkspaceKey')] }, '`success: true` as every ' +
           '/v1 delete answers, with the revoked key'), ...refusals, 404: errorBody('Unknown key, or another workspace\'s'), 409: errorBody('The last admin key, or the ' +
-          'configured key') },
+            'configured key') },
       },
     },
   },

@@ -60,8 +60,10 @@ export const brandOpenApi = {
         socials: { type: 'object', additionalProperties: { type: 'string' }, description: 'Profile URL by network.' },
         rendered: { type: 'boolean', description: 'Colours and fonts were measured on the page rendered in the browser.' },
         tone: { type: 'string', description: 'With a language model only.' },
-        personality: { type: 'array', items: { type: 'string' }, description: 'With a language model only: three to five adjectives.' },
-        not_found: { type: 'array', items: { type: 'string' }, description: 'What no source gave, e.g. `colors.accent`, `fonts.code`.' },
+        personality: { type: 'array', items: { type: 'string' }, description: 'With a language model only: ' +
+          'three to five adjectives.' },
+        not_found: { type: 'array', items: { type: 'string' }, description: 'What no source gave, e.g. ' +
+          '`colors.accent`, `fonts.code`.' },
         model: { type: 'string' },
         provider: { type: 'string' },
         usage: schemaRef('LlmUsage'),

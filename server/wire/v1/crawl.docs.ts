@@ -86,7 +86,8 @@ export const startDoc = (summary: string, description: string, schema: unknown, 
 
 export const cancelDoc = (kind: 'crawl' | 'batch', unknown: Record<number, unknown>) => ({
   summary: `Cancel a ${kind}`,
-  description: 'Queued pages are dropped and pages still running are not recorded. Cancelling a cancelled run answers 200 again.',
+  description: 'Queued pages are dropped and pages still running are not recorded. Cancelling a cancelled ' +
+    'run answers 200 again.',
   parameters: [pathId],
   responses: {
     200: jsonBody({ type: 'object', properties: { id: { type: 'string' }, status: { const: 'cancelled' } } }, 'Cancelled'),

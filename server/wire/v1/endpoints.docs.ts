@@ -46,7 +46,8 @@ export const endpointsOpenApi = {
       required: ['url', 'bundles_scanned', 'endpoint_count', 'endpoints', 'hosts', 'truncated'],
       properties: {
         url: { type: 'string', description: 'The analysed page (after redirects).' },
-        bundles_scanned: { type: 'integer', description: 'Bundles fetched and scanned; inline JavaScript is always scanned in addition.' },
+        bundles_scanned: { type: 'integer', description: 'Bundles fetched and scanned; inline JavaScript is ' +
+          'always scanned in addition.' },
         endpoint_count: { type: 'integer' },
         endpoints: {
           type: 'array',

@@ -36,7 +36,8 @@ export const extractOpenApi = {
           422: errorBody('The page could not be fetched or read (`Failed to fetch URL: …`), or the model\'s answer ' +
             'did not match the schema after one retry (`The model\'s answer does not match the schema: at /price: ' +
             'must be number (llm.openai, gpt-4o-mini; after one retry)`)'),
-          502: errorBody('The provider failed: `llm.openai: HTTP 500: …`, `llm.ollama: model "x" is not available (HTTP 404 …)`'),
+          502: errorBody('The provider failed: `llm.openai: HTTP 500: …`, `llm.ollama: model "x" is not ' +
+            'available (HTTP 404 …)`'),
           503: errorBody('`No language model is configured: set plugins.llm.openai.model, or …`, or the provider ' +
             'is rate limited for longer than llm.maxRetryWaitSeconds (with `Retry-After`)'),
           504: errorBody('The provider did not answer within llm.timeoutMs'),
@@ -53,7 +54,8 @@ export const extractOpenApi = {
       properties: {
         url: { type: 'string', description: 'The page (normalised).' },
         data: { description: 'The extracted data; it matches the schema.' },
-        generated_schema: { type: 'object', description: 'The JSON Schema made from `prompt`, when the request had no `schema`.' },
+        generated_schema: { type: 'object', description: 'The JSON Schema made from `prompt`, when the ' +
+          'request had no `schema`.' },
         model: { type: 'string', description: 'The model that answered, as its provider names it.' },
         provider: { type: 'string', description: 'Plugin id of the provider, e.g. `llm.ollama`.' },
         usage: schemaRef('LlmUsage'),

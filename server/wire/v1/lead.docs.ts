@@ -40,7 +40,8 @@ const leadSchema = {
       properties: {
         name: { ...nullableString, description: 'Structured name, else og:site_name, else the title without page words.' },
         description: nullableString,
-        logo: { ...nullableString, description: 'Structured logo, else the header image marked as the logo, else the touch icon.' },
+        logo: { ...nullableString, description: 'Structured logo, else the header image marked as the logo, ' +
+          'else the touch icon.' },
         industry: { type: 'string', description: 'Stated (`industry`, or a specific type such as Restaurant), or ' +
           'the model\'s; absent when unknown.' },
         founded: { type: 'string', description: '`foundingDate` as stated.' },
@@ -58,7 +59,8 @@ const leadSchema = {
     pages: { type: 'array', items: { type: 'object', required: ['url', 'kind'], properties: { url: { type: 'string' }, kind: { type: 'string', enum: ['home', 'about', 'contact', 'imprint', 'team'] }, error: { type: 'string' } } } },
     summary: { type: 'string', description: 'One line by the configured language model; absent without one.' },
     description_source: { type: ['string', 'null'], enum: ['structured', 'meta', 'extractive', null] },
-    not_found: { type: 'array', items: { type: 'string' }, description: 'Fields no page had, e.g. `company.founded`, `contacts.phones`.' },
+    not_found: { type: 'array', items: { type: 'string' }, description: 'Fields no page had, e.g. ' +
+      '`company.founded`, `contacts.phones`.' },
     model: { type: 'string' },
     provider: { type: 'string' },
     usage: schemaRef('LlmUsage'),

@@ -41,7 +41,8 @@ export const mapOpenApi = {
       type: 'object',
       required: ['links'],
       properties: {
-        id: { type: 'string', description: 'The stored result (GET /v1/results/{id}); absent when the results sink is disabled.' },
+        id: { type: 'string', description: 'The stored result (GET /v1/results/{id}); absent when the ' +
+          'results sink is disabled.' },
         links: {
           type: 'array',
           items: {

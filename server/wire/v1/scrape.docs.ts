@@ -24,11 +24,13 @@ const metadataSchema = (plugins: PluginContributions) => ({
     favicon: str('The largest icon the page declares (as the page states it), else `/favicon.ico` of the origin ' +
       'once a check (cached per origin, within `scrape.faviconBudgetMs`) saw it answer with an image; null ' +
       'otherwise.', true),
-    word_count: { type: 'integer', description: 'Words in the extracted content (after selectors and main-content extraction).' },
+    word_count: { type: 'integer', description: 'Words in the extracted content (after selectors and ' +
+      'main-content extraction).' },
     status_code: { type: 'integer', description: 'HTTP status of the final response.' },
     final_url: str('URL after redirects.'),
     content_type: str('Media type of the response.'),
-    rendered: { type: 'boolean', description: 'Present (true) when the page was rendered in the browser, on request or automatically.' },
+    rendered: { type: 'boolean', description: 'Present (true) when the page was rendered in the browser, on ' +
+      'request or automatically.' },
     retry_after_seconds: { type: 'integer', description: 'Present when the page was a 429 or 503 with Retry-After: ' +
       'how long the server asked to be left alone, in seconds (crawls hold its host off for it).' },
     ...plugins.metadataProperties,
@@ -115,7 +117,8 @@ export function scrapeOpenApi(formats: readonly string[], requestSchema: z.ZodTy
           summary: 'Scrape one URL',
           description:
             `Formats: ${formats.join(', ')}. A format whose plugin is disabled or not installed is a 400 naming the plugin. ` +
-            'Results are cached per workspace, URL and options for `storage.cacheTtlSeconds` (response header `X-Trawl-Cache: hit|miss`); ' +
+            'Results are cached per workspace, URL and options for `storage.cacheTtlSeconds` ' +
+            '(response header `X-Trawl-Cache: hit|miss`); ' +
             '`no_cache: true` forces a fresh fetch. Stage timings are in the `Server-Timing` header. ' +
             'A target answering 4xx/5xx is still scraped; its status is in `metadata.status_code`.' + plugins.description,
           requestBody: { required: true, content: { 'application/json': { schema: request } } },

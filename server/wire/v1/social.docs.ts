@@ -41,7 +41,8 @@ const monitorSchema = {
     keyword: { type: ['string', 'null'] }, lang: { type: ['string', 'null'] },
     last_checked_at: dateTime('Last finished check.', true),
     last_matched_at: dateTime('Last check with new matching posts.', true),
-    last_error: { type: ['string', 'null'], description: 'Why the last check failed or waits (a rate limit says when it runs again).' },
+    last_error: { type: ['string', 'null'], description: 'Why the last check failed or waits (a rate limit ' +
+      'says when it runs again).' },
     created_at: dateTime('When the monitor was created.'),
   },
 };

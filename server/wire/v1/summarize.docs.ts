@@ -21,7 +21,8 @@ export const summarizeOpenApi = {
           400: errorBody('Invalid request, e.g. `Missing required field: url`, `Invalid field length: Invalid ' +
             'option: expected one of "short"|"medium"|"long"`'),
           401: errorBody('Invalid or missing API key'),
-          422: errorBody('The page could not be fetched or read, has no sentences to summarize, or the model\'s answer was invalid twice'),
+          422: errorBody('The page could not be fetched or read, has no sentences to summarize, or the ' +
+            'model\'s answer was invalid twice'),
           502: errorBody('The language-model provider failed'),
           503: errorBody('`mode: "llm"` without a configured model (`No language model is configured: …`), or the ' +
             'provider is rate limited (with `Retry-After`)'),

@@ -46,8 +46,8 @@ export const usageOpenApi = {
                   ...counts,
                   by_endpoint: { type: 'array', items: { type: 'object', properties: { endpoint: { type: 'string' }, ...counts } } },
                   by_day: { type: 'array', items: { type: 'object', properties: { day: { type: 'string', format: 'date' }, ...counts } } },
-                  by_day_endpoint: { type: 'array', description: 'Each day\'s counts per endpoint, by day then ' +
-                    'endpoint.', items: { type: 'object', properties: { day: { type: 'string', format: 'date' }, endpoint: { type: 'string' }, ...counts } } },
+                  by_day_endpoint: { type: 'array', description: 'Each day\'s counts per endpoint, by day ' +
+                    'then endpoint.', items: { type: 'object', properties: { day: { type: 'string', format: 'date' }, endpoint: { type: 'string' }, ...counts } } },
                 },
               },
               runs: { type: 'array', items: runSchema },

@@ -54,7 +54,8 @@ const watchSchema = {
       'run: it sets only `last_error`).', true),
     last_changed_at: dateTime('Last check whose text changed (whether or not it notified).', true),
     next_check_at: dateTime('The next scheduled check; null while paused.', true),
-    last_error: { type: ['string', 'null'], description: 'Why the last check failed (after its retries); null once a check works.' },
+    last_error: { type: ['string', 'null'], description: 'Why the last check failed (after its retries); ' +
+      'null once a check works.' },
     include_selectors: { type: 'array', items: { type: 'string' } },
     ignore_selectors: { type: 'array', items: { type: 'string' } },
     ignore_text: { type: 'array', items: { type: 'string' } },
@@ -106,7 +107,8 @@ const snapshotSchema = {
     word_count: { type: 'integer' },
     status: { type: 'string', enum: ['initial', 'same', 'changed'], description: 'Whether the text changed (under ' +
       'the watch\'s masking and ignore rules).' },
-    notified: { type: 'boolean', description: 'Whether this check notified (`watch.changed`): the filters\' and conditions\' decision.' },
+    notified: { type: 'boolean', description: 'Whether this check notified (`watch.changed`): the filters\' ' +
+      'and conditions\' decision.' },
     reason: {
       type: ['string', 'null'],
       description: 'Why it notified or stayed quiet: `changed`, `trigger_text "…" appeared`, `price 18.5 below ' +
@@ -221,7 +223,8 @@ export function watchOpenApi(schemas: Schemas) {
                       },
                     },
                   },
-                  excerpt: { type: 'string', description: 'A short word-level diff (`09:12 → 09:47`), at most 500 characters.' },
+                  excerpt: { type: 'string', description: 'A short word-level diff (`09:12 → 09:47`), at ' +
+                    'most 500 characters.' },
                 } }] },
                 ...counts,
               },
@@ -261,7 +264,8 @@ export function watchOpenApi(schemas: Schemas) {
           checked_at: dateTime('When the check ran.'),
           reason: { type: ['string', 'null'], description: 'Why the check notified: `changed`, `trigger_text "…" ' +
             'appeared`, `.price 18.5 below 20`, `back in stock`, …' },
-          excerpt: { type: ['string', 'null'], description: 'A short word-level diff of the page\'s text (`09:12 → 09:47`).' },
+          excerpt: { type: ['string', 'null'], description: 'A short word-level diff of the page\'s text ' +
+            '(`09:12 → 09:47`).' },
         },
       },
       WatchNotifyEvent: {
@@ -272,8 +276,9 @@ export function watchOpenApi(schemas: Schemas) {
             title: { type: 'string', description: 'The page\'s title.' },
             diff_url: {
               type: 'string',
-              description: 'The dashboard showing this snapshot\'s diff: `<server.publicUrl>/dashboard?watch=<id>&to=<snapshot id>` ' +
-                '(without `server.publicUrl`: `http://<server.host>:<server.port>`, `localhost` for an any-address host).',
+              description: 'The dashboard showing this snapshot\'s diff: ' +
+                '`<server.publicUrl>/dashboard?watch=<id>&to=<snapshot id>` (without `server.publicUrl`: ' +
+                '`http://<server.host>:<server.port>`, `localhost` for an any-address host).',
             },
           },
         }],

@@ -31,7 +31,10 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
 const DEFAULT_MAX_TARGETS = notifyConfigSchema.parse({}).maxTargets;
 
-/** `floor`: the lowest interval any caller may have (the section's, or the lowest plan's in cloud mode); `maxTargets`: `notify.maxTargets`. */
+/**
+ * `floor`: the lowest interval any caller may have (the section's, or the lowest plan's in cloud
+ * mode); `maxTargets`: `notify.maxTargets`.
+ */
 export function watchSchemas(settings: WatchSettings, floor = settings.minIntervalMinutes, maxTargets = DEFAULT_MAX_TARGETS) {
   const { maxIntervalMinutes: max, maxIgnoreEntries: ignores, maxFilterEntries: filters, maxConditions } = settings;
   const interval = z.number().int(`must be a whole number of minutes from ${floor} to ${max}`)

@@ -18,7 +18,8 @@ const webhookSchema = {
     url: { type: 'string', format: 'uri' },
     events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENTS] } },
     active: { type: 'boolean', description: 'false after a 410 answer or `active: false`; no deliveries then.' },
-    disabled_reason: { type: ['string', 'null'], description: '`receiver answered HTTP 410 Gone` or `disabled by request`.' },
+    disabled_reason: { type: ['string', 'null'], description: '`receiver answered HTTP 410 Gone` or ' +
+      '`disabled by request`.' },
     created_at: dateTime('Creation time.'),
     updated_at: dateTime('Last change, including being disabled.'),
   },
@@ -37,7 +38,8 @@ const deliverySchema = {
       '`disabled`: the receiver answered 410.' },
     status_code: { type: ['integer', 'null'], description: 'The receiver\'s HTTP status; null when no answer came ' +
       '(refused, timeout, forbidden address).' },
-    error: { type: ['string', 'null'], description: 'Why the attempt failed, e.g. `receiver answered HTTP 500`, `connection refused`.' },
+    error: { type: ['string', 'null'], description: 'Why the attempt failed, e.g. `receiver answered HTTP ' +
+      '500`, `connection refused`.' },
     duration_ms: { type: 'integer' },
     next_attempt_at: dateTime('When the next attempt is due (outcome `retrying`).', true),
     created_at: dateTime('When the attempt finished.'),
@@ -104,7 +106,8 @@ export const webhooksOpenApi = {
         requestBody: { required: true, content: { 'application/json': { schema: toJson(createWebhookSchema) } } },
         responses: {
           201: jsonBody({ allOf: [schemaRef('Webhook'), { type: 'object', required: ['secret'], properties: { secret: { type: 'string' } } }] }, 'Registered'),
-          400: errorBody('Invalid url or events'), ...common, 409: errorBody('`Webhook limit reached: at most N per workspace`'),
+          400: errorBody('Invalid url or events'), ...common, 409: errorBody('`Webhook limit reached: at ' +
+            'most N per workspace`'),
         },
       },
       get: { summary: 'List webhooks, newest first', parameters: paging, responses: { 200: jsonBody(pagedBody('webhooks', schemaRef('Webhook')), 'One slice'), 400: errorBody(PAGING_ERROR), ...common } },

@@ -12,8 +12,9 @@ import { v2BatchSchema, v2CrawlSchema, v2MapSchema, v2ScrapeSchema, v2SearchSche
 export const V2_TAG = 'Firecrawl v2 compatibility';
 const tags = [{
   name: V2_TAG,
-  description: 'Firecrawl\'s v2 API shapes over Trawl\'s features: point a Firecrawl SDK\'s `apiUrl` at this server. Its own envelope ' +
-    '(`{success, data}`, errors `{success: false, error, code, details?}`) and camelCase fields; never a translation through /v1.',
+  description: 'Firecrawl\'s v2 API shapes over Trawl\'s features: point a Firecrawl SDK\'s `apiUrl` at this ' +
+    'server. Its own envelope (`{success, data}`, errors `{success: false, error, code, details?}`) and ' +
+    'camelCase fields; never a translation through /v1.',
 }];
 
 const error = (description: string) => jsonBody(schemaRef('V2Error'), description);
@@ -73,7 +74,8 @@ const v2Schemas = {
     type: 'object', required: ['success', 'status', 'completed', 'total', 'data'],
     properties: {
       success: { const: true }, status: { enum: ['scraping', 'completed', 'failed', 'cancelled'] },
-      completed: { type: 'integer' }, total: { type: 'integer', description: 'Pages done or in flight (failed pages are in …/errors).' },
+      completed: { type: 'integer' }, total: { type: 'integer', description: 'Pages done or in flight ' +
+        '(failed pages are in …/errors).' },
       creditsUsed: { type: 'integer', description: 'Pages processed, failed ones included.' },
       expiresAt: {
         type: 'string', format: 'date-time',
@@ -116,10 +118,10 @@ export function v2RunsOpenApi(service: CrawlService) {
   const retention = hours === 0 ? ' (never: runs are kept forever here)' : ` (${hours} h after it ended here)`;
   const status = (kind: string) => ({
     ...withId(operation(`${kind} status and documents (Firecrawl v2)`, 'Query `skip` (default 0) and `limit` ' +
-      '(1–1000, default 100) page the documents, in completion order. A WebSocket upgrade on this path streams the ' +
-      'run instead (`watcher()`): `catchup`, then one `document` message per finished page, then a normal close ' +
-      'when the run is over.', null, schemaRef('V2RunStatus'), { 400: 'Not a UUID, or a bad skip/limit', 404: 'Unknown id (or another ' +
-      `workspace's), or a run past its \`expiresAt\`${retention}` })),
+      '(1–1000, default 100) page the documents, in completion order. A WebSocket upgrade on this path ' +
+      'streams the run instead (`watcher()`): `catchup`, then one `document` message per finished page, then ' +
+      'a normal close when the run is over.', null, schemaRef('V2RunStatus'), { 400: 'Not a UUID, or a bad skip/limit', 404: 'Unknown id (or another ' +
+        `workspace's), or a run past its \`expiresAt\`${retention}` })),
     parameters: [jobId, { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0 } }, { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } }],
   });
   const cancel = (kind: string) => withId(operation(`Cancel a ${kind} (Firecrawl v2)`, 'Answers `{status: ' +
@@ -128,16 +130,17 @@ export function v2RunsOpenApi(service: CrawlService) {
     'scraped, and those robots.txt disallowed.', null, schemaRef('V2Errors'), { 404: 'Unknown id' }));
   return {
     paths: {
-      '/v2/crawl': { post: operation('Start a crawl (Firecrawl v2)', `${SHARED} \`includePaths\`/\`excludePaths\` ` +
-        'are regular expressions (RE2) tested against the URL path; without `crawlEntireDomain` the crawl stays ' +
-        'below the start URL\'s path; `limit` defaults to `crawl.defaultMaxPages` and is capped at ' +
-        '`crawl.maxPagesLimit`; `delay` (seconds) spaces fetches of a host; `sitemap` (default `include`) seeds ' +
-        'the crawl with the site\'s sitemap and feed URLs, `skip` follows links only, `only` crawls the start page ' +
-        'and the sitemaps\' URLs without following links; `limit` is exact: min(limit, pages in scope), a link ' +
-        'redirecting onto a known URL or out of scope does not use it up; links are discovered from the whole page ' +
-        'whatever `scrapeOptions` says; `webhook` receives crawl.started, crawl.page, crawl.completed and ' +
-        'crawl.failed in Firecrawl\'s shape.', 'V2CrawlRequest', schemaRef('V2RunStarted'), { 400: 'Invalid input, e.g. an ' +
-        'invalid regular expression', 402: 'Insufficient credits (cloud)' }) },
+      '/v2/crawl': { post: operation('Start a crawl (Firecrawl v2)', `${SHARED} ` +
+        '`includePaths`/`excludePaths` are regular expressions (RE2) tested against the URL path; without ' +
+        '`crawlEntireDomain` the crawl stays below the start URL\'s path; `limit` defaults to ' +
+        '`crawl.defaultMaxPages` and is capped at `crawl.maxPagesLimit`; `delay` (seconds) spaces fetches of ' +
+        'a host; `sitemap` (default `include`) seeds the crawl with the site\'s sitemap and feed URLs, ' +
+        '`skip` follows links only, `only` crawls the start page and the sitemaps\' URLs without following ' +
+        'links; `limit` is exact: min(limit, pages in scope), a link redirecting onto a known URL or out of ' +
+        'scope does not use it up; links are discovered from the whole page whatever `scrapeOptions` says; ' +
+        '`webhook` receives crawl.started, crawl.page, crawl.completed and crawl.failed in Firecrawl\'s ' +
+        'shape.', 'V2CrawlRequest', schemaRef('V2RunStarted'), { 400: 'Invalid input, e.g. an ' +
+          'invalid regular expression', 402: 'Insufficient credits (cloud)' }) },
       '/v2/crawl/active': { get: operation('The workspace\'s running crawls (Firecrawl v2)', 'Queued and running crawls, ' +
         'newest first. Also at `/v2/crawl/ongoing`.', null, { type: 'object', properties: { success: { const: true }, crawls: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, teamId: { type: 'string' }, url: { type: 'string' }, created_at: { type: 'string' }, options: { type: 'object' } } } } } }, {}) },
       '/v2/crawl/{id}': { get: status('Crawl'), delete: cancel('crawl') },
@@ -186,9 +189,10 @@ export const v2MapOpenApi = {
 
 export const v2SearchOpenApi = (composed: ComposedRequest) => ({
   paths: {
-    '/v2/search': { post: operation('Search the web (Firecrawl v2)', `${SHARED} Web results from the configured ` +
-      'search providers (as POST /v1/search) in `data.web`; `limit` defaults to 10 (at most 50 here); with ' +
-      '`scrapeOptions.formats` each result page is scraped into a Document. Only the `web` source is available.', 'V2SearchRequest', { type: 'object', properties: { success: { const: true }, data: { type: 'object', properties: { web: { type: 'array', items: { allOf: [{ type: 'object', properties: { url: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, position: { type: 'integer' } } }, schemaRef('V2Document')] } } } }, creditsUsed: { type: 'integer' }, warning: { type: 'string' } } }, { 400: 'Invalid input', 502: 'Every provider failed', 503: 'No search provider is configured' }) },
+    '/v2/search': { post: operation('Search the web (Firecrawl v2)', `${SHARED} Web results from the ` +
+      'configured search providers (as POST /v1/search) in `data.web`; `limit` defaults to 10 (at most 50 ' +
+      'here); with `scrapeOptions.formats` each result page is scraped into a Document. Only the `web` ' +
+      'source is available.', 'V2SearchRequest', { type: 'object', properties: { success: { const: true }, data: { type: 'object', properties: { web: { type: 'array', items: { allOf: [{ type: 'object', properties: { url: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, position: { type: 'integer' } } }, schemaRef('V2Document')] } } } }, creditsUsed: { type: 'integer' }, warning: { type: 'string' } } }, { 400: 'Invalid input', 502: 'Every provider failed', 503: 'No search provider is configured' }) },
   },
   tags,
   schemas: { V2SearchRequest: toJson(v2SearchSchema(composed)) },
