@@ -4,7 +4,7 @@
  * and credit grants. Guarded by its own key (TRAWL_ADMIN_KEY, server/auth.ts) and served only when
  * one is configured. A key is in the answer to its creation and nowhere else.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AccountsToken, type AccountsService } from '../../core/features/accounts/accounts.ts';
 import type { Account } from '../../core/storage/workspaces.ts';
 import type { TrawlConfig } from '../../core/config-schema.ts';

@@ -11,7 +11,7 @@
  * modes: a self-hosted server's default workspace has no plan or balance (null), and on a server
  * without a key every caller is an admin.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AccountsToken, MAX_WORKSPACE_KEYS, type KeyInfo } from '../../../core/features/accounts/accounts.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';

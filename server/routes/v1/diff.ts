@@ -2,7 +2,7 @@
  * POST /v1/diff: a page now against `previous` (earlier markdown or text) or the workspace's last
  * stored scrape of the URL (core/features/diff). Costs one `diff` in cloud mode.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { DiffTokens } from '../../../core/features/diff/index.ts';
 import { defineRoutes, route } from '../../route.ts';
 import { diffRequestSchema, presentComparison } from '../../wire/v1/diff.ts';

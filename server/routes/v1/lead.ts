@@ -5,7 +5,7 @@
  * workspace. The work is core/features/lead's; the /v1 shapes are server/wire/v1/lead.ts.
  */
 import { LeadTokens } from '../../../core/features/lead/index.ts';
-import { type LeadBatchRequest, type LeadRequest } from '../../../core/features/lead/request.ts';
+import type { LeadBatchRequest, LeadRequest } from '../../../core/features/lead/request.ts';
 import { defineRoutes, route } from '../../route.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentLead, presentLeadBatch } from '../../wire/v1/lead.ts';

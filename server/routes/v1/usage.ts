@@ -4,7 +4,7 @@
  * newest first and paginated — one row per billable call or crawl/batch run, with what it cost.
  * Billing: admin keys only (`admin`: 403 for a member key).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { UsageToken } from '../../../core/features/accounts/usage.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { MeterToken } from '../../../core/metering.ts';
