@@ -1,6 +1,6 @@
 /**
  * The HTTP edge (Elysia): authenticate, then hand the request to a route module's handler through
- * the route runner (server/metering.ts: rate limits, plan checks, body, charging). No business
+ * the route runner (server/route-runner.ts: rate limits, plan checks, body, charging). No business
  * logic lives here. The app mounts the route modules it is given (server/routes/index.ts by
  * default) that this server serves (cloud-only modules in cloud mode, the admin API with an admin
  * key), resolving each module's services once; `/openapi.json` and `/docs` describe them.
@@ -24,7 +24,7 @@ import { docsAsset, docsResponse, rootOpenApi, rootResponse } from './docs.ts';
 import { accountPage } from './account-page/index.ts';
 import { dashboardAsset } from './dashboard/assets.ts';
 import { dashboardPage } from './dashboard/page.ts';
-import { createRouteRunner } from './metering.ts';
+import { createRouteRunner } from './route-runner.ts';
 import { createMcpHttpHandler, mcpOpenApi } from './mcp/http.ts';
 import { createMetricsGuard, metricsOpenApi, metricsResponse } from './metrics-endpoint.ts';
 import { createRequestObserver } from './observe.ts';

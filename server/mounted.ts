@@ -4,7 +4,7 @@
  * need not import the app that mounts it.
  */
 import type { Authenticator } from './auth.ts';
-import type { RouteRunner } from './metering.ts';
+import type { RouteRunner } from './route-runner.ts';
 import type { buildOpenApi } from './openapi.ts';
 import type { AnyRouteModule, Route, RouteEnv } from './route.ts';
 

@@ -1,8 +1,10 @@
 /**
  * The route-module API: a module (server/routes/…) declares the services it needs as tokens, its
- * routes (method, path, body mode, handler) and their OpenAPI next to the handlers. The explicit
- * list in server/routes/index.ts is what server/app.ts mounts and server/openapi.ts documents; the
- * app resolves each module's tokens once and hands the services in, so no route touches the container.
+ * routes (method, path, input, handler) and their OpenAPI part. The schemas a route declares and
+ * the prose of its OpenAPI live with its wire format (server/wire/<format>/<feature>.ts and
+ * .docs.ts), so route files hold handlers. The explicit list in server/routes/index.ts is what
+ * server/app.ts mounts and server/openapi.ts documents; the app resolves each module's tokens once
+ * and hands the services in, so no route touches the container.
  */
 import type { InjectionToken } from 'tsyringe';
 import type { z } from 'zod';
@@ -63,7 +65,7 @@ export interface RouteRequest<B = unknown, Q = Record<string, unknown>> {
 }
 
 /**
- * A route's price in cloud mode, declared next to it: server/metering.ts charges it before the
+ * A route's price in cloud mode, declared next to it: server/route-runner.ts charges it before the
  * handler runs (402 when the workspace cannot pay), refunds it when the handler fails, writes the
  * usage row and adds the credit headers. Self-hosted mode ignores it.
  */
@@ -89,12 +91,12 @@ export interface Route<B = any, Q = any> {
   /** Elysia path syntax: `/v1/crawl/:id`. */
   path: string;
   /**
-   * `manual`: the route takes a body and its handler reads it (server/body.ts, capped at
-   * `server.maxBodyBytes`), after authentication, so a bad key is 401 before a bad body is 400. The
-   * app never lets the framework read a body, so this marks which routes take one.
+   * `manual`: the route takes a body, which the runner reads as its `input` declares (server/body.ts,
+   * capped at `server.maxBodyBytes`) after authentication, so a bad key is 401 before a bad body is
+   * 400. The app never lets the framework read a body, so this marks which routes take one.
    */
   body?: 'manual';
-  /** The JSON body's schema: server/metering.ts reads it (capped, after authentication) and hands in `body`. */
+  /** The JSON body's schema: server/route-runner.ts reads it (capped, after authentication) and hands in `body`. */
   input?: z.ZodType<B>;
   /** No body at all reads as `{}` (every field of `input` is optional). */
   emptyBody?: boolean;
@@ -118,7 +120,7 @@ export interface Route<B = any, Q = any> {
   billable?: true;
   /**
    * For admin keys only, named for the answer: a `member` key gets 403 `This key's role is member:
-   * <admin> needs an admin key of the workspace`, before its body is read (server/metering.ts).
+   * <admin> needs an admin key of the workspace`, before its body is read (server/route-runner.ts).
    */
   admin?: string;
   /**

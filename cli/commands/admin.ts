@@ -20,7 +20,7 @@ import { createLogger } from '../../core/logger.ts';
 import { openStorage } from '../../core/storage/db.ts';
 import { describeZodError } from '../../core/validation.ts';
 import { builtinPlugins } from '../../plugins/index.ts';
-import { createKeySchema, createWorkspaceSchema, grantSchema, presentKey, presentWorkspace, updateWorkspaceSchema } from '../../server/routes/admin.ts';
+import { createKeySchema, createWorkspaceSchema, grantSchema, presentKey, presentWorkspace, updateWorkspaceSchema } from '../../server/wire/admin/workspaces.ts';
 import { CliError } from '../errors.ts';
 import { emit, json } from '../output.ts';
 import { table } from './table.ts';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { watchFeature } from '../../core/features/watch/index.ts';
 import type { Method, RouteEnv } from '../route.ts';
-import { watchSchemas } from '../routes/v1/watch-schemas.ts';
+import { watchSchemas } from '../wire/v1/watch.ts';
 import {
   type Answer, audienceMarkdown, brandMarkdown, diffMarkdown, endpointsMarkdown, json, leadBatchMarkdown, leadMarkdown, monitorLine, moreAt, pageText, runPages, runStarted, titled, warnings, watchLine,
 } from './markdown.ts';

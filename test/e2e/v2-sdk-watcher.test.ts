@@ -95,7 +95,7 @@ function expectAll({ sdk, wire }: { sdk: Watched; wire: Wire }, urls: string[]):
   expect(sdk.done.completed).toBe(urls.length);
   expect(sdk.done.data.map((doc: any) => doc.metadata.sourceURL).sort()).toEqual(sorted);
   expect([...wire.urls].sort()).toEqual(sorted);
-  // No `done` message: the JS SDK would end with only that message's documents (server/routes/v2/watch.ts).
+  // No `done` message: the JS SDK would end with only that message's documents (server/routes/v2/crawl-watcher-socket.ts).
   expect(wire.types.filter((type) => type !== 'catchup' && type !== 'document')).toEqual([]);
   expect(wire.closeCode).toBe(1000);
 }

@@ -1,6 +1,6 @@
 /**
  * The answers of billed calls, kept so every paid run can be read again: the route runner hands the
- * JSON it answered to `keep` (server/metering.ts), which stores it in the result store under the
+ * JSON it answered to `keep` (server/route-runner.ts), which stores it in the result store under the
  * call's endpoint and key (its URL; a search's query), and the usage row names the stored id
  * (GET /v1/results/run/{usage id}). Calls whose handler already stored a result (a scrape through the
  * results sink, a map) name that one instead. Bounded: an answer larger than

@@ -3,9 +3,8 @@
  * `GET /v1/crawl/{id}/pages`, `GET /v1/crawl/{id}/stream` (Server-Sent Events, resumable with
  * Last-Event-ID), `GET /v1/crawl/history`, `POST /v1/crawl/{id}/retry` and `DELETE /v1/crawl/{id}`.
  * Everything is scoped to the caller's workspace; unknown and foreign ids answer 404. The OpenAPI
- * is in crawl-openapi.ts; batch.ts shares the run routes.
+ * is in server/wire/v1/crawl.docs.ts; batch.ts shares the run routes.
  */
-import { z } from 'zod';
 import { CrawlTokens, crawlFeature } from '../../../core/features/crawl/index.ts';
 import { pageItem as pageWithResult, runSummary } from '../../../core/features/crawl/present.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
@@ -15,16 +14,14 @@ import type { Window } from '../../../core/storage/values.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import type { BatchRequest, CrawlRequest } from '../../../core/features/crawl/schema.ts';
 import { nextLink, pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
-import { crawlOpenApi } from './crawl-openapi.ts';
+import { crawlOpenApi } from '../../wire/v1/crawl.docs.ts';
 import { defineRoutes, route, type Route, type RouteRequest } from '../../route.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 import { v1BatchSchema, v1CrawlSchema } from '../../wire/v1/request.ts';
+import { pagesQuery, resumeQuery, type ResumeQuery } from '../../wire/v1/crawl.ts';
 
 const HEARTBEAT_MS = 15_000;
-const resumeQuery = z.object({ last_event_id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0) });
-type ResumeQuery = z.output<typeof resumeQuery>;
-const pagesQuery = pagedQuery({ status: z.enum(['completed', 'failed']).optional() });
 const pageItem = (page: PageRow) => pageWithResult(page, presentResult);
 
 /** 202 with where to poll: the run exists and its pages are queued. */

@@ -1,7 +1,7 @@
 /**
  * POST /v1/scrape: one URL in, the requested formats and metadata out. Timings go to the
  * `Server-Timing` header and cache hits are marked with `X-Trawl-Cache`. Its OpenAPI is in
- * scrape-openapi.ts (large, and mostly the result's shape).
+ * server/wire/v1/scrape.docs.ts (large, and mostly the result's shape).
  */
 import type { Scraper } from '../../../core/scrape.ts';
 import { CoreTokens } from '../../../core/tokens.ts';
@@ -12,7 +12,7 @@ import { scrapeHeaders } from '../../timing.ts';
 import { v1Field } from '../../wire/v1/names.ts';
 import { presentResult } from '../../wire/v1/present.ts';
 import { v1ScrapeSchema } from '../../wire/v1/request.ts';
-import { scrapeOpenApi } from './scrape-openapi.ts';
+import { scrapeOpenApi } from '../../wire/v1/scrape.docs.ts';
 
 async function scrape(scraper: Scraper, { request, workspace, body, usage }: RouteRequest<ScrapeRequest>): Promise<Response> {
   const outcome = await scraper.scrape(body, workspace, request.signal, v1Field);

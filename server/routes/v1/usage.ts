@@ -4,29 +4,17 @@
  * newest first and paginated — one row per billable call or crawl/batch run, with what it cost.
  * Billing: admin keys only (`admin`: 403 for a member key).
  */
-import { z } from 'zod';
-import { UsageToken, type UsageRun } from '../../../core/features/accounts/usage.ts';
+import type { z } from 'zod';
+import { UsageToken } from '../../../core/features/accounts/usage.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { MeterToken } from '../../../core/metering.ts';
 import { AccountsToken } from '../../../core/features/accounts/accounts.ts';
-import { dateTime, errorBody, jsonBody, pageFields, paging, PAGING_ERROR } from '../../openapi-shapes.ts';
-import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
+import { pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route } from '../../route.ts';
+import { usageOpenApi } from '../../wire/v1/usage.docs.ts';
+import { MAX_RANGE_DAYS, presentRun, usageQuery } from '../../wire/v1/usage.ts';
 
 const DAY_MS = 86_400_000;
-const MAX_RANGE_DAYS = 366;
-
-const instant = z.string().max(40).refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date or time').transform((v) => new Date(Date.parse(v)));
-const usageQuery = pagedQuery({
-  from: instant.optional(),
-  to: instant.optional(),
-  endpoint: z.string().min(1).max(64).optional(),
-});
-
-export const presentRun = (run: UsageRun) => ({
-  id: run.id, endpoint: run.endpoint, url: run.url, credits: run.credits, status: run.status, error: run.error,
-  duration_ms: run.durationMs, result_id: run.resultId, run_id: run.runId, created_at: run.createdAt, finished_at: run.finishedAt,
-});
 
 /** `from` inclusive, `to` exclusive; by default the 30 days up to now. */
 function rangeOf(query: z.output<typeof usageQuery>) {
@@ -36,63 +24,6 @@ function rangeOf(query: z.output<typeof usageQuery>) {
   if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) throw new TrawlError('bad_request', `Invalid field from: the range may span at most ${MAX_RANGE_DAYS} days`);
   return { from: from.toISOString(), to: to.toISOString(), ...(query.endpoint ? { endpoint: query.endpoint } : {}) };
 }
-
-const counts = { runs: { type: 'integer' }, credits: { type: 'integer' } };
-const runSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string', description: 'The usage-log id (the `X-Usage-Id` header of the call); GET /v1/results/run/{id} returns its output.' },
-    endpoint: { type: 'string' }, url: { type: ['string', 'null'] },
-    credits: { type: 'integer', description: 'What the call cost; a crawl\'s or batch\'s grows as its pages are scraped.' },
-    status: { enum: ['succeeded', 'failed', 'running'], description: '`failed` calls were refunded; `running`: a run whose pages were charged before its call was recorded.' },
-    error: { type: ['string', 'null'] }, duration_ms: { type: 'integer' },
-    result_id: { type: ['string', 'null'], description: 'The stored result (GET /v1/results/{id}).' },
-    run_id: { type: ['string', 'null'], description: 'The crawl or batch the call started.' },
-    created_at: dateTime('When the call started'), finished_at: dateTime('When the call ended', true),
-  },
-};
-
-const usageOpenApi = {
-  paths: {
-    '/v1/usage': {
-      get: {
-        summary: 'Balance, plan and usage of the workspace',
-        description: 'Totals over `from` (inclusive) to `to` (exclusive), by endpoint and by UTC day, and the runs of that range newest first. ' +
-          `Default range: the last 30 days; at most ${MAX_RANGE_DAYS} days. \`endpoint\` narrows totals and runs to one endpoint.`,
-        parameters: [
-          { name: 'from', in: 'query', schema: { type: 'string', format: 'date-time' } },
-          { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' } },
-          { name: 'endpoint', in: 'query', schema: { type: 'string' } },
-          ...paging,
-        ],
-        responses: {
-          200: jsonBody({
-            type: 'object',
-            properties: {
-              workspace: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
-              plan: { type: 'string' }, status: { type: 'string' }, balance: { type: 'integer' }, rate_limit_per_minute: { type: 'integer' },
-              from: dateTime('Start of the range'), to: dateTime('End of the range'),
-              totals: {
-                type: 'object',
-                properties: {
-                  ...counts,
-                  by_endpoint: { type: 'array', items: { type: 'object', properties: { endpoint: { type: 'string' }, ...counts } } },
-                  by_day: { type: 'array', items: { type: 'object', properties: { day: { type: 'string', format: 'date' }, ...counts } } },
-                  by_day_endpoint: { type: 'array', description: 'Each day\'s counts per endpoint, by day then endpoint.', items: { type: 'object', properties: { day: { type: 'string', format: 'date' }, endpoint: { type: 'string' }, ...counts } } },
-                },
-              },
-              runs: { type: 'array', items: runSchema },
-              ...pageFields,
-            },
-          }, 'Usage'),
-          400: errorBody(`Invalid from or to; ${PAGING_ERROR}`),
-          401: errorBody('Invalid or missing API key'),
-          403: errorBody('A member key: billing needs an admin key'),
-        },
-      },
-    },
-  },
-};
 
 export const usageModule = defineRoutes({
   name: 'usage',

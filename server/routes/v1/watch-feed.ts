@@ -6,19 +6,16 @@
  * characters XML 1.0 cannot carry are dropped first.
  */
 import { XMLBuilder } from 'fast-xml-parser';
-import { z } from 'zod';
 import { TrawlError } from '../../../core/errors.ts';
 import type { FeedEntry } from '../../../core/features/watch/feed.ts';
 import { WatchTokens } from '../../../core/features/watch/index.ts';
-import { dateTime, errorBody, jsonBody } from '../../openapi-shapes.ts';
 import { defineRoutes, route } from '../../route.ts';
 import { publicBase } from '../v2/shared.ts';
+import { FEED_ENTRIES, FEED_PATH, feedQuery } from '../../wire/v1/watch-feed.ts';
+import { watchFeedOpenApi } from '../../wire/v1/watch-feed.docs.ts';
 
 /** The token is optional here so that a missing one is a 401 like a wrong one, not a 400. */
-const feedQuery = z.object({ token: z.string().max(256).optional() });
 
-const FEED_PATH = '/v1/watch/feed.atom';
-const ENTRIES = 50;
 
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true });
 // Control characters and non-characters are not allowed in XML 1.0, whatever the page's title held.
@@ -54,7 +51,6 @@ export function atomFeed(entries: FeedEntry[], base: string, workspace: string, 
 }
 
 const badToken = () => new TrawlError('unauthorized', 'Invalid or revoked feed token');
-const tokenAnswer = { type: 'object', required: ['active', 'created_at'], properties: { active: { type: 'boolean' }, created_at: dateTime('When the current token was created.', true) } };
 
 export const watchFeedModule = defineRoutes({
   name: 'watch-feed',
@@ -87,41 +83,10 @@ export const watchFeedModule = defineRoutes({
       async handle({ request, query }) {
         const workspace = query.token ? await feeds.workspaceOf(query.token) : null;
         if (!workspace) throw badToken();
-        const xml = atomFeed(await feeds.entries(workspace, ENTRIES), publicBase(env.config, request), workspace, new Date().toISOString());
+        const xml = atomFeed(await feeds.entries(workspace, FEED_ENTRIES), publicBase(env.config, request), workspace, new Date().toISOString());
         return new Response(xml, { headers: { 'content-type': 'application/atom+xml; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
       },
     }),
   ],
-  openapi: () => ({
-    paths: {
-      '/v1/watch/feed-token': {
-        post: {
-          summary: 'Create (or rotate) the workspace\'s feed token',
-          description: 'One token per workspace: a new one replaces the old, whose feed URL stops working at once. The token is shown only in this answer (only its sha256 is stored).',
-          responses: {
-            201: jsonBody({ type: 'object', required: ['token', 'feed_url', 'created_at'], properties: { token: { type: 'string', description: '`trawl_feed_…`' }, feed_url: { type: 'string', description: 'The Atom feed\'s address with the token in its query.' }, created_at: dateTime('Creation time.') } }, 'The new token'),
-            401: errorBody('Invalid or missing API key'),
-          },
-        },
-        get: { summary: 'Whether the workspace has a feed token', responses: { 200: jsonBody(tokenAnswer, 'The token\'s state (never the token)'), 401: errorBody('Invalid or missing API key') } },
-        delete: {
-          summary: 'Revoke the feed token',
-          responses: { 200: jsonBody({ type: 'object', properties: { success: { const: true } } }, 'Revoked: the feed answers 401'), 401: errorBody('Invalid or missing API key'), 404: errorBody('`No feed token to revoke`') },
-        },
-      },
-      [FEED_PATH]: {
-        get: {
-          summary: 'Atom feed of the workspace\'s notified changes',
-          description: `No API key: the feed token in the query is the only credential (feed readers cannot send headers). The newest ${ENTRIES} notified changes, newest first; ` +
-            'each entry has the watch\'s name as title, the reason and what changed as summary, a link to the change in the dashboard and a related link to the page.',
-          security: [],
-          parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string' }, description: 'From `POST /v1/watch/feed-token`.' }],
-          responses: {
-            200: { description: 'An Atom 1.0 document (RFC 4287).', content: { 'application/atom+xml': { schema: { type: 'string' } } } },
-            401: errorBody('`Invalid or revoked feed token`'),
-          },
-        },
-      },
-    },
-  }),
+  openapi: () => watchFeedOpenApi,
 });

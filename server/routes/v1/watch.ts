@@ -5,7 +5,6 @@
  * are billed by the check job itself (one `watchCheck` each, scheduled or manual); creating a
  * watch and asking for a check start billable work, refused to a lapsed workspace (cloud mode).
  */
-import { z } from 'zod';
 import { badRequest } from '../../../core/errors.ts';
 import { WatchTokens, watchFeature } from '../../../core/features/watch/index.ts';
 import { watchLimits, type WatchSettings } from '../../../core/features/watch/config.ts';
@@ -18,19 +17,11 @@ import type { NotifySettings } from '../../../core/features/notify/config.ts';
 import { targetsProblem } from '../../../core/features/notify/targets.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
 import { receiverRefusal } from '../../../core/net/receiver.ts';
-import { readJsonBody } from '../../body.ts';
-import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
+import { pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route, type Route } from '../../route.ts';
-import { presentComparison, watchOpenApi } from './watch-openapi.ts';
-import { checkWatchBody, filtersOf, presentSnapshot, presentWatch, watchSchemas } from './watch-schemas.ts';
-
-/** `tag` and `search` narrow the list (declared here so the list's query is one place). */
-export const listQuery = pagedQuery({
-  tag: z.string().trim().min(1, 'must not be empty').max(50).optional(),
-  search: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-});
-const snapshotId = z.string().min(1).max(64).optional();
-export const diffQuery = z.object({ from: snapshotId, to: snapshotId });
+import { presentComparison } from '../../wire/v1/diff.ts';
+import { checkWatchBody, diffQuery, filtersOf, listQuery, presentSnapshot, presentWatch, watchSchemas } from '../../wire/v1/watch.ts';
+import { watchOpenApi } from '../../wire/v1/watch.docs.ts';
 
 type Config = Pick<TrawlConfig, 'fetch' | 'mode' | 'plans'>;
 
@@ -45,7 +36,7 @@ interface Deps {
   announcer: Announcer;
 }
 
-function watchRoutes({ watches, settings, notify, announcer }: Deps, maxBody: number, config: Readonly<Config>): Route[] {
+function watchRoutes({ watches, settings, notify, announcer }: Deps, config: Readonly<Config>): Route[] {
   const schemas = watchSchemas(settings, intervalFloor(settings, config), notify.maxTargets);
   const checkReceivers = async (body: { webhook_url?: string | null; notify?: string[] }) => {
     const refusal = body.webhook_url ? await receiverRefusal(body.webhook_url, config.fetch) : null;
@@ -61,10 +52,9 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, maxBody: nu
   const present = async (watch: Watch) => (await presentAll([watch]))[0]!;
 
   return [
-    {
-      method: 'POST', path: '/v1/watch', body: 'manual', billable: true,
-      async handle({ request, workspace, caller }) {
-        const body = await readJsonBody(request, schemas.create, maxBody);
+    route({
+      method: 'POST', path: '/v1/watch', body: 'manual', input: schemas.create, billable: true,
+      async handle({ body, workspace, caller }) {
         const limits = watchLimits(settings, config, caller.account);
         checkWatchBody(body, limits);
         await checkReceivers(body);
@@ -79,7 +69,7 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, maxBody: nu
         }, limits);
         return Response.json(await present(watch), { status: 201 });
       },
-    },
+    }),
     route({
       method: 'GET', path: '/v1/watch', query: listQuery,
       async handle({ request, workspace, query }) {
@@ -95,10 +85,9 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, maxBody: nu
         return { ...(await present(watch)), snapshots: snapshots.map(presentSnapshot) };
       },
     },
-    {
-      method: 'PATCH', path: '/v1/watch/:id', body: 'manual',
-      async handle({ params, request, workspace, caller }) {
-        const patch = await readJsonBody(request, schemas.update, maxBody);
+    route({
+      method: 'PATCH', path: '/v1/watch/:id', body: 'manual', input: schemas.update,
+      async handle({ params, body: patch, workspace, caller }) {
         checkWatchBody(patch, watchLimits(settings, config, caller.account));
         await checkReceivers(patch);
         const watch = await watches.update(workspace, params.id!, {
@@ -111,7 +100,7 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, maxBody: nu
         if (patch.notify !== undefined || patch.webhook_url !== undefined) await announcer.prune(watch);
         return present(watch);
       },
-    },
+    }),
     {
       method: 'DELETE', path: '/v1/watch/:id',
       async handle({ params, workspace }) {
@@ -143,6 +132,6 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, maxBody: nu
 export const watchModule = defineRoutes({
   name: 'watch',
   needs: { watches: WatchTokens.Service, settings: watchFeature.settingsToken, notify: notifyFeature.settingsToken, announcer: WatchTokens.Announcer },
-  routes: (deps, env) => watchRoutes(deps, env.config.server.maxBodyBytes, env.config),
+  routes: (deps, env) => watchRoutes(deps, env.config),
   openapi: ({ settings, notify }, env) => watchOpenApi(watchSchemas(settings, intervalFloor(settings, env.config), notify.maxTargets)),
 });

@@ -6,7 +6,7 @@ import { MapTokens } from '../../../core/features/map/index.ts';
 import { defineRoutes, route } from '../../route.ts';
 import { presentMap } from '../../wire/v2/present.ts';
 import { v2MapSchema } from '../../wire/v2/request.ts';
-import { v2MapOpenApi } from './openapi.ts';
+import { v2MapOpenApi } from '../../wire/v2/openapi.docs.ts';
 import { V2_ERRORS } from './shared.ts';
 
 export const v2MapModule = defineRoutes({

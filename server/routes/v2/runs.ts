@@ -6,7 +6,6 @@
  * run goes on and this page had documents — never for an empty page of a running job, so the
  * SDK's auto-pagination (which follows `next` at once) ends instead of looping until the run does.
  */
-import { z } from 'zod';
 import { CrawlTokens } from '../../../core/features/crawl/index.ts';
 import { storedRequest } from '../../../core/features/crawl/legacy.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
@@ -20,19 +19,13 @@ import { checkJobId } from '../../wire/v2/errors.ts';
 import { presentErrors, presentPage, presentRunStatus } from '../../wire/v2/present.ts';
 import { v2BatchSchema, v2CrawlSchema, type V2Batch, type V2Crawl } from '../../wire/v2/request.ts';
 import { v2FieldName } from '../../wire/v2/scrape-options.ts';
-import { v2RunsOpenApi } from './openapi.ts';
+import { v2RunsOpenApi } from '../../wire/v2/openapi.docs.ts';
 import { publicBase, V2_ERRORS, warningOf } from './shared.ts';
-import { watchSocket } from './watch.ts';
+import { crawlWatcherSocket } from './crawl-watcher-socket.ts';
+import { pageQuery } from '../../wire/v2/runs.ts';
 
-export const PAGE_DEFAULT = 100;
-export const PAGE_MAX = 1000;
 /** Failed pages listed by …/errors at most. */
 const ERRORS_MAX = 1000;
-
-const pageQuery = z.object({
-  skip: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-  limit: z.coerce.number().int().min(1).max(PAGE_MAX).default(PAGE_DEFAULT),
-});
 
 /** Where each kind lives under /v2. */
 export const RUN_PATHS: Record<RunKind, string> = { crawl: '/v2/crawl', batch: '/v2/batch/scrape' };
@@ -140,6 +133,6 @@ export const v2RunsModule = defineRoutes({
     ...runRoutes(service, 'crawl', config),
     ...runRoutes(service, 'batch', config),
   ],
-  sockets: ({ service }) => [watchSocket(service, 'crawl', RUN_PATHS.crawl), watchSocket(service, 'batch', RUN_PATHS.batch)],
+  sockets: ({ service }) => [crawlWatcherSocket(service, 'crawl', RUN_PATHS.crawl), crawlWatcherSocket(service, 'batch', RUN_PATHS.batch)],
   openapi: ({ service }) => v2RunsOpenApi(service),
 });

@@ -9,7 +9,7 @@ import { scrapeHeaders } from '../../timing.ts';
 import { presentDocument } from '../../wire/v2/present.ts';
 import { v2ScrapeSchema, type V2Scrape } from '../../wire/v2/request.ts';
 import { v2FieldName } from '../../wire/v2/scrape-options.ts';
-import { v2ScrapeOpenApi } from './openapi.ts';
+import { v2ScrapeOpenApi } from '../../wire/v2/openapi.docs.ts';
 import { V2_ERRORS, warningOf } from './shared.ts';
 
 export const v2ScrapeModule = defineRoutes({

@@ -10,7 +10,7 @@ import { scrapeHeaders } from '../../timing.ts';
 import { presentSearch } from '../../wire/v2/present.ts';
 import { v2SearchSchema } from '../../wire/v2/request.ts';
 import { v2FieldName } from '../../wire/v2/scrape-options.ts';
-import { v2SearchOpenApi } from './openapi.ts';
+import { v2SearchOpenApi } from '../../wire/v2/openapi.docs.ts';
 import { V2_ERRORS } from './shared.ts';
 
 export const v2SearchModule = defineRoutes({

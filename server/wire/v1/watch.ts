@@ -1,7 +1,8 @@
 /**
  * The watch API's request bodies and answers: the zod schemas of POST and PATCH /v1/watch (their
- * fields in snake_case, limits from `[watch]`), the checks zod cannot make (selectors, the caller's
- * interval floor), and the presenters of a watch and a snapshot.
+ * fields in snake_case, limits from `[watch]`) and of the list's and diff's query strings, the
+ * checks zod cannot make (selectors, the caller's interval floor), and the presenters of a watch
+ * and a snapshot.
  */
 import { z } from 'zod';
 import { badRequest } from '../../../core/errors.ts';
@@ -14,6 +15,15 @@ import { notifyTargetsSchema } from '../../../core/features/notify/targets.ts';
 import { httpUrl } from '../../../core/model/request.ts';
 import { receiverUrlSchema } from '../../../core/net/receiver.ts';
 import { validateSelectors } from '../../../core/selectors.ts';
+import { pagedQuery } from '../../pagination.ts';
+
+/** `tag` and `search` narrow the list (declared here so the list's query is one place). */
+export const listQuery = pagedQuery({
+  tag: z.string().trim().min(1, 'must not be empty').max(50).optional(),
+  search: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+});
+const snapshotId = z.string().min(1).max(64).optional();
+export const diffQuery = z.object({ from: snapshotId, to: snapshotId });
 
 const textList = (entries: number, what: string) => z.array(z.string().min(1, 'must not be empty').max(500)).max(entries, `at most ${entries} ${what}`);
 const selectorList = (entries: number) => z.array(z.string().trim().min(1, 'selectors must not be empty')).max(entries, `at most ${entries} selectors`);
@@ -21,7 +31,10 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
 const DEFAULT_MAX_TARGETS = notifyConfigSchema.parse({}).maxTargets;
 
-/** `floor`: the lowest interval any caller may have (the section's, or the lowest plan's in cloud mode); `maxTargets`: `notify.maxTargets`. */
+/**
+ * `floor`: the lowest interval any caller may have (the section's, or the lowest plan's in cloud
+ * mode); `maxTargets`: `notify.maxTargets`.
+ */
 export function watchSchemas(settings: WatchSettings, floor = settings.minIntervalMinutes, maxTargets = DEFAULT_MAX_TARGETS) {
   const { maxIntervalMinutes: max, maxIgnoreEntries: ignores, maxFilterEntries: filters, maxConditions } = settings;
   const interval = z.number().int(`must be a whole number of minutes from ${floor} to ${max}`)
@@ -34,23 +47,33 @@ export function watchSchemas(settings: WatchSettings, floor = settings.minInterv
   }).refine((c) => c.below !== undefined || c.above !== undefined || c.change_percent !== undefined, 'a condition needs below, above or change_percent');
   const fields = {
     name: z.string().trim().min(1, 'must not be empty').max(200).describe('Label; defaults to the URL.'),
-    interval_minutes: interval.describe(`Minutes between checks, ${floor} to ${max} (the workspace's floor may be higher); default ${settings.defaultIntervalMinutes}.`),
-    webhook_url: receiverUrlSchema.describe('Receives `watch.changed` (POST) when a check notifies; refused at once when the SSRF guard forbids its address.'),
+    interval_minutes: interval.describe(`Minutes between checks, ${floor} to ${max} (the workspace's floor may be ` +
+      `higher); default ${settings.defaultIntervalMinutes}.`),
+    webhook_url: receiverUrlSchema.describe('Receives `watch.changed` (POST) when a check notifies; refused at ' +
+      'once when the SSRF guard forbids its address.'),
     include_selectors: selectorList(filters).describe('Watch only these parts of the page (CSS selectors); empty: the main content.'),
-    ignore_selectors: selectorList(ignores).describe('CSS selectors removed before the content is read (a rotating banner inside the article).'),
-    ignore_text: textList(ignores, 'patterns').describe('Lines containing one of these (case-insensitive; `*` matches anything) do not count as change.'),
+    ignore_selectors: selectorList(ignores).describe('CSS selectors removed before the content is read (a rotating ' +
+      'banner inside the article).'),
+    ignore_text: textList(ignores, 'patterns').describe('Lines containing one of these (case-insensitive; `*` ' +
+      'matches anything) do not count as change.'),
     ignore_patterns: z.array(z.enum(IGNORE_PATTERNS)).max(IGNORE_PATTERNS.length).describe(
-      'Volatile text masked before comparing: `clock` (a time of day or timestamp within a few minutes of the fetch — a page showing when it was ' +
-      'fetched; never other times or dates), `relative_time` ("5 minutes ago"), `counters` ("1,234 views"), `tokens` (long random ids, nonces, ' +
-      `cache-busters). Default all; \`[]\` masks nothing.`),
-    trigger_text: textList(filters, 'patterns').describe('Notify only while the page contains one of these (case-insensitive; `*` matches anything).'),
+      'Volatile text masked before comparing: `clock` (a time of day or timestamp within a few minutes of the ' +
+      'fetch — a page showing when it was fetched; never other times or dates), `relative_time` ("5 minutes ago"), ' +
+      '`counters` ("1,234 views"), `tokens` (long random ids, nonces, cache-busters). Default all; `[]` masks ' +
+      'nothing.'),
+    trigger_text: textList(filters, 'patterns').describe('Notify only while the page contains one of these ' +
+      '(case-insensitive; `*` matches anything).'),
     block_text: textList(filters, 'patterns').describe('Stay quiet while the page contains one of these.'),
-    only_new_lines: z.boolean().describe('Only lines never seen in earlier checks count (a bounded memory of line hashes); removed lines do not.'),
+    only_new_lines: z.boolean().describe('Only lines never seen in earlier checks count (a bounded memory of line ' +
+      'hashes); removed lines do not.'),
     changes: z.enum(CHANGE_MODES).describe('`added`: only added lines count; `removed`: only removed lines; `any` (default).'),
     conditions: z.array(condition).max(maxConditions, `at most ${maxConditions} conditions`)
-      .describe('Numbers on the page: notify when one crosses below/above its bound or moves by change_percent. With conditions or restock set, only they notify.'),
-    restock: z.boolean().describe('Notify when the page\'s offers go from out of stock to in stock (JSON-LD/microdata availability, then text cues).'),
-    tags: z.array(z.string().trim().min(1, 'must not be empty').max(50)).max(filters, `at most ${filters} tags`).describe('Labels for grouping and GET /v1/watch?tag='),
+      .describe('Numbers on the page: notify when one crosses below/above its bound or moves by change_percent. ' +
+        'With conditions or restock set, only they notify.'),
+    restock: z.boolean().describe('Notify when the page\'s offers go from out of stock to in stock ' +
+      '(JSON-LD/microdata availability, then text cues).'),
+    tags: z.array(z.string().trim().min(1, 'must not be empty').max(50)).max(filters, `at most ${filters} tags`).describe('Labels for grouping and GET ' +
+      '/v1/watch?tag='),
     notify: notifyTargetsSchema(maxTargets),
   };
   const optional = {

@@ -26,7 +26,7 @@ import type { SocketRoute } from '../../route.ts';
 import { checkJobId } from '../../wire/v2/errors.ts';
 import { presentPage, presentRunStatus } from '../../wire/v2/present.ts';
 
-export function watchSocket(service: CrawlService, kind: RunKind, path: string): SocketRoute {
+export function crawlWatcherSocket(service: CrawlService, kind: RunKind, path: string): SocketRoute {
   return {
     path: `${path}/:id`,
     async stream(socket, { params, workspace }) {

@@ -41,7 +41,8 @@ const monitorSchema = {
     keyword: { type: ['string', 'null'] }, lang: { type: ['string', 'null'] },
     last_checked_at: dateTime('Last finished check.', true),
     last_matched_at: dateTime('Last check with new matching posts.', true),
-    last_error: { type: ['string', 'null'], description: 'Why the last check failed or waits (a rate limit says when it runs again).' },
+    last_error: { type: ['string', 'null'], description: 'Why the last check failed or waits (a rate limit ' +
+      'says when it runs again).' },
     created_at: dateTime('When the monitor was created.'),
   },
 };
@@ -68,12 +69,15 @@ export function socialOpenApi(schemas: Schemas) {
       '/v1/social/monitors': {
         post: beta({
           summary: 'Create a social monitor',
-          description: 'The first check runs at once and only sets the cursor (no flood of older posts); later checks run every `interval_minutes` on the shared schedule ' +
-            'and fire `social.monitor.matched` for new posts passing every filter. Each check costs the plan rate (Starter 5, Growth 3, Pro 2, Scale 1). At most 50 per workspace.',
+          description: 'The first check runs at once and only sets the cursor (no flood of older posts); later ' +
+            'checks run every `interval_minutes` on the shared schedule and fire `social.monitor.matched` for new ' +
+            'posts passing every filter. Each check costs the plan rate (Starter 5, Growth 3, Pro 2, Scale 1). At ' +
+            'most 50 per workspace.',
           requestBody: { required: true, content: { 'application/json': { schema: toJson(schemas.create) } } },
           responses: {
             201: jsonBody({ type: 'object', required: Object.keys(coreFields), properties: coreFields }, 'The core fields of the monitor'),
-            400: errorBody('Missing or invalid field'), ...common, 409: errorBody('`Monitor limit reached: at most 50 social monitors per workspace`'),
+            400: errorBody('Missing or invalid field'), ...common, 409: errorBody('`Monitor limit reached: at most ' +
+              '50 social monitors per workspace`'),
           },
         }),
         get: beta({
@@ -101,9 +105,11 @@ export function socialOpenApi(schemas: Schemas) {
       '/v1/social/audience': {
         post: beta({
           summary: 'Export followers or following, page by page',
-          description: 'Give `handle` (resolved once, unbilled) or `user_id`, not both. Repeat with the returned `user_id` and `next_cursor` until `next_cursor` is null. ' +
-            'Each page (up to 1000 users) costs the plan rate; `max_pages` pages are reserved up front and the pages not fetched are given back. ' +
-            'When a page after the first fails, the answer holds the pages fetched before it (paid for) with `error` saying why, and `next_cursor` resumes at the page that failed; a failed first page is the error, refunded.',
+          description: 'Give `handle` (resolved once, unbilled) or `user_id`, not both. Repeat with the returned ' +
+            '`user_id` and `next_cursor` until `next_cursor` is null. Each page (up to 1000 users) costs the plan ' +
+            'rate; `max_pages` pages are reserved up front and the pages not fetched are given back. When a page ' +
+            'after the first fails, the answer holds the pages fetched before it (paid for) with `error` saying ' +
+            'why, and `next_cursor` resumes at the page that failed; a failed first page is the error, refunded.',
           requestBody: { required: true, content: { 'application/json': { schema: toJson(schemas.audience) } } },
           responses: {
             200: jsonBody({
@@ -111,9 +117,12 @@ export function socialOpenApi(schemas: Schemas) {
               required: ['user_id', 'direction', 'count', 'users', 'next_cursor', 'pages_fetched', 'credits_charged'],
               properties: {
                 user_id: { type: 'string' }, direction: { enum: ['followers', 'following'] }, count: { type: 'integer' },
-                users: { type: 'array', items: schemaRef('SocialAudienceUser') }, next_cursor: { type: ['string', 'null'], description: 'Opaque; null when the audience is fully walked.' },
-                pages_fetched: { type: 'integer' }, credits_charged: { type: 'integer', description: 'Plan rate per page fetched; 0 self-hosted.' },
-                error: { type: 'string', description: 'Only when a page after the first failed: why the walk stopped early (`next_cursor` retries that page).' },
+                users: { type: 'array', items: schemaRef('SocialAudienceUser') }, next_cursor: { type: ['string', 'null'], description: 'Opaque; null when the ' +
+                  'audience is fully walked.' },
+                pages_fetched: { type: 'integer' }, credits_charged: { type: 'integer', description: 'Plan rate per page fetched; ' +
+                  '0 self-hosted.' },
+                error: { type: 'string', description: 'Only when a page after the first failed: why the walk ' +
+                  'stopped early (`next_cursor` retries that page).' },
               },
             }, 'The users of the pages fetched'),
             400: errorBody('Missing handle or user_id, both sent, invalid field or cursor'), ...common, 404: errorBody('The account was not found'),
@@ -127,8 +136,11 @@ export function socialOpenApi(schemas: Schemas) {
         post: {
           summary: 'Beta: social.monitor.matched: a check found new matching posts',
           'x-beta': true,
-          description: 'POSTed to the monitor\'s `webhook_url` as this flat JSON object (the interface\'s payload, kept for the receivers built against it; registry events such as `crawl.completed` use the `{type, timestamp, data}` envelope), signed per Standard Webhooks like every delivery. Discord, Slack, Microsoft Teams workflow ' +
-            'and Telegram sendMessage URLs instead receive native messages (embeds, blocks, an Adaptive Card, HTML text) within each platform\'s limits, several when needed.',
+          description: 'POSTed to the monitor\'s `webhook_url` as this flat JSON object (the interface\'s payload, ' +
+            'kept for the receivers built against it; registry events such as `crawl.completed` use the `{type, ' +
+            'timestamp, data}` envelope), signed per Standard Webhooks like every delivery. Discord, Slack, ' +
+            'Microsoft Teams workflow and Telegram sendMessage URLs instead receive native messages (embeds, ' +
+            'blocks, an Adaptive Card, HTML text) within each platform\'s limits, several when needed.',
           requestBody: { required: true, content: { 'application/json': { schema: schemaRef('SocialMonitorMatchedEvent') } } },
           responses: { 200: { description: 'Any 2xx: delivered.' } },
         },
