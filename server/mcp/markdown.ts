@@ -62,11 +62,11 @@ export function leadBatchMarkdown(batch: Answer): string {
 }
 
 export function brandMarkdown(brand: Answer): string {
-  return `# ${brand.name ?? brand.url}\n\nSource: ${brand.url}\n\n` + facts([
+  return `# ${brand.name ?? brand.url}\n\nSource: ${brand.url}\n\n${facts([
     ['Logo', brand.logo?.url], ['Favicon', brand.favicon], ['Colours', byKey(brand.colors && Object.fromEntries(Object.entries(brand.colors).filter(([, c]) => c)))],
     ['Colour scheme', brand.color_scheme], ['Fonts', list(brand.fonts?.map((font: Answer) => `${font.role} ${font.family}`))],
     ['Tone', brand.tone], ['Personality', list(brand.personality)], ['Profiles', byKey(brand.socials)], ['Not found', list(brand.not_found)],
-  ]) + warnings(brand);
+  ])}${warnings(brand)}`;
 }
 
 export function endpointsMarkdown(answer: Answer): string {

@@ -27,7 +27,7 @@ export async function exportJson(): Promise<number> {
 
 export async function exportUrls(): Promise<number> {
   const { watches } = await allWatches();
-  download(`trawl-watches-${stamp()}.txt`, 'text/plain', watches.map((w) => w.url).join('\n') + '\n');
+  download(`trawl-watches-${stamp()}.txt`, 'text/plain', `${watches.map((w) => w.url).join('\n')}\n`);
   return watches.length;
 }
 

@@ -31,7 +31,7 @@ export function crawlWatcherSocket(service: CrawlService, kind: RunKind, path: s
     path: `${path}/:id`,
     async stream(socket, { params, workspace }) {
       const send = (message: Record<string, unknown>) => socket.send(JSON.stringify(message));
-      let run;
+      let run: Awaited<ReturnType<typeof service.find>>;
       try {
         run = await service.find(workspace, kind, checkJobId(params.id ?? ''));
       } catch (err) {

@@ -17,6 +17,7 @@ export const endpointsOpenApi = {
           'calls, `new WebSocket`, `EventSource`, `sendBeacon`, GraphQL clients, `url`-like options, string and ' +
           'template literals; an error-tolerant parse for code with syntax errors), the source-map scanner and a ' +
           'string scanner for scripts no parser reads. Values: query strings and fragments dropped, run-time parts ' +
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the prose shows a template literal as pages write it
           'written `{name}` (`/api/users/{id}`), a run-time base dropped (`${origin}/api/x` → `/api/x`). Values in ' +
           'request calls are kept; other strings only when they look like an API (an `api`, `graphql`, `rest`, ' +
           '`v2` … path segment, a `.json`/`.php`-like file, an `api.` host). Static assets (images, fonts, styles, ' +
