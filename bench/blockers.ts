@@ -39,21 +39,42 @@ const rounds = Math.max(1, Number(args.rounds));
 // The recognisers as the server has them: the default config's, set up by the registry, in its order.
 const config = testConfig();
 const registry = new PluginRegistry(builtinPlugins, config);
-await registry.setup(() => ({ logger: pino({ level: 'silent' }), config, resolve: () => { throw new Error('no services in the bench'); } }), ['blocker']);
+await registry.setup(
+  () => ({
+    logger: pino({ level: 'silent' }),
+    config,
+    resolve: () => {
+      throw new Error('no services in the bench');
+    },
+  }),
+  ['blocker'],
+);
 const recognisers = registry.active('blocker').map((p) => ({ name: p.definition.name, handler: p.handler }));
 
 /** The pages as fetched bytes, encoded once so the timing below is core's own work only. */
 const fetched = new Map(pages.map((p) => [p.html, new TextEncoder().encode(p.html)]));
 /** The input exactly as the pipeline builds it (core/blocked.ts); its cost is timed apart from the recognisers'. */
 function inputOf(html: string): BlockerInput {
-  return blockerInput({ status, headers: { 'content-type': 'text/html' }, body: fetched.get(html)!, finalUrl: 'https://dev-set.test/', mediaType: 'text/html' });
+  return blockerInput({
+    status,
+    headers: { 'content-type': 'text/html' },
+    body: fetched.get(html)!,
+    finalUrl: 'https://dev-set.test/',
+    mediaType: 'text/html',
+  });
 }
 
 const n = pages.length;
 const bytes = pages.reduce((sum, p) => sum + Buffer.byteLength(p.html), 0);
-console.log(`${n} pages, ${(bytes / 1e6).toFixed(1)} MB of HTML served with status ${status}, ${recognisers.length} recognisers, best of ${rounds} rounds per page`);
+console.log(
+  `${n} pages, ${(bytes / 1e6).toFixed(1)} MB of HTML served with status ${status}, ${recognisers.length} recognisers, best of ${rounds} rounds per page`,
+);
 
-const best = { input: new Array<number>(n).fill(Infinity), recognise: new Array<number>(n).fill(Infinity), parse: new Array<number>(n).fill(Infinity) };
+const best = {
+  input: new Array<number>(n).fill(Infinity),
+  recognise: new Array<number>(n).fill(Infinity),
+  parse: new Array<number>(n).fill(Infinity),
+};
 const perRecogniser = recognisers.map(() => new Array<number>(n).fill(Infinity));
 const flagged = new Map<string, Array<BlockVerdict & { recogniser: string }>>();
 
@@ -100,7 +121,12 @@ const recognise = describe(best.recognise);
 const input = describe(best.input);
 const shares = best.recognise.map((ms, i) => ms / best.parse[i]!);
 const summary = {
-  recognisers: { ...recognise, percentOfParse: (100 * recognise.totalMs) / parse.totalMs, medianPagePercent: 100 * median(shares), p99PagePercent: 100 * quantile(shares, 0.99) },
+  recognisers: {
+    ...recognise,
+    percentOfParse: (100 * recognise.totalMs) / parse.totalMs,
+    medianPagePercent: 100 * median(shares),
+    p99PagePercent: 100 * quantile(shares, 0.99),
+  },
   input: { ...input, percentOfParse: (100 * input.totalMs) / parse.totalMs },
   parse,
   pipeline: { totalMs: sum(pipelineMs), blockCheckPercent: (100 * (recognise.totalMs + input.totalMs)) / sum(pipelineMs) },
@@ -108,16 +134,25 @@ const summary = {
 };
 
 const row = (label: string, d: { totalMs: number; medianUs: number; p99Us: number }, share = '') =>
-  console.log(`${label.padEnd(26)} ${d.totalMs.toFixed(1).padStart(9)} ${d.medianUs.toFixed(1).padStart(10)} ${d.p99Us.toFixed(1).padStart(10)}   ${share}`);
+  console.log(
+    `${label.padEnd(26)} ${d.totalMs.toFixed(1).padStart(9)} ${d.medianUs.toFixed(1).padStart(10)} ${d.p99Us.toFixed(1).padStart(10)}   ${share}`,
+  );
 console.log(`\n${'stage'.padEnd(26)} ${'total ms'.padStart(9)} ${'median µs'.padStart(10)} ${'p99 µs'.padStart(10)}   share of parse`);
 row('html parse (baseline)', parse, '100 %');
-row('all recognisers', recognise, `${summary.recognisers.percentOfParse.toFixed(2)} % of total; per page median ${summary.recognisers.medianPagePercent.toFixed(2)} %, p99 ${summary.recognisers.p99PagePercent.toFixed(2)} %`);
+row(
+  'all recognisers',
+  recognise,
+  `${summary.recognisers.percentOfParse.toFixed(2)} % of total; per page median ${summary.recognisers.medianPagePercent.toFixed(2)} %, p99 ${summary.recognisers.p99PagePercent.toFixed(2)} %`,
+);
 for (const { name } of recognisers) row(`  ${name}`, summary.perRecogniser[name]!);
 row('input (slice + title)', input, `${summary.input.percentOfParse.toFixed(2)} %`);
-console.log(`\nwhole pipeline (one pass): ${summary.pipeline.totalMs.toFixed(0)} ms; the block check (input + recognisers) is ${summary.pipeline.blockCheckPercent.toFixed(2)} % of it`);
+console.log(
+  `\nwhole pipeline (one pass): ${summary.pipeline.totalMs.toFixed(0)} ms; the block check (input + recognisers) is ${summary.pipeline.blockCheckPercent.toFixed(2)} % of it`,
+);
 
 console.log(`\npages flagged: ${flagged.size} of ${n}${flagged.size ? ' (false positives: every dev-set page is content)' : ''}`);
-for (const [id, verdicts] of flagged) for (const v of verdicts) console.log(`  ${id}: ${v.recogniser} → ${v.vendor}/${v.kind} (${v.evidence})`);
+for (const [id, verdicts] of flagged)
+  for (const v of verdicts) console.log(`  ${id}: ${v.recogniser} → ${v.vendor}/${v.kind} (${v.evidence})`);
 
 const out = {
   date: new Date().toISOString(),

@@ -41,7 +41,13 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: join(import.meta.dir, 'results/browser.json') },
   },
 });
-const counts = { pool: Number(args.pool), launch: Number(args.launch), soak: Number(args.soak), concurrency: Number(args.concurrency), gaps: Number(args.gaps) };
+const counts = {
+  pool: Number(args.pool),
+  launch: Number(args.launch),
+  soak: Number(args.soak),
+  concurrency: Number(args.concurrency),
+  gaps: Number(args.gaps),
+};
 const SOAK_CHECKPOINT = 100;
 const MAX_GROWTH = 0.2;
 const GAP_MS = 400;
@@ -67,12 +73,19 @@ const url = `http://127.0.0.1:${site.port}/story`;
 const logger = pino({ level: 'silent' });
 
 function configWith(browser: Record<string, unknown> = {}) {
-  return loadConfig({ plugins: [], env: {}, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, browser: { maxContexts: counts.concurrency, ...browser } } });
+  return loadConfig({
+    plugins: [],
+    env: {},
+    overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, browser: { maxContexts: counts.concurrency, ...browser } },
+  });
 }
 
 async function renderer(pool: BrowserPool, config: ReturnType<typeof configWith>) {
   const catalog: ActionCatalog = { find: () => undefined, types: () => [] };
-  const services = new Map<unknown, unknown>([[Tokens.Browser, pool], [Tokens.Actions, catalog]]);
+  const services = new Map<unknown, unknown>([
+    [Tokens.Browser, pool],
+    [Tokens.Actions, catalog],
+  ]);
   const ctx = { logger, config, resolve: (token: unknown) => services.get(token) } as PluginContext;
   const fetcher = await browserFetcher.setup(browserFetcher.options!.parse({}), ctx);
   return async () => {
@@ -125,7 +138,9 @@ async function soak(browser: Record<string, unknown>): Promise<{ at100: MemorySa
   const soakPool = createBrowserPool(soakConfig, logger);
   const soakRender = await renderer(soakPool, soakConfig);
   let at100: MemorySample | undefined;
-  await timed(counts.soak, counts.concurrency, soakRender, (done) => { if (done === SOAK_CHECKPOINT) at100 = sampleMemory(); });
+  await timed(counts.soak, counts.concurrency, soakRender, (done) => {
+    if (done === SOAK_CHECKPOINT) at100 = sampleMemory();
+  });
   const atEnd = sampleMemory();
   const { launches } = soakPool.stats();
   await soakPool.close();
@@ -185,9 +200,24 @@ console.table({
 });
 console.log(`pool vs launch per page: ${result.poolSpeedup}x`);
 console.log(`\nmemory after ${SOAK_CHECKPOINT} and after ${counts.soak} renders (MB; browser = PSS of all Chromium processes)`);
-console.table(Object.fromEntries(memoryRows.map((r) => [r.name, { launches: r.launches, 'process RSS': r.processRssMb.join(' → '), 'browser PSS': r.browserPssMb.join(' → '), 'process growth': r.processGrowth, 'total growth': r.totalGrowth }])));
+console.table(
+  Object.fromEntries(
+    memoryRows.map((r) => [
+      r.name,
+      {
+        launches: r.launches,
+        'process RSS': r.processRssMb.join(' → '),
+        'browser PSS': r.browserPssMb.join(' → '),
+        'process growth': r.processGrowth,
+        'total growth': r.totalGrowth,
+      },
+    ]),
+  ),
+);
 console.log(`total growth with default recycling ≤ ${MAX_GROWTH * 100} %: ${result.memoryWithinLimit ? 'yes' : 'NO'}`);
 mkdirSync(dirname(args.out!), { recursive: true });
 writeFileSync(args.out!, `${JSON.stringify(result, null, 2)}\n`);
-console.log(`\nmedian latency of a page after a ${GAP_MS} ms idle gap (${counts.gaps} each): warm spare ${gaps.withSpare} ms, without ${gaps.withoutSpare} ms`);
+console.log(
+  `\nmedian latency of a page after a ${GAP_MS} ms idle gap (${counts.gaps} each): warm spare ${gaps.withSpare} ms, without ${gaps.withoutSpare} ms`,
+);
 console.log(`results: ${args.out}`);

@@ -14,7 +14,12 @@ export function startArticleSite() {
   const page = (i: number) =>
     `<!doctype html><html lang="en"><head><title>Article ${i}</title><meta name="description" content="Story ${i}"></head><body>` +
     `<nav><a href="/">Home</a></nav><article><h1>Article ${i}</h1>${'<p>Some paragraph text that reads like prose, with a <a href="/x">link</a>.</p>'.repeat(30)}</article></body></html>`;
-  return Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (req) => new Response(page(Number(new URL(req.url).pathname.slice(1)) || 0), { headers: { 'content-type': 'text/html; charset=utf-8' } }) });
+  return Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: (req) =>
+      new Response(page(Number(new URL(req.url).pathname.slice(1)) || 0), { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+  });
 }
 
 export interface Load {
@@ -56,7 +61,9 @@ async function sample(options: { seconds: number; clients: number; pid: number; 
       else if (response.headers.get('x-trawl-cache') !== 'hit') out.misses++;
     }
   };
-  const sampler = setInterval(() => { out.peak = Math.max(out.peak, rssMb(pid)); }, 100);
+  const sampler = setInterval(() => {
+    out.peak = Math.max(out.peak, rssMb(pid));
+  }, 100);
   const cpuBefore = cpuUs(pid);
   await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
   out.cpuUs = cpuUs(pid) - cpuBefore;
@@ -69,15 +76,23 @@ function summarise(samples: Sample[], seconds: number): Load {
   const at = (q: number) => Math.round(quantile(latencies, q) * 100) / 100;
   const cpu = samples.reduce((sum, s) => sum + s.cpuUs, 0);
   return {
-    requestsPerSecond: Math.round(latencies.length / seconds), p50Ms: at(0.5), p99Ms: at(0.99),
+    requestsPerSecond: Math.round(latencies.length / seconds),
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
     serverCpuUsPerRequest: Math.round(cpu / Math.max(1, latencies.length)),
-    errors: samples.reduce((n, s) => n + s.errors, 0), misses: samples.reduce((n, s) => n + s.misses, 0),
+    errors: samples.reduce((n, s) => n + s.errors, 0),
+    misses: samples.reduce((n, s) => n + s.misses, 0),
     peakRssMb: Math.round(Math.max(...samples.map((s) => s.peak))),
   };
 }
 
 /** `send(i)` makes request number i; a 200 without `X-Trawl-Cache: hit` counts as a miss. */
-export async function runLoad(options: { seconds: number; clients: number; pid: number; send: (i: number) => Promise<Response> }): Promise<Load> {
+export async function runLoad(options: {
+  seconds: number;
+  clients: number;
+  pid: number;
+  send: (i: number) => Promise<Response>;
+}): Promise<Load> {
   return summarise([await sample(options)], options.seconds);
 }
 
@@ -92,11 +107,15 @@ export interface LoadTarget {
  * `seconds` each: on a machine whose other work comes and goes, every server meets about the
  * same share of it, which one long load after another does not give.
  */
-export async function runInterleaved(targets: readonly LoadTarget[], options: { seconds: number; clients: number }): Promise<Record<string, Load>> {
+export async function runInterleaved(
+  targets: readonly LoadTarget[],
+  options: { seconds: number; clients: number },
+): Promise<Record<string, Load>> {
   const samples = new Map<string, Sample[]>(targets.map((t) => [t.name, []]));
   for (let slice = 0; slice < options.seconds; slice++) {
     const order = slice % 2 === 0 ? targets : targets.toReversed();
-    for (const target of order) samples.get(target.name)!.push(await sample({ seconds: 1, clients: options.clients, pid: target.pid, send: target.send }));
+    for (const target of order)
+      samples.get(target.name)!.push(await sample({ seconds: 1, clients: options.clients, pid: target.pid, send: target.send }));
   }
   return Object.fromEntries(targets.map((t) => [t.name, summarise(samples.get(t.name)!, options.seconds)]));
 }

@@ -41,22 +41,37 @@ const URLS = Number(args.urls);
 const ADMIN_KEY = `bench-admin-${crypto.randomUUID()}`;
 const SELF_KEY = `bench-self-${crypto.randomUUID()}`;
 
-interface Target { name: string; server: ServerProcess; key: string }
+interface Target {
+  name: string;
+  server: ServerProcess;
+  key: string;
+}
 
 const body = (url: string) => JSON.stringify({ url, formats: ['markdown', 'links'], only_main_content: true });
 const scrape = (target: Target, url: string) =>
-  fetch(`${target.server.url}/v1/scrape`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` }, body: body(url) });
+  fetch(`${target.server.url}/v1/scrape`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` },
+    body: body(url),
+  });
 
 /** Both modes under the same load, taking turns second by second (bench/cached-load.ts). */
 const load = (targets: Target[], urls: string[]): Promise<Record<string, Load>> =>
-  runInterleaved(targets.map((target) => ({ name: target.name, pid: target.server.pid, send: (i: number) => scrape(target, urls[i % urls.length]!) })), { seconds: SECONDS, clients: CLIENTS });
+  runInterleaved(
+    targets.map((target) => ({ name: target.name, pid: target.server.pid, send: (i: number) => scrape(target, urls[i % urls.length]!) })),
+    { seconds: SECONDS, clients: CLIENTS },
+  );
 
 /** A fresh database per server: a temporary SQLite folder, or a Postgres schema of its own. */
 const database = (postgres: string | undefined): Promise<ProcessDatabase> =>
   postgres ? postgresProcessDatabase(postgres) : Promise.resolve(sqliteProcessDatabase());
 
 async function adminCall(server: ServerProcess, path: string, payload: unknown): Promise<any> {
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` }, body: JSON.stringify(payload) });
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` },
+    body: JSON.stringify(payload),
+  });
   if (response.status !== 201 && response.status !== 200) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
   return response.json();
 }
@@ -73,9 +88,20 @@ async function startPair(postgres: string | undefined): Promise<{ targets: Targe
     servers.push(await startServerProcess({ env: { ...dbs[1]!.env, TRAWL_MODE: 'cloud', TRAWL_ADMIN_KEY: ADMIN_KEY } }));
     const [self, cloud] = servers as [ServerProcess, ServerProcess];
     // As much credit and headroom as a workspace can have: every request is charged, counted and logged, none refused.
-    const workspace = await adminCall(cloud, '/admin/workspaces', { name: 'bench', plan: 'scale', credits: 1_000_000_000_000, rate_limit: 1_000_000 });
+    const workspace = await adminCall(cloud, '/admin/workspaces', {
+      name: 'bench',
+      plan: 'scale',
+      credits: 1_000_000_000_000,
+      rate_limit: 1_000_000,
+    });
     const { key } = await adminCall(cloud, `/admin/workspaces/${workspace.id}/keys`, { name: 'bench' });
-    return { targets: [{ name: 'self-hosted', server: self, key: SELF_KEY }, { name: 'cloud', server: cloud, key }], stop };
+    return {
+      targets: [
+        { name: 'self-hosted', server: self, key: SELF_KEY },
+        { name: 'cloud', server: cloud, key },
+      ],
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
@@ -99,14 +125,18 @@ const urls = Array.from({ length: URLS }, (_, i) => `http://127.0.0.1:${site.por
 const results: Record<string, unknown> = {};
 const postgres = await postgresUrl();
 try {
-  for (const [dialect, url] of [...(args['no-sqlite'] ? [] : [['sqlite', undefined]]), ...(postgres ? [['postgres', postgres]] : [])] as Array<[string, string | undefined]>) {
+  for (const [dialect, url] of [
+    ...(args['no-sqlite'] ? [] : [['sqlite', undefined]]),
+    ...(postgres ? [['postgres', postgres]] : []),
+  ] as Array<[string, string | undefined]>) {
     const pair = await startPair(url);
     const rounds: Record<string, Load>[] = [];
     try {
       for (const target of pair.targets) {
         for (const page of urls) {
           const response = await scrape(target, page);
-          if (response.status !== 200) throw new Error(`${target.name}: warm-up scrape answered ${response.status}: ${await response.text()}`);
+          if (response.status !== 200)
+            throw new Error(`${target.name}: warm-up scrape answered ${response.status}: ${await response.text()}`);
         }
       }
       for (let round = 0; round < Number(args.rounds); round++) {
@@ -114,7 +144,14 @@ try {
         const loads = await load(round % 2 === 0 ? pair.targets : pair.targets.toReversed(), urls);
         rounds.push(loads);
         const ratio = loads.cloud!.requestsPerSecond / loads['self-hosted']!.requestsPerSecond;
-        console.log(`${dialect} round ${round + 1}: ${Object.entries(loads).map(([name, r]) => `${name} ${r.requestsPerSecond}/s (p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, server CPU ${r.serverCpuUsPerRequest} µs/request, errors ${r.errors}, misses ${r.misses})`).join('; ')}; cloud/self-hosted ${ratio.toFixed(3)}`);
+        console.log(
+          `${dialect} round ${round + 1}: ${Object.entries(loads)
+            .map(
+              ([name, r]) =>
+                `${name} ${r.requestsPerSecond}/s (p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, server CPU ${r.serverCpuUsPerRequest} µs/request, errors ${r.errors}, misses ${r.misses})`,
+            )
+            .join('; ')}; cloud/self-hosted ${ratio.toFixed(3)}`,
+        );
       }
     } finally {
       await pair.stop();
@@ -136,10 +173,15 @@ try {
   site.stop(true);
 }
 
-const summary = Object.fromEntries(Object.entries(results).map(([dialect, r]) => {
-  const { rounds: _rounds, ...rest } = r as Record<string, unknown>;
-  return [dialect, rest];
-}));
+const summary = Object.fromEntries(
+  Object.entries(results).map(([dialect, r]) => {
+    const { rounds: _rounds, ...rest } = r as Record<string, unknown>;
+    return [dialect, rest];
+  }),
+);
 console.log(JSON.stringify(summary, null, 2));
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, clients: CLIENTS, urls: URLS, baseline: 'self-hosted', results }, null, 2)}\n`);
+writeFileSync(
+  args.out!,
+  `${JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, clients: CLIENTS, urls: URLS, baseline: 'self-hosted', results }, null, 2)}\n`,
+);

@@ -45,7 +45,16 @@ const SIZE = Number(args.size);
 const logger = pino({ level: 'silent' });
 const config = testConfig({ workers: { size: SIZE, maxRssMb: 0 } });
 const registry = new PluginRegistry(builtinPlugins, config);
-await registry.setup(() => ({ logger, config, resolve: () => { throw new Error('no services here'); } }), CONTENT_KINDS);
+await registry.setup(
+  () => ({
+    logger,
+    config,
+    resolve: () => {
+      throw new Error('no services here');
+    },
+  }),
+  CONTENT_KINDS,
+);
 const plugins = { module: new URL('../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
 const pool = createContentPool(config, plugins);
 await pool.prestart();
@@ -56,7 +65,15 @@ const request = testRequest({ url: 'https://example.com/page', formats: ['markdo
 
 function documentFor(html: string): PageDocument {
   const doc = new PageDocument(createJob(request, 'default', new AbortController().signal, Date.now() + 60_000));
-  doc.response = { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: new TextEncoder().encode(html), finalUrl: request.url, mediaType: 'text/html', text: html, charset: 'utf-8' };
+  doc.response = {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: new TextEncoder().encode(html),
+    finalUrl: request.url,
+    mediaType: 'text/html',
+    text: html,
+    charset: 'utf-8',
+  };
   doc.data.set(FETCHER_ID, 'fetcher.http');
   return doc;
 }
@@ -70,9 +87,11 @@ async function round(mode: Mode): Promise<PerPage> {
   const before = cpuMs(process.pid);
   const started = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < pages.length) await runners[mode].run(documentFor(pages[next++]!), true);
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < pages.length) await runners[mode].run(documentFor(pages[next++]!), true);
+    }),
+  );
   const after = cpuMs(process.pid);
   const per = (ms: number) => Math.round((ms / pages.length) * 100) / 100;
   return {
@@ -96,13 +115,25 @@ for (let i = 0; i < ROUNDS + 2; i++) {
 }
 pool.close();
 
-const summarise = (rows: PerPage[]) => Object.fromEntries(Object.keys(rows[0]!).map((k) => [k, { median: median(rows.map((r) => r[k as keyof PerPage])), min: Math.min(...rows.map((r) => r[k as keyof PerPage])) }]));
+const summarise = (rows: PerPage[]) =>
+  Object.fromEntries(
+    Object.keys(rows[0]!).map((k) => [
+      k,
+      { median: median(rows.map((r) => r[k as keyof PerPage])), min: Math.min(...rows.map((r) => r[k as keyof PerPage])) },
+    ]),
+  );
 const summary = { thread: summarise(results.thread), pool: summarise(results.pool) };
 // CPU a page costs where it runs: on the calling thread in-process; in the workers plus what the calling thread still does in the pool.
-const cost = (mode: Mode, pick: 'median' | 'min') => mode === 'thread' ? summary.thread.main![pick] : summary.pool.workers![pick] + summary.pool.main![pick];
-console.log(`CPU ms per page (median / min of ${ROUNDS} rounds): in-process ${cost('thread', 'median')} / ${cost('thread', 'min')}, ` +
-  `pool of ${SIZE} ${cost('pool', 'median')} / ${cost('pool', 'min')} (workers ${summary.pool.workers!.median}, calling thread ${summary.pool.main!.median}); ` +
-  `JIT ${summary.thread.jit!.median} vs ${summary.pool.jit!.median}`);
+const cost = (mode: Mode, pick: 'median' | 'min') =>
+  mode === 'thread' ? summary.thread.main![pick] : summary.pool.workers![pick] + summary.pool.main![pick];
+console.log(
+  `CPU ms per page (median / min of ${ROUNDS} rounds): in-process ${cost('thread', 'median')} / ${cost('thread', 'min')}, ` +
+    `pool of ${SIZE} ${cost('pool', 'median')} / ${cost('pool', 'min')} (workers ${summary.pool.workers!.median}, calling thread ${summary.pool.main!.median}); ` +
+    `JIT ${summary.thread.jit!.median} vs ${summary.pool.jit!.median}`,
+);
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, pages: pages.length, rounds: ROUNDS, size: SIZE, summary, results }, null, 2)}\n`);
+writeFileSync(
+  args.out!,
+  `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, pages: pages.length, rounds: ROUNDS, size: SIZE, summary, results }, null, 2)}\n`,
+);
 console.log(`written ${args.out}`);

@@ -10,7 +10,10 @@ import { parseArgs } from 'node:util';
 import { CheerioCrawler } from '@crawlee/cheerio';
 import TurndownService from 'turndown';
 
-const { values } = parseArgs({ args: Bun.argv.slice(2), options: { url: { type: 'string' }, concurrency: { type: 'string', default: '8' }, max: { type: 'string', default: '100000' } } });
+const { values } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { url: { type: 'string' }, concurrency: { type: 'string', default: '8' }, max: { type: 'string', default: '100000' } },
+});
 const concurrency = Number(values.concurrency);
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
 let pages = 0;

@@ -39,7 +39,13 @@ const HOST = 'a.site.test';
 async function startSite(pages: number) {
   const proc = Bun.spawn(['bun', join(ROOT, 'bench/crawl-site.ts'), '--pages', String(pages)], { stdout: 'pipe', stderr: 'inherit' });
   const port = await firstMatch(proc, (line) => (line.startsWith('{') ? (JSON.parse(line).port as number) : undefined));
-  return { port, stop: async () => { proc.kill('SIGTERM'); await proc.exited; } };
+  return {
+    port,
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await proc.exited;
+    },
+  };
 }
 
 interface TrawlRun {
@@ -65,13 +71,22 @@ async function crawlWithTrawl(port: number, pages: number): Promise<TrawlRun> {
     let peak = rssMb(server.pid);
     const quarters: number[] = [];
     const started = performance.now();
-    const created = await server.post('/v1/crawl', { url: `http://${HOST}:${port}/`, max_pages: pages, max_depth: 100, scrape_options: { formats: ['markdown'] } });
+    const created = await server.post('/v1/crawl', {
+      url: `http://${HOST}:${port}/`,
+      max_pages: pages,
+      max_depth: 100,
+      scrape_options: { formats: ['markdown'] },
+    });
     if (created.status !== 202) throw new Error(`POST /v1/crawl answered ${created.status}: ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
     for (;;) {
       await Bun.sleep(100);
       peak = Math.max(peak, rssMb(server.pid));
-      const summary = (await (await fetch(`${api}/v1/crawl/${id}?per_page=1`)).json()) as { status: string; completed: number; failed: number };
+      const summary = (await (await fetch(`${api}/v1/crawl/${id}?per_page=1`)).json()) as {
+        status: string;
+        completed: number;
+        failed: number;
+      };
       const done = summary.completed + summary.failed;
       while (quarters.length < 4 && done >= (pages * (quarters.length + 1)) / 4) quarters.push(Math.round(rssMb(server.pid)));
       if (summary.status !== 'queued' && summary.status !== 'scraping') {
@@ -87,12 +102,15 @@ async function crawlWithTrawl(port: number, pages: number): Promise<TrawlRun> {
 
 async function crawlWithCrawlee(port: number): Promise<{ pages: number; seconds: number }> {
   const storage = mkdtempSync(join(tmpdir(), 'crawlee-bench-'));
-  const proc = Bun.spawn(['bun', join(ROOT, 'bench/crawl-crawlee.ts'), '--url', `http://127.0.0.1:${port}/`, '--concurrency', String(CONCURRENCY)], {
-    cwd: storage,
-    stdout: 'pipe',
-    stderr: 'inherit',
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', CRAWLEE_STORAGE_DIR: storage, CRAWLEE_LOG_LEVEL: 'ERROR' },
-  });
+  const proc = Bun.spawn(
+    ['bun', join(ROOT, 'bench/crawl-crawlee.ts'), '--url', `http://127.0.0.1:${port}/`, '--concurrency', String(CONCURRENCY)],
+    {
+      cwd: storage,
+      stdout: 'pipe',
+      stderr: 'inherit',
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', CRAWLEE_STORAGE_DIR: storage, CRAWLEE_LOG_LEVEL: 'ERROR' },
+    },
+  );
   try {
     return await firstMatch(proc, (line) => (line.startsWith('{"pages"') ? JSON.parse(line) : undefined));
   } finally {
@@ -102,7 +120,8 @@ async function crawlWithCrawlee(port: number): Promise<{ pages: number; seconds:
 }
 
 const perSecond = (run: { pages: number; seconds: number }) => Math.round((run.pages / run.seconds) * 10) / 10;
-const ratioOf = (a: { pages: number; seconds: number }, b: { pages: number; seconds: number }) => Math.round((perSecond(a) / perSecond(b)) * 100) / 100;
+const ratioOf = (a: { pages: number; seconds: number }, b: { pages: number; seconds: number }) =>
+  Math.round((perSecond(a) / perSecond(b)) * 100) / 100;
 
 const site = Number(args.rounds) > 0 ? await startSite(PAGES) : { port: 0, stop: async () => {} };
 const rounds: Array<{ trawl: TrawlRun; crawlee: { pages: number; seconds: number } }> = [];
@@ -111,8 +130,10 @@ try {
     const trawl = await crawlWithTrawl(site.port, PAGES);
     const crawlee = await crawlWithCrawlee(site.port);
     rounds.push({ trawl, crawlee });
-    console.log(`round ${round}: Trawl ${trawl.pages} pages in ${trawl.seconds.toFixed(2)} s = ${perSecond(trawl)} pages/s; ` +
-      `Crawlee ${crawlee.pages} pages in ${crawlee.seconds.toFixed(2)} s = ${perSecond(crawlee)} pages/s; ratio ${ratioOf(trawl, crawlee)}`);
+    console.log(
+      `round ${round}: Trawl ${trawl.pages} pages in ${trawl.seconds.toFixed(2)} s = ${perSecond(trawl)} pages/s; ` +
+        `Crawlee ${crawlee.pages} pages in ${crawlee.seconds.toFixed(2)} s = ${perSecond(crawlee)} pages/s; ratio ${ratioOf(trawl, crawlee)}`,
+    );
   }
 } finally {
   await site.stop();
@@ -123,8 +144,10 @@ const bestCrawlee = rounds.length ? Math.max(...rounds.map((r) => perSecond(r.cr
 const ratios = rounds.map((r) => ratioOf(r.trawl, r.crawlee)).sort((a, b) => a - b);
 const ratio = ratios.length ? ratios[Math.floor(ratios.length / 2)]! : null;
 if (rounds.length) {
-  console.log(`\n${PAGES} pages, concurrency ${CONCURRENCY}: best Trawl ${bestTrawl} pages/s, best Crawlee ${bestCrawlee} pages/s; ` +
-    `ratio per round ${ratios.join(', ')}, median ${ratio} (target ≥ 1)`);
+  console.log(
+    `\n${PAGES} pages, concurrency ${CONCURRENCY}: best Trawl ${bestTrawl} pages/s, best Crawlee ${bestCrawlee} pages/s; ` +
+      `ratio per round ${ratios.join(', ')}, median ${ratio} (target ≥ 1)`,
+  );
 }
 
 let memory: (TrawlRun & { sitePages: number }) | null = null;
@@ -136,19 +159,32 @@ if (!args['no-rss']) {
   } finally {
     await big.stop();
   }
-  console.log(`${rssPages}-page crawl: ${perSecond(memory)} pages/s, peak RSS ${memory.peakRssMb} MB (target ≤ 300), RSS at 25/50/75/100 %: ${memory.rssAtQuarterMb.join(' / ')} MB`);
+  console.log(
+    `${rssPages}-page crawl: ${perSecond(memory)} pages/s, peak RSS ${memory.peakRssMb} MB (target ≤ 300), RSS at 25/50/75/100 %: ${memory.rssAtQuarterMb.join(' / ')} MB`,
+  );
 }
 
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, `${JSON.stringify({
-  date: new Date().toISOString(),
-  bun: Bun.version,
-  pages: PAGES,
-  concurrency: CONCURRENCY,
-  rounds: rounds.map((r) => ({ trawl: { ...r.trawl, pagesPerSecond: perSecond(r.trawl) }, crawlee: { ...r.crawlee, pagesPerSecond: perSecond(r.crawlee) }, ratio: ratioOf(r.trawl, r.crawlee) })),
-  trawlPagesPerSecond: bestTrawl,
-  crawleePagesPerSecond: bestCrawlee,
-  medianRatio: ratio,
-  memory,
-}, null, 2)}\n`);
+writeFileSync(
+  args.out!,
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      bun: Bun.version,
+      pages: PAGES,
+      concurrency: CONCURRENCY,
+      rounds: rounds.map((r) => ({
+        trawl: { ...r.trawl, pagesPerSecond: perSecond(r.trawl) },
+        crawlee: { ...r.crawlee, pagesPerSecond: perSecond(r.crawlee) },
+        ratio: ratioOf(r.trawl, r.crawlee),
+      })),
+      trawlPagesPerSecond: bestTrawl,
+      crawleePagesPerSecond: bestCrawlee,
+      medianRatio: ratio,
+      memory,
+    },
+    null,
+    2,
+  )}\n`,
+);
 console.log(`written ${args.out}`);

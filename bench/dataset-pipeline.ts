@@ -33,15 +33,37 @@ export async function datasetPipeline(onlyMainContent = true): Promise<(page: Pa
     setup: () => ({
       matches: () => true,
       async fetch(doc) {
-        doc.response = { status: 200, headers: {}, body: new Uint8Array(0), finalUrl: doc.job.url, mediaType: 'text/html', text: current!.html, charset: 'utf-8' };
+        doc.response = {
+          status: 200,
+          headers: {},
+          body: new Uint8Array(0),
+          finalUrl: doc.job.url,
+          mediaType: 'text/html',
+          text: current!.html,
+          charset: 'utf-8',
+        };
       },
     }),
   });
-  const plugins = [datasetFetcher, htmlDocument, cleanTransform, selectorsTransform, mainContentTransform, resolveUrlsTransform, markdownFormat] as unknown as AnyPlugin[];
+  const plugins = [
+    datasetFetcher,
+    htmlDocument,
+    cleanTransform,
+    selectorsTransform,
+    mainContentTransform,
+    resolveUrlsTransform,
+    markdownFormat,
+  ] as unknown as AnyPlugin[];
   const config = loadConfig({ plugins, env: {}, defaultFile: null, overrides: { log: { level: 'silent' } } });
   const registry = new PluginRegistry(plugins, config);
   const logger = pino({ level: 'silent' });
-  await registry.setup(() => ({ logger, config, resolve: () => { throw new Error('no services in the bench'); } }));
+  await registry.setup(() => ({
+    logger,
+    config,
+    resolve: () => {
+      throw new Error('no services in the bench');
+    },
+  }));
   const pipeline = new Pipeline(registry, logger);
   const requests = composeRequestSchema(plugins);
   return async (page) => {

@@ -64,27 +64,91 @@ interface Case {
   baseline: { name: string; run: (bytes: Uint8Array) => Promise<unknown> };
 }
 
-const defaults = (plugin: { options?: { parse(v: unknown): unknown } }, extra: Record<string, unknown> = {}) => ({ ...(plugin.options!.parse({}) as object), ...extra });
+const defaults = (plugin: { options?: { parse(v: unknown): unknown } }, extra: Record<string, unknown> = {}) => ({
+  ...(plugin.options!.parse({}) as object),
+  ...extra,
+});
 
 console.log(`generating documents… (${RUNS} timed runs each, median)`);
 const ROWS = 20_000;
-const csvText = ['id,name,amount,date,region,memo', ...Array.from({ length: ROWS }, (_, i) => `${i},"Customer ${i}",${(i * 1.5).toFixed(2)},2024-01-${String((i % 28) + 1).padStart(2, '0')},${i % 2 ? 'North' : 'South'},"paid, in full"`)].join('\n');
+const csvText = [
+  'id,name,amount,date,region,memo',
+  ...Array.from(
+    { length: ROWS },
+    (_, i) =>
+      `${i},"Customer ${i}",${(i * 1.5).toFixed(2)},2024-01-${String((i % 28) + 1).padStart(2, '0')},${i % 2 ? 'North' : 'South'},"paid, in full"`,
+  ),
+].join('\n');
 const cases: Case[] = [
-  { type: 'pdf', unit: 'pages', units: 50, bytes: await longPdf(50), parse: parsePdf as DocumentParser<never>, options: defaults(pdfDocument),
-    baseline: { name: 'pdf-parse getText()', run: async (b) => { const p = new PDFParse({ data: b.slice() }); try { return await p.getText(); } finally { await p.destroy(); } } } },
-  { type: 'docx', unit: 'paragraphs', units: 200 * 6, bytes: await longDocx(200), parse: parseDocx as DocumentParser<never>, options: defaults(docxDocument),
-    baseline: { name: 'mammoth extractRawText()', run: (b) => mammoth.extractRawText({ buffer: Buffer.from(b) }) } },
-  { type: 'xlsx', unit: 'rows', units: 5000, bytes: await ledgerXlsx(ROWS), parse: parseXlsx as DocumentParser<never>, options: defaults(xlsxDocument),
-    baseline: { name: 'exceljs xlsx.load() (whole workbook)', run: (b) => new ExcelJS.Workbook().xlsx.load(Buffer.from(b) as unknown as ArrayBuffer) } },
-  { type: 'xlsx (no row cap)', unit: 'rows', units: ROWS, bytes: await ledgerXlsx(ROWS), parse: parseXlsx as DocumentParser<never>, options: defaults(xlsxDocument, { maxRows: 500_000, maxCells: 10_000_000 }),
-    baseline: { name: 'exceljs xlsx.load() (whole workbook)', run: (b) => new ExcelJS.Workbook().xlsx.load(Buffer.from(b) as unknown as ArrayBuffer) } },
-  { type: 'csv', unit: 'rows', units: ROWS, bytes: new TextEncoder().encode(csvText), parse: parseCsv as DocumentParser<never>, options: defaults(csvDocument, { maxRows: 500_000, maxCells: 10_000_000 }),
-    baseline: { name: 'papaparse (own delimiter guess)', run: async (b) => Papa.parse(new TextDecoder().decode(b)) } },
+  {
+    type: 'pdf',
+    unit: 'pages',
+    units: 50,
+    bytes: await longPdf(50),
+    parse: parsePdf as DocumentParser<never>,
+    options: defaults(pdfDocument),
+    baseline: {
+      name: 'pdf-parse getText()',
+      run: async (b) => {
+        const p = new PDFParse({ data: b.slice() });
+        try {
+          return await p.getText();
+        } finally {
+          await p.destroy();
+        }
+      },
+    },
+  },
+  {
+    type: 'docx',
+    unit: 'paragraphs',
+    units: 200 * 6,
+    bytes: await longDocx(200),
+    parse: parseDocx as DocumentParser<never>,
+    options: defaults(docxDocument),
+    baseline: { name: 'mammoth extractRawText()', run: (b) => mammoth.extractRawText({ buffer: Buffer.from(b) }) },
+  },
+  {
+    type: 'xlsx',
+    unit: 'rows',
+    units: 5000,
+    bytes: await ledgerXlsx(ROWS),
+    parse: parseXlsx as DocumentParser<never>,
+    options: defaults(xlsxDocument),
+    baseline: {
+      name: 'exceljs xlsx.load() (whole workbook)',
+      run: (b) => new ExcelJS.Workbook().xlsx.load(Buffer.from(b) as unknown as ArrayBuffer),
+    },
+  },
+  {
+    type: 'xlsx (no row cap)',
+    unit: 'rows',
+    units: ROWS,
+    bytes: await ledgerXlsx(ROWS),
+    parse: parseXlsx as DocumentParser<never>,
+    options: defaults(xlsxDocument, { maxRows: 500_000, maxCells: 10_000_000 }),
+    baseline: {
+      name: 'exceljs xlsx.load() (whole workbook)',
+      run: (b) => new ExcelJS.Workbook().xlsx.load(Buffer.from(b) as unknown as ArrayBuffer),
+    },
+  },
+  {
+    type: 'csv',
+    unit: 'rows',
+    units: ROWS,
+    bytes: new TextEncoder().encode(csvText),
+    parse: parseCsv as DocumentParser<never>,
+    options: defaults(csvDocument, { maxRows: 500_000, maxCells: 10_000_000 }),
+    baseline: { name: 'papaparse (own delimiter guess)', run: async (b) => Papa.parse(new TextDecoder().decode(b)) },
+  },
 ];
 
 const rows: Array<Record<string, string | number>> = [];
 for (const c of cases) {
-  const [inThread, baseline] = (await medians([() => c.parse(c.bytes, c.options as never), () => c.baseline.run(c.bytes)])) as [number, number];
+  const [inThread, baseline] = (await medians([() => c.parse(c.bytes, c.options as never), () => c.baseline.run(c.bytes)])) as [
+    number,
+    number,
+  ];
   const mb = c.bytes.byteLength / 1024 / 1024;
   rows.push({
     type: c.type,
@@ -106,7 +170,15 @@ for (const [name, bytes, parse, options] of [
   ['DOCX zip bomb (256 MB in 0.25 MB, size lies)', zipBomb, parseDocx, defaults(docxDocument)],
   ['PDF decompression bomb (512 MB content stream)', pdfBomb, parsePdf, defaults(pdfDocument)],
 ] as const) {
-  const [ms] = (await medians([() => (parse as DocumentParser<unknown>)(bytes, options).then(() => { throw new Error(`${name} was not refused`); }, () => undefined)])) as [number];
+  const [ms] = (await medians([
+    () =>
+      (parse as DocumentParser<unknown>)(bytes, options).then(
+        () => {
+          throw new Error(`${name} was not refused`);
+        },
+        () => undefined,
+      ),
+  ])) as [number];
   refusals.push({ case: name, file_mb: Number((bytes.byteLength / 1024 / 1024).toFixed(2)), refused_in_ms: Number(ms.toFixed(1)) });
 }
 

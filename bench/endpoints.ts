@@ -54,7 +54,12 @@ function scanOnly(files: string[], texts: string[]): number {
   let hits = 0;
   const scan = (source: ScanSource) => (hits += (scanJavaScript(source, 0.02) ?? scanStrings(source, 20_000)).hits.length);
   texts.forEach((text, i) => {
-    const source: ScanSource = { type: files[i]!.endsWith('.map') ? 'source-map' : 'javascript', text, name: 'bench', pageUrl: 'http://bench.test/' };
+    const source: ScanSource = {
+      type: files[i]!.endsWith('.map') ? 'source-map' : 'javascript',
+      text,
+      name: 'bench',
+      pageUrl: 'http://bench.test/',
+    };
     if (source.type === 'javascript') scan(source);
     else unpackSourceMap(source, 2000)?.sources?.forEach(scan);
   });
@@ -63,14 +68,23 @@ function scanOnly(files: string[], texts: string[]): number {
 
 function regexScan(texts: string[]): Set<string> {
   const found = new Set<string>();
-  for (const text of texts) for (const match of text.matchAll(URL_REGEX)) {
-    const value = normal(match[1]!);
-    if (value) found.add(value);
-  }
+  for (const text of texts)
+    for (const match of text.matchAll(URL_REGEX)) {
+      const value = normal(match[1]!);
+      if (value) found.add(value);
+    }
   return found;
 }
 
-interface Score { found: number; correct: number; labelled: number; precision: number; recall: number; missed: string[]; wrong: string[] }
+interface Score {
+  found: number;
+  correct: number;
+  labelled: number;
+  precision: number;
+  recall: number;
+  missed: string[];
+  wrong: string[];
+}
 
 function score(found: Set<string>, labels: Set<string>): Score {
   const correct = [...found].filter((v) => labels.has(v)).length;
@@ -90,9 +104,15 @@ const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** di
 const routes: Record<string, { body: string; headers: Record<string, string> }> = {};
 for (const app of apps) {
   const tags = app.scripts.map((s) => `<script src="/${app.name}/${s}"></script>`).join('');
-  routes[`/${app.name}/`] = { body: `<!doctype html><html><head><title>${app.name}</title></head><body><div id="root"></div>${tags}</body></html>`, headers: { 'content-type': 'text/html; charset=utf-8' } };
+  routes[`/${app.name}/`] = {
+    body: `<!doctype html><html><head><title>${app.name}</title></head><body><div id="root"></div>${tags}</body></html>`,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+  };
   for (const file of [...app.scripts, ...(app.maps ?? [])]) {
-    routes[`/${app.name}/${file}`] = { body: readFileSync(join(CORPUS, app.name, file), 'utf8'), headers: { 'content-type': file.endsWith('.map') ? 'application/json' : 'application/javascript' } };
+    routes[`/${app.name}/${file}`] = {
+      body: readFileSync(join(CORPUS, app.name, file), 'utf8'),
+      headers: { 'content-type': file.endsWith('.map') ? 'application/json' : 'application/javascript' },
+    };
   }
 }
 const site = startFixtureSite(routes);
@@ -111,7 +131,11 @@ try {
     const mb = files.reduce((sum, f) => sum + statSync(f).size, 0) / 2 ** 20;
     const labels = new Set(app.endpoints.map((e) => normal(e)!));
     const call = async () => {
-      const res = await fetch(`${trawl.url}/v1/endpoints`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: site.at(`/${app.name}/`), include_third_party: true }) });
+      const res = await fetch(`${trawl.url}/v1/endpoints`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: site.at(`/${app.name}/`), include_third_party: true }),
+      });
       if (res.status !== 200) throw new Error(`${app.name}: /v1/endpoints answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as { endpoints: Array<{ value: string }> };
     };
@@ -145,7 +169,14 @@ try {
     trawlMs += median(times);
     regexMs += median(regexTimes.slice(1));
     megabytes += mb;
-    rows.push({ app: app.name, mb: round(mb), trawl: trawlScore, regex: regexScore, trawlMs: round(median(times), 1), regexMs: round(median(regexTimes.slice(1)), 2) });
+    rows.push({
+      app: app.name,
+      mb: round(mb),
+      trawl: trawlScore,
+      regex: regexScore,
+      trawlMs: round(median(times), 1),
+      regexMs: round(median(regexTimes.slice(1)), 2),
+    });
   }
 } finally {
   await trawl.stop();
@@ -168,10 +199,16 @@ const summary = {
 console.log('app              MB     | /v1/endpoints P / R (found)   ms | regex P / R (found)          ms');
 for (const r of rows) {
   const cell = (s: Score) => `${s.precision.toFixed(2)} / ${s.recall.toFixed(2)} (${String(s.found).padStart(4)})`;
-  console.log(`${r.app.padEnd(16)} ${r.mb.toFixed(2).padStart(5)}  | ${cell(r.trawl)}  ${String(r.trawlMs).padStart(6)} | ${cell(r.regex)}  ${String(r.regexMs).padStart(6)}`);
+  console.log(
+    `${r.app.padEnd(16)} ${r.mb.toFixed(2).padStart(5)}  | ${cell(r.trawl)}  ${String(r.trawlMs).padStart(6)} | ${cell(r.regex)}  ${String(r.regexMs).padStart(6)}`,
+  );
 }
-console.log(`\nall ${summary.megabytes} MB: /v1/endpoints precision ${summary.trawl.precision}, recall ${summary.trawl.recall}, ${summary.trawl.msPerMb} ms/MB (a whole call over HTTP; the scanners alone ${summary.trawl.scannersMsPerMb}) · regex precision ${summary.regex.precision}, recall ${summary.regex.recall}, ${summary.regex.msPerMb} ms/MB`);
-for (const r of rows) if (r.trawl.missed.length || r.trawl.wrong.length) console.log(`${r.app}: missed ${JSON.stringify(r.trawl.missed)}, wrong ${JSON.stringify(r.trawl.wrong)}`);
+console.log(
+  `\nall ${summary.megabytes} MB: /v1/endpoints precision ${summary.trawl.precision}, recall ${summary.trawl.recall}, ${summary.trawl.msPerMb} ms/MB (a whole call over HTTP; the scanners alone ${summary.trawl.scannersMsPerMb}) · regex precision ${summary.regex.precision}, recall ${summary.regex.recall}, ${summary.regex.msPerMb} ms/MB`,
+);
+for (const r of rows)
+  if (r.trawl.missed.length || r.trawl.wrong.length)
+    console.log(`${r.app}: missed ${JSON.stringify(r.trawl.missed)}, wrong ${JSON.stringify(r.trawl.wrong)}`);
 
 mkdirSync(dirname(args.out!), { recursive: true });
 writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), summary, apps: rows }, null, 2)}\n`);

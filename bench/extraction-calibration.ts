@@ -49,13 +49,19 @@ async function observe(onlyMainContent: boolean, gt: Record<string, Truth>, scor
     }
     seen.set(page.id, { type, confidence });
   }
-  return scorer.scorePages(gt, text, pages.map((p) => p.id)).map((row) => ({
-    id: row.id,
-    source: row.source,
-    truth: row.type,
-    ...seen.get(row.id)!,
-    f1: pageF1(row).f1,
-  }));
+  return scorer
+    .scorePages(
+      gt,
+      text,
+      pages.map((p) => p.id),
+    )
+    .map((row) => ({
+      id: row.id,
+      source: row.source,
+      truth: row.type,
+      ...seen.get(row.id)!,
+      f1: pageF1(row).f1,
+    }));
 }
 
 const f3 = (x: number) => x.toFixed(3);
@@ -63,35 +69,59 @@ const f3 = (x: number) => x.toFixed(3);
 function report(name: string, obs: Observation[]) {
   const types = typeReport(obs, PAGE_TYPES);
   const bins = deciles(obs);
-  const rho = spearman(obs.map((o) => o.confidence), obs.map((o) => o.f1));
+  const rho = spearman(
+    obs.map((o) => o.confidence),
+    obs.map((o) => o.f1),
+  );
   const lowest = bins[0]!;
   const rest = obs.filter((o) => !lowest.ids.has(o.id));
   const restF1 = rest.reduce((s, o) => s + o.f1, 0) / (rest.length || 1);
   console.log(`\n== ${name}: ${obs.length} pages`);
-  console.log(`page type accuracy ${f3(types.accuracy)} (${Object.entries(types.bySource).map(([k, v]) => `${k} ${f3(v.accuracy)}`).join(', ')})`);
+  console.log(
+    `page type accuracy ${f3(types.accuracy)} (${Object.entries(types.bySource)
+      .map(([k, v]) => `${k} ${f3(v.accuracy)}`)
+      .join(', ')})`,
+  );
   console.log(`per true type (recall; precision of the prediction):`);
-  for (const [t, v] of Object.entries(types.byType)) console.log(`  ${t.padEnd(14)} ${f3(v.recall)} of ${String(v.pages).padStart(4)}; predicted ${String(v.predicted).padStart(4)}, precision ${f3(v.precision)}`);
+  for (const [t, v] of Object.entries(types.byType))
+    console.log(
+      `  ${t.padEnd(14)} ${f3(v.recall)} of ${String(v.pages).padStart(4)}; predicted ${String(v.predicted).padStart(4)}, precision ${f3(v.precision)}`,
+    );
   console.log(`confusion (rows: true type, columns: predicted):`);
   const cols = PAGE_TYPES.filter((t) => obs.some((o) => o.type === t));
   console.log(`  ${''.padEnd(14)}${cols.map((c) => c.slice(0, 6).padStart(7)).join('')}`);
-  for (const [t, row] of Object.entries(types.confusion)) console.log(`  ${t.padEnd(14)}${cols.map((c) => String(row[c] ?? 0).padStart(7)).join('')}`);
+  for (const [t, row] of Object.entries(types.confusion))
+    console.log(`  ${t.padEnd(14)}${cols.map((c) => String(row[c] ?? 0).padStart(7)).join('')}`);
   console.log(`per confidence decile (lowest first): mean F1, and the confidence against the share of pages right (F1 ≥ ${GOOD_F1}):`);
-  for (const b of bins) console.log(`  ${f3(b.min)}–${f3(b.max)}  n ${String(b.n).padStart(4)}  F1 ${f3(b.f1)}   confidence ${f3(b.confidence)}  right ${f3(b.good)}`);
+  for (const b of bins)
+    console.log(
+      `  ${f3(b.min)}–${f3(b.max)}  n ${String(b.n).padStart(4)}  F1 ${f3(b.f1)}   confidence ${f3(b.confidence)}  right ${f3(b.good)}`,
+    );
   console.log(`lowest decile F1 ${f3(lowest.f1)} vs the rest ${f3(restF1)}; Spearman rho(confidence, F1) ${f3(rho)}`);
   return { pageType: types, deciles: bins.map(({ ids: _ids, ...b }) => b), lowestDecileF1: lowest.f1, restF1, spearman: rho };
 }
 
 const modes: Record<string, Observation[]> = { mainContent: await observe(true, gt, scorer, pages) };
 if (!args['no-whole']) modes.wholePage = await observe(false, gt, scorer, pages);
-const results = Object.fromEntries(Object.entries(modes).map(([name, obs]) => [name, report(name === 'mainContent' ? 'only_main_content' : 'whole page (only_main_content off)', obs)]));
+const results = Object.fromEntries(
+  Object.entries(modes).map(([name, obs]) => [
+    name,
+    report(name === 'mainContent' ? 'only_main_content' : 'whole page (only_main_content off)', obs),
+  ]),
+);
 
 const perDoc = args['per-doc'] as string | undefined;
 if (perDoc) {
-  const lines = modes.mainContent!.sort((a, b) => a.confidence - b.confidence).map((o) => [o.id, o.truth, o.type, f3(o.confidence), f3(o.f1)].join('\t'));
+  const lines = modes
+    .mainContent!.sort((a, b) => a.confidence - b.confidence)
+    .map((o) => [o.id, o.truth, o.type, f3(o.confidence), f3(o.f1)].join('\t'));
   writeFileSync(perDoc, `${['id\ttrue_type\tpage_type\tconfidence\tf1', ...lines].join('\n')}\n`);
   console.log(`per-page type, confidence and F1 (least confident first): ${perDoc}`);
 }
 
 mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(args.out, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, pages: pages.length, filter: filterRecord(args), ...results }, null, 2)}\n`);
+writeFileSync(
+  args.out,
+  `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, pages: pages.length, filter: filterRecord(args), ...results }, null, 2)}\n`,
+);
 console.log(`results: ${args.out}`);

@@ -31,7 +31,9 @@ export const DATASET_DIR = process.env.TRAWL_MAIN_CONTENT_DATASET ?? resolve(REP
 /** Throws a clear error when the shared dataset is not next to the repo. */
 export function assertDataset(dir = DATASET_DIR): void {
   if (!existsSync(join(dir, 'ground-truth.json')) || !existsSync(join(dir, 'evaluate.ts'))) {
-    throw new Error(`main-content dataset not found at ${dir} (expected ground-truth.json, evaluate.ts and html/ there; it lives in ../shared/datasets/main-content next to the repo, or set TRAWL_MAIN_CONTENT_DATASET)`);
+    throw new Error(
+      `main-content dataset not found at ${dir} (expected ground-truth.json, evaluate.ts and html/ there; it lives in ../shared/datasets/main-content next to the repo, or set TRAWL_MAIN_CONTENT_DATASET)`,
+    );
   }
 }
 
@@ -77,8 +79,26 @@ export interface Scorer {
   scorePages(gt: Record<string, Truth>, pred: Record<string, string>, ids: string[]): ScoreRow[];
   summarize(rows: ScoreRow[]): Summary;
 }
-export interface ScoreRow { id: string; source: string; type: string; tp: number; fp: number; fn: number; exact: boolean; empty: boolean; predTokens: number; trueTokens: number }
-export interface Summary { f1: number; precision: number; recall: number; accuracy: number; empty: number; pages: number }
+export interface ScoreRow {
+  id: string;
+  source: string;
+  type: string;
+  tp: number;
+  fp: number;
+  fn: number;
+  exact: boolean;
+  empty: boolean;
+  predTokens: number;
+  trueTokens: number;
+}
+export interface Summary {
+  f1: number;
+  precision: number;
+  recall: number;
+  accuracy: number;
+  empty: number;
+  pages: number;
+}
 
 export async function loadScorer(dir = DATASET_DIR): Promise<Scorer> {
   assertDataset(dir);
@@ -86,7 +106,10 @@ export async function loadScorer(dir = DATASET_DIR): Promise<Scorer> {
 }
 
 /** Command-line options every dataset benchmark takes, plus its own; `out` defaults to bench/results/<name>.json. */
-export function parseDatasetArgs<T extends Record<string, { type: 'string' | 'boolean'; default?: string | boolean }>>(name: string, extra: T) {
+export function parseDatasetArgs<T extends Record<string, { type: 'string' | 'boolean'; default?: string | boolean }>>(
+  name: string,
+  extra: T,
+) {
   const { values } = parseArgs({
     args: Bun.argv.slice(2),
     options: {
@@ -98,7 +121,13 @@ export function parseDatasetArgs<T extends Record<string, { type: 'string' | 'bo
       ...extra,
     },
   });
-  return values as Record<string, string | boolean | undefined> & { limit?: string; type?: string; source?: string; ids?: string; out: string };
+  return values as Record<string, string | boolean | undefined> & {
+    limit?: string;
+    type?: string;
+    source?: string;
+    ids?: string;
+    out: string;
+  };
 }
 
 /** The pages selected by parsed options, with the truth and the dataset's scorer. */
@@ -109,14 +138,21 @@ export async function loadSelection(args: { limit?: string; type?: string; sourc
     limit: args.limit ? Number(args.limit) : undefined,
     type: args.type,
     source: args.source,
-    ids: args.ids?.split(',').map((s) => s.trim()).filter(Boolean),
+    ids: args.ids
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   });
   return { gt, scorer, pages: loadPages(gt, ids) };
 }
 
 /** The filter as recorded in a results file. */
-export const filterRecord = (args: { limit?: string; type?: string; source?: string; ids?: string }) =>
-  ({ limit: args.limit ?? null, type: args.type ?? null, source: args.source ?? null, ids: args.ids ?? null });
+export const filterRecord = (args: { limit?: string; type?: string; source?: string; ids?: string }) => ({
+  limit: args.limit ?? null,
+  type: args.type ?? null,
+  source: args.source ?? null,
+  ids: args.ids ?? null,
+});
 
 /**
  * Every word the page's HTML holds as text: scripts and styles cut, every tag replaced by a space
@@ -125,6 +161,9 @@ export const filterRecord = (args: { limit?: string; type?: string; source?: str
  * the HTML alone: text a page renders client-side is not there to find.
  */
 export function allTextOf(html: string): string {
-  const bare = html.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<!--[\s\S]*?-->/g, ' ').replace(/<[^>]*>/g, ' ');
+  const bare = html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<[^>]*>/g, ' ');
   return parseHtmlDocument(`<!doctype html><html><body>${bare.replace(/</g, '&lt;')}</body></html>`).body?.textContent ?? '';
 }

@@ -35,7 +35,11 @@ export function printTable(systems: Array<{ name: string; groups: GroupSummaries
   for (const k of keys) {
     const cells = systems.map((s) => {
       const g = s.groups[k];
-      return g ? `${' '.repeat(s.name.length + 2)}${f3(g.f1)} ${f3(g.precision)} ${f3(g.recall)} ${String(g.empty).padStart(3)}/${g.pages}`.padEnd(36) : ''.padEnd(36);
+      return g
+        ? `${' '.repeat(s.name.length + 2)}${f3(g.f1)} ${f3(g.precision)} ${f3(g.recall)} ${String(g.empty).padStart(3)}/${g.pages}`.padEnd(
+            36,
+          )
+        : ''.padEnd(36);
     });
     const label = k.includes('/') ? `  ${k}` : k;
     console.log([label.padEnd(34), ...cells].join(' '));
@@ -55,6 +59,17 @@ export function perDocTsv(gt: Record<string, Truth>, trawl: ScoreRow[], baseline
   const lines = trawl
     .map((r) => ({ r, s: pageF1(r) }))
     .sort((a, b) => a.s.f1 - b.s.f1)
-    .map(({ r, s }) => [r.id, gt[r.id]!.type, s.p.toFixed(3), s.r.toFixed(3), s.f1.toFixed(3), base.has(r.id) ? base.get(r.id)!.toFixed(3) : '', r.predTokens, r.trueTokens].join('\t'));
+    .map(({ r, s }) =>
+      [
+        r.id,
+        gt[r.id]!.type,
+        s.p.toFixed(3),
+        s.r.toFixed(3),
+        s.f1.toFixed(3),
+        base.has(r.id) ? base.get(r.id)!.toFixed(3) : '',
+        r.predTokens,
+        r.trueTokens,
+      ].join('\t'),
+    );
   return `${['id\ttype\tprecision\trecall\tf1\tbaseline_f1\tpred_tokens\ttrue_tokens', ...lines].join('\n')}\n`;
 }

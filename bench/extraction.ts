@@ -49,17 +49,29 @@ async function startRow(row: RowName) {
   died.catch(() => {});
   await Promise.race([started, died]);
   return {
-    run: (chunk: RowPage[]) => Promise.race([died, new Promise<RowReply>((resolve) => {
-      replies.push(resolve);
-      child.send(chunk);
-    })]),
+    run: (chunk: RowPage[]) =>
+      Promise.race([
+        died,
+        new Promise<RowReply>((resolve) => {
+          replies.push(resolve);
+          child.send(chunk);
+        }),
+      ]),
     stop: () => child.kill(),
   };
 }
 
-const rows: RowName[] = ['trawl', ...(args['no-baseline'] ? [] : args['no-jsdom'] ? ['readability' as const] : ['readability' as const, 'readability-jsdom' as const])];
+const rows: RowName[] = [
+  'trawl',
+  ...(args['no-baseline'] ? [] : args['no-jsdom'] ? ['readability' as const] : ['readability' as const, 'readability-jsdom' as const]),
+];
 const VERSIONS: Record<string, string> = { readability: '0.6.0 on linkedom 0.18.14', 'readability-jsdom': '0.6.0 on jsdom 31.0.1' };
-const runs = new Map(rows.map((row) => [row, { text: {} as Record<string, string>, ms: 0, extractMs: 0, markdownChars: 0, errors: {} as Record<string, string> }]));
+const runs = new Map(
+  rows.map((row) => [
+    row,
+    { text: {} as Record<string, string>, ms: 0, extractMs: 0, markdownChars: 0, errors: {} as Record<string, string> },
+  ]),
+);
 const processes = await Promise.all(rows.map(startRow));
 // Rows take the same chunk in turn, so background load on the machine hits every system alike
 // (chunks of a second or two: load swings are slower); each row in its own process, so none
@@ -88,13 +100,23 @@ for (const [i, b] of baselines.entries()) systems.push({ name: b.name, groups: g
 printTable(systems);
 const pps = (n: number, ms: number) => (ms > 0 ? (n * 1000) / ms : 0);
 const trawlPps = pps(pages.length, trawl.ms);
-console.log(`\nthroughput: trawl scrape (html→main→markdown) ${trawlPps.toFixed(1)} pages/s (${(trawl.ms / 1000).toFixed(1)} s; parse+metadata+transforms ${(trawl.extractMs / 1000).toFixed(1)} s)`);
+console.log(
+  `\nthroughput: trawl scrape (html→main→markdown) ${trawlPps.toFixed(1)} pages/s (${(trawl.ms / 1000).toFixed(1)} s; parse+metadata+transforms ${(trawl.extractMs / 1000).toFixed(1)} s)`,
+);
 for (const b of baselines) {
   const rPps = pps(pages.length, b.run.ms);
-  console.log(`            ${`${b.name} parse`.padEnd(29)} ${rPps.toFixed(1)} pages/s (${(b.run.ms / 1000).toFixed(1)} s)  ratio ${(trawlPps / rPps).toFixed(2)}x`);
+  console.log(
+    `            ${`${b.name} parse`.padEnd(29)} ${rPps.toFixed(1)} pages/s (${(b.run.ms / 1000).toFixed(1)} s)  ratio ${(trawlPps / rPps).toFixed(2)}x`,
+  );
 }
 const errorIds = Object.keys(trawl.errors);
-if (errorIds.length) console.log(`trawl errors on ${errorIds.length} page(s): ${errorIds.slice(0, 5).map((id) => `${id}: ${trawl.errors[id]}`).join('; ')}`);
+if (errorIds.length)
+  console.log(
+    `trawl errors on ${errorIds.length} page(s): ${errorIds
+      .slice(0, 5)
+      .map((id) => `${id}: ${trawl.errors[id]}`)
+      .join('; ')}`,
+  );
 
 const perDoc = args['per-doc'] as string | undefined;
 if (perDoc) {
@@ -107,8 +129,18 @@ if (!args['no-llm']) {
   console.log('\nllm format (real pipeline, untimed):');
   const summary = llmSummary(await extractForLlm(pages), gt, scorer);
   printLlmSummary(summary);
-  const shares = ({ medianShare, p90Share, recall }: { medianShare: number; p90Share: number; recall: number }) => ({ medianShare, p90Share, recall });
-  llm = { tokenizer: TOKENIZER, tokens: summary.llm.tokens, ...shares(summary.llm), plainTextRecall: summary.plainText.recall, ceiling: shares(summary.ceiling) };
+  const shares = ({ medianShare, p90Share, recall }: { medianShare: number; p90Share: number; recall: number }) => ({
+    medianShare,
+    p90Share,
+    recall,
+  });
+  llm = {
+    tokenizer: TOKENIZER,
+    tokens: summary.llm.tokens,
+    ...shares(summary.llm),
+    plainTextRecall: summary.plainText.recall,
+    ceiling: shares(summary.ceiling),
+  };
 }
 
 const result = {
@@ -123,7 +155,18 @@ const result = {
     pagesPerSecond: trawlPps,
     errors: trawl.errors,
   },
-  baselines: Object.fromEntries(baselines.map((b, i) => [b.name, { version: b.version, scores: systems[i + 1]!.groups, ms: Math.round(b.run.ms), pagesPerSecond: pps(pages.length, b.run.ms), throughputRatio: trawlPps / pps(pages.length, b.run.ms) }])),
+  baselines: Object.fromEntries(
+    baselines.map((b, i) => [
+      b.name,
+      {
+        version: b.version,
+        scores: systems[i + 1]!.groups,
+        ms: Math.round(b.run.ms),
+        pagesPerSecond: pps(pages.length, b.run.ms),
+        throughputRatio: trawlPps / pps(pages.length, b.run.ms),
+      },
+    ]),
+  ),
   /** Per-format measurements; `llm` is null when run with --no-llm. */
   formats: { markdown: { chars: trawl.markdownChars }, llm },
 };

@@ -48,14 +48,30 @@ for (let round = 0; round < rounds; round++) {
 const summary = names.map((name) => {
   const perMb = pages.map((p, i) => best[name]![i]! / (Buffer.byteLength(p.html) / 1e6));
   const totalMs = best[name]!.reduce((a, b) => a + b, 0);
-  return { parser: name, medianMsPerMb: quantile(perMb, 0.5), p90MsPerMb: quantile(perMb, 0.9), totalMs, mbPerSecond: bytes / 1e6 / (totalMs / 1000) };
+  return {
+    parser: name,
+    medianMsPerMb: quantile(perMb, 0.5),
+    p90MsPerMb: quantile(perMb, 0.9),
+    totalMs,
+    mbPerSecond: bytes / 1e6 / (totalMs / 1000),
+  };
 });
 const base = summary[1]!;
 console.log(`${'parser'.padEnd(28)} ms/MB median   p90    total s   MB/s   vs linkedom (median, total)`);
 for (const s of summary) {
-  console.log(`${s.parser.padEnd(28)} ${s.medianMsPerMb.toFixed(1).padStart(10)} ${s.p90MsPerMb.toFixed(1).padStart(6)} ${(s.totalMs / 1000).toFixed(2).padStart(9)} ${s.mbPerSecond.toFixed(1).padStart(6)}   ${(s.medianMsPerMb / base.medianMsPerMb).toFixed(2)}x, ${(s.totalMs / base.totalMs).toFixed(2)}x`);
+  console.log(
+    `${s.parser.padEnd(28)} ${s.medianMsPerMb.toFixed(1).padStart(10)} ${s.p90MsPerMb.toFixed(1).padStart(6)} ${(s.totalMs / 1000).toFixed(2).padStart(9)} ${s.mbPerSecond.toFixed(1).padStart(6)}   ${(s.medianMsPerMb / base.medianMsPerMb).toFixed(2)}x, ${(s.totalMs / base.totalMs).toFixed(2)}x`,
+  );
 }
-const out = { date: new Date().toISOString(), bun: Bun.version, pages: pages.length, bytes, rounds, filter: filterRecord(args), parsers: summary };
+const out = {
+  date: new Date().toISOString(),
+  bun: Bun.version,
+  pages: pages.length,
+  bytes,
+  rounds,
+  filter: filterRecord(args),
+  parsers: summary,
+};
 mkdirSync(dirname(args.out), { recursive: true });
 writeFileSync(args.out, `${JSON.stringify(out, null, 2)}\n`);
 console.log(`results: ${args.out}`);

@@ -29,14 +29,18 @@ const { llm: full, plainText, ceiling } = summary;
 const markdown = measureVariant(extracted, gt, scorer, (e) => e.input.markdown);
 const rawTokens = extracted.reduce((n, e) => n + e.rawTokens, 0);
 
-console.log(`\nraw HTML ${rawTokens} tokens; markdown ${markdown.tokens} (median share ${pct(markdown.medianShare)}, recall ${markdown.recall.toFixed(3)}); llm ${full.tokens}`);
+console.log(
+  `\nraw HTML ${rawTokens} tokens; markdown ${markdown.tokens} (median share ${pct(markdown.medianShare)}, recall ${markdown.recall.toFixed(3)}); llm ${full.tokens}`,
+);
 printLlmSummary(summary);
 
 const byType: Record<string, { pages: number; medianShare: number; p90Share: number }> = {};
 for (const type of [...new Set(extracted.map((e) => e.type))].sort()) {
   const shares = full.shares.filter((_, i) => extracted[i]!.type === type);
   byType[type] = { pages: shares.length, medianShare: quantile(shares, 0.5), p90Share: quantile(shares, 0.9) };
-  console.log(`  ${type.padEnd(34)} ${String(shares.length).padStart(4)} pages  median ${pct(byType[type].medianShare)}  p90 ${pct(byType[type].p90Share)}`);
+  console.log(
+    `  ${type.padEnd(34)} ${String(shares.length).padStart(4)} pages  median ${pct(byType[type].medianShare)}  p90 ${pct(byType[type].p90Share)}`,
+  );
 }
 
 console.log('\nstep ablation (the pipeline without one step; saved = tokens that step removes):');
@@ -46,9 +50,13 @@ for (const step of LLM_STEPS) {
   const without = measureVariant(extracted, gt, scorer, llmRender(LLM_STEPS.filter((s) => s !== step)));
   const saved = without.tokens - full.tokens;
   steps[step.name] = { savedTokens: saved, savedShare: saved / without.tokens, recallWithout: without.recall };
-  console.log(`${step.name.padEnd(22)} ${String(saved).padStart(12)} ${pct(saved / without.tokens).padStart(8)} ${without.recall.toFixed(4).padStart(15)}`);
+  console.log(
+    `${step.name.padEnd(22)} ${String(saved).padStart(12)} ${pct(saved / without.tokens).padStart(8)} ${without.recall.toFixed(4).padStart(15)}`,
+  );
 }
-console.log(`${'(all steps)'.padEnd(22)} ${String(markdown.tokens - full.tokens).padStart(12)} ${pct((markdown.tokens - full.tokens) / markdown.tokens).padStart(8)} ${full.recall.toFixed(4).padStart(15)}  vs markdown`);
+console.log(
+  `${'(all steps)'.padEnd(22)} ${String(markdown.tokens - full.tokens).padStart(12)} ${pct((markdown.tokens - full.tokens) / markdown.tokens).padStart(8)} ${full.recall.toFixed(4).padStart(15)}  vs markdown`,
+);
 
 const result = {
   date: new Date().toISOString(),

@@ -42,7 +42,11 @@ console.log(`${pages.length} pages`);
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const SCHEMA = {
   type: 'object',
-  properties: { title: { type: 'string' }, topics: { type: 'array', items: { type: 'string' }, maxItems: 5 }, author: { type: ['string', 'null'] } },
+  properties: {
+    title: { type: 'string' },
+    topics: { type: 'array', items: { type: 'string' }, maxItems: 5 },
+    author: { type: ['string', 'null'] },
+  },
   required: ['title', 'topics'],
 };
 
@@ -53,26 +57,41 @@ const site = Bun.serve({
   port: 0,
   fetch: (req) => {
     const page = byId.get(decodeURIComponent(new URL(req.url).pathname.slice(1)));
-    return page ? new Response(page.html, { headers: { 'content-type': 'text/html; charset=utf-8' } }) : new Response('not found', { status: 404 });
+    return page
+      ? new Response(page.html, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+      : new Response('not found', { status: 404 });
   },
 });
 const provider = startOpenAiServer({ answer: () => '{"title":"A page","topics":["one","two"],"author":null}' });
 const server = await startServerProcess({
   env: {
-    TRAWL_PLUGINS_LLM_OPENAI_MODEL: 'gpt-4o-mini', TRAWL_PLUGINS_LLM_OPENAI_API_KEY: OPENAI_TEST_KEY, TRAWL_PLUGINS_LLM_OPENAI_BASE_URL: `${provider.url}/v1`,
+    TRAWL_PLUGINS_LLM_OPENAI_MODEL: 'gpt-4o-mini',
+    TRAWL_PLUGINS_LLM_OPENAI_API_KEY: OPENAI_TEST_KEY,
+    TRAWL_PLUGINS_LLM_OPENAI_BASE_URL: `${provider.url}/v1`,
     // Rendering an app shell in Chromium would time the browser, not the extraction.
     TRAWL_PLUGINS_FETCHER_BROWSER_AUTO_RENDER: 'false',
   },
 });
 
-async function timed(path: string, body: Record<string, unknown>): Promise<{ ms: number; status: number; answer: Record<string, unknown> }> {
+async function timed(
+  path: string,
+  body: Record<string, unknown>,
+): Promise<{ ms: number; status: number; answer: Record<string, unknown> }> {
   const started = performance.now();
   const response = await server.post(path, body, { timeoutMs: 120_000 });
-  const answer = await response.json() as Record<string, unknown>;
+  const answer = (await response.json()) as Record<string, unknown>;
   return { ms: performance.now() - started, status: response.status, answer };
 }
 
-const overhead: Array<{ id: string; extractMs: number; scrapeMs: number; overheadMs: number; promptTokens: number; rawTokens: number; share: number }> = [];
+const overhead: Array<{
+  id: string;
+  extractMs: number;
+  scrapeMs: number;
+  overheadMs: number;
+  promptTokens: number;
+  rawTokens: number;
+  share: number;
+}> = [];
 const skipped: Array<{ id: string; why: string }> = [];
 try {
   // Warm-up: content workers started, the schema compiled, code paths hot.
@@ -89,10 +108,15 @@ try {
     for (let round = 0; round < ROUNDS && !failed; round++) {
       provider.conversations.length = 0;
       const scrapeFirst = round % 2 === 0;
-      const first = scrapeFirst ? await timed('/v1/scrape', { url, formats: ['llm'], only_main_content: true, no_cache: true }) : await timed('/v1/extract', { url, schema: SCHEMA, no_cache: true });
-      const second = scrapeFirst ? await timed('/v1/extract', { url, schema: SCHEMA, no_cache: true }) : await timed('/v1/scrape', { url, formats: ['llm'], only_main_content: true, no_cache: true });
+      const first = scrapeFirst
+        ? await timed('/v1/scrape', { url, formats: ['llm'], only_main_content: true, no_cache: true })
+        : await timed('/v1/extract', { url, schema: SCHEMA, no_cache: true });
+      const second = scrapeFirst
+        ? await timed('/v1/extract', { url, schema: SCHEMA, no_cache: true })
+        : await timed('/v1/scrape', { url, formats: ['llm'], only_main_content: true, no_cache: true });
       const [scrape, extract] = scrapeFirst ? [first, second] : [second, first];
-      if (scrape.status !== 200 || extract.status !== 200) failed = `scrape ${scrape.status}, extract ${extract.status}: ${String(extract.answer.error ?? scrape.answer.error ?? '').slice(0, 120)}`;
+      if (scrape.status !== 200 || extract.status !== 200)
+        failed = `scrape ${scrape.status}, extract ${extract.status}: ${String(extract.answer.error ?? scrape.answer.error ?? '').slice(0, 120)}`;
       pairs.push({ scrapeMs: scrape.ms, extractMs: extract.ms });
       promptTokens = provider.conversations.reduce((n, c) => n + countTokens(c.messages.map((m) => m.content).join('\n')), 0);
     }
@@ -131,7 +155,13 @@ for (const page of [...pages.slice(0, 3), ...pages]) {
   const queryStarted = performance.now();
   bestPassages(text, question, doc.metadata.language, 3);
   const done = performance.now();
-  extractive.push({ id: page.id, scrapeMs: round2(scrapeMs), summaryMs: round2(queryStarted - summaryStarted), queryMs: round2(done - queryStarted), sentences: summary ? summary.split(/(?<=[.!?]) /).length : 0 });
+  extractive.push({
+    id: page.id,
+    scrapeMs: round2(scrapeMs),
+    summaryMs: round2(queryStarted - summaryStarted),
+    queryMs: round2(done - queryStarted),
+    sentences: summary ? summary.split(/(?<=[.!?]) /).length : 0,
+  });
 }
 extractive.splice(0, 3); // the warm-up pages
 
@@ -142,7 +172,12 @@ const summary = {
     medianScrapeMs: round2(median(overhead.map((o) => o.scrapeMs))),
     medianExtractMs: round2(median(overhead.map((o) => o.extractMs))),
     medianOverheadMs: round2(median(overhead.map((o) => o.overheadMs))),
-    p90OverheadMs: round2(quantile(overhead.map((o) => o.overheadMs), 0.9)),
+    p90OverheadMs: round2(
+      quantile(
+        overhead.map((o) => o.overheadMs),
+        0.9,
+      ),
+    ),
     medianRatio: round2(median(overhead.map((o) => o.extractMs / o.scrapeMs))),
     target: '<= 30',
   },
@@ -150,7 +185,13 @@ const summary = {
     baseline: 'the raw HTML of the page',
     tokenizer: TOKENIZER,
     medianShare: Math.round(median(overhead.map((o) => o.share)) * 10_000) / 10_000,
-    p90Share: Math.round(quantile(overhead.map((o) => o.share), 0.9) * 10_000) / 10_000,
+    p90Share:
+      Math.round(
+        quantile(
+          overhead.map((o) => o.share),
+          0.9,
+        ) * 10_000,
+      ) / 10_000,
     medianPromptTokens: median(overhead.map((o) => o.promptTokens)),
     medianRawTokens: median(overhead.map((o) => o.rawTokens)),
     target: 'median <= 0.10',
@@ -160,9 +201,19 @@ const summary = {
     pages: extractive.length,
     medianScrapeMs: round2(median(extractive.map((e) => e.scrapeMs))),
     medianSummaryMs: round2(median(extractive.map((e) => e.summaryMs))),
-    p90SummaryMs: round2(quantile(extractive.map((e) => e.summaryMs), 0.9)),
+    p90SummaryMs: round2(
+      quantile(
+        extractive.map((e) => e.summaryMs),
+        0.9,
+      ),
+    ),
     medianQueryMs: round2(median(extractive.map((e) => e.queryMs))),
-    p90QueryMs: round2(quantile(extractive.map((e) => e.queryMs), 0.9)),
+    p90QueryMs: round2(
+      quantile(
+        extractive.map((e) => e.queryMs),
+        0.9,
+      ),
+    ),
     medianSummaryToScrape: round2(median(extractive.map((e) => e.summaryMs / e.scrapeMs))),
     medianQueryToScrape: round2(median(extractive.map((e) => e.queryMs / e.scrapeMs))),
     target: '<= 50 ms median per page, each',
@@ -171,5 +222,8 @@ const summary = {
 };
 console.log(JSON.stringify(summary, null, 2));
 mkdirSync(dirname(args.out), { recursive: true });
-writeFileSync(args.out, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, filter: filterRecord(args), summary, overhead, extractive }, null, 2)}\n`);
+writeFileSync(
+  args.out,
+  `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, filter: filterRecord(args), summary, overhead, extractive }, null, 2)}\n`,
+);
 console.log(`results: ${args.out}`);

@@ -47,11 +47,16 @@ for (let r = 0; r < ROUNDS; r++) {
     }
   }
   rounds.push({ baseMs: Math.round(ms.base), headMs: Math.round(ms.head), ratio: Math.round((ms.head / ms.base) * 1000) / 1000 });
-  console.log(`round ${r + 1}: base ${rounds.at(-1)!.baseMs} ms, this checkout ${rounds.at(-1)!.headMs} ms, time ratio ${rounds.at(-1)!.ratio}`);
+  console.log(
+    `round ${r + 1}: base ${rounds.at(-1)!.baseMs} ms, this checkout ${rounds.at(-1)!.headMs} ms, time ratio ${rounds.at(-1)!.ratio}`,
+  );
 }
 console.log(`${pages.length} pages; outputs differ on ${differ.length}${differ.length ? `: ${differ.slice(0, 10).join(' ')}` : ''}`);
 
 const out = args.out;
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, base: baseDir, pages: pages.length, differ, rounds }, null, 2)}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, base: baseDir, pages: pages.length, differ, rounds }, null, 2)}\n`,
+);
 console.log(`written ${out}`);

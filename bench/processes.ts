@@ -7,11 +7,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /** `KEY=VALUE` pairs from the command line as an environment; `flag` names the option in the error for a pair without `=`. */
 export function envFromPairs(pairs: readonly string[], flag: string): Record<string, string> {
-  return Object.fromEntries(pairs.map((pair) => {
-    const at = pair.indexOf('=');
-    if (at <= 0) throw new Error(`${flag} "${pair}": expected KEY=VALUE`);
-    return [pair.slice(0, at), pair.slice(at + 1)];
-  }));
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new Error(`${flag} "${pair}": expected KEY=VALUE`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
 }
 
 /**
@@ -31,7 +33,9 @@ export async function firstMatch<T>(proc: ReturnType<typeof Bun.spawn>, match: (
     for (const line of lines) {
       const found = match(line);
       if (found === undefined) continue;
-      void (async () => { while (!(await reader.read()).done); })().catch(() => {});
+      void (async () => {
+        while (!(await reader.read()).done);
+      })().catch(() => {});
       return found;
     }
   }
@@ -46,7 +50,6 @@ export function rssMb(pid: number): number {
     return 0;
   }
 }
-
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux that Bun runs on). */
 const TICKS_PER_SECOND = 100;
@@ -81,7 +84,16 @@ export function cpuMs(pid: number): Record<'total' | 'main' | 'workers' | 'gc' |
       continue;
     }
     const ms = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
-    const group = tid === String(pid) ? 'main' : name === 'Worker' ? 'workers' : /HeapHelper|Collector|Heap/.test(name) ? 'gc' : /JIT|WarmUp/.test(name) ? 'jit' : 'other';
+    const group =
+      tid === String(pid)
+        ? 'main'
+        : name === 'Worker'
+          ? 'workers'
+          : /HeapHelper|Collector|Heap/.test(name)
+            ? 'gc'
+            : /JIT|WarmUp/.test(name)
+              ? 'jit'
+              : 'other';
     split[group] += ms;
   }
   return split;

@@ -29,7 +29,9 @@ const env = envFromPairs(args.env!, '--env');
 const server = await startServerProcess({ ...(args.root ? { root: args.root } : {}), env });
 try {
   // Chromium starts on first use: a small page first, so the baseline includes an idle browser.
-  await server.post('/v1/scrape', { url: `http://127.0.0.1:${site.port}/?warm`, formats: ['markdown'], render: true, timeout: 5000 }).catch(() => {});
+  await server
+    .post('/v1/scrape', { url: `http://127.0.0.1:${site.port}/?warm`, formats: ['markdown'], render: true, timeout: 5000 })
+    .catch(() => {});
   const before = server.treeRssMb();
   let peak = before;
   let slowestHealth = 0;
@@ -44,20 +46,27 @@ try {
     }
   })();
   const started = performance.now();
-  const answer = await server.post('/v1/scrape', { url: `http://127.0.0.1:${site.port}/`, formats: ['markdown'], render: true, timeout: 60_000 });
+  const answer = await server.post('/v1/scrape', {
+    url: `http://127.0.0.1:${site.port}/`,
+    formats: ['markdown'],
+    render: true,
+    timeout: 60_000,
+  });
   const seconds = (performance.now() - started) / 1000;
   const body = (await answer.json()) as { error?: string };
   done = true;
   await sampler;
-  console.log(JSON.stringify({
-    pageMb: Math.round((page.length / 2 ** 20) * 10) / 10,
-    status: answer.status,
-    error: body.error ?? null,
-    seconds: Math.round(seconds * 10) / 10,
-    treeRssBeforeMb: Math.round(before),
-    treeRssPeakMb: Math.round(peak),
-    slowestHealthMs: Math.round(slowestHealth),
-  }));
+  console.log(
+    JSON.stringify({
+      pageMb: Math.round((page.length / 2 ** 20) * 10) / 10,
+      status: answer.status,
+      error: body.error ?? null,
+      seconds: Math.round(seconds * 10) / 10,
+      treeRssBeforeMb: Math.round(before),
+      treeRssPeakMb: Math.round(peak),
+      slowestHealthMs: Math.round(slowestHealth),
+    }),
+  );
 } finally {
   await server.stop();
   site.stop(true);

@@ -34,7 +34,12 @@ const SECONDS = Number(args.seconds);
 const CLIENTS = Number(args.clients);
 const URLS = Number(args.urls);
 
-interface Server { name: string; url: string; pid: number; stop(): Promise<void> }
+interface Server {
+  name: string;
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
 
 async function startTrawl(name: string, root: string): Promise<Server> {
   const server = await startServerProcess({ root });
@@ -47,7 +52,9 @@ async function startBare(answers: Record<string, unknown>): Promise<Server> {
   const file = join(dir, 'bare.ts');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(join(dir, 'answers.json'), JSON.stringify(answers));
-  writeFileSync(file, `
+  writeFileSync(
+    file,
+    `
 const answers = await Bun.file(${JSON.stringify(join(dir, 'answers.json'))}).json();
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, async fetch(req) {
   const body = await req.json();
@@ -55,10 +62,20 @@ const server = Bun.serve({ hostname: '127.0.0.1', port: 0, async fetch(req) {
   return answer ? Response.json(answer, { headers: { 'x-trawl-cache': 'hit' } }) : Response.json({ error: 'Not found' }, { status: 404 });
 } });
 console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.port }));
-`);
+`,
+  );
   const proc = Bun.spawn(['bun', file], { stdout: 'pipe', stderr: 'inherit' });
   const url = await firstMatch(proc, (line) => (line.startsWith('{') ? (JSON.parse(line).url as string) : undefined));
-  return { name: 'bare Bun.serve', url, pid: proc.pid, stop: async () => { proc.kill('SIGTERM'); await proc.exited; rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    name: 'bare Bun.serve',
+    url,
+    pid: proc.pid,
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const body = (url: string) => JSON.stringify({ url, formats: ['markdown', 'links'], only_main_content: true });
@@ -91,7 +108,13 @@ try {
     const results: Record<string, Load> = {};
     for (const server of servers) results[server.name] = await load(server, urls);
     rounds.push(results);
-    console.log(`round ${round + 1}: ${Object.entries(results).map(([name, r]) => `${name} ${r.requestsPerSecond}/s (p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}, misses ${r.misses})`).join('; ')}`);
+    console.log(
+      `round ${round + 1}: ${Object.entries(results)
+        .map(
+          ([name, r]) => `${name} ${r.requestsPerSecond}/s (p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}, misses ${r.misses})`,
+        )
+        .join('; ')}`,
+    );
   }
 } finally {
   for (const server of servers) await server.stop();
@@ -99,13 +122,22 @@ try {
 }
 
 const baseline = servers.at(-1)!.name;
-const summary = Object.fromEntries(servers.map((server) => [server.name, {
-  medianRequestsPerSecond: median(rounds.map((r) => r[server.name]!.requestsPerSecond)),
-  medianRatioToBaseline: Math.round(median(rounds.map((r) => r[server.name]!.requestsPerSecond / r[baseline]!.requestsPerSecond)) * 1000) / 1000,
-  medianP99Ms: median(rounds.map((r) => r[server.name]!.p99Ms)),
-  errors: rounds.reduce((n, r) => n + r[server.name]!.errors, 0),
-  peakRssMb: Math.max(...rounds.map((r) => r[server.name]!.peakRssMb)),
-}]));
+const summary = Object.fromEntries(
+  servers.map((server) => [
+    server.name,
+    {
+      medianRequestsPerSecond: median(rounds.map((r) => r[server.name]!.requestsPerSecond)),
+      medianRatioToBaseline:
+        Math.round(median(rounds.map((r) => r[server.name]!.requestsPerSecond / r[baseline]!.requestsPerSecond)) * 1000) / 1000,
+      medianP99Ms: median(rounds.map((r) => r[server.name]!.p99Ms)),
+      errors: rounds.reduce((n, r) => n + r[server.name]!.errors, 0),
+      peakRssMb: Math.max(...rounds.map((r) => r[server.name]!.peakRssMb)),
+    },
+  ]),
+);
 console.log(JSON.stringify(summary, null, 2));
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, clients: CLIENTS, urls: URLS, baseline, rounds, summary }, null, 2)}\n`);
+writeFileSync(
+  args.out!,
+  `${JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, clients: CLIENTS, urls: URLS, baseline, rounds, summary }, null, 2)}\n`,
+);

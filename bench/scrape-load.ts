@@ -63,7 +63,11 @@ const WARMUP = Number(args.warmup);
 /** One request may take this long before it counts as an error (a stalled server, not a slow one). */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-interface Setup { name: string; root: string; env: Record<string, string> }
+interface Setup {
+  name: string;
+  root: string;
+  env: Record<string, string>;
+}
 
 /** `name=KEY=VALUE,KEY=VALUE` → a named environment; a bare name is today's defaults. */
 function parseConfig(spec: string): Omit<Setup, 'root'> {
@@ -96,7 +100,9 @@ function startSite(count: number) {
     port: 0,
     fetch(req) {
       const html = pages.get(new URL(req.url).pathname);
-      return html === undefined ? new Response('not found', { status: 404 }) : new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+      return html === undefined
+        ? new Response('not found', { status: 404 })
+        : new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
     },
   });
   return { urls: ids.map((id) => `http://127.0.0.1:${server.port}/${id}`), stop: () => server.stop(true) };
@@ -125,9 +131,20 @@ interface Load {
 /** CPU used so far by the server (split by thread), its children and this process. */
 function cpuNow(pid: number): Record<string, number> {
   const server = cpuMs(pid);
-  const children = processTree(pid).slice(1).reduce((sum, child) => sum + cpuMs(child).total, 0);
+  const children = processTree(pid)
+    .slice(1)
+    .reduce((sum, child) => sum + cpuMs(child).total, 0);
   // process.cpuUsage() leaves out the threads Bun's fetch runs on; /proc counts them all.
-  return { server: server.total, main: server.main, workers: server.workers, gc: server.gc, jit: server.jit, other: server.other, children, bench: cpuMs(process.pid).total };
+  return {
+    server: server.total,
+    main: server.main,
+    workers: server.workers,
+    gc: server.gc,
+    jit: server.jit,
+    other: server.other,
+    children,
+    bench: cpuMs(process.pid).total,
+  };
 }
 
 const scrape = (server: ServerProcess, url: string) =>
@@ -210,7 +227,10 @@ function ceilingOf(load: Load): number {
   return (availableParallelism() * 1000) / (server! + children! + bench!);
 }
 
-const list = (values: Record<string, number>) => Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ');
+const list = (values: Record<string, number>) =>
+  Object.entries(values)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 const first = setups[0]!.name;
 const site = startSite(Number(args.pages));
 const rounds: Record<string, Load>[] = [];
@@ -220,13 +240,17 @@ try {
     for (const setup of setups) {
       const result = await measure(setup, site.urls, round);
       results[setup.name] = result;
-      console.log(`round ${round + 1} ${setup.name}: ${result.requestsPerSecond} req/s (${result.requests} in ${SECONDS} s), p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
-        `errors ${result.errors}, RSS ${result.startRssMb} → peak ${result.peakRssMb} MB\n  CPU ms/request: ${list(result.cpuMsPerRequest)}\n  stage ms/request: ${list(result.stageMsPerRequest)}${result.errorSamples.length ? `\n  errors: ${result.errorSamples.join(' | ')}` : ''}`);
+      console.log(
+        `round ${round + 1} ${setup.name}: ${result.requestsPerSecond} req/s (${result.requests} in ${SECONDS} s), p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
+          `errors ${result.errors}, RSS ${result.startRssMb} → peak ${result.peakRssMb} MB\n  CPU ms/request: ${list(result.cpuMsPerRequest)}\n  stage ms/request: ${list(result.stageMsPerRequest)}${result.errorSamples.length ? `\n  errors: ${result.errorSamples.join(' | ')}` : ''}`,
+      );
     }
     const ceiling = ceilingOf(results[first]!);
-    console.log(`round ${round + 1} ceiling (${first}'s CPU per request on ${availableParallelism()} cores): ${Math.round(ceiling * 10) / 10} req/s, ` +
-      `${Math.round((ceiling / results[first]!.requestsPerSecond) * 100) / 100}× ${first}; share of it: ` +
-      setups.map((setup) => `${setup.name} ${Math.round((results[setup.name]!.requestsPerSecond / ceiling) * 100)}%`).join(', '));
+    console.log(
+      `round ${round + 1} ceiling (${first}'s CPU per request on ${availableParallelism()} cores): ${Math.round(ceiling * 10) / 10} req/s, ` +
+        `${Math.round((ceiling / results[first]!.requestsPerSecond) * 100) / 100}× ${first}; share of it: ` +
+        setups.map((setup) => `${setup.name} ${Math.round((results[setup.name]!.requestsPerSecond / ceiling) * 100)}%`).join(', '),
+    );
     rounds.push(results);
   }
 } finally {
@@ -234,20 +258,27 @@ try {
 }
 
 const ceilings = rounds.map((r) => ceilingOf(r[first]!));
-const summary = Object.fromEntries(setups.map((setup) => [setup.name, {
-  env: setup.env,
-  root: setup.root,
-  medianRequestsPerSecond: median(rounds.map((r) => r[setup.name]!.requestsPerSecond)),
-  medianRatioToFirst: Math.round(median(rounds.map((r) => r[setup.name]!.requestsPerSecond / r[first]!.requestsPerSecond)) * 100) / 100,
-  /** Median share of the round's ceiling (see the header). */
-  medianShareOfCeiling: Math.round(median(rounds.map((r, i) => r[setup.name]!.requestsPerSecond / ceilings[i]!)) * 100) / 100,
-  medianP50Ms: median(rounds.map((r) => r[setup.name]!.p50Ms)),
-  medianP99Ms: median(rounds.map((r) => r[setup.name]!.p99Ms)),
-  errors: rounds.reduce((n, r) => n + r[setup.name]!.errors, 0),
-  peakRssMb: Math.max(...rounds.map((r) => r[setup.name]!.peakRssMb)),
-  /** Each thread group's median CPU ms per request over the rounds. */
-  medianCpuMsPerRequest: Object.fromEntries(Object.keys(rounds[0]![setup.name]!.cpuMsPerRequest).map((k) => [k, median(rounds.map((r) => r[setup.name]!.cpuMsPerRequest[k]!))])),
-}]));
+const summary = Object.fromEntries(
+  setups.map((setup) => [
+    setup.name,
+    {
+      env: setup.env,
+      root: setup.root,
+      medianRequestsPerSecond: median(rounds.map((r) => r[setup.name]!.requestsPerSecond)),
+      medianRatioToFirst: Math.round(median(rounds.map((r) => r[setup.name]!.requestsPerSecond / r[first]!.requestsPerSecond)) * 100) / 100,
+      /** Median share of the round's ceiling (see the header). */
+      medianShareOfCeiling: Math.round(median(rounds.map((r, i) => r[setup.name]!.requestsPerSecond / ceilings[i]!)) * 100) / 100,
+      medianP50Ms: median(rounds.map((r) => r[setup.name]!.p50Ms)),
+      medianP99Ms: median(rounds.map((r) => r[setup.name]!.p99Ms)),
+      errors: rounds.reduce((n, r) => n + r[setup.name]!.errors, 0),
+      peakRssMb: Math.max(...rounds.map((r) => r[setup.name]!.peakRssMb)),
+      /** Each thread group's median CPU ms per request over the rounds. */
+      medianCpuMsPerRequest: Object.fromEntries(
+        Object.keys(rounds[0]![setup.name]!.cpuMsPerRequest).map((k) => [k, median(rounds.map((r) => r[setup.name]!.cpuMsPerRequest[k]!))]),
+      ),
+    },
+  ]),
+);
 const ceiling = {
   cores: availableParallelism(),
   medianRequestsPerSecond: Math.round(median(ceilings) * 10) / 10,
@@ -255,5 +286,8 @@ const ceiling = {
 };
 console.log(JSON.stringify({ ceiling, summary }, null, 2));
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, seconds: SECONDS, warmupSeconds: WARMUP, clients: CLIENTS, pages: site.urls.length, rounds, ceiling, summary }, null, 2)}\n`);
+writeFileSync(
+  args.out!,
+  `${JSON.stringify({ date: new Date().toISOString(), bun: Bun.version, seconds: SECONDS, warmupSeconds: WARMUP, clients: CLIENTS, pages: site.urls.length, rounds, ceiling, summary }, null, 2)}\n`,
+);
 console.log(`written ${args.out}`);

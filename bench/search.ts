@@ -45,13 +45,20 @@ const site = Bun.serve({
   port: 0,
   async fetch(req) {
     await Bun.sleep(PAGE_DELAY_MS);
-    return new Response(page(Number(new URL(req.url).pathname.split('/').pop()) || 0), { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    return new Response(page(Number(new URL(req.url).pathname.split('/').pop()) || 0), {
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+    });
   },
 });
 // Every query lists its own pages, so no page is ever served from a cache.
 const searx = startSearxngServer({
   delayMs: Number(args['provider-delay']),
-  results: (query) => Array.from({ length: RESULTS }, (_, i) => ({ url: `http://127.0.0.1:${site.port}/${encodeURIComponent(query)}/${i + 1}`, title: `Result ${i + 1}`, snippet: `About ${query}` })),
+  results: (query) =>
+    Array.from({ length: RESULTS }, (_, i) => ({
+      url: `http://127.0.0.1:${site.port}/${encodeURIComponent(query)}/${i + 1}`,
+      title: `Result ${i + 1}`,
+      snippet: `About ${query}`,
+    })),
 });
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -59,17 +66,25 @@ let queryCount = 0;
 
 async function timedSearch(server: ServerProcess, body: Record<string, unknown>): Promise<number> {
   const started = performance.now();
-  const response = await server.post('/v1/search', { query: `bench query ${++queryCount}`, no_cache: true, num_results: RESULTS, ...body }, { timeoutMs: 60_000 });
-  const answer = await response.json() as { results?: Array<{ markdown?: string; error?: string }>; error?: string };
+  const response = await server.post(
+    '/v1/search',
+    { query: `bench query ${++queryCount}`, no_cache: true, num_results: RESULTS, ...body },
+    { timeoutMs: 60_000 },
+  );
+  const answer = (await response.json()) as { results?: Array<{ markdown?: string; error?: string }>; error?: string };
   const elapsed = performance.now() - started;
-  if (response.status !== 200 || answer.results?.length !== RESULTS) throw new Error(`search answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
-  if (body.scrape !== false && answer.results.some((r) => !r.markdown)) throw new Error(`a page was not scraped: ${JSON.stringify(answer.results.find((r) => !r.markdown))}`);
+  if (response.status !== 200 || answer.results?.length !== RESULTS)
+    throw new Error(`search answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+  if (body.scrape !== false && answer.results.some((r) => !r.markdown))
+    throw new Error(`a page was not scraped: ${JSON.stringify(answer.results.find((r) => !r.markdown))}`);
   return elapsed;
 }
 
 async function timedDirect(): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${searx.url}/search?${new URLSearchParams({ q: `direct ${++queryCount}`, format: 'json', pageno: '1' })}`, { headers: { accept: 'application/json' } });
+  const response = await fetch(`${searx.url}/search?${new URLSearchParams({ q: `direct ${++queryCount}`, format: 'json', pageno: '1' })}`, {
+    headers: { accept: 'application/json' },
+  });
   await response.json();
   return performance.now() - started;
 }
@@ -91,7 +106,9 @@ try {
     for (const server of order) times.set(server, await timedSearch(server, {}));
     const result = { parallelMs: Math.round(times.get(parallel)!), serialMs: Math.round(times.get(serial)!) };
     scraping.push(result);
-    console.log(`round ${round + 1}: 10 pages in parallel ${result.parallelMs} ms, one after another ${result.serialMs} ms (${round2(result.serialMs / result.parallelMs)}x)`);
+    console.log(
+      `round ${round + 1}: 10 pages in parallel ${result.parallelMs} ms, one after another ${result.serialMs} ms (${round2(result.serialMs / result.parallelMs)}x)`,
+    );
   }
   for (let i = 0; i < CALLS; i++) {
     const first = i % 2 === 0;
@@ -125,4 +142,7 @@ const summary = {
 };
 console.log(JSON.stringify(summary, null, 2));
 mkdirSync(dirname(args.out!), { recursive: true });
-writeFileSync(args.out!, `${JSON.stringify({ date: new Date().toISOString(), results: RESULTS, pageDelayMs: PAGE_DELAY_MS, providerDelayMs: Number(args['provider-delay']), scraping, overhead, summary }, null, 2)}\n`);
+writeFileSync(
+  args.out!,
+  `${JSON.stringify({ date: new Date().toISOString(), results: RESULTS, pageDelayMs: PAGE_DELAY_MS, providerDelayMs: Number(args['provider-delay']), scraping, overhead, summary }, null, 2)}\n`,
+);

@@ -51,7 +51,8 @@ const DUE_WINDOW_MS = 60_000;
 const DATABASE = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 const FILTERED = !args.plain;
-const paragraph = (i: number) => `Harbour bulletin paragraph ${i}: ferries, tides and the fish market keep the town busy from dawn until the evening bell.`;
+const paragraph = (i: number) =>
+  `Harbour bulletin paragraph ${i}: ferries, tides and the fish market keep the town busy from dawn until the evening bell.`;
 /**
  * Every page reads the same, except that every tenth has a revised edition line and a lower price:
  * 10 % of checks find a change, and with the filters on those notify (the price condition). Each
@@ -69,14 +70,30 @@ const article = (n: number) => {
 /** The watches' filters and conditions (columns as stored). */
 const filters = FILTERED
   ? {
-    include_selectors: '["article"]', ignore_text: '["advert*"]', trigger_text: '["bulletin"]', block_text: '["closed for maintenance"]',
-    only_new_lines: 1, changes: 'added', conditions: '[{"selector":".price","below":10,"change_percent":5}]', restock: 1,
-  }
-  : { include_selectors: '[]', ignore_text: '[]', trigger_text: '[]', block_text: '[]', only_new_lines: 0, changes: 'any', conditions: '[]', restock: 0 };
+      include_selectors: '["article"]',
+      ignore_text: '["advert*"]',
+      trigger_text: '["bulletin"]',
+      block_text: '["closed for maintenance"]',
+      only_new_lines: 1,
+      changes: 'added',
+      conditions: '[{"selector":".price","below":10,"change_percent":5}]',
+      restock: 1,
+    }
+  : {
+      include_selectors: '[]',
+      ignore_text: '[]',
+      trigger_text: '[]',
+      block_text: '[]',
+      only_new_lines: 0,
+      changes: 'any',
+      conditions: '[]',
+      restock: 0,
+    };
 
 const fetchesPerPath = new Map<string, number>();
 const site = Bun.serve({
-  hostname: '127.0.0.1', port: 0,
+  hostname: '127.0.0.1',
+  port: 0,
   fetch(req) {
     const path = new URL(req.url).pathname;
     fetchesPerPath.set(path, (fetchesPerPath.get(path) ?? 0) + 1);
@@ -107,7 +124,11 @@ try {
   const scrapeLoop = async (api: string) => {
     while (next < SCRAPES) {
       const n = next++;
-      const res = await fetch(`${api}/v1/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: pageUrl('s', n), formats: ['markdown'], only_main_content: true, no_cache: true }) });
+      const res = await fetch(`${api}/v1/scrape`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: pageUrl('s', n), formats: ['markdown'], only_main_content: true, no_cache: true }),
+      });
       if (res.status !== 200) throw new Error(`scrape answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
     }
@@ -121,37 +142,108 @@ try {
   await Promise.all(urls.flatMap((api) => Array.from({ length: CONCURRENCY }, () => scrapeLoop(api))));
   const scrapeSeconds = (performance.now() - scrapeStart) / 1000;
   const scrapeCpuMs = (cpuOfProcesses() - scrapeCpu0) / SCRAPES;
-  console.log(`baseline: ${SCRAPES} scrapes in ${scrapeSeconds.toFixed(1)} s (${(SCRAPES / scrapeSeconds).toFixed(1)}/s), ${scrapeCpuMs.toFixed(1)} ms CPU each`);
+  console.log(
+    `baseline: ${SCRAPES} scrapes in ${scrapeSeconds.toFixed(1)} s (${(SCRAPES / scrapeSeconds).toFixed(1)}/s), ${scrapeCpuMs.toFixed(1)} ms CPU each`,
+  );
 
   // 10,000 watches with a previous snapshot each, due evenly over one minute from a few seconds on.
   const firstDue = Date.now() + 5_000;
   const created = new Date().toISOString();
   // The previous snapshot of every watch: what a check of an unrevised page reads.
   const seedRequest = FILTERED ? { include_selectors: ['article'], only_main_content: false } : { only_main_content: true };
-  const unrevised = await (await fetch(`${urls[0]}/v1/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: pageUrl('s', 1), no_cache: true, ...seedRequest }) })).json() as { markdown: string };
+  const unrevised = (await (
+    await fetch(`${urls[0]}/v1/scrape`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: pageUrl('s', 1), no_cache: true, ...seedRequest }),
+    })
+  ).json()) as { markdown: string };
   const seeded = packContent(unrevised.markdown);
   const observed = FILTERED ? JSON.stringify({ values: [12], stock: 'in' }) : null;
   for (let i = 0; i < WATCHES; i += 500) {
     const ids = Array.from({ length: Math.min(500, WATCHES - i) }, (_, j) => ({ n: i + j, id: crypto.randomUUID() }));
     await db.transaction().execute(async (trx) => {
-      await trx.insertInto('watches').values(ids.map(({ n, id }) => ({
-        id, workspace_id: 'default', url: pageUrl('w', n), name: `bulletin ${n}`, interval_minutes: 1440, webhook_url: null, active: 1,
-        ignore_selectors: '[]', ignore_patterns: '["clock","relative_time","counters","tokens"]', ...filters, tags: '["bench"]', notify: '[]', seen_lines: '[]', last_state: 'new', last_checked_at: created, last_changed_at: null, last_error: null, created_at: created, updated_at: created,
-      }))).execute();
-      await trx.insertInto('watch_snapshots').values(ids.map(({ id }) => ({
-        id: crypto.randomUUID(), watch_id: id, workspace_id: 'default', content_hash: 'seed', word_count: 230, status: 'initial', title: 'Bulletin',
-        diff_summary: null, word_count_delta: 0, links_added: 0, links_removed: 0, notified: 0, reason: null, excerpt: null, observed, content: seeded, due_at: null, checked_at: created,
-      }))).execute();
-      await trx.insertInto('schedules').values(ids.map(({ n, id }) => ({
-        kind: 'watch.check', subject_id: id, workspace_id: 'default', interval_seconds: 86_400,
-        next_due_at: new Date(firstDue + Math.floor((n / WATCHES) * DUE_WINDOW_MS)).toISOString(), active: 1, last_enqueued_at: null, created_at: created,
-      }))).execute();
+      await trx
+        .insertInto('watches')
+        .values(
+          ids.map(({ n, id }) => ({
+            id,
+            workspace_id: 'default',
+            url: pageUrl('w', n),
+            name: `bulletin ${n}`,
+            interval_minutes: 1440,
+            webhook_url: null,
+            active: 1,
+            ignore_selectors: '[]',
+            ignore_patterns: '["clock","relative_time","counters","tokens"]',
+            ...filters,
+            tags: '["bench"]',
+            notify: '[]',
+            seen_lines: '[]',
+            last_state: 'new',
+            last_checked_at: created,
+            last_changed_at: null,
+            last_error: null,
+            created_at: created,
+            updated_at: created,
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto('watch_snapshots')
+        .values(
+          ids.map(({ id }) => ({
+            id: crypto.randomUUID(),
+            watch_id: id,
+            workspace_id: 'default',
+            content_hash: 'seed',
+            word_count: 230,
+            status: 'initial',
+            title: 'Bulletin',
+            diff_summary: null,
+            word_count_delta: 0,
+            links_added: 0,
+            links_removed: 0,
+            notified: 0,
+            reason: null,
+            excerpt: null,
+            observed,
+            content: seeded,
+            due_at: null,
+            checked_at: created,
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto('schedules')
+        .values(
+          ids.map(({ n, id }) => ({
+            kind: 'watch.check',
+            subject_id: id,
+            workspace_id: 'default',
+            interval_seconds: 86_400,
+            next_due_at: new Date(firstDue + Math.floor((n / WATCHES) * DUE_WINDOW_MS)).toISOString(),
+            active: 1,
+            last_enqueued_at: null,
+            created_at: created,
+          })),
+        )
+        .execute();
     });
   }
   console.log(`seeded ${WATCHES} watches due from ${new Date(firstDue).toISOString()} over ${DUE_WINDOW_MS / 1000} s`);
 
   const watchCpu0 = cpuOfProcesses();
-  const countChecked = async () => Number((await db.selectFrom('watch_snapshots').select((eb) => eb.fn.countAll().as('n')).where('due_at', 'is not', null).executeTakeFirstOrThrow()).n);
+  const countChecked = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('watch_snapshots')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('due_at', 'is not', null)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   let checked = 0;
   for (let lastReport = 0; checked < WATCHES; await Bun.sleep(500)) {
     checked = await countChecked();
@@ -164,7 +256,11 @@ try {
   const watchCpuMs = (cpuOfProcesses() - watchCpu0) / WATCHES;
   await Bun.sleep(3000); // further ticks: a slot claimed twice would show up now
 
-  const rows = await db.selectFrom('watch_snapshots').select(['watch_id', 'due_at', 'checked_at', 'status', 'notified', 'reason']).where('due_at', 'is not', null).execute();
+  const rows = await db
+    .selectFrom('watch_snapshots')
+    .select(['watch_id', 'due_at', 'checked_at', 'status', 'notified', 'reason'])
+    .where('due_at', 'is not', null)
+    .execute();
   const lags = rows.map((r) => Date.parse(r.checked_at) - Date.parse(r.due_at!)).sort((a, b) => a - b);
   const lastChecked = Math.max(...rows.map((r) => Date.parse(r.checked_at)));
   const slots = new Set(rows.map((r) => `${r.watch_id} ${r.due_at}`)).size;
@@ -186,7 +282,12 @@ try {
     filtersOn: FILTERED,
     statuses: Object.fromEntries(['same', 'changed', 'initial'].map((s) => [s, rows.filter((r) => r.status === s).length])),
     notified: rows.filter((r) => Number(r.notified) === 1).length,
-    reasons: Object.fromEntries([...new Set(rows.map((r) => r.reason ?? 'null'))].map((reason) => [reason, rows.filter((r) => (r.reason ?? 'null') === reason).length])),
+    reasons: Object.fromEntries(
+      [...new Set(rows.map((r) => r.reason ?? 'null'))].map((reason) => [
+        reason,
+        rows.filter((r) => (r.reason ?? 'null') === reason).length,
+      ]),
+    ),
     checksPerSecond: WATCHES / checkSeconds,
     baseline: { scrapes: SCRAPES, scrapesPerSecond: SCRAPES / scrapeSeconds, cpuMsPerScrape: scrapeCpuMs },
     wallMsPerItem: { check: perCheckMs, scrape: perScrapeMs, overhead: perCheckMs - perScrapeMs, ratio: perCheckMs / perScrapeMs },

@@ -80,14 +80,20 @@ function remote(base: string, key: string | undefined): Api {
 }
 
 /** The route a method and path name, with its path parameters; fixed segments win over parameters. */
-export function matchRoute(routes: readonly Route[], method: string, path: string): { route: Route; params: Record<string, string> } | null {
+export function matchRoute(
+  routes: readonly Route[],
+  method: string,
+  path: string,
+): { route: Route; params: Record<string, string> } | null {
   const segments = path.split('/');
   let best: { route: Route; params: Record<string, string>; score: number } | null = null;
   for (const route of routes) {
     const pattern = route.path.split('/');
     if (route.method !== method || pattern.length !== segments.length) continue;
     const params: Record<string, string> = {};
-    const fits = pattern.every((part, i) => (part.startsWith(':') ? ((params[part.slice(1)] = decodeURIComponent(segments[i]!)) !== undefined) : part === segments[i]));
+    const fits = pattern.every((part, i) =>
+      part.startsWith(':') ? (params[part.slice(1)] = decodeURIComponent(segments[i]!)) !== undefined : part === segments[i],
+    );
     const score = Object.keys(params).length;
     if (fits && (!best || score < best.score)) best = { route, params, score };
   }
@@ -97,7 +103,10 @@ export function matchRoute(routes: readonly Route[], method: string, path: strin
 async function inProcess(jobs: boolean): Promise<Api> {
   const level = process.env.TRAWL_LOG_LEVEL?.trim() || 'warn';
   // Logs go to stderr: stdout is the command's answer.
-  const trawl: Trawl = await bootTrawl({ logger: createLogger(level, pino.destination({ fd: 2, sync: true })), overrides: { log: { level } } });
+  const trawl: Trawl = await bootTrawl({
+    logger: createLogger(level, pino.destination({ fd: 2, sync: true })),
+    overrides: { log: { level } },
+  });
   let api: MountedApi;
   try {
     api = mountApi(trawl);
@@ -110,7 +119,11 @@ async function inProcess(jobs: boolean): Promise<Api> {
     const url = new URL(path, ORIGIN);
     const matched = matchRoute(api.routes, method, url.pathname);
     if (!matched) return Response.json({ error: `Not found: ${method} ${url.pathname}` }, { status: 404 });
-    const request = new Request(url, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const request = new Request(url, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return api.run(matched.route, { request, params: matched.params, server: null }, LOCAL_USER);
   };
   return client(send, 'in process', () => trawl.shutdown());

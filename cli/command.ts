@@ -40,5 +40,7 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
 
 /** Drops unset fields, so the request carries only what the user gave (the API's defaults apply). */
 export function defined<T extends Record<string, unknown>>(body: T): Partial<T> {
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0))) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(body).filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0)),
+  ) as Partial<T>;
 }

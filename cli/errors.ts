@@ -6,7 +6,10 @@
 import { TrawlError } from '../core/errors.ts';
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: 1 | 2) {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
     super(message);
   }
 }

@@ -31,7 +31,9 @@ export interface FollowOptions extends ProgressOptions {
 export async function follow<S extends JobStatus>(api: Api, options: FollowOptions): Promise<S> {
   const progress = options.show ? startProgress(options) : null;
   let interrupted = false;
-  const onInterrupt = () => { interrupted = true; };
+  const onInterrupt = () => {
+    interrupted = true;
+  };
   process.once('SIGINT', onInterrupt);
   try {
     for (;;) {
@@ -53,7 +55,7 @@ export async function follow<S extends JobStatus>(api: Api, options: FollowOptio
 /** Every item of a paginated answer: `data` of each page, following `next` links. */
 export async function allPages<T>(api: Api, first: string): Promise<T[]> {
   const items: T[] = [];
-  for (let path: string | undefined = first; path;) {
+  for (let path: string | undefined = first; path; ) {
     const page: { data?: T[]; next?: string } = await api.call('GET', path);
     items.push(...(page.data ?? []));
     path = page.next;

@@ -26,18 +26,27 @@ function scratchTree(): string {
   for (const shared of ['core', 'node_modules', 'test']) symlinkSync(join(REPO, shared), join(root, shared));
   for (const kind of readdirSync(join(REPO, 'plugins'), { withFileTypes: true }).filter((e) => e.isDirectory())) {
     mkdirSync(join(root, 'plugins', kind.name), { recursive: true });
-    for (const entry of readdirSync(join(REPO, 'plugins', kind.name))) symlinkSync(join(REPO, 'plugins', kind.name, entry), join(root, 'plugins', kind.name, entry));
+    for (const entry of readdirSync(join(REPO, 'plugins', kind.name)))
+      symlinkSync(join(REPO, 'plugins', kind.name, entry), join(root, 'plugins', kind.name, entry));
   }
   mkdirSync(join(root, 'config'));
   mkdirSync(join(root, 'docs'));
-  for (const file of ['plugins/index.ts', 'config/default.toml', 'docs/configuration.md', 'bunfig.toml']) copyFileSync(join(REPO, file), join(root, file));
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ extends: join(REPO, 'tsconfig.json'), include: KINDS.map((kind) => `plugins/${kind}/demo-*/*.ts`) }));
+  for (const file of ['plugins/index.ts', 'config/default.toml', 'docs/configuration.md', 'bunfig.toml'])
+    copyFileSync(join(REPO, file), join(root, file));
+  writeFileSync(
+    join(root, 'tsconfig.json'),
+    JSON.stringify({ extends: join(REPO, 'tsconfig.json'), include: KINDS.map((kind) => `plugins/${kind}/demo-*/*.ts`) }),
+  );
   return root;
 }
 
 const run = async (cmd: string[], cwd: string) => {
   const child = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, UPDATE: '' } });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { output: stdout + stderr, exitCode };
 };
 
@@ -62,20 +71,33 @@ describe('new-plugin', () => {
     const source = readFileSync(join(tree, 'plugins/format/demo-headings/demo-headings.ts'), 'utf8');
     expect(source).toStartWith('/**\n * The demo-headings format');
     expect(source).toContain("from '../../../core/kit.ts'");
-    expect(readFileSync(join(tree, 'plugins/format/demo-headings/demo-headings.test.ts'), 'utf8')).toContain("from '../../../core/testing.ts'");
+    expect(readFileSync(join(tree, 'plugins/format/demo-headings/demo-headings.test.ts'), 'utf8')).toContain(
+      "from '../../../core/testing.ts'",
+    );
     // The settings reference follows the configuration, as config/reference.test.ts requires.
     expect(readFileSync(join(tree, 'docs/configuration.md'), 'utf8')).toContain('### `[plugins.format.demo-headings]`');
   });
 
   test('the service takes them: the plugin list loads and the default configuration enables them', async () => {
     const { builtinPlugins } = (await import(join(tree, 'plugins/index.ts'))) as { builtinPlugins: readonly AnyPlugin[] };
-    const config = loadConfig({ plugins: builtinPlugins, env: {}, defaultFile: join(tree, 'config/default.toml'), overrides: { log: { level: 'silent' } } });
+    const config = loadConfig({
+      plugins: builtinPlugins,
+      env: {},
+      defaultFile: join(tree, 'config/default.toml'),
+      overrides: { log: { level: 'silent' } },
+    });
     const registry = new PluginRegistry(builtinPlugins, config);
-    const demo = registry.all().filter((p) => p.definition.name.startsWith('demo-')).map((p) => [p.id, p.enabled]);
+    const demo = registry
+      .all()
+      .filter((p) => p.definition.name.startsWith('demo-'))
+      .map((p) => [p.id, p.enabled]);
     // A search provider is off until its `url` is set, as the built-in ones are.
     expect(Object.fromEntries(demo)).toEqual({
-      'source.demo-source': true, 'document.demo-document': true, 'transform.demo-transform': true,
-      'format.demo-headings': true, 'search.demo-search': false,
+      'source.demo-source': true,
+      'document.demo-document': true,
+      'transform.demo-transform': true,
+      'format.demo-headings': true,
+      'search.demo-search': false,
     });
   });
 

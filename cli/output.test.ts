@@ -18,7 +18,14 @@ describe('--out-dir file names', () => {
 
   test('no name can climb out of the folder or hide as a dot file', () => {
     const taken = new Set<string>();
-    for (const url of ['https://example.com/..%2F..%2Fetc%2Fpasswd', 'https://example.com/a/../../../../etc/passwd', '../../etc/passwd', '..', '/etc/passwd', 'C:\\Windows\\x']) {
+    for (const url of [
+      'https://example.com/..%2F..%2Fetc%2Fpasswd',
+      'https://example.com/a/../../../../etc/passwd',
+      '../../etc/passwd',
+      '..',
+      '/etc/passwd',
+      'C:\\Windows\\x',
+    ]) {
       const name = pageFileName(url, 'md', taken);
       expect(name).not.toContain('/');
       expect(name).not.toContain('\\');
@@ -26,7 +33,10 @@ describe('--out-dir file names', () => {
     }
     const dir = mkdtempSync(join(tmpdir(), 'trawl-out-'));
     try {
-      const written = writePages(join(dir, 'pages'), [{ url: '../../escape', text: 'x', extension: 'md' }, { url: 'https://example.com/', text: 'y', extension: 'md' }]);
+      const written = writePages(join(dir, 'pages'), [
+        { url: '../../escape', text: 'x', extension: 'md' },
+        { url: 'https://example.com/', text: 'y', extension: 'md' },
+      ]);
       expect(written.every((path) => path.startsWith(`${join(dir, 'pages')}/`))).toBe(true);
       expect(readdirSync(dir)).toEqual(['pages']);
       expect(readdirSync(join(dir, 'pages')).sort()).toEqual(['escape.md', 'example.com_index.md']);
@@ -50,7 +60,9 @@ describe('API messages name the flags', () => {
   test('fields, nested fields and list items', () => {
     const flags = { num_results: '--num', 'scrape_options.formats': '--format', urls: '<urls>' };
     expect(namedByFlags('Invalid field num_results: Too big', flags)).toBe('Invalid field --num: Too big');
-    expect(namedByFlags('Invalid field scrape_options.formats[0]: unknown format "x"', flags)).toBe('Invalid field --format[0]: unknown format "x"');
+    expect(namedByFlags('Invalid field scrape_options.formats[0]: unknown format "x"', flags)).toBe(
+      'Invalid field --format[0]: unknown format "x"',
+    );
     expect(namedByFlags('Missing required field: urls', flags)).toBe('Missing required field: <urls>');
     expect(namedByFlags('Invalid field country: bad', flags)).toBe('Invalid field country: bad');
   });

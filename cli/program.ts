@@ -20,7 +20,10 @@ export function cliProgram(): Command {
   return new Command('bun run cli')
     .description('Trawl from the command line: every job of the API, in this process or against a server (--api URL / TRAWL_API_URL)')
     .version(VERSION, '-V, --version', 'print the version')
-    .addHelpText('after', '\nRun `bun run cli <command> --help` for a command\'s options and an example. Configuration comes from the same\nplaces as the server\'s (config/default.toml, TRAWL_CONFIG, TRAWL_* variables); docs/cli.md has more.')
+    .addHelpText(
+      'after',
+      "\nRun `bun run cli <command> --help` for a command's options and an example. Configuration comes from the same\nplaces as the server's (config/default.toml, TRAWL_CONFIG, TRAWL_* variables); docs/cli.md has more.",
+    )
     .addCommand(scrapeCommand())
     .addCommand(crawlCommand())
     .addCommand(batchCommand())

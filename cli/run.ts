@@ -8,11 +8,23 @@ import type { Command, CommanderError } from 'commander';
 import { failure } from './errors.ts';
 
 /** Commander's usage errors; its other exits (help, version) are not failures. */
-const USAGE_CODES = new Set(['commander.unknownCommand', 'commander.unknownOption', 'commander.missingArgument', 'commander.optionMissingArgument',
-  'commander.missingMandatoryOptionValue', 'commander.invalidArgument', 'commander.excessArguments', 'commander.conflictingOption', 'commander.error']);
+const USAGE_CODES = new Set([
+  'commander.unknownCommand',
+  'commander.unknownOption',
+  'commander.missingArgument',
+  'commander.optionMissingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.invalidArgument',
+  'commander.excessArguments',
+  'commander.conflictingOption',
+  'commander.error',
+]);
 
 class UsageFailure extends Error {
-  constructor(readonly error: CommanderError, readonly command: Command) {
+  constructor(
+    readonly error: CommanderError,
+    readonly command: Command,
+  ) {
     super(error.message);
   }
 }
@@ -26,7 +38,9 @@ function invocation(command: Command): string {
 
 /** Every command of the tree reports usage errors to us instead of printing them and exiting. */
 function strict(command: Command): void {
-  command.exitOverride((err) => { throw new UsageFailure(err, command); });
+  command.exitOverride((err) => {
+    throw new UsageFailure(err, command);
+  });
   command.configureOutput({ outputError: () => {} });
   command.showSuggestionAfterError(true);
   for (const sub of command.commands) strict(sub);

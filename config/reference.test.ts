@@ -27,11 +27,14 @@ test('settings, their defaults, unset examples, continued comments and comment b
   expect(sections.map((s) => s.name)).toEqual(['', 'fetch', 'fetch.proxies.office']);
   expect(sections[1]!.comment).toBe('fetching pages');
   expect(sections[1]!.blocks).toEqual([
-    { kind: 'rows', rows: [
-      { key: 'maxRedirects', value: '10', comment: '', unset: false },
-      { key: 'userAgent', value: '"Bot # 1"', comment: 'the # inside the string stays', unset: false },
-      { key: 'main-content', value: 'true', comment: 'keeps the main content; and types the page', unset: false },
-    ] },
+    {
+      kind: 'rows',
+      rows: [
+        { key: 'maxRedirects', value: '10', comment: '', unset: false },
+        { key: 'userAgent', value: '"Bot # 1"', comment: 'the # inside the string stays', unset: false },
+        { key: 'main-content', value: 'true', comment: 'keeps the main content; and types the page', unset: false },
+      ],
+    },
     { kind: 'text', text: ['Pools, by name.'] },
     { kind: 'rows', rows: [{ key: 'proxy', value: '"http://p:3128"', comment: 'a default proxy | or none', unset: true }] },
   ]);

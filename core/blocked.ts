@@ -18,7 +18,9 @@ export function blockerInput(response: FetchedResponse): BlockerInput {
   // Markers are ASCII: decoding bytes one to one keeps them whatever the page's charset (and
   // Buffer's latin1 is several times faster than a TextDecoder here).
   const { body: bytes } = response;
-  const body = textual ? Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, BLOCKER_BODY_CHARS)).toString('latin1') : '';
+  const body = textual
+    ? Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, BLOCKER_BODY_CHARS)).toString('latin1')
+    : '';
   const title = TITLE.exec(body)?.[1]?.replace(/\s+/g, ' ').trim() ?? '';
   // A browser joins several Set-Cookie values with newlines, the HTTP client with ", ": one form for recognisers.
   const cookies = response.headers['set-cookie'];
@@ -29,14 +31,24 @@ export function blockerInput(response: FetchedResponse): BlockerInput {
 /** The error a blocked response is: who blocked it and how, its status, and when to come back if it said. */
 export function blockedError(verdict: BlockVerdict, response: FetchedResponse | null, attempts?: readonly string[]): TrawlError {
   const wait = response ? waitAskedFor(response) : undefined;
-  const error = blockedPage({ vendor: verdict.vendor, kind: verdict.kind, statusCode: response?.status ?? 0, ...(attempts ? { attempts: [...attempts] } : {}), ...(wait ? { retryAfterSeconds: wait } : {}) });
+  const error = blockedPage({
+    vendor: verdict.vendor,
+    kind: verdict.kind,
+    statusCode: response?.status ?? 0,
+    ...(attempts ? { attempts: [...attempts] } : {}),
+    ...(wait ? { retryAfterSeconds: wait } : {}),
+  });
   if (wait) error.headers = { 'retry-after': String(wait) };
   error.stage = 'fetch';
   return error;
 }
 
 /** The first verdict in plugin order, counted per vendor in `metrics` (every blocked answer counts). */
-export function recogniseBlock(blockers: ReadonlyArray<{ handler: BlockerHandler }>, response: FetchedResponse | null, metrics?: Metrics): BlockVerdict | null {
+export function recogniseBlock(
+  blockers: ReadonlyArray<{ handler: BlockerHandler }>,
+  response: FetchedResponse | null,
+  metrics?: Metrics,
+): BlockVerdict | null {
   if (!response || blockers.length === 0) return null;
   const input = blockerInput(response);
   for (const { handler } of blockers) {

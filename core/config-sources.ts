@@ -44,7 +44,9 @@ function where(source: ConfigSource, key: string): string {
 /** The one-line configuration error for `key`, naming where the user set it when we know. */
 export function configProblem(key: string, reason: string, sources?: ConfigSources): TrawlError {
   const source = key && sources ? sourceOf(sources, key) : undefined;
-  return configInvalid(source ? `Invalid configuration: ${where(source, key)}: ${reason}` : `Invalid configuration at ${key || '(root)'}: ${reason}`);
+  return configInvalid(
+    source ? `Invalid configuration: ${where(source, key)}: ${reason}` : `Invalid configuration at ${key || '(root)'}: ${reason}`,
+  );
 }
 
 const UNATTRIBUTED = /^Invalid configuration at (\S+?): ([\s\S]*)$/;

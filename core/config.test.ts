@@ -59,7 +59,10 @@ describe('config precedence', () => {
   });
 
   test('top-level switches: PORT, DATABASE_URL, TRAWL_DATA_DIR, TRAWL_API_KEY', () => {
-    const config = loadConfig({ plugins: [], env: { PORT: '8080', DATABASE_URL: 'postgres://x/y', TRAWL_DATA_DIR: '/tmp/d', TRAWL_API_KEY: 'k' } });
+    const config = loadConfig({
+      plugins: [],
+      env: { PORT: '8080', DATABASE_URL: 'postgres://x/y', TRAWL_DATA_DIR: '/tmp/d', TRAWL_API_KEY: 'k' },
+    });
     expect(config.server.port).toBe(8080);
     expect(config.storage.databaseUrl).toBe('postgres://x/y');
     expect(config.storage.dataDir).toBe('/tmp/d');
@@ -69,7 +72,16 @@ describe('config precedence', () => {
   test('an empty or blank variable is unset, whatever key it names', () => {
     const config = loadConfig({
       plugins,
-      env: { DATABASE_URL: '', PORT: ' ', TRAWL_API_KEY: '', TRAWL_CONFIG: '', TRAWL_FETCH_TIMEOUT_MS: '', TRAWL_ENABLE: '', TRAWL_DISABLE: ' ', TRAWL_PLUGINS_FORMAT_DEMO_FORMAT_LABEL: '' },
+      env: {
+        DATABASE_URL: '',
+        PORT: ' ',
+        TRAWL_API_KEY: '',
+        TRAWL_CONFIG: '',
+        TRAWL_FETCH_TIMEOUT_MS: '',
+        TRAWL_ENABLE: '',
+        TRAWL_DISABLE: ' ',
+        TRAWL_PLUGINS_FORMAT_DEMO_FORMAT_LABEL: '',
+      },
     });
     const defaults = loadConfig({ plugins, env: {} });
     expect(config).toEqual(defaults);
@@ -90,7 +102,9 @@ describe('config precedence', () => {
     const config = loadConfig({ plugins, defaultFile: null, env: { TRAWL_DISABLE: 'format.demo-format', TRAWL_ENABLE: 'sink.other' } });
     expect(config.plugins.format?.['demo-format']).toBe(false);
     expect(config.plugins.sink?.other).toBe(true);
-    expect(() => loadConfig({ plugins, defaultFile: null, env: { TRAWL_ENABLE: 'format.nope' } })).toThrow('TRAWL_ENABLE: unknown plugin id "format.nope"');
+    expect(() => loadConfig({ plugins, defaultFile: null, env: { TRAWL_ENABLE: 'format.nope' } })).toThrow(
+      'TRAWL_ENABLE: unknown plugin id "format.nope"',
+    );
   });
 
   test('unknown TRAWL_ variables are reported, not silently used', () => {
@@ -109,22 +123,34 @@ describe('config precedence', () => {
 
 describe('config boot failures name the variable, file key or option the user wrote', () => {
   test('a bad value: the variable, the key set by a start option, or the key when no source is known', () => {
-    expect(() => loadConfig({ plugins: [], env: { TRAWL_SERVER_PORT: 'abc' } })).toThrow('Invalid configuration: TRAWL_SERVER_PORT (server.port): expected a number');
-    expect(() => loadConfig({ plugins: [], env: { TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'yes' } })).toThrow('Invalid configuration: TRAWL_FETCH_ALLOW_PRIVATE_NETWORK (fetch.allowPrivateNetwork): expected true or false');
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_SERVER_PORT: 'abc' } })).toThrow(
+      'Invalid configuration: TRAWL_SERVER_PORT (server.port): expected a number',
+    );
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'yes' } })).toThrow(
+      'Invalid configuration: TRAWL_FETCH_ALLOW_PRIVATE_NETWORK (fetch.allowPrivateNetwork): expected true or false',
+    );
     expect(() => loadConfig({ plugins: [], env: { PORT: '99999' } })).toThrow('Invalid configuration: PORT (server.port): Too big');
-    expect(() => loadConfig({ plugins: [], env: {}, overrides: { server: { host: '' } }, optionNames: { 'server.host': '--host' } })).toThrow('Invalid configuration: --host (server.host): Too small');
+    expect(() =>
+      loadConfig({ plugins: [], env: {}, overrides: { server: { host: '' } }, optionNames: { 'server.host': '--host' } }),
+    ).toThrow('Invalid configuration: --host (server.host): Too small');
     expect(() => loadConfig({ plugins: [], env: {}, overrides: { log: { level: 'loud' } } })).toThrow('Invalid configuration at log.level');
   });
 
-  test('a value inside JSON a variable set is that variable\'s', () => {
-    expect(() => loadConfig({ plugins: [], env: { TRAWL_FETCH_HEADERS: '{"x-a": 1}' } })).toThrow('Invalid configuration: TRAWL_FETCH_HEADERS (fetch.headers.x-a):');
+  test("a value inside JSON a variable set is that variable's", () => {
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_FETCH_HEADERS: '{"x-a": 1}' } })).toThrow(
+      'Invalid configuration: TRAWL_FETCH_HEADERS (fetch.headers.x-a):',
+    );
   });
 
   test('a bad value or an unknown key in a file is named as written there, with the file', () => {
     const file = tomlFile('[fetch]\ntimeout = 5\n');
-    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: file } })).toThrow(`Invalid configuration: fetch.timeout in ${file}: unknown key`);
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: file } })).toThrow(
+      `Invalid configuration: fetch.timeout in ${file}: unknown key`,
+    );
     const typed = tomlFile('[fetch]\nallowPrivateNetwork = "yes"\n');
-    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: typed } })).toThrow(`Invalid configuration: fetch.allowPrivateNetwork in ${typed}: Invalid input: expected boolean, received string`);
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: typed } })).toThrow(
+      `Invalid configuration: fetch.allowPrivateNetwork in ${typed}: Invalid input: expected boolean, received string`,
+    );
   });
 
   test('errors raised after loading are attributed the same way', () => {
@@ -136,9 +162,13 @@ describe('config boot failures name the variable, file key or option the user wr
   });
 
   test('a missing or broken TRAWL_CONFIG file', () => {
-    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: '/nonexistent/trawl.toml' } })).toThrow('TRAWL_CONFIG file /nonexistent/trawl.toml does not exist');
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: '/nonexistent/trawl.toml' } })).toThrow(
+      'TRAWL_CONFIG file /nonexistent/trawl.toml does not exist',
+    );
     const broken = tomlFile('[fetch\n');
     // One line: the parser's excerpt of the file is left out, its position kept.
-    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: broken } })).toThrow(new RegExp(`^TRAWL_CONFIG file ${broken} is not valid TOML: [^\\n]+ at line 1, column \\d+$`));
+    expect(() => loadConfig({ plugins: [], env: { TRAWL_CONFIG: broken } })).toThrow(
+      new RegExp(`^TRAWL_CONFIG file ${broken} is not valid TOML: [^\\n]+ at line 1, column \\d+$`),
+    );
   });
 });

@@ -53,7 +53,14 @@ export function deepMerge(base: Tree, over: Tree): Tree {
 }
 
 export function envName(path: readonly string[]): string {
-  return `TRAWL_${path.map((s) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toUpperCase()).join('_')}`;
+  return `TRAWL_${path
+    .map((s) =>
+      s
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .replace(/-/g, '_')
+        .toUpperCase(),
+    )
+    .join('_')}`;
 }
 
 function readToml(file: string, label: string): Tree {
@@ -79,7 +86,13 @@ function recordFile(sources: ConfigSources, node: Tree, file: string, prefix: st
 /** A schema with its optional/default wrappers taken off. */
 function unwrapped(shape: unknown): unknown {
   let inner = shape;
-  while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault) inner = inner.unwrap();
+  while (
+    inner instanceof z.ZodOptional ||
+    inner instanceof z.ZodNullable ||
+    inner instanceof z.ZodDefault ||
+    inner instanceof z.ZodPrefault
+  )
+    inner = inner.unwrap();
   return inner;
 }
 
@@ -127,7 +140,9 @@ function coerce(raw: string, current: unknown): unknown {
   if (text === 'true' || text === 'false') return text === 'true';
   if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
   if (/^[[{]/.test(text)) {
-    try { return JSON.parse(text); } catch {}
+    try {
+      return JSON.parse(text);
+    } catch {}
   }
   return raw;
 }
@@ -152,7 +167,14 @@ function setPath(tree: Tree, path: readonly string[], value: unknown): void {
 /** An environment value that is missing, empty or only white space sets nothing. */
 export const isUnset = (raw: string | undefined): raw is undefined => raw === undefined || raw.trim() === '';
 
-function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: readonly AnyPlugin[], schema: z.ZodObject, warnings: string[], sources: ConfigSources): void {
+function applyEnv(
+  tree: Tree,
+  env: Record<string, string | undefined>,
+  plugins: readonly AnyPlugin[],
+  schema: z.ZodObject,
+  warnings: string[],
+  sources: ConfigSources,
+): void {
   const byName = new Map<string, string[]>();
   const text = new Set<string>();
   for (const path of knownPaths(tree, plugins, schema, text)) byName.set(envName(path), path);
@@ -168,8 +190,14 @@ function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: 
     } else if (name.startsWith('TRAWL_')) warnings.push(`Environment variable ${name} matches no configuration key; ignored`);
   }
   const known = new Set(plugins.map(pluginId));
-  for (const [name, value] of [['TRAWL_ENABLE', true], ['TRAWL_DISABLE', false]] as const) {
-    for (const id of (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const [name, value] of [
+    ['TRAWL_ENABLE', true],
+    ['TRAWL_DISABLE', false],
+  ] as const) {
+    for (const id of (env[name] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       if (!known.has(id)) throw configInvalid(`${name}: unknown plugin id "${id}" (known: ${[...known].join(', ')})`);
       const [kind, plugin] = id.split('.') as [string, string];
       setPath(tree, ['plugins', kind, plugin], value);
@@ -186,7 +214,8 @@ function applyEnv(tree: Tree, env: Record<string, string | undefined>, plugins: 
 function ownSections(tree: Tree, schema: z.ZodObject): Tree {
   const own = Object.fromEntries(Object.entries(tree).filter(([key]) => key in schema.shape));
   const units = unwrapped(schema.shape.credits);
-  if (isTree(own.credits) && units instanceof z.ZodObject) own.credits = Object.fromEntries(Object.entries(own.credits).filter(([unit]) => unit in units.shape));
+  if (isTree(own.credits) && units instanceof z.ZodObject)
+    own.credits = Object.fromEntries(Object.entries(own.credits).filter(([unit]) => unit in units.shape));
   return own;
 }
 

@@ -85,12 +85,14 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   // Validate plugin configuration before touching the database: config mistakes fail fast.
   const registry = new PluginRegistry(options.plugins, config);
   const { features } = options;
-  const storage = options.storage ?? (await openStorage({
-    databaseUrl: config.storage.databaseUrl,
-    dataDir: config.storage.dataDir,
-    migrations: featureMigrations(features),
-    onPoolError: (err) => logger.warn({ err }, 'idle Postgres connection failed'),
-  }));
+  const storage =
+    options.storage ??
+    (await openStorage({
+      databaseUrl: config.storage.databaseUrl,
+      dataDir: config.storage.dataDir,
+      migrations: featureMigrations(features),
+      onPoolError: (err) => logger.warn({ err }, 'idle Postgres connection failed'),
+    }));
   const ownsStorage = !options.storage;
   // A storage handed in may have been migrated for fewer features; a no-op otherwise.
   if (!ownsStorage) await storage.migrate(featureMigrations(features));
@@ -106,7 +108,17 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   const proxies = new ProxyRouter(config.fetch);
   checkProxyReferences(config, proxies);
   scope.registerInstance(Tokens.Proxies, proxies);
-  scope.register(Tokens.Http, { useFactory: instanceCachingFactory(() => createHttpClient(config.fetch, logger.child({ component: 'http' }), { refusalHint: privateNetworkHint(config.mode), ...options.httpHooks }, metrics, proxies)) });
+  scope.register(Tokens.Http, {
+    useFactory: instanceCachingFactory(() =>
+      createHttpClient(
+        config.fetch,
+        logger.child({ component: 'http' }),
+        { refusalHint: privateNetworkHint(config.mode), ...options.httpHooks },
+        metrics,
+        proxies,
+      ),
+    ),
+  });
   scope.register(Tokens.Results, { useFactory: instanceCachingFactory((c) => createResultStore(c.resolve(Tokens.Storage))) });
   let pool: WorkerPool | undefined; // created on first resolve; workers start on first use
   scope.register(CoreTokens.Workers, { useFactory: instanceCachingFactory(() => (pool = createContentPool(config, options.pluginList))) });
@@ -117,24 +129,50 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
     }),
   });
   scope.register(CoreTokens.Pipeline, {
-    useFactory: instanceCachingFactory((c) => new Pipeline(registry, logger.child({ component: 'pipeline' }), c.resolve(CoreTokens.Content), metrics, proxies.poolNames(),
-      new FaviconCheck(c.resolve(Tokens.Http), { budgetMs: config.scrape.faviconBudgetMs }))),
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new Pipeline(
+          registry,
+          logger.child({ component: 'pipeline' }),
+          c.resolve(CoreTokens.Content),
+          metrics,
+          proxies.poolNames(),
+          new FaviconCheck(c.resolve(Tokens.Http), { budgetMs: config.scrape.faviconBudgetMs }),
+        ),
+    ),
   });
   scope.register(WorkspaceStoreToken, { useFactory: instanceCachingFactory((c) => createWorkspaceStore(c.resolve(Tokens.Storage))) });
   registerJobQueue(scope, config, logger);
   // The language model and the engines built on it serve formats, routes and features alike.
-  scope.register(LlmTokens.Service, { useFactory: instanceCachingFactory(() => new LlmService({ registry, settings: config.llm, logger: logger.child({ component: 'llm' }) })) });
-  scope.register(LlmTokens.Extract, { useFactory: instanceCachingFactory((c) => new ExtractService({ scraper: c.resolve(CoreTokens.Scraper), llm: c.resolve(LlmTokens.Service) })) });
-  scope.register(LlmTokens.Summarize, { useFactory: instanceCachingFactory((c) => new SummarizeService({ scraper: c.resolve(CoreTokens.Scraper), llm: c.resolve(LlmTokens.Service) })) });
+  scope.register(LlmTokens.Service, {
+    useFactory: instanceCachingFactory(
+      () => new LlmService({ registry, settings: config.llm, logger: logger.child({ component: 'llm' }) }),
+    ),
+  });
+  scope.register(LlmTokens.Extract, {
+    useFactory: instanceCachingFactory(
+      (c) => new ExtractService({ scraper: c.resolve(CoreTokens.Scraper), llm: c.resolve(LlmTokens.Service) }),
+    ),
+  });
+  scope.register(LlmTokens.Summarize, {
+    useFactory: instanceCachingFactory(
+      (c) => new SummarizeService({ scraper: c.resolve(CoreTokens.Scraper), llm: c.resolve(LlmTokens.Service) }),
+    ),
+  });
   for (const [token, instance] of options.instances ?? []) scope.registerInstance(token, instance);
   const contexts = features.map((feature) => featureContext(scope, feature, config, logger));
   features.forEach((feature, i) => {
     const ctx = contexts[i]!;
     scope.registerInstance(feature.settingsToken, ctx.settings);
-    for (const entry of feature.services ?? []) scope.register(entry.token, { useFactory: instanceCachingFactory(() => entry.create(ctx)) });
+    for (const entry of feature.services ?? [])
+      scope.register(entry.token, { useFactory: instanceCachingFactory(() => entry.create(ctx)) });
   });
   let browser: BrowserPool | undefined; // created on first resolve; launches Chromium on first use
-  scope.register(Tokens.Browser, { useFactory: instanceCachingFactory(() => (browser = createBrowserPool(config, logger.child({ component: 'browser' }), { proxies }, metrics))) });
+  scope.register(Tokens.Browser, {
+    useFactory: instanceCachingFactory(
+      () => (browser = createBrowserPool(config, logger.child({ component: 'browser' }), { proxies }, metrics)),
+    ),
+  });
   scope.register(Tokens.Actions, { useFactory: instanceCachingFactory(() => createActionCatalog(registry)) });
   scope.register(CoreTokens.Scraper, {
     useFactory: instanceCachingFactory((c) => {
@@ -195,7 +233,12 @@ export async function createTrawl(options: CreateTrawlOptions): Promise<Trawl> {
   };
 }
 
-function featureContext(scope: DependencyContainer, feature: AnyFeature, config: Readonly<TrawlConfig>, logger: Logger): FeatureContext<unknown> {
+function featureContext(
+  scope: DependencyContainer,
+  feature: AnyFeature,
+  config: Readonly<TrawlConfig>,
+  logger: Logger,
+): FeatureContext<unknown> {
   if (feature.config && config[feature.name] === undefined) {
     throw new Error(`Feature "${feature.name}" has no [${feature.name}] section: load the config with the same feature list`);
   }

@@ -40,7 +40,19 @@ export function createContentPool(config: Readonly<TrawlConfig>, plugins?: Plugi
   const init = plugins ? { ref: BOOT_TASK, input: { plugins, config } } : undefined;
   // A hostile page grows by ~750 MB a second: the budget is read every 25 ms (a read costs microseconds).
   const sampleMs = 25;
-  return new WorkerPool({ size, maxQueue, maxHeavy, memoryLimitMb, maxRssMb, collectEveryMs, nice, sampleMs, init, timeoutMs: config.scrape.timeoutMs, reviveError: reviveTrawlError });
+  return new WorkerPool({
+    size,
+    maxQueue,
+    maxHeavy,
+    memoryLimitMb,
+    maxRssMb,
+    collectEveryMs,
+    nice,
+    sampleMs,
+    init,
+    timeoutMs: config.scrape.timeoutMs,
+    reviveError: reviveTrawlError,
+  });
 }
 
 /** Starts every worker and boots its plugins now, not on the first pages (a server at start-up). */
@@ -89,11 +101,20 @@ export class ContentRunner {
    * `here` on this thread when there is no pool. `here` gets the server's registry, the worker's
    * task the one its worker booted (content-task.ts `bootedRegistry`), so both see the same plugins.
    */
-  async task<I, O>(ref: TaskRef<I, O>, input: I, here: (registry: PluginRegistry) => O | Promise<O>, limits: { signal: AbortSignal; deadline: number; heavy?: boolean }): Promise<O> {
+  async task<I, O>(
+    ref: TaskRef<I, O>,
+    input: I,
+    here: (registry: PluginRegistry) => O | Promise<O>,
+    limits: { signal: AbortSignal; deadline: number; heavy?: boolean },
+  ): Promise<O> {
     if (!this.pool || this.pool.pool.size === 0) return here(this.registry);
     const left = limits.deadline - Date.now();
     try {
-      return await this.pool.pool.run(ref, input, { signal: limits.signal, heavy: limits.heavy, timeoutMs: Number.isFinite(left) ? Math.max(0, left) + BACKSTOP_MS : undefined });
+      return await this.pool.pool.run(ref, input, {
+        signal: limits.signal,
+        heavy: limits.heavy,
+        timeoutMs: Number.isFinite(left) ? Math.max(0, left) + BACKSTOP_MS : undefined,
+      });
     } catch (err) {
       throw poolFailure(err, limits.signal);
     }
@@ -133,7 +154,10 @@ export function poolFailure(err: unknown, signal: AbortSignal): unknown {
     case 'aborted':
       return signal.reason instanceof TrawlError ? signal.reason : new TrawlError('timeout', 'Timed out at the deadline');
     case 'memory':
-      return new TrawlError('unprocessable', `The page needs more memory than the server allows (workers.memoryLimitMb, workers.maxRssMb): ${err.message}`);
+      return new TrawlError(
+        'unprocessable',
+        `The page needs more memory than the server allows (workers.memoryLimitMb, workers.maxRssMb): ${err.message}`,
+      );
     case 'crashed':
       return new TrawlError('unprocessable', `Processing the page crashed its worker: ${err.message}`);
     default:

@@ -54,7 +54,12 @@ export interface ContentOptions {
  * Detect, transforms, word count and formats; after detect — unless `refetched` — the other
  * fetchers are asked whether to fetch the page again.
  */
-export async function runContentStages(doc: PageDocument, registry: PluginRegistry, logger: Logger, options: ContentOptions = {}): Promise<ContentOutcome> {
+export async function runContentStages(
+  doc: PageDocument,
+  registry: PluginRegistry,
+  logger: Logger,
+  options: ContentOptions = {},
+): Promise<ContentOutcome> {
   const checkpoint = options.checkpoint ?? (() => {});
   await stage(doc, 'detect', () => detect(doc, registry));
   checkpoint();

@@ -104,13 +104,18 @@ export async function boot(input: BootInput): Promise<void> {
   if (!Array.isArray(list)) throw new Error(`${input.plugins.module} exports no plugin list "${input.plugins.name}"`);
   const registry = new PluginRegistry(list as AnyPlugin[], input.config);
   const logger = createLogger(input.config.log.level, undefined, input.config.log.format).child({ component: 'content-worker' });
-  await registry.setup((plugin) => ({
-    logger: logger.child({ plugin: plugin.id }),
-    config: input.config,
-    resolve: () => {
-      throw new Error(`${plugin.id} asked for a service in a content worker, where there are none (document, transform and format plugins must work without)`);
-    },
-  }), CONTENT_KINDS);
+  await registry.setup(
+    (plugin) => ({
+      logger: logger.child({ plugin: plugin.id }),
+      config: input.config,
+      resolve: () => {
+        throw new Error(
+          `${plugin.id} asked for a service in a content worker, where there are none (document, transform and format plugins must work without)`,
+        );
+      },
+    }),
+    CONTENT_KINDS,
+  );
   booted = { registry, logger };
 }
 

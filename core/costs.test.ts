@@ -18,11 +18,15 @@ const widgets = defineFeature({
   costs: { widgetPage: { credits: 3, description: 'Per widget page.' }, widgetAudit: { credits: 'plan', description: 'Per audit.' } },
 });
 
-const widgetFormat = (credits: number) => definePlugin({
-  kind: 'format', name: 'widget', description: 'A widget.', provides: ['format:widget'],
-  cost: { unit: 'widgetPage', credits, description: 'A scrape asking for the widget format.' },
-  setup: () => ({ render: () => '' }),
-});
+const widgetFormat = (credits: number) =>
+  definePlugin({
+    kind: 'format',
+    name: 'widget',
+    description: 'A widget.',
+    provides: ['format:widget'],
+    cost: { unit: 'widgetPage', credits, description: 'A scrape asking for the widget format.' },
+    setup: () => ({ render: () => '' }),
+  });
 
 const load = (options: Partial<Parameters<typeof loadConfig>[0]> = {}) =>
   loadConfig({ plugins: [], features: [widgets], env: {}, defaultFile: null, ...options });
@@ -41,13 +45,17 @@ describe('declared cost units', () => {
     expect(load({ env: { TRAWL_CREDITS_WIDGET_PAGE: '4' } }).credits.widgetPage).toBe(4);
     expect(priceOf({ widgetPage: 1 }, 'growth', load({ overrides: { credits: { widgetPage: 'plan' } } }))).toBe(3);
     expect(() => load({ overrides: { credits: { widgetPage: -1 } } })).toThrow('Invalid configuration at credits.widgetPage: Too small');
-    expect(() => load({ features: [], overrides: { credits: { widgetPage: 1 } } })).toThrow('Invalid configuration at credits: Unrecognized key: "widgetPage"');
+    expect(() => load({ features: [], overrides: { credits: { widgetPage: 1 } } })).toThrow(
+      'Invalid configuration at credits: Unrecognized key: "widgetPage"',
+    );
   });
 
   test('a format may declare the unit a feature declares, at the same price only', () => {
     expect(load({ plugins: [widgetFormat(3)] }).credits.widgetPage).toBe(3);
     expect(load({ plugins: [widgetFormat(3)], features: [] }).credits).toEqual({ scrape: 1, widgetPage: 3 });
-    expect(() => load({ plugins: [widgetFormat(4)] })).toThrow('Plugin format.widget: cost unit "widgetPage" costs 4, but Feature "widgets" declares it at 3');
+    expect(() => load({ plugins: [widgetFormat(4)] })).toThrow(
+      'Plugin format.widget: cost unit "widgetPage" costs 4, but Feature "widgets" declares it at 3',
+    );
   });
 
   test("a scrape asking for a format is charged the format's unit", () => {
@@ -61,8 +69,23 @@ describe('declared cost units', () => {
 
   test('the built-in declarations make the table config/default.toml documents', () => {
     const table = {
-      scrape: 1, query: 2, crawlPage: 1, batchItem: 1, map: 1, search: 1, searchResult: 1, extract: 5, summarize: 2, endpoints: 1,
-      lead: 2, leadBatchItem: 2, diff: 1, brand: 2, watchCheck: 1, socialCheck: 'plan' as const, audiencePage: 'plan' as const,
+      scrape: 1,
+      query: 2,
+      crawlPage: 1,
+      batchItem: 1,
+      map: 1,
+      search: 1,
+      searchResult: 1,
+      extract: 5,
+      summarize: 2,
+      endpoints: 1,
+      lead: 2,
+      leadBatchItem: 2,
+      diff: 1,
+      brand: 2,
+      watchCheck: 1,
+      socialCheck: 'plan' as const,
+      audiencePage: 'plan' as const,
     };
     expect(loadConfig({ plugins: builtinPlugins, features: builtinFeatures, env: {}, defaultFile: null }).credits).toEqual(table);
     expect(loadConfig({ plugins: builtinPlugins, features: builtinFeatures, env: {} }).credits).toEqual(table);

@@ -24,14 +24,20 @@ export const CORE_COSTS: CostDeclarations = {
   scrape: { credits: 1, description: 'POST /v1/scrape, per call (a cached answer too).' },
 };
 
-const price = (unit: DeclaredUnit) => z.union([z.number().int().min(0), z.literal('plan')]).default(unit.credits).describe(unit.description);
+const price = (unit: DeclaredUnit) =>
+  z
+    .union([z.number().int().min(0), z.literal('plan')])
+    .default(unit.credits)
+    .describe(unit.description);
 
 /**
  * The strict `[credits]` section of the declared units: unknown keys are refused. Two declarations
  * of one unit (the extract feature and the extract format charge the same `extract`) must agree on
  * its price; the first one's description stands.
  */
-export function creditsSchema(declarers: ReadonlyArray<{ owner: string; costs?: CostDeclarations }>): z.ZodType<Readonly<Record<string, Price>>> {
+export function creditsSchema(
+  declarers: ReadonlyArray<{ owner: string; costs?: CostDeclarations }>,
+): z.ZodType<Readonly<Record<string, Price>>> {
   const units = new Map<string, { owner: string; unit: DeclaredUnit }>();
   for (const { owner, costs } of declarers) {
     for (const [name, unit] of Object.entries(costs ?? {})) {

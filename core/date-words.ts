@@ -5,10 +5,45 @@
  * the HTML document plugin (a dateline for the metadata) and main content (a dateline to leave out).
  */
 
-const MONTH = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$/;
+const MONTH =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$/;
 const WEEKDAY = /^(?:mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|d|t)?$/;
 /** Words a dateline carries beside the date itself. */
-const FILLER = new Set(['at', 'on', 'of', 'the', 'am', 'pm', 'a.m', 'p.m', 'gmt', 'utc', 'est', 'edt', 'cst', 'cdt', 'mst', 'mdt', 'pst', 'pdt', 'bst', 'cet', 'cest', 'ist', 'et', 'pt', 'published', 'posted', 'date', 'dated', 'updated', 'last', 'modified', 'first', 'on:']);
+const FILLER = new Set([
+  'at',
+  'on',
+  'of',
+  'the',
+  'am',
+  'pm',
+  'a.m',
+  'p.m',
+  'gmt',
+  'utc',
+  'est',
+  'edt',
+  'cst',
+  'cdt',
+  'mst',
+  'mdt',
+  'pst',
+  'pdt',
+  'bst',
+  'cet',
+  'cest',
+  'ist',
+  'et',
+  'pt',
+  'published',
+  'posted',
+  'date',
+  'dated',
+  'updated',
+  'last',
+  'modified',
+  'first',
+  'on:',
+]);
 /** A number, an ordinal day, a clock time (9:15, 9:15am). */
 const NUMERIC = /^(?:\d{1,4}(?:st|nd|rd|th)?|\d{1,2}:\d{2}(?::\d{2})?(?:[ap]\.?m\.?)?)$/;
 /** A numeric date with a four-digit year (2012-11-08, 09/18/2012, 11.05.2012). */

@@ -20,7 +20,10 @@ function privateSymbols(): { NEXT: symbol; PREV: symbol; END: symbol; VALUE: sym
   }
   const pick = (name: string) => {
     const s = found.get(name);
-    if (!s) throw new Error(`core/dom-links: linkedom no longer has its '${name}' node link; update core/dom-links.ts and core/dom-tree.ts for this linkedom version`);
+    if (!s)
+      throw new Error(
+        `core/dom-links: linkedom no longer has its '${name}' node link; update core/dom-links.ts and core/dom-tree.ts for this linkedom version`,
+      );
     return s;
   };
   return { NEXT: pick('next'), PREV: pick('prev'), END: pick('end'), VALUE: pick('value') };

@@ -137,7 +137,12 @@ function insertTextBefore(parent: Parent, text: string, before: Linked): void {
   else link(parent, owner!.createTextNode(text) as unknown as Linked, before);
 }
 
-function setDocumentType(doc: Parent & { createDocumentType(name: string, publicId: string, systemId: string): Linked }, name: string, publicId: string, systemId: string): void {
+function setDocumentType(
+  doc: Parent & { createDocumentType(name: string, publicId: string, systemId: string): Linked },
+  name: string,
+  publicId: string,
+  systemId: string,
+): void {
   const existing = childNodes(doc).find((n) => n.nodeType === DOCTYPE) as Record<string, string> | undefined;
   if (existing) Object.assign(existing, { name, publicId, systemId });
   else link(doc, doc.createDocumentType(name, publicId, systemId), doc[END]);
@@ -215,7 +220,11 @@ export interface Built<T> {
  * Runs one parse with `doc` owning the new nodes (null: the document the parse creates). On
  * reaching the element budget the parse stops: the nodes built so far are already in their tree.
  */
-function run(doc: Document | null, options: TreeOptions, parseWith: (opts: ParserOptions<AdapterMap>) => void): { owner: Document; complete: boolean } {
+function run(
+  doc: Document | null,
+  options: TreeOptions,
+  parseWith: (opts: ParserOptions<AdapterMap>) => void,
+): { owner: Document; complete: boolean } {
   owner = doc;
   ownTree = doc === null;
   budget = options.maxElements ?? Infinity;

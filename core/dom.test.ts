@@ -19,7 +19,9 @@ describe('parseHtmlDocument', () => {
   });
 
   test('svg keeps its case and namespace; template content stays out of queries', () => {
-    const dom = parseHtmlDocument('<svg viewBox="0 0 1 1"><foreignObject><p>in svg</p></foreignObject></svg><template><p>later</p></template><math><mi>x</mi></math>');
+    const dom = parseHtmlDocument(
+      '<svg viewBox="0 0 1 1"><foreignObject><p>in svg</p></foreignObject></svg><template><p>later</p></template><math><mi>x</mi></math>',
+    );
     const fo = dom.querySelector('svg')!.firstElementChild!;
     expect(fo.localName).toBe('foreignObject');
     expect(fo.namespaceURI).toBe('http://www.w3.org/2000/svg');
@@ -78,11 +80,57 @@ describe('the tokenizer patch (patches/parse5@8.1.1.patch)', () => {
   const both = (html: string) => [serialize(parse(html)), serialize(parse(html, { onParseError: () => {} }))];
 
   test('the same tree as the character-by-character loop on inputs that stress its stops', () => {
-    const pieces = ['<p>', '</p>', 'plain text', ' ', '\t', '\n', '\r\n', '\r', '\u0000', '&amp;', '&ampx', '&#x26;', '<b class="a b">', '</b>', "<i title='x&quot;y'>", '<!-- c - d -->', '<!--->', '<script>if (a < b) x = "</scr" + "ipt>";</script>', '<style>p{}</style>', '<textarea>a &lt; b</textarea>', '<title>T&amp;</title>', '<xmp><b></xmp>', '😀', '\ud800', 'é', '<table>x<tr><td>y', '<svg><title>s</title></svg>', '<pre>\nline</pre>', '<a href="?a=1&b=2">',
+    const pieces = [
+      '<p>',
+      '</p>',
+      'plain text',
+      ' ',
+      '\t',
+      '\n',
+      '\r\n',
+      '\r',
+      '\u0000',
+      '&amp;',
+      '&ampx',
+      '&#x26;',
+      '<b class="a b">',
+      '</b>',
+      "<i title='x&quot;y'>",
+      '<!-- c - d -->',
+      '<!--->',
+      '<script>if (a < b) x = "</scr" + "ipt>";</script>',
+      '<style>p{}</style>',
+      '<textarea>a &lt; b</textarea>',
+      '<title>T&amp;</title>',
+      '<xmp><b></xmp>',
+      '😀',
+      '\ud800',
+      'é',
+      '<table>x<tr><td>y',
+      '<svg><title>s</title></svg>',
+      '<pre>\nline</pre>',
+      '<a href="?a=1&b=2">',
       // where whitespace and other text join one token (body, cell, caption, template, select) and where not
-      'two words', ' \n x', '<select><option>a b', '<table><caption>c d', '<template>t u', '<frameset>', '<listing>\n  x', '<textarea>\nz', '<math>m n', '&lt; &gt;', '<table> \t y',
+      'two words',
+      ' \n x',
+      '<select><option>a b',
+      '<table><caption>c d',
+      '<template>t u',
+      '<frameset>',
+      '<listing>\n  x',
+      '<textarea>\nz',
+      '<math>m n',
+      '&lt; &gt;',
+      '<table> \t y',
       // tag and attribute names: upper case lowered, names ended by = / > quotes and whitespace
-      '<DIV CLASS=X data-Yz="w">', '<P\tID=a\nLang=EN>', '<img src=x/>', '<Svg viewBox="0 0 1 1"><foreignObject>', '<x-Élan ÅB=1>', '<a b<c="d">', "<q e'f=g>"];
+      '<DIV CLASS=X data-Yz="w">',
+      '<P\tID=a\nLang=EN>',
+      '<img src=x/>',
+      '<Svg viewBox="0 0 1 1"><foreignObject>',
+      '<x-Élan ÅB=1>',
+      '<a b<c="d">',
+      "<q e'f=g>",
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let i = 0; i < 1000; i++) {

@@ -58,9 +58,45 @@ export function parseHtmlChildren(context: DomElement, html: string, options: Pa
 }
 
 const BLOCK_TAGS = new Set([
-  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DETAILS', 'DIALOG', 'DIV', 'DL', 'DT', 'FIELDSET',
-  'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN',
-  'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TR', 'UL', 'CAPTION', 'TBODY', 'THEAD', 'TFOOT',
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BR',
+  'DD',
+  'DETAILS',
+  'DIALOG',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'TR',
+  'UL',
+  'CAPTION',
+  'TBODY',
+  'THEAD',
+  'TFOOT',
 ]);
 const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'HEAD', 'IFRAME', 'OBJECT', 'CANVAS', 'NOFRAMES', 'NOEMBED']);
 
@@ -93,8 +129,14 @@ function blocksOf(root: Node, collapse: boolean): string[] {
   const stack: Array<Node | 'end-block'> = [root];
   while (stack.length) {
     const node = stack.pop()!;
-    if (node === 'end-block') { flush(); continue; }
-    if (node.nodeType === 3) { line += node.nodeValue ?? ''; continue; }
+    if (node === 'end-block') {
+      flush();
+      continue;
+    }
+    if (node.nodeType === 3) {
+      line += node.nodeValue ?? '';
+      continue;
+    }
     if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) continue;
     const tag = node.nodeType === 1 ? tagOf(node as Element) : '';
     if (SKIP_TAGS.has(tag)) continue;
@@ -105,8 +147,10 @@ function blocksOf(root: Node, collapse: boolean): string[] {
       continue;
     }
     const block = BLOCK_TAGS.has(tag);
-    if (block) { flush(); stack.push('end-block'); }
-    else if (tag === 'TD' || tag === 'TH') line += ' ';
+    if (block) {
+      flush();
+      stack.push('end-block');
+    } else if (tag === 'TD' || tag === 'TH') line += ' ';
     const children = node.childNodes;
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
@@ -125,7 +169,11 @@ export const TEXT = 3;
 export function baseHref(dom: Document | null | undefined): string | null {
   const top = dom?.documentElement as (Element & Record<symbol, any>) | null | undefined;
   if (!top) return null;
-  for (let node = top, stop = top[END]; node && node !== stop; node = node.nodeType === ELEMENT && node.localName === 'template' ? node[END] : node[NEXT]) {
+  for (
+    let node = top, stop = top[END];
+    node && node !== stop;
+    node = node.nodeType === ELEMENT && node.localName === 'template' ? node[END] : node[NEXT]
+  ) {
     if (node.nodeType === ELEMENT && node.localName === 'base' && attr(node, 'href') !== null) return attr(node, 'href');
   }
   return null;

@@ -65,7 +65,18 @@ export class TrawlError extends Error {
   /** Machine-readable particulars (the validation issues of a 400), for wire formats that show them. */
   details?: unknown;
 
-  constructor(code: ErrorCode, message: string, options: { stage?: string; pluginId?: string; cause?: unknown; retryAfterSeconds?: number; headers?: Record<string, string>; details?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: {
+      stage?: string;
+      pluginId?: string;
+      cause?: unknown;
+      retryAfterSeconds?: number;
+      headers?: Record<string, string>;
+      details?: unknown;
+    } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TrawlError';
     this.code = code;
@@ -81,8 +92,7 @@ export class TrawlError extends Error {
 export const badRequest = (message: string) => new TrawlError('bad_request', message);
 
 /** The spec's wording for anything that stops us from getting the page: `Failed to fetch URL: <reason>`. */
-export const fetchFailed = (reason: string, cause?: unknown) =>
-  new TrawlError('fetch_failed', `Failed to fetch URL: ${reason}`, { cause });
+export const fetchFailed = (reason: string, cause?: unknown) => new TrawlError('fetch_failed', `Failed to fetch URL: ${reason}`, { cause });
 
 /** What a blocked page's error carries besides its message. */
 export interface BlockedDetails {
@@ -105,9 +115,7 @@ export const configInvalid = (message: string) => new TrawlError('config_invalid
 /** Wraps anything thrown inside a stage so the caller learns which stage and plugin failed. */
 export function asTrawlError(err: unknown, stage?: string, pluginId?: string): TrawlError {
   const wrapped =
-    err instanceof TrawlError
-      ? err
-      : new TrawlError('internal', err instanceof Error ? err.message : String(err), { cause: err });
+    err instanceof TrawlError ? err : new TrawlError('internal', err instanceof Error ? err.message : String(err), { cause: err });
   wrapped.stage ??= stage;
   wrapped.pluginId ??= pluginId;
   return wrapped;

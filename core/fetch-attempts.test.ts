@@ -31,32 +31,67 @@ const challenge = '<html><head><title>Just a moment...</title></head><body>check
 const realPage = '<html><head><title>Real</title></head><body><p>the article</p></body></html>';
 
 function plugins(site: Site): AnyPlugin[] {
-  const fetcher = (name: string, renders: boolean) => definePlugin({
-    kind: 'fetcher', name, description: '',
-    setup: () => ({
-      renders,
-      matches: (job) => name === 'plain' || job.request.render === true,
-      fetch: async (doc) => {
-        const choice = fetchProxy(doc) ?? 'default';
-        const route = choice === 'auto' ? 'default' : choice; // auto's first route is the default one
-        const attempt = `${name}@${route}`;
-        site.attempts.push(attempt);
-        if (site.refused.has(route)) throw new TrawlError('fetch_failed', 'Failed to fetch URL: connection refused');
-        const html = site.open.has(attempt) ? realPage : challenge;
-        const limited = html !== realPage && site.retryAfter !== undefined;
-        doc.response = { status: html === realPage ? 200 : limited ? 429 : 403, headers: limited ? { 'retry-after': String(site.retryAfter) } : {}, body: new TextEncoder().encode(html), finalUrl: doc.job.url, mediaType: 'text/html', text: html };
-      },
-    }),
-  });
+  const fetcher = (name: string, renders: boolean) =>
+    definePlugin({
+      kind: 'fetcher',
+      name,
+      description: '',
+      setup: () => ({
+        renders,
+        matches: (job) => name === 'plain' || job.request.render === true,
+        fetch: async (doc) => {
+          const choice = fetchProxy(doc) ?? 'default';
+          const route = choice === 'auto' ? 'default' : choice; // auto's first route is the default one
+          const attempt = `${name}@${route}`;
+          site.attempts.push(attempt);
+          if (site.refused.has(route)) throw new TrawlError('fetch_failed', 'Failed to fetch URL: connection refused');
+          const html = site.open.has(attempt) ? realPage : challenge;
+          const limited = html !== realPage && site.retryAfter !== undefined;
+          doc.response = {
+            status: html === realPage ? 200 : limited ? 429 : 403,
+            headers: limited ? { 'retry-after': String(site.retryAfter) } : {},
+            body: new TextEncoder().encode(html),
+            finalUrl: doc.job.url,
+            mediaType: 'text/html',
+            text: html,
+          };
+        },
+      }),
+    });
   return [
     fetcher('browserish', true),
     fetcher('plain', false),
-    definePlugin({ kind: 'document', name: 'htmlish', description: '', setup: () => ({ detect: () => true, parse: (doc) => doc.setContentHtml(doc.response!.text!) }) }),
-    definePlugin({ kind: 'format', name: 'echo', provides: ['format:echo'], description: '', setup: () => ({ render: (doc) => doc.root!.textContent }) }),
-    definePlugin({ kind: 'sink', name: 'count', description: '', setup: () => ({ write: () => { site.sunk++; } }) }),
     definePlugin({
-      kind: 'blocker', name: 'moment', description: '',
-      setup: () => ({ recognise: (page) => (page.title === 'Just a moment...' ? { vendor: 'examplecdn', kind: 'challenge' as const, evidence: 'title' } : null) }),
+      kind: 'document',
+      name: 'htmlish',
+      description: '',
+      setup: () => ({ detect: () => true, parse: (doc) => doc.setContentHtml(doc.response!.text!) }),
+    }),
+    definePlugin({
+      kind: 'format',
+      name: 'echo',
+      provides: ['format:echo'],
+      description: '',
+      setup: () => ({ render: (doc) => doc.root!.textContent }),
+    }),
+    definePlugin({
+      kind: 'sink',
+      name: 'count',
+      description: '',
+      setup: () => ({
+        write: () => {
+          site.sunk++;
+        },
+      }),
+    }),
+    definePlugin({
+      kind: 'blocker',
+      name: 'moment',
+      description: '',
+      setup: () => ({
+        recognise: (page) =>
+          page.title === 'Just a moment...' ? { vendor: 'examplecdn', kind: 'challenge' as const, evidence: 'title' } : null,
+      }),
     }),
   ] as unknown as AnyPlugin[];
 }
@@ -66,15 +101,25 @@ async function setup(site: Partial<Site> = {}, pools: string[] = ['office', 'res
   const list = plugins(state);
   const config = loadConfig({ plugins: list, defaultFile: null, env: {} });
   const registry = new PluginRegistry(list, config);
-  await registry.setup(() => ({ logger: pino({ level: 'silent' }), config, resolve: () => { throw new Error('no services'); } }));
+  await registry.setup(() => ({
+    logger: pino({ level: 'silent' }),
+    config,
+    resolve: () => {
+      throw new Error('no services');
+    },
+  }));
   const metrics = new Metrics();
   const pipeline = new Pipeline(registry, pino({ level: 'silent' }), undefined, metrics, pools);
-  const run = (request: Record<string, unknown> = {}) => pipeline.run(testJob({ url: 'https://example.com/', formats: ['echo'], ...request }));
+  const run = (request: Record<string, unknown> = {}) =>
+    pipeline.run(testJob({ url: 'https://example.com/', formats: ['echo'], ...request }));
   return { state, run, metrics };
 }
 
 async function blocked(promise: Promise<unknown>): Promise<TrawlError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TrawlError);
   return err as TrawlError;
 }
@@ -90,10 +135,12 @@ describe('blocked pages', () => {
     expect([err.stage, err.pluginId]).toEqual(['fetch', 'fetcher.plain']);
     expect(state.attempts).toEqual(['plain@default']); // no escalation without "auto"
     expect(state.sunk).toBe(0);
-    expect(await metrics.registry.getSingleMetricAsString('trawl_blocked_pages_total')).toContain('trawl_blocked_pages_total{vendor="examplecdn"} 1');
+    expect(await metrics.registry.getSingleMetricAsString('trawl_blocked_pages_total')).toContain(
+      'trawl_blocked_pages_total{vendor="examplecdn"} 1',
+    );
   });
 
-  test('a rate-limit block carries its Retry-After, for the answer\'s header and for crawls to wait', async () => {
+  test("a rate-limit block carries its Retry-After, for the answer's header and for crawls to wait", async () => {
     const { run } = await setup({ retryAfter: 30 });
     const err = await blocked(run());
     expect(err.details).toEqual({ vendor: 'examplecdn', kind: 'challenge', statusCode: 429, retryAfterSeconds: 30 });
@@ -115,7 +162,9 @@ describe('proxy: "auto"', () => {
     const { result, doc } = await run({ proxy: 'auto' });
     expect(state.attempts).toEqual(['plain@default', 'browserish@default']);
     expect(result.formats.echo).toContain('the article');
-    expect(result.warnings.map((w) => w.message)).toEqual(['Blocked by examplecdn (challenge) through the default route; tried the next route']);
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      'Blocked by examplecdn (challenge) through the default route; tried the next route',
+    ]);
     expect(doc.metadata.statusCode).toBeUndefined(); // the fake fetchers set none: nothing leaks from the blocked attempt
   });
 
@@ -124,7 +173,9 @@ describe('proxy: "auto"', () => {
     const { result } = await run({ proxy: 'auto' });
     expect(state.attempts).toEqual(['plain@default', 'browserish@default', 'browserish@office', 'browserish@residential']);
     expect(result.warnings).toHaveLength(3);
-    expect(result.warnings[2]!.message).toBe('Blocked by examplecdn (challenge) through proxy pool "office" in the browser; tried the next route');
+    expect(result.warnings[2]!.message).toBe(
+      'Blocked by examplecdn (challenge) through proxy pool "office" in the browser; tried the next route',
+    );
   });
 
   test('without rendering (render: false) the pools are tried with the plain fetcher', async () => {
@@ -150,7 +201,9 @@ describe('proxy: "auto"', () => {
     const { state, run } = await setup({ refused: new Set(['default']), open: new Set(['browserish@office']) });
     const { result } = await run({ proxy: 'auto' });
     expect(state.attempts).toEqual(['plain@default', 'browserish@office']);
-    expect(result.warnings.map((w) => w.message)).toEqual(['Fetching through the default route failed (Failed to fetch URL: connection refused); tried the next route']);
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      'Fetching through the default route failed (Failed to fetch URL: connection refused); tried the next route',
+    ]);
   });
 
   test('with no pools and a refused connection, the failure is the answer', async () => {

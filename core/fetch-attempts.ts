@@ -82,7 +82,10 @@ export async function fetchWithAttempts(job: Job, attempts: readonly Attempt[], 
         throw blocked;
       }
       failedRoute = route;
-      notes.push({ plugin: attempt.fetcher.id, message: `Fetching through ${attempt.label} failed (${asTrawlError(err).message}); tried the next route` });
+      notes.push({
+        plugin: attempt.fetcher.id,
+        message: `Fetching through ${attempt.label} failed (${asTrawlError(err).message}); tried the next route`,
+      });
       continue;
     }
     const verdict = recogniseBlock(deps.blockers, doc.response, deps.metrics);
@@ -94,7 +97,10 @@ export async function fetchWithAttempts(job: Job, attempts: readonly Attempt[], 
     spentMs += doc.timings.fetch ?? 0;
     const status = doc.response?.status ?? 0;
     tried.push(`${attempt.label}: blocked by ${verdict.vendor} (${verdict.kind}, HTTP ${status})`);
-    notes.push({ plugin: attempt.fetcher.id, message: `Blocked by ${verdict.vendor} (${verdict.kind}) through ${attempt.label}; tried the next route` });
+    notes.push({
+      plugin: attempt.fetcher.id,
+      message: `Blocked by ${verdict.vendor} (${verdict.kind}) through ${attempt.label}; tried the next route`,
+    });
     blocked = blockedError(verdict, doc.response, tried.length > 1 ? tried : undefined);
     blocked.pluginId = attempt.fetcher.id;
   }

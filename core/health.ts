@@ -59,7 +59,10 @@ export interface HealthSources {
 }
 
 const within = <T>(work: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref?.())]);
+  Promise.race([
+    work,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref?.()),
+  ]);
 
 async function queueHealth(sources: HealthSources): Promise<QueueHealth> {
   const workersHere = sources.config.role !== 'api';
@@ -70,18 +73,40 @@ async function queueHealth(sources: HealthSources): Promise<QueueHealth> {
     const due = sum((kind) => kind.due);
     const stalled = lag > sources.config.health.queueLagSeconds || (due > 0 && stats.workersAlive === 0);
     return {
-      status: stalled ? 'stalled' : 'ok', depth: sum((kind) => kind.queued), due, running: sum((kind) => kind.running),
-      oldestDueLagSeconds: Math.round(lag * 10) / 10, workersAlive: stats.workersAlive, workersHere, kinds: stats.kinds,
+      status: stalled ? 'stalled' : 'ok',
+      depth: sum((kind) => kind.queued),
+      due,
+      running: sum((kind) => kind.running),
+      oldestDueLagSeconds: Math.round(lag * 10) / 10,
+      workersAlive: stats.workersAlive,
+      workersHere,
+      kinds: stats.kinds,
     };
   } catch (err) {
-    return { status: 'unknown', depth: 0, due: 0, running: 0, oldestDueLagSeconds: 0, workersAlive: 0, workersHere, kinds: [], error: (err as Error).message };
+    return {
+      status: 'unknown',
+      depth: 0,
+      due: 0,
+      running: 0,
+      oldestDueLagSeconds: 0,
+      workersAlive: 0,
+      workersHere,
+      kinds: [],
+      error: (err as Error).message,
+    };
   }
 }
 
 function browserHealth(sources: HealthSources): BrowserHealth {
   const reason = sources.browser.unavailableReason();
   const stats = sources.browser.stats();
-  return { enabled: sources.browserEnabled, available: reason === null, ...(reason ? { reason } : {}), launched: stats.pid !== null, stats };
+  return {
+    enabled: sources.browserEnabled,
+    available: reason === null,
+    ...(reason ? { reason } : {}),
+    launched: stats.pid !== null,
+    stats,
+  };
 }
 
 /** Readings of the core parts and the verdict; `extraReasons` are the providers' (features report them). */
@@ -95,11 +120,20 @@ export async function checkHealth(sources: HealthSources, extraReasons: readonly
   if (!databaseOk) reasons.push('database unreachable');
   if (browser.enabled && !browser.available) reasons.push(`browser unavailable: ${browser.reason}`);
   if (queue.status === 'stalled') {
-    reasons.push(queue.due > 0 && queue.workersAlive === 0
-      ? `job queue stalled: ${queue.due} due job(s) and no worker process alive`
-      : `job queue stalled: the oldest due job has waited ${queue.oldestDueLagSeconds} s (health.queueLagSeconds ${sources.config.health.queueLagSeconds})`);
+    reasons.push(
+      queue.due > 0 && queue.workersAlive === 0
+        ? `job queue stalled: ${queue.due} due job(s) and no worker process alive`
+        : `job queue stalled: the oldest due job has waited ${queue.oldestDueLagSeconds} s (health.queueLagSeconds ${sources.config.health.queueLagSeconds})`,
+    );
   }
   reasons.push(...extraReasons);
   const status: HealthStatus = !databaseOk ? 'down' : reasons.length ? 'degraded' : 'ok';
-  return { status, reasons, database: { dialect: sources.storage.dialect, status: databaseOk ? 'ok' : 'unreachable' }, browser, queue, workers: sources.workers() };
+  return {
+    status,
+    reasons,
+    database: { dialect: sources.storage.dialect, status: databaseOk ? 'ok' : 'unreachable' },
+    browser,
+    queue,
+    workers: sources.workers(),
+  };
 }

@@ -21,11 +21,14 @@ export function decodeEntities(text: string): string {
 }
 
 /** A trimmed, entity-decoded non-empty string, else null. */
-export const ldString = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? decodeEntities(value.trim()) : null);
+export const ldString = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() ? decodeEntities(value.trim()) : null;
 
 /** Parses a block; on failure retries once with raw control characters and trailing commas repaired. */
 export function parseJsonLd(text: string): unknown {
-  const body = text.replace(/^\s*(?:<!--|\/\*\s*<!\[CDATA\[\s*\*\/|\/\/\s*<!\[CDATA\[)/, '').replace(/(?:-->|\/\*\s*\]\]>\s*\*\/|\/\/\s*\]\]>)\s*$/, '');
+  const body = text
+    .replace(/^\s*(?:<!--|\/\*\s*<!\[CDATA\[\s*\*\/|\/\/\s*<!\[CDATA\[)/, '')
+    .replace(/(?:-->|\/\*\s*\]\]>\s*\*\/|\/\/\s*\]\]>)\s*$/, '');
   try {
     return JSON.parse(body);
   } catch {
@@ -58,20 +61,23 @@ export function jsonLdNodesOf(scripts: Iterable<Element>): JsonLdNode[] {
 
 /** `schema:NewsArticle` and `https://schema.org/NewsArticle` are both `NewsArticle`. */
 export function typesOf(node: JsonLdNode): string[] {
-  return asArray(node['@type']).filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^.*[/:#]/, ''));
+  return asArray(node['@type'])
+    .filter((t): t is string => typeof t === 'string')
+    .map((t) => t.replace(/^.*[/:#]/, ''));
 }
 
 /** Resolves `{"@id": …}` references to the node with that id (its own keys win). */
 export function dereferencer(nodes: readonly JsonLdNode[]): (value: unknown) => unknown {
   const byId = new Map(nodes.filter((n) => typeof n['@id'] === 'string').map((n) => [n['@id'] as string, n]));
-  return (value) => (isNode(value) && typeof value['@id'] === 'string' && byId.has(value['@id']) ? { ...byId.get(value['@id']), ...value } : value);
+  return (value) =>
+    isNode(value) && typeof value['@id'] === 'string' && byId.has(value['@id']) ? { ...byId.get(value['@id']), ...value } : value;
 }
 
 /** An image is a URL, an ImageObject (`url` or `contentUrl`), a reference to one, or a list of those. */
 export function ldImageUrl(value: unknown, deref: (value: unknown) => unknown): string | null {
   for (const item of asArray(value)) {
     const image = deref(item);
-    const url = typeof image === 'string' ? ldString(image) : isNode(image) ? ldString(image.url) ?? ldString(image.contentUrl) : null;
+    const url = typeof image === 'string' ? ldString(image) : isNode(image) ? (ldString(image.url) ?? ldString(image.contentUrl)) : null;
     if (url) return url;
   }
   return null;

@@ -13,7 +13,18 @@ import pretty from 'pino-pretty';
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /** Keys (API, admin) never reach a log line, even inside a logged object. */
-const REDACT = ['apiKey', 'adminKey', 'key', 'token', '*.token', 'headers.authorization', '*.authorization', '*.apiKey', '*.adminKey', '*.key'];
+const REDACT = [
+  'apiKey',
+  'adminKey',
+  'key',
+  'token',
+  '*.token',
+  'headers.authorization',
+  '*.authorization',
+  '*.apiKey',
+  '*.adminKey',
+  '*.key',
+];
 
 const requestContext = new AsyncLocalStorage<{ requestId: string }>();
 
@@ -46,6 +57,16 @@ export function createLogger(level: string, destination?: DestinationStream, for
     },
   };
   const readable = destination ? format === 'pretty' : prettyLogs(format);
-  if (readable) return pino(options, pretty({ destination: destination ?? 1, sync: true, singleLine: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
+  if (readable)
+    return pino(
+      options,
+      pretty({
+        destination: destination ?? 1,
+        sync: true,
+        singleLine: true,
+        ignore: 'pid,hostname,service',
+        translateTime: 'SYS:HH:MM:ss.l',
+      }),
+    );
   return destination ? pino(options, destination) : pino(options);
 }

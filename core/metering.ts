@@ -124,7 +124,12 @@ export interface Meter {
    */
   admit(request: AdmitRequest): Promise<Admitted>;
   /** Writes an admitted call's usage row with its outcome (resolves once it is in); `refund` credits go back (the call gave nothing). The balance after a refund, else null. */
-  finish(workspace: string, usageId: string, outcome: Omit<RunOutcome, 'endpoint' | 'url' | 'runId' | 'startedAt'>, refund: number): Promise<number | null>;
+  finish(
+    workspace: string,
+    usageId: string,
+    outcome: Omit<RunOutcome, 'endpoint' | 'url' | 'runId' | 'startedAt'>,
+    refund: number,
+  ): Promise<number | null>;
   /** Writes the usage row of a call that started asynchronous work (`runId`), after it returned. */
   record(charge: Charge, outcome: RunOutcome, refund: number): Promise<Recorded>;
   /**
@@ -221,9 +226,12 @@ export function meteredJob(handler: JobHandler, declared: JobMeter, meter: Meter
     };
     const started = performance.now();
     // A row that cannot be closed costs its bookkeeping, never the job's outcome (a retry would run it again).
-    const finish = (status: RunOutcome['status'], error?: string) => declared.ownRun
-      ? meter.finishRun(bill.run, { status, error, durationMs: performance.now() - started }).catch((err) => logger?.error({ err, run: bill.run.runId }, 'could not finish a usage row'))
-      : undefined;
+    const finish = (status: RunOutcome['status'], error?: string) =>
+      declared.ownRun
+        ? meter
+            .finishRun(bill.run, { status, error, durationMs: performance.now() - started })
+            .catch((err) => logger?.error({ err, run: bill.run.runId }, 'could not finish a usage row'))
+        : undefined;
     let outcome: Awaited<ReturnType<JobHandler>>;
     try {
       outcome = await handler(job, signal);
@@ -233,7 +241,10 @@ export function meteredJob(handler: JobHandler, declared: JobMeter, meter: Meter
       throw err;
     }
     if (outcome === SKIPPED) await refund();
-    await finish(outcome === SKIPPED ? 'failed' : 'succeeded', outcome === SKIPPED ? 'Not run: nothing to do, or the check was put off; refunded' : undefined);
+    await finish(
+      outcome === SKIPPED ? 'failed' : 'succeeded',
+      outcome === SKIPPED ? 'Not run: nothing to do, or the check was put off; refunded' : undefined,
+    );
     return outcome;
   };
 }

@@ -8,12 +8,17 @@
 export function itemValue(el: Element): string | null {
   const tag = el.tagName.toLowerCase();
   const attribute =
-    tag === 'meta' ? 'content'
-    : tag === 'time' ? 'datetime'
-    : ['a', 'link', 'area'].includes(tag) ? 'href'
-    : ['img', 'audio', 'video', 'source', 'embed', 'iframe', 'track'].includes(tag) ? 'src'
-    : ['data', 'meter'].includes(tag) ? 'value'
-    : null;
+    tag === 'meta'
+      ? 'content'
+      : tag === 'time'
+        ? 'datetime'
+        : ['a', 'link', 'area'].includes(tag)
+          ? 'href'
+          : ['img', 'audio', 'video', 'source', 'embed', 'iframe', 'track'].includes(tag)
+            ? 'src'
+            : ['data', 'meter'].includes(tag)
+              ? 'value'
+              : null;
   const value = (attribute ? el.getAttribute(attribute) : null) ?? el.textContent;
   return value?.replace(/\s+/g, ' ').trim() || null;
 }

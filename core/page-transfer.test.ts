@@ -36,7 +36,10 @@ test('every field of a page document is carried one way or both, or named as sta
   }
 });
 
-for (const [direction, table] of [['inbound', INBOUND], ['outbound', OUTBOUND]] as const) {
+for (const [direction, table] of [
+  ['inbound', INBOUND],
+  ['outbound', OUTBOUND],
+] as const) {
   test(`what crosses ${direction} arrives equal after a structured clone`, () => {
     const sent = filledDoc();
     const received = freshDoc();

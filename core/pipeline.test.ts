@@ -13,31 +13,132 @@ import { PluginRegistry } from './registry.ts';
 import { testJob } from '../test/helpers/plugin-context.ts';
 import { FETCHER_ID } from './data-bag.ts';
 
-const page = (html: string) => ({ status: 200, headers: {}, body: new TextEncoder().encode(html), finalUrl: 'https://example.com/', mediaType: 'text/html', text: html });
+const page = (html: string) => ({
+  status: 200,
+  headers: {},
+  body: new TextEncoder().encode(html),
+  finalUrl: 'https://example.com/',
+  mediaType: 'text/html',
+  text: html,
+});
 const sinkWrites: unknown[] = [];
 
 function plugins(options: { fetchFails?: boolean; transformFails?: boolean } = {}): AnyPlugin[] {
   return [
-    definePlugin({ kind: 'fetcher', name: 'never', description: '', setup: () => ({ matches: () => false, fetch: async () => { throw new Error('must not run'); } }) }),
     definePlugin({
-      kind: 'fetcher', name: 'fake', description: '',
-      setup: () => ({ matches: () => true, fetch: async (doc) => { if (options.fetchFails) throw new TrawlError('fetch_failed', 'Failed to fetch URL: connection refused'); doc.response = page('<p>Hello <b>there</b> friend</p>'); } }),
+      kind: 'fetcher',
+      name: 'never',
+      description: '',
+      setup: () => ({
+        matches: () => false,
+        fetch: async () => {
+          throw new Error('must not run');
+        },
+      }),
     }),
-    definePlugin({ kind: 'document', name: 'pdfish', description: '', setup: () => ({ detect: () => false, parse: () => { throw new Error('must not run'); } }) }),
-    definePlugin({ kind: 'document', name: 'htmlish', description: '', setup: () => ({ detect: (doc) => doc.response?.mediaType === 'text/html', parse: (doc) => doc.setContentHtml(doc.response!.text!) }) }),
-    definePlugin({ kind: 'transform', name: 'shout', order: 'post', description: '', setup: () => ({ apply: (doc) => { doc.root!.querySelector('p')!.setAttribute('data-order', `${doc.root!.querySelector('p')!.getAttribute('data-order')}-post`); } }) }),
-    definePlugin({ kind: 'transform', name: 'mark', order: 'pre', description: '', setup: () => ({ apply: (doc) => { if (options.transformFails) throw new Error('boom'); doc.root!.querySelector('p')!.setAttribute('data-order', 'pre'); } }) }),
-    definePlugin({ kind: 'format', name: 'echo', provides: ['format:echo'], description: '', setup: () => ({ render: (doc) => doc.root!.innerHTML }) }),
-    definePlugin({ kind: 'format', name: 'broken', provides: ['format:broken'], description: '', setup: () => ({ render: () => { throw new Error('renderer exploded'); } }) }),
-    definePlugin({ kind: 'sink', name: 'memory', description: '', setup: () => ({ write: (_doc, result) => { sinkWrites.push(result); } }) }),
-    definePlugin({ kind: 'sink', name: 'flaky', description: '', setup: () => ({ write: () => { throw new Error('disk full'); } }) }),
+    definePlugin({
+      kind: 'fetcher',
+      name: 'fake',
+      description: '',
+      setup: () => ({
+        matches: () => true,
+        fetch: async (doc) => {
+          if (options.fetchFails) throw new TrawlError('fetch_failed', 'Failed to fetch URL: connection refused');
+          doc.response = page('<p>Hello <b>there</b> friend</p>');
+        },
+      }),
+    }),
+    definePlugin({
+      kind: 'document',
+      name: 'pdfish',
+      description: '',
+      setup: () => ({
+        detect: () => false,
+        parse: () => {
+          throw new Error('must not run');
+        },
+      }),
+    }),
+    definePlugin({
+      kind: 'document',
+      name: 'htmlish',
+      description: '',
+      setup: () => ({ detect: (doc) => doc.response?.mediaType === 'text/html', parse: (doc) => doc.setContentHtml(doc.response!.text!) }),
+    }),
+    definePlugin({
+      kind: 'transform',
+      name: 'shout',
+      order: 'post',
+      description: '',
+      setup: () => ({
+        apply: (doc) => {
+          doc.root!.querySelector('p')!.setAttribute('data-order', `${doc.root!.querySelector('p')!.getAttribute('data-order')}-post`);
+        },
+      }),
+    }),
+    definePlugin({
+      kind: 'transform',
+      name: 'mark',
+      order: 'pre',
+      description: '',
+      setup: () => ({
+        apply: (doc) => {
+          if (options.transformFails) throw new Error('boom');
+          doc.root!.querySelector('p')!.setAttribute('data-order', 'pre');
+        },
+      }),
+    }),
+    definePlugin({
+      kind: 'format',
+      name: 'echo',
+      provides: ['format:echo'],
+      description: '',
+      setup: () => ({ render: (doc) => doc.root!.innerHTML }),
+    }),
+    definePlugin({
+      kind: 'format',
+      name: 'broken',
+      provides: ['format:broken'],
+      description: '',
+      setup: () => ({
+        render: () => {
+          throw new Error('renderer exploded');
+        },
+      }),
+    }),
+    definePlugin({
+      kind: 'sink',
+      name: 'memory',
+      description: '',
+      setup: () => ({
+        write: (_doc, result) => {
+          sinkWrites.push(result);
+        },
+      }),
+    }),
+    definePlugin({
+      kind: 'sink',
+      name: 'flaky',
+      description: '',
+      setup: () => ({
+        write: () => {
+          throw new Error('disk full');
+        },
+      }),
+    }),
   ] as unknown as AnyPlugin[];
 }
 
 async function pipelineWith(list: AnyPlugin[]): Promise<Pipeline> {
   const config = loadConfig({ plugins: list, defaultFile: null, env: {} });
   const registry = new PluginRegistry(list, config);
-  await registry.setup(() => ({ logger: pino({ level: 'silent' }), config, resolve: () => { throw new Error('no services'); } }));
+  await registry.setup(() => ({
+    logger: pino({ level: 'silent' }),
+    config,
+    resolve: () => {
+      throw new Error('no services');
+    },
+  }));
   return new Pipeline(registry, pino({ level: 'silent' }));
 }
 
@@ -53,7 +154,8 @@ describe('pipeline', () => {
     expect(result.warnings.map((m) => `${m.plugin}: ${m.message}`)).toEqual(['format.broken: Format "broken" failed: renderer exploded']);
     expect(result.metadata.wordCount).toBe(3);
     expect(sinkWrites).toEqual([result]); // the flaky sink did not fail the scrape
-    for (const stage of ['fetch', 'detect', 'transform', 'format', 'sink', 'transform.mark']) expect(doc.timings[stage]).toBeGreaterThanOrEqual(0);
+    for (const stage of ['fetch', 'detect', 'transform', 'format', 'sink', 'transform.mark'])
+      expect(doc.timings[stage]).toBeGreaterThanOrEqual(0);
   });
 
   test('a fetch failure keeps its code and names the stage and plugin', async () => {

@@ -35,7 +35,14 @@ export class Pipeline {
 
   /** `proxyPools`: pool names in configuration order, which `proxy: "auto"` escalates through. */
   /** `favicons`: checks a guessed `/favicon.ico`; without it a guess is never answered. */
-  constructor(private readonly registry: PluginRegistry, private readonly logger: Logger, content?: ContentRunner, private readonly metrics?: Metrics, private readonly proxyPools: readonly string[] = [], private readonly favicons?: FaviconCheck) {
+  constructor(
+    private readonly registry: PluginRegistry,
+    private readonly logger: Logger,
+    content?: ContentRunner,
+    private readonly metrics?: Metrics,
+    private readonly proxyPools: readonly string[] = [],
+    private readonly favicons?: FaviconCheck,
+  ) {
     this.content = content ?? new ContentRunner(registry, logger);
     this.pluginIds = new Set(registry.all().map((plugin) => plugin.id));
   }
@@ -69,7 +76,10 @@ export class Pipeline {
       else if (this.pluginIds.has(name)) this.metrics.pluginDuration.observe({ plugin: name }, ms / 1000);
     }
     if (fetcher && doc.timings.fetch !== undefined) this.metrics.pluginDuration.observe({ plugin: fetcher }, doc.timings.fetch / 1000);
-    this.metrics.scrapes.inc({ outcome: failedStage ? 'failed' : 'ok', stage: !failedStage ? 'none' : STAGES.has(failedStage) ? failedStage : 'other' });
+    this.metrics.scrapes.inc({
+      outcome: failedStage ? 'failed' : 'ok',
+      stage: !failedStage ? 'none' : STAGES.has(failedStage) ? failedStage : 'other',
+    });
   }
 
   /** The fetch stage: one attempt, or the escalation of `proxy: "auto"`; a blocked page ends the run here. */
@@ -78,9 +88,15 @@ export class Pipeline {
     const chosen = [...this.registry.active('source'), ...fetchers].find((p) => p.handler.matches(job));
     if (!chosen) throw new TrawlError('capability_missing', 'No enabled fetcher plugin can fetch this URL', { stage: 'fetch' });
     // A source (a video page) stays itself: only a page fetched by a fetcher may be rendered instead.
-    const renderer = fetchers.includes(chosen) ? fetchers.find((p) => p.handler.renders && p.handler.canRefetch?.() !== false) ?? null : null;
+    const renderer = fetchers.includes(chosen)
+      ? (fetchers.find((p) => p.handler.renders && p.handler.canRefetch?.() !== false) ?? null)
+      : null;
     const attempts = plannedAttempts(job, chosen, renderer, this.proxyPools);
-    return fetchWithAttempts(job, attempts, { blockers: this.registry.active('blocker'), fetchWith: (doc, fetcher) => this.fetchWith(doc, fetcher), metrics: this.metrics });
+    return fetchWithAttempts(job, attempts, {
+      blockers: this.registry.active('blocker'),
+      fetchWith: (doc, fetcher) => this.fetchWith(doc, fetcher),
+      metrics: this.metrics,
+    });
   }
 
   private async fetchWith(doc: PageDocument, fetcher: { id: string; handler: FetcherHandler }): Promise<void> {
@@ -126,16 +142,18 @@ export class Pipeline {
 
   /** Side by side; one that fails keeps its rendered output, with a warning, and the others still finish. */
   private async complete(doc: PageDocument, completing: ReturnType<Pipeline['completing']>): Promise<void> {
-    await Promise.all(completing.map(async ({ format, plugin }) => {
-      try {
-        doc.outputs[format] = await plugin.handler.complete!(doc.outputs[format], doc);
-      } catch (err) {
-        if (doc.job.signal.aborted) throw err;
-        const error = asTrawlError(err, 'complete', plugin.id);
-        this.logger.warn({ err: error, plugin: plugin.id, url: doc.job.url }, 'format completion failed');
-        doc.warn('format', plugin.id, `Format "${format}" could not be completed: ${error.message}`);
-      }
-    }));
+    await Promise.all(
+      completing.map(async ({ format, plugin }) => {
+        try {
+          doc.outputs[format] = await plugin.handler.complete!(doc.outputs[format], doc);
+        } catch (err) {
+          if (doc.job.signal.aborted) throw err;
+          const error = asTrawlError(err, 'complete', plugin.id);
+          this.logger.warn({ err: error, plugin: plugin.id, url: doc.job.url }, 'format completion failed');
+          doc.warn('format', plugin.id, `Format "${format}" could not be completed: ${error.message}`);
+        }
+      }),
+    );
   }
 
   /**

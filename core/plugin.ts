@@ -21,7 +21,16 @@ import type { BlockerHandler } from './kinds/blocker.ts';
 
 export type { JsonSchema, LlmAnswer, LlmHandler, LlmMessage, LlmRequest, LlmStatus, LlmUsage } from './llm/provider.ts';
 export type { SearchAnswer, SearchHandler, SearchHit, SearchQuery, SearchStatus } from './kinds/search.ts';
-export type { SocialAudiencePage, SocialFilters, SocialHandler, SocialPost, SocialPosts, SocialPostsQuery, SocialTargetKind, SocialUser } from './kinds/social.ts';
+export type {
+  SocialAudiencePage,
+  SocialFilters,
+  SocialHandler,
+  SocialPost,
+  SocialPosts,
+  SocialPostsQuery,
+  SocialTargetKind,
+  SocialUser,
+} from './kinds/social.ts';
 export type { ScanHit, ScanPosition, ScanResult, ScanSource, ScannerHandler } from './kinds/scanner.ts';
 export type { BlockerHandler, BlockerInput, BlockKind, BlockVerdict } from './kinds/blocker.ts';
 
@@ -128,7 +137,20 @@ export interface HandlersByKind {
 }
 
 export type PluginKind = keyof HandlersByKind;
-export const PLUGIN_KINDS: readonly PluginKind[] = ['fetcher', 'source', 'document', 'transform', 'format', 'sink', 'action', 'scanner', 'search', 'llm', 'social', 'blocker'];
+export const PLUGIN_KINDS: readonly PluginKind[] = [
+  'fetcher',
+  'source',
+  'document',
+  'transform',
+  'format',
+  'sink',
+  'action',
+  'scanner',
+  'search',
+  'llm',
+  'social',
+  'blocker',
+];
 
 export interface PluginContext {
   logger: Logger;

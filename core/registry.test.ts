@@ -7,7 +7,17 @@ import { PluginRegistry } from './registry.ts';
 
 const calls: string[] = [];
 const transform = (name: string, order?: 'pre' | 'normal' | 'post') =>
-  definePlugin({ kind: 'transform', name, order, description: name, setup: () => ({ apply() { calls.push(name); } }) }) as unknown as AnyPlugin;
+  definePlugin({
+    kind: 'transform',
+    name,
+    order,
+    description: name,
+    setup: () => ({
+      apply() {
+        calls.push(name);
+      },
+    }),
+  }) as unknown as AnyPlugin;
 const fetcher = definePlugin({
   kind: 'fetcher',
   name: 'fake',
@@ -16,18 +26,35 @@ const fetcher = definePlugin({
   options: z.strictObject({ retries: z.number().int().min(0).default(1) }),
   setup: (options) => ({ matches: () => options.retries >= 0, fetch: async () => {} }),
 }) as unknown as AnyPlugin;
-const dependent = definePlugin({ kind: 'format', name: 'shot', description: 'needs the fetcher', dependsOn: ['fetcher.fake'], provides: ['format:screenshot'], setup: () => ({ render: () => '' }) }) as unknown as AnyPlugin;
+const dependent = definePlugin({
+  kind: 'format',
+  name: 'shot',
+  description: 'needs the fetcher',
+  dependsOn: ['fetcher.fake'],
+  provides: ['format:screenshot'],
+  setup: () => ({ render: () => '' }),
+}) as unknown as AnyPlugin;
 const all = [fetcher, dependent, transform('late', 'post'), transform('middle'), transform('early', 'pre')];
 
 const registryWith = (plugins: Record<string, unknown>) =>
   new PluginRegistry(all, loadConfig({ plugins: all, defaultFile: null, env: {}, overrides: { plugins } }));
-const context = () => ({ logger: pino({ level: 'silent' }), config: loadConfig({ plugins: [], env: {} }), resolve: () => { throw new Error('none'); } });
+const context = () => ({
+  logger: pino({ level: 'silent' }),
+  config: loadConfig({ plugins: [], env: {} }),
+  resolve: () => {
+    throw new Error('none');
+  },
+});
 
 describe('plugin registry', () => {
   test('options are parsed by the plugin schema, defaults applied', () => {
     const registry = registryWith({ fetcher: { fake: { retries: 3 } } });
     expect(registry.all().find((p) => p.id === 'fetcher.fake')?.options).toEqual({ retries: 3 });
-    expect(registryWith({}).all().find((p) => p.id === 'fetcher.fake')?.options).toEqual({ retries: 1 });
+    expect(
+      registryWith({})
+        .all()
+        .find((p) => p.id === 'fetcher.fake')?.options,
+    ).toEqual({ retries: 1 });
   });
 
   test('bad options fail with the key path', () => {
@@ -36,12 +63,16 @@ describe('plugin registry', () => {
   });
 
   test('unknown plugins and kinds fail with the key path', () => {
-    expect(() => registryWith({ format: { nope: true } })).toThrow('Invalid configuration at plugins.format.nope: unknown plugin format.nope');
+    expect(() => registryWith({ format: { nope: true } })).toThrow(
+      'Invalid configuration at plugins.format.nope: unknown plugin format.nope',
+    );
     expect(() => registryWith({ widget: { x: true } })).toThrow('Invalid configuration at plugins.widget: unknown plugin kind');
   });
 
   test('dependsOn is checked at boot', () => {
-    expect(() => registryWith({ fetcher: { fake: false } })).toThrow('plugins.format.shot: format.shot depends on fetcher.fake, which is disabled');
+    expect(() => registryWith({ fetcher: { fake: false } })).toThrow(
+      'plugins.format.shot: format.shot depends on fetcher.fake, which is disabled',
+    );
     expect(() => registryWith({ fetcher: { fake: false }, format: { shot: false } })).not.toThrow();
   });
 
@@ -54,7 +85,14 @@ describe('plugin registry', () => {
   });
 
   test('a setup failure names the plugin', async () => {
-    const broken = definePlugin({ kind: 'sink', name: 'broken', description: 'x', setup: () => { throw new Error('no disk'); } }) as unknown as AnyPlugin;
+    const broken = definePlugin({
+      kind: 'sink',
+      name: 'broken',
+      description: 'x',
+      setup: () => {
+        throw new Error('no disk');
+      },
+    }) as unknown as AnyPlugin;
     const registry = new PluginRegistry([broken], loadConfig({ plugins: [broken], defaultFile: null, env: {} }));
     await expect(registry.setup(context)).rejects.toThrow('Plugin sink.broken failed to start: no disk');
   });
@@ -100,7 +138,9 @@ describe('plugins enabled by their required options (enabledBy)', () => {
   });
 
   test('enabling it without the option stops the boot naming the key', () => {
-    expect(() => load({ TRAWL_ENABLE: 'search.keyed' })).toThrow('Invalid configuration at plugins.search.keyed.apiKey: required to enable search.keyed');
+    expect(() => load({ TRAWL_ENABLE: 'search.keyed' })).toThrow(
+      'Invalid configuration at plugins.search.keyed.apiKey: required to enable search.keyed',
+    );
     expect(() => load({}, { search: { keyed: true } })).toThrow('plugins.search.keyed.apiKey: required to enable search.keyed');
   });
 });

@@ -52,9 +52,11 @@ export class PluginRegistry {
       seen.add(id);
     }
     for (const [kind, entries] of Object.entries(config.plugins)) {
-      if (!PLUGIN_KINDS.includes(kind as PluginKind)) throw configInvalid(`Invalid configuration at plugins.${kind}: unknown plugin kind (known: ${PLUGIN_KINDS.join(', ')})`);
+      if (!PLUGIN_KINDS.includes(kind as PluginKind))
+        throw configInvalid(`Invalid configuration at plugins.${kind}: unknown plugin kind (known: ${PLUGIN_KINDS.join(', ')})`);
       for (const name of Object.keys(entries)) {
-        if (!seen.has(`${kind}.${name}`)) throw configInvalid(`Invalid configuration at plugins.${kind}.${name}: unknown plugin ${kind}.${name}`);
+        if (!seen.has(`${kind}.${name}`))
+          throw configInvalid(`Invalid configuration at plugins.${kind}.${name}: unknown plugin ${kind}.${name}`);
       }
     }
     for (const definition of all) {
@@ -74,15 +76,22 @@ export class PluginRegistry {
       }
       // A plugin that needs settings (a provider's URL or key) is on exactly when they are set.
       const missing = (definition.enabledBy ?? []).filter((option) => (result.data as Record<string, unknown>)?.[option] === undefined);
-      const enabled = parsed.enabled ?? (definition.enabledBy ? missing.length === 0 : definition.enabledByDefault ?? true);
-      if (enabled && missing.length) throw configInvalid(`Invalid configuration at ${key}.${missing[0]}: required to enable ${pluginId(definition)}`);
+      const enabled = parsed.enabled ?? (definition.enabledBy ? missing.length === 0 : (definition.enabledByDefault ?? true));
+      if (enabled && missing.length)
+        throw configInvalid(`Invalid configuration at ${key}.${missing[0]}: required to enable ${pluginId(definition)}`);
       this.plugins.push({ id: pluginId(definition), definition, enabled, options: result.data });
     }
     for (const plugin of this.plugins.filter((p) => p.enabled)) {
       for (const dep of plugin.definition.dependsOn ?? []) {
         const target = this.plugins.find((p) => p.id === dep);
-        if (!target) throw configInvalid(`Invalid configuration at plugins.${plugin.definition.kind}.${plugin.definition.name}: depends on unknown plugin ${dep}`);
-        if (!target.enabled) throw configInvalid(`Invalid configuration at plugins.${plugin.definition.kind}.${plugin.definition.name}: ${plugin.id} depends on ${dep}, which is disabled`);
+        if (!target)
+          throw configInvalid(
+            `Invalid configuration at plugins.${plugin.definition.kind}.${plugin.definition.name}: depends on unknown plugin ${dep}`,
+          );
+        if (!target.enabled)
+          throw configInvalid(
+            `Invalid configuration at plugins.${plugin.definition.kind}.${plugin.definition.name}: ${plugin.id} depends on ${dep}, which is disabled`,
+          );
       }
     }
   }
@@ -114,10 +123,15 @@ export class PluginRegistry {
     const cached = this.activeByKind.get(kind);
     if (cached) return cached as Active;
     const list = this.plugins.filter((p) => p.enabled && p.handler && p.definition.kind === kind) as Active;
-    const ordered = kind !== 'transform' ? list : list
-      .map((p, index) => ({ p, index }))
-      .sort((a, b) => ORDER_RANK[a.p.definition.order ?? 'normal'] - ORDER_RANK[b.p.definition.order ?? 'normal'] || a.index - b.index)
-      .map(({ p }) => p);
+    const ordered =
+      kind !== 'transform'
+        ? list
+        : list
+            .map((p, index) => ({ p, index }))
+            .sort(
+              (a, b) => ORDER_RANK[a.p.definition.order ?? 'normal'] - ORDER_RANK[b.p.definition.order ?? 'normal'] || a.index - b.index,
+            )
+            .map(({ p }) => p);
     // Before setup no handler exists yet: nothing to remember.
     if (ordered.length) this.activeByKind.set(kind, ordered);
     return ordered;
@@ -132,7 +146,9 @@ export class PluginRegistry {
 
   /** All values of a capability prefix among known plugins, e.g. every format name. */
   capabilityNames(prefix: string): string[] {
-    const names = this.plugins.flatMap((p) => (p.definition.provides ?? []).filter((c) => c.startsWith(`${prefix}:`)).map((c) => c.slice(prefix.length + 1)));
+    const names = this.plugins.flatMap((p) =>
+      (p.definition.provides ?? []).filter((c) => c.startsWith(`${prefix}:`)).map((c) => c.slice(prefix.length + 1)),
+    );
     return [...new Set(names)];
   }
 

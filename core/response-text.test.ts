@@ -5,7 +5,14 @@ import { responseText, textOnFirstRead } from './response-text.ts';
 
 function pending(html: string) {
   const body = new TextEncoder().encode(html);
-  const response: FetchedResponse = { status: 200, headers: {}, body, finalUrl: 'https://example.com/', mediaType: 'text/html', charset: 'utf-8' };
+  const response: FetchedResponse = {
+    status: 200,
+    headers: {},
+    body,
+    finalUrl: 'https://example.com/',
+    mediaType: 'text/html',
+    charset: 'utf-8',
+  };
   let decodes = 0;
   textOnFirstRead(response, () => {
     decodes++;

@@ -22,13 +22,15 @@ export function responseText(response: FetchedResponse): string {
  * then never builds the text on the server thread. Assigning or deleting it works as usual.
  */
 export function textOnFirstRead(response: FetchedResponse, decode: () => string): void {
-  const settle = (value: string | undefined) => Object.defineProperty(response, 'text', { value, writable: true, enumerable: true, configurable: true });
+  const settle = (value: string | undefined) =>
+    Object.defineProperty(response, 'text', { value, writable: true, enumerable: true, configurable: true });
   Object.defineProperty(response, 'text', {
     enumerable: true,
     configurable: true,
     get: () => {
       // Silently empty text would be wrong: say where the bytes went.
-      if ((response.body.buffer as { detached?: boolean }).detached) throw new Error('the response body was moved to a content worker before its text was read here');
+      if ((response.body.buffer as { detached?: boolean }).detached)
+        throw new Error('the response body was moved to a content worker before its text was read here');
       const text = decode();
       settle(text);
       return text;

@@ -8,7 +8,13 @@ import { badRequest } from './errors.ts';
 import type { FieldNamer } from './plugin.ts';
 import type { ScrapeOutcome, Scraper } from './scrape.ts';
 
-export async function scrapeFor(scraper: Scraper, input: Record<string, unknown>, workspace: string, signal: AbortSignal | undefined, name: FieldNamer): Promise<ScrapeOutcome> {
+export async function scrapeFor(
+  scraper: Scraper,
+  input: Record<string, unknown>,
+  workspace: string,
+  signal: AbortSignal | undefined,
+  name: FieldNamer,
+): Promise<ScrapeOutcome> {
   const parsed = scraper.request.parse(Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -59,7 +59,8 @@ export class Scraper {
     const units: Units = {};
     for (const { definition } of this.registry.all()) {
       const { cost } = definition;
-      if (cost && definition.kind === 'format' && formats.some((format) => definition.provides?.includes(`format:${format}`))) units[cost.unit] = (units[cost.unit] ?? 0) + 1;
+      if (cost && definition.kind === 'format' && formats.some((format) => definition.provides?.includes(`format:${format}`)))
+        units[cost.unit] = (units[cost.unit] ?? 0) + 1;
     }
     return units;
   }
@@ -80,14 +81,18 @@ export class Scraper {
     for (const [field, providers] of this.request.providers) {
       if (!providers.needsPlugin || !isSet(request[field])) continue;
       if (this.registry.all().some((p) => p.enabled && providers.ids.includes(p.id))) continue;
-      throw new TrawlError('capability_missing', `${name(field)} needs plugin ${providers.ids.join(' or ')}, which is disabled in the configuration`);
+      throw new TrawlError(
+        'capability_missing',
+        `${name(field)} needs plugin ${providers.ids.join(' or ')}, which is disabled in the configuration`,
+      );
     }
     for (const transform of this.registry.active('transform')) {
       const problem = transform.handler.validate?.(job, name);
       if (problem) throw badRequest(problem);
     }
     validateBrowserFields(job.request, this.registry, name);
-    const proxyProblem = job.request.proxy === undefined ? null : proxyChoiceProblem(Object.keys(this.config.fetch.proxies), job.request.proxy);
+    const proxyProblem =
+      job.request.proxy === undefined ? null : proxyChoiceProblem(Object.keys(this.config.fetch.proxies), job.request.proxy);
     if (proxyProblem) throw badRequest(`Invalid field ${name('proxy')}: ${proxyProblem}`);
   }
 
@@ -107,7 +112,12 @@ export class Scraper {
       for (const field of Object.keys(plugin.definition.api?.requestFields ?? {})) {
         if (!isSet(request[field])) continue;
         const needed = formats.map((format) => `"${format}"`).join(' or ');
-        notes.push({ level: 'warning', stage: 'request', plugin: plugin.id, message: `${name(field)} is used only with the ${needed} format, which was not requested: it was ignored` });
+        notes.push({
+          level: 'warning',
+          stage: 'request',
+          plugin: plugin.id,
+          message: `${name(field)} is used only with the ${needed} format, which was not requested: it was ignored`,
+        });
       }
     }
     return notes;
@@ -135,10 +145,11 @@ export class Scraper {
       const job = createJob(request, workspace, combined, deadline);
       this.validate(job, name);
       const notes = this.unusedOptions(job, name);
-      const noted = (outcome: ScrapeOutcome): ScrapeOutcome => (notes.length ? { ...outcome, result: { ...outcome.result, warnings: [...notes, ...outcome.result.warnings] } } : outcome);
+      const noted = (outcome: ScrapeOutcome): ScrapeOutcome =>
+        notes.length ? { ...outcome, result: { ...outcome.result, warnings: [...notes, ...outcome.result.warnings] } } : outcome;
 
       const hit = await this.fromCache(job);
-      return noted(hit ?? await this.run(job, combined, timeout.signal));
+      return noted(hit ?? (await this.run(job, combined, timeout.signal)));
     } finally {
       clearTimeout(timer);
     }
@@ -159,7 +170,10 @@ export class Scraper {
 
   private async fromCache(job: Job): Promise<ScrapeOutcome | null> {
     const { request } = job;
-    const cacheTtl = Math.min(this.config.storage.cacheTtlSeconds, request.maxAgeMs === undefined ? Infinity : Math.floor(request.maxAgeMs / 1000));
+    const cacheTtl = Math.min(
+      this.config.storage.cacheTtlSeconds,
+      request.maxAgeMs === undefined ? Infinity : Math.floor(request.maxAgeMs / 1000),
+    );
     if (!this.results || request.noCache || cacheTtl <= 0) return null;
     const hit = await this.results.findFresh(job.workspace, 'scrape', job.url, optionsHash(job), cacheTtl);
     // A 429 or 5xx page said "not now": answering it again from the cache would repeat the refusal.

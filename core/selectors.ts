@@ -66,13 +66,19 @@ export function validateSelectors(field: string, selectors: readonly string[] | 
     if (selector.length > SELECTOR_LIMITS.length) throw fail(`selector is longer than ${SELECTOR_LIMITS.length} characters`);
     const shape = measureSelector(selector);
     if (!shape) throw fail(`invalid CSS selector "${selector}"`);
-    if (shape.alternatives > SELECTOR_LIMITS.alternatives) throw fail(`selector has more than ${SELECTOR_LIMITS.alternatives} alternatives`);
+    if (shape.alternatives > SELECTOR_LIMITS.alternatives)
+      throw fail(`selector has more than ${SELECTOR_LIMITS.alternatives} alternatives`);
     total += shape.alternatives;
-    if (total > SELECTOR_LIMITS.alternativesPerField) throw fail(`the selectors have more than ${SELECTOR_LIMITS.alternativesPerField} alternatives in all`);
-    if (shape.combinators > SELECTOR_LIMITS.combinators) throw fail(`selector has more than ${SELECTOR_LIMITS.combinators} combinators in one alternative`);
+    if (total > SELECTOR_LIMITS.alternativesPerField)
+      throw fail(`the selectors have more than ${SELECTOR_LIMITS.alternativesPerField} alternatives in all`);
+    if (shape.combinators > SELECTOR_LIMITS.combinators)
+      throw fail(`selector has more than ${SELECTOR_LIMITS.combinators} combinators in one alternative`);
     if (shape.nesting > SELECTOR_LIMITS.nesting) throw fail(`selector nests pseudo-classes more than ${SELECTOR_LIMITS.nesting} deep`);
     if (shape.badNth) throw fail(`:${shape.badNth}() argument out of range (numbers up to ${SELECTOR_LIMITS.nth})`);
-    if (shape.siblingHas) throw fail(`"${selector}": :has() with a sibling combinator (~ or +) is not supported (it costs time growing with the square of a page's siblings)`);
+    if (shape.siblingHas)
+      throw fail(
+        `"${selector}": :has() with a sibling combinator (~ or +) is not supported (it costs time growing with the square of a page's siblings)`,
+      );
   });
 }
 

@@ -52,9 +52,13 @@ export function sentencesOf(text: string, language?: string | null, maxSentences
 }
 
 /** Words too common to say anything about a sentence (English; other languages rely on weighting). */
-export const STOP_WORDS = new Set(('a an and are as at be been but by can could did do does for from had has have he her his how i if in into ' +
-  'is it its me my no not of on or our she so such than that the their them then there these they this those to too was we were what when ' +
-  'where which who whom why will with would you your').split(' '));
+export const STOP_WORDS = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have he her his how i if in into ' +
+    'is it its me my no not of on or our she so such than that the their them then there these they this those to too was we were what when ' +
+    'where which who whom why will with would you your'
+  ).split(' '),
+);
 
 /** `running` → `run`-ish: plural, past and -ing endings folded (English), so word forms meet. */
 export function foldWord(word: string): string {

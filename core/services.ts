@@ -58,7 +58,10 @@ export interface ResultStore {
   /** The newest result of the workspace for this endpoint and URL, whatever its options and age. */
   latest(workspace: string, endpoint: string, url: string): Promise<StoredResult | null>;
   /** Newest first, without the outputs (a page of them could be large). */
-  list(workspace: string, query: { endpoint?: string; offset: number; limit: number }): Promise<{ items: StoredResultSummary[]; total: number }>;
+  list(
+    workspace: string,
+    query: { endpoint?: string; offset: number; limit: number },
+  ): Promise<{ items: StoredResultSummary[]; total: number }>;
 }
 
 export type StoredResultSummary = Omit<StoredResult, 'output'>;

@@ -23,7 +23,10 @@ describe('a fixture folder', () => {
   testFixtures(dir, FILES, (input) => input.toUpperCase());
 
   test('its cases are the folders holding an input, in name order', () => {
-    expect(fixtureCases(dir, FILES).map((c) => [c.name, c.input])).toEqual([['a-empty', ''], ['b-shout', 'hello']]);
+    expect(fixtureCases(dir, FILES).map((c) => [c.name, c.input])).toEqual([
+      ['a-empty', ''],
+      ['b-shout', 'hello'],
+    ]);
   });
 
   test('a differing output fails; with UPDATE=1 it becomes the expectation', () => {

@@ -20,7 +20,16 @@ import { createJob, type Job } from './job.ts';
 import { composeRequestSchema } from './model/compose.ts';
 import type { ScrapeRequest } from './model/request.ts';
 import { createHttpClient } from './net/http-client.ts';
-import type { AnyPlugin, FieldNamer, HandlersByKind, LlmHandler, LlmRequest, PluginContext, PluginDefinition, SearchQuery } from './plugin.ts';
+import type {
+  AnyPlugin,
+  FieldNamer,
+  HandlersByKind,
+  LlmHandler,
+  LlmRequest,
+  PluginContext,
+  PluginDefinition,
+  SearchQuery,
+} from './plugin.ts';
 import { PluginRegistry } from './registry.ts';
 import { Tokens } from './tokens.ts';
 
@@ -34,7 +43,12 @@ const quiet = () => pino({ level: 'silent' });
 
 /** The configuration with every built-in feature, no config file or environment, a silent log and private addresses reachable. */
 export function testConfig(overrides: Record<string, unknown> = {}) {
-  return loadConfig({ plugins: [], features: builtinFeatures, env: {}, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, ...overrides } });
+  return loadConfig({
+    plugins: [],
+    features: builtinFeatures,
+    env: {},
+    overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, ...overrides },
+  });
 }
 
 /** The context a plugin's `setup` receives; `services` are the core services it may resolve (token, instance). */
@@ -78,7 +92,9 @@ export async function failure(promise: Promise<unknown>): Promise<TrawlError> {
 }
 
 /** What `promise` rejects with, whatever it is (fails the test when it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<{ message: string; code?: string; status?: number; retryAfterSeconds?: number }> {
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<{ message: string; code?: string; status?: number; retryAfterSeconds?: number }> {
   try {
     await promise;
   } catch (err) {
@@ -92,7 +108,10 @@ export async function rejection(promise: Promise<unknown>): Promise<{ message: s
  * by its schema, the real core HTTP client resolved from its context, with the SSRF guard on, so
  * the provider's configured origin on 127.0.0.1 is reachable only through the configured-service rule.
  */
-export async function providerHandler<K extends 'search' | 'llm', O extends z.ZodType>(plugin: PluginDefinition<K, O>, options: z.input<O>): Promise<HandlersByKind[K]> {
+export async function providerHandler<K extends 'search' | 'llm', O extends z.ZodType>(
+  plugin: PluginDefinition<K, O>,
+  options: z.input<O>,
+): Promise<HandlersByKind[K]> {
   const config = testConfig({ fetch: { allowPrivateNetwork: false, timeoutMs: 5000 } });
   const http = createHttpClient(config.fetch, quiet());
   return plugin.setup(plugin.options!.parse(options), testContext([[Tokens.Http, http]], config));
@@ -102,15 +121,22 @@ export async function providerHandler<K extends 'search' | 'llm', O extends z.Zo
 export const llmHandler = <O extends z.ZodType>(plugin: PluginDefinition<'llm', O>, options: z.input<O>): Promise<LlmHandler> =>
   providerHandler(plugin, options);
 
-export const searchQuery = (query: string, extra: Partial<SearchQuery> = {}): SearchQuery =>
-  ({ query, limit: 5, signal: new AbortController().signal, ...extra });
+export const searchQuery = (query: string, extra: Partial<SearchQuery> = {}): SearchQuery => ({
+  query,
+  limit: 5,
+  signal: new AbortController().signal,
+  ...extra,
+});
 
 /** `count` results on example sites, for providers that only need some results. */
 export const someResults = (count: number, prefix = 'https://example.com/page') =>
   Array.from({ length: count }, (_, i) => ({ url: `${prefix}${i + 1}`, title: `Page ${i + 1}`, snippet: `About page ${i + 1}` }));
 
 export const llmRequest = (content: string, extra: Partial<LlmRequest> = {}): LlmRequest => ({
-  messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content }],
+  messages: [
+    { role: 'system', content: 'You are terse.' },
+    { role: 'user', content },
+  ],
   maxOutputTokens: 256,
   signal: new AbortController().signal,
   ...extra,
@@ -120,8 +146,18 @@ export const llmRequest = (content: string, extra: Partial<LlmRequest> = {}): Ll
  * The LLM service over a registry of `plugins` set up with `pluginConfig` (`{openai: {model, …}}`)
  * and `[llm]` settings: the same objects a server builds, the HTTP client with the SSRF guard on.
  */
-export async function llmServiceWith(plugins: readonly AnyPlugin[], pluginConfig: Record<string, unknown>, llm: Record<string, unknown> = {}): Promise<LlmService> {
-  const config = loadConfig({ plugins, features: [], env: {}, defaultFile: null, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: false, timeoutMs: 5000 }, llm, plugins: { llm: pluginConfig } } });
+export async function llmServiceWith(
+  plugins: readonly AnyPlugin[],
+  pluginConfig: Record<string, unknown>,
+  llm: Record<string, unknown> = {},
+): Promise<LlmService> {
+  const config = loadConfig({
+    plugins,
+    features: [],
+    env: {},
+    defaultFile: null,
+    overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: false, timeoutMs: 5000 }, llm, plugins: { llm: pluginConfig } },
+  });
   const registry = new PluginRegistry(plugins, config);
   const http = createHttpClient(config.fetch, quiet());
   await registry.setup(() => testContext([[Tokens.Http, http]], config));
@@ -165,7 +201,11 @@ export function fixtureCases(dir: string, files: { input: string; expected: stri
 }
 
 /** A test per case of a fixture folder: `run` turns the input into the output compared with the expectation. */
-export function testFixtures(dir: string, files: { input: string; expected: string }, run: (input: string, fixture: FixtureCase) => string | Promise<string>): void {
+export function testFixtures(
+  dir: string,
+  files: { input: string; expected: string },
+  run: (input: string, fixture: FixtureCase) => string | Promise<string>,
+): void {
   for (const fixture of fixtureCases(dir, files)) test(fixture.name, async () => fixture.expect(await run(fixture.input, fixture)));
 }
 
@@ -220,7 +260,9 @@ export function startFixtureSite(routes: Record<string, Route>): FixtureSite {
     port: server.port,
     at: (path: string) => `http://127.0.0.1:${server.port}${path}`,
     hits,
-    stop: async () => { await server.stop(true); },
+    stop: async () => {
+      await server.stop(true);
+    },
   });
   return site;
 }

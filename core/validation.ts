@@ -10,7 +10,10 @@ type Namer = (field: string) => string;
 const asIs: Namer = (field) => field;
 
 function pathOf(path: readonly PropertyKey[], name: Namer): string {
-  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${name(String(key))}` : name(String(key))), '');
+  return path.reduce<string>(
+    (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${name(String(key))}` : name(String(key))),
+    '',
+  );
 }
 
 /**
@@ -21,7 +24,10 @@ function pathOf(path: readonly PropertyKey[], name: Namer): string {
 const VALUE_CHECKS = new Set(['invalid_type', 'invalid_value', 'invalid_union']);
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  return path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined), input);
+  return path.reduce<unknown>(
+    (node, key) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined),
+    input,
+  );
 }
 
 /**
@@ -51,7 +57,11 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.
 
 /** A 400 with the one-line message and, as details, every issue (path, code, message). */
 export function invalidInput(error: z.ZodError, input: unknown, name: Namer = asIs): TrawlError {
-  const details = error.issues.slice(0, 20).map((issue) => ({ code: issue.code, path: issue.path.map((key) => (typeof key === 'number' ? key : name(String(key)))), message: issue.message }));
+  const details = error.issues.slice(0, 20).map((issue) => ({
+    code: issue.code,
+    path: issue.path.map((key) => (typeof key === 'number' ? key : name(String(key)))),
+    message: issue.message,
+  }));
   return new TrawlError('bad_request', describeZodError(error, input, name), { details });
 }
 

@@ -72,7 +72,12 @@ const NODE_END = -1;
  * order, a break at each block's start and end and before a table cell, `<pre>` read whole,
  * skipped elements passed over. `tagOf`, `blocks` and `skipped` are core/dom.ts's.
  */
-export function countElementWords(root: Element, tagOf: (el: Element) => string, blocks: ReadonlySet<string>, skipped: ReadonlySet<string>): number {
+export function countElementWords(
+  root: Element,
+  tagOf: (el: Element) => string,
+  blocks: ReadonlySet<string>,
+  skipped: ReadonlySet<string>,
+): number {
   const counter = new WordCounter();
   // block flags of the open elements (the root's included), closed at their end markers
   const open: boolean[] = [];
@@ -86,7 +91,8 @@ export function countElementWords(root: Element, tagOf: (el: Element) => string,
         if (tag === 'PRE') {
           // (its text whole, as textContent joins it: every text node below, in order)
           counter.gap();
-          for (let t: Linked = node[NEXT], end = node[END]; t !== end; t = t[NEXT]) if (t.nodeType === TEXT || t.nodeType === CDATA) counter.feed(t[VALUE] ?? '');
+          for (let t: Linked = node[NEXT], end = node[END]; t !== end; t = t[NEXT])
+            if (t.nodeType === TEXT || t.nodeType === CDATA) counter.feed(t[VALUE] ?? '');
           counter.gap();
         }
         if (node === (root as unknown as Linked)) break;

@@ -50,7 +50,8 @@ export function neededPackages(app: string): Set<string> {
     const manifest = readManifest(dir);
     const optionalPeers = manifest.peerDependenciesMeta ?? {};
     const peers = Object.keys(manifest.peerDependencies ?? {}).filter((peer) => !optionalPeers[peer]?.optional);
-    for (const dep of [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {}), ...peers]) queue.push([dep, dir]);
+    for (const dep of [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {}), ...peers])
+      queue.push([dep, dir]);
   }
   return needed;
 }
@@ -84,7 +85,9 @@ if (mode === 'prune') {
       if (lstatSync(path).isSymbolicLink() && !existsSync(resolve(bin, readlinkSync(path)))) rmSync(path);
     }
   }
-  console.log(`removed ${extra.length} packages no production dependency needs: ${extra.map((d) => d.split('node_modules/').pop()).join(', ') || 'none'}`);
+  console.log(
+    `removed ${extra.length} packages no production dependency needs: ${extra.map((d) => d.split('node_modules/').pop()).join(', ') || 'none'}`,
+  );
 } else if (mode === 'check') {
   const devDependencies = Object.keys(readManifest(resolve(app)).devDependencies ?? {});
   // A dev dependency that a production package also depends on (@types/node, which @fast-csv's

@@ -20,7 +20,9 @@ const flag = command.indexOf('--role');
 const role = (flag >= 0 ? command[flag + 1] : command.find((a) => a.startsWith('--role='))?.slice(7)) ?? process.env.TRAWL_ROLE ?? 'all';
 
 if (role === 'worker') {
-  const running = readdirSync('/proc').some((pid) => /^\d+$/.test(pid) && pid !== String(process.pid) && args(pid).some((a) => a.endsWith('server/main.ts')));
+  const running = readdirSync('/proc').some(
+    (pid) => /^\d+$/.test(pid) && pid !== String(process.pid) && args(pid).some((a) => a.endsWith('server/main.ts')),
+  );
   if (!running) console.error('the Trawl worker process is not running');
   process.exit(running ? 0 : 1);
 }

@@ -64,7 +64,14 @@ async function run(cmd: string[], env?: Record<string, string>, inherit = true):
 
 async function podman(...args: string[]): Promise<string> {
   const res = await run(['podman', ...args]);
-  if (res.code !== 0) throw new Error(`podman ${args.slice(0, 3).join(' ')} … exited ${res.code}: ${res.err.split('\n').filter((l) => !/systemd/.test(l)).join(' ').slice(0, 400)}`);
+  if (res.code !== 0)
+    throw new Error(
+      `podman ${args.slice(0, 3).join(' ')} … exited ${res.code}: ${res.err
+        .split('\n')
+        .filter((l) => !/systemd/.test(l))
+        .join(' ')
+        .slice(0, 400)}`,
+    );
   return res.out;
 }
 
@@ -84,7 +91,9 @@ async function api(base: string, method: string, path: string, body?: unknown) {
   });
   const text = await res.text();
   let json: any = null;
-  try { json = JSON.parse(text); } catch {}
+  try {
+    json = JSON.parse(text);
+  } catch {}
   return { status: res.status, headers: res.headers, body: json, text };
 }
 
@@ -125,7 +134,10 @@ function expectEveryPageOnce(site: CrawlSite, results: any[]): void {
   const paths = results.map((r) => pathOf(r.url));
   const expected = site.tree.pathsWithin(1000).sort();
   assert(new Set(paths).size === paths.length, `some pages were stored twice (${paths.length} results, ${new Set(paths).size} distinct)`);
-  assert(JSON.stringify([...paths].sort()) === JSON.stringify(expected), `results are not the site's ${expected.length} pages (got ${paths.length})`);
+  assert(
+    JSON.stringify([...paths].sort()) === JSON.stringify(expected),
+    `results are not the site's ${expected.length} pages (got ${paths.length})`,
+  );
   const notCompleted = results.filter((r) => r.status !== 'completed');
   assert(notCompleted.length === 0, `${notCompleted.length} pages not completed: ${String(JSON.stringify(notCompleted[0])).slice(0, 200)}`);
 }
@@ -171,8 +183,20 @@ const compose = (p: ComposeProject, ...args: string[]) =>
 
 /** The project's containers by service (podman-compose labels them as docker compose does). */
 async function composeContainers(p: ComposeProject): Promise<Record<string, string>> {
-  const out = await podman('ps', '-a', '--filter', `label=io.podman.compose.project=${p.name}`, '--format', '{{.Names}} {{index .Labels "com.docker.compose.service"}}');
-  return Object.fromEntries(out.split('\n').filter(Boolean).map((line) => line.split(' ').reverse() as [string, string]));
+  const out = await podman(
+    'ps',
+    '-a',
+    '--filter',
+    `label=io.podman.compose.project=${p.name}`,
+    '--format',
+    '{{.Names}} {{index .Labels "com.docker.compose.service"}}',
+  );
+  return Object.fromEntries(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ').reverse() as [string, string]),
+  );
 }
 
 /**
@@ -195,8 +219,10 @@ async function composeUp(p: ComposeProject, services: string[]): Promise<Record<
     }
   } while (failing.length && !failing.some((f) => f.endsWith(' missing')) && Date.now() < deadline);
   const output = `${res.out}\n${res.err}`.split('\n').filter((l) => l && !/systemd|syslog|^\*\* merged|^\s|^[{}]/.test(l));
-  assert(failing.length === 0 && Object.keys(containers).length === services.length,
-    `after podman-compose up (exit ${res.code}): ${failing.join(', ') || `containers ${Object.keys(containers)}`}; ${output.slice(-6).join(' | ').slice(0, 600)}`);
+  assert(
+    failing.length === 0 && Object.keys(containers).length === services.length,
+    `after podman-compose up (exit ${res.code}): ${failing.join(', ') || `containers ${Object.keys(containers)}`}; ${output.slice(-6).join(' | ').slice(0, 600)}`,
+  );
   return containers;
 }
 
@@ -208,22 +234,29 @@ async function composeUp(p: ComposeProject, services: string[]): Promise<Record<
 async function composeDown(p: ComposeProject): Promise<void> {
   const containers = Object.values(await composeContainers(p));
   const mounts = containers.length
-    ? (await podman('inspect', '--format', '{{range .Mounts}}{{if eq .Type "volume"}}{{.Name}} {{end}}{{end}}', ...containers)).split(/\s+/).filter(Boolean)
+    ? (await podman('inspect', '--format', '{{range .Mounts}}{{if eq .Type "volume"}}{{.Name}} {{end}}{{end}}', ...containers))
+        .split(/\s+/)
+        .filter(Boolean)
     : [];
   const res = await compose(p, 'down', '-v');
   for (const volume of mounts) await run(['podman', 'volume', 'rm', '-f', volume]);
   await run(['podman', 'network', 'rm', '-f', `${p.name}_default`]);
   const left = [
     ...Object.values(await composeContainers(p)).map((c) => `container ${c}`),
-    ...(await podman('volume', 'ls', '--format', '{{.Name}}', '--filter', `label=io.podman.compose.project=${p.name}`)).split('\n').filter(Boolean).map((v) => `volume ${v}`),
-    ...(await podman('volume', 'ls', '--format', '{{.Name}}')).split('\n').filter((v) => mounts.includes(v)).map((v) => `volume ${v}`),
+    ...(await podman('volume', 'ls', '--format', '{{.Name}}', '--filter', `label=io.podman.compose.project=${p.name}`))
+      .split('\n')
+      .filter(Boolean)
+      .map((v) => `volume ${v}`),
+    ...(await podman('volume', 'ls', '--format', '{{.Name}}'))
+      .split('\n')
+      .filter((v) => mounts.includes(v))
+      .map((v) => `volume ${v}`),
     ...((await run(['podman', 'network', 'exists', `${p.name}_default`])).code === 0 ? [`network ${p.name}_default`] : []),
   ];
   assert(left.length === 0, `left after podman-compose down -v (exit ${res.code}): ${left.join(', ')}`);
 }
 
-const psql = async (container: string, query: string) =>
-  podman('exec', container, 'psql', '-U', 'trawl', '-d', 'trawl', '-tAc', query);
+const psql = async (container: string, query: string) => podman('exec', container, 'psql', '-U', 'trawl', '-d', 'trawl', '-tAc', query);
 
 /** Removes what the checks made (all named `trawl-it…`, compose projects included): containers
  * with their anonymous volumes, named volumes and networks. */
@@ -254,12 +287,13 @@ const composeFetchEnv = { TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true', TRAWL_FETCH
 const appServer = Bun.serve({
   hostname: '127.0.0.1',
   port: 0,
-  fetch: () => new Response(
-    '<!doctype html><html><head><title>Tide app</title></head><body><div id="root"></div><script>' +
-    "document.getElementById('root').innerHTML = '<h1>Rendered in Chromium</h1><p>' + ['tide', 'tables', 'computed', 'by', 'script'].join(' ') + ' ' + (6 * 7) + '</p>';" +
-    '</script></body></html>',
-    { headers: { 'content-type': 'text/html' } },
-  ),
+  fetch: () =>
+    new Response(
+      '<!doctype html><html><head><title>Tide app</title></head><body><div id="root"></div><script>' +
+        "document.getElementById('root').innerHTML = '<h1>Rendered in Chromium</h1><p>' + ['tide', 'tables', 'computed', 'by', 'script'].join(' ') + ' ' + (6 * 7) + '</p>';" +
+        '</script></body></html>',
+      { headers: { 'content-type': 'text/html' } },
+    ),
 });
 const appUrl = `http://127.0.0.1:${appServer.port}/app`;
 const testFetchEnv = { TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true', TRAWL_FETCH_RESOLVE: JSON.stringify(siteA.resolve) };
@@ -272,15 +306,42 @@ try {
     assert(config.ExposedPorts && '3000/tcp' in config.ExposedPorts, 'port 3000 not exposed');
     assert(config.StopSignal === 'SIGTERM', `stop signal ${config.StopSignal}`);
     const health = JSON.parse(await podman('image', 'inspect', '--format', '{{json .HealthCheck}}', IMAGE));
-    assert(health?.Test?.join(' ').includes('deploy/healthcheck.ts'), `HEALTHCHECK missing (${JSON.stringify(health)}); was the image built with --format docker?`);
+    assert(
+      health?.Test?.join(' ').includes('deploy/healthcheck.ts'),
+      `HEALTHCHECK missing (${JSON.stringify(health)}); was the image built with --format docker?`,
+    );
     return `user ${config.User}`;
   });
 
   await check('no dev dependency and no build tool in the image', async () => {
-    const deps = await run(['podman', 'run', '--rm', '--network', 'host', '-v', `${ROOT}/deploy/dev-deps.ts:/tmp/dev-deps.ts:ro`, '--entrypoint', 'bun', IMAGE, '/tmp/dev-deps.ts', 'check', '/app']);
+    const deps = await run([
+      'podman',
+      'run',
+      '--rm',
+      '--network',
+      'host',
+      '-v',
+      `${ROOT}/deploy/dev-deps.ts:/tmp/dev-deps.ts:ro`,
+      '--entrypoint',
+      'bun',
+      IMAGE,
+      '/tmp/dev-deps.ts',
+      'check',
+      '/app',
+    ]);
     assert(deps.code === 0, deps.err || deps.out);
-    const tools = await run(['podman', 'run', '--rm', '--network', 'host', '--entrypoint', 'sh', IMAGE, '-c',
-      'for t in gcc cc c++ g++ make ld python3 node npm curl wget git; do command -v $t; done; ls /root/.bun 2>/dev/null; ldd /usr/lib/chromium/chromium | grep "not found"; true']);
+    const tools = await run([
+      'podman',
+      'run',
+      '--rm',
+      '--network',
+      'host',
+      '--entrypoint',
+      'sh',
+      IMAGE,
+      '-c',
+      'for t in gcc cc c++ g++ make ld python3 node npm curl wget git; do command -v $t; done; ls /root/.bun 2>/dev/null; ldd /usr/lib/chromium/chromium | grep "not found"; true',
+    ]);
     assert(tools.out === '', `found in the image: ${tools.out.replace(/\n/g, ', ')}`);
     return deps.out;
   });
@@ -289,8 +350,20 @@ try {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const single = `${PREFIX}-single`;
-  const singleArgs = (name: string) => ['run', '-d', '--name', name, '--network', 'host', '-v', `${VOLUME}:/data`,
-    '-e', `TRAWL_SERVER_PORT=${port}`, ...Object.entries(testFetchEnv).flatMap(([k, v]) => ['-e', `${k}=${v}`]), IMAGE];
+  const singleArgs = (name: string) => [
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--network',
+    'host',
+    '-v',
+    `${VOLUME}:/data`,
+    '-e',
+    `TRAWL_SERVER_PORT=${port}`,
+    ...Object.entries(testFetchEnv).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+    IMAGE,
+  ];
   let crawlId = '';
 
   const started = await check('cold start to a healthy /health (SQLite on a new volume)', async () => {
@@ -308,7 +381,13 @@ try {
     await check('HEALTHCHECK passes and every process runs as the image user', async () => {
       const hc = await run(['podman', 'healthcheck', 'run', single]);
       assert(hc.code === 0, `podman healthcheck run exited ${hc.code}: ${hc.out} ${hc.err}`);
-      const uids = await podman('exec', single, 'sh', '-c', 'for p in /proc/[0-9]*; do [ -r $p/cmdline ] && tr "\\0" " " < $p/cmdline | grep -q . && awk \'/^Uid:/ {print $2}\' $p/status; done | sort -u');
+      const uids = await podman(
+        'exec',
+        single,
+        'sh',
+        '-c',
+        'for p in /proc/[0-9]*; do [ -r $p/cmdline ] && tr "\\0" " " < $p/cmdline | grep -q . && awk \'/^Uid:/ {print $2}\' $p/status; done | sort -u',
+      );
       assert(uids.split('\n').every((u) => u !== '0') && uids.length > 0, `processes running as uid ${uids.replace(/\n/g, ',')}`);
       const owner = await podman('exec', single, 'stat', '-c', '%u', '/data/trawl.db');
       assert(owner !== '0', 'the database file belongs to root');
@@ -326,7 +405,10 @@ try {
     await check("page rendered in the container's Chromium (script output, screenshot)", async () => {
       const res = await api(base, 'POST', '/v1/scrape', { url: appUrl, render: true, formats: ['markdown', 'screenshot'] });
       assert(res.status === 200, `status ${res.status}: ${res.text.slice(0, 300)}`);
-      assert(res.body.markdown?.includes('Rendered in Chromium') && res.body.markdown.includes('tide tables computed by script 42'), `markdown lacks the script's text: ${String(res.body.markdown).slice(0, 200)}`);
+      assert(
+        res.body.markdown?.includes('Rendered in Chromium') && res.body.markdown.includes('tide tables computed by script 42'),
+        `markdown lacks the script's text: ${String(res.body.markdown).slice(0, 200)}`,
+      );
       const png = Buffer.from(String(res.body.screenshot ?? ''), 'base64');
       assert(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'screenshot is not a PNG');
       const health = (await api(base, 'GET', '/health')).body;
@@ -338,10 +420,14 @@ try {
       const created = await api(base, 'POST', '/v1/crawl', { url: siteA.url('/'), max_pages: 100 });
       assert(created.status === 202, `crawl ${created.status}: ${created.text.slice(0, 200)}`);
       crawlId = created.body.id;
-      const atStop = await waitFor('8 pages crawled', async () => {
-        const s = await crawlStatus(base, crawlId);
-        return s.completed >= 8 ? s : null;
-      }, 60_000);
+      const atStop = await waitFor(
+        '8 pages crawled',
+        async () => {
+          const s = await crawlStatus(base, crawlId);
+          return s.completed >= 8 ? s : null;
+        },
+        60_000,
+      );
       assert(atStop.completed < siteA.tree.size, 'the crawl finished before the stop; nothing was in flight');
       const { seconds, exitCode } = await stopTimed(single, 30);
       note('sigterm_stop_seconds', seconds.toFixed(1));
@@ -359,12 +445,22 @@ try {
       const { ms } = await waitHealthy(base, t0);
       note('start_on_existing_volume_ms', ms);
       const again = await api(base, 'POST', '/v1/scrape', { url: siteA.url('/'), formats: ['markdown'] });
-      assert(again.status === 200 && again.headers.get('x-trawl-cache') === 'hit', `scrape after restart: ${again.status}, cache ${again.headers.get('x-trawl-cache')}`);
-      const done = await waitFor('crawl finished', async () => {
-        const s = await crawlStatus(base, crawlId);
-        return terminal(s.status) ? s : null;
-      }, 120_000);
-      assert(done.status === 'completed' && done.completed === siteA.tree.size && done.failed === 0, `crawl ended ${JSON.stringify(done).slice(0, 200)}`);
+      assert(
+        again.status === 200 && again.headers.get('x-trawl-cache') === 'hit',
+        `scrape after restart: ${again.status}, cache ${again.headers.get('x-trawl-cache')}`,
+      );
+      const done = await waitFor(
+        'crawl finished',
+        async () => {
+          const s = await crawlStatus(base, crawlId);
+          return terminal(s.status) ? s : null;
+        },
+        120_000,
+      );
+      assert(
+        done.status === 'completed' && done.completed === siteA.tree.size && done.failed === 0,
+        `crawl ended ${JSON.stringify(done).slice(0, 200)}`,
+      );
       expectEveryPageOnce(siteA, await allResults(apiClient(base), `/v1/crawl/${crawlId}/pages?per_page=100`));
       return `healthy in ${ms} ms; cached result served; crawl ${done.completed}/${siteA.tree.size}, each page once`;
     });
@@ -395,7 +491,12 @@ try {
     assert(body.database?.dialect === 'sqlite', `database ${JSON.stringify(body.database)}`);
     const network = await podman('inspect', '--format', '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}} {{end}}', oneContainer);
     assert(network.trim() === `${one.name}_default`, `container on network(s) "${network.trim()}"`);
-    const volume = await podman('inspect', '--format', '{{range .Mounts}}{{if eq .Destination "/data"}}{{.Name}}{{end}}{{end}}', oneContainer);
+    const volume = await podman(
+      'inspect',
+      '--format',
+      '{{range .Mounts}}{{if eq .Destination "/data"}}{{.Name}}{{end}}{{end}}',
+      oneContainer,
+    );
     assert(volume === `${one.name}_trawl-data`, `/data is "${volume}", not the file's trawl-data volume`);
     const hc = await run(['podman', 'healthcheck', 'run', oneContainer]);
     assert(hc.code === 0, `podman healthcheck run exited ${hc.code}: ${hc.out} ${hc.err}`);
@@ -407,7 +508,10 @@ try {
       const res = await api(oneBase, 'POST', '/v1/scrape', { url: siteB.url('/'), formats: ['markdown'] });
       assert(res.status === 200, `status ${res.status}: ${res.text.slice(0, 300)}`);
       assert(res.body.markdown?.includes('Harbour home'), `markdown lacks the title: ${String(res.body.markdown).slice(0, 200)}`);
-      assert(siteB.hits.some((h) => h.path === '/'), 'the fixture site saw no request');
+      assert(
+        siteB.hits.some((h) => h.path === '/'),
+        'the fixture site saw no request',
+      );
       return `${res.body.metadata.word_count} words, fetched from ${HOST_FROM_CONTAINER}:${siteB.port}`;
     });
   }
@@ -435,30 +539,51 @@ try {
   const apis = apiPorts.map((p) => `http://127.0.0.1:${p}`);
   const scale: ComposeProject = {
     name: `${PREFIX}-scale`,
-    files: [`${ROOT}/compose.scale.yaml`, overrideFile('scale', Object.fromEntries(['worker-1', 'worker-2'].map((w) =>
-      // Each worker tells the fixture site who it is, so the crawl's split between them shows.
-      [w, { ...composeFetchEnv, TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (${w})` }])))],
+    files: [
+      `${ROOT}/compose.scale.yaml`,
+      overrideFile(
+        'scale',
+        Object.fromEntries(
+          ['worker-1', 'worker-2'].map((w) =>
+            // Each worker tells the fixture site who it is, so the crawl's split between them shows.
+            [w, { ...composeFetchEnv, TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (${w})` }],
+          ),
+        ),
+      ),
+    ],
     env: composeEnv({ TRAWL_IMAGE: IMAGE, TRAWL_API_1_PORT: String(apiPorts[0]), TRAWL_API_2_PORT: String(apiPorts[1]) }),
   };
   let scaleContainers: Record<string, string> = {};
   try {
-    const up = await check("compose.scale.yaml: podman-compose up -d, both APIs healthy and both workers alive", async () => {
-      assert(JSON.stringify(scaleServices) === JSON.stringify(['postgres', ...trawlServices]), `compose.scale.yaml has the services ${scaleServices}`);
+    const up = await check('compose.scale.yaml: podman-compose up -d, both APIs healthy and both workers alive', async () => {
+      assert(
+        JSON.stringify(scaleServices) === JSON.stringify(['postgres', ...trawlServices]),
+        `compose.scale.yaml has the services ${scaleServices}`,
+      );
       const pgImage = scaleFile.services.postgres!.image;
       const standIn = await podman('image', 'inspect', '--format', '{{index .Labels "io.trawl.test-stand-in"}}', pgImage).catch(() => '');
       const t0 = performance.now();
       scaleContainers = await composeUp(scale, scaleServices);
       for (const a of apis) await waitHealthy(a, t0, 180_000);
-      const ready = await waitFor('both workers reported in', async () => {
-        const h = (await api(apis[0]!, 'GET', '/health')).body;
-        return h.queue?.workers_alive === 2 ? h : null;
-      }, 60_000);
+      const ready = await waitFor(
+        'both workers reported in',
+        async () => {
+          const h = (await api(apis[0]!, 'GET', '/health')).body;
+          return h.queue?.workers_alive === 2 ? h : null;
+        },
+        60_000,
+      );
       const ms = Math.round(performance.now() - t0);
       note('compose_scale_up_to_ready_ms', ms);
       assert(ready.database.dialect === 'postgres', `dialect ${ready.database.dialect}`);
       const version = await psql(scaleContainers.postgres!, 'SHOW server_version');
-      const restarts = (await Promise.all(trawlServices.map(async (s) => [s, await podman('inspect', '--format', '{{.RestartCount}}', scaleContainers[s]!)] as const)))
-        .filter(([, n]) => n !== '0').map(([s, n]) => `${s} restarted ${n}×`);
+      const restarts = (
+        await Promise.all(
+          trawlServices.map(async (s) => [s, await podman('inspect', '--format', '{{.RestartCount}}', scaleContainers[s]!)] as const),
+        )
+      )
+        .filter(([, n]) => n !== '0')
+        .map(([s, n]) => `${s} restarted ${n}×`);
       const pg = `${pgImage} = ${standIn ? "the test's stand-in" : 'a real image'}, PostgreSQL ${version.split(' ')[0]}`;
       note('compose_scale_postgres', pg);
       return `both APIs healthy and 2 workers alive ${ms} ms after podman-compose up (${[pg, ...restarts].join('; ')})`;
@@ -472,28 +597,50 @@ try {
         const crawl = String(created.body.id);
         assert(/^[\w-]+$/.test(crawl), `crawl id ${crawl}`);
         // Followed through the other API container: both read the one database.
-        const done = await waitFor('crawl finished', async () => {
-          const s = await crawlStatus(apis[1]!, crawl);
-          return terminal(s.status) ? s : null;
-        }, 180_000);
+        const done = await waitFor(
+          'crawl finished',
+          async () => {
+            const s = await crawlStatus(apis[1]!, crawl);
+            return terminal(s.status) ? s : null;
+          },
+          180_000,
+        );
         const seconds = (performance.now() - t0) / 1000;
-        assert(done.status === 'completed' && done.completed === siteB.tree.size && done.failed === 0, `crawl ended ${JSON.stringify(done).slice(0, 200)}`);
+        assert(
+          done.status === 'completed' && done.completed === siteB.tree.size && done.failed === 0,
+          `crawl ended ${JSON.stringify(done).slice(0, 200)}`,
+        );
         expectEveryPageOnce(siteB, await allResults(apiClient(apis[1]!), `/v1/crawl/${crawl}/pages?per_page=100`));
         // robots.txt and the favicon check are read once per process (each caches its own), not per page.
         const pageHits = siteB.hits.filter((h) => h.path !== '/robots.txt' && h.path !== '/favicon.ico');
         const perPath = new Map<string, number>();
         for (const h of pageHits) perPath.set(h.path, (perPath.get(h.path) ?? 0) + 1);
         const repeated = [...perPath].filter(([, n]) => n !== 1);
-        assert(perPath.size === siteB.tree.size && repeated.length === 0, `${perPath.size} paths fetched; fetched more than once: ${repeated.slice(0, 5).map(([p, n]) => `${p}×${n}`).join(', ')}`);
+        assert(
+          perPath.size === siteB.tree.size && repeated.length === 0,
+          `${perPath.size} paths fetched; fetched more than once: ${repeated
+            .slice(0, 5)
+            .map(([p, n]) => `${p}×${n}`)
+            .join(', ')}`,
+        );
         const perWorker: Record<string, number> = {};
         for (const h of pageHits) perWorker[h.agent] = (perWorker[h.agent] ?? 0) + 1;
-        assert(Object.keys(perWorker).length === 2 && Object.keys(perWorker).every((a) => /\(worker-[12]\)$/.test(a)), `pages fetched by ${JSON.stringify(perWorker)}`);
+        assert(
+          Object.keys(perWorker).length === 2 && Object.keys(perWorker).every((a) => /\(worker-[12]\)$/.test(a)),
+          `pages fetched by ${JSON.stringify(perWorker)}`,
+        );
         const jobs = Number(await psql(scaleContainers.postgres!, `SELECT count(*) FROM jobs WHERE group_id = '${crawl}'`));
         const workers = Number(await psql(scaleContainers.postgres!, 'SELECT count(*) FROM job_workers'));
         assert(jobs === 0, `${jobs} jobs of the crawl left in the queue`);
         assert(workers === 2, `${workers} processes registered as job workers (the api containers must run none)`);
-        const split = Object.entries(perWorker).map(([a, n]) => `${a.match(/worker-\d/)![0]} ${n}`).sort().join(', ');
-        note('compose_scale_crawl', `${siteB.tree.size} pages in ${seconds.toFixed(1)} s (${(siteB.tree.size / seconds).toFixed(1)} pages/s, 100 ms per page at the site); ${split}`);
+        const split = Object.entries(perWorker)
+          .map(([a, n]) => `${a.match(/worker-\d/)![0]} ${n}`)
+          .sort()
+          .join(', ');
+        note(
+          'compose_scale_crawl',
+          `${siteB.tree.size} pages in ${seconds.toFixed(1)} s (${(siteB.tree.size / seconds).toFixed(1)} pages/s, 100 ms per page at the site); ${split}`,
+        );
         return `${siteB.tree.size} pages in ${seconds.toFixed(1)} s; ${split}; no job left; 2 worker processes registered`;
       });
     }

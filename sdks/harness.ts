@@ -28,7 +28,10 @@ export interface SdkTestEnv {
   keys: { main: string; broke: string; lapsed: string; limited: string; account: string };
 }
 
-export interface SdkHarness { env: SdkTestEnv; stop(): Promise<void> }
+export interface SdkHarness {
+  env: SdkTestEnv;
+  stop(): Promise<void>;
+}
 
 /** A missing toolchain fails the test with the command that installs it, never skips it. */
 export function need(command: string, install: string): void {
@@ -46,23 +49,34 @@ export async function exec(command: string[], cwd: string, env: Record<string, s
 const page = (title: string, links: string[]) =>
   `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
   `<p>${title} is a page about the sea, which rises and falls twice a day. Contact: hello@example.com</p>` +
-  links.map((l) => `<a href="${l}">${l}</a>`).join(' ') + '</article></body></html>';
+  links.map((l) => `<a href="${l}">${l}</a>`).join(' ') +
+  '</article></body></html>';
 
 /** A model that fills any asked-for schema with plain values, and answers text otherwise. */
 function fillSchema(schema: any): unknown {
   switch (schema?.type) {
-    case 'object': return Object.fromEntries(Object.entries<any>(schema.properties ?? {}).map(([k, v]) => [k, fillSchema(v)]));
-    case 'array': return [];
-    case 'number': case 'integer': return 1;
-    case 'boolean': return true;
-    default: return schema?.enum?.[0] ?? 'Tides';
+    case 'object':
+      return Object.fromEntries(Object.entries<any>(schema.properties ?? {}).map(([k, v]) => [k, fillSchema(v)]));
+    case 'array':
+      return [];
+    case 'number':
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return true;
+    default:
+      return schema?.enum?.[0] ?? 'Tides';
   }
 }
-const answer = (conversation: Conversation) => (conversation.schema ? JSON.stringify(fillSchema(conversation.schema)) : 'The sea rises and falls twice a day.');
+const answer = (conversation: Conversation) =>
+  conversation.schema ? JSON.stringify(fillSchema(conversation.schema)) : 'The sea rises and falls twice a day.';
 
 export async function startSdkHarness(): Promise<SdkHarness> {
-  const routes: Record<string, Route> = { '/': page('Home', ['/a', '/b', '/c']), '/slow': { body: page('Slow', []), delayMs: 1500 },
-    '/api': `<!doctype html><html><head><title>App</title><script>fetch('/api/v2/orders').then((r) => r.json());</script></head><body>App</body></html>` };
+  const routes: Record<string, Route> = {
+    '/': page('Home', ['/a', '/b', '/c']),
+    '/slow': { body: page('Slow', []), delayMs: 1500 },
+    '/api': `<!doctype html><html><head><title>App</title><script>fetch('/api/v2/orders').then((r) => r.json());</script></head><body>App</body></html>`,
+  };
   for (const name of ['a', 'b', 'c']) routes[`/${name}`] = page(`Page ${name}`, ['/']);
   const site: FixtureSite = startFixtureSite(routes);
   const searx: SearxngServer = startSearxngServer({ results: () => [{ url: site.at('/a'), title: 'Page a', snippet: 'the sea' }] });
@@ -71,13 +85,22 @@ export async function startSdkHarness(): Promise<SdkHarness> {
   const xApi = startXApiServer();
   xApi.users.push({ id: '42', username: 'harbour', name: 'Harbour' });
   for (let n = 0; n < 2500; n++) xApi.users.push({ id: String(5000 + n), username: `sailor${n}`, name: `Sailor ${n}` });
-  xApi.followers.set('42', xApi.users.slice(1).map((u) => u.id));
+  xApi.followers.set(
+    '42',
+    xApi.users.slice(1).map((u) => u.id),
+  );
   const server: TestServer = await startTrawlServer({
     env: { TRAWL_PLUGINS_SOCIAL_X_BEARER_TOKEN: X_TEST_TOKEN, TRAWL_PLUGINS_SOCIAL_X_BASE_URL: xApi.url },
     overrides: {
       // Brand without the browser: the SDK tests judge the client, and Chromium would cost seconds per call.
-      mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 20 }, brand: { browser: false },
-      plugins: { search: { searxng: { url: searx.url } }, llm: { openai: { model: 'gpt-4o-mini', apiKey: OPENAI_TEST_KEY, baseUrl: `${openai.url}/v1` } } },
+      mode: 'cloud',
+      adminKey: ADMIN_KEY,
+      jobs: { pollIntervalMs: 20 },
+      brand: { browser: false },
+      plugins: {
+        search: { searxng: { url: searx.url } },
+        llm: { openai: { model: 'gpt-4o-mini', apiKey: OPENAI_TEST_KEY, baseUrl: `${openai.url}/v1` } },
+      },
     },
   });
   const admin = { authorization: `Bearer ${ADMIN_KEY}` };
@@ -97,26 +120,37 @@ export async function startSdkHarness(): Promise<SdkHarness> {
   };
   let requests = 0;
   const flaky = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
+    hostname: '127.0.0.1',
+    port: 0,
     async fetch(req) {
-      if (requests++ % 2 === 0) return Response.json({ error: 'Rate limit exceeded: try again' }, { status: 429, headers: { 'retry-after': '1' } });
+      if (requests++ % 2 === 0)
+        return Response.json({ error: 'Rate limit exceeded: try again' }, { status: 429, headers: { 'retry-after': '1' } });
       const url = new URL(req.url);
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await req.arrayBuffer();
       return fetch(server.url + url.pathname + url.search, { method: req.method, headers: req.headers, body });
     },
   });
   const cutting = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
+    hostname: '127.0.0.1',
+    port: 0,
     async fetch(req) {
       const url = new URL(req.url);
       const upstream = await fetch(server.url + url.pathname + url.search, { headers: req.headers });
       const text = await upstream.text();
       if (!upstream.ok) return new Response(text, { status: upstream.status, headers: upstream.headers });
-      return new Response(text.slice(0, text.indexOf('\n\n', text.indexOf('event:')) + 2), { headers: { 'content-type': 'text/event-stream' } });
+      return new Response(text.slice(0, text.indexOf('\n\n', text.indexOf('event:')) + 2), {
+        headers: { 'content-type': 'text/event-stream' },
+      });
     },
   });
   return {
-    env: { url: server.url, flakyUrl: `http://127.0.0.1:${flaky.port}`, cuttingUrl: `http://127.0.0.1:${cutting.port}`, site: site.url, keys },
+    env: {
+      url: server.url,
+      flakyUrl: `http://127.0.0.1:${flaky.port}`,
+      cuttingUrl: `http://127.0.0.1:${cutting.port}`,
+      site: site.url,
+      keys,
+    },
     async stop() {
       await Promise.all([flaky.stop(true), cutting.stop(true)]);
       await server.stop();

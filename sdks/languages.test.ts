@@ -20,7 +20,11 @@ async function run(command: string[], cwd: string, install: string): Promise<str
 
 describe('SDK test suites', () => {
   test('Python: python3 -m unittest', async () => {
-    const output = await run(['python3', '-m', 'unittest', 'discover', '-v', '-s', 'tests', '-t', '.'], join(import.meta.dir, 'python'), 'apt-get install -y python3');
+    const output = await run(
+      ['python3', '-m', 'unittest', 'discover', '-v', '-s', 'tests', '-t', '.'],
+      join(import.meta.dir, 'python'),
+      'apt-get install -y python3',
+    );
     expect(output).toMatch(/^Ran ([1-9]\d*) tests/m);
     expect(output).not.toContain('skipped');
   }, 120_000);

@@ -68,13 +68,21 @@ describe('SDK packages install and run their quickstarts', () => {
     need('node', 'apt-get install -y nodejs');
     const dir = project('ts');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'quickstart', private: true, type: 'module' }));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM', 'DOM.AsyncIterable'],
-        strict: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')],
-      },
-      files: ['quickstart.ts'],
-    }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2022', 'DOM', 'DOM.AsyncIterable'],
+          strict: true,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules/@types')],
+        },
+        files: ['quickstart.ts'],
+      }),
+    );
     cpSync(join(SDKS, 'typescript/examples/quickstart.ts'), join(dir, 'quickstart.ts'));
     const npm = { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
     const [, packed, , , node, bun] = await timed('TypeScript package', [
@@ -86,15 +94,20 @@ describe('SDK packages install and run their quickstarts', () => {
       ['bun', () => exec([process.execPath, 'quickstart.js', `${harness.env.site}/`], dir, quickstartEnv())],
     ]);
     // The tarball holds the built JavaScript and declarations only, and the package needs nothing else.
-    const files = packed!.trim().split('\n').map((f) => f.replace(/^package\//, ''));
-    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'dist/webhooks.d.ts', 'package.json']));
+    const files = packed!
+      .trim()
+      .split('\n')
+      .map((f) => f.replace(/^package\//, ''));
+    expect(files).toEqual(
+      expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'dist/webhooks.d.ts', 'package.json']),
+    );
     expect(files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md'].includes(f))).toEqual([]);
     expect(readdirSync(join(dir, 'node_modules')).filter((f) => !f.startsWith('.'))).toEqual(['@trawl']);
     expectQuickstart(node!);
     expectQuickstart(bun!);
   }, 180_000);
 
-  test('Python: pip install into a fresh venv, offline with the machine\'s setuptools, as `trawl` with py.typed', async () => {
+  test("Python: pip install into a fresh venv, offline with the machine's setuptools, as `trawl` with py.typed", async () => {
     need('python3', 'apt-get install -y python3 python3-venv');
     const dir = project('py');
     // Built from a copy: setuptools writes build/ and *.egg-info next to the sources.
@@ -104,8 +117,16 @@ describe('SDK packages install and run their quickstarts', () => {
     const pip = [python, '-m', 'pip', '--disable-pip-version-check', 'install', '--no-index'];
     const [, , , shown, located, output] = await timed('Python package', [
       ['venv', () => exec(['python3', '-m', 'venv', 'venv'], dir, {}, 'without ensurepip: apt-get install -y python3-venv')],
-      ['setuptools', () => exec([...pip, '--find-links', PYTHON_WHEELS, 'setuptools', 'wheel'], dir, {},
-        `setuptools and wheel for offline builds: apt-get install -y python3-setuptools-whl python3-wheel-whl (into ${PYTHON_WHEELS})`)],
+      [
+        'setuptools',
+        () =>
+          exec(
+            [...pip, '--find-links', PYTHON_WHEELS, 'setuptools', 'wheel'],
+            dir,
+            {},
+            `setuptools and wheel for offline builds: apt-get install -y python3-setuptools-whl python3-wheel-whl (into ${PYTHON_WHEELS})`,
+          ),
+      ],
       ['pip install', () => exec([...pip, '--no-build-isolation', './src'], dir)],
       ['pip show', () => exec([python, '-m', 'pip', 'show', '--files', 'trawl'], dir)],
       ['import', () => exec([python, '-c', 'import trawl; print(trawl.__file__, trawl.__version__)'], dir)],
@@ -128,7 +149,10 @@ describe('SDK packages install and run their quickstarts', () => {
     const main = readFileSync(join(SDKS, 'go/examples/quickstart/main.go'), 'utf8');
     expect(main).toContain(`"${module}"`);
     writeFileSync(join(dir, 'main.go'), main);
-    writeFileSync(join(dir, 'go.mod'), `module example.com/quickstart\n\ngo 1.19\n\nrequire ${module} v0.1.0\n\nreplace ${module} => ${join(SDKS, 'go')}\n`);
+    writeFileSync(
+      join(dir, 'go.mod'),
+      `module example.com/quickstart\n\ngo 1.19\n\nrequire ${module} v0.1.0\n\nreplace ${module} => ${join(SDKS, 'go')}\n`,
+    );
     const go = { GOFLAGS: '-mod=mod', GOPROXY: 'off', GOWORK: 'off', GOTOOLCHAIN: 'local' };
     const [output] = await timed('Go module', [
       ['go run', () => exec(['go', 'run', '.', `${harness.env.site}/`], dir, { ...go, ...quickstartEnv() })],

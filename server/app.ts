@@ -54,7 +54,10 @@ function oversizedHeaders(request: Request, maxBytes: number): Response | undefi
   let size = request.method.length + url.pathname.length + url.search.length + 'HTTP/1.1'.length + 4;
   for (const [name, value] of request.headers) size += name.length + value.length + 4;
   if (size <= maxBytes) return undefined;
-  return Response.json({ error: `Request line and headers exceed ${maxBytes} bytes (server.maxHeaderBytes): send long input in a JSON body` }, { status: 431 });
+  return Response.json(
+    { error: `Request line and headers exceed ${maxBytes} bytes (server.maxHeaderBytes): send long input in a JSON body` },
+    { status: 431 },
+  );
 }
 
 /** Mounts the route modules this server serves; the HTTP app and the MCP server (server/mcp) run routes through it. */
@@ -66,7 +69,11 @@ export function mountApi(trawl: Trawl, modules: readonly AnyRouteModule[] = buil
   const served = modules.filter((module) => module.mounted?.(env) ?? true);
   const mounted = served.map((module) => ({ module, services: provide(module, (token) => container.resolve(token)) }));
   const routes: Route[] = mounted.flatMap(({ module, services }) => module.routes(services, env));
-  const openapi = buildOpenApi(env, [...mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), metricsOpenApi(config), mcpOpenApi, rootOpenApi], routes);
+  const openapi = buildOpenApi(
+    env,
+    [...mounted.flatMap(({ module, services }) => module.openapi?.(services, env) ?? []), metricsOpenApi(config), mcpOpenApi, rootOpenApi],
+    routes,
+  );
   const run = createRouteRunner({
     config,
     logger: trawl.logger.child({ component: 'http' }),
@@ -117,7 +124,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
       const present = presenterFor(path);
       if (code === 'NOT_FOUND') return observer.failed(request, notFound(request.method, path, present));
       const failure = code === 'PARSE' ? badRequest('Request body is not valid JSON') : error;
-      return observer.failed(request, withRequestId(observer.requestId(request), () => errorResponse(failure, logger, { method: request.method, path }, present)));
+      return observer.failed(
+        request,
+        withRequestId(observer.requestId(request), () => errorResponse(failure, logger, { method: request.method, path }, present)),
+      );
     })
     // Async on purpose: Elysia awaits a derive only when it is declared async.
     .derive({ as: 'global' }, async ({ request, path }) => {
@@ -128,7 +138,10 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
     .get('/', ({ request }) => rootResponse(request, trawl.version))
     .get('/openapi.json', () => openapi)
     .get('/docs', () => docsResponse())
-    .get('/docs/assets/:tag/:file', ({ request, params, path }) => docsAsset(params.tag, params.file, request) ?? notFound(request.method, path))
+    .get(
+      '/docs/assets/:tag/:file',
+      ({ request, params, path }) => docsAsset(params.tag, params.file, request) ?? notFound(request.method, path),
+    )
     // The page holds no data: its script asks for the key and calls the API with it.
     .get('/dashboard', () => {
       const { html, headers } = dashboardPage();
@@ -146,30 +159,54 @@ export function createApp(trawl: Trawl, modules: readonly AnyRouteModule[] = bui
   const inContext = <T>(request: Request, work: () => T) => withRequestId(observer.requestId(request), work);
   for (const route of routes) {
     const present = presenterFor(route.path);
-    app.route(route.method, route.path, ({ request, params, caller, server }) =>
-      inContext(request, () => run(route, { request, params: params as Record<string, string>, server }, caller, present)), { parse: 'none' });
+    app.route(
+      route.method,
+      route.path,
+      ({ request, params, caller, server }) =>
+        inContext(request, () => run(route, { request, params: params as Record<string, string>, server }, caller, present)),
+      { parse: 'none' },
+    );
   }
-  mountSockets(app, mounted.flatMap(({ module, services }) => module.sockets?.(services, env) ?? []), {
-    maxOpen: config.server.maxWebSockets, maxPerWorkspace: config.server.maxWebSocketsPerWorkspace, logger,
-    authorizationOf: (request) => request.headers.get('authorization') ?? socketKey(request),
-    async admit(authorization) {
-      const caller = await auth.verify(authorization);
-      return { caller, headers: await run.admitUpgrade(caller) };
+  mountSockets(
+    app,
+    mounted.flatMap(({ module, services }) => module.sockets?.(services, env) ?? []),
+    {
+      maxOpen: config.server.maxWebSockets,
+      maxPerWorkspace: config.server.maxWebSocketsPerWorkspace,
+      logger,
+      authorizationOf: (request) => request.headers.get('authorization') ?? socketKey(request),
+      async admit(authorization) {
+        const caller = await auth.verify(authorization);
+        return { caller, headers: await run.admitUpgrade(caller) };
+      },
+      stillValid: (authorization) =>
+        auth.verify(authorization).then(
+          () => true,
+          (err) => (err instanceof TrawlError && err.status === 401 ? false : Promise.reject(err)),
+        ),
     },
-    stillValid: (authorization) => auth.verify(authorization).then(() => true, (err) => (err instanceof TrawlError && err.status === 401 ? false : Promise.reject(err))),
-  });
+  );
   const mcp = createMcpHttpHandler(api, trawl.version, config.server.maxBodyBytes, metrics);
   app.all('/mcp', ({ request, caller }) => inContext(request, () => mcp(request, caller, observer.requestId(request))), { parse: 'none' });
   if (config.metrics.enabled) app.get('/metrics', () => metricsResponse(metrics));
-  return app.all('*', ({ request, path }) => {
-    throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);
-  }, { parse: 'none' });
+  return app.all(
+    '*',
+    ({ request, path }) => {
+      throw new TrawlError('not_found', `Not found: ${request.method} ${path}`);
+    },
+    { parse: 'none' },
+  );
 }
 
 export type TrawlApp = ReturnType<typeof createApp>;
 
 /** Starts listening; returns the bound port and a stop function. */
-export function listen(trawl: Trawl, port = trawl.config.server.port, host = trawl.config.server.host, modules: readonly AnyRouteModule[] = builtinRoutes) {
+export function listen(
+  trawl: Trawl,
+  port = trawl.config.server.port,
+  host = trawl.config.server.host,
+  modules: readonly AnyRouteModule[] = builtinRoutes,
+) {
   const app = createApp(trawl, modules);
   // Bun would answer a body over its own limit with a bare 413; readJsonBody streams and stops at
   // `server.maxBodyBytes` with the JSON one, so Bun's limit is only a backstop.
@@ -181,6 +218,8 @@ export function listen(trawl: Trawl, port = trawl.config.server.port, host = tra
     app,
     port: server.port as number,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${server.port}`,
-    stop: async () => { await app.stop(true); },
+    stop: async () => {
+      await app.stop(true);
+    },
   };
 }

@@ -54,9 +54,14 @@ const CLOUD_CACHE_TTL_MS = 5_000;
 export const bearer = (authorization: string | null | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 export const invalidKey = () => new TrawlError('unauthorized', 'Invalid or missing API key');
 /** A member key on what only admin keys may do (`what`: that, for the message). */
-export const memberRefused = (what: string) => new TrawlError('forbidden', `This key's role is member: ${what} needs an admin key of the workspace`);
+export const memberRefused = (what: string) =>
+  new TrawlError('forbidden', `This key's role is member: ${what} needs an admin key of the workspace`);
 
-export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string | undefined, mode: 'self-hosted' | 'cloud' = 'self-hosted'): Authenticator {
+export function createAuthenticator(
+  workspaces: WorkspaceStore,
+  apiKey: string | undefined,
+  mode: 'self-hosted' | 'cloud' = 'self-hosted',
+): Authenticator {
   if (mode === 'cloud') return cloudAuthenticator(workspaces);
   const required = Boolean(apiKey);
   const known = new Map<string, { caller: Caller; until: number }>();
@@ -70,7 +75,13 @@ export function createAuthenticator(workspaces: WorkspaceStore, apiKey: string |
   const lookup = async (key: string): Promise<Caller | null> => {
     const found = await workspaces.findWorkspaceByKey(key);
     if (!found) return null;
-    const caller: Caller = Object.freeze({ scope: 'workspace', workspace: found.id, account: null, role: found.keyRole, keyId: found.keyId });
+    const caller: Caller = Object.freeze({
+      scope: 'workspace',
+      workspace: found.id,
+      account: null,
+      role: found.keyRole,
+      keyId: found.keyId,
+    });
     // Only the configured key is remembered: a key made by the admin API may be revoked at any moment.
     if (key === apiKey) {
       if (known.size >= CACHE_MAX) known.clear();
@@ -110,7 +121,15 @@ function cloudAuthenticator(workspaces: WorkspaceStore): Authenticator {
       return null;
     }
     // A key's role never changes (only its name does), so a remembered caller's role is its role now.
-    const caller: Caller = Object.freeze({ scope: 'workspace', workspace: account.id, account, role: account.keyRole, keyId: account.keyId, keyHash, fresh: true });
+    const caller: Caller = Object.freeze({
+      scope: 'workspace',
+      workspace: account.id,
+      account,
+      role: account.keyRole,
+      keyId: account.keyId,
+      keyHash,
+      fresh: true,
+    });
     if (known.size >= CACHE_MAX * 10) known.clear();
     known.set(keyHash, { caller: { ...caller, fresh: false }, until: Date.now() + CLOUD_CACHE_TTL_MS });
     return caller;

@@ -37,7 +37,12 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
 }
 
 /** `emptyAsObject`: no body at all reads as `{}` (for bodies whose every field is optional). */
-export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes: number, emptyAsObject = false): Promise<z.output<S>> {
+export async function readJsonBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  maxBytes: number,
+  emptyAsObject = false,
+): Promise<z.output<S>> {
   const bytes = await readCapped(request, maxBytes);
   const text = new TextDecoder().decode(bytes).trim();
   if (!text && emptyAsObject) return parseOrThrow(schema, {});

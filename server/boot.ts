@@ -35,14 +35,28 @@ export interface BootOptions {
 export async function bootTrawl(options: BootOptions = {}): Promise<Trawl> {
   const warnings: string[] = [];
   const features = options.features ?? builtinFeatures;
-  const config = loadConfig({ plugins: builtinPlugins, features, env: options.env ?? process.env, overrides: options.overrides, optionNames: options.optionNames, warnings });
+  const config = loadConfig({
+    plugins: builtinPlugins,
+    features,
+    env: options.env ?? process.env,
+    overrides: options.overrides,
+    optionNames: options.optionNames,
+    warnings,
+  });
   const logger = options.logger ?? createLogger(config.log.level, undefined, config.log.format);
   for (const warning of warnings) logger.warn(warning);
   // Content workers import the same list themselves (core never imports plugins).
   const pluginList = { module: new URL('../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
   try {
     return await createTrawl({
-      config, plugins: builtinPlugins, features, storage: options.storage, logger, pluginList, warmWorkers: options.warmWorkers, httpHooks: options.httpHooks,
+      config,
+      plugins: builtinPlugins,
+      features,
+      storage: options.storage,
+      logger,
+      pluginList,
+      warmWorkers: options.warmWorkers,
+      httpHooks: options.httpHooks,
       // Wire formats' webhook shapes, which job workers render (core never imports a wire format).
       instances: [[RunHookFormatsToken, runHookFormats]],
     });

@@ -74,7 +74,10 @@ interface Asset {
   body: () => Uint8Array<ArrayBuffer>;
 }
 
-const vendor = (file: string, type: string, dir = VENDOR_DIR): Asset => ({ type, body: () => new Uint8Array(readFileSync(join(dir, file))) });
+const vendor = (file: string, type: string, dir = VENDOR_DIR): Asset => ({
+  type,
+  body: () => new Uint8Array(readFileSync(join(dir, file))),
+});
 const own = (text: string, type: string): Asset => ({ type, body: () => new TextEncoder().encode(text) });
 
 const ASSETS: Record<string, Asset> = {
@@ -118,7 +121,8 @@ export function docsAsset(tag: string, file: string, request: Request): Response
 
 const PAGE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' };
 /** Swagger UI sets styles from script (style-src 'unsafe-inline'); its images are data: URLs; try-it calls this server only. */
-const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
   "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** GET /docs. */
@@ -142,11 +146,12 @@ export const rootOpenApi = {
     '/': {
       get: {
         summary: 'The service and where to start',
-        description: 'No key needed. A browser (`Accept` naming `text/html`) gets a page linking the reference (/docs), the watch dashboard and the account page; any other client this JSON.',
+        description:
+          'No key needed. A browser (`Accept` naming `text/html`) gets a page linking the reference (/docs), the watch dashboard and the account page; any other client this JSON.',
         security: [],
         responses: {
           200: {
-            description: 'The service\'s name, version and entry points',
+            description: "The service's name, version and entry points",
             content: {
               'application/json': {
                 schema: {
@@ -155,7 +160,11 @@ export const rootOpenApi = {
                   properties: {
                     name: { type: 'string', const: 'Trawl' },
                     version: { type: 'string' },
-                    links: { type: 'object', additionalProperties: { type: 'string' }, description: 'Paths of the reference, the OpenAPI document, the watch dashboard, the account page, health and MCP.' },
+                    links: {
+                      type: 'object',
+                      additionalProperties: { type: 'string' },
+                      description: 'Paths of the reference, the OpenAPI document, the watch dashboard, the account page, health and MCP.',
+                    },
                   },
                 },
                 example: { name: 'Trawl', version: '0.1.0', links: LINKS },
@@ -184,5 +193,11 @@ export function rootResponse(request: Request, version: string): Response {
 <li><a href="/account">Account</a> <span class="muted">— balance, usage, results history and API keys of your workspace</span></li>
 <li><a href="/openapi.json">openapi.json</a> <span class="muted">— the OpenAPI document</span></li>
 <li><a href="/health">Health</a></li></ul></main></body></html>`;
-  return new Response(html, { headers: { ...PAGE_HEADERS, vary: 'accept', 'content-security-policy': "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" } });
+  return new Response(html, {
+    headers: {
+      ...PAGE_HEADERS,
+      vary: 'accept',
+      'content-security-policy': "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    },
+  });
 }

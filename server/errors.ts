@@ -29,7 +29,14 @@ export const presentPlainError: ErrorPresenter = (answer) =>
 function blockedFields({ code, details }: ErrorAnswer): Record<string, unknown> {
   if (code !== 'blocked' || !details) return {};
   const { vendor, kind, statusCode, attempts, retryAfterSeconds } = details as BlockedDetails;
-  return { code, vendor, kind, status_code: statusCode, ...(retryAfterSeconds ? { retry_after_seconds: retryAfterSeconds } : {}), ...(attempts ? { attempts } : {}) };
+  return {
+    code,
+    vendor,
+    kind,
+    status_code: statusCode,
+    ...(retryAfterSeconds ? { retry_after_seconds: retryAfterSeconds } : {}),
+    ...(attempts ? { attempts } : {}),
+  };
 }
 
 export function errorAnswer(error: unknown, logger: Logger, context: { method: string; path: string }): ErrorAnswer {
@@ -48,7 +55,12 @@ export function errorAnswer(error: unknown, logger: Logger, context: { method: s
   return { status: 500, message: 'Internal server error', code: 'internal', headers: {} };
 }
 
-export function errorResponse(error: unknown, logger: Logger, context: { method: string; path: string }, present: ErrorPresenter = presentPlainError): Response {
+export function errorResponse(
+  error: unknown,
+  logger: Logger,
+  context: { method: string; path: string },
+  present: ErrorPresenter = presentPlainError,
+): Response {
   return present(errorAnswer(error, logger, context));
 }
 

@@ -24,22 +24,28 @@ export function createMetricsGuard(config: Readonly<TrawlConfig>, auth: Authenti
   };
 }
 
-export const metricsResponse = async (metrics: Metrics) => new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType } });
+export const metricsResponse = async (metrics: Metrics) =>
+  new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType } });
 
 /** /metrics in the OpenAPI document (it is no JSON route module), when it is served. */
 export const metricsOpenApi = (config: Readonly<TrawlConfig>) => ({
-  paths: config.metrics.enabled ? {
-    '/metrics': {
-      get: {
-        summary: 'Prometheus metrics',
-        description:
-          'The text exposition format: HTTP requests and latency by route template and status, pipeline stage and plugin timings, fetches by outcome and ' +
-          'reason (`ssrf_refused` for the address guard), jobs by kind and outcome, queue depth and lag per job kind, workers alive, browser pool, content ' +
-          'workers, crawl pages, webhook deliveries, MCP tool calls, credits charged and refunded (cloud); and the process\'s own (`process_*`, `nodejs_*`: ' +
-          'CPU, memory, heap, event-loop lag). Bearer: `metrics.token`, or an API key ' +
-          '(self-hosted) / the admin key (cloud).',
-        responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, 401: errorBody('Invalid or missing API key or metrics token') },
-      },
-    },
-  } : {},
+  paths: config.metrics.enabled
+    ? {
+        '/metrics': {
+          get: {
+            summary: 'Prometheus metrics',
+            description:
+              'The text exposition format: HTTP requests and latency by route template and status, pipeline stage and plugin timings, fetches by outcome and ' +
+              'reason (`ssrf_refused` for the address guard), jobs by kind and outcome, queue depth and lag per job kind, workers alive, browser pool, content ' +
+              "workers, crawl pages, webhook deliveries, MCP tool calls, credits charged and refunded (cloud); and the process's own (`process_*`, `nodejs_*`: " +
+              'CPU, memory, heap, event-loop lag). Bearer: `metrics.token`, or an API key ' +
+              '(self-hosted) / the admin key (cloud).',
+            responses: {
+              200: { description: 'Metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
+              401: errorBody('Invalid or missing API key or metrics token'),
+            },
+          },
+        },
+      }
+    : {},
 });

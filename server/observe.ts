@@ -54,12 +54,18 @@ export function createRequestObserver(metrics: Metrics, logger: Logger): Request
     finish(request, route, response) {
       const entry = seen.get(request);
       if (!entry) return;
-      const status = String(response instanceof Response ? response.status : entry.status ?? 200);
+      const status = String(response instanceof Response ? response.status : (entry.status ?? 200));
       const labels = { method: METHODS.has(request.method) ? request.method : 'OTHER', route: route || 'unknown', status };
       const seconds = (performance.now() - entry.started) / 1000;
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
-      const line = { ...labels, status: Number(status), ms: Math.round(seconds * 10_000) / 10, request_id: entry.id, workspace: entry.workspace ?? null };
+      const line = {
+        ...labels,
+        status: Number(status),
+        ms: Math.round(seconds * 10_000) / 10,
+        request_id: entry.id,
+        workspace: entry.workspace ?? null,
+      };
       if (PROBES.has(labels.route)) logger.debug(line, 'request');
       else logger.info(line, 'request');
     },

@@ -8,27 +8,50 @@ import { z } from 'zod';
 export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const jsonBody = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
 export const errorBody = (description: string) => jsonBody(schemaRef('Error'), description);
-export const dateTime = (description: string, nullable = false) => ({ type: nullable ? ['string', 'null'] : 'string', format: 'date-time', description });
+export const dateTime = (description: string, nullable = false) => ({
+  type: nullable ? ['string', 'null'] : 'string',
+  format: 'date-time',
+  description,
+});
 export const pathId = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 /** The paging parameters every list takes (server/pagination.ts), as shared components. */
 export const pagingParameters = {
-  Limit: { name: 'limit', in: 'query', description: 'Items in this answer.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-  Offset: { name: 'offset', in: 'query', description: 'Items skipped before this answer.', schema: { type: 'integer', minimum: 0, default: 0 } },
+  Limit: {
+    name: 'limit',
+    in: 'query',
+    description: 'Items in this answer.',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  },
+  Offset: {
+    name: 'offset',
+    in: 'query',
+    description: 'Items skipped before this answer.',
+    schema: { type: 'integer', minimum: 0, default: 0 },
+  },
   Page: {
-    name: 'page', in: 'query', description: 'Alias: with `per_page`, the same as `offset` = (page − 1) · per_page. Not together with `limit` or `offset` (400).',
+    name: 'page',
+    in: 'query',
+    description: 'Alias: with `per_page`, the same as `offset` = (page − 1) · per_page. Not together with `limit` or `offset` (400).',
     schema: { type: 'integer', minimum: 1, default: 1 },
   },
-  PerPage: { name: 'per_page', in: 'query', description: 'Alias of `limit`. Not together with `limit` or `offset` (400).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+  PerPage: {
+    name: 'per_page',
+    in: 'query',
+    description: 'Alias of `limit`. Not together with `limit` or `offset` (400).',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  },
 };
 export const paging = Object.keys(pagingParameters).map((name) => ({ $ref: `#/components/parameters/${name}` }));
-export const PAGING_ERROR = 'Invalid `limit`, `offset`, `page` or `per_page`; both paging styles at once (`Query parameters limit, page mix two paging styles…`); or `Unknown query parameter: <name>`';
+export const PAGING_ERROR =
+  'Invalid `limit`, `offset`, `page` or `per_page`; both paging styles at once (`Query parameters limit, page mix two paging styles…`); or `Unknown query parameter: <name>`';
 
 /** What every list answer carries beside its items. */
 export const pageFields = {
   total: { type: 'integer', description: 'Items in the whole list.' },
-  limit: { type: 'integer' }, offset: { type: 'integer' },
-  page: { type: 'integer', description: 'The alias\'s view: the page of `limit` items the answer starts in.' },
-  per_page: { type: 'integer', description: 'The alias\'s view: equal to `limit`.' },
+  limit: { type: 'integer' },
+  offset: { type: 'integer' },
+  page: { type: 'integer', description: "The alias's view: the page of `limit` items the answer starts in." },
+  per_page: { type: 'integer', description: "The alias's view: equal to `limit`." },
   next: { type: 'string', description: 'Path of the next slice (with `limit` and `offset`); absent when no items remain.' },
 };
 

@@ -17,27 +17,49 @@ const errorSchema = {
   required: ['error'],
   properties: {
     error: { type: 'string' },
-    code: { type: 'string', enum: ['blocked'], description: 'Only on a blocked page (422): the target answered ' +
-      'with an anti-bot interstitial, a block page or a CAPTCHA wall instead of the page.' },
-    vendor: { type: 'string', description: 'Blocked pages: who blocked it, in lower case (cloudflare, akamai, ' +
-      'datadome, perimeterx, recaptcha, hcaptcha, turnstile, …).' },
-    kind: { type: 'string', enum: ['challenge', 'block', 'captcha'], description: 'Blocked pages: a challenge a ' +
-      'browser may pass, an outright block, or a CAPTCHA to solve.' },
+    code: {
+      type: 'string',
+      enum: ['blocked'],
+      description:
+        'Only on a blocked page (422): the target answered ' +
+        'with an anti-bot interstitial, a block page or a CAPTCHA wall instead of the page.',
+    },
+    vendor: {
+      type: 'string',
+      description:
+        'Blocked pages: who blocked it, in lower case (cloudflare, akamai, ' + 'datadome, perimeterx, recaptcha, hcaptcha, turnstile, …).',
+    },
+    kind: {
+      type: 'string',
+      enum: ['challenge', 'block', 'captcha'],
+      description: 'Blocked pages: a challenge a ' + 'browser may pass, an outright block, or a CAPTCHA to solve.',
+    },
     status_code: { type: 'integer', description: 'Blocked pages: the HTTP status the block came with.' },
-    retry_after_seconds: { type: 'integer', description: 'Blocked pages that are rate limits: the Retry-After they ' +
-      'came with, in seconds (also the answer\'s Retry-After header).' },
-    attempts: { type: 'array', items: { type: 'string' }, description: 'Blocked pages with `proxy: "auto"`: each ' +
-      'route tried and how it ended.' },
+    retry_after_seconds: {
+      type: 'integer',
+      description:
+        'Blocked pages that are rate limits: the Retry-After they ' + "came with, in seconds (also the answer's Retry-After header).",
+    },
+    attempts: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Blocked pages with `proxy: "auto"`: each ' + 'route tried and how it ended.',
+    },
   },
 };
-const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const error = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
 
 const creditHeaders = {
   'X-Credits-Used': integerHeader('Credits this call cost (0 when it was refunded or refused).'),
-  'X-Credits-Remaining': integerHeader('The workspace\'s balance after this call, as the answering API process ' +
-    'knows it: exact with one API process; with several, what the others spent since its last charge is not in it ' +
-    'yet.'),
+  'X-Credits-Remaining': integerHeader(
+    "The workspace's balance after this call, as the answering API process " +
+      'knows it: exact with one API process; with several, what the others spent since its last charge is not in it ' +
+      'yet.',
+  ),
 };
 const rateHeaders = {
   'X-RateLimit-Limit': integerHeader('Requests per minute allowed for the workspace.'),
@@ -50,27 +72,27 @@ const DESCRIPTION =
   'key; without one every request is allowed. Errors are `{"error": "<message>"}`: 400 invalid input (the message ' +
   'names the field; a query parameter an operation does not list is `Unknown query parameter: <name>`, like an ' +
   'unknown body field; text holding U+0000 in a body field, a query parameter or a path is `Invalid field <name>: ' +
-  'contains a NUL character` or the query parameter\'s like it), 401 bad key, 404 unknown path or id (a malformed ' +
+  "contains a NUL character` or the query parameter's like it), 401 bad key, 404 unknown path or id (a malformed " +
   'id too, before any lookup), 413 body over the limit, 422 the target could not be fetched or processed (`Failed ' +
-  'to fetch URL: <reason>`) or a language model\'s answer stayed invalid, 500 internal, 502 a configured provider ' +
+  "to fetch URL: <reason>`) or a language model's answer stayed invalid, 500 internal, 502 a configured provider " +
   '(search, language model) failed, 503 none is configured, one is rate limited (with `Retry-After`) or the server ' +
-  'is busy, 504 a language model did not answer in time. Every answer carries `X-Request-Id`: the request\'s own ' +
-  'when it sent one of 1–128 visible ASCII characters, else a generated one; the server\'s log lines for the ' +
+  "is busy, 504 a language model did not answer in time. Every answer carries `X-Request-Id`: the request's own " +
+  "when it sent one of 1–128 visible ASCII characters, else a generated one; the server's log lines for the " +
   'request and the jobs and webhook deliveries it started carry it too. Lists page one way: `limit` (1–100, ' +
   'default 20) and `offset` (default 0), or the alias `page` and `per_page` (not both styles at once); every list ' +
-  'answer carries `total`, `limit`, `offset`, the alias\'s `page` and `per_page`, and `next`, the path of the ' +
+  "answer carries `total`, `limit`, `offset`, the alias's `page` and `per_page`, and `next`, the path of the " +
   'following slice, only while items remain.';
 
 const CLOUD_DESCRIPTION =
-  ' Cloud mode: keys are `trawl_` followed by 43 URL-safe characters, made by the workspace\'s operator. ' +
+  " Cloud mode: keys are `trawl_` followed by 43 URL-safe characters, made by the workspace's operator. " +
   'Metered calls are charged in credits before any work (402 `Insufficient credits` when the balance cannot ' +
   'pay, nothing is done), refunded when they fail, and answer with `X-Credits-Used`, `X-Credits-Remaining` ' +
   'and `X-Usage-Id` (the usage-log row, see GET /v1/results/run/{usage_log_id}). Crawl and batch pages are ' +
   'charged as they are scraped; a run whose workspace runs out of credits stops with status `failed` and ' +
   'error `Insufficient credits: …`, keeping the pages it has. Free and lapsed workspaces get 403 `… requires ' +
   'a paid plan` on paid features; a lapsed workspace may read (results, usage, runs) but not start billable ' +
-  'work (403 `This workspace\'s plan has lapsed: …`, watches and their checks included); its watches\' and ' +
-  'monitors\' scheduled checks are skipped uncharged, with `last_error` saying so, and run again once the ' +
+  "work (403 `This workspace's plan has lapsed: …`, watches and their checks included); its watches' and " +
+  "monitors' scheduled checks are skipped uncharged, with `last_error` saying so, and run again once the " +
   'workspace is active. Every workspace has a per-minute rate limit by plan: 429 with `Retry-After` past it; ' +
   '`X-RateLimit-*` headers on every answer.';
 
@@ -83,18 +105,34 @@ function addCloudAnswers(paths: Record<string, any>, routes: readonly Route[]): 
     // The admin API and self-authenticated public routes (the watch feed) are neither rate-limited nor metered.
     if (!operation || route.path.startsWith('/admin') || route.public) continue;
     const responses = (operation.responses ??= {});
-    responses[429] ??= { ...error('Rate limit exceeded: `Rate limit exceeded: <n> requests per minute; retry after ' +
-      '<s> s`'), headers: { 'Retry-After': integerHeader('Seconds until the next minute starts.'), ...rateHeaders } };
-    if (route.paid) responses[403] ??= error(`\`${route.paid} requires a paid plan\` on the free plan; \`This ` +
-      'workspace\'s plan has lapsed: … requires a paid plan` when the plan has lapsed');
-    if (route.billable) responses[403] ??= error('The workspace\'s plan has lapsed: `This workspace\'s plan has ' +
-      'lapsed: … requires a paid plan`; the checks this call would start are not run');
+    responses[429] ??= {
+      ...error('Rate limit exceeded: `Rate limit exceeded: <n> requests per minute; retry after ' + '<s> s`'),
+      headers: { 'Retry-After': integerHeader('Seconds until the next minute starts.'), ...rateHeaders },
+    };
+    if (route.paid)
+      responses[403] ??= error(
+        `\`${route.paid} requires a paid plan\` on the free plan; \`This ` +
+          "workspace's plan has lapsed: … requires a paid plan` when the plan has lapsed",
+      );
+    if (route.billable)
+      responses[403] ??= error(
+        "The workspace's plan has lapsed: `This workspace's plan has " +
+          'lapsed: … requires a paid plan`; the checks this call would start are not run',
+      );
     if (!route.meter) continue;
-    responses[402] ??= { ...error('`Insufficient credits`: the balance cannot pay for this call; nothing was ' +
-      'done'), headers: creditHeaders };
-    responses[403] ??= error('The workspace\'s plan has lapsed: `… requires a paid plan`');
+    responses[402] ??= {
+      ...error('`Insufficient credits`: the balance cannot pay for this call; nothing was ' + 'done'),
+      headers: creditHeaders,
+    };
+    responses[403] ??= error("The workspace's plan has lapsed: `… requires a paid plan`");
     for (const [status, response] of Object.entries(responses) as Array<[string, any]>) {
-      if (status.startsWith('2')) response.headers = { ...response.headers, ...creditHeaders, 'X-Usage-Id': { description: 'The call\'s usage-log row.', schema: { type: 'string' } }, ...rateHeaders };
+      if (status.startsWith('2'))
+        response.headers = {
+          ...response.headers,
+          ...creditHeaders,
+          'X-Usage-Id': { description: "The call's usage-log row.", schema: { type: 'string' } },
+          ...rateHeaders,
+        };
     }
   }
 }
@@ -111,8 +149,8 @@ function addQueryAnswers(paths: Record<string, any>, routes: readonly Route[]): 
     responses[400] ??= error('`Unknown query parameter: <name>`: a query parameter this operation does not take');
     if (!checksIds(route.path)) continue;
     const known = responses[404]?.description as string | undefined;
-    if (!known?.includes(MALFORMED_ID)) responses[404] = error(known ? `${known}. ${MALFORMED_ID}` : 'Unknown id (or another ' +
-      `workspace's). ${MALFORMED_ID}`);
+    if (!known?.includes(MALFORMED_ID))
+      responses[404] = error(known ? `${known}. ${MALFORMED_ID}` : `Unknown id (or another workspace's). ${MALFORMED_ID}`);
   }
 }
 
@@ -125,30 +163,37 @@ const FAMILIES: Array<[segment: string, name: string, description: string]> = [
   ['scrape', 'Scrape', 'One page (HTML, rendered app, PDF, office documents) in the formats asked for.'],
   ['crawl', 'Crawl', 'A site followed link by link as a background job, with progress, streams and retries.'],
   ['batch', 'Batch', 'Many URLs scraped as one background job.'],
-  ['map', 'Map', 'A site\'s URLs from its sitemaps, feeds and start page, without scraping them.'],
+  ['map', 'Map', "A site's URLs from its sitemaps, feeds and start page, without scraping them."],
   ['search', 'Search', 'Web search through the configured providers, each result page scraped.'],
   ['extract', 'Extract', 'Structured data from a page with a language model, by JSON Schema or prompt.'],
-  ['summarize', 'Summarize', 'A page\'s summary, by a language model or by its most central sentences.'],
-  ['lead', 'Lead', 'Company details and contacts from a company\'s site.'],
-  ['brand', 'Brand', 'A site\'s brand profile: name, logo, colours, fonts.'],
-  ['endpoints', 'Endpoints', 'Request targets named in a page\'s JavaScript.'],
+  ['summarize', 'Summarize', "A page's summary, by a language model or by its most central sentences."],
+  ['lead', 'Lead', "Company details and contacts from a company's site."],
+  ['brand', 'Brand', "A site's brand profile: name, logo, colours, fonts."],
+  ['endpoints', 'Endpoints', "Request targets named in a page's JavaScript."],
   ['diff', 'Diff', 'What changed on a page since a given or stored version.'],
   ['watch', 'Watch', 'Pages checked on a schedule, with their snapshots and diffs.'],
   ['social', 'Social', 'Social feed monitors and audience export (beta).'],
   ['webhooks', 'Webhooks', 'Endpoints that receive signed event deliveries.'],
   ['results', 'Results', 'Stored outputs and the response cache (cloud mode).'],
-  ['usage', 'Usage', 'The workspace\'s usage log and credits (cloud mode).'],
-  ['account', 'Account', 'The workspace\'s own account and its API keys with their roles.'],
+  ['usage', 'Usage', "The workspace's usage log and credits (cloud mode)."],
+  ['account', 'Account', "The workspace's own account and its API keys with their roles."],
   ['plugins', 'Plugins', 'The plugins this server runs and their options.'],
-  ['service', 'Service', 'The service\'s entry point, health, metrics and the Model Context Protocol endpoint.'],
+  ['service', 'Service', "The service's entry point, health, metrics and the Model Context Protocol endpoint."],
   ['admin', 'Admin', 'Workspaces, keys and credits, with the admin key.'],
 ];
 /** Path segments that belong to another family. */
-const SEGMENT_FAMILY: Record<string, string> = { '': 'service', cache: 'results', health: 'service', metrics: 'service', mcp: 'service', keys: 'account' };
+const SEGMENT_FAMILY: Record<string, string> = {
+  '': 'service',
+  cache: 'results',
+  health: 'service',
+  metrics: 'service',
+  mcp: 'service',
+  keys: 'account',
+};
 
 function familyTag(path: string): string {
   const segments = path.split('/').filter(Boolean);
-  const segment = segments[0] === 'v1' ? segments[1] ?? 'v1' : segments[0] ?? '';
+  const segment = segments[0] === 'v1' ? (segments[1] ?? 'v1') : (segments[0] ?? '');
   const family = SEGMENT_FAMILY[segment] ?? segment;
   return FAMILIES.find(([known]) => known === family)?.[1] ?? family.charAt(0).toUpperCase() + family.slice(1);
 }
@@ -168,7 +213,8 @@ function tagByFamily(paths: Record<string, any>): Array<{ name: string; descript
 }
 
 export function buildOpenApi(env: RouteEnv, parts: readonly OpenApiPart[], routes: readonly Route[] = []) {
-  const merge = (key: 'paths' | 'schemas' | 'webhooks') => Object.assign({}, ...parts.map((part) => part[key] ?? {})) as Record<string, unknown>;
+  const merge = (key: 'paths' | 'schemas' | 'webhooks') =>
+    Object.assign({}, ...parts.map((part) => part[key] ?? {})) as Record<string, unknown>;
   const cloud = env.config.mode === 'cloud';
   const paths = structuredClone(merge('paths')) as Record<string, any>;
   addQueryAnswers(paths, routes);

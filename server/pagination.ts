@@ -14,8 +14,13 @@ export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
 const MAX_OFFSET = 100_000_000;
 
-const whole = (min: number, max: number) => z.coerce.number().int(`must be a whole number from ${min} to ${max}`)
-  .min(min, `must be a whole number from ${min} to ${max}`).max(max, `must be a whole number from ${min} to ${max}`).optional();
+const whole = (min: number, max: number) =>
+  z.coerce
+    .number()
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be a whole number from ${min} to ${max}`)
+    .max(max, `must be a whole number from ${min} to ${max}`)
+    .optional();
 
 /** The paging parameters, as a route declares them (through `pagedQuery`). */
 export const pageParams = {
@@ -36,7 +41,9 @@ export function pageFrom(query: PageParams): Window {
   const spec = given(['limit', 'offset']);
   const alias = given(['page', 'per_page']);
   if (spec.length > 0 && alias.length > 0) {
-    throw badRequest(`Query parameters ${[...spec, ...alias].join(', ')} mix two paging styles: use limit and offset (or their alias page and per_page), not both`);
+    throw badRequest(
+      `Query parameters ${[...spec, ...alias].join(', ')} mix two paging styles: use limit and offset (or their alias page and per_page), not both`,
+    );
   }
   if (alias.length > 0) {
     const limit = query.per_page ?? DEFAULT_LIMIT;
@@ -57,8 +64,12 @@ export function nextLink(request: Request | string, page: Window, path?: string)
 /** A list answer: the items under `key`, `total`, the slice, and `next` only when items remain past it. */
 export function pageOf<T>(key: string, items: T[], total: number, page: Window, request: Request) {
   const body: Record<string, unknown> = {
-    [key]: items, total, limit: page.limit, offset: page.offset,
-    page: Math.floor(page.offset / page.limit) + 1, per_page: page.limit,
+    [key]: items,
+    total,
+    limit: page.limit,
+    offset: page.offset,
+    page: Math.floor(page.offset / page.limit) + 1,
+    per_page: page.limit,
   };
   if (page.offset + page.limit < total) body.next = nextLink(request, page);
   return body;

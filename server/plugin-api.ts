@@ -29,7 +29,12 @@ function actionSchema(registry: PluginRegistry) {
 }
 
 export function pluginContributions(registry: PluginRegistry): PluginContributions {
-  const out: PluginContributions = { resultProperties: {}, metadataProperties: {}, schemas: { Action: actionSchema(registry) }, description: '' };
+  const out: PluginContributions = {
+    resultProperties: {},
+    metadataProperties: {},
+    schemas: { Action: actionSchema(registry) },
+    description: '',
+  };
   const paragraphs = new Set<string>();
   for (const plugin of registry.all()) {
     const api = plugin.definition.api;

@@ -29,9 +29,17 @@ const WORKSPACE_ID = /^[\w.-]{1,64}$/;
  * the id: the same message the route's own lookup gives an unknown one.
  */
 const ID_NAMES: Array<[prefix: string, name: string, showsId: boolean]> = [
-  ['/v1/watch/', 'Watch', false], ['/v1/crawl/', 'Crawl', true], ['/v1/batch/', 'Batch', true], ['/v1/webhooks/', 'Webhook', false],
-  ['/v1/social/monitors/', 'Monitor', false], ['/v1/lead/batch/', 'Lead batch', true], ['/v1/results/run/', 'Run', true],
-  ['/v1/results/', 'Result', true], ['/v1/keys/', 'Key', true], ['/admin/keys/', 'Key', true], ['/admin/workspaces/', 'Workspace', true],
+  ['/v1/watch/', 'Watch', false],
+  ['/v1/crawl/', 'Crawl', true],
+  ['/v1/batch/', 'Batch', true],
+  ['/v1/webhooks/', 'Webhook', false],
+  ['/v1/social/monitors/', 'Monitor', false],
+  ['/v1/lead/batch/', 'Lead batch', true],
+  ['/v1/results/run/', 'Run', true],
+  ['/v1/results/', 'Result', true],
+  ['/v1/keys/', 'Key', true],
+  ['/admin/keys/', 'Key', true],
+  ['/admin/workspaces/', 'Workspace', true],
 ];
 
 /** `Crawl not found: <id>` (the first 64 characters, control characters written out) or `Watch not found`. */
@@ -47,7 +55,8 @@ const isIdParam = (name: string) => name === 'id' || name.endsWith('_id');
 export const checksIds = (path: string) => refusesUnknownQuery(path) && [...path.matchAll(/:(\w+)/g)].some(([, name]) => isIdParam(name!));
 
 /** What the OpenAPI document says of a malformed id, on every operation that checks one. */
-export const MALFORMED_ID = 'A malformed id (not a UUID; a workspace id may also be a name of letters, digits, `.`, `_` and `-`, up to 64) answers this 404 too, before any lookup.';
+export const MALFORMED_ID =
+  'A malformed id (not a UUID; a workspace id may also be a name of letters, digits, `.`, `_` and `-`, up to 64) answers this 404 too, before any lookup.';
 
 /** 404 for an id that cannot be one (`Watch not found`), 400 for any other parameter holding NUL. */
 export function checkParams(route: Route, params: Record<string, string> | undefined): void {

@@ -23,7 +23,16 @@
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../core/config-schema.ts';
 import { TrawlError } from '../core/errors.ts';
-import { creditHeaders, INSUFFICIENT_CREDITS, rateLimitHeaders, type Admitted, type Meter, type RateDecision, type RateLimiter, type Units } from '../core/metering.ts';
+import {
+  creditHeaders,
+  INSUFFICIENT_CREDITS,
+  rateLimitHeaders,
+  type Admitted,
+  type Meter,
+  type RateDecision,
+  type RateLimiter,
+  type Units,
+} from '../core/metering.ts';
 import type { Metrics } from '../core/metrics.ts';
 import type { RunOutputs } from '../core/features/results/outputs.ts';
 import type { Account, Plan } from '../core/storage/workspaces.ts';
@@ -80,7 +89,11 @@ function withHeaders(response: Response, headers: Record<string, string>, under 
 
 function checkRate(decision: RateDecision, headers: Record<string, string>): void {
   Object.assign(headers, rateLimitHeaders(decision));
-  if (!decision.allowed) throw new TrawlError('rate_limited', `Rate limit exceeded: ${decision.limit} requests per minute; retry after ${decision.retryAfter} s`);
+  if (!decision.allowed)
+    throw new TrawlError(
+      'rate_limited',
+      `Rate limit exceeded: ${decision.limit} requests per minute; retry after ${decision.retryAfter} s`,
+    );
 }
 
 export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
@@ -96,13 +109,19 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
   }
 
   /** What the database said at admission, as answers: 401, 403, 429, 402 — in that order. */
-  function checkAdmission(route: Pick<Route, 'paid' | 'method' | 'path'>, caller: Caller, admitted: Admitted, headers: Record<string, string>): void {
+  function checkAdmission(
+    route: Pick<Route, 'paid' | 'method' | 'path'>,
+    caller: Caller,
+    admitted: Admitted,
+    headers: Record<string, string>,
+  ): void {
     if (!admitted.keyValid) {
       auth.forget(caller.keyHash!);
       throw invalidKey();
     }
     if (admitted.refusal === 'paid') throw new TrawlError('forbidden', `${route.paid} requires a paid plan`);
-    if (admitted.refusal === 'lapsed') throw new TrawlError('forbidden', `This workspace's plan has lapsed: ${route.method} ${route.path} requires a paid plan`);
+    if (admitted.refusal === 'lapsed')
+      throw new TrawlError('forbidden', `This workspace's plan has lapsed: ${route.method} ${route.path} requires a paid plan`);
     if (admitted.rate) checkRate(admitted.rate, headers);
   }
 
@@ -114,7 +133,8 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     try {
       return meter!.price(units, plan);
     } catch (err) {
-      if (err instanceof TrawlError && err.code === 'forbidden') throw new TrawlError('forbidden', `${route.paid ?? `${route.method} ${route.path}`} requires a paid plan`);
+      if (err instanceof TrawlError && err.code === 'forbidden')
+        throw new TrawlError('forbidden', `${route.paid ?? `${route.method} ${route.path}`} requires a paid plan`);
       throw err;
     }
   }
@@ -129,7 +149,12 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
   }
 
   /** The input of a metered call; a remembered key is read again before a bad query or body is answered 400 (a revoked key stays 401). */
-  async function readMeteredInput(route: Route, request: Request, params: Record<string, string>, caller: Caller): Promise<Pick<RouteRequest, 'query' | 'body'>> {
+  async function readMeteredInput(
+    route: Route,
+    request: Request,
+    params: Record<string, string>,
+    caller: Caller,
+  ): Promise<Pick<RouteRequest, 'query' | 'body'>> {
     try {
       return await readInput(route, request, params);
     } catch (err) {
@@ -150,7 +175,13 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     const runs = declared.requires !== undefined;
     const url = declared.url?.(request.body);
     const admitted = await meter!.admit({
-      workspace: account.id, limit: limitOf(account), credits, required, keyHash: caller.keyHash, metered: true, paid: Boolean(route.paid),
+      workspace: account.id,
+      limit: limitOf(account),
+      credits,
+      required,
+      keyHash: caller.keyHash,
+      metered: true,
+      paid: Boolean(route.paid),
       ...(runs ? {} : { usage: { endpoint: declared.endpoint, url, startedAt } }),
     });
     // A key revoked meanwhile learns nothing of the workspace; anyone else gets the balance as it is now.
@@ -173,7 +204,11 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
         // log, unless a charge taken up front has to be given back.
         const rejected = err instanceof TrawlError && err.status < 500 && err.status !== 422;
         if (!rejected || credits > 0) {
-          const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'failed', url: request.usage.url ?? url, error, durationMs: elapsed(), startedAt }, credits);
+          const recorded = await meter!.record(
+            charge,
+            { endpoint: declared.endpoint, status: 'failed', url: request.usage.url ?? url, error, durationMs: elapsed(), startedAt },
+            credits,
+          );
           Object.assign(headers, creditHeaders(0, recorded.remaining), { 'x-usage-id': recorded.usageId });
         }
       } else {
@@ -184,9 +219,22 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     }
     const { usage } = request;
     const { response } = answer;
-    if (!usage.resultId && !usage.noCopy && answer.json !== undefined) usage.resultId = await keep(declared, request, account.id, answer.json);
+    if (!usage.resultId && !usage.noCopy && answer.json !== undefined)
+      usage.resultId = await keep(declared, request, account.id, answer.json);
     if (runs) {
-      const recorded = await meter!.record(charge, { endpoint: declared.endpoint, status: 'succeeded', url: usage.url ?? url, resultId: usage.resultId, runId: usage.runId, durationMs: elapsed(), startedAt }, 0);
+      const recorded = await meter!.record(
+        charge,
+        {
+          endpoint: declared.endpoint,
+          status: 'succeeded',
+          url: usage.url ?? url,
+          resultId: usage.resultId,
+          runId: usage.runId,
+          durationMs: elapsed(),
+          startedAt,
+        },
+        0,
+      );
       return withHeaders(response, { ...headers, ...creditHeaders(credits, recorded.remaining), 'x-usage-id': recorded.usageId });
     }
     const outcome = { status: 'succeeded' as const, resultId: usage.resultId, durationMs: elapsed() };
@@ -195,10 +243,15 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
     if (undelivered > 0) {
       refunded(declared.endpoint, undelivered);
       const remaining = await meter!.finish(account.id, admitted.usageId!, outcome, undelivered);
-      return withHeaders(response, { ...headers, ...creditHeaders(credits - undelivered, remaining ?? admitted.remaining + undelivered), 'x-usage-id': admitted.usageId! });
+      return withHeaders(response, {
+        ...headers,
+        ...creditHeaders(credits - undelivered, remaining ?? admitted.remaining + undelivered),
+        'x-usage-id': admitted.usageId!,
+      });
     }
     // Written behind the answer: the charge is taken; the row goes in once, with the outcome.
-    meter!.finish(account.id, admitted.usageId!, outcome, 0)
+    meter!
+      .finish(account.id, admitted.usageId!, outcome, 0)
       .catch((err) => logger.error({ err, usage: admitted.usageId }, 'could not finish a usage row'));
     return withHeaders(response, { ...headers, ...creditHeaders(credits, admitted.remaining), 'x-usage-id': admitted.usageId! });
   }
@@ -216,9 +269,21 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
   }
 
   /** An unmetered call counted and checked (cloud mode): the key, the plan for a paid route, the rate limit. */
-  async function admitUnmetered(route: Pick<Route, 'paid' | 'billable' | 'method' | 'path'>, caller: Caller, headers: Record<string, string>): Promise<void> {
+  async function admitUnmetered(
+    route: Pick<Route, 'paid' | 'billable' | 'method' | 'path'>,
+    caller: Caller,
+    headers: Record<string, string>,
+  ): Promise<void> {
     const account = caller.account!;
-    const admitted = await meter!.admit({ workspace: account.id, limit: limitOf(account), credits: 0, required: 0, keyHash: caller.keyHash, paid: Boolean(route.paid), metered: route.billable });
+    const admitted = await meter!.admit({
+      workspace: account.id,
+      limit: limitOf(account),
+      credits: 0,
+      required: 0,
+      keyHash: caller.keyHash,
+      paid: Boolean(route.paid),
+      metered: route.billable,
+    });
     checkAdmission(route, caller, admitted, headers);
   }
 
@@ -252,7 +317,15 @@ export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
       if (cloudCaller(caller)) return await cloud(route, input, caller, headers);
       const counted = await countSelfHosted(caller, headers);
       checkRole(route, caller);
-      const response = toResponse(await route.handle({ ...input, workspace: caller.workspace, caller, ...(await readInput(route, input.request, input.params)), usage: {} }));
+      const response = toResponse(
+        await route.handle({
+          ...input,
+          workspace: caller.workspace,
+          caller,
+          ...(await readInput(route, input.request, input.params)),
+          usage: {},
+        }),
+      );
       return counted ? withHeaders(response, headers) : response;
     } catch (err) {
       return withHeaders(errorResponse(err, logger, { method: input.request.method, path: route.path }, present), headers, true);

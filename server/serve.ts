@@ -46,15 +46,21 @@ export async function serve(flags: ServeFlags): Promise<void> {
   let running: ReturnType<typeof listen> | null = null;
   if (trawl.config.role === 'worker') {
     trawl.container.resolve(Tokens.Jobs).start();
-    trawl.logger.info({ database: trawl.storage.dialect, plugins: trawl.registry.counts() }, `Trawl ${trawl.version} running job workers (no HTTP API)`);
+    trawl.logger.info(
+      { database: trawl.storage.dialect, plugins: trawl.registry.counts() },
+      `Trawl ${trawl.version} running job workers (no HTTP API)`,
+    );
   } else {
     // Cloud mode never lets a request in without a workspace key, configured key or not.
-    if (trawl.config.mode === 'cloud') trawl.logger.info('Cloud mode: every request needs a workspace API key (created with the admin API or `bun run cli admin`)');
+    if (trawl.config.mode === 'cloud')
+      trawl.logger.info('Cloud mode: every request needs a workspace API key (created with the admin API or `bun run cli admin`)');
     else if (!trawl.config.apiKey) trawl.logger.warn('No API key configured (--api-key or TRAWL_API_KEY): every request is allowed');
     // Bun answers past its own header limit before Trawl sees the request, with a bare 431.
     const bunLimit = maxHeaderSize;
     if (trawl.config.server.maxHeaderBytes >= bunLimit) {
-      trawl.logger.warn(`server.maxHeaderBytes (${trawl.config.server.maxHeaderBytes}) is not below Bun's limit (${bunLimit}): longer requests get Bun's bare 431 instead of the JSON one; start with bun --max-http-header-size=65536 (as bun start does)`);
+      trawl.logger.warn(
+        `server.maxHeaderBytes (${trawl.config.server.maxHeaderBytes}) is not below Bun's limit (${bunLimit}): longer requests get Bun's bare 431 instead of the JSON one; start with bun --max-http-header-size=65536 (as bun start does)`,
+      );
     }
     // listen() also starts the job workers when the role is "all". Building the routes builds their
     // services, whose settings may name plugins (search.providers): a mistake there stops the boot too.
@@ -64,7 +70,10 @@ export async function serve(flags: ServeFlags): Promise<void> {
       await trawl.shutdown();
       throw attributeConfigError(err, trawl.config);
     }
-    trawl.logger.info({ url: running.url, role: trawl.config.role, database: trawl.storage.dialect, plugins: trawl.registry.counts() }, `Trawl ${trawl.version} listening on ${running.url}`);
+    trawl.logger.info(
+      { url: running.url, role: trawl.config.role, database: trawl.storage.dialect, plugins: trawl.registry.counts() },
+      `Trawl ${trawl.version} listening on ${running.url}`,
+    );
   }
   const signal = await new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -83,6 +92,9 @@ export function serveCommand(name: string): Command {
     .option('--host <host>', 'address to listen on (server.host; default 127.0.0.1)')
     .addOption(new Option('--api-key <key>', 'the API key requests must carry (TRAWL_API_KEY)'))
     .option('--role <role>', 'api, worker or all (TRAWL_ROLE; default all)')
-    .addHelpText('after', '\nConfiguration: config/default.toml < the file in TRAWL_CONFIG < TRAWL_* variables < these options (config/default.toml lists every key).\nExample:\n  TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true bun start --port 3000')
+    .addHelpText(
+      'after',
+      '\nConfiguration: config/default.toml < the file in TRAWL_CONFIG < TRAWL_* variables < these options (config/default.toml lists every key).\nExample:\n  TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true bun start --port 3000',
+    )
     .action((flags: ServeFlags) => serve(flags));
 }

@@ -62,9 +62,14 @@ function slots(maxOpen: number, maxPerWorkspace: number) {
   const byWorkspace = new Map<string, number>();
   return {
     take(workspace: string): Admitted['slot'] {
-      if (total >= maxOpen) throw new TrawlError('overloaded', `Too many WebSocket connections (server.maxWebSockets = ${maxOpen}); poll the status instead`);
+      if (total >= maxOpen)
+        throw new TrawlError('overloaded', `Too many WebSocket connections (server.maxWebSockets = ${maxOpen}); poll the status instead`);
       const mine = byWorkspace.get(workspace) ?? 0;
-      if (mine >= maxPerWorkspace) throw new TrawlError('overloaded', `Too many WebSocket connections for this workspace (server.maxWebSocketsPerWorkspace = ${maxPerWorkspace}); poll the status instead`);
+      if (mine >= maxPerWorkspace)
+        throw new TrawlError(
+          'overloaded',
+          `Too many WebSocket connections for this workspace (server.maxWebSocketsPerWorkspace = ${maxPerWorkspace}); poll the status instead`,
+        );
       total++;
       byWorkspace.set(workspace, mine + 1);
       let released = false;
@@ -79,13 +84,19 @@ function slots(maxOpen: number, maxPerWorkspace: number) {
           else byWorkspace.delete(workspace);
         },
       };
-      setTimeout(() => { if (!slot.opened) slot.release(); }, RESERVATION_MS).unref();
+      setTimeout(() => {
+        if (!slot.opened) slot.release();
+      }, RESERVATION_MS).unref();
       return slot;
     },
   };
 }
 
-export function mountSockets(app: Elysia<any, any, any, any, any, any, any>, sockets: readonly SocketRoute[], admission: SocketAdmission): void {
+export function mountSockets(
+  app: Elysia<any, any, any, any, any, any, any>,
+  sockets: readonly SocketRoute[],
+  admission: SocketAdmission,
+): void {
   const { logger } = admission;
   const taken = slots(admission.maxOpen, admission.maxPerWorkspace);
   const connections = new WeakMap<object, Connection>();
@@ -96,7 +107,7 @@ export function mountSockets(app: Elysia<any, any, any, any, any, any, any>, soc
   async function checkKeys(): Promise<void> {
     for (const [authorization, open] of byKey) {
       const valid = await admission.stillValid(authorization).catch((err) => {
-        logger.warn({ err }, 'could not check an open WebSocket\'s key; checking again shortly');
+        logger.warn({ err }, "could not check an open WebSocket's key; checking again shortly");
         return true;
       });
       if (!valid) for (const connection of open) connection.raw.close(REVOKED_CLOSE.code, REVOKED_CLOSE.reason);
@@ -144,11 +155,15 @@ export function mountSockets(app: Elysia<any, any, any, any, any, any, any>, soc
           async send(text) {
             if (connection.abort.signal.aborted) return;
             // -1: queued behind backpressure; wait for the drain before the next message.
-            if (raw.send(text) === -1) await new Promise<void>((resolve) => { connection.drained = resolve; });
+            if (raw.send(text) === -1)
+              await new Promise<void>((resolve) => {
+                connection.drained = resolve;
+              });
           },
         };
         const { caller } = admitted;
-        route.stream(socket, { params, workspace: caller.workspace, caller })
+        route
+          .stream(socket, { params, workspace: caller.workspace, caller })
           .catch((err) => logger.error({ err, path: route.path }, 'WebSocket stream failed'))
           .finally(() => {
             if (!connection.abort.signal.aborted) raw.close(1000, 'done');

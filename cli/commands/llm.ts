@@ -25,9 +25,29 @@ export const searchCommand = () =>
     .addHelpText('after', '\nExample:\n  bun run cli search "tide tables" --num 3 --no-scrape')
     .action((query: string, flags: Flags & { num?: number; scrape: boolean; format: string[]; country?: string; lang?: string }) =>
       withApi(flags, async (api) => {
-        const body = defined({ query, num_results: flags.num, scrape: flags.scrape, formats: flags.format, country: flags.country, lang: flags.lang, no_cache: noCache(flags) });
-        emit(json(await api.call('POST', '/v1/search', body, { num_results: '--num', scrape: '--no-scrape', formats: '--format', country: '--country', lang: '--lang' })), flags.out);
-      }));
+        const body = defined({
+          query,
+          num_results: flags.num,
+          scrape: flags.scrape,
+          formats: flags.format,
+          country: flags.country,
+          lang: flags.lang,
+          no_cache: noCache(flags),
+        });
+        emit(
+          json(
+            await api.call('POST', '/v1/search', body, {
+              num_results: '--num',
+              scrape: '--no-scrape',
+              formats: '--format',
+              country: '--country',
+              lang: '--lang',
+            }),
+          ),
+          flags.out,
+        );
+      }),
+    );
 
 function schemaFile(file: string | undefined): unknown {
   if (file === undefined) return undefined;
@@ -49,9 +69,26 @@ export const extractCommand = () =>
     .addHelpText('after', '\nExample:\n  bun run cli extract https://example.com/product --prompt "name and price"')
     .action((url: string, flags: Flags & { prompt?: string; schema?: string }) =>
       withApi(flags, async (api) => {
-        const body = defined({ url, prompt: flags.prompt, schema: schemaFile(flags.schema), only_main_content: !flags.all, no_cache: noCache(flags) });
-        emit(json(await api.call('POST', '/v1/extract', body, { prompt: '--prompt', schema: '--schema', only_main_content: '--all', no_cache: '--no-cache' })), flags.out);
-      }));
+        const body = defined({
+          url,
+          prompt: flags.prompt,
+          schema: schemaFile(flags.schema),
+          only_main_content: !flags.all,
+          no_cache: noCache(flags),
+        });
+        emit(
+          json(
+            await api.call('POST', '/v1/extract', body, {
+              prompt: '--prompt',
+              schema: '--schema',
+              only_main_content: '--all',
+              no_cache: '--no-cache',
+            }),
+          ),
+          flags.out,
+        );
+      }),
+    );
 
 export const summarizeCommand = () =>
   apiCommand('summarize', 'Summarize a page (with the configured model, else extractively)')
@@ -66,7 +103,20 @@ export const summarizeCommand = () =>
     .addHelpText('after', '\nExample:\n  bun run cli summarize https://example.com/article --length short')
     .action((url: string, flags: Flags & { length?: string; mode?: string; format: string[]; json?: boolean }) =>
       withApi(flags, async (api) => {
-        const body = defined({ url, length: flags.length, mode: flags.mode, formats: flags.format, only_main_content: !flags.all, no_cache: noCache(flags) });
-        const answer = await api.call<{ summary: string }>('POST', '/v1/summarize', body, { length: '--length', mode: '--mode', formats: '--format', only_main_content: '--all' });
+        const body = defined({
+          url,
+          length: flags.length,
+          mode: flags.mode,
+          formats: flags.format,
+          only_main_content: !flags.all,
+          no_cache: noCache(flags),
+        });
+        const answer = await api.call<{ summary: string }>('POST', '/v1/summarize', body, {
+          length: '--length',
+          mode: '--mode',
+          formats: '--format',
+          only_main_content: '--all',
+        });
         emit(flags.json ? json(answer) : answer.summary, flags.out);
-      }));
+      }),
+    );

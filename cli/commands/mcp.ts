@@ -26,14 +26,24 @@ async function serveMcp(options: { apiKey?: string }): Promise<void> {
   const trawl = await bootTrawl({ env, logger: createLogger(level, pino.destination(2)), overrides: { log: { level } } });
   const api = mountApi(trawl);
   const caller: CallerSource = key ? () => api.auth.authenticate(`Bearer ${key}`) : () => LOCAL_USER;
-  const refusal = !key && trawl.config.mode === 'cloud' ? 'Cloud mode: the MCP server acts for one workspace; pass --api-key KEY or set TRAWL_API_KEY'
-    : await Promise.resolve().then(caller).then(() => null, (err: Error) => `${err.message} (--api-key / TRAWL_API_KEY)`);
+  const refusal =
+    !key && trawl.config.mode === 'cloud'
+      ? 'Cloud mode: the MCP server acts for one workspace; pass --api-key KEY or set TRAWL_API_KEY'
+      : await Promise.resolve()
+          .then(caller)
+          .then(
+            () => null,
+            (err: Error) => `${err.message} (--api-key / TRAWL_API_KEY)`,
+          );
   if (refusal) {
     await trawl.shutdown();
     throw new CliError(refusal, 2);
   }
   if (trawl.config.role === 'all') trawl.container.resolve(Tokens.Jobs).start();
-  const server = createMcpServer(api, bindTools(api), trawl.version, caller, { origin: `http://127.0.0.1:${trawl.config.server.port}`, metrics: trawl.container.resolve(MetricsToken) });
+  const server = createMcpServer(api, bindTools(api), trawl.version, caller, {
+    origin: `http://127.0.0.1:${trawl.config.server.port}`,
+    metrics: trawl.container.resolve(MetricsToken),
+  });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     process.stdin.once('end', resolve);
@@ -47,6 +57,12 @@ async function serveMcp(options: { apiKey?: string }): Promise<void> {
 export const mcpCommand = () =>
   new Command('mcp')
     .description('The MCP server on stdio, for desktop agents; its tools act for one workspace')
-    .option('--api-key <key>', 'act for this key\'s workspace (default: TRAWL_API_KEY); without one the default workspace (self-hosted only: cloud mode needs a key)')
-    .addHelpText('after', '\nExample (an MCP client\'s command):\n  bun run --cwd /path/to/trawl --silent cli mcp\n  TRAWL_DATA_DIR=/path/to/data bun /path/to/trawl/cli/main.ts mcp')
+    .option(
+      '--api-key <key>',
+      "act for this key's workspace (default: TRAWL_API_KEY); without one the default workspace (self-hosted only: cloud mode needs a key)",
+    )
+    .addHelpText(
+      'after',
+      "\nExample (an MCP client's command):\n  bun run --cwd /path/to/trawl --silent cli mcp\n  TRAWL_DATA_DIR=/path/to/data bun /path/to/trawl/cli/main.ts mcp",
+    )
     .action((options: { apiKey?: string }) => serveMcp(options));

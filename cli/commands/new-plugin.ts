@@ -56,7 +56,8 @@ function configured(toml: string, kind: string, table: string): string {
 export function createPlugin(root: string, kind: string, name: string): string[] {
   const template = TEMPLATES[kind];
   if (!template) throw new CliError(`new-plugin: cannot make a "${kind}" plugin; kinds: ${Object.keys(TEMPLATES).join(', ')}`, 2);
-  if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new CliError(`new-plugin: the name "${name}" must be lower-case kebab-case (e.g. word-count)`, 2);
+  if (!/^[a-z][a-z0-9-]*$/.test(name))
+    throw new CliError(`new-plugin: the name "${name}" must be lower-case kebab-case (e.g. word-count)`, 2);
   const folder = `plugins/${kind}/${name}`;
   if (existsSync(join(root, folder))) throw new CliError(`new-plugin: ${folder} exists already`, 2);
   const n: PluginNames = { name, variable: `${name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}${capital(kind)}` };
@@ -83,7 +84,9 @@ export function createPlugin(root: string, kind: string, name: string): string[]
 
 export function newPluginCommand(): Command {
   return new Command('new-plugin')
-    .description(`Create a plugin from a template: its file, a colocated test, its entries in plugins/index.ts and config/default.toml (kinds: ${Object.keys(TEMPLATES).join(', ')})`)
+    .description(
+      `Create a plugin from a template: its file, a colocated test, its entries in plugins/index.ts and config/default.toml (kinds: ${Object.keys(TEMPLATES).join(', ')})`,
+    )
     .argument('<kind>', 'the plugin kind')
     .argument('<name>', 'the plugin name, kebab-case')
     .option('--root <dir>', 'the Trawl tree to write into', REPO)

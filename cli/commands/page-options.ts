@@ -42,6 +42,12 @@ export function scrapeFields(flags: PageFlags) {
 
 /** The flags of the scrape fields, under `prefix` when they are nested (`scrape_options.`). */
 export function pageFlagNames(prefix = ''): FlagNames {
-  const names: Record<string, string> = { formats: '--format', only_main_content: '--main', include_selectors: '--include', exclude_selectors: '--exclude', no_cache: '--no-cache' };
+  const names: Record<string, string> = {
+    formats: '--format',
+    only_main_content: '--main',
+    include_selectors: '--include',
+    exclude_selectors: '--exclude',
+    no_cache: '--no-cache',
+  };
   return Object.fromEntries(Object.entries(names).map(([field, flag]) => [`${prefix}${field}`, flag]));
 }

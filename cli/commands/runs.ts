@@ -25,10 +25,10 @@ type Page = Record<string, unknown> & { url: string; status: string; error?: str
 
 function runOptions(command: Command): Command {
   return pageOptions(command)
-    .option('--webhook <url>', 'where to POST the run\'s events')
+    .option('--webhook <url>', "where to POST the run's events")
     .option('--out-dir <dir>', 'write one file per page into this folder (named from the page URL)')
     .option('-o, --out <file>', 'write the output to a file instead of stdout')
-    .option('--no-wait', 'print the run\'s id and return; the run goes on')
+    .option('--no-wait', "print the run's id and return; the run goes on")
     .option('--no-progress', 'no progress on stderr');
 }
 
@@ -39,14 +39,24 @@ async function run(api: Api, kind: 'crawl' | 'batch', body: Record<string, unkno
     return;
   }
   const unit = kind === 'crawl' ? 'pages' : 'URLs';
-  const status = await follow<JobStatus>(api, { path: `/v1/${kind}/${started.id}?per_page=1`, finished: isTerminal, cancel: `/v1/${kind}/${started.id}`, label: kind, unit, show: flags.progress });
+  const status = await follow<JobStatus>(api, {
+    path: `/v1/${kind}/${started.id}?per_page=1`,
+    finished: isTerminal,
+    cancel: `/v1/${kind}/${started.id}`,
+    label: kind,
+    unit,
+    show: flags.progress,
+  });
   if (status.status !== 'completed') throw new CliError(`The ${kind} ${status.status}${status.error ? `: ${status.error}` : ''}`, 1);
   const pages = await allPages<Page>(api, `/v1/${kind}/${started.id}?per_page=100`);
   for (const page of pages) if (page.status === 'failed') process.stderr.write(`failed: ${page.url}: ${page.error}\n`);
   const done = pages.filter((page) => page.status === 'completed');
   const formats = formatsOf(flags);
   if (flags.outDir) {
-    const written = writePages(flags.outDir, done.map((page) => ({ url: page.url, ...pageOutput(page, formats, flags.json === true) })));
+    const written = writePages(
+      flags.outDir,
+      done.map((page) => ({ url: page.url, ...pageOutput(page, formats, flags.json === true) })),
+    );
     emit(written.join('\n'), flags.out);
   } else if (flags.json) {
     emit(json({ ...status, data: pages }), flags.out);
@@ -64,29 +74,67 @@ export const crawlCommand = () =>
     .option('--exclude-path <pattern>', 'never follow paths matching this pattern (repeatable)', collect, [])
     .option('--subdomains', 'also follow links to other hosts of the same domain')
     .option('--external', 'also follow links to other sites')
-    .option('--sitemap <mode>', 'skip (default), include or only: use the site\'s sitemaps')
-    .addHelpText('after', '\nExamples:\n  bun run cli crawl https://example.com --max-pages 50 --out-dir pages\n  bun run cli crawl https://example.com --format text --json > crawl.json')
-    .action((url: string, flags: RunFlags & { maxDepth?: number; maxPages?: number; includePath: string[]; excludePath: string[]; subdomains?: boolean; external?: boolean; sitemap?: string }) =>
-      withApi(flags, (api) => run(api, 'crawl', defined({
-        url,
-        max_depth: flags.maxDepth,
-        max_pages: flags.maxPages,
-        include_paths: flags.includePath,
-        exclude_paths: flags.excludePath,
-        allow_subdomains: flags.subdomains,
-        allow_external_links: flags.external,
-        sitemap: flags.sitemap,
-        webhook_url: flags.webhook,
-        scrape_options: scrapeFields(flags),
-      }), flags, {
-        max_depth: '--max-depth', max_pages: '--max-pages', include_paths: '--include-path', exclude_paths: '--exclude-path',
-        sitemap: '--sitemap', webhook_url: '--webhook', ...pageFlagNames('scrape_options.'),
-      }), true));
+    .option('--sitemap <mode>', "skip (default), include or only: use the site's sitemaps")
+    .addHelpText(
+      'after',
+      '\nExamples:\n  bun run cli crawl https://example.com --max-pages 50 --out-dir pages\n  bun run cli crawl https://example.com --format text --json > crawl.json',
+    )
+    .action(
+      (
+        url: string,
+        flags: RunFlags & {
+          maxDepth?: number;
+          maxPages?: number;
+          includePath: string[];
+          excludePath: string[];
+          subdomains?: boolean;
+          external?: boolean;
+          sitemap?: string;
+        },
+      ) =>
+        withApi(
+          flags,
+          (api) =>
+            run(
+              api,
+              'crawl',
+              defined({
+                url,
+                max_depth: flags.maxDepth,
+                max_pages: flags.maxPages,
+                include_paths: flags.includePath,
+                exclude_paths: flags.excludePath,
+                allow_subdomains: flags.subdomains,
+                allow_external_links: flags.external,
+                sitemap: flags.sitemap,
+                webhook_url: flags.webhook,
+                scrape_options: scrapeFields(flags),
+              }),
+              flags,
+              {
+                max_depth: '--max-depth',
+                max_pages: '--max-pages',
+                include_paths: '--include-path',
+                exclude_paths: '--exclude-path',
+                sitemap: '--sitemap',
+                webhook_url: '--webhook',
+                ...pageFlagNames('scrape_options.'),
+              },
+            ),
+          true,
+        ),
+    );
 
 /** The URLs of the arguments and of `--file` (one a line, `-` for stdin; blank lines and `#` comments skipped). */
 export function urlList(args: string[], file: string | undefined): string[] {
   const text = file === undefined ? '' : readFileSync(file === '-' ? 0 : file, 'utf8');
-  return [...args, ...text.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'))];
+  return [
+    ...args,
+    ...text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#')),
+  ];
 }
 
 export const batchCommand = () =>
@@ -95,4 +143,14 @@ export const batchCommand = () =>
     .option('--file <file>', 'read URLs from a file, one a line (- for stdin)')
     .addHelpText('after', '\nExample:\n  bun run cli batch --file urls.txt --format markdown --out-dir pages')
     .action((urls: string[], flags: RunFlags & { file?: string }) =>
-      withApi(flags, (api) => run(api, 'batch', defined({ urls: urlList(urls, flags.file), webhook_url: flags.webhook, ...scrapeFields(flags) }), flags, { urls: '<urls>', webhook_url: '--webhook', ...pageFlagNames() }), true));
+      withApi(
+        flags,
+        (api) =>
+          run(api, 'batch', defined({ urls: urlList(urls, flags.file), webhook_url: flags.webhook, ...scrapeFields(flags) }), flags, {
+            urls: '<urls>',
+            webhook_url: '--webhook',
+            ...pageFlagNames(),
+          }),
+        true,
+      ),
+    );

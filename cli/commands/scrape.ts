@@ -12,4 +12,5 @@ export const scrapeCommand = () =>
       withApi(flags, async (api) => {
         const page = await api.call('POST', '/v1/scrape', { url, ...scrapeFields(flags) }, pageFlagNames());
         emit(pageOutput(page, formatsOf(flags), flags.json === true).text, flags.out);
-      }));
+      }),
+    );

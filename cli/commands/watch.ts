@@ -11,14 +11,22 @@ import { emit, json } from '../output.ts';
 import { table } from './table.ts';
 
 type Flags = ApiFlags & { json?: boolean };
-const NAMES = { name: '--name', interval_minutes: '--interval', webhook_url: '--webhook', ignore_selectors: '--ignore-selector', ignore_text: '--ignore-text' };
+const NAMES = {
+  name: '--name',
+  interval_minutes: '--interval',
+  webhook_url: '--webhook',
+  ignore_selectors: '--ignore-selector',
+  ignore_text: '--ignore-text',
+};
 const CHECK_TIMEOUT_MS = 120_000;
 
 const path = (id: string, rest = '') => `/v1/watch/${encodeURIComponent(id)}${rest}`;
 
 /** A subcommand acting on one watch by id. */
 const onWatch = (name: string, description: string, work: (api: Api, id: string, flags: Flags) => Promise<unknown>, jobs = false) =>
-  apiCommand(name, description).argument('<id>', 'the watch id').action((id: string, flags: Flags) => withApi(flags, async (api) => emit(json(await work(api, id, flags))), jobs));
+  apiCommand(name, description)
+    .argument('<id>', 'the watch id')
+    .action((id: string, flags: Flags) => withApi(flags, async (api) => emit(json(await work(api, id, flags))), jobs));
 
 async function checked(api: Api, id: string): Promise<unknown> {
   const before = await api.call<{ last_checked_at: string | null }>('GET', path(id));
@@ -33,23 +41,61 @@ async function checked(api: Api, id: string): Promise<unknown> {
 export const watchCommand = () =>
   new Command('watch')
     .description('Watch pages for changes: list, create, show, check, diff, pause, resume, delete')
-    .addHelpText('after', '\nExamples:\n  bun run cli watch create https://example.com/pricing --interval 60\n  bun run cli watch check <id>')
-    .addCommand(apiCommand('list', 'The watches, as a table').option('--json', 'print the /v1 answer').action((flags: Flags) =>
-      withApi(flags, async (api) => {
-        const { watches } = await api.call<{ watches: Array<Record<string, any>> }>('GET', '/v1/watch?per_page=100');
-        emit(flags.json ? json(watches) : table([['ID', 'NAME', 'EVERY (MIN)', 'ACTIVE', 'LAST CHECKED'], ...watches.map((w) => [w.id, w.name, String(w.interval_minutes), String(w.active), w.last_checked_at ?? '-'])]));
-      })))
-    .addCommand(apiCommand('create', 'Watch a page; prints the new watch')
-      .argument('<url>', 'the page')
-      .option('--name <name>', 'a name (default: the URL)')
-      .option('--interval <minutes>', 'minutes between checks', integer)
-      .option('--webhook <url>', 'where to POST changes')
-      .option('--ignore-selector <selector>', 'content to leave out of the comparison (repeatable)', collect, [])
-      .option('--ignore-text <pattern>', 'text to leave out of the comparison (repeatable)', collect, [])
-      .action((url: string, flags: Flags & { name?: string; interval?: number; webhook?: string; ignoreSelector: string[]; ignoreText: string[] }) =>
-        withApi(flags, async (api) => emit(json(await api.call('POST', '/v1/watch', defined({
-          url, name: flags.name, interval_minutes: flags.interval, webhook_url: flags.webhook, ignore_selectors: flags.ignoreSelector, ignore_text: flags.ignoreText,
-        }), NAMES))))))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  bun run cli watch create https://example.com/pricing --interval 60\n  bun run cli watch check <id>',
+    )
+    .addCommand(
+      apiCommand('list', 'The watches, as a table')
+        .option('--json', 'print the /v1 answer')
+        .action((flags: Flags) =>
+          withApi(flags, async (api) => {
+            const { watches } = await api.call<{ watches: Array<Record<string, any>> }>('GET', '/v1/watch?per_page=100');
+            emit(
+              flags.json
+                ? json(watches)
+                : table([
+                    ['ID', 'NAME', 'EVERY (MIN)', 'ACTIVE', 'LAST CHECKED'],
+                    ...watches.map((w) => [w.id, w.name, String(w.interval_minutes), String(w.active), w.last_checked_at ?? '-']),
+                  ]),
+            );
+          }),
+        ),
+    )
+    .addCommand(
+      apiCommand('create', 'Watch a page; prints the new watch')
+        .argument('<url>', 'the page')
+        .option('--name <name>', 'a name (default: the URL)')
+        .option('--interval <minutes>', 'minutes between checks', integer)
+        .option('--webhook <url>', 'where to POST changes')
+        .option('--ignore-selector <selector>', 'content to leave out of the comparison (repeatable)', collect, [])
+        .option('--ignore-text <pattern>', 'text to leave out of the comparison (repeatable)', collect, [])
+        .action(
+          (
+            url: string,
+            flags: Flags & { name?: string; interval?: number; webhook?: string; ignoreSelector: string[]; ignoreText: string[] },
+          ) =>
+            withApi(flags, async (api) =>
+              emit(
+                json(
+                  await api.call(
+                    'POST',
+                    '/v1/watch',
+                    defined({
+                      url,
+                      name: flags.name,
+                      interval_minutes: flags.interval,
+                      webhook_url: flags.webhook,
+                      ignore_selectors: flags.ignoreSelector,
+                      ignore_text: flags.ignoreText,
+                    }),
+                    NAMES,
+                  ),
+                ),
+              ),
+            ),
+        ),
+    )
     .addCommand(onWatch('show', 'A watch and its recent snapshots', (api, id) => api.call('GET', path(id))))
     .addCommand(onWatch('check', 'Check a watch now and wait for the result', checked, true))
     .addCommand(onWatch('diff', 'What changed between the last two snapshots', (api, id) => api.call('GET', path(id, '/diff'))))

@@ -10,7 +10,12 @@ export function actionHandler<A extends { type: string }>(handler: ActionHandler
   return handler as unknown as ActionHandler;
 }
 
-export const selectorField = z.string().trim().min(1, 'must not be empty').max(2000).describe('CSS selector (Playwright selector syntax is accepted too)');
+export const selectorField = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(2000)
+  .describe('CSS selector (Playwright selector syntax is accepted too)');
 
 /** A bounded pause: longer waits belong in a request with a larger `timeout`. */
 export const durationField = z.number().int().min(0).max(60_000).describe('Milliseconds, 0 to 60000');

@@ -30,7 +30,11 @@ export interface ContextRules {
   upstream: string | null;
 }
 
-export async function openContext(browser: Browser, options: BrowserContextOptions | undefined, rules: ContextRules): Promise<PreparedContext> {
+export async function openContext(
+  browser: Browser,
+  options: BrowserContextOptions | undefined,
+  rules: ContextRules,
+): Promise<PreparedContext> {
   const proxy = await startGuardProxy(rules.fetch, rules.policy, rules.upstream, rules.refusalHint, rules.limits);
   let context: BrowserContext | undefined;
   try {

@@ -6,7 +6,11 @@ import { testConfig } from '../../test/helpers/plugin-context.ts';
 import { forbiddenAddressReason } from '../net/ssrf.ts';
 import { createAddressGuard } from '../net/address-guard.ts';
 
-const fetch = { ...testConfig().fetch, allowPrivateNetwork: false, resolve: { 'intranet.test': '10.1.2.3', 'shop.test:8080': '127.0.0.1', 'public.test': '93.184.215.14' } };
+const fetch = {
+  ...testConfig().fetch,
+  allowPrivateNetwork: false,
+  resolve: { 'intranet.test': '10.1.2.3', 'shop.test:8080': '127.0.0.1', 'public.test': '93.184.215.14' },
+};
 const guard = createAddressGuard(fetch, forbiddenAddressReason);
 
 function lookup(host: string, port: number): Promise<string> {

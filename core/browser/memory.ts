@@ -96,11 +96,17 @@ export function overLimit(sample: TreeSample, ownRssBytes: number, limits: Memor
   if (!largest) return null;
   const mb = (bytes: number) => Math.round(bytes / MB);
   if (limits.maxRendererMb > 0 && largest.rssBytes > limits.maxRendererMb * MB) {
-    return { pid: largest.pid, message: `The rendered page needs more memory than the server allows: its browser tab passed browser.maxRendererMb (${limits.maxRendererMb} MB; it used ${mb(largest.rssBytes)} MB)` };
+    return {
+      pid: largest.pid,
+      message: `The rendered page needs more memory than the server allows: its browser tab passed browser.maxRendererMb (${limits.maxRendererMb} MB; it used ${mb(largest.rssBytes)} MB)`,
+    };
   }
   const total = ownRssBytes + sample.totalBytes;
   if (limits.maxTotalMb > 0 && total > limits.maxTotalMb * MB) {
-    return { pid: largest.pid, message: `The rendered page needs more memory than the server allows: the server and its browser passed workers.maxRssMb (${limits.maxTotalMb} MB; ${mb(total)} MB) and this page's tab was the largest` };
+    return {
+      pid: largest.pid,
+      message: `The rendered page needs more memory than the server allows: the server and its browser passed workers.maxRssMb (${limits.maxTotalMb} MB; ${mb(total)} MB) and this page's tab was the largest`,
+    };
   }
   return null;
 }

@@ -10,14 +10,26 @@ import { definePlugin, type AnyPlugin } from '../plugin.ts';
 import { PluginRegistry } from '../registry.ts';
 import { FETCHER_ID } from '../data-bag.ts';
 
-const html = (body: string) => ({ status: 200, headers: {}, body: new TextEncoder().encode(body), finalUrl: 'https://example.com/', mediaType: 'text/html', text: body });
+const html = (body: string) => ({
+  status: 200,
+  headers: {},
+  body: new TextEncoder().encode(body),
+  finalUrl: 'https://example.com/',
+  mediaType: 'text/html',
+  text: body,
+});
 const asked: string[] = [];
 
 function plugins(options: { renderFails?: boolean; shell?: boolean } = {}): AnyPlugin[] {
   return [
     definePlugin({
-      kind: 'fetcher', name: 'renderer', description: '',
-      rerender: (doc: PageDocument) => { asked.push(`renderer saw ${doc.data.get(FETCHER_ID)}`); return options.shell ?? true; },
+      kind: 'fetcher',
+      name: 'renderer',
+      description: '',
+      rerender: (doc: PageDocument) => {
+        asked.push(`renderer saw ${doc.data.get(FETCHER_ID)}`);
+        return options.shell ?? true;
+      },
       setup: () => ({
         matches: () => false,
         fetch: async (doc) => {
@@ -27,15 +39,33 @@ function plugins(options: { renderFails?: boolean; shell?: boolean } = {}): AnyP
       }),
     }),
     definePlugin({
-      kind: 'fetcher', name: 'plain', description: '',
-      rerender: () => { asked.push('plain asked'); return true; },
+      kind: 'fetcher',
+      name: 'plain',
+      description: '',
+      rerender: () => {
+        asked.push('plain asked');
+        return true;
+      },
       setup: () => ({
         matches: () => true,
-        fetch: async (doc) => { doc.response = html('<div id="root"></div>'); },
+        fetch: async (doc) => {
+          doc.response = html('<div id="root"></div>');
+        },
       }),
     }),
-    definePlugin({ kind: 'document', name: 'htmlish', description: '', setup: () => ({ detect: () => true, parse: (doc) => doc.setContentHtml(doc.response!.text!) }) }),
-    definePlugin({ kind: 'format', name: 'echo', provides: ['format:echo'], description: '', setup: () => ({ render: (doc) => doc.root!.innerHTML }) }),
+    definePlugin({
+      kind: 'document',
+      name: 'htmlish',
+      description: '',
+      setup: () => ({ detect: () => true, parse: (doc) => doc.setContentHtml(doc.response!.text!) }),
+    }),
+    definePlugin({
+      kind: 'format',
+      name: 'echo',
+      provides: ['format:echo'],
+      description: '',
+      setup: () => ({ render: (doc) => doc.root!.innerHTML }),
+    }),
   ] as unknown as AnyPlugin[];
 }
 
@@ -43,7 +73,13 @@ async function run(options: Parameters<typeof plugins>[0]) {
   const list = plugins(options);
   const config = loadConfig({ plugins: list, defaultFile: null, env: {} });
   const registry = new PluginRegistry(list, config);
-  await registry.setup(() => ({ logger: pino({ level: 'silent' }), config, resolve: () => { throw new Error('no services'); } }));
+  await registry.setup(() => ({
+    logger: pino({ level: 'silent' }),
+    config,
+    resolve: () => {
+      throw new Error('no services');
+    },
+  }));
   asked.length = 0;
   return new Pipeline(registry, pino({ level: 'silent' })).run(testJob({ url: 'https://example.com/', formats: ['echo'] }));
 }
@@ -67,6 +103,8 @@ describe('refetch after detect', () => {
   test('a failed refetch keeps the first page, with a warning', async () => {
     const { result } = await run({ renderFails: true });
     expect(result.formats.echo).toBe('<div id="root"></div>');
-    expect(result.warnings.map((m) => `${m.plugin}: ${m.message}`)).toEqual(['fetcher.renderer: Fetching the page again failed; it is returned as first fetched: browser fell over']);
+    expect(result.warnings.map((m) => `${m.plugin}: ${m.message}`)).toEqual([
+      'fetcher.renderer: Fetching the page again failed; it is returned as first fetched: browser fell over',
+    ]);
   });
 });

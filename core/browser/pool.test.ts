@@ -18,20 +18,27 @@ afterAll(() => site.stop());
 
 function gate() {
   let open!: () => void;
-  const opened = new Promise<void>((resolve) => { open = resolve; });
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   return { open, opened };
 }
 
 describe('one pool', () => {
   let pool: BrowserPool;
-  beforeAll(() => { pool = testBrowserPool({ browser: { maxContexts: 2 } }); });
+  beforeAll(() => {
+    pool = testBrowserPool({ browser: { maxContexts: 2 } });
+  });
   afterAll(() => pool.close());
 
   test('every job gets a fresh context: nothing one job stores is seen by the next', async () => {
     await pool.withPage({}, async ({ page }) => {
       await page.goto(site.at('/'));
-      // biome-ignore lint/suspicious/noDocumentCookie: the test leaves a cookie behind to see that the next session starts without it
-      await page.evaluate(() => { document.cookie = 'seen=1'; localStorage.setItem('seen', '1'); });
+      await page.evaluate(() => {
+        // biome-ignore lint/suspicious/noDocumentCookie: the test leaves a cookie behind to see that the next session starts without it
+        document.cookie = 'seen=1';
+        localStorage.setItem('seen', '1');
+      });
     });
     const state = await pool.withPage({}, async ({ page }) => {
       await page.goto(site.at('/'));
@@ -46,12 +53,14 @@ describe('one pool', () => {
     const order: number[] = [];
     let running = 0;
     let peak = 0;
-    const jobs = gates.map((g, i) => pool.withPage({}, async () => {
-      order.push(i);
-      peak = Math.max(peak, ++running);
-      await g.opened;
-      running--;
-    }));
+    const jobs = gates.map((g, i) =>
+      pool.withPage({}, async () => {
+        order.push(i);
+        peak = Math.max(peak, ++running);
+        await g.opened;
+        running--;
+      }),
+    );
     expect(await eventually(() => running === 2 && pool.stats().waiting === 2)).toBe(true);
     expect(order.toSorted()).toEqual([0, 1]);
     // Each freed slot goes to the longest waiter.
@@ -94,7 +103,10 @@ test('the browser is replaced after recycleAfterPages pages, once its jobs are d
   const pool = testBrowserPool({ browser: { recycleAfterPages: 2 } });
   try {
     const pids: Array<number | null> = [];
-    for (let i = 0; i < 3; i++) await pool.withPage({}, async () => { pids.push(pool.stats().pid); });
+    for (let i = 0; i < 3; i++)
+      await pool.withPage({}, async () => {
+        pids.push(pool.stats().pid);
+      });
     expect(pids[0]).toBe(pids[1]!);
     expect(pids[2]).not.toBe(pids[0]!);
     expect(pool.stats().launches).toBe(2);
@@ -109,12 +121,19 @@ test('a browser killed mid-job fails that job clearly; the next job gets a new b
   try {
     await pool.withPage({}, async () => {});
     const first = pool.stats().pid!;
-    const error = await failure(pool.withPage({}, async ({ page }) => {
-      process.kill(first, 'SIGKILL');
-      await page.waitForTimeout(10_000);
-    }));
-    expect(error.message).toBe('Failed to fetch URL: the browser closed unexpectedly while rendering the page (it is restarted for the next request)');
-    const title = await pool.withPage({}, async ({ page }) => { await page.goto(site.at('/')); return page.title(); });
+    const error = await failure(
+      pool.withPage({}, async ({ page }) => {
+        process.kill(first, 'SIGKILL');
+        await page.waitForTimeout(10_000);
+      }),
+    );
+    expect(error.message).toBe(
+      'Failed to fetch URL: the browser closed unexpectedly while rendering the page (it is restarted for the next request)',
+    );
+    const title = await pool.withPage({}, async ({ page }) => {
+      await page.goto(site.at('/'));
+      return page.title();
+    });
     expect(title).toBe('Pool');
     expect(pool.stats().launches).toBe(2);
     expect(pool.stats().pid).not.toBe(first);
@@ -129,7 +148,9 @@ test('close ends the browser process and refuses new jobs', async () => {
   const pid = pool.stats().pid!;
   await pool.close();
   expect(await eventually(() => !processAlive(pid))).toBe(true);
-  expect((await failure(pool.withPage({}, async () => {}))).message).toBe('Browser rendering is not available: the server is shutting down');
+  expect((await failure(pool.withPage({}, async () => {}))).message).toBe(
+    'Browser rendering is not available: the server is shutting down',
+  );
 });
 
 test('with warmSpare off, no context stays open between jobs', async () => {
@@ -151,7 +172,10 @@ test('blocked resource types are never requested; the page still loads', async (
     '/photo.png': { body: 'png', headers: { 'content-type': 'image/png' } },
   });
   try {
-    const title = await pool.withPage({}, async ({ page }) => { await page.goto(media.at('/'), { waitUntil: 'load' }); return page.title(); });
+    const title = await pool.withPage({}, async ({ page }) => {
+      await page.goto(media.at('/'), { waitUntil: 'load' });
+      return page.title();
+    });
     expect(title).toBe('Scripted');
     expect(media.hits).toContain('/app.js');
     expect(media.hits).not.toContain('/photo.png');
@@ -180,7 +204,14 @@ describe('SSRF guard on every connection of the page', () => {
   let pool: BrowserPool;
 
   beforeAll(() => {
-    internal = Bun.serve({ hostname: '127.0.0.2', port: 0, fetch: (req) => { hits.push(new URL(req.url).pathname); return new Response('internal secret'); } });
+    internal = Bun.serve({
+      hostname: '127.0.0.2',
+      port: 0,
+      fetch: (req) => {
+        hits.push(new URL(req.url).pathname);
+        return new Response('internal secret');
+      },
+    });
     const inside = `127.0.0.2:${internal.port}`;
     page = startFixtureSite({
       '/': `<title>Guarded</title><p id="out">waiting</p>
@@ -193,7 +224,8 @@ describe('SSRF guard on every connection of the page', () => {
           const ws = new WebSocket('ws://${inside}/socket');
           ws.onerror = () => report('ws', 'blocked');
         </script>`,
-      '/bounce': () => new Response(null, { status: 302, headers: { location: `http://${inside}/redirected`, 'access-control-allow-origin': '*' } }),
+      '/bounce': () =>
+        new Response(null, { status: 302, headers: { location: `http://${inside}/redirected`, 'access-control-allow-origin': '*' } }),
       '/to-inside': () => new Response(null, { status: 302, headers: { location: `http://${inside}/landing` } }),
     });
     pool = testBrowserPool({ fetch: { allowPrivateNetwork: false, resolve: { 'intranet.test': '127.0.0.2' } } }, { addressPolicy: policy });
@@ -207,7 +239,11 @@ describe('SSRF guard on every connection of the page', () => {
   test('subresources, fetch, redirect hops, frames and sockets to internal addresses are refused', async () => {
     const { text, failures } = await pool.withPage({}, async (session) => {
       await session.page.goto(page.at('/'));
-      await session.page.waitForFunction(() => ['direct=', 'redirect=', 'ws='].every((k) => document.getElementById('out')!.textContent!.includes(k)), null, { timeout: 10_000 });
+      await session.page.waitForFunction(
+        () => ['direct=', 'redirect=', 'ws='].every((k) => document.getElementById('out')!.textContent!.includes(k)),
+        null,
+        { timeout: 10_000 },
+      );
       return { text: await session.page.textContent('#out'), failures: [...session.failures] };
     });
     expect(text).toContain('direct=blocked');
@@ -233,7 +269,9 @@ describe('SSRF guard on every connection of the page', () => {
     expect(status).toBe(403);
     // A self-hosted pool records the setting that would allow the address, apart from the reason.
     expect(failures).toContainEqual({
-      url: `http://127.0.0.2:${internal.port}/landing`, reason: 'address 127.0.0.2 is not allowed (loopback address)', refused: true,
+      url: `http://127.0.0.2:${internal.port}/landing`,
+      reason: 'address 127.0.0.2 is not allowed (loopback address)',
+      refused: true,
       hint: 'set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses',
     });
     expect(hits).toEqual([]);

@@ -65,8 +65,16 @@ function cancelled(signal: AbortSignal): TrawlError {
 
 function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
-  return Promise.race([promise.then(() => true, () => true), late]).finally(() => clearTimeout(timer));
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    late,
+  ]).finally(() => clearTimeout(timer));
 }
 
 export class ChromiumPool implements BrowserPool {
@@ -103,10 +111,15 @@ export class ChromiumPool implements BrowserPool {
     this.blockResources = new Set(config.blockResources);
     this.proxies = hooks.proxies ?? new ProxyRouter(fetch);
     const pids = () => [...this.instances].flatMap((i) => (i.pid !== null && !i.dead ? [i.pid] : []));
-    this.memory = new BrowserMemoryWatch(pids, { maxRendererMb: config.maxRendererMb, maxTotalMb: serverBudgetMb }, config.memorySampleMs, (pid, message) => {
-      this.lastKill = { at: performance.now(), message };
-      this.logger.warn({ pid }, message);
-    });
+    this.memory = new BrowserMemoryWatch(
+      pids,
+      { maxRendererMb: config.maxRendererMb, maxTotalMb: serverBudgetMb },
+      config.memorySampleMs,
+      (pid, message) => {
+        this.lastKill = { at: performance.now(), message };
+        this.logger.warn({ pid }, message);
+      },
+    );
   }
 
   unavailableReason(): string | null {
@@ -134,7 +147,9 @@ export class ChromiumPool implements BrowserPool {
     let instance: Instance | undefined;
     let prepared: PreparedContext | undefined;
     let stop: (err: TrawlError) => void = () => {};
-    const stopped = new Promise<never>((_, reject) => { stop = reject; });
+    const stopped = new Promise<never>((_, reject) => {
+      stop = reject;
+    });
     stopped.catch(() => {});
     try {
       instance = await this.instance();
@@ -168,7 +183,12 @@ export class ChromiumPool implements BrowserPool {
 
   /** The page's connections that did not happen, as fetch outcomes (the guard's refusals among them). */
   private countFailures(failures: readonly BrowserRequestFailure[]): void {
-    for (const failure of failures) this.metrics?.fetches.inc({ client: 'browser', outcome: 'failed', reason: failure.refused ? 'ssrf_refused' : fetchFailureReason(failure.reason) });
+    for (const failure of failures)
+      this.metrics?.fetches.inc({
+        client: 'browser',
+        outcome: 'failed',
+        reason: failure.refused ? 'ssrf_refused' : fetchFailureReason(failure.reason),
+      });
   }
 
   async close(): Promise<void> {
@@ -227,7 +247,15 @@ export class ChromiumPool implements BrowserPool {
 
   private rules(instance: Instance, upstream: string | null): ContextRules {
     const limits = { maxResponseBytes: this.config.maxResponseBytes, maxPageBytes: this.config.maxPageBytes };
-    return { fetch: this.fetch, policy: this.policy, limits, refusalHint: this.refusalHint, blockResources: this.blockResources, userAgent: instance.userAgent, upstream };
+    return {
+      fetch: this.fetch,
+      policy: this.policy,
+      limits,
+      refusalHint: this.refusalHint,
+      blockResources: this.blockResources,
+      userAgent: instance.userAgent,
+      upstream,
+    };
   }
 
   private async discardSpare(): Promise<void> {
@@ -258,8 +286,14 @@ export class ChromiumPool implements BrowserPool {
         reject(cancelled(signal!));
       };
       const waiter: Waiter = {
-        grant: () => { signal?.removeEventListener('abort', onAbort); resolve(); },
-        fail: (err) => { signal?.removeEventListener('abort', onAbort); reject(err); },
+        grant: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        fail: (err) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(err);
+        },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
@@ -282,7 +316,9 @@ export class ChromiumPool implements BrowserPool {
       if (this.spare?.instance === current) void this.discardSpare();
       if (current.active === 0) void this.shut(current);
     }
-    this.launching ??= this.launch().finally(() => { this.launching = null; });
+    this.launching ??= this.launch().finally(() => {
+      this.launching = null;
+    });
     return this.launching;
   }
 
@@ -304,7 +340,8 @@ export class ChromiumPool implements BrowserPool {
       instance.dead = true;
       this.instances.delete(instance);
       if (this.current === instance) this.current = null;
-      if (!instance.retiring && !this.closed) this.logger.warn({ pid: instance.pid }, 'browser disconnected; the next job starts a new one');
+      if (!instance.retiring && !this.closed)
+        this.logger.warn({ pid: instance.pid }, 'browser disconnected; the next job starts a new one');
     });
     if (this.closed) {
       await this.shut(instance);
@@ -336,6 +373,11 @@ export class ChromiumPool implements BrowserPool {
   }
 }
 
-export function createBrowserPool(config: Readonly<TrawlConfig>, logger: Logger, hooks: BrowserPoolHooks = {}, metrics?: Metrics): BrowserPool {
+export function createBrowserPool(
+  config: Readonly<TrawlConfig>,
+  logger: Logger,
+  hooks: BrowserPoolHooks = {},
+  metrics?: Metrics,
+): BrowserPool {
   return new ChromiumPool(config.browser, config.fetch, logger, hooks, metrics, config.mode, config.workers.maxRssMb);
 }

@@ -26,7 +26,11 @@ const pools: BrowserPool[] = [];
 const policy = loopbackAsPublic;
 
 function pool(fetch: Record<string, unknown>): BrowserPool {
-  const config = loadConfig({ plugins: [], env: {}, overrides: { log: { level: 'silent' }, browser: { warmSpare: false }, fetch: { allowPrivateNetwork: false, ...fetch } } });
+  const config = loadConfig({
+    plugins: [],
+    env: {},
+    overrides: { log: { level: 'silent' }, browser: { warmSpare: false }, fetch: { allowPrivateNetwork: false, ...fetch } },
+  });
   const created = createBrowserPool(config, pino({ level: 'silent' }), { addressPolicy: policy, proxies: new ProxyRouter(config.fetch) });
   pools.push(created);
   return created;
@@ -34,17 +38,30 @@ function pool(fetch: Record<string, unknown>): BrowserPool {
 
 beforeAll(async () => {
   requireChromium();
-  internal = Bun.serve({ hostname: '127.0.0.2', port: 0, fetch: () => {
-    internalHits++;
-    return new Response('internal');
-  } });
+  internal = Bun.serve({
+    hostname: '127.0.0.2',
+    port: 0,
+    fetch: () => {
+      internalHits++;
+      return new Response('internal');
+    },
+  });
   site = startFixtureSite({
-    '/page': '<html><body><h1>Through the proxy</h1><img src="/pixel.gif"><script>fetch("/api").then(r => r.text()).then(t => { document.body.dataset.api = t; })</script></body></html>',
+    '/page':
+      '<html><body><h1>Through the proxy</h1><img src="/pixel.gif"><script>fetch("/api").then(r => r.text()).then(t => { document.body.dataset.api = t; })</script></body></html>',
     '/pixel.gif': { body: 'GIF89a', headers: { 'content-type': 'image/gif' } },
     '/api': 'api answer',
-    '/leaky': () => new Response(`<html><body><img src="http://127.0.0.2:${internal.port}/secret.gif"><p>leaky</p></body></html>`, { headers: { 'content-type': 'text/html' } }),
+    '/leaky': () =>
+      new Response(`<html><body><img src="http://127.0.0.2:${internal.port}/secret.gif"><p>leaky</p></body></html>`, {
+        headers: { 'content-type': 'text/html' },
+      }),
   });
-  tls = Bun.serve({ hostname: '127.0.0.1', port: 0, tls: { key: TEST_KEY, cert: TEST_CERT }, fetch: () => new Response('<html><body><p>secure page</p></body></html>', { headers: { 'content-type': 'text/html' } }) });
+  tls = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    tls: { key: TEST_KEY, cert: TEST_CERT },
+    fetch: () => new Response('<html><body><p>secure page</p></body></html>', { headers: { 'content-type': 'text/html' } }),
+  });
   http = await startHttpProxy({ auth: `trawl:${PASSWORD}` });
   socks = await startSocksProxy({ auth: `trawl:${PASSWORD}` });
 });
@@ -55,10 +72,13 @@ afterAll(async () => {
 });
 
 async function render(p: BrowserPool, url: string, options: { proxy?: string; ignoreTls?: boolean } = {}) {
-  return p.withPage({ proxy: options.proxy, target: url, context: options.ignoreTls ? { ignoreHTTPSErrors: true } : undefined }, async ({ page, failures }) => {
-    await page.goto(url, { waitUntil: 'networkidle' });
-    return { html: await page.content(), api: await page.evaluate(() => document.body.dataset.api ?? null), failures: [...failures] };
-  });
+  return p.withPage(
+    { proxy: options.proxy, target: url, context: options.ignoreTls ? { ignoreHTTPSErrors: true } : undefined },
+    async ({ page, failures }) => {
+      await page.goto(url, { waitUntil: 'networkidle' });
+      return { html: await page.content(), api: await page.evaluate(() => document.body.dataset.api ?? null), failures: [...failures] };
+    },
+  );
 }
 
 describe('the browser through an outbound proxy', () => {
@@ -98,7 +118,11 @@ describe('the browser through an outbound proxy', () => {
 
   test('with private networks allowed, the chain still carries everything', async () => {
     http.seen.length = 0;
-    const config = loadConfig({ plugins: [], env: {}, overrides: { log: { level: 'silent' }, browser: { warmSpare: false }, fetch: { allowPrivateNetwork: true, proxy: http.url } } });
+    const config = loadConfig({
+      plugins: [],
+      env: {},
+      overrides: { log: { level: 'silent' }, browser: { warmSpare: false }, fetch: { allowPrivateNetwork: true, proxy: http.url } },
+    });
     const open = createBrowserPool(config, pino({ level: 'silent' }), { proxies: new ProxyRouter(config.fetch) });
     pools.push(open);
     const result = await render(open, site.at('/page'));
@@ -111,7 +135,11 @@ describe('the browser through an outbound proxy', () => {
       await page.goto(site.at('/page')).catch(() => {});
       return [...failures];
     });
-    expect(failures[0]).toEqual({ url: site.at('/page'), refused: false, reason: `the proxy http://127.0.0.1:${http.port} refused the connection: it wants credentials, or other ones (HTTP 407 Proxy Authentication Required)` });
+    expect(failures[0]).toEqual({
+      url: site.at('/page'),
+      refused: false,
+      reason: `the proxy http://127.0.0.1:${http.port} refused the connection: it wants credentials, or other ones (HTTP 407 Proxy Authentication Required)`,
+    });
     expect(JSON.stringify(failures)).not.toContain('wrong');
   });
 });

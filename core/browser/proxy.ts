@@ -45,7 +45,17 @@ export interface ProxyLimits {
 const responseTooLarge = (limits: ProxyLimits) => `a response passed browser.maxResponseBytes (${limits.maxResponseBytes} bytes)`;
 
 /** Headers that describe one hop, never forwarded (RFC 9110 §7.6.1, plus the proxy's own). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 /** Failures listed per context at most: a page firing thousands of blocked requests stays bounded. */
 const MAX_RECORDED = 200;
 
@@ -63,7 +73,13 @@ function splitTarget(target: string): { host: string; port: number } | null {
 }
 
 /** `policy` null: private networks allowed (started only to chain to `upstream`). `refusalHint` goes with each refusal recorded. */
-export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, policy: AddressPolicy | null, upstream: string | null = null, refusalHint = '', limits: ProxyLimits | null = null): Promise<GuardProxy> {
+export async function startGuardProxy(
+  fetch: Readonly<TrawlConfig['fetch']>,
+  policy: AddressPolicy | null,
+  upstream: string | null = null,
+  refusalHint = '',
+  limits: ProxyLimits | null = null,
+): Promise<GuardProxy> {
   const guard = createAddressGuard(fetch, policy);
   const failures: BrowserRequestFailure[] = [];
   let pageBytes = 0;
@@ -127,50 +143,60 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
     // A proxy that resolves names itself is sent nothing before the name is checked here.
     if (!upstream || !policy || isIpLiteral(hostname)) return send(req, res, url, port);
-    guard.check(hostname, port).then(() => send(req, res, url, port), (err: unknown) => {
-      record(url.href, err, url.hostname);
-      res.writeHead(err instanceof ForbiddenAddressError ? 403 : 502).end();
-    });
+    guard.check(hostname, port).then(
+      () => send(req, res, url, port),
+      (err: unknown) => {
+        record(url.href, err, url.hostname);
+        res.writeHead(err instanceof ForbiddenAddressError ? 403 : 502).end();
+      },
+    );
   };
 
   /** Plain HTTP through the upstream: forwarded to an HTTP proxy, tunnelled through SOCKS (to the checked address). */
-  const upstreamAgent = (proxyUrl: string): http.Agent => forwardingAgent(proxyUrl) ?? new TunnelAgent(proxyUrl, {
-    timeoutMs: fetch.timeoutMs,
-    ...(resolvesHere(proxyUrl, policy !== null) ? { resolve: guard.check } : {}),
-  });
+  const upstreamAgent = (proxyUrl: string): http.Agent =>
+    forwardingAgent(proxyUrl) ??
+    new TunnelAgent(proxyUrl, {
+      timeoutMs: fetch.timeoutMs,
+      ...(resolvesHere(proxyUrl, policy !== null) ? { resolve: guard.check } : {}),
+    });
 
   const send = (req: IncomingMessage, res: ServerResponse, url: URL, port: number) => {
-    const outbound = http.request({
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port,
-      path: `${url.pathname}${url.search}`,
-      method: req.method,
-      headers: forwardable(req.headers),
-      agent: upstream ? upstreamAgent(upstream) : agent,
-      lookup: guard.lookupFor(port),
-    }, (answer) => {
-      if (upstream && answer.statusCode === 407) {
-        // The outbound proxy's own refusal: Chromium must not take it for a challenge of this proxy.
-        answer.resume();
-        record(url.href, statusRefusal(upstream, 407), url.hostname);
-        return res.writeHead(502).end();
-      }
-      if (limits && Number(answer.headers['content-length']) > limits.maxResponseBytes) {
-        // Declared too long: Chromium gets none of it.
-        answer.destroy();
-        recordLimit(url.href, responseTooLarge(limits));
-        return res.writeHead(502).end();
-      }
-      res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
-      pipeline(answer, meter(url.href), res, () => {}); // a cut ends the response early; Chromium sees it incomplete
-    });
+    const outbound = http.request(
+      {
+        hostname: url.hostname.replace(/^\[|\]$/g, ''),
+        port,
+        path: `${url.pathname}${url.search}`,
+        method: req.method,
+        headers: forwardable(req.headers),
+        agent: upstream ? upstreamAgent(upstream) : agent,
+        lookup: guard.lookupFor(port),
+      },
+      (answer) => {
+        if (upstream && answer.statusCode === 407) {
+          // The outbound proxy's own refusal: Chromium must not take it for a challenge of this proxy.
+          answer.resume();
+          record(url.href, statusRefusal(upstream, 407), url.hostname);
+          return res.writeHead(502).end();
+        }
+        if (limits && Number(answer.headers['content-length']) > limits.maxResponseBytes) {
+          // Declared too long: Chromium gets none of it.
+          answer.destroy();
+          recordLimit(url.href, responseTooLarge(limits));
+          return res.writeHead(502).end();
+        }
+        res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
+        pipeline(answer, meter(url.href), res, () => {}); // a cut ends the response early; Chromium sees it incomplete
+      },
+    );
     outbound.on('error', (err) => {
       record(url.href, err, url.hostname);
       if (res.headersSent) res.destroy();
       else res.writeHead(err instanceof ForbiddenAddressError ? 403 : 502).end();
     });
     // The browser gave up on the request (navigated away, context closed): so does the proxy.
-    res.on('close', () => { if (!res.writableFinished) outbound.destroy(); });
+    res.on('close', () => {
+      if (!res.writableFinished) outbound.destroy();
+    });
     req.pipe(outbound);
   };
 
@@ -197,7 +223,9 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) outbound.write(head);
       // Counted before the pipe writes: the chunk that spends the budget is not passed on.
-      outbound.on('data', (chunk: Buffer) => { if (!spend(chunk.length)) outbound.destroy(); });
+      outbound.on('data', (chunk: Buffer) => {
+        if (!spend(chunk.length)) outbound.destroy();
+      });
       outbound.pipe(client);
       client.pipe(outbound);
       outbound.on('error', fail);
@@ -212,7 +240,9 @@ export async function startGuardProxy(fetch: Readonly<TrawlConfig['fetch']>, pol
     track(outbound);
     outbound.once('connect', () => splice(outbound));
     outbound.once('error', fail);
-    client.on('close', () => { if (!connected) outbound.destroy(); });
+    client.on('close', () => {
+      if (!connected) outbound.destroy();
+    });
   };
 
   /** A tunnel through the outbound proxy, after the guard has passed the target (socks5: the very address). */

@@ -20,7 +20,11 @@ export function requireChromium(executablePath = '/usr/bin/chromium'): void {
 
 /** A pool on the test config (private network allowed unless overridden, quiet logs). */
 export function testBrowserPool(overrides: Record<string, unknown> = {}, hooks: BrowserPoolHooks = {}): BrowserPool {
-  const config = loadConfig({ plugins: [], env: {}, overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, ...overrides } });
+  const config = loadConfig({
+    plugins: [],
+    env: {},
+    overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: true }, ...overrides },
+  });
   return createBrowserPool(config, pino({ level: 'silent' }), hooks);
 }
 

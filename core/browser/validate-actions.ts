@@ -18,13 +18,22 @@ export function validateBrowserFields(request: ScrapeRequest, registry: PluginRe
   for (const [index, action] of (request.actions ?? []).entries()) validateAction(action, index, request.actions!, registry, name);
 }
 
-function validateAction(action: { type: string }, index: number, actions: readonly unknown[], registry: PluginRegistry, name: FieldNamer): void {
+function validateAction(
+  action: { type: string },
+  index: number,
+  actions: readonly unknown[],
+  registry: PluginRegistry,
+  name: FieldNamer,
+): void {
   const at = name(`actions[${index}]`);
   const providers = registry.providers(`action:${action.type}`);
   const plugin = providers.find((p) => p.enabled && p.handler);
   if (!plugin) {
     if (providers.length) {
-      throw new TrawlError('capability_missing', `${at}: action "${action.type}" needs plugin ${providers.map((p) => p.id).join(' or ')}, which is disabled in the configuration`);
+      throw new TrawlError(
+        'capability_missing',
+        `${at}: action "${action.type}" needs plugin ${providers.map((p) => p.id).join(' or ')}, which is disabled in the configuration`,
+      );
     }
     const known = registry.capabilityNames('action');
     throw badRequest(`Invalid field ${at}.type: unknown action "${action.type}". Valid actions: ${known.join(', ')}`);

@@ -14,7 +14,10 @@ let site: FixtureSite;
 
 /** Every way a page script could reach an RTCPeerConnection; each reports what it managed. */
 function leakyPage(port: number): string {
-  const servers = JSON.stringify([{ urls: `stun:127.0.0.2:${port}` }, { urls: `turn:127.0.0.2:${port}?transport=udp`, username: 'u', credential: 'p' }]);
+  const servers = JSON.stringify([
+    { urls: `stun:127.0.0.2:${port}` },
+    { urls: `turn:127.0.0.2:${port}?transport=udp`, username: 'u', credential: 'p' },
+  ]);
   return `<!doctype html><title>leak</title><p>peer</p><script>
     const results = [];
     const tryPeer = (label, win) => {
@@ -50,7 +53,10 @@ afterAll(async () => {
 for (const allowPrivateNetwork of [false, true]) {
   describe(`private networks ${allowPrivateNetwork ? 'allowed' : 'refused'}`, () => {
     // The fixture site plays a public server on 127.0.0.1; the STUN server's 127.0.0.2 stays forbidden.
-    const pool = testBrowserPool({ fetch: { allowPrivateNetwork } }, { addressPolicy: (a) => (a === '127.0.0.1' ? null : forbiddenAddressReason(a)) });
+    const pool = testBrowserPool(
+      { fetch: { allowPrivateNetwork } },
+      { addressPolicy: (a) => (a === '127.0.0.1' ? null : forbiddenAddressReason(a)) },
+    );
     afterAll(() => pool.close());
 
     test('no STUN/TURN packet leaves for a server on loopback, from any frame', async () => {

@@ -32,12 +32,24 @@ describe('feature config sections', () => {
   test('tables within a section get names too: [notify.smtp] from TRAWL_NOTIFY_SMTP_*', () => {
     const warnings: string[] = [];
     const env = {
-      TRAWL_NOTIFY_SMTP_HOST: 'smtp.example.com', TRAWL_NOTIFY_SMTP_PORT: '465', TRAWL_NOTIFY_SMTP_FROM: 'Trawl <trawl@example.com>',
-      TRAWL_NOTIFY_SMTP_USERNAME: 'trawl', TRAWL_NOTIFY_SMTP_PASSWORD: '12345', TRAWL_NOTIFY_SMTP_TLS: 'implicit',
+      TRAWL_NOTIFY_SMTP_HOST: 'smtp.example.com',
+      TRAWL_NOTIFY_SMTP_PORT: '465',
+      TRAWL_NOTIFY_SMTP_FROM: 'Trawl <trawl@example.com>',
+      TRAWL_NOTIFY_SMTP_USERNAME: 'trawl',
+      TRAWL_NOTIFY_SMTP_PASSWORD: '12345',
+      TRAWL_NOTIFY_SMTP_TLS: 'implicit',
     };
     const config = loadConfig({ plugins: [], features: builtinFeatures, env, warnings });
     expect(warnings).toEqual([]);
-    expect(notifyFeature.settings(config).smtp).toEqual({ host: 'smtp.example.com', port: 465, from: 'Trawl <trawl@example.com>', username: 'trawl', password: '12345', tls: 'implicit', timeoutMs: 30_000 });
+    expect(notifyFeature.settings(config).smtp).toEqual({
+      host: 'smtp.example.com',
+      port: 465,
+      from: 'Trawl <trawl@example.com>',
+      username: 'trawl',
+      password: '12345',
+      tls: 'implicit',
+      timeoutMs: 30_000,
+    });
     expect(() => load({ TRAWL_NOTIFY_SMTP_TLS: 'yes' })).toThrow('Invalid configuration: TRAWL_NOTIFY_SMTP_TLS (notify.smtp.tls)');
   });
 
@@ -47,8 +59,10 @@ describe('feature config sections', () => {
     expect(() => loadConfig({ plugins: [], env: {}, overrides: { crawl: { concurrency: 2 } } })).toThrow(/Unrecognized key: "crawl"/);
   });
 
-  test('a feature cannot take a core section or another feature\'s', () => {
-    expect(() => buildConfigSchema([defineFeature({ name: 'fetch', description: 'x', config: crawlFeature.config })])).toThrow('config section [fetch] is already taken');
+  test("a feature cannot take a core section or another feature's", () => {
+    expect(() => buildConfigSchema([defineFeature({ name: 'fetch', description: 'x', config: crawlFeature.config })])).toThrow(
+      'config section [fetch] is already taken',
+    );
     expect(() => buildConfigSchema([crawlFeature, crawlFeature])).toThrow('config section [crawl] is already taken');
   });
 });

@@ -20,4 +20,20 @@ import { summarizeFeature } from './summarize/index.ts';
 import { watchFeature } from './watch/index.ts';
 import { webhooksFeature } from './webhooks/index.ts';
 
-export const builtinFeatures: readonly AnyFeature[] = [crawlFeature, mapFeature, searchFeature, webhooksFeature, notifyFeature, extractFeature, summarizeFeature, endpointsFeature, leadFeature, brandFeature, accountsFeature, diffFeature, watchFeature, socialFeature, resultsFeature];
+export const builtinFeatures: readonly AnyFeature[] = [
+  crawlFeature,
+  mapFeature,
+  searchFeature,
+  webhooksFeature,
+  notifyFeature,
+  extractFeature,
+  summarizeFeature,
+  endpointsFeature,
+  leadFeature,
+  brandFeature,
+  accountsFeature,
+  diffFeature,
+  watchFeature,
+  socialFeature,
+  resultsFeature,
+];

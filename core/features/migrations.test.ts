@@ -41,7 +41,18 @@ async function shape(db: Kysely<any>) {
 /** Empties a freshly opened database, so the legacy set can run as the old code ran it. */
 async function wipe(storage: Storage): Promise<string | undefined> {
   const db = storage.db as Kysely<any>;
-  for (const table of ['crawl_urls', 'crawls', 'webhook_deliveries', 'webhooks', 'jobs', 'results', 'api_keys', 'workspaces', 'kysely_migration', 'kysely_migration_lock']) {
+  for (const table of [
+    'crawl_urls',
+    'crawls',
+    'webhook_deliveries',
+    'webhooks',
+    'jobs',
+    'results',
+    'api_keys',
+    'workspaces',
+    'kysely_migration',
+    'kysely_migration_lock',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
   if (storage.dialect !== 'postgres') return undefined;
@@ -81,7 +92,15 @@ for (const database of testDatabases()) {
         name: 'early',
         description: 'test feature whose migration sorts before every executed one',
         migrations: {
-          '0000_early': { async up(db) { await db.schema.createTable('early').ifNotExists().addColumn('id', 'text', (c) => c.primaryKey()).execute(); } },
+          '0000_early': {
+            async up(db) {
+              await db.schema
+                .createTable('early')
+                .ifNotExists()
+                .addColumn('id', 'text', (c) => c.primaryKey())
+                .execute();
+            },
+          },
         },
       });
       await storage.migrate(featureMigrations([...builtinFeatures, early]));
@@ -99,6 +118,27 @@ describe('migration names', () => {
 
   test('core keeps the names databases have already run; features bring the rest', () => {
     expect(migrationNames({})).toEqual(['0001_initial', '0002_jobs_crawls', '0004_accounts', '0005_schedules', '0006_job_workers']);
-    expect(migrationNames(featureMigrations(builtinFeatures))).toEqual(['0001_initial', '0002_jobs_crawls', '0003_webhooks', '0004_accounts', '0005_schedules', '0006_job_workers', 'accounts.0001_usage', 'accounts.0002_leases', 'accounts.0003_key_roles', 'crawl.0001_tables', 'crawl.0002_hosts', 'crawl.0003_retention', 'crawl.0004_waiting', 'lead.0001_batches', 'results.0001_retention', 'social.0001_monitors', 'watch.0001_tables', 'watch.0002_filters', 'watch.0003_notify', 'watch.0004_feeds']);
+    expect(migrationNames(featureMigrations(builtinFeatures))).toEqual([
+      '0001_initial',
+      '0002_jobs_crawls',
+      '0003_webhooks',
+      '0004_accounts',
+      '0005_schedules',
+      '0006_job_workers',
+      'accounts.0001_usage',
+      'accounts.0002_leases',
+      'accounts.0003_key_roles',
+      'crawl.0001_tables',
+      'crawl.0002_hosts',
+      'crawl.0003_retention',
+      'crawl.0004_waiting',
+      'lead.0001_batches',
+      'results.0001_retention',
+      'social.0001_monitors',
+      'watch.0001_tables',
+      'watch.0002_filters',
+      'watch.0003_notify',
+      'watch.0004_feeds',
+    ]);
   });
 });

@@ -21,7 +21,13 @@ export function registerJobQueue(scope: DependencyContainer, config: Readonly<Tr
   scope.register(JobTokens.Queue, {
     useFactory: instanceCachingFactory((c) => {
       const storage = c.resolve(Tokens.Storage);
-      return createJobQueue(storage.db, storage.dialect, config.jobs, logger.child({ component: 'jobs' }), c.isRegistered(MetricsToken, true) ? c.resolve(MetricsToken) : undefined);
+      return createJobQueue(
+        storage.db,
+        storage.dialect,
+        config.jobs,
+        logger.child({ component: 'jobs' }),
+        c.isRegistered(MetricsToken, true) ? c.resolve(MetricsToken) : undefined,
+      );
     }),
   });
   scope.register(Tokens.Jobs, { useFactory: (c) => c.resolve(JobTokens.Queue) });

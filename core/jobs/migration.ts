@@ -37,7 +37,6 @@ export const jobsMigration: Migration = {
     // Reclaiming expired leases scans running jobs by lease end.
     await db.schema.createIndex('jobs_lease').ifNotExists().on('jobs').columns(['status', 'locked_until']).execute();
     await db.schema.createIndex('jobs_group').ifNotExists().on('jobs').columns(['group_id', 'status']).execute();
-
   },
   async down(db: AnyDb) {
     await db.schema.dropTable('jobs').ifExists().execute();

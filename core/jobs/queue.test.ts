@@ -13,7 +13,17 @@ import { createJobStore } from './store.ts';
 // Real databases and timers on a shared machine: allow far more than the default 5 s.
 setDefaultTimeout(60_000);
 
-const config: JobsConfig = { leaseSeconds: 1, pollIntervalMs: 20, maxAttempts: 3, retryBaseMs: 10, retryMaxMs: 40, shutdownGraceMs: 2000, scheduleTickSeconds: 1, scheduleJitterSeconds: 0, scheduleBatch: 100 };
+const config: JobsConfig = {
+  leaseSeconds: 1,
+  pollIntervalMs: 20,
+  maxAttempts: 3,
+  retryBaseMs: 10,
+  retryMaxMs: 40,
+  shutdownGraceMs: 2000,
+  scheduleTickSeconds: 1,
+  scheduleJitterSeconds: 0,
+  scheduleBatch: 100,
+};
 const silent = pino({ level: 'silent' });
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
@@ -55,7 +65,9 @@ for (const database of testDatabases()) {
     test('runs a job with its payload and deletes it when done', async () => {
       const queue = newQueue();
       const seen: unknown[] = [];
-      queue.handle('greet', async (job) => { seen.push({ payload: job.payload, attempt: job.attempt, workspace: job.workspace }); });
+      queue.handle('greet', async (job) => {
+        seen.push({ payload: job.payload, attempt: job.attempt, workspace: job.workspace });
+      });
       const id = await queue.enqueue({ kind: 'greet', workspace: 'w1', payload: { name: 'Ada' } });
       queue.start();
       await until(async () => (await row(id)) === undefined);
@@ -85,10 +97,18 @@ for (const database of testDatabases()) {
       const queue = newQueue();
       const failures: string[] = [];
       let runs = 0;
-      queue.handle('strict', async () => {
-        runs++;
-        throw Object.assign(new Error('not worth retrying'), { permanent: true });
-      }, { onFailed: async (job, error) => { failures.push(`${job.attempt}:${error}`); } });
+      queue.handle(
+        'strict',
+        async () => {
+          runs++;
+          throw Object.assign(new Error('not worth retrying'), { permanent: true });
+        },
+        {
+          onFailed: async (job, error) => {
+            failures.push(`${job.attempt}:${error}`);
+          },
+        },
+      );
       const id = await queue.enqueue({ kind: 'strict', workspace: 'w', payload: {} });
       queue.start();
       await until(async () => (await row(id))?.status === 'failed');
@@ -101,15 +121,19 @@ for (const database of testDatabases()) {
       const queue = newQueue();
       let runs = 0;
       let reports = 0;
-      queue.handle('doomed', async () => {
-        runs++;
-        throw new Error('always');
-      }, {
-        onFailed: async () => {
-          reports++;
-          if (reports === 1) throw new Error('database hiccup');
+      queue.handle(
+        'doomed',
+        async () => {
+          runs++;
+          throw new Error('always');
         },
-      });
+        {
+          onFailed: async () => {
+            reports++;
+            if (reports === 1) throw new Error('database hiccup');
+          },
+        },
+      );
       const id = await queue.enqueue({ kind: 'doomed', workspace: 'w', payload: {}, maxAttempts: 2 });
       queue.start();
       await until(async () => (await row(id))?.status === 'failed');
@@ -124,7 +148,9 @@ for (const database of testDatabases()) {
       const [claimed] = await dead.claim({ kind: 'orphan', limit: 1, worker: 'dead-worker', leaseMs: 300, busyKeys: [] });
       expect(claimed?.id).toBe(id);
       const attempts: number[] = [];
-      queue.handle('orphan', async (job) => { attempts.push(job.attempt); });
+      queue.handle('orphan', async (job) => {
+        attempts.push(job.attempt);
+      });
       queue.start();
       await until(async () => (await row(id)) === undefined);
       expect(attempts).toEqual([2]);
@@ -133,10 +159,26 @@ for (const database of testDatabases()) {
     test('a lapsed lease on the last attempt ends in onFailed without running the handler again', async () => {
       const queue = newQueue();
       const id = await queue.enqueue({ kind: 'last', workspace: 'w', payload: {}, maxAttempts: 1 });
-      await createJobStore(storage.db, storage.dialect).claim({ kind: 'last', limit: 1, worker: 'dead-worker', leaseMs: 300, busyKeys: [] });
+      await createJobStore(storage.db, storage.dialect).claim({
+        kind: 'last',
+        limit: 1,
+        worker: 'dead-worker',
+        leaseMs: 300,
+        busyKeys: [],
+      });
       let runs = 0;
       const failures: string[] = [];
-      queue.handle('last', async () => { runs++; }, { onFailed: async (_job, error) => { failures.push(error); } });
+      queue.handle(
+        'last',
+        async () => {
+          runs++;
+        },
+        {
+          onFailed: async (_job, error) => {
+            failures.push(error);
+          },
+        },
+      );
       queue.start();
       await until(async () => (await row(id))?.status === 'failed');
       expect(runs).toBe(0);
@@ -179,9 +221,20 @@ for (const database of testDatabases()) {
     test('stop() hands a job still running at the deadline back to the queue, attempt not counted', async () => {
       const queue = newQueue();
       let aborted = false;
-      queue.handle('long', (_job, signal) => new Promise<void>((_, reject) => {
-        signal.addEventListener('abort', () => { aborted = true; reject(signal.reason); }, { once: true });
-      }));
+      queue.handle(
+        'long',
+        (_job, signal) =>
+          new Promise<void>((_, reject) => {
+            signal.addEventListener(
+              'abort',
+              () => {
+                aborted = true;
+                reject(signal.reason);
+              },
+              { once: true },
+            );
+          }),
+      );
       const id = await queue.enqueue({ kind: 'long', workspace: 'w', payload: {} });
       queue.start();
       await until(async () => (await row(id))?.status === 'running');
@@ -194,7 +247,9 @@ for (const database of testDatabases()) {
       // Another worker picks it up.
       const next = newQueue();
       const runs: number[] = [];
-      next.handle('long', async (job) => { runs.push(job.attempt); });
+      next.handle('long', async (job) => {
+        runs.push(job.attempt);
+      });
       next.start();
       await until(async () => (await row(id)) === undefined);
       expect(runs).toEqual([1]);
@@ -217,13 +272,17 @@ for (const database of testDatabases()) {
       let active = 0;
       let peak = 0;
       let done = 0;
-      queue.handle('limited', async () => {
-        active++;
-        peak = Math.max(peak, active);
-        await Bun.sleep(15);
-        active--;
-        done++;
-      }, { concurrency: 3 });
+      queue.handle(
+        'limited',
+        async () => {
+          active++;
+          peak = Math.max(peak, active);
+          await Bun.sleep(15);
+          active--;
+          done++;
+        },
+        { concurrency: 3 },
+      );
       await queue.enqueueMany(Array.from({ length: 12 }, () => ({ kind: 'limited', workspace: 'w', payload: {} })));
       queue.start();
       await until(() => done === 12);
@@ -234,7 +293,13 @@ for (const database of testDatabases()) {
       const queue = newQueue();
       const order: string[] = [];
       const busy = new Set(['slow.example']);
-      queue.handle('page', async (job) => { order.push(String(job.payload.name)); }, { busyKeys: () => busy });
+      queue.handle(
+        'page',
+        async (job) => {
+          order.push(String(job.payload.name));
+        },
+        { busyKeys: () => busy },
+      );
       await queue.enqueueMany([
         { kind: 'page', workspace: 'w', payload: { name: 'held' }, key: 'slow.example', priority: 0 },
         { kind: 'page', workspace: 'w', payload: { name: 'deep' }, key: 'a.example', priority: 2 },

@@ -24,7 +24,11 @@ import { Scheduler } from './scheduler.ts';
 export type JobsConfig = TrawlConfig['jobs'];
 
 /** Retry n waits base·2^(n-1), capped, times a random factor in [0.5, 1.5): retries of jobs that failed together spread out. */
-export function backoffMs(attempt: number, config: Pick<JobsConfig, 'retryBaseMs' | 'retryMaxMs'>, random: () => number = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  config: Pick<JobsConfig, 'retryBaseMs' | 'retryMaxMs'>,
+  random: () => number = Math.random,
+): number {
   const exponential = Math.min(config.retryMaxMs, config.retryBaseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
   return Math.round(exponential * (0.5 + random()));
 }
@@ -143,13 +147,20 @@ export class DbJobQueue implements JobQueue {
     const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Leases keep being renewed meanwhile, so nobody takes over a job that is about to finish.
-    await Promise.race([all(), new Promise((resolve) => { timer = setTimeout(resolve, deadlineMs); })]);
+    await Promise.race([
+      all(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, deadlineMs);
+      }),
+    ]);
     clearTimeout(timer);
     if (this.timer) clearInterval(this.timer);
     for (const run of this.running.values()) {
       run.released = true;
       run.controller.abort(new TrawlError('timeout', 'The worker is shutting down'));
-      await this.store.release(run.job.id, this.worker).catch((err) => this.logger.error({ err, job: run.job.id }, 'could not release job'));
+      await this.store
+        .release(run.job.id, this.worker)
+        .catch((err) => this.logger.error({ err, job: run.job.id }, 'could not release job'));
     }
     // Let aborted handlers unwind before the caller closes the database under them.
     await Promise.race([all(), Bun.sleep(1000)]);
@@ -180,7 +191,13 @@ export class DbJobQueue implements JobQueue {
       const free = kind.concurrency - kind.active;
       if (free <= 0 || this.state !== 'running' || (!kind.due && Date.now() < kind.idleUntil)) continue;
       kind.due = false;
-      const jobs = await this.store.claim({ kind: name, limit: free, worker: this.worker, leaseMs: this.leaseMs, busyKeys: [...(kind.options.busyKeys?.() ?? [])] });
+      const jobs = await this.store.claim({
+        kind: name,
+        limit: free,
+        worker: this.worker,
+        leaseMs: this.leaseMs,
+        busyKeys: [...(kind.options.busyKeys?.() ?? [])],
+      });
       for (const job of jobs) this.run(kind, job);
       if (jobs.length === free) more = true;
       else kind.idleUntil = Date.now() + this.config.pollIntervalMs;
@@ -244,7 +261,12 @@ export class DbJobQueue implements JobQueue {
       });
   }
 
-  private async giveUp(kind: Kind, job: ClaimedJob, message: string, ended: (outcome: 'failed', extra: Record<string, unknown>) => void): Promise<void> {
+  private async giveUp(
+    kind: Kind,
+    job: ClaimedJob,
+    message: string,
+    ended: (outcome: 'failed', extra: Record<string, unknown>) => void,
+  ): Promise<void> {
     try {
       await kind.options.onFailed?.(job, message);
     } catch (err) {
@@ -257,7 +279,9 @@ export class DbJobQueue implements JobQueue {
   }
 
   private async reportIn(): Promise<void> {
-    await this.store.heartbeat(this.worker, [...this.kinds.keys()], this.startedAt).catch((err) => this.logger.warn({ err }, 'could not report the worker in'));
+    await this.store
+      .heartbeat(this.worker, [...this.kinds.keys()], this.startedAt)
+      .catch((err) => this.logger.warn({ err }, 'could not report the worker in'));
   }
 
   /** Lease upkeep: extend ours, report in, and put back jobs whose worker stopped renewing. */
@@ -280,6 +304,12 @@ export class DbJobQueue implements JobQueue {
   }
 }
 
-export function createJobQueue(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', config: JobsConfig, logger: Logger, metrics?: Metrics): DbJobQueue {
+export function createJobQueue(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+  config: JobsConfig,
+  logger: Logger,
+  metrics?: Metrics,
+): DbJobQueue {
   return new DbJobQueue(db, dialect, config, logger, metrics);
 }

@@ -39,14 +39,28 @@ for (const database of testDatabases()) {
     let clock = T0;
     const schedulers: Scheduler[] = [];
     const newScheduler = () => {
-      const scheduler = new Scheduler(storage.db, storage.dialect, { insert: (db, specs) => insertJobs(db, specs, 3), poke() {} }, config, silent, () => clock);
+      const scheduler = new Scheduler(
+        storage.db,
+        storage.dialect,
+        { insert: (db, specs) => insertJobs(db, specs, 3), poke() {} },
+        config,
+        silent,
+        () => clock,
+      );
       scheduler.register('test.check', { maxAttempts: 2 });
       schedulers.push(scheduler);
       return scheduler;
     };
-    const jobs = () => storage.db.selectFrom('jobs').select(['kind', 'workspace_id', 'payload']).orderBy('created_at').orderBy('run_at').execute()
-      .then((rows) => rows.map((r) => ({ kind: r.kind, workspace: r.workspace_id, ...JSON.parse(r.payload) })));
-    const row = (subject: string) => storage.db.selectFrom('schedules').selectAll().where('subject_id', '=', subject).executeTakeFirstOrThrow();
+    const jobs = () =>
+      storage.db
+        .selectFrom('jobs')
+        .select(['kind', 'workspace_id', 'payload'])
+        .orderBy('created_at')
+        .orderBy('run_at')
+        .execute()
+        .then((rows) => rows.map((r) => ({ kind: r.kind, workspace: r.workspace_id, ...JSON.parse(r.payload) })));
+    const row = (subject: string) =>
+      storage.db.selectFrom('schedules').selectAll().where('subject_id', '=', subject).executeTakeFirstOrThrow();
     const put = (scheduler: Scheduler, subject: string, intervalSeconds = HOUR) =>
       scheduler.put(storage.db, { kind: 'test.check', subject, workspace: 'w1', intervalSeconds });
 
@@ -138,18 +152,36 @@ for (const database of testDatabases()) {
     });
 
     test('start() claims overdue slots at once (catch-up on restart) and ticks on', async () => {
-      const scheduler = new Scheduler(storage.db, storage.dialect, { insert: (db, specs) => insertJobs(db, specs, 3), poke() {} }, config, silent);
+      const scheduler = new Scheduler(
+        storage.db,
+        storage.dialect,
+        { insert: (db, specs) => insertJobs(db, specs, 3), poke() {} },
+        config,
+        silent,
+      );
       scheduler.register('test.check');
       schedulers.push(scheduler);
-      await storage.db.insertInto('schedules').values({
-        kind: 'test.check', subject_id: 'late', workspace_id: 'w1', interval_seconds: HOUR, next_due_at: new Date(Date.now() - 5 * HOUR * 1000).toISOString(),
-        active: 1, last_enqueued_at: null, created_at: new Date().toISOString(),
-      }).execute();
+      await storage.db
+        .insertInto('schedules')
+        .values({
+          kind: 'test.check',
+          subject_id: 'late',
+          workspace_id: 'w1',
+          interval_seconds: HOUR,
+          next_due_at: new Date(Date.now() - 5 * HOUR * 1000).toISOString(),
+          active: 1,
+          last_enqueued_at: null,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
       scheduler.start();
       const deadline = Date.now() + 10_000;
       while ((await jobs()).length === 0 && Date.now() < deadline) await Bun.sleep(20);
       expect((await jobs()).map((j) => j.subject)).toEqual(['late']);
-      await storage.db.updateTable('schedules').set({ next_due_at: new Date(Date.now() - 1000).toISOString() }).execute();
+      await storage.db
+        .updateTable('schedules')
+        .set({ next_due_at: new Date(Date.now() - 1000).toISOString() })
+        .execute();
       while ((await jobs()).length < 2 && Date.now() < deadline) await Bun.sleep(50);
       expect((await jobs()).length).toBe(2);
     });

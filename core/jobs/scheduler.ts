@@ -97,25 +97,46 @@ export class Scheduler {
   async put(db: Executor, entry: ScheduleEntry): Promise<void> {
     const now = this.now();
     const intervalMs = entry.intervalSeconds * 1000;
-    const existing = await db.selectFrom('schedules').select(['interval_seconds', 'next_due_at'])
-      .where('kind', '=', entry.kind).where('subject_id', '=', entry.subject).executeTakeFirst();
+    const existing = await db
+      .selectFrom('schedules')
+      .select(['interval_seconds', 'next_due_at'])
+      .where('kind', '=', entry.kind)
+      .where('subject_id', '=', entry.subject)
+      .executeTakeFirst();
     if (existing) {
       const last = Date.parse(existing.next_due_at) - readInt(existing.interval_seconds) * 1000;
       const next = new Date(Math.max(now, last + intervalMs)).toISOString();
-      await db.updateTable('schedules').set({ interval_seconds: entry.intervalSeconds, next_due_at: next })
-        .where('kind', '=', entry.kind).where('subject_id', '=', entry.subject).execute();
+      await db
+        .updateTable('schedules')
+        .set({ interval_seconds: entry.intervalSeconds, next_due_at: next })
+        .where('kind', '=', entry.kind)
+        .where('subject_id', '=', entry.subject)
+        .execute();
       return;
     }
-    await db.insertInto('schedules').values({
-      kind: entry.kind, subject_id: entry.subject, workspace_id: entry.workspace, interval_seconds: entry.intervalSeconds,
-      next_due_at: new Date(now + intervalMs + this.offset(entry)).toISOString(), active: 1, last_enqueued_at: null,
-      created_at: new Date(now).toISOString(),
-    }).execute();
+    await db
+      .insertInto('schedules')
+      .values({
+        kind: entry.kind,
+        subject_id: entry.subject,
+        workspace_id: entry.workspace,
+        interval_seconds: entry.intervalSeconds,
+        next_due_at: new Date(now + intervalMs + this.offset(entry)).toISOString(),
+        active: 1,
+        last_enqueued_at: null,
+        created_at: new Date(now).toISOString(),
+      })
+      .execute();
   }
 
   /** Paused subjects are not claimed; resuming one whose slot passed meanwhile runs it once at the next tick. */
   async setActive(db: Executor, kind: string, subject: string, active: boolean): Promise<void> {
-    await db.updateTable('schedules').set({ active: active ? 1 : 0 }).where('kind', '=', kind).where('subject_id', '=', subject).execute();
+    await db
+      .updateTable('schedules')
+      .set({ active: active ? 1 : 0 })
+      .where('kind', '=', kind)
+      .where('subject_id', '=', subject)
+      .execute();
   }
 
   async remove(db: Executor, kind: string, subject: string): Promise<void> {
@@ -125,8 +146,12 @@ export class Scheduler {
   /** The next slot of each given subject of the kind (paused ones too: they resume there). */
   async nextDue(kind: string, subjects: readonly string[]): Promise<Map<string, string>> {
     if (subjects.length === 0) return new Map();
-    const rows = await this.db.selectFrom('schedules').select(['subject_id', 'next_due_at'])
-      .where('kind', '=', kind).where('subject_id', 'in', [...subjects]).execute();
+    const rows = await this.db
+      .selectFrom('schedules')
+      .select(['subject_id', 'next_due_at'])
+      .where('kind', '=', kind)
+      .where('subject_id', 'in', [...subjects])
+      .execute();
     return new Map(rows.map((r) => [r.subject_id, r.next_due_at]));
   }
 
@@ -153,7 +178,9 @@ export class Scheduler {
 
   /** Claims every due slot of the registered kinds (batch by batch) and enqueues them; how many. Overlapping calls share one run. */
   tick(): Promise<number> {
-    this.ticking ??= this.claimAll().finally(() => { this.ticking = null; });
+    this.ticking ??= this.claimAll().finally(() => {
+      this.ticking = null;
+    });
     return this.ticking;
   }
 
@@ -177,31 +204,52 @@ export class Scheduler {
     const now = this.now();
     const nowIso = new Date(now).toISOString();
     return this.db.transaction().execute(async (trx) => {
-      const rows = await trx.selectFrom('schedules')
+      const rows = await trx
+        .selectFrom('schedules')
         .select(['subject_id', 'workspace_id', 'interval_seconds', 'next_due_at'])
-        .where('kind', '=', kind).where('active', '=', 1).where('next_due_at', '<=', nowIso)
-        .orderBy('next_due_at').limit(this.config.scheduleBatch)
+        .where('kind', '=', kind)
+        .where('active', '=', 1)
+        .where('next_due_at', '<=', nowIso)
+        .orderBy('next_due_at')
+        .limit(this.config.scheduleBatch)
         .$if(this.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
         .execute();
       if (rows.length === 0) return 0;
       const next = rows.map((row) => {
         const intervalSeconds = readInt(row.interval_seconds);
-        const slot = nextSlot(Date.parse(row.next_due_at), intervalSeconds * 1000, now, this.offset({ subject: row.subject_id, intervalSeconds }));
+        const slot = nextSlot(
+          Date.parse(row.next_due_at),
+          intervalSeconds * 1000,
+          now,
+          this.offset({ subject: row.subject_id, intervalSeconds }),
+        );
         return new Date(slot).toISOString();
       });
       // One statement for the batch; the rows are ours (locked on Postgres, one writer on SQLite).
-      const cases = sql.join(rows.map((row, i) => sql`when ${row.subject_id} then ${next[i]}`), sql` `);
-      await trx.updateTable('schedules')
+      const cases = sql.join(
+        rows.map((row, i) => sql`when ${row.subject_id} then ${next[i]}`),
+        sql` `,
+      );
+      await trx
+        .updateTable('schedules')
         .set({ next_due_at: sql<string>`case subject_id ${cases} end`, last_enqueued_at: nowIso })
-        .where('kind', '=', kind).where('subject_id', 'in', rows.map((r) => r.subject_id))
+        .where('kind', '=', kind)
+        .where(
+          'subject_id',
+          'in',
+          rows.map((r) => r.subject_id),
+        )
         .execute();
       const { maxAttempts } = this.kinds.get(kind) ?? {};
-      await this.sink.insert(trx, rows.map((row) => ({
-        kind,
-        workspace: row.workspace_id,
-        payload: { subject: row.subject_id, due: row.next_due_at },
-        ...(maxAttempts ? { maxAttempts } : {}),
-      })));
+      await this.sink.insert(
+        trx,
+        rows.map((row) => ({
+          kind,
+          workspace: row.workspace_id,
+          payload: { subject: row.subject_id, due: row.next_due_at },
+          ...(maxAttempts ? { maxAttempts } : {}),
+        })),
+      );
       return rows.length;
     });
   }

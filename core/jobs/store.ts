@@ -38,7 +38,11 @@ export async function insertJobs(db: Executor, specs: readonly JobSpec[], defaul
     updated_at: now,
   }));
   // Chunked: SQLite caps bound parameters per statement (32766) and 16 columns go fast.
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('jobs').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('jobs')
+      .values(rows.slice(i, i + 500))
+      .execute();
   return rows.map((r) => r.id);
 }
 
@@ -85,11 +89,13 @@ export function createJobStore(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
             .where('status', '=', 'queued')
             .where('run_at', '<=', now.toISOString())
             .$if(request.busyKeys.length > 0, (q) =>
-              q.where((eb) => eb.or([eb('concurrency_key', 'is', null), eb('concurrency_key', 'not in', [...request.busyKeys])])))
+              q.where((eb) => eb.or([eb('concurrency_key', 'is', null), eb('concurrency_key', 'not in', [...request.busyKeys])])),
+            )
             .orderBy('priority')
             .orderBy('run_at')
             .limit(request.limit)
-            .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked()))
+            .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+        )
         .updateTable('jobs')
         .set((eb) => ({
           status: 'running',
@@ -111,7 +117,14 @@ export function createJobStore(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
 
     async retry(id: string, worker: string, runAt: Date, error: string): Promise<void> {
       await lockedBy(id, worker)
-        .set({ status: 'queued', run_at: runAt.toISOString(), last_error: error, locked_by: null, locked_until: null, updated_at: new Date().toISOString() })
+        .set({
+          status: 'queued',
+          run_at: runAt.toISOString(),
+          last_error: error,
+          locked_by: null,
+          locked_until: null,
+          updated_at: new Date().toISOString(),
+        })
         .execute();
     },
 
@@ -125,7 +138,14 @@ export function createJobStore(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
     async release(id: string, worker: string): Promise<void> {
       const now = new Date().toISOString();
       await lockedBy(id, worker)
-        .set((eb) => ({ status: 'queued', attempts: eb('attempts', '-', 1), run_at: now, locked_by: null, locked_until: null, updated_at: now }))
+        .set((eb) => ({
+          status: 'queued',
+          attempts: eb('attempts', '-', 1),
+          run_at: now,
+          locked_by: null,
+          locked_until: null,
+          updated_at: now,
+        }))
         .execute();
     },
 
@@ -193,7 +213,10 @@ export function createJobStore(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
         .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: now, kinds: JSON.stringify(kinds) }))
         .execute();
       // Reports older than a day are of processes long gone.
-      await db.deleteFrom('job_workers').where('seen_at', '<', new Date(Date.now() - 86_400_000).toISOString()).execute();
+      await db
+        .deleteFrom('job_workers')
+        .where('seen_at', '<', new Date(Date.now() - 86_400_000).toISOString())
+        .execute();
     },
 
     async leaveWorkers(worker: string): Promise<void> {
@@ -202,7 +225,11 @@ export function createJobStore(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
 
     /** Worker processes that reported in since `since`. */
     async workersAlive(since: Date): Promise<number> {
-      const row = await db.selectFrom('job_workers').select((eb) => eb.fn.countAll<number | string>().as('n')).where('seen_at', '>=', since.toISOString()).executeTakeFirst();
+      const row = await db
+        .selectFrom('job_workers')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('seen_at', '>=', since.toISOString())
+        .executeTakeFirst();
       return readInt(row?.n ?? 0);
     },
 

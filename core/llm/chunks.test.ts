@@ -31,7 +31,16 @@ describe('splitText', () => {
   });
 
   test('a text that fits is one part, counted or not', () => {
-    expect(splitText('short text', 1000, () => { throw new Error('no need to count'); }, 4)).toEqual({ parts: ['short text'], cut: false });
+    expect(
+      splitText(
+        'short text',
+        1000,
+        () => {
+          throw new Error('no need to count');
+        },
+        4,
+      ),
+    ).toEqual({ parts: ['short text'], cut: false });
   });
 });
 
@@ -49,11 +58,19 @@ describe('pageParts', () => {
 
 describe('mergeParts', () => {
   test('arrays joined (a repeat kept once), objects merged key by key, scalars from the first part that has one', () => {
-    expect(mergeParts([
-      { title: 'Catalogue', price: null, items: [{ name: 'A' }, { name: 'B' }], meta: { page: 1, author: '' } },
-      { title: 'Catalogue (continued)', price: 12, items: [{ name: 'B' }, { name: 'C' }], meta: { author: 'Ann' } },
-      { items: [], extra: true },
-    ])).toEqual({ title: 'Catalogue', price: 12, items: [{ name: 'A' }, { name: 'B' }, { name: 'C' }], meta: { page: 1, author: 'Ann' }, extra: true });
+    expect(
+      mergeParts([
+        { title: 'Catalogue', price: null, items: [{ name: 'A' }, { name: 'B' }], meta: { page: 1, author: '' } },
+        { title: 'Catalogue (continued)', price: 12, items: [{ name: 'B' }, { name: 'C' }], meta: { author: 'Ann' } },
+        { items: [], extra: true },
+      ]),
+    ).toEqual({
+      title: 'Catalogue',
+      price: 12,
+      items: [{ name: 'A' }, { name: 'B' }, { name: 'C' }],
+      meta: { page: 1, author: 'Ann' },
+      extra: true,
+    });
   });
 
   test('nothing found anywhere stays empty; one part is itself', () => {

@@ -79,7 +79,8 @@ export function pageParts(text: string, budget: number, count: TokenCounter, max
   return { parts: parts.map((part) => (header ? `${header}\n\n${part}` : part)), cut };
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
 
 /**

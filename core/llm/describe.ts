@@ -24,10 +24,17 @@ export type Described = { generated: Generated; data: Record<string, unknown> } 
 export async function describeWithModel(llm: LlmService, provider: Provider, request: DescribeRequest): Promise<Described> {
   try {
     const count = await llm.counter(provider);
-    const { parts: [material] } = splitText(request.texts.filter(Boolean).join('\n\n'), llm.inputBudget(provider, 200), count, 1);
+    const {
+      parts: [material],
+    } = splitText(request.texts.filter(Boolean).join('\n\n'), llm.inputBudget(provider, 200), count, 1);
     const generated = await llm.generate({
-      messages: [{ role: 'system', content: request.system }, { role: 'user', content: `${request.instruction}\n\n${material ?? ''}` }],
-      schema: request.schema, schemaName: request.schemaName, signal: request.signal,
+      messages: [
+        { role: 'system', content: request.system },
+        { role: 'user', content: `${request.instruction}\n\n${material ?? ''}` },
+      ],
+      schema: request.schema,
+      schemaName: request.schemaName,
+      signal: request.signal,
     });
     return { generated, data: generated.data as Record<string, unknown> };
   } catch (err) {

@@ -24,7 +24,10 @@ export interface LlmHealthReport {
 export class LlmHealth {
   private readonly cached = new Map<string, { at: number; value: Promise<LlmStatus> }>();
 
-  constructor(private readonly registry: PluginRegistry, private readonly settings: Readonly<LlmSettings>) {}
+  constructor(
+    private readonly registry: PluginRegistry,
+    private readonly settings: Readonly<LlmSettings>,
+  ) {}
 
   private ask(id: string, handler: LlmHandler): Promise<LlmStatus> {
     const hit = this.cached.get(id);
@@ -33,22 +36,26 @@ export class LlmHealth {
     const signal = AbortSignal.timeout(healthTimeoutMs);
     // A provider that does not listen to the signal is still not waited for.
     const timedOut = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-    const value = Promise.race([handler.status(signal), timedOut]).catch((err): LlmStatus => ({
-      status: 'unreachable',
-      model: '',
-      detail: signal.aborted ? `no answer within ${healthTimeoutMs} ms (llm.healthTimeoutMs)` : String((err as Error)?.message ?? err),
-    }));
+    const value = Promise.race([handler.status(signal), timedOut]).catch(
+      (err): LlmStatus => ({
+        status: 'unreachable',
+        model: '',
+        detail: signal.aborted ? `no answer within ${healthTimeoutMs} ms (llm.healthTimeoutMs)` : String((err as Error)?.message ?? err),
+      }),
+    );
     this.cached.set(id, { at: Date.now(), value });
     return value;
   }
 
   async report(provider: string | null): Promise<LlmHealthReport> {
     const installed = this.registry.all().filter((p) => p.definition.kind === 'llm');
-    const providers = await Promise.all(installed.map(async (p): Promise<ProviderHealth> => {
-      if (!p.enabled || !p.handler) return { id: p.id, configured: false, status: 'not configured' };
-      const { status, model, ...rest } = await this.ask(p.id, p.handler as LlmHandler);
-      return { id: p.id, configured: true, status, ...(model ? { model } : {}), ...rest };
-    }));
+    const providers = await Promise.all(
+      installed.map(async (p): Promise<ProviderHealth> => {
+        if (!p.enabled || !p.handler) return { id: p.id, configured: false, status: 'not configured' };
+        const { status, model, ...rest } = await this.ask(p.id, p.handler as LlmHandler);
+        return { id: p.id, configured: true, status, ...(model ? { model } : {}), ...rest };
+      }),
+    );
     return { status: provider ? 'configured' : 'not configured', provider, providers };
   }
 }

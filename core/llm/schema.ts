@@ -42,7 +42,9 @@ function engine(schema: JsonSchema, field: string): Ajv {
   const declared = schema.$schema;
   if (declared === undefined || (typeof declared === 'string' && DRAFT_2020.test(declared))) return engines.draft2020;
   if (typeof declared === 'string' && DRAFT_07.test(declared)) return engines.draft7;
-  throw badRequest(`Invalid field ${field}: $schema ${JSON.stringify(declared).slice(0, 100)} is not supported (use JSON Schema draft 2020-12 or draft-07)`);
+  throw badRequest(
+    `Invalid field ${field}: $schema ${JSON.stringify(declared).slice(0, 100)} is not supported (use JSON Schema draft 2020-12 or draft-07)`,
+  );
 }
 
 /** "at /items/0/price: must be number" lines, at most a few. */
@@ -85,8 +87,13 @@ function compile(schema: JsonSchema, key: string, field: string): ValidateFuncti
  * serialized, nesting and size bounded, valid for its draft, every `$ref` resolvable, every
  * pattern RE2 syntax.
  */
-export function checkedSchema(value: unknown, maxBytes: number, field = 'schema'): { schema: JsonSchema; validate: (data: unknown) => string | null } {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest(`Invalid field ${field}: must be a JSON Schema object`);
+export function checkedSchema(
+  value: unknown,
+  maxBytes: number,
+  field = 'schema',
+): { schema: JsonSchema; validate: (data: unknown) => string | null } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw badRequest(`Invalid field ${field}: must be a JSON Schema object`);
   const key = JSON.stringify(value);
   const bytes = Buffer.byteLength(key);
   if (bytes > maxBytes) throw badRequest(`Invalid field ${field}: ${bytes} bytes, at most ${maxBytes} (llm.maxSchemaBytes)`);

@@ -73,8 +73,14 @@ function parseAnswer(answer: LlmAnswer): { data?: unknown; problem?: string } {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => { signal.removeEventListener('abort', stop); resolve(); }, ms);
-    const stop = () => { clearTimeout(timer); reject(signal.reason); };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
     signal.addEventListener('abort', stop, { once: true });
   });
 }
@@ -97,13 +103,18 @@ export class LlmService {
     const chosen = deps.settings.provider;
     if (chosen !== undefined) {
       const plugin = installed.find((p) => p.definition.name === chosen);
-      if (!plugin) throw configInvalid(`Invalid configuration at llm.provider: unknown language-model provider "${chosen}" (installed: ${installed.map((p) => p.definition.name).join(', ')})`);
-      if (!plugin.enabled) throw configInvalid(`Invalid configuration at llm.provider: ${plugin.id} is not enabled (${this.howToEnable(plugin.definition)})`);
+      if (!plugin)
+        throw configInvalid(
+          `Invalid configuration at llm.provider: unknown language-model provider "${chosen}" (installed: ${installed.map((p) => p.definition.name).join(', ')})`,
+        );
+      if (!plugin.enabled)
+        throw configInvalid(`Invalid configuration at llm.provider: ${plugin.id} is not enabled (${this.howToEnable(plugin.definition)})`);
     }
     this.order = chosen !== undefined ? [chosen] : installed.map((p) => p.definition.name);
     this.statuses = new LlmHealth(deps.registry, deps.settings);
     // With a model configured, the estimate's tables load now rather than in the first request.
-    if (this.order.some((name) => deps.registry.all().some((p) => p.enabled && p.definition.kind === 'llm' && p.definition.name === name))) void o200kCounter();
+    if (this.order.some((name) => deps.registry.all().some((p) => p.enabled && p.definition.kind === 'llm' && p.definition.name === name)))
+      void o200kCounter();
   }
 
   /** Every installed provider for /health, configured ones with what they answered. */
@@ -129,12 +140,17 @@ export class LlmService {
   require(): Provider {
     const provider = this.provider();
     if (provider) return provider;
-    const ways = this.deps.registry.all().filter((p) => p.definition.kind === 'llm').map((p) => this.howToEnable(p.definition));
+    const ways = this.deps.registry
+      .all()
+      .filter((p) => p.definition.kind === 'llm')
+      .map((p) => this.howToEnable(p.definition));
     throw new TrawlError('unavailable', `No language model is configured: set ${ways.join(', or ')}`);
   }
 
   private howToEnable(definition: { name: string; enabledBy?: readonly string[] }): string {
-    return definition.enabledBy?.length ? definition.enabledBy.map((o) => `plugins.llm.${definition.name}.${o}`).join(' and ') : `plugins.llm.${definition.name} = true`;
+    return definition.enabledBy?.length
+      ? definition.enabledBy.map((o) => `plugins.llm.${definition.name}.${o}`).join(' and ')
+      : `plugins.llm.${definition.name} = true`;
   }
 
   /** Tokens of a text as the provider counts them (or an estimate). */
@@ -147,7 +163,10 @@ export class LlmService {
     const budget = provider.handler.contextTokens - maxOutputTokens - promptTokens - MARGIN_TOKENS;
     if (budget < 256) {
       // The operator's setting, not the request, is at fault: say what to change.
-      throw new TrawlError('unavailable', `${provider.id}: a context of ${provider.handler.contextTokens} tokens leaves no room for the page beside a ${maxOutputTokens}-token answer; raise the provider's context size or lower llm.maxOutputTokens`);
+      throw new TrawlError(
+        'unavailable',
+        `${provider.id}: a context of ${provider.handler.contextTokens} tokens leaves no room for the page beside a ${maxOutputTokens}-token answer; raise the provider's context size or lower llm.maxOutputTokens`,
+      );
     }
     return budget;
   }
@@ -161,28 +180,51 @@ export class LlmService {
     const usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
     let messages = first;
     for (let attempt = 1; ; attempt++) {
-      const answer = await this.call(provider, {
-        messages, schema: request.schema?.schema, schemaName: request.schema ? request.schemaName ?? 'answer' : undefined,
-        maxOutputTokens: request.maxOutputTokens ?? this.settings.maxOutputTokens, signal,
-      }, request.signal, Date.now() + timeoutMs);
+      const answer = await this.call(
+        provider,
+        {
+          messages,
+          schema: request.schema?.schema,
+          schemaName: request.schema ? (request.schemaName ?? 'answer') : undefined,
+          maxOutputTokens: request.maxOutputTokens ?? this.settings.maxOutputTokens,
+          signal,
+        },
+        request.signal,
+        Date.now() + timeoutMs,
+      );
       addUsage(usage, answer.usage);
       const done = { text: answer.text, usage, model: answer.model, provider: provider.id };
       if (!request.schema) return done;
-      const parsed = answer.truncated ? { problem: `was cut off at the token limit (${request.maxOutputTokens ?? this.settings.maxOutputTokens} tokens)` } : parseAnswer(answer);
+      const parsed = answer.truncated
+        ? { problem: `was cut off at the token limit (${request.maxOutputTokens ?? this.settings.maxOutputTokens} tokens)` }
+        : parseAnswer(answer);
       const mismatch = parsed.problem ? null : request.schema.validate(parsed.data);
       const problem = parsed.problem ?? (mismatch ? `does not match the schema: ${mismatch}` : undefined);
       if (!problem) return { ...done, data: parsed.data };
       this.deps.logger.debug({ provider: provider.id, attempt, problem }, 'model answer refused');
-      if (attempt === 2) throw new TrawlError('unprocessable', `The model's answer ${problem} (${provider.id}, ${answer.model}; after one retry)`);
+      if (attempt === 2)
+        throw new TrawlError('unprocessable', `The model's answer ${problem} (${provider.id}, ${answer.model}; after one retry)`);
       const quoted = answer.text.length > QUOTED_ANSWER_CHARS ? `${answer.text.slice(0, QUOTED_ANSWER_CHARS)}…` : answer.text;
-      messages = [...first, { role: 'assistant', content: quoted }, { role: 'user', content: `Your answer ${problem}. ${answer.truncated ? 'Be briefer. ' : ''}${RETRY_INSTRUCTION}` }];
+      messages = [
+        ...first,
+        { role: 'assistant', content: quoted },
+        { role: 'user', content: `Your answer ${problem}. ${answer.truncated ? 'Be briefer. ' : ''}${RETRY_INSTRUCTION}` },
+      ];
     }
   }
 
   /** One answer from the provider, after at most one wait for a short rate limit. */
-  private async call(provider: Provider, request: Parameters<LlmHandler['complete']>[0], caller: AbortSignal | undefined, deadlineAt: number): Promise<LlmAnswer> {
+  private async call(
+    provider: Provider,
+    request: Parameters<LlmHandler['complete']>[0],
+    caller: AbortSignal | undefined,
+    deadlineAt: number,
+  ): Promise<LlmAnswer> {
     // The caller's own reason (a scrape's deadline, a client gone) wins over ours.
-    const stopped = () => (caller?.aborted ? caller.reason : new TrawlError('gateway_timeout', `${provider.id} did not answer within ${this.settings.timeoutMs} ms (llm.timeoutMs)`));
+    const stopped = () =>
+      caller?.aborted
+        ? caller.reason
+        : new TrawlError('gateway_timeout', `${provider.id} did not answer within ${this.settings.timeoutMs} ms (llm.timeoutMs)`);
     let waited = false;
     for (;;) {
       try {
@@ -197,7 +239,9 @@ export class LlmService {
           throw new TrawlError('unavailable', message, { retryAfterSeconds: wait, cause: err });
         }
         this.deps.logger.info({ provider: provider.id, seconds: wait }, 'language model rate limited; waiting');
-        await sleep(wait * 1000, request.signal).catch(() => { throw stopped(); });
+        await sleep(wait * 1000, request.signal).catch(() => {
+          throw stopped();
+        });
         waited = true;
       }
     }

@@ -12,17 +12,37 @@ import { Scraper } from '../scrape.ts';
 import { composeRequestSchema, isSet } from './compose.ts';
 
 const shout = definePlugin({
-  kind: 'transform', name: 'shout', description: 'Upper-cases the content.',
-  api: { requestFields: { shout: { schema: z.boolean().default(false) }, shoutVolume: { schema: z.number().int().optional(), needsPlugin: false } } },
+  kind: 'transform',
+  name: 'shout',
+  description: 'Upper-cases the content.',
+  api: {
+    requestFields: {
+      shout: { schema: z.boolean().default(false) },
+      shoutVolume: { schema: z.number().int().optional(), needsPlugin: false },
+    },
+  },
   setup: () => ({ apply: () => {} }),
 });
-const echo = definePlugin({ kind: 'format', name: 'echo', description: '', provides: ['format:echo'], setup: () => ({ render: () => '' }) });
+const echo = definePlugin({
+  kind: 'format',
+  name: 'echo',
+  description: '',
+  provides: ['format:echo'],
+  setup: () => ({ render: () => '' }),
+});
 const PLUGINS = [shout, echo] as unknown as AnyPlugin[];
 
 function scraperWith(env: Record<string, string> = {}) {
   const config = loadConfig({ plugins: PLUGINS, defaultFile: null, env });
   const registry = new PluginRegistry(PLUGINS, config);
-  return registry.setup(() => ({ logger: pino({ level: 'silent' }), config, resolve: () => { throw new Error('no services'); } }))
+  return registry
+    .setup(() => ({
+      logger: pino({ level: 'silent' }),
+      config,
+      resolve: () => {
+        throw new Error('no services');
+      },
+    }))
     .then(() => new Scraper(registry, {} as Pipeline, null, config, pino({ level: 'silent' })));
 }
 
@@ -33,15 +53,35 @@ const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 describe('composeRequestSchema', () => {
   test('core fields first, then the fields plugins declare, in plugin order', () => {
     const { schema, providers } = composeRequestSchema(PLUGINS);
-    expect(Object.keys(schema.shape)).toEqual(['url', 'formats', 'includeSelectors', 'excludeSelectors', 'noCache', 'timeoutMs', 'maxAgeMs', 'proxy', 'headers', 'shout', 'shoutVolume']);
+    expect(Object.keys(schema.shape)).toEqual([
+      'url',
+      'formats',
+      'includeSelectors',
+      'excludeSelectors',
+      'noCache',
+      'timeoutMs',
+      'maxAgeMs',
+      'proxy',
+      'headers',
+      'shout',
+      'shoutVolume',
+    ]);
     expect(providers.get('shout')).toEqual({ ids: ['transform.shout'], needsPlugin: true });
     expect(schema.safeParse({ url: 'https://e.com', shout: 'loud' }).success).toBe(false);
     expect(schema.safeParse({ url: 'https://e.com', whisper: true }).success).toBe(false);
   });
 
   test('a plugin may not redefine a core field', () => {
-    const bad = definePlugin({ kind: 'transform', name: 'bad', description: '', api: { requestFields: { url: { schema: z.string() } } }, setup: () => ({ apply: () => {} }) });
-    expect(() => composeRequestSchema([bad] as unknown as AnyPlugin[])).toThrow('Plugin transform.bad declares request field "url", which is a core field');
+    const bad = definePlugin({
+      kind: 'transform',
+      name: 'bad',
+      description: '',
+      api: { requestFields: { url: { schema: z.string() } } },
+      setup: () => ({ apply: () => {} }),
+    });
+    expect(() => composeRequestSchema([bad] as unknown as AnyPlugin[])).toThrow(
+      'Plugin transform.bad declares request field "url", which is a core field',
+    );
   });
 
   test('isSet: unset, false and empty lists ask for nothing', () => {
@@ -51,9 +91,16 @@ describe('composeRequestSchema', () => {
 });
 
 describe('Scraper.validate from declarations', () => {
-  test('a set field whose plugin is disabled is a 400 naming the plugin, in the caller\'s field names', async () => {
+  test("a set field whose plugin is disabled is a 400 naming the plugin, in the caller's field names", async () => {
     const scraper = await scraperWith({ TRAWL_DISABLE: 'transform.shout' });
-    const error = (() => { try { scraper.validate(job({ shout: true }), snake); } catch (err) { return err as Error & { status: number }; } return null; })();
+    const error = (() => {
+      try {
+        scraper.validate(job({ shout: true }), snake);
+      } catch (err) {
+        return err as Error & { status: number };
+      }
+      return null;
+    })();
     expect(error?.message).toBe('shout needs plugin transform.shout, which is disabled in the configuration');
     expect(error?.status).toBe(400);
     expect(() => scraper.validate(job({ shoutVolume: 3 }), snake)).not.toThrow(); // needsPlugin: false
@@ -68,7 +115,17 @@ describe('Scraper.validate from declarations', () => {
 
   test('a format the interface names but no installed plugin renders is a 400 saying what is missing', async () => {
     const scraper = await scraperWith();
-    const error = (() => { try { scraper.validate(job({ formats: ['markdown'] })); } catch (err) { return err as Error & { status: number }; } return null; })();
-    expect([error?.status, error?.message]).toEqual([400, 'Format "markdown" is not available: no installed plugin provides format:markdown']);
+    const error = (() => {
+      try {
+        scraper.validate(job({ formats: ['markdown'] }));
+      } catch (err) {
+        return err as Error & { status: number };
+      }
+      return null;
+    })();
+    expect([error?.status, error?.message]).toEqual([
+      400,
+      'Format "markdown" is not available: no installed plugin provides format:markdown',
+    ]);
   });
 });

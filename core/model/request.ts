@@ -25,20 +25,38 @@ export const httpUrl = z
   });
 
 /** Length and complexity limits are checked by validateSelectors (core/selectors.ts), with the index named. */
-const selectorList = z.array(z.string().trim().min(1, 'selectors must not be empty')).max(SELECTOR_LIMITS.count, `at most ${SELECTOR_LIMITS.count} selectors`);
+const selectorList = z
+  .array(z.string().trim().min(1, 'selectors must not be empty'))
+  .max(SELECTOR_LIMITS.count, `at most ${SELECTOR_LIMITS.count} selectors`);
 
 /** Headers the HTTP layer owns: a request may not set them for the target. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'keep-alive', 'expect']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'keep-alive',
+  'expect',
+]);
 const MAX_HEADERS = 50;
 
 const requestHeaders = z
   .record(
-    z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name').refine((name) => {
-      const lower = name.toLowerCase();
-      return !RESERVED_HEADERS.has(lower) && !lower.startsWith('proxy-');
-    }, 'is set by the HTTP client and cannot be sent'),
+    z
+      .string()
+      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name')
+      .refine((name) => {
+        const lower = name.toLowerCase();
+        return !RESERVED_HEADERS.has(lower) && !lower.startsWith('proxy-');
+      }, 'is set by the HTTP client and cannot be sent'),
     // No CR/LF: a value must not start a header of its own.
-    z.string().max(8192).regex(/^[^\r\n\0]*$/, 'must not contain line breaks'),
+    z
+      .string()
+      .max(8192)
+      .regex(/^[^\r\n\0]*$/, 'must not contain line breaks'),
   )
   .refine((headers) => Object.keys(headers).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`);
 
@@ -50,9 +68,28 @@ export const coreRequestFields = {
   excludeSelectors: selectorList.optional(),
   noCache: z.boolean().default(false),
   timeoutMs: z.number().int().min(1000).max(300_000).optional().describe('Overall time limit for this scrape in milliseconds.'),
-  maxAgeMs: z.number().int().min(0).optional().describe('Answer from the cache only with a result at most this old (ms); 0 never does. The cache keeps results `storage.cacheTtlSeconds` at most.'),
-  proxy: z.string().trim().min(1).max(64).optional().describe('How this scrape reaches the target: "none" (direct), the name of a proxy pool from `[fetch.proxies]`, or "auto" (the default route, then after a block the browser and each pool in turn). Unset: `fetch.proxy` when configured, else direct.'),
-  headers: requestHeaders.optional().describe('Request headers sent to the target (cookies, a user agent, Accept-Language…), on top of the configured ones; hop-by-hop headers cannot be set.'),
+  maxAgeMs: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'Answer from the cache only with a result at most this old (ms); 0 never does. The cache keeps results `storage.cacheTtlSeconds` at most.',
+    ),
+  proxy: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      'How this scrape reaches the target: "none" (direct), the name of a proxy pool from `[fetch.proxies]`, or "auto" (the default route, then after a block the browser and each pool in turn). Unset: `fetch.proxy` when configured, else direct.',
+    ),
+  headers: requestHeaders
+    .optional()
+    .describe(
+      'Request headers sent to the target (cookies, a user agent, Accept-Language…), on top of the configured ones; hop-by-hop headers cannot be set.',
+    ),
 };
 
 export interface AttributeSelector {
@@ -107,7 +144,9 @@ export interface ScrapeRequest {
 }
 
 /** The request fields that need a browser, named for messages; empty when a plain fetch will do. */
-export function browserNeeds(request: Pick<ScrapeRequest, 'actions' | 'screenshot' | 'mobile' | 'render' | 'formats'>): Array<{ field: keyof ScrapeRequest | null; what: string }> {
+export function browserNeeds(
+  request: Pick<ScrapeRequest, 'actions' | 'screenshot' | 'mobile' | 'render' | 'formats'>,
+): Array<{ field: keyof ScrapeRequest | null; what: string }> {
   const needs: Array<{ field: keyof ScrapeRequest | null; what: string }> = [];
   if (request.actions?.length) needs.push({ field: 'actions', what: 'actions' });
   if (request.screenshot) needs.push({ field: 'screenshot', what: 'screenshot' });

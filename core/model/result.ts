@@ -53,7 +53,17 @@ export interface Metadata {
 }
 
 export function emptyMetadata(): Metadata {
-  return { title: '', description: '', author: null, publishedDate: null, language: null, siteName: null, image: null, favicon: null, wordCount: 0 };
+  return {
+    title: '',
+    description: '',
+    author: null,
+    publishedDate: null,
+    language: null,
+    siteName: null,
+    image: null,
+    favicon: null,
+    wordCount: 0,
+  };
 }
 
 /** The `json` format's output: the whole extraction result. */

@@ -28,7 +28,9 @@ export interface AddressGuard {
  * one who can allow it, so it names the setting; a cloud instance's users cannot change it.
  */
 export function privateNetworkHint(mode: TrawlConfig['mode']): string {
-  return mode === 'cloud' ? '' : 'set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses';
+  return mode === 'cloud'
+    ? ''
+    : 'set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses';
 }
 
 /** `policy` null (private networks allowed): only the `fetch.resolve` overrides apply. `hint` ends every refusal's message. */
@@ -37,12 +39,13 @@ export function createAddressGuard(fetch: Readonly<TrawlConfig['fetch']>, policy
   const refuse = (address: string, reason: string) => new ForbiddenAddressError(address, reason, hint);
 
   const guard: AddressGuard = {
-    check: (host, port) => new Promise((resolve, reject) => {
-      guard.lookupFor(port)(host, { all: true }, (err, addresses) => {
-        if (err) return reject(err);
-        resolve(Array.isArray(addresses) ? addresses[0]!.address : addresses);
-      });
-    }),
+    check: (host, port) =>
+      new Promise((resolve, reject) => {
+        guard.lookupFor(port)(host, { all: true }, (err, addresses) => {
+          if (err) return reject(err);
+          resolve(Array.isArray(addresses) ? addresses[0]!.address : addresses);
+        });
+      }),
     hostRefusal(raw) {
       const host = raw.replace(/^\[|\]$/g, '').toLowerCase();
       if (!policy) return null;

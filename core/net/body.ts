@@ -33,7 +33,11 @@ const tooLarge = (max: number) => fetchFailed(`response body exceeds ${max} byte
  */
 function peekFirstChunk(stream: Readable): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
-    const done = () => { stream.off('readable', onReadable); stream.off('end', onEnd); stream.off('error', onError); };
+    const done = () => {
+      stream.off('readable', onReadable);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+    };
     const onReadable = () => {
       const chunk = stream.read() as Buffer | null;
       if (chunk === null) return;
@@ -41,8 +45,14 @@ function peekFirstChunk(stream: Readable): Promise<Buffer | null> {
       stream.unshift(chunk);
       resolve(chunk);
     };
-    const onEnd = () => { done(); resolve(null); };
-    const onError = (err: Error) => { done(); reject(err); };
+    const onEnd = () => {
+      done();
+      resolve(null);
+    };
+    const onError = (err: Error) => {
+      done();
+      reject(err);
+    };
     stream.on('readable', onReadable);
     stream.once('end', onEnd);
     stream.once('error', onError);
@@ -114,7 +124,9 @@ export async function readBody(res: Readable, options: ReadBodyOptions): Promise
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
 
-    res.once('aborted', () => finish(Object.assign(new Error('connection closed before the response body was complete'), { code: 'ERR_TRAWL_TRUNCATED' })));
+    res.once('aborted', () =>
+      finish(Object.assign(new Error('connection closed before the response body was complete'), { code: 'ERR_TRAWL_TRUNCATED' })),
+    );
     res.once('error', (err) => finish(err));
 
     const build = async (): Promise<Readable> => {
@@ -130,28 +142,31 @@ export async function readBody(res: Readable, options: ReadBodyOptions): Promise
       return tail;
     };
 
-    build().then((tail) => {
-      if (settled) return;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const kept = () => joined(chunks, Math.min(size, maxBytes));
-      const overCap = () => (options.truncate ? finish(undefined, kept(), true) : finish(tooLarge(maxBytes)));
-      const onData = (chunk: Buffer) => {
-        const room = maxBytes - size;
-        size += chunk.length;
-        if (size <= maxBytes) return void chunks.push(chunk);
-        if (options.truncate && room > 0) chunks.push(chunk.subarray(0, room));
-        overCap();
-      };
-      if (tail !== res) {
-        // Raw bytes count too: some inputs (a gzip header with an endless name field) never inflate.
-        res.on('data', (chunk: Buffer) => {
-          raw += chunk.length;
-          if (raw > maxBytes) overCap();
-        });
-      }
-      tail.on('data', onData);
-      tail.once('end', () => finish(undefined, kept()));
-    }, (err) => finish(err));
+    build().then(
+      (tail) => {
+        if (settled) return;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const kept = () => joined(chunks, Math.min(size, maxBytes));
+        const overCap = () => (options.truncate ? finish(undefined, kept(), true) : finish(tooLarge(maxBytes)));
+        const onData = (chunk: Buffer) => {
+          const room = maxBytes - size;
+          size += chunk.length;
+          if (size <= maxBytes) return void chunks.push(chunk);
+          if (options.truncate && room > 0) chunks.push(chunk.subarray(0, room));
+          overCap();
+        };
+        if (tail !== res) {
+          // Raw bytes count too: some inputs (a gzip header with an endless name field) never inflate.
+          res.on('data', (chunk: Buffer) => {
+            raw += chunk.length;
+            if (raw > maxBytes) overCap();
+          });
+        }
+        tail.on('data', onData);
+        tail.once('end', () => finish(undefined, kept()));
+      },
+      (err) => finish(err),
+    );
   });
 }

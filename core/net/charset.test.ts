@@ -3,7 +3,8 @@ import { describe, expect, test } from 'bun:test';
 import iconv from 'iconv-lite';
 import { charsetFromContentType, decodeText, settleCharset, sniffMarkupCharset } from './charset.ts';
 
-const page = (charsetTag: string, body: string) => `<!doctype html><html><head>${charsetTag}<title>t</title></head><body>${body}</body></html>`;
+const page = (charsetTag: string, body: string) =>
+  `<!doctype html><html><head>${charsetTag}<title>t</title></head><body>${body}</body></html>`;
 const enc = (text: string, charset: string) => new Uint8Array(iconv.encode(text, charset));
 
 describe('decodeText with a Content-Type charset', () => {
@@ -42,7 +43,11 @@ describe('decodeText with a Content-Type charset', () => {
 describe('byte-order marks', () => {
   test('UTF-16LE BOM wins over a contradicting header', () => {
     const bytes = new Uint8Array([0xff, 0xfe, ...iconv.encode('Grüße 日本', 'utf-16le')]);
-    expect(decodeText(bytes, { contentType: 'text/html; charset=windows-1252' })).toEqual({ text: 'Grüße 日本', charset: 'utf-16le', source: 'bom' });
+    expect(decodeText(bytes, { contentType: 'text/html; charset=windows-1252' })).toEqual({
+      text: 'Grüße 日本',
+      charset: 'utf-16le',
+      source: 'bom',
+    });
   });
 
   test('UTF-16BE BOM', () => {
@@ -101,7 +106,11 @@ describe('markup declarations', () => {
 
 describe('no declaration at all', () => {
   test('valid UTF-8 is UTF-8', () => {
-    expect(decodeText(new TextEncoder().encode('Ärger über Öl — 日本'))).toMatchObject({ text: 'Ärger über Öl — 日本', charset: 'utf-8', source: 'default' });
+    expect(decodeText(new TextEncoder().encode('Ärger über Öl — 日本'))).toMatchObject({
+      text: 'Ärger über Öl — 日本',
+      charset: 'utf-8',
+      source: 'default',
+    });
   });
 
   test('bytes that are plainly not UTF-8 read as windows-1252', () => {
@@ -137,7 +146,10 @@ describe('settleCharset: UTF-8 is settled without building the text', () => {
   test('any other charset, and bytes that are not valid UTF-8, are decoded as before', () => {
     const html = page('<meta charset="windows-1251">', 'Главная');
     expect(settleCharset(enc(html, 'windows-1251'))).toEqual({ text: html, charset: 'windows-1251', source: 'meta' });
-    expect(settleCharset(enc('Café crème — déjà vu, à la carte', 'windows-1252'))).toMatchObject({ charset: 'windows-1252', source: 'fallback' });
+    expect(settleCharset(enc('Café crème — déjà vu, à la carte', 'windows-1252'))).toMatchObject({
+      charset: 'windows-1252',
+      source: 'fallback',
+    });
   });
 
   test('decodeText gives the same text either way (a UTF-8 BOM dropped)', () => {

@@ -43,7 +43,10 @@ interface Decoder {
  * covers the labels the platform does not know (`cp1251`, `sjis`, …).
  */
 function decoderFor(label: string): Decoder | null {
-  const clean = label.trim().replace(/^["']|["']$/g, '').toLowerCase();
+  const clean = label
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .toLowerCase();
   if (clean === '') return null;
   try {
     const td = new TextDecoder(clean);

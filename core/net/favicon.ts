@@ -21,7 +21,15 @@ const SNIFF_BYTES = 4096;
 export const GUESSED_FAVICON_PATH = '/favicon.ico';
 
 /** Image signatures: ICO/CUR, PNG, GIF, JPEG, WebP (RIFF), BMP. */
-const SIGNATURES: ReadonlyArray<readonly number[]> = [[0, 0, 1, 0], [0, 0, 2, 0], [0x89, 0x50, 0x4e, 0x47], [0x47, 0x49, 0x46, 0x38], [0xff, 0xd8, 0xff], [0x52, 0x49, 0x46, 0x46], [0x42, 0x4d]];
+const SIGNATURES: ReadonlyArray<readonly number[]> = [
+  [0, 0, 1, 0],
+  [0, 0, 2, 0],
+  [0x89, 0x50, 0x4e, 0x47],
+  [0x47, 0x49, 0x46, 0x38],
+  [0xff, 0xd8, 0xff],
+  [0x52, 0x49, 0x46, 0x46],
+  [0x42, 0x4d],
+];
 
 /** An image by its media type or, for servers that label it wrongly, by its first bytes (an HTML "not found" page is neither). */
 export function looksLikeImage(mediaType: string, body: Uint8Array): boolean {
@@ -39,13 +47,18 @@ export interface FaviconCheckOptions {
 export class FaviconCheck {
   private readonly known = new Map<string, { answer: Promise<boolean>; expires: number }>();
 
-  constructor(private readonly http: HttpClient, private readonly options: FaviconCheckOptions) {}
+  constructor(
+    private readonly http: HttpClient,
+    private readonly options: FaviconCheckOptions,
+  ) {}
 
   /** `url` when it was checked to answer with an image (now, or earlier for its origin), else null. */
   async verified(url: string, proxy?: string): Promise<string | null> {
     const answer = this.answerFor(url, proxy);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), this.options.budgetMs); });
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.options.budgetMs);
+    });
     try {
       return (await Promise.race([answer, late])) ? url : null;
     } finally {
@@ -68,8 +81,12 @@ export class FaviconCheck {
   private async ask(url: string, proxy: string | undefined): Promise<boolean> {
     try {
       const response = await this.http.request(url, {
-        timeoutMs: CHECK_TIMEOUT_MS, maxBodyBytes: SNIFF_BYTES, truncateBody: true, maxRedirects: 3,
-        headers: { accept: 'image/*,*/*;q=0.5' }, ...(proxy ? { proxy } : {}),
+        timeoutMs: CHECK_TIMEOUT_MS,
+        maxBodyBytes: SNIFF_BYTES,
+        truncateBody: true,
+        maxRedirects: 3,
+        headers: { accept: 'image/*,*/*;q=0.5' },
+        ...(proxy ? { proxy } : {}),
       });
       return response.status < 400 && looksLikeImage(response.mediaType, response.body);
     } catch {

@@ -92,7 +92,8 @@ function atomHref(links: unknown, base: string): string | null {
 
 function rssItems(items: unknown, base: string): FoundLink[] {
   return entries(items).flatMap((item) =>
-    link(httpUrl(textOf(item.link) ?? textOf(item.guid), base), textOf(item.title), isoDate(item.pubDate ?? item.date ?? item.updated)));
+    link(httpUrl(textOf(item.link) ?? textOf(item.guid), base), textOf(item.title), isoDate(item.pubDate ?? item.date ?? item.updated)),
+  );
 }
 
 function parseText(text: string, base: string): SitemapDocument {

@@ -14,7 +14,6 @@ const logger = pino({ level: 'silent' });
 const baseConfig: FetchConfig = testConfig().fetch;
 const client = (over: Partial<FetchConfig> = {}) => createHttpClient({ ...baseConfig, ...over }, logger);
 
-
 /** A TCP server on 127.0.0.1 that answers every connection with exactly these bytes (or nothing). */
 async function rawServer(reply: string | null, opts: { thenDestroy?: boolean } = {}) {
   const server = net.createServer((socket) => {
@@ -66,7 +65,6 @@ describe('servers without a content type', () => {
       binary.close();
     }
   });
-
 });
 
 describe('timeouts and aborts', () => {
@@ -95,7 +93,9 @@ describe('timeouts and aborts', () => {
   test('the caller can abort; its own TrawlError reason comes back unchanged', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    expect((await failure(client().request(site.at('/slow-headers'), { signal: controller.signal }))).message).toBe('Failed to fetch URL: request aborted');
+    expect((await failure(client().request(site.at('/slow-headers'), { signal: controller.signal }))).message).toBe(
+      'Failed to fetch URL: request aborted',
+    );
 
     const deadline = new AbortController();
     const reason = new TrawlError('timeout', 'Scrape timed out after 50 ms');
@@ -127,9 +127,13 @@ describe('network failures', () => {
   });
 
   test('a connection dropped mid-body fails instead of returning a truncated page', async () => {
-    const dropper = await rawServer('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 1000\r\n\r\n<p>only part', { thenDestroy: true });
+    const dropper = await rawServer('HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 1000\r\n\r\n<p>only part', {
+      thenDestroy: true,
+    });
     try {
-      expect((await failure(client().request(dropper.url))).message).toBe('Failed to fetch URL: connection closed before the response body was complete');
+      expect((await failure(client().request(dropper.url))).message).toBe(
+        'Failed to fetch URL: connection closed before the response body was complete',
+      );
     } finally {
       dropper.close();
     }

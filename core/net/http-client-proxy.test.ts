@@ -23,18 +23,35 @@ let http: TestProxy;
 let socks: TestProxy;
 let spare: TestProxy;
 const logLines: string[] = [];
-const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } }));
+const logger = pino(
+  { level: 'debug' },
+  new Writable({
+    write(chunk, _enc, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  }),
+);
 
 /** 127.0.0.1 is "public" here; every other internal address keeps its refusal. */
 const policy = loopbackAsPublic;
 
 function client(fetch: Partial<FetchConfig> = {}) {
-  const config: FetchConfig = { ...testConfig().fetch, allowPrivateNetwork: false, timeoutMs: 3000, resolve: { 'intranet.test': '127.0.0.2', 'www.site.test': '127.0.0.1' }, ...fetch };
+  const config: FetchConfig = {
+    ...testConfig().fetch,
+    allowPrivateNetwork: false,
+    timeoutMs: 3000,
+    resolve: { 'intranet.test': '127.0.0.2', 'www.site.test': '127.0.0.1' },
+    ...fetch,
+  };
   return createHttpClient(config, logger, { addressPolicy: policy, ca: TEST_CERT }, undefined, new ProxyRouter(config));
 }
 
 async function failure(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TrawlError);
   return (err as TrawlError).message;
 }
@@ -44,11 +61,20 @@ beforeAll(async () => {
     '/': '<p>public page</p>',
     '/to-internal': () => new Response(null, { status: 302, headers: { location: `http://127.0.0.2:${internal.port}/admin` } }),
   });
-  tls = Bun.serve({ hostname: '127.0.0.1', port: 0, tls: { key: TEST_KEY, cert: TEST_CERT }, fetch: (req) => new Response(`tls page for ${req.headers.get('host')}`) });
-  internal = Bun.serve({ hostname: '127.0.0.2', port: 0, fetch: () => {
-    internalHits++;
-    return new Response('internal secret');
-  } });
+  tls = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    tls: { key: TEST_KEY, cert: TEST_CERT },
+    fetch: (req) => new Response(`tls page for ${req.headers.get('host')}`),
+  });
+  internal = Bun.serve({
+    hostname: '127.0.0.2',
+    port: 0,
+    fetch: () => {
+      internalHits++;
+      return new Response('internal secret');
+    },
+  });
   const resolve = { 'www.site.test': '127.0.0.1' };
   http = await startHttpProxy({ auth: `trawl:${PASSWORD}`, resolve });
   socks = await startSocksProxy({ auth: `trawl:${PASSWORD}`, resolve });
@@ -62,7 +88,9 @@ afterAll(async () => {
   expect(logLines.join('\n')).not.toContain(PASSWORD);
 });
 
-const reset = () => { for (const p of [http, socks, spare]) p.seen.length = 0; };
+const reset = () => {
+  for (const p of [http, socks, spare]) p.seen.length = 0;
+};
 
 describe('the default proxy', () => {
   test('plain HTTP goes to an HTTP proxy as a forwarded request with the credentials', async () => {
@@ -106,7 +134,9 @@ describe('the default proxy', () => {
 });
 
 describe('pools and the per-request choice', () => {
-  const pools = (rotation: 'round-robin' | 'random' | 'sticky') => ({ proxies: { office: { urls: [http.url, spare.url], rotation, stickySeconds: 600 } } });
+  const pools = (rotation: 'round-robin' | 'random' | 'sticky') => ({
+    proxies: { office: { urls: [http.url, spare.url], rotation, stickySeconds: 600 } },
+  });
 
   test('round-robin takes the pool members in turn', async () => {
     reset();
@@ -155,7 +185,9 @@ describe('the proxy says no', () => {
 
   test('a 407 to a forwarded request is a clear error, not the page', async () => {
     const message = await failure(client({ proxy: wrong() }).request(site.at('/')));
-    expect(message).toBe(`Failed to fetch URL: the proxy http://127.0.0.1:${http.port} refused the connection: it wants credentials, or other ones (HTTP 407 Proxy Authentication Required)`);
+    expect(message).toBe(
+      `Failed to fetch URL: the proxy http://127.0.0.1:${http.port} refused the connection: it wants credentials, or other ones (HTTP 407 Proxy Authentication Required)`,
+    );
   });
 
   test('a 407 to a CONNECT is the same error', async () => {
@@ -165,7 +197,9 @@ describe('the proxy says no', () => {
 
   test('SOCKS5 credentials refused, and an unreachable proxy, say which proxy without its credentials', async () => {
     const bad = await failure(client({ proxy: socks.url.replace(PASSWORD, 'nope') }).request(site.at('/')));
-    expect(bad).toBe(`Failed to fetch URL: the proxy socks5://127.0.0.1:${socks.port} refused the connection: Socks5 Authentication failed`);
+    expect(bad).toBe(
+      `Failed to fetch URL: the proxy socks5://127.0.0.1:${socks.port} refused the connection: Socks5 Authentication failed`,
+    );
     const gone = await failure(client({ proxy: `http://trawl:${PASSWORD}@127.0.0.1:1` }).request(site.at('/')));
     expect(gone).toBe('Failed to fetch URL: through the proxy http://127.0.0.1:1: connection refused');
     for (const message of [bad, gone]) expect(message).not.toContain(PASSWORD);
@@ -197,10 +231,19 @@ describe('a proxy that says nothing', () => {
     expect(left).toBe(0);
   });
 
-  for (const [scheme, target] of [['http', 'https'], ['http', 'http'], ['socks5', 'http'], ['socks5h', 'https']] as const) {
+  for (const [scheme, target] of [
+    ['http', 'https'],
+    ['http', 'http'],
+    ['socks5', 'http'],
+    ['socks5h', 'https'],
+  ] as const) {
     test(`${scheme}:// proxy, ${target}:// target: the request's deadline ends it`, async () => {
       const started = performance.now();
-      const message = await failure(client({ proxy: `${scheme}://127.0.0.1:${silentPort}`, timeoutMs: 800 }).request(`${target}://127.0.0.1:${target === 'https' ? tls.port : site.port}/`));
+      const message = await failure(
+        client({ proxy: `${scheme}://127.0.0.1:${silentPort}`, timeoutMs: 800 }).request(
+          `${target}://127.0.0.1:${target === 'https' ? tls.port : site.port}/`,
+        ),
+      );
       expect(message).toMatch(/timed out|timeout|no answer within 800 ms/);
       expect(performance.now() - started).toBeLessThan(5000);
     });
@@ -208,7 +251,9 @@ describe('a proxy that says nothing', () => {
 
   test('and so does the caller giving up', async () => {
     const controller = new AbortController();
-    const pending = client({ proxy: `http://127.0.0.1:${silentPort}`, timeoutMs: 60_000 }).request(`https://127.0.0.1:${tls.port}/`, { signal: controller.signal });
+    const pending = client({ proxy: `http://127.0.0.1:${silentPort}`, timeoutMs: 60_000 }).request(`https://127.0.0.1:${tls.port}/`, {
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(new Error('client went away')), 200);
     const started = performance.now();
     await failure(pending);
@@ -217,7 +262,7 @@ describe('a proxy that says nothing', () => {
 });
 
 describe('the SSRF guard in front of the proxy', () => {
-  test('a caller\'s Host header cannot redirect a forwarding proxy to an internal host', async () => {
+  test("a caller's Host header cannot redirect a forwarding proxy to an internal host", async () => {
     reset();
     const page = await client({ proxy: http.url }).request(site.at('/'), { headers: { Host: `127.0.0.2:${internal.port}` } });
     expect(page.text).toBe('<p>public page</p>');

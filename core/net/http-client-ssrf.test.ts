@@ -28,16 +28,32 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 }
 
 /** Received requests on a server bound to another loopback address: proof a refused hop never connected. */
-interface Listener { url: string; port: number; hits: string[]; stop(): Promise<void> }
+interface Listener {
+  url: string;
+  port: number;
+  hits: string[];
+  stop(): Promise<void>;
+}
 function listen(hostname: string): Listener {
   const hits: string[] = [];
-  const server = Bun.serve({ hostname, port: 0, fetch: (req) => {
-    hits.push(new URL(req.url).pathname);
-    return new Response('internal secret');
-  } });
+  const server = Bun.serve({
+    hostname,
+    port: 0,
+    fetch: (req) => {
+      hits.push(new URL(req.url).pathname);
+      return new Response('internal secret');
+    },
+  });
   const host = hostname.includes(':') ? `[${hostname}]` : hostname;
   const port = Number(server.port);
-  return { url: `http://${host}:${port}`, port, hits, stop: async () => { await server.stop(true); } };
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    hits,
+    stop: async () => {
+      await server.stop(true);
+    },
+  };
 }
 
 let site: FixtureSite;
@@ -71,9 +87,17 @@ describe('with allowPrivateNetwork = false', () => {
     ['private literal', () => 'http://10.0.0.1/', /address 10\.0\.0\.1 is not allowed \(private network\)/],
     ['metadata literal', () => 'http://169.254.169.254/latest/meta-data/', /address 169\.254\.169\.254 is not allowed \(link-local/],
     ['IPv6 loopback', () => `${internalV6.url}/`, /address ::1 is not allowed \(loopback/],
-    ['IPv4-mapped loopback', () => `http://[::ffff:127.0.0.2]:${internal.port}/`, /address ::ffff:7f00:2 is not allowed \(loopback address embedded/],
+    [
+      'IPv4-mapped loopback',
+      () => `http://[::ffff:127.0.0.2]:${internal.port}/`,
+      /address ::ffff:7f00:2 is not allowed \(loopback address embedded/,
+    ],
     ['decimal loopback', () => `http://2130706434:${internal.port}/`, /address 127\.0\.0\.2 is not allowed/],
-    ['metadata name', () => 'http://metadata.google.internal/computeMetadata/v1/', /metadata\.google\.internal is not allowed \(cloud metadata host\)/],
+    [
+      'metadata name',
+      () => 'http://metadata.google.internal/computeMetadata/v1/',
+      /metadata\.google\.internal is not allowed \(cloud metadata host\)/,
+    ],
     ['localhost', () => `http://localhost:${internal.port}/`, /localhost is not allowed \(loopback host name\)/],
   ])('refuses a %s', async (_label, url, message) => {
     expect(await refusal(client.request(url()))).toMatch(message);
@@ -81,7 +105,9 @@ describe('with allowPrivateNetwork = false', () => {
 
   test('a name is checked on the address it resolves to (resolve override → loopback)', async () => {
     const viaName = createHttpClient({ ...guarded, resolve: { 'shop.example': '127.0.0.2' } }, logger);
-    expect(await refusal(viaName.request(`http://shop.example:${internal.port}/`))).toBe('Failed to fetch URL: address 127.0.0.2 is not allowed (loopback address)');
+    expect(await refusal(viaName.request(`http://shop.example:${internal.port}/`))).toBe(
+      'Failed to fetch URL: address 127.0.0.2 is not allowed (loopback address)',
+    );
   });
 
   test('nothing internal was ever contacted', () => {
@@ -129,17 +155,24 @@ describe('a configured service (configuredService: true)', () => {
     internal.hits.length = 0;
   });
 
-  test('a redirect from it to another origin is checked as usual, and the refusal names the redirect\'s target', async () => {
+  test("a redirect from it to another origin is checked as usual, and the refusal names the redirect's target", async () => {
     const refused = await refusal(client.request(site.at('/to-internal'), { configuredService: true }));
-    expect(refused).toBe(`Failed to fetch URL: redirect to ${internal.url}/admin refused: address 127.0.0.2 is not allowed (loopback address)`);
+    expect(refused).toBe(
+      `Failed to fetch URL: redirect to ${internal.url}/admin refused: address 127.0.0.2 is not allowed (loopback address)`,
+    );
     expect(site.hits.at(-1)).toBe('/to-internal');
     expect(internal.hits).toEqual([]);
   });
 
   test('a provider call: the answer names where the provider redirected, not the provider as unreachable', async () => {
     const answer = callProvider(client, site.at('/to-internal'), { signal: new AbortController().signal, timeoutMs: 2000 });
-    const error = await answer.then(() => null, (err: TrawlError) => err);
-    expect(error?.message).toBe(`${new URL(site.url).host} answered with a redirect to ${internal.url}/admin refused: address 127.0.0.2 is not allowed (loopback address)`);
+    const error = await answer.then(
+      () => null,
+      (err: TrawlError) => err,
+    );
+    expect(error?.message).toBe(
+      `${new URL(site.url).host} answered with a redirect to ${internal.url}/admin refused: address 127.0.0.2 is not allowed (loopback address)`,
+    );
     expect(error?.message).not.toContain('allowPrivateNetwork');
     expect(error?.message).not.toContain('could not reach');
   });

@@ -12,7 +12,6 @@ const logger = pino({ level: 'silent' });
 const baseConfig: FetchConfig = testConfig().fetch;
 const client = (over: Partial<FetchConfig> = {}) => createHttpClient({ ...baseConfig, ...over }, logger);
 
-
 /** 200 MB of zeros, gzip-compressed as a stream (about 200 KB) so building it stays cheap. */
 async function gzipBomb(megabytes: number): Promise<Buffer> {
   const gzip = zlib.createGzip({ level: 9 });
@@ -52,8 +51,14 @@ beforeAll(async () => {
         }),
         { headers: { 'content-type': 'text/plain' } },
       ),
-    '/cp1251': { body: new Uint8Array(iconv.encode('<p>Привет, мир</p>', 'windows-1251')), headers: { 'content-type': 'text/html; charset=windows-1251' } },
-    '/meta-sjis': { body: new Uint8Array(iconv.encode('<html><head><meta charset="Shift_JIS"></head><body>日本語</body></html>', 'shift_jis')), headers: { 'content-type': 'text/html' } },
+    '/cp1251': {
+      body: new Uint8Array(iconv.encode('<p>Привет, мир</p>', 'windows-1251')),
+      headers: { 'content-type': 'text/html; charset=windows-1251' },
+    },
+    '/meta-sjis': {
+      body: new Uint8Array(iconv.encode('<html><head><meta charset="Shift_JIS"></head><body>日本語</body></html>', 'shift_jis')),
+      headers: { 'content-type': 'text/html' },
+    },
     '/json': { body: '{"a":"ü"}', headers: { 'content-type': 'application/json' } },
     '/png': { body: new Uint8Array([0x89, 0x50, 0x4e, 0x47]), headers: { 'content-type': 'image/png' } },
     '/missing': { body: '<h1>Not here</h1>', status: 404 },
@@ -92,9 +97,12 @@ describe('bodies', () => {
   });
 
   test('sends user agent, accept-encoding and configured headers; per-request headers win', async () => {
-    const res = await client({ userAgent: 'TrawlTest/1', headers: { 'X-Team': 'crawl', 'Accept-Language': 'de' } }).request(site.at('/echo'), {
-      headers: { 'accept-language': 'fr' },
-    });
+    const res = await client({ userAgent: 'TrawlTest/1', headers: { 'X-Team': 'crawl', 'Accept-Language': 'de' } }).request(
+      site.at('/echo'),
+      {
+        headers: { 'accept-language': 'fr' },
+      },
+    );
     const seen = JSON.parse(res.text!) as Record<string, string>;
     expect(seen['user-agent']).toBe('TrawlTest/1');
     expect(seen['accept-encoding']).toBe('gzip, deflate, br');
@@ -133,7 +141,9 @@ describe('bodies', () => {
 
   test('unknown and corrupt content encodings fail clearly', async () => {
     expect((await failure(client().request(site.at('/zstd')))).message).toBe('Failed to fetch URL: unsupported content-encoding "zstd"');
-    expect((await failure(client().request(site.at('/corrupt-gzip')))).message).toMatch(/^Failed to fetch URL: could not decode gzip response body/);
+    expect((await failure(client().request(site.at('/corrupt-gzip')))).message).toMatch(
+      /^Failed to fetch URL: could not decode gzip response body/,
+    );
   });
   test('debug lines never carry the credentials written in a URL', async () => {
     const lines: string[] = [];
@@ -180,7 +190,10 @@ describe('redirects', () => {
   let other: FixtureSite;
   beforeAll(() => {
     other = startFixtureSite({ '/echo': (req) => Response.json(Object.fromEntries(req.headers)) });
-    const redirect = (location: string, status = 302) => () => new Response(null, { status, headers: { location } });
+    const redirect =
+      (location: string, status = 302) =>
+      () =>
+        new Response(null, { status, headers: { location } });
     hops = startFixtureSite({
       '/a': redirect('/b', 301),
       '/b': (_req, s) => new Response(null, { status: 302, headers: { location: `${s.url}/c?x=1` } }),

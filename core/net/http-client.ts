@@ -66,7 +66,13 @@ interface HopRequest {
   proxy: string | null;
 }
 
-export function createHttpClient(config: FetchConfig, logger: Logger, hooks: HttpClientHooks = {}, metrics?: Metrics, proxies = new ProxyRouter(config)): HttpClient {
+export function createHttpClient(
+  config: FetchConfig,
+  logger: Logger,
+  hooks: HttpClientHooks = {},
+  metrics?: Metrics,
+  proxies = new ProxyRouter(config),
+): HttpClient {
   const policy: AddressPolicy | null = config.allowPrivateNetwork ? null : (hooks.addressPolicy ?? forbiddenAddressReason);
   // The same address rules as every other outbound connection (the browser's proxy, receivers).
   const guard = createAddressGuard(config, policy, hooks.refusalHint);
@@ -132,12 +138,15 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
     const forwarder = isHttps ? null : forwardingAgent(proxy);
     const here = !forwarder && resolvesHere(proxy, guarded);
     if (guarded && !here && !isIpLiteral(hostname)) await guard.check(hostname, port);
-    return forwarder ?? new TunnelAgent(proxy, {
-      timeoutMs: attempt.timeoutMs,
-      signal: attempt.signal,
-      ...(hooks.ca ? { ca: hooks.ca } : {}),
-      ...(here ? { resolve: guard.check } : {}),
-    });
+    return (
+      forwarder ??
+      new TunnelAgent(proxy, {
+        timeoutMs: attempt.timeoutMs,
+        signal: attempt.signal,
+        ...(hooks.ca ? { ca: hooks.ca } : {}),
+        ...(here ? { resolve: guard.check } : {}),
+      })
+    );
   };
 
   /** Turns anything thrown during a request into the one error shape callers see. */
@@ -163,7 +172,8 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
       config.headers,
       options.headers ?? {},
     );
-    const { url: proxy } = options.configuredService && isLocalService(start.hostname) ? DIRECT : proxies.route(options.proxy, start.hostname);
+    const { url: proxy } =
+      options.configuredService && isLocalService(start.hostname) ? DIRECT : proxies.route(options.proxy, start.hostname);
     let hop: HopRequest = { url: start, method: options.method ?? 'GET', headers, body: options.body, proxy };
     for (let redirects = 0; ; redirects++) {
       let res: IncomingMessage;
@@ -195,12 +205,25 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
       }
       try {
         if (noBody) res.destroy();
-        else ({ body, truncated } = await readBody(res, { maxBytes, contentEncoding: responseHeaders['content-encoding'], signal: attempt.signal, truncate: options.truncateBody }));
+        else
+          ({ body, truncated } = await readBody(res, {
+            maxBytes,
+            contentEncoding: responseHeaders['content-encoding'],
+            signal: attempt.signal,
+            truncate: options.truncateBody,
+          }));
       } catch (err) {
         throw failure(err, hop.url, attempt, hop.proxy);
       }
       const mediaType = mediaTypeOf(responseHeaders['content-type'], body);
-      const response: FetchedResponse = { status, headers: responseHeaders, body, finalUrl: hop.url.href, mediaType, ...(truncated ? { truncated } : {}) };
+      const response: FetchedResponse = {
+        status,
+        headers: responseHeaders,
+        body,
+        finalUrl: hop.url.href,
+        mediaType,
+        ...(truncated ? { truncated } : {}),
+      };
       if (isTextual(mediaType)) {
         const markup = /html|xml/.test(mediaType);
         const settled = settleCharset(body, { contentType: responseHeaders['content-type'], sniffMarkup: markup });
@@ -253,7 +276,9 @@ export function createHttpClient(config: FetchConfig, logger: Logger, hooks: Htt
 function isLocalService(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '');
   if (isIpLiteral(host)) return forbiddenAddressReason(host) !== null;
-  return !host.includes('.') || host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local');
+  return (
+    !host.includes('.') || host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local')
+  );
 }
 
 /**

@@ -10,7 +10,11 @@
  */
 export class ForbiddenAddressError extends Error {
   readonly code = 'ETRAWLFORBIDDEN';
-  constructor(readonly address: string, readonly reason: string, hint = '') {
+  constructor(
+    readonly address: string,
+    readonly reason: string,
+    hint = '',
+  ) {
     super(`address ${address} is not allowed (${reason})${hint ? `; ${hint}` : ''}`);
     this.name = 'ForbiddenAddressError';
   }
@@ -63,7 +67,8 @@ export function describeNetworkError(err: unknown, host: string): string {
     case 'ENETUNREACH':
       return `host ${host} is unreachable`;
   }
-  if (TLS_CODE.test(code) || /\b(TLS|SSL|certificate)\b/i.test(message)) return `TLS error: ${message}${code && !message.includes(code) ? ` (${code})` : ''}`;
+  if (TLS_CODE.test(code) || /\b(TLS|SSL|certificate)\b/i.test(message))
+    return `TLS error: ${message}${code && !message.includes(code) ? ` (${code})` : ''}`;
   if (code.startsWith('HPE_') || /parse error|invalid http|malformed/i.test(message)) return `invalid HTTP response: ${message}`;
   return message || 'unknown network error';
 }

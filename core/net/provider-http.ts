@@ -59,9 +59,14 @@ export async function callProvider(http: HttpClient, url: string, request: Provi
     if (request.signal.aborted) throw err;
     const reason = err instanceof Error ? err.message.replace(/^Failed to fetch URL: /, '') : String(err);
     // The client's own time limit: the provider is there but did not answer.
-    if (/^(connection timeout|timed out after)/.test(reason)) throw new TrawlError('gateway_timeout', `no answer from ${new URL(url).host} within ${request.timeoutMs} ms`);
+    if (/^(connection timeout|timed out after)/.test(reason))
+      throw new TrawlError('gateway_timeout', `no answer from ${new URL(url).host} within ${request.timeoutMs} ms`);
     // A refused redirect names its target: the provider was reached, where it pointed was not allowed.
-    throw providerError(reason.startsWith('redirect to ') ? `${new URL(url).host} answered with a ${reason}` : `could not reach ${new URL(url).host}: ${reason}`);
+    throw providerError(
+      reason.startsWith('redirect to ')
+        ? `${new URL(url).host} answered with a ${reason}`
+        : `could not reach ${new URL(url).host}: ${reason}`,
+    );
   }
 }
 
@@ -89,7 +94,8 @@ export function waitAskedFor(response: Pick<FetchedResponse, 'status' | 'headers
 }
 
 /** One line of a provider's own error text, bounded. */
-export const detail = (text: unknown): string => (typeof text === 'string' ? text.replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL_CHARS) : '');
+export const detail = (text: unknown): string =>
+  typeof text === 'string' ? text.replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL_CHARS) : '';
 
 /**
  * The error for an answer with a failing status. `keyed`: a 401/403 means the key was refused.

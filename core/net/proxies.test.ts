@@ -43,13 +43,16 @@ describe('routes', () => {
 
   test('choices: unknown pools are named with the ones there are', () => {
     expect(router('random').problem('residential')).toBe('unknown proxy pool "residential" (use "none", "auto" or one of: "office")');
-    expect(new ProxyRouter({ proxies: {} }).problem('x')).toBe('unknown proxy pool "x" (use "none", "auto"; no pools are configured in [fetch.proxies])');
+    expect(new ProxyRouter({ proxies: {} }).problem('x')).toBe(
+      'unknown proxy pool "x" (use "none", "auto"; no pools are configured in [fetch.proxies])',
+    );
     expect(router('random').problem('none')).toBeNull();
   });
 });
 
 describe('configuration', () => {
-  const load = (fetch: Record<string, unknown>, v2?: Record<string, unknown>) => loadConfig({ plugins: [], defaultFile: null, env: {}, overrides: { fetch, ...(v2 ? { v2 } : {}) } as never });
+  const load = (fetch: Record<string, unknown>, v2?: Record<string, unknown>) =>
+    loadConfig({ plugins: [], defaultFile: null, env: {}, overrides: { fetch, ...(v2 ? { v2 } : {}) } as never });
 
   test('proxy URLs are checked, and the message never repeats them', () => {
     const bad = (proxy: string) => {
@@ -71,14 +74,26 @@ describe('configuration', () => {
     expect(() => load({ proxies: { auto: { urls: [A] } } })).toThrow(/reserved/);
     expect(() => load({ proxies: { office: { urls: [] } } })).toThrow();
     expect(() => load({ proxies: { office: { urls: [A], rotation: 'lru' } } })).toThrow();
-    expect(load({ proxies: { office: { urls: [A] } } }).fetch.proxies.office).toEqual({ urls: [A], rotation: 'round-robin', stickySeconds: 600 });
+    expect(load({ proxies: { office: { urls: [A] } } }).fetch.proxies.office).toEqual({
+      urls: [A],
+      rotation: 'round-robin',
+      stickySeconds: 600,
+    });
   });
 
   test('[v2.proxies] must name pools that exist', () => {
     const config = load({ proxies: { office: { urls: [A] } } }, { proxies: { stealth: 'residential' } });
-    const err = (() => { try { checkProxyReferences(config, new ProxyRouter(config.fetch)); } catch (e) { return e; } })();
+    const err = (() => {
+      try {
+        checkProxyReferences(config, new ProxyRouter(config.fetch));
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(err).toBeInstanceOf(TrawlError);
-    expect((err as TrawlError).message).toBe('Invalid configuration at v2.proxies.stealth: unknown proxy pool "residential" (use "none", "auto" or one of: "office")');
+    expect((err as TrawlError).message).toBe(
+      'Invalid configuration at v2.proxies.stealth: unknown proxy pool "residential" (use "none", "auto" or one of: "office")',
+    );
   });
 
   test('redaction keeps scheme, host and port only', () => {

@@ -45,7 +45,10 @@ export class ProxyRouter {
   private readonly turns = new Map<string, number>();
   private readonly sticky = new Map<string, { url: string; until: number }>();
 
-  constructor(fetch: Readonly<Pick<TrawlConfig['fetch'], 'proxy' | 'proxies'>>, private readonly now: () => number = Date.now) {
+  constructor(
+    fetch: Readonly<Pick<TrawlConfig['fetch'], 'proxy' | 'proxies'>>,
+    private readonly now: () => number = Date.now,
+  ) {
     this.pools = new Map(Object.entries(fetch.proxies));
     this.defaultRoute = fetch.proxy ? { label: 'default', url: fetch.proxy } : DIRECT;
   }

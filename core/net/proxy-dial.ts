@@ -22,7 +22,11 @@ import { redactProxy } from './proxies.ts';
 
 /** A proxy's refusal (its own status, a failed SOCKS handshake, no answer), worded without credentials. */
 export class ProxyRefusedError extends Error {
-  constructor(readonly proxy: string, readonly detail: string, readonly status?: number) {
+  constructor(
+    readonly proxy: string,
+    readonly detail: string,
+    readonly status?: number,
+  ) {
     super(`the proxy ${proxy} refused the connection: ${detail}`);
     this.name = 'ProxyRefusedError';
   }
@@ -45,7 +49,9 @@ const decoded = (part: string) => {
 export function scrubProxy(message: string, proxyUrl: string): string {
   const { username, password } = new URL(proxyUrl);
   let out = message.split(proxyUrl).join(redactProxy(proxyUrl));
-  if (username || password) for (const user of new Set([username, decoded(username)])) for (const pass of new Set([password, decoded(password)])) out = out.split(`${user}:${pass}`).join('***:***');
+  if (username || password)
+    for (const user of new Set([username, decoded(username)]))
+      for (const pass of new Set([password, decoded(password)])) out = out.split(`${user}:${pass}`).join('***:***');
   return out;
 }
 
@@ -72,7 +78,11 @@ interface TunnelOptions {
 }
 
 /** Ends a tunnel attempt: its socket destroyed, the promise settled once. */
-function bounded<T extends Socket>(proxyUrl: string, options: TunnelOptions, open: (settle: (err: Error | null, socket?: T) => void) => Socket): Promise<T> {
+function bounded<T extends Socket>(
+  proxyUrl: string,
+  options: TunnelOptions,
+  open: (settle: (err: Error | null, socket?: T) => void) => Socket,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let done = false;
     let raw: Socket | undefined;
@@ -87,7 +97,10 @@ function bounded<T extends Socket>(proxyUrl: string, options: TunnelOptions, ope
       } else resolve(socket!);
     };
     const onAbort = () => finish(options.signal!.reason instanceof Error ? options.signal!.reason : new Error('aborted'));
-    const timer = setTimeout(() => finish(new ProxyRefusedError(redactProxy(proxyUrl), `no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => finish(new ProxyRefusedError(redactProxy(proxyUrl), `no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     raw = open(finish);
@@ -125,10 +138,15 @@ export function tunnelThrough(proxyUrl: string, host: string, port: number, opti
       method: 'CONNECT',
       path: target,
       agent: false,
-      headers: { host: target, ...(user ? { 'proxy-authorization': `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } : {}) },
+      headers: {
+        host: target,
+        ...(user ? { 'proxy-authorization': `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } : {}),
+      },
     });
     let raw: Socket | undefined;
-    request.once('socket', (socket) => { raw = socket; });
+    request.once('socket', (socket) => {
+      raw = socket;
+    });
     request.once('connect', (answer, socket: Socket, head: Buffer) => {
       if (answer.statusCode !== 200) {
         socket.destroy();
@@ -140,7 +158,12 @@ export function tunnelThrough(proxyUrl: string, host: string, port: number, opti
     request.once('error', (err) => settle(err));
     request.end();
     // The request's socket is what must go when the tunnel is abandoned.
-    return { destroy: () => { request.destroy(); raw?.destroy(); } } as unknown as Socket;
+    return {
+      destroy: () => {
+        request.destroy();
+        raw?.destroy();
+      },
+    } as unknown as Socket;
   });
 }
 

@@ -20,11 +20,13 @@ export const receiverUrlSchema = z
   .transform((value, ctx) => {
     const trimmed = value.replace(/^ +| +$/g, '');
     if (!trimmed) ctx.addIssue({ code: 'custom', message: 'must not be empty' });
-    else if (CONTROL_CHARACTER.test(trimmed)) ctx.addIssue({ code: 'custom', message: 'must not contain control characters (tab, newline, …)' });
+    else if (CONTROL_CHARACTER.test(trimmed))
+      ctx.addIssue({ code: 'custom', message: 'must not contain control characters (tab, newline, …)' });
     else {
       try {
         const url = new URL(trimmed);
-        if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && /^https?:\/\//i.test(trimmed)) return url.href;
+        if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && /^https?:\/\//i.test(trimmed))
+          return url.href;
       } catch {}
       ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL' });
     }

@@ -10,7 +10,8 @@ let site: FixtureSite;
 let down: FixtureSite;
 let changing = 'User-agent: *\nDisallow: /old/\n';
 const http = createHttpClient(testConfig().fetch, pino({ level: 'silent' }));
-const robots = (maxCrawlDelayMs = 30_000, ttlMs = 60_000) => new RobotsCache(http, { userAgent: 'TrawlBot/0.1 (+self-hosted)', ttlMs, maxCrawlDelayMs });
+const robots = (maxCrawlDelayMs = 30_000, ttlMs = 60_000) =>
+  new RobotsCache(http, { userAgent: 'TrawlBot/0.1 (+self-hosted)', ttlMs, maxCrawlDelayMs });
 const text = (body: string) => new Response(body, { headers: { 'content-type': 'text/plain' } });
 
 beforeAll(() => {

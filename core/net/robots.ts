@@ -47,7 +47,10 @@ export interface RobotsOptions {
 export class RobotsCache {
   private readonly entries = new Map<string, { rules: Promise<RobotsRules>; expires: number }>();
 
-  constructor(private readonly http: HttpClient, private readonly options: RobotsOptions) {}
+  constructor(
+    private readonly http: HttpClient,
+    private readonly options: RobotsOptions,
+  ) {}
 
   /**
    * Rules of the URL's origin; concurrent callers share one fetch. `proxy`: the route of the work
@@ -62,7 +65,9 @@ export class RobotsCache {
     if (cached && cached.expires > now) return cached.rules;
     const rules = this.fetchRules(origin, proxy);
     const entry = { rules, expires: now + this.options.ttlMs };
-    void rules.then((r) => { if (r.unavailable) entry.expires = Math.min(entry.expires, Date.now() + UNAVAILABLE_TTL_MS); });
+    void rules.then((r) => {
+      if (r.unavailable) entry.expires = Math.min(entry.expires, Date.now() + UNAVAILABLE_TTL_MS);
+    });
     this.entries.delete(key);
     this.entries.set(key, entry);
     if (this.entries.size > CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
@@ -75,7 +80,14 @@ export class RobotsCache {
     let text: string;
     let truncated = false;
     try {
-      const response = await this.http.request(robotsUrl, { timeoutMs: ROBOTS_TIMEOUT_MS, maxBodyBytes: ROBOTS_MAX_BYTES, truncateBody: true, maxRedirects: 5, headers: { accept: 'text/plain,*/*;q=0.5' }, ...(proxy ? { proxy } : {}) });
+      const response = await this.http.request(robotsUrl, {
+        timeoutMs: ROBOTS_TIMEOUT_MS,
+        maxBodyBytes: ROBOTS_MAX_BYTES,
+        truncateBody: true,
+        maxRedirects: 5,
+        headers: { accept: 'text/plain,*/*;q=0.5' },
+        ...(proxy ? { proxy } : {}),
+      });
       status = response.status;
       text = response.text ?? new TextDecoder().decode(response.body);
       truncated = response.truncated === true;
@@ -91,7 +103,8 @@ export class RobotsCache {
     const parsed = robotsParser(robotsUrl, truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text);
     const agent = this.options.userAgent;
     const delaySeconds = Number(parsed.getCrawlDelay(agent) ?? 0);
-    const crawlDelayMs = Number.isFinite(delaySeconds) && delaySeconds > 0 ? Math.min(delaySeconds * 1000, this.options.maxCrawlDelayMs) : 0;
+    const crawlDelayMs =
+      Number.isFinite(delaySeconds) && delaySeconds > 0 ? Math.min(delaySeconds * 1000, this.options.maxCrawlDelayMs) : 0;
     return {
       // robots-parser answers undefined for another origin; callers only ask about this one.
       isAllowed: (url) => parsed.isAllowed(url, agent) !== false,

@@ -30,6 +30,10 @@ describe('site scope', () => {
   });
 
   test('the request flags pick the mode; external wins over subdomains', () => {
-    expect([scopeMode({}), scopeMode({ subdomains: true }), scopeMode({ external: true, subdomains: true })]).toEqual(['host', 'domain', 'any']);
+    expect([scopeMode({}), scopeMode({ subdomains: true }), scopeMode({ external: true, subdomains: true })]).toEqual([
+      'host',
+      'domain',
+      'any',
+    ]);
   });
 });

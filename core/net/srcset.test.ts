@@ -16,5 +16,7 @@ test('srcset parsing keeps commas inside URLs and reads descriptors', () => {
 });
 
 test('absoluteSrcset makes every candidate absolute and keeps descriptors', () => {
-  expect(absoluteSrcset('a.jpg 1x, /b,c.jpg 2x, http://[bad 3x', 'https://x.example/p/')).toBe('https://x.example/p/a.jpg 1x, https://x.example/b,c.jpg 2x, http://[bad 3x');
+  expect(absoluteSrcset('a.jpg 1x, /b,c.jpg 2x, http://[bad 3x', 'https://x.example/p/')).toBe(
+    'https://x.example/p/a.jpg 1x, https://x.example/b,c.jpg 2x, http://[bad 3x',
+  );
 });

@@ -51,7 +51,10 @@ function v4Reason(ip: ipaddr.IPv4): string | null {
 
 /** IPv4 address carried in bytes [from, from+4) of an IPv6 address. */
 function embeddedV4(ip: ipaddr.IPv6, from: number, xor = 0): ipaddr.IPv4 {
-  const bytes = ip.toByteArray().slice(from, from + 4).map((b) => b ^ xor);
+  const bytes = ip
+    .toByteArray()
+    .slice(from, from + 4)
+    .map((b) => b ^ xor);
   return new ipaddr.IPv4(bytes);
 }
 

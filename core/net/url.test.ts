@@ -1,7 +1,17 @@
 /** The URL module: parsing, the one dedupe key (crawl and map), resolution against a base and <base href>. */
 import { describe, expect, test } from 'bun:test';
 import { parseHtmlDocument } from '../dom.ts';
-import { absoluteUrl, dedupeKey, loggableUrl, documentBaseUrl, httpUrl, isHttpUrl, MAX_URL_LENGTH, normalizeUrl, withoutHash } from './url.ts';
+import {
+  absoluteUrl,
+  dedupeKey,
+  loggableUrl,
+  documentBaseUrl,
+  httpUrl,
+  isHttpUrl,
+  MAX_URL_LENGTH,
+  normalizeUrl,
+  withoutHash,
+} from './url.ts';
 
 const key = (url: string) => normalizeUrl(url)?.key;
 
@@ -35,13 +45,26 @@ describe('dedupe key', () => {
 describe('parsing', () => {
   test('the URL keeps the link as written, minus its fragment, resolved against a base', () => {
     expect(normalizeUrl('/docs/?b=2&a=1#top', 'http://Example.com/start')).toEqual({
-      url: 'http://example.com/docs/?b=2&a=1', key: 'http://example.com/docs?a=1&b=2', host: 'example.com', path: '/docs/',
+      url: 'http://example.com/docs/?b=2&a=1',
+      key: 'http://example.com/docs?a=1&b=2',
+      host: 'example.com',
+      path: '/docs/',
     });
     expect(httpUrl('  https://example.com/a#b ')).toBe('https://example.com/a');
   });
 
   test('non-http schemes, garbage, empty and absurdly long links are refused', () => {
-    for (const bad of ['mailto:a@example.com', 'javascript:alert(1)', 'ftp://example.com/', 'http://', 'http://[bad', '', '   ', undefined, null]) {
+    for (const bad of [
+      'mailto:a@example.com',
+      'javascript:alert(1)',
+      'ftp://example.com/',
+      'http://',
+      'http://[bad',
+      '',
+      '   ',
+      undefined,
+      null,
+    ]) {
       expect(normalizeUrl(bad)).toBeNull();
       expect(httpUrl(bad)).toBeNull();
     }
@@ -51,7 +74,12 @@ describe('parsing', () => {
   });
 
   test('isHttpUrl looks at the scheme only; withoutHash cuts at the first #', () => {
-    expect([isHttpUrl('HTTPS://x.example/'), isHttpUrl('http://x'), isHttpUrl('mailto:x@y'), isHttpUrl('/a')]).toEqual([true, true, false, false]);
+    expect([isHttpUrl('HTTPS://x.example/'), isHttpUrl('http://x'), isHttpUrl('mailto:x@y'), isHttpUrl('/a')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect([withoutHash('https://x.example/a?b#c#d'), withoutHash('/a')]).toEqual(['https://x.example/a?b', '/a']);
   });
 });
@@ -67,14 +95,22 @@ describe('resolution', () => {
 
   test('base URL: the first <base href>, relative to the page, never a javascript: or data: one', () => {
     const dom = (head: string) => parseHtmlDocument(`<html><head>${head}</head><body></body></html>`);
-    expect(documentBaseUrl(dom('<base target="_blank"><base href="https://b.example/x/">'), 'https://a.example/')).toBe('https://b.example/x/');
-    expect(documentBaseUrl(dom('<base href="/docs/v2/"><base href="https://c.example/">'), 'https://a.example/start/p')).toBe('https://a.example/docs/v2/');
+    expect(documentBaseUrl(dom('<base target="_blank"><base href="https://b.example/x/">'), 'https://a.example/')).toBe(
+      'https://b.example/x/',
+    );
+    expect(documentBaseUrl(dom('<base href="/docs/v2/"><base href="https://c.example/">'), 'https://a.example/start/p')).toBe(
+      'https://a.example/docs/v2/',
+    );
     expect(documentBaseUrl(dom('<base href="javascript:alert(1)">'), 'https://a.example/p')).toBe('https://a.example/p');
     expect(documentBaseUrl(dom('<base href="data:text/html,x">'), 'https://a.example/p')).toBe('https://a.example/p');
     expect(documentBaseUrl(null, 'https://a.example/p')).toBe('https://a.example/p');
     // Any object with querySelector will do: core/net does not depend on a DOM implementation.
-    expect(documentBaseUrl({ querySelector: () => ({ getAttribute: () => 'sub/' }) }, 'https://a.example/p')).toBe('https://a.example/sub/');
-    expect(absoluteUrl('img.png', documentBaseUrl(dom('<base href="/assets/">'), 'https://a.example/blog/post'))).toBe('https://a.example/assets/img.png');
+    expect(documentBaseUrl({ querySelector: () => ({ getAttribute: () => 'sub/' }) }, 'https://a.example/p')).toBe(
+      'https://a.example/sub/',
+    );
+    expect(absoluteUrl('img.png', documentBaseUrl(dom('<base href="/assets/">'), 'https://a.example/blog/post'))).toBe(
+      'https://a.example/assets/img.png',
+    );
   });
 });
 

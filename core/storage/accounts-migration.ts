@@ -16,7 +16,11 @@ type AnyDb = Kysely<any>;
 async function columnsOf(db: AnyDb, table: string): Promise<Set<string>> {
   // Postgres runs DDL in transactions, SQLite does not: the one difference the adapter exposes that tells them apart.
   const rows = db.getExecutor().adapter.supportsTransactionalDdl
-    ? await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(db)
+    ? await sql<{
+        name: string;
+      }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(
+        db,
+      )
     : await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
   return new Set(rows.rows.map((r) => r.name));
 }
@@ -40,6 +44,7 @@ export const accountsMigration: Migration = {
   },
   async down(db: AnyDb) {
     for (const column of ['name', 'suffix', 'revoked_at']) await db.schema.alterTable('api_keys').dropColumn(column).execute();
-    for (const column of ['plan', 'status', 'credits', 'rate_limit', 'updated_at']) await db.schema.alterTable('workspaces').dropColumn(column).execute();
+    for (const column of ['plan', 'status', 'credits', 'rate_limit', 'updated_at'])
+      await db.schema.alterTable('workspaces').dropColumn(column).execute();
   },
 };

@@ -62,35 +62,39 @@ describe('sqlite file', () => {
   });
 });
 
-if (postgresTestUrl) describe('postgres schema', () => {
-  test('migrations are idempotent: a second open on the same schema runs nothing again', async () => {
-    const schema = randomSchemaName();
-    const first = await openStorage({ databaseUrl: postgresTestUrl, dataDir: ':memory:', schema });
-    try {
-      await first.db.insertInto('workspaces').values({ id: 'kept', name: 'Kept', created_at: nowIso() }).execute();
-      const second = await openStorage({ databaseUrl: postgresTestUrl, dataDir: ':memory:', schema });
-      expect(await migrationNames(second)).toEqual([...MIGRATION_NAMES]);
-      expect((await second.db.selectFrom('workspaces').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(['default', 'kept']);
-      await second.close();
-    } finally {
-      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(first.db);
-      await first.close();
-    }
-  });
+if (postgresTestUrl)
+  describe('postgres schema', () => {
+    test('migrations are idempotent: a second open on the same schema runs nothing again', async () => {
+      const schema = randomSchemaName();
+      const first = await openStorage({ databaseUrl: postgresTestUrl, dataDir: ':memory:', schema });
+      try {
+        await first.db.insertInto('workspaces').values({ id: 'kept', name: 'Kept', created_at: nowIso() }).execute();
+        const second = await openStorage({ databaseUrl: postgresTestUrl, dataDir: ':memory:', schema });
+        expect(await migrationNames(second)).toEqual([...MIGRATION_NAMES]);
+        expect((await second.db.selectFrom('workspaces').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual([
+          'default',
+          'kept',
+        ]);
+        await second.close();
+      } finally {
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(first.db);
+        await first.close();
+      }
+    });
 
-  test('servers starting at once on a new schema both open it; migrations run once', async () => {
-    const schema = randomSchemaName();
-    const open = () => openStorage({ databaseUrl: postgresTestUrl, dataDir: ':memory:', schema, poolSize: 2 });
-    const [a, b] = await Promise.all([open(), open()]);
-    try {
-      expect(await migrationNames(a)).toEqual([...MIGRATION_NAMES]);
-      expect(await b.ping()).toBe(true);
-    } finally {
-      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(a.db);
-      await Promise.all([a.close(), b.close()]);
-    }
+    test('servers starting at once on a new schema both open it; migrations run once', async () => {
+      const schema = randomSchemaName();
+      const open = () => openStorage({ databaseUrl: postgresTestUrl, dataDir: ':memory:', schema, poolSize: 2 });
+      const [a, b] = await Promise.all([open(), open()]);
+      try {
+        expect(await migrationNames(a)).toEqual([...MIGRATION_NAMES]);
+        expect(await b.ping()).toBe(true);
+      } finally {
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(a.db);
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
   });
-});
 
 test('sqlite: queries keep working after the prepared-statement cache has evicted them', async () => {
   const storage = await openStorage({ dataDir: ':memory:' });
@@ -108,7 +112,9 @@ describe('open errors', () => {
   });
 
   test('an unreachable Postgres fails with a message that names it but not its password', async () => {
-    const error = await openStorage({ databaseUrl: 'postgres://user:s3cret@127.0.0.1:1/trawl', dataDir: ':memory:' }).catch((e: unknown) => e);
+    const error = await openStorage({ databaseUrl: 'postgres://user:s3cret@127.0.0.1:1/trawl', dataDir: ':memory:' }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TrawlError);
     expect((error as TrawlError).message).toContain('127.0.0.1:1/trawl');
     expect((error as TrawlError).message).not.toContain('s3cret');
@@ -158,11 +164,15 @@ for (const database of testDatabases()) {
     });
 
     test('the default workspace exists after migration', async () => {
-      expect(await storage.db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', 'default').executeTakeFirst()).toEqual({ id: 'default', name: 'Default' });
+      expect(await storage.db.selectFrom('workspaces').select(['id', 'name']).where('id', '=', 'default').executeTakeFirst()).toEqual({
+        id: 'default',
+        name: 'Default',
+      });
     });
 
     test('booleans and counts come back differently per driver and normalise to the same values', async () => {
-      const row = (await sql<{ flag: unknown; n: unknown }>`select (1 = 1) as flag, count(*) as n from workspaces`.execute(storage.db)).rows[0]!;
+      const row = (await sql<{ flag: unknown; n: unknown }>`select (1 = 1) as flag, count(*) as n from workspaces`.execute(storage.db))
+        .rows[0]!;
       // The divergence the helpers exist for: SQLite says 1, Postgres true; Postgres counts are strings.
       expect(typeof row.flag).toBe(database.name === 'sqlite' ? 'number' : 'boolean');
       expect(typeof row.n).toBe(database.name === 'sqlite' ? 'number' : 'string');
@@ -178,7 +188,8 @@ for (const database of testDatabases()) {
     });
 
     test('streams rows', async () => {
-      for (const id of ['s1', 's2', 's3']) await storage.db.insertInto('workspaces').values({ id, name: id, created_at: nowIso() }).execute();
+      for (const id of ['s1', 's2', 's3'])
+        await storage.db.insertInto('workspaces').values({ id, name: id, created_at: nowIso() }).execute();
       const query = storage.db.selectFrom('workspaces').select('id').where('id', 'like', 's%').orderBy('id');
       const seen: string[] = [];
       for await (const row of query.stream(1)) {

@@ -87,7 +87,13 @@ async function openPostgres(databaseUrl: string, options: OpenStorageOptions): P
   return finishOpen('postgres', db, migrationSchema, where, options.migrations ?? {});
 }
 
-async function finishOpen(dialect: Storage['dialect'], db: Kysely<Database>, schema: string | undefined, where: string, initial: Readonly<Record<string, Migration>>): Promise<Storage> {
+async function finishOpen(
+  dialect: Storage['dialect'],
+  db: Kysely<Database>,
+  schema: string | undefined,
+  where: string,
+  initial: Readonly<Record<string, Migration>>,
+): Promise<Storage> {
   const migrate = async (more: Readonly<Record<string, Migration>>) => {
     try {
       await migrateToLatest(db, migrationSet(more), schema);

@@ -11,5 +11,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 export async function lockUntilCommit(trx: Kysely<any>, name: string): Promise<void> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(trx);
+  if (trx.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(trx);
 }

@@ -64,7 +64,12 @@ const coreMigrations: Record<string, Migration> = {
         .columns(['workspace_id', 'endpoint', 'url_hash', 'options_hash', 'created_at'])
         .execute();
       // Listing a workspace's results newest first (optionally per endpoint, filtered after).
-      await db.schema.createIndex('results_workspace_created').ifNotExists().on('results').columns(['workspace_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('results_workspace_created')
+        .ifNotExists()
+        .on('results')
+        .columns(['workspace_id', 'created_at'])
+        .execute();
 
       await db
         .insertInto('workspaces')
@@ -110,7 +115,12 @@ class InCodeMigrationProvider implements MigrationProvider {
  */
 export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration>, schema?: string): Promise<void> {
   // Unordered: a feature added later brings migrations that sort before ones a database already ran.
-  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider(migrations), migrationTableSchema: schema, allowUnorderedMigrations: true });
+  const migrator = new Migrator({
+    db,
+    provider: new InCodeMigrationProvider(migrations),
+    migrationTableSchema: schema,
+    allowUnorderedMigrations: true,
+  });
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;

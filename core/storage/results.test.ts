@@ -31,9 +31,13 @@ describe('optionsHash', () => {
 
   test('never equals the hash older code gave the same request (its rows hold the /v1 response)', () => {
     // The pre-model hash: sha256 of the sorted /v1 body with its defaults, no_cache left out.
-    const old = sha256Hex(JSON.stringify({ formats: ['markdown'], mobile: false, only_main_content: false, screenshot: false, url: 'https://example.com/' }));
+    const old = sha256Hex(
+      JSON.stringify({ formats: ['markdown'], mobile: false, only_main_content: false, screenshot: false, url: 'https://example.com/' }),
+    );
     expect(optionsHash(job({ url: 'https://example.com/', onlyMainContent: false, mobile: false, screenshot: false }))).not.toBe(old);
-    expect(optionsHash(job({ url: 'https://example.com/' }))).not.toBe(sha256Hex(JSON.stringify({ formats: ['markdown'], url: 'https://example.com/' })));
+    expect(optionsHash(job({ url: 'https://example.com/' }))).not.toBe(
+      sha256Hex(JSON.stringify({ formats: ['markdown'], url: 'https://example.com/' })),
+    );
   });
 
   test('changes with every field that shapes the output', () => {
@@ -61,10 +65,21 @@ for (const database of testDatabases()) {
     afterEach(() => storage.close());
 
     const save = (overrides: Partial<Parameters<ResultStore['save']>[0]> = {}) =>
-      store.save({ workspace: 'default', endpoint: 'scrape', url: 'https://example.com/', optionsHash: HASH, output: { markdown: '# Hi' }, ...overrides });
+      store.save({
+        workspace: 'default',
+        endpoint: 'scrape',
+        url: 'https://example.com/',
+        optionsHash: HASH,
+        output: { markdown: '# Hi' },
+        ...overrides,
+      });
 
     const age = (id: string, seconds: number) =>
-      storage.db.updateTable('results').set({ created_at: new Date(Date.now() - seconds * 1000).toISOString() }).where('id', '=', id).execute();
+      storage.db
+        .updateTable('results')
+        .set({ created_at: new Date(Date.now() - seconds * 1000).toISOString() })
+        .where('id', '=', id)
+        .execute();
 
     test('save returns the stored row with a uuid and an ISO timestamp', async () => {
       const output = { markdown: 'Ünïcode ✓', metadata: { title: 'T', word_count: 2, image: null }, links: ['a', 'b'] };
@@ -102,7 +117,15 @@ for (const database of testDatabases()) {
       expect(await store.findFresh('other', 'scrape', 'https://example.com/', HASH, 3600)).toBeNull();
       expect(await store.findFresh('default', 'crawl', 'https://example.com/', HASH, 3600)).toBeNull();
       expect(await store.findFresh('default', 'scrape', 'https://example.com/x', HASH, 3600)).toBeNull();
-      expect(await store.findFresh('default', 'scrape', 'https://example.com/', optionsHash(job({ url: 'https://example.com/', mobile: true })), 3600)).toBeNull();
+      expect(
+        await store.findFresh(
+          'default',
+          'scrape',
+          'https://example.com/',
+          optionsHash(job({ url: 'https://example.com/', mobile: true })),
+          3600,
+        ),
+      ).toBeNull();
     });
 
     test('very long URLs are stored and found (the index keys on a hash of the URL)', async () => {
@@ -127,7 +150,12 @@ for (const database of testDatabases()) {
 
       const pages = await Promise.all([0, 2, 4, 6].map((offset) => store.list('default', { endpoint: 'scrape', offset, limit: 2 })));
       expect(pages.map((p) => p.total)).toEqual([5, 5, 5, 5]);
-      expect(pages.map((p) => p.items.map((r) => r.id))).toEqual([newestFirst.slice(0, 2), newestFirst.slice(2, 4), newestFirst.slice(4), []]);
+      expect(pages.map((p) => p.items.map((r) => r.id))).toEqual([
+        newestFirst.slice(0, 2),
+        newestFirst.slice(2, 4),
+        newestFirst.slice(4),
+        [],
+      ]);
 
       const all = await store.list('default', { offset: 0, limit: 50 });
       expect(all.total).toBe(6);

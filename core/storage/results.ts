@@ -54,7 +54,14 @@ type SummaryRow = Pick<Selectable<ResultsTable>, 'id' | 'workspace_id' | 'endpoi
 const SUMMARY_COLUMNS = ['id', 'workspace_id', 'endpoint', 'url', 'options_hash', 'created_at'] as const;
 
 function toSummary(row: SummaryRow): StoredResultSummary {
-  return { id: row.id, workspace: row.workspace_id, endpoint: row.endpoint, url: row.url, optionsHash: row.options_hash, createdAt: row.created_at };
+  return {
+    id: row.id,
+    workspace: row.workspace_id,
+    endpoint: row.endpoint,
+    url: row.url,
+    optionsHash: row.options_hash,
+    createdAt: row.created_at,
+  };
 }
 
 function toStoredResult(row: Selectable<ResultsTable>): StoredResult {
@@ -77,7 +84,10 @@ export function createResultStore(storage: Storage): ResultStore {
       .where('url', '=', url);
   /** The newest row for a workspace, endpoint and URL, narrowed further by `narrow` (the cache: options and age). */
   const newest = async (workspace: string, endpoint: string, url: string, narrow: (q: Query) => Query = (q) => q) => {
-    const row = await narrow(byUrl(workspace, endpoint, url)).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+    const row = await narrow(byUrl(workspace, endpoint, url))
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return row ? toStoredResult(row) : null;
   };
 
@@ -118,13 +128,7 @@ export function createResultStore(storage: Storage): ResultStore {
       if (query.endpoint !== undefined) base = base.where('endpoint', '=', query.endpoint);
       const [counted, rows] = await Promise.all([
         base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-        base
-          .select(SUMMARY_COLUMNS)
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
+        base.select(SUMMARY_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
       ]);
       return { items: rows.map(toSummary), total: readInt(counted.total) };
     },

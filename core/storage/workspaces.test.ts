@@ -58,7 +58,7 @@ for (const database of testDatabases()) {
       await expect(workspaces.registerApiKey(DEFAULT_WORKSPACE, '')).rejects.toMatchObject({ code: 'bad_request' });
     });
 
-    test('a sole key replaces the workspace\'s other keys and leaves other workspaces alone', async () => {
+    test("a sole key replaces the workspace's other keys and leaves other workspaces alone", async () => {
       await workspaces.registerApiKey(DEFAULT_WORKSPACE, KEY);
       await workspaces.registerApiKey('team-e', `${KEY}-e`);
       await workspaces.setSoleApiKey(DEFAULT_WORKSPACE, `${KEY}-new`);

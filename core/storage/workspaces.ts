@@ -92,18 +92,21 @@ export function toAccount(row: Selectable<WorkspacesTable>): Account {
 export function createWorkspaceStore(storage: Storage): WorkspaceStore {
   const { db } = storage;
   // Every cloud request looks its key up: the lookups of concurrent requests share one query.
-  const accountLookups = createTickBatcher<string, KeyAccount | null>(async (hashes) => {
-    const rows = await db
-      .selectFrom('api_keys')
-      .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-      .selectAll('workspaces')
-      .select(['api_keys.key_hash as key_hash', 'api_keys.id as key_id', 'api_keys.role as key_role'])
-      .where('api_keys.key_hash', 'in', [...new Set(hashes)])
-      .where('api_keys.revoked_at', 'is', null)
-      .execute();
-    const byHash = new Map(rows.map((row) => [row.key_hash, { ...toAccount(row), keyId: row.key_id, keyRole: row.key_role as KeyRole }]));
-    return hashes.map((hash) => byHash.get(hash) ?? null);
-  }, { concurrency: storage.dialect === 'postgres' ? 2 : 1 });
+  const accountLookups = createTickBatcher<string, KeyAccount | null>(
+    async (hashes) => {
+      const rows = await db
+        .selectFrom('api_keys')
+        .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+        .selectAll('workspaces')
+        .select(['api_keys.key_hash as key_hash', 'api_keys.id as key_id', 'api_keys.role as key_role'])
+        .where('api_keys.key_hash', 'in', [...new Set(hashes)])
+        .where('api_keys.revoked_at', 'is', null)
+        .execute();
+      const byHash = new Map(rows.map((row) => [row.key_hash, { ...toAccount(row), keyId: row.key_id, keyRole: row.key_role as KeyRole }]));
+      return hashes.map((hash) => byHash.get(hash) ?? null);
+    },
+    { concurrency: storage.dialect === 'postgres' ? 2 : 1 },
+  );
 
   const get = async (id: string): Promise<Workspace | null> => {
     const row = await db.selectFrom('workspaces').select(['id', 'name', 'created_at']).where('id', '=', id).executeTakeFirst();
@@ -145,7 +148,12 @@ export function createWorkspaceStore(storage: Storage): WorkspaceStore {
     async setSoleApiKey(workspaceId, key) {
       await registerApiKey(workspaceId, key);
       // Only keys registered by configuration (no display suffix): managed keys are revoked one by one.
-      await db.deleteFrom('api_keys').where('workspace_id', '=', workspaceId).where('suffix', 'is', null).where('key_hash', '!=', hashApiKey(key)).execute();
+      await db
+        .deleteFrom('api_keys')
+        .where('workspace_id', '=', workspaceId)
+        .where('suffix', 'is', null)
+        .where('key_hash', '!=', hashApiKey(key))
+        .execute();
     },
 
     async findWorkspaceByKey(key) {

@@ -11,7 +11,12 @@ const MB = 2 ** 20;
 test('after a stop, only new growth past that level stops another task', async () => {
   let rss = 500 * MB;
   const stops: number[] = [];
-  const watchdog = new RssWatchdog(900 * MB, 5, (bytes) => stops.push(Math.round(bytes / MB)) > 0, () => rss);
+  const watchdog = new RssWatchdog(
+    900 * MB,
+    5,
+    (bytes) => stops.push(Math.round(bytes / MB)) > 0,
+    () => rss,
+  );
   watchdog.start();
   const tick = () => Bun.sleep(20);
   try {

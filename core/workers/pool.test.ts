@@ -40,8 +40,16 @@ afterEach(() => {
 });
 
 /** The pool's failure, with how long after `started` it arrived. */
-async function failure(promise: Promise<unknown>, started = performance.now()): Promise<{ kind: WorkerFailureKind; message: string; ms: number }> {
-  const error = await promise.then(() => { throw new Error('the task succeeded'); }, (err: unknown) => err);
+async function failure(
+  promise: Promise<unknown>,
+  started = performance.now(),
+): Promise<{ kind: WorkerFailureKind; message: string; ms: number }> {
+  const error = await promise.then(
+    () => {
+      throw new Error('the task succeeded');
+    },
+    (err: unknown) => err,
+  );
   if (!(error instanceof WorkerPoolError)) throw error;
   return { kind: error.kind, message: error.message, ms: performance.now() - started };
 }
@@ -49,7 +57,9 @@ async function failure(promise: Promise<unknown>, started = performance.now()): 
 describe('WorkerPool', () => {
   test('runs tasks in workers and keeps them warm', async () => {
     const workers = pool({ size: 2 });
-    expect(await Promise.all([workers.run(add, { a: 1, b: 2 }), workers.run(add, { a: 3, b: 4 }), workers.run(add, { a: 5, b: 6 })])).toEqual([3, 7, 11]);
+    expect(
+      await Promise.all([workers.run(add, { a: 1, b: 2 }), workers.run(add, { a: 3, b: 4 }), workers.run(add, { a: 5, b: 6 })]),
+    ).toEqual([3, 7, 11]);
     expect(await workers.run(whereAmI, undefined)).toEqual({ mainThread: false });
     expect(await workers.run(sleep, { ms: 20, label: 'no deadline' }, { timeoutMs: Infinity })).toMatchObject({ label: 'no deadline' });
     expect(workers.stats()).toMatchObject({ size: 2, workers: 2, busy: 0, queued: 0, completed: 5, replaced: 0 });
@@ -65,7 +75,7 @@ describe('WorkerPool', () => {
     expect((await new Response(child.stdout).text()).trim()).toBe('3');
   });
 
-  test('a task\'s own error comes back with its name, message and fields; the worker stays', async () => {
+  test("a task's own error comes back with its name, message and fields; the worker stays", async () => {
     const workers = pool({ size: 1 });
     const error = await workers.run(fail, { message: 'bad page' }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(Error);
@@ -209,7 +219,9 @@ describe('WorkerPool', () => {
     test('that finishes or throws leaves the task and the worker as they were', async () => {
       const workers = pool({ size: 1 });
       expect(await workers.run(limited, { mode: 'ok', timeoutMs: 1000 })).toBe('parsed');
-      expect(await workers.run(limited, { mode: 'throw', timeoutMs: 1000 }).catch((err: Error) => err.message)).toBe('unexpected token in stream');
+      expect(await workers.run(limited, { mode: 'throw', timeoutMs: 1000 }).catch((err: Error) => err.message)).toBe(
+        'unexpected token in stream',
+      );
       expect(workers.stats()).toMatchObject({ workers: 1, replaced: 0 });
     });
 
@@ -219,7 +231,9 @@ describe('WorkerPool', () => {
       // Its own 200 ms limit, not the task's 20 s deadline, ends it: well under 20 s however loaded the machine.
       const within = Math.min(15_000, stretched(2000));
       const started = performance.now();
-      const error = (await workers.run(limited, { mode: 'hang', timeoutMs: 200 }, { timeoutMs: 20_000 }).catch((err: unknown) => err)) as Error;
+      const error = (await workers
+        .run(limited, { mode: 'hang', timeoutMs: 200 }, { timeoutMs: 20_000 })
+        .catch((err: unknown) => err)) as Error;
       expect(error).not.toBeInstanceOf(WorkerPoolError);
       expect(error).toMatchObject({ message: 'parsing took longer than 200 ms', code: 'unprocessable' });
       expect(performance.now() - started).toBeLessThan(within);

@@ -20,7 +20,15 @@ import { pickSuspect, RssWatchdog } from './memory.ts';
 import { pickNext } from './share.ts';
 import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
 import { WorkerSlot } from './slot.ts';
-import { WorkerPoolError, type RunMessage, type SerializedError, type TaskContext, type TaskFunction, type TaskRef, type WorkerReply } from './task.ts';
+import {
+  WorkerPoolError,
+  type RunMessage,
+  type SerializedError,
+  type TaskContext,
+  type TaskFunction,
+  type TaskRef,
+  type WorkerReply,
+} from './task.ts';
 
 export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './options.ts';
 export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
@@ -86,7 +94,10 @@ export class WorkerPool {
       const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
       const onAbort = () => this.fail(task, this.aborted(signal!));
       // setTimeout fires at once for Infinity and past 2^31 ms; such a deadline is none.
-      const timer = timeoutMs < 2 ** 31 ? setTimeout(() => this.fail(task, new WorkerPoolError('timeout', `the task took longer than ${timeoutMs} ms`)), timeoutMs) : undefined;
+      const timer =
+        timeoutMs < 2 ** 31
+          ? setTimeout(() => this.fail(task, new WorkerPoolError('timeout', `the task took longer than ${timeoutMs} ms`)), timeoutMs)
+          : undefined;
       const task: Task = {
         id: ++this.nextId,
         ref: ref as TaskRef<unknown, unknown>,
@@ -132,7 +143,14 @@ export class WorkerPool {
    */
   async prestart(): Promise<void> {
     while (!this.closed && this.slots.length < this.size) this.spawn();
-    const errors = await Promise.all(this.slots.map((slot) => slot.ready.then(() => undefined, (err: unknown) => err)));
+    const errors = await Promise.all(
+      this.slots.map((slot) =>
+        slot.ready.then(
+          () => undefined,
+          (err: unknown) => err,
+        ),
+      ),
+    );
     const failed = errors.find((err) => err !== undefined);
     if (failed !== undefined) throw failed;
   }
@@ -187,7 +205,12 @@ export class WorkerPool {
   private drain(): void {
     while (!this.closed && this.queue.length > 0) {
       const heavyFull = this.heavyRunning() >= this.settings.maxHeavy;
-      const index = pickNext(this.queue, this.slots.flatMap((s) => (s.task ? [s.task] : [])), this.size, heavyFull);
+      const index = pickNext(
+        this.queue,
+        this.slots.flatMap((s) => (s.task ? [s.task] : [])),
+        this.size,
+        heavyFull,
+      );
       if (index < 0) return;
       const slot = this.slots.find((s) => !s.task) ?? (this.slots.length < this.size ? this.spawn() : undefined);
       if (!slot) return;
@@ -196,7 +219,10 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = new WorkerSlot(this.settings, { reply: (from, reply) => this.onReply(from, reply), lost: (from, what) => this.lose(from, what) });
+    const slot: Slot = new WorkerSlot(this.settings, {
+      reply: (from, reply) => this.onReply(from, reply),
+      lost: (from, what) => this.lose(from, what),
+    });
     this.slots.push(slot);
     return slot;
   }
@@ -205,7 +231,16 @@ export class WorkerPool {
     task.slot = slot;
     this.watchdog.start();
     const { id, ref, input } = task;
-    const message: RunMessage = { type: 'run', id, module: ref.module, name: ref.name, input, sampleMs: this.settings.sampleMs, memoryLimitBytes: this.settings.memoryLimitMb * MB, collectEveryMs: this.settings.collectEveryMs };
+    const message: RunMessage = {
+      type: 'run',
+      id,
+      module: ref.module,
+      name: ref.name,
+      input,
+      sampleMs: this.settings.sampleMs,
+      memoryLimitBytes: this.settings.memoryLimitMb * MB,
+      collectEveryMs: this.settings.collectEveryMs,
+    };
     try {
       slot.run(task, message, task.options.transfer ?? []);
     } catch (err) {
@@ -236,7 +271,14 @@ export class WorkerPool {
     const limit = this.settings.memoryLimitMb * MB;
     const over = limit > 0 && reply.heapBytes > limit;
     if (reply.type === 'heap') {
-      if (over) this.fail(task, new WorkerPoolError('memory', `the task's heap passed ${this.settings.memoryLimitMb} MB (${Math.round(reply.heapBytes / MB)} MB)`));
+      if (over)
+        this.fail(
+          task,
+          new WorkerPoolError(
+            'memory',
+            `the task's heap passed ${this.settings.memoryLimitMb} MB (${Math.round(reply.heapBytes / MB)} MB)`,
+          ),
+        );
       return;
     }
     this.counts.completed++;
@@ -289,7 +331,9 @@ export class WorkerPool {
       return;
     }
     const inSection = task.section?.crashError;
-    const error = inSection ? this.settings.reviveError({ ...inSection, message: inSection.message.replace('{reason}', what) }) : new WorkerPoolError('crashed', `the worker ${what}`);
+    const error = inSection
+      ? this.settings.reviveError({ ...inSection, message: inSection.message.replace('{reason}', what) })
+      : new WorkerPoolError('crashed', `the worker ${what}`);
     this.fail(task, error, 'crashed');
   }
 

@@ -34,7 +34,9 @@ describe('pickNext', () => {
 
 describe('in a pool', () => {
   const pools: WorkerPool[] = [];
-  afterEach(() => { for (const p of pools.splice(0)) p.close(); });
+  afterEach(() => {
+    for (const p of pools.splice(0)) p.close();
+  });
 
   test("a group's later task starts at the first free worker, ahead of the earlier-placed tasks of a group holding its share", async () => {
     const workers = new WorkerPool({ size: 2 });

@@ -40,8 +40,12 @@ export class WorkerSlot<T> {
           this.onReady = (error) => (error ? reject(settings.reviveError(error)) : resolve());
         })
       : Promise.resolve();
-    this.ready.then(() => (this.isReady = true), () => {}); // a task on this worker reports the error; prestart() hands it on
-    if (init) this.worker.postMessage({ type: 'init', module: init.ref.module, name: init.ref.name, input: init.input } satisfies InitMessage);
+    this.ready.then(
+      () => (this.isReady = true),
+      () => {},
+    ); // a task on this worker reports the error; prestart() hands it on
+    if (init)
+      this.worker.postMessage({ type: 'init', module: init.ref.module, name: init.ref.name, input: init.input } satisfies InitMessage);
     this.worker.unref();
     this.worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => {
       if (event.data.type === 'ready') this.onReady?.(event.data.error);

@@ -10,7 +10,11 @@
 export type WorkerFailureKind = 'timeout' | 'aborted' | 'crashed' | 'memory' | 'queue-full' | 'closed';
 
 export class WorkerPoolError extends Error {
-  constructor(readonly kind: WorkerFailureKind, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly kind: WorkerFailureKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'WorkerPoolError';
   }

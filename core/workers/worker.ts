@@ -12,7 +12,16 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { periodicCollector } from './collect.ts';
 import { setSectionHost } from './section.ts';
-import { serializeError, WorkerPoolError, type InitMessage, type NiceMessage, type RunMessage, type TaskContext, type TaskFunction, type WorkerReply } from './task.ts';
+import {
+  serializeError,
+  WorkerPoolError,
+  type InitMessage,
+  type NiceMessage,
+  type RunMessage,
+  type TaskContext,
+  type TaskFunction,
+  type WorkerReply,
+} from './task.ts';
 
 declare const self: Worker;
 
@@ -41,7 +50,13 @@ function heapBytes(): number {
 
 setSectionHost({
   begin: ({ timeoutMs, timeoutError, crashError }) =>
-    self.postMessage({ type: 'section', id: current, timeoutMs, timeoutError: serializeError(timeoutError), crashError: serializeError(crashError) } satisfies WorkerReply),
+    self.postMessage({
+      type: 'section',
+      id: current,
+      timeoutMs,
+      timeoutError: serializeError(timeoutError),
+      crashError: serializeError(crashError),
+    } satisfies WorkerReply),
   end: () => self.postMessage({ type: 'section-end', id: current } satisfies WorkerReply),
 });
 
@@ -68,7 +83,13 @@ function post(reply: WorkerReply): void {
     // The output could not be cloned (a function, a DOM node): the task fails, the worker lives.
     if (reply.type !== 'done' || !reply.ok) throw err;
     const error = new Error(`the task's output cannot be sent between threads: ${(err as Error).message}`);
-    self.postMessage({ type: 'done', id: reply.id, ok: false, error: serializeError(error), heapBytes: reply.heapBytes } satisfies WorkerReply);
+    self.postMessage({
+      type: 'done',
+      id: reply.id,
+      ok: false,
+      error: serializeError(error),
+      heapBytes: reply.heapBytes,
+    } satisfies WorkerReply);
   }
 }
 

@@ -57,14 +57,21 @@ describe('blocked-page fixtures', () => {
 
 describe('shared helpers', () => {
   test('visibleChars counts text outside markup, scripts, styles, comments and the title, and stops past the limit', () => {
-    const body = '<html><head><title>Long title here</title><style>p{color:red}</style></head><body><!-- note --><p>ab c</p><script>var x = "<p>no</p>";</script><SCRIPT>1</SCRIPT>d</body></html>';
+    const body =
+      '<html><head><title>Long title here</title><style>p{color:red}</style></head><body><!-- note --><p>ab c</p><script>var x = "<p>no</p>";</script><SCRIPT>1</SCRIPT>d</body></html>';
     expect(visibleChars(body, 100)).toBe(4);
     expect(visibleChars(`<p>${'x'.repeat(5000)}</p>`, 10)).toBe(11);
     expect(visibleChars('<script>never closed', 10)).toBe(0);
   });
 
   test('setsCookie finds a cookie by name, not a value or attribute that ends with it', () => {
-    const page = { status: 200, url: '', body: '', title: '', headers: { 'set-cookie': 'a=1; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT, datadome=x; Path=/, xdatadome=y' } };
+    const page = {
+      status: 200,
+      url: '',
+      body: '',
+      title: '',
+      headers: { 'set-cookie': 'a=1; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT, datadome=x; Path=/, xdatadome=y' },
+    };
     expect(setsCookie(page, 'datadome')).toBe(true);
     expect(setsCookie(page, 'a')).toBe(true);
     expect(setsCookie(page, 'sec_cpt')).toBe(false);
@@ -73,7 +80,11 @@ describe('shared helpers', () => {
 
   test("a CAPTCHA wall steps aside on a vendor's interstitial, which the vendor names", () => {
     const wall = blockedPages.find((c) => c.name === "turnstile wall: a site's own verification page")!;
-    const input = inputOf({ ...wall, status: 403, body: wall.body.replace('</head>', "<script>window._cf_chl_opt={cType: 'managed'};</script></head>") });
+    const input = inputOf({
+      ...wall,
+      status: 403,
+      body: wall.body.replace('</head>', "<script>window._cf_chl_opt={cType: 'managed'};</script></head>"),
+    });
     const answers = recognisers.map(({ name, handler }) => [name, handler.recognise(input)?.vendor ?? null]);
     expect(answers.filter(([, vendor]) => vendor)).toEqual([['cloudflare', 'cloudflare']]);
   });

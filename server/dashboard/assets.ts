@@ -13,7 +13,8 @@ let modules: Map<string, string> | null = null;
 function load(): Map<string, string> {
   const out = new Map<string, string>();
   for (const file of readdirSync(CLIENT_DIR).filter((name) => name.endsWith('.ts'))) {
-    const js = transpiler.transformSync(readFileSync(CLIENT_DIR + file, 'utf8'))
+    const js = transpiler
+      .transformSync(readFileSync(CLIENT_DIR + file, 'utf8'))
       // The sources import each other as ./x.ts (for the type checker); the browser asks for ./x.js.
       .replace(/(from\s*["']\.\/[a-z-]+)\.ts(["'])/g, '$1.js$2');
     out.set(file.replace(/\.ts$/, '.js'), js);
@@ -25,5 +26,7 @@ export function dashboardAsset(name: string): Response | null {
   modules ??= load();
   const js = modules.get(name);
   if (js === undefined) return null;
-  return new Response(js, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' } });
+  return new Response(js, {
+    headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
+  });
 }

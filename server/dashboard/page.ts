@@ -13,7 +13,9 @@ const PRESETS: Array<[string, string]> = [
   ['tokens', 'Long random tokens'],
 ];
 
-const presetBoxes = PRESETS.map(([name, label]) => `<label><input type="checkbox" name="ignore_patterns" value="${name}" checked> ${label}</label>`).join('');
+const presetBoxes = PRESETS.map(
+  ([name, label]) => `<label><input type="checkbox" name="ignore_patterns" value="${name}" checked> ${label}</label>`,
+).join('');
 
 const EDITOR = `<section id="editor" hidden><h2 id="editor-title">New watch</h2>
 <form id="watch-form" novalidate>
@@ -70,7 +72,8 @@ const FEED = `<section id="feed" hidden><div class="row"><h2 class="grow">Atom f
 <p id="feed-state"></p><p id="feed-url" class="feed-url" hidden></p>
 <div class="row"><button type="button" class="primary" id="feed-create">Create feed address</button><button type="button" class="danger" id="feed-revoke">Revoke</button></div></section>`;
 
-const body = () => `<header><h1>Trawl · Watches</h1><span id="message" class="muted" role="status"></span><a href="/account">Account</a><a href="/docs">API reference</a><button id="forget" type="button" hidden>Forget key</button></header>
+const body =
+  () => `<header><h1>Trawl · Watches</h1><span id="message" class="muted" role="status"></span><a href="/account">Account</a><a href="/docs">API reference</a><button id="forget" type="button" hidden>Forget key</button></header>
 <main>
 <section id="key-section" hidden><h2>API key</h2>
 <form id="key-form" class="row"><input id="key" class="grow" type="password" placeholder="trawl_… (leave empty when the server has none)" autocomplete="off">
@@ -97,7 +100,8 @@ export function dashboardPage(): { html: string; headers: Record<string, string>
     headers: {
       'content-type': 'text/html; charset=utf-8',
       // Inline styles stay allowed for the page's own sheet and the preview of a watched page (which has no scripts).
-      'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      'content-security-policy':
+        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
       'cache-control': 'no-store',
     },
   };

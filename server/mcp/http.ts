@@ -18,10 +18,17 @@ export function createMcpHttpHandler(api: MountedApi, version: string, maxBodyBy
   const tools = bindTools(api);
   return async (request, caller, requestId) => {
     if (request.method !== 'POST') {
-      return Response.json({ error: `Method not allowed: ${request.method} /mcp (stateless: POST JSON-RPC messages)` }, { status: 405, headers: { allow: 'POST' } });
+      return Response.json(
+        { error: `Method not allowed: ${request.method} /mcp (stateless: POST JSON-RPC messages)` },
+        { status: 405, headers: { allow: 'POST' } },
+      );
     }
     const server = createMcpServer(api, tools, version, () => caller, { origin: new URL(request.url).origin, requestId, metrics });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: maxBodyBytes,
+    });
     await server.connect(transport);
     try {
       return await transport.handleRequest(request);
@@ -40,7 +47,7 @@ export const mcpOpenApi = {
         description:
           'JSON-RPC messages of the Model Context Protocol, answered as JSON (stateless: no session, no server-sent stream; GET is 405). Tools: ' +
           `${mcpTools.map((tool) => tool.name).join(', ')} — each runs its endpoint for the key's workspace (admitted, rate-limited and charged as the ` +
-          'endpoint is), with the endpoint\'s request schema as input schema, its answer as structured content and as markdown text, its error message as a tool error.',
+          "endpoint is), with the endpoint's request schema as input schema, its answer as structured content and as markdown text, its error message as a tool error.",
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
         responses: {
           200: { description: 'JSON-RPC answers', content: { 'application/json': { schema: { type: 'object' } } } },

@@ -48,10 +48,21 @@ export function bindTools(api: MountedApi, tools: readonly McpTool[] = mcpTools)
 const toolError = (message: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: message }] });
 
 /** The route's request: the arguments as its JSON body, or as its path and query parameters. */
-function routeRequest(bound: BoundTool, args: Json, origin: string, signal: AbortSignal, headers: Record<string, string>): { request: Request; params: Record<string, string> } {
+function routeRequest(
+  bound: BoundTool,
+  args: Json,
+  origin: string,
+  signal: AbortSignal,
+  headers: Record<string, string>,
+): { request: Request; params: Record<string, string> } {
   const { tool, route } = bound;
   if (!tool.params) {
-    const request = new Request(new URL(route.path, origin), { method: route.method, body: JSON.stringify(args), headers: { ...headers, 'content-type': 'application/json' }, signal });
+    const request = new Request(new URL(route.path, origin), {
+      method: route.method,
+      body: JSON.stringify(args),
+      headers: { ...headers, 'content-type': 'application/json' },
+      signal,
+    });
     return { request, params: {} };
   }
   const params: Record<string, string> = {};
@@ -66,7 +77,14 @@ function routeRequest(bound: BoundTool, args: Json, origin: string, signal: Abor
   return { request: new Request(url, { method: route.method, headers, signal }), params };
 }
 
-async function callTool(api: MountedApi, bound: BoundTool, who: CallerSource, rawArgs: unknown, context: CallContext, signal: AbortSignal): Promise<CallToolResult> {
+async function callTool(
+  api: MountedApi,
+  bound: BoundTool,
+  who: CallerSource,
+  rawArgs: unknown,
+  context: CallContext,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
   const args = (rawArgs ?? {}) as Json;
   let caller: Caller;
   try {

@@ -11,20 +11,37 @@ import type { TrawlConfig } from '../../core/config-schema.ts';
 import { pagedQuery, pageFrom, pageOf } from '../pagination.ts';
 import { defineRoutes, route, type Route } from '../route.ts';
 import { adminOpenApi } from '../wire/admin/workspaces.docs.ts';
-import { createKeySchema, createWorkspaceSchema, grantSchema, presentKey, presentWorkspace, updateWorkspaceSchema } from '../wire/admin/workspaces.ts';
+import {
+  createKeySchema,
+  createWorkspaceSchema,
+  grantSchema,
+  presentKey,
+  presentWorkspace,
+  updateWorkspaceSchema,
+} from '../wire/admin/workspaces.ts';
 
 function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Route[] {
   const present = (account: Account) => presentWorkspace(account, plans);
   return [
     route<z.output<typeof createWorkspaceSchema>>({
-      method: 'POST', path: '/admin/workspaces', body: 'manual', input: createWorkspaceSchema,
+      method: 'POST',
+      path: '/admin/workspaces',
+      body: 'manual',
+      input: createWorkspaceSchema,
       async handle({ body }) {
-        const account = await accounts.createWorkspace({ name: body.name, plan: body.plan, credits: body.credits, rateLimit: body.rate_limit ?? null });
+        const account = await accounts.createWorkspace({
+          name: body.name,
+          plan: body.plan,
+          credits: body.credits,
+          rateLimit: body.rate_limit ?? null,
+        });
         return Response.json(present(account), { status: 201 });
       },
     }),
     route({
-      method: 'GET', path: '/admin/workspaces', query: pagedQuery(),
+      method: 'GET',
+      path: '/admin/workspaces',
+      query: pagedQuery(),
       async handle({ request, query }) {
         const page = pageFrom(query);
         const { items, total } = await accounts.listWorkspaces(page);
@@ -32,7 +49,8 @@ function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Ro
       },
     }),
     {
-      method: 'GET', path: '/admin/workspaces/:id',
+      method: 'GET',
+      path: '/admin/workspaces/:id',
       async handle({ params }) {
         const account = await accounts.getWorkspace(params.id!);
         if (!account) return Response.json({ error: `Workspace not found: ${params.id!.slice(0, 64)}` }, { status: 404 });
@@ -40,28 +58,42 @@ function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Ro
       },
     },
     route<z.output<typeof updateWorkspaceSchema>>({
-      method: 'PATCH', path: '/admin/workspaces/:id', body: 'manual', input: updateWorkspaceSchema,
+      method: 'PATCH',
+      path: '/admin/workspaces/:id',
+      body: 'manual',
+      input: updateWorkspaceSchema,
       async handle({ params, body }) {
-        return present(await accounts.updateWorkspace(params.id!, { name: body.name, plan: body.plan, status: body.status, rateLimit: body.rate_limit }));
+        return present(
+          await accounts.updateWorkspace(params.id!, { name: body.name, plan: body.plan, status: body.status, rateLimit: body.rate_limit }),
+        );
       },
     }),
     route<z.output<typeof createKeySchema>>({
-      method: 'POST', path: '/admin/workspaces/:id/keys', body: 'manual', input: createKeySchema, emptyBody: true,
+      method: 'POST',
+      path: '/admin/workspaces/:id/keys',
+      body: 'manual',
+      input: createKeySchema,
+      emptyBody: true,
       async handle({ params, body }) {
         const { key, info } = await accounts.createKey(params.id!, { name: body.name, role: body.role });
         return Response.json({ ...presentKey(info), key }, { status: 201 });
       },
     }),
     {
-      method: 'GET', path: '/admin/workspaces/:id/keys',
+      method: 'GET',
+      path: '/admin/workspaces/:id/keys',
       handle: async ({ params }) => ({ keys: (await accounts.listKeys(params.id!)).map(presentKey) }),
     },
     {
-      method: 'DELETE', path: '/admin/keys/:id',
+      method: 'DELETE',
+      path: '/admin/keys/:id',
       handle: async ({ params }) => presentKey(await accounts.revokeKey(params.id!)),
     },
     route<z.output<typeof grantSchema>>({
-      method: 'POST', path: '/admin/workspaces/:id/credits', body: 'manual', input: grantSchema,
+      method: 'POST',
+      path: '/admin/workspaces/:id/credits',
+      body: 'manual',
+      input: grantSchema,
       handle: async ({ params, body }) => present(await accounts.grantCredits(params.id!, body.credits, body.note)),
     }),
   ];

@@ -29,9 +29,14 @@ function searchStatus(handler: SearchHandler) {
 }
 
 /** Providers that are configured and failing degrade the service; the others are shown only. */
-function providerReasons(llm: Array<{ id: string; configured: boolean; status: string; detail?: string }>, search: Array<{ id: string; configured: boolean; state?: string }>): string[] {
+function providerReasons(
+  llm: Array<{ id: string; configured: boolean; status: string; detail?: string }>,
+  search: Array<{ id: string; configured: boolean; state?: string }>,
+): string[] {
   return [
-    ...llm.filter((p) => p.configured && ['unreachable', 'model missing', 'error'].includes(p.status)).map((p) => `language model ${p.id}: ${p.status}${p.detail ? ` (${p.detail})` : ''}`),
+    ...llm
+      .filter((p) => p.configured && ['unreachable', 'model missing', 'error'].includes(p.status))
+      .map((p) => `language model ${p.id}: ${p.status}${p.detail ? ` (${p.detail})` : ''}`),
     ...search.filter((p) => p.configured && p.state === 'failing').map((p) => `search provider ${p.id}: failing`),
   ];
 }
@@ -42,31 +47,46 @@ const HTTP_STATUS = { ok: 200, degraded: 200, down: 503 } as const;
 export const healthModule = defineRoutes({
   name: 'health',
   needs: { storage: Tokens.Storage, workers: CoreTokens.Workers, llm: LlmTokens.Service, jobs: Tokens.Jobs, browser: Tokens.Browser },
-  routes: ({ storage, workers, llm, jobs, browser }, { registry, version, config }) => [{
-    method: 'GET',
-    path: '/health',
-    async handle() {
-      const browserEnabled = registry.all().some((p) => p.id === BROWSER_FETCHER && p.enabled);
-      const searchProviders = registry.all().filter((p) => p.definition.kind === 'search');
-      const search = searchProviders.map((p) => (p.enabled && p.handler ? { id: p.id, configured: true, ...searchStatus(p.handler as SearchHandler) } : { id: p.id, configured: false }));
-      const models = await llm.health();
-      const report = await checkHealth({ config, storage, jobs, browser, browserEnabled, workers: () => workers.stats() }, providerReasons(models.providers, search));
-      return Response.json(
-        {
-          status: report.status,
-          ...(report.reasons.length ? { reason: report.reasons.join('; ') } : {}),
-          version,
-          database: report.database,
-          browser: renameKeys({ ...withoutStats(report.browser), ...report.browser.stats }, toV1Name),
-          queue: renameKeys({ ...report.queue, kinds: report.queue.kinds.map((kind) => renameKeys(kind, toV1Name)) }, toV1Name),
-          plugins: registry.counts(),
-          workers: report.workers,
-          llm: { ...models, providers: models.providers.map(({ runtime, ...p }) => ({ ...p, ...(runtime ? { runtime: renameKeys(runtime, toV1Name) } : {}) })) },
-          search: { status: searchProviders.some((p) => p.enabled) ? 'configured' : 'not configured', providers: search },
-        },
-        { status: HTTP_STATUS[report.status] },
-      );
+  routes: ({ storage, workers, llm, jobs, browser }, { registry, version, config }) => [
+    {
+      method: 'GET',
+      path: '/health',
+      async handle() {
+        const browserEnabled = registry.all().some((p) => p.id === BROWSER_FETCHER && p.enabled);
+        const searchProviders = registry.all().filter((p) => p.definition.kind === 'search');
+        const search = searchProviders.map((p) =>
+          p.enabled && p.handler
+            ? { id: p.id, configured: true, ...searchStatus(p.handler as SearchHandler) }
+            : { id: p.id, configured: false },
+        );
+        const models = await llm.health();
+        const report = await checkHealth(
+          { config, storage, jobs, browser, browserEnabled, workers: () => workers.stats() },
+          providerReasons(models.providers, search),
+        );
+        return Response.json(
+          {
+            status: report.status,
+            ...(report.reasons.length ? { reason: report.reasons.join('; ') } : {}),
+            version,
+            database: report.database,
+            browser: renameKeys({ ...withoutStats(report.browser), ...report.browser.stats }, toV1Name),
+            queue: renameKeys({ ...report.queue, kinds: report.queue.kinds.map((kind) => renameKeys(kind, toV1Name)) }, toV1Name),
+            plugins: registry.counts(),
+            workers: report.workers,
+            llm: {
+              ...models,
+              providers: models.providers.map(({ runtime, ...p }) => ({
+                ...p,
+                ...(runtime ? { runtime: renameKeys(runtime, toV1Name) } : {}),
+              })),
+            },
+            search: { status: searchProviders.some((p) => p.enabled) ? 'configured' : 'not configured', providers: search },
+          },
+          { status: HTTP_STATUS[report.status] },
+        );
+      },
     },
-  }],
+  ],
   openapi: () => healthOpenApi,
 });

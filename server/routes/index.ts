@@ -31,10 +31,31 @@ import { v2ScrapeModule } from './v2/scrape.ts';
 import { v2SearchModule } from './v2/search.ts';
 
 export const builtinRoutes: readonly AnyRouteModule[] = [
-  scrapeModule, pluginsModule, healthModule, mapModule, webhooksModule, crawlModule, batchModule, searchModule, extractModule, summarizeModule, endpointsModule,
-  leadModule, brandModule, diffModule, watchFeedModule, watchModule, socialModule, accountModule,
+  scrapeModule,
+  pluginsModule,
+  healthModule,
+  mapModule,
+  webhooksModule,
+  crawlModule,
+  batchModule,
+  searchModule,
+  extractModule,
+  summarizeModule,
+  endpointsModule,
+  leadModule,
+  brandModule,
+  diffModule,
+  watchFeedModule,
+  watchModule,
+  socialModule,
+  accountModule,
   // Firecrawl's v2 wire format over the same features (server/wire/v2).
-  v2ScrapeModule, v2RunsModule, v2MapModule, v2SearchModule,
+  v2ScrapeModule,
+  v2RunsModule,
+  v2MapModule,
+  v2SearchModule,
   // Cloud mode only (each module says when it is served): results, usage, and the admin API.
-  resultsModule, usageModule, adminModule,
+  resultsModule,
+  usageModule,
+  adminModule,
 ];

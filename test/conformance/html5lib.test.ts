@@ -26,7 +26,10 @@ try {
 const CATEGORIES: Record<string, (data: string) => boolean> = {
   'implied html/head/body': (d) => !/<html[\s>/]/i.test(d) || !/<head[\s>/]/i.test(d) || !/<body[\s>/]/i.test(d),
   'formatting elements (misnested, reopened)': (d) => /<\/?(a|b|big|code|em|font|i|nobr|s|small|strike|strong|tt|u)[\s>/]/i.test(d),
-  'unclosed p/li/dd/dt/td/th/tr': (d) => ['p', 'li', 'dd', 'dt', 'td', 'th', 'tr'].some((t) => count(d, new RegExp(`<${t}[\\s>/]`, 'gi')) > count(d, new RegExp(`</${t}\\s*>`, 'gi'))),
+  'unclosed p/li/dd/dt/td/th/tr': (d) =>
+    ['p', 'li', 'dd', 'dt', 'td', 'th', 'tr'].some(
+      (t) => count(d, new RegExp(`<${t}[\\s>/]`, 'gi')) > count(d, new RegExp(`</${t}\\s*>`, 'gi')),
+    ),
   'content after </body> or </html>': (d) => /<\/(body|html)\s*>[\s\S]*?\S/i.test(d),
   'table content (foster parenting)': (d) => /<table[\s>/]/i.test(d),
   'raw-text elements': (d) => /<(script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext)[\s>/]/i.test(d),
@@ -54,7 +57,7 @@ function textPlacements(dump: string): string[] {
 
 /** The context element a fragment test names (`td`, `svg path`, `math mi` …), built by the parser itself so its namespace is right. */
 function contextElement(spec: string): Element {
-  const [ns, name] = spec.includes(' ') ? spec.split(' ') as [string, string] : ['html', spec];
+  const [ns, name] = spec.includes(' ') ? (spec.split(' ') as [string, string]) : ['html', spec];
   if (ns === 'html') return parseHtmlDocument('').createElement(name);
   const body = parseHtmlDocument(`<${ns}>${name === ns ? '' : `<${name}>`}`).body;
   return [...body.querySelectorAll('*')].find((el) => el.localName === name)!;
@@ -69,7 +72,8 @@ interface Outcome {
 
 function run(t: TreeTest): Outcome {
   const scripting = t.scripting !== 'off';
-  const root: Node = t.fragment === null ? parseHtmlDocument(t.data, { scripting }) : parseHtmlChildren(contextElement(t.fragment), t.data, { scripting });
+  const root: Node =
+    t.fragment === null ? parseHtmlDocument(t.data, { scripting }) : parseHtmlChildren(contextElement(t.fragment), t.data, { scripting });
   const got = dumpTree(root);
   const exact = got === t.document;
   const textRight = exact || textPlacements(got).join('\n') === textPlacements(t.document).join('\n');
@@ -88,7 +92,10 @@ const share = (n: number, of: number) => `${n}/${of} (${of ? ((100 * n) / of).to
 
 describe('html5lib-tests tree construction through core/dom.ts', () => {
   test('the suite is there (../shared/datasets/html5lib-tests next to the repo)', () => {
-    if (missing) throw new Error(`html5lib-tests are required for this test and were not found: ${missing instanceof Error ? missing.message : String(missing)} (looked in ${HTML5LIB_DIR})`);
+    if (missing)
+      throw new Error(
+        `html5lib-tests are required for this test and were not found: ${missing instanceof Error ? missing.message : String(missing)} (looked in ${HTML5LIB_DIR})`,
+      );
     expect(tests.length).toBeGreaterThan(1700);
   });
 
@@ -99,7 +106,9 @@ describe('html5lib-tests tree construction through core/dom.ts', () => {
   test('at least 97% of document trees are exactly right', () => {
     const exact = documents.filter((o) => o.exact).length;
     const byMode = (mode: string | null) => documents.filter((o) => o.test.scripting === mode).length;
-    console.log(`document tests: ${share(exact, documents.length)} exact (${byMode(null)} in either mode, run with scripting on; ${byMode('off')} with #script-off, ${byMode('on')} with #script-on)`);
+    console.log(
+      `document tests: ${share(exact, documents.length)} exact (${byMode(null)} in either mode, run with scripting on; ${byMode('off')} with #script-off, ${byMode('on')} with #script-on)`,
+    );
     expect(documents.length).toBeGreaterThan(1500);
     expect(exact / documents.length).toBeGreaterThanOrEqual(0.97);
   });
@@ -117,7 +126,9 @@ describe('html5lib-tests tree construction through core/dom.ts', () => {
       const inCategory = outcomes.filter((o) => applies(o.test.data) && !isSelectChange(o.test));
       const right = inCategory.filter((o) => o.textRight);
       const exact = inCategory.filter((o) => o.exact).length;
-      console.log(`  ${name.padEnd(44)} ${inCategory.length} tests, text in the right element ${share(right.length, inCategory.length)}, exact ${share(exact, inCategory.length)}`);
+      console.log(
+        `  ${name.padEnd(44)} ${inCategory.length} tests, text in the right element ${share(right.length, inCategory.length)}, exact ${share(exact, inCategory.length)}`,
+      );
       for (const o of inCategory) if (!o.textRight) wrong.push(`${name}: ${o.test.id}`);
     }
     expect(wrong).toEqual([]);

@@ -18,20 +18,26 @@ import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { inkOf, launchChromium } from '../helpers/chromium.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
-const PAGE = '<!doctype html><html><head><title>Tides</title></head><body><article><h1>Tides</h1><p>The sea rises and falls twice a day at the harbour.</p></article></body></html>';
+const PAGE =
+  '<!doctype html><html><head><title>Tides</title></head><body><article><h1>Tides</h1><p>The sea rises and falls twice a day at the harbour.</p></article></body></html>';
 export const SHOTS = join(tmpdir(), 'trawl-account-page');
 
 /** Pixels of the chart canvas in one of the first series' colours: the bars, not the axes. */
-const barPixels = (page: Page) => page.evaluate(() => {
-  const canvas = document.getElementById('chart') as HTMLCanvasElement;
-  const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-  const series = [[0x1f, 0x77, 0xb4], [0xff, 0x7f, 0x0e]];
-  let bars = 0;
-  for (let i = 0; i < data.length; i += 4) {
-    if (series.some(([r, g, b]) => Math.abs(data[i]! - r!) < 8 && Math.abs(data[i + 1]! - g!) < 8 && Math.abs(data[i + 2]! - b!) < 8)) bars++;
-  }
-  return bars;
-});
+const barPixels = (page: Page) =>
+  page.evaluate(() => {
+    const canvas = document.getElementById('chart') as HTMLCanvasElement;
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    const series = [
+      [0x1f, 0x77, 0xb4],
+      [0xff, 0x7f, 0x0e],
+    ];
+    let bars = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (series.some(([r, g, b]) => Math.abs(data[i]! - r!) < 8 && Math.abs(data[i + 1]! - g!) < 8 && Math.abs(data[i + 2]! - b!) < 8))
+        bars++;
+    }
+    return bars;
+  });
 
 async function checkedShot(page: Page, name: string): Promise<string> {
   mkdirSync(SHOTS, { recursive: true });
@@ -71,7 +77,9 @@ for (const database of testDatabases()) {
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(err.message));
-      page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') errors.push(msg.text());
+      });
       await page.goto(`${trawl.url}/account`);
       await page.locator('#key-form').waitFor({ state: 'visible' });
       // Nothing is said before a key is typed.
@@ -88,7 +96,9 @@ for (const database of testDatabases()) {
 
       // The chart: a bar series per endpoint, drawn.
       await page.locator('#usage-rows tr').first().waitFor();
-      expect(await page.evaluate(() => (window as any).Chart.getChart('chart').data.datasets.map((d: { label: string }) => d.label))).toEqual(['map', 'scrape']);
+      expect(
+        await page.evaluate(() => (window as any).Chart.getChart('chart').data.datasets.map((d: { label: string }) => d.label)),
+      ).toEqual(['map', 'scrape']);
       expect(await barPixels(page)).toBeGreaterThan(200);
       expect(await page.textContent('#usage-total')).toContain('3 runs');
 
@@ -129,7 +139,10 @@ for (const database of testDatabases()) {
       await row.locator('input').fill('renamed on the page');
       await row.locator('button:text("Rename")').click();
       await page.locator('#message', { hasText: 'Key renamed' }).waitFor();
-      expect((await trawl.get('/v1/keys', bearer(key))).body.keys.map((k: { name: string }) => k.name)).toEqual(['owner', 'renamed on the page']);
+      expect((await trawl.get('/v1/keys', bearer(key))).body.keys.map((k: { name: string }) => k.name)).toEqual([
+        'owner',
+        'renamed on the page',
+      ]);
 
       page.once('dialog', (dialog) => dialog.accept());
       await row.locator('button:text("Revoke")').click();
@@ -147,7 +160,9 @@ for (const database of testDatabases()) {
       await page.fill('#key', member);
       await page.click('#key-form button');
       await page.locator('#keys-refused').waitFor({ state: 'visible' });
-      expect(await page.textContent('#keys-refused')).toBe('This key\'s role is member: managing API keys needs an admin key of the workspace');
+      expect(await page.textContent('#keys-refused')).toBe(
+        "This key's role is member: managing API keys needs an admin key of the workspace",
+      );
       expect(await page.isVisible('#keys-body')).toBe(false);
       expect(await page.locator('#key-rows tr').count()).toBe(0);
       await page.locator('#usage-refused').waitFor({ state: 'visible' });
@@ -167,7 +182,7 @@ for (const database of testDatabases()) {
 }
 
 describe('account page, self-hosted', () => {
-  test('the default workspace\'s keys; usage and results said to be cloud-only', async () => {
+  test("the default workspace's keys; usage and results said to be cloud-only", async () => {
     const KEY = 'self-hosted-account-page-key-0123';
     const trawl = await startTrawlServer({ overrides: { apiKey: KEY } });
     const browser = await launchChromium();

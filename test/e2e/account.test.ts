@@ -15,7 +15,8 @@ import { testDatabases } from '../helpers/databases.ts';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
-const PAGE = '<!doctype html><html><head><title>Tides</title></head><body><article><h1>Tides</h1><p>The sea rises and falls twice a day.</p></article></body></html>';
+const PAGE =
+  '<!doctype html><html><head><title>Tides</title></head><body><article><h1>Tides</h1><p>The sea rises and falls twice a day.</p></article></body></html>';
 const MEMBER_REFUSAL = /^This key's role is member: .+ needs an admin key of the workspace$/;
 
 for (const database of testDatabases()) {
@@ -31,7 +32,8 @@ for (const database of testDatabases()) {
       expect(key.body.role).toBe('admin');
       return { id: made.body.id as string, key: key.body.key as string, keyId: key.body.id as string };
     };
-    const call = (key: string, method: string, path: string, body?: unknown) => server.call(path, { method, headers: bearer(key), ...(body === undefined ? {} : { body }) });
+    const call = (key: string, method: string, path: string, body?: unknown) =>
+      server.call(path, { method, headers: bearer(key), ...(body === undefined ? {} : { body }) });
 
     beforeAll(async () => {
       site = startFixtureSite({ '/page': PAGE });
@@ -49,8 +51,14 @@ for (const database of testDatabases()) {
       const account = await server.get('/v1/account', bearer(w.key));
       expect(account.status).toBe(200);
       expect(account.body).toEqual({
-        workspace: { id: w.id, name: 'Harbour' }, mode: 'cloud', plan: 'starter', status: 'active', balance: 50,
-        rate_limit_per_minute: 120, key: { id: w.keyId, role: 'admin' }, role: 'admin',
+        workspace: { id: w.id, name: 'Harbour' },
+        mode: 'cloud',
+        plan: 'starter',
+        status: 'active',
+        balance: 50,
+        rate_limit_per_minute: 120,
+        key: { id: w.keyId, role: 'admin' },
+        role: 'admin',
       });
       expect((await server.get('/v1/account')).status).toBe(401);
     });
@@ -59,16 +67,31 @@ for (const database of testDatabases()) {
       const w = await workspace();
       const made = await call(w.key, 'POST', '/v1/keys', { name: 'deploy bot', role: 'admin' });
       expect(made.status).toBe(201);
-      expect(made.body).toMatchObject({ name: 'deploy bot', role: 'admin', suffix: made.body.key.slice(-4), revoked_at: null, current: false });
+      expect(made.body).toMatchObject({
+        name: 'deploy bot',
+        role: 'admin',
+        suffix: made.body.key.slice(-4),
+        revoked_at: null,
+        current: false,
+      });
       expect(made.body.key).toMatch(/^trawl_[A-Za-z0-9_-]{43}$/);
       // The new key works at once, and sees itself as the current key.
       const listed = await call(made.body.key, 'GET', '/v1/keys');
       expect(listed.status).toBe(200);
-      expect(listed.body).toMatchObject({ total: 2, keys: [{ id: w.keyId, current: false }, { id: made.body.id, current: true, name: 'deploy bot' }] });
+      expect(listed.body).toMatchObject({
+        total: 2,
+        keys: [
+          { id: w.keyId, current: false },
+          { id: made.body.id, current: true, name: 'deploy bot' },
+        ],
+      });
       expect(JSON.stringify(listed.body)).not.toContain(made.body.key.slice(6, -4));
       expect(JSON.stringify(listed.body)).not.toContain(w.key.slice(6, -4));
 
-      expect((await call(w.key, 'PATCH', `/v1/keys/${made.body.id}`, { name: 'release bot' })).body).toMatchObject({ id: made.body.id, name: 'release bot' });
+      expect((await call(w.key, 'PATCH', `/v1/keys/${made.body.id}`, { name: 'release bot' })).body).toMatchObject({
+        id: made.body.id,
+        name: 'release bot',
+      });
       expect((await call(w.key, 'PATCH', `/v1/keys/${made.body.id}`, { name: null })).body.name).toBeNull();
 
       const scraped = await server.post('/v1/scrape', { url: site.at('/page') }, bearer(made.body.key));
@@ -77,12 +100,17 @@ for (const database of testDatabases()) {
       expect(revoked.status).toBe(200);
       expect(revoked.body.revoked_at).not.toBeNull();
       // At once, though this server remembered the key from its calls a moment ago.
-      expect(await server.post('/v1/scrape', { url: site.at('/page') }, bearer(made.body.key))).toMatchObject({ status: 401, body: { error: 'Invalid or missing API key' } });
+      expect(await server.post('/v1/scrape', { url: site.at('/page') }, bearer(made.body.key))).toMatchObject({
+        status: 401,
+        body: { error: 'Invalid or missing API key' },
+      });
       expect((await call(made.body.key, 'GET', '/v1/keys')).status).toBe(401);
       expect((await call(w.key, 'DELETE', `/v1/keys/${made.body.id}`)).body.revoked_at).toBe(revoked.body.revoked_at);
       expect((await call(w.key, 'GET', '/v1/keys')).body).toMatchObject({ total: 1, keys: [{ id: w.keyId }] });
       // The operator still sees it, revoked.
-      expect((await server.get(`/admin/workspaces/${w.id}/keys`, admin)).body.keys.find((k: { id: string }) => k.id === made.body.id)).toMatchObject({ role: 'admin', revoked_at: revoked.body.revoked_at });
+      expect(
+        (await server.get(`/admin/workspaces/${w.id}/keys`, admin)).body.keys.find((k: { id: string }) => k.id === made.body.id),
+      ).toMatchObject({ role: 'admin', revoked_at: revoked.body.revoked_at });
     });
 
     test('a member key calls the API but gets 403 on key management and billing; its account shows no balance', async () => {
@@ -92,11 +120,22 @@ for (const database of testDatabases()) {
       const key = member.body.key as string;
       expect((await server.post('/v1/scrape', { url: site.at('/page') }, bearer(key))).status).toBe(200);
       expect((await call(key, 'GET', '/v1/results')).status).toBe(200);
-      expect((await server.get('/v1/account', bearer(key))).body).toMatchObject({ role: 'member', balance: null, plan: 'starter', key: { id: member.body.id, role: 'member' } });
+      expect((await server.get('/v1/account', bearer(key))).body).toMatchObject({
+        role: 'member',
+        balance: null,
+        plan: 'starter',
+        key: { id: member.body.id, role: 'member' },
+      });
       for (const [method, path, body] of [
         // Refused before the body is read: a bad body is a 403 too.
-        ['GET', '/v1/keys'], ['POST', '/v1/keys', { name: 'mine', role: 'admin' }], ['POST', '/v1/keys', { role: 'owner' }], ['PATCH', `/v1/keys/${w.keyId}`, { name: 'x' }], ['PATCH', `/v1/keys/${w.keyId}`, {}],
-        ['DELETE', `/v1/keys/${w.keyId}`], ['DELETE', `/v1/keys/${member.body.id}`], ['GET', '/v1/usage'],
+        ['GET', '/v1/keys'],
+        ['POST', '/v1/keys', { name: 'mine', role: 'admin' }],
+        ['POST', '/v1/keys', { role: 'owner' }],
+        ['PATCH', `/v1/keys/${w.keyId}`, { name: 'x' }],
+        ['PATCH', `/v1/keys/${w.keyId}`, {}],
+        ['DELETE', `/v1/keys/${w.keyId}`],
+        ['DELETE', `/v1/keys/${member.body.id}`],
+        ['GET', '/v1/usage'],
       ] as const) {
         const answer = await call(key, method, path, body);
         expect([method, path, answer.status]).toEqual([method, path, 403]);
@@ -109,7 +148,10 @@ for (const database of testDatabases()) {
       const w = await workspace();
       await call(w.key, 'POST', '/v1/keys', { role: 'member' });
       const last = await call(w.key, 'DELETE', `/v1/keys/${w.keyId}`);
-      expect(last).toMatchObject({ status: 409, body: { error: 'This is the workspace\'s last admin key: create another admin key before revoking it' } });
+      expect(last).toMatchObject({
+        status: 409,
+        body: { error: "This is the workspace's last admin key: create another admin key before revoking it" },
+      });
       const second = await call(w.key, 'POST', '/v1/keys', {});
       expect(second.body.role).toBe('admin');
       expect((await call(w.key, 'DELETE', `/v1/keys/${w.keyId}`)).status).toBe(200);
@@ -119,11 +161,19 @@ for (const database of testDatabases()) {
       expect((await server.call(`/admin/keys/${second.body.id}`, { method: 'DELETE', headers: admin })).status).toBe(200);
     });
 
-    test('every key endpoint\'s errors: 401, 400, 404 (unknown or another workspace\'s), 409 at the cap', async () => {
+    test("every key endpoint's errors: 401, 400, 404 (unknown or another workspace's), 409 at the cap", async () => {
       const w = await workspace({ rate_limit: 100_000 });
       const other = await workspace();
-      for (const [method, path] of [['GET', '/v1/keys'], ['POST', '/v1/keys'], ['PATCH', `/v1/keys/${w.keyId}`], ['DELETE', `/v1/keys/${w.keyId}`], ['GET', '/v1/account']] as const) {
-        expect(await server.call(path, { method, ...(method === 'POST' || method === 'PATCH' ? { body: { name: 'x' } } : {}) })).toMatchObject({ status: 401, body: { error: 'Invalid or missing API key' } });
+      for (const [method, path] of [
+        ['GET', '/v1/keys'],
+        ['POST', '/v1/keys'],
+        ['PATCH', `/v1/keys/${w.keyId}`],
+        ['DELETE', `/v1/keys/${w.keyId}`],
+        ['GET', '/v1/account'],
+      ] as const) {
+        expect(
+          await server.call(path, { method, ...(method === 'POST' || method === 'PATCH' ? { body: { name: 'x' } } : {}) }),
+        ).toMatchObject({ status: 401, body: { error: 'Invalid or missing API key' } });
       }
       const bad = async (method: string, path: string, body: unknown, error: string | RegExp) => {
         const answer = await call(w.key, method, path, body);
@@ -137,21 +187,32 @@ for (const database of testDatabases()) {
       await bad('PATCH', `/v1/keys/${w.keyId}`, {}, 'Missing required field: name');
       await bad('PATCH', `/v1/keys/${w.keyId}`, { name: 'x', role: 'member' }, /role/);
       await bad('GET', '/v1/keys?per_page=0', undefined, /per_page/);
-      for (const [method, id] of [['PATCH', 'no-such-key'], ['DELETE', 'no-such-key'], ['PATCH', other.keyId], ['DELETE', other.keyId], ['DELETE', 'x'.repeat(500)]] as const) {
+      for (const [method, id] of [
+        ['PATCH', 'no-such-key'],
+        ['DELETE', 'no-such-key'],
+        ['PATCH', other.keyId],
+        ['DELETE', other.keyId],
+        ['DELETE', 'x'.repeat(500)],
+      ] as const) {
         const answer = await call(w.key, method, `/v1/keys/${id}`, method === 'PATCH' ? { name: 'x' } : undefined);
         expect([method, answer.status, answer.body.error]).toEqual([method, 404, `Key not found: ${id.slice(0, 64)}`]);
       }
       expect((await server.get('/v1/account', bearer(other.key))).status).toBe(200);
       // The cap: the operator's key plus what the workspace made.
-      const made = await Promise.all(Array.from({ length: MAX_WORKSPACE_KEYS - 1 }, (_, i) => call(w.key, 'POST', '/v1/keys', { name: `k${i}`, role: 'member' })));
+      const made = await Promise.all(
+        Array.from({ length: MAX_WORKSPACE_KEYS - 1 }, (_, i) => call(w.key, 'POST', '/v1/keys', { name: `k${i}`, role: 'member' })),
+      );
       expect(made.every((m) => m.status === 201)).toBe(true);
-      expect(await call(w.key, 'POST', '/v1/keys', {})).toMatchObject({ status: 409, body: { error: `A workspace holds at most ${MAX_WORKSPACE_KEYS} working keys: revoke one first` } });
+      expect(await call(w.key, 'POST', '/v1/keys', {})).toMatchObject({
+        status: 409,
+        body: { error: `A workspace holds at most ${MAX_WORKSPACE_KEYS} working keys: revoke one first` },
+      });
       expect((await call(w.key, 'GET', '/v1/keys?per_page=100&page=2')).body).toMatchObject({ total: MAX_WORKSPACE_KEYS, keys: [] });
       expect((await call(w.key, 'DELETE', `/v1/keys/${made[0]!.body.id}`)).status).toBe(200);
       expect((await call(w.key, 'POST', '/v1/keys', {})).status).toBe(201);
     }, 30_000);
 
-    test('/v1/usage counts each endpoint per day (the account page\'s chart)', async () => {
+    test("/v1/usage counts each endpoint per day (the account page's chart)", async () => {
       const w = await workspace();
       for (let i = 0; i < 3; i++) expect((await server.post('/v1/scrape', { url: site.at('/page') }, bearer(w.key))).status).toBe(200);
       expect((await server.post('/v1/map', { url: site.at('/page') }, bearer(w.key))).status).toBe(200);
@@ -174,11 +235,20 @@ describe('account API, self-hosted', () => {
   afterAll(() => server.stop());
 
   test('the default workspace: no plan or balance, the configured key kept, member keys refused, revocation at once', async () => {
-    expect((await server.get('/v1/account', bearer(KEY))).body).toMatchObject({ workspace: { id: 'default' }, mode: 'self-hosted', plan: null, balance: null, role: 'admin' });
+    expect((await server.get('/v1/account', bearer(KEY))).body).toMatchObject({
+      workspace: { id: 'default' },
+      mode: 'self-hosted',
+      plan: null,
+      balance: null,
+      role: 'admin',
+    });
     const listed = await server.get('/v1/keys', bearer(KEY));
     expect(listed.body).toMatchObject({ total: 1, keys: [{ suffix: null, role: 'admin', current: true }] });
     const configured = listed.body.keys[0].id;
-    expect(await server.call(`/v1/keys/${configured}`, { method: 'DELETE', headers: bearer(KEY) })).toMatchObject({ status: 409, body: { error: expect.stringContaining('TRAWL_API_KEY') } });
+    expect(await server.call(`/v1/keys/${configured}`, { method: 'DELETE', headers: bearer(KEY) })).toMatchObject({
+      status: 409,
+      body: { error: expect.stringContaining('TRAWL_API_KEY') },
+    });
     const member = await server.post('/v1/keys', { role: 'member' }, bearer(KEY));
     expect(member.status).toBe(201);
     expect((await server.get('/v1/account', bearer(member.body.key))).body).toMatchObject({ role: 'member' });
@@ -189,10 +259,15 @@ describe('account API, self-hosted', () => {
   });
 });
 
-describe('audit of a workspace\'s own key changes', () => {
+describe("audit of a workspace's own key changes", () => {
   test('one line each, actor workspace and the key that made it; no key in clear', async () => {
     let lines = '';
-    const sink = new Writable({ write(chunk, _encoding, done) { lines += chunk.toString(); done(); } });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines += chunk.toString();
+        done();
+      },
+    });
     const server = await startTrawlServer({ logger: createLogger('trace', sink), overrides: { mode: 'cloud', adminKey: ADMIN_KEY } });
     try {
       const made = await server.post('/admin/workspaces', { name: 'Audited', plan: 'starter' }, admin);
@@ -200,9 +275,21 @@ describe('audit of a workspace\'s own key changes', () => {
       const key = (await server.post('/v1/keys', { name: 'bot', role: 'member' }, bearer(owner.key))).body;
       await server.call(`/v1/keys/${key.id}`, { method: 'PATCH', headers: bearer(owner.key), body: { name: 'robot' } });
       await server.call(`/v1/keys/${key.id}`, { method: 'DELETE', headers: bearer(owner.key) });
-      const audit = lines.split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((entry) => entry.audit);
-      expect(audit.map((entry) => [entry.audit, entry.actor])).toEqual([['workspace.create', 'admin-api'], ['key.create', 'admin-api'], ['key.create', 'workspace'], ['key.rename', 'workspace'], ['key.revoke', 'workspace']]);
-      expect(audit.slice(2).every((entry) => entry.byKey === owner.id && entry.keyId === key.id && entry.workspace === made.body.id)).toBe(true);
+      const audit = lines
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .filter((entry) => entry.audit);
+      expect(audit.map((entry) => [entry.audit, entry.actor])).toEqual([
+        ['workspace.create', 'admin-api'],
+        ['key.create', 'admin-api'],
+        ['key.create', 'workspace'],
+        ['key.rename', 'workspace'],
+        ['key.revoke', 'workspace'],
+      ]);
+      expect(audit.slice(2).every((entry) => entry.byKey === owner.id && entry.keyId === key.id && entry.workspace === made.body.id)).toBe(
+        true,
+      );
       expect(audit[2]).toMatchObject({ role: 'member', suffix: key.key.slice(-4) });
       expect(lines).not.toContain(key.key.slice('trawl_'.length, -4));
     } finally {

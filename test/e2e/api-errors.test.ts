@@ -70,10 +70,26 @@ describe('input validation (400)', () => {
     ['missing url', {}, 'Missing required field: url'],
     ['url of the wrong type', { url: 42 }, 'Invalid field url: Invalid input: expected string, received number'],
     ['a non-http url', { url: 'ftp://example.com/file' }, 'Invalid field url: must be an absolute http(s) URL'],
-    ['formats not an array', { url: 'https://example.com', formats: 'markdown' }, 'Invalid field formats: Invalid input: expected array, received string'],
-    ['an unknown format', { url: 'https://example.com', formats: ['markdown', 'pdf'] }, 'Invalid field formats[1]: unknown format "pdf". Valid formats: markdown'],
-    ['a bad boolean', { url: 'https://example.com', only_main_content: 'yes' }, 'Invalid field only_main_content: Invalid input: expected boolean, received string'],
-    ['an empty selector', { url: 'https://example.com', include_selectors: [''] }, 'Invalid field include_selectors[0]: selectors must not be empty'],
+    [
+      'formats not an array',
+      { url: 'https://example.com', formats: 'markdown' },
+      'Invalid field formats: Invalid input: expected array, received string',
+    ],
+    [
+      'an unknown format',
+      { url: 'https://example.com', formats: ['markdown', 'pdf'] },
+      'Invalid field formats[1]: unknown format "pdf". Valid formats: markdown',
+    ],
+    [
+      'a bad boolean',
+      { url: 'https://example.com', only_main_content: 'yes' },
+      'Invalid field only_main_content: Invalid input: expected boolean, received string',
+    ],
+    [
+      'an empty selector',
+      { url: 'https://example.com', include_selectors: [''] },
+      'Invalid field include_selectors[0]: selectors must not be empty',
+    ],
     ['an unknown field', { url: 'https://example.com', colour: 'blue' }, 'Unknown field: colour'],
     ['a timeout out of range', { url: 'https://example.com', timeout: 5 }, 'Invalid field timeout:'],
   ];
@@ -123,7 +139,9 @@ describe('disabled plugins', () => {
       const scrape = await server.post('/v1/scrape', { url: site.at('/page'), only_main_content: true });
       expect(scrape.status).toBe(400);
       expect(scrape.body.error).toBe(message);
-      expect((await server.post('/v1/crawl', { url: site.at('/page'), scrape_options: { only_main_content: true } })).body.error).toBe(message);
+      expect((await server.post('/v1/crawl', { url: site.at('/page'), scrape_options: { only_main_content: true } })).body.error).toBe(
+        message,
+      );
       expect((await server.post('/v1/batch', { urls: [site.at('/page')], only_main_content: true })).body.error).toBe(message);
       expect((await server.post('/v1/scrape', { url: site.at('/page'), only_main_content: false })).status).toBe(200);
     } finally {
@@ -140,14 +158,22 @@ describe('other statuses', () => {
   });
 
   test('413 for an oversized request body', async () => {
-    const res = await keyed.post('/v1/scrape', { url: site.at('/page'), query: 'q'.repeat(1900), exclude_selectors: Array(30).fill('div.some-long-selector') }, { authorization: `Bearer ${KEY}` });
+    const res = await keyed.post(
+      '/v1/scrape',
+      { url: site.at('/page'), query: 'q'.repeat(1900), exclude_selectors: Array(30).fill('div.some-long-selector') },
+      { authorization: `Bearer ${KEY}` },
+    );
     expect(res.status).toBe(413);
     expect(res.body.error).toBe('Request body exceeds 2048 bytes');
   });
 
   test('413 with the JSON envelope for bodies far over the limit, declared or streamed', async () => {
     const big = JSON.stringify({ url: site.at('/page'), query: 'q'.repeat(4 * 1024 * 1024) });
-    const declared = await fetch(`${keyed.url}/v1/scrape`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: big });
+    const declared = await fetch(`${keyed.url}/v1/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: big,
+    });
     expect(declared.status).toBe(413);
     expect(await declared.json()).toEqual({ error: 'Request body exceeds 2048 bytes' });
     // Chunked: no content-length, so the cap is found while reading.
@@ -158,7 +184,11 @@ describe('other statuses', () => {
         controller.close();
       },
     });
-    const streamed = await fetch(`${keyed.url}/v1/scrape`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: chunks });
+    const streamed = await fetch(`${keyed.url}/v1/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: chunks,
+    });
     expect(streamed.status).toBe(413);
     expect(await streamed.json()).toEqual({ error: 'Request body exceeds 2048 bytes' });
   });
@@ -202,7 +232,18 @@ describe('public endpoints', () => {
   test('plugins lists what config/default.toml enables, with options as JSON Schema', async () => {
     const res = await open.get('/v1/plugins');
     const ids = res.body.plugins.filter((p: { enabled: boolean }) => p.enabled).map((p: { id: string }) => p.id);
-    expect(ids).toEqual(expect.arrayContaining(['fetcher.http', 'document.html', 'transform.main-content', 'format.markdown', 'format.text', 'format.links', 'format.raw-html', 'sink.results']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'fetcher.http',
+        'document.html',
+        'transform.main-content',
+        'format.markdown',
+        'format.text',
+        'format.links',
+        'format.raw-html',
+        'sink.results',
+      ]),
+    );
     const http = res.body.plugins.find((p: { id: string }) => p.id === 'fetcher.http');
     expect(http.options.type).toBe('object');
   });
@@ -212,6 +253,8 @@ describe('public endpoints', () => {
     expect(res.body.openapi).toBe('3.1.0');
     const request = res.body.paths['/v1/scrape'].post.requestBody.content['application/json'].schema;
     expect(request.required).toEqual(['url']);
-    expect(Object.keys(request.properties)).toEqual(expect.arrayContaining(['url', 'formats', 'include_selectors', 'only_main_content', 'no_cache']));
+    expect(Object.keys(request.properties)).toEqual(
+      expect.arrayContaining(['url', 'formats', 'include_selectors', 'only_main_content', 'no_cache']),
+    );
   });
 });

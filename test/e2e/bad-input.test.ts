@@ -20,7 +20,9 @@ function bigArticle(bytes: number): string {
     `<h2>Section ${i}</h2><p>Paragraph ${i} links to <a href="/p/${i}?utm_source=feed">page ${i}</a> with <strong>bold</strong> text ` +
     `and a figure <img src="/img/${i}.jpg" alt="Figure ${i}">. ${'Tidal turbines turn with the ebb and flood of the sea. '.repeat(8)}</p>` +
     `<ul><li>First point ${i}</li><li>Second point</li></ul><table><tr><th>Year</th><th>Output</th></tr><tr><td>${2000 + (i % 25)}</td><td>${i}</td></tr></table>\n`;
-  const parts = ['<!doctype html><html lang="en"><head><title>The long report</title></head><body><nav><a href="/">Home</a> <a href="/about">About</a></nav><main><article><h1>The long report</h1>'];
+  const parts = [
+    '<!doctype html><html lang="en"><head><title>The long report</title></head><body><nav><a href="/">Home</a> <a href="/about">About</a></nav><main><article><h1>The long report</h1>',
+  ];
   let size = parts[0]!.length;
   for (let i = 0; size < bytes; i++) {
     const s = section(i);
@@ -31,7 +33,8 @@ function bigArticle(bytes: number): string {
   return parts.join('');
 }
 
-const SCRIPTS_ONLY = '<!doctype html><html><head><script>window.dataLayer = [{ event: "pageview" }];</script><script src="/app.js"></script></head>' +
+const SCRIPTS_ONLY =
+  '<!doctype html><html><head><script>window.dataLayer = [{ event: "pageview" }];</script><script src="/app.js"></script></head>' +
   `<body><script type="application/json" id="state">{"secret":"state blob"}</script><script>${'document.write("tracking");'.repeat(2000)}</script><noscript><img src="/pixel.gif" width="1" height="1"></noscript></body></html>`;
 
 const BROKEN = `<html><head><title>Broken page</title><body>
@@ -47,7 +50,9 @@ const DEEP = `<html><head><title>Deep</title></head><body>${'<div>'.repeat(10_00
 const DEEP_UNCLOSED = `<html><body>${'<div><span><b><i>'.repeat(2_500)}Text under ten thousand unclosed tags</body></html>`;
 
 /** A real 1×1 PNG. */
-const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) =>
+  c.charCodeAt(0),
+);
 const NOISE = Uint8Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919 + (i >> 5) * 104729) % 256);
 
 let site: FixtureSite;
@@ -110,41 +115,57 @@ for (const onlyMainContent of [false, true]) {
       expect(res.body.rawHtml).toBe(SCRIPTS_ONLY);
     });
 
-    test('a 10 MB page: the whole content, within the time limit, in bounded memory', async () => {
-      const before = process.memoryUsage().rss;
-      let peak = before;
-      const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 25);
-      const res = await scrape('/big', onlyMainContent).finally(() => clearInterval(sampler));
-      expect(res.status).toBe(200);
-      expectWholeResult(res.body, '/big');
-      expect(res.body.rawHtml.length).toBe(big.length);
-      // Booleans, not toContain: a failure must not print ten megabytes.
-      for (const format of ['markdown', 'text', 'llm']) {
-        expect(res.body[format].includes('Section 0')).toBe(true);
-        expect(res.body[format].includes('End of the long report.')).toBe(true);
-      }
-      expect(res.body.markdown.includes('utm_source')).toBe(false);
-      expect(res.body.metadata.word_count).toBeGreaterThan(1_000_000);
-      expect(res.body.extraction.assets.length).toBeGreaterThan(10_000);
-      // Measured at about 1.3 GB over the baseline for this page with every format; a runaway
-      // (quadratic strings, a copy per node) would blow well past this ceiling.
-      expect(peak - before).toBeLessThan(3 * 1024 ** 3);
-    }, SLOW);
-
-    test('10,000 levels of nesting, closed or never closed: the text at the bottom comes through, the depth limit is named', async () => {
-      for (const [path, text] of [['/deep', 'Text at the bottom of the well.'], ['/deep-unclosed', 'Text under ten thousand unclosed tags']] as const) {
-        const res = await scrape(path, onlyMainContent);
+    test(
+      'a 10 MB page: the whole content, within the time limit, in bounded memory',
+      async () => {
+        const before = process.memoryUsage().rss;
+        let peak = before;
+        const sampler = setInterval(() => {
+          peak = Math.max(peak, process.memoryUsage().rss);
+        }, 25);
+        const res = await scrape('/big', onlyMainContent).finally(() => clearInterval(sampler));
         expect(res.status).toBe(200);
-        expectWholeResult(res.body, path, ['document.html: The page nests elements more than 1000 deep; what is deeper is kept as plain text']);
-        for (const format of ['markdown', 'text', 'llm']) expect(res.body[format]).toContain(text);
-      }
-    }, SLOW);
+        expectWholeResult(res.body, '/big');
+        expect(res.body.rawHtml.length).toBe(big.length);
+        // Booleans, not toContain: a failure must not print ten megabytes.
+        for (const format of ['markdown', 'text', 'llm']) {
+          expect(res.body[format].includes('Section 0')).toBe(true);
+          expect(res.body[format].includes('End of the long report.')).toBe(true);
+        }
+        expect(res.body.markdown.includes('utm_source')).toBe(false);
+        expect(res.body.metadata.word_count).toBeGreaterThan(1_000_000);
+        expect(res.body.extraction.assets.length).toBeGreaterThan(10_000);
+        // Measured at about 1.3 GB over the baseline for this page with every format; a runaway
+        // (quadratic strings, a copy per node) would blow well past this ceiling.
+        expect(peak - before).toBeLessThan(3 * 1024 ** 3);
+      },
+      SLOW,
+    );
+
+    test(
+      '10,000 levels of nesting, closed or never closed: the text at the bottom comes through, the depth limit is named',
+      async () => {
+        for (const [path, text] of [
+          ['/deep', 'Text at the bottom of the well.'],
+          ['/deep-unclosed', 'Text under ten thousand unclosed tags'],
+        ] as const) {
+          const res = await scrape(path, onlyMainContent);
+          expect(res.status).toBe(200);
+          expectWholeResult(res.body, path, [
+            'document.html: The page nests elements more than 1000 deep; what is deeper is kept as plain text',
+          ]);
+          for (const format of ['markdown', 'text', 'llm']) expect(res.body[format]).toContain(text);
+        }
+      },
+      SLOW,
+    );
 
     test('broken markup: what a browser would show', async () => {
       const res = await scrape('/broken', onlyMainContent);
       expect(res.status).toBe(200);
       expectWholeResult(res.body, '/broken');
-      for (const words of ['Unclosed paragraph', 'bold both italic', 'cell one', 'item two', 'that swallows a paragraph']) expect(res.body.text).toContain(words);
+      for (const words of ['Unclosed paragraph', 'bold both italic', 'cell one', 'item two', 'that swallows a paragraph'])
+        expect(res.body.text).toContain(words);
       expect(res.body.text).not.toContain('never shown');
     });
 
@@ -159,10 +180,14 @@ for (const onlyMainContent of [false, true]) {
   });
 }
 
-test('a body over the fetch cap is refused before it is parsed, and the server still answers', async () => {
-  const res = await server.post('/v1/scrape', { url: site.at('/huge'), formats: ['markdown'] });
-  expect(res.status).toBe(422);
-  expect(res.body.error).toMatch(/^Failed to fetch URL: response body exceeds \d+ bytes$/);
-  const after = await server.post('/v1/scrape', { url: site.at('/broken'), formats: ['text'] });
-  expect(after.status).toBe(200);
-}, SLOW);
+test(
+  'a body over the fetch cap is refused before it is parsed, and the server still answers',
+  async () => {
+    const res = await server.post('/v1/scrape', { url: site.at('/huge'), formats: ['markdown'] });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatch(/^Failed to fetch URL: response body exceeds \d+ bytes$/);
+    const after = await server.post('/v1/scrape', { url: site.at('/broken'), formats: ['text'] });
+    expect(after.status).toBe(200);
+  },
+  SLOW,
+);

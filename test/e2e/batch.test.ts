@@ -41,7 +41,14 @@ async function batch(body: Record<string, unknown>) {
 }
 
 test('every listed URL once, with the scrape options; failures keep their reason', async () => {
-  const urls = [site.url('/'), site.url('/docs/page-4'), site.url('/docs/page-4/#again'), site.url('/gone'), 'http://127.0.0.1:9/nothing', site.url('/private/secret')];
+  const urls = [
+    site.url('/'),
+    site.url('/docs/page-4'),
+    site.url('/docs/page-4/#again'),
+    site.url('/gone'),
+    'http://127.0.0.1:9/nothing',
+    site.url('/private/secret'),
+  ];
   const { id, summary, results } = await batch({ urls, formats: ['markdown', 'links'], only_main_content: true });
   expect(summary).toMatchObject({ id, status: 'completed', total: 5, completed: 4, failed: 1 });
   expect(summary.url).toBeUndefined();
@@ -58,7 +65,10 @@ test('every listed URL once, with the scrape options; failures keep their reason
 });
 
 test('results are paginated with a next link only while more exist; the stream replays them', async () => {
-  const urls = site.tree.pathsWithin(2).slice(0, 25).map((p) => site.url(p));
+  const urls = site.tree
+    .pathsWithin(2)
+    .slice(0, 25)
+    .map((p) => site.url(p));
   const { id, results } = await batch({ urls, formats: ['text'] });
   expect(new Set(results.map((r) => r.url)).size).toBe(25);
   const first = await server.get(`/v1/batch/${id}?per_page=10`);
@@ -80,7 +90,14 @@ test('batch.completed reaches a registered webhook, signed with its secret, and 
   expect(delivery!.verified).toBe(true);
   expect(delivery!.payload.type).toBe('batch.completed');
   expect(delivery!.payload.data).toEqual({
-    id, status: 'completed', total: 2, completed: 2, failed: 0, created_at: summary.created_at, completed_at: summary.completed_at, expires_at: summary.expires_at,
+    id,
+    status: 'completed',
+    total: 2,
+    completed: 2,
+    failed: 0,
+    created_at: summary.created_at,
+    completed_at: summary.completed_at,
+    expires_at: summary.expires_at,
   });
   const [own] = await receiver.waitFor(1, '/own');
   expect(own!.payload.data.id).toBe(id);

@@ -28,8 +28,14 @@ const CHALLENGE = `<!DOCTYPE html><html lang="en-US"><head><title>Just a moment.
 <script>(function(){window._cf_chl_opt={cvId: '3',cZone: 'www.example.com',cType: 'managed'};
 var a = document.createElement('script');a.src = '/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8a1b2c3d4e5f6a7b';
 document.getElementsByTagName('head')[0].appendChild(a);}());</script></body></html>`;
-const CHALLENGE_HEADERS = { 'content-type': 'text/html; charset=UTF-8', 'cf-mitigated': 'challenge', server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f6a7b-AMS' };
-const ARTICLE = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1><p>The harbour opens at six in the morning and closes at dusk.</p><a href="/a">A</a> <a href="/b">B</a> <a href="/guarded">G</a> <a href="/limited">L</a></article></body></html>`;
+const CHALLENGE_HEADERS = {
+  'content-type': 'text/html; charset=UTF-8',
+  'cf-mitigated': 'challenge',
+  server: 'cloudflare',
+  'cf-ray': '8a1b2c3d4e5f6a7b-AMS',
+};
+const ARTICLE = (title: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1><p>The harbour opens at six in the morning and closes at dusk.</p><a href="/a">A</a> <a href="/b">B</a> <a href="/guarded">G</a> <a href="/limited">L</a></article></body></html>`;
 
 let site: FixtureSite;
 let proxy: TestProxy;
@@ -46,7 +52,10 @@ const page = (path: string) => (req: Request) => {
   fetchedAt.push({ path, at: Date.now() });
   if (path === '/b' && !throttled && req.headers.get('x-crawl-test')) {
     throttled = true;
-    return new Response('<html><body><p>Slow down</p></body></html>', { status: 429, headers: { 'retry-after': '2', 'content-type': 'text/html' } });
+    return new Response('<html><body><p>Slow down</p></body></html>', {
+      status: 429,
+      headers: { 'retry-after': '2', 'content-type': 'text/html' },
+    });
   }
   if (path === '/limited' && req.headers.get('x-crawl-test') && rateLimitServed++ === 0) {
     return new Response(RATE_LIMITED.body, { status: 429, headers: { ...RATE_LIMITED.headers, 'retry-after': '1' } });
@@ -56,9 +65,21 @@ const page = (path: string) => (req: Request) => {
 };
 
 beforeAll(async () => {
-  site = startFixtureSite({ '/': page('/'), '/a': page('/a'), '/b': page('/b'), '/guarded': page('/guarded'), '/watched': page('/watched'), '/limited': page('/limited') });
+  site = startFixtureSite({
+    '/': page('/'),
+    '/a': page('/a'),
+    '/b': page('/b'),
+    '/guarded': page('/guarded'),
+    '/watched': page('/watched'),
+    '/limited': page('/limited'),
+  });
   proxy = await startHttpProxy({ auth: `pool:${POOL_PASSWORD}` });
-  const sink = new Writable({ write(chunk, _encoding, done) { logText.push(String(chunk)); done(); } });
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logText.push(String(chunk));
+      done();
+    },
+  });
   server = await startTrawlServer({
     logger: createLogger('debug', sink),
     overrides: {
@@ -94,7 +115,13 @@ describe('/v1', () => {
   test('a challenge page is a 422 that names the vendor, with the status it came with', async () => {
     const answer = await server.post('/v1/scrape', { url: site.at('/guarded'), formats: ['markdown'] });
     expect(answer.status).toBe(422);
-    expect(answer.body).toEqual({ error: 'Blocked by cloudflare (challenge)', code: 'blocked', vendor: 'cloudflare', kind: 'challenge', status_code: 403 });
+    expect(answer.body).toEqual({
+      error: 'Blocked by cloudflare (challenge)',
+      code: 'blocked',
+      vendor: 'cloudflare',
+      kind: 'challenge',
+      status_code: 403,
+    });
   });
 
   test('nothing of a blocked page is stored, so nothing can be answered from the cache', async () => {
@@ -110,7 +137,9 @@ describe('/v1', () => {
     const answer = await server.post('/v1/scrape', { url: site.at('/guarded'), formats: ['markdown'], proxy: 'auto', render: false });
     expect(answer.status).toBe(200);
     expect(answer.body.markdown).toContain('The harbour opens at six');
-    expect(answer.body.warnings).toEqual(['fetcher.http: Blocked by cloudflare (challenge) through the default route; tried the next route']);
+    expect(answer.body.warnings).toEqual([
+      'fetcher.http: Blocked by cloudflare (challenge) through the default route; tried the next route',
+    ]);
     // The page itself went through the pool once (the favicon check may follow it on the same route).
     expect(proxy.seen.map((s) => s.url).filter((url) => !url?.endsWith('/favicon.ico'))).toEqual([site.at('/guarded')]);
   });
@@ -134,7 +163,9 @@ describe('/v1', () => {
     expect(proxy.seen).toHaveLength(1);
     const unknown = await server.post('/v1/scrape', { url: site.at('/guarded'), proxy: 'residential' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error).toBe('Invalid field proxy: unknown proxy pool "residential" (use "none", "auto" or one of: "office", "stale")');
+    expect(unknown.body.error).toBe(
+      'Invalid field proxy: unknown proxy pool "residential" (use "none", "auto" or one of: "office", "stale")',
+    );
   });
 
   test('map reads its start page, robots.txt and sitemaps through the pool it names', async () => {
@@ -151,12 +182,18 @@ describe('/v1', () => {
   test('a proxy that refuses the credentials is a clear error that shows no credentials', async () => {
     const answer = await server.post('/v1/scrape', { url: site.at('/a'), proxy: 'stale' });
     expect(answer.status).toBe(422);
-    expect(answer.body.error).toBe(`Failed to fetch URL: the proxy http://127.0.0.1:${proxy.port} refused the connection: it wants credentials, or other ones (HTTP 407 Proxy Authentication Required)`);
+    expect(answer.body.error).toBe(
+      `Failed to fetch URL: the proxy http://127.0.0.1:${proxy.port} refused the connection: it wants credentials, or other ones (HTTP 407 Proxy Authentication Required)`,
+    );
     expect(JSON.stringify(answer.body)).not.toContain('expired-secret');
   });
 
   test('a crawl through a pool (scrape_options.proxy) gets the page the direct route is refused', async () => {
-    const started = await server.post('/v1/crawl', { url: site.at('/'), max_pages: 10, scrape_options: { formats: ['markdown'], proxy: 'office' } });
+    const started = await server.post('/v1/crawl', {
+      url: site.at('/'),
+      max_pages: 10,
+      scrape_options: { formats: ['markdown'], proxy: 'office' },
+    });
     expect(started.status).toBe(202);
     const pages = await crawled(started.body.id);
     expect(pages['/guarded'].error).toBeUndefined();
@@ -165,7 +202,11 @@ describe('/v1', () => {
 
   test("a target's 429 with Retry-After holds its host off in a crawl", async () => {
     fetchedAt.length = 0;
-    const started = await server.post('/v1/crawl', { url: site.at('/'), max_pages: 10, scrape_options: { formats: ['markdown'], headers: { 'X-Crawl-Test': '1' } } });
+    const started = await server.post('/v1/crawl', {
+      url: site.at('/'),
+      max_pages: 10,
+      scrape_options: { formats: ['markdown'], headers: { 'X-Crawl-Test': '1' } },
+    });
     const pages = await crawled(started.body.id);
     expect(pages['/b'].error).toBeUndefined(); // retried after the wait, then fine
     // A recognised rate-limit block with Retry-After is waited out and tried again, not a failed page.
@@ -192,7 +233,7 @@ describe('/v1', () => {
     expect(created.status).toBe(201);
     const id = created.body.id;
     const snapshots = async () => (await server.get(`/v1/watch/${id}`)).body;
-    for (const deadline = Date.now() + 20_000; (await snapshots()).snapshots.length < 1 && Date.now() < deadline;) await Bun.sleep(50);
+    for (const deadline = Date.now() + 20_000; (await snapshots()).snapshots.length < 1 && Date.now() < deadline; ) await Bun.sleep(50);
     guarded.add('/watched');
     await server.post(`/v1/watch/${id}/check`, undefined);
     let detail: any;
@@ -214,7 +255,12 @@ describe('/v2', () => {
   test('a blocked page is the /v2 error shape', async () => {
     const answer = await server.post('/v2/scrape', { url: site.at('/guarded'), proxy: 'basic' });
     expect(answer.status).toBe(422);
-    expect(answer.body).toEqual({ success: false, error: 'Blocked by cloudflare (challenge)', code: 'SCRAPE_BLOCKED', details: { vendor: 'cloudflare', kind: 'challenge', statusCode: 403 } });
+    expect(answer.body).toEqual({
+      success: false,
+      error: 'Blocked by cloudflare (challenge)',
+      code: 'SCRAPE_BLOCKED',
+      details: { vendor: 'cloudflare', kind: 'challenge', statusCode: 403 },
+    });
   });
 
   test('stealth goes through the pool [v2.proxies] names; an unmapped value is a 400', async () => {

@@ -19,10 +19,17 @@ let openai: OpenAiServer;
 
 beforeAll(async () => {
   site = startBrandSite();
-  openai = startOpenAiServer({ answer: () => JSON.stringify({ tone: 'confident and plain', personality: ['practical', 'precise', 'friendly'] }) });
+  openai = startOpenAiServer({
+    answer: () => JSON.stringify({ tone: 'confident and plain', personality: ['practical', 'precise', 'friendly'] }),
+  });
   [plain, rendering] = await Promise.all([
     startTrawlServer({ overrides: { brand: { browser: false } } }),
-    startTrawlServer({ overrides: { storage: { cacheTtlSeconds: 0 }, plugins: { llm: { openai: { model: 'gpt-4o-mini', apiKey: OPENAI_TEST_KEY, baseUrl: `${openai.url}/v1` } } } } }),
+    startTrawlServer({
+      overrides: {
+        storage: { cacheTtlSeconds: 0 },
+        plugins: { llm: { openai: { model: 'gpt-4o-mini', apiKey: OPENAI_TEST_KEY, baseUrl: `${openai.url}/v1` } } },
+      },
+    }),
   ]);
 });
 afterAll(async () => {
@@ -38,7 +45,8 @@ describe('POST /v1/brand', () => {
       url: site.at('/brand/acme/'),
       name: 'Acme Analytics',
       logo: {
-        url: site.at('/brand/acme/logo.svg'), source: 'json-ld',
+        url: site.at('/brand/acme/logo.svg'),
+        source: 'json-ld',
         alternatives: [
           { url: site.at('/brand/acme/wordmark.png'), source: 'header' },
           { url: site.at('/brand/acme/icon-512.png'), source: 'manifest', width: 512 },
@@ -48,30 +56,54 @@ describe('POST /v1/brand', () => {
       },
       favicon: site.at('/brand/acme/favicon-32.png'),
       colors: { primary: '#0a66c2', secondary: '#10b77f', accent: '#f97316', background: '#ffffff', text: '#1f2937', link: '#2563eb' },
-      color_sources: { primary: 'css-variable', secondary: 'css-variable', accent: 'css-variable', background: 'css-variable', text: 'css-variable', link: 'css-variable' },
+      color_sources: {
+        primary: 'css-variable',
+        secondary: 'css-variable',
+        accent: 'css-variable',
+        background: 'css-variable',
+        text: 'css-variable',
+        link: 'css-variable',
+      },
       color_scheme: 'light',
       fonts: [
         { family: 'Playfair Display', role: 'heading', source: 'css-variable' },
         { family: 'Inter', role: 'body', source: 'stylesheet' },
         { family: 'JetBrains Mono', role: 'code', source: 'stylesheet' },
       ],
-      images: { og_image: site.at('/brand/acme/og.png'), logo: site.at('/brand/acme/logo.svg'), favicon: site.at('/brand/acme/favicon-32.png') },
+      images: {
+        og_image: site.at('/brand/acme/og.png'),
+        logo: site.at('/brand/acme/logo.svg'),
+        favicon: site.at('/brand/acme/favicon-32.png'),
+      },
       socials: { github: 'https://github.com/acme-analytics', linkedin: 'https://linkedin.com/company/acme-analytics' },
       rendered: false,
       not_found: [],
     });
     // The web-font stylesheet is not fetched: its address names its families.
-    expect(site.hits.filter((path) => path.endsWith('.css') || path.endsWith('.webmanifest'))).toEqual(['/brand/acme/styles.css', '/brand/acme/site.webmanifest']);
+    expect(site.hits.filter((path) => path.endsWith('.css') || path.endsWith('.webmanifest'))).toEqual([
+      '/brand/acme/styles.css',
+      '/brand/acme/site.webmanifest',
+    ]);
   });
 
   test('a dark site with its colours only in rules: page, links, buttons, the most used colour', async () => {
     const res = await plain.post('/v1/brand', { url: site.at('/brand/night/') });
     expect(res.status).toBe(200);
     // The button is primary; the colour used most after it (tag text and badge borders) secondary; the link colour accent.
-    expect(res.body.colors).toEqual({ primary: '#a855f7', secondary: '#22c55e', accent: '#38bdf8', background: '#0b1120', text: '#e2e8f0', link: '#38bdf8' });
+    expect(res.body.colors).toEqual({
+      primary: '#a855f7',
+      secondary: '#22c55e',
+      accent: '#38bdf8',
+      background: '#0b1120',
+      text: '#e2e8f0',
+      link: '#38bdf8',
+    });
     expect(res.body.color_sources.primary).toBe('stylesheet');
     expect(res.body.color_scheme).toBe('dark');
-    expect(res.body.fonts).toEqual([{ family: 'Space Grotesk', role: 'heading', source: 'stylesheet' }, { family: 'IBM Plex Sans', role: 'body', source: 'stylesheet' }]);
+    expect(res.body.fonts).toEqual([
+      { family: 'Space Grotesk', role: 'heading', source: 'stylesheet' },
+      { family: 'IBM Plex Sans', role: 'body', source: 'stylesheet' },
+    ]);
     expect(res.body.name).toBe('Nightowl');
     expect(res.body.logo).toBeNull();
     // No icon declared and none at /favicon.ico: no favicon is named (a guess is only answered once it was checked).
@@ -85,9 +117,19 @@ describe('POST /v1/brand', () => {
     expect(res.status).toBe(200);
     expect(res.body.rendered).toBe(true);
     expect(res.body.colors).toMatchObject({ primary: '#d33682', secondary: '#268bd2', background: '#fdf6e3', link: '#859900' });
-    expect(res.body.color_sources).toMatchObject({ primary: 'computed', secondary: 'computed', background: 'computed', link: 'computed', text: 'computed' });
+    expect(res.body.color_sources).toMatchObject({
+      primary: 'computed',
+      secondary: 'computed',
+      background: 'computed',
+      link: 'computed',
+      text: 'computed',
+    });
     expect(res.body.fonts).toContainEqual({ family: 'Georgia', role: 'heading', source: 'computed' });
-    expect(res.body).toMatchObject({ tone: 'confident and plain', personality: ['practical', 'precise', 'friendly'], provider: 'llm.openai' });
+    expect(res.body).toMatchObject({
+      tone: 'confident and plain',
+      personality: ['practical', 'precise', 'friendly'],
+      provider: 'llm.openai',
+    });
   });
 
   test('invalid input is a 400; an unreachable page a 422', async () => {

@@ -12,7 +12,8 @@ import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 const fixture = (name: string) => Bun.file(new URL(`../fixtures/browser/${name}`, import.meta.url)).text();
 let site: FixtureSite;
 let server: TestServer;
-const scrape = (path: string, body: Record<string, unknown>) => server.post('/v1/scrape', { url: site.at(path), formats: ['markdown'], ...body });
+const scrape = (path: string, body: Record<string, unknown>) =>
+  server.post('/v1/scrape', { url: site.at(path), formats: ['markdown'], ...body });
 
 beforeAll(async () => {
   requireChromium();
@@ -21,14 +22,19 @@ beforeAll(async () => {
     '/search': await fixture('search.html'),
     '/results': (req) => {
       const q = new URL(req.url).searchParams.get('q') ?? '';
-      return new Response(`<html><head><title>Results</title></head><body><h1>Results for ${Bun.escapeHTML(q)}</h1><p>3 tide stations match.</p></body></html>`, { headers: { 'content-type': 'text/html' } });
+      return new Response(
+        `<html><head><title>Results</title></head><body><h1>Results for ${Bun.escapeHTML(q)}</h1><p>3 tide stations match.</p></body></html>`,
+        { headers: { 'content-type': 'text/html' } },
+      );
     },
     '/lazy': await fixture('lazy.html'),
     '/api/chapter.json': () => Response.json({ title: 'Chapter two', text: 'The keeper lit the lamp one last time.' }),
     '/late': await fixture('late.html'),
     '/prices': await fixture('prices.html'),
   });
-  server = await startTrawlServer({ overrides: { storage: { cacheTtlSeconds: 0 }, plugins: { fetcher: { browser: { actionTimeoutMs: 2500 } } } } });
+  server = await startTrawlServer({
+    overrides: { storage: { cacheTtlSeconds: 0 }, plugins: { fetcher: { browser: { actionTimeoutMs: 2500 } } } },
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -45,7 +51,12 @@ describe('actions change what is scraped', () => {
   });
 
   test('type + press Enter submits the form; the result page is what is scraped', async () => {
-    const res = await scrape('/search', { actions: [{ type: 'type', selector: '#q', value: 'Aberdeen' }, { type: 'press', key: 'Enter' }] });
+    const res = await scrape('/search', {
+      actions: [
+        { type: 'type', selector: '#q', value: 'Aberdeen' },
+        { type: 'press', key: 'Enter' },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.body.markdown).toContain('# Results for Aberdeen');
     expect(res.body.metadata.final_url).toBe(site.at('/results?q=Aberdeen'));
@@ -63,7 +74,12 @@ describe('actions change what is scraped', () => {
   test('wait for a selector holds the scrape until the element is there', async () => {
     const res = await scrape('/late', { actions: [{ type: 'wait', selector: '.notice' }] });
     expect(res.body.markdown).toContain('The north pier is closed for repairs.');
-    const paused = await scrape('/prices', { actions: [{ type: 'wait', milliseconds: 50 }, { type: 'wait', ms: 50 }] });
+    const paused = await scrape('/prices', {
+      actions: [
+        { type: 'wait', milliseconds: 50 },
+        { type: 'wait', ms: 50 },
+      ],
+    });
     expect(paused.status).toBe(200);
   });
 
@@ -88,14 +104,33 @@ describe('actions change what is scraped', () => {
 
 describe('documented statuses', () => {
   test.each([
-    ['an unknown type', [{ type: 'wait', ms: 1 }, { type: 'hover', selector: 'a' }], 'Invalid field actions[1].type: unknown action "hover". Valid actions: click, type, scroll, wait, screenshot, press, executeJavascript'],
+    [
+      'an unknown type',
+      [
+        { type: 'wait', ms: 1 },
+        { type: 'hover', selector: 'a' },
+      ],
+      'Invalid field actions[1].type: unknown action "hover". Valid actions: click, type, scroll, wait, screenshot, press, executeJavascript',
+    ],
     ['a missing field', [{ type: 'click' }], 'Missing required field: actions[0].selector'],
     ['a missing type', [{ selector: '#add' }], 'Missing required field: actions[0].type'],
     ['a bad key', [{ type: 'click', selector: '#add', delay: 5 }], 'Unknown field: actions[0].delay'],
     ['a key that cannot be pressed', [{ type: 'press', key: 'F5' }], 'Invalid field actions[0].key:'],
-    ['a wait without a duration or selector', [{ type: 'wait' }], 'Invalid field actions[0]: needs ms (or milliseconds), selector, or both'],
-    ['code that is not JavaScript', [{ type: 'executeJavascript', code: 'return (' }], 'Invalid field actions[0].code: is not valid JavaScript'],
-    ['an action field of the wrong type, named as sent', [{ type: 'screenshot', full_page: 'yes' }], 'Invalid field actions[0].full_page: Invalid input: expected boolean'],
+    [
+      'a wait without a duration or selector',
+      [{ type: 'wait' }],
+      'Invalid field actions[0]: needs ms (or milliseconds), selector, or both',
+    ],
+    [
+      'code that is not JavaScript',
+      [{ type: 'executeJavascript', code: 'return (' }],
+      'Invalid field actions[0].code: is not valid JavaScript',
+    ],
+    [
+      'an action field of the wrong type, named as sent',
+      [{ type: 'screenshot', full_page: 'yes' }],
+      'Invalid field actions[0].full_page: Invalid input: expected boolean',
+    ],
   ])('400 for %s, before anything is fetched', async (_label, actions, message) => {
     const hits = site.hits.length;
     const res = await scrape('/prices', { actions });
@@ -111,7 +146,12 @@ describe('documented statuses', () => {
   });
 
   test('422 naming the index for an action that fails', async () => {
-    const missing = await scrape('/prices', { actions: [{ type: 'wait', ms: 1 }, { type: 'click', selector: '#nowhere' }] });
+    const missing = await scrape('/prices', {
+      actions: [
+        { type: 'wait', ms: 1 },
+        { type: 'click', selector: '#nowhere' },
+      ],
+    });
     expect(missing.status).toBe(422);
     expect(missing.body).toEqual({ error: 'Action actions[1] (click) failed: "#nowhere" did not match a visible element within 2500 ms' });
     const thrown = await scrape('/prices', { actions: [{ type: 'executeJavascript', code: 'throw new Error("no ferries today")' }] });
@@ -142,9 +182,19 @@ describe('documented statuses', () => {
 
 test('OpenAPI documents every action, render, ignore_action_errors and the result fields the browser adds', async () => {
   const { components } = (await server.get('/openapi.json')).body;
-  expect(components.schemas.Action.oneOf.map((a: { title: string }) => a.title)).toEqual(['click', 'type', 'scroll', 'wait', 'screenshot', 'press', 'executeJavascript']);
+  expect(components.schemas.Action.oneOf.map((a: { title: string }) => a.title)).toEqual([
+    'click',
+    'type',
+    'scroll',
+    'wait',
+    'screenshot',
+    'press',
+    'executeJavascript',
+  ]);
   expect(components.schemas.ScrapeRequest.properties.actions.items).toEqual({ $ref: '#/components/schemas/Action' });
   expect(Object.keys(components.schemas.ScrapeRequest.properties)).toEqual(expect.arrayContaining(['render', 'ignore_action_errors']));
-  expect(Object.keys(components.schemas.ScrapeResult.properties)).toEqual(expect.arrayContaining(['screenshot', 'screenshots', 'js_results', 'action_errors']));
+  expect(Object.keys(components.schemas.ScrapeResult.properties)).toEqual(
+    expect.arrayContaining(['screenshot', 'screenshots', 'js_results', 'action_errors']),
+  );
   expect(components.schemas.Metadata.properties.rendered.type).toBe('boolean');
 });

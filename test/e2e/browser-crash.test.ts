@@ -32,7 +32,9 @@ test('killing the browser mid-run: that scrape fails clearly, later scrapes succ
   process.kill(pid, 'SIGKILL');
   const res = await inflight;
   expect(res.status).toBe(422);
-  expect(res.body).toEqual({ error: 'Failed to fetch URL: the browser closed unexpectedly while rendering the page (it is restarted for the next request)' });
+  expect(res.body).toEqual({
+    error: 'Failed to fetch URL: the browser closed unexpectedly while rendering the page (it is restarted for the next request)',
+  });
   const next = await server.post('/v1/scrape', { url: site.at('/page'), render: true, formats: ['text'] });
   expect(next.status).toBe(200);
   expect(next.body.text).toBe('The lamp is lit.');

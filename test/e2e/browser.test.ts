@@ -19,7 +19,11 @@ beforeAll(async () => {
   site = startFixtureSite({
     '/spa': await fixture('spa.html'),
     '/static/app.js': { body: await fixture('app.js'), headers: { 'content-type': 'text/javascript' } },
-    '/api/story.json': () => Response.json({ title: 'Spring tides at the harbour', paragraphs: ['High water comes at 06:12 and again at 18:40.', 'The new moon makes this week’s tides the largest of the month.'] }),
+    '/api/story.json': () =>
+      Response.json({
+        title: 'Spring tides at the harbour',
+        paragraphs: ['High water comes at 06:12 and again at 18:40.', 'The new moon makes this week’s tides the largest of the month.'],
+      }),
     '/tall': await fixture('tall.html'),
     '/viewport': await fixture('viewport.html'),
     '/hang': { body: '<p>too late</p>', delayMs: 20_000 },
@@ -42,7 +46,13 @@ describe('rendering', () => {
     expect(res.body.text).toContain('The new moon makes this week’s tides the largest of the month.');
     expect(res.body.links).toContainEqual({ text: "Tomorrow's tides", href: site.at('/tides/tomorrow') });
     expect(res.body.rawHtml).toContain('<h1>Spring tides at the harbour</h1>');
-    expect(res.body.metadata).toMatchObject({ title: 'Tide Tables', description: 'Tide times for the harbour, rendered in the browser.', language: 'en', status_code: 200, rendered: true });
+    expect(res.body.metadata).toMatchObject({
+      title: 'Tide Tables',
+      description: 'Tide times for the harbour, rendered in the browser.',
+      language: 'en',
+      status_code: 200,
+      rendered: true,
+    });
     expect(res.body.metadata.word_count).toBeGreaterThan(20);
   });
 
@@ -103,7 +113,10 @@ describe('limits and guards', () => {
     try {
       const hitsBefore = site.hits.length;
       // Self-hosted, the refusal of the page itself names the setting that allows it.
-      const refusal = { error: 'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address); set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses' };
+      const refusal = {
+        error:
+          'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address); set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses',
+      };
       const res = await guarded.post('/v1/scrape', { url: site.at('/viewport'), render: true });
       expect(res.status).toBe(422);
       expect(res.body).toEqual(refusal);

@@ -34,17 +34,29 @@ afterAll(async () => {
 
 /** The file names `--out-dir` gives the site's pages: host and port, then the path. */
 const expectedFiles = (extension: string) =>
-  site.tree.pathsWithin(100).map((path) => `${HOSTS.main}_${site.port}${path === '/' ? '_index' : path.replaceAll('/', '_')}.${extension}`).sort();
+  site.tree
+    .pathsWithin(100)
+    .map((path) => `${HOSTS.main}_${site.port}${path === '/' ? '_index' : path.replaceAll('/', '_')}.${extension}`)
+    .sort();
 
 describe('crawl with progress', () => {
   test('in a pipe: plain progress lines on stderr, one file per page with --out-dir', async () => {
     const out = join(dir, 'piped');
     const run = await runCliCommand(['crawl', site.url('/'), '--max-pages', '50', '--format', 'text', '--out-dir', out], env);
-    expect([run.exitCode, run.stderr.split('\n').filter((line) => !/^crawl: \d+\/\d+ pages, \d+\.\d\/s, ETA (\?|\d+s|\d+m\d\ds)$/.test(line) && line)]).toEqual([0, []]);
+    expect([
+      run.exitCode,
+      run.stderr.split('\n').filter((line) => !/^crawl: \d+\/\d+ pages, \d+\.\d\/s, ETA (\?|\d+s|\d+m\d\ds)$/.test(line) && line),
+    ]).toEqual([0, []]);
     expect(run.stderr.trim().split('\n').at(-1)).toStartWith(`crawl: ${PAGES}/${PAGES} pages, `);
     expect(readdirSync(out).sort()).toEqual(expectedFiles('txt'));
     // stdout lists the files written; each holds its page's text.
-    expect(run.stdout.trim().split('\n').map((path) => path.slice(out.length + 1)).sort()).toEqual(expectedFiles('txt'));
+    expect(
+      run.stdout
+        .trim()
+        .split('\n')
+        .map((path) => path.slice(out.length + 1))
+        .sort(),
+    ).toEqual(expectedFiles('txt'));
     const page = readFileSync(join(out, `${HOSTS.main}_${site.port}_blog_page-1.txt`), 'utf8');
     expect(page).toStartWith('Home\n\nArticle 1');
     expect(page).not.toContain('<');
@@ -77,7 +89,9 @@ describe('crawl with progress', () => {
 describe('against a running server (--api)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTrawlServer({ overrides: { apiKey: 'cli-test-key', fetch: { resolve: site.resolve }, jobs: { pollIntervalMs: 50 } } });
+    server = await startTrawlServer({
+      overrides: { apiKey: 'cli-test-key', fetch: { resolve: site.resolve }, jobs: { pollIntervalMs: 50 } },
+    });
   });
   afterAll(async () => server.stop());
 
@@ -87,7 +101,11 @@ describe('against a running server (--api)', () => {
     expect([page.exitCode, page.stdout]).toEqual([0, expect.stringContaining('Article 1')]);
     const crawled = await runCliCommand(['crawl', site.url('/'), '--max-pages', '3', '--json', '--no-progress'], api);
     expect(crawled.exitCode).toBe(0);
-    expect(JSON.parse(crawled.stdout)).toMatchObject({ status: 'completed', completed: 3, data: expect.arrayContaining([expect.objectContaining({ url: site.url('/') })]) });
+    expect(JSON.parse(crawled.stdout)).toMatchObject({
+      status: 'completed',
+      completed: 3,
+      data: expect.arrayContaining([expect.objectContaining({ url: site.url('/') })]),
+    });
     const refused = await runCliCommand(['crawl', site.url('/'), '--max-pages', '0', '--api', server.url, '--api-key', 'cli-test-key']);
     expect([refused.exitCode, refused.stderr]).toEqual([2, 'Invalid field --max-pages: Too small: expected number to be >=1\n']);
     const wrongKey = await runCliCommand(['scrape', site.url('/'), '--api', server.url, '--api-key', 'wrong']);
@@ -96,7 +114,11 @@ describe('against a running server (--api)', () => {
 });
 
 describe('mistakes are one line and exit code 2', () => {
-  const oneLine = (run: { exitCode: number; stderr: string; stdout: string }) => [run.exitCode, run.stdout, run.stderr.trimEnd().split('\n').length];
+  const oneLine = (run: { exitCode: number; stderr: string; stdout: string }) => [
+    run.exitCode,
+    run.stdout,
+    run.stderr.trimEnd().split('\n').length,
+  ];
 
   test('an unknown command, a bad flag, a bad flag value', async () => {
     const [unknown, badFlag, badValue] = await Promise.all([
@@ -116,7 +138,9 @@ describe('mistakes are one line and exit code 2', () => {
   test('a bad environment value names the variable, not an internal key path or a stack', async () => {
     const run = await runCliCommand(['scrape', site.url('/')], { TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'yes' });
     expect(oneLine(run)).toEqual([2, '', 1]);
-    expect(run.stderr).toBe('Invalid configuration: TRAWL_FETCH_ALLOW_PRIVATE_NETWORK (fetch.allowPrivateNetwork): expected true or false\n');
+    expect(run.stderr).toBe(
+      'Invalid configuration: TRAWL_FETCH_ALLOW_PRIVATE_NETWORK (fetch.allowPrivateNetwork): expected true or false\n',
+    );
   });
 
   test('help, --version and bun start', async () => {
@@ -128,7 +152,22 @@ describe('mistakes are one line and exit code 2', () => {
       runBun('server/main.ts', ['--bogus']),
       runBun('server/main.ts', [], { TRAWL_SERVER_PORT: 'abc' }),
     ]);
-    for (const command of ['scrape', 'crawl', 'batch', 'map', 'search', 'extract', 'summarize', 'watch', 'lead', 'brand', 'endpoints', 'serve', 'admin', 'mcp']) {
+    for (const command of [
+      'scrape',
+      'crawl',
+      'batch',
+      'map',
+      'search',
+      'extract',
+      'summarize',
+      'watch',
+      'lead',
+      'brand',
+      'endpoints',
+      'serve',
+      'admin',
+      'mcp',
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
     expect(crawlHelp.exitCode).toBe(0);

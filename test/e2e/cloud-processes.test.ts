@@ -21,7 +21,11 @@ async function admin(db: ProcessDatabase, ...args: string[]): Promise<{ stdout: 
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { stdout: stdout.trim(), stderr, exitCode };
 }
 
@@ -34,7 +38,9 @@ const call = (server: ServerProcess, key: string, path: string, body?: unknown) 
   });
 
 let site: FixtureSite;
-beforeAll(() => { site = startFixtureSite({ '/page': PAGE }); });
+beforeAll(() => {
+  site = startFixtureSite({ '/page': PAGE });
+});
 afterAll(() => site.stop());
 
 for (const [name, open] of processDatabases()) {
@@ -51,7 +57,19 @@ for (const [name, open] of processDatabases()) {
     });
 
     test('workspaces, keys and credits made by the CLI work on the server at once; a revoked key is 401', async () => {
-      const created = await admin(db, 'workspace', 'create', '--name', 'Acme Research', '--plan', 'starter', '--credits', '2', '--rate-limit', '50');
+      const created = await admin(
+        db,
+        'workspace',
+        'create',
+        '--name',
+        'Acme Research',
+        '--plan',
+        'starter',
+        '--credits',
+        '2',
+        '--rate-limit',
+        '50',
+      );
       expect(created).toMatchObject({ exitCode: 0 });
       const id = created.stdout;
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
@@ -79,7 +97,9 @@ for (const [name, open] of processDatabases()) {
       expect((await admin(db, 'workspace', 'update', id, '--status', 'lapsed')).exitCode).toBe(0);
       expect((await call(server, key, '/v1/scrape', { url: site.at('/page') })).status).toBe(403);
       expect((await call(server, key, '/v1/results')).status).toBe(200);
-      const shown = JSON.parse((await admin(db, 'workspace', 'update', id, '--status', 'active', '--plan', 'growth', '--rate-limit', 'plan')).stdout);
+      const shown = JSON.parse(
+        (await admin(db, 'workspace', 'update', id, '--status', 'active', '--plan', 'growth', '--rate-limit', 'plan')).stdout,
+      );
       expect(shown).toMatchObject({ id, plan: 'growth', status: 'active', credits: 9, rate_limit: null, rate_limit_per_minute: 300 });
       expect((await call(server, key, '/v1/scrape', { url: site.at('/page') })).status).toBe(200);
 
@@ -135,7 +155,9 @@ if (postgresTestUrl) {
     test('charge one balance together: 50 concurrent scrapes over both against 10 credits, exactly 10 pass', async () => {
       const id = (await admin(db, 'workspace', 'create', '--name', 'Shared credits', '--plan', 'pro', '--credits', '10')).stdout;
       const key = (await admin(db, 'key', 'create', '--workspace', id)).stdout;
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call(servers[i % 2]!, key, '/v1/scrape', { url: site.at('/page') })));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => call(servers[i % 2]!, key, '/v1/scrape', { url: site.at('/page') })),
+      );
       const statuses = answers.map((a) => a.status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(10);
       expect(statuses.filter((s) => s === 402)).toHaveLength(40);
@@ -153,14 +175,18 @@ if (postgresTestUrl) {
       const made = await (await call(servers[0]!, owner, '/v1/keys', { name: 'short-lived' })).json();
       // The other process has just accepted (and remembered) the new key.
       expect((await call(servers[1]!, made.key, '/v1/results')).status).toBe(200);
-      const revoked = await fetch(`${servers[0]!.url}/v1/keys/${made.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${owner}` } });
+      const revoked = await fetch(`${servers[0]!.url}/v1/keys/${made.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${owner}` },
+      });
       expect(revoked.status).toBe(200);
       expect((await call(servers[1]!, made.key, '/v1/results')).status).toBe(401);
       expect((await call(servers[1]!, made.key, '/v1/scrape', { url: site.at('/page') })).status).toBe(401);
     });
 
     test('enforce one rate limit together: 12 requests against 6 per minute, 6 pass over both', async () => {
-      const id = (await admin(db, 'workspace', 'create', '--name', 'Shared', '--plan', 'pro', '--credits', '100', '--rate-limit', '6')).stdout;
+      const id = (await admin(db, 'workspace', 'create', '--name', 'Shared', '--plan', 'pro', '--credits', '100', '--rate-limit', '6'))
+        .stdout;
       const key = (await admin(db, 'key', 'create', '--workspace', id)).stdout;
       // Clear of a minute's edge, so that all twelve fall in one counting window.
       const intoMinute = Date.now() % 60_000;

@@ -20,18 +20,23 @@ const ADMIN_KEY = 'admin-key-for-tests-0123456789';
 const admin = { authorization: `Bearer ${ADMIN_KEY}` };
 
 let site: FixtureSite;
-beforeAll(() => { site = startFixtureSite({ '/page': PAGE }); });
+beforeAll(() => {
+  site = startFixtureSite({ '/page': PAGE });
+});
 afterAll(() => site.stop());
 
 describe('self-hosted mode', () => {
   let server: TestServer;
-  beforeAll(async () => { server = await startTrawlServer(); });
+  beforeAll(async () => {
+    server = await startTrawlServer();
+  });
   afterAll(() => server.stop());
 
   test('scrapes as before: no credit or rate-limit headers, cloud routes and the admin API are not there', async () => {
     const answer = await server.post('/v1/scrape', { url: site.at('/page') });
     expect(answer.status).toBe(200);
-    for (const header of ['x-credits-used', 'x-credits-remaining', 'x-usage-id', 'x-ratelimit-limit']) expect(answer.headers.get(header)).toBeNull();
+    for (const header of ['x-credits-used', 'x-credits-remaining', 'x-usage-id', 'x-ratelimit-limit'])
+      expect(answer.headers.get(header)).toBeNull();
     for (const path of ['/v1/usage', '/v1/results', '/v1/cache/lookup?url=x', '/admin/workspaces']) {
       expect(await server.get(path)).toMatchObject({ status: 404, body: { error: `Not found: GET ${path.split('?')[0]}` } });
     }
@@ -46,7 +51,9 @@ describe('self-hosted mode with an admin key and a rate limit', () => {
   let server: TestServer;
   beforeAll(async () => {
     await clearOfMinuteEdge();
-    server = await startTrawlServer({ overrides: { apiKey: 'configured-key-0123456789', adminKey: ADMIN_KEY, rateLimit: { perMinute: 4 } } });
+    server = await startTrawlServer({
+      overrides: { apiKey: 'configured-key-0123456789', adminKey: ADMIN_KEY, rateLimit: { perMinute: 4 } },
+    });
   });
   afterAll(() => server.stop());
 
@@ -54,7 +61,9 @@ describe('self-hosted mode with an admin key and a rate limit', () => {
     const workspace = await server.post('/admin/workspaces', { name: 'Team', plan: 'free' }, admin);
     const key = await server.post(`/admin/workspaces/${workspace.body.id}/keys`, {}, admin);
     const auth = { authorization: `Bearer ${key.body.key}` };
-    expect((await server.post('/v1/webhooks', { url: 'https://receiver.example.com/', events: ['crawl.completed'] }, auth)).status).toBe(201);
+    expect((await server.post('/v1/webhooks', { url: 'https://receiver.example.com/', events: ['crawl.completed'] }, auth)).status).toBe(
+      201,
+    );
     expect((await server.get('/v1/webhooks', auth)).body.total).toBe(1);
     expect((await server.get('/v1/webhooks', { authorization: 'Bearer configured-key-0123456789' })).body.total).toBe(0);
     await server.call(`/admin/keys/${key.body.id}`, { method: 'DELETE', headers: admin });
@@ -76,7 +85,12 @@ describe('self-hosted mode with an admin key and a rate limit', () => {
 describe('keys never reach the logs; operator actions do', () => {
   test('creating, using and revoking keys at the most verbose level logs none of them, and each admin action one audit line', async () => {
     let lines = '';
-    const sink = new Writable({ write(chunk, _encoding, done) { lines += chunk.toString(); done(); } });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines += chunk.toString();
+        done();
+      },
+    });
     const server = await startTrawlServer({ logger: createLogger('trace', sink), overrides: { mode: 'cloud', adminKey: ADMIN_KEY } });
     try {
       const workspace = await server.post('/admin/workspaces', { name: 'Acme', plan: 'starter', credits: 5 }, admin);
@@ -93,8 +107,18 @@ describe('keys never reach the logs; operator actions do', () => {
       await server.call(`/admin/workspaces/${workspace.body.id}`, { method: 'PATCH', headers: admin, body: { plan: 'growth' } });
       expect(lines.length).toBeGreaterThan(0);
       // Every operator action is one structured audit line naming what changed, keys by id and suffix only.
-      const audit = lines.split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((entry) => entry.audit);
-      expect(audit.map((entry) => entry.audit)).toEqual(['workspace.create', 'key.create', 'key.revoke', 'credits.grant', 'workspace.update']);
+      const audit = lines
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .filter((entry) => entry.audit);
+      expect(audit.map((entry) => entry.audit)).toEqual([
+        'workspace.create',
+        'key.create',
+        'key.revoke',
+        'credits.grant',
+        'workspace.update',
+      ]);
       expect(audit.every((entry) => entry.actor === 'admin-api' && entry.workspace === workspace.body.id)).toBe(true);
       expect(audit[1]).toMatchObject({ keyId: made.body.id, suffix: key.slice(-4) });
       expect(audit[3]).toMatchObject({ credits: 7, note: 'top-up' });

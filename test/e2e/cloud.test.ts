@@ -29,7 +29,8 @@ const clearOfMinuteEdge = async () => {
   const intoMinute = Date.now() % 60_000;
   if (intoMinute > 57_000) await Bun.sleep(60_500 - intoMinute);
 };
-const PAGE = '<!doctype html><html><head><title>Tides</title></head><body><article><h1>Tides</h1><p>The sea rises and falls twice a day.</p></article></body></html>';
+const PAGE =
+  '<!doctype html><html><head><title>Tides</title></head><body><article><h1>Tides</h1><p>The sea rises and falls twice a day.</p></article></body></html>';
 
 /** A paid feature as a later route module declares one: the guard is the runner's, not the route's. */
 const paidFixture = defineRoutes({
@@ -38,7 +39,11 @@ const paidFixture = defineRoutes({
   routes: () => [{ method: 'GET', path: '/v1/fixture/paid', paid: 'Social monitoring', handle: () => ({ ok: true }) }],
 });
 
-interface Tenant { id: string; key: string; keyId: string }
+interface Tenant {
+  id: string;
+  key: string;
+  keyId: string;
+}
 
 for (const database of testDatabases()) {
   describe(`cloud mode (${database.name})`, () => {
@@ -69,12 +74,20 @@ for (const database of testDatabases()) {
       site = startFixtureSite({ '/page': PAGE, '/other': PAGE.replace('Tides', 'Waves') });
       crawlSite = await startCrawlSite({ pages: 12, fanout: 3 });
       // Two results for any query: one page that scrapes, one that cannot be fetched.
-      searx = startSearxngServer({ results: () => [{ url: site.at('/page'), title: 'Tides', snippet: 's' }, { url: 'http://127.0.0.1:1/gone', title: 'Gone', snippet: 's' }] });
+      searx = startSearxngServer({
+        results: () => [
+          { url: site.at('/page'), title: 'Tides', snippet: 's' },
+          { url: 'http://127.0.0.1:1/gone', title: 'Gone', snippet: 's' },
+        ],
+      });
       storage = await database.open();
       server = await startTrawlServer({
         storage,
         overrides: {
-          mode: 'cloud', adminKey: ADMIN_KEY, fetch: { resolve: crawlSite.resolve }, crawl: { concurrency: 2 },
+          mode: 'cloud',
+          adminKey: ADMIN_KEY,
+          fetch: { resolve: crawlSite.resolve },
+          crawl: { concurrency: 2 },
           plugins: { search: { searxng: { url: searx.url } } },
         },
         routes: [...builtinRoutes, paidFixture],
@@ -97,7 +110,14 @@ for (const database of testDatabases()) {
       expect((await server.get('/admin/workspaces/nope', admin)).status).toBe(404);
       expect((await server.post('/admin/workspaces/nope/credits', { credits: 5 }, admin)).status).toBe(404);
       const shown = await server.get(`/admin/workspaces/${t.id}`, admin);
-      expect(shown.body).toMatchObject({ id: t.id, plan: 'starter', status: 'active', credits: 5, rate_limit: null, rate_limit_per_minute: 120 });
+      expect(shown.body).toMatchObject({
+        id: t.id,
+        plan: 'starter',
+        status: 'active',
+        credits: 5,
+        rate_limit: null,
+        rate_limit_per_minute: 120,
+      });
       expect(shown.body.keys).toEqual([expect.objectContaining({ id: t.keyId, suffix: t.key.slice(-4), revoked_at: null })]);
       expect(JSON.stringify(shown.body)).not.toContain(t.key);
       expect((await server.get('/admin/workspaces', admin)).body.total).toBeGreaterThanOrEqual(1);
@@ -105,7 +125,9 @@ for (const database of testDatabases()) {
 
     test('every request needs a valid key; a metered call carries its credits and usage id', async () => {
       expect((await server.post('/v1/scrape', { url: site.at('/page') })).status).toBe(401);
-      expect((await server.post('/v1/scrape', { url: site.at('/page') }, bearer('trawl_not-a-key'))).body).toEqual({ error: 'Invalid or missing API key' });
+      expect((await server.post('/v1/scrape', { url: site.at('/page') }, bearer('trawl_not-a-key'))).body).toEqual({
+        error: 'Invalid or missing API key',
+      });
       const t = await tenant('starter', 5);
       const first = await scrape(t);
       expect(first.status).toBe(200);
@@ -119,7 +141,12 @@ for (const database of testDatabases()) {
       expect(cached.headers.get('x-credits-remaining')).toBe('3');
       const run = await server.get(`/v1/results/run/${cached.headers.get('x-usage-id')}`, bearer(t.key));
       expect(run.status).toBe(200);
-      expect(run.body).toMatchObject({ endpoint: 'scrape', url: site.at('/page'), data: { markdown: expect.stringContaining('Tides') }, run: { credits: 1, status: 'succeeded' } });
+      expect(run.body).toMatchObject({
+        endpoint: 'scrape',
+        url: site.at('/page'),
+        data: { markdown: expect.stringContaining('Tides') },
+        run: { credits: 1, status: 'succeeded' },
+      });
       const bad = await server.post('/v1/scrape', { formats: ['markdown'] }, bearer(t.key));
       expect(bad).toMatchObject({ status: 400, body: { error: 'Missing required field: url' } });
       expect(bad.headers.get('x-credits-used')).toBe('0');
@@ -136,7 +163,11 @@ for (const database of testDatabases()) {
       expect(refused.every((a) => a.headers.get('x-credits-used') === '0' && a.headers.get('x-credits-remaining') === '0')).toBe(true);
       expect(await balance(t)).toBe(0);
       const usage = await server.get('/v1/usage', bearer(t.key));
-      expect(usage.body).toMatchObject({ balance: 0, plan: 'growth', totals: { runs: 10, credits: 10, by_endpoint: [{ endpoint: 'scrape', runs: 10, credits: 10 }] } });
+      expect(usage.body).toMatchObject({
+        balance: 0,
+        plan: 'growth',
+        totals: { runs: 10, credits: 10, by_endpoint: [{ endpoint: 'scrape', runs: 10, credits: 10 }] },
+      });
     });
 
     test('402 comes before any work: nothing is fetched', async () => {
@@ -155,7 +186,14 @@ for (const database of testDatabases()) {
       expect(failed.headers.get('x-credits-remaining')).toBe('2');
       expect(await balance(t)).toBe(2);
       const usage = await server.get('/v1/usage', bearer(t.key));
-      expect(usage.body.runs).toEqual([expect.objectContaining({ endpoint: 'scrape', credits: 0, status: 'failed', error: expect.stringContaining('Failed to fetch URL') })]);
+      expect(usage.body.runs).toEqual([
+        expect.objectContaining({
+          endpoint: 'scrape',
+          credits: 0,
+          status: 'failed',
+          error: expect.stringContaining('Failed to fetch URL'),
+        }),
+      ]);
       expect((await server.get(`/v1/results/run/${failed.headers.get('x-usage-id')}`, bearer(t.key))).status).toBe(404);
     });
 
@@ -182,11 +220,16 @@ for (const database of testDatabases()) {
     test('paid features answer 403 to free and lapsed workspaces; a lapsed one can still read its results', async () => {
       const free = await tenant('free', 5);
       const paid = await tenant('starter', 5);
-      expect(await server.get('/v1/fixture/paid', bearer(free.key))).toMatchObject({ status: 403, body: { error: 'Social monitoring requires a paid plan' } });
+      expect(await server.get('/v1/fixture/paid', bearer(free.key))).toMatchObject({
+        status: 403,
+        body: { error: 'Social monitoring requires a paid plan' },
+      });
       expect(await server.get('/v1/fixture/paid', bearer(paid.key))).toMatchObject({ status: 200, body: { ok: true } });
       expect((await scrape(free)).status).toBe(200);
       const kept = await scrape(paid);
-      expect((await server.call(`/admin/workspaces/${paid.id}`, { method: 'PATCH', headers: admin, body: { status: 'lapsed' } })).body.status).toBe('lapsed');
+      expect(
+        (await server.call(`/admin/workspaces/${paid.id}`, { method: 'PATCH', headers: admin, body: { status: 'lapsed' } })).body.status,
+      ).toBe('lapsed');
       expect((await server.get('/v1/fixture/paid', bearer(paid.key))).status).toBe(403);
       const refused = await scrape(paid);
       expect(refused.status).toBe(403);
@@ -223,10 +266,12 @@ for (const database of testDatabases()) {
       expect(run.completed).toBeLessThanOrEqual(3);
       expect(run.completed).toBeGreaterThan(0);
       // Pages charged while the run was being stopped are refunded when their jobs end, a moment later.
-      for (const deadline = Date.now() + 10_000; (await balance(t)) !== 3 - run.completed && Date.now() < deadline;) await Bun.sleep(50);
+      for (const deadline = Date.now() + 10_000; (await balance(t)) !== 3 - run.completed && Date.now() < deadline; ) await Bun.sleep(50);
       expect(await balance(t)).toBe(3 - run.completed);
       const usage = await server.get('/v1/usage?endpoint=crawl', bearer(t.key));
-      expect(usage.body.runs).toEqual([expect.objectContaining({ endpoint: 'crawl', run_id: started.body.id, credits: run.completed, status: 'succeeded' })]);
+      expect(usage.body.runs).toEqual([
+        expect.objectContaining({ endpoint: 'crawl', run_id: started.body.id, credits: run.completed, status: 'succeeded' }),
+      ]);
       expect((await server.post('/v1/crawl', { url: crawlSite.url('/') }, bearer(t.key))).status).toBe(3 - run.completed > 0 ? 202 : 402);
     });
 
@@ -237,14 +282,23 @@ for (const database of testDatabases()) {
       const resultId = (await server.get(`/v1/results/run/${scraped.headers.get('x-usage-id')}`, bearer(a.key))).body.id;
       const crawl = await server.post('/v1/crawl', { url: crawlSite.url('/'), max_pages: 2 }, bearer(a.key));
       const batch = await server.post('/v1/batch', { urls: [site.at('/page')] }, bearer(a.key));
-      const hook = await server.post('/v1/webhooks', { url: 'https://receiver.example.com/hook', events: ['crawl.completed'] }, bearer(a.key));
+      const hook = await server.post(
+        '/v1/webhooks',
+        { url: 'https://receiver.example.com/hook', events: ['crawl.completed'] },
+        bearer(a.key),
+      );
       await waitForRun(a, `/v1/crawl/${crawl.body.id}`);
       await waitForRun(a, `/v1/batch/${batch.body.id}`);
       const own = bearer(a.key);
       const foreign = bearer(b.key);
       const paths = [
-        `/v1/crawl/${crawl.body.id}`, `/v1/crawl/${crawl.body.id}/pages`, `/v1/batch/${batch.body.id}`, `/v1/webhooks/${hook.body.id}`,
-        `/v1/webhooks/${hook.body.id}/deliveries`, `/v1/results/${resultId}`, `/v1/results/run/${scraped.headers.get('x-usage-id')}`,
+        `/v1/crawl/${crawl.body.id}`,
+        `/v1/crawl/${crawl.body.id}/pages`,
+        `/v1/batch/${batch.body.id}`,
+        `/v1/webhooks/${hook.body.id}`,
+        `/v1/webhooks/${hook.body.id}/deliveries`,
+        `/v1/results/${resultId}`,
+        `/v1/results/run/${scraped.headers.get('x-usage-id')}`,
         `/v1/cache/lookup?url=${encodeURIComponent(site.at('/other'))}`,
       ];
       for (const path of paths) {
@@ -284,7 +338,12 @@ for (const database of testDatabases()) {
       await server.post('/v1/scrape', { url: site.at('/page'), formats: ['text'] }, bearer(t.key));
       const list = await server.get('/v1/results?endpoint=scrape&per_page=1', bearer(t.key));
       expect(list.body).toMatchObject({ page: 1, per_page: 1, total: 2, next: '/v1/results?endpoint=scrape&limit=1&offset=1' });
-      expect(list.body.results[0]).toEqual({ id: expect.any(String), endpoint: 'scrape', url: site.at('/page'), created_at: expect.any(String) });
+      expect(list.body.results[0]).toEqual({
+        id: expect.any(String),
+        endpoint: 'scrape',
+        url: site.at('/page'),
+        created_at: expect.any(String),
+      });
       expect((await server.get('/v1/results?per_page=101', bearer(t.key))).status).toBe(400);
       const lookup = await server.get(`/v1/cache/lookup?endpoint=scrape&url=${encodeURIComponent(site.at('/page'))}`, bearer(t.key));
       expect(lookup.body).toMatchObject({ id: list.body.results[0].id, data: { text: expect.stringContaining('Tides') } });
@@ -296,7 +355,16 @@ for (const database of testDatabases()) {
 
     test('the OpenAPI document describes the cloud answers', async () => {
       const doc = (await server.get('/openapi.json')).body;
-      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/usage', '/v1/results', '/v1/results/{id}', '/v1/results/run/{usage_log_id}', '/v1/cache/lookup', '/admin/workspaces']));
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining([
+          '/v1/usage',
+          '/v1/results',
+          '/v1/results/{id}',
+          '/v1/results/run/{usage_log_id}',
+          '/v1/cache/lookup',
+          '/admin/workspaces',
+        ]),
+      );
       expect(doc.paths['/v1/scrape'].post.responses).toHaveProperty('402');
       expect(doc.paths['/v1/scrape'].post.responses['200'].headers).toHaveProperty('X-Credits-Remaining');
       expect(doc.paths['/v1/webhooks'].get.responses['429'].headers).toHaveProperty('Retry-After');
@@ -304,7 +372,12 @@ for (const database of testDatabases()) {
 
     test('MCP tool calls are admitted and charged like their endpoints; /metrics counts the credits and needs the admin key', async () => {
       const metricsText = async () => String((await server.get('/metrics', admin)).body);
-      const charged = (text: string) => Number(parsePrometheusTextFormat(text).find((f) => f.name === 'trawl_credits_charged_total')?.metrics.find((m) => m.labels?.endpoint === 'scrape')?.value ?? 0);
+      const charged = (text: string) =>
+        Number(
+          parsePrometheusTextFormat(text)
+            .find((f) => f.name === 'trawl_credits_charged_total')
+            ?.metrics.find((m) => m.labels?.endpoint === 'scrape')?.value ?? 0,
+        );
       const before = charged(await metricsText());
       const t = await tenant('starter', 1);
       const client = new Client({ name: 'cloud-test', version: '1.0.0' });

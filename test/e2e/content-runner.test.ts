@@ -22,7 +22,16 @@ import { MISBEHAVING_TYPE } from '../fixtures/misbehaving-plugins.ts';
 const logger = pino({ level: 'silent' });
 const config = testConfig({ workers: { size: 1, maxRssMb: 0 } });
 const registry = new PluginRegistry(builtinPlugins, config);
-await registry.setup(() => ({ logger, config, resolve: () => { throw new Error('no services'); } }), CONTENT_KINDS);
+await registry.setup(
+  () => ({
+    logger,
+    config,
+    resolve: () => {
+      throw new Error('no services');
+    },
+  }),
+  CONTENT_KINDS,
+);
 const plugins = { module: new URL('../../plugins/index.ts', import.meta.url).href, name: 'builtinPlugins' };
 const pool = createContentPool(config, plugins);
 const inWorker = new ContentRunner(registry, logger, { pool, config });
@@ -33,7 +42,15 @@ const PAGE = `<!doctype html><html lang="en"><head><title>Harbour news</title><m
 <body><nav><a href="/">Home</a></nav><article><h1>Ferry timetable</h1><p>The <a href="/ferry">ferry</a> leaves at nine, every day of the week.</p></article></body></html>`;
 
 function response(html: string, mediaType = 'text/html'): FetchedResponse {
-  return { status: 200, headers: { 'content-type': mediaType }, body: new TextEncoder().encode(html), finalUrl: 'https://example.com/news', mediaType, text: html, charset: 'utf-8' };
+  return {
+    status: 200,
+    headers: { 'content-type': mediaType },
+    body: new TextEncoder().encode(html),
+    finalUrl: 'https://example.com/news',
+    mediaType,
+    text: html,
+    charset: 'utf-8',
+  };
 }
 
 function documentFor(html: string, options: { mediaType?: string; timeoutMs?: number } = {}): PageDocument {
@@ -81,16 +98,22 @@ describe('content stages in a worker', () => {
   test("a plugin's error comes back as the TrawlError it was", async () => {
     const error = await inWorker.run(documentFor('{}', { mediaType: 'application/x-unknown' }), false).catch((e) => e);
     expect(error).toBeInstanceOf(TrawlError);
-    expect(error).toMatchObject({ code: 'unsupported_content', status: 422, stage: 'detect', message: 'Unsupported content type: application/x-unknown' });
+    expect(error).toMatchObject({
+      code: 'unsupported_content',
+      status: 422,
+      stage: 'detect',
+      message: 'Unsupported content type: application/x-unknown',
+    });
   });
 
   test('an app shell asks the browser to render it', async () => {
-    const shell = '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>';
+    const shell =
+      '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>';
     expect(await inWorker.run(documentFor(shell), false)).toEqual({ rerender: 'fetcher.browser' });
     expect(await inWorker.run(documentFor(shell), true)).toEqual({});
   });
 
-  test('the deadline stops a worker mid-parse with the scrape\'s error, and the next page runs', async () => {
+  test("the deadline stops a worker mid-parse with the scrape's error, and the next page runs", async () => {
     const doc = documentFor(`<body>${'<p>x</p>'.repeat(1_000_000)}</body>`, { timeoutMs: 300 });
     const started = performance.now();
     const error = await inWorker.run(doc, false).catch((e) => e);
@@ -114,7 +137,8 @@ test("a worker's heap over workers.memoryLimitMb stops the page at the next stag
 
 test('pool failures map to answers: memory and crashes 422, a full queue or closed pool 503', () => {
   const job = documentFor(PAGE).job;
-  const answer = (kind: ConstructorParameters<typeof WorkerPoolError>[0]) => poolFailure(new WorkerPoolError(kind, 'x'), job.signal) as TrawlError;
+  const answer = (kind: ConstructorParameters<typeof WorkerPoolError>[0]) =>
+    poolFailure(new WorkerPoolError(kind, 'x'), job.signal) as TrawlError;
   expect(answer('memory')).toMatchObject({ status: 422, message: expect.stringContaining('workers.maxRssMb') });
   expect(answer('crashed')).toMatchObject({ status: 422 });
   expect(answer('queue-full')).toMatchObject({ code: 'overloaded', status: 503 });
@@ -128,7 +152,11 @@ describe('document parsers in a content worker', () => {
   const parsers = createContentPool(config, list);
   const runner = new ContentRunner(registry, logger, { pool: parsers, config });
   afterAll(() => parsers.close());
-  const parse = (mode: string) => runner.run(documentFor(mode, { mediaType: MISBEHAVING_TYPE }), false).then(() => 'parsed', (err: unknown) => err);
+  const parse = (mode: string) =>
+    runner.run(documentFor(mode, { mediaType: MISBEHAVING_TYPE }), false).then(
+      () => 'parsed',
+      (err: unknown) => err,
+    );
 
   test.each([
     ['throw', 'Could not read TEST: the file is corrupt or unsupported (unexpected token in stream)'],

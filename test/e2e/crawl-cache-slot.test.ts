@@ -14,7 +14,9 @@ let server: TestServer;
 
 beforeAll(async () => {
   site = await startCrawlSite({ pages: 10 });
-  server = await startTrawlServer({ overrides: { fetch: { resolve: site.resolve }, jobs: { pollIntervalMs: 20 }, crawl: { concurrency: 4, perHostConcurrency: 4 } } });
+  server = await startTrawlServer({
+    overrides: { fetch: { resolve: site.resolve }, jobs: { pollIntervalMs: 20 }, crawl: { concurrency: 4, perHostConcurrency: 4 } },
+  });
 });
 afterAll(async () => {
   await server.stop();

@@ -19,7 +19,13 @@ let server: TestServer;
 
 beforeAll(async () => {
   site = startDocsSite();
-  server = await startTrawlServer({ overrides: { storage: { cacheTtlSeconds: 0 }, jobs: { pollIntervalMs: 20 }, crawl: { perHostDelayMs: 0, concurrency: 4, perHostConcurrency: 4 } } });
+  server = await startTrawlServer({
+    overrides: {
+      storage: { cacheTtlSeconds: 0 },
+      jobs: { pollIntervalMs: 20 },
+      crawl: { perHostDelayMs: 0, concurrency: 4, perHostConcurrency: 4 },
+    },
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -44,26 +50,42 @@ describe('links', () => {
 
   test('the links format lists every link of the page in every combination of main content and selectors', async () => {
     const combinations = [
-      {}, { only_main_content: true }, { include_selectors: ['article'] }, { exclude_selectors: ['nav', 'header', 'footer'] },
-      { only_main_content: true, include_selectors: ['article ul'] }, { only_main_content: true, exclude_selectors: ['ul'] },
+      {},
+      { only_main_content: true },
+      { include_selectors: ['article'] },
+      { exclude_selectors: ['nav', 'header', 'footer'] },
+      { only_main_content: true, include_selectors: ['article ul'] },
+      { only_main_content: true, exclude_selectors: ['ul'] },
     ];
     for (const options of combinations) {
       for (const formats of [['links'], ['links', 'markdown']]) {
         const res = await server.post('/v1/scrape', { url: site.at('/docs/'), formats, ...options });
         expect(res.status).toBe(200);
-        expect({ options, formats, links: sorted(res.body.links.map((l: { href: string }) => pathOf(l.href))) }).toEqual({ options, formats, links: everyLink });
+        expect({ options, formats, links: sorted(res.body.links.map((l: { href: string }) => pathOf(l.href))) }).toEqual({
+          options,
+          formats,
+          links: everyLink,
+        });
       }
     }
   });
 
   test('image-map areas are links', async () => {
     const res = await server.post('/v1/scrape', { url: site.at('/deep/'), formats: ['links'], only_main_content: true });
-    expect(res.body.links.map((l: { text: string; href: string }) => `${l.text} ${pathOf(l.href)}`)).toContain('Level 1 on the map /deep/level-1');
+    expect(res.body.links.map((l: { text: string; href: string }) => `${l.text} ${pathOf(l.href)}`)).toContain(
+      'Level 1 on the map /deep/level-1',
+    );
   });
 });
 
 describe('crawls find every page whatever the output options', () => {
-  for (const scrape_options of [{}, { only_main_content: true }, { only_main_content: true, formats: ['markdown', 'links'] }, { include_selectors: ['h1'] }, { exclude_selectors: ['article ul'] }]) {
+  for (const scrape_options of [
+    {},
+    { only_main_content: true },
+    { only_main_content: true, formats: ['markdown', 'links'] },
+    { include_selectors: ['h1'] },
+    { exclude_selectors: ['article ul'] },
+  ]) {
     test(`the docs section from /docs/ with ${JSON.stringify(scrape_options)}`, async () => {
       const { paths, summary } = await crawl({ url: site.at('/docs/'), include_paths: ['/docs/**'], scrape_options });
       expect(paths).toEqual(sorted(DOCS_SITE.docs));
@@ -81,8 +103,17 @@ describe('max_pages is exact', () => {
   test('from 1 to past the number of pages in scope', async () => {
     const reachable = DOCS_SITE.docs.length;
     for (const max of [1, 2, reachable - 1, reachable, reachable + 1]) {
-      const { paths, summary } = await crawl({ url: site.at('/docs/'), include_paths: ['/docs/**'], max_pages: max, scrape_options: { only_main_content: true } });
-      expect({ max, count: paths.length, total: summary.total }).toEqual({ max, count: Math.min(max, reachable), total: Math.min(max, reachable) });
+      const { paths, summary } = await crawl({
+        url: site.at('/docs/'),
+        include_paths: ['/docs/**'],
+        max_pages: max,
+        scrape_options: { only_main_content: true },
+      });
+      expect({ max, count: paths.length, total: summary.total }).toEqual({
+        max,
+        count: Math.min(max, reachable),
+        total: Math.min(max, reachable),
+      });
       expect(paths).toContain('/docs/');
     }
   });

@@ -58,7 +58,12 @@ describe('cancel', () => {
     expect(later).toMatchObject({ status: 'cancelled', completed: right.completed, failed: right.failed });
     expect(later.completed).toBeLessThan(60);
     expect(later.completed_at).not.toBeNull();
-    const queued = await server.trawl.storage.db.selectFrom('jobs').select('id').where('group_id', '=', id).where('status', '=', 'queued').execute();
+    const queued = await server.trawl.storage.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('group_id', '=', id)
+      .where('status', '=', 'queued')
+      .execute();
     expect(queued).toEqual([]);
     const again = await fetch(`${server.url}/v1/crawl/${id}`, { method: 'DELETE' });
     expect(again.status).toBe(200);
@@ -144,7 +149,13 @@ describe('history and ids', () => {
     const history = await server.get('/v1/crawl/history?per_page=100');
     expect(history.body.crawls.some((c: any) => c.id === foreign.id)).toBe(false);
     for (const id of [foreign.id, crypto.randomUUID(), 'not-a-uuid', 'x'.repeat(5000)]) {
-      for (const [method, path] of [['GET', ''], ['GET', '/pages'], ['GET', '/stream'], ['DELETE', ''], ['POST', '/retry']] as const) {
+      for (const [method, path] of [
+        ['GET', ''],
+        ['GET', '/pages'],
+        ['GET', '/stream'],
+        ['DELETE', ''],
+        ['POST', '/retry'],
+      ] as const) {
         const res = await fetch(`${server.url}/v1/crawl/${id}${path}`, { method });
         expect(res.status).toBe(404);
         expect((await res.json()).error).toStartWith('Crawl not found');
@@ -173,8 +184,16 @@ describe('events', () => {
     expect(delivery!.verified).toBe(true);
     expect(delivery!.payload).toMatchObject({ type: 'crawl.completed' });
     expect(delivery!.payload.data).toEqual({
-      id, status: 'completed', url: site.url('/'), total: 5, completed: 5, failed: 0,
-      created_at: summary.created_at, completed_at: summary.completed_at, expires_at: summary.expires_at, error: null,
+      id,
+      status: 'completed',
+      url: site.url('/'),
+      total: 5,
+      completed: 5,
+      failed: 0,
+      created_at: summary.created_at,
+      completed_at: summary.completed_at,
+      expires_at: summary.expires_at,
+      error: null,
     });
   });
 

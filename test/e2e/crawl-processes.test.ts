@@ -23,7 +23,12 @@ const spawnTrawl = (role: 'all' | 'worker', env: Record<string, string>): TrawlP
 
 async function startApi(env: Record<string, string>): Promise<{ process: TrawlProcess; url: string }> {
   const process = spawnTrawl('all', env);
-  const url = await Promise.race([process.url, process.proc.exited.then((code) => { throw new Error(`trawl exited ${code}: ${process.output()}`); })]);
+  const url = await Promise.race([
+    process.url,
+    process.proc.exited.then((code) => {
+      throw new Error(`trawl exited ${code}: ${process.output()}`);
+    }),
+  ]);
   return { process, url };
 }
 
@@ -41,7 +46,12 @@ function expectEveryPageOnce(site: CrawlSite, results: any[]): void {
 }
 
 test('an unknown --role stops the start with a message', async () => {
-  const proc = Bun.spawn(['bun', 'server/main.ts', '--role', 'janitor'], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe', env: { PATH: process.env.PATH ?? '' } });
+  const proc = Bun.spawn(['bun', 'server/main.ts', '--role', 'janitor'], {
+    cwd: ROOT,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { PATH: process.env.PATH ?? '' },
+  });
   expect(await proc.exited).toBe(2);
   expect(await new Response(proc.stderr as ReadableStream<Uint8Array>).text()).toContain('--role must be api, worker or all');
 });
@@ -56,10 +66,13 @@ async function apiAndWorkers(overrides: Record<string, unknown> = {}) {
   const api = await startTrawlServer({ storage: target.storage, overrides: { role: 'api', ...overrides } });
   const workers: TrawlProcess[] = [];
   return {
-    target, api, workers,
+    target,
+    api,
+    workers,
     /** Each worker fetches with its own user agent, so the sites can tell who came. */
     spawnWorkers(names: string[], env: Record<string, string> = {}) {
-      for (const name of names) workers.push(spawnTrawl('worker', { ...target.env, ...env, TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (worker-${name})` }));
+      for (const name of names)
+        workers.push(spawnTrawl('worker', { ...target.env, ...env, TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (worker-${name})` }));
     },
     async stop() {
       for (const w of workers) w.proc.kill('SIGKILL');
@@ -91,9 +104,13 @@ for (const [name, makeTarget] of processDatabases()) {
       const env = { ...target.env, ...siteEnv(site) };
       let api = await startApi(env);
       running.push(api.process);
-      const created = await (await fetch(`${api.url}/v1/crawl`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: site.url('/'), max_pages: 1000 }),
-      })).json() as { id: string };
+      const created = (await (
+        await fetch(`${api.url}/v1/crawl`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ url: site.url('/'), max_pages: 1000 }),
+        })
+      ).json()) as { id: string };
 
       const first = await waitFor(api.url, created.id, (s) => s.completed >= 40);
       expect(first.status).toBe('scraping');
@@ -168,8 +185,15 @@ if (postgresTestUrl) {
     beforeAll(async () => {
       const page = (path: string) => (req: Request) => {
         fetches.push({ path, at: performance.timeOrigin + performance.now(), agent: req.headers.get('user-agent') ?? '' });
-        const links = path === '/' ? PAGES.slice(1).map((p) => `<a href="${p}">${p}</a>`).join(' ') : '';
-        return new Response(`<html><head><title>${path}</title></head><body><p>Page ${path}</p>${links}</body></html>`, { headers: { 'content-type': 'text/html' } });
+        const links =
+          path === '/'
+            ? PAGES.slice(1)
+                .map((p) => `<a href="${p}">${p}</a>`)
+                .join(' ')
+            : '';
+        return new Response(`<html><head><title>${path}</title></head><body><p>Page ${path}</p>${links}</body></html>`, {
+          headers: { 'content-type': 'text/html' },
+        });
       };
       site = startFixtureSite({
         ...Object.fromEntries(PAGES.map((path) => [path, page(path)])),

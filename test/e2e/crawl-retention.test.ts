@@ -25,10 +25,16 @@ beforeAll(async () => {
 });
 afterAll(() => site.stop());
 
-const boot = (storage: Storage, crawl: Record<string, unknown> = {}) => startTrawlServer({
-  storage,
-  overrides: { fetch: { resolve: site.resolve }, storage: { cacheTtlSeconds: 0 }, jobs: { pollIntervalMs: 50, scheduleTickSeconds: 1 }, crawl },
-});
+const boot = (storage: Storage, crawl: Record<string, unknown> = {}) =>
+  startTrawlServer({
+    storage,
+    overrides: {
+      fetch: { resolve: site.resolve },
+      storage: { cacheTtlSeconds: 0 },
+      jobs: { pollIntervalMs: 50, scheduleTickSeconds: 1 },
+      crawl,
+    },
+  });
 
 /** The answer to `path` with `id` swapped for an id that never existed: the not-found shape of today. */
 async function notFoundLike(server: TestServer, path: string, id: string) {
@@ -43,7 +49,12 @@ for (const database of testDatabases()) {
     let storage: Storage;
     let server: TestServer;
     const db = () => storage.db.withTables<CrawlTables>();
-    const endedAgo = (id: string, ms: number) => db().updateTable('crawls').set({ completed_at: new Date(Date.now() - ms).toISOString() }).where('id', '=', id).execute();
+    const endedAgo = (id: string, ms: number) =>
+      db()
+        .updateTable('crawls')
+        .set({ completed_at: new Date(Date.now() - ms).toISOString() })
+        .where('id', '=', id)
+        .execute();
     const rows = async (id: string) => ({
       run: (await db().selectFrom('crawls').select('id').where('id', '=', id).execute()).length,
       pages: (await db().selectFrom('crawl_urls').select('url_hash').where('crawl_id', '=', id).execute()).length,
@@ -88,7 +99,11 @@ for (const database of testDatabases()) {
       await endedAgo(crawlId, 24 * HOUR + 1);
       for (const path of [`/v1/crawl/${crawlId}`, `/v1/crawl/${crawlId}/pages`, `/v2/crawl/${crawlId}`, `/v2/crawl/${crawlId}/errors`]) {
         const res = await server.get(path);
-        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: await notFoundLike(server, path, crawlId) });
+        expect({ path, status: res.status, body: res.body }).toEqual({
+          path,
+          status: 404,
+          body: await notFoundLike(server, path, crawlId),
+        });
       }
       expect((await server.call(`/v1/crawl/${crawlId}`, { method: 'DELETE' })).status).toBe(404);
       expect((await server.post(`/v1/crawl/${crawlId}/retry`, {})).status).toBe(404);
@@ -98,7 +113,11 @@ for (const database of testDatabases()) {
       expect((await rows(crawlId)).pages).toBeGreaterThan(0);
 
       // The next slot of the prune's schedule (hourly) comes now.
-      await storage.db.updateTable('schedules').set({ next_due_at: new Date(Date.now() - 1000).toISOString() }).where('kind', '=', PRUNE_JOB).execute();
+      await storage.db
+        .updateTable('schedules')
+        .set({ next_due_at: new Date(Date.now() - 1000).toISOString() })
+        .where('kind', '=', PRUNE_JOB)
+        .execute();
       for (const deadline = Date.now() + 30_000; (await rows(crawlId)).run > 0; await Bun.sleep(100)) {
         if (Date.now() > deadline) throw new Error('the prune did not run');
       }

@@ -119,7 +119,23 @@ describe('a full crawl', () => {
   test('the status answer has counts, timestamps, the first results and a next link', async () => {
     const res = await server.get(`/v1/crawl/${id}`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['id', 'status', 'url', 'total', 'completed', 'failed', 'created_at', 'updated_at', 'completed_at', 'expires_at', 'error', 'limit', 'offset', 'data', 'next']);
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'status',
+      'url',
+      'total',
+      'completed',
+      'failed',
+      'created_at',
+      'updated_at',
+      'completed_at',
+      'expires_at',
+      'error',
+      'limit',
+      'offset',
+      'data',
+      'next',
+    ]);
     expect(res.body.data).toHaveLength(20);
     expect(res.body.data.map((r: any) => r.url)).toEqual(results.slice(0, 20).map((r) => r.url));
     expect(res.body.next).toBe(`/v1/crawl/${id}/pages?limit=20&offset=20`);
@@ -159,7 +175,10 @@ describe('crawl options', () => {
     expect(results).toHaveLength(7);
     // Nothing beyond the admitted pages was fetched (a redirect's target is part of its page).
     const allowed = new Set(results.flatMap((r) => [pathOf(r.url), pathOf(r.metadata?.final_url ?? r.url)]));
-    const fetched = site.hits.slice(before).filter((h) => h.path !== '/robots.txt').map((h) => h.path);
+    const fetched = site.hits
+      .slice(before)
+      .filter((h) => h.path !== '/robots.txt')
+      .map((h) => h.path);
     expect(fetched.filter((p) => !allowed.has(p))).toEqual([]);
   });
 
@@ -196,13 +215,20 @@ describe('crawl options', () => {
     const before = site.hits.length;
     const { results } = await crawl({ url: site.url('/', HOSTS.sub) });
     expect(sorted(results.map((r) => pathOf(r.url)))).toEqual(['/', '/b-1', '/b-2']);
-    const starts = site.hits.slice(before).filter((h) => h.host === HOSTS.sub && h.path !== '/robots.txt').map((h) => h.at);
+    const starts = site.hits
+      .slice(before)
+      .filter((h) => h.host === HOSTS.sub && h.path !== '/robots.txt')
+      .map((h) => h.at);
     expect(starts).toHaveLength(3);
     expect(spacingShortfalls(starts, 1000, slackMs)).toEqual([]);
   });
 
   test('scrape_options apply to every page', async () => {
-    const { results } = await crawl({ url: site.url('/'), max_pages: 3, scrape_options: { formats: ['text', 'links'], only_main_content: true } });
+    const { results } = await crawl({
+      url: site.url('/'),
+      max_pages: 3,
+      scrape_options: { formats: ['text', 'links'], only_main_content: true },
+    });
     for (const result of results) {
       expect(typeof result.text).toBe('string');
       expect(Array.isArray(result.links)).toBe(true);
@@ -229,10 +255,16 @@ describe('crawl validation', () => {
     [{ url: 'http://example.com', max_depth: 1.5 }, 'Invalid field max_depth'],
     [{ url: 'http://example.com', include_paths: [''] }, 'Invalid field include_paths[0]'],
     [{ url: 'http://example.com', exclude_paths: 'docs' }, 'Invalid field exclude_paths'],
-    [{ url: 'http://example.com', include_paths: ['/+(a|b)'] }, 'Invalid field include_paths[0]: is not a usable glob: "+" (plus) is not supported'],
+    [
+      { url: 'http://example.com', include_paths: ['/+(a|b)'] },
+      'Invalid field include_paths[0]: is not a usable glob: "+" (plus) is not supported',
+    ],
     [{ url: 'http://example.com', webhook_url: 'not a url at all' }, 'Invalid field webhook_url'],
     [{ url: 'http://example.com', webhook_url: 'x' }, 'Invalid field webhook_url: must be an absolute http(s) URL'],
-    [{ url: 'http://example.com', webhook_url: 'https://h.example/a\tb' }, 'Invalid field webhook_url: must not contain control characters'],
+    [
+      { url: 'http://example.com', webhook_url: 'https://h.example/a\tb' },
+      'Invalid field webhook_url: must not contain control characters',
+    ],
     [{ url: 'http://example.com', scrape_options: { formats: ['nope'] } }, 'Invalid field formats[0]: unknown format "nope"'],
     [{ url: 'http://example.com', scrape_options: { url: 'http://x' } }, 'Unknown field: scrape_options.url'],
     [{ url: 'http://example.com', limit: 5 }, 'Unknown field: limit'],
@@ -253,18 +285,31 @@ describe('crawl validation', () => {
 
 test('OpenAPI documents every crawl and batch route with its limits', async () => {
   const doc = (await server.get('/openapi.json')).body;
-  for (const path of ['/v1/crawl', '/v1/crawl/{id}', '/v1/crawl/{id}/pages', '/v1/crawl/{id}/stream', '/v1/crawl/history', '/v1/crawl/{id}/retry', '/v1/batch', '/v1/batch/{id}', '/v1/batch/{id}/stream']) {
+  for (const path of [
+    '/v1/crawl',
+    '/v1/crawl/{id}',
+    '/v1/crawl/{id}/pages',
+    '/v1/crawl/{id}/stream',
+    '/v1/crawl/history',
+    '/v1/crawl/{id}/retry',
+    '/v1/batch',
+    '/v1/batch/{id}',
+    '/v1/batch/{id}/stream',
+  ]) {
     expect(Object.keys(doc.paths)).toContain(path);
   }
   expect(doc.components.schemas.CrawlRequest.properties.max_pages).toMatchObject({ default: 100, minimum: 1, maximum: 10_000 });
   expect(doc.components.schemas.CrawlRequest.properties.max_depth).toMatchObject({ default: 10, minimum: 0, maximum: 100 });
   expect(doc.components.schemas.BatchRequest.properties.urls.maxItems).toBe(1000);
-  for (const name of ['RunAccepted', 'CrawlSummary', 'CrawlPage', 'BatchSummary', 'CrawlEvent', 'BatchEvent']) expect(doc.components.schemas[name]).toBeDefined();
+  for (const name of ['RunAccepted', 'CrawlSummary', 'CrawlPage', 'BatchSummary', 'CrawlEvent', 'BatchEvent'])
+    expect(doc.components.schemas[name]).toBeDefined();
 });
 
 describe('the SSRF guard on crawls and batches', () => {
   let guarded: TestServer;
-  beforeAll(async () => { guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } }); });
+  beforeAll(async () => {
+    guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } });
+  });
   afterAll(async () => guarded?.stop());
 
   test('a webhook_url on a forbidden address is refused when the run starts', async () => {
@@ -281,6 +326,8 @@ describe('the SSRF guard on crawls and batches', () => {
     expect(started.status).toBe(202);
     const summary = await waitForRun(guarded, `/v1/crawl/${started.body.id}`);
     expect(summary).toMatchObject({ status: 'failed', completed: 0, failed: 1 });
-    expect(summary.error).toBe('Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address); set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses');
+    expect(summary.error).toBe(
+      'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address); set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses',
+    );
   });
 });

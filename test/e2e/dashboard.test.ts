@@ -31,13 +31,16 @@ async function enterKey(page: Page) {
 }
 
 /** Elements (visible ones) whose right edge lies beyond the viewport, by tag, id and class. */
-const spilling = (page: Page) => page.evaluate(() => {
-  const width = document.documentElement.clientWidth;
-  return [...document.querySelectorAll('body *')].filter((e) => {
-    const r = e.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && r.right > width + 1 && !e.closest('[hidden]');
-  }).map((e) => `${e.localName}#${e.id}.${e.className}`);
-});
+const spilling = (page: Page) =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll('body *')]
+      .filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && r.right > width + 1 && !e.closest('[hidden]');
+      })
+      .map((e) => `${e.localName}#${e.id}.${e.className}`);
+  });
 
 async function checkShot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
@@ -56,7 +59,11 @@ describe('dashboard in Chromium', () => {
     site = startFixtureSite({
       '/timetable': () => new Response(timetable(), { headers: { 'content-type': 'text/html' } }),
       '/hook': () => new Response(null, { status: 204 }),
-      '/news': () => new Response('<html><head><title>Harbour news</title></head><body><main><h1>Harbour news</h1><p>The harbour office opens a new waiting room next spring for ferry passengers.</p></main></body></html>', { headers: { 'content-type': 'text/html' } }),
+      '/news': () =>
+        new Response(
+          '<html><head><title>Harbour news</title></head><body><main><h1>Harbour news</h1><p>The harbour office opens a new waiting room next spring for ferry passengers.</p></main></body></html>',
+          { headers: { 'content-type': 'text/html' } },
+        ),
     });
     trawl = await startTrawlServer({ overrides: { apiKey: KEY, jobs: { pollIntervalMs: 50 } } });
     browser = await launchChromium();
@@ -83,7 +90,9 @@ describe('dashboard in Chromium', () => {
     const csp = (await page.request.get(`${trawl.url}/dashboard`)).headers()['content-security-policy']!;
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("default-src 'none'");
-    expect((await page.request.get(`${trawl.url}/dashboard/assets/main.js`)).headers()['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await page.request.get(`${trawl.url}/dashboard/assets/main.js`)).headers()['content-type']).toBe(
+      'text/javascript; charset=utf-8',
+    );
     expect((await page.request.get(`${trawl.url}/dashboard/assets/nope.js`)).status()).toBe(404);
     expect(errors).toEqual([]);
     await page.close();
@@ -115,7 +124,17 @@ describe('dashboard in Chromium', () => {
     await page.click('#save-watch');
     await page.locator('#watch-rows a', { hasText: 'Island ferry' }).waitFor();
     const listed = (await trawl.get('/v1/watch', auth)).body.watches;
-    expect(listed).toMatchObject([{ name: 'Island ferry', url: site.at('/timetable'), interval_minutes: 120, tags: ['ferries', 'scotland'], include_selectors: [picked], conditions: [{ selector: '#fare', above: 20 }], notify: [site.at('/hook')] }]);
+    expect(listed).toMatchObject([
+      {
+        name: 'Island ferry',
+        url: site.at('/timetable'),
+        interval_minutes: 120,
+        tags: ['ferries', 'scotland'],
+        include_selectors: [picked],
+        conditions: [{ selector: '#fare', above: 20 }],
+        notify: [site.at('/hook')],
+      },
+    ]);
     const id = listed[0].id;
 
     // Edit: rename, a tag more, no condition (so any change notifies), the clock preset off.
@@ -130,7 +149,12 @@ describe('dashboard in Chromium', () => {
     await page.click('#save-watch');
     await page.locator('#watch-rows a', { hasText: 'Leith ferry' }).waitFor();
     const edited = (await trawl.get(`/v1/watch/${id}`, auth)).body;
-    expect(edited).toMatchObject({ name: 'Leith ferry', tags: ['ferries', 'scotland', 'timetable'], conditions: [], include_selectors: [picked] });
+    expect(edited).toMatchObject({
+      name: 'Leith ferry',
+      tags: ['ferries', 'scotland', 'timetable'],
+      conditions: [],
+      include_selectors: [picked],
+    });
     expect(edited.ignore_patterns).toEqual(['relative_time', 'counters', 'tokens']);
 
     // A second watch to search and filter among.
@@ -169,7 +193,8 @@ describe('dashboard in Chromium', () => {
     expect(await page.locator('#diff ins').allTextContents()).toEqual(['09:47']);
     expect(await page.locator('#diff .chg').first().textContent()).toContain('Leaves Leith harbour at 09:1209:47 from pier two');
     // The notification reached its target: the watch's detail says so.
-    for (let i = 0; i < 100 && (await trawl.get(`/v1/watch/${id}`, auth)).body.notify_status[0]?.outcome !== 'delivered'; i++) await Bun.sleep(50);
+    for (let i = 0; i < 100 && (await trawl.get(`/v1/watch/${id}`, auth)).body.notify_status[0]?.outcome !== 'delivered'; i++)
+      await Bun.sleep(50);
     expect(site.hits.filter((hit) => hit === '/hook')).toHaveLength(1);
     await page.click(`#watch-rows tr[data-id="${id}"] a.watch-name`);
     await page.locator('#detail-delivery', { hasText: `${site.at('/hook')}: delivered` }).waitFor();
@@ -197,14 +222,26 @@ describe('dashboard in Chromium', () => {
     await page.click('#transfer-open');
     const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
     const exported = JSON.parse(readFileSync((await jsonDownload.path())!, 'utf8'));
-    expect(exported.watches).toMatchObject([{ url: site.at('/timetable'), name: 'Leith ferry', tags: ['ferries', 'scotland', 'timetable'], include_selectors: [picked], interval_minutes: 120, notify: [site.at('/hook')] }]);
+    expect(exported.watches).toMatchObject([
+      {
+        url: site.at('/timetable'),
+        name: 'Leith ferry',
+        tags: ['ferries', 'scotland', 'timetable'],
+        include_selectors: [picked],
+        interval_minutes: 120,
+        notify: [site.at('/hook')],
+      },
+    ]);
     expect(exported.watches[0].id).toBeUndefined();
     const [urlDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-urls')]);
     expect(readFileSync((await urlDownload.path())!, 'utf8')).toBe(`${site.at('/timetable')}\n`);
     await page.fill('#import-text', `# harbour pages\n${site.at('/news')}\nftp://example.com/file\n`);
     await page.click('#import-run');
     await page.locator('#message', { hasText: 'Imported 1 watch' }).waitFor();
-    expect(await page.locator('#import-results li').allTextContents()).toEqual([`${site.at('/news')}: created`, expect.stringContaining('ftp://example.com/file: Invalid field url') as unknown as string]);
+    expect(await page.locator('#import-results li').allTextContents()).toEqual([
+      `${site.at('/news')}: created`,
+      expect.stringContaining('ftp://example.com/file: Invalid field url') as unknown as string,
+    ]);
     await page.locator('#watch-count', { hasText: '2 watches' }).waitFor();
     // The JSON export imports back as the same settings.
     await page.fill('#import-text', JSON.stringify(exported));
@@ -246,7 +283,10 @@ describe('dashboard in Chromium', () => {
     expect(await page.locator('#diff del').allTextContents()).toEqual(['09:12']);
     expect(await page.isChecked(`#timeline-rows input[name=to][value="${newest.id}"]`)).toBe(true);
     for (const text of ['Leith ferry', site.at('/news'), 'Timeline of', 'notified', '09:47']) {
-      expect([text, await page.getByText(text, { exact: false }).evaluateAll((found) => found.some((e) => e.checkVisibility()))]).toEqual([text, true]);
+      expect([text, await page.getByText(text, { exact: false }).evaluateAll((found) => found.some((e) => e.checkVisibility()))]).toEqual([
+        text,
+        true,
+      ]);
     }
     await page.click('#new-watch');
     await page.click('#add-condition');

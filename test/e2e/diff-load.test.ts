@@ -37,13 +37,18 @@ let trawl: TestServer;
 let watched = PREVIOUS;
 
 const html = (paragraphs: readonly string[]) =>
-  new Response(`<!doctype html><html><head><title>Long</title></head><body><main><article>${paragraphs.map((l) => `<p>${l}</p>`).join('')}</article></main></body></html>`, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+  new Response(
+    `<!doctype html><html><head><title>Long</title></head><body><main><article>${paragraphs.map((l) => `<p>${l}</p>`).join('')}</article></main></body></html>`,
+    { headers: { 'content-type': 'text/html; charset=utf-8' } },
+  );
 
 beforeAll(async () => {
   site = startFixtureSite({ '/long': () => html(CURRENT), '/watched': () => html(watched.split('\n\n')) });
   trawl = await startTrawlServer({ overrides: { workers: { size: 2 }, scrape: { timeoutMs: 30_000 }, jobs: { pollIntervalMs: 50 } } });
 });
-afterAll(async () => { await Promise.all([trawl.stop(), site.stop()]); });
+afterAll(async () => {
+  await Promise.all([trawl.stop(), site.stop()]);
+});
 
 /**
  * /health answer times (ms) while `work` runs, counted from when each poll was due: the server
@@ -81,7 +86,9 @@ async function expectResponsive(label: string, work: () => Promise<void>): Promi
   const health = await healthDuring(work);
   const sorted = health.toSorted((a, b) => a - b);
   const p95 = sorted[Math.floor(sorted.length * 0.95)]!;
-  console.log(`${label}: ${(performance.now() - started).toFixed(0)} ms; /health ${health.length} polls, p95 ${p95.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms (idle max ${idle.toFixed(1)} ms)`);
+  console.log(
+    `${label}: ${(performance.now() - started).toFixed(0)} ms; /health ${health.length} polls, p95 ${p95.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms (idle max ${idle.toFixed(1)} ms)`,
+  );
   expect(health.length).toBeGreaterThan(5);
   expect(p95).toBeLessThan(100);
   expect(sorted.at(-1)!).toBeLessThan(400 + idle);

@@ -21,7 +21,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   site = startFixtureSite({
-    '/harbour': '<!doctype html><html><head><title>Harbour notes</title></head><body><article><h1>Harbour notes</h1><p>The lighthouse keeper rings the bell at noon.</p></article></body></html>',
+    '/harbour':
+      '<!doctype html><html><head><title>Harbour notes</title></head><body><article><h1>Harbour notes</h1><p>The lighthouse keeper rings the bell at noon.</p></article></body></html>',
   });
   trawl = await startTrawlServer({ overrides: { apiKey: KEY } });
   browser = await launchChromium();
@@ -52,7 +53,9 @@ describe('/docs in Chromium', () => {
 
     // The side navigation: one link per endpoint family, and a link brings its group into view.
     const families = await page.locator('#families a').allTextContents();
-    expect(families).toEqual(expect.arrayContaining(['Scrape', 'Crawl', 'Lead', 'Brand', 'Watch', 'Social', 'Service', 'Firecrawl v2 compatibility']));
+    expect(families).toEqual(
+      expect.arrayContaining(['Scrape', 'Crawl', 'Lead', 'Brand', 'Watch', 'Social', 'Service', 'Firecrawl v2 compatibility']),
+    );
     await page.locator('#families a', { hasText: 'Social' }).click();
     await page.waitForFunction(() => {
       const top = document.getElementById('operations-tag-Social')?.getBoundingClientRect().top;
@@ -99,19 +102,33 @@ describe('/docs and / over HTTP', () => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
     expect(html).not.toContain('<script>');
     const assets = [...html.matchAll(/(?:href|src)="(\/docs\/assets\/[^"]+)"/g)].map((m) => m[1]!);
-    expect(assets.map((path) => path.split('/').pop())).toEqual(['favicon.png', 'swagger-ui.css', 'docs.css', 'swagger-ui-bundle.js', 'docs.js']);
+    expect(assets.map((path) => path.split('/').pop())).toEqual([
+      'favicon.png',
+      'swagger-ui.css',
+      'docs.css',
+      'swagger-ui-bundle.js',
+      'docs.js',
+    ]);
     const types: Record<string, string> = { png: 'image/png', css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' };
     for (const path of assets) {
       const res = await fetch(`${trawl.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
       const type = types[path.split('.').pop()!] ?? 'a listed type';
-      expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([200, type, 'public, max-age=31536000, immutable']);
+      expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([
+        200,
+        type,
+        'public, max-age=31536000, immutable',
+      ]);
       expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
       const again = await fetch(`${trawl.url}${path}`, { headers: { 'if-none-match': res.headers.get('etag')! } });
       expect(again.status).toBe(304);
     }
     const bundle = assets.find((path) => path.endsWith('swagger-ui-bundle.js'))!;
     const stale = bundle.replace(/assets\/[^/]+\//, 'assets/000000000000/');
-    for (const path of [stale, bundle.replace('swagger-ui-bundle.js', 'package.json'), bundle.replace('swagger-ui-bundle.js', '..%2Fpackage.json')]) {
+    for (const path of [
+      stale,
+      bundle.replace('swagger-ui-bundle.js', 'package.json'),
+      bundle.replace('swagger-ui-bundle.js', '..%2Fpackage.json'),
+    ]) {
       expect((await trawl.get(path)).status).toBe(404);
     }
   });
@@ -124,7 +141,14 @@ describe('/docs and / over HTTP', () => {
     expect(html).not.toContain('<script');
     for (const accept of [undefined, 'application/json', '*/*']) {
       const res = await trawl.get('/', accept ? { accept } : {});
-      expect([res.status, res.body]).toEqual([200, { name: 'Trawl', version: trawl.trawl.version, links: { docs: '/docs', openapi: '/openapi.json', dashboard: '/dashboard', account: '/account', health: '/health', mcp: '/mcp' } }]);
+      expect([res.status, res.body]).toEqual([
+        200,
+        {
+          name: 'Trawl',
+          version: trawl.trawl.version,
+          links: { docs: '/docs', openapi: '/openapi.json', dashboard: '/dashboard', account: '/account', health: '/health', mcp: '/mcp' },
+        },
+      ]);
     }
     // Other methods on / are still unknown paths.
     expect((await trawl.post('/', {}, { authorization: `Bearer ${KEY}` })).status).toBe(404);

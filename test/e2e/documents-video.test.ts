@@ -13,7 +13,24 @@ import { ferryVideo, videoRoutes, type FakeVideo } from '../../plugins/source/vi
 setDefaultTimeout(30_000);
 
 const silent: FakeVideo = { ...ferryVideo, id: 'NoCaptions1', title: 'Silent harbour', tracks: [] };
-const short: FakeVideo = { ...ferryVideo, id: 'ShortClip01', title: 'Ferry in 30 seconds', lengthSeconds: 30, tracks: [{ lang: 'en', name: 'English (auto-generated)', kind: 'asr', fmt: 'json3', cues: [[0, 2, 'the ferry leaves'], [2, 2, 'and we are off']] }] };
+const short: FakeVideo = {
+  ...ferryVideo,
+  id: 'ShortClip01',
+  title: 'Ferry in 30 seconds',
+  lengthSeconds: 30,
+  tracks: [
+    {
+      lang: 'en',
+      name: 'English (auto-generated)',
+      kind: 'asr',
+      fmt: 'json3',
+      cues: [
+        [0, 2, 'the ferry leaves'],
+        [2, 2, 'and we are off'],
+      ],
+    },
+  ],
+};
 
 let site: FixtureSite;
 let server: TestServer;
@@ -31,31 +48,33 @@ const scrape = (url: string, formats = ['markdown']) => server.post('/v1/scrape'
 test('a watch page: structured markdown, text and json with the full transcript', async () => {
   const res = await scrape('https://www.youtube.com/watch?v=dQw4w9WgXcQ', ['markdown', 'text', 'json']);
   expect(res.status).toBe(200);
-  expect(res.body.markdown).toBe([
-    '# Crossing the Sound: a day on the ferry',
-    '',
-    '- **Channel:** [Harbour TV](http://www.youtube.com/@HarbourTV)',
-    '- **Views:** 1,234,567',
-    '- **Published:** 2024-05-01',
-    '- **Duration:** 1:02:05',
-    '',
-    '## Description',
-    '',
-    'We spend a day with the crew of the North Sound ferry.',
-    '',
-    'Timetable: [https://ferries.example/timetable](https://ferries.example/timetable)  ',
-    'Music by "Tide & Time"}; {not json',
-    '',
-    '## Transcript',
-    '',
-    '_Captions: English_',
-    '',
-    '**0:00** Welcome aboard the North Sound ferry.',
-    '',
-    "**0:04** It's a calm morning & the crew are ready.",
-    '',
-    '**1:15** We arrive at the pier.',
-  ].join('\n'));
+  expect(res.body.markdown).toBe(
+    [
+      '# Crossing the Sound: a day on the ferry',
+      '',
+      '- **Channel:** [Harbour TV](http://www.youtube.com/@HarbourTV)',
+      '- **Views:** 1,234,567',
+      '- **Published:** 2024-05-01',
+      '- **Duration:** 1:02:05',
+      '',
+      '## Description',
+      '',
+      'We spend a day with the crew of the North Sound ferry.',
+      '',
+      'Timetable: [https://ferries.example/timetable](https://ferries.example/timetable)  ',
+      'Music by "Tide & Time"}; {not json',
+      '',
+      '## Transcript',
+      '',
+      '_Captions: English_',
+      '',
+      '**0:00** Welcome aboard the North Sound ferry.',
+      '',
+      "**0:04** It's a calm morning & the crew are ready.",
+      '',
+      '**1:15** We arrive at the pier.',
+    ].join('\n'),
+  );
   expect(res.body.text).toContain('Transcript\n\nCaptions: English\n\n0:00 Welcome aboard the North Sound ferry.');
   expect(res.body.metadata).toMatchObject({
     title: 'Crossing the Sound: a day on the ferry',
@@ -67,11 +86,18 @@ test('a watch page: structured markdown, text and json with the full transcript'
     duration_seconds: 3725,
     transcript_language: 'en',
   });
-  expect(res.body.extraction.links).toContainEqual({ text: 'https://ferries.example/timetable', href: 'https://ferries.example/timetable' });
+  expect(res.body.extraction.links).toContainEqual({
+    text: 'https://ferries.example/timetable',
+    href: 'https://ferries.example/timetable',
+  });
 });
 
 test('youtu.be, /shorts/ and m.youtube.com URLs are the same video pages', async () => {
-  for (const url of ['https://youtu.be/ShortClip01', 'https://www.youtube.com/shorts/ShortClip01', 'https://m.youtube.com/watch?v=ShortClip01']) {
+  for (const url of [
+    'https://youtu.be/ShortClip01',
+    'https://www.youtube.com/shorts/ShortClip01',
+    'https://m.youtube.com/watch?v=ShortClip01',
+  ]) {
     const res = await scrape(url, ['text']);
     expect(res.status).toBe(200);
     expect(res.body.text).toStartWith('Ferry in 30 seconds\n\nChannel: Harbour TV');
@@ -96,7 +122,13 @@ test('an unknown video is a 422', async () => {
 test('the CLI scrapes a video page', async () => {
   const child = Bun.spawn(['bun', 'cli/main.ts', 'scrape', 'https://youtu.be/dQw4w9WgXcQ', '--format', 'text'], {
     cwd: new URL('../..', import.meta.url).pathname,
-    env: { ...process.env, TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true', TRAWL_DATA_DIR: ':memory:', TRAWL_LOG_LEVEL: 'silent', TRAWL_PLUGINS_SOURCE_VIDEO_ORIGIN: site.url },
+    env: {
+      ...process.env,
+      TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true',
+      TRAWL_DATA_DIR: ':memory:',
+      TRAWL_LOG_LEVEL: 'silent',
+      TRAWL_PLUGINS_SOURCE_VIDEO_ORIGIN: site.url,
+    },
     stdout: 'pipe',
     stderr: 'pipe',
   });

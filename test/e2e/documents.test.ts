@@ -25,8 +25,12 @@ const FARES = 'Route;Fare (£);Notes\nNorth Sound;4,50;"Runs hourly;\nextra on m
 
 let site: FixtureSite;
 let server: TestServer;
-const file = (body: Uint8Array | string, type: string | null, headers: Record<string, string> = {}): Route =>
-  () => new Response(typeof body === 'string' ? body : new Uint8Array(body), { headers: { ...(type ? { 'content-type': type } : {}), ...headers } });
+const file =
+  (body: Uint8Array | string, type: string | null, headers: Record<string, string> = {}): Route =>
+  () =>
+    new Response(typeof body === 'string' ? body : new Uint8Array(body), {
+      headers: { ...(type ? { 'content-type': type } : {}), ...headers },
+    });
 
 beforeAll(async () => {
   const [pdf, docx, xlsx] = await Promise.all([reportPdf(), handbookDocx(), budgetXlsx()]);
@@ -45,9 +49,15 @@ beforeAll(async () => {
     '/hostile/truncated.pdf': file(await truncatedPdf(), 'application/pdf'),
     '/hostile/bomb.pdf': file(await bombPdf(16 * MiB), 'application/pdf'),
     '/hostile/long.pdf': file(await longPdf(5), 'application/pdf'),
-    '/hostile/bomb.docx': file(writeZip(docxEntries.map((e) => (e.name === 'word/document.xml' ? { ...e, data: new Uint8Array(32 * MiB), declaredSize: 4096 } : e))), DOCX_TYPE),
+    '/hostile/bomb.docx': file(
+      writeZip(docxEntries.map((e) => (e.name === 'word/document.xml' ? { ...e, data: new Uint8Array(32 * MiB), declaredSize: 4096 } : e))),
+      DOCX_TYPE,
+    ),
     '/hostile/huge.xlsx': file(writeZip([...readZip(xlsx), { name: 'xl/media/fill.bin', data: new Uint8Array(24 * MiB) }]), XLSX_TYPE),
-    '/hostile/crowded.docx': file(writeZip([...docxEntries, ...Array.from({ length: 300 }, (_, i) => ({ name: `word/media/${i}.bin`, data: 'x' }))]), DOCX_TYPE),
+    '/hostile/crowded.docx': file(
+      writeZip([...docxEntries, ...Array.from({ length: 300 }, (_, i) => ({ name: `word/media/${i}.bin`, data: 'x' }))]),
+      DOCX_TYPE,
+    ),
     '/hostile/not-a-docx.docx': file(writeZip([{ name: 'readme.txt', data: 'hello' }]), DOCX_TYPE),
     '/hostile/big.csv': file(`a,b\n${'1,2\n'.repeat(300_000)}`, 'text/csv'),
   });
@@ -77,12 +87,20 @@ describe('PDF', () => {
     expect(res.status).toBe(200);
     const md: string = res.body.markdown;
     expect(md).toStartWith('# Harbour Authority Annual Report\n\n## Ferry operations\n\nFerries leave the northern pier');
-    expect(md).toContain('| Route | Sailings | Delay (min) |\n| --- | --- | --- |\n| North Sound | 1,204 | 2.5 |\n| South Ferry | 986 | 1.0 |\n| Outer Isles | 312 | 7.25 |');
+    expect(md).toContain(
+      '| Route | Sailings | Delay (min) |\n| --- | --- | --- |\n| North Sound | 1,204 | 2.5 |\n| South Ferry | 986 | 1.0 |\n| Outer Isles | 312 | 7.25 |',
+    );
     expect(md).toContain('- Two new vessels entered service\n- Waiting times fell by a third');
     expect(md).toContain('1. Renew the ticket machines\n2. Extend the winter timetable');
     expect(res.body.text).toContain('Sailings by route\n\nRoute Sailings Delay (min)');
     expect(res.body.text).not.toContain('#');
-    expect(res.body.metadata).toMatchObject({ title: 'Harbour Authority Annual Report', author: 'Morag Lindsay', published_date: '2025-02-03T10:00:00.000Z', page_count: 2, status_code: 200 });
+    expect(res.body.metadata).toMatchObject({
+      title: 'Harbour Authority Annual Report',
+      author: 'Morag Lindsay',
+      published_date: '2025-02-03T10:00:00.000Z',
+      page_count: 2,
+      status_code: 200,
+    });
     expect(res.body.metadata.word_count).toBeGreaterThan(150);
     expect(res.body.extraction.content.markdown).toBe(md);
     expect(res.body.extraction.metadata.page_count).toBe(2);
@@ -113,12 +131,22 @@ describe('DOCX', () => {
     const res = await scrape('/files/handbook.docx', ['markdown', 'text', 'json']);
     expect(res.status).toBe(200);
     const md: string = res.body.markdown;
-    expect(md).toStartWith('# Ferry Handbook\n\n# Getting aboard\n\nArrive **early** and _relax_.\\[1\\]\n\nSee [the timetable](https://ferries.example/timetable) for sailings.\n\n## Tickets\n\n- Buy online\n- Or at the pier\n\n1. Show your ticket\n2. Board by the ramp');
-    expect(md).toContain('| Route | Price | Crossing |\n| --- | --- | --- |\n| North Sound | £4.50 | 25 min |\n| Outer Isles | £12 | 2 h |');
+    expect(md).toStartWith(
+      '# Ferry Handbook\n\n# Getting aboard\n\nArrive **early** and _relax_.\\[1\\]\n\nSee [the timetable](https://ferries.example/timetable) for sailings.\n\n## Tickets\n\n- Buy online\n- Or at the pier\n\n1. Show your ticket\n2. Board by the ramp',
+    );
+    expect(md).toContain(
+      '| Route | Price | Crossing |\n| --- | --- | --- |\n| North Sound | £4.50 | 25 min |\n| Outer Isles | £12 | 2 h |',
+    );
     expect(md).toContain('> Mind the gap between the ramp and the deck.');
     expect(md).toEndWith('## Footnotes\n\n1. Timetables change in winter.');
     expect(res.body.text).toContain('Arrive early and relax.[1]');
-    expect(res.body.metadata).toMatchObject({ title: 'Ferry Handbook', author: 'Grace Hopper', description: 'How the island ferries run', published_date: '2024-05-06T07:08:09.000Z', language: 'en-GB' });
+    expect(res.body.metadata).toMatchObject({
+      title: 'Ferry Handbook',
+      author: 'Grace Hopper',
+      description: 'How the island ferries run',
+      published_date: '2024-05-06T07:08:09.000Z',
+      language: 'en-GB',
+    });
     expect(res.body.extraction.links).toEqual([{ text: 'the timetable', href: 'https://ferries.example/timetable' }]);
   });
 
@@ -134,7 +162,9 @@ describe('XLSX', () => {
     const res = await scrape('/files/budget.xlsx', ['markdown', 'text', 'json']);
     expect(res.status).toBe(200);
     const md: string = res.body.markdown;
-    expect(md).toStartWith('## Q1 Sales\n\n| Region | Amount | Date |\n| --- | --- | --- |\n| North | 10.5 | 2024-03-01 |\n| South | 0.3 | 2024-03-02T14:30:00Z |\n| Total | 10.8 | \\=NOW() |\n| Figures are provisional |  |  |\n| Checked by **Morag** | TRUE | #DIV/0! |\n| Opening |  | 09:15:00 |');
+    expect(md).toStartWith(
+      '## Q1 Sales\n\n| Region | Amount | Date |\n| --- | --- | --- |\n| North | 10.5 | 2024-03-01 |\n| South | 0.3 | 2024-03-02T14:30:00Z |\n| Total | 10.8 | \\=NOW() |\n| Figures are provisional |  |  |\n| Checked by **Morag** | TRUE | #DIV/0! |\n| Opening |  | 09:15:00 |',
+    );
     expect(md).toContain('## Notes\n\n| Topic | Note |\n| --- | --- |\n| Fuel | Prices rose in March, then fell |');
     expect(md).toContain('## Empty\n\n_This sheet is empty._');
     expect(md).not.toContain('secret');
@@ -148,7 +178,9 @@ describe('CSV', () => {
   test('windows-1252, semicolons, quoted newlines: one table with its header row', async () => {
     const res = await scrape('/files/fares.csv', ['markdown', 'text', 'json']);
     expect(res.status).toBe(200);
-    expect(res.body.markdown).toBe('| Route | Fare (£) | Notes |\n| --- | --- | --- |\n| North Sound | 4,50 | Runs hourly; extra on market days |\n| Outer Isles | 12,00 | Weather permitting |');
+    expect(res.body.markdown).toBe(
+      '| Route | Fare (£) | Notes |\n| --- | --- | --- |\n| North Sound | 4,50 | Runs hourly; extra on market days |\n| Outer Isles | 12,00 | Weather permitting |',
+    );
     expect(res.body.text).toContain('North Sound 4,50 Runs hourly;');
     expect(res.body.metadata).toMatchObject({ title: 'fares.csv', row_count: 2, column_count: 3, delimiter: ';', charset: 'windows-1252' });
     expect(res.body.extraction.metadata.row_count).toBe(2);
@@ -199,7 +231,9 @@ describe('hostile and broken files', () => {
 
 test('OpenAPI documents the document metadata and the refusal wording; /v1/plugins lists the limits', async () => {
   const openapi = (await server.get('/openapi.json')).body;
-  expect(Object.keys(openapi.components.schemas.Metadata.properties)).toEqual(expect.arrayContaining(['page_count', 'sheet_count', 'row_count', 'transcript_language']));
+  expect(Object.keys(openapi.components.schemas.Metadata.properties)).toEqual(
+    expect.arrayContaining(['page_count', 'sheet_count', 'row_count', 'transcript_language']),
+  );
   expect(openapi.paths['/v1/scrape'].post.description).toContain('Could not read PDF: the file is encrypted and needs a password');
   const plugins = (await server.get('/v1/plugins')).body.plugins as Array<{ id: string; options: { properties: Record<string, unknown> } }>;
   const pdf = plugins.find((p) => p.id === 'document.pdf')!;

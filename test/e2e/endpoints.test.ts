@@ -15,7 +15,9 @@ const js = (body: string) => ({ body, headers: { 'content-type': 'application/ja
 
 const MANY = 25;
 const manyPage = `<html><body>${Array.from({ length: MANY }, (_, i) => `<script src="/many/chunk-${i + 1}.js"></script>`).join('')}</body></html>`;
-const manyChunks = Object.fromEntries(Array.from({ length: MANY }, (_, i) => [`/many/chunk-${i + 1}.js`, js(`fetch("/api/chunk/${i + 1}")`)]));
+const manyChunks = Object.fromEntries(
+  Array.from({ length: MANY }, (_, i) => [`/many/chunk-${i + 1}.js`, js(`fetch("/api/chunk/${i + 1}")`)]),
+);
 // A parser's worst case: nesting deep enough to exhaust its stack, then a request the string scanner still finds.
 const hostile = `${'('.repeat(100_000)}1${')'.repeat(100_000)};fetch("/api/after-the-nesting");`;
 
@@ -29,7 +31,8 @@ const ADMIN = { authorization: 'Bearer admin-key-for-endpoint-tests-0123' };
 
 beforeAll(async () => {
   site = startFixtureSite({
-    '/': (_, self) => new Response(file('index.html').replaceAll('{{port}}', String(self.port)), { headers: { 'content-type': 'text/html' } }),
+    '/': (_, self) =>
+      new Response(file('index.html').replaceAll('{{port}}', String(self.port)), { headers: { 'content-type': 'text/html' } }),
     '/assets/app.min.js': js(file('app.min.js')),
     '/assets/graphql.js': js(file('graphql.js')),
     '/assets/broken.js': js(file('broken.js')),
@@ -53,10 +56,20 @@ beforeAll(async () => {
   strict = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } });
   cloud = await startTrawlServer({ overrides: { mode: 'cloud', adminKey: ADMIN.authorization.slice(7), fetch: { resolve } } });
 });
-afterAll(async () => { await Promise.all([trawl.stop(), tight.stop(), strict.stop(), slow.stop(), cloud.stop(), site.stop()]); });
+afterAll(async () => {
+  await Promise.all([trawl.stop(), tight.stop(), strict.stop(), slow.stop(), cloud.stop(), site.stop()]);
+});
 
 const page = (path = '/') => `http://site.test:${site.port}${path}`;
-interface Answer { url: string; bundles_scanned: number; endpoint_count: number; endpoints: Array<{ value: string; kind: string; first_party: boolean; source: string }>; hosts: string[]; truncated: boolean; warnings?: string[] }
+interface Answer {
+  url: string;
+  bundles_scanned: number;
+  endpoint_count: number;
+  endpoints: Array<{ value: string; kind: string; first_party: boolean; source: string }>;
+  hosts: string[];
+  truncated: boolean;
+  warnings?: string[];
+}
 
 describe('POST /v1/endpoints', () => {
   test('finds first-party endpoints in inline scripts, bundles and a source map; no assets, libraries or third parties', async () => {
@@ -101,24 +114,42 @@ describe('POST /v1/endpoints', () => {
       '/api/third-party-relative': 'relative_path true lib.js',
     });
     const values = body.endpoints.map((e) => e.value).join(' ');
-    for (const absent of ['.png', '.svg', '.woff2', '.css', '.jpg', 'about-us', 'w3.org', 'library-noise', 'bootstrap-noise', 'not-a-script', 'payments.example', 'collect.other.test', 'docs.site.test']) {
+    for (const absent of [
+      '.png',
+      '.svg',
+      '.woff2',
+      '.css',
+      '.jpg',
+      'about-us',
+      'w3.org',
+      'library-noise',
+      'bootstrap-noise',
+      'not-a-script',
+      'payments.example',
+      'collect.other.test',
+      'docs.site.test',
+    ]) {
       expect(values).not.toContain(absent);
     }
     expect(body.endpoint_count).toBe(body.endpoints.length);
     expect(body.hosts.sort()).toEqual(['api.site.test', 'realtime.site.test', 'site.test']);
-    expect(body.warnings).toEqual(expect.arrayContaining([
-      'missing.js: not scanned (HTTP 404)',
-      'broken.js: read by scanner.strings (scanner.javascript could not read it)',
-      expect.stringMatching(/^legacy\.js: read by the tolerant parser/),
-    ]));
+    expect(body.warnings).toEqual(
+      expect.arrayContaining([
+        'missing.js: not scanned (HTTP 404)',
+        'broken.js: read by scanner.strings (scanner.javascript could not read it)',
+        expect.stringMatching(/^legacy\.js: read by the tolerant parser/),
+      ]),
+    );
   });
 
   test('include_third_party adds other registrable domains, marked first_party false', async () => {
     const body = (await trawl.post('/v1/endpoints', { url: page(), include_third_party: true })).body as Answer;
-    expect(body.endpoints).toEqual(expect.arrayContaining([
-      { value: 'https://api.payments.example/v1/charges', kind: 'absolute_url', first_party: false, source: 'graphql.js' },
-      { value: 'https://collect.other.test/api/collect', kind: 'absolute_url', first_party: false, source: 'lib.js' },
-    ]));
+    expect(body.endpoints).toEqual(
+      expect.arrayContaining([
+        { value: 'https://api.payments.example/v1/charges', kind: 'absolute_url', first_party: false, source: 'graphql.js' },
+        { value: 'https://collect.other.test/api/collect', kind: 'absolute_url', first_party: false, source: 'lib.js' },
+      ]),
+    );
     expect(body.hosts).toEqual(expect.arrayContaining(['api.payments.example', 'collect.other.test']));
   });
 
@@ -173,7 +204,10 @@ describe('POST /v1/endpoints', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('x-credits-used')).toBe('1');
     expect(first.headers.get('x-credits-remaining')).toBe('0');
-    expect(await cloud.post('/v1/endpoints', { url: page('/many'), max_bundles: 1 }, bearer)).toMatchObject({ status: 402, body: { error: 'Insufficient credits' } });
+    expect(await cloud.post('/v1/endpoints', { url: page('/many'), max_bundles: 1 }, bearer)).toMatchObject({
+      status: 402,
+      body: { error: 'Insufficient credits' },
+    });
     const openapi = (await trawl.get('/openapi.json')).body as { paths: Record<string, { post?: { responses: Record<string, unknown> } }> };
     expect(Object.keys(openapi.paths['/v1/endpoints']?.post?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '422']));
   });

@@ -27,9 +27,13 @@ beforeAll(async () => {
     '/heavy': () => new Response(HEAVY, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
     '/small': '<html><head><title>Tides</title></head><body><article><p>The sea rises and falls twice a day.</p></article></body></html>',
   });
-  server = await startTrawlServer({ overrides: { mode: 'cloud', adminKey: ADMIN_KEY, workers: { size: 2 }, scrape: { timeoutMs: 60_000 } } });
+  server = await startTrawlServer({
+    overrides: { mode: 'cloud', adminKey: ADMIN_KEY, workers: { size: 2 }, scrape: { timeoutMs: 60_000 } },
+  });
 });
-afterAll(async () => { await Promise.all([server.stop(), site.stop()]); });
+afterAll(async () => {
+  await Promise.all([server.stop(), site.stop()]);
+});
 
 test("one workspace's burst of costly pages does not hold another's page until the burst is done", async () => {
   const [a, b] = [await tenant('scale', 1000), await tenant('scale', 1000)];
@@ -40,8 +44,12 @@ test("one workspace's burst of costly pages does not hold another's page until t
 
   const started = performance.now();
   const doneA: number[] = [];
-  const burst = Array.from({ length: BURST }, (_, i) => server.post('/v1/scrape', { url: site.at(`/heavy?page=${i}`) }, bearer(a.key))
-    .then((answer) => { doneA.push(performance.now() - started); return answer; }));
+  const burst = Array.from({ length: BURST }, (_, i) =>
+    server.post('/v1/scrape', { url: site.at(`/heavy?page=${i}`) }, bearer(a.key)).then((answer) => {
+      doneA.push(performance.now() - started);
+      return answer;
+    }),
+  );
   // A's pages hold both workers and the rest wait for one.
   await until(async () => pool.stats().queued >= BURST - 4);
 
@@ -51,7 +59,9 @@ test("one workspace's burst of costly pages does not hold another's page until t
   const finishedA = doneA.length;
   const answers = await Promise.all(burst);
   const drained = performance.now() - started;
-  console.log(`B's page: ${waitedB.toFixed(0)} ms, after ${finishedA} of A's ${BURST} pages; A's burst drained in ${drained.toFixed(0)} ms`);
+  console.log(
+    `B's page: ${waitedB.toFixed(0)} ms, after ${finishedA} of A's ${BURST} pages; A's burst drained in ${drained.toFixed(0)} ms`,
+  );
 
   expect(answerB.status).toBe(200);
   expect(answerB.body.markdown).toContain('The sea rises and falls twice a day.');

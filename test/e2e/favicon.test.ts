@@ -54,7 +54,7 @@ test('a declared icon is kept as the page states it, without a request', async (
   expect(declared.hits).toEqual(['/']);
 });
 
-test('a slow icon server costs a scrape at most the budget; the check then serves the origin\'s next pages', async () => {
+test("a slow icon server costs a scrape at most the budget; the check then serves the origin's next pages", async () => {
   const slow = site({ '/favicon.ico': { body: ICO, headers: { 'content-type': 'image/x-icon' }, delayMs: 1500 } });
   const started = performance.now();
   expect(await favicon(slow.at('/'))).toBeNull();

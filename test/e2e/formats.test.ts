@@ -74,14 +74,19 @@ describe('markdown, text, links, rawHtml', () => {
 });
 
 describe('json', () => {
-  test('`extraction`: url, metadata, content as markdown and text, word count, the content\'s links and assets', async () => {
+  test("`extraction`: url, metadata, content as markdown and text, word count, the content's links and assets", async () => {
     const res = await scrape({ formats: ['json', 'markdown', 'text'], only_main_content: true });
     expect(res.status).toBe(200);
     const extraction = res.body.extraction;
     expect(Object.keys(extraction).sort()).toEqual(['assets', 'content', 'links', 'metadata', 'url', 'word_count']);
     expect(extraction.url).toBe(url());
     expect(extraction.metadata).toEqual(res.body.metadata);
-    expect(extraction.metadata).toMatchObject({ title: 'Trailhead 40 backpack', description: 'A 40 litre pack for long day hikes.', image: site.at('/img/trailhead-40.jpg'), language: 'en' });
+    expect(extraction.metadata).toMatchObject({
+      title: 'Trailhead 40 backpack',
+      description: 'A 40 litre pack for long day hikes.',
+      image: site.at('/img/trailhead-40.jpg'),
+      language: 'en',
+    });
     expect(extraction.content).toEqual({ markdown: res.body.markdown, text: res.body.text });
     expect(extraction.word_count).toBe(res.body.metadata.word_count);
     expect(extraction.links).toEqual([
@@ -102,7 +107,11 @@ describe('llm', () => {
     expect(llm).toContain('4.8 Rating, 1,204 Reviews');
     expect(llm).toContain('A 40 litre pack for long day hikes. Read the fitting guide or the independent review.');
     expect(llm).toContain('Size | Torso\nM | 44–49 cm');
-    expect(llm.endsWith('Links:\nfitting guide: /guides/fitting?size=m\nindependent review: https://reviews.example/trailhead-40\nFitting guide: /guides/fitting')).toBe(true);
+    expect(
+      llm.endsWith(
+        'Links:\nfitting guide: /guides/fitting?size=m\nindependent review: https://reviews.example/trailhead-40\nFitting guide: /guides/fitting',
+      ),
+    ).toBe(true);
     for (const gone of ['![', '**', '](', '| --- |', 'Jump to reviews:']) expect(llm).not.toContain(gone);
     expect(llm.length).toBeLessThan(res.body.markdown.length);
   });
@@ -111,7 +120,8 @@ describe('llm', () => {
 describe('attributes', () => {
   test('values per {selector, attribute} from the page as served; URL attributes absolute', async () => {
     const res = await scrape({
-      formats: ['attributes'], only_main_content: true,
+      formats: ['attributes'],
+      only_main_content: true,
       attribute_selectors: [
         { selector: '.product', attribute: 'data-sku' },
         { selector: '[itemprop=price]', attribute: 'content' },
@@ -132,7 +142,13 @@ describe('attributes', () => {
     const missing = await scrape({ formats: ['markdown', 'attributes'] });
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ error: 'Format "attributes" requires attribute_selectors: a list of {selector, attribute}' });
-    const bad = await scrape({ formats: ['attributes'], attribute_selectors: [{ selector: 'a', attribute: 'href' }, { selector: '>', attribute: 'id' }] });
+    const bad = await scrape({
+      formats: ['attributes'],
+      attribute_selectors: [
+        { selector: 'a', attribute: 'href' },
+        { selector: '>', attribute: 'id' },
+      ],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'Invalid field attribute_selectors[1]: invalid CSS selector ">"' });
     const shape = await scrape({ formats: ['attributes'], attribute_selectors: [{ selector: 'a' }] });
@@ -143,26 +159,45 @@ describe('attributes', () => {
 
 test('an option of a format not requested is ignored with a warning saying so (query, attribute_selectors, extract)', async () => {
   const res = await scrape({
-    formats: ['markdown'], query: 'What does it weigh?', attribute_selectors: [{ selector: 'h1', attribute: 'id' }], extract: { prompt: 'the price' },
+    formats: ['markdown'],
+    query: 'What does it weigh?',
+    attribute_selectors: [{ selector: 'h1', attribute: 'id' }],
+    extract: { prompt: 'the price' },
   });
   expect(res.status).toBe(200);
   expect(res.body.markdown).toContain('Trailhead');
   for (const gone of ['query_answer', 'attributes', 'extract']) expect(res.body[gone]).toBeUndefined();
-  expect(res.body.warnings).toEqual(expect.arrayContaining([
-    'format.query: query is used only with the "query" format, which was not requested: it was ignored',
-    'format.attributes: attribute_selectors is used only with the "attributes" format, which was not requested: it was ignored',
-    'format.extract: extract is used only with the "extract" format, which was not requested: it was ignored',
-  ]));
+  expect(res.body.warnings).toEqual(
+    expect.arrayContaining([
+      'format.query: query is used only with the "query" format, which was not requested: it was ignored',
+      'format.attributes: attribute_selectors is used only with the "attributes" format, which was not requested: it was ignored',
+      'format.extract: extract is used only with the "extract" format, which was not requested: it was ignored',
+    ]),
+  );
   // Asked with its format, the option is used and nothing is said.
   const used = await scrape({ formats: ['attributes'], attribute_selectors: [{ selector: 'h1', attribute: 'id' }] });
   expect(used.body.warnings ?? []).not.toContainEqual(expect.stringContaining('was not requested'));
 });
 
 test('every text format at once, from the response cache the second time', async () => {
-  const body = { url: url(), formats: ['markdown', 'text', 'links', 'rawHtml', 'json', 'llm', 'attributes'], attribute_selectors: [{ selector: 'h1', attribute: 'itemprop' }] };
+  const body = {
+    url: url(),
+    formats: ['markdown', 'text', 'links', 'rawHtml', 'json', 'llm', 'attributes'],
+    attribute_selectors: [{ selector: 'h1', attribute: 'itemprop' }],
+  };
   const first = await server.post('/v1/scrape', body);
   expect(first.status).toBe(200);
-  expect(Object.keys(first.body).sort()).toEqual(['attributes', 'extraction', 'links', 'llm', 'markdown', 'metadata', 'rawHtml', 'text', 'url']);
+  expect(Object.keys(first.body).sort()).toEqual([
+    'attributes',
+    'extraction',
+    'links',
+    'llm',
+    'markdown',
+    'metadata',
+    'rawHtml',
+    'text',
+    'url',
+  ]);
   const second = await server.post('/v1/scrape', body);
   expect(second.headers.get('x-trawl-cache')).toBe('hit');
   expect(second.body).toEqual(first.body);

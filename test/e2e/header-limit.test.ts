@@ -37,7 +37,9 @@ test('past server.maxHeaderBytes: a JSON 431 naming the setting; below it, the r
 test('`bun start`: a 60 KB query string is a JSON 431', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-431-'));
   const proc = Bun.spawn(['bun', 'run', 'start', '--port', '0'], {
-    cwd: ROOT, stdout: 'pipe', stderr: 'pipe',
+    cwd: ROOT,
+    stdout: 'pipe',
+    stderr: 'pipe',
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TRAWL_DATA_DIR: dataDir, TRAWL_LOG_LEVEL: 'info' },
   });
   started.push({ proc, dataDir });

@@ -42,10 +42,17 @@ test('degraded: Chromium missing while the browser fetcher is enabled', async ()
   const res = await trawl.get('/health');
   expect(res.status).toBe(200);
   expect(res.body.status).toBe('degraded');
-  expect(res.body.reason).toStartWith('browser unavailable: Browser rendering needs Chromium, which is not installed at /nonexistent/chromium');
+  expect(res.body.reason).toStartWith(
+    'browser unavailable: Browser rendering needs Chromium, which is not installed at /nonexistent/chromium',
+  );
   expect(res.body.browser).toMatchObject({ enabled: true, available: false, launched: false });
   // With the browser fetcher switched off, a missing Chromium is nobody's problem.
-  const without = await start({ overrides: { browser: { executablePath: '/nonexistent/chromium' }, plugins: { fetcher: { browser: false }, format: { screenshot: false } } } });
+  const without = await start({
+    overrides: {
+      browser: { executablePath: '/nonexistent/chromium' },
+      plugins: { fetcher: { browser: false }, format: { screenshot: false } },
+    },
+  });
   expect((await without.get('/health')).body.status).toBe('ok');
 });
 
@@ -61,7 +68,9 @@ test('degraded: the job queue is stalled (jobs due and no worker process alive, 
 
   // A worker process is alive but the oldest due job has waited past health.queueLagSeconds.
   const worker = await start({ storage: trawl.trawl.storage, overrides: { role: 'worker' } });
-  await worker.trawl.container.resolve(Tokens.Jobs).enqueue({ kind: 'no.handler', workspace: 'default', payload: {}, runAt: new Date(Date.now() - 120_000) });
+  await worker.trawl.container
+    .resolve(Tokens.Jobs)
+    .enqueue({ kind: 'no.handler', workspace: 'default', payload: {}, runAt: new Date(Date.now() - 120_000) });
   worker.trawl.container.resolve(Tokens.Jobs).start();
   for (let i = 0; i < 100 && res.body.queue.workers_alive === 0; i++) {
     await Bun.sleep(20);
@@ -82,7 +91,8 @@ function tcpProxy(target: URL): { port: number; cut(): void } {
         client.data = { pending: [] };
         pairs.add(client);
         client.data.peer = await Bun.connect({
-          hostname: target.hostname, port: Number(target.port || 5432),
+          hostname: target.hostname,
+          port: Number(target.port || 5432),
           socket: { data: (_s, chunk) => void client.write(chunk), close: () => void client.end(), error: () => void client.end() },
         });
         for (const chunk of client.data.pending.splice(0)) client.data.peer.write(chunk);
@@ -91,14 +101,20 @@ function tcpProxy(target: URL): { port: number; cut(): void } {
         if (client.data.peer) client.data.peer.write(chunk);
         else client.data.pending.push(new Uint8Array(chunk));
       },
-      close(client) { client.data.peer?.end(); pairs.delete(client); },
+      close(client) {
+        client.data.peer?.end();
+        pairs.delete(client);
+      },
     },
   });
   return {
     port: listener.port,
     cut() {
       listener.stop(true);
-      for (const client of pairs) { client.data.peer?.terminate(); client.terminate(); }
+      for (const client of pairs) {
+        client.data.peer?.terminate();
+        client.terminate();
+      }
     },
   };
 }
@@ -112,7 +128,12 @@ describe('down: the database is gone', () => {
         expect((await trawl.get('/health')).body.status).toBe('ok');
         await storage.close();
         const res = await trawl.get('/health');
-        expect([res.status, res.body.status, res.body.reason, res.body.database.status]).toEqual([503, 'down', 'database unreachable', 'unreachable']);
+        expect([res.status, res.body.status, res.body.reason, res.body.database.status]).toEqual([
+          503,
+          'down',
+          'database unreachable',
+          'unreachable',
+        ]);
         return;
       }
       const target = new URL(postgresTestUrl!);
@@ -120,7 +141,14 @@ describe('down: the database is gone', () => {
       const proxied = new URL(postgresTestUrl!);
       proxied.host = `127.0.0.1:${proxy.port}`;
       const schema = randomSchemaName();
-      const storage = await openStorage({ databaseUrl: proxied.href, dataDir: ':memory:', schema, poolSize: 2, migrations: featureMigrations(builtinFeatures), onPoolError: () => {} });
+      const storage = await openStorage({
+        databaseUrl: proxied.href,
+        dataDir: ':memory:',
+        schema,
+        poolSize: 2,
+        migrations: featureMigrations(builtinFeatures),
+        onPoolError: () => {},
+      });
       try {
         const trawl = await start({ storage });
         expect((await trawl.get('/health')).body.status).toBe('ok');
@@ -130,7 +158,13 @@ describe('down: the database is gone', () => {
         expect(res.body.reason).toStartWith('database unreachable');
         expect(res.body.queue.status).toBe('unknown');
       } finally {
-        const cleanup = await openStorage({ databaseUrl: postgresTestUrl!, dataDir: ':memory:', schema, poolSize: 1, migrations: featureMigrations(builtinFeatures) });
+        const cleanup = await openStorage({
+          databaseUrl: postgresTestUrl!,
+          dataDir: ':memory:',
+          schema,
+          poolSize: 1,
+          migrations: featureMigrations(builtinFeatures),
+        });
         await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(cleanup.db);
         await cleanup.close();
       }

@@ -23,7 +23,8 @@ const CUT_SLACK_MS = 500;
 /** 2.5 million paragraphs: 20 MB, under the 20 MiB fetch cap. */
 const hugePage = () => `<!doctype html><html><body>${'<p>x</p>'.repeat(2_500_000)}</body></html>`;
 /** 2.6 MB of CSV: one header row of 300,000 columns and a few rows. */
-const wideCsv = () => Array.from({ length: 3 }, (_, row) => Array.from({ length: 300_000 }, (_, col) => (row === 0 ? `c${col}` : '1')).join(',')).join('\n');
+const wideCsv = () =>
+  Array.from({ length: 3 }, (_, row) => Array.from({ length: 300_000 }, (_, col) => (row === 0 ? `c${col}` : '1')).join(',')).join('\n');
 
 let site: FixtureSite;
 /** With a process memory budget the 20 MB page passes in about a second: the budget stops it. */
@@ -39,14 +40,17 @@ beforeAll(async () => {
     '/wide.csv': { body: wideCsv(), headers: { 'content-type': 'text/csv' } },
     '/slow': { body: '<p>Too late.</p>', delayMs: 30_000 },
     '/siblings': `<!doctype html><html><body>${'<p>x</p>'.repeat(20_000)}</body></html>`,
-    '/ok': '<!doctype html><html><head><title>Fine</title></head><body><article><h1>Fine</h1><p>An ordinary page.</p></article></body></html>',
+    '/ok':
+      '<!doctype html><html><head><title>Fine</title></head><body><article><h1>Fine</h1><p>An ordinary page.</p></article></body></html>',
   });
   // The HTML element limit would cut the 20 MB page to a harmless size; these servers lift it, so
   // what stops the page is the mechanism under test (memory budget, deadline), not the parse limit.
   const unlimitedParse = { TRAWL_PLUGINS_DOCUMENT_HTML_MAX_ELEMENTS: '100000000' };
   [budgeted, unbudgeted, defaults] = await Promise.all([
     startServerProcess({ env: { ...unlimitedParse, TRAWL_WORKERS_MAX_RSS_MB: '900' } }),
-    startServerProcess({ env: { ...unlimitedParse, TRAWL_WORKERS_MAX_RSS_MB: '0', TRAWL_WORKERS_SIZE: '1', TRAWL_WORKERS_MAX_QUEUE: '0' } }),
+    startServerProcess({
+      env: { ...unlimitedParse, TRAWL_WORKERS_MAX_RSS_MB: '0', TRAWL_WORKERS_SIZE: '1', TRAWL_WORKERS_MAX_QUEUE: '0' },
+    }),
     startServerProcess(),
   ]);
 });
@@ -56,7 +60,11 @@ afterAll(async () => {
 });
 
 /** Sends a scrape (given up on once it is late: the test has failed by then) and reports how it went. */
-async function send(server: ServerProcess, body: Record<string, unknown>, giveUpMs = 60_000): Promise<{ status: number; error?: string; ms: number }> {
+async function send(
+  server: ServerProcess,
+  body: Record<string, unknown>,
+  giveUpMs = 60_000,
+): Promise<{ status: number; error?: string; ms: number }> {
   const started = performance.now();
   try {
     const response = await server.post('/v1/scrape', body, { timeoutMs: giveUpMs });
@@ -133,7 +141,10 @@ describe('isolation: a hostile request cannot stall the server', () => {
   }, 60_000);
 
   test('a CSV of 300,000 columns', async () => {
-    expectIsolated(await underWatch(budgeted, { url: site.at('/wide.csv'), formats: ['markdown'], timeout: TIMEOUT_MS, no_cache: true }), [200, 422]);
+    expectIsolated(
+      await underWatch(budgeted, { url: site.at('/wide.csv'), formats: ['markdown'], timeout: TIMEOUT_MS, no_cache: true }),
+      [200, 422],
+    );
   }, 60_000);
 
   test('two huge pages at once', async () => {

@@ -24,13 +24,21 @@ let openai: OpenAiServer;
 beforeAll(async () => {
   site = startCompanySite();
   openai = startOpenAiServer({
-    answer: (conversation) => JSON.stringify(lastUser(conversation).includes('Greif')
-      ? { summary: 'Nordlicht Robotik builds adaptive robot grippers for food and logistics.', industry: 'Robotics' }
-      : { summary: 'A company.', industry: 'Unknown' }),
+    answer: (conversation) =>
+      JSON.stringify(
+        lastUser(conversation).includes('Greif')
+          ? { summary: 'Nordlicht Robotik builds adaptive robot grippers for food and logistics.', industry: 'Robotics' }
+          : { summary: 'A company.', industry: 'Unknown' },
+      ),
   });
   [bare, withModel] = await Promise.all([
     startTrawlServer({ overrides: { fetch: { resolve: site.resolve } } }),
-    startTrawlServer({ overrides: { fetch: { resolve: site.resolve }, plugins: { llm: { openai: { model: 'gpt-4o-mini', apiKey: OPENAI_TEST_KEY, baseUrl: `${openai.url}/v1` } } } } }),
+    startTrawlServer({
+      overrides: {
+        fetch: { resolve: site.resolve },
+        plugins: { llm: { openai: { model: 'gpt-4o-mini', apiKey: OPENAI_TEST_KEY, baseUrl: `${openai.url}/v1` } } },
+      },
+    }),
   ]);
 });
 afterAll(async () => {
@@ -50,11 +58,24 @@ describe('POST /v1/lead', () => {
         logo: site.de('/assets/nordlicht-logo.png'),
         founded: '2011',
         employees: 48,
-        address: { street: 'Lichtstraße 12', postal_code: '10115', locality: 'Berlin', region: null, country: 'DE', text: 'Lichtstraße 12, 10115 Berlin, DE' },
+        address: {
+          street: 'Lichtstraße 12',
+          postal_code: '10115',
+          locality: 'Berlin',
+          region: null,
+          country: 'DE',
+          text: 'Lichtstraße 12, 10115 Berlin, DE',
+        },
       },
       contacts: {
         // The site's own domain first; within that, pages in reading order and links before text before obfuscated text.
-        emails: ['info@nordlicht-robotik.de', 'presse@nordlicht-robotik.de', 'vertrieb@nordlicht-robotik.de', 'jana.berg@nordlicht-robotik.de', 'support@helpdesk-partner.com'],
+        emails: [
+          'info@nordlicht-robotik.de',
+          'presse@nordlicht-robotik.de',
+          'vertrieb@nordlicht-robotik.de',
+          'jana.berg@nordlicht-robotik.de',
+          'support@helpdesk-partner.com',
+        ],
         phones: ['+49301234567', '+493098765432', '+442079460958'],
       },
       socials: {
@@ -85,7 +106,13 @@ describe('POST /v1/lead', () => {
       name: 'Harbor Bikes Inc.',
       logo: site.at('/us/img/harbor-logo.png'),
       industry: 'Bike Store',
-      address: { street: '500 Embarcadero', postal_code: '94105', locality: 'San Francisco', region: 'CA', text: '500 Embarcadero, 94105 San Francisco, CA' },
+      address: {
+        street: '500 Embarcadero',
+        postal_code: '94105',
+        locality: 'San Francisco',
+        region: 'CA',
+        text: '500 Embarcadero, 94105 San Francisco, CA',
+      },
     });
     expect(source).toBe('extractive');
     expect(company.description).toContain('Harbor Bikes builds sturdy city bicycles');
@@ -113,7 +140,7 @@ describe('POST /v1/lead', () => {
     expect(lastUser(openai.conversations.at(-1)!)).toContain('Amtsgericht Charlottenburg');
   });
 
-  test('the lead format on its own: one page\'s facts, through /v1/scrape', async () => {
+  test("the lead format on its own: one page's facts, through /v1/scrape", async () => {
     const res = await bare.post('/v1/scrape', { url: site.de('/kontakt'), formats: ['lead'] });
     expect(res.status).toBe(200);
     expect(res.body.lead).toMatchObject({
@@ -121,7 +148,11 @@ describe('POST /v1/lead', () => {
       emails: ['info@nordlicht-robotik.de', 'presse@nordlicht-robotik.de', 'support@helpdesk-partner.com', 'vertrieb@nordlicht-robotik.de'],
       phones: ['+49301234567', '+493098765432', '+442079460958'],
       country: 'DE',
-      pages: [{ kind: 'imprint', url: site.de('/impressum') }, { kind: 'about', url: site.de('/ueber-uns') }, { kind: 'team', url: site.de('/team') }],
+      pages: [
+        { kind: 'imprint', url: site.de('/impressum') },
+        { kind: 'about', url: site.de('/ueber-uns') },
+        { kind: 'team', url: site.de('/team') },
+      ],
     });
   });
 
@@ -129,8 +160,12 @@ describe('POST /v1/lead', () => {
     const doc = (await bare.get('/openapi.json')).body;
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/lead', '/v1/lead/batch', '/v1/lead/batch/{id}', '/v1/brand']));
     expect(doc.components.schemas.LeadBatchRequest.properties.urls.maxItems).toBe(25);
-    expect(Object.keys(doc.components.schemas.Lead.properties)).toEqual(expect.arrayContaining(['company', 'contacts', 'socials', 'pages', 'summary', 'not_found']));
-    expect(Object.keys(doc.components.schemas.Brand.properties)).toEqual(expect.arrayContaining(['logo', 'colors', 'color_scheme', 'fonts', 'images', 'socials', 'tone', 'personality']));
+    expect(Object.keys(doc.components.schemas.Lead.properties)).toEqual(
+      expect.arrayContaining(['company', 'contacts', 'socials', 'pages', 'summary', 'not_found']),
+    );
+    expect(Object.keys(doc.components.schemas.Brand.properties)).toEqual(
+      expect.arrayContaining(['logo', 'colors', 'color_scheme', 'fonts', 'images', 'socials', 'tone', 'personality']),
+    );
     expect(doc.webhooks['lead.batch.completed']).toBeDefined();
   });
 
@@ -169,7 +204,16 @@ for (const database of testDatabases()) {
     beforeAll(async () => {
       storage = await database.open();
       receiver = startWebhookReceiver();
-      server = await startTrawlServer({ storage, overrides: { mode: 'cloud', adminKey: ADMIN_KEY, fetch: { resolve: site.resolve }, jobs: { pollIntervalMs: 50 }, lead: { maxPages: 1 } } });
+      server = await startTrawlServer({
+        storage,
+        overrides: {
+          mode: 'cloud',
+          adminKey: ADMIN_KEY,
+          fetch: { resolve: site.resolve },
+          jobs: { pollIntervalMs: 50 },
+          lead: { maxPages: 1 },
+        },
+      });
     });
     afterAll(async () => {
       await server.stop();
@@ -177,7 +221,7 @@ for (const database of testDatabases()) {
       await storage.close();
     });
 
-    test('lifecycle: 202 with an id, then every URL\'s lead or error in request order; charged per lead read; the webhook told', async () => {
+    test("lifecycle: 202 with an id, then every URL's lead or error in request order; charged per lead read; the webhook told", async () => {
       const a = await tenant(100);
       const registered = await server.post('/v1/webhooks', { url: receiver.url('/registered'), events: ['lead.batch.completed'] }, a.auth);
       expect(registered.status).toBe(201);
@@ -186,18 +230,33 @@ for (const database of testDatabases()) {
       const started = await server.post('/v1/lead/batch', { urls, webhook_url: receiver.url('/leads') }, a.auth);
       expect(started.status).toBe(202);
       const id = started.body.id as string;
-      expect(started.body).toEqual({ id, status: 'queued', total: 3, completed: 0, failed: 0, created_at: expect.any(String), completed_at: null });
+      expect(started.body).toEqual({
+        id,
+        status: 'queued',
+        total: 3,
+        completed: 0,
+        failed: 0,
+        created_at: expect.any(String),
+        completed_at: null,
+      });
       expect(started.headers.get('location')).toBe(`/v1/lead/batch/${id}`);
       const done = await waitForBatch(server, id, a.auth);
       expect(done).toMatchObject({ id, status: 'completed', total: 3, completed: 2, failed: 1, completed_at: expect.any(String) });
-      expect(done.data.map((d: { url: string; status: string }) => [d.url, d.status])).toEqual([[urls[0], 'completed'], [urls[1], 'failed'], [urls[2], 'completed']]);
+      expect(done.data.map((d: { url: string; status: string }) => [d.url, d.status])).toEqual([
+        [urls[0], 'completed'],
+        [urls[1], 'failed'],
+        [urls[2], 'completed'],
+      ]);
       expect(done.data[0].lead.company.name).toBe('Nordlicht Robotik GmbH');
       expect(done.data[0].lead.pages).toHaveLength(2); // lead.maxPages = 1
       expect(done.data[1].error).toStartWith('Failed to fetch URL');
       expect(done.data[2].lead.contacts.phones).toEqual(['+14155552672']); // the contact page only: lead.maxPages = 1
 
       const [delivery] = await receiver.waitFor(1, '/leads');
-      expect(delivery!.payload).toMatchObject({ type: 'lead.batch.completed', data: { id, status: 'completed', total: 3, completed: 2, failed: 1 } });
+      expect(delivery!.payload).toMatchObject({
+        type: 'lead.batch.completed',
+        data: { id, status: 'completed', total: 3, completed: 2, failed: 1 },
+      });
       const [signed] = await receiver.waitFor(1, '/registered');
       expect(signed!.verified).toBe(true);
       expect(signed!.payload.data.id).toBe(id);
@@ -208,7 +267,9 @@ for (const database of testDatabases()) {
     test('limits: 1 to 25 URLs, valid URLs, a receiver the guard allows', async () => {
       const a = await tenant(100);
       const many = Array.from({ length: 26 }, (_, i) => site.de(`/?n=${i}`));
-      expect((await server.post('/v1/lead/batch', { urls: many }, a.auth)).body).toEqual({ error: 'Invalid field urls: at most 25 URLs per batch' });
+      expect((await server.post('/v1/lead/batch', { urls: many }, a.auth)).body).toEqual({
+        error: 'Invalid field urls: at most 25 URLs per batch',
+      });
       expect((await server.post('/v1/lead/batch', { urls: [] }, a.auth)).status).toBe(400);
       expect((await server.post('/v1/lead/batch', {}, a.auth)).body).toEqual({ error: 'Missing required field: urls' });
       expect((await server.post('/v1/lead/batch', { urls: ['ftp://example.com/'] }, a.auth)).status).toBe(400);
@@ -225,7 +286,9 @@ for (const database of testDatabases()) {
       expect(started.status).toBe(202);
       const done = await waitForBatch(server, started.body.id, poor.auth);
       expect(done).toMatchObject({ completed: 1, failed: 1 });
-      expect(done.data.map((d: { error?: string }) => d.error).filter(Boolean)).toEqual(['Insufficient credits: the workspace ran out of credits']);
+      expect(done.data.map((d: { error?: string }) => d.error).filter(Boolean)).toEqual([
+        'Insufficient credits: the workspace ran out of credits',
+      ]);
       expect((await server.get(`/admin/workspaces/${poor.id}`, admin)).body.credits).toBe(0);
     });
 

@@ -31,21 +31,54 @@ afterAll(async () => {
 
 // A generous `timeout`: these tests are about what is refused or read, and a loaded machine
 // stretches a scrape's wall time far past what it costs.
-const scrape = (fields: Record<string, unknown>) => server.post('/v1/scrape', { url: site.at('/wide'), formats: ['markdown'], timeout: 60_000, ...fields });
+const scrape = (fields: Record<string, unknown>) =>
+  server.post('/v1/scrape', { url: site.at('/wide'), formats: ['markdown'], timeout: 60_000, ...fields });
 const alternatives = (n: number, each = 'p') => Array(n).fill(each).join(', ');
 const pairs = (selectors: string[]) => selectors.map((selector) => ({ selector, attribute: 'id' }));
 
 describe('selector limits: a 400 naming the field and the limit', () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
-    ['a selector over 2000 characters', { include_selectors: ['p', `.${'a'.repeat(2000)}`] }, 'Invalid field include_selectors[1]: selector is longer than 2000 characters'],
+    [
+      'a selector over 2000 characters',
+      { include_selectors: ['p', `.${'a'.repeat(2000)}`] },
+      'Invalid field include_selectors[1]: selector is longer than 2000 characters',
+    ],
     ['more than 50 selectors', { exclude_selectors: Array(51).fill('p') }, 'Invalid field exclude_selectors: at most 50 selectors'],
-    ['more than 50 attribute selectors', { formats: ['attributes'], attribute_selectors: pairs(Array(51).fill('p')) }, 'Invalid field attribute_selectors: at most 50 selectors'],
-    ['more than 50 alternatives in one selector', { exclude_selectors: [alternatives(51)] }, 'Invalid field exclude_selectors[0]: selector has more than 50 alternatives'],
-    ['more than 100 alternatives in one field', { include_selectors: [alternatives(50), alternatives(50), 'p'] }, 'Invalid field include_selectors[2]: the selectors have more than 100 alternatives in all'],
-    ['more than 50 combinators in a row', { include_selectors: [Array(52).fill('p').join(' > ')] }, 'Invalid field include_selectors[0]: selector has more than 50 combinators in one alternative'],
-    ['pseudo-classes nested more than 3 deep', { exclude_selectors: [':not(:not(:not(:not(p))))'] }, 'Invalid field exclude_selectors[0]: selector nests pseudo-classes more than 3 deep'],
-    ['an :nth-child() number out of range', { include_selectors: [':nth-child(9999999999999n+1)'] }, 'Invalid field include_selectors[0]: :nth-child() argument out of range (numbers up to 10000)'],
-    ['the same in attribute_selectors', { formats: ['attributes'], attribute_selectors: pairs(['a', 'li:nth-of-type(20001)']) }, 'Invalid field attribute_selectors[1]: :nth-of-type() argument out of range (numbers up to 10000)'],
+    [
+      'more than 50 attribute selectors',
+      { formats: ['attributes'], attribute_selectors: pairs(Array(51).fill('p')) },
+      'Invalid field attribute_selectors: at most 50 selectors',
+    ],
+    [
+      'more than 50 alternatives in one selector',
+      { exclude_selectors: [alternatives(51)] },
+      'Invalid field exclude_selectors[0]: selector has more than 50 alternatives',
+    ],
+    [
+      'more than 100 alternatives in one field',
+      { include_selectors: [alternatives(50), alternatives(50), 'p'] },
+      'Invalid field include_selectors[2]: the selectors have more than 100 alternatives in all',
+    ],
+    [
+      'more than 50 combinators in a row',
+      { include_selectors: [Array(52).fill('p').join(' > ')] },
+      'Invalid field include_selectors[0]: selector has more than 50 combinators in one alternative',
+    ],
+    [
+      'pseudo-classes nested more than 3 deep',
+      { exclude_selectors: [':not(:not(:not(:not(p))))'] },
+      'Invalid field exclude_selectors[0]: selector nests pseudo-classes more than 3 deep',
+    ],
+    [
+      'an :nth-child() number out of range',
+      { include_selectors: [':nth-child(9999999999999n+1)'] },
+      'Invalid field include_selectors[0]: :nth-child() argument out of range (numbers up to 10000)',
+    ],
+    [
+      'the same in attribute_selectors',
+      { formats: ['attributes'], attribute_selectors: pairs(['a', 'li:nth-of-type(20001)']) },
+      'Invalid field attribute_selectors[1]: :nth-of-type() argument out of range (numbers up to 10000)',
+    ],
   ];
   for (const [name, fields, error] of cases) {
     test(name, async () => {
@@ -97,8 +130,19 @@ test('a 20 MB page of 2.5 million paragraphs: read up to the element limit, with
   Bun.gc(true);
   const before = process.memoryUsage().rss;
   let peak = before;
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 25);
-  const { result: res, cpuMs } = await withCpu(() => server.post('/v1/scrape', { url: site.at('/huge'), formats: ['markdown', 'attributes'], attribute_selectors: [{ selector: 'p', attribute: 'id' }], no_cache: true }).finally(() => clearInterval(sampler)));
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  const { result: res, cpuMs } = await withCpu(() =>
+    server
+      .post('/v1/scrape', {
+        url: site.at('/huge'),
+        formats: ['markdown', 'attributes'],
+        attribute_selectors: [{ selector: 'p', attribute: 'id' }],
+        no_cache: true,
+      })
+      .finally(() => clearInterval(sampler)),
+  );
   expect(res.status).toBe(200);
   expect(res.body.warnings).toEqual(['document.html: The page has more than 300000 elements; only the first 300000 are read']);
   expect(res.body.markdown.length).toBe(300_000 * 3 - 2);

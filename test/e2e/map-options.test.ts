@@ -23,7 +23,9 @@ beforeAll(async () => {
   ]);
   auth = bearer((await cloudTenants(() => cloud).tenant('starter', 1000)).key);
 });
-afterAll(async () => { await Promise.all([cloud.stop(), unstored.stop(), site.stop()]); });
+afterAll(async () => {
+  await Promise.all([cloud.stop(), unstored.stop(), site.stop()]);
+});
 
 const urls = (paths: readonly string[]) => paths.map((path) => site.at(path));
 const hitsOf = (paths: readonly string[], from: number) => site.hits.slice(from).filter((hit) => paths.includes(hit));
@@ -55,7 +57,19 @@ describe('POST /v1/map sitemap and filter_by_path', () => {
     expect(await mapped({ url: site.at('/docs/guide/index.html') })).toEqual(urls(MAP_SECTIONS.guide));
     const root = await mapped({ url: site.at('/') });
     expect(root).toEqual(await mapped({ url: site.at('/'), filter_by_path: false }));
-    expect(root).toEqual(urls(['/', '/docs/api/reference', '/about', '/docs/', '/docs/install', '/docs/guide/step-2', '/blog/launch', '/docsearch', '/pricing']));
+    expect(root).toEqual(
+      urls([
+        '/',
+        '/docs/api/reference',
+        '/about',
+        '/docs/',
+        '/docs/install',
+        '/docs/guide/step-2',
+        '/blog/launch',
+        '/docsearch',
+        '/pricing',
+      ]),
+    );
   });
 
   test('skip: no sitemap is fetched; the start page, its feed and its links', async () => {
@@ -65,7 +79,7 @@ describe('POST /v1/map sitemap and filter_by_path', () => {
     expect(hitsOf(MAP_SECTIONS.sitemapDocuments, before)).toEqual([]);
   });
 
-  test('only: the sitemaps\' URLs and the start URL, fetched once and not scraped (no title, no feed)', async () => {
+  test("only: the sitemaps' URLs and the start URL, fetched once and not scraped (no title, no feed)", async () => {
     const before = site.hits.length;
     const res = await cloud.post('/v1/map', { url: site.at('/docs/'), sitemap: 'only' }, auth);
     expect(res.body.links[0]).toEqual({ url: site.at('/docs/') });
@@ -74,21 +88,22 @@ describe('POST /v1/map sitemap and filter_by_path', () => {
     expect(await mapped({ url: site.at('/docs/'), sitemap: 'only', filter_by_path: false })).toEqual(urls(MAP_SECTIONS.docsOnlyWhole));
   });
 
-  test('only, from a sitemap URL: its entries first, not filtered by the sitemap\'s own path', async () => {
+  test("only, from a sitemap URL: its entries first, not filtered by the sitemap's own path", async () => {
     expect(await mapped({ url: site.at('/sitemaps/docs.xml'), sitemap: 'only' })).toEqual(urls(MAP_SECTIONS.sitemapStart));
   });
 
   test('a path that leaves one URL says the site has others', async () => {
     const res = await cloud.post('/v1/map', { url: site.at('/about'), sitemap: 'only' }, auth);
     expect(res.body).toEqual({
-      id: expect.any(String), links: [{ url: site.at('/about') }],
+      id: expect.any(String),
+      links: [{ url: site.at('/about') }],
       warnings: ['only URLs under /about/ are listed (the path filter); the site has others'],
     });
   });
 });
 
 describe('the stored map', () => {
-  test('its id is the usage row\'s result, and the cache lookup finds the newest map of the URL', async () => {
+  test("its id is the usage row's result, and the cache lookup finds the newest map of the URL", async () => {
     const res = await cloud.post('/v1/map', { url: site.at('/docs/guide/index.html'), search: 'step' }, auth);
     expect(res.body.links.map((l: { url: string }) => l.url)).toEqual(urls(['/docs/guide/step-2', '/docs/guide/step-1']));
     const run = await cloud.get(`/v1/results/run/${res.headers.get('x-usage-id')}`, auth);

@@ -25,11 +25,15 @@ beforeAll(async () => {
   site = startMapSite();
   files = startFixtureSite({ '/files/handbook.docx': { body: await handbookDocx(), headers: { 'content-type': DOCX_TYPE } } });
   const resolve = Object.fromEntries(HOSTS.map((h) => [h, '127.0.0.1']));
-  trawl = await startTrawlServer({ overrides: { fetch: { resolve }, map: { maxSitemaps: 8, maxSitemapBytes: 300_000, maxSitemapDepth: 2, timeoutMs: 1500 } } });
+  trawl = await startTrawlServer({
+    overrides: { fetch: { resolve }, map: { maxSitemaps: 8, maxSitemapBytes: 300_000, maxSitemapDepth: 2, timeoutMs: 1500 } },
+  });
   strict = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } });
   noFeeds = await startTrawlServer({ overrides: { fetch: { resolve }, plugins: { format: { attributes: false } } } });
 });
-afterAll(async () => { await Promise.all([trawl.stop(), strict.stop(), noFeeds.stop(), site.stop(), files.stop()]); });
+afterAll(async () => {
+  await Promise.all([trawl.stop(), strict.stop(), noFeeds.stop(), site.stop(), files.stop()]);
+});
 
 const origin = (host: string) => `http://${host}:${site.port}`;
 const O = () => origin('site.test');
@@ -57,7 +61,8 @@ describe('POST /v1/map', () => {
       ],
     });
     // The index lists itself and a sibling that lists it back: each document is fetched once.
-    for (const path of ['/sitemaps/index.xml', '/sitemaps/loop.xml', '/sitemaps/pages.xml', '/robots.txt']) expect(hitsOf(path, before)).toBe(1);
+    for (const path of ['/sitemaps/index.xml', '/sitemaps/loop.xml', '/sitemaps/pages.xml', '/robots.txt'])
+      expect(hitsOf(path, before)).toBe(1);
     // No page was scraped: only the start page among the listed pages was requested.
     expect(hitsOf('/about', before) + hitsOf('/pages/1', before) + hitsOf('/posts/alpha', before)).toBe(0);
   });
@@ -71,7 +76,12 @@ describe('POST /v1/map', () => {
 
   test('search keeps links whose URL or title has every term; limit cuts the list', async () => {
     const posts = await trawl.post('/v1/map', { url: `${O()}/`, search: 'POSTS' });
-    expect(posts.body.links.map((l: { url: string }) => l.url.replace(O(), ''))).toEqual(['/posts/alpha', '/posts/beta', '/posts/gamma', '/posts/delta']);
+    expect(posts.body.links.map((l: { url: string }) => l.url.replace(O(), ''))).toEqual([
+      '/posts/alpha',
+      '/posts/beta',
+      '/posts/gamma',
+      '/posts/delta',
+    ]);
     const byTitle = await trawl.post('/v1/map', { url: `${O()}/`, search: 'about us' });
     expect(byTitle.body.links).toEqual([{ url: `${O()}/about`, title: 'About us' }]);
     const none = await trawl.post('/v1/map', { url: `${O()}/`, search: 'zebra' });
@@ -90,9 +100,14 @@ describe('POST /v1/map', () => {
     expect(page.status).toBe(200);
     expect(page.body.links[0]).toEqual({ url: `${O()}/`, title: 'Site home' });
     // From site.test's own /sitemap.xml and the start page's links: in scope only through the redirect.
-    for (const link of [{ url: `${O()}/from-default-sitemap` }, { url: `${O()}/about`, title: 'About us' }]) expect(page.body.links).toContainEqual(link);
+    for (const link of [{ url: `${O()}/from-default-sitemap` }, { url: `${O()}/about`, title: 'About us' }])
+      expect(page.body.links).toContainEqual(link);
     const sitemap = await trawl.post('/v1/map', { url: `${origin('other.test')}/moved-sitemap.xml`, search: 'pages' });
-    expect(sitemap.body.links.slice(0, 3).map((l: { url: string }) => l.url)).toEqual([`${O()}/pages/1`, `${O()}/pages/2`, `${O()}/pages/3?b=2&a=1`]);
+    expect(sitemap.body.links.slice(0, 3).map((l: { url: string }) => l.url)).toEqual([
+      `${O()}/pages/1`,
+      `${O()}/pages/2`,
+      `${O()}/pages/3?b=2&a=1`,
+    ]);
   });
 
   test('the start page goes through the pipeline: a DOCX start URL is listed with its title and its links', async () => {
@@ -101,11 +116,18 @@ describe('POST /v1/map', () => {
     const start = `http://ferries.example:${files.port}/files/handbook.docx`;
     const res = await trawl.post('/v1/map', { url: start, filter_by_path: false });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.any(String), links: [{ url: start, title: 'Ferry Handbook' }, { url: 'https://ferries.example/timetable', title: 'the timetable' }] });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      links: [
+        { url: start, title: 'Ferry Handbook' },
+        { url: 'https://ferries.example/timetable', title: 'the timetable' },
+      ],
+    });
     expect(files.hits.filter((h) => h === '/files/handbook.docx')).toHaveLength(1);
     const filtered = await trawl.post('/v1/map', { url: start });
     expect(filtered.body).toEqual({
-      id: expect.any(String), links: [{ url: start, title: 'Ferry Handbook' }],
+      id: expect.any(String),
+      links: [{ url: start, title: 'Ferry Handbook' }],
       warnings: ['only URLs under /files/ are listed (the path filter); the site has others'],
     });
   });
@@ -127,7 +149,9 @@ describe('POST /v1/map', () => {
     const o = origin('hostile.test');
     expect(res.body.links).toEqual([
       { url: `${o}/`, title: 'Hostile' },
-      { url: `${o}/child/0` }, { url: `${o}/child/1` }, { url: `${o}/child/2` },
+      { url: `${o}/child/0` },
+      { url: `${o}/child/1` },
+      { url: `${o}/child/2` },
       { url: `${o}/fine`, title: 'fine' },
     ]);
     expect(res.body.warnings).toEqual([
@@ -142,7 +166,11 @@ describe('POST /v1/map', () => {
     const o = origin('deep.test');
     const res = await trawl.post('/v1/map', { url: `${o}/hostile/deep-1.xml` });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.any(String), links: [], warnings: [`sitemap index ${o}/hostile/deep-3.xml not followed: nested deeper than 2`] });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      links: [],
+      warnings: [`sitemap index ${o}/hostile/deep-3.xml not followed: nested deeper than 2`],
+    });
   });
 
   test('a slow sitemap stops at map.timeoutMs with what was found so far', async () => {
@@ -169,7 +197,11 @@ describe('POST /v1/map', () => {
     ['a fractional limit', { url: 'https://site.test/', limit: 2.5 }, 'Invalid field limit:'],
     ['search not a string', { url: 'https://site.test/', search: ['a'] }, 'Invalid field search:'],
     ['include_subdomains not a boolean', { url: 'https://site.test/', include_subdomains: 'yes' }, 'Invalid field include_subdomains:'],
-    ['an unknown sitemap mode', { url: 'https://site.test/', sitemap: 'sometimes' }, 'Invalid field sitemap: must be "include", "only" or "skip"'],
+    [
+      'an unknown sitemap mode',
+      { url: 'https://site.test/', sitemap: 'sometimes' },
+      'Invalid field sitemap: must be "include", "only" or "skip"',
+    ],
     ['filter_by_path not a boolean', { url: 'https://site.test/', filter_by_path: 'yes' }, 'Invalid field filter_by_path:'],
     ['an unknown field', { url: 'https://site.test/', sitemap_only: true }, 'Unknown field: sitemap_only'],
   ];

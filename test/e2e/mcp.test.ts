@@ -37,7 +37,8 @@ const CLI = new URL('../../cli/main.ts', import.meta.url).pathname;
 const COMPANY = `<!doctype html><html lang="en"><head><title>Harbour Ferries</title><meta name="theme-color" content="#0a3d62">
 <script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Harbour Ferries Ltd","description":"Ferries to the island every hour.","email":"hello@harbour.test","sameAs":["https://www.linkedin.com/company/harbour-ferries"]}</script>
 </head><body><header><h1>Harbour Ferries</h1></header><main><p>Ferries to the island every hour.</p><p>Write to <a href="mailto:hello@harbour.test">hello@harbour.test</a>.</p></main></body></html>`;
-const APP = '<!doctype html><html><head><title>Tide app</title></head><body><div id="app"></div><script>fetch("/api/tides?day=1").then((r) => r.json());</script></body></html>';
+const APP =
+  '<!doctype html><html><head><title>Tide app</title></head><body><div id="app"></div><script>fetch("/api/tides?day=1").then((r) => r.json());</script></body></html>';
 
 /** The plugin settings both transports' servers use. */
 const settings = () => ({
@@ -53,7 +54,11 @@ const socialEnv = () => ({ TRAWL_PLUGINS_SOCIAL_X_BEARER_TOKEN: X_TEST_TOKEN, TR
 
 beforeAll(async () => {
   site = startFixtureSite({
-    '/': page('Harbour home', 'The harbour opens at dawn and the ferries leave on the hour.', '<a href="/tides">Tides</a> <a href="/ferries">Ferries</a>'),
+    '/': page(
+      'Harbour home',
+      'The harbour opens at dawn and the ferries leave on the hour.',
+      '<a href="/tides">Tides</a> <a href="/ferries">Ferries</a>',
+    ),
     '/tides': page('Tide table', 'High tide is at 06:12 and again at 18:40; the bridge opens for tall ships at high tide.'),
     '/ferries': page('Ferry times', 'Ferries cross to the island every hour from six in the morning until ten at night.'),
     '/company': COMPANY,
@@ -66,7 +71,12 @@ beforeAll(async () => {
   searx = startSearxngServer({ results: () => [{ url: site.at('/tides'), title: 'Tide table', snippet: 'High tide times' }] });
   // The lead's reading of a company (asked with its own schema), else the extraction.
   openai = startOpenAiServer({
-    answer: ({ schema }) => JSON.stringify((schema?.properties as Record<string, unknown> | undefined)?.industry ? { summary: 'A ferry operator.', industry: 'Ferries' } : { high_tide: '06:12' }),
+    answer: ({ schema }) =>
+      JSON.stringify(
+        (schema?.properties as Record<string, unknown> | undefined)?.industry
+          ? { summary: 'A ferry operator.', industry: 'Ferries' }
+          : { high_tide: '06:12' },
+      ),
   });
   trawl = await startTrawlServer({ overrides: { apiKey: KEY, ...settings() }, env: socialEnv() });
 });
@@ -78,8 +88,26 @@ afterAll(async () => {
 });
 
 const TOOLS = [
-  'batch_scrape', 'batch_status', 'brand', 'crawl', 'crawl_status', 'diff', 'endpoints', 'extract', 'lead', 'lead_batch', 'lead_batch_status', 'map', 'scrape', 'search',
-  'social_audience', 'social_monitor_create', 'social_monitor_list', 'summarize', 'watch_create', 'watch_list',
+  'batch_scrape',
+  'batch_status',
+  'brand',
+  'crawl',
+  'crawl_status',
+  'diff',
+  'endpoints',
+  'extract',
+  'lead',
+  'lead_batch',
+  'lead_batch_status',
+  'map',
+  'scrape',
+  'search',
+  'social_audience',
+  'social_monitor_create',
+  'social_monitor_list',
+  'summarize',
+  'watch_create',
+  'watch_list',
 ];
 const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
@@ -110,25 +138,39 @@ async function exercise(client: Client) {
   const socialTool = tools.find((tool) => tool.name === 'social_monitor_create')!;
   expect((socialTool.inputSchema.properties as any).kind.enum).toEqual(['profile', 'search', 'list', 'replies']);
 
-  const scraped = (await client.callTool({ name: 'scrape', arguments: { url: site.at('/tides'), formats: ['markdown', 'links'] } })) as CallToolResult;
+  const scraped = (await client.callTool({
+    name: 'scrape',
+    arguments: { url: site.at('/tides'), formats: ['markdown', 'links'] },
+  })) as CallToolResult;
   expect(scraped.isError).toBeFalsy();
   expect(text(scraped)).toContain('# Tide table');
   expect(text(scraped)).toContain('High tide is at 06:12');
   expect((scraped.structuredContent as any).metadata.title).toBe('Tide table');
 
   const mapped = (await client.callTool({ name: 'map', arguments: { url: site.at('/') } })) as CallToolResult;
-  expect((mapped.structuredContent as any).links.map((l: any) => l.url)).toEqual(expect.arrayContaining([site.at('/tides'), site.at('/ferries')]));
+  expect((mapped.structuredContent as any).links.map((l: any) => l.url)).toEqual(
+    expect.arrayContaining([site.at('/tides'), site.at('/ferries')]),
+  );
   expect(text(mapped)).toContain(site.at('/ferries'));
 
   const searched = (await client.callTool({ name: 'search', arguments: { query: 'high tide', num_results: 1 } })) as CallToolResult;
   expect((searched.structuredContent as any).results[0].url).toBe(site.at('/tides'));
   expect(text(searched)).toContain('High tide is at 06:12');
 
-  const extracted = (await client.callTool({ name: 'extract', arguments: { url: site.at('/tides'), schema: { type: 'object', properties: { high_tide: { type: 'string' } }, required: ['high_tide'] } } })) as CallToolResult;
+  const extracted = (await client.callTool({
+    name: 'extract',
+    arguments: {
+      url: site.at('/tides'),
+      schema: { type: 'object', properties: { high_tide: { type: 'string' } }, required: ['high_tide'] },
+    },
+  })) as CallToolResult;
   expect((extracted.structuredContent as any).data).toEqual({ high_tide: '06:12' });
   expect(text(extracted)).toContain('"high_tide": "06:12"');
 
-  const summarized = (await client.callTool({ name: 'summarize', arguments: { url: site.at('/ferries'), mode: 'extractive' } })) as CallToolResult;
+  const summarized = (await client.callTool({
+    name: 'summarize',
+    arguments: { url: site.at('/ferries'), mode: 'extractive' },
+  })) as CallToolResult;
   expect((summarized.structuredContent as any).method).toBe('extractive');
   expect(text(summarized)).toContain('Ferries cross to the island');
 
@@ -140,21 +182,33 @@ async function exercise(client: Client) {
   expect((crawled.structuredContent as any).completed).toBe(3);
   expect(text(crawled)).toContain('Ferries cross to the island');
 
-  const batch = (await client.callTool({ name: 'batch_scrape', arguments: { urls: [site.at('/tides'), site.at('/ferries')] } })) as CallToolResult;
+  const batch = (await client.callTool({
+    name: 'batch_scrape',
+    arguments: { urls: [site.at('/tides'), site.at('/ferries')] },
+  })) as CallToolResult;
   const batched = await finished(client, 'batch_status', (batch.structuredContent as any).id);
   expect((batched.structuredContent as any).completed).toBe(2);
 
-  const watch = (await client.callTool({ name: 'watch_create', arguments: { url: site.at('/ferries'), interval_minutes: 60 } })) as CallToolResult;
+  const watch = (await client.callTool({
+    name: 'watch_create',
+    arguments: { url: site.at('/ferries'), interval_minutes: 60 },
+  })) as CallToolResult;
   const watchId = (watch.structuredContent as any).id as string;
   expect(text(watch)).toBe(`Watching ${site.at('/ferries')} every 60 minutes (watch ${watchId}).`);
   const listed = (await client.callTool({ name: 'watch_list', arguments: {} })) as CallToolResult;
   expect((listed.structuredContent as any).watches.map((w: any) => w.id)).toContain(watchId);
   expect(text(listed)).toContain(`id ${watchId}: every 60 min, active`);
-  const badWatch = (await client.callTool({ name: 'watch_create', arguments: { url: site.at('/'), interval_minutes: 0 } })) as CallToolResult;
+  const badWatch = (await client.callTool({
+    name: 'watch_create',
+    arguments: { url: site.at('/'), interval_minutes: 0 },
+  })) as CallToolResult;
   expect(badWatch.isError).toBe(true);
   expect(text(badWatch)).toStartWith('Invalid field interval_minutes');
 
-  const diffed = (await client.callTool({ name: 'diff', arguments: { url: site.at('/tides'), previous: 'High tide is at 05:00 and again at 17:30.' } })) as CallToolResult;
+  const diffed = (await client.callTool({
+    name: 'diff',
+    arguments: { url: site.at('/tides'), previous: 'High tide is at 05:00 and again at 17:30.' },
+  })) as CallToolResult;
   expect((diffed.structuredContent as any).status).toBe('changed');
   expect(text(diffed)).toStartWith(`${site.at('/tides')}: changed.`);
   expect(text(diffed)).toContain('+High tide is at 06:12 and again at 18:40; the bridge opens for tall ships at high tide.');
@@ -162,8 +216,13 @@ async function exercise(client: Client) {
   const lead = (await client.callTool({ name: 'lead', arguments: { url: site.at('/company') } })) as CallToolResult;
   expect((lead.structuredContent as any).company.name).toBe('Harbour Ferries Ltd');
   expect(text(lead)).toContain('# Harbour Ferries Ltd');
-  expect(text(lead)).toContain('A ferry operator.\n\n- Industry: Ferries\n- E-mails: hello@harbour.test\n- Profiles: linkedin https://linkedin.com/company/harbour-ferries');
-  const leadBatch = (await client.callTool({ name: 'lead_batch', arguments: { urls: [site.at('/company'), 'http://127.0.0.1:1/'] } })) as CallToolResult;
+  expect(text(lead)).toContain(
+    'A ferry operator.\n\n- Industry: Ferries\n- E-mails: hello@harbour.test\n- Profiles: linkedin https://linkedin.com/company/harbour-ferries',
+  );
+  const leadBatch = (await client.callTool({
+    name: 'lead_batch',
+    arguments: { urls: [site.at('/company'), 'http://127.0.0.1:1/'] },
+  })) as CallToolResult;
   const leadBatchId = (leadBatch.structuredContent as any).id as string;
   expect(text(leadBatch)).toContain(`Lead batch ${leadBatchId} started`);
   const leads = await finished(client, 'lead_batch_status', leadBatchId);
@@ -180,7 +239,10 @@ async function exercise(client: Client) {
   expect((endpoints.structuredContent as any).endpoints.map((e: any) => e.value)).toContain('/api/tides');
   expect(text(endpoints)).toContain('- `/api/tides` (relative path, first party, in inline)');
 
-  const monitor = (await client.callTool({ name: 'social_monitor_create', arguments: { kind: 'profile', target: '@harbour', interval_minutes: 60 } })) as CallToolResult;
+  const monitor = (await client.callTool({
+    name: 'social_monitor_create',
+    arguments: { kind: 'profile', target: '@harbour', interval_minutes: 60 },
+  })) as CallToolResult;
   const monitorId = (monitor.structuredContent as any).id as string;
   expect(text(monitor)).toBe(`Monitoring profile harbour every 60 minutes (monitor ${monitorId}).`);
   const monitors = (await client.callTool({ name: 'social_monitor_list', arguments: { limit: 10 } })) as CallToolResult;
@@ -203,7 +265,11 @@ async function exercise(client: Client) {
 
 const httpClient = async (key?: string) => {
   const client = new Client({ name: 'trawl-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${trawl.url}/mcp`), { requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${trawl.url}/mcp`), {
+      requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} },
+    }),
+  );
   return client;
 };
 
@@ -221,11 +287,15 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect([count('scrape', 'ok'), count('scrape', 'error'), count('crawl_status', 'error')]).toEqual([1, 2, 1]);
   });
 
-  test('a missing or wrong key is refused with the API\'s 401', async () => {
+  test("a missing or wrong key is refused with the API's 401", async () => {
     for (const key of [undefined, 'not-the-key']) {
       await expect(httpClient(key)).rejects.toMatchObject({ code: 401, message: expect.stringContaining('Invalid or missing API key') });
     }
-    const raw = await trawl.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'application/json, text/event-stream' });
+    const raw = await trawl.post(
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { accept: 'application/json, text/event-stream' },
+    );
     expect([raw.status, raw.body]).toEqual([401, { error: 'Invalid or missing API key' }]);
   });
 
@@ -248,7 +318,12 @@ function stdioTransport(cwd: string, env: Record<string, string>, args: string[]
 
 /** `bun cli/main.ts mcp …` that should refuse to start: its exit code and what it printed. */
 async function refusedStart(env: Record<string, string>, args: string[] = []) {
-  const child = Bun.spawn(['bun', CLI, 'mcp', ...args], { env: { ...process.env, TRAWL_LOG_LEVEL: 'silent', ...env }, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
+  const child = Bun.spawn(['bun', CLI, 'mcp', ...args], {
+    env: { ...process.env, TRAWL_LOG_LEVEL: 'silent', ...env },
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
   return { code, stderr: stderr.trim() };
 }
@@ -257,14 +332,25 @@ describe('MCP over stdio (bun cli/main.ts mcp)', () => {
   test('lists the tools and calls each one, started outside the repository with its data directory set', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-mcp-'));
     const config = settings();
-    writeFileSync(join(dir, 'trawl.toml'), [
-      '[plugins.search.searxng]', `url = "${searx.url}"`,
-      '[plugins.llm.openai]', `model = "gpt-4o-mini"`, `apiKey = "${OPENAI_TEST_KEY}"`, `baseUrl = "${config.plugins.llm.openai.baseUrl}"`,
-      '[crawl]', 'perHostDelayMs = 0',
-      '[brand]', 'browser = false',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'trawl.toml'),
+      [
+        '[plugins.search.searxng]',
+        `url = "${searx.url}"`,
+        '[plugins.llm.openai]',
+        `model = "gpt-4o-mini"`,
+        `apiKey = "${OPENAI_TEST_KEY}"`,
+        `baseUrl = "${config.plugins.llm.openai.baseUrl}"`,
+        '[crawl]',
+        'perHostDelayMs = 0',
+        '[brand]',
+        'browser = false',
+      ].join('\n'),
+    );
     const client = new Client({ name: 'trawl-test', version: '1.0.0' });
-    await client.connect(stdioTransport(dir, { TRAWL_CONFIG: join(dir, 'trawl.toml'), TRAWL_DATA_DIR: join(dir, 'state'), ...socialEnv() }));
+    await client.connect(
+      stdioTransport(dir, { TRAWL_CONFIG: join(dir, 'trawl.toml'), TRAWL_DATA_DIR: join(dir, 'state'), ...socialEnv() }),
+    );
     try {
       await exercise(client);
     } finally {
@@ -275,7 +361,11 @@ describe('MCP over stdio (bun cli/main.ts mcp)', () => {
   }, 60_000);
 
   test('the documented `bun run --cwd <trawl> --silent cli mcp` form starts from any directory', async () => {
-    const child = Bun.spawn(['bun', 'run', '--cwd', new URL('../..', import.meta.url).pathname, '--silent', 'cli', 'mcp', '--help'], { cwd: tmpdir(), stdout: 'pipe', stderr: 'pipe' });
+    const child = Bun.spawn(['bun', 'run', '--cwd', new URL('../..', import.meta.url).pathname, '--silent', 'cli', 'mcp', '--help'], {
+      cwd: tmpdir(),
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     const [code, stdout, stderr] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
     // Started from another directory, the command is found and answers its help like every CLI command.
     expect([code, stderr]).toEqual([0, '']);
@@ -293,18 +383,30 @@ describe('MCP over stdio (bun cli/main.ts mcp)', () => {
     await server.stop();
     try {
       // The first through the flag, the second through the variable: each scrape is the key's workspace's.
-      for (const [path, args, keyEnv] of [['/tides', ['--api-key', first.key], {}], ['/ferries', [], { TRAWL_API_KEY: second.key }]] as const) {
+      for (const [path, args, keyEnv] of [
+        ['/tides', ['--api-key', first.key], {}],
+        ['/ferries', [], { TRAWL_API_KEY: second.key }],
+      ] as const) {
         const client = new Client({ name: 'trawl-test', version: '1.0.0' });
         await client.connect(stdioTransport(dir, { ...env, ...keyEnv }, [...args]));
         try {
           const scraped = (await client.callTool({ name: 'scrape', arguments: { url: site.at(path) } })) as CallToolResult;
-          expect([scraped.isError, (scraped.structuredContent as any)?.metadata.title]).toEqual([undefined, path === '/tides' ? 'Tide table' : 'Ferry times']);
+          expect([scraped.isError, (scraped.structuredContent as any)?.metadata.title]).toEqual([
+            undefined,
+            path === '/tides' ? 'Tide table' : 'Ferry times',
+          ]);
         } finally {
           await client.close();
         }
       }
-      expect(await refusedStart(env)).toEqual({ code: 2, stderr: 'Cloud mode: the MCP server acts for one workspace; pass --api-key KEY or set TRAWL_API_KEY' });
-      expect(await refusedStart(env, ['--api-key', 'trawl_not-a-key'])).toEqual({ code: 2, stderr: 'Invalid or missing API key (--api-key / TRAWL_API_KEY)' });
+      expect(await refusedStart(env)).toEqual({
+        code: 2,
+        stderr: 'Cloud mode: the MCP server acts for one workspace; pass --api-key KEY or set TRAWL_API_KEY',
+      });
+      expect(await refusedStart(env, ['--api-key', 'trawl_not-a-key'])).toEqual({
+        code: 2,
+        stderr: 'Invalid or missing API key (--api-key / TRAWL_API_KEY)',
+      });
       const badFlag = await refusedStart(env, ['--no-such-flag']);
       expect([badFlag.code, badFlag.stderr.trim().split('\n')]).toEqual([2, [expect.stringContaining("unknown option '--no-such-flag'")]]);
     } finally {
@@ -313,7 +415,10 @@ describe('MCP over stdio (bun cli/main.ts mcp)', () => {
         // Each workspace paid for its own scrape (one credit) and holds only its own result.
         const tenantsAgain = cloudTenants(() => reopened);
         expect([await tenantsAgain.balance(first.id), await tenantsAgain.balance(second.id)]).toEqual([99, 99]);
-        for (const [tenant, path] of [[first, '/tides'], [second, '/ferries']] as const) {
+        for (const [tenant, path] of [
+          [first, '/tides'],
+          [second, '/ferries'],
+        ] as const) {
           const results = await reopened.get('/v1/results', bearer(tenant.key));
           expect(results.body.results.map((r: any) => r.url)).toEqual([site.at(path)]);
         }

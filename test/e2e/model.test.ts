@@ -49,7 +49,12 @@ function presentLikeV2(result: ScrapeResult): Record<string, unknown> {
 }
 
 test('a scrape result has camelCase names everywhere, and a second presenter needs nothing from /v1', async () => {
-  const request = { url: site.at('/'), formats: ['markdown', 'text', 'json', 'links', 'llm', 'rawHtml', 'attributes'], noCache: true, attributeSelectors: [{ selector: 'img', attribute: 'src' }] };
+  const request = {
+    url: site.at('/'),
+    formats: ['markdown', 'text', 'json', 'links', 'llm', 'rawHtml', 'attributes'],
+    noCache: true,
+    attributeSelectors: [{ selector: 'img', attribute: 'src' }],
+  };
   const { result } = await server.trawl.scraper.scrape(request, 'default');
   expect(nonCamelKeys(result)).toEqual([]);
   expect(result.metadata).toMatchObject({ title: 'Tides', siteName: 'Sea', publishedDate: '2024-03-05T08:15:00.000Z', statusCode: 200 });
@@ -63,7 +68,11 @@ test('a scrape result has camelCase names everywhere, and a second presenter nee
 
 test('a crawl stores the internal request and internal page results; /v1 presents them', async () => {
   const client = apiClient(server.url);
-  const started = await server.post('/v1/crawl', { url: site.at('/'), max_pages: 2, scrape_options: { formats: ['markdown'], only_main_content: true } });
+  const started = await server.post('/v1/crawl', {
+    url: site.at('/'),
+    max_pages: 2,
+    scrape_options: { formats: ['markdown'], only_main_content: true },
+  });
   expect(started.status).toBe(202);
   const summary = await waitForRun(client, `/v1/crawl/${started.body.id}`);
   expect(summary.data[0].metadata.word_count).toBeGreaterThan(0);

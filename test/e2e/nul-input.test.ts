@@ -20,7 +20,12 @@ const BODIES: Array<[string, string, (ids: Ids) => unknown, string]> = [
   ['POST', '/v1/scrape', () => ({ url: `http://127.0.0.1/${NUL}` }), 'url'],
   ['POST', '/v1/scrape', () => ({ url: 'http://127.0.0.1/', include_selectors: ['p', NUL] }), 'include_selectors[1]'],
   ['POST', '/v1/scrape', () => ({ url: 'http://127.0.0.1/', headers: { [NUL]: 'x' } }), 'headers.a\\u0000b'],
-  ['POST', '/v1/extract', () => ({ urls: ['http://127.0.0.1/'], schema: { type: 'object', properties: { title: { type: 'string', description: NUL } } } }), 'schema.properties.title.description'],
+  [
+    'POST',
+    '/v1/extract',
+    () => ({ urls: ['http://127.0.0.1/'], schema: { type: 'object', properties: { title: { type: 'string', description: NUL } } } }),
+    'schema.properties.title.description',
+  ],
   ['POST', '/v1/watch', () => ({ url: 'http://127.0.0.1/', name: NUL }), 'name'],
   ['PATCH', '/v1/watch/:watch', () => ({ name: NUL }), 'name'],
   ['POST', '/v1/social/monitors', () => ({ kind: 'keyword', target: NUL, name: 'n' }), 'target'],
@@ -36,27 +41,63 @@ const BODIES: Array<[string, string, (ids: Ids) => unknown, string]> = [
 
 /** Every route with an id in its path, with the message an unknown id gets. */
 const ID_ROUTES: Array<[string, string]> = [
-  ['GET', '/v1/watch/{}'], ['PATCH', '/v1/watch/{}'], ['DELETE', '/v1/watch/{}'], ['POST', '/v1/watch/{}/check'], ['GET', '/v1/watch/{}/diff'],
-  ['GET', '/v1/crawl/{}'], ['DELETE', '/v1/crawl/{}'], ['GET', '/v1/crawl/{}/pages'], ['GET', '/v1/crawl/{}/stream'], ['POST', '/v1/crawl/{}/retry'],
-  ['GET', '/v1/batch/{}'], ['DELETE', '/v1/batch/{}'],
-  ['GET', '/v1/webhooks/{}'], ['PATCH', '/v1/webhooks/{}'], ['DELETE', '/v1/webhooks/{}'], ['GET', '/v1/webhooks/{}/deliveries'],
-  ['GET', '/v1/social/monitors/{}'], ['PATCH', '/v1/social/monitors/{}'], ['DELETE', '/v1/social/monitors/{}'], ['POST', '/v1/social/monitors/{}/check'],
-  ['GET', '/v1/lead/batch/{}'], ['GET', '/v1/results/{}'], ['GET', '/v1/results/run/{}'],
-  ['PATCH', '/v1/keys/{}'], ['DELETE', '/v1/keys/{}'],
-  ['GET', '/admin/workspaces/{}'], ['PATCH', '/admin/workspaces/{}'], ['GET', '/admin/workspaces/{}/keys'], ['POST', '/admin/workspaces/{}/keys'],
-  ['POST', '/admin/workspaces/{}/credits'], ['DELETE', '/admin/keys/{}'],
+  ['GET', '/v1/watch/{}'],
+  ['PATCH', '/v1/watch/{}'],
+  ['DELETE', '/v1/watch/{}'],
+  ['POST', '/v1/watch/{}/check'],
+  ['GET', '/v1/watch/{}/diff'],
+  ['GET', '/v1/crawl/{}'],
+  ['DELETE', '/v1/crawl/{}'],
+  ['GET', '/v1/crawl/{}/pages'],
+  ['GET', '/v1/crawl/{}/stream'],
+  ['POST', '/v1/crawl/{}/retry'],
+  ['GET', '/v1/batch/{}'],
+  ['DELETE', '/v1/batch/{}'],
+  ['GET', '/v1/webhooks/{}'],
+  ['PATCH', '/v1/webhooks/{}'],
+  ['DELETE', '/v1/webhooks/{}'],
+  ['GET', '/v1/webhooks/{}/deliveries'],
+  ['GET', '/v1/social/monitors/{}'],
+  ['PATCH', '/v1/social/monitors/{}'],
+  ['DELETE', '/v1/social/monitors/{}'],
+  ['POST', '/v1/social/monitors/{}/check'],
+  ['GET', '/v1/lead/batch/{}'],
+  ['GET', '/v1/results/{}'],
+  ['GET', '/v1/results/run/{}'],
+  ['PATCH', '/v1/keys/{}'],
+  ['DELETE', '/v1/keys/{}'],
+  ['GET', '/admin/workspaces/{}'],
+  ['PATCH', '/admin/workspaces/{}'],
+  ['GET', '/admin/workspaces/{}/keys'],
+  ['POST', '/admin/workspaces/{}/keys'],
+  ['POST', '/admin/workspaces/{}/credits'],
+  ['DELETE', '/admin/keys/{}'],
 ];
 
 /** Bodies an id route would accept, so that only the id can be what is wrong. */
 const VALID_BODY: Record<string, unknown> = {
-  'PATCH /v1/watch/{}': { name: 'n' }, 'PATCH /v1/webhooks/{}': { active: false }, 'PATCH /v1/social/monitors/{}': { name: 'n' },
-  'PATCH /v1/keys/{}': { name: 'n' }, 'PATCH /admin/workspaces/{}': { name: 'n' }, 'POST /admin/workspaces/{}/keys': {},
-  'POST /admin/workspaces/{}/credits': { credits: 1 }, 'POST /v1/crawl/{}/retry': {},
+  'PATCH /v1/watch/{}': { name: 'n' },
+  'PATCH /v1/webhooks/{}': { active: false },
+  'PATCH /v1/social/monitors/{}': { name: 'n' },
+  'PATCH /v1/keys/{}': { name: 'n' },
+  'PATCH /admin/workspaces/{}': { name: 'n' },
+  'POST /admin/workspaces/{}/keys': {},
+  'POST /admin/workspaces/{}/credits': { credits: 1 },
+  'POST /v1/crawl/{}/retry': {},
 };
 
-const QUERIES = ['/v1/results?endpoint=%00', '/v1/usage?endpoint=%00', '/v1/cache/lookup?url=http%3A%2F%2Fa%00b', '/v1/watch?limit=1&x%00=1', '/v1/results?endpoint=scrape&endpoint=%00'];
+const QUERIES = [
+  '/v1/results?endpoint=%00',
+  '/v1/usage?endpoint=%00',
+  '/v1/cache/lookup?url=http%3A%2F%2Fa%00b',
+  '/v1/watch?limit=1&x%00=1',
+  '/v1/results?endpoint=scrape&endpoint=%00',
+];
 
-interface Ids { watch: string; workspace: string }
+interface Ids {
+  watch: string;
+  workspace: string;
+}
 
 for (const database of testDatabases()) {
   describe(`NUL characters and malformed ids (${database.name})`, () => {
@@ -70,7 +111,8 @@ for (const database of testDatabases()) {
       storage = await database.open();
       x = startXApiServer();
       server = await startTrawlServer({
-        storage, overrides: { mode: 'cloud', adminKey: ADMIN_KEY },
+        storage,
+        overrides: { mode: 'cloud', adminKey: ADMIN_KEY },
         env: { TRAWL_PLUGINS_SOCIAL_X_BEARER_TOKEN: X_TEST_TOKEN, TRAWL_PLUGINS_SOCIAL_X_BASE_URL: x.url },
       });
       const tenant = await cloudTenants(() => server).tenant('growth', 1000);
@@ -100,7 +142,8 @@ for (const database of testDatabases()) {
     });
 
     test.each(ID_ROUTES)('%s %s: a malformed id answers as an unknown one', async (method, pattern) => {
-      const call = (id: string) => server.call(pattern.replace('{}', id), { method, headers: headersFor(pattern), body: VALID_BODY[`${method} ${pattern}`] });
+      const call = (id: string) =>
+        server.call(pattern.replace('{}', id), { method, headers: headersFor(pattern), body: VALID_BODY[`${method} ${pattern}`] });
       const unknown = await call(UNKNOWN);
       expect(unknown.status).toBe(404);
       for (const id of ['%00', `x${'%00'}y`, 'not-an-id', `${UNKNOWN.slice(0, -1)}%00`]) {

@@ -20,7 +20,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../servers/webhook-r
 
 const KEY = 'observability-key';
 const METRICS_TOKEN = 'metrics-token-0123456789';
-const page = (title: string, links = '') => `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>Some words about ${title}.</p>${links}</main></body></html>`;
+const page = (title: string, links = '') =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>Some words about ${title}.</p>${links}</main></body></html>`;
 
 let site: FixtureSite;
 let receiver: WebhookReceiver;
@@ -30,10 +31,20 @@ const logLines: Array<Record<string, any>> = [];
 beforeAll(async () => {
   site = startFixtureSite({ '/': page('Home', '<a href="/a">A</a> <a href="/b">B</a>'), '/a': page('Page A'), '/b': page('Page B') });
   receiver = startWebhookReceiver();
-  const sink = new Writable({ write(chunk, _encoding, done) { for (const line of String(chunk).split('\n')) if (line) logLines.push(JSON.parse(line)); done(); } });
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line) logLines.push(JSON.parse(line));
+      done();
+    },
+  });
   trawl = await startTrawlServer({
     logger: createLogger('debug', sink),
-    overrides: { apiKey: KEY, metrics: { token: METRICS_TOKEN }, jobs: { pollIntervalMs: 50 }, webhooks: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
+    overrides: {
+      apiKey: KEY,
+      metrics: { token: METRICS_TOKEN },
+      jobs: { pollIntervalMs: 50 },
+      webhooks: { signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    },
   });
 });
 
@@ -43,7 +54,11 @@ afterAll(async () => {
 });
 
 const auth = { authorization: `Bearer ${KEY}` };
-type Family = { name: string; type: string; metrics: Array<{ labels?: Record<string, string>; value?: string; count?: string; buckets?: Record<string, string> }> };
+type Family = {
+  name: string;
+  type: string;
+  metrics: Array<{ labels?: Record<string, string>; value?: string; count?: string; buckets?: Record<string, string> }>;
+};
 
 async function scrapeMetrics(): Promise<Map<string, Family>> {
   const res = await trawl.get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
@@ -53,8 +68,14 @@ async function scrapeMetrics(): Promise<Map<string, Family>> {
   // Histograms: each labelled series' observation count, from the registry the text was rendered from.
   for (const metric of await trawl.trawl.container.resolve(MetricsToken).registry.getMetricsAsJSON()) {
     if (String(metric.type) !== 'histogram') continue;
-    const counts = (metric.values as Array<{ metricName?: string; labels: object; value: number }>).filter((v) => v.metricName === `${metric.name}_count`);
-    families.set(metric.name, { name: metric.name, type: 'HISTOGRAM', metrics: counts.map((v) => ({ labels: v.labels as Record<string, string>, value: String(v.value) })) });
+    const counts = (metric.values as Array<{ metricName?: string; labels: object; value: number }>).filter(
+      (v) => v.metricName === `${metric.name}_count`,
+    );
+    families.set(metric.name, {
+      name: metric.name,
+      type: 'HISTOGRAM',
+      metrics: counts.map((v) => ({ labels: v.labels as Record<string, string>, value: String(v.value) })),
+    });
   }
   return families;
 }
@@ -85,14 +106,20 @@ describe('GET /metrics', () => {
 
   test('counters move with the traffic, labelled by route template and bounded words', async () => {
     const before = await scrapeMetrics();
-    for (const path of ['/a', '/b']) expect((await trawl.post('/v1/scrape', { url: site.at(path), no_cache: true }, auth)).status).toBe(200);
+    for (const path of ['/a', '/b'])
+      expect((await trawl.post('/v1/scrape', { url: site.at(path), no_cache: true }, auth)).status).toBe(200);
     expect((await trawl.post('/v1/scrape', { url: 'http://127.0.0.1:1/' }, auth)).status).toBe(422);
     expect((await trawl.post('/v1/scrape', { url: site.at('/a') })).status).toBe(401);
     expect((await trawl.get('/v1/crawl/some-id', auth)).status).toBe(404);
     expect((await trawl.get('/no/such/path', auth)).status).toBe(404);
     const crawl = await trawl.post('/v1/crawl', { url: site.at('/'), webhook_url: receiver.url('/done') }, auth);
     await receiver.waitFor(1, '/done', 5000);
-    await until(async () => sample(await scrapeMetrics(), 'trawl_webhook_deliveries_total', { outcome: 'delivered' }) > sample(before, 'trawl_webhook_deliveries_total', { outcome: 'delivered' }), 'the delivery count');
+    await until(
+      async () =>
+        sample(await scrapeMetrics(), 'trawl_webhook_deliveries_total', { outcome: 'delivered' }) >
+        sample(before, 'trawl_webhook_deliveries_total', { outcome: 'delivered' }),
+      'the delivery count',
+    );
     const after = await scrapeMetrics();
     const moved = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
 
@@ -103,7 +130,7 @@ describe('GET /metrics', () => {
     expect(moved('trawl_http_requests_total', { method: 'POST', route: '/v1/crawl', status: '202' })).toBe(1);
     expect(moved('trawl_http_request_duration_seconds', { route: '/v1/scrape', status: '200' })).toBe(2);
     // No URL, id or unknown path is ever a label.
-    const routes = new Set(after.get('trawl_http_requests_total')!.metrics.map((m) => m.labels!.route ?? ""));
+    const routes = new Set(after.get('trawl_http_requests_total')!.metrics.map((m) => m.labels!.route ?? ''));
     expect([...routes].filter((r) => /some-id|no\/such|127\.0\.0\.1/.test(r))).toEqual([]);
 
     expect(moved('trawl_fetches_total', { client: 'http', outcome: 'ok', reason: '2xx' })).toBeGreaterThanOrEqual(5);
@@ -128,7 +155,9 @@ test('an SSRF refusal is a fetch outcome of its own', async () => {
   const guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false } } });
   try {
     expect((await guarded.post('/v1/scrape', { url: 'http://10.1.2.3/' })).status).toBe(422);
-    const families = new Map((parsePrometheusTextFormat((await guarded.get('/metrics')).body) as Family[]).map((family) => [family.name, family]));
+    const families = new Map(
+      (parsePrometheusTextFormat((await guarded.get('/metrics')).body) as Family[]).map((family) => [family.name, family]),
+    );
     expect(sample(families, 'trawl_fetches_total', { client: 'http', outcome: 'failed', reason: 'ssrf_refused' })).toBe(1);
     expect(sample(families, 'trawl_http_requests_total', { route: '/v1/scrape', status: '422' })).toBe(1);
   } finally {
@@ -140,7 +169,9 @@ describe('request ids', () => {
   test('a well-formed X-Request-Id is echoed; a missing or malformed one is replaced by a generated id', async () => {
     const given = await trawl.post('/v1/scrape', { url: site.at('/a'), no_cache: true }, { ...auth, 'x-request-id': 'trace-abc.123' });
     expect(given.headers.get('x-request-id')).toBe('trace-abc.123');
-    expect(logLines.filter((line) => line.request_id === 'trace-abc.123' && line.msg === 'scraped').map((line) => line.url)).toEqual([site.at('/a')]);
+    expect(logLines.filter((line) => line.request_id === 'trace-abc.123' && line.msg === 'scraped').map((line) => line.url)).toEqual([
+      site.at('/a'),
+    ]);
     const none = await trawl.post('/v1/scrape', { url: site.at('/a') }, auth);
     expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     for (const bad of ['has space', 'x'.repeat(129), 'tab\there']) {
@@ -151,22 +182,36 @@ describe('request ids', () => {
     expect((await trawl.get('/v1/plugins')).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  test('the id is on the pipeline\'s and the crawl jobs\' log lines and on the webhook delivery', async () => {
+  test("the id is on the pipeline's and the crawl jobs' log lines and on the webhook delivery", async () => {
     const id = `crawl-${crypto.randomUUID()}`;
-    const started = await trawl.post('/v1/crawl', { url: site.at('/'), webhook_url: receiver.url('/traced'), scrape_options: { no_cache: true } }, { ...auth, 'x-request-id': id });
+    const started = await trawl.post(
+      '/v1/crawl',
+      { url: site.at('/'), webhook_url: receiver.url('/traced'), scrape_options: { no_cache: true } },
+      { ...auth, 'x-request-id': id },
+    );
     expect(started.status).toBe(202);
     const [delivery] = await receiver.waitFor(1, '/traced', 5000);
     expect(delivery!.headers['x-request-id']).toBe(id);
     const mine = logLines.filter((line) => line.request_id === id);
     // The crawl's pages were scraped by job workers, each page's pipeline logging under the request's id.
-    expect(mine.filter((line) => line.msg === 'scraped').map((line) => line.url).sort()).toEqual([site.at('/'), site.at('/a'), site.at('/b')]);
+    expect(
+      mine
+        .filter((line) => line.msg === 'scraped')
+        .map((line) => line.url)
+        .sort(),
+    ).toEqual([site.at('/'), site.at('/a'), site.at('/b')]);
   });
 });
 
 describe('process metrics', () => {
-  test('CPU, memory, heap and event-loop lag are on /metrics beside Trawl\'s own', async () => {
+  test("CPU, memory, heap and event-loop lag are on /metrics beside Trawl's own", async () => {
     const families = await scrapeMetrics();
-    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds']) {
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+    ]) {
       expect(families.get(name)?.metrics.length ?? 0).toBeGreaterThan(0);
     }
     expect(sample(families, 'process_cpu_seconds_total')).toBeGreaterThan(0);
@@ -190,7 +235,15 @@ describe('the log', () => {
     expect((await trawl.post('/v1/scrape', { url: site.at('/b'), no_cache: true }, { ...auth, 'x-request-id': id })).status).toBe(200);
     const access = await accessLines(id);
     expect(access).toHaveLength(1);
-    expect(access[0]).toMatchObject({ level: 30, component: 'http', method: 'POST', route: '/v1/scrape', status: 200, request_id: id, workspace: 'default' });
+    expect(access[0]).toMatchObject({
+      level: 30,
+      component: 'http',
+      method: 'POST',
+      route: '/v1/scrape',
+      status: 200,
+      request_id: id,
+      workspace: 'default',
+    });
     expect(access[0]!.ms).toBeGreaterThan(0);
 
     // A refused request has its line too, without a workspace; a path parameter stays a template.
@@ -210,11 +263,18 @@ describe('the log', () => {
 
   test('a line per finished job (kind, id, outcome, milliseconds) and one when the crawl is over', async () => {
     const id = `jobs-${crypto.randomUUID()}`;
-    const started = await trawl.post('/v1/crawl', { url: site.at('/'), scrape_options: { no_cache: true } }, { ...auth, 'x-request-id': id });
+    const started = await trawl.post(
+      '/v1/crawl',
+      { url: site.at('/'), scrape_options: { no_cache: true } },
+      { ...auth, 'x-request-id': id },
+    );
     expect(started.status).toBe(202);
     // The run's end can be logged before the last page job's own line (the notice is queued inside that job).
     const pageLines = () => linesOf(id).filter((line) => line.msg === 'job finished' && line.kind === 'crawl.page');
-    await until(async () => linesOf(id).some((line) => line.msg === 'crawl completed') && pageLines().length >= 3, 'the crawl\'s completion lines');
+    await until(
+      async () => linesOf(id).some((line) => line.msg === 'crawl completed') && pageLines().length >= 3,
+      "the crawl's completion lines",
+    );
     const jobs = linesOf(id).filter((line) => line.msg === 'job finished');
     const pages = jobs.filter((line) => line.kind === 'crawl.page');
     expect(pages).toHaveLength(3);
@@ -233,10 +293,17 @@ describe('the log', () => {
 
   test('a job that fails for good is a warning with its error', async () => {
     const id = `failing-${crypto.randomUUID()}`;
-    const started = await trawl.post('/v1/crawl', { url: 'http://127.0.0.1:1/', scrape_options: { no_cache: true } }, { ...auth, 'x-request-id': id });
+    const started = await trawl.post(
+      '/v1/crawl',
+      { url: 'http://127.0.0.1:1/', scrape_options: { no_cache: true } },
+      { ...auth, 'x-request-id': id },
+    );
     expect(started.status).toBe(202);
     const ended = (line: Record<string, any>) => line.msg === 'crawl failed' || line.msg === 'crawl completed';
-    await until(async () => linesOf(id).some(ended) && linesOf(id).some((line) => line.msg === 'job finished' && line.kind === 'crawl.page'), 'the crawl\'s end');
+    await until(
+      async () => linesOf(id).some(ended) && linesOf(id).some((line) => line.msg === 'job finished' && line.kind === 'crawl.page'),
+      "the crawl's end",
+    );
     const finished = linesOf(id).filter((line) => line.msg === 'job finished' && line.kind === 'crawl.page');
     expect(finished.length).toBeGreaterThan(0);
     const last = finished.at(-1)!;
@@ -246,8 +313,15 @@ describe('the log', () => {
 
   test('pretty: one readable line per entry for a terminal; auto picks JSON when the output is not one', () => {
     const written: string[] = [];
-    const sink = new Writable({ write(chunk, _encoding, done) { written.push(String(chunk)); done(); } });
-    createLogger('info', sink, 'pretty').child({ component: 'http' }).info({ method: 'GET', route: '/v1/results', status: 200, ms: 3.2 }, 'request');
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        written.push(String(chunk));
+        done();
+      },
+    });
+    createLogger('info', sink, 'pretty')
+      .child({ component: 'http' })
+      .info({ method: 'GET', route: '/v1/results', status: 200, ms: 3.2 }, 'request');
     const text = written.join('');
     expect(() => JSON.parse(text)).toThrow();
     expect(text).toMatch(/INFO.*request/);

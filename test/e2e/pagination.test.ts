@@ -21,7 +21,8 @@ import { startXApiServer, X_TEST_TOKEN, type XApiServer } from '../servers/x-api
 setDefaultTimeout(60_000);
 
 const SUBPAGES = ['/p1', '/p2', '/p3', '/p4', '/p5'];
-const page = (title: string, links = '') => `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1><p>The tide turns twice a day at ${title}.</p>${links}</article></body></html>`;
+const page = (title: string, links = '') =>
+  `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1><p>The tide turns twice a day at ${title}.</p>${links}</article></body></html>`;
 /** What tells two items of a list apart: an id, or a crawl page's URL. */
 const identity = (item: Record<string, unknown>) => String(item.id ?? item.url);
 
@@ -67,16 +68,29 @@ for (const database of testDatabases()) {
 
       for (let n = 0; n < 5; n++) {
         expect((await server.post('/v1/watch', { url: site.at(SUBPAGES[n]!), interval_minutes: 1440 }, registry)).status).toBe(201);
-        expect((await server.post('/v1/webhooks', { url: `https://hooks.example/${n}`, events: ['crawl.completed'] }, registry)).status).toBe(201);
-        expect((await server.post('/v1/social/monitors', { kind: 'search', target: `tide ${n}`, interval_minutes: 1440 }, registry)).status).toBe(201);
+        expect(
+          (await server.post('/v1/webhooks', { url: `https://hooks.example/${n}`, events: ['crawl.completed'] }, registry)).status,
+        ).toBe(201);
+        expect(
+          (await server.post('/v1/social/monitors', { kind: 'search', target: `tide ${n}`, interval_minutes: 1440 }, registry)).status,
+        ).toBe(201);
         expect((await server.post('/v1/keys', { name: `key ${n}`, role: n % 2 ? 'member' : 'admin' }, registry)).status).toBe(201);
       }
       const hook = (await get('/v1/webhooks?limit=1', registry)).body.webhooks[0];
       const webhooks = server.trawl.container.resolve(WebhookStoreToken);
       for (let attempt = 1; attempt <= 5; attempt++) {
         await webhooks.logDelivery({
-          webhookId: hook.id, workspace: owner.id, messageId: crypto.randomUUID(), event: 'crawl.completed', url: hook.url,
-          attempt, outcome: 'retrying', statusCode: 500, error: 'HTTP 500', durationMs: 3, nextAttemptAt: null,
+          webhookId: hook.id,
+          workspace: owner.id,
+          messageId: crypto.randomUUID(),
+          event: 'crawl.completed',
+          url: hook.url,
+          attempt,
+          outcome: 'retrying',
+          statusCode: 500,
+          error: 'HTTP 500',
+          durationMs: 3,
+          nextAttemptAt: null,
         });
       }
 
@@ -133,7 +147,11 @@ for (const database of testDatabases()) {
 
         // Walking `next` from the default first slice reaches every item once, and the last slice has no `next`.
         const walked: string[] = [];
-        for (let answer = (await get(join(list.path, 'limit=2'), list.headers)).body; ; answer = (await get(answer.next, list.headers)).body) {
+        for (
+          let answer = (await get(join(list.path, 'limit=2'), list.headers)).body;
+          ;
+          answer = (await get(answer.next, list.headers)).body
+        ) {
           walked.push(...answer[list.key].map(identity));
           if (!answer.next) break;
         }
@@ -157,18 +175,30 @@ for (const database of testDatabases()) {
         if (!list.status) expect([list.name, alias.body.page, alias.body.per_page, spec.body.page]).toEqual([list.name, 2, 2, 2]);
 
         const mixed = await get(join(list.path, 'limit=2&page=2'), list.headers);
-        expect([list.name, mixed.status, mixed.body.error]).toEqual([list.name, 400, expect.stringMatching(/^Query parameters limit, page mix two paging styles/)]);
+        expect([list.name, mixed.status, mixed.body.error]).toEqual([
+          list.name,
+          400,
+          expect.stringMatching(/^Query parameters limit, page mix two paging styles/),
+        ]);
         const mixedOther = await get(join(list.path, 'offset=4&per_page=2'), list.headers);
-        expect([list.name, mixedOther.status, mixedOther.body.error]).toEqual([list.name, 400, expect.stringContaining('offset, per_page')]);
+        expect([list.name, mixedOther.status, mixedOther.body.error]).toEqual([
+          list.name,
+          400,
+          expect.stringContaining('offset, per_page'),
+        ]);
       }
     });
 
     test('bad paging values and unknown query parameters are 400s on every list', async () => {
       for (const list of lists) {
         for (const [query, error] of [
-          ['limit=0', 'Invalid field limit: must be a whole number from 1 to 100'], ['limit=101', 'Invalid field limit: must be a whole number from 1 to 100'],
-          ['offset=-1', 'Invalid field offset:'], ['limit=abc', 'Invalid field limit:'], ['per_page=500', 'Invalid field per_page:'],
-          ['bogus=1', 'Unknown query parameter: bogus'], ['limt=5&sort=asc', 'Unknown query parameters: limt, sort'],
+          ['limit=0', 'Invalid field limit: must be a whole number from 1 to 100'],
+          ['limit=101', 'Invalid field limit: must be a whole number from 1 to 100'],
+          ['offset=-1', 'Invalid field offset:'],
+          ['limit=abc', 'Invalid field limit:'],
+          ['per_page=500', 'Invalid field per_page:'],
+          ['bogus=1', 'Unknown query parameter: bogus'],
+          ['limt=5&sort=asc', 'Unknown query parameters: limt, sort'],
         ] as const) {
           const answer = await get(join(list.path, query), list.headers);
           expect([list.name, query, answer.status, answer.body.error]).toEqual([list.name, query, 400, expect.stringContaining(error)]);
@@ -178,7 +208,10 @@ for (const database of testDatabases()) {
 
     test('50 social monitors: the default answer lists 20 and says there are more', async () => {
       const key = bearer((await tenant('scale', 100_000)).key);
-      for (let n = 0; n < 50; n++) expect((await server.post('/v1/social/monitors', { kind: 'search', target: `ferry ${n}`, interval_minutes: 1440 }, key)).status).toBe(201);
+      for (let n = 0; n < 50; n++)
+        expect(
+          (await server.post('/v1/social/monitors', { kind: 'search', target: `ferry ${n}`, interval_minutes: 1440 }, key)).status,
+        ).toBe(201);
       const first = await get('/v1/social/monitors', key);
       expect(first.body.monitors).toHaveLength(20);
       expect(first.body).toMatchObject({ total: 50, limit: 20, offset: 0, next: '/v1/social/monitors?limit=20&offset=20' });
@@ -196,8 +229,14 @@ for (const database of testDatabases()) {
         const name = `${route.method} ${route.path}`;
         const operation = doc.paths[route.path.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[route.method.toLowerCase()];
         expect([name, operation === undefined]).toEqual([name, false]);
-        const documented = (operation.parameters ?? []).map(resolve).filter((p: any) => p.in === 'query').map((p: any) => p.name).sort();
-        const declared = Object.keys(route.query?.shape ?? {}).filter((key) => !undocumented[name]?.includes(key)).sort();
+        const documented = (operation.parameters ?? [])
+          .map(resolve)
+          .filter((p: any) => p.in === 'query')
+          .map((p: any) => p.name)
+          .sort();
+        const declared = Object.keys(route.query?.shape ?? {})
+          .filter((key) => !undocumented[name]?.includes(key))
+          .sort();
         expect([name, documented]).toEqual([name, declared]);
         expect([name, operation.responses[400] === undefined]).toEqual([name, false]);
         if (declared.includes('limit')) {
@@ -217,8 +256,11 @@ for (const database of testDatabases()) {
       expect(await balance(t.id)).toBe(50);
       const watch = await server.post('/v1/watch', { url: site.at('/p2'), interval_minutes: 1440 }, key);
       for (const [method, path] of [
-        ['GET', `/v1/watch/${watch.body.id}?verbose=1`], ['GET', `/v1/watch/${watch.body.id}/diff?since=yesterday`], ['GET', '/v1/plugins?all=1'],
-        ['GET', `/v1/cache/lookup?url=${encodeURIComponent(site.at('/p1'))}&fresh=1`], ['DELETE', `/v1/watch/${watch.body.id}?force=1`],
+        ['GET', `/v1/watch/${watch.body.id}?verbose=1`],
+        ['GET', `/v1/watch/${watch.body.id}/diff?since=yesterday`],
+        ['GET', '/v1/plugins?all=1'],
+        ['GET', `/v1/cache/lookup?url=${encodeURIComponent(site.at('/p1'))}&fresh=1`],
+        ['DELETE', `/v1/watch/${watch.body.id}?force=1`],
         ['GET', '/v1/crawl/00000000-0000-0000-0000-000000000000/stream?from=3'],
       ] as const) {
         const answer = await server.call(path, { method, headers: key });
@@ -237,7 +279,9 @@ for (const database of testDatabases()) {
 
 describe('the same rule on a self-hosted server', () => {
   let server: TestServer;
-  beforeAll(async () => { server = await startTrawlServer(); });
+  beforeAll(async () => {
+    server = await startTrawlServer();
+  });
   afterAll(() => server.stop());
 
   test('paging, the alias, mixing and unknown parameters', async () => {

@@ -43,7 +43,12 @@ afterAll(async () => {
 async function scrapeWatched(path: string, timeout: number) {
   const memory = sampleTreeRss(server.pid, 50);
   const health = pollHealth(server.url, { intervalMs: 200, answerWithinMs: 1000 });
-  const answer = await server.post('/v1/scrape', { url: `http://127.0.0.1:${site.port}${path}`, render: true, formats: ['markdown'], timeout });
+  const answer = await server.post('/v1/scrape', {
+    url: `http://127.0.0.1:${site.port}${path}`,
+    render: true,
+    formats: ['markdown'],
+    timeout,
+  });
   return { status: answer.status, body: (await answer.json()) as { error?: string }, memory: memory.stop(), health: await health.stop() };
 }
 

@@ -17,13 +17,15 @@ import { OPENAI_TEST_KEY, startOpenAiServer, type OpenAiServer } from '../server
 import { startSearxngServer, type SearxngServer } from '../servers/searxng.ts';
 import { startXApiServer, X_TEST_TOKEN, type XApiServer } from '../servers/x-api.ts';
 
-const PAGE = '<!doctype html><html><head><title>Tides</title><script>fetch("/api/tides")</script></head><body><article><h1>Tides</h1>' +
+const PAGE =
+  '<!doctype html><html><head><title>Tides</title><script>fetch("/api/tides")</script></head><body><article><h1>Tides</h1>' +
   '<p>The sea rises and falls twice a day. Harbour Tides Ltd, info@tides.test, +44 20 7946 0958.</p><a href="/other">Other</a></article></body></html>';
 
 /** A model that answers every schema it is asked for with a value of each property's type. */
 function schemaModel(c: { schema?: Record<string, unknown> }): string {
   const properties = (c.schema?.properties ?? {}) as Record<string, { type?: string }>;
-  const value = (type?: string) => (type === 'array' ? ['plain'] : type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : 'Tides');
+  const value = (type?: string) =>
+    type === 'array' ? ['plain'] : type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : 'Tides';
   return JSON.stringify(Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, value(schema.type)])));
 }
 
@@ -56,7 +58,12 @@ for (const database of testDatabases()) {
       { endpoint: 'map', path: '/v1/map', body: () => ({ url: url() }), key: () => url() },
       { endpoint: 'search', path: '/v1/search', body: () => ({ query: 'tides today' }), key: () => 'tides today' },
       { endpoint: 'search', path: '/v2/search', body: () => ({ query: 'tides tomorrow' }), key: () => 'tides tomorrow' },
-      { endpoint: 'extract', path: '/v1/extract', body: () => ({ url: url(), schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } }), key: () => url() },
+      {
+        endpoint: 'extract',
+        path: '/v1/extract',
+        body: () => ({ url: url(), schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } }),
+        key: () => url(),
+      },
       { endpoint: 'summarize', path: '/v1/summarize', body: () => ({ url: url() }), key: () => url() },
       { endpoint: 'diff', path: '/v1/diff', body: () => ({ url: url(), previous: 'The sea rises.' }), key: () => url() },
       { endpoint: 'brand', path: '/v1/brand', body: () => ({ url: url() }), key: () => url() },
@@ -78,8 +85,14 @@ for (const database of testDatabases()) {
         storage,
         env: { TRAWL_PLUGINS_SOCIAL_X_BEARER_TOKEN: X_TEST_TOKEN, TRAWL_PLUGINS_SOCIAL_X_BASE_URL: x.url },
         overrides: {
-          mode: 'cloud', adminKey: ADMIN_KEY, jobs: { pollIntervalMs: 50 }, results: { maxOutputBytes: 20_000 },
-          plugins: { search: { searxng: { url: searx.url } }, llm: { openai: { model: 'gpt-4o-mini', apiKey: OPENAI_TEST_KEY, baseUrl: `${openai.url}/v1` } } },
+          mode: 'cloud',
+          adminKey: ADMIN_KEY,
+          jobs: { pollIntervalMs: 50 },
+          results: { maxOutputBytes: 20_000 },
+          plugins: {
+            search: { searxng: { url: searx.url } },
+            llm: { openai: { model: 'gpt-4o-mini', apiKey: OPENAI_TEST_KEY, baseUrl: `${openai.url}/v1` } },
+          },
         },
       });
     });

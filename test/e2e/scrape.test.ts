@@ -35,9 +35,22 @@ beforeAll(async () => {
       <div class="cookie-banner">We use cookies. <a href="/privacy">Privacy policy</a></div>
       <div style="display:none" class="promo-popup"><p>Sign up now for ten percent off your first order with us today.</p></div></section></main>
       <footer>© 2026 Kettle Co</footer></body></html>`,
-    '/counted': () => new Response(`<html><body><p>Visit number ${++counter}</p></body></html>`, { headers: { 'content-type': 'text/html' } }),
-    '/ru': { body: iconv.encode('<html><head><meta charset="windows-1251"><title>Новости</title></head><body><p>Привет, мир! Съешь же ещё этих мягких булок.</p></body></html>', 'win1251'), headers: { 'content-type': 'text/html' } },
-    '/ja': { body: iconv.encode('<html><head><title>日本語</title></head><body><p>こんにちは世界。吾輩は猫である。</p></body></html>', 'Shift_JIS'), headers: { 'content-type': 'text/html; charset=Shift_JIS' } },
+    '/counted': () =>
+      new Response(`<html><body><p>Visit number ${++counter}</p></body></html>`, { headers: { 'content-type': 'text/html' } }),
+    '/ru': {
+      body: iconv.encode(
+        '<html><head><meta charset="windows-1251"><title>Новости</title></head><body><p>Привет, мир! Съешь же ещё этих мягких булок.</p></body></html>',
+        'win1251',
+      ),
+      headers: { 'content-type': 'text/html' },
+    },
+    '/ja': {
+      body: iconv.encode(
+        '<html><head><title>日本語</title></head><body><p>こんにちは世界。吾輩は猫である。</p></body></html>',
+        'Shift_JIS',
+      ),
+      headers: { 'content-type': 'text/html; charset=Shift_JIS' },
+    },
     '/moved': () => new Response(null, { status: 301, headers: { location: '/news/tidal' } }),
     '/missing': { status: 404, body: '<html><head><title>Not here</title></head><body><h1>Page not found</h1></body></html>' },
   });
@@ -113,7 +126,12 @@ describe('scrape a real-looking article', () => {
   });
 
   test('include_selectors and exclude_selectors', async () => {
-    const only = await server.post('/v1/scrape', { url: site.at('/docs/retries'), formats: ['markdown'], include_selectors: ['#content'], exclude_selectors: ['.warning'] });
+    const only = await server.post('/v1/scrape', {
+      url: site.at('/docs/retries'),
+      formats: ['markdown'],
+      include_selectors: ['#content'],
+      exclude_selectors: ['.warning'],
+    });
     expect(only.body.markdown).toContain('# Configuring retries');
     expect(only.body.markdown).toContain('```js\nconst queue = new Queue({ maxAttempts: 5 });\nqueue.start();\n```');
     expect(only.body.markdown).not.toContain('Getting started');
@@ -125,7 +143,12 @@ describe('scrape a real-looking article', () => {
   });
 
   test('include_selectors with only_main_content: main content runs inside the selection', async () => {
-    const res = await server.post('/v1/scrape', { url: site.at('/kettle'), formats: ['markdown'], include_selectors: ['.specs'], only_main_content: true });
+    const res = await server.post('/v1/scrape', {
+      url: site.at('/kettle'),
+      formats: ['markdown'],
+      include_selectors: ['.specs'],
+      only_main_content: true,
+    });
     expect(res.status).toBe(200);
     const md: string = res.body.markdown;
     for (const kept of ['Specifications', 'Capacity: 1.7 litres', 'Power: 2200 watts']) expect(md).toContain(kept);
@@ -156,7 +179,10 @@ describe('page type and content confidence', () => {
     expect([v2.data.metadata.pageType, probability(v2.data.metadata.contentConfidence)]).toEqual(['article', true]);
     const { body: openapi } = await server.get('/openapi.json');
     const documented = openapi.components.schemas.Metadata.properties;
-    expect([documented.page_type.enum, documented.content_confidence.type]).toEqual([['article', 'forum', 'product', 'listing', 'collection', 'documentation', 'service', 'other'], 'number']);
+    expect([documented.page_type.enum, documented.content_confidence.type]).toEqual([
+      ['article', 'forum', 'product', 'listing', 'collection', 'documentation', 'service', 'other'],
+      'number',
+    ]);
   });
 });
 
@@ -204,7 +230,11 @@ for (const database of testDatabases()) {
 describe('SSRF guard (allowPrivateNetwork = false)', () => {
   let guarded: TestServer;
   beforeAll(async () => {
-    guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false, resolve: { 'intranet.example.com': '10.1.2.3', 'sneaky.example.com': '127.0.0.1' } } } });
+    guarded = await startTrawlServer({
+      overrides: {
+        fetch: { allowPrivateNetwork: false, resolve: { 'intranet.example.com': '10.1.2.3', 'sneaky.example.com': '127.0.0.1' } },
+      },
+    });
   });
   afterAll(() => guarded.stop());
 
@@ -213,8 +243,16 @@ describe('SSRF guard (allowPrivateNetwork = false)', () => {
     ['private 10/8', () => 'http://10.0.0.1/', /^Failed to fetch URL: address 10\.0\.0\.1 is not allowed/],
     ['cloud metadata', () => 'http://169.254.169.254/latest/meta-data/', /^Failed to fetch URL: address 169\.254\.169\.254 is not allowed/],
     ['IPv6 loopback', () => `http://[::1]:${site.port}/`, /^Failed to fetch URL: address ::1 is not allowed/],
-    ['a name resolving to a private address', () => 'http://intranet.example.com/', /^Failed to fetch URL: address 10\.1\.2\.3 is not allowed/],
-    ['a name resolving to loopback', () => `http://sneaky.example.com:${site.port}/news/tidal`, /^Failed to fetch URL: address 127\.0\.0\.1 is not allowed/],
+    [
+      'a name resolving to a private address',
+      () => 'http://intranet.example.com/',
+      /^Failed to fetch URL: address 10\.1\.2\.3 is not allowed/,
+    ],
+    [
+      'a name resolving to loopback',
+      () => `http://sneaky.example.com:${site.port}/news/tidal`,
+      /^Failed to fetch URL: address 127\.0\.0\.1 is not allowed/,
+    ],
   ];
   for (const [name, url, message] of targets) {
     test(`refuses ${name}`, async () => {
@@ -236,7 +274,10 @@ describe('SSRF guard (allowPrivateNetwork = false)', () => {
     try {
       const { key } = await cloudTenants(() => cloud).tenant('starter', 10);
       const refused = await cloud.post('/v1/scrape', { url, no_cache: true }, bearer(key));
-      expect([refused.status, refused.body.error]).toEqual([422, 'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address)']);
+      expect([refused.status, refused.body.error]).toEqual([
+        422,
+        'Failed to fetch URL: address 127.0.0.1 is not allowed (loopback address)',
+      ]);
     } finally {
       await cloud.stop();
     }

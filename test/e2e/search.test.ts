@@ -74,7 +74,13 @@ describe('POST /v1/search', () => {
     expect(res.body.warnings).toBeUndefined();
     expect(res.body.results).toHaveLength(3);
     const [first] = res.body.results;
-    expect(first).toMatchObject({ url: site.at('/p1'), title: 'Report 1', description: 'Snippet 1', position: 1, metadata: { title: 'Tide report 1', status_code: 200 } });
+    expect(first).toMatchObject({
+      url: site.at('/p1'),
+      title: 'Report 1',
+      description: 'Snippet 1',
+      position: 1,
+      metadata: { title: 'Tide report 1', status_code: 200 },
+    });
     expect(first.markdown).toContain('The turbines of site 1 turned');
     expect(first.links).toContainEqual({ text: 'Home', href: site.at('/') });
     expect(Object.keys(first).slice(0, 4)).toEqual(['url', 'title', 'description', 'position']);
@@ -106,7 +112,7 @@ describe('POST /v1/search', () => {
     expect(res.body.results.map((r: { url: string }) => r.url)).toEqual([site.at('/p6'), site.at('/p7'), site.at('/p8')]);
   });
 
-  test('the providers\' list is cached per workspace and query; no_cache asks again', async () => {
+  test("the providers' list is cached per workspace and query; no_cache asks again", async () => {
     listed = pages(10);
     const first = await trawl.post('/v1/search', { query: 'cached query', scrape: false });
     const again = await trawl.post('/v1/search', { query: 'cached query', scrape: false });
@@ -124,7 +130,12 @@ describe('POST /v1/search', () => {
     listed = [];
     const res = await trawl.post('/v1/search', { query: 'nothing at all' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ query: 'nothing at all', provider: 'search.searxng', results: [], warnings: ['search.searxng: no results for this query'] });
+    expect(res.body).toEqual({
+      query: 'nothing at all',
+      provider: 'search.searxng',
+      results: [],
+      warnings: ['search.searxng: no results for this query'],
+    });
   });
 
   test.each([
@@ -153,22 +164,44 @@ describe('result pages that cannot be scraped', () => {
   beforeAll(async () => {
     // Long enough for a small page on a loaded machine (the team saw 1.5 s missed at load 15), far
     // shorter than /slow takes to answer.
-    const overrides = { fetch: { allowPrivateNetwork: false }, plugins: { search: { searxng: { url: searx.url } } }, search: { resultTimeoutMs: RESULT_DEADLINE_MS } };
+    const overrides = {
+      fetch: { allowPrivateNetwork: false },
+      plugins: { search: { searxng: { url: searx.url } } },
+      search: { resultTimeoutMs: RESULT_DEADLINE_MS },
+    };
     // 127.0.0.1 plays the public web (the fixture site); every other private address is refused as in production.
-    guarded = await startTrawlServer({ overrides, httpHooks: { addressPolicy: (ip) => (ip === '127.0.0.1' ? null : forbiddenAddressReason(ip)) } });
+    guarded = await startTrawlServer({
+      overrides,
+      httpHooks: { addressPolicy: (ip) => (ip === '127.0.0.1' ? null : forbiddenAddressReason(ip)) },
+    });
     strict = await startTrawlServer({ overrides });
   });
-  afterAll(async () => { await Promise.all([guarded.stop(), strict.stop()]); });
+  afterAll(async () => {
+    await Promise.all([guarded.stop(), strict.stop()]);
+  });
 
   test('one page times out and one is refused by the SSRF guard: each gets its error, the rest return', async () => {
-    listed = [...pages(1), { url: site.at('/slow'), title: 'Slow', snippet: '' }, { url: 'http://169.254.169.254/latest/meta-data/', title: 'Metadata', snippet: '' }, ...pages(2)];
+    listed = [
+      ...pages(1),
+      { url: site.at('/slow'), title: 'Slow', snippet: '' },
+      { url: 'http://169.254.169.254/latest/meta-data/', title: 'Metadata', snippet: '' },
+      ...pages(2),
+    ];
     const res = await guarded.post('/v1/search', { query: 'mixed', num_results: 4, no_cache: true });
     expect(res.status).toBe(200);
     const byUrl = Object.fromEntries(res.body.results.map((r: { url: string }) => [r.url, r]));
     expect(byUrl[site.at('/p1')].markdown).toContain('site 1');
     expect(byUrl[site.at('/p2')].markdown).toContain('site 2');
-    expect(byUrl[site.at('/slow')]).toEqual({ url: site.at('/slow'), title: 'Slow', description: '', position: 2, error: `Scrape timed out after ${RESULT_DEADLINE_MS} ms` });
-    expect(byUrl['http://169.254.169.254/latest/meta-data/'].error).toMatch(/^Failed to fetch URL: address 169\.254\.169\.254 is not allowed \(link-local/);
+    expect(byUrl[site.at('/slow')]).toEqual({
+      url: site.at('/slow'),
+      title: 'Slow',
+      description: '',
+      position: 2,
+      error: `Scrape timed out after ${RESULT_DEADLINE_MS} ms`,
+    });
+    expect(byUrl['http://169.254.169.254/latest/meta-data/'].error).toMatch(
+      /^Failed to fetch URL: address 169\.254\.169\.254 is not allowed \(link-local/,
+    );
     expect(byUrl['http://169.254.169.254/latest/meta-data/'].markdown).toBeUndefined();
   });
 
@@ -194,9 +227,16 @@ describe('the provider chain', () => {
     serper = startSerperServer({ results: () => listed });
     const searxng = { url: noJson.url };
     chain = await startTrawlServer({
-      overrides: { search: { providers: ['brave', 'searxng', 'serper'] }, plugins: { search: { brave: { apiKey: 'wrong-key', baseUrl: brave.url }, searxng, serper: { apiKey: SERPER_TEST_KEY, baseUrl: serper.url } } } },
+      overrides: {
+        search: { providers: ['brave', 'searxng', 'serper'] },
+        plugins: {
+          search: { brave: { apiKey: 'wrong-key', baseUrl: brave.url }, searxng, serper: { apiKey: SERPER_TEST_KEY, baseUrl: serper.url } },
+        },
+      },
     });
-    failing = await startTrawlServer({ overrides: { plugins: { search: { brave: { apiKey: 'wrong-key', baseUrl: brave.url }, searxng } } } });
+    failing = await startTrawlServer({
+      overrides: { plugins: { search: { brave: { apiKey: 'wrong-key', baseUrl: brave.url }, searxng } } },
+    });
     limited = await startTrawlServer({ overrides: { plugins: { search: { brave: { apiKey: BRAVE_TEST_KEY, baseUrl: brave.url } } } } });
   });
   afterAll(async () => {
@@ -219,8 +259,10 @@ describe('the provider chain', () => {
   test('every provider failing is a 502 that gives every reason', async () => {
     const res = await failing.post('/v1/search', { query: 'nobody answers' });
     expect(res.status).toBe(502);
-    expect(res.body.error).toBe('Every search provider failed: search.searxng: the instance refuses JSON output (HTTP 403): add `json` to search.formats in its settings.yml; ' +
-      'search.brave: the API key was rejected (HTTP 422: SUBSCRIPTION_TOKEN_INVALID: The provided subscription token is invalid.)');
+    expect(res.body.error).toBe(
+      'Every search provider failed: search.searxng: the instance refuses JSON output (HTTP 403): add `json` to search.formats in its settings.yml; ' +
+        'search.brave: the API key was rejected (HTTP 422: SUBSCRIPTION_TOKEN_INVALID: The provided subscription token is invalid.)',
+    );
   });
 
   test('a rate-limited only provider is a 503 with Retry-After, and is not asked again meanwhile; /health shows it', async () => {
@@ -229,7 +271,9 @@ describe('the provider chain', () => {
     const first = await limited.post('/v1/search', { query: 'limited' });
     expect(first.status).toBe(503);
     expect(first.headers.get('retry-after')).toBe('40');
-    expect(first.body.error).toBe('Every search provider is rate limited: search.brave: rate limited (HTTP 429: RATE_LIMITED: Request rate limit exceeded for plan.); retry after 40 s');
+    expect(first.body.error).toBe(
+      'Every search provider is rate limited: search.brave: rate limited (HTTP 429: RATE_LIMITED: Request rate limit exceeded for plan.); retry after 40 s',
+    );
     const second = await limited.post('/v1/search', { query: 'limited again' });
     expect(second.status).toBe(503);
     expect(second.body.error).toMatch(/^Every search provider is rate limited: search\.brave: not asked: rate limited until /);
@@ -237,8 +281,12 @@ describe('the provider chain', () => {
     const health = await limited.get('/health');
     expect(health.body.search.status).toBe('configured');
     expect(health.body.search.providers).toContainEqual({
-      id: 'search.brave', configured: true, state: 'rate_limited', endpoint: `${brave.url}/res/v1/web/search`,
-      last_error: { message: expect.stringContaining('HTTP 429'), at: expect.any(String) }, retry_at: expect.any(String),
+      id: 'search.brave',
+      configured: true,
+      state: 'rate_limited',
+      endpoint: `${brave.url}/res/v1/web/search`,
+      last_error: { message: expect.stringContaining('HTTP 429'), at: expect.any(String) },
+      retry_at: expect.any(String),
     });
     expect(health.body.search.providers).toContainEqual({ id: 'search.tavily', configured: false });
     expect(JSON.stringify(health.body)).not.toContain(BRAVE_TEST_KEY);
@@ -250,13 +298,18 @@ describe('without a provider', () => {
     const res = await bare.post('/v1/search', { query: 'anything' });
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBeNull();
-    expect(res.body.error).toBe('No search provider is configured: set plugins.search.<name> (plugins.search.searxng.url, plugins.search.brave.apiKey, ' +
-      'plugins.search.serper.apiKey, plugins.search.tavily.apiKey, plugins.search.duckduckgo = true)');
+    expect(res.body.error).toBe(
+      'No search provider is configured: set plugins.search.<name> (plugins.search.searxng.url, plugins.search.brave.apiKey, ' +
+        'plugins.search.serper.apiKey, plugins.search.tavily.apiKey, plugins.search.duckduckgo = true)',
+    );
   });
 
   test('/health says search is not configured; bad input is still a 400 first', async () => {
     const health = await bare.get('/health');
-    expect(health.body.search).toEqual({ status: 'not configured', providers: ['searxng', 'brave', 'serper', 'tavily', 'duckduckgo'].map((name) => ({ id: `search.${name}`, configured: false })) });
+    expect(health.body.search).toEqual({
+      status: 'not configured',
+      providers: ['searxng', 'brave', 'serper', 'tavily', 'duckduckgo'].map((name) => ({ id: `search.${name}`, configured: false })),
+    });
     expect((await bare.post('/v1/search', { query: '' })).status).toBe(400);
   });
 });
@@ -275,8 +328,9 @@ describe('configuration', () => {
   });
 
   test('an unknown name in search.providers stops the boot naming it', async () => {
-    await expect(startTrawlServer({ overrides: { search: { providers: ['brave', 'bing'] } } }))
-      .rejects.toThrow('Invalid configuration at search.providers[1]: unknown search provider "bing" (installed: searxng, brave, serper, tavily, duckduckgo)');
+    await expect(startTrawlServer({ overrides: { search: { providers: ['brave', 'bing'] } } })).rejects.toThrow(
+      'Invalid configuration at search.providers[1]: unknown search provider "bing" (installed: searxng, brave, serper, tavily, duckduckgo)',
+    );
   });
 });
 
@@ -299,10 +353,14 @@ describe('documentation and CLI', () => {
     listed = pages(11, 12);
     const ok = await runCliCommand(['search', 'tide', '--num', '2', '--no-scrape'], { TRAWL_PLUGINS_SEARCH_SEARXNG_URL: searx.url });
     expect(ok.exitCode).toBe(0);
-    expect(JSON.parse(ok.stdout)).toEqual({ query: 'tide', provider: 'search.searxng', results: [
-      { url: site.at('/p11'), title: 'Report 11', description: 'Snippet 11', position: 1 },
-      { url: site.at('/p12'), title: 'Report 12', description: 'Snippet 12', position: 2 },
-    ] });
+    expect(JSON.parse(ok.stdout)).toEqual({
+      query: 'tide',
+      provider: 'search.searxng',
+      results: [
+        { url: site.at('/p11'), title: 'Report 11', description: 'Snippet 11', position: 1 },
+        { url: site.at('/p12'), title: 'Report 12', description: 'Snippet 12', position: 2 },
+      ],
+    });
     const bad = await runCliCommand(['search', 'tide', '--num', '99']);
     expect([bad.exitCode, bad.stderr.trim()]).toEqual([2, 'Invalid field --num: Too big: expected number to be <=50']);
     const none = await runCliCommand(['search', 'tide']);

@@ -22,7 +22,9 @@ beforeAll(async () => {
   });
   trawl = await startTrawlServer({ overrides: { workers: { size: 2 }, scrape: { selectorBudgetMs: 300 } } });
 });
-afterAll(async () => { await Promise.all([trawl.stop(), site.stop()]); });
+afterAll(async () => {
+  await Promise.all([trawl.stop(), site.stop()]);
+});
 
 test(':has() starting at a sibling is refused with a 400 naming the selector', async () => {
   const answer = await trawl.post('/v1/scrape', { url: site.at('/siblings'), exclude_selectors: ['p:has(~ p ~ p)'] });
@@ -32,7 +34,8 @@ test(':has() starting at a sibling is refused with a 400 naming the selector', a
 
 test('two slow selectors answer 422 at the budget while an unrelated scrape finishes in seconds', async () => {
   // Allowed, but quadratic in the siblings: seconds per page with 40,000 of them.
-  const slow = () => trawl.post('/v1/scrape', { url: site.at('/siblings'), formats: ['markdown'], exclude_selectors: ['p:nth-last-child(2)'] });
+  const slow = () =>
+    trawl.post('/v1/scrape', { url: site.at('/siblings'), formats: ['markdown'], exclude_selectors: ['p:nth-last-child(2)'] });
   const started = performance.now();
   const costly = [slow(), slow()];
   await Bun.sleep(200);

@@ -17,7 +17,6 @@ import { testDatabases } from '../helpers/databases.ts';
 import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 import { startXApiServer, X_TEST_TOKEN, type XApiServer } from '../servers/x-api.ts';
 
-
 for (const database of testDatabases()) {
   describe(`social in cloud mode (${database.name})`, () => {
     let storage: Storage;
@@ -30,7 +29,10 @@ for (const database of testDatabases()) {
       api = startXApiServer();
       api.users.push({ id: '42', username: 'harbour', name: 'Harbour' });
       for (let n = 0; n < 1200; n++) api.users.push({ id: String(7000 + n), username: `s${n}`, name: `S ${n}` });
-      api.followers.set('42', api.users.slice(1).map((u) => u.id));
+      api.followers.set(
+        '42',
+        api.users.slice(1).map((u) => u.id),
+      );
       storage = await database.open();
       server = await startTrawlServer({
         storage,
@@ -47,8 +49,12 @@ for (const database of testDatabases()) {
     test('free and lapsed workspaces get 403 on every social route', async () => {
       const free = await tenant('free', 100);
       const routes: Array<[string, string, unknown]> = [
-        ['POST', '/v1/social/monitors', { kind: 'search', target: 'tide' }], ['GET', '/v1/social/monitors', undefined], ['GET', '/v1/social/monitors/x', undefined],
-        ['PATCH', '/v1/social/monitors/x', { name: 'n' }], ['DELETE', '/v1/social/monitors/x', undefined], ['POST', '/v1/social/monitors/x/check', undefined],
+        ['POST', '/v1/social/monitors', { kind: 'search', target: 'tide' }],
+        ['GET', '/v1/social/monitors', undefined],
+        ['GET', '/v1/social/monitors/x', undefined],
+        ['PATCH', '/v1/social/monitors/x', { name: 'n' }],
+        ['DELETE', '/v1/social/monitors/x', undefined],
+        ['POST', '/v1/social/monitors/x/check', undefined],
         ['POST', '/v1/social/audience', { handle: 'harbour' }],
       ];
       for (const [method, path, body] of routes) {
@@ -80,23 +86,40 @@ for (const database of testDatabases()) {
       await until(async () => (await balance(scale.id)) === 9);
     });
 
-    test('a lapsed or free workspace\'s monitors are skipped on schedule, uncharged, and checked again once it is active', async () => {
+    test("a lapsed or free workspace's monitors are skipped on schedule, uncharged, and checked again once it is active", async () => {
       const t = await tenant('starter', 100);
       const created = await server.post('/v1/social/monitors', { kind: 'search', target: 'lapse' }, bearer(t.key));
       const id = created.body.id;
       await until(async () => (await balance(t.id)) === 95);
-      const row = () => storage.db.withTables<SocialTables>().selectFrom('social_monitors').select(['last_error', 'last_checked_at']).where('id', '=', id).executeTakeFirstOrThrow();
+      const row = () =>
+        storage.db
+          .withTables<SocialTables>()
+          .selectFrom('social_monitors')
+          .select(['last_error', 'last_checked_at'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
       await until(async () => (await row()).last_checked_at !== null);
       const checkedAt = (await row()).last_checked_at;
       const patch = (body: object) => server.call(`/admin/workspaces/${t.id}`, { method: 'PATCH', headers: admin, body });
-      const makeDue = () => storage.db.updateTable('schedules').set({ next_due_at: new Date(Date.now() - 1000).toISOString() }).where('subject_id', '=', id).execute();
+      const makeDue = () =>
+        storage.db
+          .updateTable('schedules')
+          .set({ next_due_at: new Date(Date.now() - 1000).toISOString() })
+          .where('subject_id', '=', id)
+          .execute();
       const asked = () => api.requests.filter((r) => r.query.get('query')?.includes('lapse')).length;
       const askedBefore = asked();
 
       await patch({ status: 'lapsed' });
-      for (const [method, path, body] of [['POST', '/v1/social/monitors', { kind: 'search', target: 'more' }], ['POST', `/v1/social/monitors/${id}/check`, undefined]] as const) {
+      for (const [method, path, body] of [
+        ['POST', '/v1/social/monitors', { kind: 'search', target: 'more' }],
+        ['POST', `/v1/social/monitors/${id}/check`, undefined],
+      ] as const) {
         const refused = await server.call(path, { method, headers: bearer(t.key), body });
-        expect([refused.status, refused.body.error]).toEqual([403, `This workspace's plan has lapsed: ${method} ${path.replace(id, ':id')} requires a paid plan`]);
+        expect([refused.status, refused.body.error]).toEqual([
+          403,
+          `This workspace's plan has lapsed: ${method} ${path.replace(id, ':id')} requires a paid plan`,
+        ]);
       }
       await makeDue();
       await until(async () => (await row()).last_error !== null);
@@ -127,11 +150,12 @@ for (const database of testDatabases()) {
       expect((await server.post('/v1/social/audience', { handle: 'harbour', max_pages: 1 }, bearer(poor.key))).status).toBe(402);
     });
 
-    test('a check\'s usage row is finished with its outcome', async () => {
+    test("a check's usage row is finished with its outcome", async () => {
       const growth = await tenant('growth', 100);
       const created = await server.post('/v1/social/monitors', { kind: 'profile', target: 'harbour' }, bearer(growth.key));
       expect(created.status).toBe(201);
-      const checks = async () => (await server.get('/v1/usage?per_page=100', bearer(growth.key))).body.runs.filter((u: any) => u.endpoint === 'social.check');
+      const checks = async () =>
+        (await server.get('/v1/usage?per_page=100', bearer(growth.key))).body.runs.filter((u: any) => u.endpoint === 'social.check');
       await until(async () => (await checks()).some((u: any) => u.status !== 'running'));
       expect(await checks()).toEqual([expect.objectContaining({ status: 'succeeded', finished_at: expect.any(String), credits: 3 })]);
     });
@@ -150,7 +174,9 @@ for (const database of testDatabases()) {
         const capped = await server.post('/v1/social/monitors', { kind: 'search', target: 'tide' }, bearer(rich.key));
         expect(capped.status).toBe(201);
         await until(async () => (await shown(capped.body.id, rich.key)).body.active === false);
-        expect((await shown(capped.body.id, rich.key)).body.last_error).toMatch(/^Paused: the social API refused: its usage cap or credits are spent/);
+        expect((await shown(capped.body.id, rich.key)).body.last_error).toMatch(
+          /^Paused: the social API refused: its usage cap or credits are spent/,
+        );
       } finally {
         api.capped = false;
       }
@@ -168,7 +194,12 @@ for (const database of testDatabases()) {
         expect(answer.status).toBe(200);
         const cursor = answer.body.next_cursor;
         expect(typeof cursor).toBe('string');
-        expect(answer.body).toMatchObject({ count: 1000, pages_fetched: 1, credits_charged: 3, error: expect.stringContaining('Stopped after 1 page: ') });
+        expect(answer.body).toMatchObject({
+          count: 1000,
+          pages_fetched: 1,
+          credits_charged: 3,
+          error: expect.stringContaining('Stopped after 1 page: '),
+        });
         expect(answer.headers.get('x-credits-used')).toBe('3');
         expect(await balance(growth.id)).toBe(97);
         api.audiencePagesBeforeFailure = null;

@@ -27,7 +27,10 @@ beforeAll(() => {
   receiver = startWebhookReceiver();
   receiver.setSecret('/matched', SECRET);
 });
-afterAll(async () => { await receiver.stop(); api.stop(); });
+afterAll(async () => {
+  await receiver.stop();
+  api.stop();
+});
 beforeEach(() => {
   api.users.splice(0, Infinity, { id: '42', username: 'harbour', name: 'Harbour' }, { id: '43', username: 'fleet', name: 'Fleet' });
   api.tweets.splice(0, Infinity, { id: id(1), author_id: '42', text: 'old news', like_count: 50 });
@@ -62,8 +65,15 @@ for (const database of testDatabases()) {
       test('without a source every social route is a 503 saying what to configure', async () => {
         const bare = await startTrawlServer();
         try {
-          for (const [method, path] of [['POST', '/v1/social/monitors'], ['GET', '/v1/social/monitors'], ['POST', '/v1/social/audience']] as const) {
-            const answer = await bare.call(path, { method, body: method === 'POST' ? (path.endsWith('audience') ? { handle: 'a' } : { kind: 'search', target: 'x' }) : undefined });
+          for (const [method, path] of [
+            ['POST', '/v1/social/monitors'],
+            ['GET', '/v1/social/monitors'],
+            ['POST', '/v1/social/audience'],
+          ] as const) {
+            const answer = await bare.call(path, {
+              method,
+              body: method === 'POST' ? (path.endsWith('audience') ? { handle: 'a' } : { kind: 'search', target: 'x' }) : undefined,
+            });
             expect([answer.status, answer.body.error]).toEqual([503, expect.stringContaining('TRAWL_PLUGINS_SOCIAL_X_BEARER_TOKEN')]);
           }
         } finally {
@@ -74,14 +84,40 @@ for (const database of testDatabases()) {
       test('create answers the core fields with defaults, clamps the interval, strips @; list, get, patch and delete', async () => {
         const created = await trawl.post('/v1/social/monitors', { kind: 'profile', target: '@harbour', interval_minutes: 1 });
         expect(created.status).toBe(201);
-        expect(created.body).toEqual({ id: expect.any(String), kind: 'profile', target: 'harbour', name: 'harbour', interval_minutes: 5, webhook_url: null, active: true });
+        expect(created.body).toEqual({
+          id: expect.any(String),
+          kind: 'profile',
+          target: 'harbour',
+          name: 'harbour',
+          interval_minutes: 5,
+          webhook_url: null,
+          active: true,
+        });
         const full = (await trawl.get(`/v1/social/monitors/${created.body.id}`)).body;
-        expect(full).toMatchObject({ include_retweets: true, include_replies: true, include_quotes: true, min_faves: 0, keyword: null, lang: null, last_matched_at: null, created_at: expect.any(String) });
-        expect((await trawl.post('/v1/social/monitors', { kind: 'search', target: 'tide', interval_minutes: 999_999 })).body.interval_minutes).toBe(10_080);
+        expect(full).toMatchObject({
+          include_retweets: true,
+          include_replies: true,
+          include_quotes: true,
+          min_faves: 0,
+          keyword: null,
+          lang: null,
+          last_matched_at: null,
+          created_at: expect.any(String),
+        });
+        expect(
+          (await trawl.post('/v1/social/monitors', { kind: 'search', target: 'tide', interval_minutes: 999_999 })).body.interval_minutes,
+        ).toBe(10_080);
         expect((await trawl.post('/v1/social/monitors', { kind: 'list', target: '7' })).body.interval_minutes).toBe(15);
-        const patched = await trawl.call(`/v1/social/monitors/${created.body.id}`, { method: 'PATCH', body: { name: 'Harbour feed', active: false, interval_minutes: 20_000 } });
+        const patched = await trawl.call(`/v1/social/monitors/${created.body.id}`, {
+          method: 'PATCH',
+          body: { name: 'Harbour feed', active: false, interval_minutes: 20_000 },
+        });
         expect(patched.body).toEqual({ success: true });
-        expect((await trawl.get(`/v1/social/monitors/${created.body.id}`)).body).toMatchObject({ name: 'Harbour feed', active: false, interval_minutes: 10_080 });
+        expect((await trawl.get(`/v1/social/monitors/${created.body.id}`)).body).toMatchObject({
+          name: 'Harbour feed',
+          active: false,
+          interval_minutes: 10_080,
+        });
         const listed = (await trawl.get('/v1/social/monitors?limit=2&offset=1')).body.monitors;
         expect(listed.length).toBe(2);
         expect(listed[1].id).toBe(created.body.id);
@@ -102,7 +138,15 @@ for (const database of testDatabases()) {
       });
 
       test('the first check sets the cursor without firing; later checks fire once for new posts passing every filter', async () => {
-        const created = await trawl.post('/v1/social/monitors', { kind: 'profile', target: 'harbour', webhook_url: receiver.url('/matched'), min_faves: 5, keyword: 'TIDE', lang: 'en', include_quotes: false });
+        const created = await trawl.post('/v1/social/monitors', {
+          kind: 'profile',
+          target: 'harbour',
+          webhook_url: receiver.url('/matched'),
+          min_faves: 5,
+          keyword: 'TIDE',
+          lang: 'en',
+          include_quotes: false,
+        });
         const first = await checked(created.body.id);
         expect(first.last_matched_at).toBeNull();
         api.tweets.push(
@@ -115,13 +159,41 @@ for (const database of testDatabases()) {
         );
         expect((await trawl.post(`/v1/social/monitors/${created.body.id}/check`, undefined)).body).toEqual({ status: 'checking' });
         const before = receiver.received('/matched').length;
-    const [delivery] = (await receiver.waitFor(before + 1, '/matched')).slice(before);
+        const [delivery] = (await receiver.waitFor(before + 1, '/matched')).slice(before);
         expect(delivery!.verified).toBe(true);
         expect(delivery!.payload).toEqual({
-          event: 'social.monitor.matched', monitor_id: created.body.id, kind: 'profile', target: 'harbour', new_count: 2, checked_at: expect.any(String),
-          tweets: [id(2), id(7)].map((tweetId) => expect.objectContaining({ id: tweetId, screen_name: 'harbour', url: `https://x.com/harbour/status/${tweetId}`, lang: 'en', is_retweet: false, is_reply: false, is_quote: false })),
+          event: 'social.monitor.matched',
+          monitor_id: created.body.id,
+          kind: 'profile',
+          target: 'harbour',
+          new_count: 2,
+          checked_at: expect.any(String),
+          tweets: [id(2), id(7)].map((tweetId) =>
+            expect.objectContaining({
+              id: tweetId,
+              screen_name: 'harbour',
+              url: `https://x.com/harbour/status/${tweetId}`,
+              lang: 'en',
+              is_retweet: false,
+              is_reply: false,
+              is_quote: false,
+            }),
+          ),
         });
-        expect(Object.keys(delivery!.payload.tweets[0]).sort()).toEqual(['created_at', 'favorite_count', 'id', 'is_quote', 'is_reply', 'is_retweet', 'lang', 'reply_count', 'retweet_count', 'screen_name', 'text', 'url']);
+        expect(Object.keys(delivery!.payload.tweets[0]).sort()).toEqual([
+          'created_at',
+          'favorite_count',
+          'id',
+          'is_quote',
+          'is_reply',
+          'is_retweet',
+          'lang',
+          'reply_count',
+          'retweet_count',
+          'screen_name',
+          'text',
+          'url',
+        ]);
         const after = await checked(created.body.id, first.last_checked_at);
         expect(after.last_matched_at).not.toBeNull();
         // Nothing new: the next check fires nothing.
@@ -144,7 +216,10 @@ for (const database of testDatabases()) {
 
       test('at most 50 monitors per workspace', async () => {
         const existing = (await trawl.get('/v1/social/monitors?limit=100')).body.monitors.length;
-        for (let i = existing; i < 50; i++) expect((await trawl.post('/v1/social/monitors', { kind: 'list', target: String(100 + i), webhook_url: undefined })).status).toBe(201);
+        for (let i = existing; i < 50; i++)
+          expect((await trawl.post('/v1/social/monitors', { kind: 'list', target: String(100 + i), webhook_url: undefined })).status).toBe(
+            201,
+          );
         const refused = await trawl.post('/v1/social/monitors', { kind: 'list', target: '1' });
         expect([refused.status, refused.body.error]).toEqual([409, 'Monitor limit reached: at most 50 social monitors per workspace']);
       });
@@ -152,7 +227,9 @@ for (const database of testDatabases()) {
 
     test('OpenAPI marks every social operation and the event beta', async () => {
       const doc = (await trawl.get('/openapi.json')).body;
-      const ops = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v1/social/')).flatMap(([, item]) => Object.values(item as object));
+      const ops = Object.entries(doc.paths)
+        .filter(([path]) => path.startsWith('/v1/social/'))
+        .flatMap(([, item]) => Object.values(item as object));
       expect(ops.length).toBe(7);
       for (const op of ops) expect([op['x-beta'], op.summary.startsWith('Beta: ')]).toEqual([true, true]);
       expect(JSON.stringify(doc.webhooks['social.monitor.matched'])).toContain('Beta: social.monitor.matched');
@@ -160,20 +237,33 @@ for (const database of testDatabases()) {
 
     describe('audience export', () => {
       test('pages until next_cursor is null, resolving the handle once; cursors are bound to their account', async () => {
-        for (let n = 0; n < 2500; n++) api.users.push({ id: String(5000 + n), username: `sailor${n}`, name: `Sailor ${n}`, followers_count: n, description: 'at sea' });
-        api.followers.set('42', api.users.slice(2).map((u) => u.id));
+        for (let n = 0; n < 2500; n++)
+          api.users.push({ id: String(5000 + n), username: `sailor${n}`, name: `Sailor ${n}`, followers_count: n, description: 'at sea' });
+        api.followers.set(
+          '42',
+          api.users.slice(2).map((u) => u.id),
+        );
         api.requests.length = 0;
         const first = await trawl.post('/v1/social/audience', { handle: '@harbour', max_pages: 2 });
         const cursor = first.body.next_cursor;
         expect(typeof cursor).toBe('string');
         expect(first.body).toMatchObject({ user_id: '42', direction: 'followers', count: 2000, pages_fetched: 2, credits_charged: 0 });
-        expect(first.body.users[0]).toEqual({ id: '5000', screen_name: 'sailor0', name: 'Sailor 0', followers: 0, description: 'at sea', url: '' });
+        expect(first.body.users[0]).toEqual({
+          id: '5000',
+          screen_name: 'sailor0',
+          name: 'Sailor 0',
+          followers: 0,
+          description: 'at sea',
+          url: '',
+        });
         const last = await trawl.post('/v1/social/audience', { user_id: '42', cursor });
         expect(last.body).toMatchObject({ count: 500, pages_fetched: 1, next_cursor: null });
         expect(api.requests.filter((r) => r.path.startsWith('/2/users/by/')).length).toBe(1);
         expect((await trawl.post('/v1/social/audience', { user_id: '43', cursor })).status).toBe(400);
         expect((await trawl.post('/v1/social/audience', { handle: 'harbour', max_pages: 11 })).status).toBe(400);
-        expect((await trawl.post('/v1/social/audience', { direction: 'following' })).body.error).toBe('Missing required field: handle or user_id');
+        expect((await trawl.post('/v1/social/audience', { direction: 'following' })).body.error).toBe(
+          'Missing required field: handle or user_id',
+        );
         expect((await trawl.post('/v1/social/audience', { handle: 'nobody' })).status).toBe(404);
       });
     });

@@ -24,7 +24,9 @@ afterEach(async () => {
 async function boot(env: Record<string, string>): Promise<{ lines: string[]; status: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-startup-'));
   const proc = Bun.spawn(['bun', join(ROOT, 'server/main.ts'), '--port', '0'], {
-    cwd: ROOT, stdout: 'pipe', stderr: 'pipe',
+    cwd: ROOT,
+    stdout: 'pipe',
+    stderr: 'pipe',
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TRAWL_DATA_DIR: dataDir, TRAWL_LOG_LEVEL: 'info', ...env },
   });
   started.push({ proc, dataDir });

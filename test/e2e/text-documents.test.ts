@@ -23,11 +23,14 @@ beforeAll(async () => {
     '/down': plain('Service Unavailable', 503),
     '/start': '<html><body><p>Start</p><a href="/flaky">flaky</a></body></html>',
     // Down once (a plain-text 503), then up.
-    '/flaky': () => (flaky++ === 0
-      ? new Response('Service Unavailable', { status: 503, headers: { 'content-type': 'text/plain' } })
-      : new Response('<html><body><p>Back up.</p></body></html>', { headers: { 'content-type': 'text/html' } })),
+    '/flaky': () =>
+      flaky++ === 0
+        ? new Response('Service Unavailable', { status: 503, headers: { 'content-type': 'text/plain' } })
+        : new Response('<html><body><p>Back up.</p></body></html>', { headers: { 'content-type': 'text/html' } }),
     '/table.csv': plain('port,high\nLeith,09:12\n'),
-    '/llms.txt': plain('# Harbour API\n\n> Tides and berths.\n\n- [Tides](https://harbour.test/tides.md): daily tables\n- [Berths](https://harbour.test/berths.md)\n'),
+    '/llms.txt': plain(
+      '# Harbour API\n\n> Tides and berths.\n\n- [Tides](https://harbour.test/tides.md): daily tables\n- [Berths](https://harbour.test/berths.md)\n',
+    ),
     '/README.md': { body: 'Setup\n=====\n\nRun *this* once.\n', headers: { 'content-type': 'application/octet-stream' } },
   });
   trawl = await startTrawlServer({ overrides: { jobs: { pollIntervalMs: 50, retryBaseMs: 50, retryMaxMs: 100 } } });
@@ -77,7 +80,9 @@ test('a CSV served as text/plain is still a table', async () => {
 test('markdown served as text/plain (llms.txt) or as a .md file comes back as markdown, not escaped text', async () => {
   const llms = await trawl.post('/v1/scrape', { url: site.at('/llms.txt'), formats: ['markdown', 'links'] });
   expect(llms.status).toBe(200);
-  expect(llms.body.markdown).toBe('# Harbour API\n\n> Tides and berths.\n\n- [Tides](https://harbour.test/tides.md): daily tables\n- [Berths](https://harbour.test/berths.md)');
+  expect(llms.body.markdown).toBe(
+    '# Harbour API\n\n> Tides and berths.\n\n- [Tides](https://harbour.test/tides.md): daily tables\n- [Berths](https://harbour.test/berths.md)',
+  );
   expect(llms.body.links.map((l: { href: string }) => l.href)).toEqual(['https://harbour.test/tides.md', 'https://harbour.test/berths.md']);
   expect(llms.body.metadata).toMatchObject({ title: 'Harbour API', markup: 'markdown' });
   const readme = await trawl.post('/v1/scrape', { url: site.at('/README.md') });

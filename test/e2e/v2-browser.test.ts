@@ -33,7 +33,12 @@ afterAll(async () => {
 test('actions, waitFor, mobile and the browser formats', async () => {
   const app = new Firecrawl({ apiKey: '', apiUrl: trawl.url });
   const doc = await app.scrape(site.at('/app'), {
-    formats: ['markdown', 'screenshot', { type: 'question', question: 'When is the tide high?' }, { type: 'attributes', selectors: [{ selector: 'a', attribute: 'data-kind' }] }],
+    formats: [
+      'markdown',
+      'screenshot',
+      { type: 'question', question: 'When is the tide high?' },
+      { type: 'attributes', selectors: [{ selector: 'a', attribute: 'data-kind' }] },
+    ],
     mobile: true,
     waitFor: 50,
     timeout: 30_000,
@@ -65,6 +70,7 @@ test('an action this server does not have is a 400 naming it', async () => {
   const app = new Firecrawl({ apiKey: '', apiUrl: trawl.url });
   await expect(app.scrape(site.at('/app'), { actions: [{ type: 'pdf' }] })).rejects.toMatchObject({
     status: 400,
-    message: 'Invalid field actions[0]: action type "pdf" is not supported (wait, click, screenshot, write, press, scroll, scrape, executeJavascript)',
+    message:
+      'Invalid field actions[0]: action type "pdf" is not supported (wait, click, screenshot, write, press, scroll, scrape, executeJavascript)',
   });
 });

@@ -10,7 +10,8 @@ import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
 const ADMIN_KEY = 'admin-key-for-v2-tests-0123456789';
 const admin = { authorization: `Bearer ${ADMIN_KEY}` };
-const page = (title: string, links: string[] = []) => `<html><head><title>${title}</title></head><body><main><p>${title} text.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join('')}</main></body></html>`;
+const page = (title: string, links: string[] = []) =>
+  `<html><head><title>${title}</title></head><body><main><p>${title} text.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join('')}</main></body></html>`;
 
 for (const database of testDatabases()) {
   describe(`/v2 in cloud mode (${database.name})`, () => {
@@ -44,11 +45,18 @@ for (const database of testDatabases()) {
       expect(job.data).toHaveLength(2);
       expect(await balance(rich.id)).toBe(7);
       const broke = await tenant(0);
-      await expect(broke.sdk.scrape(site.at('/'))).rejects.toMatchObject({ status: 402, code: 'INSUFFICIENT_CREDITS', message: 'Insufficient credits' });
+      await expect(broke.sdk.scrape(site.at('/'))).rejects.toMatchObject({
+        status: 402,
+        code: 'INSUFFICIENT_CREDITS',
+        message: 'Insufficient credits',
+      });
       // Another workspace's crawl is not found, and its active crawls are its own.
       await expect(broke.sdk.getCrawlStatus(job.id)).rejects.toMatchObject({ status: 404 });
       expect((await broke.sdk.getActiveCrawls()).crawls).toEqual([]);
-      await expect(new Firecrawl({ apiKey: 'trawl_unknown', apiUrl: server.url }).map(site.at('/'))).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+      await expect(new Firecrawl({ apiKey: 'trawl_unknown', apiUrl: server.url }).map(site.at('/'))).rejects.toMatchObject({
+        status: 401,
+        code: 'UNAUTHORIZED',
+      });
     });
   });
 }

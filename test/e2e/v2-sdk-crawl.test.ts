@@ -21,7 +21,9 @@ let app: Firecrawl;
 
 beforeAll(async () => {
   site = startDocsSite();
-  trawl = await startTrawlServer({ overrides: { apiKey: KEY, jobs: { pollIntervalMs: 20 }, crawl: { perHostDelayMs: 0, concurrency: 4, perHostConcurrency: 4 } } });
+  trawl = await startTrawlServer({
+    overrides: { apiKey: KEY, jobs: { pollIntervalMs: 20 }, crawl: { perHostDelayMs: 0, concurrency: 4, perHostConcurrency: 4 } },
+  });
   app = new Firecrawl({ apiKey: KEY, apiUrl: trawl.url });
 });
 afterAll(async () => {
@@ -41,7 +43,11 @@ describe('crawl', () => {
   test('main content on by default: every docs page, whatever the sitemap mode', async () => {
     for (const sitemap of ['include', 'skip', 'only'] as const) {
       const job = await app.crawl(site.at('/docs/'), { sitemap, scrapeOptions: FRESH, ...POLL });
-      expect({ sitemap, status: job.status, paths: pathsOf(job.data) }).toEqual({ sitemap, status: 'completed', paths: sorted(DOCS_SITE.docs) });
+      expect({ sitemap, status: job.status, paths: pathsOf(job.data) }).toEqual({
+        sitemap,
+        status: 'completed',
+        paths: sorted(DOCS_SITE.docs),
+      });
       expect(job.total).toBe(DOCS_SITE.docs.length);
     }
   });
@@ -58,7 +64,11 @@ describe('crawl', () => {
     const reachable = DOCS_SITE.docs.length;
     for (const limit of [1, 2, reachable - 1, reachable, reachable + 1]) {
       const job = await app.crawl(site.at('/docs/'), { limit, scrapeOptions: FRESH, ...POLL });
-      expect({ limit, count: job.data.length, total: job.total }).toEqual({ limit, count: Math.min(limit, reachable), total: Math.min(limit, reachable) });
+      expect({ limit, count: job.data.length, total: job.total }).toEqual({
+        limit,
+        count: Math.min(limit, reachable),
+        total: Math.min(limit, reachable),
+      });
       expect(new Set(pathsOf(job.data)).size).toBe(job.data.length);
     }
   });
@@ -115,12 +125,14 @@ describe('batch and scrape', () => {
     for (const doc of job.data) expect(doc.markdown).toStartWith(`# ${doc.metadata!.title}\n`);
   });
 
-  test('scrape keeps the page\'s own heading with main content on; the title stays in metadata', async () => {
+  test("scrape keeps the page's own heading with main content on; the title stays in metadata", async () => {
     const doc = await app.scrape(site.at('/docs/page-1'), FRESH);
     expect(doc.markdown).toStartWith('# Docs Page 1\n');
     expect(doc.metadata!.title).toBe('Docs Page 1');
     const links = await app.scrape(site.at('/docs/'), { formats: ['links'], ...FRESH });
-    expect(sorted(new Set(links.links!.map((href) => new URL(href).pathname)))).toEqual(sorted(new Set(['/', ...DOCS_SITE.nav, ...DOCS_SITE.docPages, '/about.html'])));
+    expect(sorted(new Set(links.links!.map((href) => new URL(href).pathname)))).toEqual(
+      sorted(new Set(['/', ...DOCS_SITE.nav, ...DOCS_SITE.docPages, '/about.html'])),
+    );
   });
 
   test('storeInCache: false keeps no copy; the next scrape is fetched afresh and then cached', async () => {

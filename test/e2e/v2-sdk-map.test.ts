@@ -77,7 +77,7 @@ for (const database of testDatabases()) {
       expect(site.hits.slice(before).filter((hit) => MAP_SECTIONS.sitemapDocuments.includes(hit as never))).toEqual([]);
     });
 
-    test('only: the sitemaps\' URLs and the start URL, which is fetched once, not scraped', async () => {
+    test("only: the sitemaps' URLs and the start URL, which is fetched once, not scraped", async () => {
       const before = site.hits.length;
       const map = await app.map(site.at('/docs/'), { sitemap: 'only' });
       expect(await listed(map)).toEqual(urls(MAP_SECTIONS.docsOnlyFiltered));
@@ -96,7 +96,7 @@ for (const database of testDatabases()) {
       expect(await posted({ url, filterByPath: true, sitemap: 'only' })).toEqual(urls(MAP_SECTIONS.docsOnlyFiltered));
     });
 
-    test('the id is also the usage row\'s result and the newest map of the URL', async () => {
+    test("the id is also the usage row's result and the newest map of the URL", async () => {
       const res = await server.post('/v2/map', { url: site.at('/docs/'), sitemap: 'skip' }, auth);
       const run = await server.get(`/v1/results/run/${res.headers.get('x-usage-id')}`, auth);
       expect(run.body).toMatchObject({ id: res.body.id, endpoint: 'map', run: { endpoint: 'map', credits: 1 } });
@@ -106,7 +106,8 @@ for (const database of testDatabases()) {
 
     test('an unknown sitemap mode is a 400 the SDK throws with a clear message', async () => {
       await expect(app.map(site.at('/docs/'), { sitemap: 'sometimes' as never })).rejects.toMatchObject({
-        status: 400, message: 'Invalid field sitemap: must be "include", "only" or "skip"',
+        status: 400,
+        message: 'Invalid field sitemap: must be "include", "only" or "skip"',
       });
     });
   });

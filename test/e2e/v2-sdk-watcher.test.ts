@@ -35,7 +35,13 @@ function siteRoutes() {
     '/small': html('Small', SMALL),
     '/staggered': html('Staggered', STAGGERED),
   };
-  for (const [list, step] of [[SMALL, 200], [STAGGERED, 60]] as const) list.forEach((path, i) => { routes[path] = { body: html(path), delayMs: (i + 1) * step }; });
+  for (const [list, step] of [
+    [SMALL, 200],
+    [STAGGERED, 60],
+  ] as const)
+    list.forEach((path, i) => {
+      routes[path] = { body: html(path), delayMs: (i + 1) * step };
+    });
   for (const path of BULK) routes[path] = html(path);
   return routes;
 }
@@ -61,9 +67,17 @@ interface Wire {
 async function sdkWatch(app: Firecrawl, id: string, kind: 'crawl' | 'batch'): Promise<Watched> {
   const watcher = app.watcher(id, { kind, pollInterval: 1, timeout: 30 });
   const seen: Watched = { events: [], urls: [], done: null, error: null };
-  watcher.on('document', (doc) => { seen.events.push('document'); seen.urls.push(doc.metadata.sourceURL); });
-  watcher.on('done', (state) => { seen.events.push('done'); seen.done = state; });
-  watcher.on('error', (state) => { seen.error = state; });
+  watcher.on('document', (doc) => {
+    seen.events.push('document');
+    seen.urls.push(doc.metadata.sourceURL);
+  });
+  watcher.on('done', (state) => {
+    seen.events.push('done');
+    seen.done = state;
+  });
+  watcher.on('error', (state) => {
+    seen.error = state;
+  });
   await watcher.start();
   return seen;
 }
@@ -78,7 +92,12 @@ function wireWatch(url: string): Promise<Wire> {
     if (message.type === 'catchup') wire.catchup ??= message.data;
     if (message.type === 'document') wire.urls.push(message.data.metadata.sourceURL);
   };
-  return new Promise((resolve) => { socket.onclose = (ev) => { wire.closeCode = ev.code; resolve(wire); }; });
+  return new Promise((resolve) => {
+    socket.onclose = (ev) => {
+      wire.closeCode = ev.code;
+      resolve(wire);
+    };
+  });
 }
 
 /**
@@ -117,7 +136,10 @@ for (const database of testDatabases()) {
     beforeAll(async () => {
       site = startFixtureSite(siteRoutes());
       storage = await database.open();
-      trawl = await startTrawlServer({ storage, overrides: { apiKey: KEY, crawl: { perHostDelayMs: 0, concurrency: 8, perHostConcurrency: 8 } } });
+      trawl = await startTrawlServer({
+        storage,
+        overrides: { apiKey: KEY, crawl: { perHostDelayMs: 0, concurrency: 8, perHostConcurrency: 8 } },
+      });
       app = new Firecrawl({ apiKey: KEY, apiUrl: trawl.url });
     });
 
@@ -129,7 +151,8 @@ for (const database of testDatabases()) {
 
     /** Until `count` pages of the run are done (read without the SDK's auto-pagination). */
     async function finished(id: string, kind: 'crawl' | 'batch', count: number): Promise<void> {
-      const status = () => (kind === 'crawl' ? app.getCrawlStatus(id, { autoPaginate: false }) : app.getBatchScrapeStatus(id, { autoPaginate: false }));
+      const status = () =>
+        kind === 'crawl' ? app.getCrawlStatus(id, { autoPaginate: false }) : app.getBatchScrapeStatus(id, { autoPaginate: false });
       for (let i = 0; i < 200 && (await status()).completed < count; i++) await Bun.sleep(10);
     }
 
@@ -142,7 +165,8 @@ for (const database of testDatabases()) {
       expectAll(watched, urls);
     }
 
-    const startCrawl = (path: string) => app.startCrawl(site.at(path), { limit: 200, crawlEntireDomain: true, sitemap: 'skip', scrapeOptions: FRESH });
+    const startCrawl = (path: string) =>
+      app.startCrawl(site.at(path), { limit: 200, crawlEntireDomain: true, sitemap: 'skip', scrapeOptions: FRESH });
 
     test('a 3-page crawl watched from its start and once its first page is done: each page once, then done', async () => {
       expectAll(await watch((await startCrawl('/small')).id, 'crawl'), at(['/small', ...SMALL]));

@@ -34,7 +34,11 @@ for (const database of testDatabases()) {
 
     beforeAll(() => {
       site = startFixtureSite({
-        '/shop': () => new Response(`<html><head><title>Tea &amp; <cakes> "shop"</title></head><body><main><h1>Teapot</h1><p>Price: <span id="price">${price}</span> GBP</p><p>A fine teapot in blue glaze, made by hand in a small workshop.</p></main></body></html>`, { headers: { 'content-type': 'text/html' } }),
+        '/shop': () =>
+          new Response(
+            `<html><head><title>Tea &amp; <cakes> "shop"</title></head><body><main><h1>Teapot</h1><p>Price: <span id="price">${price}</span> GBP</p><p>A fine teapot in blue glaze, made by hand in a small workshop.</p></main></body></html>`,
+            { headers: { 'content-type': 'text/html' } },
+          ),
       });
     });
     afterAll(() => site.stop());
@@ -50,11 +54,16 @@ for (const database of testDatabases()) {
     test('tokens need the API key; the feed needs a live token and lists notified changes, escaped', async () => {
       for (const method of ['POST', 'GET', 'DELETE']) expect((await trawl.call('/v1/watch/feed-token', { method })).status).toBe(401);
       expect(await trawl.get('/v1/watch/feed-token', auth)).toMatchObject({ status: 200, body: { active: false, created_at: null } });
-      expect(await trawl.call('/v1/watch/feed-token', { method: 'DELETE', headers: auth })).toMatchObject({ status: 404, body: { error: 'No feed token to revoke' } });
+      expect(await trawl.call('/v1/watch/feed-token', { method: 'DELETE', headers: auth })).toMatchObject({
+        status: 404,
+        body: { error: 'No feed token to revoke' },
+      });
 
       price = '20';
       const hostileName = 'Tea <b>&</b> "cakes" ]]> \u0001 bell';
-      const watch = (await trawl.post('/v1/watch', { url: site.at('/shop'), name: hostileName, conditions: [{ selector: '#price', below: 15 }] }, auth)).body;
+      const watch = (
+        await trawl.post('/v1/watch', { url: site.at('/shop'), name: hostileName, conditions: [{ selector: '#price', below: 15 }] }, auth)
+      ).body;
       await waitForSnapshots(trawl, watch.id, 1);
       price = '18';
       await trawl.post(`/v1/watch/${watch.id}/check`, {}, auth);
@@ -87,26 +96,42 @@ for (const database of testDatabases()) {
       expect(entry.title['#text']).toBe('Tea <b>&</b> "cakes" ]]>  bell changed');
       expect(entry.updated).toBe(notified.checked_at);
       expect(entry.summary['#text']).toBe(`${notified.reason} — 18 → 12`);
-      expect(entry.link.map((l: Record<string, string>) => l['@_href'])).toEqual([`${trawl.url}/dashboard?watch=${watch.id}&to=${notified.id}`, site.at('/shop')]);
+      expect(entry.link.map((l: Record<string, string>) => l['@_href'])).toEqual([
+        `${trawl.url}/dashboard?watch=${watch.id}&to=${notified.id}`,
+        site.at('/shop'),
+      ]);
       expect(entry.content['#text']).toContain('Tea & <cakes> "shop"');
 
       // No key in the URL opens it, nor a wrong token; a rotated token stops working, so does a revoked one.
       for (const query of ['', '?token=', `?token=${KEY}`, '?token=trawl_feed_nope']) {
-        expect(await trawl.get(`/v1/watch/feed.atom${query}`)).toMatchObject({ status: 401, body: { error: 'Invalid or revoked feed token' } });
+        expect(await trawl.get(`/v1/watch/feed.atom${query}`)).toMatchObject({
+          status: 401,
+          body: { error: 'Invalid or revoked feed token' },
+        });
       }
       const rotated = (await trawl.post('/v1/watch/feed-token', {}, auth)).body;
       expect((await fetch(created.body.feed_url)).status).toBe(401);
       expect((await fetch(rotated.feed_url)).status).toBe(200);
-      expect(await trawl.call('/v1/watch/feed-token', { method: 'DELETE', headers: auth })).toMatchObject({ status: 200, body: { success: true } });
+      expect(await trawl.call('/v1/watch/feed-token', { method: 'DELETE', headers: auth })).toMatchObject({
+        status: 200,
+        body: { success: true },
+      });
       expect((await fetch(rotated.feed_url)).status).toBe(401);
       expect((await trawl.get('/v1/watch/feed-token', auth)).body.active).toBe(false);
     }, 30_000);
 
     test('the OpenAPI document describes the feed (no API key) and its token endpoints', async () => {
       const { paths } = (await trawl.get('/openapi.json')).body;
-      expect(paths['/v1/watch/feed.atom'].get).toMatchObject({ security: [], responses: { 200: { content: { 'application/atom+xml': {} } }, 401: {} } });
+      expect(paths['/v1/watch/feed.atom'].get).toMatchObject({
+        security: [],
+        responses: { 200: { content: { 'application/atom+xml': {} } }, 401: {} },
+      });
       expect(Object.keys(paths['/v1/watch/feed-token']).sort()).toEqual(['delete', 'get', 'post']);
-      expect(paths['/v1/watch/feed-token'].post.responses[201].content['application/json'].schema.required).toEqual(['token', 'feed_url', 'created_at']);
+      expect(paths['/v1/watch/feed-token'].post.responses[201].content['application/json'].schema.required).toEqual([
+        'token',
+        'feed_url',
+        'created_at',
+      ]);
     });
 
     test('entries come newest first, and a feed with no changes is a valid empty feed', async () => {

@@ -33,15 +33,27 @@ for (const database of testDatabases()) {
       const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => create(100 + i)));
       const statuses = answers.map((answer) => answer.status).sort();
       expect(statuses).toEqual([201, ...Array(9).fill(409)]);
-      expect(answers.find((answer) => answer.status === 409)?.body.error).toBe(`Watch limit reached: at most ${LIMIT} watches per workspace`);
+      expect(answers.find((answer) => answer.status === 409)?.body.error).toBe(
+        `Watch limit reached: at most ${LIMIT} watches per workspace`,
+      );
       expect((await server.get('/v1/watch')).body.total).toBe(LIMIT);
     });
 
     test('straight through the service, twenty creates at once in another workspace: exactly the limit', async () => {
       const watches = server.trawl.container.resolve(WatchTokens.Service);
-      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => watches.create('team-b', { url: `http://127.0.0.1:1/b-${i}`, name: `b-${i}`, intervalMinutes: 60, webhookUrl: null, tags: [], ...DEFAULT_FILTERS }, { maxPerWorkspace: LIMIT })));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          watches.create(
+            'team-b',
+            { url: `http://127.0.0.1:1/b-${i}`, name: `b-${i}`, intervalMinutes: 60, webhookUrl: null, tags: [], ...DEFAULT_FILTERS },
+            { maxPerWorkspace: LIMIT },
+          ),
+        ),
+      );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(LIMIT);
-      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.code)).toEqual(Array(20 - LIMIT).fill('conflict'));
+      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.code)).toEqual(
+        Array(20 - LIMIT).fill('conflict'),
+      );
       expect((await watches.list('team-b', { limit: 100, offset: 0 })).total).toBe(LIMIT);
     });
   });

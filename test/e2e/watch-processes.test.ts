@@ -23,7 +23,12 @@ if (postgresTestUrl) {
     const agents: string[] = [];
     const workers: TrawlProcess[] = [];
     const db = () => target.storage.db.withTables<WatchTables>();
-    const env = () => ({ ...target.env, TRAWL_JOBS_SCHEDULE_TICK_SECONDS: '1', TRAWL_JOBS_SCHEDULE_JITTER_SECONDS: '0', TRAWL_WATCH_CONCURRENCY: '8' });
+    const env = () => ({
+      ...target.env,
+      TRAWL_JOBS_SCHEDULE_TICK_SECONDS: '1',
+      TRAWL_JOBS_SCHEDULE_JITTER_SECONDS: '0',
+      TRAWL_WATCH_CONCURRENCY: '8',
+    });
     const startWorker = async (name: string) => {
       const worker = spawnTrawl('worker', { ...env(), TRAWL_FETCH_USER_AGENT: `TrawlBot/0.1 (worker-${name})` });
       workers.push(worker);
@@ -31,13 +36,17 @@ if (postgresTestUrl) {
       return worker;
     };
     const count = async (scheduled: boolean) => {
-      const row = await db().selectFrom('watch_snapshots').select((eb) => eb.fn.countAll().as('n'))
-        .where('due_at', scheduled ? 'is not' : 'is', null).executeTakeFirstOrThrow();
+      const row = await db()
+        .selectFrom('watch_snapshots')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('due_at', scheduled ? 'is not' : 'is', null)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     };
     const until = async (what: () => Promise<boolean>, timeoutMs = 90_000) => {
-      for (const deadline = Date.now() + timeoutMs; !(await what());) {
-        if (Date.now() > deadline) throw new Error(`not in time; workers said: ${workers.map((w) => w.output().slice(-2000)).join('\n---\n')}`);
+      for (const deadline = Date.now() + timeoutMs; !(await what()); ) {
+        if (Date.now() > deadline)
+          throw new Error(`not in time; workers said: ${workers.map((w) => w.output().slice(-2000)).join('\n---\n')}`);
         await Bun.sleep(100);
       }
     };
@@ -47,13 +56,20 @@ if (postgresTestUrl) {
       for (const hit of site.hits) counts.set(hit, (counts.get(hit) ?? 0) + 1);
       return [...new Set(counts.values())];
     };
-    const makeDue = (agoMs: number) => db().updateTable('schedules').set({ next_due_at: new Date(Date.now() - agoMs).toISOString() }).execute();
+    const makeDue = (agoMs: number) =>
+      db()
+        .updateTable('schedules')
+        .set({ next_due_at: new Date(Date.now() - agoMs).toISOString() })
+        .execute();
 
     beforeAll(async () => {
       site = startFixtureSite({
         '/w': (req) => {
           agents.push(req.headers.get('user-agent') ?? '');
-          return new Response(`<html><head><title>W</title></head><body><main><p>Watched page ${new URL(req.url).search}, quiet and unchanging.</p></main></body></html>`, { headers: { 'content-type': 'text/html' } });
+          return new Response(
+            `<html><head><title>W</title></head><body><main><p>Watched page ${new URL(req.url).search}, quiet and unchanging.</p></main></body></html>`,
+            { headers: { 'content-type': 'text/html' } },
+          );
         },
       });
       target = await postgresProcessDatabase(postgresTestUrl!);
@@ -69,7 +85,9 @@ if (postgresTestUrl) {
     test('each slot is checked once by one of two workers; after downtime the overdue slot runs once', async () => {
       await Promise.all([startWorker('a'), startWorker('b')]);
       for (let i = 0; i < WATCHES; i += 25) {
-        const batch = await Promise.all(Array.from({ length: 25 }, (_, j) => api.post('/v1/watch', { url: site.at(`/w?n=${i + j}`), interval_minutes: 60 })));
+        const batch = await Promise.all(
+          Array.from({ length: 25 }, (_, j) => api.post('/v1/watch', { url: site.at(`/w?n=${i + j}`), interval_minutes: 60 })),
+        );
         expect(batch.every((r) => r.status === 201)).toBe(true);
       }
       await until(async () => (await count(false)) === WATCHES);

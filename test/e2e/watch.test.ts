@@ -50,9 +50,17 @@ beforeAll(async () => {
   });
   receiver = startWebhookReceiver();
   receiver.setSecret('/changed', SECRET);
-  trawl = await startTrawlServer({ overrides: { webhooks: { signingSecret: SECRET }, jobs: { pollIntervalMs: 50, retryBaseMs: 10, retryMaxMs: 20 }, watch: { snapshotRetention: 4 } } });
+  trawl = await startTrawlServer({
+    overrides: {
+      webhooks: { signingSecret: SECRET },
+      jobs: { pollIntervalMs: 50, retryBaseMs: 10, retryMaxMs: 20 },
+      watch: { snapshotRetention: 4 },
+    },
+  });
 });
-afterAll(async () => { await Promise.all([trawl.stop(), site.stop(), receiver.stop()]); });
+afterAll(async () => {
+  await Promise.all([trawl.stop(), site.stop(), receiver.stop()]);
+});
 
 /** Waits until the watch has `count` snapshots (checks run in the background). */
 async function snapshots(id: string, count: number): Promise<any> {
@@ -71,19 +79,55 @@ describe('a watch over its life', () => {
   let id: string;
 
   test('create answers the watch and queues the first check: snapshot initial', async () => {
-    const created = await trawl.post('/v1/watch', { url: site.at('/harbour'), name: 'Harbour', interval_minutes: 60, webhook_url: receiver.url('/changed') });
+    const created = await trawl.post('/v1/watch', {
+      url: site.at('/harbour'),
+      name: 'Harbour',
+      interval_minutes: 60,
+      webhook_url: receiver.url('/changed'),
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
-      url: site.at('/harbour'), name: 'Harbour', interval_minutes: 60, webhook_url: receiver.url('/changed'), active: true,
-      last_checked_at: null, last_changed_at: null, created_at: expect.any(String),
+      url: site.at('/harbour'),
+      name: 'Harbour',
+      interval_minutes: 60,
+      webhook_url: receiver.url('/changed'),
+      active: true,
+      last_checked_at: null,
+      last_changed_at: null,
+      created_at: expect.any(String),
     });
     expect(created.body.snapshots).toBeUndefined();
     id = created.body.id;
     const detail = await snapshots(id, 1);
-    expect(detail.snapshots[0]).toMatchObject({ status: 'initial', word_count_delta: 0, diff_summary: null, links_added: 0, links_removed: 0, title: 'Harbour news' });
-    expect(Object.keys(detail.snapshots[0]).sort()).toEqual(['checked_at', 'content_hash', 'diff_summary', 'excerpt', 'id', 'links_added', 'links_removed', 'notified', 'reason', 'status', 'title', 'word_count', 'word_count_delta']);
+    expect(detail.snapshots[0]).toMatchObject({
+      status: 'initial',
+      word_count_delta: 0,
+      diff_summary: null,
+      links_added: 0,
+      links_removed: 0,
+      title: 'Harbour news',
+    });
+    expect(Object.keys(detail.snapshots[0]).sort()).toEqual([
+      'checked_at',
+      'content_hash',
+      'diff_summary',
+      'excerpt',
+      'id',
+      'links_added',
+      'links_removed',
+      'notified',
+      'reason',
+      'status',
+      'title',
+      'word_count',
+      'word_count_delta',
+    ]);
     expect(detail.last_checked_at).toBe(detail.snapshots[0].checked_at);
-    const schedule = await trawl.trawl.storage.db.selectFrom('schedules').selectAll().where('subject_id', '=', id).executeTakeFirstOrThrow();
+    const schedule = await trawl.trawl.storage.db
+      .selectFrom('schedules')
+      .selectAll()
+      .where('subject_id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(Date.parse(schedule.next_due_at) - Date.now()).toBeGreaterThan(55 * 60_000);
   });
 
@@ -106,8 +150,14 @@ describe('a watch over its life', () => {
     expect(delivery!.verified).toBe(true);
     expect(snapshot).toMatchObject({ notified: true, reason: 'changed', excerpt: 'dawn → noon' });
     expect(delivery!.payload).toEqual({
-      event: 'watch.changed', watch_id: id, url: site.at('/harbour'), summary: snapshot.diff_summary, word_count_delta: 0, checked_at: snapshot.checked_at,
-      reason: 'changed', excerpt: 'dawn → noon',
+      event: 'watch.changed',
+      watch_id: id,
+      url: site.at('/harbour'),
+      summary: snapshot.diff_summary,
+      word_count_delta: 0,
+      checked_at: snapshot.checked_at,
+      reason: 'changed',
+      excerpt: 'dawn → noon',
     });
     const detail = await trawl.get(`/v1/watch/${id}`);
     expect(detail.body.last_changed_at).toBe(snapshot.checked_at);
@@ -131,8 +181,14 @@ describe('a watch over its life', () => {
     expect(diff.body.diff.unified).toContain('+The harbour opens at noon');
     expect(diff.body.diff.parts.some((p: any) => p.type === 'same')).toBe(true);
     const changed = diff.body.diff.lines.find((l: any) => l.type === 'changed');
-    expect(changed).toMatchObject({ old: 'The harbour opens at dawn for the fishing fleet.', new: 'The harbour opens at noon for the fishing fleet.' });
-    expect(changed.words.filter((w: any) => w.type !== 'same')).toEqual([{ type: 'removed', text: 'dawn' }, { type: 'added', text: 'noon' }]);
+    expect(changed).toMatchObject({
+      old: 'The harbour opens at dawn for the fishing fleet.',
+      new: 'The harbour opens at noon for the fishing fleet.',
+    });
+    expect(changed.words.filter((w: any) => w.type !== 'same')).toEqual([
+      { type: 'removed', text: 'dawn' },
+      { type: 'added', text: 'noon' },
+    ]);
     expect(diff.body.diff.excerpt).toStartWith('dawn → noon');
     expect(diff.body.links_added).toBe(1);
     expect((await trawl.get(`/v1/watch/${id}/diff`)).body.to.id).toBe(newest.id);
@@ -140,9 +196,17 @@ describe('a watch over its life', () => {
   });
 
   test('ignore_text and ignore_selectors leave out what the watch says', async () => {
-    const patched = await trawl.call(`/v1/watch/${id}`, { method: 'PATCH', body: { ignore_text: ['opens at * for the'], ignore_selectors: ['.promo'] } });
+    const patched = await trawl.call(`/v1/watch/${id}`, {
+      method: 'PATCH',
+      body: { ignore_text: ['opens at * for the'], ignore_selectors: ['.promo'] },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ name: 'Harbour', interval_minutes: 60, ignore_text: ['opens at * for the'], ignore_selectors: ['.promo'] });
+    expect(patched.body).toMatchObject({
+      name: 'Harbour',
+      interval_minutes: 60,
+      ignore_text: ['opens at * for the'],
+      ignore_selectors: ['.promo'],
+    });
     await checkAndWait(id); // the promo leaving the content is a change once
     page.sentence = 'The harbour opens at midnight for the fishing fleet.';
     page.banner = 'Autumn sale';
@@ -158,8 +222,18 @@ describe('a watch over its life', () => {
 
   test('PATCH changes only the given fields; active false pauses the schedule', async () => {
     const patched = await trawl.call(`/v1/watch/${id}`, { method: 'PATCH', body: { active: false, interval_minutes: 120 } });
-    expect(patched.body).toMatchObject({ id, name: 'Harbour', active: false, interval_minutes: 120, webhook_url: receiver.url('/changed') });
-    const schedule = await trawl.trawl.storage.db.selectFrom('schedules').selectAll().where('subject_id', '=', id).executeTakeFirstOrThrow();
+    expect(patched.body).toMatchObject({
+      id,
+      name: 'Harbour',
+      active: false,
+      interval_minutes: 120,
+      webhook_url: receiver.url('/changed'),
+    });
+    const schedule = await trawl.trawl.storage.db
+      .selectFrom('schedules')
+      .selectAll()
+      .where('subject_id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(schedule).toMatchObject({ active: 0, interval_seconds: 7200 });
     const cleared = await trawl.call(`/v1/watch/${id}`, { method: 'PATCH', body: { webhook_url: null } });
     expect(cleared.body).toMatchObject({ webhook_url: null, active: false, interval_minutes: 120 });
@@ -198,8 +272,12 @@ test('validation: missing url, interval outside 1..10080, unknown fields, forbid
     expect(answer.body.error).toStartWith('Invalid field interval_minutes:');
   }
   expect((await trawl.post('/v1/watch', { url: site.at('/static'), every: 5 })).status).toBe(400);
-  expect((await trawl.post('/v1/watch', { url: site.at('/static'), webhook_url: 'ftp://x' })).body.error).toStartWith('Invalid field webhook_url');
-  expect((await trawl.post('/v1/watch', { url: site.at('/static'), ignore_selectors: ['a[[['] })).body.error).toStartWith('Invalid field ignore_selectors[0]');
+  expect((await trawl.post('/v1/watch', { url: site.at('/static'), webhook_url: 'ftp://x' })).body.error).toStartWith(
+    'Invalid field webhook_url',
+  );
+  expect((await trawl.post('/v1/watch', { url: site.at('/static'), ignore_selectors: ['a[[['] })).body.error).toStartWith(
+    'Invalid field ignore_selectors[0]',
+  );
   const bad: Array<[object, string]> = [
     [{ ignore_patterns: ['clock', 'weather'] }, 'Invalid field ignore_patterns[1]'],
     [{ include_selectors: ['div[[['] }, 'Invalid field include_selectors[0]'],
@@ -220,15 +298,34 @@ test('validation: missing url, interval outside 1..10080, unknown fields, forbid
   const nextCheck = Date.parse(created.body.next_check_at);
   expect(nextCheck - Date.now()).toBeLessThan(2 * 60_000);
   expect(created.body).toMatchObject({
-    interval_minutes: 1, name: site.at('/static'), webhook_url: null, state: 'new', next_check_at: expect.any(String),
-    include_selectors: [], ignore_patterns: ['clock', 'relative_time', 'counters', 'tokens'], trigger_text: [], block_text: [],
-    only_new_lines: false, changes: 'any', conditions: [], restock: false, tags: [],
+    interval_minutes: 1,
+    name: site.at('/static'),
+    webhook_url: null,
+    state: 'new',
+    next_check_at: expect.any(String),
+    include_selectors: [],
+    ignore_patterns: ['clock', 'relative_time', 'counters', 'tokens'],
+    trigger_text: [],
+    block_text: [],
+    only_new_lines: false,
+    changes: 'any',
+    conditions: [],
+    restock: false,
+    tags: [],
   });
   expect((await trawl.call(`/v1/watch/${created.body.id}`, { method: 'PATCH', body: {} })).status).toBe(400);
   expect((await trawl.call(`/v1/watch/${created.body.id}`, { method: 'PATCH', body: { interval_minutes: 0 } })).status).toBe(400);
   expect((await trawl.call(`/v1/watch/${created.body.id}`, { method: 'PATCH', body: { ignore_patterns: ['nope'] } })).status).toBe(400);
-  const paused = await trawl.call(`/v1/watch/${created.body.id}`, { method: 'PATCH', body: { active: false, ignore_patterns: [], conditions: [{ selector: '.p', below: 5, change_percent: 10 }] } });
-  expect(paused.body).toMatchObject({ state: 'paused', next_check_at: null, ignore_patterns: [], conditions: [{ selector: '.p', below: 5, change_percent: 10 }] });
+  const paused = await trawl.call(`/v1/watch/${created.body.id}`, {
+    method: 'PATCH',
+    body: { active: false, ignore_patterns: [], conditions: [{ selector: '.p', below: 5, change_percent: 10 }] },
+  });
+  expect(paused.body).toMatchObject({
+    state: 'paused',
+    next_check_at: null,
+    ignore_patterns: [],
+    conditions: [{ selector: '.p', below: 5, change_percent: 10 }],
+  });
   expect((await trawl.call('/v1/watch/unknown', { method: 'PATCH', body: { name: 'x' } })).status).toBe(404);
   await trawl.call(`/v1/watch/${created.body.id}`, { method: 'DELETE' });
 });
@@ -239,19 +336,49 @@ test('the OpenAPI document describes every watch and diff route and the watch.ch
   expect(Object.keys(doc.paths['/v1/watch/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
   for (const path of ['/v1/watch/{id}/check', '/v1/watch/{id}/diff', '/v1/diff']) expect(doc.paths[path]).toBeDefined();
   expect(doc.webhooks['watch.changed']).toBeDefined();
-  expect(doc.components.schemas.WatchChangedEvent.required).toEqual(['event', 'watch_id', 'url', 'summary', 'word_count_delta', 'checked_at']);
-  expect(doc.paths['/v1/watch'].post.requestBody.content['application/json'].schema.properties.interval_minutes).toMatchObject({ minimum: 1, maximum: 10080 });
+  expect(doc.components.schemas.WatchChangedEvent.required).toEqual([
+    'event',
+    'watch_id',
+    'url',
+    'summary',
+    'word_count_delta',
+    'checked_at',
+  ]);
+  expect(doc.paths['/v1/watch'].post.requestBody.content['application/json'].schema.properties.interval_minutes).toMatchObject({
+    minimum: 1,
+    maximum: 10080,
+  });
   const fields = Object.keys(doc.paths['/v1/watch'].post.requestBody.content['application/json'].schema.properties);
-  for (const field of ['include_selectors', 'ignore_patterns', 'trigger_text', 'block_text', 'only_new_lines', 'changes', 'conditions', 'restock', 'tags']) expect(fields).toContain(field);
+  for (const field of [
+    'include_selectors',
+    'ignore_patterns',
+    'trigger_text',
+    'block_text',
+    'only_new_lines',
+    'changes',
+    'conditions',
+    'restock',
+    'tags',
+  ])
+    expect(fields).toContain(field);
   expect(Object.keys(doc.components.schemas.WatchSnapshot.properties)).toEqual(expect.arrayContaining(['notified', 'reason', 'excerpt']));
   expect(Object.keys(doc.components.schemas.Watch.properties)).toEqual(expect.arrayContaining(['state', 'next_check_at']));
 });
 
 describe('POST /v1/diff', () => {
   test('against previous text: changed lines, links and a summary', async () => {
-    const answer = await trawl.post('/v1/diff', { url: site.at('/static'), previous: 'Something always changes on this busy page.\n\nSee [more](https://example.com/more).' });
+    const answer = await trawl.post('/v1/diff', {
+      url: site.at('/static'),
+      previous: 'Something always changes on this busy page.\n\nSee [more](https://example.com/more).',
+    });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ url: site.at('/static'), status: 'changed', previous_scraped_at: null, links_removed: 1, links_added: 0 });
+    expect(answer.body).toMatchObject({
+      url: site.at('/static'),
+      status: 'changed',
+      previous_scraped_at: null,
+      links_removed: 1,
+      links_added: 0,
+    });
     expect(answer.body.diff.added).toEqual(['Nothing ever changes on this quiet page.']);
     expect(answer.body.diff.removed).toContain('Something always changes on this busy page.');
     expect(answer.body.summary).toContain('Now reads: “Nothing ever changes on this quiet page.”');
@@ -260,7 +387,12 @@ describe('POST /v1/diff', () => {
   test('against the last stored scrape: new, then same, with previous_scraped_at', async () => {
     const url = site.at('/static?diff=1');
     const first = await trawl.post('/v1/diff', { url });
-    expect(first.body).toMatchObject({ status: 'new', previous_scraped_at: null, diff: { unified: '', added: [], removed: [] }, word_count_delta: 0 });
+    expect(first.body).toMatchObject({
+      status: 'new',
+      previous_scraped_at: null,
+      diff: { unified: '', added: [], removed: [] },
+      word_count_delta: 0,
+    });
     const second = await trawl.post('/v1/diff', { url });
     expect(second.body).toMatchObject({ status: 'same', word_count_delta: 0, links_added: 0, links_removed: 0 });
     expect(second.body.previous_scraped_at).toEqual(expect.any(String));

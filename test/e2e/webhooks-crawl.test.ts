@@ -14,17 +14,23 @@ let site: FixtureSite;
 let trawl: TestServer;
 let receiver: WebhookReceiver;
 const SERVER_SECRET = newSigningSecret();
-const page = (title: string, links: string[]) => `<html><head><title>${title}</title></head><body><p>${title}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
+const page = (title: string, links: string[]) =>
+  `<html><head><title>${title}</title></head><body><p>${title}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 
 beforeAll(async () => {
   site = startFixtureSite({ '/': page('Home', ['/a', '/b']), '/a': page('A', ['/', '/b']), '/b': page('B', ['/a']) });
   receiver = startWebhookReceiver();
   trawl = await startTrawlServer({ overrides: { webhooks: { signingSecret: SERVER_SECRET }, jobs: { pollIntervalMs: 50 } } });
-  const registered = await trawl.post('/v1/webhooks', { url: receiver.url('/registered'), events: ['crawl.completed', 'crawl.failed', 'batch.completed'] });
+  const registered = await trawl.post('/v1/webhooks', {
+    url: receiver.url('/registered'),
+    events: ['crawl.completed', 'crawl.failed', 'batch.completed'],
+  });
   receiver.setSecret('/registered', registered.body.secret);
   for (const path of ['/crawl-url', '/batch-url']) receiver.setSecret(path, SERVER_SECRET);
 });
-afterAll(async () => { await Promise.all([trawl.stop(), site.stop(), receiver.stop()]); });
+afterAll(async () => {
+  await Promise.all([trawl.stop(), site.stop(), receiver.stop()]);
+});
 
 test('crawl.completed reaches the registration and the crawl webhook_url, signed, with the crawl summary', async () => {
   const started = await trawl.post('/v1/crawl', { url: site.at('/'), webhook_url: receiver.url('/crawl-url') });

@@ -29,7 +29,9 @@ beforeAll(async () => {
   trawl = await startTrawlServer({ overrides: { webhooks: { retryBaseMs: 100, maxPerWorkspace: 6 }, jobs: { pollIntervalMs: 50 } } });
   keyed = await startTrawlServer({ overrides: { apiKey: KEY } });
 });
-afterAll(async () => { await Promise.all([trawl.stop(), keyed.stop(), receiver.stop()]); });
+afterAll(async () => {
+  await Promise.all([trawl.stop(), keyed.stop(), receiver.stop()]);
+});
 
 const create = async (path: string, events = ['crawl.completed']) => {
   const res = await trawl.post('/v1/webhooks', { url: receiver.url(path), events });
@@ -48,8 +50,14 @@ describe('registry', () => {
     const res = await trawl.post('/v1/webhooks', { url: 'https://hooks.example/a', events: ['crawl.completed', 'batch.completed'] });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      id: expect.any(String), url: 'https://hooks.example/a', events: ['crawl.completed', 'batch.completed'], active: true,
-      disabled_reason: null, created_at: expect.any(String), updated_at: expect.any(String), secret: expect.stringMatching(/^whsec_/),
+      id: expect.any(String),
+      url: 'https://hooks.example/a',
+      events: ['crawl.completed', 'batch.completed'],
+      active: true,
+      disabled_reason: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      secret: expect.stringMatching(/^whsec_/),
     });
     const { secret, ...record } = res.body;
     expect((await trawl.get(`/v1/webhooks/${record.id}`)).body).toEqual(record);
@@ -62,7 +70,10 @@ describe('registry', () => {
     const patched = await send('PATCH', `/v1/webhooks/${id}`, { url: 'http://hooks.example/c', events: ['crawl.failed'] });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id, url: 'http://hooks.example/c', events: ['crawl.failed'], active: true });
-    expect((await send('PATCH', `/v1/webhooks/${id}`, { active: false })).body).toMatchObject({ active: false, disabled_reason: 'disabled by request' });
+    expect((await send('PATCH', `/v1/webhooks/${id}`, { active: false })).body).toMatchObject({
+      active: false,
+      disabled_reason: 'disabled by request',
+    });
     expect(await send('DELETE', `/v1/webhooks/${id}`)).toEqual({ status: 200, body: { success: true } });
     expect((await trawl.get(`/v1/webhooks/${id}`)).status).toBe(404);
     expect((await send('DELETE', `/v1/webhooks/${id}`)).status).toBe(404);
@@ -71,7 +82,8 @@ describe('registry', () => {
   test('the list is newest first and paginated, with next only while more exist', async () => {
     await deleteAll();
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await trawl.post('/v1/webhooks', { url: `https://hooks.example/${i}`, events: ['batch.completed'] })).body.id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await trawl.post('/v1/webhooks', { url: `https://hooks.example/${i}`, events: ['batch.completed'] })).body.id);
     const first = await trawl.get('/v1/webhooks?per_page=2');
     expect(first.body).toMatchObject({ page: 1, per_page: 2, total: 3, next: '/v1/webhooks?limit=2&offset=2' });
     expect(first.body.webhooks.map((w: { id: string }) => w.id)).toEqual([ids[2], ids[1]]);
@@ -83,7 +95,8 @@ describe('registry', () => {
 
   test(`at most webhooks.maxPerWorkspace registrations: then 409`, async () => {
     await deleteAll();
-    for (let i = 0; i < 6; i++) expect((await trawl.post('/v1/webhooks', { url: `https://hooks.example/${i}`, events: ['crawl.failed'] })).status).toBe(201);
+    for (let i = 0; i < 6; i++)
+      expect((await trawl.post('/v1/webhooks', { url: `https://hooks.example/${i}`, events: ['crawl.failed'] })).status).toBe(201);
     const res = await trawl.post('/v1/webhooks', { url: 'https://hooks.example/7', events: ['crawl.failed'] });
     expect(res).toMatchObject({ status: 409, body: { error: 'Webhook limit reached: at most 6 per workspace' } });
     await deleteAll();
@@ -93,7 +106,12 @@ describe('registry', () => {
     const store = trawl.trawl.container.resolve(WebhookStoreToken);
     const foreign = (await store.create('other-workspace', { url: 'https://hooks.example/x', events: ['crawl.completed'] })).webhook.id;
     for (const id of ['no-such-id', foreign]) {
-      for (const [method, path, body] of [['GET', `/v1/webhooks/${id}`], ['PATCH', `/v1/webhooks/${id}`, { active: false }], ['DELETE', `/v1/webhooks/${id}`], ['GET', `/v1/webhooks/${id}/deliveries`]] as const) {
+      for (const [method, path, body] of [
+        ['GET', `/v1/webhooks/${id}`],
+        ['PATCH', `/v1/webhooks/${id}`, { active: false }],
+        ['DELETE', `/v1/webhooks/${id}`],
+        ['GET', `/v1/webhooks/${id}/deliveries`],
+      ] as const) {
         expect(await send(method, path, body)).toEqual({ status: 404, body: { error: 'Webhook not found' } });
       }
     }
@@ -101,7 +119,11 @@ describe('registry', () => {
   });
 
   test('a missing or wrong API key is 401 on every webhook route', async () => {
-    for (const res of [await keyed.post('/v1/webhooks', { url: 'https://h.example/', events: ['crawl.completed'] }), await keyed.get('/v1/webhooks'), await keyed.get('/v1/webhooks/x/deliveries')]) {
+    for (const res of [
+      await keyed.post('/v1/webhooks', { url: 'https://h.example/', events: ['crawl.completed'] }),
+      await keyed.get('/v1/webhooks'),
+      await keyed.get('/v1/webhooks/x/deliveries'),
+    ]) {
       expect(res).toMatchObject({ status: 401, body: { error: 'Invalid or missing API key' } });
     }
     expect((await keyed.get('/v1/webhooks', { authorization: `Bearer ${KEY}` })).status).toBe(200);
@@ -110,15 +132,57 @@ describe('registry', () => {
   const invalid: Array<[string, string, string, unknown, string]> = [
     ['missing url', 'POST', '/v1/webhooks', { events: ['crawl.completed'] }, 'Missing required field: url'],
     ['missing events', 'POST', '/v1/webhooks', { url: 'https://h.example/' }, 'Missing required field: events'],
-    ['a non-http url', 'POST', '/v1/webhooks', { url: 'ftp://h.example/', events: ['crawl.completed'] }, 'Invalid field url: must be an absolute http(s) URL'],
-    ['a relative url', 'POST', '/v1/webhooks', { url: '/hook', events: ['crawl.completed'] }, 'Invalid field url: must be an absolute http(s) URL'],
-    ['a url with a tab', 'POST', '/v1/webhooks', { url: 'https://h.example/a\tb', events: ['crawl.completed'] }, 'Invalid field url: must not contain control characters'],
-    ['a url with a newline', 'POST', '/v1/webhooks', { url: 'https://h.example/\n', events: ['crawl.completed'] }, 'Invalid field url: must not contain control characters'],
-    ['a bare word', 'POST', '/v1/webhooks', { url: 'x', events: ['crawl.completed'] }, 'Invalid field url: must be an absolute http(s) URL'],
-    ['a patch to a url with a newline', 'PATCH', '/v1/webhooks/00000000-0000-4000-8000-000000000000', { url: 'https://h.example/\r\nx' }, 'Invalid field url: must not contain control characters'],
+    [
+      'a non-http url',
+      'POST',
+      '/v1/webhooks',
+      { url: 'ftp://h.example/', events: ['crawl.completed'] },
+      'Invalid field url: must be an absolute http(s) URL',
+    ],
+    [
+      'a relative url',
+      'POST',
+      '/v1/webhooks',
+      { url: '/hook', events: ['crawl.completed'] },
+      'Invalid field url: must be an absolute http(s) URL',
+    ],
+    [
+      'a url with a tab',
+      'POST',
+      '/v1/webhooks',
+      { url: 'https://h.example/a\tb', events: ['crawl.completed'] },
+      'Invalid field url: must not contain control characters',
+    ],
+    [
+      'a url with a newline',
+      'POST',
+      '/v1/webhooks',
+      { url: 'https://h.example/\n', events: ['crawl.completed'] },
+      'Invalid field url: must not contain control characters',
+    ],
+    [
+      'a bare word',
+      'POST',
+      '/v1/webhooks',
+      { url: 'x', events: ['crawl.completed'] },
+      'Invalid field url: must be an absolute http(s) URL',
+    ],
+    [
+      'a patch to a url with a newline',
+      'PATCH',
+      '/v1/webhooks/00000000-0000-4000-8000-000000000000',
+      { url: 'https://h.example/\r\nx' },
+      'Invalid field url: must not contain control characters',
+    ],
     ['an unknown event', 'POST', '/v1/webhooks', { url: 'https://h.example/', events: ['crawl.started'] }, 'Invalid field events[0]:'],
     ['no events', 'POST', '/v1/webhooks', { url: 'https://h.example/', events: [] }, 'Invalid field events: must list at least one event'],
-    ['an unknown field', 'POST', '/v1/webhooks', { url: 'https://h.example/', events: ['crawl.completed'], secret: 'x' }, 'Unknown field: secret'],
+    [
+      'an unknown field',
+      'POST',
+      '/v1/webhooks',
+      { url: 'https://h.example/', events: ['crawl.completed'], secret: 'x' },
+      'Unknown field: secret',
+    ],
     ['invalid JSON', 'POST', '/v1/webhooks', '{"url":', 'Request body is not valid JSON'],
     ['an empty patch', 'PATCH', '/v1/webhooks/00000000-0000-4000-8000-000000000000', {}, 'Request body must set url, events or active'],
     ['a bad active', 'PATCH', '/v1/webhooks/00000000-0000-4000-8000-000000000000', { active: 'no' }, 'Invalid field active:'],
@@ -137,7 +201,9 @@ describe('registry', () => {
 
 describe('the SSRF guard at registration', () => {
   test('a receiver on a forbidden address is refused when registered or moved there, by name or by address', async () => {
-    const guarded = await startTrawlServer({ overrides: { fetch: { allowPrivateNetwork: false, resolve: { 'inside.example': '10.1.2.3' } } } });
+    const guarded = await startTrawlServer({
+      overrides: { fetch: { allowPrivateNetwork: false, resolve: { 'inside.example': '10.1.2.3' } } },
+    });
     try {
       const refused = [
         ['http://127.0.0.1:9/hook', 'Invalid field url: address 127.0.0.1 is not allowed (loopback address)'],
@@ -171,8 +237,17 @@ describe('deliveries through the job queue', () => {
     const log = await trawl.get(`/v1/webhooks/${hook.id}/deliveries`);
     expect(log.body).toMatchObject({ page: 1, per_page: 20, total: 1 });
     expect(log.body.deliveries[0]).toEqual({
-      id: expect.any(String), message_id: got!.headers['webhook-id'], event: 'batch.completed', url: receiver.url('/e2e-ok'), attempt: 1,
-      outcome: 'delivered', status_code: 200, error: null, duration_ms: expect.any(Number), next_attempt_at: null, created_at: expect.any(String),
+      id: expect.any(String),
+      message_id: got!.headers['webhook-id'],
+      event: 'batch.completed',
+      url: receiver.url('/e2e-ok'),
+      attempt: 1,
+      outcome: 'delivered',
+      status_code: 200,
+      error: null,
+      duration_ms: expect.any(Number),
+      next_attempt_at: null,
+      created_at: expect.any(String),
     });
     expect(receiver.received('/e2e-ok')).toHaveLength(1);
     await send('DELETE', `/v1/webhooks/${hook.id}`);
@@ -183,14 +258,21 @@ describe('deliveries through the job queue', () => {
     receiver.script('/e2e-flaky', 500, 500);
     await emit('crawl.completed', { id: 'crawl-9' });
     const got = await receiver.waitFor(3, '/e2e-flaky');
-    expect(got.map((d) => [d.answered, d.verified])).toEqual([[500, true], [500, true], [200, true]]);
+    expect(got.map((d) => [d.answered, d.verified])).toEqual([
+      [500, true],
+      [500, true],
+      [200, true],
+    ]);
     expect(new Set(got.map((d) => d.headers['webhook-id'])).size).toBe(1);
     let log: any;
     for (let i = 0; i < 100 && (log?.total ?? 0) < 3; i++) {
       log = (await trawl.get(`/v1/webhooks/${hook.id}/deliveries?per_page=2`)).body;
       if (log.total < 3) await Bun.sleep(20);
     }
-    expect(log.deliveries.map((d: any) => [d.attempt, d.outcome])).toEqual([[3, 'delivered'], [2, 'retrying']]);
+    expect(log.deliveries.map((d: any) => [d.attempt, d.outcome])).toEqual([
+      [3, 'delivered'],
+      [2, 'retrying'],
+    ]);
     expect(log.next).toBe(`/v1/webhooks/${hook.id}/deliveries?limit=2&offset=2`);
     const older = (await trawl.get(log.next)).body.deliveries[0];
     expect(older).toMatchObject({ attempt: 1, outcome: 'retrying', status_code: 500, error: 'receiver answered HTTP 500' });
@@ -221,11 +303,26 @@ describe('deliveries through the job queue', () => {
 describe('OpenAPI', () => {
   test('documents the webhook routes, map and every event payload, with every $ref resolvable', async () => {
     const doc = (await trawl.get('/openapi.json')).body;
-    for (const path of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries', '/v1/map']) expect(doc.paths[path]).toBeDefined();
+    for (const path of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries', '/v1/map'])
+      expect(doc.paths[path]).toBeDefined();
     expect(Object.keys(doc.paths['/v1/webhooks/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['batch.completed', 'crawl.completed', 'crawl.failed', 'lead.batch.completed', 'social.monitor.matched', 'watch.changed']);
-    expect(doc.webhooks['crawl.completed'].post.requestBody.content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/CrawlEvent' });
-    expect(doc.paths['/v1/webhooks'].post.requestBody.content['application/json'].schema.properties.events.items.enum).toEqual(['crawl.completed', 'crawl.failed', 'batch.completed', 'lead.batch.completed']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'batch.completed',
+      'crawl.completed',
+      'crawl.failed',
+      'lead.batch.completed',
+      'social.monitor.matched',
+      'watch.changed',
+    ]);
+    expect(doc.webhooks['crawl.completed'].post.requestBody.content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/CrawlEvent',
+    });
+    expect(doc.paths['/v1/webhooks'].post.requestBody.content['application/json'].schema.properties.events.items.enum).toEqual([
+      'crawl.completed',
+      'crawl.failed',
+      'batch.completed',
+      'lead.batch.completed',
+    ]);
     const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/[^"]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(10);
     for (const ref of new Set(refs)) expect(doc.components.schemas[JSON.parse(ref).split('/').pop()]).toBeDefined();

@@ -30,13 +30,16 @@ for (const database of testDatabases()) {
       await storage.close();
     });
 
-    test('the configured key is stored hashed as the default workspace\'s key', async () => {
+    test("the configured key is stored hashed as the default workspace's key", async () => {
       const keys = await storage.db.selectFrom('api_keys').select(['workspace_id', 'key_hash']).execute();
-      expect(keys).toContainEqual({ workspace_id: DEFAULT_WORKSPACE, key_hash: new Bun.CryptoHasher('sha256').update(MAIN_KEY).digest('hex') });
+      expect(keys).toContainEqual({
+        workspace_id: DEFAULT_WORKSPACE,
+        key_hash: new Bun.CryptoHasher('sha256').update(MAIN_KEY).digest('hex'),
+      });
       expect(JSON.stringify(keys)).not.toContain(MAIN_KEY);
     });
 
-    test('another workspace\'s key sees only that workspace\'s rows', async () => {
+    test("another workspace's key sees only that workspace's rows", async () => {
       expect((await server.post('/v1/webhooks', hook, bearer(OTHER_KEY))).status).toBe(201);
       expect(await hookCount(server, OTHER_KEY)).toBe(1);
       expect(await hookCount(server, MAIN_KEY)).toBe(0);

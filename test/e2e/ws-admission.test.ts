@@ -15,7 +15,11 @@ import { startTrawlServer, type TestServer } from '../helpers/trawl-server.ts';
 
 const PAGE = '<html><head><title>Held</title></head><body><main><p>A page that answers when the test ends.</p></main></body></html>';
 
-interface Tenant { id: string; key: string; keyId: string }
+interface Tenant {
+  id: string;
+  key: string;
+  keyId: string;
+}
 
 for (const database of testDatabases()) {
   describe(`WebSocket admission (${database.name})`, () => {
@@ -23,7 +27,9 @@ for (const database of testDatabases()) {
     let server: TestServer;
     let site: FixtureSite;
     let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
 
     beforeAll(async () => {
       site = startFixtureSite({
@@ -35,7 +41,12 @@ for (const database of testDatabases()) {
       storage = await database.open();
       server = await startTrawlServer({
         storage,
-        overrides: { mode: 'cloud', adminKey: ADMIN_KEY, server: { maxWebSockets: 5, maxWebSocketsPerWorkspace: 2 }, fetch: { timeoutMs: 30_000 } },
+        overrides: {
+          mode: 'cloud',
+          adminKey: ADMIN_KEY,
+          server: { maxWebSockets: 5, maxWebSocketsPerWorkspace: 2 },
+          fetch: { timeoutMs: 30_000 },
+        },
       });
     });
     afterAll(async () => {
@@ -58,13 +69,15 @@ for (const database of testDatabases()) {
       return `/v2/batch/scrape/${started.body.id}`;
     };
     /** Opens a watcher as the SDK does (the key as sub-protocol): its first message and its close, or null when the handshake fails. */
-    const connect = (path: string, key: string) => new Promise<{ socket: WebSocket; first: any; closed: Promise<CloseEvent> } | null>((resolve) => {
-      const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${path}`, key);
-      const closed = new Promise<CloseEvent>((done) => socket.addEventListener('close', done));
-      socket.onmessage = (event) => resolve({ socket, first: JSON.parse(String(event.data)), closed });
-      socket.onerror = () => resolve(null);
-    });
-    const revoke = async (t: Tenant) => expect((await server.call(`/admin/keys/${t.keyId}`, { method: 'DELETE', headers: admin })).status).toBe(200);
+    const connect = (path: string, key: string) =>
+      new Promise<{ socket: WebSocket; first: any; closed: Promise<CloseEvent> } | null>((resolve) => {
+        const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${path}`, key);
+        const closed = new Promise<CloseEvent>((done) => socket.addEventListener('close', done));
+        socket.onmessage = (event) => resolve({ socket, first: JSON.parse(String(event.data)), closed });
+        socket.onerror = () => resolve(null);
+      });
+    const revoke = async (t: Tenant) =>
+      expect((await server.call(`/admin/keys/${t.keyId}`, { method: 'DELETE', headers: admin })).status).toBe(200);
 
     test('a key revoked a moment ago cannot open a watcher, though ordinary requests still remember it', async () => {
       const t = await tenant();
@@ -104,7 +117,7 @@ for (const database of testDatabases()) {
       for (const watcher of [open[1], theirs, again]) watcher!.socket.close();
     });
 
-    test('an upgrade counts against the workspace\'s rate limit', async () => {
+    test("an upgrade counts against the workspace's rate limit", async () => {
       // Counts are per calendar minute: stay clear of its edge.
       const intoMinute = Date.now() % 60_000;
       if (intoMinute > 50_000) await Bun.sleep(60_500 - intoMinute);

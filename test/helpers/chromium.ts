@@ -27,7 +27,7 @@ export async function inkOf(png: Buffer): Promise<{ ink: number; colours: number
   for (let i = 0; i < data.length; i += 4 * 7) {
     samples++;
     if (data[i]! < 235 || data[i + 1]! < 235 || data[i + 2]! < 235) inked++;
-    colours.add((data[i]! >> 4) << 8 | (data[i + 1]! >> 4) << 4 | (data[i + 2]! >> 4));
+    colours.add(((data[i]! >> 4) << 8) | ((data[i + 1]! >> 4) << 4) | (data[i + 2]! >> 4));
   }
   return { ink: inked / samples, colours: colours.size };
 }

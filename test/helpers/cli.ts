@@ -7,12 +7,26 @@
 const ROOT = new URL('../..', import.meta.url).pathname;
 const BASE_ENV = { TRAWL_FETCH_ALLOW_PRIVATE_NETWORK: 'true', TRAWL_DATA_DIR: ':memory:', TRAWL_LOG_LEVEL: 'silent' };
 
-export interface CliRun { stdout: string; stderr: string; exitCode: number }
+export interface CliRun {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
 
 /** `bun <entry> …args` with stdout and stderr piped (not terminals). */
 export async function runBun(entry: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const child = Bun.spawn(['bun', entry, ...args], { cwd: ROOT, env: { ...process.env, ...BASE_ENV, ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
-  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const child = Bun.spawn(['bun', entry, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...BASE_ENV, ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: 'ignore',
+  });
+  const [stdout, stderr, exitCode] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { stdout, stderr, exitCode };
 }
 
@@ -29,7 +43,13 @@ const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
  */
 export async function runCliInTerminal(args: string[], env: Record<string, string> = {}): Promise<{ output: string; exitCode: number }> {
   const command = `stty cols 120 rows 40; exec bun cli/main.ts ${args.map(quote).join(' ')}`;
-  const child = Bun.spawn(['script', '-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, ...BASE_ENV, ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const child = Bun.spawn(['script', '-qec', command, '/dev/null'], {
+    cwd: ROOT,
+    env: { ...process.env, ...BASE_ENV, ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: 'ignore',
+  });
   const [output, exitCode] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   return { output, exitCode };
 }

@@ -64,7 +64,11 @@ async function openPostgresInFreshSchema(databaseUrl: string, features: readonly
 
 export function testDatabases(): TestDatabase[] {
   const databases: TestDatabase[] = [
-    { name: 'sqlite', open: (features = builtinFeatures) => openStorage({ dataDir: ':memory:', sqliteFile: ':memory:', migrations: featureMigrations(features) }) },
+    {
+      name: 'sqlite',
+      open: (features = builtinFeatures) =>
+        openStorage({ dataDir: ':memory:', sqliteFile: ':memory:', migrations: featureMigrations(features) }),
+    },
   ];
   const url = postgresTestUrl;
   if (url) databases.push({ name: 'postgres', open: (features = builtinFeatures) => openPostgresInFreshSchema(url, features) });
@@ -83,9 +87,18 @@ export interface ProcessDatabase {
   cleanup(): Promise<void>;
 }
 
-export async function postgresProcessDatabase(url: string, features: readonly AnyFeature[] = builtinFeatures): Promise<ProcessDatabase & { storage: Storage }> {
+export async function postgresProcessDatabase(
+  url: string,
+  features: readonly AnyFeature[] = builtinFeatures,
+): Promise<ProcessDatabase & { storage: Storage }> {
   const schema = randomSchemaName();
-  const storage = await openStorage({ databaseUrl: url, dataDir: ':memory:', schema, poolSize: 4, migrations: featureMigrations(features) });
+  const storage = await openStorage({
+    databaseUrl: url,
+    dataDir: ':memory:',
+    schema,
+    poolSize: 4,
+    migrations: featureMigrations(features),
+  });
   const databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     name: 'postgres',

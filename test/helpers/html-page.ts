@@ -35,7 +35,15 @@ function builtinTransforms(): Array<{ id: string; handler: TransformHandler }> {
  */
 export function htmlPage(html: string, request: Record<string, unknown> = {}, until?: string): PageDocument {
   const doc = testDocument({ url: 'https://example.com/', ...request });
-  doc.response = { status: 200, headers: { 'content-type': 'text/html' }, body: new Uint8Array(0), finalUrl: doc.job.url, mediaType: 'text/html', text: html, charset: 'utf-8' };
+  doc.response = {
+    status: 200,
+    headers: { 'content-type': 'text/html' },
+    body: new Uint8Array(0),
+    finalUrl: doc.job.url,
+    mediaType: 'text/html',
+    text: html,
+    charset: 'utf-8',
+  };
   return htmlStages(doc, until);
 }
 

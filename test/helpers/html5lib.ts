@@ -26,9 +26,13 @@ const HEADINGS = new Set(['#data', '#errors', '#new-errors', '#document-fragment
 export function loadTreeTests(dir = HTML5LIB_DIR): TreeTest[] {
   const folder = join(dir, 'tree-construction');
   if (!existsSync(folder)) {
-    throw new Error(`html5lib-tests not found at ${folder}: the conformance suite is read from ../shared/datasets/html5lib-tests next to the repo (or set TRAWL_HTML5LIB_TESTS)`);
+    throw new Error(
+      `html5lib-tests not found at ${folder}: the conformance suite is read from ../shared/datasets/html5lib-tests next to the repo (or set TRAWL_HTML5LIB_TESTS)`,
+    );
   }
-  const files = readdirSync(folder).filter((f) => f.endsWith('.dat')).sort();
+  const files = readdirSync(folder)
+    .filter((f) => f.endsWith('.dat'))
+    .sort();
   return files.flatMap((file) => parseDat(file, readFileSync(join(folder, file), 'utf8')));
 }
 

@@ -54,7 +54,8 @@ export function spacingShortfalls(starts: readonly number[], delayMs: number, sl
   for (let k = 1; k < starts.length; k++) {
     for (let i = k; i < starts.length; i++) {
       const gap = starts[i]! - starts[i - k]!;
-      if (gap < k * delayMs - slackMs) shortfalls.push(`starts ${i - k} and ${i}: ${Math.round(gap)} ms apart, under ${k * delayMs - slackMs}`);
+      if (gap < k * delayMs - slackMs)
+        shortfalls.push(`starts ${i - k} and ${i}: ${Math.round(gap)} ms apart, under ${k * delayMs - slackMs}`);
     }
   }
   return shortfalls;

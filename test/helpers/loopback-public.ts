@@ -4,4 +4,5 @@
  */
 import { forbiddenAddressReason } from '../../core/net/ssrf.ts';
 
-export const loopbackAsPublic = (ip: string): string | null => (ip === '127.0.0.1' || ip === '::ffff:127.0.0.1' ? null : forbiddenAddressReason(ip));
+export const loopbackAsPublic = (ip: string): string | null =>
+  ip === '127.0.0.1' || ip === '::ffff:127.0.0.1' ? null : forbiddenAddressReason(ip);

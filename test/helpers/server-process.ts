@@ -67,7 +67,9 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   try {
     url = await Promise.race([
       firstMatch(proc, (line) => /"url":"(http:\/\/[^"]+)"/.exec(line)?.[1]),
-      Bun.sleep(startTimeoutMs).then(() => { throw new Error(`the server did not listen within ${startTimeoutMs} ms`); }),
+      Bun.sleep(startTimeoutMs).then(() => {
+        throw new Error(`the server did not listen within ${startTimeoutMs} ms`);
+      }),
     ]);
   } catch (err) {
     await stop(1000);
@@ -143,7 +145,9 @@ export interface RssSample {
 export function sampleTreeRss(pid: number, intervalMs = 100): { stop(): RssSample } {
   const startMb = treeRssMb(pid);
   let peakMb = startMb;
-  const timer = setInterval(() => { peakMb = Math.max(peakMb, treeRssMb(pid)); }, intervalMs);
+  const timer = setInterval(() => {
+    peakMb = Math.max(peakMb, treeRssMb(pid));
+  }, intervalMs);
   return {
     stop() {
       clearInterval(timer);

@@ -40,7 +40,9 @@ export function spawnTrawl(role: 'all' | 'worker', env: Record<string, string>):
       if (match) resolveUrl(match[1]!);
     }
   })();
-  void new Response(proc.stderr as ReadableStream<Uint8Array>).text().then((text) => { log += text; });
+  void new Response(proc.stderr as ReadableStream<Uint8Array>).text().then((text) => {
+    log += text;
+  });
   return { proc, url, output: () => log };
 }
 

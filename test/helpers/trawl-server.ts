@@ -19,7 +19,10 @@ export interface TestServer {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   /** Any method; an object `body` is sent as JSON. */
-  call(path: string, init: { method: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    path: string,
+    init: { method: string; headers?: Record<string, string>; body?: unknown },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   stop(): Promise<void>;
 }
 
@@ -60,20 +63,27 @@ export async function startTrawlServer(options: TestServerOptions = {}): Promise
     const response = await fetch(`${running.url}${path}`, init);
     const text = await response.text();
     let body: unknown = text;
-    try { body = JSON.parse(text); } catch {}
+    try {
+      body = JSON.parse(text);
+    } catch {}
     return { status: response.status, body, headers: response.headers };
   };
   return {
     url: running.url,
     trawl,
     post: (path, body, headers = {}) =>
-      call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      call(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
     get: (path, headers = {}) => call(path, { headers }),
-    call: (path, init) => call(path, {
-      method: init.method,
-      headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-      body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
-    }),
+    call: (path, init) =>
+      call(path, {
+        method: init.method,
+        headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+        body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+      }),
     async stop() {
       await running.stop();
       await trawl.shutdown();

@@ -14,7 +14,15 @@ import { json, pageOf, startProviderServer, type ProviderServer, type ProviderSe
 export const BRAVE_TEST_KEY = 'BSA-test-key-0123456789';
 
 const braveError = (status: number, code: string, text: string, component: string, headers: Record<string, string> = {}) =>
-  json({ type: 'ErrorResponse', error: { id: crypto.randomUUID(), status, code, detail: text, meta: { component } }, time: Math.floor(Date.now() / 1000) }, status, headers);
+  json(
+    {
+      type: 'ErrorResponse',
+      error: { id: crypto.randomUUID(), status, code, detail: text, meta: { component } },
+      time: Math.floor(Date.now() / 1000),
+    },
+    status,
+    headers,
+  );
 
 const rateHeaders = (remaining: string, reset: string) => ({
   'x-ratelimit-limit': '1, 15000',
@@ -24,32 +32,62 @@ const rateHeaders = (remaining: string, reset: string) => ({
 });
 
 /** 429 for the per-second window: `X-RateLimit-Reset` says when it reopens. */
-export const braveRateLimited = (resetSeconds = 1) => () =>
-  braveError(429, 'RATE_LIMITED', 'Request rate limit exceeded for plan.', 'rate_limiter', rateHeaders('0, 14000', `${resetSeconds}, 1419704`));
+export const braveRateLimited =
+  (resetSeconds = 1) =>
+  () =>
+    braveError(
+      429,
+      'RATE_LIMITED',
+      'Request rate limit exceeded for plan.',
+      'rate_limiter',
+      rateHeaders('0, 14000', `${resetSeconds}, 1419704`),
+    );
 
 export const braveQuotaLimited = () => () =>
   braveError(429, 'QUOTA_LIMITED', 'Request quota limit exceeded for plan.', 'rate_limiter', rateHeaders('1, 0', '1, 1419704'));
 
 export function startBraveServer(options: ProviderServerOptions = {}): ProviderServer {
   return startProviderServer(options, (req, self) => {
-    if (req.method !== 'GET' || req.path !== '/res/v1/web/search') return braveError(404, 'RESOURCE_NOT_FOUND', 'Resource not found.', 'routing');
-    if (req.headers['x-subscription-token'] !== BRAVE_TEST_KEY) return braveError(422, 'SUBSCRIPTION_TOKEN_INVALID', 'The provided subscription token is invalid.', 'authentication');
+    if (req.method !== 'GET' || req.path !== '/res/v1/web/search')
+      return braveError(404, 'RESOURCE_NOT_FOUND', 'Resource not found.', 'routing');
+    if (req.headers['x-subscription-token'] !== BRAVE_TEST_KEY)
+      return braveError(422, 'SUBSCRIPTION_TOKEN_INVALID', 'The provided subscription token is invalid.', 'authentication');
     const q = req.query.get('q') ?? '';
     const count = Number(req.query.get('count') ?? '20');
     const offset = Number(req.query.get('offset') ?? '0');
     const country = req.query.get('country');
-    const invalid = !q.trim() || q.length > 400 || q.trim().split(/\s+/).length > 50 ? 'q'
-      : !Number.isInteger(count) || count < 1 || count > 20 ? 'count'
-        : !Number.isInteger(offset) || offset < 0 || offset > 9 ? 'offset'
-          : country !== null && !/^[A-Z]{2}$|^ALL$/.test(country) ? 'country' : null;
+    const invalid =
+      !q.trim() || q.length > 400 || q.trim().split(/\s+/).length > 50
+        ? 'q'
+        : !Number.isInteger(count) || count < 1 || count > 20
+          ? 'count'
+          : !Number.isInteger(offset) || offset < 0 || offset > 9
+            ? 'offset'
+            : country !== null && !/^[A-Z]{2}$|^ALL$/.test(country)
+              ? 'country'
+              : null;
     if (invalid) return braveError(422, 'VALIDATION', `Unable to validate request parameter(s): ${invalid}`, 'validation');
     const all = self.results(q);
     const results = pageOf(all, offset, count).map((r) => ({
-      type: 'search_result', title: r.title, url: r.url, description: r.snippet, is_source_local: false, is_source_both: false, language: 'en', family_friendly: true,
+      type: 'search_result',
+      title: r.title,
+      url: r.url,
+      description: r.snippet,
+      is_source_local: false,
+      is_source_both: false,
+      language: 'en',
+      family_friendly: true,
     }));
     const body: Record<string, unknown> = {
       type: 'search',
-      query: { original: q, show_strict_warning: false, is_navigational: false, spellcheck_off: true, country: (country ?? 'US').toLowerCase(), more_results_available: all.length > (offset + 1) * count },
+      query: {
+        original: q,
+        show_strict_warning: false,
+        is_navigational: false,
+        spellcheck_off: true,
+        country: (country ?? 'US').toLowerCase(),
+        more_results_available: all.length > (offset + 1) * count,
+      },
       mixed: { type: 'mixed', main: results.map((_, index) => ({ type: 'web', index, all: false })), top: [], side: [] },
     };
     if (results.length) body.web = { type: 'search', results, family_friendly: true };

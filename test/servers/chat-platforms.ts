@@ -26,7 +26,13 @@ export interface ChatDelivery {
   answered: number;
 }
 
-export const CHAT_HOSTS = ['hooks.slack.com', 'discord.com', 'api.telegram.org', 'prod-12.westus.logic.azure.com', 'hooks.example.com'] as const;
+export const CHAT_HOSTS = [
+  'hooks.slack.com',
+  'discord.com',
+  'api.telegram.org',
+  'prod-12.westus.logic.azure.com',
+  'hooks.example.com',
+] as const;
 
 const platformOf = (host: string, path: string): Platform => {
   if (host === 'hooks.slack.com' && path.startsWith('/services/')) return 'slack';
@@ -43,25 +49,45 @@ const json = (status: number, body: unknown) => Response.json(body, { status });
 function answer(platform: Platform, payload: any, url: URL): Response {
   switch (platform) {
     case 'slack':
-      return payload && (typeof payload.text === 'string' || Array.isArray(payload.blocks)) && (payload.blocks?.length ?? 0) <= 50 ? text(200, 'ok') : text(400, 'invalid_payload');
+      return payload && (typeof payload.text === 'string' || Array.isArray(payload.blocks)) && (payload.blocks?.length ?? 0) <= 50
+        ? text(200, 'ok')
+        : text(400, 'invalid_payload');
     case 'discord': {
       const embeds: any[] = payload?.embeds ?? [];
-      const chars = embeds.reduce((n, e) => n + (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.author?.name?.length ?? 0) + (e.footer?.text?.length ?? 0)
-        + (e.fields ?? []).reduce((k: number, f: any) => k + f.name.length + f.value.length, 0), 0);
-      const ok = (payload?.content || embeds.length) && embeds.length <= 10 && chars <= 6000 && embeds.every((e) => (e.description?.length ?? 0) <= 4096);
+      const chars = embeds.reduce(
+        (n, e) =>
+          n +
+          (e.title?.length ?? 0) +
+          (e.description?.length ?? 0) +
+          (e.author?.name?.length ?? 0) +
+          (e.footer?.text?.length ?? 0) +
+          (e.fields ?? []).reduce((k: number, f: any) => k + f.name.length + f.value.length, 0),
+        0,
+      );
+      const ok =
+        (payload?.content || embeds.length) &&
+        embeds.length <= 10 &&
+        chars <= 6000 &&
+        embeds.every((e) => (e.description?.length ?? 0) <= 4096);
       return ok ? new Response(null, { status: 204 }) : json(400, { message: 'Cannot send an empty message', code: 50006 });
     }
     case 'teams': {
       const card = payload?.attachments?.[0];
-      return payload?.type === 'message' && card?.contentType === 'application/vnd.microsoft.card.adaptive' && card.content?.type === 'AdaptiveCard'
-        ? new Response(null, { status: 202 }) : text(400, 'Bad Request');
+      return payload?.type === 'message' &&
+        card?.contentType === 'application/vnd.microsoft.card.adaptive' &&
+        card.content?.type === 'AdaptiveCard'
+        ? new Response(null, { status: 202 })
+        : text(400, 'Bad Request');
     }
     case 'telegram': {
       const chatId = payload?.chat_id ?? url.searchParams.get('chat_id');
       if (!chatId || typeof payload?.text !== 'string' || !payload.text.length || payload.text.length > 4096) {
         return json(400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
       }
-      return json(200, { ok: true, result: { message_id: 1, chat: { id: Number(chatId) }, date: Math.floor(Date.now() / 1000), text: payload.text } });
+      return json(200, {
+        ok: true,
+        result: { message_id: 1, chat: { id: Number(chatId) }, date: Math.floor(Date.now() / 1000), text: payload.text },
+      });
     }
     default:
       return text(200, 'ok');
@@ -97,11 +123,16 @@ export function startChatPlatforms(): ChatPlatforms {
       const body = await req.text();
       const headers = Object.fromEntries(req.headers.entries());
       let payload: any = null;
-      try { payload = JSON.parse(body); } catch {}
+      try {
+        payload = JSON.parse(body);
+      } catch {}
       const platform = platformOf(host, url.pathname);
       let verified = false;
       if (platform === 'generic' && secrets.has(url.pathname)) {
-        try { new Webhook(secrets.get(url.pathname)!).verify(body, headers); verified = true; } catch {}
+        try {
+          new Webhook(secrets.get(url.pathname)!).verify(body, headers);
+          verified = true;
+        } catch {}
       }
       const scripted = scripts.get(url.pathname)?.shift();
       const response = scripted ? text(scripted, 'scripted failure') : answer(platform, payload, url);
@@ -126,6 +157,8 @@ export function startChatPlatforms(): ChatPlatforms {
       }
       return received(platform);
     },
-    stop: async () => { await server.stop(true); },
+    stop: async () => {
+      await server.stop(true);
+    },
   };
 }

@@ -29,12 +29,14 @@ const ad = () =>
 
 const result = (r: CannedResult) => {
   const shown = new URL(r.url);
-  return `<div class="result results_links results_links_deep web-result "><div class="links_main links_deep result__body">` +
+  return (
+    `<div class="result results_links results_links_deep web-result "><div class="links_main links_deep result__body">` +
     `<h2 class="result__title"><a rel="nofollow" class="result__a" href="${redirect(r.url)}">${esc(r.title)}</a></h2>` +
     `<div class="result__extras"><div class="result__extras__url"><span class="result__icon"><a rel="nofollow" href="${redirect(r.url)}">` +
     `<img class="result__icon__img" width="16" height="16" alt="" src="//external-content.duckduckgo.com/ip3/${shown.hostname}.ico" name="i15" /></a></span>` +
     `<a class="result__url" href="${redirect(r.url)}">${esc(shown.hostname + shown.pathname)}</a></div></div>` +
-    `<a class="result__snippet" href="${redirect(r.url)}">${esc(r.snippet)}</a><div class="clear"></div></div></div>`;
+    `<a class="result__snippet" href="${redirect(r.url)}">${esc(r.snippet)}</a><div class="clear"></div></div></div>`
+  );
 };
 
 const nextForm = (q: string, kl: string) =>
@@ -43,19 +45,23 @@ const nextForm = (q: string, kl: string) =>
   `<input type="hidden" name="v" value="l" /><input type="hidden" name="o" value="json" /><input type="hidden" name="dc" value="${PER_PAGE + 1}" />` +
   `<input type="hidden" name="api" value="d.js" /><input type="hidden" name="vqd" value="4-123456789012345678901234567890" /><input name="kl" value="${esc(kl)}" type="hidden" /></form></div>`;
 
-export const anomalyPage = (q: string) => page('DuckDuckGo',
-  `<div class="anomaly-modal__mask"><div class="anomaly-modal__modal" data-testid="anomaly-modal">` +
-  `<div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div>` +
-  `<div class="anomaly-modal__description">Please complete the following challenge to confirm this search was made by a human.</div>` +
-  `<form id="challenge-form" action="//duckduckgo.com/anomaly.js?sv=html&amp;cc=botnet&amp;q=${encodeURIComponent(q)}" method="POST">` +
-  `<div class="anomaly-modal__instructions">Select all squares containing a duck:</div><div class="anomaly-modal__puzzle"></div>` +
-  `<button class="anomaly-modal__submit" type="submit">Submit</button></form></div></div>`);
+export const anomalyPage = (q: string) =>
+  page(
+    'DuckDuckGo',
+    `<div class="anomaly-modal__mask"><div class="anomaly-modal__modal" data-testid="anomaly-modal">` +
+      `<div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div>` +
+      `<div class="anomaly-modal__description">Please complete the following challenge to confirm this search was made by a human.</div>` +
+      `<form id="challenge-form" action="//duckduckgo.com/anomaly.js?sv=html&amp;cc=botnet&amp;q=${encodeURIComponent(q)}" method="POST">` +
+      `<div class="anomaly-modal__instructions">Select all squares containing a duck:</div><div class="anomaly-modal__puzzle"></div>` +
+      `<button class="anomaly-modal__submit" type="submit">Submit</button></form></div></div>`,
+  );
 
 export function startDuckDuckGoServer(options: ProviderServerOptions = {}): DuckDuckGoServer {
   const server = startProviderServer(options, (req, self) => {
     if (req.path !== '/html/' && req.path !== '/html') return new Response('Not Found', { status: 404 });
     const form = req.method === 'POST' ? new URLSearchParams(req.body) : req.query;
-    if (req.method === 'POST' && !req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return new Response('Bad Request', { status: 400 });
+    if (req.method === 'POST' && !req.headers['content-type']?.startsWith('application/x-www-form-urlencoded'))
+      return new Response('Bad Request', { status: 400 });
     const q = form.get('q') ?? '';
     const kl = form.get('kl') ?? 'wt-wt';
     const html = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'text/html; charset=UTF-8' } });

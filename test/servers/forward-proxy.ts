@@ -89,11 +89,14 @@ export async function startHttpProxy(options: ProxyOptions = {}): Promise<TestPr
     const headers: Record<string, string | string[] | undefined> = { ...req.headers, via: '1.1 trawl-test-proxy' };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
-    const upstream = http.request({ host: resolve(url.hostname), port: url.port || 80, path: `${url.pathname}${url.search}`, method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.headersSent ? res.destroy() : res.writeHead(502).end());
+    const upstream = http.request(
+      { host: resolve(url.hostname), port: url.port || 80, path: `${url.pathname}${url.search}`, method: req.method, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
     req.pipe(upstream);
   });
   server.on('connection', (s) => sockets.track(s));
@@ -102,7 +105,10 @@ export async function startHttpProxy(options: ProxyOptions = {}): Promise<TestPr
     const ok = authorized(req);
     const target = req.url ?? '';
     seen.push({ target, kind: 'connect', authorized: ok, credentials: req.headers['proxy-authorization'] });
-    if (!ok) return client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
+    if (!ok)
+      return client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n',
+      );
     const at = target.lastIndexOf(':');
     const upstream = net.connect({ host: resolve(target.slice(0, at).replace(/^\[|\]$/g, '')), port: Number(target.slice(at + 1)) });
     sockets.track(upstream);
@@ -146,10 +152,11 @@ function reader(socket: Socket) {
   };
   socket.on('data', onData);
   return {
-    read: (n: number) => new Promise<Buffer>((resolve) => {
-      waiting = { n, resolve };
-      pump();
-    }),
+    read: (n: number) =>
+      new Promise<Buffer>((resolve) => {
+        waiting = { n, resolve };
+        pump();
+      }),
     /** Stops reading and hands back whatever arrived beyond the handshake. */
     release(): Buffer {
       socket.off('data', onData);

@@ -42,15 +42,22 @@ export interface ProviderServerOptions {
   delayMs?: number;
 }
 
-export function startProviderServer(options: ProviderServerOptions, handle: (request: RecordedRequest, server: ProviderServer) => Response | Promise<Response>): ProviderServer {
+export function startProviderServer(
+  options: ProviderServerOptions,
+  handle: (request: RecordedRequest, server: ProviderServer) => Response | Promise<Response>,
+): ProviderServer {
   const scripted: Scripted[] = [];
   const self: ProviderServer = {
     url: '',
     requests: [],
-    script: (...responses) => { scripted.push(...responses); },
+    script: (...responses) => {
+      scripted.push(...responses);
+    },
     results: options.results ?? (() => []),
     delayMs: options.delayMs ?? 0,
-    stop: async () => { await server.stop(true); },
+    stop: async () => {
+      await server.stop(true);
+    },
   };
   const server = Bun.serve({
     hostname: '127.0.0.1',
@@ -77,5 +84,4 @@ export function startProviderServer(options: ProviderServerOptions, handle: (req
 /** The results a test hands over, `per` at a time: page `index` (0-based). */
 export const pageOf = <T>(all: T[], index: number, per: number): T[] => all.slice(index * per, index * per + per);
 
-export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  Response.json(body, { status, headers });
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => Response.json(body, { status, headers });

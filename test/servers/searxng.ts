@@ -23,8 +23,15 @@ export function startSearxngServer(options: ProviderServerOptions & { jsonEnable
     if (req.method !== 'GET' || (req.path !== '/search' && req.path !== '/')) return new Response('Not Found', { status: 404 });
     const q = req.query.get('q');
     if (!q) return new Response('Bad Request', { status: 400 });
-    if (req.query.get('format') !== 'json') return new Response('<!DOCTYPE html><html><body>results page</body></html>', { headers: { 'content-type': 'text/html; charset=utf-8' } });
-    if (!state.jsonEnabled) return new Response('<!doctype html><title>403 Forbidden</title><h1>Forbidden</h1>', { status: 403, headers: { 'content-type': 'text/html; charset=utf-8' } });
+    if (req.query.get('format') !== 'json')
+      return new Response('<!DOCTYPE html><html><body>results page</body></html>', {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      });
+    if (!state.jsonEnabled)
+      return new Response('<!doctype html><title>403 Forbidden</title><h1>Forbidden</h1>', {
+        status: 403,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      });
     const pageno = Number(req.query.get('pageno') ?? '1');
     if (!Number.isInteger(pageno) || pageno < 1) return new Response('Bad Request', { status: 400 });
     const all = state.failingEngines.length ? [] : self.results(q);

@@ -10,9 +10,11 @@ import { json, pageOf, startProviderServer, type ProviderServer, type ProviderSe
 
 export const SERPER_TEST_KEY = '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c';
 
-const serperError = (status: number, message: string, headers: Record<string, string> = {}) => json({ message, statusCode: status }, status, headers);
+const serperError = (status: number, message: string, headers: Record<string, string> = {}) =>
+  json({ message, statusCode: status }, status, headers);
 export const serperNoCredits = () => serperError(400, 'Not enough credits');
-export const serperTooMany = (retryAfter?: number) => () => serperError(429, 'Too many requests', retryAfter ? { 'retry-after': String(retryAfter) } : {});
+export const serperTooMany = (retryAfter?: number) => () =>
+  serperError(429, 'Too many requests', retryAfter ? { 'retry-after': String(retryAfter) } : {});
 
 export function startSerperServer(options: ProviderServerOptions = {}): ProviderServer {
   return startProviderServer(options, (req, self) => {
@@ -27,10 +29,32 @@ export function startSerperServer(options: ProviderServerOptions = {}): Provider
     }
     const num = body.num ?? 10;
     const page = body.page ?? 1;
-    if (typeof body.q !== 'string' || !body.q.trim() || typeof num !== 'number' || num < 1 || num > 100 || typeof page !== 'number' || page < 1) return serperError(400, 'Query param `q`, `num` or `page` is invalid');
-    const organic = pageOf(self.results(body.q), page - 1, num).map((r, i) => ({ title: r.title, link: r.url, snippet: r.snippet, position: (page - 1) * num + i + 1 }));
+    if (
+      typeof body.q !== 'string' ||
+      !body.q.trim() ||
+      typeof num !== 'number' ||
+      num < 1 ||
+      num > 100 ||
+      typeof page !== 'number' ||
+      page < 1
+    )
+      return serperError(400, 'Query param `q`, `num` or `page` is invalid');
+    const organic = pageOf(self.results(body.q), page - 1, num).map((r, i) => ({
+      title: r.title,
+      link: r.url,
+      snippet: r.snippet,
+      position: (page - 1) * num + i + 1,
+    }));
     const answer: Record<string, unknown> = {
-      searchParameters: { q: body.q, ...(body.gl ? { gl: body.gl } : {}), ...(body.hl ? { hl: body.hl } : {}), type: 'search', num, page, engine: 'google' },
+      searchParameters: {
+        q: body.q,
+        ...(body.gl ? { gl: body.gl } : {}),
+        ...(body.hl ? { hl: body.hl } : {}),
+        type: 'search',
+        num,
+        page,
+        engine: 'google',
+      },
       relatedSearches: [],
       credits: 1,
     };

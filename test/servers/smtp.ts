@@ -45,15 +45,18 @@ export async function startSmtpServer(options: { username?: string; password?: s
       callback(Object.assign(new Error(code >= 500 ? 'No such mailbox' : 'Mailbox busy, try again later'), { responseCode: code }));
     },
     onData(stream, session, callback) {
-      simpleParser(stream).then((parsed) => {
-        const mailFrom = session.envelope.mailFrom;
-        received.push({
-          envelope: { from: mailFrom ? mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) },
-          user: (session.user as string | undefined) ?? null,
-          parsed,
-        });
-        callback();
-      }, (err: Error) => callback(err));
+      simpleParser(stream).then(
+        (parsed) => {
+          const mailFrom = session.envelope.mailFrom;
+          received.push({
+            envelope: { from: mailFrom ? mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) },
+            user: (session.user as string | undefined) ?? null,
+            parsed,
+          });
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

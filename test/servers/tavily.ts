@@ -12,8 +12,14 @@ import { json, startProviderServer, type ProviderServer, type ProviderServerOpti
 export const TAVILY_TEST_KEY = 'tvly-test-0123456789abcdef';
 
 const tavilyError = (status: number, error: string, headers: Record<string, string> = {}) => json({ detail: { error } }, status, headers);
-export const tavilyTooMany = (retryAfter = 20) => () => tavilyError(429, 'Your request has been blocked due to excessive requests. Please reduce rate of requests.', { 'retry-after': String(retryAfter) });
-export const tavilyPlanLimit = () => tavilyError(432, 'This request exceeds your plan\'s set usage limit. Please upgrade your plan or contact support@tavily.com');
+export const tavilyTooMany =
+  (retryAfter = 20) =>
+  () =>
+    tavilyError(429, 'Your request has been blocked due to excessive requests. Please reduce rate of requests.', {
+      'retry-after': String(retryAfter),
+    });
+export const tavilyPlanLimit = () =>
+  tavilyError(432, "This request exceeds your plan's set usage limit. Please upgrade your plan or contact support@tavily.com");
 
 /** The few country names the tests use, as Tavily lists them. */
 const COUNTRIES = new Set(['united states', 'united kingdom', 'germany', 'france', 'switzerland']);
@@ -31,10 +37,24 @@ export function startTavilyServer(options: ProviderServerOptions = {}): Provider
     const max = body.max_results ?? 5;
     if (typeof body.query !== 'string' || !body.query.trim()) return tavilyError(400, 'Query is missing.');
     if (typeof max !== 'number' || max < 0 || max > 20) return tavilyError(400, 'max_results must be between 0 and 20.');
-    if (body.search_depth !== undefined && !['basic', 'advanced'].includes(String(body.search_depth))) return tavilyError(400, 'Invalid search depth.');
-    if (body.country !== undefined && (body.topic ?? 'general') !== 'general') return tavilyError(400, 'Country is only supported with the general topic.');
-    if (body.country !== undefined && !COUNTRIES.has(String(body.country))) return tavilyError(400, `Invalid country: ${String(body.country)}`);
-    const results = self.results(body.query).slice(0, max).map((r, i) => ({ title: r.title, url: r.url, content: r.snippet, score: 0.9 - i / 100, raw_content: null }));
-    return json({ query: body.query, follow_up_questions: null, answer: null, images: [], results, response_time: 0.42, request_id: crypto.randomUUID() });
+    if (body.search_depth !== undefined && !['basic', 'advanced'].includes(String(body.search_depth)))
+      return tavilyError(400, 'Invalid search depth.');
+    if (body.country !== undefined && (body.topic ?? 'general') !== 'general')
+      return tavilyError(400, 'Country is only supported with the general topic.');
+    if (body.country !== undefined && !COUNTRIES.has(String(body.country)))
+      return tavilyError(400, `Invalid country: ${String(body.country)}`);
+    const results = self
+      .results(body.query)
+      .slice(0, max)
+      .map((r, i) => ({ title: r.title, url: r.url, content: r.snippet, score: 0.9 - i / 100, raw_content: null }));
+    return json({
+      query: body.query,
+      follow_up_questions: null,
+      answer: null,
+      images: [],
+      results,
+      response_time: 0.42,
+      request_id: crypto.randomUUID(),
+    });
   });
 }

@@ -57,7 +57,9 @@ export function startWebhookReceiver(): WebhookReceiver {
       const verifyError = verify(path, body, headers);
       const answered = scripts.get(path)?.shift() ?? 200;
       let payload: unknown = null;
-      try { payload = JSON.parse(body); } catch {}
+      try {
+        payload = JSON.parse(body);
+      } catch {}
       log.push({ path, headers, body, payload, verified: verifyError === null, verifyError, answered });
       return new Response(answered === 200 ? 'ok' : 'no', { status: answered });
     },
@@ -72,11 +74,14 @@ export function startWebhookReceiver(): WebhookReceiver {
     async waitFor(count, path, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (received(path).length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries${path ? ` to ${path}` : ''}, got ${received(path).length}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} deliveries${path ? ` to ${path}` : ''}, got ${received(path).length}`);
         await Bun.sleep(20);
       }
       return received(path);
     },
-    stop: async () => { await server.stop(true); },
+    stop: async () => {
+      await server.stop(true);
+    },
   };
 }

@@ -27,7 +27,9 @@ const isTestSupport = (file: string) => file.endsWith('.test.ts') || file.includ
 /** Every module specifier a file names: static imports, `export … from`, dynamic `import()`. */
 export function specifiers(source: string): string[] {
   const found: string[] = [];
-  for (const m of source.matchAll(/^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
+  for (const m of source.matchAll(
+    /^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm,
+  )) {
     found.push((m[1] ?? m[2] ?? m[3])!);
   }
   return found;
@@ -44,7 +46,8 @@ export function violation(file: string, spec: string): string | null {
   }
   if (target.startsWith('server/') || target.startsWith('cli/')) return `imports ${target}: a plugin never imports the server or the CLI`;
   if (target.startsWith('test/')) {
-    if (test && ALLOWED_TEST_IMPORTS.some((allowed) => target === allowed || (allowed.endsWith('/') && target.startsWith(allowed)))) return null;
+    if (test && ALLOWED_TEST_IMPORTS.some((allowed) => target === allowed || (allowed.endsWith('/') && target.startsWith(allowed))))
+      return null;
     return `imports ${target}: ${test ? 'test support comes from core/testing.ts' : 'plugin code never imports test/'}`;
   }
   if (target.startsWith('plugins/')) {
@@ -74,7 +77,8 @@ export function pluginImportViolations(files: ReadonlyMap<string, string>): stri
   return found;
 }
 
-const read = (pattern: string) => new Map([...new Glob(pattern).scanSync(ROOT)].sort().map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
+const read = (pattern: string) =>
+  new Map([...new Glob(pattern).scanSync(ROOT)].sort().map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
 
 describe('plugin imports', () => {
   test('every file under plugins/ takes core through the kits and stays in its own folder', () => {
@@ -84,20 +88,28 @@ describe('plugin imports', () => {
   test('no core module imports the kits (they re-export core: the other way round is a circle); core tests may', () => {
     const importers = [...read('core/**/*.ts')]
       .filter(([file]) => file !== 'core/kit.ts' && file !== 'core/testing.ts' && !file.endsWith('.test.ts'))
-      .filter(([file, source]) => specifiers(source).some((spec) => ['core/kit.ts', 'core/testing.ts'].includes(relative(ROOT, resolve(ROOT, dirname(file), spec)))))
+      .filter(([file, source]) =>
+        specifiers(source).some((spec) => ['core/kit.ts', 'core/testing.ts'].includes(relative(ROOT, resolve(ROOT, dirname(file), spec)))),
+      )
       .map(([file]) => file);
     expect(importers).toEqual([]);
   });
 
   test('the check catches each kind of violation', () => {
     const planted = new Map([
-      ['plugins/format/demo/demo.ts', "import { dataKey } from '../../../core/data-bag.ts';\nexport { x } from '../../../server/app.ts';\nimport { parseHtmlPage } from '../../document/html/html.ts';\nimport { mainContentOf } from '../../../test/helpers/html-page.ts';\nconst m = await import('../../../core/dom.ts');\nimport { definePlugin } from '../../../core/kit.ts';\nimport { tidy } from '../shared/tidy.ts';"],
-      ['plugins/format/demo/demo.test.ts', "import type { Tokens } from '../../../core/services.ts';\nimport { testContext } from '../../../core/testing.ts';\nimport { htmlPage } from '../../../test/helpers/html-page.ts';\nimport { testDatabases } from '../../../test/helpers/test-run.ts';"],
+      [
+        'plugins/format/demo/demo.ts',
+        "import { dataKey } from '../../../core/data-bag.ts';\nexport { x } from '../../../server/app.ts';\nimport { parseHtmlPage } from '../../document/html/html.ts';\nimport { mainContentOf } from '../../../test/helpers/html-page.ts';\nconst m = await import('../../../core/dom.ts');\nimport { definePlugin } from '../../../core/kit.ts';\nimport { tidy } from '../shared/tidy.ts';",
+      ],
+      [
+        'plugins/format/demo/demo.test.ts',
+        "import type { Tokens } from '../../../core/services.ts';\nimport { testContext } from '../../../core/testing.ts';\nimport { htmlPage } from '../../../test/helpers/html-page.ts';\nimport { testDatabases } from '../../../test/helpers/test-run.ts';",
+      ],
     ]);
     expect(pluginImportViolations(planted)).toEqual([
       'plugins/format/demo/demo.ts: imports core/data-bag.ts: core is reached through core/kit.ts',
       'plugins/format/demo/demo.ts: imports server/app.ts: a plugin never imports the server or the CLI',
-      'plugins/format/demo/demo.ts: imports plugins/document/html/html.ts: a plugin imports only its own folder (and its kind\'s shared/)',
+      "plugins/format/demo/demo.ts: imports plugins/document/html/html.ts: a plugin imports only its own folder (and its kind's shared/)",
       'plugins/format/demo/demo.ts: imports test/helpers/html-page.ts: plugin code never imports test/',
       'plugins/format/demo/demo.ts: imports core/dom.ts: core is reached through core/kit.ts',
       'plugins/format/demo/demo.test.ts: imports core/services.ts: core is reached through core/kit.ts or core/testing.ts',

@@ -24,7 +24,10 @@ const config = loadConfig({ plugins: builtinPlugins, features: builtinFeatures, 
 async function everyStoredValue(storage: Storage): Promise<string> {
   const db = storage.db.withTables<Record<string, Record<string, unknown>>>();
   // (on Postgres the catalog lists every schema's tables: only this test's own schema is read)
-  const own = storage.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]!.schema : undefined;
+  const own =
+    storage.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]!.schema
+      : undefined;
   const names = (await storage.db.introspection.getTables()).filter((t) => own === undefined || t.schema === own).map((t) => t.name);
   const dumps = await Promise.all(names.map(async (name) => JSON.stringify(await db.selectFrom(name).selectAll().execute())));
   return dumps.join('\n');
@@ -56,10 +59,19 @@ for (const database of testDatabases()) {
     });
 
     const admit = (workspace: string, extra: Partial<Parameters<Meter['admit']>[0]> = {}) =>
-      meter.admit({ workspace, credits: 1, required: 1, metered: true, usage: { endpoint: 'scrape', url: 'https://example.com/', startedAt: nowIso() }, ...extra });
+      meter.admit({
+        workspace,
+        credits: 1,
+        required: 1,
+        metered: true,
+        usage: { endpoint: 'scrape', url: 'https://example.com/', startedAt: nowIso() },
+        ...extra,
+      });
     /** Ends every charged call as succeeded: its usage row is written then. */
     const finishAll = (workspace: string, admitted: Array<{ usageId: string | null }>) =>
-      Promise.all(admitted.filter((a) => a.usageId).map((a) => meter.finish(workspace, a.usageId!, { status: 'succeeded', durationMs: 1 }, 0)));
+      Promise.all(
+        admitted.filter((a) => a.usageId).map((a) => meter.finish(workspace, a.usageId!, { status: 'succeeded', durationMs: 1 }, 0)),
+      );
 
     test('a key is shown once and stored only as its hash and last four characters', async () => {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'starter', credits: 5 });
@@ -92,7 +104,12 @@ for (const database of testDatabases()) {
       const results = await Promise.all(Array.from({ length: 50 }, () => admit(workspace.id)));
       expect(results.filter((r) => r.charged)).toHaveLength(10);
       expect(results.filter((r) => !r.charged).every((r) => r.usageId === null && r.remaining === 0)).toBe(true);
-      expect(results.filter((r) => r.charged).map((r) => r.remaining).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(
+        results
+          .filter((r) => r.charged)
+          .map((r) => r.remaining)
+          .sort((a, b) => a - b),
+      ).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(0);
       await finishAll(workspace.id, results);
       const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').selectAll().execute();
@@ -117,7 +134,9 @@ for (const database of testDatabases()) {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'starter', credits: 3 });
       const failed = await admit(workspace.id);
       const ok = await admit(workspace.id);
-      expect(await meter.finish(workspace.id, failed.usageId!, { status: 'failed', error: 'Failed to fetch URL: refused', durationMs: 5 }, 1)).toBe(2);
+      expect(
+        await meter.finish(workspace.id, failed.usageId!, { status: 'failed', error: 'Failed to fetch URL: refused', durationMs: 5 }, 1),
+      ).toBe(2);
       expect(await meter.finish(workspace.id, ok.usageId!, { status: 'succeeded', resultId: 'result-1', durationMs: 7 }, 0)).toBeNull();
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(2);
       const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').selectAll().orderBy('created_at').execute();
@@ -136,7 +155,10 @@ for (const database of testDatabases()) {
       await accounts.updateWorkspace(workspace.id, { plan: 'growth', status: 'lapsed' });
       expect(await admit(workspace.id, { keyHash })).toMatchObject({ refusal: 'lapsed', charged: false });
       // Reading is allowed to a lapsed workspace: nothing metered, nothing paid.
-      expect(await meter.admit({ workspace: workspace.id, credits: 0, required: 0, keyHash })).toMatchObject({ refusal: null, charged: true });
+      expect(await meter.admit({ workspace: workspace.id, credits: 0, required: 0, keyHash })).toMatchObject({
+        refusal: null,
+        charged: true,
+      });
       await accounts.updateWorkspace(workspace.id, { status: 'active' });
       await accounts.revokeKey(info.id);
       expect(await admit(workspace.id, { keyHash })).toMatchObject({ keyValid: false, charged: false });
@@ -155,7 +177,7 @@ for (const database of testDatabases()) {
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(95);
     });
 
-    test('asynchronous work is charged unit by unit to its run\'s row, and stops when the balance is out', async () => {
+    test("asynchronous work is charged unit by unit to its run's row, and stops when the balance is out", async () => {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'scale', credits: 3 });
       const run = { workspace: workspace.id, runId: 'crawl-1', endpoint: 'crawl', url: 'https://example.com/' };
       const charges = await Promise.all(Array.from({ length: 5 }, () => meter.chargeRun(run, { crawlPage: 1 })));
@@ -163,10 +185,28 @@ for (const database of testDatabases()) {
       expect(charges.filter((c) => c.refusal === 'credits')).toHaveLength(2);
       await meter.refundRun(run, 1);
       // The call is recorded after its pages were charged (the row exists): it still names its stored answer.
-      const recorded = await meter.record({ workspace: workspace.id, credits: 0, remaining: 1 }, { endpoint: 'crawl', status: 'succeeded', url: 'https://example.com/', runId: 'crawl-1', resultId: 'answer-1', durationMs: 3, startedAt: nowIso() }, 0);
+      const recorded = await meter.record(
+        { workspace: workspace.id, credits: 0, remaining: 1 },
+        {
+          endpoint: 'crawl',
+          status: 'succeeded',
+          url: 'https://example.com/',
+          runId: 'crawl-1',
+          resultId: 'answer-1',
+          durationMs: 3,
+          startedAt: nowIso(),
+        },
+        0,
+      );
       const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').selectAll().execute();
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ id: recorded.usageId, run_id: 'crawl-1', status: 'succeeded', endpoint: 'crawl', result_id: 'answer-1' });
+      expect(rows[0]).toMatchObject({
+        id: recorded.usageId,
+        run_id: 'crawl-1',
+        status: 'succeeded',
+        endpoint: 'crawl',
+        result_id: 'answer-1',
+      });
       expect(Number(rows[0]!.credits)).toBe(2);
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(1);
     });
@@ -197,15 +237,21 @@ for (const database of testDatabases()) {
       await meter.close();
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBe(10_000 - 100);
       expect(await storage.db.withTables<AccountTables>().selectFrom('credit_leases').selectAll().execute()).toEqual([]);
-      const rows = await storage.db.withTables<AccountTables>().selectFrom('usage_log').select((eb) => eb.fn.sum<number>('credits').as('sum')).executeTakeFirstOrThrow();
+      const rows = await storage.db
+        .withTables<AccountTables>()
+        .selectFrom('usage_log')
+        .select((eb) => eb.fn.sum<number>('credits').as('sum'))
+        .executeTakeFirstOrThrow();
       expect(Number(rows.sum)).toBe(100);
     });
 
-    test('two processes charging one large balance never overspend; a dead process\'s credits come back once its lease expires', async () => {
+    test("two processes charging one large balance never overspend; a dead process's credits come back once its lease expires", async () => {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'scale', credits: 1_000 });
       const db = storage.db.withTables<AccountTables>();
       const other = createLedger({ db, dialect: storage.dialect, workspaces, config, limiter: createRateLimiter(db, storage.dialect) });
-      const calls = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? other : meter).admit({ workspace: workspace.id, credits: 20, required: 20 })));
+      const calls = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => (i % 2 ? other : meter).admit({ workspace: workspace.id, credits: 20, required: 20 })),
+      );
       // 1,000 credits pay 50 calls of 20, whichever process holds which part of the balance.
       expect(calls.filter((c) => c.charged).length).toBeLessThanOrEqual(50);
       expect((await accounts.getWorkspace(workspace.id))!.credits).toBeGreaterThanOrEqual(0);
@@ -234,15 +280,31 @@ for (const database of testDatabases()) {
       const db = storage.db.withTables<AccountTables>();
       const now = Date.parse('2026-06-01T00:00:00Z');
       const row = (id: string, createdAt: string) => ({
-        id, workspace_id: 'w', endpoint: 'scrape', url: null, credits: 1, status: 'succeeded', error: null,
-        duration_ms: 1, result_id: null, run_id: null, created_at: createdAt, finished_at: createdAt,
+        id,
+        workspace_id: 'w',
+        endpoint: 'scrape',
+        url: null,
+        credits: 1,
+        status: 'succeeded',
+        error: null,
+        duration_ms: 1,
+        result_id: null,
+        run_id: null,
+        created_at: createdAt,
+        finished_at: createdAt,
       });
-      await db.insertInto('usage_log').values([row('old', '2026-04-01T00:00:00.000Z'), row('edge', '2026-05-02T00:00:01.000Z'), row('new', '2026-05-31T00:00:00.000Z')]).execute();
-      await db.insertInto('credit_leases').values([
-        { id: 'gone/w', workspace_id: 'w', held: 0, expires_at: now - 3_600_000 },
-        { id: 'holding/w', workspace_id: 'w', held: 5, expires_at: now - 3_600_000 },
-        { id: 'live/w', workspace_id: 'w', held: 0, expires_at: now + 60_000 },
-      ]).execute();
+      await db
+        .insertInto('usage_log')
+        .values([row('old', '2026-04-01T00:00:00.000Z'), row('edge', '2026-05-02T00:00:01.000Z'), row('new', '2026-05-31T00:00:00.000Z')])
+        .execute();
+      await db
+        .insertInto('credit_leases')
+        .values([
+          { id: 'gone/w', workspace_id: 'w', held: 0, expires_at: now - 3_600_000 },
+          { id: 'holding/w', workspace_id: 'w', held: 5, expires_at: now - 3_600_000 },
+          { id: 'live/w', workspace_id: 'w', held: 0, expires_at: now + 60_000 },
+        ])
+        .execute();
       expect(await pruneUsage(db, 0, now)).toBe(0);
       expect(await db.selectFrom('usage_log').select('id').execute()).toHaveLength(3);
       expect(await pruneUsage(db, 30, now)).toBe(1);
@@ -253,8 +315,16 @@ for (const database of testDatabases()) {
     test('grants add to the balance and are logged; plans price plan-rated units', async () => {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'growth', credits: 2 });
       expect((await accounts.grantCredits(workspace.id, 40, 'top-up')).credits).toBe(42);
-      const grants = await storage.db.withTables<AccountTables>().selectFrom('credit_grants').select(['credits', 'note']).orderBy('created_at').execute();
-      expect(grants.map((g) => [Number(g.credits), g.note])).toEqual([[2, 'initial credits'], [40, 'top-up']]);
+      const grants = await storage.db
+        .withTables<AccountTables>()
+        .selectFrom('credit_grants')
+        .select(['credits', 'note'])
+        .orderBy('created_at')
+        .execute();
+      expect(grants.map((g) => [Number(g.credits), g.note])).toEqual([
+        [2, 'initial credits'],
+        [40, 'top-up'],
+      ]);
       await expect(accounts.grantCredits('nope', 1)).rejects.toMatchObject({ code: 'not_found' });
       expect(meter.price({ socialCheck: 2, scrape: 1 }, 'growth')).toBe(7);
       expect(meter.price({ audiencePage: 1 }, 'starter')).toBe(5);

@@ -89,7 +89,13 @@ type KeyRow = Pick<ApiKeysTable, 'id' | 'workspace_id' | 'name' | 'suffix' | 'cr
 const KEY_COLUMNS = ['id', 'workspace_id', 'name', 'suffix', 'role', 'created_at', 'revoked_at'] as const;
 
 const toKeyInfo = (row: KeyRow): KeyInfo => ({
-  id: row.id, workspaceId: row.workspace_id, name: row.name, suffix: row.suffix, role: row.role as KeyRole, createdAt: row.created_at, revokedAt: row.revoked_at,
+  id: row.id,
+  workspaceId: row.workspace_id,
+  name: row.name,
+  suffix: row.suffix,
+  role: row.role as KeyRole,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
 });
 
 /** How long an API process may act on a key's check before reading it again. */
@@ -102,7 +108,8 @@ const keyNotFound = (id: string) => new TrawlError('not_found', `Key not found: 
 
 /** `actor`: who the operator's calls are (`admin-api`, `cli`); a workspace's own calls are `workspace`. */
 export function createAccountsService(db: AccountsDb, audit: Logger | null = null, actor = 'admin-api'): AccountsService {
-  const record = (action: string, fields: Record<string, unknown>) => audit?.info({ audit: action, actor, ...fields }, `${String(fields.actor ?? actor)}: ${action}`);
+  const record = (action: string, fields: Record<string, unknown>) =>
+    audit?.info({ audit: action, actor, ...fields }, `${String(fields.actor ?? actor)}: ${action}`);
   const getWorkspace = async (id: string) => {
     const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toAccount(row) : null;
@@ -118,22 +125,50 @@ export function createAccountsService(db: AccountsDb, audit: Logger | null = nul
       const id = crypto.randomUUID();
       const now = nowIso();
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto('workspaces').values({
-          id, name: input.name, plan: input.plan, status: 'active', credits: input.credits ?? 0,
-          rate_limit: input.rateLimit ?? null, created_at: now, updated_at: now,
-        }).execute();
+        await trx
+          .insertInto('workspaces')
+          .values({
+            id,
+            name: input.name,
+            plan: input.plan,
+            status: 'active',
+            credits: input.credits ?? 0,
+            rate_limit: input.rateLimit ?? null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
         if (input.credits) {
-          await trx.insertInto('credit_grants').values({ id: crypto.randomUUID(), workspace_id: id, credits: input.credits, note: 'initial credits', created_at: now }).execute();
+          await trx
+            .insertInto('credit_grants')
+            .values({ id: crypto.randomUUID(), workspace_id: id, credits: input.credits, note: 'initial credits', created_at: now })
+            .execute();
         }
       });
-      record('workspace.create', { workspace: id, name: input.name, plan: input.plan, credits: input.credits ?? 0, rateLimit: input.rateLimit ?? null });
+      record('workspace.create', {
+        workspace: id,
+        name: input.name,
+        plan: input.plan,
+        credits: input.credits ?? 0,
+        rateLimit: input.rateLimit ?? null,
+      });
       return existing(id);
     },
 
     async listWorkspaces(query) {
       const [counted, rows] = await Promise.all([
-        db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-        db.selectFrom('workspaces').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(query.limit).offset(query.offset).execute(),
+        db
+          .selectFrom('workspaces')
+          .select((eb) => eb.fn.countAll().as('total'))
+          .executeTakeFirstOrThrow(),
+        db
+          .selectFrom('workspaces')
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .limit(query.limit)
+          .offset(query.offset)
+          .execute(),
       ]);
       return { items: rows.map(toAccount), total: readInt(counted.total) };
     },
@@ -155,17 +190,36 @@ export function createAccountsService(db: AccountsDb, audit: Logger | null = nul
       await existing(workspaceId);
       const key = generateApiKey();
       const row = {
-        id: crypto.randomUUID(), workspace_id: workspaceId, key_hash: hashApiKey(key), name: input.name ?? null, suffix: keySuffix(key),
-        role: input.role ?? 'admin', created_at: nowIso(), revoked_at: null,
+        id: crypto.randomUUID(),
+        workspace_id: workspaceId,
+        key_hash: hashApiKey(key),
+        name: input.name ?? null,
+        suffix: keySuffix(key),
+        role: input.role ?? 'admin',
+        created_at: nowIso(),
+        revoked_at: null,
       };
       await db.insertInto('api_keys').values(row).execute();
-      record('key.create', { workspace: workspaceId, keyId: row.id, suffix: row.suffix, name: row.name, role: row.role, ...by(input.byKey) });
+      record('key.create', {
+        workspace: workspaceId,
+        keyId: row.id,
+        suffix: row.suffix,
+        name: row.name,
+        role: row.role,
+        ...by(input.byKey),
+      });
       return { key, info: toKeyInfo(row) };
     },
 
     async listKeys(workspaceId) {
       await existing(workspaceId);
-      const rows = await db.selectFrom('api_keys').select(KEY_COLUMNS).where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+      const rows = await db
+        .selectFrom('api_keys')
+        .select(KEY_COLUMNS)
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       return rows.map(toKeyInfo);
     },
 
@@ -188,7 +242,13 @@ export function createAccountsService(db: AccountsDb, audit: Logger | null = nul
     },
 
     async renameKey(workspaceId, id, name, byKey) {
-      const updated = await db.updateTable('api_keys').set({ name }).where('id', '=', id).where('workspace_id', '=', workspaceId).where('revoked_at', 'is', null).executeTakeFirst();
+      const updated = await db
+        .updateTable('api_keys')
+        .set({ name })
+        .where('id', '=', id)
+        .where('workspace_id', '=', workspaceId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) throw keyNotFound(id);
       const row = await db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
       record('key.rename', { workspace: workspaceId, keyId: id, suffix: row.suffix, name, ...by(byKey ?? null) });
@@ -199,15 +259,31 @@ export function createAccountsService(db: AccountsDb, audit: Logger | null = nul
       const { row, changed } = await db.transaction().execute(async (trx) => {
         // A no-op write on the workspace row: revocations in one workspace take turns (Postgres locks
         // the row), so two revoking each other's admin key cannot both see another admin left.
-        await trx.updateTable('workspaces').set((eb) => ({ id: eb.ref('id') })).where('id', '=', workspaceId).execute();
-        const found = await trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+        await trx
+          .updateTable('workspaces')
+          .set((eb) => ({ id: eb.ref('id') }))
+          .where('id', '=', workspaceId)
+          .execute();
+        const found = await trx
+          .selectFrom('api_keys')
+          .select(KEY_COLUMNS)
+          .where('id', '=', id)
+          .where('workspace_id', '=', workspaceId)
+          .executeTakeFirst();
         if (!found) throw keyNotFound(id);
         if (found.revoked_at) return { row: found, changed: false };
-        if (found.suffix === null) throw new TrawlError('conflict', 'This key is set by the server\'s configuration (TRAWL_API_KEY); change it there');
+        if (found.suffix === null)
+          throw new TrawlError('conflict', "This key is set by the server's configuration (TRAWL_API_KEY); change it there");
         if (found.role === 'admin') {
-          const admins = await trx.selectFrom('api_keys').select((eb) => eb.fn.countAll().as('n'))
-            .where('workspace_id', '=', workspaceId).where('role', '=', 'admin').where('revoked_at', 'is', null).executeTakeFirstOrThrow();
-          if (readInt(admins.n) <= 1) throw new TrawlError('conflict', 'This is the workspace\'s last admin key: create another admin key before revoking it');
+          const admins = await trx
+            .selectFrom('api_keys')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('workspace_id', '=', workspaceId)
+            .where('role', '=', 'admin')
+            .where('revoked_at', 'is', null)
+            .executeTakeFirstOrThrow();
+          if (readInt(admins.n) <= 1)
+            throw new TrawlError('conflict', "This is the workspace's last admin key: create another admin key before revoking it");
         }
         const revokedAt = nowIso();
         await trx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', id).execute();
@@ -221,10 +297,16 @@ export function createAccountsService(db: AccountsDb, audit: Logger | null = nul
 
     async grantCredits(workspaceId, credits, note) {
       await db.transaction().execute(async (trx) => {
-        const updated = await trx.updateTable('workspaces').set((eb) => ({ credits: eb('credits', '+', credits), updated_at: nowIso() }))
-          .where('id', '=', workspaceId).executeTakeFirst();
+        const updated = await trx
+          .updateTable('workspaces')
+          .set((eb) => ({ credits: eb('credits', '+', credits), updated_at: nowIso() }))
+          .where('id', '=', workspaceId)
+          .executeTakeFirst();
         if (Number(updated.numUpdatedRows) === 0) throw workspaceNotFound(workspaceId);
-        await trx.insertInto('credit_grants').values({ id: crypto.randomUUID(), workspace_id: workspaceId, credits, note: note ?? null, created_at: nowIso() }).execute();
+        await trx
+          .insertInto('credit_grants')
+          .values({ id: crypto.randomUUID(), workspace_id: workspaceId, credits, note: note ?? null, created_at: nowIso() })
+          .execute();
       });
       record('credits.grant', { workspace: workspaceId, credits, note: note ?? null });
       return existing(workspaceId);

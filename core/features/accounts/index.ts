@@ -23,18 +23,29 @@ export const AccountTokens = { Accounts: AccountsToken, Usage: UsageToken, RateL
 
 export const accountsFeature = defineFeature<AccountsSettings>({
   name: 'accounts',
-  description: 'Cloud mode: workspace plans and keys, credits charged per declared unit, the usage log and its retention, rate limits by plan.',
+  description:
+    'Cloud mode: workspace plans and keys, credits charged per declared unit, the usage log and its retention, rate limits by plan.',
   config: accountsConfigSchema,
-  migrations: { 'accounts.0001_usage': usageMigration, 'accounts.0002_leases': leasesMigration, 'accounts.0003_key_roles': keyRolesMigration },
+  migrations: {
+    'accounts.0001_usage': usageMigration,
+    'accounts.0002_leases': leasesMigration,
+    'accounts.0003_key_roles': keyRolesMigration,
+  },
   tokens: AccountTokens,
   services: [
     // Every change made through the admin API or a workspace's own keys is an audit line (the CLI logs its own).
     service(AccountsToken, (ctx) => createAccountsService(dbOf(ctx), ctx.logger, 'admin-api')),
     service(UsageToken, (ctx) => createUsageReader(dbOf(ctx))),
     service(RateLimiterToken, (ctx) => createRateLimiter(dbOf(ctx), ctx.resolve(Tokens.Storage).dialect)),
-    service(MeterToken, (ctx) => createLedger({
-      db: dbOf(ctx), dialect: ctx.resolve(Tokens.Storage).dialect, workspaces: ctx.resolve(WorkspaceStoreToken), config: ctx.config, limiter: ctx.resolve(RateLimiterToken),
-      retention: { settings: ctx.settings, logger: ctx.logger },
-    })),
+    service(MeterToken, (ctx) =>
+      createLedger({
+        db: dbOf(ctx),
+        dialect: ctx.resolve(Tokens.Storage).dialect,
+        workspaces: ctx.resolve(WorkspaceStoreToken),
+        config: ctx.config,
+        limiter: ctx.resolve(RateLimiterToken),
+        retention: { settings: ctx.settings, logger: ctx.logger },
+      }),
+    ),
   ],
 });

@@ -44,12 +44,20 @@ export function leaseBlock(spare: number): number {
 }
 
 async function touch(trx: AccountsExecutor, lease: string, workspace: string, now: number): Promise<void> {
-  await trx.insertInto('credit_leases').values({ id: lease, workspace_id: workspace, held: 0, expires_at: now + LEASE_TTL_MS })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ expires_at: now + LEASE_TTL_MS })).execute();
+  await trx
+    .insertInto('credit_leases')
+    .values({ id: lease, workspace_id: workspace, held: 0, expires_at: now + LEASE_TTL_MS })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ expires_at: now + LEASE_TTL_MS }))
+    .execute();
 }
 
 async function addHeld(trx: AccountsExecutor, lease: string, credits: number): Promise<void> {
-  if (credits !== 0) await trx.updateTable('credit_leases').set((eb) => ({ held: eb('held', '+', credits) })).where('id', '=', lease).execute();
+  if (credits !== 0)
+    await trx
+      .updateTable('credit_leases')
+      .set((eb) => ({ held: eb('held', '+', credits) }))
+      .where('id', '=', lease)
+      .execute();
 }
 
 /**
@@ -57,22 +65,43 @@ async function addHeld(trx: AccountsExecutor, lease: string, credits: number): P
  * expired and was reclaimed, credits included): then they must not be given back twice.
  */
 async function release(trx: AccountsExecutor, lease: string, credits: number): Promise<boolean> {
-  const row = await trx.updateTable('credit_leases').set((eb) => ({ held: eb('held', '-', credits) }))
-    .where('id', '=', lease).where('held', '>=', credits).returning('held').executeTakeFirst();
+  const row = await trx
+    .updateTable('credit_leases')
+    .set((eb) => ({ held: eb('held', '-', credits) }))
+    .where('id', '=', lease)
+    .where('held', '>=', credits)
+    .returning('held')
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 async function addBalance(trx: AccountsExecutor, workspace: string, credits: number): Promise<number> {
-  const row = await trx.updateTable('workspaces').set((eb) => ({ credits: eb('credits', '+', credits) })).where('id', '=', workspace)
-    .returning('credits').executeTakeFirst();
+  const row = await trx
+    .updateTable('workspaces')
+    .set((eb) => ({ credits: eb('credits', '+', credits) }))
+    .where('id', '=', workspace)
+    .returning('credits')
+    .executeTakeFirst();
   return row ? readInt(row.credits) : 0;
 }
 
 /** Gives the credits of the workspace's expired leases (processes that died) back to its balance. */
 export async function reclaimExpired(trx: AccountsExecutor, workspace: string, now: number): Promise<number> {
-  const expired = await trx.selectFrom('credit_leases').select(['id', 'held']).where('workspace_id', '=', workspace).where('expires_at', '<', now).execute();
+  const expired = await trx
+    .selectFrom('credit_leases')
+    .select(['id', 'held'])
+    .where('workspace_id', '=', workspace)
+    .where('expires_at', '<', now)
+    .execute();
   if (expired.length === 0) return 0;
-  await trx.deleteFrom('credit_leases').where('id', 'in', expired.map((row) => row.id)).execute();
+  await trx
+    .deleteFrom('credit_leases')
+    .where(
+      'id',
+      'in',
+      expired.map((row) => row.id),
+    )
+    .execute();
   const held = expired.reduce((sum, row) => sum + readInt(row.held), 0);
   if (held > 0) await addBalance(trx, workspace, held);
   return held;
@@ -83,7 +112,14 @@ export async function reclaimExpired(trx: AccountsExecutor, workspace: string, n
  * a claim that does not fit is refused and later ones may still fit), after adding `returned` (the
  * process's unspent credits) to the balance, and leases a block more when the balance is large.
  */
-export function take(db: AccountsDb, lease: string, workspace: string, claims: readonly Claim[], returned: number, now = Date.now()): Promise<Taken> {
+export function take(
+  db: AccountsDb,
+  lease: string,
+  workspace: string,
+  claims: readonly Claim[],
+  returned: number,
+  now = Date.now(),
+): Promise<Taken> {
   return db.transaction().execute(async (trx) => {
     await touch(trx, lease, workspace, now);
     if (returned > 0 && (await release(trx, lease, returned))) await addBalance(trx, workspace, returned);
@@ -104,8 +140,13 @@ export function take(db: AccountsDb, lease: string, workspace: string, claims: r
       const extra = leaseBlock(before - total);
       const taken = total + extra;
       if (taken === 0) return { accepted, before, extra: 0, after: before };
-      const debited = await trx.updateTable('workspaces').set((eb) => ({ credits: eb('credits', '-', taken) }))
-        .where('id', '=', workspace).where('credits', '>=', taken).returning('credits').executeTakeFirst();
+      const debited = await trx
+        .updateTable('workspaces')
+        .set((eb) => ({ credits: eb('credits', '-', taken) }))
+        .where('id', '=', workspace)
+        .where('credits', '>=', taken)
+        .returning('credits')
+        .executeTakeFirst();
       // The balance changed since it was read (another process, a grant): weigh the claims again.
       if (!debited) continue;
       await addHeld(trx, lease, taken);
@@ -126,10 +167,19 @@ export function giveBack(db: AccountsDb, lease: string, workspace: string, credi
 
 /** Credits logged as spent (their usage rows are written in the same transaction), and the lease renewed. */
 export async function spend(trx: AccountsExecutor, lease: string, credits: number, now = Date.now()): Promise<void> {
-  await trx.updateTable('credit_leases').set((eb) => ({ held: eb('held', '-', credits), expires_at: now + LEASE_TTL_MS })).where('id', '=', lease).execute();
+  await trx
+    .updateTable('credit_leases')
+    .set((eb) => ({ held: eb('held', '-', credits), expires_at: now + LEASE_TTL_MS }))
+    .where('id', '=', lease)
+    .execute();
 }
 
 /** A process's rows that hold nothing any more (at shutdown, after giving everything back). */
 export async function dropEmpty(db: AccountsDb, leases: readonly string[]): Promise<void> {
-  if (leases.length) await db.deleteFrom('credit_leases').where('id', 'in', [...leases]).where('held', '=', 0).execute();
+  if (leases.length)
+    await db
+      .deleteFrom('credit_leases')
+      .where('id', 'in', [...leases])
+      .where('held', '=', 0)
+      .execute();
 }

@@ -30,7 +30,10 @@ import { createPurse } from './purse.ts';
 const newUsageId = () => Bun.randomUUIDv7();
 
 /** What the plan says of a call, as the workspace stands now: a lapsed workspace is told so, whatever its plan. */
-export function refusalOf(call: { metered?: boolean; paid?: boolean }, account: Pick<Account, 'plan' | 'status'> | null): 'lapsed' | 'paid' | null {
+export function refusalOf(
+  call: { metered?: boolean; paid?: boolean },
+  account: Pick<Account, 'plan' | 'status'> | null,
+): 'lapsed' | 'paid' | null {
   if (!account) return null;
   if ((call.metered || call.paid) && account.status === 'lapsed') return 'lapsed';
   if (call.paid && account.plan === 'free') return 'paid';
@@ -52,8 +55,18 @@ async function addToRun(db: AccountsExecutor, run: RunRef, credits: number): Pro
   await db
     .insertInto('usage_log')
     .values({
-      id: newUsageId(), workspace_id: run.workspace, endpoint: run.endpoint, url: run.url ?? null, credits,
-      status: 'running', error: null, duration_ms: 0, result_id: null, run_id: run.runId, created_at: nowIso(), finished_at: null,
+      id: newUsageId(),
+      workspace_id: run.workspace,
+      endpoint: run.endpoint,
+      url: run.url ?? null,
+      credits,
+      status: 'running',
+      error: null,
+      duration_ms: 0,
+      result_id: null,
+      run_id: run.runId,
+      created_at: nowIso(),
+      finished_at: null,
     })
     .onConflict((oc) => oc.column('run_id').doUpdateSet((eb) => ({ credits: eb('usage_log.credits', '+', eb.ref('excluded.credits')) })))
     .execute();
@@ -86,7 +99,11 @@ export function createLedger({ db, dialect, workspaces, config, limiter, retenti
   const open = new Map<string, Open>();
 
   const accountOf = async (workspace: string) => {
-    const row = await db.selectFrom('workspaces').select(['id', 'plan', 'status', 'credits']).where('id', '=', workspace).executeTakeFirst();
+    const row = await db
+      .selectFrom('workspaces')
+      .select(['id', 'plan', 'status', 'credits'])
+      .where('id', '=', workspace)
+      .executeTakeFirst();
     return row ? { id: row.id, plan: row.plan as Plan, status: row.status as Account['status'], credits: readInt(row.credits) } : null;
   };
 
@@ -121,7 +138,13 @@ export function createLedger({ db, dialect, workspaces, config, limiter, retenti
       const paid = await purse.pay(workspace, request.credits, request.required);
       if (!paid.charged || !request.usage) return { ...refused, rate, charged: paid.charged, remaining: paid.remaining };
       const id = newUsageId();
-      open.set(id, { workspace, endpoint: request.usage.endpoint, url: request.usage.url ?? null, credits: request.credits, startedAt: request.usage.startedAt });
+      open.set(id, {
+        workspace,
+        endpoint: request.usage.endpoint,
+        url: request.usage.url ?? null,
+        credits: request.credits,
+        startedAt: request.usage.startedAt,
+      });
       return { ...refused, rate, charged: true, remaining: paid.remaining, usageId: id };
     },
 
@@ -131,9 +154,18 @@ export function createLedger({ db, dialect, workspaces, config, limiter, retenti
       open.delete(usageId);
       const remaining = refund > 0 ? await purse.refund(workspace, refund) : null;
       await journal.write({
-        id: usageId, workspace_id: workspace, endpoint: call.endpoint, url: call.url, credits: call.credits - refund,
-        status: outcome.status, error: outcome.error?.slice(0, 2000) ?? null, duration_ms: Math.round(outcome.durationMs),
-        result_id: outcome.resultId ?? null, run_id: null, created_at: call.startedAt, finished_at: nowIso(),
+        id: usageId,
+        workspace_id: workspace,
+        endpoint: call.endpoint,
+        url: call.url,
+        credits: call.credits - refund,
+        status: outcome.status,
+        error: outcome.error?.slice(0, 2000) ?? null,
+        duration_ms: Math.round(outcome.durationMs),
+        result_id: outcome.resultId ?? null,
+        run_id: null,
+        created_at: call.startedAt,
+        finished_at: nowIso(),
       });
       return remaining;
     },
@@ -148,9 +180,18 @@ export function createLedger({ db, dialect, workspaces, config, limiter, retenti
       const credits = charge.credits - refund;
       const remaining = refund > 0 ? await purse.refund(charge.workspace, refund) : charge.remaining;
       const row = {
-        id, workspace_id: charge.workspace, endpoint: outcome.endpoint, url: outcome.url ?? null, credits,
-        status: outcome.status, error: outcome.error?.slice(0, 2000) ?? null, duration_ms: Math.round(outcome.durationMs),
-        result_id: outcome.resultId ?? null, run_id: outcome.runId ?? null, created_at: outcome.startedAt, finished_at: nowIso(),
+        id,
+        workspace_id: charge.workspace,
+        endpoint: outcome.endpoint,
+        url: outcome.url ?? null,
+        credits,
+        status: outcome.status,
+        error: outcome.error?.slice(0, 2000) ?? null,
+        duration_ms: Math.round(outcome.durationMs),
+        result_id: outcome.resultId ?? null,
+        run_id: outcome.runId ?? null,
+        created_at: outcome.startedAt,
+        finished_at: nowIso(),
       };
       const usageId = await db.transaction().execute(async (trx) => {
         if (credits > 0) await spend(trx, purse.leaseOf(charge.workspace), credits);
@@ -162,12 +203,19 @@ export function createLedger({ db, dialect, workspaces, config, limiter, retenti
         const written = await trx
           .insertInto('usage_log')
           .values(row)
-          .onConflict((oc) => oc.column('run_id').doUpdateSet((eb) => ({
-            endpoint: eb.ref('excluded.endpoint'), url: eb.ref('excluded.url'), status: eb.ref('excluded.status'),
-            error: eb.ref('excluded.error'), duration_ms: eb.ref('excluded.duration_ms'), created_at: eb.ref('excluded.created_at'),
-            finished_at: eb.ref('excluded.finished_at'), result_id: eb.ref('excluded.result_id'),
-            credits: eb('usage_log.credits', '+', eb.ref('excluded.credits')),
-          })))
+          .onConflict((oc) =>
+            oc.column('run_id').doUpdateSet((eb) => ({
+              endpoint: eb.ref('excluded.endpoint'),
+              url: eb.ref('excluded.url'),
+              status: eb.ref('excluded.status'),
+              error: eb.ref('excluded.error'),
+              duration_ms: eb.ref('excluded.duration_ms'),
+              created_at: eb.ref('excluded.created_at'),
+              finished_at: eb.ref('excluded.finished_at'),
+              result_id: eb.ref('excluded.result_id'),
+              credits: eb('usage_log.credits', '+', eb.ref('excluded.credits')),
+            })),
+          )
           .returning('id')
           .executeTakeFirstOrThrow();
         return written.id;
@@ -193,15 +241,30 @@ export function createLedger({ db, dialect, workspaces, config, limiter, retenti
 
     async refundRun(run, credits) {
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('workspaces').set((eb) => ({ credits: eb('credits', '+', credits) })).where('id', '=', run.workspace).execute();
-        await trx.updateTable('usage_log').set((eb) => ({ credits: eb('credits', '-', credits) })).where('run_id', '=', run.runId).execute();
+        await trx
+          .updateTable('workspaces')
+          .set((eb) => ({ credits: eb('credits', '+', credits) }))
+          .where('id', '=', run.workspace)
+          .execute();
+        await trx
+          .updateTable('usage_log')
+          .set((eb) => ({ credits: eb('credits', '-', credits) }))
+          .where('run_id', '=', run.runId)
+          .execute();
       });
     },
 
     async finishRun(run, outcome) {
-      await db.updateTable('usage_log')
-        .set({ status: outcome.status, error: outcome.error?.slice(0, 2000) ?? null, duration_ms: Math.round(outcome.durationMs), finished_at: nowIso() })
-        .where('run_id', '=', run.runId).where('workspace_id', '=', run.workspace)
+      await db
+        .updateTable('usage_log')
+        .set({
+          status: outcome.status,
+          error: outcome.error?.slice(0, 2000) ?? null,
+          duration_ms: Math.round(outcome.durationMs),
+          finished_at: nowIso(),
+        })
+        .where('run_id', '=', run.runId)
+        .where('workspace_id', '=', run.workspace)
         .execute();
     },
 

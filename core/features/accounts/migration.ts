@@ -40,7 +40,12 @@ export const usageMigration: Migration = {
       .addColumn('note', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('credit_grants_workspace').ifNotExists().on('credit_grants').columns(['workspace_id', 'created_at']).execute();
+    await db.schema
+      .createIndex('credit_grants_workspace')
+      .ifNotExists()
+      .on('credit_grants')
+      .columns(['workspace_id', 'created_at'])
+      .execute();
 
     await db.schema
       .createTable('rate_limits')
@@ -74,7 +79,12 @@ export const leasesMigration: Migration = {
       // Epoch milliseconds.
       .addColumn('expires_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('credit_leases_workspace').ifNotExists().on('credit_leases').columns(['workspace_id', 'expires_at']).execute();
+    await db.schema
+      .createIndex('credit_leases_workspace')
+      .ifNotExists()
+      .on('credit_leases')
+      .columns(['workspace_id', 'expires_at'])
+      .execute();
   },
   async down(db: AnyDb) {
     await db.schema.dropTable('credit_leases').ifExists().execute();
@@ -88,7 +98,10 @@ export const leasesMigration: Migration = {
  */
 export const keyRolesMigration: Migration = {
   async up(db: AnyDb) {
-    await db.schema.alterTable('api_keys').addColumn('role', 'text', (c) => c.notNull().defaultTo('admin')).execute();
+    await db.schema
+      .alterTable('api_keys')
+      .addColumn('role', 'text', (c) => c.notNull().defaultTo('admin'))
+      .execute();
   },
   async down(db: AnyDb) {
     await db.schema.alterTable('api_keys').dropColumn('role').execute();

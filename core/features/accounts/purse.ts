@@ -67,7 +67,18 @@ export function createPurse(db: AccountsDb, processId: string = crypto.randomUUI
   const pocketOf = (workspace: string): Pocket => {
     let pocket = pockets.get(workspace);
     if (!pocket) {
-      pocket = { workspace, lease: `${processId}/${workspace}`, local: 0, known: 0, leasing: false, lowWater: 0, queue: [], running: null, renewedAt: 0, usedAt: 0 };
+      pocket = {
+        workspace,
+        lease: `${processId}/${workspace}`,
+        local: 0,
+        known: 0,
+        leasing: false,
+        lowWater: 0,
+        queue: [],
+        running: null,
+        renewedAt: 0,
+        usedAt: 0,
+      };
       pockets.set(workspace, pocket);
     }
     return pocket;

@@ -17,12 +17,19 @@ import type { AccountsDb } from './tables.ts';
 const WINDOW_MS = 60_000;
 const BLOCK_FRACTION = 64;
 const BLOCK_MAX = 1_000;
-const COUNT = 'insert into rate_limits (workspace_id, window_start, count) values (?, ?, ?) on conflict (workspace_id, window_start) do update set count = rate_limits.count + excluded.count returning count';
+const COUNT =
+  'insert into rate_limits (workspace_id, window_start, count) values (?, ?, ?) on conflict (workspace_id, window_start) do update set count = rate_limits.count + excluded.count returning count';
 
 /** The decision for a request that is `count`-th in its minute. */
 export function decide(count: number, window: number, limit: number, now = Date.now()): RateDecision {
   const resetMs = (window + 1) * WINDOW_MS;
-  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt: resetMs / 1000, retryAfter: Math.max(1, Math.ceil((resetMs - now) / 1000)) };
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetAt: resetMs / 1000,
+    retryAfter: Math.max(1, Math.ceil((resetMs - now) / 1000)),
+  };
 }
 
 interface Waiting {
@@ -64,7 +71,13 @@ export function createRateLimiter(db: AccountsDb, dialect: 'sqlite' | 'postgres'
     if (window > swept) {
       swept = window;
       // Past minutes' counters are never read again; best effort, off the request's path.
-      void db.deleteFrom('rate_limits').where('window_start', '<', window - 1).execute().catch(() => { swept = 0; });
+      void db
+        .deleteFrom('rate_limits')
+        .where('window_start', '<', window - 1)
+        .execute()
+        .catch(() => {
+          swept = 0;
+        });
     }
   }
 
@@ -74,7 +87,9 @@ export function createRateLimiter(db: AccountsDb, dialect: 'sqlite' | 'postgres'
     void (async () => {
       await new Promise((resolve) => setImmediate(resolve));
       while (tally.queue.length > 0) await count(workspace, tally, window);
-    })().finally(() => { tally.running = false; });
+    })().finally(() => {
+      tally.running = false;
+    });
   }
 
   return {

@@ -14,7 +14,11 @@ const DAY_MS = 86_400_000;
 
 /** Deletes what the retention allows as of `now`; the number of usage rows deleted. */
 export async function pruneUsage(db: AccountsDb, retentionDays: number, now = Date.now()): Promise<number> {
-  await db.deleteFrom('credit_leases').where('held', '=', 0).where('expires_at', '<', now - LEASE_TTL_MS).execute();
+  await db
+    .deleteFrom('credit_leases')
+    .where('held', '=', 0)
+    .where('expires_at', '<', now - LEASE_TTL_MS)
+    .execute();
   if (retentionDays === 0) return 0;
   const cutoff = new Date(now - retentionDays * DAY_MS).toISOString();
   let deleted = 0;
@@ -31,7 +35,9 @@ export async function pruneUsage(db: AccountsDb, retentionDays: number, now = Da
 export function startPruning(db: AccountsDb, settings: AccountsSettings, logger: Logger): () => void {
   const run = () => {
     pruneUsage(db, settings.usageRetentionDays)
-      .then((deleted) => { if (deleted > 0) logger.info({ deleted, retentionDays: settings.usageRetentionDays }, 'usage log pruned'); })
+      .then((deleted) => {
+        if (deleted > 0) logger.info({ deleted, retentionDays: settings.usageRetentionDays }, 'usage log pruned');
+      })
       .catch((err) => logger.warn({ err }, 'could not prune the usage log'));
   };
   const first = setTimeout(run, 60_000);

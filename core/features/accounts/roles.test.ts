@@ -28,7 +28,17 @@ for (const database of testDatabases()) {
       const db = storage.db as Kysely<any>;
       await keyRolesMigration.down!(db);
       const workspace = await accounts.createWorkspace({ name: 'Old', plan: 'starter' });
-      await db.insertInto('api_keys').values({ id: 'old-key', workspace_id: workspace.id, key_hash: 'h'.repeat(64), name: 'from before', suffix: 'abcd', created_at: nowIso() }).execute();
+      await db
+        .insertInto('api_keys')
+        .values({
+          id: 'old-key',
+          workspace_id: workspace.id,
+          key_hash: 'h'.repeat(64),
+          name: 'from before',
+          suffix: 'abcd',
+          created_at: nowIso(),
+        })
+        .execute();
       await keyRolesMigration.up(db);
       expect((await accounts.listKeys(workspace.id)).map((k) => [k.id, k.role])).toEqual([['old-key', 'admin']]);
     });
@@ -64,11 +74,17 @@ for (const database of testDatabases()) {
       const workspace = await accounts.createWorkspace({ name: 'Acme', plan: 'growth' });
       const member = await accounts.createKey(workspace.id, { role: 'member' });
       const only = await accounts.createKey(workspace.id);
-      await expect(accounts.revokeOwnKey(workspace.id, only.info.id)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('last admin key') });
+      await expect(accounts.revokeOwnKey(workspace.id, only.info.id)).rejects.toMatchObject({
+        code: 'conflict',
+        message: expect.stringContaining('last admin key'),
+      });
       await accounts.revokeOwnKey(workspace.id, member.info.id);
       for (let round = 0; round < 5; round++) {
         const second = await accounts.createKey(workspace.id);
-        const [x, y] = await Promise.allSettled([accounts.revokeOwnKey(workspace.id, only.info.id), accounts.revokeOwnKey(workspace.id, second.info.id)]);
+        const [x, y] = await Promise.allSettled([
+          accounts.revokeOwnKey(workspace.id, only.info.id),
+          accounts.revokeOwnKey(workspace.id, second.info.id),
+        ]);
         expect([x.status, y.status].sort()).toEqual(['fulfilled', 'rejected']);
         const left = await accounts.ownKeys(workspace.id, { offset: 0, limit: 10 });
         expect(left.items.map((k) => k.role)).toEqual(['admin']);
@@ -81,7 +97,10 @@ for (const database of testDatabases()) {
       await accounts.createKey(DEFAULT_WORKSPACE);
       const configured = (await accounts.listKeys(DEFAULT_WORKSPACE)).find((k) => k.suffix === null)!;
       expect(configured.role).toBe('admin');
-      await expect(accounts.revokeOwnKey(DEFAULT_WORKSPACE, configured.id)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('configuration') });
+      await expect(accounts.revokeOwnKey(DEFAULT_WORKSPACE, configured.id)).rejects.toMatchObject({
+        code: 'conflict',
+        message: expect.stringContaining('configuration'),
+      });
     });
   });
 }

@@ -49,49 +49,102 @@ export interface UsageReader {
 export const UsageToken = Symbol('UsageReader') as InjectionToken<UsageReader>;
 
 const toRun = (row: Selectable<UsageLogTable>): UsageRun => ({
-  id: row.id, endpoint: row.endpoint, url: row.url, credits: readInt(row.credits), status: row.status, error: row.error,
-  durationMs: readInt(row.duration_ms), resultId: row.result_id, runId: row.run_id, createdAt: row.created_at, finishedAt: row.finished_at,
+  id: row.id,
+  endpoint: row.endpoint,
+  url: row.url,
+  credits: readInt(row.credits),
+  status: row.status,
+  error: row.error,
+  durationMs: readInt(row.duration_ms),
+  resultId: row.result_id,
+  runId: row.run_id,
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
 });
 
 export function createUsageReader(db: AccountsDb): UsageReader {
   const scoped = (workspace: string, range: UsageRange) =>
-    db.selectFrom('usage_log')
+    db
+      .selectFrom('usage_log')
       .where('workspace_id', '=', workspace)
       .where('created_at', '>=', range.from)
       .where('created_at', '<', range.to)
       .$if(range.endpoint !== undefined, (q) => q.where('endpoint', '=', range.endpoint!));
-  const sums = (eb: { fn: { countAll: () => any; sum: (c: 'credits') => any } }) => [eb.fn.countAll().as('runs'), eb.fn.sum('credits').as('credits')];
+  const sums = (eb: { fn: { countAll: () => any; sum: (c: 'credits') => any } }) => [
+    eb.fn.countAll().as('runs'),
+    eb.fn.sum('credits').as('credits'),
+  ];
   const number = (value: unknown) => (value === null || value === undefined ? 0 : readInt(value));
   const day = sql<string>`substr(created_at, 1, 10)`;
 
   return {
     async totals(workspace, range) {
       const [all, byEndpoint, byDay, byDayEndpoint] = await Promise.all([
-        scoped(workspace, range).select((eb) => sums(eb)).executeTakeFirstOrThrow(),
-        scoped(workspace, range).select('endpoint').select((eb) => sums(eb)).groupBy('endpoint').orderBy('endpoint').execute(),
-        scoped(workspace, range).select(day.as('day')).select((eb) => sums(eb)).groupBy(day).orderBy(day).execute(),
-        scoped(workspace, range).select([day.as('day'), 'endpoint']).select((eb) => sums(eb)).groupBy([day, 'endpoint']).orderBy(day).orderBy('endpoint').execute(),
+        scoped(workspace, range)
+          .select((eb) => sums(eb))
+          .executeTakeFirstOrThrow(),
+        scoped(workspace, range)
+          .select('endpoint')
+          .select((eb) => sums(eb))
+          .groupBy('endpoint')
+          .orderBy('endpoint')
+          .execute(),
+        scoped(workspace, range)
+          .select(day.as('day'))
+          .select((eb) => sums(eb))
+          .groupBy(day)
+          .orderBy(day)
+          .execute(),
+        scoped(workspace, range)
+          .select([day.as('day'), 'endpoint'])
+          .select((eb) => sums(eb))
+          .groupBy([day, 'endpoint'])
+          .orderBy(day)
+          .orderBy('endpoint')
+          .execute(),
       ]);
       const row = all as Record<string, unknown>;
       return {
         runs: number(row.runs),
         credits: number(row.credits),
-        byEndpoint: byEndpoint.map((r: Record<string, unknown>) => ({ endpoint: String(r.endpoint), runs: number(r.runs), credits: number(r.credits) })),
+        byEndpoint: byEndpoint.map((r: Record<string, unknown>) => ({
+          endpoint: String(r.endpoint),
+          runs: number(r.runs),
+          credits: number(r.credits),
+        })),
         byDay: byDay.map((r: Record<string, unknown>) => ({ day: String(r.day), runs: number(r.runs), credits: number(r.credits) })),
-        byDayEndpoint: byDayEndpoint.map((r: Record<string, unknown>) => ({ day: String(r.day), endpoint: String(r.endpoint), runs: number(r.runs), credits: number(r.credits) })),
+        byDayEndpoint: byDayEndpoint.map((r: Record<string, unknown>) => ({
+          day: String(r.day),
+          endpoint: String(r.endpoint),
+          runs: number(r.runs),
+          credits: number(r.credits),
+        })),
       };
     },
 
     async runs(workspace, range, page) {
       const [counted, rows] = await Promise.all([
-        scoped(workspace, range).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-        scoped(workspace, range).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+        scoped(workspace, range)
+          .select((eb) => eb.fn.countAll().as('total'))
+          .executeTakeFirstOrThrow(),
+        scoped(workspace, range)
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
       ]);
       return { items: rows.map(toRun), total: readInt(counted.total) };
     },
 
     async get(workspace, id) {
-      const row = await db.selectFrom('usage_log').selectAll().where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('usage_log')
+        .selectAll()
+        .where('workspace_id', '=', workspace)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? toRun(row) : null;
     },
   };

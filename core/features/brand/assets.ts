@@ -13,13 +13,20 @@ import type { BrandSettings } from './config.ts';
 
 const MAX_MANIFEST_BYTES = 256 * 1024;
 
-const manifestSchema = z.object({
-  name: z.string().max(500).optional(),
-  short_name: z.string().max(500).optional(),
-  theme_color: z.string().max(100).optional(),
-  background_color: z.string().max(100).optional(),
-  icons: z.array(z.object({ src: z.string().max(2048), sizes: z.string().max(200).optional(), purpose: z.string().max(100).optional() }).loose()).max(100).optional(),
-}).loose();
+const manifestSchema = z
+  .object({
+    name: z.string().max(500).optional(),
+    short_name: z.string().max(500).optional(),
+    theme_color: z.string().max(100).optional(),
+    background_color: z.string().max(100).optional(),
+    icons: z
+      .array(
+        z.object({ src: z.string().max(2048), sizes: z.string().max(200).optional(), purpose: z.string().max(100).optional() }).loose(),
+      )
+      .max(100)
+      .optional(),
+  })
+  .loose();
 
 export interface Manifest {
   name?: string;
@@ -64,7 +71,13 @@ function readManifest(text: string, base: string): Manifest | null {
   };
 }
 
-export async function fetchAssets(http: HttpClient, settings: Readonly<BrandSettings>, links: { stylesheets: string[]; manifest: string | null }, inlineBytes: number, signal?: AbortSignal): Promise<Assets> {
+export async function fetchAssets(
+  http: HttpClient,
+  settings: Readonly<BrandSettings>,
+  links: { stylesheets: string[]; manifest: string | null },
+  inlineBytes: number,
+  signal?: AbortSignal,
+): Promise<Assets> {
   const warnings: string[] = [];
   const get = async (url: string, maxBodyBytes: number) => {
     try {
@@ -91,7 +104,8 @@ export async function fetchAssets(http: HttpClient, settings: Readonly<BrandSett
     stylesheets.push(sheet.slice(0, left));
     left -= Math.min(sheet.length, left);
   }
-  if (links.stylesheets.length > wanted.length) warnings.push(`The page links ${links.stylesheets.length} stylesheets; the first ${wanted.length} were read (brand.maxStylesheets)`);
+  if (links.stylesheets.length > wanted.length)
+    warnings.push(`The page links ${links.stylesheets.length} stylesheets; the first ${wanted.length} were read (brand.maxStylesheets)`);
   const manifest = manifestText === null || !links.manifest ? null : readManifest(manifestText, links.manifest);
   if (manifestText !== null && !manifest) warnings.push(`${links.manifest} is not a web app manifest`);
   return { stylesheets, manifest, warnings };

@@ -14,7 +14,8 @@ export interface BrandFont {
   source: string;
 }
 
-const GENERIC = /^(?:serif|sans-serif|monospace|cursive|fantasy|emoji|math|fangsong|inherit|initial|unset|revert|apple color emoji|segoe ui emoji|segoe ui symbol|noto color emoji)$/i;
+const GENERIC =
+  /^(?:serif|sans-serif|monospace|cursive|fantasy|emoji|math|fangsong|inherit|initial|unset|revert|apple color emoji|segoe ui emoji|segoe ui symbol|noto color emoji)$/i;
 /** A stack that starts with the platform's own font is the system font stack, whatever it lists after. */
 const SYSTEM = /^(?:system-ui|-apple-system|blinkmacsystemfont|ui-sans-serif|ui-serif|ui-monospace)$/i;
 const ROLE_SELECTORS: Record<FontRole, RegExp> = {
@@ -30,13 +31,22 @@ const ROLE_VARIABLES: Record<FontRole, RegExp> = {
 
 /** The first named family of a stack; `system-ui` for the system font stack; null for generic names only. */
 export function primaryFamily(stack: string | null | undefined): string | null {
-  const families = (stack ?? '').split(',').map((f) => f.trim().replace(/^["']|["']$/g, '').trim()).filter((f) => f && !f.includes('('));
+  const families = (stack ?? '')
+    .split(',')
+    .map((f) =>
+      f
+        .trim()
+        .replace(/^["']|["']$/g, '')
+        .trim(),
+    )
+    .filter((f) => f && !f.includes('('));
   if (families[0] && SYSTEM.test(families[0])) return 'system-ui';
   return families.find((f) => !GENERIC.test(f)) ?? null;
 }
 
 /** `font: italic 700 1.2rem/1.4 "Inter", sans-serif` → its family part. */
-const familyOfShorthand = (value: string) => /^.*(?:^|\s)(?:[\d.]+[a-z%]*|(?:xx?-)?(?:small|large)|medium|larger|smaller)(?:\/\S+)?\s+([^\d\s].*)$/i.exec(value)?.[1] ?? null;
+const familyOfShorthand = (value: string) =>
+  /^.*(?:^|\s)(?:[\d.]+[a-z%]*|(?:xx?-)?(?:small|large)|medium|larger|smaller)(?:\/\S+)?\s+([^\d\s].*)$/i.exec(value)?.[1] ?? null;
 
 export function decideFonts(css: CssFacts, computed: Partial<Record<FontRole, string>> | null, webFonts: readonly string[]): BrandFont[] {
   const found = new Map<FontRole, BrandFont>();

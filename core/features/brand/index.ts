@@ -16,13 +16,21 @@ export const BrandTokens = {
 
 export const brandFeature = defineFeature<BrandSettings>({
   name: 'brand',
-  description: 'Brand profiles (POST /v1/brand): name, logo, favicon, colours, colour scheme, fonts, images and social profiles of a site, with tone and personality when a language model is configured.',
+  description:
+    'Brand profiles (POST /v1/brand): name, logo, favicon, colours, colour scheme, fonts, images and social profiles of a site, with tone and personality when a language model is configured.',
   costs: { brand: { credits: 2, description: 'POST /v1/brand, per call.' } },
   config: brandConfigSchema,
   tokens: BrandTokens,
   services: [
-    service(BrandTokens.Service, (ctx: FeatureContext<BrandSettings>) => new BrandService({
-      scraper: ctx.resolve(CoreTokens.Scraper), http: ctx.resolve(Tokens.Http), llm: ctx.resolve(LlmTokens.Service), settings: ctx.settings,
-    })),
+    service(
+      BrandTokens.Service,
+      (ctx: FeatureContext<BrandSettings>) =>
+        new BrandService({
+          scraper: ctx.resolve(CoreTokens.Scraper),
+          http: ctx.resolve(Tokens.Http),
+          llm: ctx.resolve(LlmTokens.Service),
+          settings: ctx.settings,
+        }),
+    ),
   ],
 });

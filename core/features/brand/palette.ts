@@ -35,10 +35,41 @@ export interface Palette {
 
 const toHsl = converter('hsl');
 const distance = differenceCiede2000();
-const MODIFIERS = new Set(['hover', 'active', 'focus', 'visited', 'disabled', 'muted', 'light', 'lighter', 'dark', 'darker', 'subtle', 'contrast', 'inverse', 'rgb', 'hsl', 'alpha', 'border', 'shadow', 'ring', 'invert', 'soft', 'weak', 'strong', 'emphasis', 'transparent', 'opacity']);
+const MODIFIERS = new Set([
+  'hover',
+  'active',
+  'focus',
+  'visited',
+  'disabled',
+  'muted',
+  'light',
+  'lighter',
+  'dark',
+  'darker',
+  'subtle',
+  'contrast',
+  'inverse',
+  'rgb',
+  'hsl',
+  'alpha',
+  'border',
+  'shadow',
+  'ring',
+  'invert',
+  'soft',
+  'weak',
+  'strong',
+  'emphasis',
+  'transparent',
+  'opacity',
+]);
 const ROLE_WORDS: Record<ColorRole, readonly string[]> = {
-  primary: ['primary', 'brand'], secondary: ['secondary'], accent: ['accent', 'highlight', 'tertiary'],
-  background: ['background', 'bg'], text: ['text', 'foreground', 'fg'], link: ['link'],
+  primary: ['primary', 'brand'],
+  secondary: ['secondary'],
+  accent: ['accent', 'highlight', 'tertiary'],
+  background: ['background', 'bg'],
+  text: ['text', 'foreground', 'fg'],
+  link: ['link'],
 };
 
 /** A CSS colour as #rrggbb, or null (unparseable, or mostly transparent). */
@@ -62,9 +93,53 @@ const distinct = (a: string, b: string) => distance(a, b) > 12;
 
 const FILLER = new Set(['color', 'colour', 'clr', 'theme', 'site', 'global', 'base', 'main', 'page', 'default', 'ui', 'bs', 'c']);
 /** Words that name a component, never a vendor prefix: `--form-background` is a form's. */
-const COMPONENTS = new Set(['form', 'input', 'button', 'btn', 'header', 'footer', 'nav', 'navbar', 'card', 'modal', 'menu', 'sidebar', 'table', 'code',
-  'tooltip', 'badge', 'alert', 'toast', 'dropdown', 'popover', 'panel', 'hero', 'field', 'tab', 'tabs', 'list', 'item', 'chip', 'dialog', 'overlay',
-  'editor', 'selection', 'scrollbar', 'popup', 'banner', 'section', 'heading', 'title', 'label', 'placeholder', 'icon', 'select', 'hr', 'mark', 'kbd']);
+const COMPONENTS = new Set([
+  'form',
+  'input',
+  'button',
+  'btn',
+  'header',
+  'footer',
+  'nav',
+  'navbar',
+  'card',
+  'modal',
+  'menu',
+  'sidebar',
+  'table',
+  'code',
+  'tooltip',
+  'badge',
+  'alert',
+  'toast',
+  'dropdown',
+  'popover',
+  'panel',
+  'hero',
+  'field',
+  'tab',
+  'tabs',
+  'list',
+  'item',
+  'chip',
+  'dialog',
+  'overlay',
+  'editor',
+  'selection',
+  'scrollbar',
+  'popup',
+  'banner',
+  'section',
+  'heading',
+  'title',
+  'label',
+  'placeholder',
+  'icon',
+  'select',
+  'hr',
+  'mark',
+  'kbd',
+]);
 
 /**
  * The role a custom property's name gives it, or null. Besides filler (`color`, `theme`, `site` …)
@@ -86,7 +161,13 @@ export function variableRole(name: string): ColorRole | null {
   return COLOR_ROLES.find((role) => ROLE_WORDS[role].includes(words[0]!)) ?? null;
 }
 
-const firstColorIn = (value: string) => hexColor(value) ?? value.split(/\s+(?![^(]*\))/).map(hexColor).find(Boolean) ?? null;
+const firstColorIn = (value: string) =>
+  hexColor(value) ??
+  value
+    .split(/\s+(?![^(]*\))/)
+    .map(hexColor)
+    .find(Boolean) ??
+  null;
 const PAGE = /^(?:html|body|:root)$/i;
 const LINK = /(?:^|[\s>+~])a(?:$|[:.[#\s])/i;
 const BUTTON = /\b(?:button|btn|cta)\b/i;
@@ -94,9 +175,11 @@ const BUTTON = /\b(?:button|btn|cta)\b/i;
 function ruleColors(css: CssFacts, variables: ReadonlyMap<string, string>) {
   const color = (d: Declaration) => firstColorIn(resolveVariables(d.value, variables) ?? '');
   const light = css.declarations.filter((d) => !d.dark && !/:(?:hover|focus|active|visited)/.test(d.selector));
-  const bySelector = (pattern: RegExp, properties: string[]) => light
-    .filter((d) => properties.includes(d.property) && d.selector.split(',').some((s) => pattern.test(s.trim())))
-    .map(color).filter((c): c is string => !!c);
+  const bySelector = (pattern: RegExp, properties: string[]) =>
+    light
+      .filter((d) => properties.includes(d.property) && d.selector.split(',').some((s) => pattern.test(s.trim())))
+      .map(color)
+      .filter((c): c is string => !!c);
   const counts = new Map<string, number>();
   for (const d of light) {
     const c = d.property === 'font' || d.property === 'font-family' ? null : color(d);
@@ -111,11 +194,22 @@ function ruleColors(css: CssFacts, variables: ReadonlyMap<string, string>) {
   };
 }
 
-const byArea = (list: Array<[string, number]>) => list.filter(([c]) => hexColor(c)).sort((a, b) => b[1] - a[1]).map(([c]) => hexColor(c)!);
+const byArea = (list: Array<[string, number]>) =>
+  list
+    .filter(([c]) => hexColor(c))
+    .sort((a, b) => b[1] - a[1])
+    .map(([c]) => hexColor(c)!);
 
 export function decidePalette(input: PaletteInput, scheme: string | null): Palette {
   const { css, computed } = input;
-  const colors: Record<ColorRole, string | null> = { primary: null, secondary: null, accent: null, background: null, text: null, link: null };
+  const colors: Record<ColorRole, string | null> = {
+    primary: null,
+    secondary: null,
+    accent: null,
+    background: null,
+    text: null,
+    link: null,
+  };
   const sources: Partial<Record<ColorRole, string>> = {};
   const set = (role: ColorRole, value: string | null | undefined, source: string, chromatic = false) => {
     if (colors[role] || !value || (chromatic && !isChromatic(value))) return;
@@ -148,6 +242,12 @@ export function decidePalette(input: PaletteInput, scheme: string | null): Palet
   for (const c of [...rules.buttons, ...rules.frequent]) set('secondary', c, 'stylesheet');
   for (const c of [...rules.buttons, ...rules.frequent, colors.link]) set('accent', c, 'stylesheet', true);
   const background = colors.background;
-  const colorScheme = background ? (wcagLuminance(background) < 0.2 ? 'dark' : 'light') : /^\s*dark\b/i.test(scheme ?? '') ? 'dark' : 'light';
+  const colorScheme = background
+    ? wcagLuminance(background) < 0.2
+      ? 'dark'
+      : 'light'
+    : /^\s*dark\b/i.test(scheme ?? '')
+      ? 'dark'
+      : 'light';
   return { colors, sources, colorScheme };
 }

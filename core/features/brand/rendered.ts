@@ -46,7 +46,11 @@ const renderedSchema = z.object({
   text: z.string().max(100).nullable(),
   buttons: tallies,
   links: tallies,
-  fonts: z.object({ body: z.string().max(1000).nullable(), heading: z.string().max(1000).nullable(), code: z.string().max(1000).nullable() }),
+  fonts: z.object({
+    body: z.string().max(1000).nullable(),
+    heading: z.string().max(1000).nullable(),
+    code: z.string().max(1000).nullable(),
+  }),
 });
 
 export interface Rendered {

@@ -54,7 +54,8 @@ const VOICE_SCHEMA = {
   additionalProperties: false,
 };
 const SYSTEM_PROMPT = 'You describe how brands speak, from their own web pages, in plain words.';
-const INSTRUCTION = 'From this page of a brand\'s web site, give `tone`: its tone of voice in a few words (e.g. "friendly and plain-spoken"), and `personality`: three to five adjectives for the brand\'s personality.';
+const INSTRUCTION =
+  'From this page of a brand\'s web site, give `tone`: its tone of voice in a few words (e.g. "friendly and plain-spoken"), and `personality`: three to five adjectives for the brand\'s personality.';
 const LOGO_SOURCES = ['json-ld', 'header', 'apple-touch-icon', 'manifest'];
 
 /** The structured or marked logo first; among icons, the largest. */
@@ -83,11 +84,23 @@ export class BrandService {
   /** Rendered with the palette script when the browser can be used; else the page as fetched, with a warning saying why. */
   private async read(request: BrandRequest, workspace: string, signal: AbortSignal | undefined, name: FieldNamer, withText: boolean) {
     const formats = withText ? ['brand', 'text'] : ['brand'];
-    const base = { url: request.url, formats, onlyMainContent: withText || undefined, noCache: request.noCache, timeoutMs: request.timeoutMs };
+    const base = {
+      url: request.url,
+      formats,
+      onlyMainContent: withText || undefined,
+      noCache: request.noCache,
+      timeoutMs: request.timeoutMs,
+    };
     const warnings: string[] = [];
     if (this.deps.settings.browser) {
       try {
-        const outcome = await scrapeFor(this.deps.scraper, { ...base, actions: [{ type: 'executeJavascript', code: PALETTE_SCRIPT }] }, workspace, signal, name);
+        const outcome = await scrapeFor(
+          this.deps.scraper,
+          { ...base, actions: [{ type: 'executeJavascript', code: PALETTE_SCRIPT }] },
+          workspace,
+          signal,
+          name,
+        );
         const rendered = readRendered(outcome.result.actions?.jsResults?.[0]);
         if (!rendered) warnings.push('The rendered page did not report its colours; they come from its stylesheets');
         return { outcome, rendered, warnings };
@@ -108,7 +121,13 @@ export class BrandService {
     const assets = await fetchAssets(this.deps.http, this.deps.settings, facts, Buffer.byteLength(facts.css), signal);
     const manifest = assets.manifest;
     const { decideStyle } = await (this.style ??= import('./style.ts'));
-    const { palette, fonts } = decideStyle([facts.css, ...assets.stylesheets], { themes: facts.themes, manifest }, rendered, facts.scheme, facts.fonts);
+    const { palette, fonts } = decideStyle(
+      [facts.css, ...assets.stylesheets],
+      { themes: facts.themes, manifest },
+      rendered,
+      facts.scheme,
+      facts.fonts,
+    );
     const logo = chooseLogo([...facts.logos, ...(manifest?.icons ?? [])]);
     // a declared `icon` first: the page metadata's favicon is the largest icon, often the touch icon
     const favicon = facts.icons[0] ?? result.metadata.favicon ?? null;
@@ -130,19 +149,33 @@ export class BrandService {
     if (provider) {
       this.schema ??= checkedSchema(VOICE_SCHEMA, Infinity, 'brand voice schema');
       const described = await describeWithModel(this.deps.llm, provider, {
-        system: SYSTEM_PROMPT, instruction: INSTRUCTION, texts: [String(result.formats.text ?? '')], schema: this.schema, schemaName: 'brand_voice', signal,
+        system: SYSTEM_PROMPT,
+        instruction: INSTRUCTION,
+        texts: [String(result.formats.text ?? '')],
+        schema: this.schema,
+        schemaName: 'brand_voice',
+        signal,
       });
       if ('warning' in described) brand.warnings.push(described.warning);
       else {
         const tone = String(described.data.tone ?? '').trim();
-        const personality = (Array.isArray(described.data.personality) ? described.data.personality : []).map((p) => String(p).trim()).filter(Boolean).slice(0, 8);
+        const personality = (Array.isArray(described.data.personality) ? described.data.personality : [])
+          .map((p) => String(p).trim())
+          .filter(Boolean)
+          .slice(0, 8);
         if (tone) brand.tone = tone;
         if (personality.length) brand.personality = personality;
-        Object.assign(brand, { model: described.generated.model, provider: described.generated.provider, usage: described.generated.usage });
+        Object.assign(brand, {
+          model: described.generated.model,
+          provider: described.generated.provider,
+          usage: described.generated.usage,
+        });
       }
     }
     brand.notFound = [
-      ...(brand.name ? [] : ['name']), ...(brand.logo ? [] : ['logo']), ...(brand.favicon ? [] : ['favicon']),
+      ...(brand.name ? [] : ['name']),
+      ...(brand.logo ? [] : ['logo']),
+      ...(brand.favicon ? [] : ['favicon']),
       ...(Object.keys(brand.colors) as ColorRole[]).filter((role) => !brand.colors[role]).map((role) => `colors.${role}`),
       ...(['heading', 'body', 'code'] as const).filter((role) => !brand.fonts.some((f) => f.role === role)).map((role) => `fonts.${role}`),
     ];

@@ -9,7 +9,13 @@ import { decideFonts } from './fonts.ts';
 import { decidePalette, type PaletteInput } from './palette.ts';
 import type { Rendered } from './rendered.ts';
 
-export function decideStyle(stylesheets: string[], input: Omit<PaletteInput, 'css' | 'computed'>, rendered: Rendered | null, scheme: string | null, webFonts: readonly string[]) {
+export function decideStyle(
+  stylesheets: string[],
+  input: Omit<PaletteInput, 'css' | 'computed'>,
+  rendered: Rendered | null,
+  scheme: string | null,
+  webFonts: readonly string[],
+) {
   const css = emptyCssFacts();
   for (const sheet of stylesheets) readCss(sheet, css);
   return {

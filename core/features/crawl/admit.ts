@@ -36,19 +36,30 @@ export interface Admitted {
 export async function known(db: CrawlExecutor, crawlId: string, hashes: string[]): Promise<Map<string, { depth: number; state: string }>> {
   const found = new Map<string, { depth: number; state: string }>();
   for (let i = 0; i < hashes.length; i += IN_CLAUSE) {
-    const rows = await db.selectFrom('crawl_urls').select(['url_hash', 'depth', 'state'])
-      .where('crawl_id', '=', crawlId).where('url_hash', 'in', hashes.slice(i, i + IN_CLAUSE)).execute();
+    const rows = await db
+      .selectFrom('crawl_urls')
+      .select(['url_hash', 'depth', 'state'])
+      .where('crawl_id', '=', crawlId)
+      .where('url_hash', 'in', hashes.slice(i, i + IN_CLAUSE))
+      .execute();
     for (const row of rows) found.set(row.url_hash, { depth: Number(row.depth), state: row.state });
   }
   return found;
 }
 
-export async function admit(trx: CrawlExecutor, insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>, input: Admission): Promise<Admitted> {
+export async function admit(
+  trx: CrawlExecutor,
+  insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>,
+  input: Admission,
+): Promise<Admitted> {
   const { run, depth, maxPages } = input;
   let { admitted, waiting } = input;
   let queued = 0;
   const enqueue = async (urls: readonly CrawlUrl[], at: number) => {
-    await insertJobs(trx, urls.map((url) => pageJob(run, url, at, input.maxAttempts)));
+    await insertJobs(
+      trx,
+      urls.map((url) => pageJob(run, url, at, input.maxAttempts)),
+    );
     admitted += urls.length;
     queued += urls.length;
   };
@@ -56,19 +67,39 @@ export async function admit(trx: CrawlExecutor, insertJobs: (db: CrawlExecutor, 
   // Slots given back go first to links already waiting: they were found earlier, most at a shallower depth.
   if (waiting > 0 && admitted < maxPages) {
     const wanted = maxPages - admitted;
-    const next = await trx.selectFrom('crawl_urls').select(['url_hash', 'url', 'depth'])
-      .where('crawl_id', '=', run.id).where('state', '=', 'waiting')
-      .orderBy('depth').orderBy('url_hash').limit(wanted).execute();
+    const next = await trx
+      .selectFrom('crawl_urls')
+      .select(['url_hash', 'url', 'depth'])
+      .where('crawl_id', '=', run.id)
+      .where('state', '=', 'waiting')
+      .orderBy('depth')
+      .orderBy('url_hash')
+      .limit(wanted)
+      .execute();
     // (the row's own hash names it: the job's payload must find this row again)
     const promoted = next.flatMap((row) => {
       const url = crawlUrl(row.url);
       return url ? [{ url: { ...url, hash: row.url_hash }, depth: Number(row.depth) }] : [];
     });
     const unusable = next.filter((row) => !promoted.some((p) => p.url.hash === row.url_hash)).map((row) => row.url_hash);
-    if (unusable.length > 0) await trx.updateTable('crawl_urls').set({ state: 'out_of_scope' }).where('crawl_id', '=', run.id).where('url_hash', 'in', unusable).execute();
+    if (unusable.length > 0)
+      await trx
+        .updateTable('crawl_urls')
+        .set({ state: 'out_of_scope' })
+        .where('crawl_id', '=', run.id)
+        .where('url_hash', 'in', unusable)
+        .execute();
     if (promoted.length > 0) {
-      await trx.updateTable('crawl_urls').set({ state: 'queued' })
-        .where('crawl_id', '=', run.id).where('url_hash', 'in', promoted.map((p) => p.url.hash)).execute();
+      await trx
+        .updateTable('crawl_urls')
+        .set({ state: 'queued' })
+        .where('crawl_id', '=', run.id)
+        .where(
+          'url_hash',
+          'in',
+          promoted.map((p) => p.url.hash),
+        )
+        .execute();
       for (const { url, depth: at } of promoted) await enqueue([url], at);
     }
     // (fewer than wanted: none is left, whatever the counter said)
@@ -76,10 +107,21 @@ export async function admit(trx: CrawlExecutor, insertJobs: (db: CrawlExecutor, 
   }
 
   if (input.links.length === 0) return { admitted, waiting, queued };
-  const seen = await known(trx, run.id, input.links.map((l) => l.hash));
-  const shallower = [...seen].filter(([, row]) => (row.state === 'queued' || row.state === 'waiting') && row.depth > depth + 1).map(([hash]) => hash);
+  const seen = await known(
+    trx,
+    run.id,
+    input.links.map((l) => l.hash),
+  );
+  const shallower = [...seen]
+    .filter(([, row]) => (row.state === 'queued' || row.state === 'waiting') && row.depth > depth + 1)
+    .map(([hash]) => hash);
   for (let i = 0; i < shallower.length; i += IN_CLAUSE) {
-    await trx.updateTable('crawl_urls').set({ depth: depth + 1 }).where('crawl_id', '=', run.id).where('url_hash', 'in', shallower.slice(i, i + IN_CLAUSE)).execute();
+    await trx
+      .updateTable('crawl_urls')
+      .set({ depth: depth + 1 })
+      .where('crawl_id', '=', run.id)
+      .where('url_hash', 'in', shallower.slice(i, i + IN_CLAUSE))
+      .execute();
   }
   const fresh = input.links.filter((l) => !seen.has(l.hash));
   const room = Math.max(0, maxPages - admitted);

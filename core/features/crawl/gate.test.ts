@@ -9,7 +9,10 @@ describe('host gate', () => {
     await gate.acquire('a.test', 0);
     expect(gate.busyHosts()).toEqual(['a.test']);
     let third = false;
-    const pending = gate.acquire('a.test', 0).then((release) => { third = true; return release; });
+    const pending = gate.acquire('a.test', 0).then((release) => {
+      third = true;
+      return release;
+    });
     const other = await gate.acquire('b.test', 0);
     await Bun.sleep(20);
     expect(third).toBe(false);
@@ -32,7 +35,7 @@ describe('host gate', () => {
     await expect(waiting).rejects.toThrow('shutting down');
   });
 
-  test('a hold-off (a 429\'s Retry-After) keeps the host busy and its next start waiting', async () => {
+  test("a hold-off (a 429's Retry-After) keeps the host busy and its next start waiting", async () => {
     const gate = new HostGate(4, 0);
     await gate.holdOff('busy.test', 300);
     expect(gate.busyHosts()).toEqual(['busy.test']);

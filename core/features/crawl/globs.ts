@@ -43,10 +43,12 @@ export function expandBraces(pattern: string): string[] {
       const parts = bounds.slice(1).map((end, k) => pattern.slice(bounds[k]! + 1, end));
       const rest = expandBraces(pattern.slice(i + 1));
       const out: string[] = [];
-      for (const part of parts) for (const head of expandBraces(pattern.slice(0, open) + part)) for (const tail of rest) {
-        out.push(head + tail);
-        if (out.length > MAX_ALTERNATIVES) throw new Error(`expands to more than ${MAX_ALTERNATIVES} alternatives`);
-      }
+      for (const part of parts)
+        for (const head of expandBraces(pattern.slice(0, open) + part))
+          for (const tail of rest) {
+            out.push(head + tail);
+            if (out.length > MAX_ALTERNATIVES) throw new Error(`expands to more than ${MAX_ALTERNATIVES} alternatives`);
+          }
       return out;
     } else if (ch === ',' && depth === 1) commas.push(i);
   }
@@ -54,7 +56,10 @@ export function expandBraces(pattern: string): string[] {
 }
 
 function compileOne(pattern: string): Atom[] {
-  const state = (picomatch.parse as (p: string, o: object) => unknown)(pattern, { dot: true }) as { negated?: boolean; tokens: Array<{ type: string; value: string; output?: string }> };
+  const state = (picomatch.parse as (p: string, o: object) => unknown)(pattern, { dot: true }) as {
+    negated?: boolean;
+    tokens: Array<{ type: string; value: string; output?: string }>;
+  };
   if (state.negated) throw new Error('negation is not supported; use exclude_paths');
   const atoms: Atom[] = [];
   const tokens = state.tokens;
@@ -64,7 +69,11 @@ function compileOne(pattern: string): Atom[] {
         return;
       case 'slash':
         // picomatch makes `/**` optional except at the very start (its output opens a group then).
-        atoms.push(tokens[index + 1]?.type === 'globstar' && token.output?.startsWith('(?:') ? { kind: 'slash-or-skip' } : { kind: 'char', char: '/' });
+        atoms.push(
+          tokens[index + 1]?.type === 'globstar' && token.output?.startsWith('(?:')
+            ? { kind: 'slash-or-skip' }
+            : { kind: 'char', char: '/' },
+        );
         if (tokens[index + 1]?.type === 'star') atoms.push({ kind: 'not-end' });
         return;
       case 'text':
@@ -118,14 +127,27 @@ function run(atoms: Atom[], path: string): boolean {
       let stay = false;
       let advance = false;
       switch (atom.kind) {
-        case 'char': advance = atom.char === char; break;
-        case 'one': advance = char !== '/'; break;
-        case 'class': advance = char !== '/' && atom.test.test(char); break;
-        case 'star': stay = char !== '/'; break;
-        case 'any': stay = true; break;
+        case 'char':
+          advance = atom.char === char;
+          break;
+        case 'one':
+          advance = char !== '/';
+          break;
+        case 'class':
+          advance = char !== '/' && atom.test.test(char);
+          break;
+        case 'star':
+          stay = char !== '/';
+          break;
+        case 'any':
+          stay = true;
+          break;
         case 'slash-or-skip':
-        case 'maybe-slash': advance = char === '/'; break;
-        case 'not-end': break;
+        case 'maybe-slash':
+          advance = char === '/';
+          break;
+        case 'not-end':
+          break;
       }
       if (stay) next[i] = 1;
       if (advance) next[i + 1] = 1;

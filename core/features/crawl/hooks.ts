@@ -16,8 +16,14 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export const runHookSchema = z.strictObject({
   url: receiverUrlSchema,
-  headers: z.record(z.string().max(100), z.string().max(8192)).refine((h) => Object.keys(h).length <= 50, 'at most 50 headers').default({}),
-  metadata: z.record(z.string().max(100), z.unknown()).refine((m) => JSON.stringify(m).length <= 16_384, 'at most 16 KiB of metadata').default({}),
+  headers: z
+    .record(z.string().max(100), z.string().max(8192))
+    .refine((h) => Object.keys(h).length <= 50, 'at most 50 headers')
+    .default({}),
+  metadata: z
+    .record(z.string().max(100), z.unknown())
+    .refine((m) => JSON.stringify(m).length <= 16_384, 'at most 16 KiB of metadata')
+    .default({}),
   events: z.array(z.enum(HOOK_EVENTS)).default([...HOOK_EVENTS]),
   /** The name of the format that renders its bodies. */
   format: z.string().min(1),

@@ -64,7 +64,8 @@ interface PagePayload {
 
 function payloadOf(job: ClaimedJob): PagePayload {
   const { crawl, url } = job.payload;
-  if (typeof crawl !== 'string' || typeof url !== 'string') throw permanent(new TrawlError('internal', 'crawl.page job without crawl and url'));
+  if (typeof crawl !== 'string' || typeof url !== 'string')
+    throw permanent(new TrawlError('internal', 'crawl.page job without crawl and url'));
   return { crawl, url };
 }
 
@@ -101,8 +102,13 @@ export function createPageWorker(deps: PageWorkerDeps) {
     if (!scope) {
       const request = crawlRequest(run);
       scope = createScope({
-        hosts, allowSubdomains: request.allowSubdomains, allowExternal: request.allowExternalLinks,
-        include: request.includePaths, exclude: request.excludePaths, syntax: request.pathSyntax, pathPrefix: request.pathPrefix,
+        hosts,
+        allowSubdomains: request.allowSubdomains,
+        allowExternal: request.allowExternalLinks,
+        include: request.includePaths,
+        exclude: request.excludePaths,
+        syntax: request.pathSyntax,
+        pathPrefix: request.pathPrefix,
       });
       if (scopes.size >= SCOPE_CACHE) scopes.delete(scopes.keys().next().value!);
       scopes.set(key, scope);
@@ -115,7 +121,13 @@ export function createPageWorker(deps: PageWorkerDeps) {
    * (the links format: every link of the page as fetched, whatever main content or selectors keep)
    * are capped per page; the sitemap's URLs, bounded by the map feature, come after them.
    */
-  async function discover(run: RunRow, self: CrawlUrl, links: unknown, sitemap: readonly string[], scopeHosts: string[]): Promise<CrawlUrl[]> {
+  async function discover(
+    run: RunRow,
+    self: CrawlUrl,
+    links: unknown,
+    sitemap: readonly string[],
+    scopeHosts: string[],
+  ): Promise<CrawlUrl[]> {
     const hrefs = [
       ...(Array.isArray(links) ? links.slice(0, MAX_LINKS_PER_PAGE).map((link) => link?.href) : []),
       ...sitemap.slice(0, MAX_SITEMAP_URLS),
@@ -196,23 +208,39 @@ export function createPageWorker(deps: PageWorkerDeps) {
 
     const { metadata } = result;
     const status = metadata.statusCode ?? 200;
-    if ((status === 429 || status >= 500) && job.attempt < job.maxAttempts) throw new TrawlError('fetch_failed', `The server answered HTTP ${status}`);
+    if ((status === 429 || status >= 500) && job.attempt < job.maxAttempts)
+      throw new TrawlError('fetch_failed', `The server answered HTTP ${status}`);
 
     const redirect = metadata.finalUrl ? crawlUrl(metadata.finalUrl) : null;
     let scopeHosts: string[] | undefined;
     if (row.depth === 0 && redirect && !run.scopeHosts.includes(redirect.host)) scopeHosts = [...run.scopeHosts, redirect.host];
     // A followed link that redirected out of scope is not one of the crawl's pages (its slot goes to another).
-    const outOfScope = run.kind === 'crawl' && row.depth > 0 && redirect !== null && redirect.hash !== self.hash && !scopeOf(run, run.scopeHosts)(redirect);
+    const outOfScope =
+      run.kind === 'crawl' && row.depth > 0 && redirect !== null && redirect.hash !== self.hash && !scopeOf(run, run.scopeHosts)(redirect);
     const request = run.kind === 'crawl' ? crawlRequest(run) : null;
     const follow = request !== null && !outOfScope && row.depth < request.maxDepth;
     // `sitemap: only`: the start page's sitemap URLs are the crawl; no page's links are followed.
     const pageLinks = follow && request.sitemap !== 'only' ? result.formats.links : [];
-    const sitemap = follow && row.depth === 0 && (request.sitemap === 'include' || request.sitemap === 'only') ? await deps.sitemapUrls(run, signal) : [];
+    const sitemap =
+      follow && row.depth === 0 && (request.sitemap === 'include' || request.sitemap === 'only') ? await deps.sitemapUrls(run, signal) : [];
     const links = follow ? await discover(run, self, pageLinks, sitemap, scopeHosts ?? run.scopeHosts) : [];
     const formats = { ...result.formats };
     if (!options.formats.includes('links')) delete formats.links;
     const stored: ScrapeResult = { ...result, formats };
-    const recorded = await record({ crawlId: run.id, urlHash: payload.url, outcome: 'completed', result: stored, redirect: redirect ?? undefined, outOfScope, links, scopeHosts }, run, row.url);
+    const recorded = await record(
+      {
+        crawlId: run.id,
+        urlHash: payload.url,
+        outcome: 'completed',
+        result: stored,
+        redirect: redirect ?? undefined,
+        outOfScope,
+        links,
+        scopeHosts,
+      },
+      run,
+      row.url,
+    );
     return recorded ? undefined : SKIPPED;
   }
 

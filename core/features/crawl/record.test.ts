@@ -32,12 +32,39 @@ for (const database of testDatabases()) {
     afterEach(() => storage.close());
 
     const start = (maxPages: number, seeds = [u('/')], kind: 'crawl' | 'batch' = 'crawl') =>
-      store.create({ id: crypto.randomUUID(), workspace: 'w', kind, url: seeds[0]!.url, request: { maxPages }, scopeHosts: ['a.site.test'], retryOf: null, seeds }, enqueue, 3);
+      store.create(
+        {
+          id: crypto.randomUUID(),
+          workspace: 'w',
+          kind,
+          url: seeds[0]!.url,
+          request: { maxPages },
+          scopeHosts: ['a.site.test'],
+          retryOf: null,
+          seeds,
+        },
+        enqueue,
+        3,
+      );
     const record = (run: RunRow, outcome: Partial<PageOutcome> & { urlHash: string }, maxPages = 100) =>
-      recordPage(storage.db, enqueue, { crawlId: run.id, outcome: 'completed', result: { url: 'x', metadata: emptyMetadata(), formats: {}, warnings: [] }, links: [], maxPages, maxAttempts: 3, ...outcome });
+      recordPage(storage.db, enqueue, {
+        crawlId: run.id,
+        outcome: 'completed',
+        result: { url: 'x', metadata: emptyMetadata(), formats: {}, warnings: [] },
+        links: [],
+        maxPages,
+        maxAttempts: 3,
+        ...outcome,
+      });
     const jobs = (kind: string) => storage.db.selectFrom('jobs').selectAll().where('kind', '=', kind).execute();
     const state = async (run: RunRow, path: string) =>
-      (await storage.db.withTables<CrawlTables>().selectFrom('crawl_urls').select(['state', 'depth', 'seq']).where('crawl_id', '=', run.id).where('url_hash', '=', u(path).hash).executeTakeFirst());
+      await storage.db
+        .withTables<CrawlTables>()
+        .selectFrom('crawl_urls')
+        .select(['state', 'depth', 'seq'])
+        .where('crawl_id', '=', run.id)
+        .where('url_hash', '=', u(path).hash)
+        .executeTakeFirst();
 
     test('max_pages is exact: links beyond the limit are never admitted', async () => {
       const run = await start(3);
@@ -84,7 +111,11 @@ for (const database of testDatabases()) {
       expect(moved.dropped).toBeUndefined();
       expect((await state(run, '/a'))?.state).toBe('alias');
       // /away redirected out of scope: dropped, and its slot goes to /b, the link still waiting.
-      expect(await record(run, { urlHash: u('/away').hash, outOfScope: true }, 3)).toMatchObject({ recorded: true, dropped: true, queued: 1 });
+      expect(await record(run, { urlHash: u('/away').hash, outOfScope: true }, 3)).toMatchObject({
+        recorded: true,
+        dropped: true,
+        queued: 1,
+      });
       expect((await state(run, '/away'))?.state).toBe('out_of_scope');
       expect((await state(run, '/b'))?.state).toBe('queued');
       const after = await record(run, { urlHash: u('/b').hash }, 3);
@@ -110,7 +141,9 @@ for (const database of testDatabases()) {
     test('concurrent recordings get gap-free sequence numbers and finish the run exactly once', async () => {
       const seeds = Array.from({ length: 30 }, (_, i) => u(`/p${i}`));
       const run = await start(30, seeds, 'batch');
-      const results = await Promise.all(seeds.map((s, i) => record(run, { urlHash: s.hash, outcome: i % 5 ? 'completed' : 'failed', error: i % 5 ? undefined : 'boom' })));
+      const results = await Promise.all(
+        seeds.map((s, i) => record(run, { urlHash: s.hash, outcome: i % 5 ? 'completed' : 'failed', error: i % 5 ? undefined : 'boom' })),
+      );
       expect(results.filter((r) => r.finished).length).toBe(1);
       const pages = await store.pages(run.id, { offset: 0, limit: 100 });
       expect(pages.map((p) => p.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));

@@ -52,7 +52,11 @@ export interface RecordResult {
 
 const NOT_RECORDED: RecordResult = { recorded: false, queued: 0, finished: null };
 
-export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>, input: PageOutcome): Promise<RecordResult> {
+export function recordPage(
+  db: CrawlDb,
+  insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>,
+  input: PageOutcome,
+): Promise<RecordResult> {
   return db.transaction().execute(async (trx) => {
     const now = nowIso();
     const locked = await trx
@@ -69,7 +73,14 @@ export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: J
     // Claims the frontier row: only a row still queued is recorded, so a page scraped twice counts once.
     const self = await trx
       .updateTable('crawl_urls')
-      .set({ state: 'done', seq, outcome: input.outcome, result: input.result ? JSON.stringify(input.result) : null, error: input.error ?? null, finished_at: now })
+      .set({
+        state: 'done',
+        seq,
+        outcome: input.outcome,
+        result: input.result ? JSON.stringify(input.result) : null,
+        error: input.error ?? null,
+        finished_at: now,
+      })
       .where('crawl_id', '=', run.id)
       .where('url_hash', '=', input.urlHash)
       .where('state', '=', 'queued')
@@ -85,7 +96,12 @@ export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: J
       const target = (await known(trx, run.id, [input.redirect.hash])).get(input.redirect.hash);
       if (target?.state === 'waiting') {
         // The target was still waiting for a slot: this page is it, and it need not be fetched again.
-        await trx.updateTable('crawl_urls').set({ state: 'alias' }).where('crawl_id', '=', run.id).where('url_hash', '=', input.redirect.hash).execute();
+        await trx
+          .updateTable('crawl_urls')
+          .set({ state: 'alias' })
+          .where('crawl_id', '=', run.id)
+          .where('url_hash', '=', input.redirect.hash)
+          .execute();
         waiting = Math.max(0, waiting - 1);
       } else if (target) dropped = 'duplicate';
       else await insertFrontier(trx, run.id, [input.redirect], depth, 'alias');
@@ -93,12 +109,22 @@ export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: J
     if (dropped) {
       seq--;
       admitted--;
-      await trx.updateTable('crawl_urls').set({ state: dropped, seq: null, outcome: null, result: null, error: null })
-        .where('crawl_id', '=', run.id).where('url_hash', '=', input.urlHash).execute();
+      await trx
+        .updateTable('crawl_urls')
+        .set({ state: dropped, seq: null, outcome: null, result: null, error: null })
+        .where('crawl_id', '=', run.id)
+        .where('url_hash', '=', input.urlHash)
+        .execute();
     }
 
     const frontier = await admit(trx, insertJobs, {
-      run, depth, links: dropped ? [] : input.links, admitted, waiting, maxPages: input.maxPages, maxAttempts: input.maxAttempts,
+      run,
+      depth,
+      links: dropped ? [] : input.links,
+      admitted,
+      waiting,
+      maxPages: input.maxPages,
+      maxAttempts: input.maxAttempts,
     });
     admitted = frontier.admitted;
     const queued = frontier.queued;
@@ -114,7 +140,14 @@ export function recordPage(db: CrawlDb, insertJobs: (db: CrawlExecutor, specs: J
     const updated = await trx
       .updateTable('crawls')
       .set({
-        status, seq, completed, failed, admitted, waiting: frontier.waiting, error, updated_at: now,
+        status,
+        seq,
+        completed,
+        failed,
+        admitted,
+        waiting: frontier.waiting,
+        error,
+        updated_at: now,
         completed_at: done ? now : null,
         ...(input.scopeHosts ? { scope_hosts: JSON.stringify(input.scopeHosts) } : {}),
       })

@@ -14,12 +14,26 @@ type AnyDb = Kysely<any>;
 export const crawlRetentionMigration: Migration = {
   async up(db: AnyDb) {
     // Rows ended by code that did not set `completed_at` on every end state ended at their last change.
-    await db.updateTable('crawls').set((eb) => ({ completed_at: eb.ref('updated_at') }))
-      .where('completed_at', 'is', null).where('status', 'in', ['completed', 'failed', 'cancelled']).execute();
+    await db
+      .updateTable('crawls')
+      .set((eb) => ({ completed_at: eb.ref('updated_at') }))
+      .where('completed_at', 'is', null)
+      .where('status', 'in', ['completed', 'failed', 'cancelled'])
+      .execute();
     await db.schema.createIndex('crawls_ended').ifNotExists().on('crawls').column('completed_at').execute();
     const now = new Date().toISOString();
-    await db.insertInto('schedules')
-      .values({ kind: PRUNE_JOB, subject_id: PRUNE_SUBJECT, workspace_id: DEFAULT_WORKSPACE, interval_seconds: PRUNE_INTERVAL_SECONDS, next_due_at: now, active: 1, last_enqueued_at: null, created_at: now })
+    await db
+      .insertInto('schedules')
+      .values({
+        kind: PRUNE_JOB,
+        subject_id: PRUNE_SUBJECT,
+        workspace_id: DEFAULT_WORKSPACE,
+        interval_seconds: PRUNE_INTERVAL_SECONDS,
+        next_due_at: now,
+        active: 1,
+        last_enqueued_at: null,
+        created_at: now,
+      })
       .onConflict((oc) => oc.columns(['kind', 'subject_id']).doNothing())
       .execute();
   },

@@ -63,11 +63,28 @@ for (const database of testDatabases()) {
     /** A run with `pages` frontier rows and their queued jobs, as the service creates it. */
     const start = (pages = 3, kind: RunKind = 'crawl') => {
       const seeds = Array.from({ length: pages }, (_, i) => crawlUrl(`http://a.site.test/p${i}`)!);
-      return store.create({ id: crypto.randomUUID(), workspace: 'w', kind, url: kind === 'crawl' ? seeds[0]!.url : null, request: {}, scopeHosts: ['a.site.test'], retryOf: null, seeds }, enqueue, 3);
+      return store.create(
+        {
+          id: crypto.randomUUID(),
+          workspace: 'w',
+          kind,
+          url: kind === 'crawl' ? seeds[0]!.url : null,
+          request: {},
+          scopeHosts: ['a.site.test'],
+          retryOf: null,
+          seeds,
+        },
+        enqueue,
+        3,
+      );
     };
     /** Ends a run `agoMs` before now, as recordPage, fail or cancel would have. */
     const end = async (run: RunRow, agoMs: number, status: RunRow['status'] = 'completed') => {
-      await db.updateTable('crawls').set({ status, completed_at: new Date(Date.now() - agoMs).toISOString() }).where('id', '=', run.id).execute();
+      await db
+        .updateTable('crawls')
+        .set({ status, completed_at: new Date(Date.now() - agoMs).toISOString() })
+        .where('id', '=', run.id)
+        .execute();
       return (await store.byId(run.id))!;
     };
     const rows = async (id: string) => ({
@@ -116,7 +133,17 @@ for (const database of testDatabases()) {
       const many = await Promise.all(Array.from({ length: 45 }, async () => end(await start(1, 'batch'), 48 * HOUR)));
       expect(await pruneExpired(db, 24)).toEqual({ runs: 46, pages: 2_345 + 45 });
       expect(await rows(big.id)).toEqual({ run: 0, pages: 0, jobs: 0 });
-      expect(await db.selectFrom('crawls').select('id').where('id', 'in', many.map((r) => r.id)).execute()).toEqual([]);
+      expect(
+        await db
+          .selectFrom('crawls')
+          .select('id')
+          .where(
+            'id',
+            'in',
+            many.map((r) => r.id),
+          )
+          .execute(),
+      ).toEqual([]);
     });
 
     test('an aborted prune stops between runs and the next one finishes the work', async () => {
@@ -132,7 +159,11 @@ for (const database of testDatabases()) {
       const schedule = await storage.db.selectFrom('schedules').selectAll().where('kind', '=', PRUNE_JOB).execute();
       expect(schedule).toMatchObject([{ subject_id: PRUNE_SUBJECT, interval_seconds: 3600, active: 1 }]);
       const legacy = await start(1);
-      await db.updateTable('crawls').set({ status: 'failed', completed_at: null, updated_at: '2026-01-01T00:00:00.000Z' }).where('id', '=', legacy.id).execute();
+      await db
+        .updateTable('crawls')
+        .set({ status: 'failed', completed_at: null, updated_at: '2026-01-01T00:00:00.000Z' })
+        .where('id', '=', legacy.id)
+        .execute();
       const running = await start(1);
       // Safe to run again (SQLite cannot roll a half-done migration back), and a no-op for the schedule.
       await crawlRetentionMigration.up(storage.db);

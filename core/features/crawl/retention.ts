@@ -48,7 +48,10 @@ export function isExpired(run: Timed, retentionHours: number, now = Date.now()):
 }
 
 /** The run as status answers show it: with its `expiresAt`. */
-export const withExpiry = (run: RunRow, retentionHours: number, now = Date.now()): RunRow => ({ ...run, expiresAt: expiresAt(run, retentionHours, now) });
+export const withExpiry = (run: RunRow, retentionHours: number, now = Date.now()): RunRow => ({
+  ...run,
+  expiresAt: expiresAt(run, retentionHours, now),
+});
 
 /** Runs that ended at or before this (ISO, as `completed_at` is stored) are expired; null when runs are kept forever. */
 export function expiredUntil(retentionHours: number, now = Date.now()): string | null {
@@ -70,25 +73,41 @@ async function drain(statement: () => Promise<{ numDeletedRows: bigint }>): Prom
  * `failed`), then the run itself; how many frontier rows went.
  */
 async function deleteRun(db: CrawlDb, id: string): Promise<number> {
-  const pages = await drain(() => db.deleteFrom('crawl_urls').where('crawl_id', '=', id)
-    .where('url_hash', 'in', db.selectFrom('crawl_urls').select('url_hash').where('crawl_id', '=', id).limit(ROWS_PER_STATEMENT))
-    .executeTakeFirst());
-  await drain(() => db.deleteFrom('jobs')
-    .where('id', 'in', db.selectFrom('jobs').select('id').where('group_id', '=', id).limit(ROWS_PER_STATEMENT))
-    .executeTakeFirst());
+  const pages = await drain(() =>
+    db
+      .deleteFrom('crawl_urls')
+      .where('crawl_id', '=', id)
+      .where('url_hash', 'in', db.selectFrom('crawl_urls').select('url_hash').where('crawl_id', '=', id).limit(ROWS_PER_STATEMENT))
+      .executeTakeFirst(),
+  );
+  await drain(() =>
+    db
+      .deleteFrom('jobs')
+      .where('id', 'in', db.selectFrom('jobs').select('id').where('group_id', '=', id).limit(ROWS_PER_STATEMENT))
+      .executeTakeFirst(),
+  );
   await db.deleteFrom('crawls').where('id', '=', id).execute();
   return pages;
 }
 
 /** Deletes every run expired as of `now`, oldest first, until done or `signal` aborts. */
-export async function pruneExpired(db: CrawlDb, retentionHours: number, options: { now?: number; signal?: AbortSignal } = {}): Promise<{ runs: number; pages: number }> {
+export async function pruneExpired(
+  db: CrawlDb,
+  retentionHours: number,
+  options: { now?: number; signal?: AbortSignal } = {},
+): Promise<{ runs: number; pages: number }> {
   const pruned = { runs: 0, pages: 0 };
   const until = expiredUntil(retentionHours, options.now);
   if (until === null) return pruned;
   for (;;) {
-    const expired = await db.selectFrom('crawls').select('id')
-      .where('status', 'in', [...TERMINAL_STATUSES]).where('completed_at', '<=', until)
-      .orderBy('completed_at').limit(RUNS_PER_ROUND).execute();
+    const expired = await db
+      .selectFrom('crawls')
+      .select('id')
+      .where('status', 'in', [...TERMINAL_STATUSES])
+      .where('completed_at', '<=', until)
+      .orderBy('completed_at')
+      .limit(RUNS_PER_ROUND)
+      .execute();
     for (const { id } of expired) {
       if (options.signal?.aborted) return pruned;
       pruned.pages += await deleteRun(db, id);

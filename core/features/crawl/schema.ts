@@ -60,10 +60,15 @@ export type StoredBatch = Omit<BatchRequest, 'urls'>;
 
 const globList = z
   .array(
-    z.string().trim().min(1, 'must not be empty').max(200).superRefine((pattern, ctx) => {
-      const problem = globProblem(pathGlob(pattern));
-      if (problem) ctx.addIssue({ code: 'custom', message: `is not a usable glob: ${problem}` });
-    }),
+    z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(200)
+      .superRefine((pattern, ctx) => {
+        const problem = globProblem(pathGlob(pattern));
+        if (problem) ctx.addIssue({ code: 'custom', message: `is not a usable glob: ${problem}` });
+      }),
   )
   .max(50)
   .default([]);
@@ -75,25 +80,53 @@ export const scrapeOptionsOf = (scrapeRequest: z.ZodObject) => scrapeRequest.omi
 export function crawlFields(limits: CrawlLimits) {
   return {
     url: httpUrl.describe('Start URL; always scraped, whatever the path filters say.'),
-    maxDepth: z.number().int().min(0).max(limits.maxDepthLimit).default(Math.min(limits.defaultMaxDepth, limits.maxDepthLimit))
+    maxDepth: z
+      .number()
+      .int()
+      .min(0)
+      .max(limits.maxDepthLimit)
+      .default(Math.min(limits.defaultMaxDepth, limits.maxDepthLimit))
       .describe('Link hops from the start page (0 = the start page only).'),
-    maxPages: z.number().int().min(1).max(limits.maxPagesLimit).default(Math.min(limits.defaultMaxPages, limits.maxPagesLimit))
+    maxPages: z
+      .number()
+      .int()
+      .min(1)
+      .max(limits.maxPagesLimit)
+      .default(Math.min(limits.defaultMaxPages, limits.maxPagesLimit))
       .describe('Pages in the results, failed ones included; never exceeded.'),
     allowSubdomains: z.boolean().default(false).describe('Also follow links to other hosts of the same registrable domain.'),
     allowExternalLinks: z.boolean().default(false).describe('Follow links to any host.'),
-    includePaths: globList.describe('Globs on the URL path (picomatch syntax: *, **, ?, [...], {a,b}); when given, only matching links are followed.'),
+    includePaths: globList.describe(
+      'Globs on the URL path (picomatch syntax: *, **, ?, [...], {a,b}); when given, only matching links are followed.',
+    ),
     excludePaths: globList.describe('Globs on the URL path; matching links are never followed. Wins over the include paths.'),
-    webhookUrl: receiverUrlSchema.optional().describe('Receives crawl.completed or crawl.failed for this crawl: written out in full (http:// or https://), checked by the SSRF guard when the crawl starts.'),
-    sitemap: z.enum(SITEMAP_MODES).default('skip').describe('The site\'s sitemaps (robots.txt Sitemap lines, /sitemap.xml) and feeds: `skip` (default) follows links only; `include` adds the sitemap\'s URLs in scope to the start page\'s links; `only` crawls the start page and the sitemap\'s URLs in scope, following no links.'),
+    webhookUrl: receiverUrlSchema
+      .optional()
+      .describe(
+        'Receives crawl.completed or crawl.failed for this crawl: written out in full (http:// or https://), checked by the SSRF guard when the crawl starts.',
+      ),
+    sitemap: z
+      .enum(SITEMAP_MODES)
+      .default('skip')
+      .describe(
+        "The site's sitemaps (robots.txt Sitemap lines, /sitemap.xml) and feeds: `skip` (default) follows links only; `include` adds the sitemap's URLs in scope to the start page's links; `only` crawls the start page and the sitemap's URLs in scope, following no links.",
+      ),
   };
 }
 
 /** The batch's own fields besides its scrape options. */
 export function batchFields(limits: CrawlLimits) {
   return {
-    urls: z.array(httpUrl).min(1, 'must list at least one URL').max(limits.batchMaxUrls)
+    urls: z
+      .array(httpUrl)
+      .min(1, 'must list at least one URL')
+      .max(limits.batchMaxUrls)
       .describe(`URLs to scrape (at most ${limits.batchMaxUrls}); duplicates after normalisation are scraped once.`),
-    webhookUrl: receiverUrlSchema.optional().describe('Receives batch.completed for this batch: written out in full (http:// or https://), checked by the SSRF guard when the batch starts.'),
+    webhookUrl: receiverUrlSchema
+      .optional()
+      .describe(
+        'Receives batch.completed for this batch: written out in full (http:// or https://), checked by the SSRF guard when the batch starts.',
+      ),
   };
 }
 
@@ -110,15 +143,20 @@ const patternList = z.array(z.string().max(1000)).max(50).default([]);
 
 /** The internal crawl request schema (used to re-validate a stored request on retry). */
 export function crawlRequestSchema(limits: CrawlLimits, scrapeRequest: z.ZodObject) {
-  return z.strictObject({
-    ...crawlFields(limits), includePaths: patternList, excludePaths: patternList, ...crawlExtraFields,
-    scrapeOptions: scrapeOptionsOf(scrapeRequest).prefault({}),
-  }).superRefine((request, ctx) => {
-    for (const field of ['includePaths', 'excludePaths'] as const) {
-      request[field].forEach((pattern, index) => {
-        const problem = patternProblem(request.pathSyntax === 'regex' ? pattern : pathGlob(pattern), request.pathSyntax ?? 'glob');
-        if (problem) ctx.addIssue({ code: 'custom', path: [field, index], message: `is not a usable pattern: ${problem}` });
-      });
-    }
-  });
+  return z
+    .strictObject({
+      ...crawlFields(limits),
+      includePaths: patternList,
+      excludePaths: patternList,
+      ...crawlExtraFields,
+      scrapeOptions: scrapeOptionsOf(scrapeRequest).prefault({}),
+    })
+    .superRefine((request, ctx) => {
+      for (const field of ['includePaths', 'excludePaths'] as const) {
+        request[field].forEach((pattern, index) => {
+          const problem = patternProblem(request.pathSyntax === 'regex' ? pattern : pathGlob(pattern), request.pathSyntax ?? 'glob');
+          if (problem) ctx.addIssue({ code: 'custom', path: [field, index], message: `is not a usable pattern: ${problem}` });
+        });
+      }
+    });
 }

@@ -16,7 +16,16 @@ import { internalNames, type Scraper } from '../../scrape.ts';
 import type { DbJobQueue } from '../../jobs/queue.ts';
 import type { HookSender } from './hook-sender.ts';
 import { storedRequest } from './legacy.ts';
-import { batchFields, crawlFields, crawlRequestSchema, scrapeOptionsOf, type BatchRequest, type CrawlRequest, type ScrapeOptions, type StoredBatch } from './schema.ts';
+import {
+  batchFields,
+  crawlFields,
+  crawlRequestSchema,
+  scrapeOptionsOf,
+  type BatchRequest,
+  type CrawlRequest,
+  type ScrapeOptions,
+  type StoredBatch,
+} from './schema.ts';
 import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type PageRow, type RunKind, type RunRow } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';
 import { expiredUntil, isExpired, withExpiry } from './retention.ts';
@@ -73,10 +82,26 @@ export class CrawlService {
     if (refusal) throw badRequest(`Invalid field ${name('webhookUrl')}: ${refusal}`);
   }
 
-  private async create(kind: RunKind, workspace: string, url: string | null, request: CrawlRequest | StoredBatch, seeds: CrawlUrl[], retryOf: string | null): Promise<RunRow> {
+  private async create(
+    kind: RunKind,
+    workspace: string,
+    url: string | null,
+    request: CrawlRequest | StoredBatch,
+    seeds: CrawlUrl[],
+    retryOf: string | null,
+  ): Promise<RunRow> {
     const { store, queue, settings } = this.deps;
     const run = await store.create(
-      { id: crypto.randomUUID(), workspace, kind, url, request: { ...request }, scopeHosts: [...new Set(seeds.map((s) => s.host))], retryOf, seeds },
+      {
+        id: crypto.randomUUID(),
+        workspace,
+        kind,
+        url,
+        request: { ...request },
+        scopeHosts: [...new Set(seeds.map((s) => s.host))],
+        retryOf,
+        seeds,
+      },
       (db, specs) => queue.insert(db, specs),
       settings.maxAttempts,
     );
@@ -87,7 +112,12 @@ export class CrawlService {
   }
 
   /** `name` is how the caller's wire format names request fields, for messages. */
-  async startCrawl(request: CrawlRequest, workspace: string, retryOf: string | null = null, name: FieldNamer = internalNames): Promise<RunRow> {
+  async startCrawl(
+    request: CrawlRequest,
+    workspace: string,
+    retryOf: string | null = null,
+    name: FieldNamer = internalNames,
+  ): Promise<RunRow> {
     this.validateScrape(request.scrapeOptions, request.url, workspace, true, name);
     await this.checkReceiver(request.webhookUrl, name);
     await this.checkReceiver(request.hook?.url, () => name('webhook'));
@@ -145,10 +175,12 @@ export class CrawlService {
   /** A new crawl with the original's configuration; refused while the original still runs. */
   async retry(workspace: string, id: string): Promise<RunRow> {
     const original = await this.find(workspace, 'crawl', id);
-    if (ACTIVE_STATUSES.includes(original.status)) throw new TrawlError('conflict', `Crawl ${id} is still ${original.status}; cancel it or wait until it ends`);
+    if (ACTIVE_STATUSES.includes(original.status))
+      throw new TrawlError('conflict', `Crawl ${id} is still ${original.status}; cancel it or wait until it ends`);
     // Re-validated: the configuration may have changed since (a plugin disabled, lower limits).
     const request = this.crawlSchema.safeParse(storedRequest('crawl', original.request));
-    if (!request.success) throw badRequest(`Crawl ${id} cannot be retried with the current configuration: ${request.error.issues[0]?.message}`);
+    if (!request.success)
+      throw badRequest(`Crawl ${id} cannot be retried with the current configuration: ${request.error.issues[0]?.message}`);
     return this.startCrawl(request.data as CrawlRequest, workspace, original.id);
   }
 

@@ -16,16 +16,22 @@ const quiet = pino({ level: 'silent' });
 for (const database of testDatabases().filter((d) => d.name === 'postgres')) {
   describe('shared host gate on postgres', () => {
     let storage: Storage;
-    beforeEach(async () => { storage = await database.open(); });
+    beforeEach(async () => {
+      storage = await database.open();
+    });
     afterEach(() => storage.close());
-    const gate = (perHost: number, gapMs: number, leaseMs = 60_000) => new SharedHostGate(storage.db.withTables<CrawlTables>(), perHost, gapMs, leaseMs, quiet);
+    const gate = (perHost: number, gapMs: number, leaseMs = 60_000) =>
+      new SharedHostGate(storage.db.withTables<CrawlTables>(), perHost, gapMs, leaseMs, quiet);
 
     test('the per-host limit holds across processes; a release lets the next one in', async () => {
       const [a, b] = [gate(2, 0), gate(2, 0)];
       const first = await a.acquire('example.org', 0);
       const second = await b.acquire('example.org', 0);
       let third = false;
-      const waiting = a.acquire('example.org', 0).then((release) => { third = true; return release; });
+      const waiting = a.acquire('example.org', 0).then((release) => {
+        third = true;
+        return release;
+      });
       await Bun.sleep(250);
       expect(third).toBe(false);
       expect(a.busyHosts()).toEqual(['example.org']);
@@ -47,17 +53,19 @@ for (const database of testDatabases().filter((d) => d.name === 'postgres')) {
       expect(Date.now() - started).toBeGreaterThanOrEqual(350);
     });
 
-    test('starts are spaced by the larger of the configured gap and the host\'s delay, across processes', async () => {
+    test("starts are spaced by the larger of the configured gap and the host's delay, across processes", async () => {
       const [a, b] = [gate(4, 100), gate(4, 100)];
       const db = storage.db.withTables<CrawlTables>();
       // Each grant moves the host's next start to (grant time + gap) by the database's clock: read right after it.
       const nextStarts: number[] = [];
-      await Promise.all([a, b, a, b].map(async (g) => {
-        const release = await g.acquire('slow.example', 300);
-        const row = await db.selectFrom('crawl_hosts').select('next_at').where('host', '=', 'slow.example').executeTakeFirstOrThrow();
-        nextStarts.push(Number(row.next_at));
-        release();
-      }));
+      await Promise.all(
+        [a, b, a, b].map(async (g) => {
+          const release = await g.acquire('slow.example', 300);
+          const row = await db.selectFrom('crawl_hosts').select('next_at').where('host', '=', 'slow.example').executeTakeFirstOrThrow();
+          nextStarts.push(Number(row.next_at));
+          release();
+        }),
+      );
       const grants = [...new Set(nextStarts)].sort((x, y) => x - y);
       expect(grants).toHaveLength(4);
       for (let i = 1; i < grants.length; i++) expect(grants[i]! - grants[i - 1]!).toBeGreaterThanOrEqual(300);

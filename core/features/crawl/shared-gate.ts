@@ -76,8 +76,11 @@ export class SharedHostGate implements PolitenessGate {
 
   async holdOff(host: string, ms: number): Promise<void> {
     const until = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint + ${ms}`;
-    await this.db.insertInto('crawl_hosts').values({ host, next_at: until })
-      .onConflict((oc) => oc.column('host').doUpdateSet({ next_at: sql<number>`greatest(crawl_hosts.next_at, excluded.next_at)` })).execute();
+    await this.db
+      .insertInto('crawl_hosts')
+      .values({ host, next_at: until })
+      .onConflict((oc) => oc.column('host').doUpdateSet({ next_at: sql<number>`greatest(crawl_hosts.next_at, excluded.next_at)` }))
+      .execute();
     this.busyUntil.set(host, Math.max(this.busyUntil.get(host) ?? 0, Date.now() + ms));
     setTimeout(this.onFree, ms).unref?.();
   }
@@ -87,7 +90,10 @@ export class SharedHostGate implements PolitenessGate {
     return () => {
       if (released) return;
       released = true;
-      this.db.deleteFrom('crawl_host_slots').where('id', '=', slot).execute()
+      this.db
+        .deleteFrom('crawl_host_slots')
+        .where('id', '=', slot)
+        .execute()
         .catch((err) => this.logger.warn({ err }, 'could not free a host slot; its lease will'))
         .finally(this.onFree);
     };
@@ -95,25 +101,46 @@ export class SharedHostGate implements PolitenessGate {
 
   private async prune(): Promise<void> {
     const before = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint - ${FORGET_AFTER_MS}`;
-    await this.db.deleteFrom('crawl_hosts').where('next_at', '<', before).execute()
+    await this.db
+      .deleteFrom('crawl_hosts')
+      .where('next_at', '<', before)
+      .execute()
       .catch((err) => this.logger.warn({ err }, 'could not prune idle hosts'));
   }
 
   private claim(host: string, gap: number): Promise<Claim> {
     return this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('crawl_hosts').values({ host, next_at: 0 }).onConflict((oc) => oc.column('host').doNothing()).execute();
-      const row = await trx.selectFrom('crawl_hosts')
+      await trx
+        .insertInto('crawl_hosts')
+        .values({ host, next_at: 0 })
+        .onConflict((oc) => oc.column('host').doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('crawl_hosts')
         .select(['next_at', sql<string>`(extract(epoch from clock_timestamp()) * 1000)::bigint`.as('now')])
-        .where('host', '=', host).forUpdate().executeTakeFirstOrThrow();
+        .where('host', '=', host)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
       const now = Number(row.now);
       const nextAt = Number(row.next_at);
       if (nextAt > now) return { granted: false, waitMs: nextAt - now };
       await trx.deleteFrom('crawl_host_slots').where('host', '=', host).where('until', '<', now).execute();
-      const { active } = await trx.selectFrom('crawl_host_slots').select((eb) => eb.fn.countAll<string>().as('active')).where('host', '=', host).executeTakeFirstOrThrow();
+      const { active } = await trx
+        .selectFrom('crawl_host_slots')
+        .select((eb) => eb.fn.countAll<string>().as('active'))
+        .where('host', '=', host)
+        .executeTakeFirstOrThrow();
       if (Number(active) >= this.perHost) return { granted: false, waitMs: FULL_RETRY_MS };
       const slot = crypto.randomUUID();
-      await trx.insertInto('crawl_host_slots').values({ id: slot, host, until: now + this.slotLeaseMs }).execute();
-      await trx.updateTable('crawl_hosts').set({ next_at: now + gap }).where('host', '=', host).execute();
+      await trx
+        .insertInto('crawl_host_slots')
+        .values({ id: slot, host, until: now + this.slotLeaseMs })
+        .execute();
+      await trx
+        .updateTable('crawl_hosts')
+        .set({ next_at: now + gap })
+        .where('host', '=', host)
+        .execute();
       return { granted: true, slot };
     });
   }

@@ -81,12 +81,41 @@ function toPageRow(row: Pick<Selectable<CrawlUrlsTable>, 'seq' | 'url' | 'depth'
 
 /** The job that scrapes one frontier row; the row, not the payload, holds URL and depth. */
 export function pageJob(run: { id: string; workspace: string }, url: CrawlUrl, depth: number, maxAttempts: number): JobSpec {
-  return { kind: PAGE_JOB, workspace: run.workspace, group: run.id, priority: depth, key: url.host, maxAttempts, payload: { crawl: run.id, url: url.hash } };
+  return {
+    kind: PAGE_JOB,
+    workspace: run.workspace,
+    group: run.id,
+    priority: depth,
+    key: url.host,
+    maxAttempts,
+    payload: { crawl: run.id, url: url.hash },
+  };
 }
 
-export async function insertFrontier(db: CrawlExecutor, crawlId: string, urls: readonly CrawlUrl[], depth: number, state = 'queued'): Promise<void> {
-  const rows = urls.map((u) => ({ crawl_id: crawlId, url_hash: u.hash, url: u.url, depth, state, seq: null, outcome: null, result: null, error: null, finished_at: null }));
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('crawl_urls').values(rows.slice(i, i + 500)).execute();
+export async function insertFrontier(
+  db: CrawlExecutor,
+  crawlId: string,
+  urls: readonly CrawlUrl[],
+  depth: number,
+  state = 'queued',
+): Promise<void> {
+  const rows = urls.map((u) => ({
+    crawl_id: crawlId,
+    url_hash: u.hash,
+    url: u.url,
+    depth,
+    state,
+    seq: null,
+    outcome: null,
+    result: null,
+    error: null,
+    finished_at: null,
+  }));
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('crawl_urls')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }
 
 export type NewRun = Pick<RunRow, 'id' | 'workspace' | 'kind' | 'url' | 'request' | 'scopeHosts' | 'retryOf'> & { seeds: CrawlUrl[] };
@@ -103,14 +132,31 @@ export function createCrawlStore(db: CrawlDb) {
     async create(run: NewRun, insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>, maxAttempts: number): Promise<RunRow> {
       const now = nowIso();
       const row: Selectable<CrawlsTable> = {
-        id: run.id, workspace_id: run.workspace, kind: run.kind, url: run.url, request: JSON.stringify(run.request),
-        scope_hosts: JSON.stringify(run.scopeHosts), status: 'queued', admitted: run.seeds.length, waiting: 0, completed: 0, failed: 0, seq: 0,
-        error: null, retry_of: run.retryOf, created_at: now, updated_at: now, completed_at: null,
+        id: run.id,
+        workspace_id: run.workspace,
+        kind: run.kind,
+        url: run.url,
+        request: JSON.stringify(run.request),
+        scope_hosts: JSON.stringify(run.scopeHosts),
+        status: 'queued',
+        admitted: run.seeds.length,
+        waiting: 0,
+        completed: 0,
+        failed: 0,
+        seq: 0,
+        error: null,
+        retry_of: run.retryOf,
+        created_at: now,
+        updated_at: now,
+        completed_at: null,
       };
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('crawls').values(row).execute();
         await insertFrontier(trx, run.id, run.seeds, 0);
-        await insertJobs(trx, run.seeds.map((seed) => pageJob(run, seed, 0, maxAttempts)));
+        await insertJobs(
+          trx,
+          run.seeds.map((seed) => pageJob(run, seed, 0, maxAttempts)),
+        );
       });
       return toRunRow(row);
     },
@@ -127,21 +173,43 @@ export function createCrawlStore(db: CrawlDb) {
     },
 
     /** Newest first; `endedAfter` leaves out runs that ended at or before it (expired ones, retention.ts). */
-    async list(workspace: string, kind: RunKind, query: { offset: number; limit: number; endedAfter?: string | null }): Promise<{ items: RunRow[]; total: number }> {
+    async list(
+      workspace: string,
+      kind: RunKind,
+      query: { offset: number; limit: number; endedAfter?: string | null },
+    ): Promise<{ items: RunRow[]; total: number }> {
       const { endedAfter } = query;
-      const base = db.selectFrom('crawls').where('workspace_id', '=', workspace).where('kind', '=', kind)
-        .$if(typeof endedAfter === 'string', (q) => q.where((eb) => eb.or([eb('completed_at', 'is', null), eb('completed_at', '>', endedAfter!)])));
+      const base = db
+        .selectFrom('crawls')
+        .where('workspace_id', '=', workspace)
+        .where('kind', '=', kind)
+        .$if(typeof endedAfter === 'string', (q) =>
+          q.where((eb) => eb.or([eb('completed_at', 'is', null), eb('completed_at', '>', endedAfter!)])),
+        );
       const [counted, rows] = await Promise.all([
         base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-        base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(Math.min(Math.max(query.limit, 1), ROWS_MAX)).offset(Math.max(query.offset, 0)).execute(),
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(Math.min(Math.max(query.limit, 1), ROWS_MAX))
+          .offset(Math.max(query.offset, 0))
+          .execute(),
       ]);
       return { items: rows.map(toRunRow), total: readInt(counted.total) };
     },
 
     /** The workspace's queued and running runs of one kind, newest first. */
     async active(workspace: string, kind: RunKind, limit: number): Promise<RunRow[]> {
-      const rows = await db.selectFrom('crawls').selectAll().where('workspace_id', '=', workspace).where('kind', '=', kind)
-        .where('status', 'in', [...ACTIVE_STATUSES]).orderBy('created_at', 'desc').limit(Math.min(Math.max(limit, 1), ROWS_MAX)).execute();
+      const rows = await db
+        .selectFrom('crawls')
+        .selectAll()
+        .where('workspace_id', '=', workspace)
+        .where('kind', '=', kind)
+        .where('status', 'in', [...ACTIVE_STATUSES])
+        .orderBy('created_at', 'desc')
+        .limit(Math.min(Math.max(limit, 1), ROWS_MAX))
+        .execute();
       return rows.map(toRunRow);
     },
 
@@ -189,20 +257,40 @@ export function createCrawlStore(db: CrawlDb) {
     },
 
     async markScraping(id: string): Promise<void> {
-      await db.updateTable('crawls').set({ status: 'scraping', updated_at: nowIso() }).where('id', '=', id).where('status', '=', 'queued').execute();
+      await db
+        .updateTable('crawls')
+        .set({ status: 'scraping', updated_at: nowIso() })
+        .where('id', '=', id)
+        .where('status', '=', 'queued')
+        .execute();
     },
 
     /**
      * Active → failed with `error` (the workspace ran out of credits), and the job announcing it, in
      * one transaction; the run's row afterwards, or null when it was no longer active.
      */
-    async fail(id: string, error: (run: RunRow) => string, insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>, notifyKind: string): Promise<RunRow | null> {
+    async fail(
+      id: string,
+      error: (run: RunRow) => string,
+      insertJobs: (db: CrawlExecutor, specs: JobSpec[]) => Promise<unknown>,
+      notifyKind: string,
+    ): Promise<RunRow | null> {
       return db.transaction().execute(async (trx) => {
         const now = nowIso();
-        const locked = await trx.updateTable('crawls').set({ updated_at: now }).where('id', '=', id).where('status', 'in', [...ACTIVE_STATUSES]).returningAll().executeTakeFirst();
+        const locked = await trx
+          .updateTable('crawls')
+          .set({ updated_at: now })
+          .where('id', '=', id)
+          .where('status', 'in', [...ACTIVE_STATUSES])
+          .returningAll()
+          .executeTakeFirst();
         if (!locked) return null;
-        const row = await trx.updateTable('crawls').set({ status: 'failed', error: error(toRunRow(locked)), completed_at: now })
-          .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+        const row = await trx
+          .updateTable('crawls')
+          .set({ status: 'failed', error: error(toRunRow(locked)), completed_at: now })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
         await insertJobs(trx, [{ kind: notifyKind, workspace: row.workspace_id, payload: { crawl: id }, maxAttempts: 10 }]);
         return toRunRow(row);
       });

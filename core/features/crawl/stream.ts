@@ -43,7 +43,14 @@ export async function* runPages(
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, pollMs);
-      signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 }

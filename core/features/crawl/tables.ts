@@ -73,7 +73,7 @@ export type CrawlTables = {
   crawl_urls: CrawlUrlsTable;
   crawl_hosts: CrawlHostsTable;
   crawl_host_slots: CrawlHostSlotsTable;
-}
+};
 
 /** Core's tables (the job queue enqueues inside crawl transactions) plus the crawl's own. */
 export type CrawlDatabase = Database & CrawlTables;

@@ -4,7 +4,7 @@ import { crawlUrl } from './urls.ts';
 import { createScope } from './scope.ts';
 
 describe('crawl identity', () => {
-  test('the URL module\'s identity plus the frontier row id, sha256 of the dedupe key', () => {
+  test("the URL module's identity plus the frontier row id, sha256 of the dedupe key", () => {
     const url = crawlUrl('/docs/?b=2&a=1#top', 'http://example.com/start')!;
     expect(url.url).toBe('http://example.com/docs/?b=2&a=1');
     expect(url.host).toBe('example.com');
@@ -58,7 +58,9 @@ describe('scope', () => {
 
   test('images, media, fonts, scripts and archives are not followed; documents are', () => {
     const scope = createScope(rules);
-    for (const path of ['/a.png', '/b.JPG', '/c.mp4', '/d.woff2', '/e.js', '/f.zip']) expect(follows(scope, `http://a.site.test${path}`)).toBe(false);
-    for (const path of ['/report.pdf', '/sheet.xlsx', '/letter.docx', '/data.csv', '/page.html', '/dir.v2/']) expect(follows(scope, `http://a.site.test${path}`)).toBe(true);
+    for (const path of ['/a.png', '/b.JPG', '/c.mp4', '/d.woff2', '/e.js', '/f.zip'])
+      expect(follows(scope, `http://a.site.test${path}`)).toBe(false);
+    for (const path of ['/report.pdf', '/sheet.xlsx', '/letter.docx', '/data.csv', '/page.html', '/dir.v2/'])
+      expect(follows(scope, `http://a.site.test${path}`)).toBe(true);
   });
 });

@@ -12,7 +12,10 @@ type AnyDb = Kysely<any>;
 
 export const crawlWaitingMigration: Migration = {
   async up(db: AnyDb) {
-    await db.schema.alterTable('crawls').addColumn('waiting', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('crawls')
+      .addColumn('waiting', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     // The next waiting links to admit: shallowest first.
     await db.schema.createIndex('crawl_urls_state').ifNotExists().on('crawl_urls').columns(['crawl_id', 'state', 'depth']).execute();
   },

@@ -21,13 +21,11 @@ export interface TimeValue {
 export const CLOCK_WINDOW_MINUTES = 5;
 const DAY = 1440;
 /** UTC offsets in use, in minutes: whole hours and the zones on :30 and :45. */
-const OFFSETS = [
-  ...Array.from({ length: 27 }, (_, i) => (i - 12) * 60),
-  -570, -210, 210, 270, 330, 345, 390, 525, 570, 630, 765, 825,
-];
+const OFFSETS = [...Array.from({ length: 27 }, (_, i) => (i - 12) * 60), -570, -210, 210, 270, 330, 345, 390, 525, 570, 630, 765, 825];
 
 // One pass over a line, linear: an ISO timestamp, or a time of day (h:mm[:ss] [am|pm]) not inside a longer number.
-const TIME = /\b(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?|\b(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([ap])\.?m\b\.?)?(?![\d:])/gi;
+const TIME =
+  /\b(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?|\b(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([ap])\.?m\b\.?)?(?![\d:])/gi;
 
 function timestamp(m: RegExpExecArray): TimeValue | null {
   const [, y, mo, d, h, mi, s, zone] = m;
@@ -63,13 +61,14 @@ export function readTimes(line: string, mark: string): { text: string; times: Ti
   return { text, times };
 }
 
-const circular = (a: number) => Math.abs(((a % DAY) + DAY + DAY / 2) % DAY - DAY / 2);
+const circular = (a: number) => Math.abs((((a % DAY) + DAY + DAY / 2) % DAY) - DAY / 2);
 
 /** The time zones (UTC offsets) in which `time` shows the fetch time, within the window. */
 export function clockZones(time: TimeValue, fetchedAt: number): number[] {
   const fetched = fetchedAt / 60_000;
   if (time.kind === 'instant') return Math.abs(time.minutes[0]! - fetched) <= CLOCK_WINDOW_MINUTES ? [0] : [];
-  const distance = time.kind === 'local' ? (v: number, o: number) => Math.abs(v - fetched - o) : (v: number, o: number) => circular(v - fetched - o);
+  const distance =
+    time.kind === 'local' ? (v: number, o: number) => Math.abs(v - fetched - o) : (v: number, o: number) => circular(v - fetched - o);
   return OFFSETS.filter((o) => time.minutes.some((v) => distance(v, o) <= CLOCK_WINDOW_MINUTES));
 }
 

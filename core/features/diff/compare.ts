@@ -67,13 +67,15 @@ export function lineIdentity(line: NormalLine): string {
 
 /** sha256 of the comparable text: keys, with each time that is a clock of the fetch masked. */
 export function contentHash(version: Pick<Comparable, 'lines' | 'fetchedAt'>): string {
-  const text = version.lines.map((line) => {
-    let i = 0;
-    return line.key.replaceAll(TIME_MARK, () => {
-      const time = line.times[i++]!;
-      return version.fetchedAt !== undefined && clockZones(time, version.fetchedAt).length ? '<clock>' : time.raw;
-    });
-  }).join('\n');
+  const text = version.lines
+    .map((line) => {
+      let i = 0;
+      return line.key.replaceAll(TIME_MARK, () => {
+        const time = line.times[i++]!;
+        return version.fetchedAt !== undefined && clockZones(time, version.fetchedAt).length ? '<clock>' : time.raw;
+      });
+    })
+    .join('\n');
   return sha256Hex(text);
 }
 
@@ -103,14 +105,19 @@ export function summarise(added: readonly string[], removed: readonly string[], 
 
 /** Lines with equal keys: the same unless a time differs and is not a clock of both fetches. */
 function pair(a: NormalLine, b: NormalLine, previous: Comparable, current: Comparable): Op {
-  const same = a.times.length === b.times.length && a.times.every((t, i) => sameTime(t, previous.fetchedAt, b.times[i]!, current.fetchedAt));
+  const same =
+    a.times.length === b.times.length && a.times.every((t, i) => sameTime(t, previous.fetchedAt, b.times[i]!, current.fetchedAt));
   return { type: same ? 'same' : 'changed', old: a, new: b };
 }
 
 /** The two versions line by line; removed and added runs side by side become changed lines. */
 function align(previous: Comparable, current: Comparable, deadline: number): Op[] {
   const [before, after] = [previous.lines, current.lines];
-  const matches = matchLines(before.map((l) => l.key), after.map((l) => l.key), deadline);
+  const matches = matchLines(
+    before.map((l) => l.key),
+    after.map((l) => l.key),
+    deadline,
+  );
   const ops: Op[] = [];
   let [i, j] = [0, 0];
   for (const [mi, mj] of [...matches, [before.length, after.length] as const]) {

@@ -19,8 +19,16 @@ export const diffFeature = defineFeature({
   tokens: DiffTokens,
   services: [
     service(DiffTokens.Service, (ctx) => {
-      const storesResults = ctx.resolve(CoreTokens.Registry).providers('sink:results').some((p) => p.enabled);
-      return new DiffService(ctx.resolve(CoreTokens.Scraper), storesResults ? ctx.resolve(Tokens.Results) : null, ctx.resolve(CoreTokens.Content), ctx.config.scrape.timeoutMs);
+      const storesResults = ctx
+        .resolve(CoreTokens.Registry)
+        .providers('sink:results')
+        .some((p) => p.enabled);
+      return new DiffService(
+        ctx.resolve(CoreTokens.Scraper),
+        storesResults ? ctx.resolve(Tokens.Results) : null,
+        ctx.resolve(CoreTokens.Content),
+        ctx.config.scrape.timeoutMs,
+      );
     }),
   ],
 });

@@ -43,7 +43,10 @@ function uniquePairs(a: readonly string[], b: readonly string[], a0: number, a1:
   }
   for (let j = b0; j < b1; j++) {
     const entry = seen.get(b[j]!);
-    if (entry) { entry[1]++; entry[2] = j; }
+    if (entry) {
+      entry[1]++;
+      entry[2] = j;
+    }
   }
   const pairs: Array<[number, number]> = [];
   for (let i = a0; i < a1; i++) {
@@ -54,17 +57,31 @@ function uniquePairs(a: readonly string[], b: readonly string[], a0: number, a1:
 }
 
 /** Myers on one stretch; false when the deadline came first (nothing of it is matched then). */
-function myers(a: readonly string[], b: readonly string[], a0: number, a1: number, b0: number, b1: number, deadline: number, out: Matches): boolean {
+function myers(
+  a: readonly string[],
+  b: readonly string[],
+  a0: number,
+  a1: number,
+  b0: number,
+  b1: number,
+  deadline: number,
+  out: Matches,
+): boolean {
   if (a0 >= a1 || b0 >= b1) return true;
   const found: Matches = [];
   let calls = 0;
   try {
-    diffSequences(a1 - a0, b1 - b0, (i, j) => {
-      if (++calls % 4096 === 0 && performance.now() > deadline) throw OUT_OF_TIME;
-      return a[a0 + i] === b[b0 + j];
-    }, (n, i, j) => {
-      for (let k = 0; k < n; k++) found.push([a0 + i + k, b0 + j + k]);
-    });
+    diffSequences(
+      a1 - a0,
+      b1 - b0,
+      (i, j) => {
+        if (++calls % 4096 === 0 && performance.now() > deadline) throw OUT_OF_TIME;
+        return a[a0 + i] === b[b0 + j];
+      },
+      (n, i, j) => {
+        for (let k = 0; k < n; k++) found.push([a0 + i + k, b0 + j + k]);
+      },
+    );
   } catch (err) {
     if (err === OUT_OF_TIME) return false;
     throw err;
@@ -79,7 +96,10 @@ export function matchLines(a: readonly string[], b: readonly string[], deadline:
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
   let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) { endA--; endB--; }
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
   const matches: Matches = [];
   for (let k = 0; k < start; k++) matches.push([k, k]);
   const anchors = increasingRun(uniquePairs(a, b, start, endA, start, endB));

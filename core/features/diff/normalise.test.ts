@@ -10,10 +10,18 @@ import { comparableOf, linksInText } from './page.ts';
 
 const FETCHED = Date.parse('2026-11-25T00:41:00Z');
 /** Whether two versions compare as unchanged; `a` fetched at `at`, `b` `later` ms after it. */
-const same = (a: string, b: string, ignoreText: string[] = [], options: { at?: number; later?: number; patterns?: IgnorePattern[] } = {}) => {
+const same = (
+  a: string,
+  b: string,
+  ignoreText: string[] = [],
+  options: { at?: number; later?: number; patterns?: IgnorePattern[] } = {},
+) => {
   const at = options.at ?? FETCHED;
   const rules = { ignoreText, ...(options.patterns ? { patterns: options.patterns } : {}) };
-  return !compare(comparableOf({ markdown: a, wordCount: 0 }, rules, at), comparableOf({ markdown: b, wordCount: 0 }, rules, at + (options.later ?? 60_000))).changed;
+  return !compare(
+    comparableOf({ markdown: a, wordCount: 0 }, rules, at),
+    comparableOf({ markdown: b, wordCount: 0 }, rules, at + (options.later ?? 60_000)),
+  ).changed;
 };
 
 test('tracking, cache-busting and session parameters are dropped and the rest sorted', () => {
@@ -76,13 +84,19 @@ test('whitespace and blank lines do not count; ignore_text drops matching lines'
 
 test('hostile content stays linear', () => {
   const started = performance.now();
-  normaliseLines(`${'a-'.repeat(200_000)}\n${'1,'.repeat(200_000)}\n${'x'.repeat(400_000)}\n${'1:2'.repeat(100_000)}\n${'2026-01-01 '.repeat(40_000)}`, { ignoreText: ['*a*b*c*'] });
+  normaliseLines(
+    `${'a-'.repeat(200_000)}\n${'1,'.repeat(200_000)}\n${'x'.repeat(400_000)}\n${'1:2'.repeat(100_000)}\n${'2026-01-01 '.repeat(40_000)}`,
+    { ignoreText: ['*a*b*c*'] },
+  );
   expect(performance.now() - started).toBeLessThan(3000);
 });
 
 test('one edited sentence and an added link are changes with a summary, links and word delta', () => {
   const before = comparableOf({ markdown: '# News\n\nThe cat sat on the mat.\n\nSee [home](https://ex.com/).', wordCount: 8 });
-  const after = comparableOf({ markdown: '# News\n\nThe dog sat on the mat.\n\nSee [home](https://ex.com/) and [more](https://ex.com/more).', wordCount: 10 });
+  const after = comparableOf({
+    markdown: '# News\n\nThe dog sat on the mat.\n\nSee [home](https://ex.com/) and [more](https://ex.com/more).',
+    wordCount: 10,
+  });
   const result = compare(before, after);
   expect(result.changed).toBe(true);
   expect(result.added).toEqual(['The dog sat on the mat.', 'See [home](https://ex.com/) and [more](https://ex.com/more).']);
@@ -94,11 +108,26 @@ test('one edited sentence and an added link are changes with a summary, links an
   expect(result.summary).toBe('2 lines added and 2 removed; 1 link added. Now reads: “The dog sat on the mat.”');
   expect(result.parts.map((p) => p.type)).toEqual(['same', 'removed', 'added']);
   expect(result.lines[1]).toEqual({
-    type: 'changed', old: 'The cat sat on the mat.', new: 'The dog sat on the mat.',
-    words: [{ type: 'same', text: 'The ' }, { type: 'removed', text: 'cat' }, { type: 'added', text: 'dog' }, { type: 'same', text: ' sat on the mat.' }],
+    type: 'changed',
+    old: 'The cat sat on the mat.',
+    new: 'The dog sat on the mat.',
+    words: [
+      { type: 'same', text: 'The ' },
+      { type: 'removed', text: 'cat' },
+      { type: 'added', text: 'dog' },
+      { type: 'same', text: ' sat on the mat.' },
+    ],
   });
-  const timetable = compare(comparableOf({ markdown: '| Leith | 09:12 |', wordCount: 3 }), comparableOf({ markdown: '| Leith | 09:47 |', wordCount: 3 }));
-  expect(timetable).toMatchObject({ changed: true, excerpt: '09:12 → 09:47', added: ['| Leith | 09:47 |'], removed: ['| Leith | 09:12 |'] });
+  const timetable = compare(
+    comparableOf({ markdown: '| Leith | 09:12 |', wordCount: 3 }),
+    comparableOf({ markdown: '| Leith | 09:47 |', wordCount: 3 }),
+  );
+  expect(timetable).toMatchObject({
+    changed: true,
+    excerpt: '09:12 → 09:47',
+    added: ['| Leith | 09:47 |'],
+    removed: ['| Leith | 09:12 |'],
+  });
   expect(result.excerpt).toBe('cat → dog; [home](https://ex.com/). → [home](https://ex.com/) and [more](https://ex.com/more).');
   expect(compare(before, before)).toMatchObject({ changed: false, unified: '', added: [], removed: [], summary: 'No change.' });
 });

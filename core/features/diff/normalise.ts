@@ -21,13 +21,16 @@ import { readTimes, type TimeValue } from './clock.ts';
 export const IGNORE_PATTERNS = ['clock', 'relative_time', 'counters', 'tokens'] as const;
 export type IgnorePattern = (typeof IGNORE_PATTERNS)[number];
 
-const TRACKING_PARAM = /^(utm_[a-z_]+|fbclid|gclid|gclsrc|dclid|msclkid|mc_cid|mc_eid|yclid|igshid|_ga|_gl|_hsenc|_hsmi|ref_src|spm|cb|_|ts|timestamp|nocache|cachebuster|rnd|rand|random|v)$/i;
-const TOKEN_PARAM = /(?:^|[_-])(?:token|csrf|xsrf|csrftoken|xsrftoken|nonce|session|sessionid|sessid|phpsessid|jsessionid|sid|signature|sig|auth|state)$/i;
+const TRACKING_PARAM =
+  /^(utm_[a-z_]+|fbclid|gclid|gclsrc|dclid|msclkid|mc_cid|mc_eid|yclid|igshid|_ga|_gl|_hsenc|_hsmi|ref_src|spm|cb|_|ts|timestamp|nocache|cachebuster|rnd|rand|random|v)$/i;
+const TOKEN_PARAM =
+  /(?:^|[_-])(?:token|csrf|xsrf|csrftoken|xsrftoken|nonce|session|sessionid|sessid|phpsessid|jsessionid|sid|signature|sig|auth|state)$/i;
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s)<>"'\]]+/g;
 /** Runs that might be tokens; isToken decides (a regex with lookaheads would be quadratic on long runs). */
 const TOKEN_CANDIDATE = /[A-Za-z0-9_-]{16,}/g;
 const AGO = /\b(?:\d+|an?|one)\s+(?:sec(?:ond)?s?|min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|months?|years?)\s+ago\b|\bjust now\b/gi;
-const COUNTER = /\b\d[\d,.]{0,15}\s?[kmb]?\+?\s+(?=(?:views?|likes?|comments?|replies|shares?|followers?|reads?|plays?|visitors?|online|watching|reactions?|votes?|stars?|downloads?)\b)/gi;
+const COUNTER =
+  /\b\d[\d,.]{0,15}\s?[kmb]?\+?\s+(?=(?:views?|likes?|comments?|replies|shares?|followers?|reads?|plays?|visitors?|online|watching|reactions?|votes?|stars?|downloads?)\b)/gi;
 /** What stands for a time in a key; the time itself is kept in the line's `times`. */
 export const TIME_MARK = '\u0001';
 

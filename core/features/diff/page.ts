@@ -45,9 +45,19 @@ export function versionRequest(url: string, options: VersionOptions = {}): Scrap
 }
 
 export function versionOf(result: ScrapeResult): PageVersion {
-  const markdown = typeof result.formats.markdown === 'string' ? result.formats.markdown : typeof result.formats.text === 'string' ? result.formats.text : '';
+  const markdown =
+    typeof result.formats.markdown === 'string'
+      ? result.formats.markdown
+      : typeof result.formats.text === 'string'
+        ? result.formats.text
+        : '';
   const html = typeof result.formats.rawHtml === 'string' ? { html: result.formats.rawHtml.slice(0, MAX_HTML_CHARS) } : {};
-  return { markdown: markdown.slice(0, MAX_CONTENT_CHARS), title: result.metadata.title ?? '', wordCount: result.metadata.wordCount ?? 0, ...html };
+  return {
+    markdown: markdown.slice(0, MAX_CONTENT_CHARS),
+    title: result.metadata.title ?? '',
+    wordCount: result.metadata.wordCount ?? 0,
+    ...html,
+  };
 }
 
 const MARKDOWN_TARGET = /\]\(\s*<?(https?:\/\/[^\s)>]+)/g;

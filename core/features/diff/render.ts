@@ -68,15 +68,21 @@ export function partsOf(ops: readonly Op[]): DiffPart[] {
     if (last?.type === type) last.text += `\n${lines.join('\n')}`;
     else parts.push({ type, text: lines.join('\n') });
   };
-  for (let i = 0; i < ops.length;) {
+  for (let i = 0; i < ops.length; ) {
     if (ops[i]!.type === 'same') {
       push('same', [ops[i++]!.new!.raw]);
       continue;
     }
     const stretch: Op[] = [];
     while (i < ops.length && ops[i]!.type !== 'same') stretch.push(ops[i++]!);
-    push('removed', stretch.flatMap((op) => (op.old ? [op.old.raw] : [])));
-    push('added', stretch.flatMap((op) => (op.new ? [op.new.raw] : [])));
+    push(
+      'removed',
+      stretch.flatMap((op) => (op.old ? [op.old.raw] : [])),
+    );
+    push(
+      'added',
+      stretch.flatMap((op) => (op.new ? [op.new.raw] : [])),
+    );
   }
   return parts;
 }
@@ -92,8 +98,11 @@ export function unifiedOf(ops: readonly Op[]): string {
     if (op.new) n++;
   }
   const out = ['--- previous', '+++ current'];
-  for (let i = 0; i < ops.length;) {
-    if (ops[i]!.type === 'same') { i++; continue; }
+  for (let i = 0; i < ops.length; ) {
+    if (ops[i]!.type === 'same') {
+      i++;
+      continue;
+    }
     const start = Math.max(0, i - CONTEXT);
     // The hunk runs on over changes fewer than two contexts apart; `last` is after its last change.
     let last = i;
@@ -142,7 +151,14 @@ export function excerptOf(lines: readonly DiffLine[]): string {
   let length = 0;
   for (const line of lines) {
     if (line.type === 'same') continue;
-    const piece = line.type === 'added' ? `+${line.new}` : line.type === 'removed' ? `−${line.old}` : line.words ? wordChanges(line.words) : `${line.old} → ${line.new}`;
+    const piece =
+      line.type === 'added'
+        ? `+${line.new}`
+        : line.type === 'removed'
+          ? `−${line.old}`
+          : line.words
+            ? wordChanges(line.words)
+            : `${line.old} → ${line.new}`;
     if (!piece) continue;
     pieces.push(piece);
     length += piece.length + 2;

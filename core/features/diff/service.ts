@@ -46,11 +46,20 @@ export class DiffService {
     const stored = request.previous === undefined && this.results ? await this.results.latest(workspace, 'scrape', request.url) : null;
     const outcome = await this.scraper.scrape(versionRequest(request.url), workspace, signal);
     const current = versionOf(outcome.result);
-    const previous = request.previous !== undefined ? callerVersion(request.previous) : stored ? versionOf(stored.output as unknown as ScrapeResult) : null;
+    const previous =
+      request.previous !== undefined
+        ? callerVersion(request.previous)
+        : stored
+          ? versionOf(stored.output as unknown as ScrapeResult)
+          : null;
     if (!previous) return { url: request.url, status: 'new', previousScrapedAt: null, comparison: null };
     // Clocks are read against fetch times: the stored scrape's and this one's (text a caller sent has none).
     const previousFetch = stored && request.previous === undefined ? Date.parse(stored.createdAt) : undefined;
-    const input = { previous: { ...previous, fetchedAt: previousFetch }, current: { markdown: current.markdown, wordCount: current.wordCount, fetchedAt: Date.now() }, view: false };
+    const input = {
+      previous: { ...previous, fetchedAt: previousFetch },
+      current: { markdown: current.markdown, wordCount: current.wordCount, fetchedAt: Date.now() },
+      view: false,
+    };
     const comparison = await compareOffThread(this.content, input, this.timeoutMs, signal);
     return {
       url: request.url,

@@ -42,9 +42,20 @@ export const COMPARE_TASK = task<typeof compareVersions>(import.meta.url, 'compa
  * (`scrape.timeoutMs`): the work's own budget ends it long before; the deadline is what stops a
  * worker that never returns, and the caller's `signal` (a closed request, a cancelled job) stops it too.
  */
-export async function offThread<I, O>(content: ContentRunner, ref: TaskRef<I, O>, input: I, here: () => O, timeoutMs: number, signal?: AbortSignal, what = 'Comparing the versions'): Promise<O> {
+export async function offThread<I, O>(
+  content: ContentRunner,
+  ref: TaskRef<I, O>,
+  input: I,
+  here: () => O,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  what = 'Comparing the versions',
+): Promise<O> {
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new TrawlError('timeout', `${what} took longer than ${timeoutMs} ms (scrape.timeoutMs)`)), timeoutMs);
+  const timer = setTimeout(
+    () => timeout.abort(new TrawlError('timeout', `${what} took longer than ${timeoutMs} ms (scrape.timeoutMs)`)),
+    timeoutMs,
+  );
   try {
     const limits = { signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal, deadline: Date.now() + timeoutMs };
     return await content.task(ref, input, here, limits);
@@ -54,6 +65,11 @@ export async function offThread<I, O>(content: ContentRunner, ref: TaskRef<I, O>
 }
 
 /** Compares two versions in a content worker (offThread). */
-export function compareOffThread(content: ContentRunner, input: CompareInput, timeoutMs: number, signal?: AbortSignal): Promise<Comparison> {
+export function compareOffThread(
+  content: ContentRunner,
+  input: CompareInput,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<Comparison> {
   return offThread(content, COMPARE_TASK, input, () => compareVersions(input), timeoutMs, signal);
 }

@@ -25,8 +25,14 @@ describe('endpoint classification', () => {
 
   test('kinds, first party by registrable domain, third parties only when asked, assets never', () => {
     const hits = [
-      request('/api/cart'), request('https://api.shop.co.uk/v1/items'), request('https://shop.co.uk/graphql'), request('/live', 'websocket'),
-      request('wss://push.shop.co.uk/socket'), request('https://api.other.co.uk/v1/track'), request('/img/logo.png'), request('/fonts/a.woff2?v=2'),
+      request('/api/cart'),
+      request('https://api.shop.co.uk/v1/items'),
+      request('https://shop.co.uk/graphql'),
+      request('/live', 'websocket'),
+      request('wss://push.shop.co.uk/socket'),
+      request('https://api.other.co.uk/v1/track'),
+      request('/img/logo.png'),
+      request('/fonts/a.woff2?v=2'),
       request('https://cdn.shop.co.uk/app.css'),
     ];
     expect(collect(hits).endpoints.map((e) => `${e.kind} ${e.first_party} ${e.value}`)).toEqual([
@@ -43,12 +49,27 @@ describe('endpoint classification', () => {
 
   test('literals and plain url options count only when they look like an API; duplicates once, a later call refines the kind', () => {
     const { endpoints } = collect([
-      literal('/about'), literal('/api'), literal('/v2'), literal('/graphql'), literal('/api/v1/users'), literal('/v2/orders'), literal('/data/list.json'), literal('https://api.shop.co.uk'),
-      { value: '/contact', position: 'option', api: 'client' }, literal('http://www.w3.org/2000/svg'), literal('/api/v1/users'),
-      literal('/socket/feed'), request('/socket/feed', 'websocket'),
+      literal('/about'),
+      literal('/api'),
+      literal('/v2'),
+      literal('/graphql'),
+      literal('/api/v1/users'),
+      literal('/v2/orders'),
+      literal('/data/list.json'),
+      literal('https://api.shop.co.uk'),
+      { value: '/contact', position: 'option', api: 'client' },
+      literal('http://www.w3.org/2000/svg'),
+      literal('/api/v1/users'),
+      literal('/socket/feed'),
+      request('/socket/feed', 'websocket'),
     ]);
     expect(endpoints.map((e) => `${e.kind} ${e.value}`)).toEqual([
-      'graph_ql /graphql', 'relative_path /api/v1/users', 'relative_path /v2/orders', 'relative_path /data/list.json', 'absolute_url https://api.shop.co.uk', 'web_socket /socket/feed',
+      'graph_ql /graphql',
+      'relative_path /api/v1/users',
+      'relative_path /v2/orders',
+      'relative_path /data/list.json',
+      'absolute_url https://api.shop.co.uk',
+      'web_socket /socket/feed',
     ]);
   });
 

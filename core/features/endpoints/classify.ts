@@ -20,8 +20,10 @@ export interface Endpoint {
   source: string;
 }
 
-const STATIC_ASSET = /\.(?:png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|woff2?|ttf|otf|eot|css|less|scss|mp4|webm|ogg|ogv|mp3|wav|flac|m4a|mov|avi|js|mjs|cjs|jsx|ts|tsx|map|wasm|pdf|zip|gz|txt|md|html?)$/i;
-const API_SEGMENT = /^(?:api|apis|_api|graphql|gql|rest|rpc|jsonrpc|ajax|xhr|ws|wss|socket|websocket|socket\.io|sockjs|oauth2?|v\d{1,2}(?:\.\d{1,2})?|wp-json|webhooks?|sse|rest_api|restapi|odata)$/i;
+const STATIC_ASSET =
+  /\.(?:png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|woff2?|ttf|otf|eot|css|less|scss|mp4|webm|ogg|ogv|mp3|wav|flac|m4a|mov|avi|js|mjs|cjs|jsx|ts|tsx|map|wasm|pdf|zip|gz|txt|md|html?)$/i;
+const API_SEGMENT =
+  /^(?:api|apis|_api|graphql|gql|rest|rpc|jsonrpc|ajax|xhr|ws|wss|socket|websocket|socket\.io|sockjs|oauth2?|v\d{1,2}(?:\.\d{1,2})?|wp-json|webhooks?|sse|rest_api|restapi|odata)$/i;
 const TRANSPORT_SEGMENT = /^(?:graphql|gql|ws|wss|socket|websocket|socket\.io|sockjs|sse)$/i;
 const API_FILE = /\.(?:json|php|asmx|ashx|aspx?|cgi|jsp|do|action)$/i;
 const API_HOST = /^(?:api|apis|graphql|gql|ws|wss|socket|realtime|gateway|rest|rpc)[\w-]*\./i;
@@ -53,7 +55,8 @@ export function endpointValue(raw: string): Parts | null {
   if (absolute) {
     const [, scheme, host, path] = absolute;
     // `wss://${location.host}/live`: the host is only known at run time; the path is what the code says.
-    if (host && /^(?:\{[^}]*\})+(?::\d+)?$/.test(host)) return path && /^\/[^{]/.test(path) ? { value: path, scheme: scheme?.toLowerCase(), path } : null;
+    if (host && /^(?:\{[^}]*\})+(?::\d+)?$/.test(host))
+      return path && /^\/[^{]/.test(path) ? { value: path, scheme: scheme?.toLowerCase(), path } : null;
     if (!host || !/^[\w{}.-]+(?::\d+)?$/.test(host) || !/[.]|^localhost(?::|$)/i.test(host)) return null;
     return { value, scheme: scheme?.toLowerCase(), host: host.toLowerCase().replace(/:\d+$/, ''), path: path ?? '' };
   }
@@ -100,7 +103,11 @@ export class EndpointCollector {
   private readonly byValue = new Map<string, Endpoint>();
   private capped = false;
 
-  constructor(private readonly pageUrl: string, private readonly includeThirdParty: boolean, private readonly max: number) {}
+  constructor(
+    private readonly pageUrl: string,
+    private readonly includeThirdParty: boolean,
+    private readonly max: number,
+  ) {}
 
   add(hit: ScanHit, source: string): void {
     const parts = endpointValue(hit.value);

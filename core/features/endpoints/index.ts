@@ -15,16 +15,21 @@ export const EndpointsTokens = {
 
 export const endpointsFeature = defineFeature<EndpointsSettings>({
   name: 'endpoints',
-  description: 'Endpoint discovery (POST /v1/endpoints): request targets read from a page\'s inline scripts, linked bundles and their source maps by the scanner plugins.',
+  description:
+    "Endpoint discovery (POST /v1/endpoints): request targets read from a page's inline scripts, linked bundles and their source maps by the scanner plugins.",
   costs: { endpoints: { credits: 1, description: 'POST /v1/endpoints, per call.' } },
   config: endpointsConfigSchema,
   tokens: EndpointsTokens,
   services: [
-    service(EndpointsTokens.Finder, (ctx: FeatureContext<EndpointsSettings>) => new EndpointFinder({
-      scraper: ctx.resolve(CoreTokens.Scraper),
-      http: ctx.resolve(Tokens.Http),
-      content: ctx.resolve(CoreTokens.Content),
-      settings: ctx.settings,
-    })),
+    service(
+      EndpointsTokens.Finder,
+      (ctx: FeatureContext<EndpointsSettings>) =>
+        new EndpointFinder({
+          scraper: ctx.resolve(CoreTokens.Scraper),
+          http: ctx.resolve(Tokens.Http),
+          content: ctx.resolve(CoreTokens.Content),
+          settings: ctx.settings,
+        }),
+    ),
   ],
 });

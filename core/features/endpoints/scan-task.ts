@@ -18,7 +18,8 @@ import { task, type TaskContext } from '../../workers/task.ts';
 const MAX_HITS_PER_SOURCE = 20_000;
 /** Elements of the page read for its scripts (the HTML document plugin's default). */
 const MAX_ELEMENTS = 300_000;
-const JS_TYPES = /^(?:|module|text\/javascript|application\/javascript|application\/x-javascript|text\/ecmascript|application\/ecmascript|text\/jsx|text\/babel)$/i;
+const JS_TYPES =
+  /^(?:|module|text\/javascript|application\/javascript|application\/x-javascript|text\/ecmascript|application\/ecmascript|text\/jsx|text\/babel)$/i;
 
 export interface ScannedSource {
   name: string;
@@ -68,7 +69,12 @@ export function pageScripts(html: string, pageUrl: string): { inline: string[]; 
 }
 
 /** One source through the scanners that read its type, first answer wins; unpacked sources (a map's files) follow. */
-export async function scanSource(registry: PluginRegistry, source: ScanSource, scanTimeoutMs: number, ctx?: TaskContext): Promise<ScannedSource> {
+export async function scanSource(
+  registry: PluginRegistry,
+  source: ScanSource,
+  scanTimeoutMs: number,
+  ctx?: TaskContext,
+): Promise<ScannedSource> {
   const out: ScannedSource = { name: source.name, hits: [], warnings: [] };
   const queue = [source];
   for (let next = queue.shift(); next; next = queue.shift()) {
@@ -76,7 +82,10 @@ export async function scanSource(registry: PluginRegistry, source: ScanSource, s
     const scanners = registry.active('scanner').filter((s) => s.handler.reads.includes(current.type));
     const limits = {
       timeoutMs: scanTimeoutMs,
-      timeoutError: new TrawlError('unprocessable', `Scanning ${current.name} took longer than ${scanTimeoutMs} ms (endpoints.scanTimeoutMs)`),
+      timeoutError: new TrawlError(
+        'unprocessable',
+        `Scanning ${current.name} took longer than ${scanTimeoutMs} ms (endpoints.scanTimeoutMs)`,
+      ),
       crashError: new TrawlError('unprocessable', `Scanning ${current.name} {reason}`),
     };
     const result = await withinLimit(limits, async () => {
@@ -84,7 +93,13 @@ export async function scanSource(registry: PluginRegistry, source: ScanSource, s
         const answer = scanner.handler.scan(current);
         if (!answer) continue;
         // A fallback read it: what it finds is less sure, and the caller should know.
-        if (i > 0) out.warnings.push(`${current.name}: read by ${scanner.id} (${scanners.slice(0, i).map((s) => s.id).join(', ')} could not read it)`);
+        if (i > 0)
+          out.warnings.push(
+            `${current.name}: read by ${scanner.id} (${scanners
+              .slice(0, i)
+              .map((s) => s.id)
+              .join(', ')} could not read it)`,
+          );
         return answer;
       }
       return null;
@@ -105,7 +120,10 @@ export async function scanSource(registry: PluginRegistry, source: ScanSource, s
 export async function readPage(input: PageInput, ctx: TaskContext, registry = bootedRegistry()): Promise<PageOutput> {
   const { inline, bundles } = pageScripts(input.html, input.pageUrl);
   const scanned: ScannedSource[] = [];
-  for (const text of inline) scanned.push(await scanSource(registry, { type: 'javascript', text, name: 'inline', pageUrl: input.pageUrl }, input.scanTimeoutMs, ctx));
+  for (const text of inline)
+    scanned.push(
+      await scanSource(registry, { type: 'javascript', text, name: 'inline', pageUrl: input.pageUrl }, input.scanTimeoutMs, ctx),
+    );
   return { bundles, inline: scanned };
 }
 

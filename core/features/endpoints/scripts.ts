@@ -35,7 +35,13 @@ export function sourceMapUrl(text: string, bundleUrl: string): { url?: string; i
   return url && isHttpUrl(url) ? { url } : null;
 }
 
-export async function fetchScript(http: HttpClient, url: string, maxBytes: number, truncate: boolean, signal: AbortSignal): Promise<Fetched> {
+export async function fetchScript(
+  http: HttpClient,
+  url: string,
+  maxBytes: number,
+  truncate: boolean,
+  signal: AbortSignal,
+): Promise<Fetched> {
   try {
     const response = await http.request(url, { maxBodyBytes: maxBytes, truncateBody: truncate, signal, headers: { accept: '*/*' } });
     if (response.status >= 400) return { error: `HTTP ${response.status}` };

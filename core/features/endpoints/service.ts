@@ -47,7 +47,10 @@ export class EndpointFinder {
     const { settings } = this.deps;
     const deadline = Date.now() + settings.timeoutMs;
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new TrawlError('timeout', `Endpoint discovery took longer than ${settings.timeoutMs} ms (endpoints.timeoutMs)`)), settings.timeoutMs);
+    const timer = setTimeout(
+      () => timeout.abort(new TrawlError('timeout', `Endpoint discovery took longer than ${settings.timeoutMs} ms (endpoints.timeoutMs)`)),
+      settings.timeoutMs,
+    );
     const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
     try {
       return await this.run(request, workspace, { signal: combined, deadline });
@@ -56,9 +59,19 @@ export class EndpointFinder {
     }
   }
 
-  private async run(request: EndpointsRequest, workspace: string, limits: { signal: AbortSignal; deadline: number }): Promise<EndpointsResult> {
+  private async run(
+    request: EndpointsRequest,
+    workspace: string,
+    limits: { signal: AbortSignal; deadline: number },
+  ): Promise<EndpointsResult> {
     const { scraper, http, content, settings } = this.deps;
-    const { result } = await scrapeFor(scraper, { url: request.url, formats: ['rawHtml'], noCache: true, render: false, timeoutMs: Math.max(1000, limits.deadline - Date.now()) }, workspace, limits.signal, internalNames);
+    const { result } = await scrapeFor(
+      scraper,
+      { url: request.url, formats: ['rawHtml'], noCache: true, render: false, timeoutMs: Math.max(1000, limits.deadline - Date.now()) },
+      workspace,
+      limits.signal,
+      internalNames,
+    );
     const pageUrl = result.metadata.finalUrl ?? request.url;
     const html = typeof result.formats.rawHtml === 'string' ? result.formats.rawHtml : '';
     const pageInput = { html, pageUrl, scanTimeoutMs: settings.scanTimeoutMs };
@@ -66,7 +79,9 @@ export class EndpointFinder {
 
     const warnings: string[] = [];
     const chosen = page.bundles.slice(0, request.max_bundles);
-    const fetched = await mapBounded(chosen, settings.concurrency, (url) => fetchScript(http, url, settings.maxBundleBytes, true, limits.signal));
+    const fetched = await mapBounded(chosen, settings.concurrency, (url) =>
+      fetchScript(http, url, settings.maxBundleBytes, true, limits.signal),
+    );
     const bundles: ScanSource[] = [];
     fetched.forEach((outcome, i) => {
       const name = bundleName(chosen[i]!);
@@ -96,7 +111,10 @@ export class EndpointFinder {
       for (const [j, map] of maps.entries()) if (map.owner === i) scanned[bundles.length + j]!.forEach(add);
     });
     const { endpoints, hosts, capped } = collector.result();
-    if (capped) warnings.push(`more than ${settings.maxEndpoints} endpoints found; the first ${settings.maxEndpoints} are listed (endpoints.maxEndpoints)`);
+    if (capped)
+      warnings.push(
+        `more than ${settings.maxEndpoints} endpoints found; the first ${settings.maxEndpoints} are listed (endpoints.maxEndpoints)`,
+      );
     return {
       url: pageUrl,
       bundles_scanned: bundles.length,
@@ -109,7 +127,11 @@ export class EndpointFinder {
   }
 
   /** The maps the bundles name (inline `data:` maps read as they are), the first `maxSourceMaps` fetched. */
-  private async sourceMaps(bundles: ScanSource[], signal: AbortSignal, warnings: string[]): Promise<Array<{ source: ScanSource; owner: number }>> {
+  private async sourceMaps(
+    bundles: ScanSource[],
+    signal: AbortSignal,
+    warnings: string[],
+  ): Promise<Array<{ source: ScanSource; owner: number }>> {
     const { http, settings } = this.deps;
     const named = bundles.flatMap((bundle, owner) => {
       const located = sourceMapUrl(bundle.text, bundle.url!);
@@ -118,14 +140,28 @@ export class EndpointFinder {
     const wanted = named.slice(0, settings.maxSourceMaps);
     if (named.length > wanted.length) warnings.push(`${named.length - wanted.length} source maps not read (endpoints.maxSourceMaps)`);
     const texts = await mapBounded(wanted, settings.concurrency, async (map) =>
-      map.inline !== undefined ? { text: map.inline, truncated: false } : fetchScript(http, map.url!, settings.maxSourceMapBytes, false, signal));
+      map.inline !== undefined
+        ? { text: map.inline, truncated: false }
+        : fetchScript(http, map.url!, settings.maxSourceMapBytes, false, signal),
+    );
     return wanted.flatMap((map, i) => {
       const outcome = texts[i]!;
       if ('error' in outcome) {
         warnings.push(`${map.bundle.name}: its source map was not read (${outcome.error})`);
         return [];
       }
-      return [{ owner: map.owner, source: { type: 'source-map' as const, text: outcome.text, name: map.bundle.name, url: map.url ?? map.bundle.url, pageUrl: map.bundle.pageUrl } }];
+      return [
+        {
+          owner: map.owner,
+          source: {
+            type: 'source-map' as const,
+            text: outcome.text,
+            name: map.bundle.name,
+            url: map.url ?? map.bundle.url,
+            pageUrl: map.bundle.pageUrl,
+          },
+        },
+      ];
     });
   }
 }

@@ -8,6 +8,6 @@ import { defineFeature } from '../../feature.ts';
 
 export const extractFeature = defineFeature({
   name: 'extract',
-  description: 'Structured extraction (POST /v1/extract): a page\'s text to JSON matching a given or generated JSON Schema.',
+  description: "Structured extraction (POST /v1/extract): a page's text to JSON matching a given or generated JSON Schema.",
   costs: { extract: { credits: 5, description: 'POST /v1/extract, per call.' } },
 });

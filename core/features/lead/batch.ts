@@ -34,7 +34,12 @@ interface Deps {
 
 /** The event's payload: the batch's summary (its leads are read with GET /v1/lead/batch/{id}). */
 export const batchEventData = (batch: LeadBatch) => ({
-  id: batch.id, status: batch.status, total: batch.total, completed: batch.completed, failed: batch.failed, completed_at: batch.completedAt,
+  id: batch.id,
+  status: batch.status,
+  total: batch.total,
+  completed: batch.completed,
+  failed: batch.failed,
+  completed_at: batch.completedAt,
 });
 
 export class LeadBatchService {
@@ -45,7 +50,13 @@ export class LeadBatchService {
     if (refusal) throw badRequest(`Invalid field ${name('webhookUrl')}: ${refusal}`);
     const { store, queue, settings } = this.deps;
     const batch = await store.create(
-      { id: crypto.randomUUID(), workspace, urls: request.urls, noCache: request.noCache, ...(request.webhookUrl ? { webhookUrl: request.webhookUrl } : {}) },
+      {
+        id: crypto.randomUUID(),
+        workspace,
+        urls: request.urls,
+        noCache: request.noCache,
+        ...(request.webhookUrl ? { webhookUrl: request.webhookUrl } : {}),
+      },
       (db, specs) => queue.insert(db, specs),
       settings.maxAttempts,
     );
@@ -116,11 +127,27 @@ export class LeadBatchService {
       const batch = typeof job.payload.batch === 'string' ? await this.deps.store.byId(job.payload.batch) : null;
       if (batch) {
         const ms = (batch.completedAt ? Date.parse(batch.completedAt) : Date.now()) - Date.parse(batch.createdAt);
-        this.deps.logger.info({ id: batch.id, workspace: batch.workspace, status: batch.status, urls: batch.total, completed: batch.completed, failed: batch.failed, ms }, 'lead batch completed');
+        this.deps.logger.info(
+          {
+            id: batch.id,
+            workspace: batch.workspace,
+            status: batch.status,
+            urls: batch.total,
+            completed: batch.completed,
+            failed: batch.failed,
+            ms,
+          },
+          'lead batch completed',
+        );
       }
       const bus = events();
       if (!batch || !bus) return;
-      await bus.emit({ type: BATCH_EVENT, workspace: batch.workspace, data: batchEventData(batch), ...(batch.webhookUrl ? { url: batch.webhookUrl } : {}) });
+      await bus.emit({
+        type: BATCH_EVENT,
+        workspace: batch.workspace,
+        data: batchEventData(batch),
+        ...(batch.webhookUrl ? { url: batch.webhookUrl } : {}),
+      });
     };
   }
 }

@@ -25,7 +25,8 @@ type Ctx = FeatureContext<LeadSettings>;
 
 export const leadFeature = defineFeature<LeadSettings>({
   name: 'lead',
-  description: 'Company leads (POST /v1/lead) and lead batches (POST /v1/lead/batch): a site read through the `lead` format, its likely pages included.',
+  description:
+    'Company leads (POST /v1/lead) and lead batches (POST /v1/lead/batch): a site read through the `lead` format, its likely pages included.',
   costs: {
     lead: { credits: 2, description: 'POST /v1/lead, per call.' },
     leadBatchItem: { credits: 2, description: 'Per URL of POST /v1/lead/batch.' },
@@ -34,21 +35,34 @@ export const leadFeature = defineFeature<LeadSettings>({
   migrations: { 'lead.0001_batches': leadBatchesMigration },
   tokens: LeadTokens,
   services: [
-    service(LeadTokens.Service, (ctx: Ctx) => new LeadService({ scraper: ctx.resolve(CoreTokens.Scraper), llm: ctx.resolve(LlmTokens.Service), settings: ctx.settings })),
-    service(LeadTokens.Batches, (ctx: Ctx) => new LeadBatchService({
-      store: createLeadStore(ctx.resolve(Tokens.Storage).db.withTables<LeadTables>()),
-      queue: ctx.resolve(JobTokens.Queue),
-      leads: ctx.resolve(LeadTokens.Service),
-      settings: ctx.settings,
-      fetch: ctx.config.fetch,
-      logger: ctx.logger,
-    })),
+    service(
+      LeadTokens.Service,
+      (ctx: Ctx) =>
+        new LeadService({ scraper: ctx.resolve(CoreTokens.Scraper), llm: ctx.resolve(LlmTokens.Service), settings: ctx.settings }),
+    ),
+    service(
+      LeadTokens.Batches,
+      (ctx: Ctx) =>
+        new LeadBatchService({
+          store: createLeadStore(ctx.resolve(Tokens.Storage).db.withTables<LeadTables>()),
+          queue: ctx.resolve(JobTokens.Queue),
+          leads: ctx.resolve(LeadTokens.Service),
+          settings: ctx.settings,
+          fetch: ctx.config.fetch,
+          logger: ctx.logger,
+        }),
+    ),
   ],
   jobs: (ctx: Ctx) => {
     const batches = ctx.resolve(LeadTokens.Batches);
     const events = () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null);
     return [
-      { kind: ITEM_JOB, handler: batches.handleItem, meter: batches.meter, options: { concurrency: ctx.settings.batchConcurrency, onFailed: batches.onItemFailed } },
+      {
+        kind: ITEM_JOB,
+        handler: batches.handleItem,
+        meter: batches.meter,
+        options: { concurrency: ctx.settings.batchConcurrency, onFailed: batches.onItemFailed },
+      },
       { kind: NOTIFY_JOB, handler: batches.notifier(events), options: { concurrency: 1 } },
     ];
   },

@@ -53,7 +53,10 @@ const first = <T>(values: Array<T | null | undefined>): T | null => values.find(
 
 /** `Acme GmbH – Home` and `Home | Acme` become `Acme GmbH` and `Acme`: the part that is not a generic page word. */
 export function nameFromTitle(title: string): string | null {
-  const parts = title.split(/\s+[|–—·:-]\s+/).map((p) => p.trim()).filter(Boolean);
+  const parts = title
+    .split(/\s+[|–—·:-]\s+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const named = parts.filter((p) => !/^(?:home|homepage|start|startseite|accueil|inicio|welcome|willkommen)$/i.test(p));
   return named.sort((a, b) => a.length - b.length)[0] ?? null;
 }
@@ -83,7 +86,9 @@ export function mergeLead(url: string, home: ReadPage, others: ReadPage[], faile
     name: org('name') ?? home.metadata.siteName ?? nameFromTitle(home.metadata.title),
     description,
     logo: org('logo') ?? first(read.map((r) => r.facts.logo)),
-    address: structuredAddress ?? (pageAddress ? { street: null, postcode: null, locality: null, region: null, country: null, text: pageAddress } : null),
+    address:
+      structuredAddress ??
+      (pageAddress ? { street: null, postcode: null, locality: null, region: null, country: null, text: pageAddress } : null),
   };
   const industry = org('industry');
   const founded = org('founded');
@@ -116,9 +121,15 @@ export function mergeLead(url: string, home: ReadPage, others: ReadPage[], faile
 export function missingFields(lead: Lead): string[] {
   const { company, contacts } = lead;
   const checks: Array<[string, boolean]> = [
-    ['company.name', !!company.name], ['company.description', !!company.description], ['company.logo', !!company.logo],
-    ['company.industry', !!company.industry], ['company.founded', !!company.founded], ['company.employees', company.employees !== undefined],
-    ['company.address', !!company.address], ['contacts.emails', contacts.emails.length > 0], ['contacts.phones', contacts.phones.length > 0],
+    ['company.name', !!company.name],
+    ['company.description', !!company.description],
+    ['company.logo', !!company.logo],
+    ['company.industry', !!company.industry],
+    ['company.founded', !!company.founded],
+    ['company.employees', company.employees !== undefined],
+    ['company.address', !!company.address],
+    ['contacts.emails', contacts.emails.length > 0],
+    ['contacts.phones', contacts.phones.length > 0],
     ['socials', Object.keys(lead.socials).length > 0],
   ];
   return checks.filter(([, found]) => !found).map(([field]) => field);

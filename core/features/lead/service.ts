@@ -27,7 +27,8 @@ const PROFILE_SCHEMA = {
   additionalProperties: false,
 };
 const SYSTEM_PROMPT = 'You describe companies from their own web pages, faithfully and without marketing language.';
-const INSTRUCTION = 'From these pages of a company\'s web site, write `summary`: one sentence (at most 25 words) saying what the company does, and `industry`: the industry it is in, in one to three words.';
+const INSTRUCTION =
+  "From these pages of a company's web site, write `summary`: one sentence (at most 25 words) saying what the company does, and `industry`: the industry it is in, in one to three words.";
 
 export class LeadService {
   private schema?: ReturnType<typeof checkedSchema>;
@@ -37,13 +38,23 @@ export class LeadService {
   async lead(request: LeadRequest, workspace: string, signal?: AbortSignal, name: FieldNamer = internalNames): Promise<Lead> {
     const { settings } = this.deps;
     const read = (url: string, kind: LeadPage['kind']) =>
-      scrapeFor(this.deps.scraper, { url, formats: ['lead', 'text'], onlyMainContent: true, noCache: request.noCache, timeoutMs: request.timeoutMs }, workspace, signal, name)
-        .then(({ result }): ReadPage & { text: string } => {
-          // A linked page that answers with an error page says nothing about the company.
-          const status = result.metadata.statusCode ?? 200;
-          if (kind !== 'home' && status >= 400) throw new TrawlError('fetch_failed', `Failed to fetch URL: HTTP ${status}`);
-          return { page: { url: result.metadata.finalUrl ?? result.url, kind }, facts: result.formats.lead as LeadFacts, metadata: result.metadata, text: String(result.formats.text ?? '') };
-        });
+      scrapeFor(
+        this.deps.scraper,
+        { url, formats: ['lead', 'text'], onlyMainContent: true, noCache: request.noCache, timeoutMs: request.timeoutMs },
+        workspace,
+        signal,
+        name,
+      ).then(({ result }): ReadPage & { text: string } => {
+        // A linked page that answers with an error page says nothing about the company.
+        const status = result.metadata.statusCode ?? 200;
+        if (kind !== 'home' && status >= 400) throw new TrawlError('fetch_failed', `Failed to fetch URL: HTTP ${status}`);
+        return {
+          page: { url: result.metadata.finalUrl ?? result.url, kind },
+          facts: result.formats.lead as LeadFacts,
+          metadata: result.metadata,
+          text: String(result.formats.text ?? ''),
+        };
+      });
     const home = await read(request.url, 'home');
     const seen = new Set([home.page.url, request.url]);
     const links = home.facts.pages.filter((p) => !seen.has(p.url)).slice(0, settings.maxPages);
@@ -60,22 +71,43 @@ export class LeadService {
     const others = outcomes.filter((o) => 'facts' in o);
     const failed = outcomes.filter((o): o is LeadPage => !('facts' in o));
 
-    const lead = mergeLead(request.url, home, others, failed, () => extractiveSummary(home.text, home.metadata.language, DESCRIPTION_SENTENCES) || null);
+    const lead = mergeLead(
+      request.url,
+      home,
+      others,
+      failed,
+      () => extractiveSummary(home.text, home.metadata.language, DESCRIPTION_SENTENCES) || null,
+    );
     const provider = this.deps.llm.provider();
-    if (provider) await this.describe(provider, lead, [home, ...others].map((p) => p.text), signal);
+    if (provider)
+      await this.describe(
+        provider,
+        lead,
+        [home, ...others].map((p) => p.text),
+        signal,
+      );
     return lead;
   }
 
   /** The model's one-line summary and industry; a failing model leaves the lead as it is, with a warning. */
   private async describe(provider: Provider, lead: Lead, texts: string[], signal?: AbortSignal): Promise<void> {
     this.schema ??= checkedSchema(PROFILE_SCHEMA, Infinity, 'lead profile schema');
-    const described = await describeWithModel(this.deps.llm, provider, { system: SYSTEM_PROMPT, instruction: INSTRUCTION, texts, schema: this.schema, schemaName: 'company_profile', signal });
+    const described = await describeWithModel(this.deps.llm, provider, {
+      system: SYSTEM_PROMPT,
+      instruction: INSTRUCTION,
+      texts,
+      schema: this.schema,
+      schemaName: 'company_profile',
+      signal,
+    });
     if ('warning' in described) {
       lead.warnings.push(described.warning);
       return;
     }
     const { generated, data } = described;
-    const summary = String(data.summary ?? '').trim().replace(/\s+/g, ' ');
+    const summary = String(data.summary ?? '')
+      .trim()
+      .replace(/\s+/g, ' ');
     const industry = String(data.industry ?? '').trim();
     if (summary) lead.summary = summary;
     if (!lead.company.industry && industry) lead.company.industry = industry;

@@ -40,10 +40,16 @@ export interface LeadBatchItem {
 function toBatch(row: Selectable<LeadBatchesTable>): LeadBatch {
   const request = readJson<{ noCache?: boolean; webhookUrl?: string }>(row.request);
   return {
-    id: row.id, workspace: row.workspace_id, status: row.status as BatchStatus,
-    total: readInt(row.total), completed: readInt(row.completed), failed: readInt(row.failed),
-    noCache: request.noCache === true, ...(request.webhookUrl ? { webhookUrl: request.webhookUrl } : {}),
-    createdAt: row.created_at, completedAt: row.completed_at,
+    id: row.id,
+    workspace: row.workspace_id,
+    status: row.status as BatchStatus,
+    total: readInt(row.total),
+    completed: readInt(row.completed),
+    failed: readInt(row.failed),
+    noCache: request.noCache === true,
+    ...(request.webhookUrl ? { webhookUrl: request.webhookUrl } : {}),
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
   };
 }
 
@@ -51,27 +57,61 @@ type InsertJobs = (db: LeadExecutor, specs: JobSpec[]) => Promise<unknown>;
 
 export function createLeadStore(db: LeadDb) {
   return {
-    async create(batch: { id: string; workspace: string; urls: string[]; noCache: boolean; webhookUrl?: string }, insertJobs: InsertJobs, maxAttempts: number): Promise<LeadBatch> {
+    async create(
+      batch: { id: string; workspace: string; urls: string[]; noCache: boolean; webhookUrl?: string },
+      insertJobs: InsertJobs,
+      maxAttempts: number,
+    ): Promise<LeadBatch> {
       const now = nowIso();
       const row: Selectable<LeadBatchesTable> = {
-        id: batch.id, workspace_id: batch.workspace, status: 'queued', total: batch.urls.length, completed: 0, failed: 0,
+        id: batch.id,
+        workspace_id: batch.workspace,
+        status: 'queued',
+        total: batch.urls.length,
+        completed: 0,
+        failed: 0,
         request: JSON.stringify({ noCache: batch.noCache, ...(batch.webhookUrl ? { webhookUrl: batch.webhookUrl } : {}) }),
-        created_at: now, updated_at: now, completed_at: null,
+        created_at: now,
+        updated_at: now,
+        completed_at: null,
       };
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('lead_batches').values(row).execute();
-        await trx.insertInto('lead_batch_items')
-          .values(batch.urls.map((url, position) => ({ batch_id: batch.id, position, url, status: 'queued', lead: null, error: null, finished_at: null })))
+        await trx
+          .insertInto('lead_batch_items')
+          .values(
+            batch.urls.map((url, position) => ({
+              batch_id: batch.id,
+              position,
+              url,
+              status: 'queued',
+              lead: null,
+              error: null,
+              finished_at: null,
+            })),
+          )
           .execute();
-        await insertJobs(trx, batch.urls.map((_, position) => ({
-          kind: ITEM_JOB, workspace: batch.workspace, group: batch.id, maxAttempts, payload: { batch: batch.id, position },
-        })));
+        await insertJobs(
+          trx,
+          batch.urls.map((_, position) => ({
+            kind: ITEM_JOB,
+            workspace: batch.workspace,
+            group: batch.id,
+            maxAttempts,
+            payload: { batch: batch.id, position },
+          })),
+        );
       });
       return toBatch(row);
     },
 
     async get(workspace: string, id: string): Promise<LeadBatch | null> {
-      const row = await db.selectFrom('lead_batches').selectAll().where('id', '=', id).where('workspace_id', '=', workspace).executeTakeFirst();
+      const row = await db
+        .selectFrom('lead_batches')
+        .selectAll()
+        .where('id', '=', id)
+        .where('workspace_id', '=', workspace)
+        .executeTakeFirst();
       return row ? toBatch(row) : null;
     },
 
@@ -84,37 +124,75 @@ export function createLeadStore(db: LeadDb) {
     async items(batchId: string): Promise<LeadBatchItem[]> {
       const rows = await db.selectFrom('lead_batch_items').selectAll().where('batch_id', '=', batchId).orderBy('position').execute();
       return rows.map((row) => ({
-        position: readInt(row.position), url: row.url, status: row.status as LeadBatchItem['status'],
-        lead: row.lead === null ? null : readJson<Lead>(row.lead), error: row.error,
+        position: readInt(row.position),
+        url: row.url,
+        status: row.status as LeadBatchItem['status'],
+        lead: row.lead === null ? null : readJson<Lead>(row.lead),
+        error: row.error,
       }));
     },
 
     async item(batchId: string, position: number): Promise<{ url: string; status: string } | null> {
-      return (await db.selectFrom('lead_batch_items').select(['url', 'status']).where('batch_id', '=', batchId).where('position', '=', position).executeTakeFirst()) ?? null;
+      return (
+        (await db
+          .selectFrom('lead_batch_items')
+          .select(['url', 'status'])
+          .where('batch_id', '=', batchId)
+          .where('position', '=', position)
+          .executeTakeFirst()) ?? null
+      );
     },
 
     async markProcessing(id: string): Promise<void> {
-      await db.updateTable('lead_batches').set({ status: 'processing', updated_at: nowIso() }).where('id', '=', id).where('status', '=', 'queued').execute();
+      await db
+        .updateTable('lead_batches')
+        .set({ status: 'processing', updated_at: nowIso() })
+        .where('id', '=', id)
+        .where('status', '=', 'queued')
+        .execute();
     },
 
     /** Records one URL's lead or error; the batch when this finished it, else null. */
-    record(batchId: string, position: number, outcome: { lead: Lead } | { error: string }, insertJobs: InsertJobs): Promise<LeadBatch | null> {
+    record(
+      batchId: string,
+      position: number,
+      outcome: { lead: Lead } | { error: string },
+      insertJobs: InsertJobs,
+    ): Promise<LeadBatch | null> {
       return db.transaction().execute(async (trx) => {
         const now = nowIso();
-        const locked = await trx.updateTable('lead_batches').set({ updated_at: now }).where('id', '=', batchId).where('status', '!=', 'completed').returningAll().executeTakeFirst();
+        const locked = await trx
+          .updateTable('lead_batches')
+          .set({ updated_at: now })
+          .where('id', '=', batchId)
+          .where('status', '!=', 'completed')
+          .returningAll()
+          .executeTakeFirst();
         if (!locked) return null;
         const done = 'lead' in outcome;
-        const claimed = await trx.updateTable('lead_batch_items')
-          .set({ status: done ? 'completed' : 'failed', lead: done ? JSON.stringify(outcome.lead) : null, error: done ? null : outcome.error, finished_at: now })
-          .where('batch_id', '=', batchId).where('position', '=', position).where('status', '=', 'queued')
-          .returning('position').executeTakeFirst();
+        const claimed = await trx
+          .updateTable('lead_batch_items')
+          .set({
+            status: done ? 'completed' : 'failed',
+            lead: done ? JSON.stringify(outcome.lead) : null,
+            error: done ? null : outcome.error,
+            finished_at: now,
+          })
+          .where('batch_id', '=', batchId)
+          .where('position', '=', position)
+          .where('status', '=', 'queued')
+          .returning('position')
+          .executeTakeFirst();
         if (!claimed) return null;
         const completed = readInt(locked.completed) + (done ? 1 : 0);
         const failed = readInt(locked.failed) + (done ? 0 : 1);
         const finished = completed + failed >= readInt(locked.total);
-        const row = await trx.updateTable('lead_batches')
+        const row = await trx
+          .updateTable('lead_batches')
           .set({ completed, failed, status: finished ? 'completed' : 'processing', completed_at: finished ? now : null, updated_at: now })
-          .where('id', '=', batchId).returningAll().executeTakeFirstOrThrow();
+          .where('id', '=', batchId)
+          .returningAll()
+          .executeTakeFirstOrThrow();
         if (!finished) return null;
         await insertJobs(trx, [{ kind: NOTIFY_JOB, workspace: row.workspace_id, payload: { batch: batchId }, maxAttempts: 10 }]);
         return toBatch(row);

@@ -35,7 +35,7 @@ export interface LeadBatchItemsTable {
 export type LeadTables = {
   lead_batches: LeadBatchesTable;
   lead_batch_items: LeadBatchItemsTable;
-}
+};
 
 export type LeadDatabase = Database & LeadTables;
 export type LeadDb = Kysely<LeadDatabase>;

@@ -14,7 +14,9 @@ export function searchFilter(search: string | undefined): (link: FoundLink) => b
   if (terms.length === 0) return () => true;
   return (link) => {
     let url = link.url;
-    try { url = decodeURI(url); } catch {}
+    try {
+      url = decodeURI(url);
+    } catch {}
     const haystack = `${url} ${link.title ?? ''}`.toLowerCase();
     return terms.every((term) => haystack.includes(term));
   };
@@ -26,7 +28,10 @@ export class LinkCollector {
   #underPath: (path: string) => boolean = () => true;
   #leftOutByPath = false;
 
-  constructor(private readonly limit: number, private readonly matches: (link: FoundLink) => boolean) {}
+  constructor(
+    private readonly limit: number,
+    private readonly matches: (link: FoundLink) => boolean,
+  ) {}
 
   /**
    * The scope (a test of host names, core/net/scope.ts, and one of paths, paths.ts) is known only

@@ -7,7 +7,11 @@ export const mapConfigSchema = z.strictObject({
   /** Nesting of sitemap indexes followed below the first level. */
   maxSitemapDepth: z.number().int().min(0).max(10).default(3),
   /** Cap on each sitemap after decompression; parsing costs ~0.15 s and tens of MB per 1 MB. */
-  maxSitemapBytes: z.number().int().positive().default(20 * 1024 * 1024),
+  maxSitemapBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
   /** Whole-request deadline; what was found by then is returned. */
   timeoutMs: z.number().int().positive().default(30_000),
 });

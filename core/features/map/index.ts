@@ -32,16 +32,25 @@ export const mapFeature = defineFeature<MapSettings>({
   config: mapConfigSchema,
   tokens: MapTokens,
   services: [
-    service(MapTokens.Mapper, (ctx: FeatureContext<MapSettings>) => createMapper({
-      http: ctx.resolve(Tokens.Http),
-      scraper: ctx.resolve(CoreTokens.Scraper),
-      settings: ctx.settings,
-      robots: robotsOf(ctx),
-    })),
+    service(MapTokens.Mapper, (ctx: FeatureContext<MapSettings>) =>
+      createMapper({
+        http: ctx.resolve(Tokens.Http),
+        scraper: ctx.resolve(CoreTokens.Scraper),
+        settings: ctx.settings,
+        robots: robotsOf(ctx),
+      }),
+    ),
     service(MapTokens.Service, (ctx: FeatureContext<MapSettings>) => {
       // The same rule as the Scraper's cache: results are stored only while the results sink runs.
-      const stores = ctx.resolve(CoreTokens.Registry).providers('sink:results').some((p) => p.enabled);
-      return createMapService({ mapper: ctx.resolve(MapTokens.Mapper), results: stores ? ctx.resolve(Tokens.Results) : null, logger: ctx.logger });
+      const stores = ctx
+        .resolve(CoreTokens.Registry)
+        .providers('sink:results')
+        .some((p) => p.enabled);
+      return createMapService({
+        mapper: ctx.resolve(MapTokens.Mapper),
+        results: stores ? ctx.resolve(Tokens.Results) : null,
+        logger: ctx.logger,
+      });
     }),
   ],
 });

@@ -43,15 +43,39 @@ export const mapSitemapMode = z.enum(MAP_SITEMAP_MODES, { error: 'must be "inclu
 export const mapRequestSchema = z.strictObject({
   url: httpUrl,
   search: z.string().trim().max(500).optional().describe('Keeps links whose URL or title contains every word of it (case-insensitive).'),
-  limit: z.number().int().min(1).max(MAP_MAX_LIMIT).default(MAP_DEFAULT_LIMIT).describe(`Most links returned; default ${MAP_DEFAULT_LIMIT}, at most ${MAP_MAX_LIMIT}.`),
-  include_subdomains: z.boolean().default(false).describe('Also list URLs on other hosts of the same registrable domain (blog.example.com for example.com).'),
-  sitemap: mapSitemapMode.default('include').describe(
-    '`include`: the start page, its links and feeds, and the site\'s sitemaps; `skip`: no robots.txt or sitemap is fetched (the start page, its links and feeds); ' +
-    '`only`: the sitemaps\' URLs and the start URL, which is fetched but not scraped (no title).'),
-  filter_by_path: z.boolean().default(true).describe(
-    'Only URLs at or below the start URL\'s path, by whole segments: `/docs` or `/docs/` keeps `/docs/…`, not `/docsearch`; a file (`/docs/index.html`) stands for its ' +
-    'directory. The start URL is always listed; a start URL that is a sitemap is not filtered. False lists the whole site.'),
-  proxy: z.string().trim().min(1).max(64).optional().describe('How the start page, robots.txt and sitemaps are fetched: "none", a pool of `[fetch.proxies]` or "auto", as on a scrape; unset: the default route.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAP_MAX_LIMIT)
+    .default(MAP_DEFAULT_LIMIT)
+    .describe(`Most links returned; default ${MAP_DEFAULT_LIMIT}, at most ${MAP_MAX_LIMIT}.`),
+  include_subdomains: z
+    .boolean()
+    .default(false)
+    .describe('Also list URLs on other hosts of the same registrable domain (blog.example.com for example.com).'),
+  sitemap: mapSitemapMode
+    .default('include')
+    .describe(
+      "`include`: the start page, its links and feeds, and the site's sitemaps; `skip`: no robots.txt or sitemap is fetched (the start page, its links and feeds); " +
+        "`only`: the sitemaps' URLs and the start URL, which is fetched but not scraped (no title).",
+    ),
+  filter_by_path: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Only URLs at or below the start URL's path, by whole segments: `/docs` or `/docs/` keeps `/docs/…`, not `/docsearch`; a file (`/docs/index.html`) stands for its " +
+        'directory. The start URL is always listed; a start URL that is a sitemap is not filtered. False lists the whole site.',
+    ),
+  proxy: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      'How the start page, robots.txt and sitemaps are fetched: "none", a pool of `[fetch.proxies]` or "auto", as on a scrape; unset: the default route.',
+    ),
 });
 
 export type MapRequest = z.output<typeof mapRequestSchema>;
@@ -99,12 +123,28 @@ export function createMapper({ http, scraper, settings: limits, robots }: Mapper
     const deadline = AbortSignal.timeout(limits.timeoutMs);
     const abort = signal ? AbortSignal.any([signal, deadline]) : deadline;
     const warnings: string[] = [];
-    const warn = (message: string) => { if (warnings.length < MAX_WARNINGS) warnings.push(message); };
+    const warn = (message: string) => {
+      if (warnings.length < MAX_WARNINGS) warnings.push(message);
+    };
     const collector = new LinkCollector(query.limit, searchFilter(query.search));
     const { proxy } = query;
-    const sitemaps = new SitemapReader({ http, limits, signal: abort, warn, add: (link) => collector.add(link), full: () => collector.full, ...(proxy ? { proxy } : {}) });
+    const sitemaps = new SitemapReader({
+      http,
+      limits,
+      signal: abort,
+      warn,
+      add: (link) => collector.add(link),
+      full: () => collector.full,
+      ...(proxy ? { proxy } : {}),
+    });
     const robotsSitemaps = (origin: string): Promise<readonly string[]> =>
-      (readsSitemaps ? untilAborted(robots.rulesFor(origin, proxy).then((rules) => rules.sitemaps), abort, []) : Promise.resolve([]));
+      readsSitemaps
+        ? untilAborted(
+            robots.rulesFor(origin, proxy).then((rules) => rules.sitemaps),
+            abort,
+            [],
+          )
+        : Promise.resolve([]);
 
     // The site: the start URL's host and where it led; with the path filter, the directories of both.
     const start = new URL(query.url);

@@ -23,9 +23,7 @@ interface Pending {
 }
 
 /** One fetched document: the response's final URL and status, and what it holds (nothing for a status of 400 or more). */
-export type ReadOutcome =
-  | { ok: true; finalUrl: string; status: number; doc: SitemapDocument | null }
-  | { ok: false; error: unknown };
+export type ReadOutcome = { ok: true; finalUrl: string; status: number; doc: SitemapDocument | null } | { ok: false; error: unknown };
 
 export interface SitemapReaderDeps {
   http: HttpClient;
@@ -77,7 +75,9 @@ export class SitemapReader {
       this.#fetched += batch.length;
       const docs = await Promise.all(batch.map((item) => this.#load(item)));
       // In queue order, whichever answered first: the list's order does not depend on timing.
-      docs.forEach((doc, i) => { if (doc) this.take(doc, batch[i]!.url, batch[i]!.depth); });
+      docs.forEach((doc, i) => {
+        if (doc) this.take(doc, batch[i]!.url, batch[i]!.depth);
+      });
     }
   }
 
@@ -94,7 +94,12 @@ export class SitemapReader {
   async #read(url: string): Promise<ReadOutcome> {
     const { http, limits, signal } = this.deps;
     try {
-      const response: FetchedResponse = await http.request(url, { signal, maxBodyBytes: limits.maxSitemapBytes, headers: { accept: SITEMAP_ACCEPT }, ...(this.deps.proxy ? { proxy: this.deps.proxy } : {}) });
+      const response: FetchedResponse = await http.request(url, {
+        signal,
+        maxBodyBytes: limits.maxSitemapBytes,
+        headers: { accept: SITEMAP_ACCEPT },
+        ...(this.deps.proxy ? { proxy: this.deps.proxy } : {}),
+      });
       if (response.status >= 400) return { ok: true, finalUrl: response.finalUrl, status: response.status, doc: null };
       const doc = parseSitemapDocument(await sitemapText(response.body, limits.maxSitemapBytes), response.finalUrl);
       return { ok: true, finalUrl: response.finalUrl, status: response.status, doc };

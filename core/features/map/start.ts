@@ -28,8 +28,10 @@ export interface StartPage {
   warnings: string[];
 }
 
-const FEED_SELECTORS = ['application/rss+xml', 'application/atom+xml', 'application/rdf+xml']
-  .map((type) => ({ selector: `link[rel~="alternate"][type="${type}" i][href]`, attribute: 'href' }));
+const FEED_SELECTORS = ['application/rss+xml', 'application/atom+xml', 'application/rdf+xml'].map((type) => ({
+  selector: `link[rel~="alternate"][type="${type}" i][href]`,
+  attribute: 'href',
+}));
 /** The formats the start page is read with, and what each one reads. */
 const START_FORMATS: Record<string, string> = { links: 'links', attributes: 'feeds' };
 const MAX_TITLE_CHARS = 300;
@@ -85,11 +87,18 @@ function usableFormats(scraper: Scraper, url: string, workspace: string): string
  * scrape throws: `unsupported_content` for a body no document plugin reads (a sitemap or feed
  * given as the start URL, which map then reads as one).
  */
-export async function readStartPage(scraper: Scraper, url: string, workspace: string, signal: AbortSignal, proxy?: string): Promise<StartPage | null> {
+export async function readStartPage(
+  scraper: Scraper,
+  url: string,
+  workspace: string,
+  signal: AbortSignal,
+  proxy?: string,
+): Promise<StartPage | null> {
   const formats = usableFormats(scraper, url, workspace);
   if (formats.length === 0) return null;
   const { result } = await scraper.scrape({ ...startRequest(scraper, url, formats), ...(proxy ? { proxy } : {}) }, workspace, signal);
   const warnings = Object.entries(START_FORMATS).flatMap(([format, reads]) =>
-    (formats.includes(format) ? [] : [`start page ${reads} not read: the ${format} format is disabled`]));
+    formats.includes(format) ? [] : [`start page ${reads} not read: the ${format} format is disabled`],
+  );
   return { ...fromResult(result, url), warnings };
 }

@@ -22,7 +22,16 @@ export interface StoredMap extends MapResult {
 
 /** What makes two maps of one URL the same request, in a fixed order (the rows' `options_hash`). */
 export function mapOptionsHash(request: MapRequest): string {
-  return sha256Hex(JSON.stringify([MAP_OUTPUT_VERSION, request.sitemap, request.filter_by_path, request.include_subdomains, request.limit, request.search ?? null]));
+  return sha256Hex(
+    JSON.stringify([
+      MAP_OUTPUT_VERSION,
+      request.sitemap,
+      request.filter_by_path,
+      request.include_subdomains,
+      request.limit,
+      request.search ?? null,
+    ]),
+  );
 }
 
 export interface MapServiceDeps {
@@ -37,7 +46,13 @@ export function createMapService({ mapper, results, logger }: MapServiceDeps) {
     const result = await mapper(request, workspace, signal);
     if (!results) return result;
     try {
-      const stored = await results.save({ workspace, endpoint: MAP_ENDPOINT, url: request.url, optionsHash: mapOptionsHash(request), output: { ...result } });
+      const stored = await results.save({
+        workspace,
+        endpoint: MAP_ENDPOINT,
+        url: request.url,
+        optionsHash: mapOptionsHash(request),
+        output: { ...result },
+      });
       return { id: stored.id, ...result };
     } catch (err) {
       // The links were found: a storage failure costs the id, not the answer.

@@ -42,7 +42,12 @@ function discordEmbed(item: NotificationItem, n: Notification) {
 }
 
 type Embed = ReturnType<typeof discordEmbed>;
-const embedChars = (e: Embed) => e.author.name.length + (e.title?.length ?? 0) + e.description.length + e.footer.text.length + e.fields.reduce((k, f) => k + f.name.length + f.value.length, 0);
+const embedChars = (e: Embed) =>
+  e.author.name.length +
+  (e.title?.length ?? 0) +
+  e.description.length +
+  e.footer.text.length +
+  e.fields.reduce((k, f) => k + f.name.length + f.value.length, 0);
 
 /** Embeds in messages of at most `perMessage` (≤10) and 6000 characters. */
 function discord(n: Notification, perMessage: number) {
@@ -65,8 +70,14 @@ function discord(n: Notification, perMessage: number) {
 function slack(n: Notification, items: NotificationItem[]) {
   const blocks = items.flatMap((item, i) => [
     ...(i ? [{ type: 'divider' }] : []),
-    { type: 'section', text: { type: 'mrkdwn', text: cut(`*<${item.link.url}|${slackEscape(item.heading)}>*\n${slackEscape(item.text)}`, 3000) } },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: cut(`${slackEscape(factLine(item))} · ${item.time ?? ''} · ${slackEscape(n.source)}`, 3000) }] },
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: cut(`*<${item.link.url}|${slackEscape(item.heading)}>*\n${slackEscape(item.text)}`, 3000) },
+    },
+    {
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: cut(`${slackEscape(factLine(item))} · ${item.time ?? ''} · ${slackEscape(n.source)}`, 3000) }],
+    },
   ]);
   return { text: cut(`${n.headline(items.length)} for ${n.source}`, 3000), blocks, unfurl_links: false };
 }
@@ -81,7 +92,13 @@ function teams(n: Notification, items: NotificationItem[]) {
       { type: 'ActionSet', actions: [{ type: 'Action.OpenUrl', title: item.link.label, url: item.link.url }] },
     ]),
   ];
-  const content = { $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', type: 'AdaptiveCard', version: '1.4', body, msteams: { width: 'full' } };
+  const content = {
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    type: 'AdaptiveCard',
+    version: '1.4',
+    body,
+    msteams: { width: 'full' },
+  };
   return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content }] };
 }
 
@@ -89,7 +106,10 @@ function telegram(url: string, n: Notification, items: NotificationItem[]) {
   const chatId = new URL(url).searchParams.get('chat_id')!;
   // Each item gets an equal share of the 4096 characters, markup included.
   const share = Math.floor((4000 - n.source.length) / items.length) - 120;
-  const parts = items.map((item) => `<a href="${htmlEscape(item.link.url)}">${htmlEscape(cut(item.heading, 200))}</a>\n${htmlEscape(cut(item.text, Math.max(20, share)))}\n<i>${htmlEscape(factLine(item))}</i>`);
+  const parts = items.map(
+    (item) =>
+      `<a href="${htmlEscape(item.link.url)}">${htmlEscape(cut(item.heading, 200))}</a>\n${htmlEscape(cut(item.text, Math.max(20, share)))}\n<i>${htmlEscape(factLine(item))}</i>`,
+  );
   const text = cut(`<b>${htmlEscape(cut(n.source, 200))}</b>\n\n${parts.join('\n\n')}`, 4096);
   return { chat_id: chatId, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true } };
 }

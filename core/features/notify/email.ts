@@ -22,27 +22,31 @@ export function emailOf(n: Notification): MailContent {
   const headline = `${n.headline(n.items.length)}: ${n.source}`;
   const text = [
     headline,
-    ...items.map((item) => [
-      '',
-      item.heading,
-      ...(item.headingUrl ? [item.headingUrl] : []),
-      '',
-      cut(item.text, MAX_ITEM_TEXT),
-      '',
-      ...item.facts.map((f) => `${f.name}: ${f.value}`),
-      `${item.link.label}: ${item.link.url}`,
-    ].join('\n')),
+    ...items.map((item) =>
+      [
+        '',
+        item.heading,
+        ...(item.headingUrl ? [item.headingUrl] : []),
+        '',
+        cut(item.text, MAX_ITEM_TEXT),
+        '',
+        ...item.facts.map((f) => `${f.name}: ${f.value}`),
+        `${item.link.label}: ${item.link.url}`,
+      ].join('\n'),
+    ),
   ].join('\n');
   const cell = 'padding:2px 12px 2px 0;vertical-align:top';
   const html = [
     '<!doctype html><html><body style="font-family:system-ui,sans-serif;font-size:15px;color:#1d232a">',
     `<p style="color:#68727d">${escapeHtml(headline)}</p>`,
-    ...items.map((item) => [
-      `<h2 style="font-size:17px;margin:16px 0 4px">${item.headingUrl ? `<a href="${escapeHtml(item.headingUrl)}">${escapeHtml(item.heading)}</a>` : escapeHtml(item.heading)}</h2>`,
-      `<pre style="white-space:pre-wrap;font:14px/1.4 ui-monospace,monospace;background:#f6f7f9;padding:8px;border-radius:6px">${escapeHtml(cut(item.text, MAX_ITEM_TEXT))}</pre>`,
-      `<table>${item.facts.map((f) => `<tr><td style="${cell};color:#68727d">${escapeHtml(f.name)}</td><td style="${cell}">${escapeHtml(f.value)}</td></tr>`).join('')}</table>`,
-      `<p><a href="${escapeHtml(item.link.url)}">${escapeHtml(item.link.label)}</a></p>`,
-    ].join('\n')),
+    ...items.map((item) =>
+      [
+        `<h2 style="font-size:17px;margin:16px 0 4px">${item.headingUrl ? `<a href="${escapeHtml(item.headingUrl)}">${escapeHtml(item.heading)}</a>` : escapeHtml(item.heading)}</h2>`,
+        `<pre style="white-space:pre-wrap;font:14px/1.4 ui-monospace,monospace;background:#f6f7f9;padding:8px;border-radius:6px">${escapeHtml(cut(item.text, MAX_ITEM_TEXT))}</pre>`,
+        `<table>${item.facts.map((f) => `<tr><td style="${cell};color:#68727d">${escapeHtml(f.name)}</td><td style="${cell}">${escapeHtml(f.value)}</td></tr>`).join('')}</table>`,
+        `<p><a href="${escapeHtml(item.link.url)}">${escapeHtml(item.link.label)}</a></p>`,
+      ].join('\n'),
+    ),
     '</body></html>',
   ].join('\n');
   return { subject: cut(oneLine(headline), MAX_SUBJECT), text, html };
@@ -57,17 +61,19 @@ export function smtpMissing(smtp: SmtpSettings): string | null {
 
 export function createMailer(smtp: SmtpSettings): Mailer {
   const missing = smtpMissing(smtp);
-  const transport = missing ? null : createTransport({
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.tls === 'implicit',
-    requireTLS: smtp.tls === 'starttls',
-    ignoreTLS: smtp.tls === 'none',
-    ...(smtp.username ? { auth: { user: smtp.username, pass: smtp.password ?? '' } } : {}),
-    connectionTimeout: smtp.timeoutMs,
-    greetingTimeout: smtp.timeoutMs,
-    socketTimeout: smtp.timeoutMs,
-  });
+  const transport = missing
+    ? null
+    : createTransport({
+        host: smtp.host,
+        port: smtp.port,
+        secure: smtp.tls === 'implicit',
+        requireTLS: smtp.tls === 'starttls',
+        ignoreTLS: smtp.tls === 'none',
+        ...(smtp.username ? { auth: { user: smtp.username, pass: smtp.password ?? '' } } : {}),
+        connectionTimeout: smtp.timeoutMs,
+        greetingTimeout: smtp.timeoutMs,
+        socketTimeout: smtp.timeoutMs,
+      });
   return {
     unavailableReason: () => (missing ? `e-mail is not configured: set ${missing}` : null),
     async send(to, mail, signal) {

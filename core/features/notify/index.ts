@@ -23,9 +23,11 @@ export const notifyFeature = defineFeature<NotifySettings>({
   tokens: NotifyTokens,
   services: [
     service(Tokens.Mailer, (ctx: Ctx) => createMailer(ctx.settings.smtp)),
-    service(NotifyTokens.Notifier, (ctx: Ctx) => createNotifier({
-      events: () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null),
-      logger: ctx.logger,
-    })),
+    service(NotifyTokens.Notifier, (ctx: Ctx) =>
+      createNotifier({
+        events: () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null),
+        logger: ctx.logger,
+      }),
+    ),
   ],
 });

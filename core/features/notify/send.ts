@@ -43,7 +43,8 @@ export function createNotifier(deps: NotifierDeps) {
           await bus.deliver({ workspace, event, url, body: JSON.stringify(request.payload), headers: {}, signature: 'standard', origin });
           continue;
         }
-        for (const body of bodies) await bus.deliver({ workspace, event, url, body: JSON.stringify(body), headers: {}, signature: 'none', origin });
+        for (const body of bodies)
+          await bus.deliver({ workspace, event, url, body: JSON.stringify(body), headers: {}, signature: 'none', origin });
       }
     },
   };

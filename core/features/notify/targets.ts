@@ -27,24 +27,31 @@ function mailAddress(target: string): string | null {
 }
 
 /** One entry, normalised: `mailto:` with the decoded address, or the URL as the receiver schema writes it. */
-export const notifyTargetSchema = z.string().max(2048).transform((value, ctx) => {
-  const trimmed = value.trim();
-  if (/^mailto:/i.test(trimmed)) {
-    const address = mailAddress(trimmed);
-    if (address) return `mailto:${address}`;
-    ctx.addIssue({ code: 'custom', message: 'must be mailto: followed by one e-mail address' });
+export const notifyTargetSchema = z
+  .string()
+  .max(2048)
+  .transform((value, ctx) => {
+    const trimmed = value.trim();
+    if (/^mailto:/i.test(trimmed)) {
+      const address = mailAddress(trimmed);
+      if (address) return `mailto:${address}`;
+      ctx.addIssue({ code: 'custom', message: 'must be mailto: followed by one e-mail address' });
+      return z.NEVER;
+    }
+    const url = receiverUrlSchema.safeParse(trimmed);
+    if (url.success) return url.data;
+    ctx.addIssue({ code: 'custom', message: 'must be an https:// URL or mailto:address' });
     return z.NEVER;
-  }
-  const url = receiverUrlSchema.safeParse(trimmed);
-  if (url.success) return url.data;
-  ctx.addIssue({ code: 'custom', message: 'must be an https:// URL or mailto:address' });
-  return z.NEVER;
-});
+  });
 
 export function notifyTargetsSchema(max: number) {
-  return z.array(notifyTargetSchema).max(max, `at most ${max} targets`)
+  return z
+    .array(notifyTargetSchema)
+    .max(max, `at most ${max} targets`)
     .transform((targets) => [...new Set(targets)])
-    .describe('Told of each notifying check: chat webhook URLs (Slack, Discord, Teams, Telegram), mailto:address, other https URLs (signed).');
+    .describe(
+      'Told of each notifying check: chat webhook URLs (Slack, Discord, Teams, Telegram), mailto:address, other https URLs (signed).',
+    );
 }
 
 export interface TargetRules {

@@ -11,7 +11,12 @@ export const resultsConfigSchema = z.strictObject({
    * Largest answer a billed call stores, in bytes of its JSON: a larger one is answered in full but
    * not stored (its run then has no result to read again), so one call cannot fill the database.
    */
-  maxOutputBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(5 * 1024 * 1024),
+  maxOutputBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(256 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
 });
 
 export type ResultsSettings = z.output<typeof resultsConfigSchema>;

@@ -19,16 +19,25 @@ type Ctx = FeatureContext<ResultsSettings>;
 
 export const resultsFeature = defineFeature<ResultsSettings>({
   name: 'results',
-  description: 'Stored outputs: every billed call\'s answer (cloud mode), bounded in size, and the retention of every stored output.',
+  description: "Stored outputs: every billed call's answer (cloud mode), bounded in size, and the retention of every stored output.",
   config: resultsConfigSchema,
   migrations: { 'results.0001_retention': resultsRetentionMigration },
   tokens: ResultsTokens,
   services: [
     service(ResultsTokens.Outputs, (ctx: Ctx) => {
       // The same rule as the scrape cache's and the map's: stored only while the results sink runs.
-      const stores = ctx.resolve(CoreTokens.Registry).providers('sink:results').some((p) => p.enabled);
+      const stores = ctx
+        .resolve(CoreTokens.Registry)
+        .providers('sink:results')
+        .some((p) => p.enabled);
       return createRunOutputs(stores ? ctx.resolve(Tokens.Results) : null, ctx.settings.maxOutputBytes, ctx.logger);
     }),
   ],
-  jobs: (ctx: Ctx) => [{ kind: RESULTS_PRUNE_JOB, handler: resultsPruneJob(ctx.resolve(Tokens.Storage).db, ctx.settings.retentionDays, ctx.logger), schedule: true }],
+  jobs: (ctx: Ctx) => [
+    {
+      kind: RESULTS_PRUNE_JOB,
+      handler: resultsPruneJob(ctx.resolve(Tokens.Storage).db, ctx.settings.retentionDays, ctx.logger),
+      schedule: true,
+    },
+  ],
 });

@@ -48,7 +48,8 @@ export function createRunOutputs(store: ResultStore | null, maxOutputBytes: numb
       }
       const output = JSON.parse(json) as unknown;
       // The store keeps objects; an answer of another JSON type is wrapped so it reads back whole.
-      const record = output !== null && typeof output === 'object' && !Array.isArray(output) ? output as Record<string, unknown> : { value: output };
+      const record =
+        output !== null && typeof output === 'object' && !Array.isArray(output) ? (output as Record<string, unknown>) : { value: output };
       const stored = await store.save({ workspace, endpoint, url: key, optionsHash: answerHash(json), output: record });
       return { id: stored.id };
     },

@@ -26,7 +26,11 @@ export function resultsExpireBefore(retentionDays: number, now = Date.now()): st
 }
 
 /** Deletes every output older than the retention, chunk by chunk, until done or `signal` aborts; rows deleted. */
-export async function pruneResults(db: Kysely<Database>, retentionDays: number, options: { now?: number; signal?: AbortSignal } = {}): Promise<number> {
+export async function pruneResults(
+  db: Kysely<Database>,
+  retentionDays: number,
+  options: { now?: number; signal?: AbortSignal } = {},
+): Promise<number> {
   const before = resultsExpireBefore(retentionDays, options.now);
   if (before === null) return 0;
   let total = 0;
@@ -54,8 +58,18 @@ export const resultsRetentionMigration: Migration = {
   async up(db: AnyDb) {
     await db.schema.createIndex('results_created').ifNotExists().on('results').column('created_at').execute();
     const now = new Date().toISOString();
-    await db.insertInto('schedules')
-      .values({ kind: RESULTS_PRUNE_JOB, subject_id: PRUNE_SUBJECT, workspace_id: DEFAULT_WORKSPACE, interval_seconds: PRUNE_INTERVAL_SECONDS, next_due_at: now, active: 1, last_enqueued_at: null, created_at: now })
+    await db
+      .insertInto('schedules')
+      .values({
+        kind: RESULTS_PRUNE_JOB,
+        subject_id: PRUNE_SUBJECT,
+        workspace_id: DEFAULT_WORKSPACE,
+        interval_seconds: PRUNE_INTERVAL_SECONDS,
+        next_due_at: now,
+        active: 1,
+        last_enqueued_at: null,
+        created_at: now,
+      })
       .onConflict((oc) => oc.columns(['kind', 'subject_id']).doNothing())
       .execute();
   },

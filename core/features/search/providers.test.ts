@@ -9,10 +9,19 @@ import { searchRequestSchema } from './request.ts';
 const hit = (url: string, position = 1): SearchHit => ({ url, title: `T ${url}`, description: 'd', position });
 const provider = (id: string, answer: () => Promise<SearchAnswer>): Provider & { asked: number } => {
   const p = { id, asked: 0, handler: {} as SearchHandler };
-  p.handler = { search: () => { p.asked++; return answer(); }, status: () => ({ state: 'ok', endpoint: 'x' }) };
+  p.handler = {
+    search: () => {
+      p.asked++;
+      return answer();
+    },
+    status: () => ({ state: 'ok', endpoint: 'x' }),
+  };
   return p;
 };
-const failing = (id: string, message: string, retryAfterSeconds?: number) => provider(id, async () => { throw new TrawlError('bad_gateway', message, { retryAfterSeconds }); });
+const failing = (id: string, message: string, retryAfterSeconds?: number) =>
+  provider(id, async () => {
+    throw new TrawlError('bad_gateway', message, { retryAfterSeconds });
+  });
 const query = (limit = 5) => ({ query: 'q', limit, signal: new AbortController().signal });
 
 describe('askProviders', () => {
@@ -24,13 +33,20 @@ describe('askProviders', () => {
   });
 
   test('failures and empty answers hand over to the next, each reported in order', async () => {
-    const answer = await askProviders([
-      failing('search.a', 'the API key was rejected (HTTP 401)'),
-      provider('search.b', async () => ({ hits: [] })),
-      provider('search.c', async () => ({ hits: [hit('https://c.example/')], warnings: ['lang is not supported; ignored'] })),
-    ], query());
+    const answer = await askProviders(
+      [
+        failing('search.a', 'the API key was rejected (HTTP 401)'),
+        provider('search.b', async () => ({ hits: [] })),
+        provider('search.c', async () => ({ hits: [hit('https://c.example/')], warnings: ['lang is not supported; ignored'] })),
+      ],
+      query(),
+    );
     expect(answer.provider).toBe('search.c');
-    expect(answer.warnings).toEqual(['search.a: the API key was rejected (HTTP 401)', 'search.b: no results for this query', 'search.c: lang is not supported; ignored']);
+    expect(answer.warnings).toEqual([
+      'search.a: the API key was rejected (HTTP 401)',
+      'search.b: no results for this query',
+      'search.c: lang is not supported; ignored',
+    ]);
   });
 
   test('everyone answering with nothing is an empty answer that says so', async () => {
@@ -40,8 +56,14 @@ describe('askProviders', () => {
 
   test('everyone failing is a 502 with every reason; everyone rate limited a 503 with the soonest Retry-After', async () => {
     const failed = await askProviders([failing('search.a', 'HTTP 500'), failing('search.b', 'rate limited', 30)], query()).catch((e) => e);
-    expect([failed.status, failed.message, failed.retryAfterSeconds]).toEqual([502, 'Every search provider failed: search.a: HTTP 500; search.b: rate limited', undefined]);
-    const limited = await askProviders([failing('search.a', 'rate limited', 30), failing('search.b', 'rate limited', 7)], query()).catch((e) => e);
+    expect([failed.status, failed.message, failed.retryAfterSeconds]).toEqual([
+      502,
+      'Every search provider failed: search.a: HTTP 500; search.b: rate limited',
+      undefined,
+    ]);
+    const limited = await askProviders([failing('search.a', 'rate limited', 30), failing('search.b', 'rate limited', 7)], query()).catch(
+      (e) => e,
+    );
     expect([limited.status, limited.retryAfterSeconds]).toEqual([503, 7]);
     expect(limited.message).toStartWith('Every search provider is rate limited: search.a: rate limited; search.b');
   });
@@ -49,19 +71,35 @@ describe('askProviders', () => {
   test('a caller that went away stops the chain', async () => {
     const controller = new AbortController();
     const second = provider('search.b', async () => ({ hits: [hit('https://b.example/')] }));
-    const first = provider('search.a', async () => { controller.abort(new TrawlError('timeout', 'gone')); throw new Error('aborted'); });
+    const first = provider('search.a', async () => {
+      controller.abort(new TrawlError('timeout', 'gone'));
+      throw new Error('aborted');
+    });
     await expect(askProviders([first, second], { ...query(), signal: controller.signal })).rejects.toThrow('gone');
     expect(second.asked).toBe(0);
   });
 });
 
 describe('cleanHits', () => {
-  test('one entry per page (the URL module\'s key), http(s) only, at most the limit, positions renumbered', () => {
-    const { hits, dropped } = cleanHits([
-      hit('https://a.example/page/', 1), hit('https://a.example/page#top', 2), hit('ftp://files.example/x', 3),
-      hit('magnet:?xt=urn:btih:abc', 4), hit('https://b.example/?b=2&a=1', 5), hit('https://b.example/?a=1&b=2', 6), hit('https://c.example/', 7), hit('https://d.example/', 8),
-    ], 3);
-    expect(hits.map((h) => [h.url, h.position])).toEqual([['https://a.example/page/', 1], ['https://b.example/?b=2&a=1', 2], ['https://c.example/', 3]]);
+  test("one entry per page (the URL module's key), http(s) only, at most the limit, positions renumbered", () => {
+    const { hits, dropped } = cleanHits(
+      [
+        hit('https://a.example/page/', 1),
+        hit('https://a.example/page#top', 2),
+        hit('ftp://files.example/x', 3),
+        hit('magnet:?xt=urn:btih:abc', 4),
+        hit('https://b.example/?b=2&a=1', 5),
+        hit('https://b.example/?a=1&b=2', 6),
+        hit('https://c.example/', 7),
+        hit('https://d.example/', 8),
+      ],
+      3,
+    );
+    expect(hits.map((h) => [h.url, h.position])).toEqual([
+      ['https://a.example/page/', 1],
+      ['https://b.example/?b=2&a=1', 2],
+      ['https://c.example/', 3],
+    ]);
     expect(dropped).toBe(2);
   });
 
@@ -76,7 +114,15 @@ describe('search request', () => {
   const parse = (body: Record<string, unknown>) => searchRequestSchema.safeParse({ query: 'q', ...body });
 
   test('defaults and normalised codes', () => {
-    expect(parse({ country: 'DE', lang: 'De' }).data).toEqual({ query: 'q', numResults: 5, scrape: true, formats: ['markdown'], country: 'de', lang: 'de', noCache: false });
+    expect(parse({ country: 'DE', lang: 'De' }).data).toEqual({
+      query: 'q',
+      numResults: 5,
+      scrape: true,
+      formats: ['markdown'],
+      country: 'de',
+      lang: 'de',
+      noCache: false,
+    });
     expect(parse({ country: 'uk' }).data?.country).toBe('gb');
   });
 

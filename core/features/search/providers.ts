@@ -42,7 +42,12 @@ export function cleanHits(hits: readonly SearchHit[], limit: number): { hits: Se
     }
     if (seen.has(url.key)) continue;
     seen.add(url.key);
-    out.push({ url: url.url, title: clip(hit.title, MAX_TITLE_CHARS), description: clip(hit.description, MAX_DESCRIPTION_CHARS), position: out.length + 1 });
+    out.push({
+      url: url.url,
+      title: clip(hit.title, MAX_TITLE_CHARS),
+      description: clip(hit.description, MAX_DESCRIPTION_CHARS),
+      position: out.length + 1,
+    });
   }
   return { hits: out, dropped };
 }

@@ -41,11 +41,23 @@ export const languageCode = z
   });
 
 export const searchRequestFields = {
-  query: z.string().trim().min(1, 'must not be empty').max(SEARCH_MAX_QUERY_CHARS, `at most ${SEARCH_MAX_QUERY_CHARS} characters`)
+  query: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(SEARCH_MAX_QUERY_CHARS, `at most ${SEARCH_MAX_QUERY_CHARS} characters`)
     .describe('What to search the web for, as you would type it into a search engine.'),
-  numResults: z.number().int().min(1).max(SEARCH_MAX_RESULTS).default(SEARCH_DEFAULT_RESULTS)
+  numResults: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_MAX_RESULTS)
+    .default(SEARCH_DEFAULT_RESULTS)
     .describe(`Results wanted (1–${SEARCH_MAX_RESULTS}); a provider may find fewer.`),
-  scrape: z.boolean().default(true).describe('Scrape every result page in parallel (the same pipeline as /v1/scrape) and add its formats and metadata.'),
+  scrape: z
+    .boolean()
+    .default(true)
+    .describe('Scrape every result page in parallel (the same pipeline as /v1/scrape) and add its formats and metadata.'),
   formats: coreRequestFields.formats.describe('The formats each result page is scraped into, as /v1/scrape. Ignored without `scrape`.'),
   country: countryCode.optional().describe('Two-letter country code (ISO 3166-1 alpha-2) the results should come from.'),
   lang: languageCode.optional().describe('Two-letter language code (ISO 639-1) of the results.'),

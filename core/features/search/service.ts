@@ -62,9 +62,15 @@ export class SearchService {
   private readonly order: string[];
 
   constructor(private readonly deps: SearchServiceDeps) {
-    const installed = deps.registry.all().filter((p) => p.definition.kind === 'search').map((p) => p.definition.name);
+    const installed = deps.registry
+      .all()
+      .filter((p) => p.definition.kind === 'search')
+      .map((p) => p.definition.name);
     deps.settings.providers.forEach((name, index) => {
-      if (!installed.includes(name)) throw configInvalid(`Invalid configuration at search.providers[${index}]: unknown search provider "${name}" (installed: ${installed.join(', ')})`);
+      if (!installed.includes(name))
+        throw configInvalid(
+          `Invalid configuration at search.providers[${index}]: unknown search provider "${name}" (installed: ${installed.join(', ')})`,
+        );
     });
     this.order = [...new Set([...deps.settings.providers, ...installed])];
   }
@@ -75,19 +81,35 @@ export class SearchService {
   }
 
   /** `name` is how the caller's wire format names request fields, for messages. */
-  async search(request: SearchRequest, workspace: string, signal: AbortSignal = new AbortController().signal, name: FieldNamer = internalNames): Promise<SearchOutcome> {
+  async search(
+    request: SearchRequest,
+    workspace: string,
+    signal: AbortSignal = new AbortController().signal,
+    name: FieldNamer = internalNames,
+  ): Promise<SearchOutcome> {
     if (request.scrape) this.validateFormats(request, workspace, name);
     const providers = this.providers();
     if (providers.length === 0) throw new TrawlError('unavailable', this.notConfigured());
 
     const started = performance.now();
     const cached = request.noCache ? null : await this.cachedList(request, workspace);
-    const answer = cached ?? await askProviders(providers, { query: request.query, limit: request.numResults, country: request.country, language: request.lang, signal });
+    const answer =
+      cached ??
+      (await askProviders(providers, {
+        query: request.query,
+        limit: request.numResults,
+        country: request.country,
+        language: request.lang,
+        signal,
+      }));
     if (!cached && answer.hits.length) await this.store(request, workspace, answer);
     const searched = performance.now();
 
     const results = request.scrape ? await this.scrapeAll(answer.hits, request, workspace, signal, name) : answer.hits;
-    const timings = { search: Math.round(searched - started), ...(request.scrape ? { scrape: Math.round(performance.now() - searched) } : {}) };
+    const timings = {
+      search: Math.round(searched - started),
+      ...(request.scrape ? { scrape: Math.round(performance.now() - searched) } : {}),
+    };
     return { query: request.query, provider: answer.provider, results, warnings: answer.warnings, cached: cached !== null, timings };
   }
 
@@ -100,17 +122,30 @@ export class SearchService {
 
   /** Which option turns each installed provider on, so the 503 says what to set. */
   private notConfigured(): string {
-    const ways = this.deps.registry.all()
+    const ways = this.deps.registry
+      .all()
       .filter((p) => p.definition.kind === 'search')
       .map(({ definition: d }) => (d.enabledBy?.length ? `plugins.search.${d.name}.${d.enabledBy[0]}` : `plugins.search.${d.name} = true`));
     return `No search provider is configured: set plugins.search.<name>${ways.length ? ` (${ways.join(', ')})` : ''}`;
   }
 
-  private async scrapeAll(hits: SearchHit[], request: SearchRequest, workspace: string, signal: AbortSignal, name: FieldNamer): Promise<SearchResultItem[]> {
+  private async scrapeAll(
+    hits: SearchHit[],
+    request: SearchRequest,
+    workspace: string,
+    signal: AbortSignal,
+    name: FieldNamer,
+  ): Promise<SearchResultItem[]> {
     const { scraper, settings, logger } = this.deps;
     return mapBounded(hits, settings.concurrency, async (hit): Promise<SearchResultItem> => {
       try {
-        const parsed = scraper.request.parse({ timeoutMs: settings.resultTimeoutMs, ...request.scrapeOptions, url: hit.url, formats: request.formats, noCache: request.noCache });
+        const parsed = scraper.request.parse({
+          timeoutMs: settings.resultTimeoutMs,
+          ...request.scrapeOptions,
+          url: hit.url,
+          formats: request.formats,
+          noCache: request.noCache,
+        });
         if (!parsed.success) return { ...hit, error: `Invalid result URL: ${parsed.error.issues[0]?.message}` };
         const { result } = await scraper.scrape(parsed.data, workspace, signal, name);
         return { ...hit, page: result };
@@ -143,6 +178,12 @@ export class SearchService {
     const { results, cacheTtlSeconds } = this.deps;
     if (!results || cacheTtlSeconds <= 0) return;
     const key = this.cacheKey(request);
-    await results.save({ workspace, endpoint: CACHE_ENDPOINT, url: key.url, optionsHash: key.optionsHash, output: { query: request.query, provider: answer.provider, hits: answer.hits } });
+    await results.save({
+      workspace,
+      endpoint: CACHE_ENDPOINT,
+      url: key.url,
+      optionsHash: key.optionsHash,
+      output: { query: request.query, provider: answer.provider, hits: answer.hits },
+    });
   }
 }

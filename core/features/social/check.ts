@@ -40,13 +40,29 @@ export function passes(post: SocialPost, m: Monitor): boolean {
 
 /** A post as the spec's Tweet object. */
 export const presentPost = (p: SocialPost) => ({
-  id: p.id, screen_name: p.screenName, text: p.text, url: p.url, created_at: p.createdAt, favorite_count: p.favoriteCount,
-  retweet_count: p.retweetCount, reply_count: p.replyCount, lang: p.lang, is_retweet: p.isRetweet, is_reply: p.isReply, is_quote: p.isQuote,
+  id: p.id,
+  screen_name: p.screenName,
+  text: p.text,
+  url: p.url,
+  created_at: p.createdAt,
+  favorite_count: p.favoriteCount,
+  retweet_count: p.retweetCount,
+  reply_count: p.replyCount,
+  lang: p.lang,
+  is_retweet: p.isRetweet,
+  is_reply: p.isReply,
+  is_quote: p.isQuote,
 });
 
 /** The spec's `social.monitor.matched` payload. */
 export const matchedPayload = (m: Monitor, posts: SocialPost[], checkedAt: string) => ({
-  event: MATCHED_EVENT, monitor_id: m.id, kind: m.kind, target: m.target, new_count: posts.length, tweets: posts.map(presentPost), checked_at: checkedAt,
+  event: MATCHED_EVENT,
+  monitor_id: m.id,
+  kind: m.kind,
+  target: m.target,
+  new_count: posts.length,
+  tweets: posts.map(presentPost),
+  checked_at: checkedAt,
 });
 
 export interface CheckDeps {
@@ -71,8 +87,23 @@ export function createCheckWorker(deps: CheckDeps) {
     const bus = deps.events();
     if (!bus) return deps.logger.debug({ monitor: m.id }, 'no event bus registered; social.monitor.matched not sent');
     const chat = chatMessages(m.webhookUrl!, m, posts, deps.settings.chatPostsPerMessage);
-    if (!chat) return bus.emit({ type: MATCHED_EVENT, workspace: m.workspace, url: m.webhookUrl!, data: matchedPayload(m, posts, checkedAt), bare: true });
-    for (const body of chat) await bus.deliver({ workspace: m.workspace, event: MATCHED_EVENT, url: m.webhookUrl!, body: JSON.stringify(body), headers: {}, signature: 'none' });
+    if (!chat)
+      return bus.emit({
+        type: MATCHED_EVENT,
+        workspace: m.workspace,
+        url: m.webhookUrl!,
+        data: matchedPayload(m, posts, checkedAt),
+        bare: true,
+      });
+    for (const body of chat)
+      await bus.deliver({
+        workspace: m.workspace,
+        event: MATCHED_EVENT,
+        url: m.webhookUrl!,
+        body: JSON.stringify(body),
+        headers: {},
+        signature: 'none',
+      });
   }
 
   async function handle(job: ClaimedJob, signal: AbortSignal): Promise<void | typeof SKIPPED> {
@@ -91,7 +122,9 @@ export function createCheckWorker(deps: CheckDeps) {
       const error = asTrawlError(err);
       if (error.code === 'rate_limited' && !signal.aborted) {
         const runAt = new Date(now() + (error.retryAfterSeconds ?? 60) * 1000);
-        await deps.queue().enqueue({ kind: CHECK_JOB, workspace: monitor.workspace, payload: { subject }, runAt, maxAttempts: deps.settings.maxAttempts });
+        await deps
+          .queue()
+          .enqueue({ kind: CHECK_JOB, workspace: monitor.workspace, payload: { subject }, runAt, maxAttempts: deps.settings.maxAttempts });
         await deps.store.recordError(subject, `${error.message}; checking again at ${runAt.toISOString()}`);
         return SKIPPED;
       }
@@ -104,7 +137,12 @@ export function createCheckWorker(deps: CheckDeps) {
     }
     const checkedAt = nowIso();
     const matched = first ? [] : result.posts.filter((p) => passes(p, monitor));
-    await deps.store.recordCheck(subject, { cursor: result.cursor, sourceId: monitor.kind === 'profile' ? sourceId : null, checkedAt, matched: matched.length > 0 });
+    await deps.store.recordCheck(subject, {
+      cursor: result.cursor,
+      sourceId: monitor.kind === 'profile' ? sourceId : null,
+      checkedAt,
+      matched: matched.length > 0,
+    });
     if (matched.length && monitor.webhookUrl) await announce(monitor, matched, checkedAt);
   }
 
@@ -126,11 +164,15 @@ export function checkMeter(store: MonitorStore, pause: Pause): JobMeter {
     async bill(job) {
       const m = await store.byId(subjectOf(job).subject);
       if (!m) return null;
-      return { run: { workspace: m.workspace, runId: job.id, endpoint: 'social.check', url: `social:${m.kind}:${m.target}`.slice(0, 500) }, units: { socialCheck: 1 } };
+      return {
+        run: { workspace: m.workspace, runId: job.id, endpoint: 'social.check', url: `social:${m.kind}:${m.target}`.slice(0, 500) },
+        units: { socialCheck: 1 },
+      };
     },
     async refused(job, run, refusal) {
       // Out of credits: paused, not failing on every scheduled check until someone looks.
-      if (refusal === 'credits') return pause({ id: subjectOf(job).subject, workspace: run.workspace }, skippedCheck(refusal, 'Social monitoring'));
+      if (refusal === 'credits')
+        return pause({ id: subjectOf(job).subject, workspace: run.workspace }, skippedCheck(refusal, 'Social monitoring'));
       // Lapsed or free: the source is not asked (nor its quota spent); the monitor stays on its schedule and resumes with the plan.
       await store.recordError(subjectOf(job).subject, skippedCheck(refusal, 'Social monitoring'));
     },

@@ -26,7 +26,8 @@ const sourceOf = (ctx: Ctx) => () => ctx.resolve(CoreTokens.Registry).active('so
 
 export const socialFeature = defineFeature<SocialSettings>({
   name: 'social',
-  description: 'Social monitors (POST /v1/social/monitors) polled on the shared schedule with social.monitor.matched on new matches, and audience export (POST /v1/social/audience); beta.',
+  description:
+    'Social monitors (POST /v1/social/monitors) polled on the shared schedule with social.monitor.matched on new matches, and audience export (POST /v1/social/audience); beta.',
   costs: {
     socialCheck: { credits: 'plan', description: 'Per social monitor check, scheduled or manual.' },
     audiencePage: { credits: 'plan', description: 'Per page of POST /v1/social/audience.' },
@@ -36,17 +37,22 @@ export const socialFeature = defineFeature<SocialSettings>({
   tokens: SocialTokens,
   services: [
     service(SocialTokens.Store, (ctx: Ctx) => createMonitorStore(ctx.resolve(Tokens.Storage).db.withTables<SocialTables>())),
-    service(SocialTokens.Service, (ctx: Ctx) => new SocialService({
-      store: ctx.resolve(SocialTokens.Store),
-      queue: ctx.resolve(JobTokens.Queue),
-      scheduler: ctx.resolve(JobTokens.Scheduler),
-      settings: ctx.settings,
-      source: sourceOf(ctx),
-    })),
+    service(
+      SocialTokens.Service,
+      (ctx: Ctx) =>
+        new SocialService({
+          store: ctx.resolve(SocialTokens.Store),
+          queue: ctx.resolve(JobTokens.Queue),
+          scheduler: ctx.resolve(JobTokens.Scheduler),
+          settings: ctx.settings,
+          source: sourceOf(ctx),
+        }),
+    ),
   ],
   jobs: (ctx: Ctx) => {
     const store = ctx.resolve(SocialTokens.Store);
-    const pause = (m: { workspace: string; id: string }, reason: string) => ctx.resolve(SocialTokens.Service).pause(m.workspace, m.id, reason);
+    const pause = (m: { workspace: string; id: string }, reason: string) =>
+      ctx.resolve(SocialTokens.Service).pause(m.workspace, m.id, reason);
     const worker = createCheckWorker({
       pause,
       store,
@@ -56,9 +62,14 @@ export const socialFeature = defineFeature<SocialSettings>({
       settings: ctx.settings,
       logger: ctx.logger,
     });
-    return [{
-      kind: CHECK_JOB, handler: worker.handle, meter: checkMeter(store, pause), schedule: { maxAttempts: ctx.settings.maxAttempts },
-      options: { concurrency: ctx.settings.concurrency, onFailed: worker.onFailed },
-    }];
+    return [
+      {
+        kind: CHECK_JOB,
+        handler: worker.handle,
+        meter: checkMeter(store, pause),
+        schedule: { maxAttempts: ctx.settings.maxAttempts },
+        options: { concurrency: ctx.settings.concurrency, onFailed: worker.onFailed },
+      },
+    ];
   },
 });

@@ -43,7 +43,8 @@ export interface AudienceAnswer {
 }
 
 /** Said by every social call when no source is configured (503). */
-export const NO_SOURCE = 'No social source is configured: set plugins.social.x.bearerToken (TRAWL_PLUGINS_SOCIAL_X_BEARER_TOKEN) to an API v2 app-only bearer token';
+export const NO_SOURCE =
+  'No social source is configured: set plugins.social.x.bearerToken (TRAWL_PLUGINS_SOCIAL_X_BEARER_TOKEN) to an API v2 app-only bearer token';
 
 const notFound = () => new TrawlError('not_found', 'Monitor not found');
 
@@ -58,7 +59,8 @@ function decodeCursor(cursor: string, userId: string, direction: AudienceDirecti
   } catch {
     parts = null;
   }
-  if (!Array.isArray(parts) || parts.length !== 3 || typeof parts[2] !== 'string') throw badRequest('Invalid field cursor: not a cursor this service returned');
+  if (!Array.isArray(parts) || parts.length !== 3 || typeof parts[2] !== 'string')
+    throw badRequest('Invalid field cursor: not a cursor this service returned');
   if (parts[0] !== userId || parts[1] !== direction) throw badRequest('Invalid field cursor: it belongs to another account or direction');
   return parts[2];
 }
@@ -109,7 +111,8 @@ export class SocialService {
     const updated = await store.db.transaction().execute(async (trx) => {
       const m = await store.update(trx, workspace, id, patch);
       if (!m) return null;
-      if (patch.intervalMinutes !== undefined) await scheduler.put(trx, { kind: CHECK_JOB, subject: id, workspace, intervalSeconds: m.intervalMinutes * 60 });
+      if (patch.intervalMinutes !== undefined)
+        await scheduler.put(trx, { kind: CHECK_JOB, subject: id, workspace, intervalSeconds: m.intervalMinutes * 60 });
       if (patch.active !== undefined) await scheduler.setActive(trx, CHECK_JOB, id, patch.active);
       return m;
     });
@@ -123,7 +126,9 @@ export class SocialService {
    * way on every run. PATCH `active: true` resumes it.
    */
   async pause(workspace: string, id: string, reason: string): Promise<void> {
-    await this.update(workspace, id, { active: false }).catch((err) => (err instanceof TrawlError && err.code === 'not_found' ? null : Promise.reject(err)));
+    await this.update(workspace, id, { active: false }).catch((err) =>
+      err instanceof TrawlError && err.code === 'not_found' ? null : Promise.reject(err),
+    );
     await this.deps.store.recordError(id, `Paused: ${reason}; set active to true to resume`);
   }
 
@@ -148,7 +153,7 @@ export class SocialService {
    */
   async audience(request: AudienceRequest, signal: AbortSignal): Promise<AudienceAnswer> {
     const source = this.source();
-    const userId = request.userId ?? await source.resolveHandle(request.handle!.replace(/^@/, ''), signal);
+    const userId = request.userId ?? (await source.resolveHandle(request.handle!.replace(/^@/, ''), signal));
     let token: string | null = request.cursor ? decodeCursor(request.cursor, userId, request.direction) : null;
     const users: SocialUser[] = [];
     let pagesFetched = 0;

@@ -52,23 +52,45 @@ const toMonitor = (row: Selectable<SocialMonitorsTable>): Monitor => ({
 });
 
 export function createMonitorStore(db: SocialDb) {
-  const scoped = (workspace: string, id: string) => db.selectFrom('social_monitors').where('workspace_id', '=', workspace).where('id', '=', id);
+  const scoped = (workspace: string, id: string) =>
+    db.selectFrom('social_monitors').where('workspace_id', '=', workspace).where('id', '=', id);
 
   return {
     db,
 
     async count(workspace: string, executor: SocialExecutor = db): Promise<number> {
-      const row = await executor.selectFrom('social_monitors').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspace).executeTakeFirstOrThrow();
+      const row = await executor
+        .selectFrom('social_monitors')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('workspace_id', '=', workspace)
+        .executeTakeFirstOrThrow();
       return readInt(row.n);
     },
 
     async insert(executor: SocialExecutor, workspace: string, m: NewMonitor): Promise<Monitor> {
       const now = nowIso();
       const row: Selectable<SocialMonitorsTable> = {
-        id: crypto.randomUUID(), workspace_id: workspace, kind: m.kind, target: m.target, name: m.name, interval_minutes: m.intervalMinutes,
-        webhook_url: m.webhookUrl, active: 1, include_retweets: writeBool(m.includeRetweets), include_replies: writeBool(m.includeReplies),
-        include_quotes: writeBool(m.includeQuotes), min_faves: m.minFaves, keyword: m.keyword, lang: m.lang, source_id: null, cursor: null,
-        last_checked_at: null, last_matched_at: null, last_error: null, created_at: now, updated_at: now,
+        id: crypto.randomUUID(),
+        workspace_id: workspace,
+        kind: m.kind,
+        target: m.target,
+        name: m.name,
+        interval_minutes: m.intervalMinutes,
+        webhook_url: m.webhookUrl,
+        active: 1,
+        include_retweets: writeBool(m.includeRetweets),
+        include_replies: writeBool(m.includeReplies),
+        include_quotes: writeBool(m.includeQuotes),
+        min_faves: m.minFaves,
+        keyword: m.keyword,
+        lang: m.lang,
+        source_id: null,
+        cursor: null,
+        last_checked_at: null,
+        last_matched_at: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
       };
       await executor.insertInto('social_monitors').values(row).execute();
       return toMonitor(row);
@@ -88,8 +110,15 @@ export function createMonitorStore(db: SocialDb) {
     async list(workspace: string, query: Window): Promise<{ items: Monitor[]; total: number }> {
       const [total, rows] = await Promise.all([
         this.count(workspace),
-        db.selectFrom('social_monitors').selectAll().where('workspace_id', '=', workspace)
-          .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+        db
+          .selectFrom('social_monitors')
+          .selectAll()
+          .where('workspace_id', '=', workspace)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset)
+          .execute(),
       ]);
       return { items: rows.map(toMonitor), total };
     },
@@ -100,25 +129,46 @@ export function createMonitorStore(db: SocialDb) {
       if (patch.intervalMinutes !== undefined) set.interval_minutes = patch.intervalMinutes;
       if (patch.webhookUrl !== undefined) set.webhook_url = patch.webhookUrl;
       if (patch.active !== undefined) set.active = writeBool(patch.active);
-      const result = await executor.updateTable('social_monitors').set(set).where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
+      const result = await executor
+        .updateTable('social_monitors')
+        .set(set)
+        .where('workspace_id', '=', workspace)
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return null;
       return toMonitor(await executor.selectFrom('social_monitors').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
     },
 
     async delete(executor: SocialExecutor, workspace: string, id: string): Promise<boolean> {
-      const result = await executor.deleteFrom('social_monitors').where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
+      const result = await executor
+        .deleteFrom('social_monitors')
+        .where('workspace_id', '=', workspace)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
 
     /** A finished check: where the next one starts, and when it matched. */
-    async recordCheck(id: string, check: { cursor: string | null; sourceId: string | null; checkedAt: string; matched: boolean }): Promise<void> {
-      const set: Partial<SocialMonitorsTable> = { cursor: check.cursor, source_id: check.sourceId, last_checked_at: check.checkedAt, last_error: null };
+    async recordCheck(
+      id: string,
+      check: { cursor: string | null; sourceId: string | null; checkedAt: string; matched: boolean },
+    ): Promise<void> {
+      const set: Partial<SocialMonitorsTable> = {
+        cursor: check.cursor,
+        source_id: check.sourceId,
+        last_checked_at: check.checkedAt,
+        last_error: null,
+      };
       if (check.matched) set.last_matched_at = check.checkedAt;
       await db.updateTable('social_monitors').set(set).where('id', '=', id).execute();
     },
 
     async recordError(id: string, error: string): Promise<void> {
-      await db.updateTable('social_monitors').set({ last_error: error.slice(0, 2000) }).where('id', '=', id).execute();
+      await db
+        .updateTable('social_monitors')
+        .set({ last_error: error.slice(0, 2000) })
+        .where('id', '=', id)
+        .execute();
     },
   };
 }

@@ -8,6 +8,7 @@ import { defineFeature } from '../../feature.ts';
 
 export const summarizeFeature = defineFeature({
   name: 'summarize',
-  description: 'Summaries (POST /v1/summarize): written by the configured language model (map-reduce over long pages), or the page\'s most central sentences by TextRank without one.',
+  description:
+    "Summaries (POST /v1/summarize): written by the configured language model (map-reduce over long pages), or the page's most central sentences by TextRank without one.",
   costs: { summarize: { credits: 2, description: 'POST /v1/summarize, per call.' } },
 });

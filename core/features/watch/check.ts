@@ -64,7 +64,11 @@ export function createCheckWorker(deps: CheckDeps) {
     if (!watch || (payload.due && !watch.active)) return SKIPPED;
 
     const needsHtml = watch.conditions.length > 0 || watch.restock;
-    const request = versionRequest(watch.url, { ignoreSelectors: watch.ignoreSelectors, includeSelectors: watch.includeSelectors, html: needsHtml });
+    const request = versionRequest(watch.url, {
+      ignoreSelectors: watch.ignoreSelectors,
+      includeSelectors: watch.includeSelectors,
+      html: needsHtml,
+    });
     let outcome: Awaited<ReturnType<typeof deps.scraper.scrape>>;
     try {
       outcome = await deps.scraper.scrape(request, watch.workspace, signal);
@@ -82,29 +86,47 @@ export function createCheckWorker(deps: CheckDeps) {
       filters: watch,
       version,
       checkedAt: Date.parse(checkedAt),
-      previous: previous && { markdown: previous.markdown, wordCount: previous.snapshot.wordCount, checkedAt: Date.parse(previous.snapshot.checkedAt), observed: previous.snapshot.observed },
+      previous: previous && {
+        markdown: previous.markdown,
+        wordCount: previous.snapshot.wordCount,
+        checkedAt: Date.parse(previous.snapshot.checkedAt),
+        observed: previous.snapshot.observed,
+      },
       seen: watch.onlyNewLines ? await store.seenLines(watch.id) : [],
       seenLinesKept: settings.seenLinesKept,
     };
-    const examined = await offThread(deps.content, EXAMINE_TASK, input, () => examine(input), deps.timeoutMs, signal, 'Comparing the check with the previous snapshot');
+    const examined = await offThread(
+      deps.content,
+      EXAMINE_TASK,
+      input,
+      () => examine(input),
+      deps.timeoutMs,
+      signal,
+      'Comparing the check with the previous snapshot',
+    );
     const { comparison, decision, observed, remembered, contentHash } = examined;
-    const snapshot = await store.appendSnapshot(watch.workspace, {
-      watchId: watch.id,
-      contentHash,
-      wordCount: version.wordCount,
-      status: !comparison ? 'initial' : comparison.changed ? 'changed' : 'same',
-      title: version.title,
-      diffSummary: comparison?.changed ? comparison.summary : null,
-      wordCountDelta: comparison?.wordCountDelta ?? 0,
-      linksAdded: comparison?.linksAdded ?? 0,
-      linksRemoved: comparison?.linksRemoved ?? 0,
-      notified: decision.notified,
-      reason: decision.reason,
-      excerpt: decision.excerpt || null,
-      observed,
-      dueAt: payload.due ?? null,
-      checkedAt,
-    }, version.markdown, remembered);
+    const snapshot = await store.appendSnapshot(
+      watch.workspace,
+      {
+        watchId: watch.id,
+        contentHash,
+        wordCount: version.wordCount,
+        status: !comparison ? 'initial' : comparison.changed ? 'changed' : 'same',
+        title: version.title,
+        diffSummary: comparison?.changed ? comparison.summary : null,
+        wordCountDelta: comparison?.wordCountDelta ?? 0,
+        linksAdded: comparison?.linksAdded ?? 0,
+        linksRemoved: comparison?.linksRemoved ?? 0,
+        notified: decision.notified,
+        reason: decision.reason,
+        excerpt: decision.excerpt || null,
+        observed,
+        dueAt: payload.due ?? null,
+        checkedAt,
+      },
+      version.markdown,
+      remembered,
+    );
     // The slot already has its snapshot (a duplicate run), or the watch was deleted meanwhile.
     if (!snapshot) return SKIPPED;
     await store.prune(watch.id, settings.snapshotRetention);

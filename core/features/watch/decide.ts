@@ -45,7 +45,8 @@ export function conditionMet(c: Condition, now: number | null, before: number | 
   if (c.above !== undefined && now > c.above && !(before !== null && before > c.above)) return `${label} ${round(now)} above ${c.above}`;
   if (c.changePercent !== undefined && before !== null && before !== 0) {
     const percent = ((now - before) / Math.abs(before)) * 100;
-    if (Math.abs(percent) >= c.changePercent) return `${label} ${round(before)} → ${round(now)} (${percent > 0 ? '+' : ''}${round(Number(percent.toFixed(1)))}%)`;
+    if (Math.abs(percent) >= c.changePercent)
+      return `${label} ${round(before)} → ${round(now)} (${percent > 0 ? '+' : ''}${round(Number(percent.toFixed(1)))}%)`;
   }
   return null;
 }
@@ -77,7 +78,10 @@ function textDecision(input: DecisionInput, comparison: Comparison): Pick<Decisi
     const trigger = firstPresent(input.currentLines, filters.triggerText);
     if (!trigger) return { notified: false, reason: 'trigger_text not present' };
     const before = firstPresent(input.previousLines, [trigger]);
-    return { notified: true, reason: before ? `changed; trigger_text ${quote(trigger)} present` : `trigger_text ${quote(trigger)} appeared` };
+    return {
+      notified: true,
+      reason: before ? `changed; trigger_text ${quote(trigger)} present` : `trigger_text ${quote(trigger)} appeared`,
+    };
   }
   return { notified: true, reason: 'changed' };
 }
@@ -90,7 +94,9 @@ export function decide(input: DecisionInput): Decision {
   if (blocked) return { notified: false, reason: `block_text ${quote(blocked)} present`, excerpt };
 
   if (filters.conditions.length || filters.restock) {
-    const met = filters.conditions.map((c, i) => conditionMet(c, input.observed?.values[i] ?? null, input.previousObserved?.values[i] ?? null)).filter(Boolean);
+    const met = filters.conditions
+      .map((c, i) => conditionMet(c, input.observed?.values[i] ?? null, input.previousObserved?.values[i] ?? null))
+      .filter(Boolean);
     if (filters.restock && input.previousObserved?.stock === 'out' && input.observed?.stock === 'in') met.push('back in stock');
     if (met.length) return { notified: true, reason: met.join('; '), excerpt };
     const stock = filters.restock && input.observed?.stock === 'out' ? 'out of stock' : null;

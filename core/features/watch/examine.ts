@@ -42,9 +42,12 @@ export function examine(input: ExamineInput, ctx?: TaskContext): Examined {
   const before = previous ? comparableOf(previous, rules, previous.checkedAt) : null;
   ctx?.checkMemory();
   const comparison = before ? compare(before, current) : null;
-  const observed = filters.conditions.length > 0 || filters.restock ? observe(version.html, version.markdown, filters.conditions, filters.restock) : null;
+  const observed =
+    filters.conditions.length > 0 || filters.restock ? observe(version.html, version.markdown, filters.conditions, filters.restock) : null;
   // The previous snapshot's lines count as seen too (only_new_lines switched on after it).
-  const seen = filters.onlyNewLines ? new Set([...input.seen, ...(before?.lines ?? []).map((l) => lineHash(lineIdentity(l)))]) : new Set<string>();
+  const seen = filters.onlyNewLines
+    ? new Set([...input.seen, ...(before?.lines ?? []).map((l) => lineHash(lineIdentity(l)))])
+    : new Set<string>();
   const decision = decide({
     filters,
     comparison,
@@ -54,13 +57,18 @@ export function examine(input: ExamineInput, ctx?: TaskContext): Examined {
     previousObserved: previous?.observed ?? null,
     seen,
   });
-  const remembered = filters.onlyNewLines && comparison?.changed !== false
-    ? rememberLines(input.seen, [...(before?.lines ?? []), ...current.lines].map(lineIdentity), input.seenLinesKept)
-    : undefined;
+  const remembered =
+    filters.onlyNewLines && comparison?.changed !== false
+      ? rememberLines(input.seen, [...(before?.lines ?? []), ...current.lines].map(lineIdentity), input.seenLinesKept)
+      : undefined;
   return {
     contentHash: contentHash(current),
     comparison: comparison && {
-      changed: comparison.changed, summary: comparison.summary, wordCountDelta: comparison.wordCountDelta, linksAdded: comparison.linksAdded, linksRemoved: comparison.linksRemoved,
+      changed: comparison.changed,
+      summary: comparison.summary,
+      wordCountDelta: comparison.wordCountDelta,
+      linksAdded: comparison.linksAdded,
+      linksRemoved: comparison.linksRemoved,
     },
     observed,
     decision,

@@ -24,13 +24,20 @@ export type FeedTables = WatchTables & { watch_feed_tokens: WatchFeedTokensTable
 /** Migration `watch.0004_feeds`: the feed tokens. */
 export const feedTokensMigration: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.createTable('watch_feed_tokens').ifNotExists()
+    await db.schema
+      .createTable('watch_feed_tokens')
+      .ifNotExists()
       .addColumn('token_hash', 'text', (c) => c.primaryKey())
       .addColumn('workspace_id', 'text', (c) => c.notNull().unique())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
     // The feed reads a workspace's changes newest first.
-    await db.schema.createIndex('watch_snapshots_workspace').ifNotExists().on('watch_snapshots').columns(['workspace_id', 'checked_at']).execute();
+    await db.schema
+      .createIndex('watch_snapshots_workspace')
+      .ifNotExists()
+      .on('watch_snapshots')
+      .columns(['workspace_id', 'checked_at'])
+      .execute();
   },
   async down(db: Kysely<any>) {
     await db.schema.dropIndex('watch_snapshots_workspace').ifExists().execute();
@@ -63,7 +70,10 @@ export function createFeedStore(db: Kysely<Database & FeedTables>) {
       const createdAt = nowIso();
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('watch_feed_tokens').where('workspace_id', '=', workspace).execute();
-        await trx.insertInto('watch_feed_tokens').values({ token_hash: sha256Hex(token), workspace_id: workspace, created_at: createdAt }).execute();
+        await trx
+          .insertInto('watch_feed_tokens')
+          .values({ token_hash: sha256Hex(token), workspace_id: workspace, created_at: createdAt })
+          .execute();
       });
       return { token, createdAt };
     },
@@ -83,18 +93,36 @@ export function createFeedStore(db: Kysely<Database & FeedTables>) {
     /** The workspace a token opens, or null (unknown, revoked or malformed). */
     async workspaceOf(token: string): Promise<string | null> {
       if (!token.startsWith(TOKEN_PREFIX) || token.length > 100) return null;
-      const row = await db.selectFrom('watch_feed_tokens').select('workspace_id').where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
+      const row = await db
+        .selectFrom('watch_feed_tokens')
+        .select('workspace_id')
+        .where('token_hash', '=', sha256Hex(token))
+        .executeTakeFirst();
       return row?.workspace_id ?? null;
     },
 
     /** The workspace's notified changes, newest first. */
     async entries(workspace: string, limit: number): Promise<FeedEntry[]> {
-      const rows = await db.selectFrom('watch_snapshots as s').innerJoin('watches as w', 'w.id', 's.watch_id')
+      const rows = await db
+        .selectFrom('watch_snapshots as s')
+        .innerJoin('watches as w', 'w.id', 's.watch_id')
         .select(['s.id', 's.watch_id', 'w.name', 'w.url', 's.title', 's.diff_summary', 's.reason', 's.excerpt', 's.checked_at'])
-        .where('s.workspace_id', '=', workspace).where('s.notified', '=', 1)
-        .orderBy('s.checked_at', 'desc').orderBy('s.id', 'desc').limit(limit).execute();
+        .where('s.workspace_id', '=', workspace)
+        .where('s.notified', '=', 1)
+        .orderBy('s.checked_at', 'desc')
+        .orderBy('s.id', 'desc')
+        .limit(limit)
+        .execute();
       return rows.map((r) => ({
-        snapshotId: r.id, watchId: r.watch_id, watchName: r.name, url: r.url, title: r.title, summary: r.diff_summary, reason: r.reason, excerpt: r.excerpt, checkedAt: r.checked_at,
+        snapshotId: r.id,
+        watchId: r.watch_id,
+        watchName: r.name,
+        url: r.url,
+        title: r.title,
+        summary: r.diff_summary,
+        reason: r.reason,
+        excerpt: r.excerpt,
+        checkedAt: r.checked_at,
       }));
     },
   };

@@ -43,8 +43,16 @@ export interface WatchFilters {
 }
 
 export const DEFAULT_FILTERS: WatchFilters = {
-  includeSelectors: [], ignoreSelectors: [], ignoreText: [], ignorePatterns: [...IGNORE_PATTERNS],
-  triggerText: [], blockText: [], onlyNewLines: false, changes: 'any', conditions: [], restock: false,
+  includeSelectors: [],
+  ignoreSelectors: [],
+  ignoreText: [],
+  ignorePatterns: [...IGNORE_PATTERNS],
+  triggerText: [],
+  blockText: [],
+  onlyNewLines: false,
+  changes: 'any',
+  conditions: [],
+  restock: false,
 };
 
 /** Conditions stored as JSON in snake_case, as the API shows them. */

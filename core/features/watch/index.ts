@@ -32,33 +32,42 @@ type Ctx = FeatureContext<WatchSettings>;
 
 export const watchFeature = defineFeature<WatchSettings>({
   name: 'watch',
-  description: 'Watches (POST /v1/watch): pages re-scraped on a schedule, a snapshot timeline, and watch.changed to webhook_url and the notify targets when a check notifies.',
+  description:
+    'Watches (POST /v1/watch): pages re-scraped on a schedule, a snapshot timeline, and watch.changed to webhook_url and the notify targets when a check notifies.',
   costs: { watchCheck: { credits: 1, description: 'Per watch check, scheduled or manual.' } },
   config: watchConfigSchema,
   migrations: {
-    'watch.0001_tables': watchTablesMigration, 'watch.0002_filters': watchFiltersMigration, 'watch.0003_notify': watchNotifyMigration,
+    'watch.0001_tables': watchTablesMigration,
+    'watch.0002_filters': watchFiltersMigration,
+    'watch.0003_notify': watchNotifyMigration,
     'watch.0004_feeds': feedTokensMigration,
   },
   tokens: WatchTokens,
   services: [
     service(WatchTokens.Store, (ctx: Ctx) => createWatchStore(ctx.resolve(Tokens.Storage).db.withTables<WatchTables>())),
     service(WatchTokens.Feed, (ctx: Ctx) => createFeedStore(ctx.resolve(Tokens.Storage).db.withTables<FeedTables>())),
-    service(WatchTokens.Service, (ctx: Ctx) => new WatchService({
-      store: ctx.resolve(WatchTokens.Store),
-      queue: ctx.resolve(JobTokens.Queue),
-      scheduler: ctx.resolve(JobTokens.Scheduler),
-      settings: ctx.settings,
-      logger: ctx.logger,
-      content: ctx.resolve(CoreTokens.Content),
-      compareTimeoutMs: ctx.config.scrape.timeoutMs,
-    })),
-    service(WatchTokens.Announcer, (ctx: Ctx) => createAnnouncer({
-      db: ctx.resolve(Tokens.Storage).db.withTables<WatchTables>(),
-      events: () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null),
-      notifier: () => (ctx.has(NotifyTokens.Notifier) ? ctx.resolve(NotifyTokens.Notifier) : null),
-      server: ctx.config.server,
-      logger: ctx.logger,
-    })),
+    service(
+      WatchTokens.Service,
+      (ctx: Ctx) =>
+        new WatchService({
+          store: ctx.resolve(WatchTokens.Store),
+          queue: ctx.resolve(JobTokens.Queue),
+          scheduler: ctx.resolve(JobTokens.Scheduler),
+          settings: ctx.settings,
+          logger: ctx.logger,
+          content: ctx.resolve(CoreTokens.Content),
+          compareTimeoutMs: ctx.config.scrape.timeoutMs,
+        }),
+    ),
+    service(WatchTokens.Announcer, (ctx: Ctx) =>
+      createAnnouncer({
+        db: ctx.resolve(Tokens.Storage).db.withTables<WatchTables>(),
+        events: () => (ctx.has(Tokens.Events) ? ctx.resolve(Tokens.Events) : null),
+        notifier: () => (ctx.has(NotifyTokens.Notifier) ? ctx.resolve(NotifyTokens.Notifier) : null),
+        server: ctx.config.server,
+        logger: ctx.logger,
+      }),
+    ),
   ],
   jobs: (ctx: Ctx) => {
     const store = ctx.resolve(WatchTokens.Store);
@@ -74,9 +83,14 @@ export const watchFeature = defineFeature<WatchSettings>({
       content: ctx.resolve(CoreTokens.Content),
       timeoutMs: ctx.config.scrape.timeoutMs,
     });
-    return [{
-      kind: CHECK_JOB, handler: worker.handle, meter: checkMeter(store), schedule: { maxAttempts: ctx.settings.maxAttempts },
-      options: { concurrency: ctx.settings.concurrency, onFailed: worker.onFailed },
-    }];
+    return [
+      {
+        kind: CHECK_JOB,
+        handler: worker.handle,
+        meter: checkMeter(store),
+        schedule: { maxAttempts: ctx.settings.maxAttempts },
+        options: { concurrency: ctx.settings.concurrency, onFailed: worker.onFailed },
+      },
+    ];
   },
 });

@@ -28,16 +28,23 @@ const WATCH_COLUMNS: Array<[string, 'text' | 'integer', string | number]> = [
 export const watchFiltersMigration: Migration = {
   async up(db: AnyDb) {
     for (const [name, type, value] of WATCH_COLUMNS) {
-      await db.schema.alterTable('watches').addColumn(name, type, (c) => c.notNull().defaultTo(value)).execute();
+      await db.schema
+        .alterTable('watches')
+        .addColumn(name, type, (c) => c.notNull().defaultTo(value))
+        .execute();
     }
-    await db.schema.alterTable('watch_snapshots').addColumn('notified', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('watch_snapshots')
+      .addColumn('notified', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     for (const name of ['reason', 'excerpt', 'observed']) await db.schema.alterTable('watch_snapshots').addColumn(name, 'text').execute();
     await db.updateTable('watch_snapshots').set({ notified: 1, reason: 'changed' }).where('status', '=', 'changed').execute();
     await db.updateTable('watches').set({ last_state: 'unchanged' }).where('last_checked_at', 'is not', null).execute();
     await db.updateTable('watches').set({ last_state: 'changed' }).whereRef('last_changed_at', '=', 'last_checked_at').execute();
   },
   async down(db: AnyDb) {
-    for (const name of ['notified', 'reason', 'excerpt', 'observed']) await db.schema.alterTable('watch_snapshots').dropColumn(name).execute();
+    for (const name of ['notified', 'reason', 'excerpt', 'observed'])
+      await db.schema.alterTable('watch_snapshots').dropColumn(name).execute();
     for (const [name] of WATCH_COLUMNS) await db.schema.alterTable('watches').dropColumn(name).execute();
   },
 };

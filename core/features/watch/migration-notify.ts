@@ -9,7 +9,10 @@ type AnyDb = Kysely<any>;
 
 export const watchNotifyMigration: Migration = {
   async up(db: AnyDb) {
-    await db.schema.alterTable('watches').addColumn('notify', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+    await db.schema
+      .alterTable('watches')
+      .addColumn('notify', 'text', (c) => c.notNull().defaultTo('[]'))
+      .execute();
     await db.schema
       .createTable('watch_notify_status')
       .ifNotExists()

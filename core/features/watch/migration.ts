@@ -46,9 +46,20 @@ export const watchTablesMigration: Migration = {
       .addColumn('checked_at', 'text', (c) => c.notNull())
       .execute();
     // The timeline, newest first.
-    await db.schema.createIndex('watch_snapshots_timeline').ifNotExists().on('watch_snapshots').columns(['watch_id', 'checked_at']).execute();
+    await db.schema
+      .createIndex('watch_snapshots_timeline')
+      .ifNotExists()
+      .on('watch_snapshots')
+      .columns(['watch_id', 'checked_at'])
+      .execute();
     // One snapshot per schedule slot, whatever happens to the jobs (null slots are manual checks).
-    await db.schema.createIndex('watch_snapshots_slot').ifNotExists().unique().on('watch_snapshots').columns(['watch_id', 'due_at']).execute();
+    await db.schema
+      .createIndex('watch_snapshots_slot')
+      .ifNotExists()
+      .unique()
+      .on('watch_snapshots')
+      .columns(['watch_id', 'due_at'])
+      .execute();
   },
   async down(db: AnyDb) {
     await db.schema.dropTable('watch_snapshots').ifExists().execute();

@@ -4,9 +4,24 @@ import { describe, expect, test } from 'bun:test';
 import { changeNotification, diffLink, publicBase } from './notify.ts';
 import type { Snapshot, Watch } from './store.ts';
 
-const server = (over: object) => ({ host: '127.0.0.1', port: 3000, maxBodyBytes: 1, maxWebSockets: 1, maxWebSocketsPerWorkspace: 1, maxHeaderBytes: 1, ...over });
+const server = (over: object) => ({
+  host: '127.0.0.1',
+  port: 3000,
+  maxBodyBytes: 1,
+  maxWebSockets: 1,
+  maxWebSocketsPerWorkspace: 1,
+  maxHeaderBytes: 1,
+  ...over,
+});
 const watch = { id: 'w 1', name: 'Leith ferry', url: 'https://ferries.example/leith' } as Watch;
-const snapshot = { id: 's2', title: '', excerpt: '', diffSummary: null, reason: 'price 18.5 below 20', checkedAt: '2026-11-28T09:00:00.000Z' } as unknown as Snapshot;
+const snapshot = {
+  id: 's2',
+  title: '',
+  excerpt: '',
+  diffSummary: null,
+  reason: 'price 18.5 below 20',
+  checkedAt: '2026-11-28T09:00:00.000Z',
+} as unknown as Snapshot;
 
 describe('watch notifications', () => {
   test('the link: server.publicUrl, else this server (localhost for an any-address host)', () => {
@@ -20,8 +35,16 @@ describe('watch notifications', () => {
   test('a notification without a title or a text change still says what and why', () => {
     const n = changeNotification(watch, snapshot, 'https://trawl.example/d');
     expect(n.source).toBe('Leith ferry');
-    expect(n.items[0]).toMatchObject({ heading: 'https://ferries.example/leith', text: 'The text did not change (see the reason).', facts: [{ name: 'Reason', value: 'price 18.5 below 20' }] });
+    expect(n.items[0]).toMatchObject({
+      heading: 'https://ferries.example/leith',
+      text: 'The text did not change (see the reason).',
+      facts: [{ name: 'Reason', value: 'price 18.5 below 20' }],
+    });
     const changed = changeNotification(watch, { ...snapshot, title: 'Timetable', excerpt: '09:12 → 09:47' }, 'https://trawl.example/d');
-    expect(changed.items[0]).toMatchObject({ heading: 'Timetable', text: '09:12 → 09:47', link: { url: 'https://trawl.example/d', label: 'See what changed' } });
+    expect(changed.items[0]).toMatchObject({
+      heading: 'Timetable',
+      text: '09:12 → 09:47',
+      link: { url: 'https://trawl.example/d', label: 'See what changed' },
+    });
   });
 });

@@ -48,15 +48,17 @@ export function changeNotification(watch: Watch, snapshot: Snapshot, link: strin
   return {
     source: watch.name,
     headline: () => 'Page changed',
-    items: [{
-      heading: snapshot.title || watch.url,
-      headingUrl: watch.url,
-      title: 'See what changed',
-      text: snapshot.excerpt || snapshot.diffSummary || 'The text did not change (see the reason).',
-      facts: [{ name: 'Reason', value: snapshot.reason ?? 'changed' }],
-      link: { url: link, label: 'See what changed' },
-      time: snapshot.checkedAt,
-    }],
+    items: [
+      {
+        heading: snapshot.title || watch.url,
+        headingUrl: watch.url,
+        title: 'See what changed',
+        text: snapshot.excerpt || snapshot.diffSummary || 'The text did not change (see the reason).',
+        facts: [{ name: 'Reason', value: snapshot.reason ?? 'changed' }],
+        link: { url: link, label: 'See what changed' },
+        time: snapshot.checkedAt,
+      },
+    ],
   };
 }
 
@@ -92,12 +94,23 @@ export function createAnnouncer(deps: AnnounceDeps) {
       const bus = deps.events();
       if (!bus) return deps.logger.debug({ watch: watch.id }, 'no event bus registered; watch.changed not sent');
       const payload = changedPayload(watch, snapshot);
-      if (watch.webhookUrl) await bus.emit({ type: CHANGED_EVENT, workspace: watch.workspace, url: watch.webhookUrl, data: payload, bare: true, origin: origin(watch) });
+      if (watch.webhookUrl)
+        await bus.emit({
+          type: CHANGED_EVENT,
+          workspace: watch.workspace,
+          url: watch.webhookUrl,
+          data: payload,
+          bare: true,
+          origin: origin(watch),
+        });
       const notifier = deps.notifier();
       if (!watch.notify.length || !notifier) return;
       const link = diffLink(publicBase(deps.server), watch, snapshot);
       await notifier.send({
-        workspace: watch.workspace, event: CHANGED_EVENT, targets: watch.notify, origin: origin(watch),
+        workspace: watch.workspace,
+        event: CHANGED_EVENT,
+        targets: watch.notify,
+        origin: origin(watch),
         notification: changeNotification(watch, snapshot, link),
         payload: { ...payload, title: snapshot.title, diff_url: link },
       });
@@ -106,10 +119,16 @@ export function createAnnouncer(deps: AnnounceDeps) {
     /** Keeps an attempt's outcome as its target's status, if the target is still the watch's. */
     async record(report: DeliveryReport): Promise<void> {
       if (report.outcome === 'disabled') return;
-      const row = await db.selectFrom('watches').select(['notify', 'webhook_url']).where('id', '=', report.origin.subject).executeTakeFirst();
+      const row = await db
+        .selectFrom('watches')
+        .select(['notify', 'webhook_url'])
+        .where('id', '=', report.origin.subject)
+        .executeTakeFirst();
       if (!row || (row.webhook_url !== report.url && !(JSON.parse(row.notify) as string[]).includes(report.url))) return;
       const status = { outcome: report.outcome, error: report.error?.slice(0, 1000) ?? null, attempt: report.attempt, at: report.at };
-      await db.insertInto('watch_notify_status').values({ watch_id: report.origin.subject, target: report.url, ...status })
+      await db
+        .insertInto('watch_notify_status')
+        .values({ watch_id: report.origin.subject, target: report.url, ...status })
         // An older message's late attempt does not hide a newer one's outcome.
         .onConflict((oc) => oc.columns(['watch_id', 'target']).doUpdateSet(status).where('watch_notify_status.at', '<=', report.at))
         .execute();
@@ -127,11 +146,26 @@ export function createAnnouncer(deps: AnnounceDeps) {
     async statuses(watches: readonly Watch[]): Promise<Map<string, NotifyStatus[]>> {
       const out = new Map<string, NotifyStatus[]>(watches.map((w) => [w.id, []]));
       if (!watches.length) return out;
-      const rows = await db.selectFrom('watch_notify_status').selectAll().where('watch_id', 'in', watches.map((w) => w.id)).orderBy('target').execute();
+      const rows = await db
+        .selectFrom('watch_notify_status')
+        .selectAll()
+        .where(
+          'watch_id',
+          'in',
+          watches.map((w) => w.id),
+        )
+        .orderBy('target')
+        .execute();
       const current = new Map(watches.map((w) => [w.id, new Set([...w.notify, ...(w.webhookUrl ? [w.webhookUrl] : [])])]));
       for (const row of rows) {
         if (!current.get(row.watch_id)?.has(row.target)) continue;
-        out.get(row.watch_id)!.push({ target: row.target, outcome: row.outcome as NotifyStatus['outcome'], error: row.error, attempt: readInt(row.attempt), at: row.at });
+        out.get(row.watch_id)!.push({
+          target: row.target,
+          outcome: row.outcome as NotifyStatus['outcome'],
+          error: row.error,
+          attempt: readInt(row.attempt),
+          at: row.at,
+        });
       }
       return out;
     },

@@ -19,7 +19,10 @@ export function parseNumber(text: string): number | null {
   const match = NUMBER.exec(text.slice(0, NUMBER_TEXT));
   if (!match) return null;
   const negative = /^[-−]/.test(match[0]);
-  let digits = match[0].replace(/^[-−]/, '').replace(/[' \u00a0\u202f]/g, '').replace(/[.,]+$/, '');
+  let digits = match[0]
+    .replace(/^[-−]/, '')
+    .replace(/[' \u00a0\u202f]/g, '')
+    .replace(/[.,]+$/, '');
   const lastDot = digits.lastIndexOf('.');
   const lastComma = digits.lastIndexOf(',');
   if (lastDot >= 0 && lastComma >= 0) {
@@ -42,7 +45,10 @@ const OUT_OF_STOCK = new Set(['outofstock', 'soldout', 'discontinued', 'preorder
 
 /** `https://schema.org/InStock`, `schema:InStock`, `InStock` → in; unknown values say nothing. */
 export function stockOf(availability: string): StockState | null {
-  const name = availability.trim().replace(/^.*[/:#]/, '').toLowerCase();
+  const name = availability
+    .trim()
+    .replace(/^.*[/:#]/, '')
+    .toLowerCase();
   return IN_STOCK.has(name) ? 'in' : OUT_OF_STOCK.has(name) ? 'out' : null;
 }
 
@@ -53,7 +59,10 @@ function combine(states: Array<StockState | null>): StockState | null {
 
 function ldAvailability(nodes: readonly JsonLdNode[]): StockState | null {
   const states: Array<StockState | null> = [];
-  const offersOf = (node: JsonLdNode) => asArray(node.offers).filter(isNode).flatMap((o) => [o, ...asArray(o.offers).filter(isNode)]);
+  const offersOf = (node: JsonLdNode) =>
+    asArray(node.offers)
+      .filter(isNode)
+      .flatMap((o) => [o, ...asArray(o.offers).filter(isNode)]);
   for (const node of nodes) {
     const types = typesOf(node);
     const offers = types.some((t) => t === 'Offer' || t === 'AggregateOffer') ? [node, ...offersOf(node)] : offersOf(node);
@@ -65,7 +74,15 @@ function ldAvailability(nodes: readonly JsonLdNode[]): StockState | null {
   return combine(states);
 }
 
-const OUT_CUES = ['out of stock', 'sold out', 'currently unavailable', 'temporarily unavailable', 'not in stock', 'no longer available', 'notify me when available'];
+const OUT_CUES = [
+  'out of stock',
+  'sold out',
+  'currently unavailable',
+  'temporarily unavailable',
+  'not in stock',
+  'no longer available',
+  'notify me when available',
+];
 const IN_CUES = ['in stock', 'add to cart', 'add to basket', 'add to bag', 'buy now', 'available now'];
 
 /** Text cues, for pages without structured data: an out-of-stock cue wins (a disabled cart button often stays). */
@@ -91,7 +108,11 @@ export function observe(html: string | undefined, text: string, conditions: read
   if (restock) {
     stock = dom ? ldAvailability(jsonLdNodesOf(dom.querySelectorAll('script'))) : null;
     if (!stock && dom) {
-      stock = combine([...dom.querySelectorAll('[itemprop="availability"]')].map((el) => stockOf(el.getAttribute('href') ?? el.getAttribute('content') ?? el.textContent ?? '')));
+      stock = combine(
+        [...dom.querySelectorAll('[itemprop="availability"]')].map((el) =>
+          stockOf(el.getAttribute('href') ?? el.getAttribute('content') ?? el.textContent ?? ''),
+        ),
+      );
     }
     stock ??= textStock(text);
   }

@@ -72,7 +72,10 @@ export class WatchService {
 
   /** When each active watch is checked next (from the shared schedule); paused ones have none. */
   async nextChecks(watches: readonly Watch[]): Promise<Map<string, string>> {
-    return this.deps.scheduler.nextDue(CHECK_JOB, watches.filter((w) => w.active).map((w) => w.id));
+    return this.deps.scheduler.nextDue(
+      CHECK_JOB,
+      watches.filter((w) => w.active).map((w) => w.id),
+    );
   }
 
   async get(workspace: string, id: string): Promise<Watch> {
@@ -92,7 +95,8 @@ export class WatchService {
     const updated = await this.store.db.transaction().execute(async (trx) => {
       const watch = await this.store.update(trx, workspace, id, patch);
       if (!watch) return null;
-      if (patch.intervalMinutes !== undefined) await scheduler.put(trx, { kind: CHECK_JOB, subject: id, workspace, intervalSeconds: watch.intervalMinutes * 60 });
+      if (patch.intervalMinutes !== undefined)
+        await scheduler.put(trx, { kind: CHECK_JOB, subject: id, workspace, intervalSeconds: watch.intervalMinutes * 60 });
       if (patch.active !== undefined) await scheduler.setActive(trx, CHECK_JOB, id, patch.active);
       return watch;
     });
@@ -121,8 +125,16 @@ export class WatchService {
     const [from, to] = await Promise.all([this.store.snapshotWithContent(id, fromId), this.store.snapshotWithContent(id, toId)]);
     if (!from || !to) throw new TrawlError('not_found', 'Snapshot not found');
     const rules = { ignoreText: watch.ignoreText, patterns: watch.ignorePatterns };
-    const version = (s: NonNullable<typeof from>) => ({ markdown: s.markdown, wordCount: s.snapshot.wordCount, fetchedAt: Date.parse(s.snapshot.checkedAt) });
-    const comparison = await compareOffThread(this.deps.content, { previous: version(from), current: version(to), rules, view: true }, this.deps.compareTimeoutMs);
+    const version = (s: NonNullable<typeof from>) => ({
+      markdown: s.markdown,
+      wordCount: s.snapshot.wordCount,
+      fetchedAt: Date.parse(s.snapshot.checkedAt),
+    });
+    const comparison = await compareOffThread(
+      this.deps.content,
+      { previous: version(from), current: version(to), rules, view: true },
+      this.deps.compareTimeoutMs,
+    );
     return { from: from.snapshot, to: to.snapshot, comparison };
   }
 }

@@ -55,7 +55,9 @@ export interface Snapshot {
   checkedAt: string;
 }
 
-export type NewWatch = Pick<Watch, 'url' | 'name' | 'intervalMinutes' | 'webhookUrl' | 'tags'> & Partial<Pick<Watch, 'notify'>> & WatchFilters;
+export type NewWatch = Pick<Watch, 'url' | 'name' | 'intervalMinutes' | 'webhookUrl' | 'tags'> &
+  Partial<Pick<Watch, 'notify'>> &
+  WatchFilters;
 export type WatchPatch = Partial<Pick<Watch, 'name' | 'intervalMinutes' | 'webhookUrl' | 'active' | 'tags' | 'notify'> & WatchFilters>;
 
 /** GET /v1/watch narrowing: one tag, and text the name or URL contains (case-insensitive). */
@@ -114,8 +116,22 @@ const toWatch = (row: Selectable<WatchesTable>): Watch => ({
 });
 
 const SNAPSHOT_COLUMNS = [
-  'id', 'watch_id', 'content_hash', 'word_count', 'status', 'title', 'diff_summary', 'word_count_delta', 'links_added', 'links_removed',
-  'notified', 'reason', 'excerpt', 'observed', 'due_at', 'checked_at',
+  'id',
+  'watch_id',
+  'content_hash',
+  'word_count',
+  'status',
+  'title',
+  'diff_summary',
+  'word_count_delta',
+  'links_added',
+  'links_removed',
+  'notified',
+  'reason',
+  'excerpt',
+  'observed',
+  'due_at',
+  'checked_at',
 ] as const;
 
 const toSnapshot = (row: Omit<Selectable<WatchSnapshotsTable>, 'content' | 'workspace_id'>): Snapshot => ({
@@ -150,16 +166,33 @@ export function createWatchStore(db: WatchDb) {
     db,
 
     async count(workspace: string, executor: WatchExecutor = db): Promise<number> {
-      const row = await executor.selectFrom('watches').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspace).executeTakeFirstOrThrow();
+      const row = await executor
+        .selectFrom('watches')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('workspace_id', '=', workspace)
+        .executeTakeFirstOrThrow();
       return readInt(row.n);
     },
 
     async insert(executor: WatchExecutor, workspace: string, watch: NewWatch): Promise<Watch> {
       const now = nowIso();
       const row = {
-        id: crypto.randomUUID(), workspace_id: workspace, url: watch.url, name: watch.name, interval_minutes: watch.intervalMinutes,
-        webhook_url: watch.webhookUrl, active: 1, notify: '[]', ...filterColumns(watch), seen_lines: '[]', last_state: 'new',
-        last_checked_at: null, last_changed_at: null, last_error: null, created_at: now, updated_at: now,
+        id: crypto.randomUUID(),
+        workspace_id: workspace,
+        url: watch.url,
+        name: watch.name,
+        interval_minutes: watch.intervalMinutes,
+        webhook_url: watch.webhookUrl,
+        active: 1,
+        notify: '[]',
+        ...filterColumns(watch),
+        seen_lines: '[]',
+        last_state: 'new',
+        last_checked_at: null,
+        last_changed_at: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
       } as Selectable<WatchesTable>;
       await executor.insertInto('watches').values(row).execute();
       return toWatch(row);
@@ -185,7 +218,10 @@ export function createWatchStore(db: WatchDb) {
         selected = selected.where(sql<boolean>`(lower(name) like ${pattern} escape '\\' or lower(url) like ${pattern} escape '\\')`);
       }
       const [total, rows] = await Promise.all([
-        selected.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow().then((r) => readInt(r.n)),
+        selected
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+          .then((r) => readInt(r.n)),
         selected.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
       ]);
       return { items: rows.map(toWatch), total };
@@ -197,7 +233,12 @@ export function createWatchStore(db: WatchDb) {
       if (patch.intervalMinutes !== undefined) set.interval_minutes = patch.intervalMinutes;
       if (patch.webhookUrl !== undefined) set.webhook_url = patch.webhookUrl;
       if (patch.active !== undefined) set.active = writeBool(patch.active);
-      const result = await executor.updateTable('watches').set(set).where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
+      const result = await executor
+        .updateTable('watches')
+        .set(set)
+        .where('workspace_id', '=', workspace)
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return null;
       const row = await executor.selectFrom('watches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       return toWatch(row);
@@ -214,20 +255,37 @@ export function createWatchStore(db: WatchDb) {
 
     /** Newest first, without content. */
     async snapshots(watchId: string, limit: number): Promise<Snapshot[]> {
-      const rows = await db.selectFrom('watch_snapshots').select(SNAPSHOT_COLUMNS).where('watch_id', '=', watchId)
-        .orderBy('checked_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      const rows = await db
+        .selectFrom('watch_snapshots')
+        .select(SNAPSHOT_COLUMNS)
+        .where('watch_id', '=', watchId)
+        .orderBy('checked_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
       return rows.map(toSnapshot);
     },
 
     /** A snapshot with its markdown, or null. */
     async snapshotWithContent(watchId: string, snapshotId: string): Promise<{ snapshot: Snapshot; markdown: string } | null> {
-      const row = await db.selectFrom('watch_snapshots').select([...SNAPSHOT_COLUMNS, 'content']).where('watch_id', '=', watchId).where('id', '=', snapshotId).executeTakeFirst();
+      const row = await db
+        .selectFrom('watch_snapshots')
+        .select([...SNAPSHOT_COLUMNS, 'content'])
+        .where('watch_id', '=', watchId)
+        .where('id', '=', snapshotId)
+        .executeTakeFirst();
       return row ? { snapshot: toSnapshot(row), markdown: unpackContent(row.content) } : null;
     },
 
     async latestWithContent(watchId: string): Promise<{ snapshot: Snapshot; markdown: string } | null> {
-      const row = await db.selectFrom('watch_snapshots').select([...SNAPSHOT_COLUMNS, 'content']).where('watch_id', '=', watchId)
-        .orderBy('checked_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+      const row = await db
+        .selectFrom('watch_snapshots')
+        .select([...SNAPSHOT_COLUMNS, 'content'])
+        .where('watch_id', '=', watchId)
+        .orderBy('checked_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       return row ? { snapshot: toSnapshot(row), markdown: unpackContent(row.content) } : null;
     },
 
@@ -242,13 +300,31 @@ export function createWatchStore(db: WatchDb) {
      * transaction; false (nothing written) when the slot already has its snapshot or the watch was
      * deleted meanwhile.
      */
-    async appendSnapshot(workspace: string, snapshot: Omit<Snapshot, 'id'>, markdown: string, seenLines?: readonly string[]): Promise<Snapshot | null> {
+    async appendSnapshot(
+      workspace: string,
+      snapshot: Omit<Snapshot, 'id'>,
+      markdown: string,
+      seenLines?: readonly string[],
+    ): Promise<Snapshot | null> {
       const row: Selectable<WatchSnapshotsTable> = {
-        id: crypto.randomUUID(), watch_id: snapshot.watchId, workspace_id: workspace, content_hash: snapshot.contentHash, word_count: snapshot.wordCount,
-        status: snapshot.status, title: snapshot.title, diff_summary: snapshot.diffSummary, word_count_delta: snapshot.wordCountDelta,
-        links_added: snapshot.linksAdded, links_removed: snapshot.linksRemoved, notified: writeBool(snapshot.notified), reason: snapshot.reason,
-        excerpt: snapshot.excerpt, observed: snapshot.observed ? JSON.stringify(snapshot.observed) : null,
-        content: packContent(markdown), due_at: snapshot.dueAt, checked_at: snapshot.checkedAt,
+        id: crypto.randomUUID(),
+        watch_id: snapshot.watchId,
+        workspace_id: workspace,
+        content_hash: snapshot.contentHash,
+        word_count: snapshot.wordCount,
+        status: snapshot.status,
+        title: snapshot.title,
+        diff_summary: snapshot.diffSummary,
+        word_count_delta: snapshot.wordCountDelta,
+        links_added: snapshot.linksAdded,
+        links_removed: snapshot.linksRemoved,
+        notified: writeBool(snapshot.notified),
+        reason: snapshot.reason,
+        excerpt: snapshot.excerpt,
+        observed: snapshot.observed ? JSON.stringify(snapshot.observed) : null,
+        content: packContent(markdown),
+        due_at: snapshot.dueAt,
+        checked_at: snapshot.checkedAt,
       };
       try {
         return await db.transaction().execute(async (trx) => {
@@ -269,15 +345,30 @@ export function createWatchStore(db: WatchDb) {
 
     /** `checkedAt` null: the check never ran (no credits), so the watch was not checked and keeps its last check time. */
     async recordFailure(watchId: string, error: string, checkedAt: string | null): Promise<void> {
-      await db.updateTable('watches').set({ last_error: error.slice(0, 2000), ...(checkedAt ? { last_checked_at: checkedAt } : {}) }).where('id', '=', watchId).execute();
+      await db
+        .updateTable('watches')
+        .set({ last_error: error.slice(0, 2000), ...(checkedAt ? { last_checked_at: checkedAt } : {}) })
+        .where('id', '=', watchId)
+        .execute();
     },
 
     /** Keeps the newest `keep` snapshots of a watch. */
     async prune(watchId: string, keep: number): Promise<number> {
-      const cutoff = await db.selectFrom('watch_snapshots').select(['checked_at']).where('watch_id', '=', watchId)
-        .orderBy('checked_at', 'desc').orderBy('id', 'desc').offset(keep).limit(1).executeTakeFirst();
+      const cutoff = await db
+        .selectFrom('watch_snapshots')
+        .select(['checked_at'])
+        .where('watch_id', '=', watchId)
+        .orderBy('checked_at', 'desc')
+        .orderBy('id', 'desc')
+        .offset(keep)
+        .limit(1)
+        .executeTakeFirst();
       if (!cutoff) return 0;
-      const result = await db.deleteFrom('watch_snapshots').where('watch_id', '=', watchId).where('checked_at', '<=', cutoff.checked_at).executeTakeFirst();
+      const result = await db
+        .deleteFrom('watch_snapshots')
+        .where('watch_id', '=', watchId)
+        .where('checked_at', '<=', cutoff.checked_at)
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };

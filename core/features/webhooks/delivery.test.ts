@@ -32,7 +32,15 @@ function recordingJobs() {
   return { specs, queue, take: () => specs.splice(0) };
 }
 
-const claimed = (spec: JobSpec): ClaimedJob => ({ id: 'job', kind: spec.kind, workspace: spec.workspace, payload: spec.payload, group: null, attempt: 1, maxAttempts: 3 });
+const claimed = (spec: JobSpec): ClaimedJob => ({
+  id: 'job',
+  kind: spec.kind,
+  workspace: spec.workspace,
+  payload: spec.payload,
+  group: null,
+  attempt: 1,
+  maxAttempts: 3,
+});
 
 let receiver: WebhookReceiver;
 let slow: FixtureSite;
@@ -40,7 +48,9 @@ beforeAll(() => {
   receiver = startWebhookReceiver();
   slow = startFixtureSite({ '/slow': { body: 'ok', delayMs: 2000 } });
 });
-afterAll(async () => { await Promise.all([receiver.stop(), slow.stop()]); });
+afterAll(async () => {
+  await Promise.all([receiver.stop(), slow.stop()]);
+});
 
 describe('webhook delivery', () => {
   let storage: Storage;
@@ -50,9 +60,20 @@ describe('webhook delivery', () => {
   let deliver: JobHandler;
   let outcomes: OutcomeListeners;
   const setup = (overrides: { fetch?: object; webhooks?: object } = {}) => {
-    const config = testConfig({ webhooks: { retryBaseMs: 1000, maxAttempts: 3, timeoutMs: 300, ...overrides.webhooks }, ...(overrides.fetch ? { fetch: overrides.fetch } : {}) });
+    const config = testConfig({
+      webhooks: { retryBaseMs: 1000, maxAttempts: 3, timeoutMs: 300, ...overrides.webhooks },
+      ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
+    });
     const logger = pino({ level: 'silent' });
-    deliver = createDeliveryHandler({ http: createHttpClient(config.fetch, logger), store, jobs: () => jobs.queue, config: webhooksFeature.settings(config), logger, random: () => 0.5, outcomes });
+    deliver = createDeliveryHandler({
+      http: createHttpClient(config.fetch, logger),
+      store,
+      jobs: () => jobs.queue,
+      config: webhooksFeature.settings(config),
+      logger,
+      random: () => 0.5,
+      outcomes,
+    });
   };
   /** Runs every queued delivery once (not waiting for runAt) and returns what the runs enqueued. */
   const runQueued = async () => {
@@ -88,7 +109,9 @@ describe('webhook delivery', () => {
     expect(got?.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
     expect(receiver.received('/other-event')).toEqual([]);
     const log = await store.deliveries('default', hook.id, { offset: 0, limit: 10 });
-    expect(log.items).toEqual([expect.objectContaining({ attempt: 1, outcome: 'delivered', statusCode: 200, error: null, event: 'crawl.completed' })]);
+    expect(log.items).toEqual([
+      expect.objectContaining({ attempt: 1, outcome: 'delivered', statusCode: 200, error: null, event: 'crawl.completed' }),
+    ]);
   });
 
   test('a 500 is retried later under the same webhook-id, with backoff, and then delivered', async () => {
@@ -110,7 +133,11 @@ describe('webhook delivery', () => {
     expect(got.every((d) => d.verified)).toBe(true);
     expect(new Set(got.map((d) => d.headers['webhook-id'])).size).toBe(1);
     const log = await store.deliveries('default', hook.id, { offset: 0, limit: 10 });
-    expect(log.items.map((d) => [d.attempt, d.outcome, d.statusCode])).toEqual([[3, 'delivered', 200], [2, 'retrying', 503], [1, 'retrying', 500]]);
+    expect(log.items.map((d) => [d.attempt, d.outcome, d.statusCode])).toEqual([
+      [3, 'delivered', 200],
+      [2, 'retrying', 503],
+      [1, 'retrying', 500],
+    ]);
     expect(log.items[2]?.nextAttemptAt).not.toBeNull();
     expect(log.items[2]?.error).toBe('receiver answered HTTP 500');
   });
@@ -133,7 +160,10 @@ describe('webhook delivery', () => {
     await bus.emit({ type: 'crawl.completed', workspace: 'default', data: {} });
     expect(await runQueued()).toEqual([]);
     expect(await store.get('default', hook.id)).toMatchObject({ active: false, disabledReason: 'receiver answered HTTP 410 Gone' });
-    expect((await store.deliveries('default', hook.id, { offset: 0, limit: 10 })).items[0]).toMatchObject({ outcome: 'disabled', statusCode: 410 });
+    expect((await store.deliveries('default', hook.id, { offset: 0, limit: 10 })).items[0]).toMatchObject({
+      outcome: 'disabled',
+      statusCode: 410,
+    });
     await bus.emit({ type: 'crawl.completed', workspace: 'default', data: {} });
     expect(jobs.specs).toEqual([]);
     expect(receiver.received('/gone')).toHaveLength(1);
@@ -181,15 +211,39 @@ describe('webhook delivery', () => {
 
   test('a delivery with an origin reports every attempt to the listener of its kind', async () => {
     const reports: unknown[] = [];
-    bus.onOutcome('watch', async (report) => { reports.push(report); });
+    bus.onOutcome('watch', async (report) => {
+      reports.push(report);
+    });
     receiver.script('/reported', 500);
-    await bus.deliver({ workspace: 'default', event: 'watch.changed', url: receiver.url('/reported'), body: '{}', headers: {}, signature: 'standard', origin: { kind: 'watch', subject: 'w1' } });
+    await bus.deliver({
+      workspace: 'default',
+      event: 'watch.changed',
+      url: receiver.url('/reported'),
+      body: '{}',
+      headers: {},
+      signature: 'standard',
+      origin: { kind: 'watch', subject: 'w1' },
+    });
     await bus.emit({ type: 'crawl.completed', workspace: 'default', data: {}, url: receiver.url('/unreported') });
     await runQueued();
     await runQueued();
     expect(reports).toEqual([
-      { origin: { kind: 'watch', subject: 'w1' }, url: receiver.url('/reported'), outcome: 'retrying', error: 'receiver answered HTTP 500', attempt: 1, at: expect.any(String) },
-      { origin: { kind: 'watch', subject: 'w1' }, url: receiver.url('/reported'), outcome: 'delivered', error: null, attempt: 2, at: expect.any(String) },
+      {
+        origin: { kind: 'watch', subject: 'w1' },
+        url: receiver.url('/reported'),
+        outcome: 'retrying',
+        error: 'receiver answered HTTP 500',
+        attempt: 1,
+        at: expect.any(String),
+      },
+      {
+        origin: { kind: 'watch', subject: 'w1' },
+        url: receiver.url('/reported'),
+        outcome: 'delivered',
+        error: null,
+        attempt: 2,
+        at: expect.any(String),
+      },
     ]);
     expect(receiver.received('/unreported')).toHaveLength(1);
   });
@@ -214,8 +268,10 @@ describe('webhook delivery', () => {
 
   test('a malformed job payload fails permanently instead of being retried', async () => {
     const job = claimed({ kind: DELIVERY_KIND, workspace: 'default', payload: { messageId: 'm', event: 'e', body: '{}', attempt: 1 } });
-    const error = await deliver(job, new AbortController().signal).then(() => null, (err) => err);
+    const error = await deliver(job, new AbortController().signal).then(
+      () => null,
+      (err) => err,
+    );
     expect(error).toMatchObject({ permanent: true });
   });
 });
-

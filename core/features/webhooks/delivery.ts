@@ -69,7 +69,13 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
         headers: {
           ...(payload.scheme === 'standard'
             ? webhookHeaders(target.secret, payload.messageId, new Date(), payload.body)
-            : { ...payload.headers, 'content-type': 'application/json', ...(payload.scheme === 'firecrawl' && config.hmacSecret ? { 'x-firecrawl-signature': firecrawlSignature(config.hmacSecret, payload.body) } : {}) }),
+            : {
+                ...payload.headers,
+                'content-type': 'application/json',
+                ...(payload.scheme === 'firecrawl' && config.hmacSecret
+                  ? { 'x-firecrawl-signature': firecrawlSignature(config.hmacSecret, payload.body) }
+                  : {}),
+              }),
           // The request that caused the event, so the receiver's logs and ours can be matched.
           ...(job.requestId ? { 'x-request-id': job.requestId } : {}),
         },
@@ -105,13 +111,16 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
 
   return async function deliver(job: ClaimedJob, signal: AbortSignal): Promise<void> {
     const parsed = deliveryPayloadSchema.safeParse(job.payload);
-    if (!parsed.success) throw Object.assign(new TrawlError('internal', `invalid ${DELIVERY_KIND} payload: ${parsed.error.message}`), { permanent: true });
+    if (!parsed.success)
+      throw Object.assign(new TrawlError('internal', `invalid ${DELIVERY_KIND} payload: ${parsed.error.message}`), { permanent: true });
     const payload = parsed.data;
     const target = await targetOf(payload);
     if (!target) return;
 
     const started = performance.now();
-    const result = target.url.startsWith('mailto:') ? await sendMail(target.url.slice('mailto:'.length), payload, signal) : await post(target, payload, job, signal);
+    const result = target.url.startsWith('mailto:')
+      ? await sendMail(target.url.slice('mailto:'.length), payload, signal)
+      : await post(target, payload, job, signal);
     const { status, error } = result;
     const durationMs = performance.now() - started;
 
@@ -143,11 +152,17 @@ export function createDeliveryHandler(deps: DeliveryDeps): JobHandler {
     });
     if (outcome !== 'delivered') deps.logger.warn({ url: target.url, attempt: payload.attempt, outcome, error }, 'webhook delivery failed');
     if (nextAttemptAt) {
-      await deps.jobs().enqueue({ kind: DELIVERY_KIND, workspace: job.workspace, payload: { ...payload, attempt: payload.attempt + 1 }, runAt: nextAttemptAt });
+      await deps.jobs().enqueue({
+        kind: DELIVERY_KIND,
+        workspace: job.workspace,
+        payload: { ...payload, attempt: payload.attempt + 1 },
+        runAt: nextAttemptAt,
+      });
     }
     if (payload.origin) {
       // The attempt is done and logged; a report that cannot be written must not repeat it.
-      await deps.outcomes?.report({ origin: payload.origin, url: target.url, outcome, error, attempt: payload.attempt, at: new Date().toISOString() })
+      await deps.outcomes
+        ?.report({ origin: payload.origin, url: target.url, outcome, error, attempt: payload.attempt, at: new Date().toISOString() })
         .catch((err) => deps.logger.warn({ err, origin: payload.origin }, 'delivery outcome not recorded'));
     }
   };

@@ -12,22 +12,24 @@ import type { WebhookStore } from './store.ts';
 export const DELIVERY_KIND = 'webhook.delivery';
 
 /** What a delivery job carries; validated when claimed because rows outlive code versions. */
-export const deliveryPayloadSchema = z.object({
-  messageId: z.string().min(1),
-  event: z.string().min(1),
-  /** The exact JSON text to POST. */
-  body: z.string(),
-  /** A registration, or else a one-off receiver `url`. */
-  webhookId: z.string().min(1).optional(),
-  url: z.string().min(1).optional(),
-  /** 1 for the first try; the delivery handler schedules the next one itself. */
-  attempt: z.number().int().min(1),
-  /** A direct delivery's own headers and signature scheme (Standard Webhooks otherwise). */
-  headers: z.record(z.string(), z.string()).optional(),
-  scheme: z.enum(['standard', 'firecrawl', 'none']).default('standard'),
-  /** Whom to tell each attempt's outcome (`EventBus.onOutcome`). */
-  origin: z.object({ kind: z.string().min(1), subject: z.string().min(1) }).optional(),
-}).refine((p) => (p.webhookId === undefined) !== (p.url === undefined), 'exactly one of webhookId and url');
+export const deliveryPayloadSchema = z
+  .object({
+    messageId: z.string().min(1),
+    event: z.string().min(1),
+    /** The exact JSON text to POST. */
+    body: z.string(),
+    /** A registration, or else a one-off receiver `url`. */
+    webhookId: z.string().min(1).optional(),
+    url: z.string().min(1).optional(),
+    /** 1 for the first try; the delivery handler schedules the next one itself. */
+    attempt: z.number().int().min(1),
+    /** A direct delivery's own headers and signature scheme (Standard Webhooks otherwise). */
+    headers: z.record(z.string(), z.string()).optional(),
+    scheme: z.enum(['standard', 'firecrawl', 'none']).default('standard'),
+    /** Whom to tell each attempt's outcome (`EventBus.onOutcome`). */
+    origin: z.object({ kind: z.string().min(1), subject: z.string().min(1) }).optional(),
+  })
+  .refine((p) => (p.webhookId === undefined) !== (p.url === undefined), 'exactly one of webhookId and url');
 
 export type DeliveryPayload = z.output<typeof deliveryPayloadSchema>;
 
@@ -68,7 +70,13 @@ export function createEventBus(deps: EventBusDeps): EventBus {
   return {
     async emit(event) {
       const registrations = await deps.store.subscribers(event.workspace, event.type);
-      const base = { messageId: newMessageId(), event: event.type, body: event.bare ? JSON.stringify(event.data) : eventBody(event.type, event.data), attempt: 1, scheme: 'standard' as const };
+      const base = {
+        messageId: newMessageId(),
+        event: event.type,
+        body: event.bare ? JSON.stringify(event.data) : eventBody(event.type, event.data),
+        attempt: 1,
+        scheme: 'standard' as const,
+      };
       const payloads: DeliveryPayload[] = registrations.map((w) => ({ ...base, webhookId: w.id }));
       if (event.url) payloads.push({ ...base, url: event.url, ...(event.origin ? { origin: event.origin } : {}) });
       if (payloads.length === 0) return;
@@ -77,7 +85,13 @@ export function createEventBus(deps: EventBusDeps): EventBus {
     },
     async deliver(delivery) {
       const payload: DeliveryPayload = {
-        messageId: newMessageId(), event: delivery.event, body: delivery.body, url: delivery.url, attempt: 1, headers: delivery.headers, scheme: delivery.signature,
+        messageId: newMessageId(),
+        event: delivery.event,
+        body: delivery.body,
+        url: delivery.url,
+        attempt: 1,
+        headers: delivery.headers,
+        scheme: delivery.signature,
         ...(delivery.origin ? { origin: delivery.origin } : {}),
       };
       await deps.jobs().enqueue({ kind: DELIVERY_KIND, workspace: delivery.workspace, payload });

@@ -32,20 +32,28 @@ export const webhooksFeature = defineFeature<WebhookSettings>({
   services: [
     service(WebhookTokens.Store, (ctx: Ctx) => createWebhookStore(ctx.resolve(Tokens.Storage), createSecretBox(ctx.settings.secretKey))),
     service(WebhookTokens.Outcomes, () => createOutcomeListeners()),
-    service(Tokens.Events, (ctx: Ctx) => createEventBus({ store: ctx.resolve(WebhookTokens.Store), jobs: () => ctx.resolve(Tokens.Jobs), outcomes: ctx.resolve(WebhookTokens.Outcomes) })),
+    service(Tokens.Events, (ctx: Ctx) =>
+      createEventBus({
+        store: ctx.resolve(WebhookTokens.Store),
+        jobs: () => ctx.resolve(Tokens.Jobs),
+        outcomes: ctx.resolve(WebhookTokens.Outcomes),
+      }),
+    ),
   ],
-  jobs: (ctx: Ctx) => [{
-    kind: DELIVERY_KIND,
-    handler: createDeliveryHandler({
-      http: ctx.resolve(Tokens.Http),
-      store: ctx.resolve(WebhookTokens.Store),
-      jobs: () => ctx.resolve(Tokens.Jobs),
-      config: ctx.settings,
-      logger: ctx.logger,
-      metrics: ctx.resolve(MetricsToken),
-      mailer: () => (ctx.has(Tokens.Mailer) ? ctx.resolve(Tokens.Mailer) : null),
-      outcomes: ctx.resolve(WebhookTokens.Outcomes),
-    }),
-    options: { concurrency: ctx.settings.concurrency },
-  }],
+  jobs: (ctx: Ctx) => [
+    {
+      kind: DELIVERY_KIND,
+      handler: createDeliveryHandler({
+        http: ctx.resolve(Tokens.Http),
+        store: ctx.resolve(WebhookTokens.Store),
+        jobs: () => ctx.resolve(Tokens.Jobs),
+        config: ctx.settings,
+        logger: ctx.logger,
+        metrics: ctx.resolve(MetricsToken),
+        mailer: () => (ctx.has(Tokens.Mailer) ? ctx.resolve(Tokens.Mailer) : null),
+        outcomes: ctx.resolve(WebhookTokens.Outcomes),
+      }),
+      options: { concurrency: ctx.settings.concurrency },
+    },
+  ],
 });

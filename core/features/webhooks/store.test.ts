@@ -8,8 +8,17 @@ import { createSecretBox } from './signing.ts';
 import { createWebhookStore, type WebhookStore } from './store.ts';
 
 const delivery = (webhookId: string, attempt: number) => ({
-  webhookId, workspace: 'default', messageId: 'msg_1', event: 'crawl.completed', url: 'https://example.com/hook',
-  attempt, outcome: 'retrying' as const, statusCode: 500, error: 'receiver answered HTTP 500', durationMs: 12.4, nextAttemptAt: null,
+  webhookId,
+  workspace: 'default',
+  messageId: 'msg_1',
+  event: 'crawl.completed',
+  url: 'https://example.com/hook',
+  attempt,
+  outcome: 'retrying' as const,
+  statusCode: 500,
+  error: 'receiver answered HTTP 500',
+  durationMs: 12.4,
+  nextAttemptAt: null,
 });
 
 for (const database of testDatabases()) {
@@ -23,7 +32,10 @@ for (const database of testDatabases()) {
     afterEach(() => storage.close());
 
     test('create returns the secret once; reads never include it; it is stored sealed', async () => {
-      const { webhook, secret } = await store.create('default', { url: 'https://example.com/hook', events: ['crawl.completed', 'crawl.completed'] });
+      const { webhook, secret } = await store.create('default', {
+        url: 'https://example.com/hook',
+        events: ['crawl.completed', 'crawl.completed'],
+      });
       expect(secret).toMatch(/^whsec_/);
       expect(webhook).toMatchObject({ url: 'https://example.com/hook', events: ['crawl.completed'], active: true, disabledReason: null });
       expect(JSON.stringify(await store.get('default', webhook.id))).not.toContain(secret);
@@ -44,10 +56,16 @@ for (const database of testDatabases()) {
 
     test('update changes url and events; active toggles with a reason', async () => {
       const { webhook } = await store.create('default', { url: 'https://example.com/a', events: ['crawl.completed'] });
-      const updated = await store.update('default', webhook.id, { url: 'https://example.com/b', events: ['crawl.failed', 'batch.completed'] });
+      const updated = await store.update('default', webhook.id, {
+        url: 'https://example.com/b',
+        events: ['crawl.failed', 'batch.completed'],
+      });
       expect(updated).toMatchObject({ url: 'https://example.com/b', events: ['crawl.failed', 'batch.completed'] });
       expect(updated!.updatedAt >= webhook.updatedAt).toBe(true);
-      expect(await store.update('default', webhook.id, { active: false })).toMatchObject({ active: false, disabledReason: 'disabled by request' });
+      expect(await store.update('default', webhook.id, { active: false })).toMatchObject({
+        active: false,
+        disabledReason: 'disabled by request',
+      });
       expect(await store.update('default', webhook.id, { active: true })).toMatchObject({ active: true, disabledReason: null });
       expect(await store.update('default', 'no-such-id', { active: true })).toBeNull();
     });

@@ -120,7 +120,11 @@ export function createWebhookStore(storage: Storage, box: SecretBox): WebhookSto
     },
 
     async count(workspace) {
-      const row = await db.selectFrom('webhooks').where('workspace_id', '=', workspace).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('webhooks')
+        .where('workspace_id', '=', workspace)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       return readInt(row.n);
     },
 
@@ -128,8 +132,15 @@ export function createWebhookStore(storage: Storage, box: SecretBox): WebhookSto
       const { limit, offset } = boundedWindow(query, MAX_PER_PAGE);
       const [total, rows] = await Promise.all([
         store.count(workspace),
-        db.selectFrom('webhooks').selectAll().where('workspace_id', '=', workspace)
-          .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+        db
+          .selectFrom('webhooks')
+          .selectAll()
+          .where('workspace_id', '=', workspace)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
       ]);
       return { items: rows.map(toWebhook), total };
     },
@@ -147,7 +158,12 @@ export function createWebhookStore(storage: Storage, box: SecretBox): WebhookSto
         changes.active = writeBool(patch.active);
         changes.disabled_reason = patch.active ? null : 'disabled by request';
       }
-      const result = await db.updateTable('webhooks').set(changes).where('workspace_id', '=', workspace).where('id', '=', id).executeTakeFirst();
+      const result = await db
+        .updateTable('webhooks')
+        .set(changes)
+        .where('workspace_id', '=', workspace)
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return null;
       return store.get(workspace, id);
     },
@@ -160,7 +176,12 @@ export function createWebhookStore(storage: Storage, box: SecretBox): WebhookSto
     },
 
     async subscribers(workspace, event) {
-      const rows = await db.selectFrom('webhooks').selectAll().where('workspace_id', '=', workspace).where('active', '=', writeBool(true)).execute();
+      const rows = await db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('workspace_id', '=', workspace)
+        .where('active', '=', writeBool(true))
+        .execute();
       return rows.map(toWebhook).filter((w) => w.events.includes(event));
     },
 
@@ -170,7 +191,11 @@ export function createWebhookStore(storage: Storage, box: SecretBox): WebhookSto
     },
 
     async disable(id, reason) {
-      await db.updateTable('webhooks').set({ active: writeBool(false), disabled_reason: reason, updated_at: nowIso() }).where('id', '=', id).execute();
+      await db
+        .updateTable('webhooks')
+        .set({ active: writeBool(false), disabled_reason: reason, updated_at: nowIso() })
+        .where('id', '=', id)
+        .execute();
     },
 
     async logDelivery(input) {

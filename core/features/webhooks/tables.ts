@@ -41,6 +41,6 @@ export interface WebhookDeliveriesTable {
 export type WebhookTables = {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
-}
+};
 
 export type WebhookDb = Kysely<Database & WebhookTables>;

@@ -10,7 +10,15 @@ test('a field list becomes a strict, nullable JSON Schema', () => {
       { name: 'Product Name', kind: 'string', description: 'the name', item_fields: [] },
       { name: 'product name', kind: 'number', description: 'a second one', item_fields: [] },
       { name: 'tags', kind: 'string_list', description: 'labels', item_fields: [] },
-      { name: 'reviews', kind: 'object_list', description: 'what buyers said', item_fields: [{ name: 'stars', kind: 'integer', description: '1-5' }, { name: 'Author!', kind: 'string', description: 'who' }] },
+      {
+        name: 'reviews',
+        kind: 'object_list',
+        description: 'what buyers said',
+        item_fields: [
+          { name: 'stars', kind: 'integer', description: '1-5' },
+          { name: 'Author!', kind: 'string', description: 'who' },
+        ],
+      },
       { name: 'links', kind: 'object_list', description: 'no fields given', item_fields: [] },
       { name: 'homepage', kind: 'url', description: 'the maker', item_fields: [] },
     ],
@@ -26,7 +34,15 @@ test('a field list becomes a strict, nullable JSON Schema', () => {
       reviews: {
         type: 'array',
         description: 'what buyers said',
-        items: { type: 'object', properties: { stars: { type: ['integer', 'null'], description: '1-5' }, author: { type: ['string', 'null'], description: 'who' } }, required: ['stars', 'author'], additionalProperties: false },
+        items: {
+          type: 'object',
+          properties: {
+            stars: { type: ['integer', 'null'], description: '1-5' },
+            author: { type: ['string', 'null'], description: 'who' },
+          },
+          required: ['stars', 'author'],
+          additionalProperties: false,
+        },
       },
       links: { type: 'array', items: { type: 'string' }, description: 'no fields given' },
       homepage: { type: ['string', 'null'], description: 'the maker (an absolute URL)' },
@@ -35,5 +51,7 @@ test('a field list becomes a strict, nullable JSON Schema', () => {
     additionalProperties: false,
   });
   const checked = checkedSchema(schema, 100_000);
-  expect(checked.validate({ product_name: null, product_name_2: 3, tags: [], reviews: [{ stars: 5, author: null }], links: [], homepage: null })).toBeNull();
+  expect(
+    checked.validate({ product_name: null, product_name_2: 3, tags: [], reviews: [{ stars: 5, author: null }], links: [], homepage: null }),
+  ).toBeNull();
 });

@@ -33,7 +33,12 @@ export const FIELD_LIST_SCHEMA: JsonSchema = {
             type: 'array',
             maxItems: MAX_ITEM_FIELDS,
             description: 'for kind object_list: the fields of each item; otherwise empty',
-            items: { type: 'object', properties: field(ITEM_KINDS), required: ['name', 'kind', 'description'], additionalProperties: false },
+            items: {
+              type: 'object',
+              properties: field(ITEM_KINDS),
+              required: ['name', 'kind', 'description'],
+              additionalProperties: false,
+            },
           },
         },
         required: ['name', 'kind', 'description', 'item_fields'],
@@ -45,7 +50,8 @@ export const FIELD_LIST_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
-export const SCHEMA_SYSTEM_PROMPT = 'You plan a data extraction from a web page. From the instruction and the start of the page, ' +
+export const SCHEMA_SYSTEM_PROMPT =
+  'You plan a data extraction from a web page. From the instruction and the start of the page, ' +
   'list the fields the answer should have: a snake_case name, the kind of value and a short description each. ' +
   'Use object_list with item_fields for repeated items (products, people, events). List only what the instruction asks for.';
 
@@ -60,7 +66,13 @@ interface Field {
 function names(fields: Field[]): Array<[string, Field]> {
   const used = new Set<string>();
   return fields.flatMap((f) => {
-    const base = f.name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 64) || 'field';
+    const base =
+      f.name
+        .normalize('NFKD')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, '')
+        .slice(0, 64) || 'field';
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
     used.add(name);
@@ -70,17 +82,22 @@ function names(fields: Field[]): Array<[string, Field]> {
 
 function valueSchema(kind: string, description: string): JsonSchema {
   switch (kind) {
-    case 'url': return { type: ['string', 'null'], description: `${description} (an absolute URL)` };
-    case 'string_list': return { type: 'array', items: { type: 'string' }, description };
-    case 'number_list': return { type: 'array', items: { type: 'number' }, description };
-    default: return { type: [kind, 'null'], description };
+    case 'url':
+      return { type: ['string', 'null'], description: `${description} (an absolute URL)` };
+    case 'string_list':
+      return { type: 'array', items: { type: 'string' }, description };
+    case 'number_list':
+      return { type: 'array', items: { type: 'number' }, description };
+    default:
+      return { type: [kind, 'null'], description };
   }
 }
 
 function objectSchema(fields: Field[]): JsonSchema {
   const entries = names(fields).map(([name, f]): [string, JsonSchema] => {
     // A list of objects without fields to give them is a list of strings.
-    if (f.kind !== 'object_list' || !f.item_fields?.length) return [name, valueSchema(f.kind === 'object_list' ? 'string_list' : f.kind, f.description)];
+    if (f.kind !== 'object_list' || !f.item_fields?.length)
+      return [name, valueSchema(f.kind === 'object_list' ? 'string_list' : f.kind, f.description)];
     return [name, { type: 'array', description: f.description, items: objectSchema(f.item_fields ?? []) }];
   });
   return { type: 'object', properties: Object.fromEntries(entries), required: entries.map(([name]) => name), additionalProperties: false };

@@ -42,8 +42,9 @@ export interface ExtractOutcome {
   timings: Record<string, number>;
 }
 
-const SYSTEM_PROMPT = 'You extract data from a web page into JSON. Use only what the page says and never invent values: ' +
-  'give null for a value the page does not state and an empty list when it lists nothing. Keep the page\'s wording for names and quotes.';
+const SYSTEM_PROMPT =
+  'You extract data from a web page into JSON. Use only what the page says and never invent values: ' +
+  "give null for a value the page does not state and an empty list when it lists nothing. Keep the page's wording for names and quotes.";
 /** The start of the page shown when planning a schema. */
 const PLANNING_TOKENS = 1500;
 const PLANNING_ANSWER_TOKENS = 1024;
@@ -52,10 +53,27 @@ export class ExtractService {
   constructor(private readonly deps: { scraper: Scraper; llm: LlmService }) {}
 
   /** `name` is how the caller's wire format names request fields, for messages. */
-  async extract(request: ExtractRequest, workspace: string, signal?: AbortSignal, name: FieldNamer = internalNames): Promise<ExtractOutcome> {
+  async extract(
+    request: ExtractRequest,
+    workspace: string,
+    signal?: AbortSignal,
+    name: FieldNamer = internalNames,
+  ): Promise<ExtractOutcome> {
     const plan = this.plan(request, name);
     const started = performance.now();
-    const page = await scrapeFor(this.deps.scraper, { url: request.url, formats: ['llm'], onlyMainContent: request.onlyMainContent || undefined, noCache: request.noCache, timeoutMs: request.timeoutMs }, workspace, signal, name);
+    const page = await scrapeFor(
+      this.deps.scraper,
+      {
+        url: request.url,
+        formats: ['llm'],
+        onlyMainContent: request.onlyMainContent || undefined,
+        noCache: request.noCache,
+        timeoutMs: request.timeoutMs,
+      },
+      workspace,
+      signal,
+      name,
+    );
     const scraped = performance.now();
     const extracted = await this.fromText(String(page.result.formats.llm ?? ''), plan, signal);
     const timings = { scrape: Math.round(scraped - started), llm: Math.round(performance.now() - scraped) };
@@ -67,8 +85,10 @@ export class ExtractService {
    * configured model. Throws the 400 or 503 that says which.
    */
   plan(request: { prompt?: string; schema?: Record<string, unknown> }, name: FieldNamer = internalNames): ExtractPlan {
-    if (!request.prompt && request.schema === undefined) throw badRequest(`Missing required field: ${name('prompt')} (or ${name('schema')})`);
-    const given = request.schema !== undefined ? checkedSchema(request.schema, this.deps.llm.settings.maxSchemaBytes, name('schema')) : undefined;
+    if (!request.prompt && request.schema === undefined)
+      throw badRequest(`Missing required field: ${name('prompt')} (or ${name('schema')})`);
+    const given =
+      request.schema !== undefined ? checkedSchema(request.schema, this.deps.llm.settings.maxSchemaBytes, name('schema')) : undefined;
     return { prompt: request.prompt, given, provider: this.deps.llm.require() };
   }
 
@@ -79,7 +99,7 @@ export class ExtractService {
     if (!withoutHeader(text)) throw new TrawlError('unprocessable', 'The page has no text to extract from');
     const usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
     const warnings: string[] = [];
-    const schema = given ?? await this.generateSchema(plan.prompt!, text, provider, usage, signal);
+    const schema = given ?? (await this.generateSchema(plan.prompt!, text, provider, usage, signal));
     const count = await llm.counter(provider);
     const instruction = plan.prompt ?? 'Extract the data the schema describes.';
     const overhead = count(SYSTEM_PROMPT) + count(JSON.stringify(schema.schema)) + count(instruction) + 64;
@@ -89,7 +109,10 @@ export class ExtractService {
     const answers = await mapBounded(parts, provider.handler.concurrency, async (part, index) => {
       const where = parts.length > 1 ? ` (part ${index + 1} of ${parts.length}: extract what this part holds)` : '';
       const generated = await llm.generate({
-        messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: `Instruction: ${instruction}\n\nPage${where}:\n${part}` }],
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: `Instruction: ${instruction}\n\nPage${where}:\n${part}` },
+        ],
         schema,
         schemaName: 'extraction',
         signal,
@@ -101,16 +124,29 @@ export class ExtractService {
     });
     const data = mergeParts(answers);
     const mismatch = schema.validate(data);
-    if (mismatch) throw new TrawlError('unprocessable', `The answers for the ${parts.length} parts of the page do not match the schema together: ${mismatch}`);
+    if (mismatch)
+      throw new TrawlError(
+        'unprocessable',
+        `The answers for the ${parts.length} parts of the page do not match the schema together: ${mismatch}`,
+      );
     return { data, ...(given ? {} : { generatedSchema: schema.schema }), model, provider: provider.id, usage, warnings };
   }
 
   /** A schema for the prompt, from the model's list of fields. */
-  private async generateSchema(prompt: string, text: string, provider: Provider, usage: LlmUsage, signal?: AbortSignal): Promise<CheckedSchema> {
+  private async generateSchema(
+    prompt: string,
+    text: string,
+    provider: Provider,
+    usage: LlmUsage,
+    signal?: AbortSignal,
+  ): Promise<CheckedSchema> {
     const { llm } = this.deps;
     const start = pageParts(text, PLANNING_TOKENS, await llm.counter(provider), 1).parts[0]!;
     const generated = await llm.generate({
-      messages: [{ role: 'system', content: SCHEMA_SYSTEM_PROMPT }, { role: 'user', content: `Instruction: ${prompt}\n\nStart of the page:\n${start}` }],
+      messages: [
+        { role: 'system', content: SCHEMA_SYSTEM_PROMPT },
+        { role: 'user', content: `Instruction: ${prompt}\n\nStart of the page:\n${start}` },
+      ],
       schema: checkedSchema(FIELD_LIST_SCHEMA, Infinity, 'generated schema'),
       schemaName: 'fields',
       maxOutputTokens: PLANNING_ANSWER_TOKENS,

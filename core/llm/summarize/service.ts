@@ -39,7 +39,8 @@ const MIN_WORDS = 4;
 const MAX_REDUCE_ROUNDS = 3;
 const MAX_WORDS = 80;
 const SUMMARY_SCHEMA = { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'], additionalProperties: false };
-const SYSTEM_PROMPT = 'You summarize web pages faithfully: only what the page says, in plain prose, in the page\'s language, without an introduction such as "This page".';
+const SYSTEM_PROMPT =
+  'You summarize web pages faithfully: only what the page says, in plain prose, in the page\'s language, without an introduction such as "This page".';
 
 /** The page's most central sentences, in page order. */
 export function extractiveSummary(text: string, language: string | null | undefined, sentences: number): string {
@@ -47,7 +48,12 @@ export function extractiveSummary(text: string, language: string | null | undefi
     const words = s.text.split(/\s+/).length;
     return !s.heading && words >= MIN_WORDS && words <= MAX_WORDS;
   });
-  return topSentences(candidates.map((s) => s.text), sentences).map((i) => candidates[i]!.text).join(' ');
+  return topSentences(
+    candidates.map((s) => s.text),
+    sentences,
+  )
+    .map((i) => candidates[i]!.text)
+    .join(' ');
 }
 
 export class SummarizeService {
@@ -55,14 +61,31 @@ export class SummarizeService {
 
   constructor(private readonly deps: { scraper: Scraper; llm: LlmService }) {}
 
-  async summarize(request: SummarizeRequest, workspace: string, signal?: AbortSignal, name: FieldNamer = internalNames): Promise<SummarizeOutcome> {
+  async summarize(
+    request: SummarizeRequest,
+    workspace: string,
+    signal?: AbortSignal,
+    name: FieldNamer = internalNames,
+  ): Promise<SummarizeOutcome> {
     const { llm, scraper } = this.deps;
     const provider = request.mode === 'llm' ? llm.require() : request.mode === 'auto' ? llm.provider() : null;
     const own = provider ? 'llm' : 'text';
     const asked = request.formats ?? [];
     const formats = [...new Set([...asked, own])];
     const started = performance.now();
-    const scraped = await scrapeFor(scraper, { url: request.url, formats, onlyMainContent: request.onlyMainContent || undefined, noCache: request.noCache, timeoutMs: request.timeoutMs }, workspace, signal, name);
+    const scraped = await scrapeFor(
+      scraper,
+      {
+        url: request.url,
+        formats,
+        onlyMainContent: request.onlyMainContent || undefined,
+        noCache: request.noCache,
+        timeoutMs: request.timeoutMs,
+      },
+      workspace,
+      signal,
+      name,
+    );
     const { result } = scraped;
     const text = String(result.formats[own] ?? '');
     const page = { ...result, formats: Object.fromEntries(Object.entries(result.formats).filter(([format]) => asked.includes(format))) };
@@ -82,7 +105,12 @@ export class SummarizeService {
   }
 
   /** One call when the page fits, else each part and then the parts' summaries. `text` is in the `llm` format's shape. */
-  async abstractive(provider: Provider, text: string, words: number, signal?: AbortSignal): Promise<{ summary: string; model: string; provider: string; usage: LlmUsage; warnings: string[] }> {
+  async abstractive(
+    provider: Provider,
+    text: string,
+    words: number,
+    signal?: AbortSignal,
+  ): Promise<{ summary: string; model: string; provider: string; usage: LlmUsage; warnings: string[] }> {
     const { llm } = this.deps;
     this.schema ??= checkedSchema(SUMMARY_SCHEMA, Infinity, 'summary schema');
     const schema = this.schema;
@@ -90,7 +118,15 @@ export class SummarizeService {
     const warnings: string[] = [];
     let model = '';
     const ask = async (instruction: string, material: string) => {
-      const generated = await llm.generate({ messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: `${instruction}\n\n${material}` }], schema, schemaName: 'summary', signal });
+      const generated = await llm.generate({
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: `${instruction}\n\n${material}` },
+        ],
+        schema,
+        schemaName: 'summary',
+        signal,
+      });
       usage.inputTokens += generated.usage.inputTokens;
       usage.outputTokens += generated.usage.outputTokens;
       model ||= generated.model;
@@ -99,23 +135,41 @@ export class SummarizeService {
     const count = await llm.counter(provider);
     const budget = llm.inputBudget(provider, 200);
     const { parts, cut } = pageParts(text, budget, count, llm.settings.maxChunks);
-    if (cut) warnings.push(`The page is longer than ${parts.length} parts of the model's context (llm.maxChunks); the rest was left out of the summary`);
+    if (cut)
+      warnings.push(
+        `The page is longer than ${parts.length} parts of the model's context (llm.maxChunks); the rest was left out of the summary`,
+      );
     const final = `Summarize this page in about ${words} words.`;
     if (parts.length === 1) return { summary: await ask(final, parts[0]!), model, provider: provider.id, usage, warnings };
 
     const partial = await mapBounded(parts, provider.handler.concurrency, (part, i) =>
-      ask(`This is part ${i + 1} of ${parts.length} of a page. Summarize what this part says in about ${Math.max(words, 80)} words, keeping its facts and names.`, part));
+      ask(
+        `This is part ${i + 1} of ${parts.length} of a page. Summarize what this part says in about ${Math.max(words, 80)} words, keeping its facts and names.`,
+        part,
+      ),
+    );
     // The part summaries may be too long together for one call: reduce them in groups until they fit
     // (a few rounds at most: each round shortens them, unless a model keeps answering at length).
     let summaries = partial;
     for (let round = 0; round < MAX_REDUCE_ROUNDS && summaries.length > 1; round++) {
       const groups = splitText(summaries.join('\n\n'), budget, count, llm.settings.maxChunks).parts;
       if (groups.length === 1) break;
-      summaries = await mapBounded(groups, provider.handler.concurrency, (group) => ask(`Combine these summaries of consecutive parts of one page into one summary of about ${Math.max(words, 80)} words.`, group));
+      summaries = await mapBounded(groups, provider.handler.concurrency, (group) =>
+        ask(`Combine these summaries of consecutive parts of one page into one summary of about ${Math.max(words, 80)} words.`, group),
+      );
     }
     const header = text.slice(0, Math.max(0, text.indexOf('\n\n')));
-    const { parts: [combined], cut: shortened } = splitText(summaries.join('\n\n'), budget - count(header), count, 1);
+    const {
+      parts: [combined],
+      cut: shortened,
+    } = splitText(summaries.join('\n\n'), budget - count(header), count, 1);
     if (shortened) warnings.push('The summaries of the parts were still too long together for the model; the last ones were left out');
-    return { summary: await ask(`${final} You are given summaries of its consecutive parts.`, `${header}\n\n${combined}`), model, provider: provider.id, usage, warnings };
+    return {
+      summary: await ask(`${final} You are given summaries of its consecutive parts.`, `${header}\n\n${combined}`),
+      model,
+      provider: provider.id,
+      usage,
+      warnings,
+    };
   }
 }

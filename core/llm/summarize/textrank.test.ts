@@ -16,7 +16,10 @@ describe('textRank', () => {
   test('scores sum to one; the sentence that shares the most with the others ranks first', () => {
     const scores = textRank(sentences);
     expect(scores.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
-    const order = scores.map((s, i) => [s, i] as const).sort((a, b) => b[0] - a[0]).map(([, i]) => i);
+    const order = scores
+      .map((s, i) => [s, i] as const)
+      .sort((a, b) => b[0] - a[0])
+      .map(([, i]) => i);
     expect(order[0]).toBe(1);
     expect(order.slice(-2).sort()).toEqual([2, 4]);
   });
@@ -30,7 +33,7 @@ describe('textRank', () => {
 });
 
 describe('extractiveSummary', () => {
-  test('headings and fragments are no candidates; the page\'s own sentences, in order', () => {
+  test("headings and fragments are no candidates; the page's own sentences, in order", () => {
     const text = `Tidal power\n\n${sentences.join(' ')}\n\nShare\n\nOK.`;
     expect(extractiveSummary(text, 'en', 2)).toBe(`${sentences[1]} ${sentences[3]}`);
   });

@@ -24,10 +24,11 @@ export function textRank(sentences: readonly string[]): number[] {
   const limit = Math.max(2, n / 2);
   for (const list of postings.values()) {
     if (list.length < 2 || list.length > limit) continue;
-    for (let a = 0; a < list.length; a++) for (let b = a + 1; b < list.length; b++) {
-      const key = list[a]! * n + list[b]!;
-      shared.set(key, (shared.get(key) ?? 0) + 1);
-    }
+    for (let a = 0; a < list.length; a++)
+      for (let b = a + 1; b < list.length; b++) {
+        const key = list[a]! * n + list[b]!;
+        shared.set(key, (shared.get(key) ?? 0) + 1);
+      }
   }
   const edges: Array<Array<[number, number]>> = Array.from({ length: n }, () => []);
   const strength = new Float64Array(n);

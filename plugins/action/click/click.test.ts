@@ -24,6 +24,10 @@ test('clicks the element, which runs its handler', async () => {
 
 test('fails when nothing matches within the timeout', async () => {
   const error = await withHtmlPage(pool, '<p>nothing to click</p>', (page) =>
-    click.run(page, click.schema.parse({ type: 'click', selector: '#missing' }), { index: 0, timeoutMs: 300 }).then(() => null, (e: Error) => e));
+    click.run(page, click.schema.parse({ type: 'click', selector: '#missing' }), { index: 0, timeoutMs: 300 }).then(
+      () => null,
+      (e: Error) => e,
+    ),
+  );
   expect(error?.name).toBe('TimeoutError');
 });

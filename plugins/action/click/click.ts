@@ -7,11 +7,12 @@ export const clickAction = definePlugin({
   name: 'click',
   description: 'Clicks the first element matching `selector`, waiting until it is visible and enabled.',
   provides: ['action:click'],
-  setup: () => actionHandler({
-    type: 'click',
-    schema: z.strictObject({ type: z.literal('click'), selector: selectorField }),
-    async run(page, action, ctx) {
-      await page.click(action.selector, { timeout: ctx.timeoutMs });
-    },
-  }),
+  setup: () =>
+    actionHandler({
+      type: 'click',
+      schema: z.strictObject({ type: z.literal('click'), selector: selectorField }),
+      async run(page, action, ctx) {
+        await page.click(action.selector, { timeout: ctx.timeoutMs });
+      },
+    }),
 });

@@ -13,23 +13,30 @@ describe('wrapScript', () => {
     expect(wrapScript('const a = 1; return a + 1')).toContain('(async () => {const a = 1; return a + 1\n})()');
     expect(wrapScript('await new Promise((r) => setTimeout(r, 1)); return 2')).not.toBeNull();
     expect(wrapScript('return (')).toBeNull();
-    expect(js.schema.safeParse({ type: 'executeJavascript', code: 'function (' }).error?.issues[0]?.message).toContain('is not valid JavaScript');
+    expect(js.schema.safeParse({ type: 'executeJavascript', code: 'function (' }).error?.issues[0]?.message).toContain(
+      'is not valid JavaScript',
+    );
     expect(js.schema.safeParse({ type: 'executeJavascript', code: '' }).success).toBe(false);
     expect(js.schema.safeParse({ type: 'executeJavascript', script: '1' }).success).toBe(false);
   });
 });
 
 async function run(code: string, html = '<title>Tides</title><p id="n">42</p>') {
-  return withHtmlPage(pool, html, (page) => js.run(page, js.schema.parse({ type: 'executeJavascript', code }), { index: 0, timeoutMs: 1000 }).then(
-    (output) => (output && 'jsResult' in output ? output.jsResult : 'no result'),
-    (e: Error) => `error: ${e.message}`,
-  ));
+  return withHtmlPage(pool, html, (page) =>
+    js.run(page, js.schema.parse({ type: 'executeJavascript', code }), { index: 0, timeoutMs: 1000 }).then(
+      (output) => (output && 'jsResult' in output ? output.jsResult : 'no result'),
+      (e: Error) => `error: ${e.message}`,
+    ),
+  );
 }
 
 describe('running in the page', () => {
   test('values come back as JSON values', async () => {
     expect(await run('document.title')).toBe('Tides');
-    expect(await run('const n = Number(document.querySelector("#n").textContent); return { n, double: n * 2 }')).toEqual({ n: 42, double: 84 });
+    expect(await run('const n = Number(document.querySelector("#n").textContent); return { n, double: n * 2 }')).toEqual({
+      n: 42,
+      double: 84,
+    });
     expect(await run('await new Promise((r) => setTimeout(() => r([1, "two"]), 10))')).toEqual([1, 'two']);
     expect(await run('undefined')).toBeNull();
     expect(await run('window.alert')).toBeNull();

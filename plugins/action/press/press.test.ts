@@ -21,7 +21,10 @@ test('Enter submits the form of the focused input; Space toggles a focused check
     await press.run(page, press.schema.parse({ type: 'press', key: 'Enter' }), { index: 0, timeoutMs: 1000 });
     await page.focus('#box');
     await press.run(page, press.schema.parse({ type: 'press', key: 'Space' }), { index: 1, timeoutMs: 1000 });
-    return page.evaluate(() => ({ sent: document.body.dataset.sent, checked: (document.querySelector('#box') as HTMLInputElement).checked }));
+    return page.evaluate(() => ({
+      sent: document.body.dataset.sent,
+      checked: (document.querySelector('#box') as HTMLInputElement).checked,
+    }));
   });
   expect(state).toEqual({ sent: 'kelp', checked: true });
 });

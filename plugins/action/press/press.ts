@@ -9,11 +9,12 @@ export const pressAction = definePlugin({
   name: 'press',
   description: `Presses one key on the focused element: ${PRESSABLE_KEYS.join(', ')}.`,
   provides: ['action:press'],
-  setup: () => actionHandler({
-    type: 'press',
-    schema: z.strictObject({ type: z.literal('press'), key: z.enum(PRESSABLE_KEYS) }),
-    async run(page, action) {
-      await page.keyboard.press(action.key);
-    },
-  }),
+  setup: () =>
+    actionHandler({
+      type: 'press',
+      schema: z.strictObject({ type: z.literal('press'), key: z.enum(PRESSABLE_KEYS) }),
+      async run(page, action) {
+        await page.keyboard.press(action.key);
+      },
+    }),
 });

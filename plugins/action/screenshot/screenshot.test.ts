@@ -4,7 +4,10 @@ import { pngSize, testContext, useTestBrowserPool, withHtmlPage } from '../../..
 import { screenshotAction } from './screenshot.ts';
 
 const pool = useTestBrowserPool();
-const setup = (maxHeight?: number) => screenshotAction.setup(screenshotAction.options!.parse({ maxHeight }), testContext()) as Awaited<ReturnType<typeof screenshotAction.setup>>;
+const setup = (maxHeight?: number) =>
+  screenshotAction.setup(screenshotAction.options!.parse({ maxHeight }), testContext()) as Awaited<
+    ReturnType<typeof screenshotAction.setup>
+  >;
 const tall = '<body style="margin:0"><div style="height: 3000px; background: linear-gradient(red, blue)">tall</div></body>';
 
 test('schema: fullPage is the only option', () => {
@@ -13,7 +16,9 @@ test('schema: fullPage is the only option', () => {
 });
 
 async function shot(fullPage: boolean, maxHeight?: number) {
-  const output = await withHtmlPage(pool, tall, (page) => setup(maxHeight).run(page, setup().schema.parse({ type: 'screenshot', fullPage }), { index: 0, timeoutMs: 5000 }));
+  const output = await withHtmlPage(pool, tall, (page) =>
+    setup(maxHeight).run(page, setup().schema.parse({ type: 'screenshot', fullPage }), { index: 0, timeoutMs: 5000 }),
+  );
   if (!output || !('screenshot' in output)) throw new Error('no screenshot returned');
   return pngSize(output.screenshot);
 }

@@ -12,15 +12,22 @@ export const screenshotAction = definePlugin({
   description: 'Takes a PNG screenshot at this point (the viewport, or the whole page when asked); results land in `screenshots`.',
   provides: ['action:screenshot'],
   options: z.strictObject({
-    maxHeight: z.number().int().min(100).max(100_000).default(DEFAULT_MAX_SCREENSHOT_HEIGHT).describe('Full-page shots stop at this height in CSS pixels.'),
+    maxHeight: z
+      .number()
+      .int()
+      .min(100)
+      .max(100_000)
+      .default(DEFAULT_MAX_SCREENSHOT_HEIGHT)
+      .describe('Full-page shots stop at this height in CSS pixels.'),
   }),
-  setup: (options) => actionHandler({
-    type: 'screenshot',
-    yields: 'screenshot' as const,
-    schema: z.strictObject({ type: z.literal('screenshot'), fullPage: z.boolean().default(false) }),
-    async run(page, action) {
-      const shot = await takeScreenshot(page, { fullPage: action.fullPage, maxHeight: options.maxHeight });
-      return { screenshot: shot.png };
-    },
-  }),
+  setup: (options) =>
+    actionHandler({
+      type: 'screenshot',
+      yields: 'screenshot' as const,
+      schema: z.strictObject({ type: z.literal('screenshot'), fullPage: z.boolean().default(false) }),
+      async run(page, action) {
+        const shot = await takeScreenshot(page, { fullPage: action.fullPage, maxHeight: options.maxHeight });
+        return { screenshot: shot.png };
+      },
+    }),
 });

@@ -7,12 +7,13 @@ export const scrollAction = definePlugin({
   name: 'scroll',
   description: 'Scrolls the page one viewport height `up` or `down` (default down).',
   provides: ['action:scroll'],
-  setup: () => actionHandler({
-    type: 'scroll',
-    schema: z.strictObject({ type: z.literal('scroll'), direction: z.enum(['up', 'down']).default('down') }),
-    async run(page, action) {
-      const sign = action.direction === 'up' ? -1 : 1;
-      await page.evaluate((s) => window.scrollBy(0, s * window.innerHeight), sign);
-    },
-  }),
+  setup: () =>
+    actionHandler({
+      type: 'scroll',
+      schema: z.strictObject({ type: z.literal('scroll'), direction: z.enum(['up', 'down']).default('down') }),
+      async run(page, action) {
+        const sign = action.direction === 'up' ? -1 : 1;
+        await page.evaluate((s) => window.scrollBy(0, s * window.innerHeight), sign);
+      },
+    }),
 });

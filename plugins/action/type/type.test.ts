@@ -18,13 +18,21 @@ test('replaces the input text, fires input events and keeps the focus there', as
   const html = '<input id="q" value="old"><p id="echo"></p><script>q.addEventListener("input", () => echo.textContent = q.value)</script>';
   const state = await withHtmlPage(pool, html, async (page) => {
     await type.run(page, type.schema.parse({ type: 'type', selector: '#q', value: 'tidal power' }), { index: 0, timeoutMs: 2000 });
-    return page.evaluate(() => ({ value: (document.querySelector('#q') as HTMLInputElement).value, echo: document.querySelector('#echo')!.textContent, focused: document.activeElement?.id }));
+    return page.evaluate(() => ({
+      value: (document.querySelector('#q') as HTMLInputElement).value,
+      echo: document.querySelector('#echo')!.textContent,
+      focused: document.activeElement?.id,
+    }));
   });
   expect(state).toEqual({ value: 'tidal power', echo: 'tidal power', focused: 'q' });
 });
 
 test('fails on an element that takes no text', async () => {
   const error = await withHtmlPage(pool, '<div id="plain">text</div>', (page) =>
-    type.run(page, type.schema.parse({ type: 'type', selector: '#plain', value: 'x' }), { index: 0, timeoutMs: 5000 }).then(() => null, (e: Error) => e));
+    type.run(page, type.schema.parse({ type: 'type', selector: '#plain', value: 'x' }), { index: 0, timeoutMs: 5000 }).then(
+      () => null,
+      (e: Error) => e,
+    ),
+  );
   expect(error?.message).toContain('not an <input>');
 });

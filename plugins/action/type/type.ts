@@ -11,12 +11,13 @@ export const typeAction = definePlugin({
   name: 'type',
   description: 'Types `value` into the input matching `selector` (replacing its content) and keeps it focused.',
   provides: ['action:type'],
-  setup: () => actionHandler({
-    type: 'type',
-    schema: z.strictObject({ type: z.literal('type'), selector: selectorField, value: z.string().max(10_000) }),
-    async run(page, action, ctx) {
-      // fill() sends the input events frameworks listen to, without one key event per character.
-      await page.fill(action.selector, action.value, { timeout: ctx.timeoutMs });
-    },
-  }),
+  setup: () =>
+    actionHandler({
+      type: 'type',
+      schema: z.strictObject({ type: z.literal('type'), selector: selectorField, value: z.string().max(10_000) }),
+      async run(page, action, ctx) {
+        // fill() sends the input events frameworks listen to, without one key event per character.
+        await page.fill(action.selector, action.value, { timeout: ctx.timeoutMs });
+      },
+    }),
 });

@@ -32,10 +32,14 @@ test('waits for an element that a script adds later', async () => {
 
 test('selector and ms together: the element first, then the pause', async () => {
   // The page notes when the element arrived; the pause is measured from then, on the page's own clock.
-  const html = '<script>setTimeout(() => { document.body.insertAdjacentHTML("beforeend", "<p class=late>Late arrival</p>"); window.arrivedAt = performance.now(); }, 200)</script>';
+  const html =
+    '<script>setTimeout(() => { document.body.insertAdjacentHTML("beforeend", "<p class=late>Late arrival</p>"); window.arrivedAt = performance.now(); }, 200)</script>';
   const [text, sinceArrival] = await withHtmlPage(pool, html, async (page) => {
     await wait.run(page, wait.schema.parse({ type: 'wait', selector: '.late', ms: 400 }), { index: 0, timeoutMs: 5000 });
-    return [await page.textContent('.late'), await page.evaluate(() => performance.now() - (window as unknown as { arrivedAt: number }).arrivedAt)] as const;
+    return [
+      await page.textContent('.late'),
+      await page.evaluate(() => performance.now() - (window as unknown as { arrivedAt: number }).arrivedAt),
+    ] as const;
   });
   expect(text).toBe('Late arrival');
   // A few milliseconds of slack for the two clocks' rounding, far below the 400 ms pause.
@@ -45,7 +49,10 @@ test('selector and ms together: the element first, then the pause', async () => 
 test('a selector that never shows up fails with a timeout; a plain pause completes', async () => {
   const outcome = await withHtmlPage(pool, '<p class="late" hidden>hidden</p>', async (page) => {
     await wait.run(page, wait.schema.parse({ type: 'wait', milliseconds: 20 }), { index: 0, timeoutMs: 1000 });
-    return wait.run(page, wait.schema.parse({ type: 'wait', selector: '.late' }), { index: 1, timeoutMs: 300 }).then(() => null, (e: Error) => e.name);
+    return wait.run(page, wait.schema.parse({ type: 'wait', selector: '.late' }), { index: 1, timeoutMs: 300 }).then(
+      () => null,
+      (e: Error) => e.name,
+    );
   });
   expect(outcome).toBe('TimeoutError');
 });

@@ -31,7 +31,11 @@ function edgeDenial(page: BlockerInput): BlockVerdict | null {
   const edgesuite = EDGESUITE.test(page.body);
   // Title or status, the reference, and the server or the edgesuite link: three of Akamai's own.
   if (!server && !edgesuite) return null;
-  return { vendor: 'akamai', kind: 'block', evidence: `Access Denied, ${reference[0]}${server ? ', server AkamaiGHost' : ''}${edgesuite ? ', errors.edgesuite.net' : ''}` };
+  return {
+    vendor: 'akamai',
+    kind: 'block',
+    evidence: `Access Denied, ${reference[0]}${server ? ', server AkamaiGHost' : ''}${edgesuite ? ', errors.edgesuite.net' : ''}`,
+  };
 }
 
 function secCpt(page: BlockerInput): BlockVerdict | null {

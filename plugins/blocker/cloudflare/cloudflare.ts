@@ -30,12 +30,17 @@ const CAPTCHA_MARK = /cf-captcha-container|cf_captcha_kind/;
 /** The block page's frame: present on Cloudflare's error pages, including the 5xx ones. */
 const ERROR_FRAME = /id=["']?cf-error-details|cf-error-code|cf-footer-item|Cloudflare Ray ID/;
 /** What only the blocking errors say (WAF block, 1005-1010 bans, 1015 rate limit, 1020 access rule). */
-const BLOCK_WORDS = /Sorry, you have been blocked|data-translate=["']?block_headline|used Cloudflare to restrict access|You are being rate limited|has banned (?:your|the) /;
+const BLOCK_WORDS =
+  /Sorry, you have been blocked|data-translate=["']?block_headline|used Cloudflare to restrict access|You are being rate limited|has banned (?:your|the) /;
 
 export function recogniseCloudflare(page: BlockerInput): BlockVerdict | null {
   // Cloudflare sets this header on exactly the responses that are a challenge.
   if (page.headers['cf-mitigated']?.trim().toLowerCase() === 'challenge') {
-    return { vendor: 'cloudflare', kind: CAPTCHA_MARK.test(page.body) ? 'captcha' : 'challenge', evidence: 'cf-mitigated: challenge header' };
+    return {
+      vendor: 'cloudflare',
+      kind: CAPTCHA_MARK.test(page.body) ? 'captcha' : 'challenge',
+      evidence: 'cf-mitigated: challenge header',
+    };
   }
   const blocking = blockingStatus(page);
   // An article about these pages quotes their words on a 200 under its own title: body markers count only behind the gate.
@@ -57,7 +62,8 @@ export function recogniseCloudflare(page: BlockerInput): BlockVerdict | null {
 export const cloudflareBlocker = definePlugin({
   kind: 'blocker',
   name: 'cloudflare',
-  description: 'Cloudflare challenge pages ("Just a moment…", cf-mitigated: challenge) and firewall block pages ("Sorry, you have been blocked", errors 1005-1020).',
+  description:
+    'Cloudflare challenge pages ("Just a moment…", cf-mitigated: challenge) and firewall block pages ("Sorry, you have been blocked", errors 1005-1020).',
   enabledByDefault: true,
   setup: () => ({ recognise: recogniseCloudflare }),
 });

@@ -34,7 +34,8 @@ export function recogniseDatadome(page: BlockerInput): BlockVerdict | null {
 export const datadomeBlocker = definePlugin({
   kind: 'blocker',
   name: 'datadome',
-  description: 'DataDome CAPTCHA, device-check and block responses (captcha-delivery.com with the x-datadome header, datadome cookie or dd object).',
+  description:
+    'DataDome CAPTCHA, device-check and block responses (captcha-delivery.com with the x-datadome header, datadome cookie or dd object).',
   enabledByDefault: true,
   setup: () => ({ recognise: recogniseDatadome }),
 });

@@ -7,7 +7,8 @@ import { wallPlugin } from '../shared/captcha-wall.ts';
 
 export const hcaptchaBlocker = wallPlugin({
   vendor: 'hcaptcha',
-  description: 'Pages walled by an hCaptcha widget (hcaptcha.com/1/api.js and an h-captcha element) with a blocking status, a verify-you-are-human title or little else to read.',
+  description:
+    'Pages walled by an hCaptcha widget (hcaptcha.com/1/api.js and an h-captcha element) with a blocking status, a verify-you-are-human title or little else to read.',
   asset: /hcaptcha\.com\/1\/api\.js|hcaptcha\.com\/captcha\/v1\//,
   // `h-captcha-response` is the answer field, present wherever the widget is; the widget is the element.
   widget: /(?<![\w-])h-captcha(?![\w-])|hcaptcha\.render\(/,

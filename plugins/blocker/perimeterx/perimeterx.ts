@@ -17,14 +17,23 @@ const DENIED_TITLE = /^access to this page has been (?:denied|blocked)/i;
  */
 const SIGNS: ReadonlyArray<{ name: string; mark: RegExp; page?: true; challenge?: true }> = [
   { name: 'px-captcha element', mark: /px-captcha|_pxCaptcha/, page: true, challenge: true },
-  { name: 'captcha script', mark: /captcha\.px-(?:cdn|cloud)\.net\/|\/captcha\/captcha\.js|["']blockScript["']\s*:/, page: true, challenge: true },
+  {
+    name: 'captcha script',
+    mark: /captcha\.px-(?:cdn|cloud)\.net\/|\/captcha\/captcha\.js|["']blockScript["']\s*:/,
+    page: true,
+    challenge: true,
+  },
   { name: 'Press & Hold', mark: /Press (?:&amp;|&#38;|&) Hold/, page: true, challenge: true },
   { name: 'block link', mark: /whywasiblocked/, page: true },
   { name: 'sensor settings', mark: /_pxAppId|_pxJsClientSrc|_pxHostUrl|["']appId["']\s*:\s*["']PX/ },
   { name: 'sensor host', mark: /(?<!captcha\.)px-(?:cdn|cloud)\.net\// },
 ];
 /** Any of the block page's own signs, in one pass: a site's ordinary 403 is read once, not six times. */
-const ANY_PAGE_SIGN = new RegExp(SIGNS.filter((sign) => sign.page).map((sign) => sign.mark.source).join('|'));
+const ANY_PAGE_SIGN = new RegExp(
+  SIGNS.filter((sign) => sign.page)
+    .map((sign) => sign.mark.source)
+    .join('|'),
+);
 
 export function recognisePerimeterx(page: BlockerInput): BlockVerdict | null {
   const titled = DENIED_TITLE.test(page.title);
@@ -42,7 +51,8 @@ export function recognisePerimeterx(page: BlockerInput): BlockVerdict | null {
 export const perimeterxBlocker = definePlugin({
   kind: 'blocker',
   name: 'perimeterx',
-  description: 'HUMAN (PerimeterX) block pages: "Access to this page has been denied", the Press & Hold challenge in #px-captcha, its captcha script and sensor settings.',
+  description:
+    'HUMAN (PerimeterX) block pages: "Access to this page has been denied", the Press & Hold challenge in #px-captcha, its captcha script and sensor settings.',
   enabledByDefault: true,
   setup: () => ({ recognise: recognisePerimeterx }),
 });

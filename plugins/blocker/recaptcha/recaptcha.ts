@@ -8,7 +8,8 @@ import { wallPlugin } from '../shared/captcha-wall.ts';
 
 export const recaptchaBlocker = wallPlugin({
   vendor: 'recaptcha',
-  description: 'Pages walled by a reCAPTCHA widget (google.com/recaptcha/api.js and a g-recaptcha element) with a blocking status, a verify-you-are-human title or little else to read.',
+  description:
+    'Pages walled by a reCAPTCHA widget (google.com/recaptcha/api.js and a g-recaptcha element) with a blocking status, a verify-you-are-human title or little else to read.',
   // The loader, or the frames it leaves in a rendered page.
   asset: /\/recaptcha\/(?:api\.js|enterprise\.js|api2\/(?:anchor|bframe)|enterprise\/(?:anchor|bframe))/,
   // `g-recaptcha-response` is the hidden answer field every variant (v3 too) adds: not a widget.

@@ -12,8 +12,15 @@ import type { BlockerInput, BlockVerdict } from '../../../core/kit.ts';
 import { blockingStatus, INTERSTITIAL_CHARS, saysLittle } from './page.ts';
 
 export const wallOptions = z.strictObject({
-  maxVisibleChars: z.number().int().min(0).max(100_000).default(INTERSTITIAL_CHARS)
-    .describe('A page with a CAPTCHA widget and at most this many characters of visible text (spaces not counted) is a CAPTCHA wall; a longer page is content that happens to hold a form with a CAPTCHA.'),
+  maxVisibleChars: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(INTERSTITIAL_CHARS)
+    .describe(
+      'A page with a CAPTCHA widget and at most this many characters of visible text (spaces not counted) is a CAPTCHA wall; a longer page is content that happens to hold a form with a CAPTCHA.',
+    ),
 });
 export type WallOptions = z.output<typeof wallOptions>;
 
@@ -28,7 +35,8 @@ export interface WallSpec {
 }
 
 /** Titles that ask the reader to prove something about themselves (English only). */
-const HUMAN_TITLE = /\bcaptcha\b|\bverif(?:y|ying|ication)\b.{0,30}\b(?:human|not a (?:ro)?bot|browser)\b|\bhuman verification\b|\bare you (?:a )?(?:human|robot|bot)\b|\bnot a robot\b|\bsecurity check\b|\bbot (?:check|verification)\b/i;
+const HUMAN_TITLE =
+  /\bcaptcha\b|\bverif(?:y|ying|ication)\b.{0,30}\b(?:human|not a (?:ro)?bot|browser)\b|\bhuman verification\b|\bare you (?:a )?(?:human|robot|bot)\b|\bnot a robot\b|\bsecurity check\b|\bbot (?:check|verification)\b/i;
 
 /**
  * The anti-bot vendors' interstitial markers, the same ones their recognisers read (Cloudflare's
@@ -41,15 +49,19 @@ const VENDOR_PAGE = /_cf_chl_|cf-captcha-container|captcha-delivery\.com|px-capt
  * such a form — a log-in, a sign-up, a contact page — is the page, whatever guards its submit
  * button. A wall asks for nothing but the CAPTCHA.
  */
-const FORM_FIELDS = /<textarea\b|<input\b[^>]*\b(?:type\s*=\s*["']?(?:password|email|tel)\b|name\s*=\s*["']?(?:e-?mail|user(?:name)?|login|log|pass(?:word)?|name|message|phone)\b|autocomplete\s*=\s*["']?(?:username|email|current-password|new-password)\b)/i;
+const FORM_FIELDS =
+  /<textarea\b|<input\b[^>]*\b(?:type\s*=\s*["']?(?:password|email|tel)\b|name\s*=\s*["']?(?:e-?mail|user(?:name)?|login|log|pass(?:word)?|name|message|phone)\b|autocomplete\s*=\s*["']?(?:username|email|current-password|new-password)\b)/i;
 
 export function recogniseWall(page: BlockerInput, spec: WallSpec, options: WallOptions): BlockVerdict | null {
   // The page's look first: a bounded count of its text is cheaper than a search of the whole body
   // for the widget, and a long 200 page with an ordinary title (nearly every page) stops here.
-  const why = blockingStatus(page) ? `status ${page.status}`
-    : HUMAN_TITLE.test(page.title) ? `title "${page.title}"`
-    : saysLittle(page, options.maxVisibleChars) ? `at most ${options.maxVisibleChars} characters of visible text`
-    : null;
+  const why = blockingStatus(page)
+    ? `status ${page.status}`
+    : HUMAN_TITLE.test(page.title)
+      ? `title "${page.title}"`
+      : saysLittle(page, options.maxVisibleChars)
+        ? `at most ${options.maxVisibleChars} characters of visible text`
+        : null;
   if (!why) return null;
   const asset = spec.asset.exec(page.body);
   const widget = asset && spec.widget.exec(page.body);
@@ -61,11 +73,12 @@ export function recogniseWall(page: BlockerInput, spec: WallSpec, options: WallO
 }
 
 /** A CAPTCHA wall's plugin: the shared rule and options, this vendor's markers. */
-export const wallPlugin = (spec: WallSpec) => definePlugin({
-  kind: 'blocker',
-  name: spec.vendor,
-  description: spec.description,
-  options: wallOptions,
-  enabledByDefault: true,
-  setup: (options) => ({ recognise: (page) => recogniseWall(page, spec, options) }),
-});
+export const wallPlugin = (spec: WallSpec) =>
+  definePlugin({
+    kind: 'blocker',
+    name: spec.vendor,
+    description: spec.description,
+    options: wallOptions,
+    enabledByDefault: true,
+    setup: (options) => ({ recognise: (page) => recogniseWall(page, spec, options) }),
+  });

@@ -9,7 +9,8 @@ import { wallPlugin } from '../shared/captcha-wall.ts';
 
 export const turnstileBlocker = wallPlugin({
   vendor: 'turnstile',
-  description: 'Pages walled by a Cloudflare Turnstile widget (challenges.cloudflare.com/turnstile and a cf-turnstile element) with a blocking status, a verify-you-are-human title or little else to read.',
+  description:
+    'Pages walled by a Cloudflare Turnstile widget (challenges.cloudflare.com/turnstile and a cf-turnstile element) with a blocking status, a verify-you-are-human title or little else to read.',
   asset: /challenges\.cloudflare\.com\/(?:turnstile\/v0\/|cdn-cgi\/challenge-platform\/[^"'\s]{0,80}?\/turnstile\/)/,
   widget: /(?<![\w-])cf-turnstile(?![\w-])|turnstile\.render\(/,
 });

@@ -13,9 +13,11 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 
 test('a header row and records become one table; quotes, escaped quotes and newlines in fields are kept', async () => {
   const parsed = await parse(utf8(SAMPLE), options);
-  expect(parsed.html).toBe('<table><thead><tr><th>name</th><th>city</th><th>note</th></tr></thead><tbody>'
-    + '<tr><td>Müller, Hans</td><td>Zürich</td><td>line one<br>line two</td></tr>'
-    + '<tr><td>Dupont</td><td>Paris</td><td>said &quot;hi&quot;</td></tr></tbody></table>');
+  expect(parsed.html).toBe(
+    '<table><thead><tr><th>name</th><th>city</th><th>note</th></tr></thead><tbody>' +
+      '<tr><td>Müller, Hans</td><td>Zürich</td><td>line one<br>line two</td></tr>' +
+      '<tr><td>Dupont</td><td>Paris</td><td>said &quot;hi&quot;</td></tr></tbody></table>',
+  );
   expect(parsed.metadata).toEqual({ rowCount: 2, columnCount: 3, delimiter: ';', charset: 'utf-8' });
   expect(parsed.warnings).toEqual([]);
 });
@@ -70,8 +72,10 @@ test('a file hundreds of thousands of columns wide is cut to maxColumns, kept sm
 
 test('ragged rows are padded, blank lines skipped, markup in cells escaped', async () => {
   const parsed = await parse(utf8('a,b,c\n\n1,<b>2</b>\n, ,\n3,4,5,6\n'), options);
-  expect(parsed.html).toBe('<table><thead><tr><th>a</th><th>b</th><th>c</th><th></th></tr></thead><tbody>'
-    + '<tr><td>1</td><td>&lt;b&gt;2&lt;/b&gt;</td><td></td><td></td></tr><tr><td>3</td><td>4</td><td>5</td><td>6</td></tr></tbody></table>');
+  expect(parsed.html).toBe(
+    '<table><thead><tr><th>a</th><th>b</th><th>c</th><th></th></tr></thead><tbody>' +
+      '<tr><td>1</td><td>&lt;b&gt;2&lt;/b&gt;</td><td></td><td></td></tr><tr><td>3</td><td>4</td><td>5</td><td>6</td></tr></tbody></table>',
+  );
 });
 
 test('an unterminated quote is read to the end, with a warning; an empty file says so', async () => {

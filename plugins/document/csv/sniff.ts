@@ -6,7 +6,6 @@ const SAMPLE_CHARS = 64 * 1024;
 const SAMPLE_RECORDS = 50;
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
 
-
 /** Field counts of the first records for one delimiter, honouring quoted fields (which may span lines). */
 function fieldCounts(sample: string, delimiter: string): number[] {
   const counts: number[] = [];

@@ -25,7 +25,12 @@ export const docxDocument = defineDocumentPlugin({
   options: z.strictObject({
     ...baseLimits({ maxBytes: 25 * MiB }),
     ...zipLimits({ maxEntries: 2000, maxDecompressedBytes: 100 * MiB, maxCompressionRatio: 500 }),
-    maxDocumentXmlBytes: z.number().int().min(1).default(10 * MiB).describe('Largest document body (word/document.xml) read; the converter needs about 100 times it in memory.'),
+    maxDocumentXmlBytes: z
+      .number()
+      .int()
+      .min(1)
+      .default(10 * MiB)
+      .describe('Largest document body (word/document.xml) read; the converter needs about 100 times it in memory.'),
   }),
   parserUrl: new URL('./parse.ts', import.meta.url).href,
   api: docxApi,

@@ -39,7 +39,9 @@ export const parse: DocumentParser<DocxParseOptions> = async (bytes, options) =>
   if (!body) throw new DocumentRefusal('it is not a Word document (word/document.xml is missing)');
   // mammoth holds about a hundred times the body's XML in memory (5.3 MB took 550 MB and 4.8 s here).
   if (body.size > options.maxDocumentXmlBytes) {
-    throw new DocumentRefusal(`its text (word/document.xml) is ${formatBytes(body.size)}, over the ${formatBytes(options.maxDocumentXmlBytes)} limit`);
+    throw new DocumentRefusal(
+      `its text (word/document.xml) is ${formatBytes(body.size)}, over the ${formatBytes(options.maxDocumentXmlBytes)} limit`,
+    );
   }
   const converted = await mammoth.convertToHtml(
     { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
@@ -54,7 +56,10 @@ export const parse: DocumentParser<DocxParseOptions> = async (bytes, options) =>
   );
   const html = tidyDocxHtml(converted.value);
   const properties = coreProperties(archive);
-  const firstHeading = /<h1>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '').trim();
+  const firstHeading = /<h1>([\s\S]*?)<\/h1>/
+    .exec(html)?.[1]
+    ?.replace(/<[^>]+>/g, '')
+    .trim();
   return {
     html,
     warnings: [],

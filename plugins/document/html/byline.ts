@@ -56,11 +56,13 @@ export function visibleText(el: Element, maxChars = Infinity): string {
 }
 
 /** "By Jane Doe", "Posted by Jane Doe", and after a date: "October 25th, 2012 by Jane Doe". */
-const BY_LINE = /(?:^|[\s,|•·—–-])(?:by|By|BY)\s*:?\s+([\p{Lu}][\p{L}'’.-]*(?:\s+(?:[\p{Lu}][\p{L}'’.-]*|van|von|de|der|den|da|di|du|la|le|bin|al)){0,4})/u;
+const BY_LINE =
+  /(?:^|[\s,|•·—–-])(?:by|By|BY)\s*:?\s+([\p{Lu}][\p{L}'’.-]*(?:\s+(?:[\p{Lu}][\p{L}'’.-]*|van|von|de|der|den|da|di|du|la|le|bin|al)){0,4})/u;
 /** Longest line read as a byline (characters), and how far into the page it is looked for. */
 const MAX_BY_LINE = 120;
 /** What may stand before "by" in a byline: nothing, a verb of writing, or the date ("October 25th, 2012 by …"). */
-const WRITER_VERB = /^(?:(?:originally\s+)?(?:posted|written|published|story|words|article|reported|text|report|column|interview|compiled)(?:\s+on\s+.*)?)$/i;
+const WRITER_VERB =
+  /^(?:(?:originally\s+)?(?:posted|written|published|story|words|article|reported|text|report|column|interview|compiled)(?:\s+on\s+.*)?)$/i;
 
 function writerLead(before: string): boolean {
   const lead = before.replace(/[\s,|•·—–:-]+$/, '').trim();
@@ -68,9 +70,11 @@ function writerLead(before: string): boolean {
 }
 
 /** Month and weekday names and job titles that follow a name in a byline ("Jane Doe February 22", "Rodney Roe Dean"). */
-const AFTER_NAME = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon|tue|wed|thu|fri|sat|sun)[a-z]*$|^(?:staff|editor|reporter|correspondent|writer|contributor|dean|professor|director|president|chairman|columnist|content|senior|chief|manager|team|reviewed|edited|updated|published|posted|archive|view|comments?|this)$/i;
+const AFTER_NAME =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mon|tue|wed|thu|fri|sat|sun)[a-z]*$|^(?:staff|editor|reporter|correspondent|writer|contributor|dean|professor|director|president|chairman|columnist|content|senior|chief|manager|team|reviewed|edited|updated|published|posted|archive|view|comments?|this)$/i;
 /** What a "by" sorts or filters on in a shop's or a directory's controls ("Shop by Price", "By Category"). */
-const FACET = /^(?:price|category|categories|product|products|domain|company|size|type|brand|color|colour|date|topic|industry|location|region|tag|name|role|department|subject|year|month|popularity|relevance|rating|newest|oldest|collection|occasion|style|material|gender|age)$/i;
+const FACET =
+  /^(?:price|category|categories|product|products|domain|company|size|type|brand|color|colour|date|topic|industry|location|region|tag|name|role|department|subject|year|month|popularity|relevance|rating|newest|oldest|collection|occasion|style|material|gender|age)$/i;
 
 /** The name in the words after "by": up to the first word that ends a sentence or starts a date or title; two words at least. */
 function nameOf(words: string): string | null {
@@ -92,7 +96,6 @@ const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA']
 /** Inline elements whose line is their parent's: "<p><b>By</b> Jane Roe</p>". */
 const INLINE = new Set(['B', 'STRONG', 'EM', 'I', 'SPAN', 'FONT', 'SMALL', 'A']);
 
-
 /** A short element near the top whose own line names the writer after "By" (a classic page's byline, no class). */
 function fromByLines({ elements, flags }: TopOfBody): string | null {
   for (let i = 0; i < elements.length; i++) {
@@ -102,7 +105,9 @@ function fromByLines({ elements, flags }: TopOfBody): string | null {
     // (a script's or a style's text is code: a large inline bundle would be searched for nothing)
     if (NOT_TEXT.has(tagOf(el)) || !(flags[i]! & BY_TEXT)) continue;
     for (const line of INLINE.has(tagOf(el)) && el.parentElement ? [el, el.parentElement] : [el]) {
-      const text = visibleText(line, MAX_BY_LINE + 1).replace(/\s+/g, ' ').trim();
+      const text = visibleText(line, MAX_BY_LINE + 1)
+        .replace(/\s+/g, ' ')
+        .trim();
       if (text.length > MAX_BY_LINE) break;
       const match = BY_LINE.exec(text);
       if (!match) continue;

@@ -33,8 +33,10 @@ describe('readDateline', () => {
     expect(dateline('<time>Aug 8, 2018</time>')).toBe('2018-08-08');
   });
 
-  test('a short element that holds nothing but a date (a blog\'s date header)', () => {
-    expect(dateline('<h2 class="date-header"><span>Thursday, October 18, 2012</span></h2><p>The storm came on October 20, 2012.</p>')).toBe('2012-10-18');
+  test("a short element that holds nothing but a date (a blog's date header)", () => {
+    expect(dateline('<h2 class="date-header"><span>Thursday, October 18, 2012</span></h2><p>The storm came on October 20, 2012.</p>')).toBe(
+      '2012-10-18',
+    );
     expect(dateline('<div><b>Posted:</b> 2012-09-18</div>')).toBe('2012-09-18');
   });
 
@@ -49,7 +51,9 @@ describe('readDateline', () => {
 
 describe('scholarly meta tags', () => {
   test('repeated tags in page order; "Last, First" names turned round', () => {
-    const dom = parseHtmlDocument('<html><head><meta name="citation_author" content="Okafor, Chidi"><meta name="CITATION_AUTHOR" content="Anna Lindqvist"><meta name="citation_author" content=" "></head></html>');
+    const dom = parseHtmlDocument(
+      '<html><head><meta name="citation_author" content="Okafor, Chidi"><meta name="CITATION_AUTHOR" content="Anna Lindqvist"><meta name="citation_author" content=" "></head></html>',
+    );
     expect(metaValues(dom, 'citation_author')).toEqual(['Okafor, Chidi', 'Anna Lindqvist']);
     expect(metaValues(dom, 'citation_author').map(scholarName)).toEqual(['Chidi Okafor', 'Anna Lindqvist']);
     expect(scholarName('Doe, Jane, Jr.')).toBe('Doe, Jane, Jr.');

@@ -13,7 +13,18 @@ import { DIGIT_TEXT, LEAD_IN_TEXT, type TopOfBody } from './top-of-body.ts';
 import { normaliseDate } from './dates.ts';
 
 /** Classes themes give the publication date or the byline that carries it. */
-const DATELINE_CLASSES = ['dateline', 'published', 'pubdate', 'post-date', 'entry-date', 'article-date', 'publish-date', 'date-published', 'posted-on', 'byline'];
+const DATELINE_CLASSES = [
+  'dateline',
+  'published',
+  'pubdate',
+  'post-date',
+  'entry-date',
+  'article-date',
+  'publish-date',
+  'date-published',
+  'posted-on',
+  'byline',
+];
 /** Tried after the "Published …" lines: a bare `.date` or `<time>` is as often a comment's or an event's. */
 const isLoose = (el: Element) => tagOf(el) === 'TIME' || hasClass(el, 'date');
 const isDateline = (el: Element) => DATELINE_CLASSES.some((name) => hasClass(el, name));
@@ -80,7 +91,9 @@ function fromDateOnlyLines({ elements, flags }: TopOfBody): string | null {
     // (only elements with digits of their own, and small: their text is read whole, and a date header is one)
     if (!(flags[i]! & DIGIT_TEXT) || el.childElementCount > 3) continue;
     // (bounded: a wrapper with one child can hold the whole page)
-    const text = visibleText(el, MAX_DATE_LINE + 1).replace(/\s+/g, ' ').trim();
+    const text = visibleText(el, MAX_DATE_LINE + 1)
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!text || text.length > MAX_DATE_LINE || !isDateOnly(text)) continue;
     const date = dateInText(text);
     if (date) return date;
@@ -91,5 +104,10 @@ function fromDateOnlyLines({ elements, flags }: TopOfBody): string | null {
 export function readDateline(dom: DomDocument, index: PageIndex = indexPage(dom)): string | null {
   const body = dom.body;
   if (!body) return null;
-  return fromMarked(body, index.marked, isDateline) ?? fromLeadIns(topOfBody(index, body)) ?? fromDateOnlyLines(topOfBody(index, body)) ?? fromMarked(body, index.marked, isLoose);
+  return (
+    fromMarked(body, index.marked, isDateline) ??
+    fromLeadIns(topOfBody(index, body)) ??
+    fromDateOnlyLines(topOfBody(index, body)) ??
+    fromMarked(body, index.marked, isLoose)
+  );
 }

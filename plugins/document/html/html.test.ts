@@ -10,7 +10,12 @@ import { testContext, testDocument } from '../../../core/testing.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, 'fixtures', name), 'utf8');
 
-function response(text: string | undefined, mediaType: string, finalUrl = 'https://example.com/page', extra: Partial<FetchedResponse> = {}): FetchedResponse {
+function response(
+  text: string | undefined,
+  mediaType: string,
+  finalUrl = 'https://example.com/page',
+  extra: Partial<FetchedResponse> = {},
+): FetchedResponse {
   const body = new TextEncoder().encode(text ?? '');
   return { status: 200, headers: {}, body, finalUrl, mediaType, text, ...extra };
 }
@@ -61,7 +66,10 @@ describe('parse', () => {
   });
 
   test('markup before <html> (a script, then the doctype) lands where a browser puts it: the script in the head, the content in the body', async () => {
-    const doc = await parsed('<script>var a = 1</script><!doctype html><html><head><title>T</title></head><body><p>Hello from the body.</p><script>track()</script></body></html>', 'https://example.com/');
+    const doc = await parsed(
+      '<script>var a = 1</script><!doctype html><html><head><title>T</title></head><body><p>Hello from the body.</p><script>track()</script></body></html>',
+      'https://example.com/',
+    );
     expect(doc.metadata.title).toBe('T');
     expect(doc.dom?.head.innerHTML).toBe('<script>var a = 1</script><title>T</title>');
     expect(doc.root).toBe(doc.dom!.body);
@@ -69,7 +77,10 @@ describe('parse', () => {
   });
 
   test('repairs doubly encoded UTF-8 for every format', async () => {
-    const doc = await parsed('<html><body><p>It\u00e2\u0080\u0099s the Earth\u00e2\u0080\u0099s turn.</p></body></html>', 'https://example.com/');
+    const doc = await parsed(
+      '<html><body><p>It\u00e2\u0080\u0099s the Earth\u00e2\u0080\u0099s turn.</p></body></html>',
+      'https://example.com/',
+    );
     expect(doc.root!.textContent).toBe('It\u2019s the Earth\u2019s turn.');
   });
 
@@ -158,7 +169,7 @@ describe('parse', () => {
     });
   });
 
-  test('press release with a visible dateline only: the publication date, not the update or a comment\'s', async () => {
+  test("press release with a visible dateline only: the publication date, not the update or a comment's", async () => {
     const doc = await parsed(fixture('press-release.html'), 'https://city.example/newsroom/libraries');
     expect(doc.metadata).toEqual({
       title: 'City opens three new libraries | Newsroom',
@@ -179,8 +190,11 @@ describe('parse', () => {
   });
 
   test('the schema.org types the page declares, for main content to tell its type by: JSON-LD graph and main entity, every microdata item', async () => {
-    const doc = await parsed(`<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Shop"},{"@type":["CollectionPage"],"mainEntity":{"@type":"ItemList"}}]}</script></head>
-      <body><div itemscope itemtype="https://schema.org/Product"><span itemprop="name">A</span></div><div itemscope itemtype="http://schema.org/Product"><span itemprop="name">B</span></div></body></html>`, 'https://example.com/c');
+    const doc = await parsed(
+      `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Shop"},{"@type":["CollectionPage"],"mainEntity":{"@type":"ItemList"}}]}</script></head>
+      <body><div itemscope itemtype="https://schema.org/Product"><span itemprop="name">A</span></div><div itemscope itemtype="http://schema.org/Product"><span itemprop="name">B</span></div></body></html>`,
+      'https://example.com/c',
+    );
     expect(doc.data.get(SCHEMA_TYPES)).toEqual(['WebSite', 'CollectionPage', 'ItemList', 'Product', 'Product']);
   });
 

@@ -23,8 +23,20 @@ const PLUGIN_ID = 'document.html';
  * `:has()` query on a 5,000-deep chain takes 7 s, on a 1,000-deep one 0.1 s.
  */
 const options = z.strictObject({
-  maxElements: z.number().int().min(1000).default(300_000).describe('Elements read at most; a page with more is cut there, with a warning. The parsed tree holds at most twice as many (markup can make the parser reopen elements).'),
-  maxDepth: z.number().int().min(32).default(1000).describe('Nesting depth kept; deeper elements are replaced by their text, with a warning.'),
+  maxElements: z
+    .number()
+    .int()
+    .min(1000)
+    .default(300_000)
+    .describe(
+      'Elements read at most; a page with more is cut there, with a warning. The parsed tree holds at most twice as many (markup can make the parser reopen elements).',
+    ),
+  maxDepth: z
+    .number()
+    .int()
+    .min(32)
+    .default(1000)
+    .describe('Nesting depth kept; deeper elements are replaced by their text, with a warning.'),
 });
 export const DEFAULT_PARSE_LIMITS: ParseLimits = options.parse({});
 
@@ -45,9 +57,18 @@ export function parseHtmlPage(doc: PageDocument, limits: ParseLimits = DEFAULT_P
   const response = doc.response;
   if (!response) return;
   // A source may have built its own page (the video page): that markup, not the body, is the page.
-  const { dom, root, flattened, cutAt } = parsePage(boundedText(doc, response.builtHtml ?? responseText(response), limits.maxElements), limits);
-  if (cutAt !== null) doc.warn('document', PLUGIN_ID, `The page's markup makes the parser build more than ${cutAt} elements (it reopens unclosed formatting elements); only the first ${cutAt} are read`);
-  if (flattened) doc.warn('document', PLUGIN_ID, `The page nests elements more than ${limits.maxDepth} deep; what is deeper is kept as plain text`);
+  const { dom, root, flattened, cutAt } = parsePage(
+    boundedText(doc, response.builtHtml ?? responseText(response), limits.maxElements),
+    limits,
+  );
+  if (cutAt !== null)
+    doc.warn(
+      'document',
+      PLUGIN_ID,
+      `The page's markup makes the parser build more than ${cutAt} elements (it reopens unclosed formatting elements); only the first ${cutAt} are read`,
+    );
+  if (flattened)
+    doc.warn('document', PLUGIN_ID, `The page nests elements more than ${limits.maxDepth} deep; what is deeper is kept as plain text`);
   doc.dom = dom;
   doc.root = root;
   const { metadata, schemaTypes } = readPage({ dom, pageUrl: response.finalUrl || doc.job.url, headers: response.headers });
@@ -84,7 +105,8 @@ async function parseCheckedHtml(doc: PageDocument, limits: ParseLimits): Promise
 export const htmlDocument = definePlugin({
   kind: 'document',
   name: 'html',
-  description: 'HTML and XHTML pages (also HTML served as text/plain or untyped): DOM plus title, description, author, dates, language, image and favicon.',
+  description:
+    'HTML and XHTML pages (also HTML served as text/plain or untyped): DOM plus title, description, author, dates, language, image and favicon.',
   options,
   setup: (limits) => ({
     detect: (doc: PageDocument) => doc.response !== null && isHtmlResponse(doc.response),

@@ -3,7 +3,17 @@
  * Blocks may hold one object, an array, or an `@graph` whose nodes point at each other by `@id`
  * (an Article's author is often `{"@id": "#/person/1"}`); all of that is flattened and resolved.
  */
-import { asArray, decodeEntities, dereferencer, isNode, jsonLdNodesOf, ldImageUrl, ldString, parseJsonLd, typesOf } from '../../../core/kit.ts';
+import {
+  asArray,
+  decodeEntities,
+  dereferencer,
+  isNode,
+  jsonLdNodesOf,
+  ldImageUrl,
+  ldString,
+  parseJsonLd,
+  typesOf,
+} from '../../../core/kit.ts';
 import type { DomDocument, JsonLdNode } from '../../../core/kit.ts';
 import { indexPage, type PageIndex } from './page-index.ts';
 import { joinNames } from './people.ts';
@@ -59,7 +69,10 @@ export function readJsonLd(dom: DomDocument, index: PageIndex = indexPage(dom), 
     author: joinNames(asArray(get('author')).map((a) => nameOf(deref(a)))),
     published: str(get('datePublished')) ?? str(get('dateCreated')),
     image: ldImageUrl(get('image'), deref),
-    publisher: asArray(get('publisher')).map((p) => nameOf(deref(p))).find((name) => name !== null) ?? null,
+    publisher:
+      asArray(get('publisher'))
+        .map((p) => nameOf(deref(p)))
+        .find((name) => name !== null) ?? null,
     websiteName: website ? str(website.name) : null,
     language: languageOf(get('inLanguage')),
   };
@@ -73,5 +86,5 @@ function nameOf(value: unknown): string | null {
 
 /** `inLanguage` is a code or a Language node. */
 function languageOf(value: unknown): string | null {
-  return typeof value === 'string' ? str(value) : isNode(value) ? str(value.alternateName) ?? str(value.name) : null;
+  return typeof value === 'string' ? str(value) : isNode(value) ? (str(value.alternateName) ?? str(value.name)) : null;
 }

@@ -9,7 +9,14 @@ import { testContext, testDocument } from '../../../core/testing.ts';
 async function parsed(html: string, options = {}): Promise<PageDocument> {
   const handler = await htmlDocument.setup(htmlDocument.options!.parse(options), testContext());
   const doc = testDocument({ url: 'https://example.com/' });
-  doc.response = { status: 200, headers: {}, body: new TextEncoder().encode(html), finalUrl: 'https://example.com/', mediaType: 'text/html', text: html };
+  doc.response = {
+    status: 200,
+    headers: {},
+    body: new TextEncoder().encode(html),
+    finalUrl: 'https://example.com/',
+    mediaType: 'text/html',
+    text: html,
+  };
   await handler.parse(doc);
   return doc;
 }
@@ -31,7 +38,14 @@ describe('element limit', () => {
     const doc = await parsed(html);
     // html, head and body are implied by the parser, not counted in the markup
     expect(doc.root!.childElementCount).toBe(DEFAULT_PARSE_LIMITS.maxElements);
-    expect(doc.messages).toEqual([{ level: 'warning', stage: 'document', plugin: 'document.html', message: 'The page has more than 300000 elements; only the first 300000 are read' }]);
+    expect(doc.messages).toEqual([
+      {
+        level: 'warning',
+        stage: 'document',
+        plugin: 'document.html',
+        message: 'The page has more than 300000 elements; only the first 300000 are read',
+      },
+    ]);
     expect(doc.data.get(SERVED_HTML)!.length).toBe(DEFAULT_PARSE_LIMITS.maxElements * 8);
   });
 
@@ -57,7 +71,9 @@ describe('tree limit', () => {
     const elements = doc.dom!.querySelectorAll('*').length;
     expect(elements).toBeGreaterThan(20_000);
     expect(elements).toBeLessThanOrEqual(2 * html.length + 64);
-    expect(doc.messages.map((m) => m.message)).toEqual([`The page's markup makes the parser build more than ${2 * html.length + 64} elements (it reopens unclosed formatting elements); only the first ${2 * html.length + 64} are read`]);
+    expect(doc.messages.map((m) => m.message)).toEqual([
+      `The page's markup makes the parser build more than ${2 * html.length + 64} elements (it reopens unclosed formatting elements); only the first ${2 * html.length + 64} are read`,
+    ]);
     expect(textOf(doc.root!).startsWith('x')).toBe(true);
   });
 });
@@ -66,7 +82,9 @@ describe('depth limit', () => {
   test('elements deeper than the limit become their text; the text is all still there', async () => {
     const html = `<!doctype html><html><body>${'<div>'.repeat(5_000)}<p>Deep <a href="/x">text</a>.</p>${'</div>'.repeat(5_000)}<p>After.</p></body></html>`;
     const doc = await parsed(html);
-    expect(doc.messages.map((m) => m.message)).toEqual(['The page nests elements more than 1000 deep; what is deeper is kept as plain text']);
+    expect(doc.messages.map((m) => m.message)).toEqual([
+      'The page nests elements more than 1000 deep; what is deeper is kept as plain text',
+    ]);
     expect(textOf(doc.root!)).toContain('Deep text.');
     expect(textOf(doc.root!)).toContain('After.');
     expect(doc.dom!.querySelector('a')).toBeNull();

@@ -93,7 +93,8 @@ export const extractMetadata = (source: MetadataSource): PageMetadata => readPag
 
 function schemaTypesOf(index: PageIndex, ld: JsonLdNode[]): string[] {
   const types = ld.flatMap(typesOf);
-  for (const item of index.items) for (const t of (item.getAttribute('itemtype') ?? '').split(/\s+/)) if (t) types.push(t.replace(/^.*[/:#]/, ''));
+  for (const item of index.items)
+    for (const t of (item.getAttribute('itemtype') ?? '').split(/\s+/)) if (t) types.push(t.replace(/^.*[/:#]/, ''));
   return types;
 }
 
@@ -107,10 +108,18 @@ function metadataOf({ dom, pageUrl, headers }: MetadataSource, index: PageIndex,
   return {
     title: firstText(tag('title'), ld.title, micro.title, index.title?.textContent, index.h1?.textContent) ?? '',
     description: firstText(tag('description'), ld.description, micro.description) ?? '',
-    author: ld.author ?? joinNames([tag('author')]) ?? joinNames(metaValues(dom, 'citation_author', index).map(scholarName)) ?? micro.author ?? readByline(dom, index),
+    author:
+      ld.author ??
+      joinNames([tag('author')]) ??
+      joinNames(metaValues(dom, 'citation_author', index).map(scholarName)) ??
+      micro.author ??
+      readByline(dom, index),
     // The dateline is read only when needed: it is the one source that walks the page's text.
     publishedDate: firstDate(ld.published, tag('published'), micro.published, publishedFromTimeElements(index)) ?? readDateline(dom, index),
-    language: [dom.documentElement?.getAttribute('lang'), headers['content-language'], tag('language'), ld.language].map(normaliseLanguage).find(Boolean) ?? null,
+    language:
+      [dom.documentElement?.getAttribute('lang'), headers['content-language'], tag('language'), ld.language]
+        .map(normaliseLanguage)
+        .find(Boolean) ?? null,
     siteName: firstText(tag('siteName'), ld.publisher, ld.websiteName, tag('applicationName')),
     image: firstHttpUrl(base, tag('image'), ld.image, micro.image, imageSrc?.getAttribute('href')),
     favicon: pickFavicon(dom, base, pageUrl, index),

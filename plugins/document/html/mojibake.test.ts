@@ -7,7 +7,9 @@ const latin1 = (s: string) => Array.from(new TextEncoder().encode(s), (b) => Str
 
 describe('repairMojibake', () => {
   test('doubly encoded text is decoded again, runs without a C1 control included', () => {
-    const doc = parseHtmlDocument(`<html><body><div id="c"><p>${latin1('The Earth’s surface')}</p><p>${latin1('JOHNSON®, café')}</p></div></body></html>`);
+    const doc = parseHtmlDocument(
+      `<html><body><div id="c"><p>${latin1('The Earth’s surface')}</p><p>${latin1('JOHNSON®, café')}</p></div></body></html>`,
+    );
     const root = doc.getElementById('c')!;
     repairMojibake(root);
     expect(root.textContent).toBe('The Earth’s surfaceJOHNSON®, café');

@@ -48,7 +48,18 @@ export function topOfBody(index: PageIndex, body: Element): TopOfBody {
 const MARK = /byline|author|date|published|posted/i;
 
 export function indexPage(dom: Document): PageIndex {
-  const index: PageIndex = { metas: [], links: [], typedScripts: [], itemprops: [], items: [], times: [], marked: [], title: null, h1: null, base: null };
+  const index: PageIndex = {
+    metas: [],
+    links: [],
+    typedScripts: [],
+    itemprops: [],
+    items: [],
+    times: [],
+    marked: [],
+    title: null,
+    h1: null,
+    base: null,
+  };
   walkElements(dom, (el) => {
     const tag = tagOf(el);
     if (tag === 'TIME') {
@@ -57,20 +68,42 @@ export function indexPage(dom: Document): PageIndex {
     } else if (tag === 'TITLE') index.title ??= el;
     else if (tag === 'H1') index.h1 ??= el;
     // the attributes the lists ask about, in one pass over the element's attribute nodes
-    let content = false, rel = false, type = false, href = false, itemprop = false, itemscope = false, itemtype = false;
+    let content = false,
+      rel = false,
+      type = false,
+      href = false,
+      itemprop = false,
+      itemscope = false,
+      itemtype = false;
     let cls: string | null = null;
     let node = (el as unknown as Linked)[NEXT];
     if (node.nodeType !== ATTRIBUTE) return;
     for (; node.nodeType === ATTRIBUTE; node = node[NEXT]) {
       switch (node.name) {
-        case 'content': content = true; break;
-        case 'rel': rel = true; break;
-        case 'type': type = true; break;
-        case 'href': href = true; break;
-        case 'itemprop': itemprop = true; break;
-        case 'itemscope': itemscope = true; break;
-        case 'itemtype': itemtype = true; break;
-        case 'class': cls ??= node[VALUE] as string; break;
+        case 'content':
+          content = true;
+          break;
+        case 'rel':
+          rel = true;
+          break;
+        case 'type':
+          type = true;
+          break;
+        case 'href':
+          href = true;
+          break;
+        case 'itemprop':
+          itemprop = true;
+          break;
+        case 'itemscope':
+          itemscope = true;
+          break;
+        case 'itemtype':
+          itemtype = true;
+          break;
+        case 'class':
+          cls ??= node[VALUE] as string;
+          break;
       }
     }
     if (tag === 'META' && content) index.metas.push(el);

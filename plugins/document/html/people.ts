@@ -14,7 +14,11 @@ const MAX_NAME_LENGTH = 100;
 export function cleanPersonName(raw: string | null | undefined): string | null {
   let name = raw?.replace(/\s+/g, ' ').trim() ?? '';
   if (!name || /^(?:https?:)?\/\//i.test(name) || name.startsWith('@')) return null;
-  name = name.replace(LEAD_IN, '').replace(TRAILER, '').replace(/[\s,;:|•·—–-]+$/, '').trim();
+  name = name
+    .replace(LEAD_IN, '')
+    .replace(TRAILER, '')
+    .replace(/[\s,;:|•·—–-]+$/, '')
+    .trim();
   if (!name || name.length > MAX_NAME_LENGTH || name.split(' ').length > MAX_NAME_WORDS) return null;
   if (!/\p{L}/u.test(name) || DATE_LIKE.test(name)) return null;
   return name;

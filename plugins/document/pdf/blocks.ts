@@ -36,7 +36,10 @@ function headingLevels(lines: Line[]): Map<number, number> {
   }
   const body = [...chars.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
   // A larger size used for long lines is display text (a lead paragraph), not a heading.
-  const sizes = [...stats.entries()].filter(([key, s]) => key >= body * HEADING_RATIO && s.chars / s.lines <= 120).map(([key]) => key).sort((a, b) => b - a);
+  const sizes = [...stats.entries()]
+    .filter(([key, s]) => key >= body * HEADING_RATIO && s.chars / s.lines <= 120)
+    .map(([key]) => key)
+    .sort((a, b) => b - a);
   return new Map(sizes.map((key, i) => [key, Math.min(6, i + 1)]));
 }
 
@@ -110,7 +113,10 @@ export function renderBlocks(pages: OrderedPage[], options: { pageMarkers: boole
     para = null;
   };
   const flushList = () => {
-    if (list) out.push(`<${list.ordered ? 'ol' : 'ul'}>${list.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</${list.ordered ? 'ol' : 'ul'}>`);
+    if (list)
+      out.push(
+        `<${list.ordered ? 'ol' : 'ul'}>${list.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</${list.ordered ? 'ol' : 'ul'}>`,
+      );
     list = null;
   };
   const flush = () => {
@@ -138,8 +144,13 @@ export function renderBlocks(pages: OrderedPage[], options: { pageMarkers: boole
         flush();
         let text = line.text;
         // A heading wrapped over several lines is still one heading.
-        while (i + 1 < lines.length && sizeKey(lines[i + 1]!.size) === sizeKey(line.size) && lines[i + 1]!.page === line.page
-          && lines[i + 1]!.y - lines[i]!.y > 0 && lines[i + 1]!.y - lines[i]!.y <= 1.6 * line.size) {
+        while (
+          i + 1 < lines.length &&
+          sizeKey(lines[i + 1]!.size) === sizeKey(line.size) &&
+          lines[i + 1]!.page === line.page &&
+          lines[i + 1]!.y - lines[i]!.y > 0 &&
+          lines[i + 1]!.y - lines[i]!.y <= 1.6 * line.size
+        ) {
           text = joinText(text, lines[++i]!.text);
         }
         out.push(heading(level, text));
@@ -155,7 +166,14 @@ export function renderBlocks(pages: OrderedPage[], options: { pageMarkers: boole
         list.last = line;
         continue;
       }
-      if (list && !para && line.page === list.last.page && line.y > list.last.y && line.y - list.last.y <= PARAGRAPH_GAP * line.size && line.x0 > list.x0 + 0.3 * line.size) {
+      if (
+        list &&
+        !para &&
+        line.page === list.last.page &&
+        line.y > list.last.y &&
+        line.y - list.last.y <= PARAGRAPH_GAP * line.size &&
+        line.x0 > list.x0 + 0.3 * line.size
+      ) {
         // A wrapped list item: indented under its marker.
         list.items[list.items.length - 1] = joinText(list.items[list.items.length - 1]!, line.text);
         list.last = line;

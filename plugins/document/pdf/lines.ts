@@ -102,7 +102,9 @@ export function dropRunningHeaders(pages: PageLines[]): void {
   }
   const threshold = Math.max(2, Math.ceil(pages.length / 2));
   for (const page of pages) {
-    page.lines = page.lines.filter((line) => !inMargin(line, page) || !(PAGE_NUMBER.test(line.text) || (seen.get(key(line)) ?? 0) >= threshold));
+    page.lines = page.lines.filter(
+      (line) => !inMargin(line, page) || !(PAGE_NUMBER.test(line.text) || (seen.get(key(line)) ?? 0) >= threshold),
+    );
   }
 }
 
@@ -132,7 +134,10 @@ function findGutter(page: PageLines): Gutter | null {
   if (fewest > Math.floor(lines.length * 0.1)) return null;
   let best: Gutter | null = null;
   for (let i = 0; i < crossing.length; ) {
-    if (crossing[i]! > fewest) { i++; continue; }
+    if (crossing[i]! > fewest) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j + 1 < crossing.length && crossing[j + 1]! <= fewest) j++;
     if (!best || j - i > best.end - best.start) best = { start: from + i, end: from + j };
@@ -146,7 +151,8 @@ function findGutter(page: PageLines): Gutter | null {
       else if (s.x0 >= best.end) sides.right.push(s.text);
     }
   }
-  const prose = (texts: string[]) => texts.length >= MIN_COLUMN_LINES && texts.reduce((n, t) => n + t.length, 0) / texts.length >= MIN_COLUMN_TEXT;
+  const prose = (texts: string[]) =>
+    texts.length >= MIN_COLUMN_LINES && texts.reduce((n, t) => n + t.length, 0) / texts.length >= MIN_COLUMN_TEXT;
   return prose(sides.left) && prose(sides.right) ? best : null;
 }
 

@@ -75,15 +75,21 @@ export const parse: DocumentParser<PdfParseOptions> = async (bytes, options) => 
   // pdf.js takes ownership of (detaches) the buffer it is given; the caller keeps its own.
   const parser = new PDFParse({ data: bytes.slice(), isEvalSupported: false, verbosity: 0 });
   try {
-    const info = await parser.getInfo().catch((err: unknown) => { throw refusalFor(err); });
+    const info = await parser.getInfo().catch((err: unknown) => {
+      throw refusalFor(err);
+    });
     const doc = loadedDocument(parser);
     const total = info.total;
     const count = Math.min(total, options.maxPages);
     const pages: PageLines[] = [];
     for (let number = 1; number <= count; number++) {
-      const page = await doc.getPage(number).catch((err: unknown) => { throw refusalFor(err); });
+      const page = await doc.getPage(number).catch((err: unknown) => {
+        throw refusalFor(err);
+      });
       const viewport = page.getViewport({ scale: 1 });
-      const content = await page.getTextContent().catch((err: unknown) => { throw refusalFor(err); });
+      const content = await page.getTextContent().catch((err: unknown) => {
+        throw refusalFor(err);
+      });
       pages.push({ number, width: viewport.width, height: viewport.height, lines: groupLines(number, runsOf(content.items, viewport)) });
       page.cleanup();
     }

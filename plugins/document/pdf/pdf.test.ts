@@ -13,7 +13,13 @@ import type { ParsedDocument } from '../shared/types.ts';
 setDefaultTimeout(30_000);
 
 const options: PdfParseOptions = { maxPages: 100, maxDecompressedBytes: 16 * 1024 * 1024, pageMarkers: false };
-const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a refusal'); }, (err: Error) => `${err.name}: ${err.message}`);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (err: Error) => `${err.name}: ${err.message}`,
+  );
 
 describe('a structured report', () => {
   let report: Uint8Array;
@@ -30,17 +36,23 @@ describe('a structured report', () => {
   });
 
   test('paragraphs joined across lines, de-hyphenated, and across a page break mid-sentence', () => {
-    expect(parsed.html).toContain('<p>Passenger numbers rose for the third year running, helped by a new international route and better connections with the railway.</p>');
+    expect(parsed.html).toContain(
+      '<p>Passenger numbers rose for the third year running, helped by a new international route and better connections with the railway.</p>',
+    );
     expect(parsed.html).toContain('looks forward to the opening of the new terminal building next spring.</p>');
   });
 
   test('bullet and numbered lists, with a wrapped item kept whole', () => {
-    expect(parsed.html).toContain('<ul><li>Two new vessels entered service</li><li>Waiting times fell by a third</li><li>The northern pier was rebuilt after the storm of January, reopening in May</li></ul>');
+    expect(parsed.html).toContain(
+      '<ul><li>Two new vessels entered service</li><li>Waiting times fell by a third</li><li>The northern pier was rebuilt after the storm of January, reopening in May</li></ul>',
+    );
     expect(parsed.html).toContain('<ol><li>Renew the ticket machines</li><li>Extend the winter timetable</li></ol>');
   });
 
   test('a table with its header row and every cell', () => {
-    expect(parsed.html).toContain('<table><thead><tr><th>Route</th><th>Sailings</th><th>Delay (min)</th></tr></thead><tbody><tr><td>North Sound</td><td>1,204</td><td>2.5</td></tr><tr><td>South Ferry</td><td>986</td><td>1.0</td></tr><tr><td>Outer Isles</td><td>312</td><td>7.25</td></tr></tbody></table>');
+    expect(parsed.html).toContain(
+      '<table><thead><tr><th>Route</th><th>Sailings</th><th>Delay (min)</th></tr></thead><tbody><tr><td>North Sound</td><td>1,204</td><td>2.5</td></tr><tr><td>South Ferry</td><td>986</td><td>1.0</td></tr><tr><td>Outer Isles</td><td>312</td><td>7.25</td></tr></tbody></table>',
+    );
   });
 
   test('a two-column page reads the left column, then the right', () => {
@@ -71,7 +83,9 @@ describe('a structured report', () => {
   test('page markers when asked for', async () => {
     const marked = await parse(report, { ...options, pageMarkers: true });
     expect(marked.html.startsWith('<p><em>Page 1 of 2</em></p>\n<h1>')).toBe(true);
-    expect(marked.html).toContain('looks forward to the opening of the</p>\n<p><em>Page 2 of 2</em></p>\n<p>new terminal building next spring.</p>');
+    expect(marked.html).toContain(
+      'looks forward to the opening of the</p>\n<p><em>Page 2 of 2</em></p>\n<p>new terminal building next spring.</p>',
+    );
   });
 
   test('the caller keeps its bytes (pdf.js detaches the buffer it is given)', () => {
@@ -91,17 +105,27 @@ test('the page cap reads the first pages and says so', async () => {
 test('hostile and broken files are refused with the reason', async () => {
   expect(await refusal(parse(await encryptedPdf(), options))).toBe('DocumentRefusal: the file is encrypted and needs a password');
   expect(await refusal(parse(corruptPdf(), options))).toBe('DocumentRefusal: the file is corrupt (invalid PDF structure)');
-  expect(await refusal(parse(await truncatedPdf(), options))).toBe('DocumentRefusal: the file is truncated (its end-of-file marker is missing)');
-  expect(await refusal(parse(new TextEncoder().encode('<html>not a pdf</html>'), options))).toBe('DocumentRefusal: the file is corrupt (it does not start with a PDF header)');
-  expect(await refusal(parse(await bombPdf(64 * 1024 * 1024), options))).toBe('DocumentRefusal: its compressed content expands to more than 16 MB (refused as a likely decompression bomb)');
+  expect(await refusal(parse(await truncatedPdf(), options))).toBe(
+    'DocumentRefusal: the file is truncated (its end-of-file marker is missing)',
+  );
+  expect(await refusal(parse(new TextEncoder().encode('<html>not a pdf</html>'), options))).toBe(
+    'DocumentRefusal: the file is corrupt (it does not start with a PDF header)',
+  );
+  expect(await refusal(parse(await bombPdf(64 * 1024 * 1024), options))).toBe(
+    'DocumentRefusal: its compressed content expands to more than 16 MB (refused as a likely decompression bomb)',
+  );
 });
 
 test('the stream budget counts content streams and skips images', async () => {
   expect(await checkStreamBudget(await bombPdf(1024 * 1024), 2 * 1024 * 1024)).toBe(1024 * 1024);
-  const image = new TextEncoder().encode('%PDF-1.4\n5 0 obj << /Type /XObject /Subtype /Image /Filter /FlateDecode /Length 3 >>\nstream\nabc\nendstream\nendobj\n%%EOF');
+  const image = new TextEncoder().encode(
+    '%PDF-1.4\n5 0 obj << /Type /XObject /Subtype /Image /Filter /FlateDecode /Length 3 >>\nstream\nabc\nendstream\nendobj\n%%EOF',
+  );
   expect(await checkStreamBudget(image, 1)).toBe(0);
   // A small stream is inflated in one call, a large one streamed: both stop at the budget.
-  expect(await refusal(checkStreamBudget(await bombPdf(3 * 1024 * 1024), 1024 * 1024))).toBe('DocumentRefusal: its compressed content expands to more than 1 MB (refused as a likely decompression bomb)');
+  expect(await refusal(checkStreamBudget(await bombPdf(3 * 1024 * 1024), 1024 * 1024))).toBe(
+    'DocumentRefusal: its compressed content expands to more than 1 MB (refused as a likely decompression bomb)',
+  );
 });
 
 test('a PDF without text says it may be scanned', async () => {

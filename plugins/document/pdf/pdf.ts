@@ -17,7 +17,12 @@ export const pdfDocument = defineDocumentPlugin({
   options: z.strictObject({
     ...baseLimits({ maxBytes: 50 * MiB }),
     maxPages: z.number().int().min(1).max(100_000).default(500).describe('Pages read at most; the rest are left out with a note.'),
-    maxDecompressedBytes: z.number().int().min(1).default(256 * MiB).describe('Budget for what the compressed (non-image) streams may expand to.'),
+    maxDecompressedBytes: z
+      .number()
+      .int()
+      .min(1)
+      .default(256 * MiB)
+      .describe('Budget for what the compressed (non-image) streams may expand to.'),
     pageMarkers: z.boolean().default(false).describe('Put a "Page N of M" line at the start of every page.'),
   }),
   parserUrl: new URL('./parse.ts', import.meta.url).href,

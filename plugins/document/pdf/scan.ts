@@ -58,10 +58,13 @@ export async function checkStreamBudget(bytes: Uint8Array, maxBytes: number): Pr
 const SMALL_STREAM = 4096;
 
 function inflatedSize(data: Uint8Array, remaining: number, maxBytes: number): Promise<number> {
-  const refusal = () => new DocumentRefusal(`its compressed content expands to more than ${formatBytes(maxBytes)} (refused as a likely decompression bomb)`);
+  const refusal = () =>
+    new DocumentRefusal(`its compressed content expands to more than ${formatBytes(maxBytes)} (refused as a likely decompression bomb)`);
   if (data.byteLength <= SMALL_STREAM) {
     try {
-      return Promise.resolve(zlib.inflateSync(data, { maxOutputLength: Math.max(1, remaining), finishFlush: zlib.constants.Z_SYNC_FLUSH }).byteLength);
+      return Promise.resolve(
+        zlib.inflateSync(data, { maxOutputLength: Math.max(1, remaining), finishFlush: zlib.constants.Z_SYNC_FLUSH }).byteLength,
+      );
     } catch (err) {
       return (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? Promise.reject(refusal()) : Promise.resolve(0);
     }

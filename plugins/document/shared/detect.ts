@@ -24,8 +24,15 @@ export interface DocumentKind {
 
 /** Types that say "some bytes" rather than what the bytes are. */
 const UNINFORMATIVE_TYPES = new Set([
-  '', 'application/octet-stream', 'binary/octet-stream', 'application/binary', 'application/unknown',
-  'application/download', 'application/x-download', 'application/force-download', 'text/plain',
+  '',
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/binary',
+  'application/unknown',
+  'application/download',
+  'application/x-download',
+  'application/force-download',
+  'text/plain',
   // Servers send CSV under the Excel type because Excel opens it.
   'application/vnd.ms-excel',
 ]);
@@ -38,7 +45,10 @@ export function sniffedType(doc: PageDocument): Promise<string | undefined> {
   if (!sniffed) {
     const body = doc.response?.body ?? new Uint8Array(0);
     // A sniffing failure means "unknown", never a failed scrape.
-    sniffed = fileTypeFromBuffer(body).then((r) => r?.ext, () => undefined);
+    sniffed = fileTypeFromBuffer(body).then(
+      (r) => r?.ext,
+      () => undefined,
+    );
     doc.data.set(SNIFF_KEY, sniffed);
   }
   return sniffed;

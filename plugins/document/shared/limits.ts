@@ -19,8 +19,12 @@ const count = (max: number) => z.number().int().min(1).max(max);
 /** Size and time limits every document type has. */
 export function baseLimits(defaults: { maxBytes: number; timeoutMs?: number }) {
   return {
-    maxBytes: count(1024 * MiB).default(defaults.maxBytes).describe('Files larger than this many bytes are refused with 422.'),
-    timeoutMs: count(600_000).default(defaults.timeoutMs ?? 30_000).describe('Parsing runs in a content worker that is stopped (and replaced) after this many milliseconds (422).'),
+    maxBytes: count(1024 * MiB)
+      .default(defaults.maxBytes)
+      .describe('Files larger than this many bytes are refused with 422.'),
+    timeoutMs: count(600_000)
+      .default(defaults.timeoutMs ?? 30_000)
+      .describe('Parsing runs in a content worker that is stopped (and replaced) after this many milliseconds (422).'),
   };
 }
 
@@ -35,8 +39,12 @@ export const maxColumnsOption = (defaults: number) =>
 export function zipLimits(defaults: { maxEntries: number; maxDecompressedBytes: number; maxCompressionRatio: number }) {
   return {
     maxEntries: count(1_000_000).default(defaults.maxEntries).describe('Most entries the zip container may have.'),
-    maxDecompressedBytes: count(4096 * MiB).default(defaults.maxDecompressedBytes).describe('Most bytes the zip container may expand to, in total.'),
-    maxCompressionRatio: count(100_000).default(defaults.maxCompressionRatio).describe('Highest compression ratio allowed for an entry of 1 MB or more.'),
+    maxDecompressedBytes: count(4096 * MiB)
+      .default(defaults.maxDecompressedBytes)
+      .describe('Most bytes the zip container may expand to, in total.'),
+    maxCompressionRatio: count(100_000)
+      .default(defaults.maxCompressionRatio)
+      .describe('Highest compression ratio allowed for an entry of 1 MB or more.'),
   };
 }
 

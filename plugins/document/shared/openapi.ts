@@ -8,7 +8,9 @@ import type { PluginApi } from '../../../core/kit.ts';
 const count = (description: string) => ({ type: 'integer', description });
 const str = (description: string) => ({ type: ['string', 'null'], description });
 const keywords = str('PDF/DOCX/XLSX: keywords from the document properties.');
-const charset = str('CSV and text files: the encoding the file was read with (BOM, UTF-16 pattern, declared charset, UTF-8, else windows-1252).');
+const charset = str(
+  'CSV and text files: the encoding the file was read with (BOM, UTF-16 pattern, declared charset, UTF-8, else windows-1252).',
+);
 
 const documentsDescription =
   '\n\nDocuments need no extra parameters. PDF, DOCX, XLSX and CSV/TSV are recognised by their bytes first (a PDF served as `text/html` or a ' +
@@ -17,7 +19,7 @@ const documentsDescription =
   'paragraphs, lists and tables in reading order (two-column pages column by column, running headers and page numbers dropped); ' +
   '`metadata.title`, `author`, `published_date` (created), `page_count`. DOCX: headings, lists, emphasis, links, tables (first row as header), ' +
   'footnotes under a "Footnotes" heading; metadata from the document properties. XLSX: one `## <sheet name>` section and table per visible ' +
-  'sheet, cached formula results, dates as ISO 8601, a merged range\'s value in its top-left cell, empty rows and empty edge columns dropped. ' +
+  "sheet, cached formula results, dates as ISO 8601, a merged range's value in its top-left cell, empty rows and empty edge columns dropped. " +
   'CSV: one table with the first record as header row. Plain text and markdown (`text/plain`, `text/markdown`, `.txt`, `.md`): markdown (also plain text ' +
   'that reads as markdown, such as llms.txt) as written; other text with paragraphs and their line breaks, indented or column-aligned blocks preformatted (a CSV or PDF served as `text/plain` is still read by its extension or bytes). Limits (per type, in `plugins.document.<type>`): file size, PDF pages and expanded ' +
   'stream size, DOCX body size, XLSX sheets, rows, columns and cells, CSV rows, columns and cells, text lines, zip entries, expanded size and compression ratio, and a ' +
@@ -52,7 +54,9 @@ export const textApi: PluginApi = {
   metadataProperties: {
     lineCount: count('Text files: lines in the file (also those over the line cap).'),
     charset,
-    markup: str('Text files: `markdown` when the file was read as markdown (a .md file, `text/markdown`, or text whose first lines show headings, fences, links or lists), else `plain`.'),
+    markup: str(
+      'Text files: `markdown` when the file was read as markdown (a .md file, `text/markdown`, or text whose first lines show headings, fences, links or lists), else `plain`.',
+    ),
   },
   description: documentsDescription,
 };

@@ -46,7 +46,11 @@ function failureReason(err: unknown): string {
   return err instanceof Error && err.name === 'DocumentRefusal' ? message : `the file is corrupt or unsupported (${message})`;
 }
 
-async function parseDocument(doc: PageDocument, spec: Pick<DocumentTypeSpec<z.ZodObject>, 'label' | 'parserUrl' | 'context'>, options: BaseLimits): Promise<ParsedDocument> {
+async function parseDocument(
+  doc: PageDocument,
+  spec: Pick<DocumentTypeSpec<z.ZodObject>, 'label' | 'parserUrl' | 'context'>,
+  options: BaseLimits,
+): Promise<ParsedDocument> {
   const body = doc.response?.body ?? new Uint8Array(0);
   if (body.byteLength > options.maxBytes) {
     throw unreadable(spec.label, `the file is ${formatBytes(body.byteLength)}, over the ${formatBytes(options.maxBytes)} limit`);

@@ -28,7 +28,18 @@ export function encodeZip(records: readonly ZipRecord[], options: { unlisted?: R
   let offset = 0;
   for (const record of records) {
     const name = new TextEncoder().encode(record.name);
-    const fields = [...u16(20), ...u16(UTF8_NAMES), ...u16(record.method), ...u16(0), ...u16(0x21), ...u32(record.crc), ...u32(record.data.byteLength), ...u32(record.size), ...u16(name.byteLength), ...u16(0)];
+    const fields = [
+      ...u16(20),
+      ...u16(UTF8_NAMES),
+      ...u16(record.method),
+      ...u16(0),
+      ...u16(0x21),
+      ...u32(record.crc),
+      ...u32(record.data.byteLength),
+      ...u32(record.size),
+      ...u16(name.byteLength),
+      ...u16(0),
+    ];
     const local = new Uint8Array([...u32(0x04034b50), ...fields, ...name]);
     if (!options.unlisted?.has(record.name)) {
       central.push(...u32(0x02014b50), ...u16(20), ...fields, ...u16(0), ...u16(0), ...u16(0), ...u32(0), ...u32(offset), ...name);
@@ -38,6 +49,15 @@ export function encodeZip(records: readonly ZipRecord[], options: { unlisted?: R
     offset += local.byteLength + record.data.byteLength;
   }
   const directory = new Uint8Array(central);
-  const end = new Uint8Array([...u32(0x06054b50), ...u16(0), ...u16(0), ...u16(listed), ...u16(listed), ...u32(directory.byteLength), ...u32(offset), ...u16(0)]);
+  const end = new Uint8Array([
+    ...u32(0x06054b50),
+    ...u16(0),
+    ...u16(0),
+    ...u16(listed),
+    ...u16(listed),
+    ...u32(directory.byteLength),
+    ...u32(offset),
+    ...u16(0),
+  ]);
   return new Uint8Array(Buffer.concat([...parts, directory, end]));
 }

@@ -41,7 +41,10 @@ const corrupt = (detail: string) => new DocumentRefusal(`the file is corrupt (${
 export class ZipArchive {
   private readonly view: DataView;
 
-  private constructor(private readonly bytes: Uint8Array, readonly entries: readonly ZipEntry[]) {
+  private constructor(
+    private readonly bytes: Uint8Array,
+    readonly entries: readonly ZipEntry[],
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
@@ -57,7 +60,8 @@ export class ZipArchive {
     const directorySize = view.getUint32(end + 12, true);
     const directoryOffset = view.getUint32(end + 16, true);
     if (count === 0xffff || directoryOffset === 0xffffffff) throw new DocumentRefusal('ZIP64 archives are not supported');
-    if (count > limits.maxEntries) throw new DocumentRefusal(`the archive has ${count} entries, over the limit of ${limits.maxEntries} (refused as a likely zip bomb)`);
+    if (count > limits.maxEntries)
+      throw new DocumentRefusal(`the archive has ${count} entries, over the limit of ${limits.maxEntries} (refused as a likely zip bomb)`);
     if (directoryOffset + directorySize > end) throw corrupt('the zip directory points past its end');
     const entries: ZipEntry[] = [];
     let total = 0;
@@ -75,14 +79,19 @@ export class ZipArchive {
       };
       at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
       if (entry.flags & 1) throw new DocumentRefusal('it is encrypted (password protected)');
-      if (entry.method !== 0 && entry.method !== 8) throw new DocumentRefusal(`entry ${entry.name} uses unsupported compression method ${entry.method}`);
+      if (entry.method !== 0 && entry.method !== 8)
+        throw new DocumentRefusal(`entry ${entry.name} uses unsupported compression method ${entry.method}`);
       total += entry.size;
       if (total > limits.maxDecompressedBytes) {
-        throw new DocumentRefusal(`the archive expands to more than ${formatBytes(limits.maxDecompressedBytes)} (refused as a likely zip bomb)`);
+        throw new DocumentRefusal(
+          `the archive expands to more than ${formatBytes(limits.maxDecompressedBytes)} (refused as a likely zip bomb)`,
+        );
       }
       const ratio = entry.size / Math.max(1, entry.compressedSize);
       if (entry.size >= RATIO_MIN_BYTES && ratio > limits.maxCompressionRatio) {
-        throw new DocumentRefusal(`entry ${entry.name} is compressed ${Math.round(ratio)}:1, over the ${limits.maxCompressionRatio}:1 limit (refused as a likely zip bomb)`);
+        throw new DocumentRefusal(
+          `entry ${entry.name} is compressed ${Math.round(ratio)}:1, over the ${limits.maxCompressionRatio}:1 limit (refused as a likely zip bomb)`,
+        );
       }
       entries.push(entry);
     }

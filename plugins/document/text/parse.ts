@@ -37,7 +37,8 @@ const MARKDOWN_SIGNS: Array<[kind: string, pattern: RegExp]> = [
 export function readsAsMarkdown(lines: readonly string[]): boolean {
   const kinds = new Set<string>();
   // The start of each line is enough, and keeps the patterns linear on hostile lines.
-  for (const line of lines.slice(0, SNIFF_LINES)) for (const [kind, pattern] of MARKDOWN_SIGNS) if (pattern.test(line.slice(0, SNIFF_CHARS))) kinds.add(kind);
+  for (const line of lines.slice(0, SNIFF_LINES))
+    for (const [kind, pattern] of MARKDOWN_SIGNS) if (pattern.test(line.slice(0, SNIFF_CHARS))) kinds.add(kind);
   return kinds.has('heading') || kinds.has('fence') || kinds.has('link') || kinds.size >= 2;
 }
 
@@ -73,7 +74,11 @@ function plainBlocks(lines: readonly string[]): string[] {
 
 export const parse: DocumentParser<TextParseOptions> = async (bytes, options) => {
   const { text, charset } = decodeTextFile(bytes, options.contentType);
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').trimEnd().split('\n');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .trimEnd()
+    .split('\n');
   const total = text.trim() ? lines.length : 0;
   const shown = lines.slice(0, options.maxLines);
   const markdown = total > 0 && (options.markdown === true || readsAsMarkdown(shown));
@@ -85,5 +90,9 @@ export const parse: DocumentParser<TextParseOptions> = async (bytes, options) =>
   }
   if (total === 0) parts.push(note('This text file is empty.'));
   const title = markdown ? firstHeading(shown) : undefined;
-  return { html: parts.join('\n'), warnings, metadata: { lineCount: total, charset, markup: markdown ? 'markdown' : 'plain', ...(title ? { title } : {}) } };
+  return {
+    html: parts.join('\n'),
+    warnings,
+    metadata: { lineCount: total, charset, markup: markdown ? 'markdown' : 'plain', ...(title ? { title } : {}) },
+  };
 };

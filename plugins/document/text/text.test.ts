@@ -41,7 +41,8 @@ test('the line cap keeps the first lines and says how many there were; an empty 
 });
 
 test('text that reads as markdown (an llms.txt served as text/plain) is rendered as markdown, its first heading the title', async () => {
-  const llms = '# Harbour API\n\n> Tides and berths.\n\n## Docs\n\n- [Tides](https://harbour.test/tides.md): daily tables\n- [Berths](/berths.md)\n';
+  const llms =
+    '# Harbour API\n\n> Tides and berths.\n\n## Docs\n\n- [Tides](https://harbour.test/tides.md): daily tables\n- [Berths](/berths.md)\n';
   const parsed = await parse(utf8(llms), options);
   expect(parsed.html).toContain('<h1>Harbour API</h1>');
   expect(parsed.html).toContain('<li><a href="https://harbour.test/tides.md">Tides</a>: daily tables</li>');

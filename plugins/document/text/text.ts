@@ -17,7 +17,8 @@ const MARKDOWN_FILE = /\.(?:md|markdown)$/i;
 export const textDocument = defineDocumentPlugin({
   name: 'text',
   label: 'text file',
-  description: 'Plain-text and markdown files: markdown read as markdown; other text as paragraphs with their line breaks kept, laid-out blocks (indented, aligned columns) preformatted; line_count, charset and markup.',
+  description:
+    'Plain-text and markdown files: markdown read as markdown; other text as paragraphs with their line breaks kept, laid-out blocks (indented, aligned columns) preformatted; line_count, charset and markup.',
   kind: { mediaTypes: ['text/plain', ...MARKDOWN_TYPES], extensions: ['txt', 'text', ...MARKDOWN_EXTENSIONS], magic: [] },
   options: z.strictObject({
     ...baseLimits({ maxBytes: 10 * MiB }),

@@ -84,9 +84,20 @@ export const parse: DocumentParser<XlsxParseOptions> = async (bytes, options) =>
   const infos = readSheets(archive);
   if (infos.length === 0) throw new DocumentRefusal('the workbook has no worksheets');
   const byPath = new Map(infos.map((s) => [s.path, s]));
-  const wanted = new Set(infos.filter((s) => options.includeHiddenSheets || !s.hidden).slice(0, options.maxSheets).map((s) => s.path));
+  const wanted = new Set(
+    infos
+      .filter((s) => options.includeHiddenSheets || !s.hidden)
+      .slice(0, options.maxSheets)
+      .map((s) => s.path),
+  );
   const input = Readable.from([Buffer.from(archive.reordered(entryRank(infos)))]);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
   const sheets: Sheet[] = [];
   let cells = 0;
   let cellsSpent = false;

@@ -37,7 +37,14 @@ export function readSheets(archive: ZipArchive): SheetInfo[] {
   }));
 }
 
-const FIRST = ['[Content_Types].xml', '_rels/.rels', 'xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml'];
+const FIRST = [
+  '[Content_Types].xml',
+  '_rels/.rels',
+  'xl/_rels/workbook.xml.rels',
+  'xl/workbook.xml',
+  'xl/sharedStrings.xml',
+  'xl/styles.xml',
+];
 
 /** Rank of an entry in the order the streaming reader needs: workbook parts, then the rest, then sheets in tab order. */
 export function entryRank(sheets: SheetInfo[]): (name: string) => number {

@@ -13,8 +13,23 @@ import type { ParsedDocument } from '../shared/types.ts';
 // default (this Bun does not apply bunfig's test timeout).
 setDefaultTimeout(30_000);
 
-const options: XlsxParseOptions = { maxEntries: 100, maxDecompressedBytes: 50 * 1024 * 1024, maxCompressionRatio: 500, maxSheets: 20, maxRows: 5000, maxCells: 200_000, maxColumns: 256, includeHiddenSheets: false };
-const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a refusal'); }, (err: Error) => `${err.name}: ${err.message}`);
+const options: XlsxParseOptions = {
+  maxEntries: 100,
+  maxDecompressedBytes: 50 * 1024 * 1024,
+  maxCompressionRatio: 500,
+  maxSheets: 20,
+  maxRows: 5000,
+  maxCells: 200_000,
+  maxColumns: 256,
+  includeHiddenSheets: false,
+};
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (err: Error) => `${err.name}: ${err.message}`,
+  );
 
 describe('a budget workbook', () => {
   let budget: Uint8Array;
@@ -26,7 +41,9 @@ describe('a budget workbook', () => {
 
   test('each visible sheet is a section with its table; leading empty rows and columns are trimmed', () => {
     expect(parsed.html).toStartWith('<h2>Q1 Sales</h2>\n<table><thead><tr><th>Region</th><th>Amount</th><th>Date</th></tr></thead>');
-    expect(parsed.html).toContain('<h2>Notes</h2>\n<table><thead><tr><th>Topic</th><th>Note</th></tr></thead><tbody><tr><td>Fuel</td><td>Prices rose in March,<br>then fell</td></tr></tbody></table>');
+    expect(parsed.html).toContain(
+      '<h2>Notes</h2>\n<table><thead><tr><th>Topic</th><th>Note</th></tr></thead><tbody><tr><td>Fuel</td><td>Prices rose in March,<br>then fell</td></tr></tbody></table>',
+    );
     expect(parsed.html).toContain('<h2>Empty</h2>\n<p><em>This sheet is empty.</em></p>');
   });
 
@@ -47,7 +64,12 @@ describe('a budget workbook', () => {
   });
 
   test('metadata from the workbook properties', () => {
-    expect(parsed.metadata).toMatchObject({ title: 'Harbour Budget', author: 'Ada Lovelace', publishedDate: '2024-01-02T03:04:05.000Z', sheetCount: 4 });
+    expect(parsed.metadata).toMatchObject({
+      title: 'Harbour Budget',
+      author: 'Ada Lovelace',
+      publishedDate: '2024-01-02T03:04:05.000Z',
+      sheetCount: 4,
+    });
     expect(parsed.warnings).toEqual([]);
   });
 
@@ -63,7 +85,9 @@ test('the row and cell caps cut a sheet with a note', async () => {
   const ledger = await ledgerXlsx(300, 2);
   const rows = await parse(ledger, { ...options, maxRows: 50 });
   expect(rows.html.match(/<tr>/g)?.length).toBe(100);
-  expect(rows.html).toContain('<tr><td>49</td><td>Customer 49</td><td>73.5</td><td>2024-02-19</td><td>South</td><td>C49</td><td>0</td><td>paid in full</td><td>147</td><td>ok</td></tr>');
+  expect(rows.html).toContain(
+    '<tr><td>49</td><td>Customer 49</td><td>73.5</td><td>2024-02-19</td><td>South</td><td>C49</td><td>0</td><td>paid in full</td><td>147</td><td>ok</td></tr>',
+  );
   expect(rows.html).toContain('<h2>Ledger 1</h2>');
   expect(rows.html).toContain('<p><em>Only the first 50 rows of this sheet are shown (row or cell limit).</em></p>');
   const cells = await parse(ledger, { ...options, maxCells: 205 });
@@ -116,8 +140,14 @@ test('cell formatting helpers', () => {
 });
 
 test('a zip that is not a workbook, and a lying entry, are refused before exceljs runs', async () => {
-  expect(await refusal(parse(writeZip([{ name: 'word/document.xml', data: '<w/>' }]), options))).toBe('DocumentRefusal: it is not an Excel workbook (xl/workbook.xml is missing)');
+  expect(await refusal(parse(writeZip([{ name: 'word/document.xml', data: '<w/>' }]), options))).toBe(
+    'DocumentRefusal: it is not an Excel workbook (xl/workbook.xml is missing)',
+  );
   const entries = readZip(await budgetXlsx());
-  const bomb = writeZip(entries.map((e) => (e.name === 'xl/worksheets/sheet1.xml' ? { ...e, data: new Uint8Array(80 * 1024 * 1024), declaredSize: 2048 } : e)));
-  expect(await refusal(parse(bomb, { ...options, maxCompressionRatio: 100_000 }))).toBe('DocumentRefusal: entry xl/worksheets/sheet1.xml expands past its declared size (refused as a likely zip bomb)');
+  const bomb = writeZip(
+    entries.map((e) => (e.name === 'xl/worksheets/sheet1.xml' ? { ...e, data: new Uint8Array(80 * 1024 * 1024), declaredSize: 2048 } : e)),
+  );
+  expect(await refusal(parse(bomb, { ...options, maxCompressionRatio: 100_000 }))).toBe(
+    'DocumentRefusal: entry xl/worksheets/sheet1.xml expands past its declared size (refused as a likely zip bomb)',
+  );
 });

@@ -11,7 +11,8 @@ import { baseLimits, maxColumnsOption, MiB, zipLimits } from '../shared/limits.t
 export const xlsxDocument = defineDocumentPlugin({
   name: 'xlsx',
   label: 'XLSX',
-  description: 'Excel workbooks (.xlsx): one "## <sheet>" section with a table per sheet; cached formula results, ISO dates; title, author, created date.',
+  description:
+    'Excel workbooks (.xlsx): one "## <sheet>" section with a table per sheet; cached formula results, ISO dates; title, author, created date.',
   kind: {
     mediaTypes: [
       'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -26,8 +27,20 @@ export const xlsxDocument = defineDocumentPlugin({
     ...baseLimits({ maxBytes: 25 * MiB }),
     ...zipLimits({ maxEntries: 5000, maxDecompressedBytes: 200 * MiB, maxCompressionRatio: 500 }),
     maxSheets: z.number().int().min(1).max(1000).default(20).describe('Sheets shown at most; the rest are listed as left out.'),
-    maxRows: z.number().int().min(1).max(500_000).default(5000).describe('Non-empty rows shown per sheet; a note says when a sheet was cut.'),
-    maxCells: z.number().int().min(1).max(10_000_000).default(200_000).describe('Cells shown in the whole workbook, empty ones between used cells included.'),
+    maxRows: z
+      .number()
+      .int()
+      .min(1)
+      .max(500_000)
+      .default(5000)
+      .describe('Non-empty rows shown per sheet; a note says when a sheet was cut.'),
+    maxCells: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000_000)
+      .default(200_000)
+      .describe('Cells shown in the whole workbook, empty ones between used cells included.'),
     maxColumns: maxColumnsOption(256),
     includeHiddenSheets: z.boolean().default(false).describe('Also show sheets hidden in Excel.'),
   }),

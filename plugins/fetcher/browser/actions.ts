@@ -30,18 +30,26 @@ export function describeActionError(err: unknown, action: { type: string }, time
   if (err instanceof TrawlError) return err.message;
   const selector = (action as { selector?: unknown }).selector;
   if (err instanceof Error && err.name === 'TimeoutError') {
-    return typeof selector === 'string' ? `"${selector}" did not match a visible element within ${timeoutMs} ms` : `timed out after ${timeoutMs} ms`;
+    return typeof selector === 'string'
+      ? `"${selector}" did not match a visible element within ${timeoutMs} ms`
+      : `timed out after ${timeoutMs} ms`;
   }
   const message = err instanceof Error ? err.message : String(err);
   return message.split('\n')[0]!.replace(/^[a-zA-Z]+\.[a-zA-Z]+: /, '');
 }
 
-export async function runActions(page: Page, actions: ReadonlyArray<{ type: string }>, catalog: ActionCatalog, options: RunActionsOptions): Promise<ActionResults> {
+export async function runActions(
+  page: Page,
+  actions: ReadonlyArray<{ type: string }>,
+  catalog: ActionCatalog,
+  options: RunActionsOptions,
+): Promise<ActionResults> {
   const results: ActionResults = { jsResults: null, screenshots: null, errors: [] };
   let outputBytes = 0;
   const account = (size: number) => {
     outputBytes += size;
-    if (outputBytes > options.maxOutputBytes) throw new Error(`screenshots and script results exceed ${options.maxOutputBytes} bytes in total`);
+    if (outputBytes > options.maxOutputBytes)
+      throw new Error(`screenshots and script results exceed ${options.maxOutputBytes} bytes in total`);
   };
   for (const [index, raw] of actions.entries()) {
     const handler = catalog.find(raw.type);
@@ -64,7 +72,8 @@ export async function runActions(page: Page, actions: ReadonlyArray<{ type: stri
     } catch (err) {
       if (page.isClosed() || options.signal.aborted || (err instanceof TrawlError && err.code === 'timeout')) throw err;
       const reason = describeActionError(err, raw, options.timeoutMs);
-      if (!options.ignoreErrors) throw new TrawlError('unprocessable', `Action actions[${index}] (${raw.type}) failed: ${reason}`, { cause: err });
+      if (!options.ignoreErrors)
+        throw new TrawlError('unprocessable', `Action actions[${index}] (${raw.type}) failed: ${reason}`, { cause: err });
       results.errors.push({ index, type: raw.type, error: reason });
       if (handler.yields === 'jsResult') results.jsResults?.push(null);
     }

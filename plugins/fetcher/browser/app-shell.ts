@@ -9,11 +9,25 @@ import type { DomDocument } from '../../../core/kit.ts';
 
 /** Mount points of the common client-side frameworks (React, Next, Nuxt, Vue, Angular, Svelte, Gatsby, Ember). */
 const MOUNT_POINTS = [
-  '#root', '#app', '#__next', '#__nuxt', '#___gatsby', '#svelte', '#ember-app', '#main-app', '#application',
-  '[data-reactroot]', '[ng-app]', '[ng-version]', 'app-root', '[data-server-rendered]', '[data-v-app]',
+  '#root',
+  '#app',
+  '#__next',
+  '#__nuxt',
+  '#___gatsby',
+  '#svelte',
+  '#ember-app',
+  '#main-app',
+  '#application',
+  '[data-reactroot]',
+  '[ng-app]',
+  '[ng-version]',
+  'app-root',
+  '[data-server-rendered]',
+  '[data-v-app]',
 ].join(',');
 
-const JS_NOTICE = /\b(enable|requires?|turn on|needs?)\b[^.]{0,40}\bjavascript\b|\bjavascript\b[^.]{0,40}\b(required|disabled|enabled|needed)\b/i;
+const JS_NOTICE =
+  /\b(enable|requires?|turn on|needs?)\b[^.]{0,40}\bjavascript\b|\bjavascript\b[^.]{0,40}\b(required|disabled|enabled|needed)\b/i;
 
 export interface AppShellVerdict {
   shell: boolean;

@@ -4,7 +4,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { parseHtmlDocument, Tokens } from '../../../core/kit.ts';
 import type { ActionCatalog, BrowserPool } from '../../../core/kit.ts';
-import { failure, forbiddenAddressReason, requireChromium, startFixtureSite, testBrowserPool, testConfig, testContext, testDocument, testJob } from '../../../core/testing.ts';
+import {
+  failure,
+  forbiddenAddressReason,
+  requireChromium,
+  startFixtureSite,
+  testBrowserPool,
+  testConfig,
+  testContext,
+  testDocument,
+  testJob,
+} from '../../../core/testing.ts';
 import type { AddressPolicy, FixtureSite } from '../../../core/testing.ts';
 import { browserFetcher } from './browser.ts';
 import { navigationFailure } from './navigate.ts';
@@ -21,7 +31,8 @@ let closedPort: number;
 beforeAll(() => {
   requireChromium();
   site = startFixtureSite({
-    '/page': '<html><head><title>Static</title></head><body><h1>Hi</h1><script>document.body.insertAdjacentHTML("beforeend", "<p id=late>Added by script</p>")</script></body></html>',
+    '/page':
+      '<html><head><title>Static</title></head><body><h1>Hi</h1><script>document.body.insertAdjacentHTML("beforeend", "<p id=late>Added by script</p>")</script></body></html>',
     '/data.json': { body: '{"tide":"high"}', headers: { 'content-type': 'application/json' } },
     '/gone': { status: 404, body: '<h1>Not here</h1>' },
   });
@@ -39,11 +50,23 @@ async function fetcher(overrides: Record<string, unknown> = {}) {
   const key = JSON.stringify(overrides);
   const pool = pools.get(key) ?? testBrowserPool(overrides, { addressPolicy: policy });
   pools.set(key, pool);
-  return browserFetcher.setup(browserFetcher.options!.parse({}), testContext([[Tokens.Browser, pool], [Tokens.Actions, noActions]], config));
+  return browserFetcher.setup(
+    browserFetcher.options!.parse({}),
+    testContext(
+      [
+        [Tokens.Browser, pool],
+        [Tokens.Actions, noActions],
+      ],
+      config,
+    ),
+  );
 }
 
 test('an unknown mobile device stops the boot, naming the key', async () => {
-  const ctx = testContext([[Tokens.Browser, testBrowserPool()], [Tokens.Actions, noActions]]);
+  const ctx = testContext([
+    [Tokens.Browser, testBrowserPool()],
+    [Tokens.Actions, noActions],
+  ]);
   const error = await failure(Promise.resolve(browserFetcher.setup(browserFetcher.options!.parse({ mobileDevice: 'Nokia 3310' }), ctx)));
   expect(error.message).toStartWith('Invalid configuration at plugins.fetcher.browser.mobileDevice: unknown device "Nokia 3310"');
   expect(await browserFetcher.setup(browserFetcher.options!.parse({ mobileDevice: 'iPhone 15' }), ctx)).toBeDefined();
@@ -68,7 +91,12 @@ test('hands the rendered DOM to the pipeline as an HTML response', async () => {
   expect(doc.response).toMatchObject({ status: 200, mediaType: 'text/html', charset: 'utf-8', finalUrl: site.at('/page') });
   expect(doc.response!.text).toContain('<p id="late">Added by script</p>');
   expect(new TextDecoder().decode(doc.response!.body)).toBe(doc.response!.text!);
-  expect(doc.metadata).toMatchObject({ statusCode: 200, finalUrl: site.at('/page'), contentType: 'text/html; charset=utf-8', rendered: true });
+  expect(doc.metadata).toMatchObject({
+    statusCode: 200,
+    finalUrl: site.at('/page'),
+    contentType: 'text/html; charset=utf-8',
+    rendered: true,
+  });
 });
 
 test('a JSON answer keeps its bytes and type; an error status is content with a warning', async () => {
@@ -85,19 +113,33 @@ test('a JSON answer keeps its bytes and type; an error status is content with a 
 describe('failures read like the HTTP client', () => {
   test('a refused connection, directly and through the guard proxy', async () => {
     const direct = await fetcher();
-    expect((await failure(direct.fetch(testDocument({ url: `http://127.0.0.1:${closedPort}/`, render: true })))).message).toBe('Failed to fetch URL: connection refused');
+    expect((await failure(direct.fetch(testDocument({ url: `http://127.0.0.1:${closedPort}/`, render: true })))).message).toBe(
+      'Failed to fetch URL: connection refused',
+    );
     const viaProxy = await fetcher(guarded);
-    expect((await failure(viaProxy.fetch(testDocument({ url: `http://127.0.0.1:${closedPort}/`, render: true })))).message).toBe('Failed to fetch URL: connection refused');
+    expect((await failure(viaProxy.fetch(testDocument({ url: `http://127.0.0.1:${closedPort}/`, render: true })))).message).toBe(
+      'Failed to fetch URL: connection refused',
+    );
   });
 
   test('Chromium error codes and timeouts', () => {
     const timeout = Object.assign(new Error('page.goto: Timeout 500ms exceeded.'), { name: 'TimeoutError' });
     expect(navigationFailure(timeout, 'http://a.test/', [], 500).message).toBe('Failed to fetch URL: timed out after 500 ms');
-    expect(navigationFailure(new Error('page.goto: net::ERR_NAME_NOT_RESOLVED at http://a.test/'), 'http://a.test/', [], 1).message).toBe('Failed to fetch URL: could not resolve host a.test');
-    expect(navigationFailure(new Error('page.goto: net::ERR_CERT_DATE_INVALID at https://a.test/'), 'https://a.test/', [], 1).message).toBe('Failed to fetch URL: TLS error: ERR_CERT_DATE_INVALID');
+    expect(navigationFailure(new Error('page.goto: net::ERR_NAME_NOT_RESOLVED at http://a.test/'), 'http://a.test/', [], 1).message).toBe(
+      'Failed to fetch URL: could not resolve host a.test',
+    );
+    expect(navigationFailure(new Error('page.goto: net::ERR_CERT_DATE_INVALID at https://a.test/'), 'https://a.test/', [], 1).message).toBe(
+      'Failed to fetch URL: TLS error: ERR_CERT_DATE_INVALID',
+    );
     const tunnel = new Error('page.goto: net::ERR_TUNNEL_CONNECTION_FAILED at https://a.test/');
-    expect(navigationFailure(tunnel, 'https://a.test/', [{ url: 'https://a.test:443', reason: 'address 10.0.0.1 is not allowed (private network)', refused: true }], 1).message)
-      .toBe('Failed to fetch URL: address 10.0.0.1 is not allowed (private network)');
+    expect(
+      navigationFailure(
+        tunnel,
+        'https://a.test/',
+        [{ url: 'https://a.test:443', reason: 'address 10.0.0.1 is not allowed (private network)', refused: true }],
+        1,
+      ).message,
+    ).toBe('Failed to fetch URL: address 10.0.0.1 is not allowed (private network)');
   });
 });
 
@@ -124,7 +166,10 @@ describe('SSRF guard', () => {
   test('the page itself at, or redirected to, a forbidden address fails with the reason (and, self-hosted, the setting)', async () => {
     const reason = 'Failed to fetch URL: address 127.0.0.2 is not allowed (loopback address)';
     const hint = '; set fetch.allowPrivateNetwork = true (or TRAWL_FETCH_ALLOW_PRIVATE_NETWORK=true) to allow private addresses';
-    for (const [overrides, expected] of [[guarded, reason + hint], [{ ...guarded, mode: 'cloud' }, reason]] as const) {
+    for (const [overrides, expected] of [
+      [guarded, reason + hint],
+      [{ ...guarded, mode: 'cloud' }, reason],
+    ] as const) {
       const handler = await fetcher(overrides);
       expect((await failure(handler.fetch(testDocument({ url: 'http://127.0.0.2:8089/', render: true })))).message).toBe(expected);
       expect((await failure(handler.fetch(testDocument({ url: page.at('/into-internal'), render: true })))).message).toBe(expected);
@@ -140,7 +185,8 @@ describe('automatic rendering', () => {
     return doc;
   };
 
-  const rerender = (doc: ReturnType<typeof shellDoc>, options: Record<string, unknown> = {}) => browserFetcher.rerender!(doc, browserFetcher.options!.parse(options));
+  const rerender = (doc: ReturnType<typeof shellDoc>, options: Record<string, unknown> = {}) =>
+    browserFetcher.rerender!(doc, browserFetcher.options!.parse(options));
 
   test('asks to render an app shell, unless the request or the config says no', () => {
     expect(rerender(shellDoc())).toBe(true);

@@ -49,7 +49,10 @@ export function navigationFailure(err: unknown, url: string, failures: readonly 
   if (recorded) return recordedPageFailure(recorded, err);
   if (err instanceof Error && err.name === 'TimeoutError') return fetchFailed(`timed out after ${timeoutMs} ms`, err);
   if (/Download is starting/i.test(message)) {
-    return fetchFailed('the browser downloads this URL instead of showing it; scrape files without render, actions, screenshot or mobile', err);
+    return fetchFailed(
+      'the browser downloads this URL instead of showing it; scrape files without render, actions, screenshot or mobile',
+      err,
+    );
   }
   if (code) {
     const host = new URL(url).hostname;

@@ -29,15 +29,25 @@ const browserResultProperties = {
     type: 'string',
     contentEncoding: 'base64',
     contentMediaType: 'image/png',
-    description: 'Full-page PNG (base64) of the rendered page after the actions, for `screenshot: true` or the `screenshot` format. Pages taller than `maxScreenshotHeight` (16384 px) are cut there, with a warning.',
+    description:
+      'Full-page PNG (base64) of the rendered page after the actions, for `screenshot: true` or the `screenshot` format. Pages taller than `maxScreenshotHeight` (16384 px) are cut there, with a warning.',
   },
-  screenshots: { type: 'array', items: { $ref: '#/components/schemas/ActionScreenshot' }, description: 'One entry per `screenshot` action that succeeded; present when the request has screenshot actions.' },
+  screenshots: {
+    type: 'array',
+    items: { $ref: '#/components/schemas/ActionScreenshot' },
+    description: 'One entry per `screenshot` action that succeeded; present when the request has screenshot actions.',
+  },
   jsResults: {
     type: 'array',
     items: {},
-    description: 'The return value of each `executeJavascript` action, in order, as a JSON value (undefined and values JSON cannot hold become null; results over 1,000,000 characters of JSON fail the action). With `ignore_action_errors`, a failed script holds its place as null. Present when the request has executeJavascript actions.',
+    description:
+      'The return value of each `executeJavascript` action, in order, as a JSON value (undefined and values JSON cannot hold become null; results over 1,000,000 characters of JSON fail the action). With `ignore_action_errors`, a failed script holds its place as null. Present when the request has executeJavascript actions.',
   },
-  actionErrors: { type: 'array', items: { $ref: '#/components/schemas/ActionError' }, description: 'With `ignore_action_errors: true`: the actions that failed and were skipped. Absent when none failed.' },
+  actionErrors: {
+    type: 'array',
+    items: { $ref: '#/components/schemas/ActionError' },
+    description: 'With `ignore_action_errors: true`: the actions that failed and were skipped. Absent when none failed.',
+  },
 };
 
 const browserDescription =

@@ -66,15 +66,24 @@ async function snapshot(page: Page, main: Response, maxBytes: number): Promise<F
   return response;
 }
 
-export async function renderInto(doc: PageDocument, session: BrowserSession, catalog: ActionCatalog, settings: RenderSettings): Promise<void> {
+export async function renderInto(
+  doc: PageDocument,
+  session: BrowserSession,
+  catalog: ActionCatalog,
+  settings: RenderSettings,
+): Promise<void> {
   const { page, failures } = session;
   const { job } = doc;
-  const crash = new Promise<never>((_, reject) => page.once('crash', () => reject(fetchFailed('the page crashed the browser tab (out of memory?)'))));
+  const crash = new Promise<never>((_, reject) =>
+    page.once('crash', () => reject(fetchFailed('the page crashed the browser tab (out of memory?)'))),
+  );
   crash.catch(() => {});
   const network = trackNetwork(page);
   const settle = () => network.settle(settings);
   let main: Response | null = null;
-  page.on('response', (response) => { if (isMainDocument(response, page)) main = response; });
+  page.on('response', (response) => {
+    if (isMainDocument(response, page)) main = response;
+  });
 
   const work = async () => {
     const first = await navigate(page, job.url, failures, settings.navigationTimeoutMs);
@@ -93,7 +102,8 @@ export async function renderInto(doc: PageDocument, session: BrowserSession, cat
         ...(results.screenshots ? { screenshots: results.screenshots } : {}),
         ...(results.errors.length ? { errors: results.errors } : {}),
       };
-      if (results.errors.length) doc.warn('fetch', PLUGIN_ID, `${results.errors.length} action(s) failed and were skipped (see action_errors)`);
+      if (results.errors.length)
+        doc.warn('fetch', PLUGIN_ID, `${results.errors.length} action(s) failed and were skipped (see action_errors)`);
     }
     if (wantsScreenshot(doc)) {
       const shot = await takeScreenshot(page, { fullPage: true, maxHeight: settings.maxScreenshotHeight });
@@ -109,7 +119,10 @@ export async function renderInto(doc: PageDocument, session: BrowserSession, cat
 
   const blocked = failures.filter((f) => f.refused);
   if (blocked.length) {
-    const listed = blocked.slice(0, LISTED_REFUSALS).map((r) => `${r.url} (${r.reason})`).join('; ');
+    const listed = blocked
+      .slice(0, LISTED_REFUSALS)
+      .map((r) => `${r.url} (${r.reason})`)
+      .join('; ');
     const more = blocked.length > LISTED_REFUSALS ? ` and ${blocked.length - LISTED_REFUSALS} more` : '';
     doc.warn('fetch', PLUGIN_ID, `Blocked ${blocked.length} request(s) of the page: ${listed}${more}`);
   }

@@ -21,8 +21,14 @@ const POLL_MS = 25;
 export function trackNetwork(page: Page): NetworkTracker {
   let inflight = 0;
   let lastActivity = performance.now();
-  const begin = () => { inflight++; lastActivity = performance.now(); };
-  const end = () => { inflight = Math.max(0, inflight - 1); lastActivity = performance.now(); };
+  const begin = () => {
+    inflight++;
+    lastActivity = performance.now();
+  };
+  const end = () => {
+    inflight = Math.max(0, inflight - 1);
+    lastActivity = performance.now();
+  };
   page.on('request', begin);
   page.on('requestfinished', end);
   page.on('requestfailed', end);

@@ -71,7 +71,10 @@ test('the job timeout bounds the fetch', async () => {
   const fetcher = await setup();
   const doc = testDocument({ url: site.at('/slow'), timeoutMs: 1000 });
   const started = performance.now();
-  const err = await fetcher.fetch(doc).then(() => null, (e: unknown) => e);
+  const err = await fetcher.fetch(doc).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TrawlError);
   expect((err as TrawlError).message).toBe('Failed to fetch URL: connection timeout');
   expect(performance.now() - started).toBeLessThan(3000);

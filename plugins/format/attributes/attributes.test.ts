@@ -17,22 +17,43 @@ const handler = () => attributesFormat.setup({}, testContext());
 describe('validate', () => {
   test('the format without attribute_selectors, or with an empty list, is refused', async () => {
     const h = await handler();
-    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'] }), snakeFieldName)).toBe('Format "attributes" requires attribute_selectors: a list of {selector, attribute}');
-    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [] }), (p) => p)).toContain('requires attributeSelectors');
+    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'] }), snakeFieldName)).toBe(
+      'Format "attributes" requires attribute_selectors: a list of {selector, attribute}',
+    );
+    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [] }), (p) => p)).toContain(
+      'requires attributeSelectors',
+    );
   });
 
   test('a selector that does not parse is named with its index', async () => {
     const h = await handler();
-    const job = testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [{ selector: 'a', attribute: 'href' }, { selector: 'div[[', attribute: 'id' }] });
+    const job = testJob({
+      url: 'https://x.example/',
+      formats: ['attributes'],
+      attributeSelectors: [
+        { selector: 'a', attribute: 'href' },
+        { selector: 'div[[', attribute: 'id' },
+      ],
+    });
     expect(h.validate!(job, snakeFieldName)).toBe('Invalid field attribute_selectors[1]: invalid CSS selector "div[["');
-    expect(h.validate!(testJob({ url: 'https://x.example/', formats: ['attributes'], attributeSelectors: [{ selector: '.product > a', attribute: 'href' }] }), snakeFieldName)).toBeNull();
+    expect(
+      h.validate!(
+        testJob({
+          url: 'https://x.example/',
+          formats: ['attributes'],
+          attributeSelectors: [{ selector: '.product > a', attribute: 'href' }],
+        }),
+        snakeFieldName,
+      ),
+    ).toBeNull();
   });
 });
 
 describe('render', () => {
   test('values in document order from the page as served: cleaning does not hide hidden elements, meta or scripts', async () => {
     const doc = testDocument({
-      url: 'https://shop.example/catalog/list', formats: ['attributes'],
+      url: 'https://shop.example/catalog/list',
+      formats: ['attributes'],
       attributeSelectors: [
         { selector: '.product', attribute: 'data-sku' },
         { selector: '.product a', attribute: 'href' },
@@ -43,13 +64,24 @@ describe('render', () => {
         { selector: 'table', attribute: 'id' },
       ],
     });
-    doc.response = { status: 200, headers: {}, body: new TextEncoder().encode(PAGE), finalUrl: 'https://shop.example/catalog/list', mediaType: 'text/html', text: PAGE };
+    doc.response = {
+      status: 200,
+      headers: {},
+      body: new TextEncoder().encode(PAGE),
+      finalUrl: 'https://shop.example/catalog/list',
+      mediaType: 'text/html',
+      text: PAGE,
+    };
     doc.type = 'document.html';
     htmlStages(doc);
     expect(await (await handler()).render(doc)).toEqual([
       { selector: '.product', attribute: 'data-sku', values: ['A-1', 'B-2'] },
       { selector: '.product a', attribute: 'href', values: ['https://shop.example/catalog/item/a?ref=1', 'javascript:void(0)'] },
-      { selector: 'img', attribute: 'srcset', values: ['https://shop.example/catalog/a-1x.jpg 1x, https://shop.example/catalog/a-2x.jpg 2x'] },
+      {
+        selector: 'img',
+        attribute: 'srcset',
+        values: ['https://shop.example/catalog/a-1x.jpg 1x, https://shop.example/catalog/a-2x.jpg 2x'],
+      },
       { selector: '[itemprop=price]', attribute: 'content', values: ['9.99'] },
       { selector: 'script', attribute: 'src', values: ['https://shop.example/app.js'] },
       { selector: 'meta[property="og:image"]', attribute: 'content', values: ['/og.png'] },
@@ -58,7 +90,11 @@ describe('render', () => {
   });
 
   test('a document that is not HTML offers the HTML built from it', async () => {
-    const doc = testDocument({ url: 'https://x.example/report.pdf', formats: ['attributes'], attributeSelectors: [{ selector: 'h1', attribute: 'id' }] });
+    const doc = testDocument({
+      url: 'https://x.example/report.pdf',
+      formats: ['attributes'],
+      attributeSelectors: [{ selector: 'h1', attribute: 'id' }],
+    });
     doc.type = 'document.pdf';
     doc.setContentHtml('<h1 id="p1">Report</h1>');
     expect(await (await handler()).render(doc)).toEqual([{ selector: 'h1', attribute: 'id', values: ['p1'] }]);

@@ -11,14 +11,34 @@
  * for the format without selectors, or with a selector that does not parse, is a 400.
  */
 import { z } from 'zod';
-import { absoluteSrcset, absoluteUrl, baseHref, baseUrlFrom, definePlugin, SELECTOR_LIMITS, TrawlError, validateSelectors } from '../../../core/kit.ts';
+import {
+  absoluteSrcset,
+  absoluteUrl,
+  baseHref,
+  baseUrlFrom,
+  definePlugin,
+  SELECTOR_LIMITS,
+  TrawlError,
+  validateSelectors,
+} from '../../../core/kit.ts';
 import type { FieldNamer, Job, PageDocument } from '../../../core/kit.ts';
 import { servedPage } from '../shared/served.ts';
 
 const PLUGIN_ID = 'format.attributes';
 /** Enough for any real listing; a hostile page with a million matches must not make a million-entry answer. */
 export const MAX_VALUES_PER_SELECTOR = 10_000;
-const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'poster', 'cite', 'background', 'longdesc', 'data-src', 'data-href']);
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'poster',
+  'cite',
+  'background',
+  'longdesc',
+  'data-src',
+  'data-href',
+]);
 
 export interface AttributeValues {
   selector: string;
@@ -35,7 +55,11 @@ export function attributeValue(el: Element, attribute: string, base: string): st
   return value;
 }
 
-export function collectAttributes(scope: ParentNode, pairs: ReadonlyArray<{ selector: string; attribute: string }>, base: string): { results: AttributeValues[]; truncated: string[] } {
+export function collectAttributes(
+  scope: ParentNode,
+  pairs: ReadonlyArray<{ selector: string; attribute: string }>,
+  base: string,
+): { results: AttributeValues[]; truncated: string[] } {
   const truncated: string[] = [];
   const results = pairs.map(({ selector, attribute }) => {
     const values: string[] = [];
@@ -61,7 +85,10 @@ export const attributesFormat = definePlugin({
   api: {
     requestFields: {
       attributeSelectors: {
-        schema: z.array(z.strictObject({ selector: z.string().trim().min(1), attribute: z.string().trim().min(1) })).max(SELECTOR_LIMITS.count, `at most ${SELECTOR_LIMITS.count} selectors`).optional(),
+        schema: z
+          .array(z.strictObject({ selector: z.string().trim().min(1), attribute: z.string().trim().min(1) }))
+          .max(SELECTOR_LIMITS.count, `at most ${SELECTOR_LIMITS.count} selectors`)
+          .optional(),
       },
     },
   },
@@ -71,7 +98,10 @@ export const attributesFormat = definePlugin({
         const pairs = job.request.attributeSelectors;
         if (!pairs?.length) return `Format "attributes" requires ${name('attributeSelectors')}: a list of {selector, attribute}`;
         try {
-          validateSelectors(name('attributeSelectors'), pairs.map((p) => p.selector));
+          validateSelectors(
+            name('attributeSelectors'),
+            pairs.map((p) => p.selector),
+          );
         } catch (err) {
           if (err instanceof TrawlError) return err.message;
           throw err;
@@ -84,7 +114,12 @@ export const attributesFormat = definePlugin({
         if (!page) return pairs.map(({ selector, attribute }) => ({ selector, attribute, values: [] }));
         const base = baseUrlFrom(baseHref(doc.dom), doc.baseUrl);
         const { results, truncated } = collectAttributes(page, pairs, base);
-        for (const selector of truncated) doc.warn('format', PLUGIN_ID, `attribute_selectors "${selector}" matched more than ${MAX_VALUES_PER_SELECTOR} values; the rest are left out`);
+        for (const selector of truncated)
+          doc.warn(
+            'format',
+            PLUGIN_ID,
+            `attribute_selectors "${selector}" matched more than ${MAX_VALUES_PER_SELECTOR} values; the rest are left out`,
+          );
         return results;
       },
     };

@@ -37,7 +37,19 @@ function webFontFamilies(hrefs: string[]): string[] {
 
 export function brandFacts(doc: PageDocument): BrandFacts {
   const dom = servedPage(doc);
-  const empty: BrandFacts = { names: [], logos: [], icons: [], themes: [], scheme: null, manifest: null, stylesheets: [], css: '', fonts: [], image: null, socials: {} };
+  const empty: BrandFacts = {
+    names: [],
+    logos: [],
+    icons: [],
+    themes: [],
+    scheme: null,
+    manifest: null,
+    stylesheets: [],
+    css: '',
+    fonts: [],
+    image: null,
+    socials: {},
+  };
   if (!dom) return empty;
   const base = baseUrlFrom(baseHref(dom), doc.baseUrl);
   const href = (el: Element | null) => {
@@ -54,7 +66,10 @@ export function brandFacts(doc: PageDocument): BrandFacts {
   addName(content(dom, 'meta[name="application-name"]'), 'application-name');
   addName(dom.title, 'title');
 
-  const structuredLogos = organizations.map((o) => o.logo).filter((u): u is string => !!u).map((url) => ({ url, source: 'json-ld' }));
+  const structuredLogos = organizations
+    .map((o) => o.logo)
+    .filter((u): u is string => !!u)
+    .map((url) => ({ url, source: 'json-ld' }));
   const links = [...dom.querySelectorAll('link[href]')];
   const rels = (el: Element) => (el.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
   let css = '';
@@ -62,11 +77,18 @@ export function brandFacts(doc: PageDocument): BrandFacts {
     if (css.length >= MAX_INLINE_CSS) break;
     css += `${style.textContent ?? ''}\n`;
   }
-  const stylesheets = links.filter((l) => rels(l).includes('stylesheet') && !rels(l).includes('alternate')).map(href).filter((u): u is string => !!u);
+  const stylesheets = links
+    .filter((l) => rels(l).includes('stylesheet') && !rels(l).includes('alternate'))
+    .map(href)
+    .filter((u): u is string => !!u);
   return {
     names,
     logos: [...structuredLogos, ...pageLogos(dom, base)],
-    icons: links.filter((l) => rels(l).includes('icon')).map(href).filter((u): u is string => !!u).slice(0, MAX_ICONS),
+    icons: links
+      .filter((l) => rels(l).includes('icon'))
+      .map(href)
+      .filter((u): u is string => !!u)
+      .slice(0, MAX_ICONS),
     themes: [...dom.querySelectorAll('meta[name="theme-color" i][content]')].map((m) => ({
       color: m.getAttribute('content')!.trim(),
       ...(m.getAttribute('media') ? { media: m.getAttribute('media')! } : {}),
@@ -78,14 +100,18 @@ export function brandFacts(doc: PageDocument): BrandFacts {
     css: css.slice(0, MAX_INLINE_CSS),
     fonts: webFontFamilies(links.map(href).filter((u): u is string => !!u && WEB_FONTS.test(u))),
     image: absoluteUrl(content(dom, 'meta[property="og:image"]') ?? content(dom, 'meta[name="twitter:image"]'), base),
-    socials: socialsByNetwork([...organizations.flatMap((o) => o.profiles), ...[...dom.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? '')]),
+    socials: socialsByNetwork([
+      ...organizations.flatMap((o) => o.profiles),
+      ...[...dom.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''),
+    ]),
   };
 }
 
 export const brandFormat = definePlugin({
   kind: 'format',
   name: 'brand',
-  description: 'Brand facts of the page as served: names, logo candidates, icons, theme colours, manifest and stylesheet addresses, inline CSS, web-font families, social profiles.',
+  description:
+    'Brand facts of the page as served: names, logo candidates, icons, theme colours, manifest and stylesheet addresses, inline CSS, web-font families, social profiles.',
   provides: ['format:brand'],
   setup: () => ({ render: brandFacts }),
 });

@@ -15,14 +15,21 @@ import { lazyService, needsModel } from '../shared/model.ts';
 const PLUGIN_ID = 'format.extract';
 
 const extractField = z.strictObject({
-  prompt: z.string().trim().min(1, 'must not be empty').max(EXTRACT_MAX_PROMPT_CHARS).optional().describe('What to extract, in natural language.'),
+  prompt: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(EXTRACT_MAX_PROMPT_CHARS)
+    .optional()
+    .describe('What to extract, in natural language.'),
   schema: z.record(z.string(), z.unknown()).optional().describe('A JSON Schema the extracted data must match.'),
 });
 
 export const extractFormat = definePlugin({
   kind: 'format',
   name: 'extract',
-  description: 'Data extracted from the page by the configured language model, as JSON matching `extract.schema` (or a schema made from `extract.prompt`).',
+  description:
+    'Data extracted from the page by the configured language model, as JSON matching `extract.schema` (or a schema made from `extract.prompt`).',
   provides: ['format:extract'],
   cost: { unit: 'extract', credits: 5, description: 'Added to a scrape that asks for the `extract` format: what POST /v1/extract costs.' },
   api: {

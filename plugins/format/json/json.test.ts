@@ -4,7 +4,8 @@ import { testContext, testDocument } from '../../../core/testing.ts';
 import { jsonFormat, type Extraction } from './json.ts';
 import { renderFormat } from '../../../test/helpers/html-page.ts';
 
-const CONTENT = '<h1>Tidal power</h1><p>Turbines on the <a href="/wiki/Firth?utm_source=feed">Firth</a> turn with the <strong>tide</strong>.</p>' +
+const CONTENT =
+  '<h1>Tidal power</h1><p>Turbines on the <a href="/wiki/Firth?utm_source=feed">Firth</a> turn with the <strong>tide</strong>.</p>' +
   '<img src="/media/map.png" alt="Map"><video src="/media/clip.mp4"></video><p><a href="https://other.example/">Elsewhere</a> and <a href="mailto:a@b.example">mail</a>.</p>';
 
 function page() {
@@ -15,13 +16,14 @@ function page() {
 }
 
 describe('extraction', () => {
-  test('url, metadata, content as markdown and text, word count, the content\'s links and assets', async () => {
+  test("url, metadata, content as markdown and text, word count, the content's links and assets", async () => {
     const extraction = (await (await jsonFormat.setup({}, testContext())).render(page())) as Extraction;
     expect(extraction).toEqual({
       url: 'https://harbour.example/news/tidal',
       metadata: expect.objectContaining({ title: 'Tidal power', description: 'Turbines.', language: 'en', statusCode: 200 }),
       content: {
-        markdown: '# Tidal power\n\nTurbines on the [Firth](/wiki/Firth) turn with the **tide**.\n\n![Map](/media/map.png)\n\n[Elsewhere](https://other.example/) and [mail](mailto:a@b.example).',
+        markdown:
+          '# Tidal power\n\nTurbines on the [Firth](/wiki/Firth) turn with the **tide**.\n\n![Map](/media/map.png)\n\n[Elsewhere](https://other.example/) and [mail](mailto:a@b.example).',
         text: 'Tidal power\n\nTurbines on the Firth turn with the tide.\n\nElsewhere and mail.',
       },
       wordCount: 13,
@@ -49,7 +51,13 @@ describe('extraction', () => {
     const doc = testDocument({ url: 'https://harbour.example/empty' });
     doc.metadata.title = 'Empty';
     const extraction = (await (await jsonFormat.setup({}, testContext())).render(doc)) as Extraction;
-    expect(extraction).toMatchObject({ content: { markdown: '', text: '' }, wordCount: 0, links: [], assets: [], metadata: { title: 'Empty' } });
+    expect(extraction).toMatchObject({
+      content: { markdown: '', text: '' },
+      wordCount: 0,
+      links: [],
+      assets: [],
+      metadata: { title: 'Empty' },
+    });
     expect(jsonFormat.provides).toEqual(['format:json']);
   });
 });

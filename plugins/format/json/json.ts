@@ -13,8 +13,8 @@ import type TurndownService from 'turndown';
 import { baseHref, baseUrlFrom, countWords, definePlugin, textOf } from '../../../core/kit.ts';
 import type { Extraction, PageDocument } from '../../../core/kit.ts';
 import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
-import { collectAssets, } from '../shared/assets.ts';
-import { pageLinks, } from '../shared/links.ts';
+import { collectAssets } from '../shared/assets.ts';
+import { pageLinks } from '../shared/links.ts';
 
 export type { Extraction } from '../../../core/kit.ts';
 
@@ -35,7 +35,8 @@ export function buildExtraction(doc: PageDocument, service: TurndownService): Ex
 export const jsonFormat = definePlugin({
   kind: 'format',
   name: 'json',
-  description: 'The full extraction result in `extraction`: metadata, content as markdown and text, word count, the content\'s links and assets.',
+  description:
+    "The full extraction result in `extraction`: metadata, content as markdown and text, word count, the content's links and assets.",
   provides: ['format:json'],
   setup: () => {
     const service = createTurndown();

@@ -17,7 +17,8 @@ const MAX_CONTACTS = 50;
  */
 const PHONE_HEAD = 20_000;
 const PHONE_TAIL = 10_000;
-const EMAIL = /[a-z0-9](?:[a-z0-9._%+-]{0,62}[a-z0-9_%+-])?@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?){0,6}\.[a-z]{2,24}(?![a-z0-9-])/gi;
+const EMAIL =
+  /[a-z0-9](?:[a-z0-9._%+-]{0,62}[a-z0-9_%+-])?@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?){0,6}\.[a-z]{2,24}(?![a-z0-9-])/gi;
 const ONE_EMAIL = new RegExp(EMAIL.source, 'i');
 /** `logo@2x.png` looks like an address. */
 const FILE_SUFFIX = /\.(?:png|jpe?g|gif|svg|webp|avif|css|js)$/i;
@@ -26,8 +27,28 @@ const DOT = /\s*(?:[[({<]\s*(?:dot|\.|punkt|point)\s*[\])}>]|\s(?:DOT|dot)\s)\s*
 
 /** Language → the country its numbers are most likely from when neither the page nor its domain says. */
 const LANGUAGE_COUNTRY: Readonly<Record<string, CountryCode>> = {
-  en: 'US', de: 'DE', fr: 'FR', it: 'IT', es: 'ES', nl: 'NL', pt: 'PT', pl: 'PL', sv: 'SE', da: 'DK', fi: 'FI', nb: 'NO', no: 'NO',
-  cs: 'CZ', ja: 'JP', ko: 'KR', tr: 'TR', el: 'GR', hu: 'HU', ro: 'RO', uk: 'UA', he: 'IL',
+  en: 'US',
+  de: 'DE',
+  fr: 'FR',
+  it: 'IT',
+  es: 'ES',
+  nl: 'NL',
+  pt: 'PT',
+  pl: 'PL',
+  sv: 'SE',
+  da: 'DK',
+  fi: 'FI',
+  nb: 'NO',
+  no: 'NO',
+  cs: 'CZ',
+  ja: 'JP',
+  ko: 'KR',
+  tr: 'TR',
+  el: 'GR',
+  hu: 'HU',
+  ro: 'RO',
+  uk: 'UA',
+  he: 'IL',
 };
 const TLD_COUNTRY: Readonly<Record<string, CountryCode>> = { uk: 'GB' };
 
@@ -36,7 +57,8 @@ export function defaultCountry(language: string | null | undefined, host: string
   const [primary, region] = (language ?? '').split('-');
   if (region && isSupportedCountry(region.toUpperCase())) return region.toUpperCase() as CountryCode;
   const tld = host.split('.').at(-1)?.toLowerCase() ?? '';
-  const byTld = TLD_COUNTRY[tld] ?? (tld.length === 2 && isSupportedCountry(tld.toUpperCase()) ? (tld.toUpperCase() as CountryCode) : undefined);
+  const byTld =
+    TLD_COUNTRY[tld] ?? (tld.length === 2 && isSupportedCountry(tld.toUpperCase()) ? (tld.toUpperCase() as CountryCode) : undefined);
   return byTld ?? LANGUAGE_COUNTRY[primary?.toLowerCase() ?? ''];
 }
 
@@ -50,7 +72,10 @@ export function pageText(root: Element | null): string {
       if (child.nodeType === 3) {
         parts.push(child.textContent ?? '');
         length += parts.at(-1)!.length + 1;
-      } else if (child.nodeType === 1 && !['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'SVG'].includes((child as Element).tagName.toUpperCase())) {
+      } else if (
+        child.nodeType === 1 &&
+        !['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'SVG'].includes((child as Element).tagName.toUpperCase())
+      ) {
         walk(child);
       }
     }
@@ -79,7 +104,9 @@ export function findEmails(dom: Document, text: string, extra: readonly string[]
     let target = (a.getAttribute('href') ?? '').slice(7).split('?')[0] ?? '';
     try {
       target = decodeURIComponent(target);
-    } catch { /* kept as written */ }
+    } catch {
+      /* kept as written */
+    }
     found.push(...target.split(','));
   }
   for (const el of dom.querySelectorAll('[data-cfemail]')) found.push(decodeCfEmail(el.getAttribute('data-cfemail') ?? '') ?? '');
@@ -111,7 +138,9 @@ export function findPhones(dom: Document, text: string, country: CountryCode | u
     let raw = href;
     try {
       raw = decodeURIComponent(href);
-    } catch { /* kept as written */ }
+    } catch {
+      /* kept as written */
+    }
     add(raw);
   }
   const searched = text.length <= PHONE_HEAD + PHONE_TAIL ? text : `${text.slice(0, PHONE_HEAD)}\n${text.slice(-PHONE_TAIL)}`;

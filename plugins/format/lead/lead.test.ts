@@ -22,16 +22,21 @@ describe('default country', () => {
 
 describe('e-mail addresses', () => {
   test('mailto links (encoded, with a query, several), then text, then obfuscated text; once each', () => {
-    expect(emailsOf(`<a href="mailto:Sales%40Example.COM?subject=Hi">write</a> <a href="MAILTO:a@example.com,b@example.com">both</a>
-      <p>or sales@example.com</p><p>jobs [at] example [dot] com · press(at)example.com · Team AT example DOT org</p>`))
-      .toEqual(['Sales@example.com', 'a@example.com', 'b@example.com', 'jobs@example.com', 'press@example.com', 'Team@example.org']);
+    expect(
+      emailsOf(`<a href="mailto:Sales%40Example.COM?subject=Hi">write</a> <a href="MAILTO:a@example.com,b@example.com">both</a>
+      <p>or sales@example.com</p><p>jobs [at] example [dot] com · press(at)example.com · Team AT example DOT org</p>`),
+    ).toEqual(['Sales@example.com', 'a@example.com', 'b@example.com', 'jobs@example.com', 'press@example.com', 'Team@example.org']);
   });
 
   test('Cloudflare-protected addresses are decoded; image names and words without a domain are not addresses', () => {
     const hex = [0x17, ...[...'info@example.net'].map((c) => c.charCodeAt(0) ^ 0x17)].map((b) => b.toString(16).padStart(2, '0')).join('');
     expect(decodeCfEmail(hex)).toBe('info@example.net');
     expect(decodeCfEmail('zz')).toBeNull();
-    expect(emailsOf(`<span data-cfemail="${hex}">[email protected]</span><img alt="logo@2x.png"><p>logo@2x.png, meet us at the fair, user@localhost</p>`)).toEqual(['info@example.net']);
+    expect(
+      emailsOf(
+        `<span data-cfemail="${hex}">[email protected]</span><img alt="logo@2x.png"><p>logo@2x.png, meet us at the fair, user@localhost</p>`,
+      ),
+    ).toEqual(['info@example.net']);
   });
 
   test('text nodes are kept apart: an address next to a link does not swallow its text', () => {
@@ -54,7 +59,8 @@ describe('phone numbers', () => {
 
 describe('likely pages', () => {
   test('one link per kind on the same site, by path or link text, the shortest path winning', () => {
-    const dom = page(`<a href="/de/kontakt">Schreiben Sie uns</a><a href="/de/kontakt/anfahrt">Anfahrt</a><a href="/mentions-legales">Mentions</a>
+    const dom =
+      page(`<a href="/de/kontakt">Schreiben Sie uns</a><a href="/de/kontakt/anfahrt">Anfahrt</a><a href="/mentions-legales">Mentions</a>
       <a href="/company/team/">People</a><a href="/qui-sommes-nous">Qui sommes-nous</a><a href="https://other.example/about">About</a>
       <a href="/blog/about-our-new-office">News</a><a href="/x">Über uns</a>`);
     expect(likelyPages(dom, 'https://www.acme.example/', 'https://www.acme.example/')).toEqual([

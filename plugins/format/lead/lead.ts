@@ -32,8 +32,17 @@ export async function leadFacts(doc: PageDocument): Promise<LeadFacts> {
   const address = dom.querySelector('address')?.textContent?.replace(/\s+/g, ' ').trim().slice(0, MAX_ADDRESS) || null;
   return {
     organizations,
-    emails: findEmails(dom, text, organizations.flatMap((o) => o.emails)),
-    phones: findPhones(dom, text, country, organizations.flatMap((o) => o.phones)),
+    emails: findEmails(
+      dom,
+      text,
+      organizations.flatMap((o) => o.emails),
+    ),
+    phones: findPhones(
+      dom,
+      text,
+      country,
+      organizations.flatMap((o) => o.phones),
+    ),
     socials: socialsByNetwork([...organizations.flatMap((o) => o.profiles), ...links]),
     pages: likelyPages(dom, doc.baseUrl, base),
     logo: pageLogos(dom, base)[0]?.url ?? null,
@@ -45,7 +54,8 @@ export async function leadFacts(doc: PageDocument): Promise<LeadFacts> {
 export const leadFormat = definePlugin({
   kind: 'format',
   name: 'lead',
-  description: 'Company facts of the page as served: organisations in JSON-LD and microdata, e-mails (obfuscated ones decoded), E.164 phones, social profiles, logo, address, and links to about/contact/imprint/team pages.',
+  description:
+    'Company facts of the page as served: organisations in JSON-LD and microdata, e-mails (obfuscated ones decoded), E.164 phones, social profiles, logo, address, and links to about/contact/imprint/team pages.',
   provides: ['format:lead'],
   setup: () => ({ render: leadFacts }),
 });

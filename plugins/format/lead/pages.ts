@@ -6,12 +6,14 @@
 import { parseHttpUrl } from '../../../core/kit.ts';
 import type { LeadPageKind } from '../../../core/kit.ts';
 
-
 // A whole path segment or link text (words joined by dashes) names the page; a blog post about the team does not.
 const KINDS: ReadonlyArray<[LeadPageKind, RegExp]> = [
   ['contact', /^(?:contact(?:-?us|ez-nous|o)?|kontakt(?:e)?|contatti|contato|get-in-touch|reach-us|write-to-us)$/],
   ['imprint', /^(?:imprint|impressum|legal-?notice|mentions-legales|aviso-legal|colofon|site-?notice|legal)$/],
-  ['about', /^(?:about(?:-?us)?|ueber-uns|uber-uns|über-uns|a-propos|à-propos|qui-sommes-nous|chi-siamo|sobre(?:-nos(?:otros)?)?|over-ons|who-we-are|our-story|unternehmen|company|firma)$/],
+  [
+    'about',
+    /^(?:about(?:-?us)?|ueber-uns|uber-uns|über-uns|a-propos|à-propos|qui-sommes-nous|chi-siamo|sobre(?:-nos(?:otros)?)?|over-ons|who-we-are|our-story|unternehmen|company|firma)$/,
+  ],
   ['team', /^(?:team|our-team|unser-team|people|leadership|management|equipe|équipe|mitarbeiter)$/],
 ];
 
@@ -30,8 +32,15 @@ export function likelyPages(dom: Document, pageUrl: string, base: string): Array
     let path = url.pathname.toLowerCase();
     try {
       path = decodeURIComponent(path);
-    } catch { /* kept as written */ }
-    const segment = path.split('/').filter(Boolean).at(-1)?.replace(/\.(?:html?|php|aspx?)$/, '') ?? '';
+    } catch {
+      /* kept as written */
+    }
+    const segment =
+      path
+        .split('/')
+        .filter(Boolean)
+        .at(-1)
+        ?.replace(/\.(?:html?|php|aspx?)$/, '') ?? '';
     const text = (a.textContent ?? '').trim().toLowerCase().replace(/\s+/g, '-').slice(0, 40);
     const kind = kindOf(segment) ?? kindOf(text);
     if (!kind) continue;

@@ -36,7 +36,9 @@ describe('pageLinks', () => {
   });
 
   test('a fragment link made absolute by URL resolution is still a jump within the page', () => {
-    const dom = parseHtmlDocument('<html><body><a href="https://x.example/a?p=1#top">Top</a><a href="https://x.example/a?p=2#top">Other page</a><a href="https://x.example/a?p=1">Same page</a></body></html>');
+    const dom = parseHtmlDocument(
+      '<html><body><a href="https://x.example/a?p=1#top">Top</a><a href="https://x.example/a?p=2#top">Other page</a><a href="https://x.example/a?p=1">Same page</a></body></html>',
+    );
     expect(pageLinks(dom, 'https://x.example/a?p=1').map((l) => l.text)).toEqual(['Other page', 'Same page']);
     expect(isSamePageJump('https://x.example/a#b', 'https://x.example/a#c')).toBe(true);
   });
@@ -53,7 +55,14 @@ describe('plugin', () => {
   test('reads the whole page, not only the narrowed content root, honouring <base>', async () => {
     const handler = await linksFormat.setup({}, testContext());
     const doc = testDocument({ url: 'https://www.example.com/blog/', formats: ['links'] });
-    doc.response = { status: 200, headers: {}, body: new Uint8Array(), finalUrl: 'https://www.example.com/blog/', mediaType: 'text/html', text: PAGE };
+    doc.response = {
+      status: 200,
+      headers: {},
+      body: new Uint8Array(),
+      finalUrl: 'https://www.example.com/blog/',
+      mediaType: 'text/html',
+      text: PAGE,
+    };
     doc.dom = parseHtmlDocument(PAGE);
     doc.root = doc.dom.querySelector('footer');
     const links = (await handler.render(doc)) as Array<{ text: string; href: string }>;

@@ -51,21 +51,32 @@ describe('llm format', () => {
     );
   });
 
-  test('renderLlm is the step pipeline applied to the markdown format\'s output', async () => {
+  test("renderLlm is the step pipeline applied to the markdown format's output", async () => {
     const doc = await page();
     const markdown = (await renderFormat('markdown', doc)) as string;
     expect(renderLlm(doc)).toBe(llmFromMarkdown({ url: doc.baseUrl, title: doc.metadata.title, markdown }));
   });
 
   test('without steps it is the header and the markdown; an empty page is the header alone', async () => {
-    expect(llmFromMarkdown({ url: 'https://x.example/', title: ' A \n title ', markdown: '**b** [c](https://x.example/c)' }, [])).toBe('URL: https://x.example/\nTitle: A title\n\n**b** [c](https://x.example/c)');
+    expect(llmFromMarkdown({ url: 'https://x.example/', title: ' A \n title ', markdown: '**b** [c](https://x.example/c)' }, [])).toBe(
+      'URL: https://x.example/\nTitle: A title\n\n**b** [c](https://x.example/c)',
+    );
     expect(renderLlm(testDocument({ url: 'https://x.example/' }))).toBe('URL: https://x.example/');
   });
 
   test('the pipeline has at least nine named steps, in a fixed order', () => {
     expect(LLM_STEPS.map((s) => s.name)).toEqual([
-      'strip-images', 'links-to-text', 'remove-emphasis', 'dedupe-links', 'shorten-links', 'unescape', 'compact-tables',
-      'ascii-quotes', 'drop-empty-lines', 'merge-stats', 'collapse-whitespace',
+      'strip-images',
+      'links-to-text',
+      'remove-emphasis',
+      'dedupe-links',
+      'shorten-links',
+      'unescape',
+      'compact-tables',
+      'ascii-quotes',
+      'drop-empty-lines',
+      'merge-stats',
+      'collapse-whitespace',
     ]);
     expect(llmFormat.provides).toEqual(['format:llm']);
   });

@@ -20,7 +20,14 @@ import type { PageDocument } from '../../../core/kit.ts';
 import { contentMarkdown, createTurndown } from '../shared/markdown.ts';
 import { dedupeLinks, extractLinks, linksSection, shortenLinks, type LlmLink } from './link-steps.ts';
 import {
-  asciiQuotes, collapseWhitespace, compactTables, dropEmptyLines, mergeStats, removeEmphasis, stripImages, unescapeMarkdown,
+  asciiQuotes,
+  collapseWhitespace,
+  compactTables,
+  dropEmptyLines,
+  mergeStats,
+  removeEmphasis,
+  stripImages,
+  unescapeMarkdown,
 } from './text-steps.ts';
 
 export interface LlmDraft {
@@ -41,7 +48,10 @@ const onText = (name: string, fn: (markdown: string) => string): LlmStep => ({
   name,
   run: (d) => ({ ...d, body: fn(d.body), links: d.links.map((l) => ({ ...l, text: fn(l.text) })) }),
 });
-const onLinks = (name: string, fn: (links: readonly LlmLink[], pageUrl: string) => LlmLink[]): LlmStep => ({ name, run: (d) => ({ ...d, links: fn(d.links, d.pageUrl) }) });
+const onLinks = (name: string, fn: (links: readonly LlmLink[], pageUrl: string) => LlmLink[]): LlmStep => ({
+  name,
+  run: (d) => ({ ...d, links: fn(d.links, d.pageUrl) }),
+});
 
 /**
  * In order: images first, then links (their URLs hold underscores that would pass for emphasis
@@ -76,7 +86,9 @@ export interface LlmInput {
 /** The llm text of a page from its markdown; `steps` defaults to the full pipeline (the benchmark ablates it). */
 export function llmFromMarkdown(input: LlmInput, steps: readonly LlmStep[] = LLM_STEPS): string {
   const draft = steps.reduce((d, step) => step.run(d), { pageUrl: input.url, body: input.markdown, links: [] } as LlmDraft);
-  const header = [`URL: ${input.url}`, input.title.trim() ? `Title: ${input.title.replace(/\s+/g, ' ').trim()}` : ''].filter(Boolean).join('\n');
+  const header = [`URL: ${input.url}`, input.title.trim() ? `Title: ${input.title.replace(/\s+/g, ' ').trim()}` : '']
+    .filter(Boolean)
+    .join('\n');
   return [header, draft.body.trim(), linksSection(draft.links)].filter(Boolean).join('\n\n');
 }
 
@@ -87,7 +99,8 @@ export function renderLlm(doc: PageDocument, service = createTurndown()): string
 export const llmFormat = definePlugin({
   kind: 'format',
   name: 'llm',
-  description: 'Text for language models: a URL and title header, the content with images, emphasis, escapes and duplicate links stripped, then a links section.',
+  description:
+    'Text for language models: a URL and title header, the content with images, emphasis, escapes and duplicate links stripped, then a links section.',
   provides: ['format:llm'],
   setup: () => {
     const service = createTurndown();

@@ -48,6 +48,7 @@ export function mapProse(markdown: string, step: (prose: string) => string): str
   });
   // A code span may enclose a fence's placeholder, so a second pass restores what the first put back.
   let text = step(spans);
-  for (let pass = 0; pass < 2 && text.includes(OPEN); pass++) text = text.replace(PLACEHOLDER, (_m, index: string) => store[Number(index)] ?? '');
+  for (let pass = 0; pass < 2 && text.includes(OPEN); pass++)
+    text = text.replace(PLACEHOLDER, (_m, index: string) => store[Number(index)] ?? '');
   return text;
 }

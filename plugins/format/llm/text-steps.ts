@@ -57,7 +57,9 @@ export function compactTables(markdown: string): string {
  * other quotation styles stay: they are a language's spelling, not a typesetter's.
  */
 export function asciiQuotes(markdown: string): string {
-  return mapProse(markdown, (prose) => prose.replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'").replace(/[\u201C\u201D\u201E\u201F\u2033]/g, '"'));
+  return mapProse(markdown, (prose) =>
+    prose.replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'").replace(/[\u201C\u201D\u201E\u201F\u2033]/g, '"'),
+  );
 }
 
 /** Nothing but markers, punctuation and separators: `-`, `#`, `>`, `|  |`, `•`, `…`. Digits, letters and symbols such as emoji count as content. */
@@ -65,7 +67,12 @@ const NO_CONTENT = /^[\s\p{P}\p{Z}\p{Sm}\p{Sk}]*$/u;
 
 /** Lines left without a word go: empty list items and headings, horizontal rules, separator lines, links that held only an image. */
 export function dropEmptyLines(markdown: string): string {
-  return mapProse(markdown, (prose) => prose.split('\n').filter((line) => line.trim() === '' || !NO_CONTENT.test(line)).join('\n'));
+  return mapProse(markdown, (prose) =>
+    prose
+      .split('\n')
+      .filter((line) => line.trim() === '' || !NO_CONTENT.test(line))
+      .join('\n'),
+  );
 }
 
 /** A figure: `12`, `1,234`, `4.8`, `$99`, `12.5k`, `98%`, `3x`, `10+`, `4.5/5`. */

@@ -22,7 +22,9 @@ async function renderPage(html: string, url: string): Promise<{ doc: PageDocumen
 }
 
 /** Each fixture folder holds a page and its expected markdown (`UPDATE=1 bun test` rewrites that, for review as a diff). */
-const fixtures = new Map(fixtureCases(join(import.meta.dir, 'fixtures'), { input: 'input.html', expected: 'expected.md' }).map((c) => [c.name, c]));
+const fixtures = new Map(
+  fixtureCases(join(import.meta.dir, 'fixtures'), { input: 'input.html', expected: 'expected.md' }).map((c) => [c.name, c]),
+);
 const fixture = (name: string) => fixtures.get(name)!;
 
 describe('fixture pages', () => {
@@ -43,27 +45,37 @@ describe('fixture pages', () => {
 
 describe('tables', () => {
   test('a table with a header row', () => {
-    expect(md('<table><thead><tr><th>Name</th><th>Qty</th></tr></thead><tbody><tr><td>Apple</td><td>3</td></tr><tr><td>Pear</td><td>10</td></tr></tbody></table>'))
-      .toBe('| Name | Qty |\n| --- | --- |\n| Apple | 3 |\n| Pear | 10 |');
+    expect(
+      md(
+        '<table><thead><tr><th>Name</th><th>Qty</th></tr></thead><tbody><tr><td>Apple</td><td>3</td></tr><tr><td>Pear</td><td>10</td></tr></tbody></table>',
+      ),
+    ).toBe('| Name | Qty |\n| --- | --- |\n| Apple | 3 |\n| Pear | 10 |');
   });
 
   test('no header row: the first row becomes the header; short rows are padded; colspan repeats empty cells', () => {
-    expect(md('<table><tr><td>a</td><td>b</td><td>c</td></tr><tr><td colspan="2">wide</td><td>z</td></tr><tr><td>only</td></tr></table>'))
-      .toBe('| a | b | c |\n| --- | --- | --- |\n| wide |  | z |\n| only |  |  |');
+    expect(
+      md('<table><tr><td>a</td><td>b</td><td>c</td></tr><tr><td colspan="2">wide</td><td>z</td></tr><tr><td>only</td></tr></table>'),
+    ).toBe('| a | b | c |\n| --- | --- | --- |\n| wide |  | z |\n| only |  |  |');
   });
 
   test('cells stay on one line and pipes are escaped', () => {
-    expect(md('<table><tr><th>k</th><th>v</th></tr><tr><td><p>one</p><p>two</p></td><td>a | b<br>c \\| d</td></tr></table>'))
-      .toBe('| k | v |\n| --- | --- |\n| one two | a \\| b c \\\\\\| d |');
+    expect(md('<table><tr><th>k</th><th>v</th></tr><tr><td><p>one</p><p>two</p></td><td>a | b<br>c \\| d</td></tr></table>')).toBe(
+      '| k | v |\n| --- | --- |\n| one two | a \\| b c \\\\\\| d |',
+    );
   });
 
   test('a caption comes first; a nested table does not leak rows into its parent', () => {
-    expect(md('<table><caption>Totals</caption><tr><th>x</th><th>y</th></tr><tr><td>1</td><td><table><tr><td>i</td><td>j</td></tr></table></td></tr></table>'))
-      .toBe('Totals\n\n| x | y |\n| --- | --- |\n| 1 | \\| i \\| j \\| \\| --- \\| --- \\| |');
+    expect(
+      md(
+        '<table><caption>Totals</caption><tr><th>x</th><th>y</th></tr><tr><td>1</td><td><table><tr><td>i</td><td>j</td></tr></table></td></tr></table>',
+      ),
+    ).toBe('Totals\n\n| x | y |\n| --- | --- |\n| 1 | \\| i \\| j \\| \\| --- \\| --- \\| |');
   });
 
   test('a layout table (one non-empty cell per row) renders as its content; an empty one as nothing', () => {
-    expect(md('<table><tr><td><h2>Title</h2></td></tr><tr><td><p>Para one.</p><p>Para two.</p></td></tr></table>')).toBe('## Title\n\nPara one.\n\nPara two.');
+    expect(md('<table><tr><td><h2>Title</h2></td></tr><tr><td><p>Para one.</p><p>Para two.</p></td></tr></table>')).toBe(
+      '## Title\n\nPara one.\n\nPara two.',
+    );
     expect(md('<table><tr><td>Search</td><td><input type="text"></td></tr></table>')).toBe('Search');
     expect(md('<p>a</p><table><tr><td><input></td><td><button></button></td></tr></table><p>b</p>')).toBe('a\n\nb');
   });
@@ -71,22 +83,30 @@ describe('tables', () => {
 
 describe('clean markdown', () => {
   test('`-` bullets, numbered lists from start, nested indentation', () => {
-    expect(md('<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul><ol start="9"><li>nine</li><li>ten</li></ol>')).toBe('- a\n  - b\n- c\n\n9. nine\n10. ten');
+    expect(md('<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul><ol start="9"><li>nine</li><li>ten</li></ol>')).toBe(
+      '- a\n  - b\n- c\n\n9. nine\n10. ten',
+    );
   });
 
   test('links without text vanish; image links keep the image; card links stay on one line', () => {
-    expect(md('<p>See <a href="https://x.example/"> </a>this <a href="https://x.example/a" title="The A">A</a>.</p><a href="https://x.example/i"><img src="https://x.example/i.png" alt="I"></a>'))
-      .toBe('See this [A](https://x.example/a "The A").\n\n[![I](https://x.example/i.png)](https://x.example/i)');
+    expect(
+      md(
+        '<p>See <a href="https://x.example/"> </a>this <a href="https://x.example/a" title="The A">A</a>.</p><a href="https://x.example/i"><img src="https://x.example/i.png" alt="I"></a>',
+      ),
+    ).toBe('See this [A](https://x.example/a "The A").\n\n[![I](https://x.example/i.png)](https://x.example/i)');
     expect(md('<a href="https://x.example/card"><h3>Card</h3><p>Summary</p></a>')).toBe('[Card Summary](https://x.example/card)');
   });
 
   test('images: alt escaped, parentheses in URLs escaped, data: and src-less images dropped', () => {
-    expect(md('<img src="https://x.example/a_(1).png" alt="Fig [1]"><img src="data:image/png;base64,AAAA" alt="x"><img alt="none">'))
-      .toBe('![Fig \\[1\\]](https://x.example/a_\\(1\\).png)');
+    expect(md('<img src="https://x.example/a_(1).png" alt="Fig [1]"><img src="data:image/png;base64,AAAA" alt="x"><img alt="none">')).toBe(
+      '![Fig \\[1\\]](https://x.example/a_\\(1\\).png)',
+    );
   });
 
   test('strikethrough and task lists', () => {
-    expect(md('<p><s>old</s> new</p><ul><li><input type="checkbox" checked> done</li><li><input type="checkbox">todo</li></ul>')).toBe('~~old~~ new\n\n- [x] done\n- [ ] todo');
+    expect(md('<p><s>old</s> new</p><ul><li><input type="checkbox" checked> done</li><li><input type="checkbox">todo</li></ul>')).toBe(
+      '~~old~~ new\n\n- [x] done\n- [ ] todo',
+    );
   });
 
   test('code: fence longer than any backtick run inside; language from the usual places', () => {
@@ -100,7 +120,9 @@ describe('clean markdown', () => {
   });
 
   test('tidy: one blank line at most outside code, code untouched, hard breaks kept', () => {
-    expect(tidyMarkdown('\n\n# T  \n\n\n   \npara  \nnext\t\n\n\n```\na\n\n\n\nb\n```\n\n\n\nend\n\n')).toBe('# T\n\npara  \nnext\n\n```\na\n\n\n\nb\n```\n\nend');
+    expect(tidyMarkdown('\n\n# T  \n\n\n   \npara  \nnext\t\n\n\n```\na\n\n\n\nb\n```\n\n\n\nend\n\n')).toBe(
+      '# T\n\npara  \nnext\n\n```\na\n\n\n\nb\n```\n\nend',
+    );
   });
 });
 
@@ -131,7 +153,9 @@ describe('plugin', () => {
 
   test('a content root that is itself a table, row, cell, list, code block or heading keeps its markup', () => {
     const root = (html: string) => parseHtmlFragment(html).firstElementChild!;
-    expect(elementToMarkdown(service, root('<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>'))).toBe('| k | v |\n| --- | --- |\n| a | 1 |');
+    expect(elementToMarkdown(service, root('<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>'))).toBe(
+      '| k | v |\n| --- | --- |\n| a | 1 |',
+    );
     expect(elementToMarkdown(service, root('<ol start="3"><li>three</li><li>four</li></ol>'))).toBe('3. three\n4. four');
     expect(elementToMarkdown(service, root('<pre><code class="language-sh">ls  -l</code></pre>'))).toBe('```sh\nls  -l\n```');
     expect(elementToMarkdown(service, root('<h2>Title</h2>'))).toBe('## Title');
@@ -149,7 +173,9 @@ describe('plugin', () => {
   });
 
   test('assets skip data: URIs and repeat URLs', () => {
-    const root = parseHtmlFragment('<img src="data:image/gif;base64,AA"><video src="/v.mp4"><source src="/v.mp4"><source src="/v.webm"></video>');
+    const root = parseHtmlFragment(
+      '<img src="data:image/gif;base64,AA"><video src="/v.mp4"><source src="/v.mp4"><source src="/v.webm"></video>',
+    );
     expect(collectAssets(root, 'https://x.example/')).toEqual([
       { type: 'video', url: 'https://x.example/v.mp4' },
       { type: 'video', url: 'https://x.example/v.webm' },

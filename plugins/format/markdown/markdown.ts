@@ -13,7 +13,7 @@ export const ASSETS_KEY = dataKey<Asset[]>('format.markdown.assets');
 export const markdownFormat = definePlugin({
   kind: 'format',
   name: 'markdown',
-  description: 'Clean markdown (GFM tables, fenced code) with resolved URLs; collects the content\'s images, video and audio as assets.',
+  description: "Clean markdown (GFM tables, fenced code) with resolved URLs; collects the content's images, video and audio as assets.",
   provides: ['format:markdown'],
   setup: () => {
     const service = createTurndown();

@@ -16,17 +16,21 @@ export interface QueryOutput {
   context?: string;
 }
 
-const ANSWER_SCHEMA = checkedSchema({
-  type: 'object',
-  properties: {
-    answer: { type: 'string', description: 'The answer, in one to three sentences, from the page only.' },
-    found: { type: 'boolean', description: 'Whether the page answers the question.' },
+const ANSWER_SCHEMA = checkedSchema(
+  {
+    type: 'object',
+    properties: {
+      answer: { type: 'string', description: 'The answer, in one to three sentences, from the page only.' },
+      found: { type: 'boolean', description: 'Whether the page answers the question.' },
+    },
+    required: ['answer', 'found'],
+    additionalProperties: false,
   },
-  required: ['answer', 'found'],
-  additionalProperties: false,
-}, 4096);
+  4096,
+);
 
-const SYSTEM = 'You answer a question about one web page, using only the page text given, never outside knowledge. ' +
+const SYSTEM =
+  'You answer a question about one web page, using only the page text given, never outside knowledge. ' +
   'If the page does not answer the question, say so in the answer and set found to false. Keep the answer short.';
 const MAX_ANSWER_TOKENS = 512;
 /** Tokens of instructions around the page text. */
@@ -37,7 +41,9 @@ export async function modelAnswer(llm: LlmService, output: QueryOutput, doc: Pag
   const question = doc.job.request.query ?? '';
   const budget = llm.inputBudget(provider, PROMPT_TOKENS + question.length, MAX_ANSWER_TOKENS);
   const whole = output.context !== undefined && (await llm.counter(provider))(output.context) <= budget;
-  const material = whole ? `Page text:\n${output.context}` : `Passages of the page:\n${output.passages.map((p, i) => `[${i + 1}] ${p.text}`).join('\n')}`;
+  const material = whole
+    ? `Page text:\n${output.context}`
+    : `Passages of the page:\n${output.passages.map((p, i) => `[${i + 1}] ${p.text}`).join('\n')}`;
   const title = doc.metadata.title ? `Page: ${doc.metadata.title}\n` : '';
   const generated = await llm.generate({
     messages: [

@@ -64,7 +64,9 @@ export function bestPassages(text: string, question: string, language: string | 
   const passages = passagesOf(text, language);
   const asked = new Set(termsOf(question));
   if (!passages.length || !asked.size) return [];
-  const cues = CUES.filter(([pattern]) => pattern.test(question)).map(([, words]) => words).join(' ');
+  const cues = CUES.filter(([pattern]) => pattern.test(question))
+    .map(([, words]) => words)
+    .join(' ');
   const index = new MiniSearch<Indexed>({
     fields: ['text', 'heading'],
     tokenize: termsOf,
@@ -72,7 +74,8 @@ export function bestPassages(text: string, question: string, language: string | 
     searchOptions: { boost: { heading: 0.5 }, combineWith: 'OR', prefix: false, fuzzy: false },
   });
   index.addAll(passages);
-  return index.search(`${question} ${cues}`, { boostTerm: (term) => (asked.has(term) ? 1 : CUE_WEIGHT) })
+  return index
+    .search(`${question} ${cues}`, { boostTerm: (term) => (asked.has(term) ? 1 : CUE_WEIGHT) })
     .sort((a, b) => b.score - a.score || (a.id as number) - (b.id as number))
     .slice(0, limit)
     .map((hit) => ({ text: passages[hit.id as number]!.text, score: Math.round(hit.score * 1000) / 1000 }));

@@ -39,7 +39,11 @@ describe('query format without a model', () => {
 
   test('no content word of the question on the page: no answer, and a warning', async () => {
     const handler = await queryFormat.setup(queryFormat.options!.parse({}), testContext());
-    const doc = await htmlPage(fixture('museum'), { url: 'https://example.com/page', formats: ['query'], query: 'Quantum chromodynamics?' });
+    const doc = await htmlPage(fixture('museum'), {
+      url: 'https://example.com/page',
+      formats: ['query'],
+      query: 'Quantum chromodynamics?',
+    });
     expect(await handler.render(doc)).toMatchObject({ answer: '', passages: [] });
     expect(doc.messages.map((m) => m.message)).toContain('No passage of the page matches the question');
   });

@@ -17,19 +17,41 @@ const WHOLE_PAGE_CHARS = 60_000;
 export const queryFormat = definePlugin({
   kind: 'format',
   name: 'query',
-  description: 'Answers the request\'s `query` from the page: the best-matching passages (BM25) without a model, the configured language model\'s answer with one.',
+  description:
+    "Answers the request's `query` from the page: the best-matching passages (BM25) without a model, the configured language model's answer with one.",
   provides: ['format:query'],
   cost: { unit: 'query', credits: 2, description: 'Added to a scrape that asks for the `query` format (a language-model answer).' },
   options: z.strictObject({
-    passages: z.number().int().min(1).max(20).default(3).describe('Passages returned with the answer (and given to the model when the page is too long to send whole).'),
+    passages: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .default(3)
+      .describe('Passages returned with the answer (and given to the model when the page is too long to send whole).'),
   }),
   api: {
     requestFields: {
-      query: { schema: z.string().trim().min(1, 'must not be empty').max(2000).optional().describe('A question about the page, answered by the `query` format in `query_answer`.') },
+      query: {
+        schema: z
+          .string()
+          .trim()
+          .min(1, 'must not be empty')
+          .max(2000)
+          .optional()
+          .describe('A question about the page, answered by the `query` format in `query_answer`.'),
+      },
     },
     resultProperties: {
-      query_answer: { type: 'string', description: '`query` format: the answer; without a model the best-matching passage, empty when no passage matches.' },
-      query_method: { type: 'string', enum: ['extractive', 'llm'], description: '`query` format: `llm` when the configured language model answered, else `extractive`.' },
+      query_answer: {
+        type: 'string',
+        description: '`query` format: the answer; without a model the best-matching passage, empty when no passage matches.',
+      },
+      query_method: {
+        type: 'string',
+        enum: ['extractive', 'llm'],
+        description: '`query` format: `llm` when the configured language model answered, else `extractive`.',
+      },
       query_passages: {
         type: 'array',
         description: '`query` format: the passages that best match the question, best first, each with its BM25 score.',
@@ -56,7 +78,12 @@ export const queryFormat = definePlugin({
         const text = doc.root ? textOf(doc.root) : '';
         const passages = bestPassages(text, doc.job.request.query ?? '', doc.metadata.language, options.passages);
         if (!passages.length) doc.warn('format', 'format.query', 'No passage of the page matches the question');
-        return { answer: passages[0]?.text ?? '', method: 'extractive', passages, ...(text.length <= WHOLE_PAGE_CHARS ? { context: text } : {}) };
+        return {
+          answer: passages[0]?.text ?? '',
+          method: 'extractive',
+          passages,
+          ...(text.length <= WHOLE_PAGE_CHARS ? { context: text } : {}),
+        };
       },
       async complete(output, doc) {
         const { context: _context, ...extractive } = output as QueryOutput;

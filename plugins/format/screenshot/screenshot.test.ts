@@ -14,5 +14,7 @@ test('renders the screenshot the browser took', () => {
 
 test('without a rendered page there is nothing to hand out', () => {
   const doc = testDocument({ url: 'https://example.com/', formats: ['screenshot'] });
-  expect(() => format.render(doc)).toThrow(new TrawlError('unprocessable', 'No screenshot was taken: the page was not rendered in the browser'));
+  expect(() => format.render(doc)).toThrow(
+    new TrawlError('unprocessable', 'No screenshot was taken: the page was not rendered in the browser'),
+  );
 });

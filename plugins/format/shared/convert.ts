@@ -11,14 +11,88 @@
 import TurndownService from 'turndown';
 import { END, NEXT } from '../../../core/kit.ts';
 
-const BLOCK = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'AUDIO', 'BLOCKQUOTE', 'BODY', 'CANVAS', 'CENTER', 'DD', 'DIR', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'FRAMESET', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HGROUP', 'HR', 'HTML', 'ISINDEX', 'LI', 'MAIN', 'MENU', 'NAV', 'NOFRAMES', 'NOSCRIPT', 'OL', 'OUTPUT', 'P', 'PRE', 'SECTION', 'TABLE', 'TBODY', 'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL']);
-const VOID = new Set(['AREA', 'BASE', 'BR', 'COL', 'COMMAND', 'EMBED', 'HR', 'IMG', 'INPUT', 'KEYGEN', 'LINK', 'META', 'PARAM', 'SOURCE', 'TRACK', 'WBR']);
+const BLOCK = new Set([
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'AUDIO',
+  'BLOCKQUOTE',
+  'BODY',
+  'CANVAS',
+  'CENTER',
+  'DD',
+  'DIR',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'FRAMESET',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HGROUP',
+  'HR',
+  'HTML',
+  'ISINDEX',
+  'LI',
+  'MAIN',
+  'MENU',
+  'NAV',
+  'NOFRAMES',
+  'NOSCRIPT',
+  'OL',
+  'OUTPUT',
+  'P',
+  'PRE',
+  'SECTION',
+  'TABLE',
+  'TBODY',
+  'TD',
+  'TFOOT',
+  'TH',
+  'THEAD',
+  'TR',
+  'UL',
+]);
+const VOID = new Set([
+  'AREA',
+  'BASE',
+  'BR',
+  'COL',
+  'COMMAND',
+  'EMBED',
+  'HR',
+  'IMG',
+  'INPUT',
+  'KEYGEN',
+  'LINK',
+  'META',
+  'PARAM',
+  'SOURCE',
+  'TRACK',
+  'WBR',
+]);
 const MEANINGFUL_WHEN_BLANK = new Set(['A', 'TABLE', 'THEAD', 'TBODY', 'TFOOT', 'TH', 'TD', 'IFRAME', 'SCRIPT', 'AUDIO', 'VIDEO']);
 /** An element holding one of these is never blank. */
 const NOT_BLANK_INSIDE = new Set([...VOID, ...MEANINGFUL_WHEN_BLANK]);
 
 /** The facts turndown's `Node` writes on each converted node (its rules read them). */
-type Marked = Node & Record<symbol, any> & { isBlock?: boolean; isCode?: boolean; isBlank?: boolean; flankingWhitespace?: { leading: string; trailing: string }; data: string };
+type Marked = Node &
+  Record<symbol, any> & {
+    isBlock?: boolean;
+    isCode?: boolean;
+    isBlank?: boolean;
+    flankingWhitespace?: { leading: string; trailing: string };
+    data: string;
+  };
 interface Rule {
   replacement(content: string, node: Node, options: TurndownService.Options): string;
   append?: (options: TurndownService.Options) => string;
@@ -43,7 +117,10 @@ export function turndownInPlace(turndown: TurndownService, root: Element): strin
   service.rules.forEach((rule) => {
     if (typeof rule.append === 'function') join(output, rule.append(service.options));
   });
-  return output.join('').replace(/^[\t\r\n]+/, '').replace(/[\t\r\n\s]+$/, '');
+  return output
+    .join('')
+    .replace(/^[\t\r\n]+/, '')
+    .replace(/[\t\r\n\s]+$/, '');
 }
 
 const isPreOnly = (node: Node) => node.nodeName === 'PRE';
@@ -183,6 +260,7 @@ function remove(node: Marked): Marked {
 }
 
 function next(prev: Marked | null, current: Marked, isPre: (node: Node) => boolean): Marked {
-  if ((prev && (prev.parentNode as unknown) === current) || isPre(current)) return (current.nextSibling || current.parentNode) as unknown as Marked;
+  if ((prev && (prev.parentNode as unknown) === current) || isPre(current))
+    return (current.nextSibling || current.parentNode) as unknown as Marked;
   return (current.firstChild || current.nextSibling || current.parentNode) as unknown as Marked;
 }

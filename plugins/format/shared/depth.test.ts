@@ -4,7 +4,8 @@ import { parseHtmlFragment } from '../../../core/kit.ts';
 import { limitDepth, MAX_MARKDOWN_DEPTH } from './depth.ts';
 import { createTurndown, elementToMarkdown } from './markdown.ts';
 
-const nested = (open: string, close: string, depth: number, inner: string) => parseHtmlFragment(open.repeat(depth) + inner + close.repeat(depth));
+const nested = (open: string, close: string, depth: number, inner: string) =>
+  parseHtmlFragment(open.repeat(depth) + inner + close.repeat(depth));
 const INNER = '<p>Deep <a href="https://x.example/">text</a>.</p><p>Second paragraph.</p>';
 
 describe('limitDepth', () => {
@@ -31,7 +32,12 @@ describe('limitDepth', () => {
 
 describe('markdown of 10,000 levels', () => {
   const service = createTurndown();
-  for (const [name, open, close] of [['div', '<div>', '</div>'], ['blockquote', '<blockquote>', '</blockquote>'], ['list', '<ul><li>', '</li></ul>'], ['unclosed span', '<span>', '']] as const) {
+  for (const [name, open, close] of [
+    ['div', '<div>', '</div>'],
+    ['blockquote', '<blockquote>', '</blockquote>'],
+    ['list', '<ul><li>', '</li></ul>'],
+    ['unclosed span', '<span>', ''],
+  ] as const) {
     test(name, () => {
       const md = elementToMarkdown(service, nested(open, close, 10_000, INNER));
       expect(md).toContain('Deep text.');
@@ -41,6 +47,8 @@ describe('markdown of 10,000 levels', () => {
 
   test('the limit is far above real pages (54 levels at most on the dev set) and far below the stack limit', () => {
     expect(MAX_MARKDOWN_DEPTH).toBeGreaterThanOrEqual(100);
-    expect(elementToMarkdown(service, nested('<div>', '</div>', MAX_MARKDOWN_DEPTH - 2, INNER))).toBe('Deep [text](https://x.example/).\n\nSecond paragraph.');
+    expect(elementToMarkdown(service, nested('<div>', '</div>', MAX_MARKDOWN_DEPTH - 2, INNER))).toBe(
+      'Deep [text](https://x.example/).\n\nSecond paragraph.',
+    );
   });
 });

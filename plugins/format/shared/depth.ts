@@ -39,11 +39,14 @@ export function limitDepth(root: Element, maxDepth = MAX_MARKDOWN_DEPTH): Elemen
   for (let el of elementsAtDepth(copy, maxDepth)) {
     while (TABLE_PARTS.has(el.tagName) && el.parentElement && el !== copy) el = el.parentElement;
     if (!copy.contains(el)) continue; // inside a subtree flattened already
-    const paragraphs = textOf(el).split('\n\n').filter(Boolean).map((text) => {
-      const p = document.createElement('p');
-      p.textContent = text;
-      return p;
-    });
+    const paragraphs = textOf(el)
+      .split('\n\n')
+      .filter(Boolean)
+      .map((text) => {
+        const p = document.createElement('p');
+        p.textContent = text;
+        return p;
+      });
     el.replaceChildren(...paragraphs);
   }
   return copy;

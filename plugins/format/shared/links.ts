@@ -15,7 +15,12 @@ export interface PageLink {
 export function linkText(a: Element): string {
   const text = (a.textContent ?? '').replace(/\s+/g, ' ').trim();
   if (text) return text;
-  const label = a.getAttribute('aria-label') || a.getAttribute('title') || a.getAttribute('alt') || a.querySelector('img[alt]')?.getAttribute('alt') || '';
+  const label =
+    a.getAttribute('aria-label') ||
+    a.getAttribute('title') ||
+    a.getAttribute('alt') ||
+    a.querySelector('img[alt]')?.getAttribute('alt') ||
+    '';
   return label.replace(/\s+/g, ' ').trim();
 }
 

@@ -16,8 +16,10 @@ export interface LogoCandidate {
 const LOGO_HINT = /logo|brand|wordmark/i;
 const MAX_CANDIDATES = 10;
 
-const hinted = (el: Element) => ['class', 'id', 'alt', 'src', 'title'].some((a) => LOGO_HINT.test(el.getAttribute(a) ?? ''))
-  || LOGO_HINT.test(el.parentElement?.getAttribute('class') ?? '') || LOGO_HINT.test(el.parentElement?.getAttribute('id') ?? '');
+const hinted = (el: Element) =>
+  ['class', 'id', 'alt', 'src', 'title'].some((a) => LOGO_HINT.test(el.getAttribute(a) ?? '')) ||
+  LOGO_HINT.test(el.parentElement?.getAttribute('class') ?? '') ||
+  LOGO_HINT.test(el.parentElement?.getAttribute('id') ?? '');
 
 /** Logo images of the page, best first: marked images in the header or home link before marked images elsewhere. */
 export function pageLogos(dom: Document, base: string): LogoCandidate[] {

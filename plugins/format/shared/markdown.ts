@@ -15,7 +15,15 @@ import { fastRuleLookup } from './rule-lookup.ts';
 import { turndownInPlace } from './convert.ts';
 
 export function createTurndown(): TurndownService {
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', fence: '```', hr: '---', bulletListMarker: '-', emDelimiter: '_', strongDelimiter: '**' });
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    fence: '```',
+    hr: '---',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+  });
   contentRules(service);
   tableRules(service);
   fastRuleLookup(service);
@@ -23,7 +31,24 @@ export function createTurndown(): TurndownService {
 }
 
 /** Elements whose own tag carries no markdown (a lone table cell included): converting only their children loses nothing. */
-const PLAIN_CONTAINERS = new Set(['BODY', 'DIV', 'MAIN', 'ARTICLE', 'SECTION', 'ASIDE', 'HEADER', 'FOOTER', 'NAV', 'SPAN', 'FORM', 'P', 'CENTER', 'FONT', 'TD', 'TH']);
+const PLAIN_CONTAINERS = new Set([
+  'BODY',
+  'DIV',
+  'MAIN',
+  'ARTICLE',
+  'SECTION',
+  'ASIDE',
+  'HEADER',
+  'FOOTER',
+  'NAV',
+  'SPAN',
+  'FORM',
+  'P',
+  'CENTER',
+  'FONT',
+  'TD',
+  'TH',
+]);
 /** Rows render only inside the table that assembles them (tables.ts). */
 const ROW_PARTS = new Set(['TR', 'THEAD', 'TBODY', 'TFOOT']);
 

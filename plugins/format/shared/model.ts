@@ -22,5 +22,7 @@ export function lazyService<T>(ctx: PluginContext, token: InjectionToken<T>): ()
 
 /** The 400 message of a format that cannot run without a model, or null when one is configured. */
 export function needsModel(llm: LlmService | null, format: string): string | null {
-  return llm?.provider() ? null : `Format "${format}" needs a language model: configure one under [plugins.llm.*] (OpenAI-compatible, Ollama, Gemini or a local GGUF model)`;
+  return llm?.provider()
+    ? null
+    : `Format "${format}" needs a language model: configure one under [plugins.llm.*] (OpenAI-compatible, Ollama, Gemini or a local GGUF model)`;
 }

@@ -3,13 +3,26 @@
  * organisation type first, microdata items of one second (the lead and brand formats read both
  * before falling back to page text). Values are as the page states them; URLs made absolute.
  */
-import { absoluteUrl, asArray, dereferencer, isNode, itemValue, jsonLdNodesOf, ldImageUrl, ldString, scopeOf, typesOf } from '../../../core/kit.ts';
+import {
+  absoluteUrl,
+  asArray,
+  dereferencer,
+  isNode,
+  itemValue,
+  jsonLdNodesOf,
+  ldImageUrl,
+  ldString,
+  scopeOf,
+  typesOf,
+} from '../../../core/kit.ts';
 import type { JsonLdNode, Organization, PostalAddress } from '../../../core/kit.ts';
 
-const ORGANIZATION_TYPE = /(?:Organization|Corporation|Business|Store|Restaurant|Service|Agency|Company|Institution|Office|Firm|Shop|Hotel|Clinic|Bank|School)$/;
+const ORGANIZATION_TYPE =
+  /(?:Organization|Corporation|Business|Store|Restaurant|Service|Agency|Company|Institution|Office|Firm|Shop|Hotel|Clinic|Bank|School)$/;
 const GENERIC_TYPES = new Set(['Organization', 'Corporation', 'LocalBusiness', 'OnlineBusiness', 'Company']);
 /** Types that are never the company, whatever contact details they carry. */
-const NOT_ORGANIZATION = /^(?:Person|Product|Offer|Brand|\w*Article|\w*Posting|\w*Page|WebSite|BreadcrumbList|ListItem|ItemList|\w*Object|Event|Review|Rating|AggregateRating|PostalAddress|GeoCoordinates|Place|Recipe|Question|Answer|HowTo|\w*Action|Thing|CreativeWork|ContactPoint|OpeningHoursSpecification)$/;
+const NOT_ORGANIZATION =
+  /^(?:Person|Product|Offer|Brand|\w*Article|\w*Posting|\w*Page|WebSite|BreadcrumbList|ListItem|ItemList|\w*Object|Event|Review|Rating|AggregateRating|PostalAddress|GeoCoordinates|Place|Recipe|Question|Answer|HowTo|\w*Action|Thing|CreativeWork|ContactPoint|OpeningHoursSpecification)$/;
 
 /**
  * schema.org has hundreds of business types (Dentist, Bakery, Plumber …): a type named like an
@@ -31,10 +44,17 @@ function addressOf(parts: Omit<PostalAddress, 'text'> | null): PostalAddress | n
 
 function ldAddress(value: unknown): PostalAddress | null {
   const node = asArray(value)[0];
-  if (typeof node === 'string') return ldString(node) ? { street: null, postcode: null, locality: null, region: null, country: null, text: ldString(node)! } : null;
+  if (typeof node === 'string')
+    return ldString(node) ? { street: null, postcode: null, locality: null, region: null, country: null, text: ldString(node)! } : null;
   if (!isNode(node)) return null;
   const country = isNode(node.addressCountry) ? ldString(node.addressCountry.name) : ldString(node.addressCountry);
-  return addressOf({ street: ldString(node.streetAddress), postcode: ldString(node.postalCode), locality: ldString(node.addressLocality), region: ldString(node.addressRegion), country });
+  return addressOf({
+    street: ldString(node.streetAddress),
+    postcode: ldString(node.postalCode),
+    locality: ldString(node.addressLocality),
+    region: ldString(node.addressRegion),
+    country,
+  });
 }
 
 function ldEmployees(value: unknown): number | string | null {
@@ -43,7 +63,8 @@ function ldEmployees(value: unknown): number | string | null {
   if (typeof item === 'string') return /^\d+$/.test(item.trim()) ? Number(item.trim()) : ldString(item);
   if (!isNode(item)) return null;
   if (typeof item.value === 'number' || typeof item.value === 'string') return ldEmployees(item.value);
-  const min = item.minValue, max = item.maxValue;
+  const min = item.minValue,
+    max = item.maxValue;
   return min !== undefined || max !== undefined ? `${min ?? ''}-${max ?? ''}` : null;
 }
 
@@ -63,7 +84,9 @@ function fromJsonLd(node: JsonLdNode, deref: (value: unknown) => unknown, base: 
     address: ldAddress(deref(asArray(node.address)[0])) ?? (isNode(location) ? ldAddress(deref(asArray(location.address)[0])) : null),
     emails: strings('email'),
     phones: strings('telephone'),
-    profiles: strings('sameAs').map((u) => absoluteUrl(u, base)).filter((u): u is string => !!u),
+    profiles: strings('sameAs')
+      .map((u) => absoluteUrl(u, base))
+      .filter((u): u is string => !!u),
   };
 }
 
@@ -86,11 +109,20 @@ function fromMicrodata(scope: Element, base: string): Organization {
   if (addressScope) {
     const a = itemProperties(addressScope);
     const get = (name: string) => a.get(name)?.map(itemValue).find(Boolean) ?? null;
-    address = addressOf({ street: get('streetAddress'), postcode: get('postalCode'), locality: get('addressLocality'), region: get('addressRegion'), country: get('addressCountry') });
+    address = addressOf({
+      street: get('streetAddress'),
+      postcode: get('postalCode'),
+      locality: get('addressLocality'),
+      region: get('addressRegion'),
+      country: get('addressCountry'),
+    });
   } else if (first('address')) {
     address = { street: null, postcode: null, locality: null, region: null, country: null, text: first('address')! };
   }
-  const type = (scope.getAttribute('itemtype') ?? '').trim().split(/\s+/).map((t) => t.replace(/^.*[/:#]/, ''));
+  const type = (scope.getAttribute('itemtype') ?? '')
+    .trim()
+    .split(/\s+/)
+    .map((t) => t.replace(/^.*[/:#]/, ''));
   const logo = first('logo');
   const employees = first('numberOfEmployees');
   return {
@@ -103,7 +135,9 @@ function fromMicrodata(scope: Element, base: string): Organization {
     address,
     emails: all('email').map((e) => e.replace(/^mailto:/i, '')),
     phones: all('telephone').map((p) => p.replace(/^tel:/i, '')),
-    profiles: all('sameAs').map((u) => absoluteUrl(u, base)).filter((u): u is string => !!u),
+    profiles: all('sameAs')
+      .map((u) => absoluteUrl(u, base))
+      .filter((u): u is string => !!u),
   };
 }
 
@@ -124,8 +158,13 @@ export function organizationsOf(dom: Document, base: string): Organization[] {
     }
   }
   for (const scope of dom.querySelectorAll('[itemscope][itemtype]')) {
-    const types = (scope.getAttribute('itemtype') ?? '').trim().split(/\s+/).map((t) => t.replace(/^.*[/:#]/, ''));
-    const detailed = ['address', 'telephone', 'email', 'logo'].some((name) => [...scope.querySelectorAll(`[itemprop~="${name}"]`)].some((el) => scopeOf(el) === scope));
+    const types = (scope.getAttribute('itemtype') ?? '')
+      .trim()
+      .split(/\s+/)
+      .map((t) => t.replace(/^.*[/:#]/, ''));
+    const detailed = ['address', 'telephone', 'email', 'logo'].some((name) =>
+      [...scope.querySelectorAll(`[itemprop~="${name}"]`)].some((el) => scopeOf(el) === scope),
+    );
     if (isOrganization(types, detailed) && !scope.hasAttribute('itemprop')) found.push(fromMicrodata(scope, base));
   }
   return found;

@@ -11,13 +11,17 @@ function service(): TurndownService {
   const s = new TurndownService();
   s.addRule('mark', { filter: 'mark', replacement: (content) => `==${content}==` });
   s.addRule('small', { filter: ['small', 'sub'], replacement: (content) => `(${content})` });
-  s.addRule('dataSpan', { filter: (node) => node.nodeName === 'SPAN' && node.hasAttribute('data-x'), replacement: (content) => `{${content}}` });
+  s.addRule('dataSpan', {
+    filter: (node) => node.nodeName === 'SPAN' && node.hasAttribute('data-x'),
+    replacement: (content) => `{${content}}`,
+  });
   s.keep(['kbd']);
   s.remove('del');
   return s;
 }
 
-const PAGE = '<p><mark>m</mark> <small>s</small> <sub>b</sub> <span data-x>x</span> <span>plain</span> <kbd>k</kbd> <del>gone</del> <em>e</em></p>';
+const PAGE =
+  '<p><mark>m</mark> <small>s</small> <sub>b</sub> <span data-x>x</span> <span>plain</span> <kbd>k</kbd> <del>gone</del> <em>e</em></p>';
 
 test('each element gets the rule turndown picks by asking every rule', () => {
   const fast = service();

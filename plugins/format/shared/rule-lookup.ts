@@ -8,7 +8,9 @@
 import type TurndownService from 'turndown';
 
 type Filter = string | string[] | ((node: HTMLElement, options: TurndownService.Options) => boolean);
-interface Rule { filter: Filter }
+interface Rule {
+  filter: Filter;
+}
 /** turndown's private rule list (the shape of its `Rules`, lib/turndown.cjs.js). */
 interface Rules {
   array: Rule[];
@@ -25,7 +27,11 @@ interface Rules {
 
 /** May `rule` match an element named `name` (lower case)? Only a filter function's answer depends on more than the name. */
 const mayMatch = (rule: Rule, name: string): boolean =>
-  typeof rule.filter === 'string' ? rule.filter === name : Array.isArray(rule.filter) ? rule.filter.includes(name) : typeof rule.filter === 'function';
+  typeof rule.filter === 'string'
+    ? rule.filter === name
+    : Array.isArray(rule.filter)
+      ? rule.filter.includes(name)
+      : typeof rule.filter === 'function';
 
 /** Makes `service` find each node's rule through per-tag candidate lists; rules added later clear them. */
 export function fastRuleLookup(service: TurndownService): void {

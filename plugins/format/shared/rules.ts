@@ -31,7 +31,23 @@ export function fencedCode(code: string, language: string): string {
 }
 
 /** A link wrapping these is a block (a card), not a phrase. */
-const BLOCK_CONTENT = new Set(['P', 'DIV', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'UL', 'OL', 'TABLE', 'SECTION', 'ARTICLE', 'FIGURE', 'BLOCKQUOTE']);
+const BLOCK_CONTENT = new Set([
+  'P',
+  'DIV',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'UL',
+  'OL',
+  'TABLE',
+  'SECTION',
+  'ARTICLE',
+  'FIGURE',
+  'BLOCKQUOTE',
+]);
 
 /**
  * Does `el` hold a block element? A walk that stops at the first (a selector query here compiled
@@ -83,7 +99,10 @@ export function contentRules(service: TurndownService): void {
     filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href'),
     replacement: (content, node) => {
       // Block content inside a link (cards) would break the link syntax across lines.
-      const text = content.replace(/^#{1,6}\s+/gm, '').replace(/\s*\n+\s*/g, ' ').trim();
+      const text = content
+        .replace(/^#{1,6}\s+/gm, '')
+        .replace(/\s*\n+\s*/g, ' ')
+        .trim();
       if (!text) return '';
       const link = `[${text}](${escapeDestination(stripTrackingParams(node.getAttribute('href')!))}${titlePart(node)})`;
       return holdsBlock(node) ? `\n\n${link}\n\n` : link;
@@ -95,7 +114,10 @@ export function contentRules(service: TurndownService): void {
       const src = node.getAttribute('src')?.trim() ?? '';
       // Inline data: images are placeholders or kilobytes of base64: noise either way.
       if (!src || src.startsWith('data:') || isPixelImage(node)) return '';
-      const alt = (node.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim().replace(/([\\[\]])/g, '\\$1');
+      const alt = (node.getAttribute('alt') ?? '')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .replace(/([\\[\]])/g, '\\$1');
       return `![${alt}](${escapeDestination(stripTrackingParams(src))}${titlePart(node)})`;
     },
   });
@@ -108,7 +130,8 @@ export function contentRules(service: TurndownService): void {
     replacement: (content) => (content.trim() ? `~~${content}~~` : ''),
   });
   service.addRule('taskListItem', {
-    filter: (node) => node.nodeName === 'INPUT' && node.getAttribute('type')?.toLowerCase() === 'checkbox' && node.parentElement?.nodeName === 'LI',
+    filter: (node) =>
+      node.nodeName === 'INPUT' && node.getAttribute('type')?.toLowerCase() === 'checkbox' && node.parentElement?.nodeName === 'LI',
     replacement: (_content, node) => {
       const spacer = /^\s/.test(node.nextSibling?.textContent ?? '') ? '' : ' ';
       return (node.hasAttribute('checked') ? '[x]' : '[ ]') + spacer;

@@ -15,7 +15,11 @@ interface Network {
 const NETWORKS: readonly Network[] = [
   { name: 'linkedin', hosts: ['linkedin.com'], profile: /^\/(?:company|in|school|showcase)\/[^/]+$/ },
   { name: 'x', hosts: ['x.com', 'twitter.com'], profile: /^\/(?!intent$|share$|home$|search$|hashtag$|i$|login$)[a-z0-9_]{1,15}$/ },
-  { name: 'facebook', hosts: ['facebook.com', 'fb.com'], profile: /^\/(?!sharer|share|dialog|plugins|tr$|login)(?:pages\/[^/]+\/\d+|people\/[^/]+\/\d+|profile\.php|[a-z0-9.-]{2,})$/ },
+  {
+    name: 'facebook',
+    hosts: ['facebook.com', 'fb.com'],
+    profile: /^\/(?!sharer|share|dialog|plugins|tr$|login)(?:pages\/[^/]+\/\d+|people\/[^/]+\/\d+|profile\.php|[a-z0-9.-]{2,})$/,
+  },
   { name: 'instagram', hosts: ['instagram.com'], profile: /^\/(?!p$|reel$|explore$|accounts$)[a-z0-9_.]{1,30}$/ },
   { name: 'youtube', hosts: ['youtube.com'], profile: /^\/(?:channel\/[^/]+|c\/[^/]+|user\/[^/]+|@[^/]+)$/ },
   { name: 'github', hosts: ['github.com'], profile: /^\/(?!sponsors$|features$|about$|login$)[a-z0-9-]{1,39}$/ },

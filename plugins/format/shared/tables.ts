@@ -21,7 +21,10 @@ const cellsOf = (row: Element) => [...row.children].filter((c) => c.tagName === 
 
 /** A cell must stay on one line, and a pipe inside it would end the cell (turndown never escapes one). */
 export function tableCellText(content: string): string {
-  return content.trim().replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|');
+  return content
+    .trim()
+    .replace(/\s*\n+\s*/g, ' ')
+    .replace(/\|/g, '\\|');
 }
 
 export function markdownTable(rows: string[][]): string {
@@ -46,12 +49,14 @@ export function tableRules(service: TurndownService): void {
   service.addRule('table', {
     filter: 'table',
     replacement: (_content, node) => {
-      const rows = ownRows(node).map((row) =>
-        cellsOf(row).flatMap((cell) => {
-          const span = Math.min(MAX_COLSPAN, Math.max(1, Number(cell.getAttribute('colspan')) || 1));
-          return [converted.get(cell) ?? '', ...Array<string>(span - 1).fill('')];
-        }),
-      ).filter((cells) => cells.length > 0);
+      const rows = ownRows(node)
+        .map((row) =>
+          cellsOf(row).flatMap((cell) => {
+            const span = Math.min(MAX_COLSPAN, Math.max(1, Number(cell.getAttribute('colspan')) || 1));
+            return [converted.get(cell) ?? '', ...Array<string>(span - 1).fill('')];
+          }),
+        )
+        .filter((cells) => cells.length > 0);
       if (rows.length === 0) return '';
       const caption = [...node.children].find((c) => c.tagName === 'CAPTION');
       const captionText = caption ? tableCellText(converted.get(caption) ?? '') : '';

@@ -8,14 +8,21 @@ import { pageLinks } from './links.ts';
 
 describe('stripTrackingParams', () => {
   test('utm_* and click ids go; other parameters keep their exact encoding, order and the fragment', () => {
-    expect(stripTrackingParams('https://x.example/a?utm_source=news&id=7&UTM_Medium=mail&q=a%20b+c&fbclid=XYZ#part')).toBe('https://x.example/a?id=7&q=a%20b+c#part');
+    expect(stripTrackingParams('https://x.example/a?utm_source=news&id=7&UTM_Medium=mail&q=a%20b+c&fbclid=XYZ#part')).toBe(
+      'https://x.example/a?id=7&q=a%20b+c#part',
+    );
     expect(stripTrackingParams('https://x.example/a?gclid=1&mc_cid=2&_hsenc=3')).toBe('https://x.example/a');
     expect(stripTrackingParams('https://x.example/a?utm_campaign=x#top')).toBe('https://x.example/a#top');
     expect(stripTrackingParams('https://x.example/a?next=/b?c=1&utm_term=z')).toBe('https://x.example/a?next=/b?c=1');
   });
 
   test('URLs without tracking parameters come back unchanged, odd encodings included', () => {
-    for (const url of ['https://x.example/a', 'https://x.example/a?ref=home&page=2', 'https://x.example/?%E0%A4%A=1', 'https://x.example/#?utm_source=frag']) {
+    for (const url of [
+      'https://x.example/a',
+      'https://x.example/a?ref=home&page=2',
+      'https://x.example/?%E0%A4%A=1',
+      'https://x.example/#?utm_source=frag',
+    ]) {
       expect(stripTrackingParams(url)).toBe(url);
     }
   });
@@ -42,11 +49,14 @@ describe('tracking pixels', () => {
 });
 
 describe('in the formats', () => {
-  const html = '<p>Read <a href="https://x.example/post?utm_source=rss&amp;id=4">the post</a>.</p>' +
+  const html =
+    '<p>Read <a href="https://x.example/post?utm_source=rss&amp;id=4">the post</a>.</p>' +
     '<img src="https://x.example/hero.jpg?utm_medium=social" alt="Hero"><img src="https://feeds.feedburner.com/~r/blog/~4/abc" width="1" height="1">';
 
   test('markdown links and images carry no tracking parameters and no pixels', () => {
-    expect(elementToMarkdown(createTurndown(), parseHtmlFragment(html))).toBe('Read [the post](https://x.example/post?id=4).\n\n![Hero](https://x.example/hero.jpg)');
+    expect(elementToMarkdown(createTurndown(), parseHtmlFragment(html))).toBe(
+      'Read [the post](https://x.example/post?id=4).\n\n![Hero](https://x.example/hero.jpg)',
+    );
   });
 
   test('assets and links agree with the markdown', () => {

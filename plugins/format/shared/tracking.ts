@@ -6,9 +6,38 @@
 
 /** Parameters that only identify a campaign, click or mail recipient; the page is the same without them. */
 const TRACKING_PARAMS = new Set([
-  'fbclid', 'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'msclkid', 'yclid', 'twclid', 'ttclid', 'li_fat_id', 'igshid',
-  'mc_cid', 'mc_eid', '_hsenc', '_hsmi', '__hstc', '__hssc', '__hsfp', 'hsctatracking', 'mkt_tok', '_ga', '_gl',
-  'oly_enc_id', 'oly_anon_id', 'vero_id', 'vero_conv', 'wickedid', 'rb_clickid', 's_cid', 'ref_src', 'ref_url',
+  'fbclid',
+  'gclid',
+  'gclsrc',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'msclkid',
+  'yclid',
+  'twclid',
+  'ttclid',
+  'li_fat_id',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_hsenc',
+  '_hsmi',
+  '__hstc',
+  '__hssc',
+  '__hsfp',
+  'hsctatracking',
+  'mkt_tok',
+  '_ga',
+  '_gl',
+  'oly_enc_id',
+  'oly_anon_id',
+  'vero_id',
+  'vero_conv',
+  'wickedid',
+  'rb_clickid',
+  's_cid',
+  'ref_src',
+  'ref_url',
 ]);
 
 export function isTrackingParam(name: string): boolean {
@@ -45,7 +74,8 @@ export function stripTrackingParams(url: string): string {
  * transform: this one judges visible images, so a path merely containing "pixel" or "analytics"
  * (a pixel-art sprite, a screenshot of an analytics dashboard) must not count.
  */
-const TRACKER_HOST = /^https?:\/\/(?:[^/]*\.)?(?:facebook\.com\/tr\b|google-analytics\.com\/|googletagmanager\.com\/|doubleclick\.net\/|scorecardresearch\.com\/|quantserve\.com\/|bat\.bing\.com\/|pixel\.wp\.com\/|feeds\.feedburner\.com\/~r\/)/i;
+const TRACKER_HOST =
+  /^https?:\/\/(?:[^/]*\.)?(?:facebook\.com\/tr\b|google-analytics\.com\/|googletagmanager\.com\/|doubleclick\.net\/|scorecardresearch\.com\/|quantserve\.com\/|bat\.bing\.com\/|pixel\.wp\.com\/|feeds\.feedburner\.com\/~r\/)/i;
 
 /** An image nobody can see: declared 0 or 1 pixel wide or high, or served by a tracker. */
 export function isPixelImage(img: Element): boolean {

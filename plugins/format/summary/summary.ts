@@ -23,7 +23,11 @@ export const summaryFormat = definePlugin({
   name: 'summary',
   description: 'A summary of the page (about 120 words) written by the configured language model.',
   provides: ['format:summary'],
-  cost: { unit: 'summarize', credits: 2, description: 'Added to a scrape that asks for the `summary` format: what POST /v1/summarize costs.' },
+  cost: {
+    unit: 'summarize',
+    credits: 2,
+    description: 'Added to a scrape that asks for the `summary` format: what POST /v1/summarize costs.',
+  },
   setup(_options, ctx) {
     const turndown = createTurndown();
     const llm = lazyService(ctx, LlmTokens.Service);
@@ -43,7 +47,11 @@ export const summaryFormat = definePlugin({
           return (await service.abstractive(provider, text, LENGTH.words, doc.job.signal)).summary;
         } catch (err) {
           if (doc.job.signal.aborted) throw err;
-          doc.warn('format', PLUGIN_ID, `The language model could not summarize the page (${(err as Error).message}); the summary is extractive`);
+          doc.warn(
+            'format',
+            PLUGIN_ID,
+            `The language model could not summarize the page (${(err as Error).message}); the summary is extractive`,
+          );
           return extractive;
         }
       },

@@ -19,9 +19,16 @@ export function clientFetch(http: HttpClient, timeoutMs: number, signal: AbortSi
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
       const method = (init?.method ?? 'GET').toUpperCase();
       if (method !== 'GET' && method !== 'POST') throw new Error(`unexpected ${method} request from the Gemini client`);
-      if (init?.body !== undefined && init.body !== null && typeof init.body !== 'string') throw new Error('unexpected non-text request body from the Gemini client');
+      if (init?.body !== undefined && init.body !== null && typeof init.body !== 'string')
+        throw new Error('unexpected non-text request body from the Gemini client');
       const headers = Object.fromEntries(new Headers(init?.headers).entries());
-      const response = await callProvider(http, url, { method, headers, body: init?.body ?? undefined, timeoutMs, signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal });
+      const response = await callProvider(http, url, {
+        method,
+        headers,
+        body: init?.body ?? undefined,
+        timeoutMs,
+        signal: init?.signal ? AbortSignal.any([signal, init.signal]) : signal,
+      });
       recording.last = response;
       // The client has decoded the body already: its encoding and length no longer describe it.
       const { 'content-encoding': _encoding, 'content-length': _length, ...kept } = response.headers;

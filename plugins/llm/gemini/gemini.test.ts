@@ -18,7 +18,12 @@ beforeEach(() => {
 });
 
 const handler = (extra: Record<string, unknown> = {}) => llmHandler(geminiLlm, { apiKey: GEMINI_TEST_KEY, baseUrl: server.url, ...extra });
-const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { title: { type: 'string' } }, required: ['title'] };
+const schema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  properties: { title: { type: 'string' } },
+  required: ['title'],
+};
 
 describe('llm.gemini', () => {
   test('generateContent with the system instruction, the turns and a JSON schema', async () => {
@@ -26,7 +31,11 @@ describe('llm.gemini', () => {
     request.messages.push({ role: 'assistant', content: 'not json' }, { role: 'user', content: 'Again, as JSON.' });
     const answer = await (await handler()).complete(request);
     const [sent] = server.requests;
-    expect([sent!.method, sent!.path, sent!.headers['x-goog-api-key']]).toEqual(['POST', '/v1beta/models/gemini-2.5-flash:generateContent', GEMINI_TEST_KEY]);
+    expect([sent!.method, sent!.path, sent!.headers['x-goog-api-key']]).toEqual([
+      'POST',
+      '/v1beta/models/gemini-2.5-flash:generateContent',
+      GEMINI_TEST_KEY,
+    ]);
     const body = JSON.parse(sent!.body);
     expect(body.systemInstruction.parts).toEqual([{ text: 'You are terse.' }]);
     expect(body.contents).toEqual([
@@ -34,29 +43,63 @@ describe('llm.gemini', () => {
       { role: 'model', parts: [{ text: 'not json' }] },
       { role: 'user', parts: [{ text: 'Again, as JSON.' }] },
     ]);
-    expect(body.generationConfig).toEqual({ maxOutputTokens: 128, temperature: 0, responseMimeType: 'application/json', responseJsonSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } });
-    expect(answer).toEqual({ text: '{"title":"Tides"}', truncated: false, usage: { inputTokens: 12, outputTokens: 5 }, model: 'gemini-2.5-flash' });
+    expect(body.generationConfig).toEqual({
+      maxOutputTokens: 128,
+      temperature: 0,
+      responseMimeType: 'application/json',
+      responseJsonSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+    });
+    expect(answer).toEqual({
+      text: '{"title":"Tides"}',
+      truncated: false,
+      usage: { inputTokens: 12, outputTokens: 5 },
+      model: 'gemini-2.5-flash',
+    });
   });
 
   test('MAX_TOKENS is a cut-off answer; a thinking budget is passed on', async () => {
     server.answer = () => ({ content: '{"tit', truncated: true });
-    expect(await (await handler({ thinkingBudget: 0 })).complete(llmRequest('x', { schema }))).toMatchObject({ text: '{"tit', truncated: true });
+    expect(await (await handler({ thinkingBudget: 0 })).complete(llmRequest('x', { schema }))).toMatchObject({
+      text: '{"tit',
+      truncated: true,
+    });
     expect(JSON.parse(server.requests[0]!.body).generationConfig.thinkingConfig).toEqual({ thinkingBudget: 0 });
   });
 
   test('a rejected key, an unknown model, a rate limit with its RetryInfo delay, a blocked prompt', async () => {
-    expect((await rejection((await handler({ apiKey: 'AIzaWrong' })).complete(llmRequest('x')))).message).toBe('the API key was rejected (HTTP 400: INVALID_ARGUMENT: API key not valid. Please pass a valid API key.)');
-    expect((await rejection((await handler({ model: 'gemini-0' })).complete(llmRequest('x')))).message).toStartWith('HTTP 404: NOT_FOUND: models/gemini-0 is not found for API version v1beta');
+    expect((await rejection((await handler({ apiKey: 'AIzaWrong' })).complete(llmRequest('x')))).message).toBe(
+      'the API key was rejected (HTTP 400: INVALID_ARGUMENT: API key not valid. Please pass a valid API key.)',
+    );
+    expect((await rejection((await handler({ model: 'gemini-0' })).complete(llmRequest('x')))).message).toStartWith(
+      'HTTP 404: NOT_FOUND: models/gemini-0 is not found for API version v1beta',
+    );
     server.script(geminiRateLimited(3));
-    expect(await rejection((await handler()).complete(llmRequest('x')))).toMatchObject({ retryAfterSeconds: 3, message: 'rate limited (HTTP 429: RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.); retry after 3 s' });
-    server.script(() => json({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 }, modelVersion: 'gemini-2.5-flash' }));
+    expect(await rejection((await handler()).complete(llmRequest('x')))).toMatchObject({
+      retryAfterSeconds: 3,
+      message:
+        'rate limited (HTTP 429: RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.); retry after 3 s',
+    });
+    server.script(() =>
+      json({
+        promptFeedback: { blockReason: 'PROHIBITED_CONTENT' },
+        usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 },
+        modelVersion: 'gemini-2.5-flash',
+      }),
+    );
     expect((await rejection((await handler()).complete(llmRequest('x')))).message).toBe('the prompt was blocked (PROHIBITED_CONTENT)');
   });
 
   test('a schema the API refuses (400 INVALID_ARGUMENT) is an error in its words', async () => {
-    server.script(() => geminiError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received. Unknown name "patternProperties" at \'generation_config.response_json_schema\': Cannot find field.'));
-    expect((await rejection((await handler()).complete(llmRequest('x', { schema })))).message)
-      .toBe('HTTP 400: INVALID_ARGUMENT: Invalid JSON payload received. Unknown name "patternProperties" at \'generation_config.response_json_schema\': Cannot find field.');
+    server.script(() =>
+      geminiError(
+        400,
+        'INVALID_ARGUMENT',
+        'Invalid JSON payload received. Unknown name "patternProperties" at \'generation_config.response_json_schema\': Cannot find field.',
+      ),
+    );
+    expect((await rejection((await handler()).complete(llmRequest('x', { schema })))).message).toBe(
+      'HTTP 400: INVALID_ARGUMENT: Invalid JSON payload received. Unknown name "patternProperties" at \'generation_config.response_json_schema\': Cannot find field.',
+    );
   });
 
   test('a server that does not answer is a 504 after the time limit', async () => {
@@ -71,6 +114,8 @@ describe('llm.gemini', () => {
     expect(server.requests.at(-1)!.path).toBe('/v1beta/models/gemini-2.5-flash');
     expect((await (await handler({ model: 'gemini-0' })).status(AbortSignal.timeout(2000))).status).toBe('model missing');
     expect((await (await handler({ apiKey: 'AIzaWrong' })).status(AbortSignal.timeout(2000))).status).toBe('error');
-    expect((await (await llmHandler(geminiLlm, { apiKey: 'k', baseUrl: 'http://127.0.0.1:9' })).status(AbortSignal.timeout(2000))).status).toBe('unreachable');
+    expect(
+      (await (await llmHandler(geminiLlm, { apiKey: 'k', baseUrl: 'http://127.0.0.1:9' })).status(AbortSignal.timeout(2000))).status,
+    ).toBe('unreachable');
   });
 });

@@ -8,7 +8,17 @@
  */
 import { z } from 'zod';
 import type { Content, GenerateContentResponse } from '@google/genai';
-import { definePlugin, detail, endpointOf, errorJson, providerError, retryAfterSeconds, statusError, Tokens, type TrawlError } from '../../../core/kit.ts';
+import {
+  definePlugin,
+  detail,
+  endpointOf,
+  errorJson,
+  providerError,
+  retryAfterSeconds,
+  statusError,
+  Tokens,
+  type TrawlError,
+} from '../../../core/kit.ts';
 import type { FetchedResponse, JsonSchema, LlmMessage } from '../../../core/kit.ts';
 import { failedStatus, llmOptions } from '../shared/options.ts';
 import { clientFetch } from './fetch.ts';
@@ -20,7 +30,8 @@ function failure(response: FetchedResponse): TrawlError {
   const error = (errorJson(response)?.error ?? {}) as { message?: unknown; status?: unknown; details?: Array<Record<string, unknown>> };
   const said = [detail(error.status), detail(error.message)].filter(Boolean).join(': ');
   const details = Array.isArray(error.details) ? error.details : [];
-  if (details.some((d) => d.reason === 'API_KEY_INVALID')) return providerError(`the API key was rejected (HTTP ${response.status}: ${said})`);
+  if (details.some((d) => d.reason === 'API_KEY_INVALID'))
+    return providerError(`the API key was rejected (HTTP ${response.status}: ${said})`);
   const delay = details.map((d) => (typeof d.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(d.retryDelay) : null)).find(Boolean);
   const wait = delay ? Math.max(1, Math.ceil(Number(delay[1]))) : retryAfterSeconds(response.headers);
   return statusError(response, said, { keyed: true, wait: response.status === 429 ? wait : undefined });
@@ -28,8 +39,13 @@ function failure(response: FetchedResponse): TrawlError {
 
 /** System messages become the system instruction; the model's turns are role `model`. */
 function contents(messages: readonly LlmMessage[]): { system: string; contents: Content[] } {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
-  const turns = messages.filter((m) => m.role !== 'system').map((m): Content => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] }));
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  const turns = messages
+    .filter((m) => m.role !== 'system')
+    .map((m): Content => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] }));
   return { system, contents: turns };
 }
 
@@ -50,7 +66,15 @@ export const geminiLlm = definePlugin({
     baseUrl: llmOptions.baseUrl('https://generativelanguage.googleapis.com'),
     contextTokens: llmOptions.contextTokens(131_072),
     timeoutMs: llmOptions.timeoutMs,
-    thinkingBudget: z.number().int().min(-1).max(32_768).optional().describe("Tokens a thinking model may think before answering (0: none, -1: its own choice); unset: the model's default. Thinking counts against the answer's token limit."),
+    thinkingBudget: z
+      .number()
+      .int()
+      .min(-1)
+      .max(32_768)
+      .optional()
+      .describe(
+        "Tokens a thinking model may think before answering (0: none, -1: its own choice); unset: the model's default. Thinking counts against the answer's token limit.",
+      ),
   }),
   async setup(options, ctx) {
     const http = ctx.resolve(Tokens.Http);
@@ -60,7 +84,10 @@ export const geminiLlm = definePlugin({
     const client = (signal: AbortSignal) => {
       const recording = clientFetch(http, options.timeoutMs, signal);
       // v1beta: the version Google documents structured output (responseJsonSchema) for.
-      const ai = new GoogleGenAI({ apiKey: options.apiKey!, httpOptions: { baseUrl: options.baseUrl, apiVersion: 'v1beta', fetch: recording.fetch } });
+      const ai = new GoogleGenAI({
+        apiKey: options.apiKey!,
+        httpOptions: { baseUrl: options.baseUrl, apiVersion: 'v1beta', fetch: recording.fetch },
+      });
       return { ai, recording };
     };
     const asError = (err: unknown, last: FetchedResponse | undefined): unknown => {
@@ -102,7 +129,10 @@ export const geminiLlm = definePlugin({
         return {
           text: response.text ?? '',
           truncated: reason === 'MAX_TOKENS',
-          usage: { inputTokens: usage?.promptTokenCount ?? 0, outputTokens: (usage?.candidatesTokenCount ?? 0) + (usage?.thoughtsTokenCount ?? 0) },
+          usage: {
+            inputTokens: usage?.promptTokenCount ?? 0,
+            outputTokens: (usage?.candidatesTokenCount ?? 0) + (usage?.thoughtsTokenCount ?? 0),
+          },
           model: response.modelVersion || model,
         };
       },

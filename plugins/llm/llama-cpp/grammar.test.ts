@@ -4,21 +4,23 @@ import { expect, test } from 'bun:test';
 import { ANY_JSON, grammarSchema } from './grammar.ts';
 
 test('the supported subset is kept; anyOf, definitions, type lists and missing types are translated', () => {
-  expect(grammarSchema({
-    type: 'object',
-    properties: {
-      name: { type: 'string', maxLength: 40, pattern: '^[A-Z]' },
-      when: { type: 'string', format: 'date' },
-      site: { type: 'string', format: 'uri' },
-      size: { anyOf: [{ type: 'number', minimum: 0 }, { type: 'null' }] },
-      tags: { items: { enum: ['a', 'b'] }, maxItems: 3 },
-      owner: { $ref: '#/definitions/person' },
-      either: { type: ['object', 'null'], properties: { x: { type: 'integer' } } },
-      anything: {},
-      free: { type: 'object' },
-    },
-    definitions: { person: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
-  })).toEqual({
+  expect(
+    grammarSchema({
+      type: 'object',
+      properties: {
+        name: { type: 'string', maxLength: 40, pattern: '^[A-Z]' },
+        when: { type: 'string', format: 'date' },
+        site: { type: 'string', format: 'uri' },
+        size: { anyOf: [{ type: 'number', minimum: 0 }, { type: 'null' }] },
+        tags: { items: { enum: ['a', 'b'] }, maxItems: 3 },
+        owner: { $ref: '#/definitions/person' },
+        either: { type: ['object', 'null'], properties: { x: { type: 'integer' } } },
+        anything: {},
+        free: { type: 'object' },
+      },
+      definitions: { person: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+    }),
+  ).toEqual({
     type: 'object',
     properties: {
       name: { type: 'string', maxLength: 40 },

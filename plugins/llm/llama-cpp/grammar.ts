@@ -14,7 +14,9 @@ const FORMATS = new Set(['date-time', 'time', 'date']);
 const COPIED = ['description', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'] as const;
 
 /** Any JSON value, spelled so the generator reads it as such. */
-export const ANY_JSON: JsonSchema = { oneOf: [{ type: ['string', 'number', 'boolean', 'null'] }, { type: 'object', additionalProperties: true }, { type: 'array' }] };
+export const ANY_JSON: JsonSchema = {
+  oneOf: [{ type: ['string', 'number', 'boolean', 'null'] }, { type: 'object', additionalProperties: true }, { type: 'array' }],
+};
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -33,9 +35,11 @@ export function grammarSchema(schema: JsonSchema): JsonSchema {
 
     const types = (Array.isArray(node.type) ? node.type : node.type === undefined ? inferred(node) : [node.type]).map(String);
     if (types.length === 0) return ANY_JSON;
-    if (types.length > 1 && types.some((t) => !PRIMITIVES.has(t))) return { oneOf: types.map((t) => adapt({ ...node, type: t }, depth + 1)) };
+    if (types.length > 1 && types.some((t) => !PRIMITIVES.has(t)))
+      return { oneOf: types.map((t) => adapt({ ...node, type: t }, depth + 1)) };
     const out: Record<string, unknown> = { type: types.length === 1 ? types[0] : types };
-    for (const key of COPIED) if (typeof node[key] === 'number' || (key === 'description' && typeof node[key] === 'string')) out[key] = node[key];
+    for (const key of COPIED)
+      if (typeof node[key] === 'number' || (key === 'description' && typeof node[key] === 'string')) out[key] = node[key];
     if (types[0] === 'string' && typeof node.format === 'string' && FORMATS.has(node.format)) out.format = node.format;
     if (types[0] === 'object') {
       const properties = isObject(node.properties) ? node.properties : {};

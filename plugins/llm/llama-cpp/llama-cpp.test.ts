@@ -31,19 +31,29 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // not: byte tokens can leave invalid UTF-8 that decodes to more characters than maxLength allows.)
 const enforceable = {
   type: 'object',
-  properties: { answer: { enum: ['yes', 'no'] }, sure: { type: 'boolean' }, colors: { type: 'array', items: { enum: ['red', 'green', 'blue'] }, maxItems: 3 } },
+  properties: {
+    answer: { enum: ['yes', 'no'] },
+    sure: { type: 'boolean' },
+    colors: { type: 'array', items: { enum: ['red', 'green', 'blue'] }, maxItems: 3 },
+  },
   required: ['answer', 'sure', 'colors'],
 };
 
 describe('llm.llama-cpp', () => {
   test('a path with no model file stops the boot, naming the key', async () => {
-    expect(() => llmHandler(llamaCppLlm, { modelPath: join(dir, 'missing.gguf') })).toThrow(`Invalid configuration at plugins.llm.llama-cpp.modelPath: no model file at ${join(dir, 'missing.gguf')}`);
+    expect(() => llmHandler(llamaCppLlm, { modelPath: join(dir, 'missing.gguf') })).toThrow(
+      `Invalid configuration at plugins.llm.llama-cpp.modelPath: no model file at ${join(dir, 'missing.gguf')}`,
+    );
   });
 
   test('loads the GGUF file in process and reports it', async () => {
     // The first request waits for the load that setup started.
     await handler.complete(llmRequest('Hello', { maxOutputTokens: 4 }));
-    expect(await handler.status(AbortSignal.timeout(1000))).toMatchObject({ status: 'ok', model: 'tiny.gguf', runtime: { state: 'loaded', contextSize: 1024, threads: 1, loadMs: expect.any(Number) } });
+    expect(await handler.status(AbortSignal.timeout(1000))).toMatchObject({
+      status: 'ok',
+      model: 'tiny.gguf',
+      runtime: { state: 'loaded', contextSize: 1024, threads: 1, loadMs: expect.any(Number) },
+    });
     expect(handler.contextTokens).toBe(1024);
     // The model's own tokenizer: one token a character here (`▁` and printable ASCII), more for other bytes.
     expect(handler.countTokens!('abc')).toBe(4);
@@ -61,22 +71,33 @@ describe('llm.llama-cpp', () => {
   });
 
   test('through the service: an answer the grammar enforces is validated and returned', async () => {
-    const generated = await service.generate({ messages: [{ role: 'user', content: 'Is the sky blue?' }], schema: checkedSchema(enforceable, 10_000) });
+    const generated = await service.generate({
+      messages: [{ role: 'user', content: 'Is the sky blue?' }],
+      schema: checkedSchema(enforceable, 10_000),
+    });
     expect(checkedSchema(enforceable, 10_000).validate(generated.data)).toBeNull();
     expect(generated).toMatchObject({ provider: 'llm.llama-cpp', model: 'tiny.gguf' });
   });
 
   test('through the service: what the grammar cannot enforce is refused, retried once, then a 422', async () => {
     // The grammar has no patterns: the model writes four characters, the schema wants four Qs.
-    const strict = checkedSchema({ type: 'object', properties: { code: { type: 'string', maxLength: 4, pattern: '^Q{4}$' } }, required: ['code'] }, 10_000);
+    const strict = checkedSchema(
+      { type: 'object', properties: { code: { type: 'string', maxLength: 4, pattern: '^Q{4}$' } }, required: ['code'] },
+      10_000,
+    );
     const calls = { count: 0 };
     const handlerOf = (service as unknown as { provider(): { handler: LlmHandler } }).provider().handler;
     const complete = handlerOf.complete.bind(handlerOf);
-    handlerOf.complete = (request) => { calls.count++; return complete(request); };
+    handlerOf.complete = (request) => {
+      calls.count++;
+      return complete(request);
+    };
     try {
       const error = await rejection(service.generate({ messages: [{ role: 'user', content: 'Code?' }], schema: strict }));
       expect(error.status).toBe(422);
-      expect(error.message).toMatch(/^The model's answer does not match the schema: at \/code: must match pattern "\^Q\{4\}\$" \(llm\.llama-cpp, tiny\.gguf; after one retry\)$/);
+      expect(error.message).toMatch(
+        /^The model's answer does not match the schema: at \/code: must match pattern "\^Q\{4\}\$" \(llm\.llama-cpp, tiny\.gguf; after one retry\)$/,
+      );
       expect(calls.count).toBe(2);
     } finally {
       handlerOf.complete = complete;
@@ -84,8 +105,13 @@ describe('llm.llama-cpp', () => {
   });
 
   test('an answer cut off at the token limit is retried, then a 422 that says so', async () => {
-    const error = await rejection(service.generate({ messages: [{ role: 'user', content: 'x' }], schema: checkedSchema(enforceable, 10_000), maxOutputTokens: 3 }));
-    expect([error.status, error.message]).toEqual([422, "The model's answer was cut off at the token limit (3 tokens) (llm.llama-cpp, tiny.gguf; after one retry)"]);
+    const error = await rejection(
+      service.generate({ messages: [{ role: 'user', content: 'x' }], schema: checkedSchema(enforceable, 10_000), maxOutputTokens: 3 }),
+    );
+    expect([error.status, error.message]).toEqual([
+      422,
+      "The model's answer was cut off at the token limit (3 tokens) (llm.llama-cpp, tiny.gguf; after one retry)",
+    ]);
   });
 
   test('an aborted call stops', async () => {

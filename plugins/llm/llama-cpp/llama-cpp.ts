@@ -17,7 +17,13 @@ export const llamaCppLlm = definePlugin({
   options: z.strictObject({
     modelPath: z.string().trim().min(1).optional().describe('Path of the GGUF model file; setting it enables the provider.'),
     threads: z.number().int().min(1).max(256).optional().describe("CPU threads for the model; unset: the machine's cores."),
-    contextSize: z.number().int().min(512).max(1_048_576).default(4096).describe('Context window in tokens (prompt and answer); memory grows with it. Longer pages are split to fit.'),
+    contextSize: z
+      .number()
+      .int()
+      .min(512)
+      .max(1_048_576)
+      .default(4096)
+      .describe('Context window in tokens (prompt and answer); memory grows with it. Longer pages are split to fit.'),
     preload: z.boolean().default(true).describe('Load the model at boot rather than on the first request.'),
   }),
   setup(options, ctx) {

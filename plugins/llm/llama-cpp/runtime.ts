@@ -42,7 +42,10 @@ export class LocalRuntime {
   private turn: Promise<unknown> = Promise.resolve();
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
 
-  constructor(private readonly options: RuntimeOptions, private readonly logger: Logger) {}
+  constructor(
+    private readonly options: RuntimeOptions,
+    private readonly logger: Logger,
+  ) {}
 
   get modelName(): string {
     return basename(this.options.modelPath);
@@ -60,12 +63,21 @@ export class LocalRuntime {
     try {
       const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
       const llama = await getLlama({
-        gpu: false, build: 'never', usePrebuiltBinaries: true, skipDownload: true, progressLogs: false,
+        gpu: false,
+        build: 'never',
+        usePrebuiltBinaries: true,
+        skipDownload: true,
+        progressLogs: false,
         logLevel: LlamaLogLevel.warn,
-        logger: (level, message) => this.logger[level === LlamaLogLevel.error || level === LlamaLogLevel.fatal ? 'error' : 'warn']({ level }, message.trim()),
+        logger: (level, message) =>
+          this.logger[level === LlamaLogLevel.error || level === LlamaLogLevel.fatal ? 'error' : 'warn']({ level }, message.trim()),
       });
       const model = await llama.loadModel({ modelPath: this.options.modelPath, gpuLayers: 0 });
-      const context = await model.createContext({ contextSize: this.options.contextSize, sequences: 1, ...(this.options.threads ? { threads: this.options.threads } : {}) });
+      const context = await model.createContext({
+        contextSize: this.options.contextSize,
+        sequences: 1,
+        ...(this.options.threads ? { threads: this.options.threads } : {}),
+      });
       this.loadMs = Math.round(performance.now() - started);
       this.state = 'loaded';
       this.logger.info({ model: this.modelName, ms: this.loadMs, contextSize: context.contextSize }, 'local model loaded');
@@ -124,18 +136,34 @@ export class LocalRuntime {
     const messages = request.messages;
     const last = messages.at(-1);
     if (last?.role !== 'user') throw new TrawlError('internal', 'a conversation for the local model must end with a user message');
-    const history: ChatHistoryItem[] = messages.slice(0, -1).map((m): ChatHistoryItem =>
-      m.role === 'system' ? { type: 'system', text: m.content } : m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] });
+    const history: ChatHistoryItem[] = messages
+      .slice(0, -1)
+      .map(
+        (m): ChatHistoryItem =>
+          m.role === 'system'
+            ? { type: 'system', text: m.content }
+            : m.role === 'user'
+              ? { type: 'user', text: m.content }
+              : { type: 'model', response: [m.content] },
+      );
     const before = { input: sequence.tokenMeter.usedInputTokens, output: sequence.tokenMeter.usedOutputTokens };
     const session = new LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
     try {
       // The chat wrapper adds its own system prompt unless the history brings one.
       session.setChatHistory(history.length ? history : [{ type: 'system', text: '' }]);
-      const answer = await session.promptWithMeta(last.content, { grammar, maxTokens: request.maxOutputTokens, temperature: request.temperature ?? 0, signal: request.signal });
+      const answer = await session.promptWithMeta(last.content, {
+        grammar,
+        maxTokens: request.maxOutputTokens,
+        temperature: request.temperature ?? 0,
+        signal: request.signal,
+      });
       return {
         text: answer.responseText,
         truncated: answer.stopReason === 'maxTokens',
-        usage: { inputTokens: sequence.tokenMeter.usedInputTokens - before.input, outputTokens: sequence.tokenMeter.usedOutputTokens - before.output },
+        usage: {
+          inputTokens: sequence.tokenMeter.usedInputTokens - before.input,
+          outputTokens: sequence.tokenMeter.usedOutputTokens - before.output,
+        },
         model: this.modelName,
       };
     } finally {
@@ -146,14 +174,20 @@ export class LocalRuntime {
   }
 
   status(): LlmStatus {
-    const runtime = { state: this.state, contextSize: this.options.contextSize, threads: this.options.threads ?? 'auto', ...(this.loadMs !== undefined ? { loadMs: this.loadMs } : {}) };
+    const runtime = {
+      state: this.state,
+      contextSize: this.options.contextSize,
+      threads: this.options.threads ?? 'auto',
+      ...(this.loadMs !== undefined ? { loadMs: this.loadMs } : {}),
+    };
     const model = this.modelName;
     let exists = false;
     try {
       exists = statSync(this.options.modelPath).isFile();
     } catch {}
     if (!exists) return { status: 'model missing', model, detail: `no file at ${this.options.modelPath}`, runtime };
-    if (this.state === 'failed') return { status: 'error', model, detail: `the model could not be loaded: ${this.error}`, runtime: { ...runtime, error: this.error } };
+    if (this.state === 'failed')
+      return { status: 'error', model, detail: `the model could not be loaded: ${this.error}`, runtime: { ...runtime, error: this.error } };
     // Not loaded yet (no preload): it loads on first use.
     return { status: this.state === 'loading' ? 'loading' : 'ok', model, runtime };
   }

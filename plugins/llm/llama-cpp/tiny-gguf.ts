@@ -11,8 +11,14 @@ import { writeFileSync } from 'node:fs';
 
 /** A typed metadata value (GGUF stores the type with each value). */
 export type GgufValue =
-  | { u32: number } | { i32: number } | { f32: number } | { bool: boolean } | { str: string }
-  | { strings: string[] } | { f32s: number[] } | { i32s: number[] };
+  | { u32: number }
+  | { i32: number }
+  | { f32: number }
+  | { bool: boolean }
+  | { str: string }
+  | { strings: string[] }
+  | { f32s: number[] }
+  | { i32s: number[] };
 
 const TYPE = { u32: 4, i32: 5, f32: 6, bool: 7, str: 8, array: 9 } as const;
 const GGML_F32 = 0;
@@ -31,10 +37,18 @@ class Writer {
     set(new DataView(b.buffer));
     this.bytes(b);
   }
-  u32(n: number) { this.number(4, (v) => v.setUint32(0, n, true)); }
-  i32(n: number) { this.number(4, (v) => v.setInt32(0, n, true)); }
-  u64(n: number) { this.number(8, (v) => v.setBigUint64(0, BigInt(n), true)); }
-  f32(n: number) { this.number(4, (v) => v.setFloat32(0, n, true)); }
+  u32(n: number) {
+    this.number(4, (v) => v.setUint32(0, n, true));
+  }
+  i32(n: number) {
+    this.number(4, (v) => v.setInt32(0, n, true));
+  }
+  u64(n: number) {
+    this.number(8, (v) => v.setBigUint64(0, BigInt(n), true));
+  }
+  f32(n: number) {
+    this.number(4, (v) => v.setFloat32(0, n, true));
+  }
   string(s: string) {
     const encoded = new TextEncoder().encode(s);
     this.u64(encoded.length);
@@ -45,14 +59,28 @@ class Writer {
     if (pad) this.bytes(new Uint8Array(pad));
   }
   value(value: GgufValue) {
-    if ('u32' in value) { this.u32(TYPE.u32); this.u32(value.u32); }
-    else if ('i32' in value) { this.u32(TYPE.i32); this.i32(value.i32); }
-    else if ('f32' in value) { this.u32(TYPE.f32); this.f32(value.f32); }
-    else if ('bool' in value) { this.u32(TYPE.bool); this.bytes(new Uint8Array([value.bool ? 1 : 0])); }
-    else if ('str' in value) { this.u32(TYPE.str); this.string(value.str); }
-    else {
-      const [type, items, write] = 'strings' in value ? [TYPE.str, value.strings, (s: never) => this.string(s)]
-        : 'f32s' in value ? [TYPE.f32, value.f32s, (n: never) => this.f32(n)] : [TYPE.i32, value.i32s, (n: never) => this.i32(n)];
+    if ('u32' in value) {
+      this.u32(TYPE.u32);
+      this.u32(value.u32);
+    } else if ('i32' in value) {
+      this.u32(TYPE.i32);
+      this.i32(value.i32);
+    } else if ('f32' in value) {
+      this.u32(TYPE.f32);
+      this.f32(value.f32);
+    } else if ('bool' in value) {
+      this.u32(TYPE.bool);
+      this.bytes(new Uint8Array([value.bool ? 1 : 0]));
+    } else if ('str' in value) {
+      this.u32(TYPE.str);
+      this.string(value.str);
+    } else {
+      const [type, items, write] =
+        'strings' in value
+          ? [TYPE.str, value.strings, (s: never) => this.string(s)]
+          : 'f32s' in value
+            ? [TYPE.f32, value.f32s, (n: never) => this.f32(n)]
+            : [TYPE.i32, value.i32s, (n: never) => this.i32(n)];
       this.u32(TYPE.array);
       this.u32(type);
       this.u64(items.length);
@@ -109,7 +137,8 @@ export interface TinyLlamaOptions {
 }
 
 /** ChatML, the template many GGUF models carry: the runtime formats conversations with it. */
-const CHAT_TEMPLATE = "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+const CHAT_TEMPLATE =
+  "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
 /**
  * A llama model of `embedding` width: a SentencePiece-style vocabulary of specials (unknown, begin,
@@ -146,7 +175,11 @@ export function writeTinyLlama(path: string, options: TinyLlamaOptions = {}): { 
     for (let i = 0; i < data.length; i++) data[i] = norm ? 1 : random() * 0.2;
     return { name, shape, data };
   };
-  const tensors = [tensor('token_embd.weight', [embedding, vocabulary]), tensor('output_norm.weight', [embedding], true), tensor('output.weight', [embedding, vocabulary])];
+  const tensors = [
+    tensor('token_embd.weight', [embedding, vocabulary]),
+    tensor('output_norm.weight', [embedding], true),
+    tensor('output.weight', [embedding, vocabulary]),
+  ];
   for (let l = 0; l < layers; l++) {
     tensors.push(
       tensor(`blk.${l}.attn_norm.weight`, [embedding], true),
@@ -160,28 +193,32 @@ export function writeTinyLlama(path: string, options: TinyLlamaOptions = {}): { 
       tensor(`blk.${l}.ffn_down.weight`, [feedForward, embedding]),
     );
   }
-  writeGguf(path, [
-    ['general.architecture', { str: 'llama' }],
-    ['general.name', { str: 'trawl-tiny-test' }],
-    ['general.file_type', { u32: 0 }],
-    ['llama.context_length', { u32: context }],
-    ['llama.embedding_length', { u32: embedding }],
-    ['llama.block_count', { u32: layers }],
-    ['llama.feed_forward_length', { u32: feedForward }],
-    ['llama.rope.dimension_count', { u32: embedding / heads }],
-    ['llama.attention.head_count', { u32: heads }],
-    ['llama.attention.head_count_kv', { u32: heads }],
-    ['llama.attention.layer_norm_rms_epsilon', { f32: 1e-5 }],
-    ['llama.vocab_size', { u32: vocabulary }],
-    ['tokenizer.ggml.model', { str: 'llama' }],
-    ['tokenizer.ggml.tokens', { strings: tokens }],
-    ['tokenizer.ggml.scores', { f32s: scores }],
-    ['tokenizer.ggml.token_type', { i32s: types }],
-    ['tokenizer.ggml.bos_token_id', { u32: 1 }],
-    ['tokenizer.ggml.eos_token_id', { u32: 4 }],
-    ['tokenizer.ggml.unknown_token_id', { u32: 0 }],
-    ['tokenizer.ggml.add_bos_token', { bool: false }],
-    ['tokenizer.chat_template', { str: CHAT_TEMPLATE }],
-  ], tensors);
+  writeGguf(
+    path,
+    [
+      ['general.architecture', { str: 'llama' }],
+      ['general.name', { str: 'trawl-tiny-test' }],
+      ['general.file_type', { u32: 0 }],
+      ['llama.context_length', { u32: context }],
+      ['llama.embedding_length', { u32: embedding }],
+      ['llama.block_count', { u32: layers }],
+      ['llama.feed_forward_length', { u32: feedForward }],
+      ['llama.rope.dimension_count', { u32: embedding / heads }],
+      ['llama.attention.head_count', { u32: heads }],
+      ['llama.attention.head_count_kv', { u32: heads }],
+      ['llama.attention.layer_norm_rms_epsilon', { f32: 1e-5 }],
+      ['llama.vocab_size', { u32: vocabulary }],
+      ['tokenizer.ggml.model', { str: 'llama' }],
+      ['tokenizer.ggml.tokens', { strings: tokens }],
+      ['tokenizer.ggml.scores', { f32s: scores }],
+      ['tokenizer.ggml.token_type', { i32s: types }],
+      ['tokenizer.ggml.bos_token_id', { u32: 1 }],
+      ['tokenizer.ggml.eos_token_id', { u32: 4 }],
+      ['tokenizer.ggml.unknown_token_id', { u32: 0 }],
+      ['tokenizer.ggml.add_bos_token', { bool: false }],
+      ['tokenizer.chat_template', { str: CHAT_TEMPLATE }],
+    ],
+    tensors,
+  );
   return { vocabulary };
 }

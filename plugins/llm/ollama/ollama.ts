@@ -6,7 +6,18 @@
  * (is the model pulled; `llama3.2` is `llama3.2:latest`). Enabled by setting `model`.
  */
 import { z } from 'zod';
-import { callProvider, definePlugin, detail, endpointOf, errorJson, joinUrl, jsonOf, providerError, statusError, Tokens } from '../../../core/kit.ts';
+import {
+  callProvider,
+  definePlugin,
+  detail,
+  endpointOf,
+  errorJson,
+  joinUrl,
+  jsonOf,
+  providerError,
+  statusError,
+  Tokens,
+} from '../../../core/kit.ts';
 import { failedStatus, llmOptions } from '../shared/options.ts';
 
 interface ChatAnswer {
@@ -28,9 +39,17 @@ export const ollamaLlm = definePlugin({
   options: z.strictObject({
     model: llmOptions.model.describe('A pulled model (e.g. qwen2.5:7b); setting it enables the provider.'),
     baseUrl: llmOptions.baseUrl('http://127.0.0.1:11434'),
-    contextTokens: llmOptions.contextTokens(8192).describe('Sent as `num_ctx`: the context Ollama gives the model (its own default is smaller); longer pages are split to fit.'),
+    contextTokens: llmOptions
+      .contextTokens(8192)
+      .describe('Sent as `num_ctx`: the context Ollama gives the model (its own default is smaller); longer pages are split to fit.'),
     timeoutMs: llmOptions.timeoutMs,
-    keepAlive: z.string().trim().min(1).max(20).optional().describe('How long Ollama keeps the model loaded after a request (e.g. "10m", "-1" for always); unset: its default.'),
+    keepAlive: z
+      .string()
+      .trim()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('How long Ollama keeps the model loaded after a request (e.g. "10m", "-1" for always); unset: its default.'),
   }),
   setup(options, ctx) {
     const http = ctx.resolve(Tokens.Http);
@@ -38,7 +57,10 @@ export const ollamaLlm = definePlugin({
     const chat = joinUrl(options.baseUrl, '/api/chat');
     const failure = (response: Parameters<typeof statusError>[0]) => {
       const said = detail(errorJson(response)?.error);
-      if (response.status === 404) return providerError(`model "${model}" is not available (HTTP 404${said ? `: ${said}` : ''}); pull it with \`ollama pull ${model}\``);
+      if (response.status === 404)
+        return providerError(
+          `model "${model}" is not available (HTTP 404${said ? `: ${said}` : ''}); pull it with \`ollama pull ${model}\``,
+        );
       return statusError(response, said);
     };
 

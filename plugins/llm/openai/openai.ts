@@ -9,7 +9,19 @@
  * not. Health: `GET <baseUrl>/models` lists the model. Enabled by setting `model`.
  */
 import { z } from 'zod';
-import { callProvider, definePlugin, detail, endpointOf, errorJson, joinUrl, jsonOf, providerError, retryAfterSeconds, statusError, Tokens } from '../../../core/kit.ts';
+import {
+  callProvider,
+  definePlugin,
+  detail,
+  endpointOf,
+  errorJson,
+  joinUrl,
+  jsonOf,
+  providerError,
+  retryAfterSeconds,
+  statusError,
+  Tokens,
+} from '../../../core/kit.ts';
 import type { FetchedResponse, LlmRequest } from '../../../core/kit.ts';
 import { failedStatus, llmOptions } from '../shared/options.ts';
 import { strictSchema } from './strict.ts';
@@ -24,7 +36,8 @@ interface ChatCompletion {
 function durationSeconds(raw: string | undefined): number | undefined {
   if (!raw) return undefined;
   let total = 0;
-  for (const [, value, unit] of raw.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)) total += Number(value) * ({ ms: 0.001, s: 1, m: 60, h: 3600 }[unit as 'ms']);
+  for (const [, value, unit] of raw.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g))
+    total += Number(value) * { ms: 0.001, s: 1, m: 60, h: 3600 }[unit as 'ms'];
   return total > 0 ? Math.max(1, Math.ceil(total)) : undefined;
 }
 
@@ -38,7 +51,8 @@ function failure(response: FetchedResponse) {
   const error = (errorJson(response)?.error ?? {}) as { message?: unknown; code?: unknown; type?: unknown };
   const said = detail(error.message);
   // A spent quota is answered 429 too, but waiting does not help.
-  if (response.status === 429 && (error.code === 'insufficient_quota' || error.type === 'insufficient_quota')) return providerError(`quota exceeded (HTTP 429: ${said})`);
+  if (response.status === 429 && (error.code === 'insufficient_quota' || error.type === 'insufficient_quota'))
+    return providerError(`quota exceeded (HTTP 429: ${said})`);
   return statusError(response, said, { keyed: true, wait: response.status === 429 ? rateLimitWait(response.headers) : undefined });
 }
 
@@ -48,15 +62,25 @@ export const openaiLlm = definePlugin({
   description: 'Any OpenAI-compatible chat completions server, with structured output (json_schema, strict); enabled by setting `model`.',
   enabledBy: ['model'],
   options: z.strictObject({
-    model: llmOptions.model.describe('The model to use (e.g. gpt-4o-mini, or the name a compatible server gives its model); setting it enables the provider.'),
+    model: llmOptions.model.describe(
+      'The model to use (e.g. gpt-4o-mini, or the name a compatible server gives its model); setting it enables the provider.',
+    ),
     apiKey: llmOptions.apiKey.describe('Sent as `Authorization: Bearer <key>`; servers without keys need none.'),
     baseUrl: llmOptions.baseUrl('https://api.openai.com/v1'),
     contextTokens: llmOptions.contextTokens(128_000),
     timeoutMs: llmOptions.timeoutMs,
-    responseFormat: z.enum(['json_schema', 'json_object']).default('json_schema')
-      .describe('`json_schema`: structured output with the schema; `json_object`: JSON mode only, for servers without schemas (the answer is still validated).'),
-    maxTokensParameter: z.enum(['max_completion_tokens', 'max_tokens']).default('max_completion_tokens')
-      .describe('How the answer length is sent: OpenAI documents `max_completion_tokens`; older compatible servers know only `max_tokens`.'),
+    responseFormat: z
+      .enum(['json_schema', 'json_object'])
+      .default('json_schema')
+      .describe(
+        '`json_schema`: structured output with the schema; `json_object`: JSON mode only, for servers without schemas (the answer is still validated).',
+      ),
+    maxTokensParameter: z
+      .enum(['max_completion_tokens', 'max_tokens'])
+      .default('max_completion_tokens')
+      .describe(
+        'How the answer length is sent: OpenAI documents `max_completion_tokens`; older compatible servers know only `max_tokens`.',
+      ),
   }),
   setup(options, ctx) {
     const http = ctx.resolve(Tokens.Http);
@@ -67,7 +91,8 @@ export const openaiLlm = definePlugin({
 
     const responseFormat = (request: LlmRequest) => {
       if (!request.schema) return { body: {}, restore: (data: unknown) => data };
-      if (options.responseFormat === 'json_object') return { body: { response_format: { type: 'json_object' } }, restore: (data: unknown) => data };
+      if (options.responseFormat === 'json_object')
+        return { body: { response_format: { type: 'json_object' } }, restore: (data: unknown) => data };
       const adapted = strictSchema(request.schema);
       const json_schema = { name: request.schemaName ?? 'answer', schema: adapted.schema, strict: adapted.strict };
       return { body: { response_format: { type: 'json_schema', json_schema } }, restore: adapted.restore };
@@ -121,7 +146,9 @@ export const openaiLlm = definePlugin({
           if (response.status >= 400) return { status: 'error', model, endpoint, detail: failure(response).message };
           const list = (jsonOf(response) as { data?: Array<{ id?: unknown }> })?.data;
           if (!Array.isArray(list)) return { status: 'error', model, endpoint, detail: 'GET /models answered without a `data` list' };
-          return list.some((m) => m.id === model) ? { status: 'ok', model, endpoint } : { status: 'model missing', model, endpoint, detail: `the server does not list model "${model}"` };
+          return list.some((m) => m.id === model)
+            ? { status: 'ok', model, endpoint }
+            : { status: 'model missing', model, endpoint, detail: `the server does not list model "${model}"` };
         } catch (err) {
           return failedStatus(err, model, endpoint);
         }

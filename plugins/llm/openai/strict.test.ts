@@ -8,13 +8,23 @@ describe('strictSchema', () => {
   test('optional properties become required and nullable; unsupported keywords are left out', () => {
     const adapted = strictSchema({
       type: 'object',
-      properties: { name: { type: 'string', minLength: 2, default: 'x' }, kind: { enum: ['a', 'b'] }, when: { type: 'string', format: 'date' }, site: { type: 'string', format: 'uri' } },
+      properties: {
+        name: { type: 'string', minLength: 2, default: 'x' },
+        kind: { enum: ['a', 'b'] },
+        when: { type: 'string', format: 'date' },
+        site: { type: 'string', format: 'uri' },
+      },
       required: ['name'],
     });
     expect(adapted.strict).toBe(true);
     expect(adapted.schema).toEqual({
       type: 'object',
-      properties: { name: { type: 'string' }, kind: { anyOf: [{ enum: ['a', 'b'] }, { type: 'null' }] }, when: { type: ['string', 'null'], format: 'date' }, site: { type: ['string', 'null'] } },
+      properties: {
+        name: { type: 'string' },
+        kind: { anyOf: [{ enum: ['a', 'b'] }, { type: 'null' }] },
+        when: { type: ['string', 'null'], format: 'date' },
+        site: { type: ['string', 'null'] },
+      },
       required: ['name', 'kind', 'when', 'site'],
       additionalProperties: false,
     });
@@ -29,12 +39,24 @@ describe('strictSchema', () => {
       $defs: { item: { type: 'object', properties: { id: { type: 'integer' }, note: { type: 'string' } }, required: ['id'] } },
     });
     expect(strictProblem(adapted.schema, 'x')).toBeNull();
-    expect(adapted.restore({ items: [{ id: 1, note: null }, { id: 2, note: 'n' }] })).toEqual({ items: [{ id: 1 }, { id: 2, note: 'n' }] });
+    expect(
+      adapted.restore({
+        items: [
+          { id: 1, note: null },
+          { id: 2, note: 'n' },
+        ],
+      }),
+    ).toEqual({ items: [{ id: 1 }, { id: 2, note: 'n' }] });
   });
 
   test('a scalar root is wrapped in {value} and unwrapped', () => {
     const adapted = strictSchema({ type: 'integer' });
-    expect(adapted.schema).toEqual({ type: 'object', properties: { value: { type: 'integer' } }, required: ['value'], additionalProperties: false });
+    expect(adapted.schema).toEqual({
+      type: 'object',
+      properties: { value: { type: 'integer' } },
+      required: ['value'],
+      additionalProperties: false,
+    });
     expect(adapted.restore({ value: 42 })).toBe(42);
   });
 
@@ -45,7 +67,14 @@ describe('strictSchema', () => {
   });
 
   test('the test server refuses what strict mode refuses (so the adapter is what makes it pass)', () => {
-    expect(strictProblem({ type: 'object', properties: { a: { type: 'string' } } }, 'x')).toBe("Invalid schema for response_format 'x': In context=(), 'additionalProperties' is required to be supplied and to be false.");
-    expect(strictProblem({ type: 'object', properties: { a: { type: 'string', minLength: 1 } }, required: ['a'], additionalProperties: false }, 'x')).toBe("Invalid schema for response_format 'x': In context=('properties', 'a'), 'minLength' is not permitted.");
+    expect(strictProblem({ type: 'object', properties: { a: { type: 'string' } } }, 'x')).toBe(
+      "Invalid schema for response_format 'x': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+    );
+    expect(
+      strictProblem(
+        { type: 'object', properties: { a: { type: 'string', minLength: 1 } }, required: ['a'], additionalProperties: false },
+        'x',
+      ),
+    ).toBe("Invalid schema for response_format 'x': In context=('properties', 'a'), 'minLength' is not permitted.");
   });
 });

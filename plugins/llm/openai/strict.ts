@@ -11,8 +11,27 @@ import type { JsonSchema } from '../../../core/kit.ts';
 
 /** Keywords strict mode accepts (structured outputs guide: supported properties). */
 const KEPT = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf', '$ref', '$defs', 'description', 'title',
-  'pattern', 'format', 'multipleOf', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'anyOf',
+  '$ref',
+  '$defs',
+  'description',
+  'title',
+  'pattern',
+  'format',
+  'multipleOf',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
 ]);
 const FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 type Node = JsonSchema;
@@ -42,7 +61,8 @@ export function strictSchema(original: JsonSchema): StrictSchema {
     const out: Node = {};
     for (const [key, value] of Object.entries(node)) {
       if (key === 'oneOf') out.anyOf = (value as unknown[]).map(adapt);
-      else if (key === 'definitions' || key === '$defs') out.$defs = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, adapt(v)]));
+      else if (key === 'definitions' || key === '$defs')
+        out.$defs = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, adapt(v)]));
       else if (key === '$ref' && typeof value === 'string') out.$ref = value.replace(/^#\/definitions\//, '#/$defs/');
       else if (key === 'format' && !FORMATS.has(String(value))) continue;
       else if (!KEPT.has(key)) continue;
@@ -50,15 +70,22 @@ export function strictSchema(original: JsonSchema): StrictSchema {
       else if (key === 'anyOf') out.anyOf = (value as unknown[]).map(adapt);
       else if (key !== 'properties' && key !== 'required' && key !== 'additionalProperties') out[key] = value;
     }
-    const isObjectSchema = node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object')) || isObject(node.properties);
+    const isObjectSchema =
+      node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object')) || isObject(node.properties);
     if (!isObjectSchema) return out;
     const properties = isObject(node.properties) ? node.properties : {};
     const required = new Set(Array.isArray(node.required) ? node.required.map(String) : []);
     const optional = new Set(Object.keys(properties).filter((k) => !required.has(k)));
-    out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, optional.has(k) ? nullable(adapt(v) as JsonSchema) : adapt(v)]));
+    out.properties = Object.fromEntries(
+      Object.entries(properties).map(([k, v]) => [k, optional.has(k) ? nullable(adapt(v) as JsonSchema) : adapt(v)]),
+    );
     out.required = Object.keys(properties);
     // Free keys (a map) cannot be strict: keep them and send the schema unenforced.
-    if (node.additionalProperties === true || isObject(node.additionalProperties) || (Object.keys(properties).length === 0 && node.additionalProperties !== false)) {
+    if (
+      node.additionalProperties === true ||
+      isObject(node.additionalProperties) ||
+      (Object.keys(properties).length === 0 && node.additionalProperties !== false)
+    ) {
       strict = false;
       out.additionalProperties = isObject(node.additionalProperties) ? adapt(node.additionalProperties) : true;
     } else {
@@ -70,7 +97,9 @@ export function strictSchema(original: JsonSchema): StrictSchema {
 
   const rootIsObject = original.type === 'object';
   const body = adapt(original) as Node;
-  const schema: Node = rootIsObject ? body : { type: 'object', properties: { value: body }, required: ['value'], additionalProperties: false };
+  const schema: Node = rootIsObject
+    ? body
+    : { type: 'object', properties: { value: body }, required: ['value'], additionalProperties: false };
   if (!rootIsObject && isObject(body.$defs)) {
     // $refs point at the root's $defs: they move up with the wrapper.
     schema.$defs = body.$defs;

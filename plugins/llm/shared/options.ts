@@ -8,11 +8,30 @@ import { TrawlError } from '../../../core/kit.ts';
 import type { LlmStatus } from '../../../core/kit.ts';
 
 export const llmOptions = {
-  baseUrl: (official: string) => z.url({ protocol: /^https?$/ }).default(official).describe('Where requests go (a proxy, another compatible server, a local test server); its origin may be on loopback or a private network.'),
+  baseUrl: (official: string) =>
+    z
+      .url({ protocol: /^https?$/ })
+      .default(official)
+      .describe(
+        'Where requests go (a proxy, another compatible server, a local test server); its origin may be on loopback or a private network.',
+      ),
   model: z.string().trim().min(1).max(200).optional(),
   apiKey: z.string().trim().min(1).optional(),
-  contextTokens: (fallback: number) => z.number().int().min(1024).max(2_097_152).default(fallback).describe("The model's context window in tokens (prompt and answer); longer pages are split to fit."),
-  timeoutMs: z.number().int().min(1000).max(900_000).default(120_000).describe('Time limit of one request to the provider (the whole call is bounded by llm.timeoutMs).'),
+  contextTokens: (fallback: number) =>
+    z
+      .number()
+      .int()
+      .min(1024)
+      .max(2_097_152)
+      .default(fallback)
+      .describe("The model's context window in tokens (prompt and answer); longer pages are split to fit."),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(900_000)
+    .default(120_000)
+    .describe('Time limit of one request to the provider (the whole call is bounded by llm.timeoutMs).'),
 };
 
 /** The status of a provider whose probe threw: not reachable at all, or answering with an error. */

@@ -18,11 +18,29 @@ import { collect } from './collect.ts';
 import { valuesOf } from './values.ts';
 
 const options = z.strictObject({
-  maxBytes: z.number().int().positive().default(8 * 1024 * 1024).describe('Larger scripts go to the string scanner (a syntax tree takes ~10x the text in memory).'),
-  maxDummyShare: z.number().min(0).max(1).default(0.02).describe('The tolerant parse is given up (string scanner) when more than this share of its nodes are placeholders for unreadable code.'),
+  maxBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024)
+    .describe('Larger scripts go to the string scanner (a syntax tree takes ~10x the text in memory).'),
+  maxDummyShare: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.02)
+    .describe(
+      'The tolerant parse is given up (string scanner) when more than this share of its nodes are placeholders for unreadable code.',
+    ),
 });
 
-const STRICT = { ecmaVersion: 'latest', allowHashBang: true, allowReturnOutsideFunction: true, allowImportExportEverywhere: true, allowAwaitOutsideFunction: true } as const;
+const STRICT = {
+  ecmaVersion: 'latest',
+  allowHashBang: true,
+  allowReturnOutsideFunction: true,
+  allowImportExportEverywhere: true,
+  allowAwaitOutsideFunction: true,
+} as const;
 
 /**
  * The tree: as a script (which, with import/export allowed everywhere, also reads modules, and
@@ -101,7 +119,8 @@ export function scanJavaScript(source: ScanSource, maxDummyShare: number): ScanR
       }
       continue;
     }
-    const found = valuesOf(target.node, scopes, scope).filter((value) => requestLike(value, target.bare))
+    const found = valuesOf(target.node, scopes, scope)
+      .filter((value) => requestLike(value, target.bare))
       .map((value): ScanHit => ({ value, position: target.held ? 'option' : 'request', api: target.api, line: line(target.node.start) }));
     if (!found.length) continue;
     byStart.set(target.node.start, found);
@@ -128,7 +147,8 @@ export function scanJavaScript(source: ScanSource, maxDummyShare: number): ScanR
 export const javascriptScanner = definePlugin({
   kind: 'scanner',
   name: 'javascript',
-  description: 'Request targets from the syntax tree of scripts (acorn, with its error-tolerant parser as the fallback): fetch, XHR, HTTP clients, WebSocket, EventSource, GraphQL clients, URL options and literals.',
+  description:
+    'Request targets from the syntax tree of scripts (acorn, with its error-tolerant parser as the fallback): fetch, XHR, HTTP clients, WebSocket, EventSource, GraphQL clients, URL options and literals.',
   options,
   enabledByDefault: true,
   setup: ({ maxBytes, maxDummyShare }) => ({

@@ -69,7 +69,8 @@ export function callTargets(node: AnyNode): RequestTarget[] {
     if (name === 'WebSocket') return first ? [{ node: first, api: 'websocket', bare: true }] : [];
     if (name === 'EventSource') return first ? [{ node: first, api: 'eventsource', bare: true }] : [];
     if (name === 'Request') return first ? [{ node: first, api: 'fetch', bare: true }] : [];
-    if (GRAPHQL_CONSTRUCTOR.test(name)) return first?.type === 'ObjectExpression' ? optionTargets(first, 'graphql') : first ? [{ node: first, api: 'graphql' }] : [];
+    if (GRAPHQL_CONSTRUCTOR.test(name))
+      return first?.type === 'ObjectExpression' ? optionTargets(first, 'graphql') : first ? [{ node: first, api: 'graphql' }] : [];
     return [];
   }
   // XHR: `x.open("GET", url)`; `window.open(url)` has no method first.
@@ -106,7 +107,12 @@ function configTarget(node: AnyNode): RequestTarget | null {
     if (p.type !== 'Property') continue;
     const key = keyName(p.key);
     if (key === 'url' || key === 'uri') url = p.value;
-    else if ((key === 'method' || key === 'type') && isString(p.value) && HTTP_METHODS.has(String((p.value as { value: unknown }).value).toUpperCase())) method = true;
+    else if (
+      (key === 'method' || key === 'type') &&
+      isString(p.value) &&
+      HTTP_METHODS.has(String((p.value as { value: unknown }).value).toUpperCase())
+    )
+      method = true;
   }
   return url && method ? { node: url, api: 'client', bare: true } : null;
 }
@@ -125,7 +131,8 @@ export function heldTarget(node: AnyNode): RequestTarget | null {
   }
   if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init) return held(node.id.name, node.init);
   if (node.type === 'AssignmentExpression' && node.operator === '=') {
-    const key = node.left.type === 'Identifier' ? node.left.name : node.left.type === 'MemberExpression' ? keyName(node.left.property) : null;
+    const key =
+      node.left.type === 'Identifier' ? node.left.name : node.left.type === 'MemberExpression' ? keyName(node.left.property) : null;
     return key ? held(key, node.right) : null;
   }
   return null;

@@ -128,7 +128,9 @@ interface Budget {
 }
 
 function build(node: Node, scopes: Scopes, scope: Node | null, args: Arguments, depth: number, budget: Budget): Built {
-  return buildNode(node, scopes, scope, args, depth, budget).map((a) => (a.text.length > MAX_CHARS ? { text: '{param}', literal: false } : a));
+  return buildNode(node, scopes, scope, args, depth, budget).map((a) =>
+    a.text.length > MAX_CHARS ? { text: '{param}', literal: false } : a,
+  );
 }
 
 function buildNode(node: Node, scopes: Scopes, scope: Node | null, args: Arguments, depth: number, budget: Budget): Built {
@@ -140,13 +142,15 @@ function buildNode(node: Node, scopes: Scopes, scope: Node | null, args: Argumen
     case 'Literal':
       return typeof n.value === 'string' ? [{ text: n.value, literal: true }] : unknown;
     case 'TemplateLiteral':
-      return join(n.quasis.flatMap((quasi, i) => {
-        const text = quasi.value.cooked ?? quasi.value.raw;
-        const expression = n.expressions[i];
-        if (!expression) return [[{ text, literal: text.length > 0 }]];
-        const named = { text: placeholder(nameOf(expression)), literal: false };
-        return [[{ text, literal: text.length > 0 }], distinct(part(expression).map((a) => (a.literal ? a : named)))];
-      }));
+      return join(
+        n.quasis.flatMap((quasi, i) => {
+          const text = quasi.value.cooked ?? quasi.value.raw;
+          const expression = n.expressions[i];
+          if (!expression) return [[{ text, literal: text.length > 0 }]];
+          const named = { text: placeholder(nameOf(expression)), literal: false };
+          return [[{ text, literal: text.length > 0 }], distinct(part(expression).map((a) => (a.literal ? a : named)))];
+        }),
+      );
     case 'BinaryExpression':
       return n.operator === '+' ? join([part(n.left), part(n.right)]) : unknown;
     case 'ConditionalExpression':
@@ -184,7 +188,9 @@ function buildNode(node: Node, scopes: Scopes, scope: Node | null, args: Argumen
 /** The values an expression can build (each with some literal text), at most four; none when unknown. */
 export function valuesOf(node: Node | null | undefined, scopes: Scopes, scope: Node | null): string[] {
   if (!node) return [];
-  return build(node, scopes, scope, NONE, 0, { steps: 0 }).filter((a) => a.literal).map((a) => a.text);
+  return build(node, scopes, scope, NONE, 0, { steps: 0 })
+    .filter((a) => a.literal)
+    .map((a) => a.text);
 }
 
 /** What a function returns when its body is one expression or one `return`; null otherwise. */

@@ -38,7 +38,10 @@ function paramIndex(node: Node, within: FunctionInfo | null): number {
 }
 
 /** Targets of calls to wrappers (with the call they are in), given the direct targets of every call site. */
-export function wrapperTargets(sites: readonly CallSite[], direct: ReadonlyMap<AnyNode, RequestTarget[]>): Array<{ target: RequestTarget; site: AnyNode }> {
+export function wrapperTargets(
+  sites: readonly CallSite[],
+  direct: ReadonlyMap<AnyNode, RequestTarget[]>,
+): Array<{ target: RequestTarget; site: AnyNode }> {
   const wrappers = new Map<string, { index: number; bare: boolean }>();
   const learn = (site: CallSite, target: RequestTarget) => {
     const index = paramIndex(target.node, site.within);

@@ -6,12 +6,27 @@
  */
 
 /** `url:`, `baseURL:`, `apiEndpoint`, `graphql_uri`, `wsUrl` …: options and variables that hold a request target. */
-export const REQUEST_KEY = /^(?:url|uri|endpoint|base_?ur[il]|(?:\w*?(?:api|rest|ajax|graphql|gql|ws|websocket|socket|backend|service|rpc))(?:_?(?:url|uri|base|root|endpoint|host|path))|\w*?endpoint)$/i;
+export const REQUEST_KEY =
+  /^(?:url|uri|endpoint|base_?ur[il]|(?:\w*?(?:api|rest|ajax|graphql|gql|ws|websocket|socket|backend|service|rpc))(?:_?(?:url|uri|base|root|endpoint|host|path))|\w*?endpoint)$/i;
 
 export const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
 /** Methods of HTTP clients (axios, ky, Angular's HttpClient, superagent, jQuery) whose first argument is the URL. */
-export const CLIENT_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'head', 'options', 'request', 'getJSON', 'ajax', 'fetch', 'sendBeacon']);
+export const CLIENT_METHODS = new Set([
+  'get',
+  'post',
+  'put',
+  'patch',
+  'delete',
+  'del',
+  'head',
+  'options',
+  'request',
+  'getJSON',
+  'ajax',
+  'fetch',
+  'sendBeacon',
+]);
 
 /** Functions called with the URL (or options holding it) as the first argument. */
 export const CLIENT_FUNCTIONS = new Set(['fetch', 'axios', 'ky', 'ofetch', '$fetch', 'useFetch', 'superagent', 'request', 'ajax']);
@@ -30,7 +45,14 @@ const MEDIA_TYPE = /^(?:application|text|image|audio|video|multipart|font|model|
 export function requestLike(value: string, bare = false): boolean {
   if (value.length < 2 || value.length > MAX_VALUE_CHARS || !PATH_CHARS.test(value) || MEDIA_TYPE.test(value)) return false;
   if (bare && /^[A-Za-z][\w.-]*$/.test(value)) return true;
-  return /^(?:(?:https?|wss?):)?\/\/[\w{]/i.test(value) || /^\.{0,2}\/[\w{]/.test(value) || /^(?:\{[^}]*\})+[^{]*\//.test(value) || /^[\w-]+(?:\.[\w-]+)*\/[\w{]/.test(value) || /^[\w-]+\.(?:json|php|aspx?|ashx|asmx|cgi|jsp|do)$/i.test(value) || /^[\w.-]+\?/.test(value);
+  return (
+    /^(?:(?:https?|wss?):)?\/\/[\w{]/i.test(value) ||
+    /^\.{0,2}\/[\w{]/.test(value) ||
+    /^(?:\{[^}]*\})+[^{]*\//.test(value) ||
+    /^[\w-]+(?:\.[\w-]+)*\/[\w{]/.test(value) ||
+    /^[\w-]+\.(?:json|php|aspx?|ashx|asmx|cgi|jsp|do)$/i.test(value) ||
+    /^[\w.-]+\?/.test(value)
+  );
 }
 
 /** A string anywhere that reads as a URL by itself: an absolute http(s)/ws(s) URL or a path of at least one named segment. */

@@ -13,7 +13,8 @@ const options = z.strictObject({
   maxSources: z.number().int().positive().default(2000).describe('Original files read from one map at most.'),
 });
 
-const LIBRARY = /(?:^|[/\\])(?:node_modules|bower_components|\(webpack\)|webpack\/(?:bootstrap|runtime))(?:[/\\]|$)|^webpack\/(?:bootstrap|runtime)|\bvite\/(?:modulepreload|preload-helper)/;
+const LIBRARY =
+  /(?:^|[/\\])(?:node_modules|bower_components|\(webpack\)|webpack\/(?:bootstrap|runtime))(?:[/\\]|$)|^webpack\/(?:bootstrap|runtime)|\bvite\/(?:modulepreload|preload-helper)/;
 /** Files a JavaScript scanner can read (the tolerant parser takes TypeScript and single-file components' scripts as well as it can). */
 const SCRIPT_FILE = /\.(?:[cm]?[jt]sx?|vue|svelte)(?:\?.*)?$|^[^.]*$/i;
 
@@ -31,16 +32,24 @@ export function unpackSourceMap(source: ScanSource, maxSources: number): ScanRes
   sources.forEach((path, i) => {
     const content = sourcesContent[i];
     if (typeof path !== 'string' || typeof content !== 'string' || LIBRARY.test(path) || !SCRIPT_FILE.test(path)) return;
-    if (found.length < maxSources) found.push({ type: 'javascript', text: content, name: source.name, url: source.url, pageUrl: source.pageUrl });
+    if (found.length < maxSources)
+      found.push({ type: 'javascript', text: content, name: source.name, url: source.url, pageUrl: source.pageUrl });
   });
   const skipped = sources.length - found.length;
-  return { hits: [], sources: found, ...(found.length === maxSources && skipped > 0 ? { warnings: [`${source.name}: read ${maxSources} original files of its source map`] } : {}) };
+  return {
+    hits: [],
+    sources: found,
+    ...(found.length === maxSources && skipped > 0
+      ? { warnings: [`${source.name}: read ${maxSources} original files of its source map`] }
+      : {}),
+  };
 }
 
 export const sourceMapScanner = definePlugin({
   kind: 'scanner',
   name: 'source-map',
-  description: 'Source maps named by bundles: the original files they embed (sourcesContent), library code left out, handed to the JavaScript scanners.',
+  description:
+    'Source maps named by bundles: the original files they embed (sourcesContent), library code left out, handed to the JavaScript scanners.',
   options,
   enabledByDefault: true,
   setup: ({ maxSources }) => ({

@@ -24,7 +24,9 @@ const LOOK_BACK = 48;
 
 function unescapeLiteral(text: string): string {
   return text
-    .replace(/\\u\{?([0-9a-fA-F]{2,6})\}?|\\x([0-9a-fA-F]{2})/g, (_, u: string | undefined, x: string | undefined) => String.fromCodePoint(parseInt(u ?? x!, 16)))
+    .replace(/\\u\{?([0-9a-fA-F]{2,6})\}?|\\x([0-9a-fA-F]{2})/g, (_, u: string | undefined, x: string | undefined) =>
+      String.fromCodePoint(parseInt(u ?? x!, 16)),
+    )
     .replace(/\\(.)/g, '$1');
 }
 
@@ -53,14 +55,22 @@ export function scanStrings(source: ScanSource, maxHits: number): ScanResult {
   let counted = 0;
   for (const match of text.matchAll(STRING)) {
     const raw = match[1] ?? match[2] ?? match[3]!;
-    const value = unescapeLiteral(match[3] === undefined ? raw : raw.replace(/\$\{([^}]{0,200})\}/g, (_, expression: string) => placeholder(expression)));
+    const value = unescapeLiteral(
+      match[3] === undefined ? raw : raw.replace(/\$\{([^}]{0,200})\}/g, (_, expression: string) => placeholder(expression)),
+    );
     const request = positionOf(text.slice(Math.max(0, match.index - LOOK_BACK), match.index));
     if (request ? !requestLike(value) : !literalLike(value)) continue;
     for (let i = text.indexOf('\n', counted); i !== -1 && i < match.index; i = text.indexOf('\n', i + 1)) {
       line++;
       counted = i + 1;
     }
-    hits.push(request === 'option' ? { value, position: 'option', api: 'client', line } : request ? { value, position: 'request', api: request, line } : { value, position: 'literal', line });
+    hits.push(
+      request === 'option'
+        ? { value, position: 'option', api: 'client', line }
+        : request
+          ? { value, position: 'request', api: request, line }
+          : { value, position: 'literal', line },
+    );
     if (hits.length >= maxHits) return { hits, warnings: [`stopped after ${maxHits} values`] };
   }
   return { hits };
@@ -69,7 +79,8 @@ export function scanStrings(source: ScanSource, maxHits: number): ScanResult {
 export const stringsScanner = definePlugin({
   kind: 'scanner',
   name: 'strings',
-  description: 'Fallback scanner: URL-like strings and template literals read from the text of scripts no parser could read, request positions told by what precedes them.',
+  description:
+    'Fallback scanner: URL-like strings and template literals read from the text of scripts no parser could read, request positions told by what precedes them.',
   options,
   enabledByDefault: true,
   setup: ({ maxHits }) => ({

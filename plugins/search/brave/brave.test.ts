@@ -9,7 +9,9 @@ import { braveResetSeconds, braveSearch } from './brave.ts';
 
 const server = startBraveServer({ results: () => someResults(45) });
 afterAll(() => server.stop());
-beforeEach(() => { server.requests.length = 0; });
+beforeEach(() => {
+  server.requests.length = 0;
+});
 
 const handler = (apiKey = BRAVE_TEST_KEY) => providerHandler(braveSearch, { apiKey, baseUrl: server.url });
 
@@ -27,12 +29,22 @@ describe('search.brave', () => {
 
   test('pages of 20 by offset, and stops when Brave has no more', async () => {
     expect((await (await handler()).search(searchQuery('q', { limit: 50 }))).hits).toHaveLength(45);
-    expect(server.requests.map((r) => [r.query.get('count'), r.query.get('offset')])).toEqual([['20', '0'], ['20', '1'], ['20', '2']]);
+    expect(server.requests.map((r) => [r.query.get('count'), r.query.get('offset')])).toEqual([
+      ['20', '0'],
+      ['20', '1'],
+      ['20', '2'],
+    ]);
   });
 
   test('ISO languages Brave spells differently', async () => {
     const search = await handler();
-    for (const [language, country, expected] of [['ja', undefined, 'jp'], ['zh', 'tw', 'zh-hant'], ['pt', 'br', 'pt-br'], ['no', undefined, 'nb'], ['de', 'de', 'de']] as const) {
+    for (const [language, country, expected] of [
+      ['ja', undefined, 'jp'],
+      ['zh', 'tw', 'zh-hant'],
+      ['pt', 'br', 'pt-br'],
+      ['no', undefined, 'nb'],
+      ['de', 'de', 'de'],
+    ] as const) {
       await search.search(searchQuery('q', { language, country }));
       expect(server.requests.at(-1)!.query.get('search_lang')).toBe(expected);
     }
@@ -45,14 +57,18 @@ describe('search.brave', () => {
   });
 
   test('a wrong key is 422 SUBSCRIPTION_TOKEN_INVALID: reported as a rejected key', async () => {
-    expect((await rejection((await handler('wrong')).search(searchQuery('q')))).message)
-      .toBe('the API key was rejected (HTTP 422: SUBSCRIPTION_TOKEN_INVALID: The provided subscription token is invalid.)');
+    expect((await rejection((await handler('wrong')).search(searchQuery('q')))).message).toBe(
+      'the API key was rejected (HTTP 422: SUBSCRIPTION_TOKEN_INVALID: The provided subscription token is invalid.)',
+    );
   });
 
   test('429 waits for the exhausted window of X-RateLimit-Reset; a spent quota waits (at most an hour) too', async () => {
     server.script(braveRateLimited(7));
     const search = await handler();
-    expect(await rejection(search.search(searchQuery('q')))).toMatchObject({ message: 'rate limited (HTTP 429: RATE_LIMITED: Request rate limit exceeded for plan.); retry after 7 s', retryAfterSeconds: 7 });
+    expect(await rejection(search.search(searchQuery('q')))).toMatchObject({
+      message: 'rate limited (HTTP 429: RATE_LIMITED: Request rate limit exceeded for plan.); retry after 7 s',
+      retryAfterSeconds: 7,
+    });
     expect(search.status().state).toBe('rate_limited');
     server.script(braveQuotaLimited());
     const quota = await handler();
@@ -65,6 +81,8 @@ describe('search.brave', () => {
   });
 
   test('a parameter Brave refuses is an error with its detail', async () => {
-    expect((await rejection((await handler()).search(searchQuery('word '.repeat(60))))).message).toBe('HTTP 422: VALIDATION: Unable to validate request parameter(s): q');
+    expect((await rejection((await handler()).search(searchQuery('word '.repeat(60))))).message).toBe(
+      'HTTP 422: VALIDATION: Unable to validate request parameter(s): q',
+    );
   });
 });

@@ -44,7 +44,9 @@ export function braveResetSeconds(headers: Record<string, string>): number | und
 
 /** `{error: {code, detail}}` (the documented model; some answers carry `errors: [...]`) as "CODE: detail". */
 function braveError(body: Record<string, unknown> | null): { code: string; text: string } {
-  const error = (body?.error ?? (Array.isArray(body?.errors) ? body.errors[0] : undefined)) as { code?: unknown; detail?: unknown } | undefined;
+  const error = (body?.error ?? (Array.isArray(body?.errors) ? body.errors[0] : undefined)) as
+    | { code?: unknown; detail?: unknown }
+    | undefined;
   const code = detail(error?.code);
   return { code, text: [code, detail(error?.detail)].filter(Boolean).join(': ') };
 }
@@ -64,18 +66,27 @@ export const braveSearch = definePlugin({
       if (query.country) params.set('country', query.country.toUpperCase());
       if (query.language) params.set('search_lang', braveLanguage(query.language, query.country));
       // The registry enables this plugin only with `apiKey` set.
-      const response = await callProvider(http, `${endpoint}?${params}`, { headers: { 'x-subscription-token': options.apiKey! }, timeoutMs: options.timeoutMs, signal: query.signal });
+      const response = await callProvider(http, `${endpoint}?${params}`, {
+        headers: { 'x-subscription-token': options.apiKey! },
+        timeoutMs: options.timeoutMs,
+        signal: query.signal,
+      });
       if (response.status >= 400) {
         const { code, text } = braveError(errorJson(response));
         if (code.startsWith('SUBSCRIPTION_TOKEN')) throw providerError(`the API key was rejected (HTTP ${response.status}: ${text})`);
         throw statusError(response, text, { keyed: true, wait: response.status === 429 ? braveResetSeconds(response.headers) : undefined });
       }
       const answer = jsonOf(response) as BraveAnswer;
-      if (!answer || typeof answer !== 'object' || (answer.web === undefined && answer.type !== 'search')) throw providerError('answered JSON that is not a web search result');
+      if (!answer || typeof answer !== 'object' || (answer.web === undefined && answer.type !== 'search'))
+        throw providerError('answered JSON that is not a web search result');
       const results = answer.web?.results ?? [];
       if (!Array.isArray(results)) throw providerError('answered JSON without a `web.results` list');
       return {
-        hits: results.map((r) => ({ url: typeof r.url === 'string' ? r.url : '', title: plainText(r.title, 500), description: plainText(r.description) })),
+        hits: results.map((r) => ({
+          url: typeof r.url === 'string' ? r.url : '',
+          title: plainText(r.title, 500),
+          description: plainText(r.description),
+        })),
         more: answer.query?.more_results_available !== false,
       };
     };

@@ -17,13 +17,25 @@ const handler = () => providerHandler(duckduckgoSearch, { baseUrl: server.url })
 
 describe('search.duckduckgo', () => {
   test('posts the form and reads the result blocks: redirects decoded, ads left out', async () => {
-    server.results = () => [{ url: 'https://example.org/a?x=1&y=2', title: 'Tidal & wave', snippet: 'Turbines on the seabed' }, ...someResults(3)];
+    server.results = () => [
+      { url: 'https://example.org/a?x=1&y=2', title: 'Tidal & wave', snippet: 'Turbines on the seabed' },
+      ...someResults(3),
+    ];
     const answer = await (await handler()).search(searchQuery('tidal power', { country: 'de', language: 'de' }));
-    expect(answer.hits[0]).toEqual({ url: 'https://example.org/a?x=1&y=2', title: 'Tidal & wave', description: 'Turbines on the seabed', position: 1 });
+    expect(answer.hits[0]).toEqual({
+      url: 'https://example.org/a?x=1&y=2',
+      title: 'Tidal & wave',
+      description: 'Turbines on the seabed',
+      position: 1,
+    });
     expect(answer.hits.map((h) => h.url)).not.toContainEqual(expect.stringContaining('y.js'));
     expect(answer.hits).toHaveLength(4);
     const [request] = server.requests;
-    expect([request!.method, request!.path, request!.headers['content-type']]).toEqual(['POST', '/html/', 'application/x-www-form-urlencoded']);
+    expect([request!.method, request!.path, request!.headers['content-type']]).toEqual([
+      'POST',
+      '/html/',
+      'application/x-www-form-urlencoded',
+    ]);
     expect(Object.fromEntries(new URLSearchParams(request!.body))).toEqual({ q: 'tidal power', kl: 'de-de' });
     server.results = () => someResults(40);
   });
@@ -36,8 +48,9 @@ describe('search.duckduckgo', () => {
   test('the bot check page (HTTP 202, anomaly modal) is an error, not zero results', async () => {
     server.botCheck = true;
     const search = await handler();
-    expect((await rejection(search.search(searchQuery('q')))).message)
-      .toBe('answered with its bot check (CAPTCHA, HTTP 202) instead of results, as it does for data-centre addresses: use SearXNG or a keyed provider');
+    expect((await rejection(search.search(searchQuery('q')))).message).toBe(
+      'answered with its bot check (CAPTCHA, HTTP 202) instead of results, as it does for data-centre addresses: use SearXNG or a keyed provider',
+    );
     expect(search.status()).toMatchObject({ state: 'failing', lastError: { message: expect.stringContaining('CAPTCHA') } });
   });
 
@@ -46,7 +59,9 @@ describe('search.duckduckgo', () => {
     expect(await (await handler()).search(searchQuery('zzzz'))).toEqual({ hits: [] });
     server.results = () => someResults(40);
     server.script(() => new Response('<html><body><div id="links"></div></body></html>', { headers: { 'content-type': 'text/html' } }));
-    expect((await rejection((await handler()).search(searchQuery('q')))).message).toBe('the page holds neither results nor a "no results" notice (its layout may have changed)');
+    expect((await rejection((await handler()).search(searchQuery('q')))).message).toBe(
+      'the page holds neither results nor a "no results" notice (its layout may have changed)',
+    );
   });
 
   test('regions and redirect targets', () => {

@@ -19,7 +19,11 @@ const ENGLISH = new Set(['us', 'gb', 'au', 'ca', 'ie', 'nz', 'in', 'za', 'sg', '
 
 /** DuckDuckGo's `kl`: its region codes are country-language pairs, with `uk` for Great Britain. */
 export function duckRegion(query: Pick<SearchQuery, 'country' | 'language'>): { kl: string; warning?: string } {
-  if (!query.country) return { kl: 'wt-wt', ...(query.language ? { warning: 'lang is applied only together with country (DuckDuckGo regions pair them); ignored' } : {}) };
+  if (!query.country)
+    return {
+      kl: 'wt-wt',
+      ...(query.language ? { warning: 'lang is applied only together with country (DuckDuckGo regions pair them); ignored' } : {}),
+    };
   const region = query.country === 'gb' ? 'uk' : query.country;
   return { kl: `${region}-${query.language ?? (ENGLISH.has(query.country) ? 'en' : query.country)}` };
 }
@@ -45,7 +49,11 @@ function readResults(html: string): { hits: PageHit[]; noResults: boolean } {
     const link = block.querySelector('a.result__a');
     const url = link ? targetOf(link.getAttribute('href') ?? '') : null;
     if (!link || !url) continue;
-    hits.push({ url, title: plainText(link.textContent, 500), description: plainText(block.querySelector('.result__snippet')?.textContent ?? '') });
+    hits.push({
+      url,
+      title: plainText(link.textContent, 500),
+      description: plainText(block.querySelector('.result__snippet')?.textContent ?? ''),
+    });
   }
   return { hits, noResults: doc.querySelector('.no-results') !== null };
 }
@@ -53,7 +61,7 @@ function readResults(html: string): { hits: PageHit[]; noResults: boolean } {
 export const duckduckgoSearch = definePlugin({
   kind: 'search',
   name: 'duckduckgo',
-  description: 'DuckDuckGo\'s keyless HTML results, best effort (often a bot check from data-centre addresses); opt-in.',
+  description: "DuckDuckGo's keyless HTML results, best effort (often a bot check from data-centre addresses); opt-in.",
   enabledByDefault: false,
   options: z.strictObject({
     baseUrl: providerOptions.baseUrl('https://html.duckduckgo.com'),
@@ -64,14 +72,22 @@ export const duckduckgoSearch = definePlugin({
     const endpoint = joinUrl(options.baseUrl, '/html/');
     return trackedProvider(endpoint, async (query) => {
       const { kl, warning } = duckRegion(query);
-      const response = await callProvider(http, endpoint, { form: { q: query.query, kl }, headers: { accept: 'text/html' }, timeoutMs: options.timeoutMs, signal: query.signal });
+      const response = await callProvider(http, endpoint, {
+        form: { q: query.query, kl },
+        headers: { accept: 'text/html' },
+        timeoutMs: options.timeoutMs,
+        signal: query.signal,
+      });
       const html = responseText(response);
       if (response.status === 202 || BOT_CHECK.test(html)) {
-        throw providerError(`answered with its bot check (CAPTCHA, HTTP ${response.status}) instead of results, as it does for data-centre addresses: use SearXNG or a keyed provider`);
+        throw providerError(
+          `answered with its bot check (CAPTCHA, HTTP ${response.status}) instead of results, as it does for data-centre addresses: use SearXNG or a keyed provider`,
+        );
       }
       if (response.status >= 400) throw statusError(response, '');
       const { hits, noResults } = readResults(html);
-      if (hits.length === 0 && !noResults) throw providerError('the page holds neither results nor a "no results" notice (its layout may have changed)');
+      if (hits.length === 0 && !noResults)
+        throw providerError('the page holds neither results nor a "no results" notice (its layout may have changed)');
       const found = ranked(hits.slice(0, query.limit));
       return warning ? { hits: found, warnings: [warning] } : { hits: found };
     });

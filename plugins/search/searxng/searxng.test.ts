@@ -30,7 +30,9 @@ describe('search.searxng', () => {
 
   test('pages until it has enough, and stops at the last page', async () => {
     const search = await handler();
-    expect((await search.search(searchQuery('q', { limit: 25 }))).hits.map((h) => h.position)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect((await search.search(searchQuery('q', { limit: 25 }))).hits.map((h) => h.position)).toEqual(
+      Array.from({ length: 25 }, (_, i) => i + 1),
+    );
     expect(server.requests.map((r) => r.query.get('pageno'))).toEqual(['1', '2', '3']);
     server.requests.length = 0;
     expect((await search.search(searchQuery('q', { limit: 50 }))).hits).toHaveLength(35);
@@ -45,13 +47,24 @@ describe('search.searxng', () => {
   test('JSON output disabled (403) is an error that says how to fix it', async () => {
     server.jsonEnabled = false;
     const search = await handler();
-    expect((await rejection(search.search(searchQuery('q')))).message).toBe('the instance refuses JSON output (HTTP 403): add `json` to search.formats in its settings.yml');
-    expect(search.status()).toMatchObject({ state: 'failing', endpoint: `${server.url}/search`, lastError: { message: expect.stringContaining('HTTP 403') } });
+    expect((await rejection(search.search(searchQuery('q')))).message).toBe(
+      'the instance refuses JSON output (HTTP 403): add `json` to search.formats in its settings.yml',
+    );
+    expect(search.status()).toMatchObject({
+      state: 'failing',
+      endpoint: `${server.url}/search`,
+      lastError: { message: expect.stringContaining('HTTP 403') },
+    });
   });
 
   test('no results because its engines failed is an error naming them; no results otherwise is an answer', async () => {
-    server.failingEngines = [['google', 'Suspended: CAPTCHA'], ['bing', 'timeout']];
-    expect((await rejection((await handler()).search(searchQuery('q'))))).toMatchObject({ message: 'no results because its engines failed: google (Suspended: CAPTCHA), bing (timeout)' });
+    server.failingEngines = [
+      ['google', 'Suspended: CAPTCHA'],
+      ['bing', 'timeout'],
+    ];
+    expect(await rejection((await handler()).search(searchQuery('q')))).toMatchObject({
+      message: 'no results because its engines failed: google (Suspended: CAPTCHA), bing (timeout)',
+    });
     server.failingEngines = [];
     server.results = () => [];
     expect(await (await handler()).search(searchQuery('nothing'))).toEqual({ hits: [] });
@@ -64,7 +77,7 @@ describe('search.searxng', () => {
     expect(server.requests[0]!.query.has('language')).toBe(false);
   });
 
-  test('the limiter\'s 429 pauses the provider; it is not asked again meanwhile', async () => {
+  test("the limiter's 429 pauses the provider; it is not asked again meanwhile", async () => {
     server.script(searxngTooManyRequests);
     const search = await handler();
     const first = await rejection(search.search(searchQuery('q')));
@@ -77,11 +90,15 @@ describe('search.searxng', () => {
 
   test('an answer that is not JSON, and an unreachable instance, are errors', async () => {
     server.script(() => new Response('<html>maintenance</html>', { headers: { 'content-type': 'text/html' } }));
-    expect((await rejection((await handler()).search(searchQuery('q')))).message).toBe('answered HTTP 200 with a text/html body that is not JSON');
+    expect((await rejection((await handler()).search(searchQuery('q')))).message).toBe(
+      'answered HTTP 200 with a text/html body that is not JSON',
+    );
     const gone = startSearxngServer();
     const url = gone.url;
     await gone.stop();
-    expect((await rejection((await providerHandler(searxngSearch, { url })).search(searchQuery('q')))).message).toMatch(/^could not reach 127\.0\.0\.1:\d+: connection refused/);
+    expect((await rejection((await providerHandler(searxngSearch, { url })).search(searchQuery('q')))).message).toMatch(
+      /^could not reach 127\.0\.0\.1:\d+: connection refused/,
+    );
   });
 
   test('a later page failing keeps the first page with a warning', async () => {

@@ -40,7 +40,12 @@ export const searxngSearch = definePlugin({
   description: 'SearXNG (self-hosted metasearch) through its JSON API; enabled by setting `url`.',
   enabledBy: ['url'],
   options: z.strictObject({
-    url: z.url({ protocol: /^https?$/ }).optional().describe('Base URL of the SearXNG instance (e.g. http://localhost:8888); setting it enables the provider. Its settings.yml must list `json` under search.formats.'),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe(
+        'Base URL of the SearXNG instance (e.g. http://localhost:8888); setting it enables the provider. Its settings.yml must list `json` under search.formats.',
+      ),
     timeoutMs: providerOptions.timeoutMs,
   }),
   setup(options, ctx) {
@@ -58,7 +63,11 @@ export const searxngSearch = definePlugin({
       if (response.status >= 400) throw statusError(response, '');
       const answer = jsonOf(response) as SearxngAnswer;
       if (!answer || !Array.isArray(answer.results)) throw providerError('answered JSON without a `results` list');
-      const hits = answer.results.map((r) => ({ url: typeof r.url === 'string' ? r.url : '', title: plainText(r.title, 500), description: plainText(r.content) }));
+      const hits = answer.results.map((r) => ({
+        url: typeof r.url === 'string' ? r.url : '',
+        title: plainText(r.title, 500),
+        description: plainText(r.content),
+      }));
       const failed = failedEngines(answer.unresponsive_engines);
       // Nothing found because its engines failed is not "nothing found".
       if (hits.length === 0 && failed && pageno === 1) throw providerError(`no results because its engines failed: ${failed}`);

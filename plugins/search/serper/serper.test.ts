@@ -8,7 +8,9 @@ import { serperSearch } from './serper.ts';
 
 const server = startSerperServer({ results: () => someResults(30) });
 afterAll(() => server.stop());
-beforeEach(() => { server.requests.length = 0; });
+beforeEach(() => {
+  server.requests.length = 0;
+});
 
 const handler = (apiKey = SERPER_TEST_KEY) => providerHandler(serperSearch, { apiKey, baseUrl: server.url });
 
@@ -18,16 +20,29 @@ describe('search.serper', () => {
     expect(answer.hits).toHaveLength(12);
     expect(answer.hits[0]).toEqual({ url: 'https://example.com/page1', title: 'Page 1', description: 'About page 1', position: 1 });
     const [request] = server.requests;
-    expect([request!.method, request!.path, request!.headers['x-api-key'], request!.headers['content-type']]).toEqual(['POST', '/search', SERPER_TEST_KEY, 'application/json']);
+    expect([request!.method, request!.path, request!.headers['x-api-key'], request!.headers['content-type']]).toEqual([
+      'POST',
+      '/search',
+      SERPER_TEST_KEY,
+      'application/json',
+    ]);
     expect(JSON.parse(request!.body)).toEqual({ q: 'tidal power', num: 12, gl: 'de', hl: 'de' });
   });
 
-  test('ranks by Serper\'s position even when the list comes in another order', async () => {
-    server.script(() => Response.json({ searchParameters: { q: 'q' }, organic: [
-      { title: 'Second', link: 'https://b.example/', snippet: '', position: 2 },
-      { title: 'First', link: 'https://a.example/', snippet: '', position: 1 },
-    ] }));
-    expect((await (await handler()).search(searchQuery('q'))).hits.map((h) => [h.title, h.position])).toEqual([['First', 1], ['Second', 2]]);
+  test("ranks by Serper's position even when the list comes in another order", async () => {
+    server.script(() =>
+      Response.json({
+        searchParameters: { q: 'q' },
+        organic: [
+          { title: 'Second', link: 'https://b.example/', snippet: '', position: 2 },
+          { title: 'First', link: 'https://a.example/', snippet: '', position: 1 },
+        ],
+      }),
+    );
+    expect((await (await handler()).search(searchQuery('q'))).hits.map((h) => [h.title, h.position])).toEqual([
+      ['First', 1],
+      ['Second', 2],
+    ]);
   });
 
   test('nothing found (no `organic`) is an empty answer; JSON of another shape is an error', async () => {
@@ -39,10 +54,15 @@ describe('search.serper', () => {
   });
 
   test('a wrong key, a spent balance and a rate limit are errors that say so', async () => {
-    expect((await rejection((await handler('nope')).search(searchQuery('q')))).message).toBe('the API key was rejected (HTTP 403: Unauthorized.)');
+    expect((await rejection((await handler('nope')).search(searchQuery('q')))).message).toBe(
+      'the API key was rejected (HTTP 403: Unauthorized.)',
+    );
     server.script(serperNoCredits);
     expect((await rejection((await handler()).search(searchQuery('q')))).message).toBe('HTTP 400: Not enough credits');
     server.script(serperTooMany(30));
-    expect(await rejection((await handler()).search(searchQuery('q')))).toMatchObject({ message: 'rate limited (HTTP 429: Too many requests); retry after 30 s', retryAfterSeconds: 30 });
+    expect(await rejection((await handler()).search(searchQuery('q')))).toMatchObject({
+      message: 'rate limited (HTTP 429: Too many requests); retry after 30 s',
+      retryAfterSeconds: 30,
+    });
   });
 });

@@ -27,7 +27,12 @@ export const serperSearch = definePlugin({
       if (query.country) body.gl = query.country;
       if (query.language) body.hl = query.language;
       // The registry enables this plugin only with `apiKey` set.
-      const response = await callProvider(http, endpoint, { json: body, headers: { 'x-api-key': options.apiKey! }, timeoutMs: options.timeoutMs, signal: query.signal });
+      const response = await callProvider(http, endpoint, {
+        json: body,
+        headers: { 'x-api-key': options.apiKey! },
+        timeoutMs: options.timeoutMs,
+        signal: query.signal,
+      });
       if (response.status >= 400) throw statusError(response, detail(errorJson(response)?.message), { keyed: true });
       const answer = jsonOf(response) as SerperAnswer;
       if (!answer || !Array.isArray(answer.organic)) {
@@ -36,7 +41,12 @@ export const serperSearch = definePlugin({
         throw providerError('answered JSON without an `organic` list');
       }
       const hits = answer.organic
-        .map((r, index) => ({ url: typeof r.link === 'string' ? r.link : '', title: plainText(r.title, 500), description: plainText(r.snippet), rank: typeof r.position === 'number' ? r.position : index + 1 }))
+        .map((r, index) => ({
+          url: typeof r.link === 'string' ? r.link : '',
+          title: plainText(r.title, 500),
+          description: plainText(r.snippet),
+          rank: typeof r.position === 'number' ? r.position : index + 1,
+        }))
         .sort((a, b) => a.rank - b.rank)
         .map(({ rank: _rank, ...hit }) => hit);
       return { hits: ranked(hits) };

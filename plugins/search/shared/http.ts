@@ -5,7 +5,16 @@
  */
 import { parseHtmlFragment } from '../../../core/kit.ts';
 
-export { callProvider, DEFAULT_RETRY_AFTER_SECONDS, detail, errorJson, jsonOf, providerError, retryAfterSeconds, statusError } from '../../../core/kit.ts';
+export {
+  callProvider,
+  DEFAULT_RETRY_AFTER_SECONDS,
+  detail,
+  errorJson,
+  jsonOf,
+  providerError,
+  retryAfterSeconds,
+  statusError,
+} from '../../../core/kit.ts';
 
 /** Text of a snippet that may hold markup (`<strong>`) and entities; bounded before it is parsed. */
 export function plainText(value: unknown, max = 2000): string {

@@ -18,15 +18,20 @@ const MAX_PAUSE_SECONDS = 3600;
 export const providerOptions = {
   timeoutMs: z.number().int().min(100).max(120_000).default(10_000).describe('Time limit of one request to the provider.'),
   apiKey: z.string().trim().min(1).optional().describe('The API key; setting it enables the provider.'),
-  baseUrl: (official: string) => z.url({ protocol: /^https?$/ }).default(official).describe('Where requests go (a proxy, or a local test server).'),
+  baseUrl: (official: string) =>
+    z
+      .url({ protocol: /^https?$/ })
+      .default(official)
+      .describe('Where requests go (a proxy, or a local test server).'),
 };
 
 /** The options of a provider with an API key: the key (which enables it), its base URL and time limit. */
-export const keyedProviderOptions = (officialBaseUrl: string) => z.strictObject({
-  apiKey: providerOptions.apiKey,
-  baseUrl: providerOptions.baseUrl(officialBaseUrl),
-  timeoutMs: providerOptions.timeoutMs,
-});
+export const keyedProviderOptions = (officialBaseUrl: string) =>
+  z.strictObject({
+    apiKey: providerOptions.apiKey,
+    baseUrl: providerOptions.baseUrl(officialBaseUrl),
+    timeoutMs: providerOptions.timeoutMs,
+  });
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -48,7 +53,11 @@ export function trackedProvider(endpoint: string, search: (query: SearchQuery) =
         const message = err instanceof Error ? err.message : String(err);
         const seconds = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
         pausedUntil = seconds ? Date.now() + Math.min(seconds, MAX_PAUSE_SECONDS) * 1000 : 0;
-        Object.assign(status, { state: seconds ? 'rate_limited' : 'failing', lastError: { message, at: iso(Date.now()) }, retryAt: seconds ? iso(pausedUntil) : undefined });
+        Object.assign(status, {
+          state: seconds ? 'rate_limited' : 'failing',
+          lastError: { message, at: iso(Date.now()) },
+          retryAt: seconds ? iso(pausedUntil) : undefined,
+        });
         throw err;
       }
     },
@@ -67,7 +76,11 @@ export type PageHit = Omit<SearchHit, 'position'>;
  * failing first page fails the search; a failing later page ends it with what was found and a
  * warning (a free plan's one-request-per-second limit usually hits the second page).
  */
-export async function collectPages(limit: number, maxPages: number, page: (index: number) => Promise<{ hits: PageHit[]; more?: boolean }>): Promise<SearchAnswer> {
+export async function collectPages(
+  limit: number,
+  maxPages: number,
+  page: (index: number) => Promise<{ hits: PageHit[]; more?: boolean }>,
+): Promise<SearchAnswer> {
   const hits: PageHit[] = [];
   const seen = new Set<string>();
   const warnings: string[] = [];

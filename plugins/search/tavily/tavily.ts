@@ -27,19 +27,36 @@ export const tavilySearch = definePlugin({
     const http = ctx.resolve(Tokens.Http);
     const endpoint = joinUrl(options.baseUrl, '/search');
     return trackedProvider(endpoint, async (query) => {
-      const body: Record<string, unknown> = { query: query.query, max_results: Math.min(query.limit, MAX_RESULTS), search_depth: 'basic', topic: 'general' };
+      const body: Record<string, unknown> = {
+        query: query.query,
+        max_results: Math.min(query.limit, MAX_RESULTS),
+        search_depth: 'basic',
+        topic: 'general',
+      };
       if (query.country) body.country = countryNames.of(query.country.toUpperCase())?.toLowerCase();
       // The registry enables this plugin only with `apiKey` set.
-      const response = await callProvider(http, endpoint, { json: body, headers: { authorization: `Bearer ${options.apiKey!}` }, timeoutMs: options.timeoutMs, signal: query.signal });
+      const response = await callProvider(http, endpoint, {
+        json: body,
+        headers: { authorization: `Bearer ${options.apiKey!}` },
+        timeoutMs: options.timeoutMs,
+        signal: query.signal,
+      });
       if (response.status >= 400) {
         const said = errorJson(response)?.detail as { error?: unknown } | string | undefined;
         const text = detail(typeof said === 'string' ? said : said?.error);
-        if (response.status === 432 || response.status === 433) throw providerError(`the plan's usage limit is reached (HTTP ${response.status}${text ? `: ${text}` : ''})`);
+        if (response.status === 432 || response.status === 433)
+          throw providerError(`the plan's usage limit is reached (HTTP ${response.status}${text ? `: ${text}` : ''})`);
         throw statusError(response, text, { keyed: true });
       }
       const answer = jsonOf(response) as TavilyAnswer;
       if (!answer || !Array.isArray(answer.results)) throw providerError('answered JSON without a `results` list');
-      const hits = ranked(answer.results.map((r) => ({ url: typeof r.url === 'string' ? r.url : '', title: plainText(r.title, 500), description: plainText(r.content) })));
+      const hits = ranked(
+        answer.results.map((r) => ({
+          url: typeof r.url === 'string' ? r.url : '',
+          title: plainText(r.title, 500),
+          description: plainText(r.content),
+        })),
+      );
       return query.language ? { hits, warnings: ['lang is not supported by Tavily; ignored'] } : { hits };
     });
   },

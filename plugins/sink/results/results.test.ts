@@ -24,7 +24,12 @@ for (const database of testDatabases()) {
     test('writes a row the cache lookup for the same request finds', async () => {
       const sink = await resultsSink.setup({}, testContext([[Tokens.Results, store]]));
       const doc = testDocument({ url: 'https://example.com/page', formats: ['text', 'markdown'], onlyMainContent: true });
-      const result: ScrapeResult = { url: doc.job.url, metadata: { ...emptyMetadata(), title: 'Page', statusCode: 200 }, formats: { markdown: '# Page', text: 'Page' }, warnings: [] };
+      const result: ScrapeResult = {
+        url: doc.job.url,
+        metadata: { ...emptyMetadata(), title: 'Page', statusCode: 200 },
+        formats: { markdown: '# Page', text: 'Page' },
+        warnings: [],
+      };
       await sink.write(doc, result);
 
       const hit = await store.findFresh('default', 'scrape', 'https://example.com/page', optionsHash(doc.job), 60);

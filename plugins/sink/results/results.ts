@@ -11,11 +11,19 @@ import { definePlugin, optionsHash, RESULT_ID, Tokens } from '../../../core/kit.
 export const resultsSink = definePlugin({
   kind: 'sink',
   name: 'results',
-  description: 'Stores every scrape result; the response cache reads from it. While it runs, map answers and (cloud mode) every billed call\'s answer are stored too.',
+  description:
+    "Stores every scrape result; the response cache reads from it. While it runs, map answers and (cloud mode) every billed call's answer are stored too.",
   provides: ['sink:results'],
   api: {
     requestFields: {
-      storeInCache: { schema: z.boolean().optional().describe('Store this result (default true; the response cache and the results API read stored results); false keeps no copy. A cached answer may still be returned: set `no_cache` too to skip it.') },
+      storeInCache: {
+        schema: z
+          .boolean()
+          .optional()
+          .describe(
+            'Store this result (default true; the response cache and the results API read stored results); false keeps no copy. A cached answer may still be returned: set `no_cache` too to skip it.',
+          ),
+      },
     },
   },
   setup(_options, ctx) {

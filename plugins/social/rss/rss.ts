@@ -14,7 +14,12 @@ import { callProvider, definePlugin, parseSitemapDocument, providerError, sitema
 import type { SocialPost, SocialTargetKind } from '../../../core/kit.ts';
 
 const MAX_FEED_BYTES = 5 * 1024 * 1024;
-const template = (what: string) => z.url({ protocol: /^https?$/ }).refine((u) => u.includes('{target}'), 'must contain {target}').optional().describe(`Feed URL of ${what}, with {target} where it goes.`);
+const template = (what: string) =>
+  z
+    .url({ protocol: /^https?$/ })
+    .refine((u) => u.includes('{target}'), 'must contain {target}')
+    .optional()
+    .describe(`Feed URL of ${what}, with {target} where it goes.`);
 
 /** A feed item as a post, or null when its link names no numeric post id. */
 export function postOf(link: { url: string; title?: string; lastmod?: string }): SocialPost | null {
@@ -23,27 +28,42 @@ export function postOf(link: { url: string; title?: string; lastmod?: string }):
   const [, author, id] = match as unknown as [string, string, string];
   const title = link.title ?? '';
   return {
-    id, screenName: author, text: title, url: link.url.replace(/#.*$/, ''), createdAt: link.lastmod ?? '',
-    favoriteCount: 0, retweetCount: 0, replyCount: 0, lang: '',
-    isRetweet: /^RT (by|@)/.test(title), isReply: /^R to @/.test(title), isQuote: false,
+    id,
+    screenName: author,
+    text: title,
+    url: link.url.replace(/#.*$/, ''),
+    createdAt: link.lastmod ?? '',
+    favoriteCount: 0,
+    retweetCount: 0,
+    replyCount: 0,
+    lang: '',
+    isRetweet: /^RT (by|@)/.test(title),
+    isReply: /^R to @/.test(title),
+    isQuote: false,
   };
 }
 
 export const rssSocial = definePlugin({
   kind: 'social',
   name: 'rss',
-  description: 'Posts from RSS/Atom feeds of a self-hosted bridge (Nitter, RSSHub); no metrics, language or audience. Enabled by setting `profileUrl`.',
+  description:
+    'Posts from RSS/Atom feeds of a self-hosted bridge (Nitter, RSSHub); no metrics, language or audience. Enabled by setting `profileUrl`.',
   enabledBy: ['profileUrl'],
   options: z.strictObject({
     profileUrl: template('an account (target: the handle)'),
     searchUrl: template('a search (target: the query)'),
     listUrl: template('a list (target: the list id)'),
-    repliesUrl: template('a post\'s replies (target: the post id)'),
+    repliesUrl: template("a post's replies (target: the post id)"),
     timeoutMs: z.number().int().min(100).max(120_000).default(15_000).describe('Time limit of one feed request.'),
   }),
   setup(options, ctx) {
     const http = ctx.resolve(Tokens.Http);
-    const templates: Record<SocialTargetKind, string | undefined> = { profile: options.profileUrl, search: options.searchUrl, list: options.listUrl, replies: options.repliesUrl };
+    const templates: Record<SocialTargetKind, string | undefined> = {
+      profile: options.profileUrl,
+      search: options.searchUrl,
+      list: options.listUrl,
+      replies: options.repliesUrl,
+    };
 
     return {
       // Feeds are addressed by handle: the handle is the id.
@@ -53,14 +73,27 @@ export const rssSocial = definePlugin({
 
       async posts(query) {
         const url = templates[query.kind]?.replace('{target}', encodeURIComponent(query.target));
-        if (!url) throw new TrawlError('capability_missing', `The RSS social source has no feed for ${query.kind} monitors: set plugins.social.rss.${query.kind}Url`);
-        const response = await callProvider(http, url, { headers: { accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5' }, timeoutMs: options.timeoutMs, signal: query.signal });
-        if (response.status === 429) throw new TrawlError('rate_limited', `the feed answered HTTP 429`, { retryAfterSeconds: Number(response.headers['retry-after']) || 60 });
+        if (!url)
+          throw new TrawlError(
+            'capability_missing',
+            `The RSS social source has no feed for ${query.kind} monitors: set plugins.social.rss.${query.kind}Url`,
+          );
+        const response = await callProvider(http, url, {
+          headers: { accept: 'application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5' },
+          timeoutMs: options.timeoutMs,
+          signal: query.signal,
+        });
+        if (response.status === 429)
+          throw new TrawlError('rate_limited', `the feed answered HTTP 429`, {
+            retryAfterSeconds: Number(response.headers['retry-after']) || 60,
+          });
         if (response.status >= 400) throw providerError(`the feed answered HTTP ${response.status}`);
         const doc = parseSitemapDocument(await sitemapText(response.body, MAX_FEED_BYTES), url);
         if (doc.kind !== 'rss' && doc.kind !== 'atom') throw providerError('the feed is not RSS or Atom');
         const seen = new Set<string>();
-        const all = doc.links.flatMap((l) => postOf(l) ?? []).filter((p) => !seen.has(p.id) && seen.add(p.id) && !(query.kind === 'replies' && p.id === query.target));
+        const all = doc.links
+          .flatMap((l) => postOf(l) ?? [])
+          .filter((p) => !seen.has(p.id) && seen.add(p.id) && !(query.kind === 'replies' && p.id === query.target));
         all.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
         const since = query.since;
         const posts = since === null ? all : all.filter((p) => BigInt(p.id) > BigInt(since));

@@ -46,7 +46,9 @@ export function postsOf(pages: TimelinePage[]): SocialPost[] {
       const screenName = users.get(t.author_id ?? '') ?? '';
       // A repost's own text is cut ("RT @x: …"): the original's full text stands for it.
       const original = types.has('retweeted') ? referenced.get(t.referenced_tweets!.find((r) => r.type === 'retweeted')!.id) : undefined;
-      const text = original ? `RT @${users.get(original.author_id ?? '') ?? ''}: ${original.note_tweet?.text ?? original.text}` : t.note_tweet?.text ?? t.text;
+      const text = original
+        ? `RT @${users.get(original.author_id ?? '') ?? ''}: ${original.note_tweet?.text ?? original.text}`
+        : (t.note_tweet?.text ?? t.text);
       posts.push({
         id: t.id,
         screenName,

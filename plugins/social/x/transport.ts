@@ -43,10 +43,13 @@ function failure(status: number, headers: Record<string, string>, body: Record<s
   const { said, type } = problemOf(body);
   const why = said ? `: ${said}` : '';
   // A spent usage cap or credit balance does not come back at the reset: the operator must act.
-  if (status === 402 || type.endsWith('/usage-capped')) return quotaSpent(`the social API refused: its usage cap or credits are spent (HTTP ${status}${why})`);
+  if (status === 402 || type.endsWith('/usage-capped'))
+    return quotaSpent(`the social API refused: its usage cap or credits are spent (HTTP ${status}${why})`);
   if (status === 429) {
     const wait = secondsUntilReset(headers, now);
-    return new TrawlError('rate_limited', `the social API's rate limit is reached (HTTP 429${why}); retry after ${wait} s`, { retryAfterSeconds: wait });
+    return new TrawlError('rate_limited', `the social API's rate limit is reached (HTTP 429${why}); retry after ${wait} s`, {
+      retryAfterSeconds: wait,
+    });
   }
   if (status === 401 || status === 403) return providerError(`the social API rejected the bearer token (HTTP ${status}${why})`);
   if (status === 404) return new TrawlError('not_found', `the social API does not know it (HTTP 404${why})`);
@@ -61,9 +64,16 @@ export function transportClient(options: TransportOptions, signal: AbortSignal):
   const transport: ITwitterApiClientPlugin = {
     async onBeforeRequestConfig({ client, params }) {
       // The library's own request builder: query string, path parameters and the bearer header.
-      const args = (client as unknown as { getHttpRequestArgs(p: typeof params): { url: URL; method: string; headers: Record<string, string> } }).getHttpRequestArgs(params);
+      const args = (
+        client as unknown as { getHttpRequestArgs(p: typeof params): { url: URL; method: string; headers: Record<string, string> } }
+      ).getHttpRequestArgs(params);
       const url = `${base}${args.url.href.slice(LIBRARY_ORIGIN.length)}`;
-      const response = await callProvider(options.http, url, { method: 'GET', headers: args.headers, timeoutMs: options.timeoutMs, signal });
+      const response = await callProvider(options.http, url, {
+        method: 'GET',
+        headers: args.headers,
+        timeoutMs: options.timeoutMs,
+        signal,
+      });
       if (response.status >= 300) throw failure(response.status, response.headers, errorJson(response), now());
       const data = jsonOf(response);
       return { data, headers: response.headers, rateLimit: undefined } as never;

@@ -18,12 +18,27 @@ const all: SocialFilters = { includeRetweets: true, includeReplies: true, includ
 async function source(token = X_TEST_TOKEN): Promise<SocialHandler> {
   const config = testConfig({ fetch: { allowPrivateNetwork: false, timeoutMs: 5000 } });
   const http = createHttpClient(config.fetch, pino({ level: 'silent' }));
-  return xSocial.setup(xSocial.options!.parse({ bearerToken: token, baseUrl: api.url, maxPages: 3 }), testContext([[Tokens.Http, http]], config)) as Promise<SocialHandler>;
+  return xSocial.setup(
+    xSocial.options!.parse({ bearerToken: token, baseUrl: api.url, maxPages: 3 }),
+    testContext([[Tokens.Http, http]], config),
+  ) as Promise<SocialHandler>;
 }
-const query = (q: Partial<SocialPostsQuery>): SocialPostsQuery => ({ kind: 'profile', target: '42', since: null, filters: all, signal: new AbortController().signal, ...q });
+const query = (q: Partial<SocialPostsQuery>): SocialPostsQuery => ({
+  kind: 'profile',
+  target: '42',
+  since: null,
+  filters: all,
+  signal: new AbortController().signal,
+  ...q,
+});
 
 beforeEach(() => {
-  api.users.splice(0, Infinity, { id: '42', username: 'Alice', name: 'Alice A' }, { id: '43', username: 'bob', name: 'Bob', description: 'bio', followers_count: 7 });
+  api.users.splice(
+    0,
+    Infinity,
+    { id: '42', username: 'Alice', name: 'Alice A' },
+    { id: '43', username: 'bob', name: 'Bob', description: 'bio', followers_count: 7 },
+  );
   api.tweets.splice(0, Infinity);
   for (let n = 1; n <= 12; n++) api.tweets.push({ id: id(n), author_id: '42', text: `post ${n}`, like_count: n });
   api.requests.length = 0;
@@ -42,7 +57,8 @@ describe('social.x', () => {
     const x = await source();
     const first = await x.posts(query({}));
     expect(first.cursor).toBe(id(12));
-    for (let n = 13; n <= 130; n++) api.tweets.push({ id: id(n), author_id: '42', text: `post ${n}`, refs: n === 20 ? [{ type: 'replied_to', id: id(1) }] : undefined });
+    for (let n = 13; n <= 130; n++)
+      api.tweets.push({ id: id(n), author_id: '42', text: `post ${n}`, refs: n === 20 ? [{ type: 'replied_to', id: id(1) }] : undefined });
     const next = await x.posts(query({ since: first.cursor }));
     expect(next.posts.map((p) => p.id)).toEqual(Array.from({ length: 118 }, (_, i) => id(i + 13)));
     expect(next.cursor).toBe(id(130));
@@ -69,7 +85,10 @@ describe('social.x', () => {
     const x = await source();
     const replies = await x.posts(query({ kind: 'replies', target: id(3), since: id(3) }));
     expect(replies.posts.map((p) => [p.id, p.screenName, p.isReply])).toEqual([[id(50), 'bob', true]]);
-    api.lists.set('7', api.tweets.map((t) => t.id));
+    api.lists.set(
+      '7',
+      api.tweets.map((t) => t.id),
+    );
     const list = await x.posts(query({ kind: 'list', target: '7', since: id(10) }));
     expect(list.posts.map((p) => p.id)).toEqual([id(11), id(12), id(50)]);
     expect(api.requests.at(-1)!.query.has('since_id')).toBe(false);
@@ -77,10 +96,16 @@ describe('social.x', () => {
 
   test('audience pages follow pagination_token until the end', async () => {
     for (let n = 0; n < 1500; n++) api.users.push({ id: String(1000 + n), username: `u${n}`, name: `U ${n}`, followers_count: n });
-    api.followers.set('42', api.users.slice(2).map((u) => u.id));
+    api.followers.set(
+      '42',
+      api.users.slice(2).map((u) => u.id),
+    );
     const x = await source();
     const one = await x.audience('42', 'followers', null, new AbortController().signal);
-    expect([one.users.length, one.users[0]]).toEqual([1000, { id: '1000', screenName: 'u0', name: 'U 0', followers: 0, description: '', url: '' }]);
+    expect([one.users.length, one.users[0]]).toEqual([
+      1000,
+      { id: '1000', screenName: 'u0', name: 'U 0', followers: 0, description: '', url: '' },
+    ]);
     const two = await x.audience('42', 'followers', one.next, new AbortController().signal);
     expect([two.users.length, two.next]).toEqual([500, null]);
   });
@@ -92,6 +117,8 @@ describe('social.x', () => {
     expect(error).toMatchObject({ code: 'rate_limited' });
     expect(error.retryAfterSeconds).toBeGreaterThan(100);
     api.remaining = 1000;
-    await expect((await source('wrong')).posts(query({}))).rejects.toThrow('rejected the bearer token (HTTP 401: Unauthorized: Unauthorized)');
+    await expect((await source('wrong')).posts(query({}))).rejects.toThrow(
+      'rejected the bearer token (HTTP 401: Unauthorized: Unauthorized)',
+    );
   });
 });

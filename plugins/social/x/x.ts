@@ -24,24 +24,33 @@ const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
 function searchQueryOf(query: SocialPostsQuery): string {
   const base = query.kind === 'replies' ? `conversation_id:${query.target}` : `(${query.target})`;
   const { filters } = query;
-  const operators = [!filters.includeRetweets && '-is:retweet', !filters.includeReplies && query.kind !== 'replies' && '-is:reply', !filters.includeQuotes && '-is:quote', filters.lang && `lang:${filters.lang}`];
+  const operators = [
+    !filters.includeRetweets && '-is:retweet',
+    !filters.includeReplies && query.kind !== 'replies' && '-is:reply',
+    !filters.includeQuotes && '-is:quote',
+    filters.lang && `lang:${filters.lang}`,
+  ];
   return [base, ...operators.filter(Boolean)].join(' ');
 }
 
 export const xSocial = definePlugin({
   kind: 'social',
   name: 'x',
-  description: 'The social network\'s official API v2 with an app-only bearer token; enabled by setting `bearerToken`.',
+  description: "The social network's official API v2 with an app-only bearer token; enabled by setting `bearerToken`.",
   enabledBy: ['bearerToken'],
   options: z.strictObject({
     bearerToken: z.string().trim().min(1).optional().describe('App-only bearer token; setting it enables the source.'),
-    baseUrl: z.url({ protocol: /^https?$/ }).default('https://api.x.com').describe('Where requests go (a proxy, or a local test server).'),
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      .default('https://api.x.com')
+      .describe('Where requests go (a proxy, or a local test server).'),
     timeoutMs: z.number().int().min(100).max(120_000).default(15_000).describe('Time limit of one request.'),
     maxPages: z.number().int().min(1).max(20).default(5).describe('Pages of up to 100 posts read per monitor check.'),
   }),
   setup(options, ctx) {
     const http = ctx.resolve(Tokens.Http);
-    const client = (signal: AbortSignal) => transportClient({ http, bearerToken: options.bearerToken!, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs }, signal).v2;
+    const client = (signal: AbortSignal) =>
+      transportClient({ http, bearerToken: options.bearerToken!, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs }, signal).v2;
 
     async function timeline(query: SocialPostsQuery): Promise<TimelinePage[]> {
       const api = client(query.signal);
@@ -52,12 +61,30 @@ export const xSocial = definePlugin({
       for (let n = 0; n < (first ? 1 : options.maxPages); n++) {
         let page: TimelinePage;
         if (query.kind === 'list') {
-          page = await api.get(`lists/${query.target}/tweets`, { ...common, max_results: first ? 10 : 100, ...(token ? { pagination_token: token } : {}) });
+          page = await api.get(`lists/${query.target}/tweets`, {
+            ...common,
+            max_results: first ? 10 : 100,
+            ...(token ? { pagination_token: token } : {}),
+          });
         } else if (query.kind === 'profile') {
-          const exclude = [!query.filters.includeRetweets && 'retweets', !query.filters.includeReplies && 'replies'].filter(Boolean).join(',');
-          page = await api.get(`users/${query.target}/tweets`, { ...common, max_results: first ? 5 : 100, ...(exclude ? { exclude } : {}), ...(query.since ? { since_id: query.since } : {}), ...(token ? { pagination_token: token } : {}) });
+          const exclude = [!query.filters.includeRetweets && 'retweets', !query.filters.includeReplies && 'replies']
+            .filter(Boolean)
+            .join(',');
+          page = await api.get(`users/${query.target}/tweets`, {
+            ...common,
+            max_results: first ? 5 : 100,
+            ...(exclude ? { exclude } : {}),
+            ...(query.since ? { since_id: query.since } : {}),
+            ...(token ? { pagination_token: token } : {}),
+          });
         } else {
-          page = await api.get('tweets/search/recent', { ...common, query: searchQueryOf(query), max_results: first ? 10 : 100, ...(query.since ? { since_id: query.since } : {}), ...(token ? { next_token: token } : {}) });
+          page = await api.get('tweets/search/recent', {
+            ...common,
+            query: searchQueryOf(query),
+            max_results: first ? 10 : 100,
+            ...(query.since ? { since_id: query.since } : {}),
+            ...(token ? { next_token: token } : {}),
+          });
         }
         pages.push(page);
         const data = page.data ?? [];
@@ -65,15 +92,19 @@ export const xSocial = definePlugin({
         if (query.kind === 'list' && query.since && data.some((t) => !newer(t.id, query.since!))) break;
         token = page.meta?.next_token;
         if (!token) break;
-        if (n === options.maxPages - 1 && !first) ctx.logger.warn({ kind: query.kind, target: query.target }, 'more new posts than the page cap; the oldest of them are skipped');
+        if (n === options.maxPages - 1 && !first)
+          ctx.logger.warn({ kind: query.kind, target: query.target }, 'more new posts than the page cap; the oldest of them are skipped');
       }
       return pages;
     }
 
     return {
       async resolveHandle(handle, signal) {
-        if (!/^[A-Za-z0-9_]{1,15}$/.test(handle)) throw new TrawlError('bad_request', `"${handle}" is not a valid handle (1 to 15 letters, digits or _)`);
-        const answer = await client(signal).get(`users/by/username/${handle}`, { 'user.fields': 'username' }) as { data?: { id: string } };
+        if (!/^[A-Za-z0-9_]{1,15}$/.test(handle))
+          throw new TrawlError('bad_request', `"${handle}" is not a valid handle (1 to 15 letters, digits or _)`);
+        const answer = (await client(signal).get(`users/by/username/${handle}`, { 'user.fields': 'username' })) as {
+          data?: { id: string };
+        };
         // An unknown or suspended account is a 200 with only `errors`.
         if (!answer.data?.id) throw new TrawlError('not_found', `The social account @${handle} was not found`);
         return answer.data.id;
@@ -82,12 +113,18 @@ export const xSocial = definePlugin({
       async posts(query) {
         const pages = await timeline(query);
         const newest = pages[0]?.meta?.newest_id ?? pages[0]?.data?.[0]?.id ?? null;
-        const posts = postsOf(pages).filter((p) => (query.since === null || newer(p.id, query.since)) && !(query.kind === 'replies' && p.id === query.target));
+        const posts = postsOf(pages).filter(
+          (p) => (query.since === null || newer(p.id, query.since)) && !(query.kind === 'replies' && p.id === query.target),
+        );
         return { posts, cursor: newest && (!query.since || newer(newest, query.since)) ? newest : query.since };
       },
 
       async audience(userId, direction, page, signal) {
-        const answer = await client(signal).get(`users/${userId}/${direction}`, { max_results: 1000, 'user.fields': USER_FIELDS, ...(page ? { pagination_token: page } : {}) }) as { data?: unknown[]; meta?: { next_token?: string } };
+        const answer = (await client(signal).get(`users/${userId}/${direction}`, {
+          max_results: 1000,
+          'user.fields': USER_FIELDS,
+          ...(page ? { pagination_token: page } : {}),
+        })) as { data?: unknown[]; meta?: { next_token?: string } };
         const users: SocialUser[] = (answer.data ?? []).map((u) => userOf(u as never));
         return { users, next: answer.meta?.next_token ?? null };
       },

@@ -7,7 +7,7 @@ const str = (description: string) => ({ type: ['string', 'null'], description })
 const videoDescription =
   '\n\nVideo watch pages (youtube.com/watch, youtu.be, /shorts/, /live/, m.youtube.com) become a page with the title, a list of channel, views, ' +
   'published date and duration, the description, and a "Transcript" section with one `m:ss` timed line per caption (the page language\'s ' +
-  'track, else English, else the first; people\'s captions before automatic ones). Without captions the transcript section holds a note and ' +
+  "track, else English, else the first; people's captions before automatic ones). Without captions the transcript section holds a note and " +
   '`warnings` says so. `rawHtml` is the watch page as received. An unavailable video is 422 `Video unavailable: <reason>`.';
 
 export const videoApi: PluginApi = {

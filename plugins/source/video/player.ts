@@ -66,18 +66,26 @@ const num = (v: unknown): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 /** YouTube text objects are `{simpleText}` or `{runs: [{text}]}`. */
-const textOf = (v: unknown): string | null => str(obj(v).simpleText) ?? (Array.isArray(obj(v).runs) ? str((obj(v).runs as Json[]).map((r) => r.text ?? '').join('')) : null);
+const textOf = (v: unknown): string | null =>
+  str(obj(v).simpleText) ?? (Array.isArray(obj(v).runs) ? str((obj(v).runs as Json[]).map((r) => r.text ?? '').join('')) : null);
 
 export function videoInfo(player: Json, fallbackId: string): VideoInfo {
   const details = obj(player.videoDetails);
   const micro = obj(obj(player.microformat).playerMicroformatRenderer);
   const playability = obj(player.playabilityStatus);
-  const thumbnails = [obj(details.thumbnail).thumbnails, obj(micro.thumbnail).thumbnails].flatMap((t) => (Array.isArray(t) ? (t as Json[]) : []));
+  const thumbnails = [obj(details.thumbnail).thumbnails, obj(micro.thumbnail).thumbnails].flatMap((t) =>
+    Array.isArray(t) ? (t as Json[]) : [],
+  );
   const widest = thumbnails.sort((a, b) => (num(b.width) ?? 0) - (num(a.width) ?? 0))[0];
   const captionTracks = obj(obj(player.captions).playerCaptionsTracklistRenderer).captionTracks;
   const tracks = (Array.isArray(captionTracks) ? (captionTracks as Json[]) : [])
     .filter((t) => str(t.baseUrl) && str(t.languageCode))
-    .map((t) => ({ baseUrl: t.baseUrl as string, languageCode: t.languageCode as string, name: textOf(t.name) ?? (t.languageCode as string), kind: str(t.kind) ?? undefined }));
+    .map((t) => ({
+      baseUrl: t.baseUrl as string,
+      languageCode: t.languageCode as string,
+      name: textOf(t.name) ?? (t.languageCode as string),
+      kind: str(t.kind) ?? undefined,
+    }));
   const status = str(playability.status);
   return {
     id: str(details.videoId) ?? fallbackId,

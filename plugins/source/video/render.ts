@@ -40,9 +40,17 @@ function meta(attribute: 'name' | 'property', key: string, content: string | nul
   return content ? `<meta ${attribute}="${key}" content="${escapeHtml(content)}">` : '';
 }
 
-export function renderVideoPage(video: VideoInfo, transcript: Transcript, options: { origin: string; language: string | null; timestamps: boolean }): string {
+export function renderVideoPage(
+  video: VideoInfo,
+  transcript: Transcript,
+  options: { origin: string; language: string | null; timestamps: boolean },
+): string {
   const channelUrl = video.channelUrl ?? (video.channelId ? new URL(`/channel/${video.channelId}`, options.origin).href : null);
-  const channel = video.channel ? (channelUrl ? element('a', escapeHtml(video.channel), { href: channelUrl }) : escapeHtml(video.channel)) : null;
+  const channel = video.channel
+    ? channelUrl
+      ? element('a', escapeHtml(video.channel), { href: channelUrl })
+      : escapeHtml(video.channel)
+    : null;
   const head = [
     `<meta charset="utf-8"><title>${escapeHtml(video.title)}</title>`,
     meta('property', 'og:title', video.title),
@@ -61,13 +69,23 @@ export function renderVideoPage(video: VideoInfo, transcript: Transcript, option
   const body = [heading(1, video.title), facts ? `<ul>${facts}</ul>` : ''];
   if (video.unplayableReason) body.push(note(`The video cannot be played: ${video.unplayableReason}`));
   body.push(heading(2, 'Description'));
-  body.push(video.description.trim() ? video.description.trim().split(/\n{2,}/).map((p) => element('p', linkify(p))).join('') : note('No description.'));
+  body.push(
+    video.description.trim()
+      ? video.description
+          .trim()
+          .split(/\n{2,}/)
+          .map((p) => element('p', linkify(p)))
+          .join('')
+      : note('No description.'),
+  );
   body.push(heading(2, 'Transcript'));
   if (transcript.missing) body.push(note(transcript.missing));
   else {
     if (transcript.trackName) body.push(note(`Captions: ${transcript.trackName}`));
     for (const cue of transcript.cues) {
-      body.push(options.timestamps ? `<p><strong>${clock(cue.start)}</strong> ${escapeHtml(cue.text)}</p>` : element('p', escapeHtml(cue.text)));
+      body.push(
+        options.timestamps ? `<p><strong>${clock(cue.start)}</strong> ${escapeHtml(cue.text)}</p>` : element('p', escapeHtml(cue.text)),
+      );
     }
   }
   const lang = options.language ? ` lang="${escapeHtml(options.language)}"` : '';

@@ -80,7 +80,11 @@ export function parseCaptions(body: string): Cue[] {
   if (trimmed.startsWith('{')) {
     const events = (JSON.parse(trimmed) as { events?: Array<{ tStartMs?: number; segs?: Array<{ utf8?: string }> }> }).events ?? [];
     for (const event of events) {
-      const text = (event.segs ?? []).map((s) => s.utf8 ?? '').join('').replace(/\s+/g, ' ').trim();
+      const text = (event.segs ?? [])
+        .map((s) => s.utf8 ?? '')
+        .join('')
+        .replace(/\s+/g, ' ')
+        .trim();
       if (text) cues.push({ start: (event.tStartMs ?? 0) / 1000, text });
     }
     return cues;

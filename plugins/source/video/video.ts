@@ -30,10 +30,14 @@ export function videoIdOf(url: string, hosts: ReadonlySet<string>): string | nul
   }
   if (!hosts.has(parsed.host.toLowerCase()) && !hosts.has(parsed.hostname.toLowerCase())) return null;
   const segments = parsed.pathname.split('/').filter(Boolean);
-  const candidate = parsed.hostname.toLowerCase() === 'youtu.be'
-    ? segments[0]
-    : segments[0] === 'watch' ? parsed.searchParams.get('v')
-      : ['shorts', 'live', 'embed', 'v'].includes(segments[0] ?? '') ? segments[1] : null;
+  const candidate =
+    parsed.hostname.toLowerCase() === 'youtu.be'
+      ? segments[0]
+      : segments[0] === 'watch'
+        ? parsed.searchParams.get('v')
+        : ['shorts', 'live', 'embed', 'v'].includes(segments[0] ?? '')
+          ? segments[1]
+          : null;
   return candidate && VIDEO_ID.test(candidate) ? candidate : null;
 }
 
@@ -43,7 +47,13 @@ function onOrigin(url: string, origin: string): string {
   return new URL(`${parsed.pathname}${parsed.search}`, origin).href;
 }
 
-async function readTranscript(http: HttpClient, doc: PageDocument, video: VideoInfo, language: string | null, origin: string): Promise<Transcript & { language: string | null }> {
+async function readTranscript(
+  http: HttpClient,
+  doc: PageDocument,
+  video: VideoInfo,
+  language: string | null,
+  origin: string,
+): Promise<Transcript & { language: string | null }> {
   const track = chooseTrack(video.tracks, language);
   if (!track) return { cues: [], trackName: null, missing: 'No captions are available for this video.', language: null };
   const unavailable = (why: string) => {
@@ -51,7 +61,11 @@ async function readTranscript(http: HttpClient, doc: PageDocument, video: VideoI
     return { cues: [], trackName: null, missing: 'The captions of this video could not be downloaded.', language: null };
   };
   try {
-    const response = await http.request(onOrigin(track.baseUrl, origin), { signal: doc.job.signal, headers: { cookie: CONSENT_COOKIE }, proxy: fetchProxy(doc) });
+    const response = await http.request(onOrigin(track.baseUrl, origin), {
+      signal: doc.job.signal,
+      headers: { cookie: CONSENT_COOKIE },
+      proxy: fetchProxy(doc),
+    });
     if (response.status >= 400) return unavailable(`HTTP ${response.status}`);
     const cues = parseCaptions(responseText(response));
     if (cues.length === 0) return unavailable('the caption track is empty');
@@ -65,14 +79,28 @@ async function readTranscript(http: HttpClient, doc: PageDocument, video: VideoI
 export const videoSource = definePlugin({
   kind: 'source',
   name: 'video',
-  description: 'Video watch pages (youtube.com, youtu.be, /shorts/, m.youtube.com): title, channel, views, publish date, duration, description and full transcript.',
+  description:
+    'Video watch pages (youtube.com, youtu.be, /shorts/, m.youtube.com): title, channel, views, publish date, duration, description and full transcript.',
   dependsOn: ['document.html'],
   api: videoApi,
   options: z.strictObject({
-    hosts: z.array(z.string().min(1)).min(1)
-      .default(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'youtu.be', 'youtube-nocookie.com', 'www.youtube-nocookie.com'])
+    hosts: z
+      .array(z.string().min(1))
+      .min(1)
+      .default([
+        'youtube.com',
+        'www.youtube.com',
+        'm.youtube.com',
+        'music.youtube.com',
+        'youtu.be',
+        'youtube-nocookie.com',
+        'www.youtube-nocookie.com',
+      ])
       .describe('Host names (or host:port) whose watch URLs this plugin handles.'),
-    origin: z.url({ protocol: /^https?$/ }).default('https://www.youtube.com').describe('Where watch pages and caption tracks are fetched from.'),
+    origin: z
+      .url({ protocol: /^https?$/ })
+      .default('https://www.youtube.com')
+      .describe('Where watch pages and caption tracks are fetched from.'),
     timestamps: z.boolean().default(true).describe('Start every transcript line with its time (m:ss).'),
   }),
   setup(options, ctx) {
@@ -83,17 +111,25 @@ export const videoSource = definePlugin({
       matches: (job) => videoIdOf(job.url, hosts) !== null,
       async fetch(doc) {
         const id = videoIdOf(doc.job.url, hosts)!;
-        const response = await http.request(`${origin}/watch?v=${id}`, { signal: doc.job.signal, timeoutMs: doc.job.request.timeoutMs, headers: { cookie: CONSENT_COOKIE }, proxy: fetchProxy(doc) });
+        const response = await http.request(`${origin}/watch?v=${id}`, {
+          signal: doc.job.signal,
+          timeoutMs: doc.job.request.timeoutMs,
+          headers: { cookie: CONSENT_COOKIE },
+          proxy: fetchProxy(doc),
+        });
         const html = responseText(response);
         const player = assignedObject(html, 'ytInitialPlayerResponse');
         if (!player) {
-          const why = response.status >= 400 ? `the server answered HTTP ${response.status}` : 'it has no player data (a consent or error page?)';
+          const why =
+            response.status >= 400 ? `the server answered HTTP ${response.status}` : 'it has no player data (a consent or error page?)';
           throw new TrawlError('unprocessable', `Could not read the video page: ${why}`);
         }
         const video = videoInfo(player, id);
-        if (!video.title) throw new TrawlError('unprocessable', `Video unavailable: ${video.unplayableReason ?? 'the page describes no video'}`);
+        if (!video.title)
+          throw new TrawlError('unprocessable', `Video unavailable: ${video.unplayableReason ?? 'the page describes no video'}`);
         const transcript = await readTranscript(http, doc, video, pageLanguage(html), origin);
-        if (transcript.missing && !video.tracks.length) doc.warn('fetch', PLUGIN_ID, 'The video has no captions; the transcript is missing');
+        if (transcript.missing && !video.tracks.length)
+          doc.warn('fetch', PLUGIN_ID, 'The video has no captions; the transcript is missing');
         // The document plugin (html) parses this page instead of the body, which stays the page as received.
         const builtHtml = renderVideoPage(video, transcript, { origin, language: transcript.language, timestamps: options.timestamps });
         doc.response = { ...response, builtHtml };

@@ -16,10 +16,22 @@ import { expandNoscript, resolveNoscripts } from './noscript.ts';
  * hold raw text that browsers, which show frames and embeds, never render.
  */
 const NOT_CONTENT = new Set([
-  'SCRIPT', 'STYLE', 'TEMPLATE', 'LINK', 'META', 'BASE',
-  'IFRAME', 'FRAME', 'FRAMESET', 'NOFRAMES', 'OBJECT', 'EMBED', 'NOEMBED', 'APPLET', 'CANVAS',
+  'SCRIPT',
+  'STYLE',
+  'TEMPLATE',
+  'LINK',
+  'META',
+  'BASE',
+  'IFRAME',
+  'FRAME',
+  'FRAMESET',
+  'NOFRAMES',
+  'OBJECT',
+  'EMBED',
+  'NOEMBED',
+  'APPLET',
+  'CANVAS',
 ]);
-
 
 /**
  * Comments and elements that are not content, in one sweep of linkedom's node list (a selector
@@ -57,7 +69,8 @@ export interface CleanOptions {
 }
 
 /** What main content reads before dropping it (see CleanOptions): `script[type="application/ld+json"]`. */
-const isJsonLd = (el: Node) => el.nodeType === 1 && tagOf(el as Element) === 'SCRIPT' && attr(el as Element, 'type')?.toLowerCase() === 'application/ld+json';
+const isJsonLd = (el: Node) =>
+  el.nodeType === 1 && tagOf(el as Element) === 'SCRIPT' && attr(el as Element, 'type')?.toLowerCase() === 'application/ld+json';
 
 export function cleanContent(root: Element, options: CleanOptions = {}): void {
   for (const node of notContent(root)) if (!options.beforeMainContent || !isJsonLd(node)) node.parentNode?.removeChild(node);
@@ -71,7 +84,8 @@ export function cleanContent(root: Element, options: CleanOptions = {}): void {
 export const cleanTransform = definePlugin({
   kind: 'transform',
   name: 'clean',
-  description: 'Removes scripts, styles, embeds, comments, icons and hidden elements (with only_main_content, hidden elements, SVGs, noscript and JSON-LD are left to main content, which judges them itself); keeps <noscript> content that carries real text.',
+  description:
+    'Removes scripts, styles, embeds, comments, icons and hidden elements (with only_main_content, hidden elements, SVGs, noscript and JSON-LD are left to main content, which judges them itself); keeps <noscript> content that carries real text.',
   order: 'pre',
   setup: () => ({
     apply(doc: PageDocument) {

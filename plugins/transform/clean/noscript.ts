@@ -10,12 +10,14 @@ import { countWords, parseHtmlChildren } from '../../../core/kit.ts';
 import { hasLazySource, isPlaceholderSrc } from '../shared/lazy.ts';
 
 /** Phrasings that ask the reader to turn JavaScript on, not ones that merely talk about it. */
-const JS_NOTICE = /\b(?:enable|turn on|switch on|activate|allow)\s+(?:your\s+)?javascript\b|\bjavascript\s+(?:is|has been|seems to be|appears to be)\s+(?:currently\s+)?(?:disabled|turned off|off|not enabled|not supported|required|needed)\b|\b(?:requires?|needs?)\s+javascript\b|\bjavascript\s+(?:must|needs to)\s+be\s+(?:enabled|turned on)\b/i;
+const JS_NOTICE =
+  /\b(?:enable|turn on|switch on|activate|allow)\s+(?:your\s+)?javascript\b|\bjavascript\s+(?:is|has been|seems to be|appears to be)\s+(?:currently\s+)?(?:disabled|turned off|off|not enabled|not supported|required|needed)\b|\b(?:requires?|needs?)\s+javascript\b|\bjavascript\s+(?:must|needs to)\s+be\s+(?:enabled|turned on)\b/i;
 /** A real page in a noscript is long; a notice that mentions JavaScript is a sentence or two. */
 const NOTICE_MAX_WORDS = 40;
 /** The same for scripts without spaces between words (a Japanese notice is one "word"). */
 const NOTICE_MAX_CHARS = 400;
-const TRACKER_URL = /facebook\.com\/tr|google-analytics\.com|googletagmanager\.com|doubleclick\.net|scorecardresearch\.com|quantserve\.com|bat\.bing\.com|analytics|\/pixel|\/beacon|[?&](?:utm_|pixel)/i;
+const TRACKER_URL =
+  /facebook\.com\/tr|google-analytics\.com|googletagmanager\.com|doubleclick\.net|scorecardresearch\.com|quantserve\.com|bat\.bing\.com|analytics|\/pixel|\/beacon|[?&](?:utm_|pixel)/i;
 
 /** A short noscript that mentions JavaScript at all is a notice, in whatever language. */
 export function isJavaScriptNotice(text: string): boolean {
@@ -45,7 +47,7 @@ export function expandNoscript(noscript: Element): void {
   if (noscript.firstElementChild || !noscript.firstChild) return;
   let content = parseHtmlChildren(noscript, noscript.textContent ?? '', { scripting: false });
   // (linkedom gives a fragment no textContent: its one text child has it)
-  const text = content.firstChild === content.lastChild ? content.firstChild?.textContent ?? '' : '';
+  const text = content.firstChild === content.lastChild ? (content.firstChild?.textContent ?? '') : '';
   if (!content.firstElementChild && MARKUP.test(text)) content = parseHtmlChildren(noscript, text, { scripting: false });
   noscript.replaceChildren(content);
 }

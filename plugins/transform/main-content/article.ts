@@ -5,7 +5,8 @@
  */
 import { attr } from './walk.ts';
 
-const ARTICLE_TYPES = '(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|TechArticle|LiveBlogPosting|ScholarlyArticle)';
+const ARTICLE_TYPES =
+  '(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|TechArticle|LiveBlogPosting|ScholarlyArticle)';
 export const LD_ARTICLE = new RegExp(`"@type"\\s*:\\s*\\[?\\s*"${ARTICLE_TYPES}"`);
 /** The same types in microdata (itemtype="https://schema.org/BlogPosting"). */
 export const ITEM_ARTICLE = new RegExp(`schema\\.org/${ARTICLE_TYPES}(?:\\s|$)`);

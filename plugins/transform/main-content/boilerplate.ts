@@ -8,17 +8,23 @@ import { HEADINGS } from './tags.ts';
 import { attr, classAndId, classOf, componentId, perString, tagOf } from './walk.ts';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
-const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|u-sronly|sronly|sr_only|is-sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide|a-hidden|aok-hidden|ipshide)(?:\s|$)/i;
+const HIDDEN_CLASS =
+  /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|u-sronly|sronly|sr_only|is-sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide|a-hidden|aok-hidden|ipshide)(?:\s|$)/i;
 
 // Page builders mark blocks meant for phones or tablets only (often copies of a desktop block);
 // pages are judged as a desktop browser shows them.
-const HIDDEN_DESKTOP = /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden[-_]desktop|hide[-_](?:on[-_])?desktop|visible[-_]mobile|mobile[-_]only)(?:\s|$)/;
+const HIDDEN_DESKTOP =
+  /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden[-_]desktop|hide[-_](?:on[-_])?desktop|visible[-_]mobile|mobile[-_]only)(?:\s|$)/;
 
 /** Class words of the body of a closed accordion, expander, toggle or tab ("Read more", product details, FAQ answers). */
 const COLLAPSED = /accordion|expander|collaps|toggle[-_]*content|tab-?pane|tab-?content/i;
 
 /** Hidden by attribute, inline style or a well-known utility class, and not merely folded away (`marked`: the scan's hiddenByMarkup). */
-export function isHidden(el: Element, cls: string | null = attr(el, 'class'), marked = hiddenByMarkup(attr(el, 'hidden'), attr(el, 'aria-hidden'), attr(el, 'style'), cls)): boolean {
+export function isHidden(
+  el: Element,
+  cls: string | null = attr(el, 'class'),
+  marked = hiddenByMarkup(attr(el, 'hidden'), attr(el, 'aria-hidden'), attr(el, 'style'), cls),
+): boolean {
   if (!marked) return false;
   // a collapsed accordion panel (a region named by its toggle button) is content one click away
   if (attr(el, 'role') === 'region' && attr(el, 'aria-labelledby') !== null) return false;
@@ -43,32 +49,113 @@ const classHides = perString((cls: string): boolean => {
 });
 
 const BOILER_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'MENU']);
-const BOILER_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar', 'tablist', 'alert']);
+const BOILER_ROLES = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tablist',
+  'alert',
+]);
 
 /**
  * Substrings of class/id that mark boilerplate wherever they occur ("shared" is not "share": styled-components' "shared-styles").
  * Lead-capture forms of the common form plugins (Gravity Forms, WPForms, HubSpot, Marketo) count too: their labels and help texts are not content.
  */
-const BOILER_SUBSTR = /cookie|consent|gdpr|newsletter|subscri|share(?!d)|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular|sitenotice|gform_wrapper|wpforms-container|hbspt-form|mktoform/;
+const BOILER_SUBSTR =
+  /cookie|consent|gdpr|newsletter|subscri|share(?!d)|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular|sitenotice|gform_wrapper|wpforms-container|hbspt-form|mktoform/;
 /** Whole class/id words that mark boilerplate. */
 const BOILER_WORDS = new Set([
-  'ad', 'ads', 'adv', 'adsense', 'nav', 'menu', 'menus', 'tags', 'tag-list', 'tagcloud', 'footer', 'header-nav',
-  'site-header', 'site-footer', 'global-header', 'global-footer', 'topbar', 'top-bar', 'toolbar', 'modal', 'overlay', 'print',
-  'rating', 'ratings', 'byline-share', 'utility', 'utilities', 'categories', 'category-list', 'post-navigation', 'nav-links',
-  'dropdown', 'offcanvas', 'off-canvas', 'drawer', 'flyout', 'lightbox', 'carousel-nav', 'pager', 'feedback',
+  'ad',
+  'ads',
+  'adv',
+  'adsense',
+  'nav',
+  'menu',
+  'menus',
+  'tags',
+  'tag-list',
+  'tagcloud',
+  'footer',
+  'header-nav',
+  'site-header',
+  'site-footer',
+  'global-header',
+  'global-footer',
+  'topbar',
+  'top-bar',
+  'toolbar',
+  'modal',
+  'overlay',
+  'print',
+  'rating',
+  'ratings',
+  'byline-share',
+  'utility',
+  'utilities',
+  'categories',
+  'category-list',
+  'post-navigation',
+  'nav-links',
+  'dropdown',
+  'offcanvas',
+  'off-canvas',
+  'drawer',
+  'flyout',
+  'lightbox',
+  'carousel-nav',
+  'pager',
+  'feedback',
   // a forum post's signature and its author's profile card (phpBB, XenForo, Invision): not the post
-  'signature', 'message-signature', 'postprofile', 'message-cell--user', 'message-userextras',
+  'signature',
+  'message-signature',
+  'postprofile',
+  'message-cell--user',
+  'message-userextras',
   // the date/author/category lines above and below a post
-  'byline', 'entry-meta', 'post-meta', 'postmetadata',
+  'byline',
+  'entry-meta',
+  'post-meta',
+  'postmetadata',
   // a Q&A page's answer box and the "log in to answer / ask a question" notices below a thread
-  'post-form', 'bottom-notice', 'js-bottom-notice',
+  'post-form',
+  'bottom-notice',
+  'js-bottom-notice',
   // Google's mark for what its site search should skip (license footers, feedback widgets)
   'nocontent',
 ]);
 /** Word parts (split at '-' and '_') that mark boilerplate. */
-const BOILER_PARTS = new Set(['footer', 'nav', 'navbar', 'menu', 'sidebar', 'breadcrumbs', 'breadcrumb', 'tags', 'ad', 'ads', 'cookie', 'cookies', 'newsletter', 'share', 'social', 'related', 'popup', 'modal', 'toolbar', 'pagination']);
+const BOILER_PARTS = new Set([
+  'footer',
+  'nav',
+  'navbar',
+  'menu',
+  'sidebar',
+  'breadcrumbs',
+  'breadcrumb',
+  'tags',
+  'ad',
+  'ads',
+  'cookie',
+  'cookies',
+  'newsletter',
+  'share',
+  'social',
+  'related',
+  'popup',
+  'modal',
+  'toolbar',
+  'pagination',
+]);
 /** Author boxes ("about the author", bio cards): boilerplate even inside an entry-content wrapper, except on a product page (a book's author is part of it). */
-const AUTHOR_BOX = /author[-_]?(?:bio|box|info|desc|profile|card|section|details|about|wrap)|about[-_]?(?:the[-_]?)?author|saboxplugin|abh_|contributor[-_]?(?:bio|info)|shortbio/;
+const AUTHOR_BOX =
+  /author[-_]?(?:bio|box|info|desc|profile|card|section|details|about|wrap)|about[-_]?(?:the[-_]?)?author|saboxplugin|abh_|contributor[-_]?(?:bio|info)|shortbio/;
 /** Comment sections: boilerplate on articles, the content itself on forums. */
 const COMMENT = /comment|disqus|respond|replies|reply-form|discussion/;
 /** Comments under a Q&A post (Stack Exchange): remarks on the question or an answer, left out even of a thread. */
@@ -87,7 +174,8 @@ const REVIEWS = /(?<!editorial)reviews|customerreview|review-list|reviewlist/;
  * which is the shop's controls, not the product. On other pages these words can name the content.
  * (Not "shipping": some shops' listings state their delivery terms as part of the item.)
  */
-const PRODUCT_CLUTTER = /carousel|popover|tool-?tip|disclaimer|legal|comparison|feedback|takeover|modal|mini-?cart|add-?to-?cart|(?:^|[\s_-])cart(?:[\s_-]|$)/;
+const PRODUCT_CLUTTER =
+  /carousel|popover|tool-?tip|disclaimer|legal|comparison|feedback|takeover|modal|mini-?cart|add-?to-?cart|(?:^|[\s_-])cart(?:[\s_-]|$)/;
 /** Consent managers (OneTrust, Cookiebot, Didomi, Usercentrics …) and cookie banners. */
 const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp/;
 const CONTENT_HINT = /article|content|entry|post-body|postbody|story|main|text|body|prose|markdown|rich-text|richtext/;
@@ -106,7 +194,16 @@ export interface PageKind {
 // What an element's tag, role and class/id say, as bits: the same for every pass, so it is worked
 // out once per element (the class/id regexes are the extractor's hottest code), and what a class/id
 // string says once per string: a page repeats its class names over and over.
-const TAG = 1, ROLE = 2, CLASS = 4, COMMENTS = 8, REVIEW = 16, CONSENTS = 32, TABS = 64, QA_COMMENTS = 128, AUTHOR = 256, SHOP = 512;
+const TAG = 1,
+  ROLE = 2,
+  CLASS = 4,
+  COMMENTS = 8,
+  REVIEW = 16,
+  CONSENTS = 32,
+  TABS = 64,
+  QA_COMMENTS = 128,
+  AUTHOR = 256,
+  SHOP = 512;
 const facts = new WeakMap<Element, number>();
 
 function factsOf(el: Element): number {
@@ -159,7 +256,11 @@ function classSaysBoilerplate(ci: string): boolean {
 export function boilerClassWords(el: Element): string {
   const cls = classOf(el);
   if (!cls) return '';
-  return cls.toLowerCase().split(/\s+/).filter((w) => w && classSaysBoilerplate(w)).join(' ');
+  return cls
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w && classSaysBoilerplate(w))
+    .join(' ');
 }
 
 /** Why an element looks like boilerplate, or null. */
@@ -186,7 +287,8 @@ export function isProductClutter(el: Element): boolean {
  * truly hidden elements are already gone (prepare.ts).
  */
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown/;
-const NEGATIVE = /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|share(?!d)|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
+const NEGATIVE =
+  /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|share(?!d)|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|nav|menu/;
 export function classWeight(el: Element, forum: boolean): number {
   const cls = (classOf(el) ?? '').toLowerCase();
   const id = (attr(el, 'id') ?? '').toLowerCase();

@@ -10,8 +10,28 @@ import { linkDensity, type StatsMap } from './scoring.ts';
 import { attr, childElements, firstClass, tagOf } from './walk.ts';
 
 const TAG_INIT: Record<string, number> = {
-  DIV: 5, ARTICLE: 5, MAIN: 5, SECTION: 3, PRE: 3, TD: 3, BLOCKQUOTE: 3,
-  ADDRESS: -3, OL: -3, UL: -3, DL: -3, DD: -3, DT: -3, LI: -3, FORM: -3, H1: -5, H2: -5, H3: -5, H4: -5, H5: -5, H6: -5, TH: -5,
+  DIV: 5,
+  ARTICLE: 5,
+  MAIN: 5,
+  SECTION: 3,
+  PRE: 3,
+  TD: 3,
+  BLOCKQUOTE: 3,
+  ADDRESS: -3,
+  OL: -3,
+  UL: -3,
+  DL: -3,
+  DD: -3,
+  DT: -3,
+  LI: -3,
+  FORM: -3,
+  H1: -5,
+  H2: -5,
+  H3: -5,
+  H4: -5,
+  H5: -5,
+  H6: -5,
+  TH: -5,
 };
 
 /** Below this share of the page's good text the winner is a fragment … */
@@ -37,7 +57,7 @@ export function finalScore(el: Element, stats: StatsMap, pass: Pass): number {
 export function topCandidates(root: Element, stats: StatsMap, pass: Pass, n = 5): Scored[] {
   const top: Scored[] = [];
   for (const [el, s] of stats) {
-    if (s.score <= 0 || el === root && tagOf(el) === 'HTML') continue;
+    if (s.score <= 0 || (el === root && tagOf(el) === 'HTML')) continue;
     const score = finalScore(el, stats, pass);
     if (top.length < n || score > top[top.length - 1]!.score) {
       top.push({ el, score });
@@ -64,12 +84,23 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass, titles: read
   if (!top.length) return { el: root, spread: false, whole: false };
   // (on an article, a grid of other stories' teasers gives way to the story beside it: hub.ts)
   const grid = pass.article && teaserGrid(top[0]!.el, stats) ? top[0]!.el : undefined;
-  const story = grid && storyBeside(grid, topCandidates(root, stats, pass, STORY_CANDIDATES).map((c) => c.el), root, stats, titles);
+  const story =
+    grid &&
+    storyBeside(
+      grid,
+      topCandidates(root, stats, pass, STORY_CANDIDATES).map((c) => c.el),
+      root,
+      stats,
+      titles,
+    );
   let best = story || top[0]!.el;
   const avoid = story ? grid : undefined;
   const bestScore = top[0]!.score;
   // several strong candidates under one ancestor: take the ancestor (lists of posts, split articles)
-  const alts = top.slice(1).filter((c) => c.score / bestScore >= 0.75).map((c) => c.el);
+  const alts = top
+    .slice(1)
+    .filter((c) => c.score / bestScore >= 0.75)
+    .map((c) => c.el);
   if (alts.length >= 2 && !avoid) {
     for (let a = best.parentNode as Element | null; a && a !== root.parentNode; a = a.parentNode as Element | null) {
       let inside = 0;
@@ -91,7 +122,11 @@ export function pickTop(root: Element, stats: StatsMap, pass: Pass, titles: read
   // walk up while the parent scores better
   let last = finalScore(best, stats, pass) || bestScore;
   const threshold = last / 3;
-  for (let p = best.parentNode as Element | null; p && p !== root.parentNode && !p.contains(avoid ?? null); p = p.parentNode as Element | null) {
+  for (
+    let p = best.parentNode as Element | null;
+    p && p !== root.parentNode && !p.contains(avoid ?? null);
+    p = p.parentNode as Element | null
+  ) {
     const ps = finalScore(p, stats, pass);
     if (ps === 0) {
       if (p === root) break;
@@ -145,7 +180,8 @@ function repeatedItemParent(best: Element, root: Element, repeats: number): Elem
     if (word) {
       const tag = tagOf(el);
       let like = 0;
-      for (let c = parent.firstElementChild; c && like < repeats; c = c.nextElementSibling) if (tagOf(c) === tag && firstClass(c) === word) like++;
+      for (let c = parent.firstElementChild; c && like < repeats; c = c.nextElementSibling)
+        if (tagOf(c) === tag && firstClass(c) === word) like++;
       if (like >= repeats) return parent;
     }
     el = parent;
@@ -194,7 +230,8 @@ export function contentSiblings(best: Element, root: Element, stats: StatsMap, p
     if (tagOf(sib) === 'P' || (s.inl > 0 && s.inl === s.text)) {
       const density = s.text ? s.link / s.text : 0;
       const text = s.text;
-      if ((text > 80 && density < 0.25) || (text > 0 && text <= 80 && density === 0 && /\.( |$)/.test(sib.textContent ?? ''))) out.push(sib);
+      if ((text > 80 && density < 0.25) || (text > 0 && text <= 80 && density === 0 && /\.( |$)/.test(sib.textContent ?? '')))
+        out.push(sib);
     }
   }
   return out;

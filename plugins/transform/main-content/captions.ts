@@ -17,7 +17,8 @@ const NUMBERED = /^(?:fig(?:ure)?|table|chart|exhibit|plate|map)\.?\s*\d/i;
 /** Class or id words of caption and credit blocks. */
 const CAPTION_CLASS = /(?:^|[\s_-])(?:caption|captions|credit|credits|photo-?credit|image-?credit|wp-caption-text|cutline)(?:[\s_-]|$)/i;
 /** A line that only credits a picture. */
-const CREDIT_LINE = /^\(?\s*(?:(?:photo|image|picture|illustration|graphic|video)s?\s*(?:credits?|courtesy|source)?\s*(?::|by\b)|(?:photo|image)\s+courtesy\b|credits?\s*:|courtesy\s+(?:of\s+)?\S)/i;
+const CREDIT_LINE =
+  /^\(?\s*(?:(?:photo|image|picture|illustration|graphic|video)s?\s*(?:credits?|courtesy|source)?\s*(?::|by\b)|(?:photo|image)\s+courtesy\b|credits?\s*:|courtesy\s+(?:of\s+)?\S)/i;
 const MAX_CREDIT = 160;
 
 /** Removes caption blocks and credit lines under `parts`; returns how many went. */

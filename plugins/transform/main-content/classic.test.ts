@@ -8,7 +8,11 @@ const extract = (html: string, url = 'https://example.org/page') => textOf(mainC
 
 /** Paragraphs of a made-up post about lighthouses, long enough to read as a body. */
 const body = (n = 4) =>
-  Array.from({ length: n }, (_, i) => `<p>Keeper's note ${i + 1}: the lamp was lit at dusk, the lens turned all night, and the logbook recorded every passing ship, every change of wind, and every hour of fog.</p>`).join('\n');
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>Keeper's note ${i + 1}: the lamp was lit at dusk, the lens turned all night, and the logbook recorded every passing ship, every change of wind, and every hour of fog.</p>`,
+  ).join('\n');
 
 const page = (inner: string, title = 'Winter at the lighthouse') =>
   `<!doctype html><html><head><title>${title} | Harbour Notes</title></head><body>
@@ -19,19 +23,28 @@ const page = (inner: string, title = 'Winter at the lighthouse') =>
   </body></html>`;
 
 describe('comment threads without a comment class', () => {
-  const comment = (name: string, text: string) => `<div><p>${text}</p></div><p class="posted">Posted by: ${name} at September 10, 2012 11:40 AM</p>`;
-  const thread = Array.from({ length: 6 }, (_, i) => comment(`Reader ${i}`, `I loved this story about the lamp and the fog, it reminds me of my own summers by the sea, number ${i}.`)).join('\n');
+  const comment = (name: string, text: string) =>
+    `<div><p>${text}</p></div><p class="posted">Posted by: ${name} at September 10, 2012 11:40 AM</p>`;
+  const thread = Array.from({ length: 6 }, (_, i) =>
+    comment(`Reader ${i}`, `I loved this story about the lamp and the fog, it reminds me of my own summers by the sea, number ${i}.`),
+  ).join('\n');
 
   test('a "Comments" heading and the flat thread after it are left out', () => {
-    const text = extract(page(`<div class="content"><h2>Winter at the lighthouse</h2>${body()}<p class="posted">Posted by laurie at September 10, 2012 9:01 AM</p>
-      <h2 id="comments">Comments</h2>${thread}<h2>Post a comment</h2><p>Name:</p></div>`));
+    const text = extract(
+      page(`<div class="content"><h2>Winter at the lighthouse</h2>${body()}<p class="posted">Posted by laurie at September 10, 2012 9:01 AM</p>
+      <h2 id="comments">Comments</h2>${thread}<h2>Post a comment</h2><p>Name:</p></div>`),
+    );
     expect(text).toContain("Keeper's note 4");
     expect(text).not.toContain('I loved this story');
     expect(text).not.toContain('Reader 3');
   });
 
   test('"N Responses to …" opens a thread whatever follows it', () => {
-    const text = extract(page(`<div class="entry">${body()}<h3>4 Responses to “Winter at the lighthouse”</h3><ol><li><p>Great, thanks!</p></li><li><p>More please.</p></li></ol></div>`));
+    const text = extract(
+      page(
+        `<div class="entry">${body()}<h3>4 Responses to “Winter at the lighthouse”</h3><ol><li><p>Great, thanks!</p></li><li><p>More please.</p></li></ol></div>`,
+      ),
+    );
     expect(text).toContain("Keeper's note 1");
     expect(text).not.toContain('Great, thanks');
     expect(text).not.toContain('Responses to');
@@ -53,22 +66,35 @@ describe('comment threads without a comment class', () => {
   });
 
   test('on a forum thread the replies are the content', () => {
-    const post = (who: string, t: string) => `<div class="post-content"><p class="author">${who}</p><p>${t} I have tried the usual fixes and read the manual twice over, without any luck so far.</p></div>`;
+    const post = (who: string, t: string) =>
+      `<div class="post-content"><p class="author">${who}</p><p>${t} I have tried the usual fixes and read the manual twice over, without any luck so far.</p></div>`;
     const html = `<html><head><title>Lamp will not turn</title><meta name="generator" content="phpBB"></head><body><div id="page-body"><h2>Lamp will not turn</h2>
       ${post('keeper1', 'The lens of my lamp stopped turning last night.')}<h3>2 Replies</h3>${post('keeper2', 'Check the clockwork weights first, they often jam in the cold.')}</div></body></html>`;
     expect(extract(html, 'https://forum.example.org/viewtopic.php?t=1')).toContain('clockwork weights');
   });
 
   test('isThreadOpener knows the usual wordings', () => {
-    for (const t of ['12 Comments', 'No comments', '5 thoughts on “Winter”', 'Leave a Reply', '{ 19 comments… read them below or add one }', 'Comments (3)', '45 users responded in "Winter"', 'There are 27 comments. Add yours.', 'Comments are closed.'])
+    for (const t of [
+      '12 Comments',
+      'No comments',
+      '5 thoughts on “Winter”',
+      'Leave a Reply',
+      '{ 19 comments… read them below or add one }',
+      'Comments (3)',
+      '45 users responded in "Winter"',
+      'There are 27 comments. Add yours.',
+      'Comments are closed.',
+    ])
       expect(isThreadOpener(t)).toBe(true);
-    for (const t of ['Comments on the proposed harbour law', 'Responses from the ministry were slow', 'Discussion of the results']) expect(isThreadOpener(t)).toBe(false);
+    for (const t of ['Comments on the proposed harbour law', 'Responses from the ministry were slow', 'Discussion of the results'])
+      expect(isThreadOpener(t)).toBe(false);
   });
 });
 
 describe('a short post is not retried as a thread', () => {
   test('the comments under a short post stay out', () => {
-    const html = page(`<div class="node"><div class="entry-content"><p>Hmmm. The harbour board and the keepers' union are meeting on Nov. 13 in the old customs house, and both sides promise news about the lamp. We will be there and report what they say, as we did last winter when the old lamp was retired and the keepers moved to the new tower on the hill.</p></div>
+    const html =
+      page(`<div class="node"><div class="entry-content"><p>Hmmm. The harbour board and the keepers' union are meeting on Nov. 13 in the old customs house, and both sides promise news about the lamp. We will be there and report what they say, as we did last winter when the old lamp was retired and the keepers moved to the new tower on the hill.</p></div>
       <div id="comments" class="comment-wrapper">${Array.from({ length: 6 }, (_, i) => `<div class="comment"><p>Reply ${i}: this could be about the new lens, or the fog horn, or both of them at once, who knows really.</p></div>`).join('')}</div></div>`);
     const text = extract(html);
     expect(text).toContain('customs house');
@@ -78,7 +104,9 @@ describe('a short post is not retried as a thread', () => {
 
 describe('category and tag class words of a post', () => {
   test('a post filed under a "cookie" tag is not a cookie banner', () => {
-    const html = page(`<div class="post-22 post type-post status-publish hentry category-recipes tag-cookie-recipes tag-share-the-love">${body()}</div>`);
+    const html = page(
+      `<div class="post-22 post type-post status-publish hentry category-recipes tag-cookie-recipes tag-share-the-love">${body()}</div>`,
+    );
     expect(extract(html)).toContain("Keeper's note 2");
   });
 });
@@ -103,22 +131,37 @@ describe('meta lines around the body', () => {
     for (const kept of ["Keeper's note 1", 'On January 4, 2012 the storm broke']) expect(text).toContain(kept);
     // (the headline is a heading: the content's subject stays, as its first line)
     expect(text).toStartWith('Winter at the lighthouse\n');
-    for (const gone of ['Lights', 'Summer at the lighthouse', 'PUBLISHED', 'By Jane Roe', 'Photo credit', 'Tags:', 'Posted by', 'Share this']) expect(text).not.toContain(gone);
+    for (const gone of [
+      'Lights',
+      'Summer at the lighthouse',
+      'PUBLISHED',
+      'By Jane Roe',
+      'Photo credit',
+      'Tags:',
+      'Posted by',
+      'Share this',
+    ])
+      expect(text).not.toContain(gone);
   });
 
-  test('a short link line is a kicker only at the top: after a line of the text it is the text\'s', () => {
+  test("a short link line is a kicker only at the top: after a line of the text it is the text's", () => {
     const headline = 'Winter at the lighthouse on the cape';
-    const html = page(`<div class="content">
+    const html = page(
+      `<div class="content">
       <h3>${headline}</h3>
       <p>What the keepers did each winter.</p>
       <p><a href="/lamp-care">Caring for the lamp</a></p>
       ${body(3)}
-      </div>`, headline);
+      </div>`,
+      headline,
+    );
     const text = extract(html);
     expect(text).toContain('Caring for the lamp');
     expect(text).toContain('What the keepers did');
     expect(text).toStartWith(`${headline}\n`);
-    const kicked = extract(page(`<div class="content"><p><a href="/cat/lights">Lights</a></p><h3>${headline}</h3>${body(3)}</div>`, headline));
+    const kicked = extract(
+      page(`<div class="content"><p><a href="/cat/lights">Lights</a></p><h3>${headline}</h3>${body(3)}</div>`, headline),
+    );
     expect(kicked).not.toContain('Lights');
   });
 
@@ -131,20 +174,28 @@ describe('meta lines around the body', () => {
   });
 
   test('content without a dateline, byline or headline repeat is no post: a guide keeps its short lines', () => {
-    const html = page(`<div class="docs"><p>Source: the keepers' manual, 1952 edition</p>${body(3)}<p>Photo: the lamp room</p></div>`, 'Lamp care');
+    const html = page(
+      `<div class="docs"><p>Source: the keepers' manual, 1952 edition</p>${body(3)}<p>Photo: the lamp room</p></div>`,
+      'Lamp care',
+    );
     const text = extract(html);
     expect(text).toContain("Source: the keepers' manual");
     expect(text).toContain('Photo: the lamp room');
   });
 
-  test('a run of dates below the text dates a listing\'s items, not a post: they stay', () => {
-    const items = Array.from({ length: 4 }, (_, i) => `<p>October ${i + 2}, 2025</p><p><a href="/p${i}">Another note from the tower</a></p>`).join('');
+  test("a run of dates below the text dates a listing's items, not a post: they stay", () => {
+    const items = Array.from(
+      { length: 4 },
+      (_, i) => `<p>October ${i + 2}, 2025</p><p><a href="/p${i}">Another note from the tower</a></p>`,
+    ).join('');
     const text = extract(page(`<div class="blog">${body(3)}${items}</div>`, 'Harbour Notes'));
     expect(text).toContain('October 3, 2025');
   });
 
   test('a listing keeps its short link lines and dates', () => {
-    const items = Array.from({ length: 8 }, (_, i) => `<li><a href="/e${i}">Harbour event ${i}</a><br>October ${i + 2}, 2025</li>`).join('');
+    const items = Array.from({ length: 8 }, (_, i) => `<li><a href="/e${i}">Harbour event ${i}</a><br>October ${i + 2}, 2025</li>`).join(
+      '',
+    );
     const html = `<html><head><title>Events</title></head><body><div class="events"><h1>Events</h1><ul>${items}</ul></div></body></html>`;
     const text = extract(html);
     expect(text).toContain('Harbour event 0');
@@ -159,22 +210,29 @@ describe('meta lines around the body', () => {
     expect(metaLine('Mary · Quickies · 7 Comments · October 29th, 2012')).toBe('dated');
     expect(metaLine('By the way, the lamp is older than the tower.')).toBeNull();
     expect(metaLine('On January 4, 2012 the storm broke the west window.')).toBeNull();
-    expect(metaLine('Winter at the lighthouse', titleWords('Winter at the lighthouse', 'Winter at the lighthouse | Harbour Notes'))).toBe('title');
+    expect(metaLine('Winter at the lighthouse', titleWords('Winter at the lighthouse', 'Winter at the lighthouse | Harbour Notes'))).toBe(
+      'title',
+    );
     expect(metaLine('The lamp', titleWords('Winter at the lighthouse: a keeper looks back on forty years of fog and ships'))).toBeNull();
   });
 });
 
 describe('forum recognition', () => {
   test('a blog entry whose container and body both carry post classes is one post, not a thread', () => {
-    const comments = Array.from({ length: 5 }, (_, i) => `<li class="comment"><div class="comment-text"><p>Reader ${i} says the lamp story was great, asks for more of these winter notes, and adds a memory of her own, of fog, of ships, of long nights.</p><p>She also wonders, as many of us do, whether the old lens still turns, whether the keepers kept their logbooks, and where those books are now.</p></div></li>`).join('');
+    const comments = Array.from(
+      { length: 5 },
+      (_, i) =>
+        `<li class="comment"><div class="comment-text"><p>Reader ${i} says the lamp story was great, asks for more of these winter notes, and adds a memory of her own, of fog, of ships, of long nights.</p><p>She also wonders, as many of us do, whether the old lens still turns, whether the keepers kept their logbooks, and where those books are now.</p></div></li>`,
+    ).join('');
     const html = page(`<div class="postcontainer"><div class="postbody">${body()}</div><ul class="commentlist">${comments}</ul></div>`);
     const text = extract(html);
     expect(text).toContain("Keeper's note 3");
     expect(text).not.toContain('Reader 2 says');
   });
 
-  test('a page whose JSON-LD says DiscussionForumPosting is a thread: the post\'s author and date line stay', () => {
-    const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Winter at the lighthouse"}</script>';
+  test("a page whose JSON-LD says DiscussionForumPosting is a thread: the post's author and date line stay", () => {
+    const ld =
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Winter at the lighthouse"}</script>';
     const html = `<!doctype html><html><head><title>Winter at the lighthouse</title>${ld}</head><body><div class="thread">
       <p>Mod Sharon</p><p>28/11/2025 at 7:07 pm</p>${body(3)}</div></body></html>`;
     const text = extract(html);
@@ -197,8 +255,12 @@ describe('"read next" lists after the body', () => {
   });
 
   test('a related box inside the text, with prose after it, stays in its place', () => {
-    const text = extract(page(`<div class="entry">${body(6)}${related}<h2>The spring after</h2><p>When the ice left the bay, the keepers painted the tower white again and logged the first ferry of the season.</p><p>By May the fog had lifted for good, and the lamp burned only a few hours each night, which left the keepers time to mend the boats.</p></div>`));
-    expect(text).toContain("The spring after");
+    const text = extract(
+      page(
+        `<div class="entry">${body(6)}${related}<h2>The spring after</h2><p>When the ice left the bay, the keepers painted the tower white again and logged the first ferry of the season.</p><p>By May the fog had lifted for good, and the lamp burned only a few hours each night, which left the keepers time to mend the boats.</p></div>`,
+      ),
+    );
+    expect(text).toContain('The spring after');
     expect(text).toContain('painted the tower white');
   });
 });
@@ -219,8 +281,14 @@ describe('captions and photo credits', () => {
   });
 
   test('a gallery whose captions are most of its text keeps them', () => {
-    const shots = Array.from({ length: 8 }, (_, i) => `<div class="photo"><img src="/p${i}.jpg" alt=""><p class="caption">Picture ${i}: the keepers at work on the lens, the stairs and the long gallery around the lamp room.</p></div>`).join('');
-    const html = page(`<div class="gallery"><p>Our winter pictures from the tower, as promised to readers of the harbour notes last autumn.</p>${shots}</div>`);
+    const shots = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<div class="photo"><img src="/p${i}.jpg" alt=""><p class="caption">Picture ${i}: the keepers at work on the lens, the stairs and the long gallery around the lamp room.</p></div>`,
+    ).join('');
+    const html = page(
+      `<div class="gallery"><p>Our winter pictures from the tower, as promised to readers of the harbour notes last autumn.</p>${shots}</div>`,
+    );
     expect(extract(html)).toContain('Picture 5: the keepers at work');
   });
 });
@@ -235,22 +303,31 @@ describe('where a page keeps its post', () => {
   });
 
   test('a Typepad entry filed under "social media" is not a share bar', () => {
-    const html = page(`<div class="entry-category-social_media entry-author-jane_roe entry-type-post entry" id="entry-1"><div class="entry-content">${body(4)}</div></div>${sidebar}`);
+    const html = page(
+      `<div class="entry-category-social_media entry-author-jane_roe entry-type-post entry" id="entry-1"><div class="entry-content">${body(4)}</div></div>${sidebar}`,
+    );
     expect(extract(html)).toContain("Keeper's note 3");
   });
 });
 
 describe('lists of other stories after the post', () => {
-  const story = (i: number) => `<p><a href="/s${i}">Harbour board votes on the new fog horn, number ${i}</a></p><p>The board met again on Tuesday and argued for three hours about the horn, the budget and the keepers' pay, without any decision at all.</p><p>Harbour Press, January ${i + 2}</p>`;
+  const story = (i: number) =>
+    `<p><a href="/s${i}">Harbour board votes on the new fog horn, number ${i}</a></p><p>The board met again on Tuesday and argued for three hours about the horn, the budget and the keepers' pay, without any decision at all.</p><p>Harbour Press, January ${i + 2}</p>`;
 
   test('"Related stories:" with headline links and blurbs goes after a whole post, however long it is', () => {
-    const text = extract(page(`<div class="story">${body(5)}<p><b>Related stories:</b></p>${Array.from({ length: 5 }, (_, i) => story(i)).join('')}</div>`));
+    const text = extract(
+      page(`<div class="story">${body(5)}<p><b>Related stories:</b></p>${Array.from({ length: 5 }, (_, i) => story(i)).join('')}</div>`),
+    );
     expect(text).toContain("Keeper's note 5");
     expect(text).not.toContain('argued for three hours');
   });
 
   test('the same words heading a box inside the text, with sections after it, leave the text alone', () => {
-    const text = extract(page(`<div class="story">${body(5)}<p><b>Related stories:</b></p>${Array.from({ length: 3 }, (_, i) => story(i)).join('')}<h2>Spring</h2>${body(4)}</div>`));
+    const text = extract(
+      page(
+        `<div class="story">${body(5)}<p><b>Related stories:</b></p>${Array.from({ length: 3 }, (_, i) => story(i)).join('')}<h2>Spring</h2>${body(4)}</div>`,
+      ),
+    );
     expect(text).toContain('Spring');
   });
 });
@@ -259,7 +336,10 @@ describe('a page name is not a post headline', () => {
   test('a shop or docs page keeps its short heading; a story repeating its long headline loses it', () => {
     const guide = page(`<div class="docs"><p>Lamp oils</p>${body(3)}</div>`, 'Lamp oils');
     expect(extract(guide)).toContain('Lamp oils');
-    const story = page(`<div class="story"><p>Harbour board votes to keep the old fog horn for another winter</p>${body(3)}</div>`, 'Harbour board votes to keep the old fog horn for another winter');
+    const story = page(
+      `<div class="story"><p>Harbour board votes to keep the old fog horn for another winter</p>${body(3)}</div>`,
+      'Harbour board votes to keep the old fog horn for another winter',
+    );
     expect(extract(story)).not.toContain('Harbour board votes');
   });
 });

@@ -46,7 +46,8 @@ const READ_NEXT_PROSE = 0.5;
 const RESUMED_TEXT = 80;
 
 /** Dates, clock times, "said"/"wrote" and "Reply" links: what comment signatures are made of. */
-const SIGNATURE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:said|wrote|says)\b|\breply\b|\bago\b/gi;
+const SIGNATURE =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:said|wrote|says)\b|\breply\b|\bago\b/gi;
 /** Signatures a section under a bare heading must show to be a thread, or be this short (an empty thread's form). */
 const MIN_SIGNATURES = 2;
 const STUB_TEXT = 300;
@@ -89,7 +90,11 @@ export function closingTail(parts: Element[], stats: StatsMap, gone: (el: Elemen
       const cut = textOf(found, stats) + after;
       // (an opener in a byline, "Leave a comment", comes before the post: not the thread)
       const kept = total - cut;
-      if (kept >= KEEP_MIN && (thread || (cut <= total * READ_NEXT_SHARE && !prose(found, stats)) || (kept >= TEASERS_AFTER && teasers(found, el, stats)))) tail = found;
+      if (
+        kept >= KEEP_MIN &&
+        (thread || (cut <= total * READ_NEXT_SHARE && !prose(found, stats)) || (kept >= TEASERS_AFTER && teasers(found, el, stats)))
+      )
+        tail = found;
       return true;
     });
     if (tail) return [...(tail as Element[]), ...parts.slice(i + 1)];
@@ -140,7 +145,8 @@ function textOf(els: Element[], stats: StatsMap): number {
 /** The block `opener` leads (climbing while it comes first) and every later sibling up to `part`; `[part]` when it leads the part. */
 function tailFrom(opener: Element, part: Element): Element[] {
   let lead: Element = opener;
-  for (let p = lead.parentNode as Element | null; p && p !== part && p.firstElementChild === lead; p = p.parentNode as Element | null) lead = p;
+  for (let p = lead.parentNode as Element | null; p && p !== part && p.firstElementChild === lead; p = p.parentNode as Element | null)
+    lead = p;
   if (lead.parentNode === part && part.firstElementChild === lead) return [part];
   const out: Element[] = [];
   for (let at: Element | null = lead; at && at !== part; at = at.parentNode as Element | null) {

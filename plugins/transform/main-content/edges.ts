@@ -47,7 +47,8 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   const lines: Array<{ line: Line; part: Element }> = [];
   for (const part of parts) for (const line of linesOf(part)) lines.push({ line, part });
   // (a long headline or a dateline with a long place name is as long as a paragraph: it is not the body)
-  const body = (l: Line, above: boolean) => l.chars >= BODY_LINE && l.linkChars < l.chars * BODY_LINKS && !metaLine(l.text, above ? titleWords : undefined);
+  const body = (l: Line, above: boolean) =>
+    l.chars >= BODY_LINE && l.linkChars < l.chars * BODY_LINKS && !metaLine(l.text, above ? titleWords : undefined);
   let first = 0;
   while (first < lines.length && !body(lines[first]!.line, true)) first++;
   let last = lines.length - 1;
@@ -75,8 +76,11 @@ export function trimEdges(parts: readonly Element[], titleWords: TitleWords, art
   lines.forEach(({ line, part }, i) => {
     // (an advertisement's label between the story's paragraphs goes with the meta lines)
     if (i >= first && i <= last && adLabel(line.text)) meta.push({ line, part });
-    if (i >= first && i <= last || !line.text) return;
-    const why = metaLine(line.text, i < first ? titleWords : undefined) ?? (i < KICKER_LINES && i < first && !textAbove && kicker(line) ? 'kicker' : null) ?? (chrome.has(i) ? 'chrome' : null);
+    if ((i >= first && i <= last) || !line.text) return;
+    const why =
+      metaLine(line.text, i < first ? titleWords : undefined) ??
+      (i < KICKER_LINES && i < first && !textAbove && kicker(line) ? 'kicker' : null) ??
+      (chrome.has(i) ? 'chrome' : null);
     if (!why) {
       if (i < first) textAbove = true;
       return;

@@ -11,7 +11,8 @@ import { attr, flatText } from './walk.ts';
 // "facetedSearch", Magento's "toolbar-sorter", "toolbar-amount" and layered navigation,
 // WooCommerce's "woocommerce-ordering" and "woocommerce-result-count", Algolia's InstantSearch
 // widgets ("ais-RefinementList", "ais-SortBy", "ais-Stats", "ais-HitsPerPage").
-const CONTROL = /facet|refinement|sort-?by|sort_by|sorter|orderby|load-?more|result-?count|results-?count|products?-?count|layered-?nav|toolbar-amount|woocommerce-ordering|hitsperpage|ais-stats|ais-clear|ais-pagination/;
+const CONTROL =
+  /facet|refinement|sort-?by|sort_by|sorter|orderby|load-?more|result-?count|results-?count|products?-?count|layered-?nav|toolbar-amount|woocommerce-ordering|hitsperpage|ais-stats|ais-clear|ais-pagination/;
 /** Whole parts of a class word (split at '-' and '_') that name a filter or sort control. */
 const CONTROL_PARTS = new Set(['filter', 'filters', 'sort', 'sorting']);
 /** Share of prose above which a block named as controls holds more (the item cards themselves). */
@@ -43,9 +44,11 @@ function namesControl(cls: string): boolean {
 /** Longest text (visible characters) a control's label or a result count runs to. */
 const LABEL_TEXT = 40;
 /** Labels of the controls ("Sort by:", "Filter & Sort", "Clear all", "Load more", "Loading…"). */
-const CONTROL_LABEL = /^(?:sort(?: by)?|sort(?: by)?\s*:.{1,25}|(?:filter|sort) (?:&|and) (?:filter|sort)|filters?|filter by|refine(?: by| results)?|clear(?: all| filters)?|show|view|items per page|per page|load more|show more results|loading(?:\.*|…))\s*[:|]?$/;
+const CONTROL_LABEL =
+  /^(?:sort(?: by)?|sort(?: by)?\s*:.{1,25}|(?:filter|sort) (?:&|and) (?:filter|sort)|filters?|filter by|refine(?: by| results)?|clear(?: all| filters)?|show|view|items per page|per page|load more|show more results|loading(?:\.*|…))\s*[:|]?$/;
 /** Result counts ("22 products", "1 – 12 of 27 Products", "( 8 results )", "Showing 1–24 of 120 results"). */
-const RESULT_COUNT = /^\(?\s*(?:showing\s+)?(?:\d[\d,.]*\s*(?:-|–|to)\s*)?\d[\d,.]*\s*(?:of\s+\d[\d,.]*\s*)?(?:results?|products?|items?|entries|listings)\s*(?:found)?\s*\)?$/;
+const RESULT_COUNT =
+  /^\(?\s*(?:showing\s+)?(?:\d[\d,.]*\s*(?:-|–|to)\s*)?\d[\d,.]*\s*(?:of\s+\d[\d,.]*\s*)?(?:results?|products?|items?|entries|listings)\s*(?:found)?\s*\)?$/;
 
 /** Boxes a control's label stands in by itself (a word in a sentence, "On the View menu", is not one). */
 const LABEL_BOXES = new Set(['DIV', 'P', 'LI', 'LABEL', 'BUTTON', 'LEGEND', 'SECTION', 'HEADER', 'FORM', 'FIELDSET']);

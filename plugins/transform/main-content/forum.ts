@@ -7,14 +7,16 @@ import { bodyBefore } from './posts.ts';
 import type { StatsMap } from './scoring.ts';
 import { attr } from './walk.ts';
 
-const FORUM_URL = /\/(?:t|threads?|topics?|forums?|community|discussions?|questions|viewtopic|showthread|boards?|posts?)\b|[?&](?:t|topic|threadid)=|\bforums?\.|\bcommunity\.|\bdiscuss\.|\bdiscourse\./i;
+const FORUM_URL =
+  /\/(?:t|threads?|topics?|forums?|community|discussions?|questions|viewtopic|showthread|boards?|posts?)\b|[?&](?:t|topic|threadid)=|\bforums?\.|\bcommunity\.|\bdiscuss\.|\bdiscourse\./i;
 const GENERATOR = /discourse|xenforo|phpbb|vbulletin|invision|mybb|smf|flarum|nodebb|vanilla/i;
 /**
  * Class words of post containers in common forum software (Discourse, XenForo, phpBB, vBulletin, Stack Exchange,
  * Invision Community 5 and 4: ipsEntry--post, cPost; Lemmy: comment-node …).
  * Not WordPress's 'comment-body' nor FAQ Question/Answer microdata: blog articles carry those too.
  */
-const POST_CLASS = /(?:^|\s)(?:crawler-post|topic-body|message--post|postbody|post-body|postcontainer|answercell|postcell|js-post|forum-post|bbwrapper|cooked|post-message|messagecontent|post-content|ipsentry--post|cpost|comment-node)(?:\s|$)/i;
+const POST_CLASS =
+  /(?:^|\s)(?:crawler-post|topic-body|message--post|postbody|post-body|postcontainer|answercell|postcell|js-post|forum-post|bbwrapper|cooked|post-message|messagecontent|post-content|ipsentry--post|cpost|comment-node)(?:\s|$)/i;
 const POST_TYPE = /DiscussionForumPosting|QAPage/;
 /** schema.org Comments: a thread's replies, or the comments under an article (the page's own type tells which). */
 const COMMENT_TYPE = /\/Comment\b/;
@@ -25,7 +27,12 @@ const LD_THREAD = /"@type"\s*:\s*\[?\s*"(?:DiscussionForumPosting|QAPage)"/;
 export type PostKind = 'post' | 'comment' | 'article';
 
 /** What this element says it is, as far as threads go (called once per element by the scan, with its class and itemtype: undefined when it has no attributes). */
-export function postKind(el: Element, tag: string, cls: string | null | undefined, itemtype = cls === undefined ? null : attr(el, 'itemtype')): PostKind | null {
+export function postKind(
+  el: Element,
+  tag: string,
+  cls: string | null | undefined,
+  itemtype = cls === undefined ? null : attr(el, 'itemtype'),
+): PostKind | null {
   if (tag === 'SHREDDIT-COMMENT') return 'post';
   if (cls && POST_CLASS.test(cls)) return 'post';
   if (!itemtype) return null;

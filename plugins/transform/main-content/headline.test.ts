@@ -7,7 +7,11 @@ const extract = (html: string, url = 'https://example.org/page') => textOf(mainC
 const firstLine = (text: string) => text.split('\n')[0];
 
 const prose = (n: number, about: string) =>
-  Array.from({ length: n }, (_, i) => `<p>Paragraph ${i + 1} about ${about}: it explains in plain words what a reader needs to know, with enough detail to stand on its own as a paragraph.</p>`).join('\n');
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>Paragraph ${i + 1} about ${about}: it explains in plain words what a reader needs to know, with enough detail to stand on its own as a paragraph.</p>`,
+  ).join('\n');
 
 const shell = (title: string, body: string, site = 'Example Works') => `<!doctype html><html><head><title>${title} | ${site}</title>
   <meta property="og:title" content="${title}"></head><body>
@@ -17,10 +21,13 @@ const shell = (title: string, body: string, site = 'Example Works') => `<!doctyp
 
 describe('the headline stays', () => {
   test('an article whose <h1> sits in a header band above the body column', () => {
-    const html = shell('Storm closes the harbour for a week', `
+    const html = shell(
+      'Storm closes the harbour for a week',
+      `
       <div class="hero"><span class="kicker">News</span><h1>Storm closes the harbour for a week</h1></div>
       <div class="columns"><div class="story">${prose(5, 'the storm')}</div>
-      <aside><h3>Most read</h3><ul><li><a href="/a">Another story</a></li><li><a href="/b">And another</a></li></ul></aside></div>`);
+      <aside><h3>Most read</h3><ul><li><a href="/a">Another story</a></li><li><a href="/b">And another</a></li></ul></aside></div>`,
+    );
     const text = extract(html, 'https://example.org/news/2026/storm');
     expect(firstLine(text)).toBe('Storm closes the harbour for a week');
     expect(text).toContain('Paragraph 5 about the storm');
@@ -33,24 +40,38 @@ describe('the headline stays', () => {
   });
 
   test('a product page whose name stands beside the description', () => {
-    const html = shell('Brass ship lantern', `<main><div class="product">
+    const html = shell(
+      'Brass ship lantern',
+      `<main><div class="product">
       <div class="buy"><h1>Brass ship lantern</h1><p class="price">$49.00</p><p>In stock</p><button>Add to cart</button></div>
-      <div class="description">${prose(3, 'the lantern')}</div></div></main>`);
+      <div class="description">${prose(3, 'the lantern')}</div></div></main>`,
+    );
     const text = extract(html, 'https://example.org/shop/brass-ship-lantern');
     expect(firstLine(text)).toBe('Brass ship lantern');
     expect(text).toContain('Paragraph 3 about the lantern');
   });
 
   test('a listing keeps its heading above the items', () => {
-    const items = Array.from({ length: 8 }, (_, i) => `<li><a href="/shop/item-${i}">Harbour lamp model ${i}</a><p>A lamp for a small boat, model ${i}, with a brass hood.</p></li>`).join('');
-    const html = shell('Lamps and lanterns', `<main><div class="top"><h1>Lamps and lanterns</h1></div><div class="grid"><ul>${items}</ul></div></main>`);
+    const items = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<li><a href="/shop/item-${i}">Harbour lamp model ${i}</a><p>A lamp for a small boat, model ${i}, with a brass hood.</p></li>`,
+    ).join('');
+    const html = shell(
+      'Lamps and lanterns',
+      `<main><div class="top"><h1>Lamps and lanterns</h1></div><div class="grid"><ul>${items}</ul></div></main>`,
+    );
     const text = extract(html, 'https://example.org/shop/lamps/');
     expect(firstLine(text)).toBe('Lamps and lanterns');
     expect(text).toContain('Harbour lamp model 7');
   });
 
   test('a logo <h1> is not taken for the headline of a short title that ends with the site name', () => {
-    for (const logo of ['<header><h1>Example Works</h1></header>', '<div class="site-title"><h1>Example Works</h1></div>', '<h1><a href="/">Example Works</a></h1>']) {
+    for (const logo of [
+      '<header><h1>Example Works</h1></header>',
+      '<div class="site-title"><h1>Example Works</h1></div>',
+      '<h1><a href="/">Example Works</a></h1>',
+    ]) {
       const html = `<!doctype html><html><head><title>Pricing | Example Works</title></head><body>${logo}
         <main><div class="plans"><h2>Plans and pricing</h2>${prose(3, 'the plans')}</div></main></body></html>`;
       const text = extract(html, 'https://example.org/pricing');
@@ -63,7 +84,10 @@ describe('the headline stays', () => {
   });
 
   test('a content root that cannot hold a heading is wrapped, the headline above it', () => {
-    const rows = Array.from({ length: 12 }, (_, i) => `<tr><td>Harbour ${i}</td><td>High water at ${i}:00, low water at ${i}:30, a spring tide of ${i} metres.</td></tr>`).join('');
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) => `<tr><td>Harbour ${i}</td><td>High water at ${i}:00, low water at ${i}:30, a spring tide of ${i} metres.</td></tr>`,
+    ).join('');
     const html = `<!doctype html><html><head><title>Tide table for the harbours</title></head><body>
       <div class="top"><h1>Tide table for the harbours</h1></div><table>${rows}</table></body></html>`;
     const root = mainContentOf(html, { url: 'https://example.org/tides' });

@@ -88,7 +88,23 @@ export function headlineElement(root: Element, titles: readonly string[], siteNa
 }
 
 /** Elements a heading may open; any other content root (a table, a list, a paragraph) is wrapped first. */
-const FLOW = new Set(['DIV', 'ARTICLE', 'SECTION', 'MAIN', 'BODY', 'ASIDE', 'HEADER', 'FOOTER', 'FORM', 'CENTER', 'TD', 'LI', 'DD', 'BLOCKQUOTE', 'FIGURE']);
+const FLOW = new Set([
+  'DIV',
+  'ARTICLE',
+  'SECTION',
+  'MAIN',
+  'BODY',
+  'ASIDE',
+  'HEADER',
+  'FOOTER',
+  'FORM',
+  'CENTER',
+  'TD',
+  'LI',
+  'DD',
+  'BLOCKQUOTE',
+  'FIGURE',
+]);
 
 /** `content`, with `headline` on top unless one of its headings already says it; a new wrapper when `content` cannot hold a heading. */
 export function keepHeadline(content: Element, headline: Headline | null): Element {

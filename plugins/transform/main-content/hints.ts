@@ -29,7 +29,12 @@ export interface PageHints {
   path: string;
 }
 
-export function pageHints(page: Document | null | undefined, url: string | undefined, schemaTypes: readonly string[], metadata: Pick<Metadata, 'publishedDate' | 'author'>): PageHints {
+export function pageHints(
+  page: Document | null | undefined,
+  url: string | undefined,
+  schemaTypes: readonly string[],
+  metadata: Pick<Metadata, 'publishedDate' | 'author'>,
+): PageHints {
   let ogType = '';
   let generator = '';
   for (let c = page?.head?.firstElementChild ?? null; c; c = c.nextElementSibling) {
@@ -40,5 +45,14 @@ export function pageHints(page: Document | null | undefined, url: string | undef
   const classOf = (el: Element | null | undefined) => (el ? (attr(el, 'class') ?? '') : '');
   const bodyClass = `${classOf(page?.body)} ${classOf(page?.documentElement)}`.trim().toLowerCase();
   const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i.exec(url ?? '');
-  return { ogType, generator, bodyClass, schemaTypes, dated: !!metadata.publishedDate, authored: !!metadata.author, host: (m?.[1] ?? '').toLowerCase(), path: (m?.[2] ?? '').toLowerCase() };
+  return {
+    ogType,
+    generator,
+    bodyClass,
+    schemaTypes,
+    dated: !!metadata.publishedDate,
+    authored: !!metadata.author,
+    host: (m?.[1] ?? '').toLowerCase(),
+    path: (m?.[2] ?? '').toLowerCase(),
+  };
 }

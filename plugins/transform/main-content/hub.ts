@@ -53,7 +53,13 @@ function ownLine(a: Element, chars: number, stats: StatsMap): boolean {
  * sits in it, is no grid itself, holds some paragraphs, and shares with the page's headline an
  * ancestor that does not hold the grid (the headline's column). Null when there is none.
  */
-export function storyBeside(grid: Element, candidates: readonly Element[], root: Element, stats: StatsMap, titles: readonly string[]): Element | null {
+export function storyBeside(
+  grid: Element,
+  candidates: readonly Element[],
+  root: Element,
+  stats: StatsMap,
+  titles: readonly string[],
+): Element | null {
   const headline = headlineElement(root, titles);
   if (!headline || grid.contains(headline)) return null;
   for (const el of candidates) {

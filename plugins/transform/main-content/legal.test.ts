@@ -2,7 +2,11 @@ import { expect, test } from 'bun:test';
 import { textOf } from '../../../core/kit.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
-const para = (words: string, n = 3) => Array.from({ length: n }, (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose.</p>`).join('\n');
+const para = (words: string, n = 3) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose.</p>`,
+  ).join('\n');
 
 test('closing disclosures go; a disclosure leading the text stays', () => {
   const html = `<html><head><title>Index funds explained</title></head><body><main><div class="article-body">

@@ -42,8 +42,14 @@ export function linesOf(root: Element): Line[] {
   let inLink = 0;
   while (stack.length) {
     const n = stack.pop()!;
-    if (n === END) { flush(); continue; }
-    if (n === LINK_END) { inLink--; continue; }
+    if (n === END) {
+      flush();
+      continue;
+    }
+    if (n === LINK_END) {
+      inLink--;
+      continue;
+    }
     if (n.nodeType === TEXT) {
       const chars = visibleLength(n.nodeValue ?? '');
       // (the space between two inline elements, "<time>09:42</time> <a>…</a>", is part of the line's text)
@@ -96,7 +102,11 @@ function empty(): Line {
     chars: 0,
     linkChars: 0,
     get text(): string {
-      return (text ??= line.nodes.map((n) => n.nodeValue ?? '').join('').replace(/\s+/g, ' ').trim());
+      return (text ??= line.nodes
+        .map((n) => n.nodeValue ?? '')
+        .join('')
+        .replace(/\s+/g, ' ')
+        .trim());
     },
   };
   return line;

@@ -6,7 +6,11 @@ import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const extract = (html: string, url?: string) => textOf(mainContentOf(html, url ? { url } : {}));
 
-const para = (words: string, n = 3) => Array.from({ length: n }, (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose in an article.</p>`).join('\n');
+const para = (words: string, n = 3) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose in an article.</p>`,
+  ).join('\n');
 
 const ARTICLE = `<!doctype html><html><head><title>How tides work | Ocean Blog</title></head><body>
 <header class="site-header"><a href="/">Ocean Blog</a><nav><ul><li><a href="/a">Home</a></li><li><a href="/b">Topics</a></li><li><a href="/c">About</a></li></ul></nav></header>
@@ -66,8 +70,16 @@ const FORUM = `<!doctype html><html><head><title>Help: my build fails - Forum</t
 describe('extractMainContent on hand-made pages', () => {
   test('article: keeps body, headings, lists, quotes, captions; drops nav, banners, share, related, comments, sidebar, footer', () => {
     const text = extract(ARTICLE);
-    for (const kept of ['The moon pulls on the oceans.', 'Spring and neap tides', 'Neap tides happen', 'Time and tide wait', 'Tide heights over one lunar month']) expect(text).toContain(kept);
-    for (const dropped of ['Topics', 'cookies', 'Share on X', 'Waves explained', 'Great read', 'whales', 'All rights reserved']) expect(text).not.toContain(dropped);
+    for (const kept of [
+      'The moon pulls on the oceans.',
+      'Spring and neap tides',
+      'Neap tides happen',
+      'Time and tide wait',
+      'Tide heights over one lunar month',
+    ])
+      expect(text).toContain(kept);
+    for (const dropped of ['Topics', 'cookies', 'Share on X', 'Waves explained', 'Great read', 'whales', 'All rights reserved'])
+      expect(text).not.toContain(dropped);
   });
 
   test('blog post: drops the author box, the comment list and an unclassed "You might also like" tail', () => {
@@ -96,14 +108,18 @@ describe('extractMainContent on hand-made pages', () => {
 
   test('forum thread: keeps every post with its author and date', () => {
     const text = extract(FORUM, 'https://forum.example/t/help-my-build-fails/42');
-    for (const kept of ['alice', 'bob', 'carol', '2024-05-02', 'out-of-memory', 'heap limit', 'splitting the biggest module']) expect(text).toContain(kept);
+    for (const kept of ['alice', 'bob', 'carol', '2024-05-02', 'out-of-memory', 'heap limit', 'splitting the biggest module'])
+      expect(text).toContain(kept);
     expect(text).not.toContain('Suggested topics');
     expect(text).not.toContain('Powered by');
   });
 
   test('forum thread: a reply quoting an earlier post ("Name said:") drops the copy, keeps its own words; unattributed quotes stay', () => {
     const quoted = `<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">alice said:</div><div>My build fails with an out-of-memory error since the upgrade.</div></blockquote>`;
-    const html = FORUM.replace('<p>Same here.', `<p>${quoted}Same here.`).replace('<p>Try raising', '<p><blockquote>Memory limits are set per module by default.</blockquote>Try raising');
+    const html = FORUM.replace('<p>Same here.', `<p>${quoted}Same here.`).replace(
+      '<p>Try raising',
+      '<p><blockquote>Memory limits are set per module by default.</blockquote>Try raising',
+    );
     const text = extract(html, 'https://forum.example/t/help-my-build-fails/42');
     expect(text).not.toContain('alice said:');
     expect(text).not.toContain('since the upgrade');
@@ -111,7 +127,8 @@ describe('extractMainContent on hand-made pages', () => {
   });
 
   test('forum thread of two posts: a long answer does not leave out the short question', () => {
-    const box = (cls: string, who: string, body: string) => `<div class="blockpost ${cls}"><div class="box"><div class="postleft">${who}</div><div class="postbody"><div class="post-content">${body}</div></div></div></div>`;
+    const box = (cls: string, who: string, body: string) =>
+      `<div class="blockpost ${cls}"><div class="box"><div class="postleft">${who}</div><div class="postbody"><div class="post-content">${body}</div></div></div></div>`;
     const html = `<html><head><title>ISO size</title></head><body><div id="brdmenu"><a href="/">Index</a> <a href="/search">Search</a></div><div id="topic">
       ${box('rowodd', 'chunix', '<p>Why did the ISO size grow so fast from one year to the next?</p>')}
       ${box('roweven', 'admin', para('The boot loader changed, so the kernel is shipped twice.', 4))}
@@ -137,7 +154,8 @@ describe('extractMainContent on hand-made pages', () => {
   });
 
   test('product page: keeps name, price and specs; drops customer reviews, consent banner and buttons', () => {
-    const review = (who: string) => `<li class="review"><b>${who}</b>${para(`${who} says the kettle boils fast, looks great, and was worth every penny.`, 2)}</li>`;
+    const review = (who: string) =>
+      `<li class="review"><b>${who}</b>${para(`${who} says the kettle boils fast, looks great, and was worth every penny.`, 2)}</li>`;
     const html = `<html><head><title>Steel Kettle 1.7 L | Shop</title><script type="application/ld+json">{"@type":"Product","name":"Steel Kettle"}</script></head><body>
       <div id="onetrust-consent-sdk">${para('We and our 100 partners store cookies on your device.', 6)}</div>
       <main><h1>Steel Kettle 1.7 L</h1><p class="price">$49.00</p><button class="add-to-cart">Add to cart and save this item</button>
@@ -164,7 +182,10 @@ describe('extractMainContent on hand-made pages', () => {
   });
 
   test('store front: rows named by one boilerplate word but different layout classes are its content', () => {
-    const row = (name: string, extra: string) => `<div class="w-100 flex promo-carousel ${extra}"><h3>${name} Sale</h3><p>Save up to $800 on ${name} machines this month, with free delivery and assembly.</p>
+    const row = (
+      name: string,
+      extra: string,
+    ) => `<div class="w-100 flex promo-carousel ${extra}"><h3>${name} Sale</h3><p>Save up to $800 on ${name} machines this month, with free delivery and assembly.</p>
       <div class="c-item"><a href="/1">${name} Model One</a> $1,299.00</div><div class="c-item"><a href="/2">${name} Model Two</a> $1,999.00</div></div>`;
     const html = `<html><head><title>Home Fitness Store</title></head><body>
       <nav class="main-nav"><a href="/a">Treadmills</a> <a href="/b">Bikes</a> <a href="/c">Rowers</a> <a href="/d">Massage</a></nav>
@@ -191,7 +212,9 @@ describe('hostile input is bounded', () => {
   });
 
   test('script-only page', () => {
-    expect(extract('<html><head><script>alert(1)</script></head><body><script>while(true){}</script><style>p{}</style></body></html>')).toBe('');
+    expect(
+      extract('<html><head><script>alert(1)</script></head><body><script>while(true){}</script><style>p{}</style></body></html>'),
+    ).toBe('');
   });
 
   test('binary garbage', () => {
@@ -239,7 +262,8 @@ describe('lead-in', () => {
   });
 
   test('og:type "article" on a page whose JSON-LD calls it a plain WebPage (an SEO plugin\'s default) does not make it an article', () => {
-    const graph = (type: string) => `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"${type}","name":"Roof repair"},{"@type":"WebSite","name":"Roofers"}]}</script>`;
+    const graph = (type: string) =>
+      `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"${type}","name":"Roof repair"},{"@type":"WebSite","name":"Roofers"}]}</script>`;
     const og = '<meta property="og:type" content="article">';
     expect(extract(page(og + graph('WebPage')))).toContain('Same-day leak fixes');
     // (the plugin's graph for a post names the article: that still decides)
@@ -249,7 +273,11 @@ describe('lead-in', () => {
 
 describe('mainContentTransform plugin', () => {
   const run = async (onlyMain: boolean, html: string) => {
-    const job = createJob({ url: 'https://example.com/a', formats: ['markdown'], noCache: false, onlyMainContent: onlyMain }, 'default', new AbortController().signal);
+    const job = createJob(
+      { url: 'https://example.com/a', formats: ['markdown'], noCache: false, onlyMainContent: onlyMain },
+      'default',
+      new AbortController().signal,
+    );
     const doc = new PageDocument(job);
     doc.setContentHtml(html);
     const handler = await mainContentTransform.setup(mainContentTransform.options!.parse({}), {} as never);
@@ -271,7 +299,8 @@ describe('mainContentTransform plugin', () => {
   });
 
   test('runs on what earlier transforms left: inside the include_selectors selection, without excluded blocks', () => {
-    const specs = '<section class="specs"><h2>Specifications</h2><ul><li>Capacity: 1.7 litres</li><li>Power: 2200 watts</li></ul><div class="cookie-banner">We use cookies. <a href="/privacy">Privacy policy</a></div><div style="display:none" class="promo-popup"><p>Sign up now for ten percent off your first order with us today.</p></div></section>';
+    const specs =
+      '<section class="specs"><h2>Specifications</h2><ul><li>Capacity: 1.7 litres</li><li>Power: 2200 watts</li></ul><div class="cookie-banner">We use cookies. <a href="/privacy">Privacy policy</a></div><div style="display:none" class="promo-popup"><p>Sign up now for ten percent off your first order with us today.</p></div></section>';
     const html = ARTICLE.replace('<aside class="sidebar">', `${specs}<aside class="sidebar">`);
     const selected = textOf(mainContentOf(html, { includeSelectors: ['.specs'] }));
     expect(selected).toContain('Capacity: 1.7 litres');
@@ -283,7 +312,8 @@ describe('mainContentTransform plugin', () => {
   });
 
   test('a small selection is kept, never swapped for the page description', () => {
-    const html = '<html><head><meta name="description" content="A long description of the whole shop, its kettles, its toasters and its delivery terms, much longer than the selection."></head><body><article><p>Some article text.</p></article><p class="price">Price: 40 euros</p></body></html>';
+    const html =
+      '<html><head><meta name="description" content="A long description of the whole shop, its kettles, its toasters and its delivery terms, much longer than the selection."></head><body><article><p>Some article text.</p></article><p class="price">Price: 40 euros</p></body></html>';
     expect(textOf(mainContentOf(html, { includeSelectors: ['.price'] }))).toBe('Price: 40 euros');
   });
 
@@ -294,7 +324,10 @@ describe('mainContentTransform plugin', () => {
 });
 
 test('code keeps its highlighted comments (hljs-comment, token comment are not comment sections)', () => {
-  const prose = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i + 1} explains the command, with clauses, commas, and enough words to be real prose.</p>`).join('');
+  const prose = Array.from(
+    { length: 4 },
+    (_, i) => `<p>Paragraph ${i + 1} explains the command, with clauses, commas, and enough words to be real prose.</p>`,
+  ).join('');
   const root = mainContentOf(`<html><body><article>${prose}<pre><code><span class="hljs-comment"># stage every modified file</span>
 git add -A
 <span class="token comment">// and commit them</span></code></pre>${prose}</article></body></html>`);
@@ -304,9 +337,15 @@ git add -A
 });
 
 test('an <aside> callout of plain prose set among the paragraphs stays; a sidebar of links does not', () => {
-  const prose = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i + 1} explains the myth, with clauses, commas, and enough words to be real prose.</p>`).join('');
-  const callout = '<aside class="center"><h3>Not all vegetarians are the same</h3><p>The types of vegetarian diets eaten in the country vary widely, from those that allow eggs and milk to vegan plans with no animal products at all, and they differ in protein.</p></aside>';
-  const root = mainContentOf(`<html><body><article>${prose}${callout}${prose}</article><aside class="sidebar"><a href="/a">Popular post one</a><a href="/b">Popular post two</a></aside></body></html>`);
+  const prose = Array.from(
+    { length: 4 },
+    (_, i) => `<p>Paragraph ${i + 1} explains the myth, with clauses, commas, and enough words to be real prose.</p>`,
+  ).join('');
+  const callout =
+    '<aside class="center"><h3>Not all vegetarians are the same</h3><p>The types of vegetarian diets eaten in the country vary widely, from those that allow eggs and milk to vegan plans with no animal products at all, and they differ in protein.</p></aside>';
+  const root = mainContentOf(
+    `<html><body><article>${prose}${callout}${prose}</article><aside class="sidebar"><a href="/a">Popular post one</a><a href="/b">Popular post two</a></aside></body></html>`,
+  );
   const text = textOf(root);
   expect(text).toContain('vary widely');
   expect(text).not.toContain('Popular post');

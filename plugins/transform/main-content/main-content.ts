@@ -57,11 +57,14 @@ export function extractMainContent(root: Element, options: ExtractOptions = {}):
   const headline = options.selection ? null : findHeadline(root, [title, ...pageTitles(doc)], siteName(doc));
   const scan = removeJunk(root);
   const stats = measure(root);
-  let forum = options.forum ?? isForumPage(doc, scan.forumHits + threadComments(doc, scan.comments, scan.articleHits + scan.articleItems, root, stats), url);
+  let forum =
+    options.forum ??
+    isForumPage(doc, scan.forumHits + threadComments(doc, scan.comments, scan.articleHits + scan.articleItems, root, stats), url);
   // (a thread in markup no forum software is known by shows in its structure, and its posts' signatures are their meta lines)
-  const thread = options.forum !== false && (!forum || !scan.postMeta.length) ? findThread(root, scan.postMarks, stats, isForumUrl(url)) : null;
+  const thread =
+    options.forum !== false && (!forum || !scan.postMeta.length) ? findThread(root, scan.postMarks, stats, isForumUrl(url)) : null;
   if (thread && options.forum === undefined) forum = true;
-  notePostMeta(forum ? (scan.postMeta.length ? scan.postMeta : thread?.meta ?? []) : [], root);
+  notePostMeta(forum ? (scan.postMeta.length ? scan.postMeta : (thread?.meta ?? [])) : [], root);
   const product = !forum && isProductPage(doc, scan.productHits);
   const article = !forum && !product && isArticlePage(doc, scan.articleHits, url);
   const result = cascade(root, { forum, product, article }, title, scan.markers, stats);
@@ -120,13 +123,19 @@ function isProse(result: PassResult): boolean {
 export const mainContentTransform = definePlugin({
   kind: 'transform',
   name: 'main-content',
-  description: 'Keeps only the main content of a page (only_main_content; inside the include_selectors selection when one is given): drops navigation, headers, footers, sidebars, banners, share bars, related links, comments and ads. Tells every web page\'s type and how sure it is of the content (metadata.page_type, content_confidence).',
+  description:
+    "Keeps only the main content of a page (only_main_content; inside the include_selectors selection when one is given): drops navigation, headers, footers, sidebars, banners, share bars, related links, comments and ads. Tells every web page's type and how sure it is of the content (metadata.page_type, content_confidence).",
   provides: ['transform:main-content'],
   order: 'normal',
   api: { requestFields: { onlyMainContent: { schema: z.boolean().default(false) } }, metadataProperties: PAGE_METADATA },
   options: z.object({
     forumDetection: z.boolean().default(true).describe('Recognise forum / Q&A threads and keep their posts, authors and dates.'),
-    wholePages: z.boolean().default(true).describe('Tell metadata.page_type and content_confidence with only_main_content off too (one read-only measuring walk over the page, where extraction is not run).'),
+    wholePages: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Tell metadata.page_type and content_confidence with only_main_content off too (one read-only measuring walk over the page, where extraction is not run).',
+      ),
   }),
   setup(options) {
     return {

@@ -10,14 +10,20 @@ import { isDateOnly } from '../../../core/kit.ts';
 
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 /** A date or a time written out somewhere in the line. */
-const DATE = new RegExp(String.raw`\b${MONTH}\s*\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d+\s*(?:m|h|d|w|mins?|hrs?|minutes?|hours?|days?|weeks?|months?|years?)\s+ago\b`, 'i');
+const DATE = new RegExp(
+  String.raw`\b${MONTH}\s*\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH}|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b|\b\d+\s*(?:m|h|d|w|mins?|hrs?|minutes?|hours?|days?|weeks?|months?|years?)\s+ago\b`,
+  'i',
+);
 /** How a post's filing lines begin: who posted it when, and under what ("Posted in News", "Tags: …"). */
 const FILING = new RegExp(
   `${[
     String.raw`(?:originally\s+)?(?:posted|published|written|filed|tagged|submitted|updated|last\s+updated|reported|article)\s+(?:by|on|in|at|under|to|with)\b`,
     String.raw`filed\s+under|posted\s+in\b|permalink\b|cross-posted\b|this\s+(?:entry|post)\s+was\s+(?:posted|written|filed)`,
     String.raw`(?:categor(?:y|ies)|tags?|tagged|labels?|topics?|keywords|related\s+topics?)\s*:`,
-  ].map((p) => `(?:${p})`).join('|').replace(/^/, '^(?:')})`,
+  ]
+    .map((p) => `(?:${p})`)
+    .join('|')
+    .replace(/^/, '^(?:')})`,
   'i',
 );
 /** How credit and widget lines begin. */
@@ -29,19 +35,27 @@ const LEAD = new RegExp(
     String.raw`comments?\s+may\b|(?:adjust\s+)?text\s+size\b|about\s+the\s+author\b|author\s*:|advertisement\b|loading\s*\.\.\.`,
     // a news page's reading-time and audio-player labels ("8 min read", "Reading time: 7 minutes", "Listen to this article")
     String.raw`[|•·\s]*(?:estimated\s+)?read(?:ing)?\s+time\s*[:\d]|[|•·\s]*\d+\s*(?:min(?:ute)?s?|m)\.?\s+read\W*$|listen\s+to\s+(?:this|the)\s+(?:article|story)\b`,
-  ].map((p) => `(?:${p})`).join('|').replace(/^/, '^(?:')})`,
+  ]
+    .map((p) => `(?:${p})`)
+    .join('|')
+    .replace(/^/, '^(?:')})`,
   'i',
 );
 /** Filing lines that list terms, which may run long. */
 const TERMS = /^(?:categor(?:y|ies)|tags?|tagged|labels?|topics?|keywords|filed\s+under|posted\s+in)\b/i;
 /** A widget's whole label: share buttons, print, navigation words, and a news site's account links, edition picker and flags. */
-const UTILITY = /^(?:share(?: this)?|print|e-?mail|tweet|pin it|like|save|comments?|reply|permalink|rss|twitter|facebook|google\s?\+|linkedin|stumbleupon|reddit|digg|tumblr|pinterest|instapaper|delicious|more|read more|advertisement|loading|search|home|main|top|back to top|next|previous|prev|older|newer|clear|link|sharing is caring|log ?in|log ?out|sign ?in|sign ?up|sign ?out|register|subscribe|my account|menu|close|skip to(?: main)? content|breaking(?: news)?|just in|live(?: updates)?|(?:[\w.]+ )?edition(?::? [\w.]+)?)$/i;
+const UTILITY =
+  /^(?:share(?: this)?|print|e-?mail|tweet|pin it|like|save|comments?|reply|permalink|rss|twitter|facebook|google\s?\+|linkedin|stumbleupon|reddit|digg|tumblr|pinterest|instapaper|delicious|more|read more|advertisement|loading|search|home|main|top|back to top|next|previous|prev|older|newer|clear|link|sharing is caring|log ?in|log ?out|sign ?in|sign ?up|sign ?out|register|subscribe|my account|menu|close|skip to(?: main)? content|breaking(?: news)?|just in|live(?: updates)?|(?:[\w.]+ )?edition(?::? [\w.]+)?)$/i;
 /** An advertisement's label, which news pages set between the paragraphs of a story ("Advertisement", "Story continues below"). */
-const AD_LABEL = /^(?:advertisement|advertising|sponsored|ad)(?:\s*[-–—:|]?\s*(?:the\s+)?(?:page|story|article|text)\s+continues\s+below)?$|^(?:the\s+)?(?:story|article|text)\s+continues\s+below(?:\s+(?:this\s+)?(?:advertisement|ad))?$|^(?:continue\s+reading\s+below|scroll\s+(?:down\s+)?to\s+continue(?:\s+(?:with|reading)\s+(?:the\s+)?(?:content|article|story))?)$/i;
+const AD_LABEL =
+  /^(?:advertisement|advertising|sponsored|ad)(?:\s*[-–—:|]?\s*(?:the\s+)?(?:page|story|article|text)\s+continues\s+below)?$|^(?:the\s+)?(?:story|article|text)\s+continues\s+below(?:\s+(?:this\s+)?(?:advertisement|ad))?$|^(?:continue\s+reading\s+below|scroll\s+(?:down\s+)?to\s+continue(?:\s+(?:with|reading)\s+(?:the\s+)?(?:content|article|story))?)$/i;
 
 /** Is the line an advertisement's label, read anywhere in a post (never a sentence of its text)? */
 export function adLabel(line: string): boolean {
-  const s = line.replace(/\s+/g, ' ').trim().replace(/[\s:!.…|]+$/, '');
+  const s = line
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s:!.…|]+$/, '');
   return s.length <= 60 && AD_LABEL.test(s);
 }
 

@@ -31,7 +31,8 @@ const MIN_ROWS = 3;
 const STORY_MIN = 200;
 
 /** How news sites title their lists of other stories ("Trending in World", "More from …", "Latest", "Business news"), beside the "read next" wordings (tail.ts). */
-const LIST_LABEL = /^(?:trending|latest|popular|recommended|related|more|also|top|most|editor['’]?s['’]?|must|in case you missed|you may|don['’]t miss|what['’]?s|in other news|news ?feed|(?:sponsored|promoted|partner) (?:stories|content|links|posts))\b|^(?:[\w'’&]+ ){0,3}(?:news|headlines|stories)\W*$/i;
+const LIST_LABEL =
+  /^(?:trending|latest|popular|recommended|related|more|also|top|most|editor['’]?s['’]?|must|in case you missed|you may|don['’]t miss|what['’]?s|in other news|news ?feed|(?:sponsored|promoted|partner) (?:stories|content|links|posts))\b|^(?:[\w'’&]+ ){0,3}(?:news|headlines|stories)\W*$/i;
 
 type Kind = 'headline' | 'label' | 'blurb' | 'text';
 
@@ -127,12 +128,14 @@ export function openingRows(lines: readonly Line[], first: number, title: TitleW
 
 /** The run's start moved up over the list's label ("Trending", "More from …") and the first row's dateline. */
 function labelAbove(lines: readonly Line[], start: number): number {
-  while (start > 0 && kindOf(lines[start - 1]!) === 'label' && (listLabel(lines[start - 1]!.text) || metaLine(lines[start - 1]!.text))) start--;
+  while (start > 0 && kindOf(lines[start - 1]!) === 'label' && (listLabel(lines[start - 1]!.text) || metaLine(lines[start - 1]!.text)))
+    start--;
   return start;
 }
 
 /** Titles of a post's own lists of links: its sources, references and documents, dated as they may be. */
-const OWN_LIST = /^(?:sources?|references?|further reading|(?:foot)?notes|bibliography|works cited|citations?|resources|(?:external |useful )?links|downloads?|documents?|attachments?|see also|timeline)\W*$/i;
+const OWN_LIST =
+  /^(?:sources?|references?|further reading|(?:foot)?notes|bibliography|works cited|citations?|resources|(?:external |useful )?links|downloads?|documents?|attachments?|see also|timeline)\W*$/i;
 
 /** Are the lines `from`…`to` (holding `rows` headlines) other stories: rows dated or signed, or a label saying so? */
 function otherStories(lines: readonly Line[], from: number, to: number, rows: number): boolean {
@@ -195,7 +198,8 @@ const ITEMS = new Set(['LI', 'TR', 'DD', 'DT']);
 function midList(line: Line): boolean {
   for (let n = line.nodes[0]?.parentNode ?? null; n && n.nodeType === ELEMENT; n = n.parentNode) {
     if (!ITEMS.has(tagOf(n as Element))) continue;
-    for (let s = (n as Element).previousElementSibling; s; s = s.previousElementSibling) if (visibleLength(s.textContent ?? '') > 0) return true;
+    for (let s = (n as Element).previousElementSibling; s; s = s.previousElementSibling)
+      if (visibleLength(s.textContent ?? '') > 0) return true;
     return false;
   }
   return false;

@@ -33,7 +33,8 @@ const DISCLOSURE = [
 ];
 
 /** A name (two to five capitalised words), then "is a … writer / editor / reporter …". */
-const BIO = /^\s*(?:\p{Lu}[\p{L}'’.-]+(?:\s+(?:\p{Lu}[\p{L}'’.-]+|de|di|da|van|von|der|la|le)){1,4}),?\s+(?:is|was|has been)\s+(?:a|an|the)\b[^.]{0,80}?\b(?:writer|editor|journalist|reporter|author|contributor|correspondent|columnist|blogger|content creator|freelancer)\b/u;
+const BIO =
+  /^\s*(?:\p{Lu}[\p{L}'’.-]+(?:\s+(?:\p{Lu}[\p{L}'’.-]+|de|di|da|van|von|der|la|le)){1,4}),?\s+(?:is|was|has been)\s+(?:a|an|the)\b[^.]{0,80}?\b(?:writer|editor|journalist|reporter|author|contributor|correspondent|columnist|blogger|content creator|freelancer)\b/u;
 /** At most this share of the part's text may follow a bio. */
 const BIO_TAIL = 0.1;
 
@@ -66,7 +67,8 @@ export function notices(parts: Element[], stats: StatsMap, product: boolean): El
       if (tag === 'DIV' && st!.inl < text * OWN_TEXT) return false;
       const raw = el.textContent ?? '';
       // (a book's or a course's page introduces its author: there the bio is content)
-      if (!product && BIO.test(raw) && textAfter(el, part, stats) <= partText * BIO_TAIL) out.add(wrapper(el, part, stats, text, isAuthorBio));
+      if (!product && BIO.test(raw) && textAfter(el, part, stats) <= partText * BIO_TAIL)
+        out.add(wrapper(el, part, stats, text, isAuthorBio));
       else if (text <= MAX_TEXT && isDisclosure(raw)) out.add(wrapper(el, part, stats, MAX_TEXT, isDisclosure));
       else return tag === 'P';
       return true;

@@ -5,9 +5,15 @@ import { htmlPage } from '../../../test/helpers/html-page.ts';
 import { mainContentTransform } from './main-content.ts';
 
 const prose = (topic: string, n: number) =>
-  Array.from({ length: n }, (_, i) => `<p>${topic} Paragraph ${i + 1} goes on at some length, with commas, clauses and examples, so that it reads like the prose of a real page written by a person for readers who want to understand the matter well.</p>`).join('\n');
-const nav = '<header><nav><ul><li><a href="/">Home</a></li><li><a href="/about">About</a></li><li><a href="/contact">Contact</a></li></ul></nav></header>';
-const footer = '<footer><p>© 2026 Example Ltd. All rights reserved.</p><ul><li><a href="/privacy">Privacy</a></li><li><a href="/terms">Terms</a></li></ul></footer>';
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>${topic} Paragraph ${i + 1} goes on at some length, with commas, clauses and examples, so that it reads like the prose of a real page written by a person for readers who want to understand the matter well.</p>`,
+  ).join('\n');
+const nav =
+  '<header><nav><ul><li><a href="/">Home</a></li><li><a href="/about">About</a></li><li><a href="/contact">Contact</a></li></ul></nav></header>';
+const footer =
+  '<footer><p>© 2026 Example Ltd. All rights reserved.</p><ul><li><a href="/privacy">Privacy</a></li><li><a href="/terms">Terms</a></li></ul></footer>';
 
 const PAGES: Record<string, { url: string; html: string }> = {
   article: {
@@ -76,10 +82,12 @@ describe('page type', () => {
   });
 
   test('a page with next to no content is other', () => {
-    expect(scrape('https://app.example.com/', '<html><head><title>App</title></head><body><div id="root"></div></body></html>').pageType).toBe('other');
+    expect(
+      scrape('https://app.example.com/', '<html><head><title>App</title></head><body><div id="root"></div></body></html>').pageType,
+    ).toBe('other');
   });
 
-  test('documents are not typed: a PDF\'s or a sheet\'s kind is its file type', async () => {
+  test("documents are not typed: a PDF's or a sheet's kind is its file type", async () => {
     const main = (await mainContentTransform.setup(mainContentTransform.options!.parse({}), testContext())) as TransformHandler;
     for (const onlyMainContent of [true, false]) {
       // (a document plugin builds its content as HTML, and reads no schema.org types)
@@ -93,7 +101,8 @@ describe('page type', () => {
 });
 
 describe('content confidence', () => {
-  const confidence = (type: string, onlyMainContent = true) => scrape(PAGES[type]!.url, PAGES[type]!.html, onlyMainContent).contentConfidence!;
+  const confidence = (type: string, onlyMainContent = true) =>
+    scrape(PAGES[type]!.url, PAGES[type]!.html, onlyMainContent).contentConfidence!;
 
   test('is a probability, rounded to three decimals', () => {
     for (const type of Object.keys(PAGES)) {
@@ -121,7 +130,8 @@ describe('content confidence', () => {
   });
 
   test('a page whose description stands in for its content is not trusted', () => {
-    const html = '<html><head><title>App</title><meta name="description" content="A planner for your week that keeps every task, note and reminder in one calm place, on every device."></head><body><div id="root">Loading…</div></body></html>';
+    const html =
+      '<html><head><title>App</title><meta name="description" content="A planner for your week that keeps every task, note and reminder in one calm place, on every device."></head><body><div id="root">Loading…</div></body></html>';
     const meta = scrape('https://app.example.com/planner', html);
     expect(meta.pageType).toBe('other');
     expect(meta.contentConfidence!).toBeLessThan(0.5);

@@ -14,20 +14,27 @@ import type { PageSignals } from './signals.ts';
 const PRODUCT_TYPE = /^(?:Product|ProductGroup|IndividualProduct|ProductModel|Car|Vehicle)$/;
 const COLLECTION_TYPE = /^(?:CollectionPage|OfferCatalog)$/;
 const LIST_TYPE = /^(?:ItemList|SearchResultsPage)$/;
-const ARTICLE_TYPE = /^(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|LiveBlogPosting|ScholarlyArticle|Report)$/;
+const ARTICLE_TYPE =
+  /^(?:Article|NewsArticle|BlogPosting|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|LiveBlogPosting|ScholarlyArticle|Report)$/;
 const DOCS_TYPE = /^(?:TechArticle|APIReference|HowTo)$/;
-const SERVICE_TYPE = /^(?:Service|ProfessionalService|FinancialService|LegalService|SoftwareApplication|WebApplication|InsuranceAgency|EducationalOccupationalProgram|Course|HomeAndConstructionBusiness|[A-Za-z]+Business)$/;
+const SERVICE_TYPE =
+  /^(?:Service|ProfessionalService|FinancialService|LegalService|SoftwareApplication|WebApplication|InsuranceAgency|EducationalOccupationalProgram|Course|HomeAndConstructionBusiness|[A-Za-z]+Business)$/;
 
 /** Hosts and path words of documentation sites, and the software that builds them. */
 const DOCS_HOST = /^(?:docs?|developers?|devdocs|wiki|learn|manual|man\d?|reference|help|support|kb)\./;
-const DOCS_PATH = /\/(?:docs?|documentation|reference|manual|handbook|guides?|tutorials?|api|man-?pages?|book|howto|kb|knowledge-?base|glossary|specs?)(?:\/|$|[-_.])/;
-const DOCS_GENERATOR = /sphinx|mkdocs|docusaurus|gitbook|vitepress|docfx|read ?the ?docs|antora|mdbook|starlight|nextra|docsify|doxygen|javadoc/i;
+const DOCS_PATH =
+  /\/(?:docs?|documentation|reference|manual|handbook|guides?|tutorials?|api|man-?pages?|book|howto|kb|knowledge-?base|glossary|specs?)(?:\/|$|[-_.])/;
+const DOCS_GENERATOR =
+  /sphinx|mkdocs|docusaurus|gitbook|vitepress|docfx|read ?the ?docs|antora|mdbook|starlight|nextra|docsify|doxygen|javadoc/i;
 /** Path words of posts (blog and news sections, dated paths), shop categories, product pages, indexes and service pages. */
 const POST_PATH = /\/(?:blogs?|news|articles?|stor(?:y|ies)|posts?|insights?|magazine|journal|opinion)\/[^/?]+|\/20\d\d\/(?:[01]?\d\/)?/;
-const COLLECTION_PATH = /\/(?:collections?|categor(?:y|ies)|product-category|sub-categories|c|cat|browse|departments?|catalog|shop)(?:\/|$|-)|[?&](?:category|cat)=/;
+const COLLECTION_PATH =
+  /\/(?:collections?|categor(?:y|ies)|product-category|sub-categories|c|cat|browse|departments?|catalog|shop)(?:\/|$|-)|[?&](?:category|cat)=/;
 const PRODUCT_PATH = /\/(?:products?|p|dp|itm|item|pr|listing)\/[^/?]+/;
-const LISTING_PATH = /\/(?:news|blog|articles|stories|posts|topics?|tags?|sections?|archives?|issues|lists?|search|results|jobs|events|podcasts|directory|chart|trending|recent|latest)(?:\/?$|\/?\?|\/page\/\d+)/;
-const SERVICE_PATH = /\/(?:services?|solutions?|features?|platform|pricing|what-we-do|expertise|consulting|insurance|programs?|tutoring|hire|agency)(?:\/|$|[-_.])/;
+const LISTING_PATH =
+  /\/(?:news|blog|articles|stories|posts|topics?|tags?|sections?|archives?|issues|lists?|search|results|jobs|events|podcasts|directory|chart|trending|recent|latest)(?:\/?$|\/?\?|\/page\/\d+)/;
+const SERVICE_PATH =
+  /\/(?:services?|solutions?|features?|platform|pricing|what-we-do|expertise|consulting|insurance|programs?|tutoring|hire|agency)(?:\/|$|[-_.])/;
 /** A site's front page (or a language's: "/en/", "/en-us/"). */
 const HOME_PATH = /^\/?(?:[a-z]{2}(?:[-_][a-z]{2})?\/?)?(?:\?|$)/;
 
@@ -37,11 +44,14 @@ const HOME_PATH = /^\/?(?:[a-z]{2}(?:[-_][a-z]{2})?\/?)?(?:\?|$)/;
  * Magento's and WooCommerce's product and category classes.
  */
 const word = (alternatives: string) => new RegExp(`(?:^|\\s)(?:${alternatives})(?:\\s|$)`);
-const TEMPLATE = /(?:^|\s)(?:single|(?:page-)?node-+type|template|post-type-archive|tax)-([a-z_-]+)|(?:^|\s)([a-z_-]+?)-template(?:-default)?(?:\s|$)/g;
+const TEMPLATE =
+  /(?:^|\s)(?:single|(?:page-)?node-+type|template|post-type-archive|tax)-([a-z_-]+)|(?:^|\s)([a-z_-]+?)-template(?:-default)?(?:\s|$)/g;
 const PAGE_BODY = word('page-template(?:-\\S+)?|page-id-\\d+|node-type-page|page-node-type-page|template-page');
 const ARCHIVE_BODY = word('blog|archive|category|tag|search|search-results|paged|date|page-term|topic-page');
 const PRODUCT_BODY = word('single-product|catalog-product-view|page-product|product-page|product_page');
-const SHOP_BODY = word('tax-product_cat|tax-product_tag|post-type-archive-product|woocommerce-shop|template-collection|catalog-category-view|product-listing-page|category-page|page-category');
+const SHOP_BODY = word(
+  'tax-product_cat|tax-product_tag|post-type-archive-product|woocommerce-shop|template-collection|catalog-category-view|product-listing-page|category-page|page-category',
+);
 /** What a template's name says the page is. */
 const TEMPLATE_TYPES: ReadonlyArray<[RegExp, PageType]> = [
   [/^(?:post|article|blog|news|story|posting)/, 'article'],
@@ -112,7 +122,7 @@ function declared(e: Evidence, signals: PageSignals, hints: PageHints): void {
   if (ogType === 'article') e.article += 0.5;
   if (ogType === 'website') e.article -= 0.5;
   if (count(types, COLLECTION_TYPE)) e.collection += 2;
-  if (count(types, LIST_TYPE)) (signals.product || products ? (e.collection += 1) : (e.listing += 1));
+  if (count(types, LIST_TYPE)) signals.product || products ? (e.collection += 1) : (e.listing += 1);
   if (count(types, ARTICLE_TYPE)) e.article += 1.5;
   if (count(types, DOCS_TYPE)) e.documentation += 1;
   if (count(types, SERVICE_TYPE)) e.service += 1;

@@ -53,7 +53,10 @@ export function runPass(root: Element, pass: Pass, title: string, stats: StatsMa
   const siblings = likeSections(picked, root, stats, pass);
   let parts = [...leadIn(siblings, root, stats, pass), ...siblings];
   // (FAQs are looked for near the pick itself: an added section higher up would widen the search)
-  const faqs = siblings === picked ? faqBlocks(parts, root, stats, pass) : faqBlocks(picked, root, stats, pass).filter((f) => !parts.some((p) => p.contains(f)));
+  const faqs =
+    siblings === picked
+      ? faqBlocks(parts, root, stats, pass)
+      : faqBlocks(picked, root, stats, pass).filter((f) => !parts.some((p) => p.contains(f)));
   if (faqs.length) {
     parts.push(...faqs);
     // (stats are kept in document order; linkedom's compareDocumentPosition misorders nodes at different depths)
@@ -93,7 +96,13 @@ function prunedAbove(el: Element, prune: Set<Element>): boolean {
  * has a `<main>` landmark holding a fair share of its text, the search stays inside it. `stats0`
  * measure `root` as it is (the caller may have measured it already).
  */
-export function cascade(root: Element, page: PageKind, title: string, markers: readonly Element[], stats0: StatsMap = measure(root)): PassResult {
+export function cascade(
+  root: Element,
+  page: PageKind,
+  title: string,
+  markers: readonly Element[],
+  stats0: StatsMap = measure(root),
+): PassResult {
   const scope = mainLandmark(root, stats0, markers);
   // stats are subtree-local, so the page-wide measurement serves the landmark too
   const result = cascadeIn(scope, page, title, markers, stats0);
@@ -140,7 +149,18 @@ function cascadeIn(root: Element, page: PageKind, title: string, markers: readon
   const none = () => (kept ??= findBoilerplate(root, page, stats0, markers, true));
   const passes: Array<() => Pass> = [
     () => ({ forum, thread: forum, product, article, weights: true, clean: true, dropped: findBoilerplate(root, page, stats0, markers) }),
-    ...(forum ? [] : [() => ({ forum: true, product, article, weights: true, clean: true, dropped: findBoilerplate(root, { ...page, forum: true }, stats0, markers) })]),
+    ...(forum
+      ? []
+      : [
+          () => ({
+            forum: true,
+            product,
+            article,
+            weights: true,
+            clean: true,
+            dropped: findBoilerplate(root, { ...page, forum: true }, stats0, markers),
+          }),
+        ]),
     () => ({ forum, thread: forum, product, article, weights: true, clean: true, dropped: none() }),
     () => ({ forum, thread: forum, product, article, weights: false, clean: true, dropped: none() }),
     () => ({ forum, thread: forum, product, article, weights: false, clean: false, dropped: none() }),

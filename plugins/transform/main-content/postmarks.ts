@@ -6,7 +6,8 @@
 import { attr } from './walk.ts';
 
 /** Links to a member's profile: what names a post's author. */
-export const PROFILE = /\/(?:u|users?|members?|profiles?|people|authors?)\/|memberlist\.php|viewprofile|[?&](?:u|uid|userid|user)=\d|\/@[\w.-]+\/?$/i;
+export const PROFILE =
+  /\/(?:u|users?|members?|profiles?|people|authors?)\/|memberlist\.php|viewprofile|[?&](?:u|uid|userid|user)=\d|\/@[\w.-]+\/?$/i;
 const DATE_PROP = /^date(?:Published|Created)$/;
 
 /** A post's signature element: its date or its author's name. */
@@ -22,7 +23,14 @@ export interface PostMark {
  * has no attributes, and its itemprop, datetime and rel), or null. A <meta> date is removed with the
  * page's junk: its parent stands in.
  */
-export function postMarkOf(el: Element, tag: string, cls: string | null | undefined, prop: string | null, datetime: string | null, rel: string | null): PostMark | null {
+export function postMarkOf(
+  el: Element,
+  tag: string,
+  cls: string | null | undefined,
+  prop: string | null,
+  datetime: string | null,
+  rel: string | null,
+): PostMark | null {
   if (tag === 'TIME') return { el, date: true, shown: true };
   if (cls === undefined) return null;
   if ((prop && DATE_PROP.test(prop)) || datetime !== null) {

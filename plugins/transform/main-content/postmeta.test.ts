@@ -13,7 +13,8 @@ const post = (name: string, date: string, body: string) => `<article class="mess
 </article>`;
 
 test('a thread keeps each post author and date, not the profile card', () => {
-  const body = (s: string) => `${s} I have been reading about this for a while, and the answers here helped a lot, so thank you all for taking the time.`.repeat(3);
+  const body = (s: string) =>
+    `${s} I have been reading about this for a while, and the answers here helped a lot, so thank you all for taking the time.`.repeat(3);
   const html = `<html><head><title>Best closed headphones</title></head><body><div class="p-body">
     ${post('FutureBSD', 'Jul 5, 2024', body('Which closed headphones have the widest stage?'))}
     ${post('PinkyPowers', 'Jul 6, 2024', body('Consider the ZMF Atrium Closed, it sounds open.'))}
@@ -24,9 +25,11 @@ test('a thread keeps each post author and date, not the profile card', () => {
 });
 
 test('an author whose name starts with the previous author\'s ("Pinky", "PinkyPowers") is another author, not the same header given twice', () => {
-  const body = (s: string) => `${s} I have been reading about this for a while, and the answers here helped a lot, so thank you all for taking the time.`.repeat(3);
+  const body = (s: string) =>
+    `${s} I have been reading about this for a while, and the answers here helped a lot, so thank you all for taking the time.`.repeat(3);
   // (names only: a phpBB profile card's first <dt> is the author, with no date line between two authors)
-  const card = (name: string, text: string) => `<div class="post"><dl class="postprofile"><dt><a href="/memberlist.php?mode=viewprofile&u=1">${name}</a></dt><dd>Posts: 12</dd></dl><div class="postbody"><div class="content">${body(text)}</div></div></div>`;
+  const card = (name: string, text: string) =>
+    `<div class="post"><dl class="postprofile"><dt><a href="/memberlist.php?mode=viewprofile&u=1">${name}</a></dt><dd>Posts: 12</dd></dl><div class="postbody"><div class="content">${body(text)}</div></div></div>`;
   const html = `<html><head><title>Best closed headphones</title><meta name="generator" content="phpBB"></head><body><div id="page-body">
     ${card('Pinky', 'Which closed headphones have the widest stage?')}${card('PinkyPowers', 'Consider the ZMF Atrium Closed, it sounds open.')}
   </div></body></html>`;

@@ -13,7 +13,8 @@ import { attr, flatText, tagOf } from './walk.ts';
  * post-time), phpBB (p.author: the date line; see postMetaOf for the name), vBulletin (bigusername),
  * Invision Community 5 and 4 (ipsEntry__username, cAuthorPane_author), Lemmy (person-listing).
  */
-const POST_META = /(?:^|\s)(?:message-name|message-attribution-main|messagecard__user-info__name|creator|post-time|bigusername|ipsentry__username|cauthorpane_author|person-listing)(?:\s|$)/i;
+const POST_META =
+  /(?:^|\s)(?:message-name|message-attribution-main|messagecard__user-info__name|creator|post-time|bigusername|ipsentry__username|cauthorpane_author|person-listing)(?:\s|$)/i;
 const PHPBB_AUTHOR = /(?:^|\s)author(?:\s|$)/;
 
 /**

@@ -23,7 +23,9 @@ export function isPostClutter(el: Element, tag: string, stats: StatsMap, title: 
   // (a label with a for= names a form control, and controls are not kept: "Sorted by:" without its menu)
   if (tag === 'LABEL') return attr(el, 'for') !== null;
   if (tag === 'DD') return isCardLine(el, stats);
-  return isCounter(el, tag, stats) || isReplySubject(el, tag, title) || isShortDate(el, stats) || isPreview(el, stats) || isCodeBar(el, stats);
+  return (
+    isCounter(el, tag, stats) || isReplySubject(el, tag, title) || isShortDate(el, stats) || isPreview(el, stats) || isCodeBar(el, stats)
+  );
 }
 
 /** Longest line of a poster's card (visible characters): "Registered: 2016-07-02". */
@@ -82,7 +84,11 @@ function isCounter(el: Element, tag: string, stats: StatsMap): boolean {
 
 /** A reply's prefix to the subject it answers (English, German, Scandinavian, Polish forums). */
 const REPLY_PREFIX = /^(?:re|aw|sv|vs|odp)\s*(?:\[\d+\])?\s*:\s*/i;
-const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /** Is this heading a reply's subject, "Re: " and the thread's title (`title`, the page's, may add the site's name)? */
 function isReplySubject(el: Element, tag: string, title: string): boolean {
@@ -95,7 +101,8 @@ function isReplySubject(el: Element, tag: string, title: string): boolean {
 }
 
 /** A date's short, relative rendering: "1 yr", "3 mo", "5d", "2 hours ago". */
-const RELATIVE = /^(?:\d+\s*(?:y|yrs?|years?|mo|mos|months?|w|wks?|weeks?|d|days?|h|hrs?|hours?|m|mins?|minutes?|s|secs?|seconds?)(?:\s+ago)?|just now|yesterday)$/i;
+const RELATIVE =
+  /^(?:\d+\s*(?:y|yrs?|years?|mo|mos|months?|w|wks?|weeks?|d|days?|h|hrs?|hours?|m|mins?|minutes?|s|secs?|seconds?)(?:\s+ago)?|just now|yesterday)$/i;
 /** Longest short rendering (visible characters). */
 const RELATIVE_CHARS = 14;
 
@@ -106,7 +113,8 @@ const RELATIVE_CHARS = 14;
 function isShortDate(el: Element, stats: StatsMap): boolean {
   const time = el.parentElement;
   if (!time || tagOf(time) !== 'TIME' || (stats.get(el)?.text ?? 0) > RELATIVE_CHARS || !RELATIVE.test(flatText(el))) return false;
-  for (let c = time.firstElementChild; c; c = c.nextElementSibling) if (c !== el && /\d/.test(c.textContent ?? '') && !RELATIVE.test(flatText(c))) return true;
+  for (let c = time.firstElementChild; c; c = c.nextElementSibling)
+    if (c !== el && /\d/.test(c.textContent ?? '') && !RELATIVE.test(flatText(c))) return true;
   return false;
 }
 

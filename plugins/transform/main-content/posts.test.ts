@@ -6,7 +6,8 @@ const extract = (html: string, url = 'https://example.org/lamp-will-not-turn') =
 
 const who = (i: number) => `keeper${i}`;
 const when = (i: number) => `March ${i + 1}, 2024 at 9:${String(10 + i).padStart(2, '0')} am`;
-const reply = (i: number) => `Reply ${i}: check the clockwork weights and the oil in the bearings, the cold makes the old grease stiff and the lens slows down until it stops for good.`;
+const reply = (i: number) =>
+  `Reply ${i}: check the clockwork weights and the oil in the bearings, the cold makes the old grease stiff and the lens slows down until it stops for good.`;
 
 /** A page shell: site header, menu and footer around `inner`, in markup no forum software is known by. */
 const page = (inner: string, head = '') =>
@@ -21,7 +22,8 @@ const entry = (cls: string, i: number, text: string) =>
   <div class="entry-text"><p>${text}</p></div></div>`;
 
 describe('a thread told by its structure', () => {
-  const question = 'The lens of my lamp stopped turning last night, just after the first frost. I have tried the usual fixes and read the manual twice over, without any luck so far. Has anyone seen this?';
+  const question =
+    'The lens of my lamp stopped turning last night, just after the first frost. I have tried the usual fixes and read the manual twice over, without any luck so far. Has anyone seen this?';
   const thread = (replies: number) =>
     `<h1>The lamp will not turn</h1><div class="topic">${entry('topic-entry topic-first', 0, question)}
     <h2>${replies} Replies</h2>${Array.from({ length: replies }, (_, i) => entry('topic-entry', i + 1, reply(i + 1))).join('\n')}</div>`;
@@ -47,8 +49,14 @@ describe('a thread told by its structure', () => {
 
 describe('a post shown apart from its replies', () => {
   const story = `<div class="story-card"><h1>The lamp will not turn</h1><p>${'The lens of my lamp stopped turning last night, just after the first frost, and the clockwork will not wind. '.repeat(5)}</p></div>`;
-  const comments = Array.from({ length: 6 }, (_, i) => `<li class="comment"><div class="comment-head"><a href="/u/${who(i)}">${who(i)}</a> <time datetime="2024-03-02">${when(i)}</time></div>
-    <div class="comment-text"><p>${reply(i)} ${'Keep the tower warm while you work, or the new grease stiffens as fast as the old one did. '.repeat(2)}</p></div></li>`).join('');
+  const comments = Array.from(
+    { length: 6 },
+    (
+      _,
+      i,
+    ) => `<li class="comment"><div class="comment-head"><a href="/u/${who(i)}">${who(i)}</a> <time datetime="2024-03-02">${when(i)}</time></div>
+    <div class="comment-text"><p>${reply(i)} ${'Keep the tower warm while you work, or the new grease stiffens as fast as the old one did. '.repeat(2)}</p></div></li>`,
+  ).join('');
   const html = page(`${story}<ul class="comments">${comments}</ul>`);
 
   test('where the URL says thread, the replies under a post no longer than a few of them stay', () => {
@@ -67,16 +75,24 @@ describe('a post shown apart from its replies', () => {
 });
 
 describe('comments under an article', () => {
-  const ld = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"BlogPosting","headline":"The lamp will not turn"}</script>';
-  const story = Array.from({ length: 5 }, (_, i) => `<p>Part ${i + 1} of the story: the keepers of the north light found the lens stopped one winter morning, and spent a week taking the clockwork apart, cleaning each wheel and weight by the stove.</p>`).join('');
+  const ld =
+    '<script type="application/ld+json">{"@context":"https://schema.org","@type":"BlogPosting","headline":"The lamp will not turn"}</script>';
+  const story = Array.from(
+    { length: 5 },
+    (_, i) =>
+      `<p>Part ${i + 1} of the story: the keepers of the north light found the lens stopped one winter morning, and spent a week taking the clockwork apart, cleaning each wheel and weight by the stove.</p>`,
+  ).join('');
   /** Comments as some blog themes mark them up: schema.org Comment microdata on each. */
   const comment = (i: number) =>
     `<li class="comment"><article class="comment-body" itemscope itemtype="https://schema.org/Comment"><footer><a href="/members/${who(i)}/" itemprop="author">${who(i)}</a> <time itemprop="datePublished" datetime="2024-03-02">${when(i)}</time></footer>
     <div itemprop="text"><p>Comment ${i}: what a story, my grandfather kept a light like this one and told us of the same frozen clockwork every winter.</p></div></article></li>`;
 
   test('an article with 20 comments marked as schema.org Comments keeps the story and drops the comments', () => {
-    const html = page(`<article class="post"><h1>The lamp will not turn</h1><div class="post-text">${story}</div></article>
-      <section class="responses"><h2>20 thoughts on “The lamp will not turn”</h2><ol class="comment-list">${Array.from({ length: 20 }, (_, i) => comment(i + 1)).join('')}</ol></section>`, ld);
+    const html = page(
+      `<article class="post"><h1>The lamp will not turn</h1><div class="post-text">${story}</div></article>
+      <section class="responses"><h2>20 thoughts on “The lamp will not turn”</h2><ol class="comment-list">${Array.from({ length: 20 }, (_, i) => comment(i + 1)).join('')}</ol></section>`,
+      ld,
+    );
     const text = extract(html);
     expect(text).toContain('Part 1 of the story');
     expect(text).toContain('Part 5 of the story');
@@ -84,8 +100,11 @@ describe('comments under an article', () => {
   });
 
   test('schema.org Comments under a page that calls itself an article but opens with a short question are its replies', () => {
-    const html = page(`<h1>The lamp will not turn</h1><div class="question"><p>The lens of my lamp stopped turning last night. Has anyone seen this happen after the first frost of the year?</p></div>
-      <ol class="answers">${Array.from({ length: 6 }, (_, i) => comment(i + 1)).join('')}</ol>`, ld);
+    const html = page(
+      `<h1>The lamp will not turn</h1><div class="question"><p>The lens of my lamp stopped turning last night. Has anyone seen this happen after the first frost of the year?</p></div>
+      <ol class="answers">${Array.from({ length: 6 }, (_, i) => comment(i + 1)).join('')}</ol>`,
+      ld,
+    );
     const text = extract(html);
     expect(text).toContain('Comment 1:');
     expect(text).toContain('Comment 6:');

@@ -100,7 +100,8 @@ function postOf(mark: Element, root: Element, like: Map<Element, boolean>, kinds
     if (rep === undefined) {
       const tag = tagOf(el);
       const word = firstClass(el);
-      rep = (!!word || tag === 'LI' || tag === 'ARTICLE' || tag === 'TR') && (kindsOf(parent, kinds).get(`${tag} ${word}`) ?? 0) >= MIN_POSTS;
+      rep =
+        (!!word || tag === 'LI' || tag === 'ARTICLE' || tag === 'TR') && (kindsOf(parent, kinds).get(`${tag} ${word}`) ?? 0) >= MIN_POSTS;
       like.set(el, rep);
     }
     if (rep) return el;

@@ -38,7 +38,16 @@ export interface ScanInfo {
  * notes content landmarks and forum-post signs.
  */
 export function removeJunk(root: Element): ScanInfo {
-  const info: ScanInfo = { markers: [], forumHits: 0, comments: [], articleItems: 0, postMarks: [], productHits: 0, articleHits: 0, postMeta: [] };
+  const info: ScanInfo = {
+    markers: [],
+    forumHits: 0,
+    comments: [],
+    articleItems: 0,
+    postMarks: [],
+    productHits: 0,
+    articleHits: 0,
+    postMeta: [],
+  };
   const queue: Element[] = [root];
   let total = -1;
   const pageText = () => (total < 0 ? (total = textLength(root, false)) : total);
@@ -184,7 +193,8 @@ function isCallout(el: Element, s: Stats): boolean {
   // (a pull quote repeats a sentence of the text)
   if (boilerClassWords(el) || /pull[-_]?quote/i.test(attr(el, 'class') ?? '')) return false;
   let paras = 0;
-  for (let c = el.parentNode?.firstChild ?? null; c && paras < CALLOUT_SIBLINGS; c = c.nextSibling) if ((c as Element).tagName === 'P') paras++;
+  for (let c = el.parentNode?.firstChild ?? null; c && paras < CALLOUT_SIBLINGS; c = c.nextSibling)
+    if ((c as Element).tagName === 'P') paras++;
   return paras >= CALLOUT_SIBLINGS;
 }
 

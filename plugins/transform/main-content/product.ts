@@ -16,14 +16,21 @@ const BUY = /add-?to-?(?:cart|bag|basket)|addtocart|buy-?box|buy-?now/i;
  * control alone proves little: a stray "Add to cart" button in a service page's head (a browser
  * moves it into the body) does not make the page a shop.
  */
-export function looksLikeProduct(el: Element, tag: string, cls: string | null, itemtype = attr(el, 'itemtype'), id = attr(el, 'id')): boolean {
+export function looksLikeProduct(
+  el: Element,
+  tag: string,
+  cls: string | null,
+  itemtype = attr(el, 'itemtype'),
+  id = attr(el, 'id'),
+): boolean {
   if (tag === 'SCRIPT') return attr(el, 'type') === 'application/ld+json' && LD_PRODUCT.test(el.textContent ?? '');
   if (itemtype) return ITEM_PRODUCT.test(itemtype);
   return ((!!id && BUY.test(id)) || (!!cls && BUY.test(cls))) && inBuyBox(el);
 }
 
 /** A price: a currency sign or code next to an amount. */
-const PRICE = /(?:[$€£¥₹₽]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|INR|SEK|NOK|DKK|PLN|CZK|BRL|MXN|Rs\.?|R\$|kr)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[$€£¥₹₽]|\b(?:USD|EUR|GBP|CHF|zł|kr|Kč|Ft|lei|руб)\b)/;
+const PRICE =
+  /(?:[$€£¥₹₽]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|INR|SEK|NOK|DKK|PLN|CZK|BRL|MXN|Rs\.?|R\$|kr)\b)\s?\d|\d(?:[.,]\d{2})?\s?(?:[$€£¥₹₽]|\b(?:USD|EUR|GBP|CHF|zł|kr|Kč|Ft|lei|руб)\b)/;
 /** How far up a buy box may reach (ancestors, and characters of text: a box, not the whole page). */
 const BUY_BOX_LEVELS = 6;
 const BUY_BOX_TEXT = 8000;

@@ -87,7 +87,8 @@ export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: bool
 }
 
 /** Good paragraph text (less off articles: a landing page's banner pitch is one short paragraph) and its share of the block, above which a block is prose whatever its class says … */
-const NEG_PROSE_TEXT = 150, NEG_PROSE_LANDING = 60;
+const NEG_PROSE_TEXT = 150,
+  NEG_PROSE_LANDING = 60;
 const NEG_PROSE_SHARE = 0.6;
 /** … unless the class names a part that is never content, however wordy. */
 const STRONG_NEGATIVE = /footer|hidden|sidebar|comment|menu|form/;
@@ -103,8 +104,16 @@ function negativeProse(el: Element, s: Stats, min: number): boolean {
 }
 
 function similar(a: string, b: string): number {
-  const ta = a.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  const tb = new Set(b.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+  const ta = a
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  const tb = new Set(
+    b
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean),
+  );
   if (!ta.length || !tb.size) return 0;
   let hit = 0;
   for (const t of ta) if (tb.has(t)) hit++;
@@ -139,7 +148,11 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
       if (pass.dropped.has(el)) return true;
       const tag = tagOf(el);
       // (a reply's quote of an earlier post repeats that post; its counters and "Re:" subject file it, see postparts.ts)
-      if (pass.forum && el !== part && (((tag === 'BLOCKQUOTE' || tag === 'DIV' || tag === 'ASIDE') && isReplyQuote(el)) || isPostClutter(el, tag, stats, title))) {
+      if (
+        pass.forum &&
+        el !== part &&
+        (((tag === 'BLOCKQUOTE' || tag === 'DIV' || tag === 'ASIDE') && isReplyQuote(el)) || isPostClutter(el, tag, stats, title))
+      ) {
         drop.add(el);
         return true;
       }
@@ -158,7 +171,10 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
       if (tag === 'H1' || tag === 'H2') {
         if (titleSeen && !pass.weights) return false;
         const text = flatText(el);
-        if ((pass.weights && classWeight(el, pass.forum) < 0) || (!titleSeen && !pass.product && title && text && similar(text, title) > 0.75)) {
+        if (
+          (pass.weights && classWeight(el, pass.forum) < 0) ||
+          (!titleSeen && !pass.product && title && text && similar(text, title) > 0.75)
+        ) {
           titleSeen = true;
           drop.add(el);
           return true;
@@ -188,7 +204,8 @@ export function findPrunable(parts: Element[], stats: StatsMap, pass: Pass, titl
       return false;
     });
     // (a recommendation block was seen only at its heading, after the walk had entered it)
-    for (const el of keepRepeated(cleaned, spared, stats, ps?.text ?? 0)) if (!recs.some((r) => contains(r, el))) dropCleaned(el, stats.get(el)?.text ?? 0, pass.forum, drop);
+    for (const el of keepRepeated(cleaned, spared, stats, ps?.text ?? 0))
+      if (!recs.some((r) => contains(r, el))) dropCleaned(el, stats.get(el)?.text ?? 0, pass.forum, drop);
     for (const r of recs) if (!recs.some((o) => o !== r && contains(o, r))) drop.add(r);
     if (readNext) for (const el of readNextTail(readNext, part, stats, total)) drop.add(el);
     for (const el of closingLegal(legal, part, stats)) drop.add(el);

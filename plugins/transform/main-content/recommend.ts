@@ -7,7 +7,8 @@
 import type { StatsMap } from './scoring.ts';
 import { flatText } from './walk.ts';
 
-const RECOMMEND = /^(?:frequently bought together|(?:customers|people) (?:who (?:bought|viewed) this(?: item)? )?also (?:bought|viewed|liked|searched)|(?:products|items) related to this|related (?:products|items|searches|books)|similar (?:items|products|brands)|you (?:may|might) also (?:like|love|be interested)|recommended (?:for you|accessories|products|items)|sponsored products|recently viewed|more (?:items )?from this (?:seller|brand|shop|store)|explore related|compare with similar)/i;
+const RECOMMEND =
+  /^(?:frequently bought together|(?:customers|people) (?:who (?:bought|viewed) this(?: item)? )?also (?:bought|viewed|liked|searched)|(?:products|items) related to this|related (?:products|items|searches|books)|similar (?:items|products|brands)|you (?:may|might) also (?:like|love|be interested)|recommended (?:for you|accessories|products|items)|sponsored products|recently viewed|more (?:items )?from this (?:seller|brand|shop|store)|explore related|compare with similar)/i;
 
 /** Share of the part a recommendation block may hold at most (more, and it is the content). */
 const MAX_SHARE = 0.4;

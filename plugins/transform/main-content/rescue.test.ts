@@ -3,8 +3,13 @@ import { textOf } from '../../../core/kit.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
 const extract = (html: string) => textOf(mainContentOf(html));
-const prose = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `<p>${topic} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose.</p>`).join('');
-const menu = (name: string) => `<ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/${name}/${i}">${name} category number ${i}</a></li>`).join('')}</ul>`;
+const prose = (topic: string, n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<p>${topic} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose.</p>`,
+  ).join('');
+const menu = (name: string) =>
+  `<ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/${name}/${i}">${name} category number ${i}</a></li>`).join('')}</ul>`;
 
 describe('hidden content kept when it is the page', () => {
   test('an empty shell around a deferred, display:none product block: the block is the content, the hidden menus and footer are not', () => {

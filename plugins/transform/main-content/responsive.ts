@@ -10,7 +10,8 @@
 /** Breakpoints up to a desktop window, smallest first ('' is the base rule). */
 const STEPS = ['', 'sm', 'md', 'lg'];
 
-const DISPLAY = /^d-(?:(sm|md|lg|xl|xxl)-)?(none|block|flex|inline|inline-block|inline-flex|grid|inline-grid|table|table-cell|table-row|contents)$/;
+const DISPLAY =
+  /^d-(?:(sm|md|lg|xl|xxl)-)?(none|block|flex|inline|inline-block|inline-flex|grid|inline-grid|table|table-cell|table-row|contents)$/;
 
 /**
  * Shown (true) or hidden (false) at desktop width by responsive display classes, or null when the

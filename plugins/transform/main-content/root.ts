@@ -22,7 +22,8 @@ export function pageTitles(doc: Document): string[] {
   const out: string[] = [];
   for (let c = doc.head?.firstElementChild ?? null; c; c = c.nextElementSibling) {
     if (c.tagName === 'TITLE') out.push(c.textContent ?? '');
-    else if (c.tagName === 'META' && (attr(c, 'property') === 'og:title' || attr(c, 'name') === 'twitter:title')) out.push(attr(c, 'content') ?? '');
+    else if (c.tagName === 'META' && (attr(c, 'property') === 'og:title' || attr(c, 'name') === 'twitter:title'))
+      out.push(attr(c, 'content') ?? '');
   }
   return out;
 }

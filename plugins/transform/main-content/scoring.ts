@@ -41,7 +41,29 @@ export interface Stats {
 
 export type StatsMap = Map<Element, Stats>;
 
-const newStats = (): Stats => ({ text: 0, link: 0, inl: 0, inlLink: 0, inlCommas: 0, paras: 0, goodText: 0, headings: 0, headingText: 0, commas: 0, pTags: 0, inputs: 0, embeds: 0, lis: 0, code: 0, th: 0, tr: 0, td: 0, tables: 0, imgs: 0, score: 0 });
+const newStats = (): Stats => ({
+  text: 0,
+  link: 0,
+  inl: 0,
+  inlLink: 0,
+  inlCommas: 0,
+  paras: 0,
+  goodText: 0,
+  headings: 0,
+  headingText: 0,
+  commas: 0,
+  pTags: 0,
+  inputs: 0,
+  embeds: 0,
+  lis: 0,
+  code: 0,
+  th: 0,
+  tr: 0,
+  td: 0,
+  tables: 0,
+  imgs: 0,
+  score: 0,
+});
 
 const isComma = (c: number) => c === 44 || c === 0x060c || c === 0xff0c || c === 0x3001 || c === 0xfe50;
 
@@ -68,11 +90,15 @@ export function measure(root: Element, dropped?: ReadonlySet<Element>): StatsMap
   const map: StatsMap = new Map([[root, newStats()]]);
   // (text is counted as the walk passes it, into its element: reading every element's children
   // again through linkedom's getters cost as much as the walk)
-  walkElementsAndText(root, (el) => {
-    if (tagOf(el) === 'HEAD' || (dropped?.has(el))) return true;
-    order.push(el);
-    map.set(el, newStats());
-  }, (node) => countText(map.get(node.parentNode as Element)!, node.nodeValue ?? ''));
+  walkElementsAndText(
+    root,
+    (el) => {
+      if (tagOf(el) === 'HEAD' || dropped?.has(el)) return true;
+      order.push(el);
+      map.set(el, newStats());
+    },
+    (node) => countText(map.get(node.parentNode as Element)!, node.nodeValue ?? ''),
+  );
   for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i]!;
     const s = map.get(el)!;

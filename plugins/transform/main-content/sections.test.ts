@@ -2,8 +2,13 @@ import { expect, test } from 'bun:test';
 import { textOf } from '../../../core/kit.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
-const para = (words: string, n = 3) => Array.from({ length: n }, (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose.</p>`).join('\n');
-const section = (inner: string) => `<section class="builder-section wide"><div class="inner"><div class="text-widget">${inner}</div></div></section>`;
+const para = (words: string, n = 3) =>
+  Array.from(
+    { length: n },
+    (_, i) => `<p>${words} Sentence ${i + 1} goes on, with commas, clauses, and enough words to read like real prose.</p>`,
+  ).join('\n');
+const section = (inner: string) =>
+  `<section class="builder-section wide"><div class="inner"><div class="text-widget">${inner}</div></div></section>`;
 
 test("a page builder's intro and closing sections join the body section they frame (not its call to action or small print)", () => {
   const html = `<html><head><title>Sleep tips</title></head><body><nav class="menu"><a href="/">Home</a> <a href="/blog">Blog</a></nav>

@@ -39,12 +39,42 @@ function sumStats(parts: readonly Element[], result: PassResult): Stats {
   return sum;
 }
 
-const emptyStats = (): Stats => ({ text: 0, link: 0, inl: 0, inlLink: 0, inlCommas: 0, paras: 0, goodText: 0, headings: 0, headingText: 0, commas: 0, pTags: 0, inputs: 0, embeds: 0, lis: 0, code: 0, th: 0, tr: 0, td: 0, tables: 0, imgs: 0, score: 0 });
+const emptyStats = (): Stats => ({
+  text: 0,
+  link: 0,
+  inl: 0,
+  inlLink: 0,
+  inlCommas: 0,
+  paras: 0,
+  goodText: 0,
+  headings: 0,
+  headingText: 0,
+  commas: 0,
+  pTags: 0,
+  inputs: 0,
+  embeds: 0,
+  lis: 0,
+  code: 0,
+  th: 0,
+  tr: 0,
+  td: 0,
+  tables: 0,
+  imgs: 0,
+  score: 0,
+});
 
 /** The signals of an extraction, from the page kinds it was run with and the cascade's result. */
 export function extractionSignals(kind: { forum: boolean; product: boolean }, result: PassResult): PageSignals {
   const content = sumStats(result.parts, result);
-  return { forum: kind.forum, product: kind.product, page: result.page ?? content, content, text: result.text, rung: result.rung ?? 0, described: false };
+  return {
+    forum: kind.forum,
+    product: kind.product,
+    page: result.page ?? content,
+    content,
+    text: result.text,
+    rung: result.rung ?? 0,
+    described: false,
+  };
 }
 
 /**
@@ -63,7 +93,7 @@ export function pageSignals(root: Element, page: Document, url?: string): PageSi
     const tag = tagOf(el);
     const cls = attr(el, 'class');
     // (a post's body inside its container is the same post, as the extraction's scan counts them)
-    if (postKind(el, tag, cls) === 'post' && !(lastPost?.contains(el))) {
+    if (postKind(el, tag, cls) === 'post' && !lastPost?.contains(el)) {
       posts++;
       lastPost = el;
     }

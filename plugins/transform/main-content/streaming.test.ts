@@ -2,7 +2,11 @@ import { describe, expect, test } from 'bun:test';
 import { textOf } from '../../../core/kit.ts';
 import { mainContentOf } from '../../../test/helpers/html-page.ts';
 
-const prose = (topic: string) => Array.from({ length: 4 }, (_, i) => `<p>${topic} paragraph ${i + 1} reads like an article, with clauses, commas, and enough words to count as real prose.</p>`).join('');
+const prose = (topic: string) =>
+  Array.from(
+    { length: 4 },
+    (_, i) => `<p>${topic} paragraph ${i + 1} reads like an article, with clauses, commas, and enough words to count as real prose.</p>`,
+  ).join('');
 
 // a Next.js app-router page as the server streams it: the shell shows fallbacks, the real parts
 // come after it in hidden S:n divs (the completion scripts are left out: the move needs no script)

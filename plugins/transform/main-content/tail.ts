@@ -8,7 +8,8 @@
 import type { StatsMap } from './scoring.ts';
 import { ELEMENT } from './walk.ts';
 
-const READ_NEXT = /^(?:related (?:articles|posts|stories|content|reads|reading|publications|news|links|entries)|you (?:might|may) (?:also )?(?:like|enjoy)|(?:people|readers) who (?:liked|read) this (?:article|post|story) also (?:liked|read)|recommended(?: for you| reading| posts| articles| stories)?|recommend posts|more (?:from|stories|articles|posts|news|like this)\b.*|what to read next|read (?:more|next)|discover more\b.*|(?:most|more) (?:popular|viewed|read|shared|emailed)(?: (?:posts|articles|stories))?|popular (?:posts|articles|stories)|(?:recent|latest) (?:posts|articles|stories|news)|top stories|don['’]t miss|featured posts?|from (?:around )?the web|around the web|keep reading|up next|also read|about the (?:author|writer|reviewer)s?)\W*$/i;
+const READ_NEXT =
+  /^(?:related (?:articles|posts|stories|content|reads|reading|publications|news|links|entries)|you (?:might|may) (?:also )?(?:like|enjoy)|(?:people|readers) who (?:liked|read) this (?:article|post|story) also (?:liked|read)|recommended(?: for you| reading| posts| articles| stories)?|recommend posts|more (?:from|stories|articles|posts|news|like this)\b.*|what to read next|read (?:more|next)|discover more\b.*|(?:most|more) (?:popular|viewed|read|shared|emailed)(?: (?:posts|articles|stories))?|popular (?:posts|articles|stories)|(?:recent|latest) (?:posts|articles|stories|news)|top stories|don['’]t miss|featured posts?|from (?:around )?the web|around the web|keep reading|up next|also read|about the (?:author|writer|reviewer)s?)\W*$/i;
 
 /** Longest heading text looked at (characters). */
 const MAX_HEADING = 80;

@@ -63,20 +63,43 @@ describe('lazy images', async () => {
   });
 
   test('srcset is resolved and its largest candidate fills a missing src', () => {
-    expect(images.City!.getAttribute('srcset')).toBe('https://gallery.example/albums/photos/city-400.jpg 400w, https://gallery.example/albums/photos/city-1200.jpg 1200w');
+    expect(images.City!.getAttribute('srcset')).toBe(
+      'https://gallery.example/albums/photos/city-400.jpg 400w, https://gallery.example/albums/photos/city-1200.jpg 1200w',
+    );
     expect(images.City!.getAttribute('src')).toBe('https://gallery.example/albums/photos/city-1200.jpg');
     expect(images.Desert!.getAttribute('src')).toBe('https://img.example/c_fill,w_600/desert.jpg');
   });
 
   test('an img in <picture> without src takes the largest <source> candidate', () => {
     expect(images.Beach!.getAttribute('src')).toBe('https://gallery.example/albums/photos/beach-1600.webp');
-    expect(root.querySelector('picture source')!.getAttribute('srcset')).toBe('https://gallery.example/albums/photos/beach-800.webp 800w, https://gallery.example/albums/photos/beach-1600.webp 1600w');
+    expect(root.querySelector('picture source')!.getAttribute('srcset')).toBe(
+      'https://gallery.example/albums/photos/beach-800.webp 800w, https://gallery.example/albums/photos/beach-1600.webp 1600w',
+    );
   });
 });
 
 describe('helpers', () => {
   test('placeholders', () => {
-    for (const src of ['', '  ', '#', 'about:blank', 'data:image/gif;base64,R0l', '/img/blank.gif', '/assets/lazy-placeholder.png', 'spacer.gif?v=2', '/img/grey-16x9.png', 'https://cdn.example/1x1.gif']) expect(isPlaceholderSrc(src)).toBe(true);
-    for (const src of ['/photos/lake.jpg', '/img/blanket.jpg', '/img/lazy-river.jpg', '/blank-verse/cover.jpg', '/img/default-avatar-jane.png']) expect(isPlaceholderSrc(src)).toBe(false);
+    for (const src of [
+      '',
+      '  ',
+      '#',
+      'about:blank',
+      'data:image/gif;base64,R0l',
+      '/img/blank.gif',
+      '/assets/lazy-placeholder.png',
+      'spacer.gif?v=2',
+      '/img/grey-16x9.png',
+      'https://cdn.example/1x1.gif',
+    ])
+      expect(isPlaceholderSrc(src)).toBe(true);
+    for (const src of [
+      '/photos/lake.jpg',
+      '/img/blanket.jpg',
+      '/img/lazy-river.jpg',
+      '/blank-verse/cover.jpg',
+      '/img/default-avatar-jane.png',
+    ])
+      expect(isPlaceholderSrc(src)).toBe(false);
   });
 });

@@ -4,10 +4,20 @@
  * `<base href>`), so formats can emit the content anywhere. Runs last, on whatever the content
  * root has become.
  */
-import { absoluteSrcset, absoluteUrl, attr, baseHref, baseUrlFrom, definePlugin, largestCandidate, parseSrcset, tagOf, walkElements } from '../../../core/kit.ts';
+import {
+  absoluteSrcset,
+  absoluteUrl,
+  attr,
+  baseHref,
+  baseUrlFrom,
+  definePlugin,
+  largestCandidate,
+  parseSrcset,
+  tagOf,
+  walkElements,
+} from '../../../core/kit.ts';
 import type { DomElement, PageDocument } from '../../../core/kit.ts';
 import { isPlaceholderSrc, LAZY_SRC_ATTRIBUTES, LAZY_SRCSET_ATTRIBUTES } from '../shared/lazy.ts';
-
 
 function firstAttribute(el: DomElement, names: readonly string[]): string | null {
   for (const name of names) {

@@ -28,23 +28,30 @@ const squeeze = (html: string) => html.replace(/>\s+</g, '><').trim();
 describe('exclude_selectors', () => {
   test('removes every match of every selector', async () => {
     const doc = await run({ excludeSelectors: ['nav', 'footer', '.ad, aside'] });
-    expect(squeeze(doc.root!.innerHTML)).toBe('<main><article class="post" id="p1"><h2>First</h2><p>One</p></article><article class="post" id="p2"><h2>Second</h2><div class="note"><p>Two</p></div></article></main>');
+    expect(squeeze(doc.root!.innerHTML)).toBe(
+      '<main><article class="post" id="p1"><h2>First</h2><p>One</p></article><article class="post" id="p2"><h2>Second</h2><div class="note"><p>Two</p></div></article></main>',
+    );
   });
 });
 
 describe('include_selectors', () => {
-  const TIMETABLE = '<table><tbody><tr><th>Leith</th><td class="dep">09:12</td><td class="dep">09:40</td></tr><tr><th>Kirkwall</th><td class="dep">10:05</td></tr></tbody></table>';
+  const TIMETABLE =
+    '<table><tbody><tr><th>Leith</th><td class="dep">09:12</td><td class="dep">09:40</td></tr><tr><th>Kirkwall</th><td class="dep">10:05</td></tr></tbody></table>';
 
   test('a selected cell or row keeps the table around it, so the formats still see a table', async () => {
     const cells = await run({ includeSelectors: ['td.dep'] }, TIMETABLE);
-    expect(squeeze(cells.root!.innerHTML)).toBe('<table><tbody><tr><td class="dep">09:12</td><td class="dep">09:40</td></tr></tbody></table><table><tbody><tr><td class="dep">10:05</td></tr></tbody></table>');
+    expect(squeeze(cells.root!.innerHTML)).toBe(
+      '<table><tbody><tr><td class="dep">09:12</td><td class="dep">09:40</td></tr></tbody></table><table><tbody><tr><td class="dep">10:05</td></tr></tbody></table>',
+    );
     const rows = await run({ includeSelectors: ['tr'] }, TIMETABLE);
     expect(squeeze(rows.root!.innerHTML)).toBe(`<table>${squeeze(TIMETABLE).slice('<table>'.length, -'</table>'.length)}</table>`);
   });
 
   test('the content becomes the matches in document order, whatever the selector order', async () => {
     const doc = await run({ includeSelectors: ['#p2', 'nav', '#p1 h2'] });
-    expect(squeeze(doc.root!.innerHTML)).toBe('<nav><a href="/">Home</a></nav><h2>First</h2><article class="post" id="p2"><h2>Second</h2><div class="note"><p>Two</p></div></article>');
+    expect(squeeze(doc.root!.innerHTML)).toBe(
+      '<nav><a href="/">Home</a></nav><h2>First</h2><article class="post" id="p2"><h2>Second</h2><div class="note"><p>Two</p></div></article>',
+    );
   });
 
   test('nested matches appear once, inside their outer match', async () => {
@@ -65,7 +72,14 @@ describe('include_selectors', () => {
   test('no match: empty content and a warning', async () => {
     const doc = await run({ includeSelectors: ['.does-not-exist'] });
     expect(doc.root!.innerHTML).toBe('');
-    expect(doc.messages).toEqual([{ level: 'warning', stage: 'transform', plugin: 'transform.selectors', message: 'include_selectors matched nothing; the content is empty' }]);
+    expect(doc.messages).toEqual([
+      {
+        level: 'warning',
+        stage: 'transform',
+        plugin: 'transform.selectors',
+        message: 'include_selectors matched nothing; the content is empty',
+      },
+    ]);
   });
 
   test('no selectors: nothing changes', async () => {
@@ -92,7 +106,9 @@ describe('invalid selectors', () => {
     const handler = await selectorsTransform.setup({}, testContext());
     const bad = testDocument({ url: 'https://example.com/', excludeSelectors: ['nav'], includeSelectors: ['main', 'div['] }).job;
     expect(handler.validate!(bad, snakeFieldName)).toBe('Invalid field include_selectors[1]: invalid CSS selector "div["');
-    expect(handler.validate!(testDocument({ url: 'https://example.com/', excludeSelectors: ['p >'] }).job, (p) => p)).toBe('Invalid field excludeSelectors[0]: invalid CSS selector "p >"');
+    expect(handler.validate!(testDocument({ url: 'https://example.com/', excludeSelectors: ['p >'] }).job, (p) => p)).toBe(
+      'Invalid field excludeSelectors[0]: invalid CSS selector "p >"',
+    );
     expect(handler.validate!(testDocument({ url: 'https://example.com/', includeSelectors: ['main'] }).job, snakeFieldName)).toBeNull();
   });
 

@@ -86,14 +86,20 @@ export function applySelectors(doc: PageDocument, budgetMs: number): void {
   validateSelectors('excludeSelectors', exclude);
   validateSelectors('includeSelectors', include);
   const named = [...(exclude ?? []), ...(include ?? [])].map((s) => `"${s}"`).join(', ');
-  const matches = withinLimitSync({
-    timeoutMs: budgetMs,
-    timeoutError: new TrawlError('unprocessable', `Matching the selectors ${named} took longer than ${budgetMs} ms (scrape.selectorBudgetMs)`),
-    crashError: new TrawlError('unprocessable', `Matching the selectors ${named} {reason}`),
-  }, () => {
-    if (exclude?.length) excludeMatches(root, exclude);
-    return include?.length ? includedMatches(root, include) : null;
-  });
+  const matches = withinLimitSync(
+    {
+      timeoutMs: budgetMs,
+      timeoutError: new TrawlError(
+        'unprocessable',
+        `Matching the selectors ${named} took longer than ${budgetMs} ms (scrape.selectorBudgetMs)`,
+      ),
+      crashError: new TrawlError('unprocessable', `Matching the selectors ${named} {reason}`),
+    },
+    () => {
+      if (exclude?.length) excludeMatches(root, exclude);
+      return include?.length ? includedMatches(root, include) : null;
+    },
+  );
   if (!matches) return;
   // A detached container keeps doc.dom whole for formats that read the full page (links).
   const container = root.ownerDocument.createElement('div');

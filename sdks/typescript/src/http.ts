@@ -23,7 +23,12 @@ export interface ClientOptions {
 }
 
 export class TrawlError extends Error {
-  constructor(readonly status: number, message: string, readonly body: unknown = null, readonly headers: Headers = new Headers()) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown = null,
+    readonly headers: Headers = new Headers(),
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -37,15 +42,23 @@ export class ConflictError extends TrawlError {}
 export class UnprocessableError extends TrawlError {}
 export class RateLimitError extends TrawlError {
   /** Seconds the server asked to wait, when it said. */
-  get retryAfter(): number | null { return retryAfterSeconds(this.headers.get('retry-after')); }
+  get retryAfter(): number | null {
+    return retryAfterSeconds(this.headers.get('retry-after'));
+  }
 }
 export class ServerError extends TrawlError {}
 /** A waiter ran out of time before the work ended. */
 export class WaitTimeoutError extends Error {}
 
 const ERROR_CLASSES: Record<number, typeof TrawlError> = {
-  400: BadRequestError, 401: AuthenticationError, 402: InsufficientCreditsError, 403: PermissionDeniedError,
-  404: NotFoundError, 409: ConflictError, 422: UnprocessableError, 429: RateLimitError,
+  400: BadRequestError,
+  401: AuthenticationError,
+  402: InsufficientCreditsError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableError,
+  429: RateLimitError,
 };
 
 export function errorFor(status: number, body: unknown, headers: Headers): TrawlError {
@@ -99,7 +112,11 @@ export class Transport {
   }
 
   async request<T>(spec: RequestSpec): Promise<T> {
-    const headers: Record<string, string> = { 'user-agent': `trawl-sdk-typescript/${SDK_VERSION}`, accept: 'application/json', ...spec.headers };
+    const headers: Record<string, string> = {
+      'user-agent': `trawl-sdk-typescript/${SDK_VERSION}`,
+      accept: 'application/json',
+      ...spec.headers,
+    };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     for (let attempt = 0; ; attempt++) {
@@ -107,7 +124,8 @@ export class Transport {
       let response: Response;
       try {
         response = await this.fetchImpl(this.url(spec.path, spec.query), {
-          method: spec.method, headers,
+          method: spec.method,
+          headers,
           body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
           signal: spec.signal ? anySignal([spec.signal, timeout]) : timeout,
         });
@@ -132,7 +150,11 @@ export class Transport {
 
 async function parse(response: Response): Promise<unknown> {
   const text = await response.text();
-  try { return JSON.parse(text); } catch { return text; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

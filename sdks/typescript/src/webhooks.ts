@@ -8,7 +8,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export class WebhookVerificationError extends Error {}
 
-export interface WebhookHeaders { 'webhook-id'?: string | null; 'webhook-timestamp'?: string | null; 'webhook-signature'?: string | null }
+export interface WebhookHeaders {
+  'webhook-id'?: string | null;
+  'webhook-timestamp'?: string | null;
+  'webhook-signature'?: string | null;
+}
 
 const header = (headers: Headers | WebhookHeaders, name: keyof WebhookHeaders) =>
   headers instanceof Headers ? headers.get(name) : (headers[name] ?? null);
@@ -19,13 +23,19 @@ export function signWebhook(secret: string, id: string, timestampSeconds: number
 }
 
 /** Checks a delivery and returns its parsed body; throws WebhookVerificationError otherwise. */
-export function verifyWebhook(secret: string, body: string, headers: Headers | WebhookHeaders, { toleranceSeconds = 300, now = Date.now() } = {}): unknown {
+export function verifyWebhook(
+  secret: string,
+  body: string,
+  headers: Headers | WebhookHeaders,
+  { toleranceSeconds = 300, now = Date.now() } = {},
+): unknown {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
   if (!id || !timestamp || !signatures) throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature');
   const seconds = Number(timestamp);
-  if (!/^\d+$/.test(timestamp) || Math.abs(now / 1000 - seconds) > toleranceSeconds) throw new WebhookVerificationError('Timestamp outside the tolerance');
+  if (!/^\d+$/.test(timestamp) || Math.abs(now / 1000 - seconds) > toleranceSeconds)
+    throw new WebhookVerificationError('Timestamp outside the tolerance');
   const expected = Buffer.from(signWebhook(secret, id, seconds, body));
   const match = signatures.split(' ').some((candidate) => {
     const given = Buffer.from(candidate);

@@ -6,8 +6,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startSdkHarness, type SdkHarness } from '../../harness.ts';
 import {
-  AuthenticationError, ConflictError, ENDPOINTS, InsufficientCreditsError, NotFoundError, PermissionDeniedError, RateLimitError,
-  SDK_VERSION, Trawl, UnprocessableError, WaitTimeoutError, WebhookVerificationError, signWebhook, verifyWebhook,
+  AuthenticationError,
+  ConflictError,
+  ENDPOINTS,
+  InsufficientCreditsError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  SDK_VERSION,
+  Trawl,
+  UnprocessableError,
+  WaitTimeoutError,
+  WebhookVerificationError,
+  signWebhook,
+  verifyWebhook,
 } from '../src/index.ts';
 import { anySignal, listenToAll } from '../src/signals.ts';
 import rootPackage from '../../../package.json';
@@ -18,7 +30,13 @@ let trawl: Trawl;
 /** The account tests' own workspace: they change its keys, and spend its per-minute budget rather than main's. */
 let own: Trawl;
 const site = (path: string) => harness.env.site + path;
-const failure = async (work: Promise<unknown>) => work.then(() => { throw new Error('expected a failure'); }, (err) => err);
+const failure = async (work: Promise<unknown>) =>
+  work.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (err) => err,
+  );
 
 beforeAll(async () => {
   harness = await startSdkHarness();
@@ -28,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => harness.stop());
 
 describe('TypeScript SDK', () => {
-  test('the endpoint list is exactly the /v1 part of /openapi.json, and the version is Trawl\'s', async () => {
+  test("the endpoint list is exactly the /v1 part of /openapi.json, and the version is Trawl's", async () => {
     const doc = await (await fetch(`${harness.env.url}/openapi.json`)).json();
     const documented = Object.entries<Record<string, unknown>>(doc.paths)
       .filter(([path]) => path.startsWith('/v1/') || path === '/health')
@@ -55,7 +73,10 @@ describe('TypeScript SDK', () => {
     expect(page.markdown).toContain('Page a');
     expect((await trawl.map({ url: site('/') })).links.length).toBeGreaterThan(0);
     expect(JSON.stringify(await trawl.search({ query: 'sea' }))).toContain(site('/a'));
-    expect((await trawl.extract({ url: site('/a'), schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } })).data).toEqual({ title: 'Tides' });
+    expect(
+      (await trawl.extract({ url: site('/a'), schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } }))
+        .data,
+    ).toEqual({ title: 'Tides' });
     expect((await trawl.summarize({ url: site('/a') })).summary).toBe('Tides');
     expect(JSON.stringify(await trawl.lead({ url: site('/') }))).toContain('hello@example.com');
     expect(await trawl.brand({ url: site('/') })).toBeObject();
@@ -122,7 +143,14 @@ describe('TypeScript SDK', () => {
     await trawl.deleteWebhook(hook.id);
     expect(await failure(trawl.getWebhook(hook.id))).toBeInstanceOf(NotFoundError);
 
-    const watch = await trawl.createWatch({ url: site('/c'), name: 'c', ignore_patterns: ['clock'], trigger_text: ['sea'], changes: 'any', tags: ['docs'] });
+    const watch = await trawl.createWatch({
+      url: site('/c'),
+      name: 'c',
+      ignore_patterns: ['clock'],
+      trigger_text: ['sea'],
+      changes: 'any',
+      tags: ['docs'],
+    });
     expect(watch).toMatchObject({ ignore_patterns: ['clock'], trigger_text: ['sea'], changes: 'any', tags: ['docs'], state: 'new' });
     expect((await trawl.listWatches()).watches.map((w) => w.id)).toContain(watch.id);
     expect((await trawl.updateWatch(watch.id, { name: 'page c' })).name).toBe('page c');
@@ -202,17 +230,25 @@ describe('TypeScript SDK', () => {
     expect(all.length).toBeGreaterThan(1);
     expect((await trawl.getResult(all[0]!.id)).id).toBe(all[0]!.id);
     expect((await trawl.cacheLookup('scrape', site('/b'))).url).toBe(site('/b'));
-    const usage = await trawl.usage({ per_page: 5 }) as any;
+    const usage = (await trawl.usage({ per_page: 5 })) as any;
     expect(usage.runs.length).toBeGreaterThan(0);
     const run = usage.runs.find((r: any) => r.endpoint === 'scrape');
     expect((await trawl.runResult(run.id)).endpoint).toBe('scrape');
   });
 
-  test('errors carry the status and the server\'s message', async () => {
+  test("errors carry the status and the server's message", async () => {
     const cases: Array<[() => Promise<unknown>, new (...args: any[]) => Error, number]> = [
       [() => new Trawl({ baseUrl: harness.env.url, apiKey: 'trawl_wrong' }).usage(), AuthenticationError, 401],
-      [() => new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.broke }).scrape({ url: site('/a') }), InsufficientCreditsError, 402],
-      [() => new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.lapsed }).scrape({ url: site('/a') }), PermissionDeniedError, 403],
+      [
+        () => new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.broke }).scrape({ url: site('/a') }),
+        InsufficientCreditsError,
+        402,
+      ],
+      [
+        () => new Trawl({ baseUrl: harness.env.url, apiKey: harness.env.keys.lapsed }).scrape({ url: site('/a') }),
+        PermissionDeniedError,
+        403,
+      ],
       [() => trawl.getCrawl('00000000-0000-4000-8000-000000000000'), NotFoundError, 404],
       [() => trawl.scrape({ url: 'http://127.0.0.1:1/gone' }), UnprocessableError, 422],
     ];
@@ -238,7 +274,7 @@ describe('TypeScript SDK', () => {
     expect(error).toBeInstanceOf(RateLimitError);
   });
 
-  test('a caller\'s signal aborts a call; signals combine also where AbortSignal.any is missing (Node 18)', async () => {
+  test("a caller's signal aborts a call; signals combine also where AbortSignal.any is missing (Node 18)", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     // The fixture's /slow page takes 1.5 s: unaborted, the scrape would succeed.
@@ -260,7 +296,11 @@ describe('TypeScript SDK', () => {
     const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
     const now = Math.floor(Date.now() / 1000);
     const body = '{"type":"crawl.completed"}';
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': `v1,bogus ${signWebhook(secret, 'msg_1', now, body)}` };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(now),
+      'webhook-signature': `v1,bogus ${signWebhook(secret, 'msg_1', now, body)}`,
+    };
     expect(verifyWebhook(secret, body, headers)).toEqual({ type: 'crawl.completed' });
     expect(() => verifyWebhook(secret, `${body} `, headers)).toThrow(WebhookVerificationError);
     expect(() => verifyWebhook(secret, body, { ...headers, 'webhook-timestamp': String(now - 3600) })).toThrow(WebhookVerificationError);

@@ -11,7 +11,12 @@ export const storedKey = () => localStorage.getItem(KEY);
 export const storeKey = (key: string) => localStorage.setItem(KEY, key);
 export const forgetKey = () => localStorage.removeItem(KEY);
 
-export interface Condition { selector: string; below?: number; above?: number; change_percent?: number }
+export interface Condition {
+  selector: string;
+  below?: number;
+  above?: number;
+  change_percent?: number;
+}
 
 /** The settings a watch is created with (and exported as). */
 export interface WatchSettings {
@@ -34,7 +39,14 @@ export interface WatchSettings {
 }
 
 /** The last delivery outcome of one notify target. */
-export interface NotifyStatus { target: string; ok: boolean; outcome: 'delivered' | 'retrying' | 'failed'; error: string | null; attempt: number; at: string }
+export interface NotifyStatus {
+  target: string;
+  ok: boolean;
+  outcome: 'delivered' | 'retrying' | 'failed';
+  error: string | null;
+  attempt: number;
+  at: string;
+}
 
 export interface Watch extends WatchSettings {
   id: string;
@@ -60,8 +72,16 @@ export interface Snapshot {
   excerpt?: string | null;
 }
 
-export interface WordPart { type: 'same' | 'added' | 'removed'; text: string }
-export interface DiffLine { type: 'same' | 'added' | 'removed' | 'changed'; old?: string; new?: string; words?: WordPart[] }
+export interface WordPart {
+  type: 'same' | 'added' | 'removed';
+  text: string;
+}
+export interface DiffLine {
+  type: 'same' | 'added' | 'removed' | 'changed';
+  old?: string;
+  new?: string;
+  words?: WordPart[];
+}
 
 export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -100,7 +120,9 @@ export async function eachLimited<T>(items: T[], width: number, work: (item: T) 
   const lane = async () => {
     while (next < items.length) {
       const item = items[next++]!;
-      await work(item).catch(() => { failed++; });
+      await work(item).catch(() => {
+        failed++;
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));

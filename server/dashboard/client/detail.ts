@@ -7,7 +7,10 @@ import { api, type DiffLine, type Snapshot, type Watch } from './api.ts';
 import { renderInline, renderPreview, renderSideBySide } from './diffview.ts';
 import { $, button, cell, el, when } from './dom.ts';
 
-interface DiffAnswer { summary: string; diff: { lines: DiffLine[] } }
+interface DiffAnswer {
+  summary: string;
+  diff: { lines: DiffLine[] };
+}
 
 let current: string | null = null;
 let lastLines: DiffLine[] = [];
@@ -30,7 +33,13 @@ function outcome(s: Snapshot): HTMLElement {
 /** Each notify target's last outcome, failures first. */
 function deliveries(w: Watch): HTMLElement[] {
   const statuses = [...(w.notify_status ?? [])].sort((a, b) => Number(a.ok) - Number(b.ok));
-  return statuses.map((d) => el('div', `${d.target}: ${d.outcome} (try ${d.attempt}, ${when(d.at)})${d.error ? ` — ${d.error}` : ''}`, d.ok ? 'muted wrap' : 'err wrap'));
+  return statuses.map((d) =>
+    el(
+      'div',
+      `${d.target}: ${d.outcome} (try ${d.attempt}, ${when(d.at)})${d.error ? ` — ${d.error}` : ''}`,
+      d.ok ? 'muted wrap' : 'err wrap',
+    ),
+  );
 }
 
 export async function openWatch(id: string, snapshot?: string): Promise<void> {
@@ -43,20 +52,36 @@ export async function openWatch(id: string, snapshot?: string): Promise<void> {
   for (const tr of $('watch-rows').children) (tr as HTMLElement).classList.toggle('selected', (tr as HTMLElement).dataset.id === id);
   const rows = $('timeline-rows');
   rows.replaceChildren();
-  const toIndex = Math.max(0, w.snapshots.findIndex((s) => s.id === snapshot));
+  const toIndex = Math.max(
+    0,
+    w.snapshots.findIndex((s) => s.id === snapshot),
+  );
   w.snapshots.forEach((s, i) => {
     const pick = (name: string, checked: boolean) => {
       const r = el('input');
-      r.type = 'radio'; r.name = name; r.value = s.id; r.checked = checked; r.onchange = () => void showDiff();
+      r.type = 'radio';
+      r.name = name;
+      r.value = s.id;
+      r.checked = checked;
+      r.onchange = () => void showDiff();
       r.setAttribute('aria-label', `${name} ${when(s.checked_at)}`);
       return r;
     };
     const tr = el('tr');
     tr.append(
-      Object.assign(cell('From', pick('from', i === toIndex + 1)), { className: 'pick' }), Object.assign(cell('To', pick('to', i === toIndex)), { className: 'pick' }),
-      cell('Checked', when(s.checked_at)), cell('Result', outcome(s)),
-      Object.assign(cell('Why', el('span', s.reason ?? '', 'wrap')), { className: 'why' }), cell('What changed', el('span', s.excerpt || s.diff_summary || (s.status === 'initial' ? `First snapshot: ${s.title}` : 'No change'), 'wrap')),
-      cell('', button('View', () => void preview(s))),
+      Object.assign(cell('From', pick('from', i === toIndex + 1)), { className: 'pick' }),
+      Object.assign(cell('To', pick('to', i === toIndex)), { className: 'pick' }),
+      cell('Checked', when(s.checked_at)),
+      cell('Result', outcome(s)),
+      Object.assign(cell('Why', el('span', s.reason ?? '', 'wrap')), { className: 'why' }),
+      cell(
+        'What changed',
+        el('span', s.excerpt || s.diff_summary || (s.status === 'initial' ? `First snapshot: ${s.title}` : 'No change'), 'wrap'),
+      ),
+      cell(
+        '',
+        button('View', () => void preview(s)),
+      ),
     );
     rows.append(tr);
   });

@@ -10,14 +10,18 @@ const CONTEXT = 3;
 /** Unchanged runs longer than twice the context fold into one "… n unchanged lines …" row. */
 function folded(lines: DiffLine[]): Array<DiffLine | number> {
   const out: Array<DiffLine | number> = [];
-  for (let i = 0; i < lines.length;) {
-    if (lines[i]!.type !== 'same') { out.push(lines[i++]!); continue; }
+  for (let i = 0; i < lines.length; ) {
+    if (lines[i]!.type !== 'same') {
+      out.push(lines[i++]!);
+      continue;
+    }
     let end = i;
     while (end < lines.length && lines[end]!.type === 'same') end++;
     const run = lines.slice(i, end);
     const keepHead = i === 0 ? 0 : CONTEXT;
     const keepTail = end === lines.length ? 0 : CONTEXT;
-    if (run.length > keepHead + keepTail + 1) out.push(...run.slice(0, keepHead), run.length - keepHead - keepTail, ...run.slice(run.length - keepTail));
+    if (run.length > keepHead + keepTail + 1)
+      out.push(...run.slice(0, keepHead), run.length - keepHead - keepTail, ...run.slice(run.length - keepTail));
     else out.push(...run);
     i = end;
   }
@@ -44,7 +48,10 @@ export function renderInline(box: HTMLElement, lines: DiffLine[]): void {
   box.className = 'diff inline';
   box.replaceChildren();
   for (const item of folded(lines)) {
-    if (typeof item === 'number') { box.append(gap(item)); continue; }
+    if (typeof item === 'number') {
+      box.append(gap(item));
+      continue;
+    }
     if (item.type === 'same') box.append(line(textOf(item), 'ctx'));
     else if (item.type === 'added') box.append(line(item.new ?? '', 'add'));
     else if (item.type === 'removed') box.append(line(item.old ?? '', 'del'));
@@ -65,17 +72,29 @@ export function renderSideBySide(box: HTMLElement, lines: DiffLine[]): void {
   box.className = 'diff side';
   box.replaceChildren(el('div', 'Before', 'side-head'), el('div', 'After', 'side-head'));
   const items = folded(lines);
-  for (let i = 0; i < items.length;) {
+  for (let i = 0; i < items.length; ) {
     const item = items[i]!;
-    if (typeof item === 'number') { box.append(gap(item), gap(item)); i++; continue; }
-    if (item.type !== 'removed') { box.append(sideOf(item, 'old'), sideOf(item, 'new')); i++; continue; }
+    if (typeof item === 'number') {
+      box.append(gap(item), gap(item));
+      i++;
+      continue;
+    }
+    if (item.type !== 'removed') {
+      box.append(sideOf(item, 'old'), sideOf(item, 'new'));
+      i++;
+      continue;
+    }
     // A run of removed lines and the added run after it face each other, row by row.
     const removed: DiffLine[] = [];
     const added: DiffLine[] = [];
-    while (i < items.length && typeof items[i] !== 'number' && (items[i] as DiffLine).type === 'removed') removed.push(items[i++] as DiffLine);
+    while (i < items.length && typeof items[i] !== 'number' && (items[i] as DiffLine).type === 'removed')
+      removed.push(items[i++] as DiffLine);
     while (i < items.length && typeof items[i] !== 'number' && (items[i] as DiffLine).type === 'added') added.push(items[i++] as DiffLine);
     for (let row = 0; row < Math.max(removed.length, added.length); row++) {
-      box.append(removed[row] ? sideOf(removed[row]!, 'old') : line('', 'empty'), added[row] ? sideOf(added[row]!, 'new') : line('', 'empty'));
+      box.append(
+        removed[row] ? sideOf(removed[row]!, 'old') : line('', 'empty'),
+        added[row] ? sideOf(added[row]!, 'new') : line('', 'empty'),
+      );
     }
   }
 }

@@ -35,7 +35,11 @@ export function say(message: string, isError = false): void {
 }
 
 /** Lines of a textarea, trimmed, empty ones left out. */
-export const linesOf = (id: string) => $<HTMLTextAreaElement>(id).value.split('\n').map((l) => l.trim()).filter(Boolean);
+export const linesOf = (id: string) =>
+  $<HTMLTextAreaElement>(id)
+    .value.split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /** Asks before something that cannot be undone; resolves true on the confirming button. */
 export function confirmDialog(text: string, action = 'Delete'): Promise<boolean> {
@@ -44,7 +48,10 @@ export function confirmDialog(text: string, action = 'Delete'): Promise<boolean>
   $('confirm-ok').textContent = action;
   dialog.showModal();
   return new Promise((resolve) => {
-    const done = (ok: boolean) => { dialog.close(); resolve(ok); };
+    const done = (ok: boolean) => {
+      dialog.close();
+      resolve(ok);
+    };
     $('confirm-ok').onclick = () => done(true);
     $('confirm-cancel').onclick = () => done(false);
     dialog.oncancel = () => resolve(false);

@@ -6,8 +6,12 @@ import type { Condition, Watch, WatchSettings } from './api.ts';
 import { $, button, el, input, linesOf } from './dom.ts';
 
 const textareas: Array<[string, 'include_selectors' | 'ignore_selectors' | 'ignore_text' | 'trigger_text' | 'block_text' | 'notify']> = [
-  ['f-include', 'include_selectors'], ['f-ignore-selectors', 'ignore_selectors'], ['f-ignore-text', 'ignore_text'],
-  ['f-trigger', 'trigger_text'], ['f-block', 'block_text'], ['f-notify', 'notify'],
+  ['f-include', 'include_selectors'],
+  ['f-ignore-selectors', 'ignore_selectors'],
+  ['f-ignore-text', 'ignore_text'],
+  ['f-trigger', 'trigger_text'],
+  ['f-block', 'block_text'],
+  ['f-notify', 'notify'],
 ];
 
 const presetBoxes = () => [...document.querySelectorAll<HTMLInputElement>('input[name=ignore_patterns]')];
@@ -26,7 +30,9 @@ export function addConditionRow(c: Partial<Condition> = {}): void {
   };
   row.append(
     field('selector', 'Selector of the number', c.selector, 'text'),
-    field('below', 'Below', c.below), field('above', 'Above', c.above), field('change_percent', 'Change %', c.change_percent),
+    field('below', 'Below', c.below),
+    field('above', 'Above', c.above),
+    field('change_percent', 'Change %', c.change_percent),
     button('Remove', () => row.remove()),
   );
   $('conditions').append(row);
@@ -58,7 +64,10 @@ export function readForm(base: Watch | null): WatchSettings {
   if (name) body.name = name;
   const interval = input('f-interval').value;
   if (interval) body.interval_minutes = Number(interval);
-  const tags = input('f-tags').value.split(',').map((t) => t.trim()).filter(Boolean);
+  const tags = input('f-tags')
+    .value.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   put('tags', tags, tags.length === 0);
   const conditions = readConditions();
   put('conditions', conditions, conditions.length === 0);
@@ -66,7 +75,9 @@ export function readForm(base: Watch | null): WatchSettings {
     const lines = linesOf(id);
     put(field, lines, lines.length === 0);
   }
-  const presets = presetBoxes().filter((b) => b.checked).map((b) => b.value);
+  const presets = presetBoxes()
+    .filter((b) => b.checked)
+    .map((b) => b.value);
   put('ignore_patterns', presets, presets.length === presetBoxes().length);
   const changes = $<HTMLSelectElement>('f-changes').value as WatchSettings['changes'];
   put('changes', changes, changes === 'any');

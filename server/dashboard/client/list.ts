@@ -76,11 +76,13 @@ export function updateTagChoices(watches: Watch[], known: Set<string>): void {
   for (const w of watches) for (const tag of w.tags ?? []) known.add(tag);
   const select = $<HTMLSelectElement>('tag-filter');
   const chosen = select.value;
-  const options = [...known].sort((a, b) => a.localeCompare(b)).map((tag) => {
-    const o = el('option', tag);
-    o.value = tag;
-    return o;
-  });
+  const options = [...known]
+    .sort((a, b) => a.localeCompare(b))
+    .map((tag) => {
+      const o = el('option', tag);
+      o.value = tag;
+      return o;
+    });
   const all = el('option', 'All tags');
   all.value = '';
   select.replaceChildren(all, ...options);

@@ -64,18 +64,20 @@ const actions: ListActions = {
   open: (w) => void guard(() => openWatch(w.id)),
   edit: (w) => void guard(async () => startEditing(await api<Watch>('GET', `/v1/watch/${w.id}`))),
   check: (w) => void guard(() => checkAndWait(w)),
-  pause: (w) => void guard(async () => {
-    await api('PATCH', `/v1/watch/${w.id}`, { active: !w.active });
-    say(w.active ? 'Paused' : 'Resumed');
-    await loadList();
-  }),
-  remove: (w) => void guard(async () => {
-    if (!(await confirmDialog(`Delete “${w.name}” and all its snapshots?`))) return;
-    await api('DELETE', `/v1/watch/${w.id}`);
-    if (openedWatch() === w.id) closeWatch();
-    say(`Deleted ${w.name}`);
-    await loadList();
-  }),
+  pause: (w) =>
+    void guard(async () => {
+      await api('PATCH', `/v1/watch/${w.id}`, { active: !w.active });
+      say(w.active ? 'Paused' : 'Resumed');
+      await loadList();
+    }),
+  remove: (w) =>
+    void guard(async () => {
+      if (!(await confirmDialog(`Delete “${w.name}” and all its snapshots?`))) return;
+      await api('DELETE', `/v1/watch/${w.id}`);
+      if (openedWatch() === w.id) closeWatch();
+      say(`Deleted ${w.name}`);
+      await loadList();
+    }),
   filterTag: (tag) => {
     $<HTMLSelectElement>('tag-filter').value = tag;
     void guard(loadList);
@@ -94,7 +96,9 @@ function startEditing(w: Watch | null): void {
 async function save(): Promise<void> {
   const { url, ...patch } = readForm(editing);
   try {
-    const w = editing ? await api<Watch>('PATCH', `/v1/watch/${editing.id}`, patch) : await api<Watch>('POST', '/v1/watch', { url, ...patch });
+    const w = editing
+      ? await api<Watch>('PATCH', `/v1/watch/${editing.id}`, patch)
+      : await api<Watch>('POST', '/v1/watch', { url, ...patch });
     say(editing ? 'Saved' : 'Watch created; first check queued');
     $('editor').hidden = true;
     closePicker();
@@ -131,28 +135,48 @@ async function start(): Promise<void> {
 }
 
 function wire(): void {
-  const on = (id: string, work: () => Promise<unknown>) => { $(id).onclick = () => void guard(work); };
+  const on = (id: string, work: () => Promise<unknown>) => {
+    $(id).onclick = () => void guard(work);
+  };
   $('key-form').onsubmit = (e) => {
     e.preventDefault();
     storeKey(input('key').value.trim());
     input('key').value = '';
     void start();
   };
-  $('forget').onclick = () => { forgetKey(); showKeyForm(null); };
+  $('forget').onclick = () => {
+    forgetKey();
+    showKeyForm(null);
+  };
   let typing: ReturnType<typeof setTimeout> | undefined;
-  $('search').oninput = () => { clearTimeout(typing); typing = setTimeout(() => void guard(loadList), 250); };
+  $('search').oninput = () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => void guard(loadList), 250);
+  };
   $('tag-filter').onchange = () => void guard(loadList);
   $('new-watch').onclick = () => startEditing(null);
-  $('cancel-edit').onclick = () => { $('editor').hidden = true; closePicker(); editing = null; };
-  $('watch-form').onsubmit = (e) => { e.preventDefault(); void guard(save); };
+  $('cancel-edit').onclick = () => {
+    $('editor').hidden = true;
+    closePicker();
+    editing = null;
+  };
+  $('watch-form').onsubmit = (e) => {
+    e.preventDefault();
+    void guard(save);
+  };
   $('add-condition').onclick = () => addConditionRow();
   on('pick-open', () => openPicker(input('f-url').value.trim(), addIncludeSelector));
   $('pick-close').onclick = () => closePicker();
   on('recheck-all', recheckAll);
   $('detail-close').onclick = () => closeWatch();
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name=diff-mode]')) radio.onchange = () => drawDiff();
-  $('transfer-open').onclick = () => { $('transfer').hidden = false; $('transfer').scrollIntoView({ block: 'start' }); };
-  $('transfer-close').onclick = () => { $('transfer').hidden = true; };
+  $('transfer-open').onclick = () => {
+    $('transfer').hidden = false;
+    $('transfer').scrollIntoView({ block: 'start' });
+  };
+  $('transfer-close').onclick = () => {
+    $('transfer').hidden = true;
+  };
   on('export-json', async () => say(`Exported ${await exportJson()} watches`));
   on('export-urls', async () => say(`Exported ${await exportUrls()} URLs`));
   $<HTMLInputElement>('import-file').onchange = async () => {
@@ -165,7 +189,9 @@ function wire(): void {
     await loadList();
   });
   on('feed-open', showFeed);
-  $('feed-close').onclick = () => { $('feed').hidden = true; };
+  $('feed-close').onclick = () => {
+    $('feed').hidden = true;
+  };
   on('feed-create', createFeed);
   on('feed-revoke', revokeFeed);
 }

@@ -39,7 +39,8 @@ export function selectorFor(target: Element): string {
 let highlighted: HTMLElement | null = null;
 
 // The frame's elements belong to its own window, so `instanceof` this window's classes says no.
-const isElement = (target: EventTarget | null): target is HTMLElement => (target as Node | null)?.nodeType === Node.ELEMENT_NODE && 'style' in (target as object);
+const isElement = (target: EventTarget | null): target is HTMLElement =>
+  (target as Node | null)?.nodeType === Node.ELEMENT_NODE && 'style' in (target as object);
 
 function mark(target: EventTarget | null): void {
   if (highlighted) highlighted.style.outline = '';
@@ -49,11 +50,17 @@ function mark(target: EventTarget | null): void {
 
 /** Opens the picker on `url`; `picked` gets each selector the user clicks. */
 export async function openPicker(url: string, picked: (selector: string) => void): Promise<void> {
-  if (!url) { say('Give the page\'s URL first.', true); return; }
+  if (!url) {
+    say("Give the page's URL first.", true);
+    return;
+  }
   say('Loading the page…');
   const page = await api<{ rawHtml?: string }>('POST', '/v1/scrape', { url, formats: ['rawHtml'] });
   const html = page.rawHtml ?? '';
-  if (!html) { say('The page has no HTML to pick from.', true); return; }
+  if (!html) {
+    say('The page has no HTML to pick from.', true);
+    return;
+  }
   const frame = $<HTMLIFrameElement>('pick-frame');
   $('picker').hidden = false;
   $('pick-selector').textContent = '';
@@ -61,14 +68,18 @@ export async function openPicker(url: string, picked: (selector: string) => void
     const doc = frame.contentDocument;
     if (!doc) return;
     doc.addEventListener('mouseover', (e) => mark(e.target), true);
-    doc.addEventListener('click', (e) => {
-      e.preventDefault();
-      e.stopPropagation();
-      if (!isElement(e.target)) return;
-      const selector = selectorFor(e.target);
-      $('pick-selector').textContent = selector;
-      picked(selector);
-    }, true);
+    doc.addEventListener(
+      'click',
+      (e) => {
+        e.preventDefault();
+        e.stopPropagation();
+        if (!isElement(e.target)) return;
+        const selector = selectorFor(e.target);
+        $('pick-selector').textContent = selector;
+        picked(selector);
+      },
+      true,
+    );
     say('Click the part of the page to watch.');
   };
   frame.srcdoc = html.slice(0, MAX_HTML);

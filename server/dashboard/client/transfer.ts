@@ -7,8 +7,22 @@ import { allWatches, api, eachLimited, type Watch, type WatchSettings } from './
 import { $, download, el } from './dom.ts';
 
 const SETTINGS: Array<keyof WatchSettings> = [
-  'url', 'name', 'interval_minutes', 'tags', 'include_selectors', 'ignore_selectors', 'ignore_text', 'ignore_patterns',
-  'trigger_text', 'block_text', 'only_new_lines', 'changes', 'conditions', 'restock', 'notify', 'webhook_url',
+  'url',
+  'name',
+  'interval_minutes',
+  'tags',
+  'include_selectors',
+  'ignore_selectors',
+  'ignore_text',
+  'ignore_patterns',
+  'trigger_text',
+  'block_text',
+  'only_new_lines',
+  'changes',
+  'conditions',
+  'restock',
+  'notify',
+  'webhook_url',
 ];
 
 export function settingsOf(w: Partial<Watch>): WatchSettings {
@@ -40,11 +54,16 @@ export function parseImport(text: string): WatchSettings[] {
     if (!Array.isArray(list)) throw new Error('The JSON has no "watches" list');
     return list.map((item, i) => {
       if (typeof item === 'string') return { url: item };
-      if (!item || typeof item !== 'object' || typeof (item as { url?: unknown }).url !== 'string') throw new Error(`Entry ${i + 1} has no url`);
+      if (!item || typeof item !== 'object' || typeof (item as { url?: unknown }).url !== 'string')
+        throw new Error(`Entry ${i + 1} has no url`);
       return settingsOf(item as Partial<Watch>);
     });
   }
-  return trimmed.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map((url) => ({ url }));
+  return trimmed
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .map((url) => ({ url }));
 }
 
 /** Creates each watch (two requests at a time); resolves to how many were created. */

@@ -21,7 +21,13 @@ import { accountOpenApi } from '../../wire/v1/account.docs.ts';
 import { renameKeySchema } from '../../wire/v1/account.ts';
 
 const presentOwnKey = (key: KeyInfo, caller: Caller) => ({
-  id: key.id, name: key.name, role: key.role, suffix: key.suffix, created_at: key.createdAt, revoked_at: key.revokedAt, current: key.id === caller.keyId,
+  id: key.id,
+  name: key.name,
+  role: key.role,
+  suffix: key.suffix,
+  created_at: key.createdAt,
+  revoked_at: key.revokedAt,
+  current: key.id === caller.keyId,
 });
 const MAX_ID = 64;
 const keyId = (params: Record<string, string>) => {
@@ -36,7 +42,8 @@ export const accountModule = defineRoutes({
   needs: { accounts: AccountsToken },
   routes: ({ accounts }, env) => [
     {
-      method: 'GET', path: '/v1/account',
+      method: 'GET',
+      path: '/v1/account',
       async handle({ caller, workspace }) {
         // Read now: a remembered caller's account may be seconds old, and this answer is about the balance.
         const found = await accounts.getWorkspace(workspace);
@@ -49,37 +56,58 @@ export const accountModule = defineRoutes({
           plan: account?.plan ?? null,
           status: account?.status ?? null,
           balance: account && admin ? account.credits : null,
-          rate_limit_per_minute: account ? account.rateLimit ?? env.config.plans[account.plan].rateLimitPerMinute : null,
+          rate_limit_per_minute: account ? (account.rateLimit ?? env.config.plans[account.plan].rateLimitPerMinute) : null,
           key: caller.keyId ? { id: caller.keyId, role: caller.role } : null,
           role: caller.role,
         };
       },
     },
     {
-      method: 'GET', path: '/v1/keys', admin: MANAGE, query: pagedQuery(),
+      method: 'GET',
+      path: '/v1/keys',
+      admin: MANAGE,
+      query: pagedQuery(),
       async handle({ request, caller, workspace, query }) {
         const page = pageFrom(query);
         const { items, total } = await accounts.ownKeys(workspace, page);
-        return pageOf('keys', items.map((key) => presentOwnKey(key, caller)), total, page, request);
+        return pageOf(
+          'keys',
+          items.map((key) => presentOwnKey(key, caller)),
+          total,
+          page,
+          request,
+        );
       },
     },
     route<z.output<typeof createKeySchema>>({
-      method: 'POST', path: '/v1/keys', admin: MANAGE, body: 'manual', input: createKeySchema, emptyBody: true,
+      method: 'POST',
+      path: '/v1/keys',
+      admin: MANAGE,
+      body: 'manual',
+      input: createKeySchema,
+      emptyBody: true,
       async handle({ caller, workspace, body }) {
         const { total } = await accounts.ownKeys(workspace, { offset: 0, limit: 1 });
-        if (total >= MAX_WORKSPACE_KEYS) throw new TrawlError('conflict', `A workspace holds at most ${MAX_WORKSPACE_KEYS} working keys: revoke one first`);
+        if (total >= MAX_WORKSPACE_KEYS)
+          throw new TrawlError('conflict', `A workspace holds at most ${MAX_WORKSPACE_KEYS} working keys: revoke one first`);
         const { key, info } = await accounts.createKey(workspace, { name: body.name, role: body.role, byKey: caller.keyId ?? null });
         return Response.json({ ...presentOwnKey(info, caller), key }, { status: 201 });
       },
     }),
     route<z.output<typeof renameKeySchema>>({
-      method: 'PATCH', path: '/v1/keys/:id', admin: MANAGE, body: 'manual', input: renameKeySchema,
+      method: 'PATCH',
+      path: '/v1/keys/:id',
+      admin: MANAGE,
+      body: 'manual',
+      input: renameKeySchema,
       async handle({ caller, workspace, params, body }) {
         return presentOwnKey(await accounts.renameKey(workspace, keyId(params), body.name, caller.keyId ?? null), caller);
       },
     }),
     {
-      method: 'DELETE', path: '/v1/keys/:id', admin: MANAGE,
+      method: 'DELETE',
+      path: '/v1/keys/:id',
+      admin: MANAGE,
       async handle({ caller, workspace, params }) {
         // `success` as every /v1 delete answers; the revoked key with its revoked_at beside it.
         return { success: true, ...presentOwnKey(await accounts.revokeOwnKey(workspace, keyId(params), caller.keyId ?? null), caller) };

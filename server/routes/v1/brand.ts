@@ -14,12 +14,17 @@ import { brandOpenApi } from '../../wire/v1/brand.docs.ts';
 export const brandModule = defineRoutes({
   name: 'brand',
   needs: { brands: BrandTokens.Service },
-  routes: ({ brands }) => [route<BrandRequest>({
-    method: 'POST', path: '/v1/brand', body: 'manual', input: v1BrandSchema,
-    meter: { endpoint: 'brand', units: () => ({ brand: 1 }), url: (body) => body.url },
-    async handle({ request, workspace, body }) {
-      return presentBrand(await brands.brand(body, workspace, request.signal, v1Field));
-    },
-  })],
+  routes: ({ brands }) => [
+    route<BrandRequest>({
+      method: 'POST',
+      path: '/v1/brand',
+      body: 'manual',
+      input: v1BrandSchema,
+      meter: { endpoint: 'brand', units: () => ({ brand: 1 }), url: (body) => body.url },
+      async handle({ request, workspace, body }) {
+        return presentBrand(await brands.brand(body, workspace, request.signal, v1Field));
+      },
+    }),
+  ],
   openapi: () => brandOpenApi,
 });

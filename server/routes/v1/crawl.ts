@@ -39,13 +39,22 @@ function accepted(run: RunRow, path: string): Response {
  */
 async function statusWithResults(service: CrawlService, run: RunRow, request: Request, page: Window, pagesPath: string) {
   const pages = await service.pages(run, { offset: page.offset, limit: page.limit + 1 });
-  const body: Record<string, unknown> = { ...runSummary(run), limit: page.limit, offset: page.offset, data: pages.slice(0, page.limit).map(pageItem) };
+  const body: Record<string, unknown> = {
+    ...runSummary(run),
+    limit: page.limit,
+    offset: page.offset,
+    data: pages.slice(0, page.limit).map(pageItem),
+  };
   if (pages.length > page.limit) body.next = nextLink(request, page, pagesPath);
   return body;
 }
 
 /** Server-Sent Events of a run: `page` events with `id:` = sequence number, then `end`. */
-function eventStream(service: CrawlService, target: { workspace: string; kind: RunKind; id: string }, { request, server, query }: RouteRequest<unknown, ResumeQuery>): Response {
+function eventStream(
+  service: CrawlService,
+  target: { workspace: string; kind: RunKind; id: string },
+  { request, server, query }: RouteRequest<unknown, ResumeQuery>,
+): Response {
   const header = request.headers.get('last-event-id')?.trim();
   const lastSeq = header ? parseOrThrow(resumeQuery, { last_event_id: header }).last_event_id : query.last_event_id;
   // The connection is meant to stay open; Bun would otherwise close it after its idle timeout.
@@ -77,7 +86,9 @@ function eventStream(service: CrawlService, target: { workspace: string; kind: R
     },
   });
   request.signal.addEventListener('abort', () => abort.abort(), { once: true });
-  return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
+  return new Response(stream, {
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
+  });
 }
 
 /**
@@ -90,42 +101,51 @@ export function runRoutes(service: CrawlService, kind: RunKind, statusNext: (id:
   return [
     kind === 'crawl'
       ? route<CrawlRequest>({
-        method: 'POST', path: base, body: 'manual',
-        input: v1CrawlSchema(service),
-        // Pages are charged as they are scraped (the crawl feature declares their unit); starting needs credit for one.
-        meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }), url: (body) => body.url },
-        async handle({ workspace, body, usage }) {
-          const run = await service.startCrawl(body, workspace, null, v1Field);
-          usage.runId = run.id;
-          return accepted(run, base);
-        },
-      })
+          method: 'POST',
+          path: base,
+          body: 'manual',
+          input: v1CrawlSchema(service),
+          // Pages are charged as they are scraped (the crawl feature declares their unit); starting needs credit for one.
+          meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }), url: (body) => body.url },
+          async handle({ workspace, body, usage }) {
+            const run = await service.startCrawl(body, workspace, null, v1Field);
+            usage.runId = run.id;
+            return accepted(run, base);
+          },
+        })
       : route<BatchRequest>({
-        method: 'POST', path: base, body: 'manual',
-        input: v1BatchSchema(service),
-        meter: { endpoint: 'batch', requires: () => ({ batchItem: 1 }) },
-        async handle({ workspace, body, usage }) {
-          const run = await service.startBatch(body, workspace, v1Field);
-          usage.runId = run.id;
-          return accepted(run, base);
-        },
-      }),
+          method: 'POST',
+          path: base,
+          body: 'manual',
+          input: v1BatchSchema(service),
+          meter: { endpoint: 'batch', requires: () => ({ batchItem: 1 }) },
+          async handle({ workspace, body, usage }) {
+            const run = await service.startBatch(body, workspace, v1Field);
+            usage.runId = run.id;
+            return accepted(run, base);
+          },
+        }),
     route({
-      method: 'GET', path: `${base}/:id`, query: pagedQuery(),
+      method: 'GET',
+      path: `${base}/:id`,
+      query: pagedQuery(),
       async handle({ params, request, workspace, query }) {
         const run = await find(params.id!, workspace);
         return statusWithResults(service, run, request, pageFrom(query), statusNext(run.id));
       },
     }),
     route({
-      method: 'GET', path: `${base}/:id/stream`, query: resumeQuery,
+      method: 'GET',
+      path: `${base}/:id/stream`,
+      query: resumeQuery,
       async handle(input) {
         const run = await find(input.params.id!, input.workspace);
         return eventStream(service, { workspace: input.workspace, kind, id: run.id }, input);
       },
     }),
     {
-      method: 'DELETE', path: `${base}/:id`,
+      method: 'DELETE',
+      path: `${base}/:id`,
       async handle({ params, workspace }) {
         const run = await service.cancel(workspace, kind, params.id!);
         return { id: run.id, status: run.status };
@@ -138,7 +158,9 @@ export function runRoutes(service: CrawlService, kind: RunKind, statusNext: (id:
 function crawlRoutes(service: CrawlService): Route[] {
   return [
     route({
-      method: 'GET', path: '/v1/crawl/history', query: pagedQuery(),
+      method: 'GET',
+      path: '/v1/crawl/history',
+      query: pagedQuery(),
       async handle({ request, workspace, query }) {
         const page = pageFrom(query);
         const { items, total } = await service.history(workspace, page);
@@ -147,7 +169,9 @@ function crawlRoutes(service: CrawlService): Route[] {
     }),
     ...runRoutes(service, 'crawl', (id) => `/v1/crawl/${id}/pages`),
     route({
-      method: 'GET', path: '/v1/crawl/:id/pages', query: pagesQuery,
+      method: 'GET',
+      path: '/v1/crawl/:id/pages',
+      query: pagesQuery,
       async handle({ params, request, workspace, query }) {
         const run = await service.find(workspace, 'crawl', params.id!);
         const page = pageFrom(query);
@@ -158,7 +182,9 @@ function crawlRoutes(service: CrawlService): Route[] {
       },
     }),
     route({
-      method: 'POST', path: '/v1/crawl/:id/retry', body: 'manual',
+      method: 'POST',
+      path: '/v1/crawl/:id/retry',
+      body: 'manual',
       meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }) },
       async handle({ params, workspace, usage }) {
         const run = await service.retry(workspace, params.id!);

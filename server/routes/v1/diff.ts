@@ -11,16 +11,23 @@ import { diffOpenApi } from '../../wire/v1/diff.docs.ts';
 export const diffModule = defineRoutes({
   name: 'diff',
   needs: { diff: DiffTokens.Service },
-  routes: ({ diff }) => [route<z.output<typeof diffRequestSchema>>({
-    method: 'POST',
-    path: '/v1/diff',
-    body: 'manual',
-    input: diffRequestSchema,
-    meter: { endpoint: 'diff', units: () => ({ diff: 1 }), url: (body) => body.url },
-    async handle({ request, workspace, body }) {
-      const outcome = await diff.diff(workspace, body, request.signal);
-      return { url: outcome.url, status: outcome.status, previous_scraped_at: outcome.previousScrapedAt, ...presentComparison(outcome.comparison) };
-    },
-  })],
+  routes: ({ diff }) => [
+    route<z.output<typeof diffRequestSchema>>({
+      method: 'POST',
+      path: '/v1/diff',
+      body: 'manual',
+      input: diffRequestSchema,
+      meter: { endpoint: 'diff', units: () => ({ diff: 1 }), url: (body) => body.url },
+      async handle({ request, workspace, body }) {
+        const outcome = await diff.diff(workspace, body, request.signal);
+        return {
+          url: outcome.url,
+          status: outcome.status,
+          previous_scraped_at: outcome.previousScrapedAt,
+          ...presentComparison(outcome.comparison),
+        };
+      },
+    }),
+  ],
   openapi: () => diffOpenApi,
 });

@@ -11,11 +11,15 @@ import { endpointsOpenApi } from '../../wire/v1/endpoints.docs.ts';
 export const endpointsModule = defineRoutes({
   name: 'endpoints',
   needs: { finder: EndpointsTokens.Finder },
-  routes: ({ finder }) => [route<EndpointsRequest>({
-    method: 'POST', path: '/v1/endpoints', body: 'manual',
-    input: endpointsRequestSchema,
-    meter: { endpoint: 'endpoints', units: () => ({ endpoints: 1 }), url: (body) => body.url },
-    handle: async ({ request, workspace, body }) => Response.json(await finder.find(body, workspace, request.signal)),
-  })],
+  routes: ({ finder }) => [
+    route<EndpointsRequest>({
+      method: 'POST',
+      path: '/v1/endpoints',
+      body: 'manual',
+      input: endpointsRequestSchema,
+      meter: { endpoint: 'endpoints', units: () => ({ endpoints: 1 }), url: (body) => body.url },
+      handle: async ({ request, workspace, body }) => Response.json(await finder.find(body, workspace, request.signal)),
+    }),
+  ],
   openapi: () => endpointsOpenApi,
 });

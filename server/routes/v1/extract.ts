@@ -15,16 +15,18 @@ import { extractOpenApi } from '../../wire/v1/extract.docs.ts';
 export const extractModule = defineRoutes({
   name: 'extract',
   needs: { extract: LlmTokens.Extract },
-  routes: ({ extract }) => [route<z.output<typeof v1ExtractSchema>>({
-    method: 'POST',
-    path: '/v1/extract',
-    body: 'manual',
-    input: v1ExtractSchema,
-    meter: { endpoint: 'extract', units: () => ({ extract: 1 }), url: (body) => body.url },
-    async handle({ request, workspace, body }) {
-      const outcome = await extract.extract(body, workspace, request.signal, v1Field);
-      return Response.json(presentExtract(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
-    },
-  })],
+  routes: ({ extract }) => [
+    route<z.output<typeof v1ExtractSchema>>({
+      method: 'POST',
+      path: '/v1/extract',
+      body: 'manual',
+      input: v1ExtractSchema,
+      meter: { endpoint: 'extract', units: () => ({ extract: 1 }), url: (body) => body.url },
+      async handle({ request, workspace, body }) {
+        const outcome = await extract.extract(body, workspace, request.signal, v1Field);
+        return Response.json(presentExtract(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
+      },
+    }),
+  ],
   openapi: () => extractOpenApi,
 });

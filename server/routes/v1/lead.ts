@@ -17,14 +17,20 @@ export const leadModule = defineRoutes({
   needs: { leads: LeadTokens.Service, batches: LeadTokens.Batches },
   routes: ({ leads, batches }) => [
     route<LeadRequest>({
-      method: 'POST', path: '/v1/lead', body: 'manual', input: v1LeadSchema,
+      method: 'POST',
+      path: '/v1/lead',
+      body: 'manual',
+      input: v1LeadSchema,
       meter: { endpoint: 'lead', units: () => ({ lead: 1 }), url: (body) => body.url },
       async handle({ request, workspace, body }) {
         return presentLead(await leads.lead(body, workspace, request.signal, v1Field));
       },
     }),
     route<LeadBatchRequest>({
-      method: 'POST', path: '/v1/lead/batch', body: 'manual', input: v1LeadBatchSchema,
+      method: 'POST',
+      path: '/v1/lead/batch',
+      body: 'manual',
+      input: v1LeadBatchSchema,
       // Each URL is charged as it is read (the lead feature declares its unit); starting needs credit for one.
       meter: { endpoint: 'lead_batch', requires: () => ({ leadBatchItem: 1 }) },
       async handle({ workspace, body, usage }) {
@@ -34,7 +40,8 @@ export const leadModule = defineRoutes({
       },
     }),
     {
-      method: 'GET', path: '/v1/lead/batch/:id',
+      method: 'GET',
+      path: '/v1/lead/batch/:id',
       async handle({ params, workspace }) {
         const { batch, items } = await batches.find(workspace, params.id!);
         return presentLeadBatch(batch, items);

@@ -12,15 +12,19 @@ import { mapOpenApi } from '../../wire/v1/map.docs.ts';
 export const mapModule = defineRoutes({
   name: 'map',
   needs: { map: MapTokens.Service },
-  routes: ({ map }) => [route<MapRequest>({
-    method: 'POST', path: '/v1/map', body: 'manual',
-    input: mapRequestSchema,
-    meter: { endpoint: 'map', units: () => ({ map: 1 }), url: (body) => body.url },
-    async handle({ request, workspace, body, usage }) {
-      const { id, links, warnings }: StoredMap = await map(body, workspace, request.signal);
-      if (id) usage.resultId = id;
-      return Response.json({ ...(id ? { id } : {}), links, ...(warnings ? { warnings } : {}) });
-    },
-  })],
+  routes: ({ map }) => [
+    route<MapRequest>({
+      method: 'POST',
+      path: '/v1/map',
+      body: 'manual',
+      input: mapRequestSchema,
+      meter: { endpoint: 'map', units: () => ({ map: 1 }), url: (body) => body.url },
+      async handle({ request, workspace, body, usage }) {
+        const { id, links, warnings }: StoredMap = await map(body, workspace, request.signal);
+        if (id) usage.resultId = id;
+        return Response.json({ ...(id ? { id } : {}), links, ...(warnings ? { warnings } : {}) });
+      },
+    }),
+  ],
   openapi: () => mapOpenApi,
 });

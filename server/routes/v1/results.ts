@@ -25,7 +25,9 @@ export const resultsModule = defineRoutes({
   needs: { results: Tokens.Results, usage: UsageToken, meter: MeterToken },
   routes: ({ results, usage, meter }) => [
     route({
-      method: 'GET', path: '/v1/cache/lookup', query: lookupQuery,
+      method: 'GET',
+      path: '/v1/cache/lookup',
+      query: lookupQuery,
       async handle({ query, workspace }) {
         const { endpoint, url } = query;
         const found = await results.latest(workspace, endpoint, url);
@@ -34,7 +36,9 @@ export const resultsModule = defineRoutes({
       },
     }),
     route({
-      method: 'GET', path: '/v1/results', query: listQuery,
+      method: 'GET',
+      path: '/v1/results',
+      query: listQuery,
       async handle({ request, workspace, query }) {
         const page = pageFrom(query);
         const { items, total } = await results.list(workspace, { endpoint: query.endpoint, ...page });
@@ -42,7 +46,8 @@ export const resultsModule = defineRoutes({
       },
     }),
     {
-      method: 'GET', path: '/v1/results/:id',
+      method: 'GET',
+      path: '/v1/results/:id',
       async handle({ params, workspace }) {
         const found = params.id!.length <= MAX_ID ? await results.get(workspace, params.id!) : null;
         if (!found) throw notFound(`Result not found: ${params.id!.slice(0, MAX_ID)}`);
@@ -50,16 +55,30 @@ export const resultsModule = defineRoutes({
       },
     },
     {
-      method: 'GET', path: '/v1/results/run/:usage_log_id',
+      method: 'GET',
+      path: '/v1/results/run/:usage_log_id',
       async handle({ params, workspace }) {
         const id = params.usage_log_id!;
         await meter.settle();
         const run = id.length <= MAX_ID ? await usage.get(workspace, id) : null;
         if (!run) throw notFound(`Run not found: ${id.slice(0, MAX_ID)}`);
-        if (!run.resultId) throw notFound(`Run ${run.id} (${run.endpoint}) stored no result: ${run.status === 'failed' ? 'it failed' : 'its answer was larger than results.maxOutputBytes, or storing results is off'}`);
+        if (!run.resultId)
+          throw notFound(
+            `Run ${run.id} (${run.endpoint}) stored no result: ${run.status === 'failed' ? 'it failed' : 'its answer was larger than results.maxOutputBytes, or storing results is off'}`,
+          );
         const found = await results.get(workspace, run.resultId);
         if (!found) throw notFound(`The result of run ${run.id} is no longer stored (results are kept for results.retentionDays)`);
-        return { ...presentStoredResult(found), run: { id: run.id, endpoint: run.endpoint, credits: run.credits, status: run.status, created_at: run.createdAt, ...(run.runId ? { run_id: run.runId } : {}) } };
+        return {
+          ...presentStoredResult(found),
+          run: {
+            id: run.id,
+            endpoint: run.endpoint,
+            credits: run.credits,
+            status: run.status,
+            created_at: run.createdAt,
+            ...(run.runId ? { run_id: run.runId } : {}),
+          },
+        };
       },
     },
   ],

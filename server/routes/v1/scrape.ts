@@ -26,7 +26,9 @@ export const scrapeModule = defineRoutes({
   needs: { scraper: CoreTokens.Scraper },
   routes: ({ scraper }) => [
     route<ScrapeRequest>({
-      method: 'POST', path: '/v1/scrape', body: 'manual',
+      method: 'POST',
+      path: '/v1/scrape',
+      body: 'manual',
       input: v1ScrapeSchema(scraper.request),
       // A cached answer costs the same as a fresh one; the `query`, `extract` and `summary` formats add a language-model call each.
       meter: { endpoint: 'scrape', units: (body) => ({ scrape: 1, ...scraper.formatUnits(body.formats) }), url: (body) => body.url },

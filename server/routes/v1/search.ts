@@ -15,18 +15,24 @@ import { searchOpenApi } from '../../wire/v1/search.docs.ts';
 export const searchModule = defineRoutes({
   name: 'search',
   needs: { search: SearchTokens.Service },
-  routes: ({ search }) => [route<SearchRequest>({
-    method: 'POST',
-    path: '/v1/search',
-    body: 'manual',
-    input: v1SearchSchema,
-    // The query, and every result page it may scrape; pages not delivered (fewer results, failed scrapes) are given back.
-    meter: { endpoint: 'search', units: (body) => ({ search: 1, searchResult: body.scrape ? body.numResults : 0 }), key: (body) => body.query },
-    async handle({ request, workspace, body, usage }) {
-      const outcome = await search.search(body, workspace, request.signal, v1Field);
-      if (body.scrape) usage.undelivered = { searchResult: body.numResults - outcome.results.filter((r) => r.page).length };
-      return Response.json(presentSearch(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
-    },
-  })],
+  routes: ({ search }) => [
+    route<SearchRequest>({
+      method: 'POST',
+      path: '/v1/search',
+      body: 'manual',
+      input: v1SearchSchema,
+      // The query, and every result page it may scrape; pages not delivered (fewer results, failed scrapes) are given back.
+      meter: {
+        endpoint: 'search',
+        units: (body) => ({ search: 1, searchResult: body.scrape ? body.numResults : 0 }),
+        key: (body) => body.query,
+      },
+      async handle({ request, workspace, body, usage }) {
+        const outcome = await search.search(body, workspace, request.signal, v1Field);
+        if (body.scrape) usage.undelivered = { searchResult: body.numResults - outcome.results.filter((r) => r.page).length };
+        return Response.json(presentSearch(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
+      },
+    }),
+  ],
   openapi: () => searchOpenApi,
 });

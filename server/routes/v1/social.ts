@@ -31,20 +31,35 @@ function socialRoutes(social: SocialService, settings: SocialSettings, config: R
 
   return [
     route({
-      method: 'POST', path: '/v1/social/monitors', body: 'manual', input: schemas.create, paid,
+      method: 'POST',
+      path: '/v1/social/monitors',
+      body: 'manual',
+      input: schemas.create,
+      paid,
       async handle({ body, workspace }) {
         social.source();
         await checkReceiver(body.webhook_url);
         const monitor = await social.create(workspace, {
-          kind: body.kind, target: body.target, name: body.name ?? body.target, intervalMinutes: body.interval_minutes ?? settings.defaultIntervalMinutes,
-          webhookUrl: body.webhook_url ?? null, includeRetweets: body.include_retweets, includeReplies: body.include_replies, includeQuotes: body.include_quotes,
-          minFaves: body.min_faves, keyword: body.keyword ?? null, lang: body.lang ?? null,
+          kind: body.kind,
+          target: body.target,
+          name: body.name ?? body.target,
+          intervalMinutes: body.interval_minutes ?? settings.defaultIntervalMinutes,
+          webhookUrl: body.webhook_url ?? null,
+          includeRetweets: body.include_retweets,
+          includeReplies: body.include_replies,
+          includeQuotes: body.include_quotes,
+          minFaves: body.min_faves,
+          keyword: body.keyword ?? null,
+          lang: body.lang ?? null,
         });
         return Response.json(presentMonitorCore(monitor), { status: 201 });
       },
     }),
     route({
-      method: 'GET', path: '/v1/social/monitors', paid, query: pagedQuery(),
+      method: 'GET',
+      path: '/v1/social/monitors',
+      paid,
+      query: pagedQuery(),
       async handle({ request, workspace, query }) {
         social.source();
         const page = pageFrom(query);
@@ -53,23 +68,36 @@ function socialRoutes(social: SocialService, settings: SocialSettings, config: R
       },
     }),
     route({
-      method: 'GET', path: '/v1/social/monitors/:id', paid,
+      method: 'GET',
+      path: '/v1/social/monitors/:id',
+      paid,
       async handle({ params, workspace }) {
         social.source();
         return presentMonitor(await social.get(workspace, params.id!));
       },
     }),
     route({
-      method: 'PATCH', path: '/v1/social/monitors/:id', body: 'manual', input: schemas.update, paid,
+      method: 'PATCH',
+      path: '/v1/social/monitors/:id',
+      body: 'manual',
+      input: schemas.update,
+      paid,
       async handle({ params, body, workspace }) {
         social.source();
         await checkReceiver(body.webhook_url);
-        await social.update(workspace, params.id!, { name: body.name, intervalMinutes: body.interval_minutes, webhookUrl: body.webhook_url, active: body.active });
+        await social.update(workspace, params.id!, {
+          name: body.name,
+          intervalMinutes: body.interval_minutes,
+          webhookUrl: body.webhook_url,
+          active: body.active,
+        });
         return { success: true };
       },
     }),
     route({
-      method: 'DELETE', path: '/v1/social/monitors/:id', paid,
+      method: 'DELETE',
+      path: '/v1/social/monitors/:id',
+      paid,
       async handle({ params, workspace }) {
         social.source();
         await social.delete(workspace, params.id!);
@@ -77,24 +105,43 @@ function socialRoutes(social: SocialService, settings: SocialSettings, config: R
       },
     }),
     route({
-      method: 'POST', path: '/v1/social/monitors/:id/check', paid,
+      method: 'POST',
+      path: '/v1/social/monitors/:id/check',
+      paid,
       async handle({ params, workspace }) {
         await social.check(workspace, params.id!);
         return Response.json({ status: 'checking' }, { status: 202 });
       },
     }),
     route({
-      method: 'POST', path: '/v1/social/audience', body: 'manual', input: schemas.audience, paid: AUDIENCE_PAID,
+      method: 'POST',
+      path: '/v1/social/audience',
+      body: 'manual',
+      input: schemas.audience,
+      paid: AUDIENCE_PAID,
       meter: { endpoint: 'social.audience', units: (body) => ({ audiencePage: body.max_pages }) },
       async handle({ body, caller, request, usage }) {
-        const answer = await social.audience({ handle: body.handle, userId: body.user_id, direction: body.direction, cursor: body.cursor, maxPages: body.max_pages }, request.signal);
+        const answer = await social.audience(
+          { handle: body.handle, userId: body.user_id, direction: body.direction, cursor: body.cursor, maxPages: body.max_pages },
+          request.signal,
+        );
         const unfetched = body.max_pages - answer.pagesFetched;
         if (unfetched > 0) usage.undelivered = { audiencePage: unfetched };
         const plan = caller.account?.plan;
         return {
-          user_id: answer.userId, direction: answer.direction, count: answer.users.length,
-          users: answer.users.map((u) => ({ id: u.id, screen_name: u.screenName, name: u.name, followers: u.followers, description: u.description, url: u.url })),
-          next_cursor: answer.nextCursor, pages_fetched: answer.pagesFetched,
+          user_id: answer.userId,
+          direction: answer.direction,
+          count: answer.users.length,
+          users: answer.users.map((u) => ({
+            id: u.id,
+            screen_name: u.screenName,
+            name: u.name,
+            followers: u.followers,
+            description: u.description,
+            url: u.url,
+          })),
+          next_cursor: answer.nextCursor,
+          pages_fetched: answer.pagesFetched,
           credits_charged: config.mode === 'cloud' && plan ? priceOf({ audiencePage: answer.pagesFetched }, plan, config) : 0,
           ...(answer.error ? { error: answer.error } : {}),
         };

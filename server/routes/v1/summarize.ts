@@ -16,16 +16,18 @@ import { summarizeOpenApi } from '../../wire/v1/summarize.docs.ts';
 export const summarizeModule = defineRoutes({
   name: 'summarize',
   needs: { summarize: LlmTokens.Summarize },
-  routes: ({ summarize }) => [route<z.output<typeof v1SummarizeSchema>>({
-    method: 'POST',
-    path: '/v1/summarize',
-    body: 'manual',
-    input: v1SummarizeSchema,
-    meter: { endpoint: 'summarize', units: () => ({ summarize: 1 }), url: (body) => body.url },
-    async handle({ request, workspace, body }) {
-      const outcome = await summarize.summarize(body, workspace, request.signal, v1Field);
-      return Response.json(presentSummarize(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
-    },
-  })],
+  routes: ({ summarize }) => [
+    route<z.output<typeof v1SummarizeSchema>>({
+      method: 'POST',
+      path: '/v1/summarize',
+      body: 'manual',
+      input: v1SummarizeSchema,
+      meter: { endpoint: 'summarize', units: () => ({ summarize: 1 }), url: (body) => body.url },
+      async handle({ request, workspace, body }) {
+        const outcome = await summarize.summarize(body, workspace, request.signal, v1Field);
+        return Response.json(presentSummarize(outcome), { headers: scrapeHeaders(outcome.cached, outcome.timings) });
+      },
+    }),
+  ],
   openapi: () => summarizeOpenApi,
 });

@@ -16,13 +16,17 @@ import { watchFeedOpenApi } from '../../wire/v1/watch-feed.docs.ts';
 
 /** The token is optional here so that a missing one is a 401 like a wrong one, not a 400. */
 
-
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true });
 // Control characters and non-characters are not allowed in XML 1.0, whatever the page's title held.
-const xmlText = (text: string) => text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '');
+const xmlText = (text: string) =>
+  text.replace(
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '',
+  );
 
 /** The dashboard opens the watch and this snapshot's diff from the query (the notifications' links read the same). */
-export const dashboardLink = (base: string, watchId: string, snapshotId: string) => `${base}/dashboard?watch=${encodeURIComponent(watchId)}&to=${encodeURIComponent(snapshotId)}`;
+export const dashboardLink = (base: string, watchId: string, snapshotId: string) =>
+  `${base}/dashboard?watch=${encodeURIComponent(watchId)}&to=${encodeURIComponent(snapshotId)}`;
 
 export function atomFeed(entries: FeedEntry[], base: string, workspace: string, now: string): string {
   const feed = {
@@ -43,7 +47,14 @@ export function atomFeed(entries: FeedEntry[], base: string, workspace: string, 
           { '@_rel': 'related', '@_href': e.url },
         ],
         summary: { '@_type': 'text', '#text': xmlText([e.reason, e.excerpt ?? e.summary].filter(Boolean).join(' — ')) },
-        content: { '@_type': 'text', '#text': xmlText([`${e.title} (${e.url})`, e.reason && `Why: ${e.reason}`, e.excerpt && `What changed: ${e.excerpt}`, e.summary].filter(Boolean).join('\n')) },
+        content: {
+          '@_type': 'text',
+          '#text': xmlText(
+            [`${e.title} (${e.url})`, e.reason && `Why: ${e.reason}`, e.excerpt && `What changed: ${e.excerpt}`, e.summary]
+              .filter(Boolean)
+              .join('\n'),
+          ),
+        },
       })),
     },
   };
@@ -57,7 +68,8 @@ export const watchFeedModule = defineRoutes({
   needs: { feeds: WatchTokens.Feed },
   routes: ({ feeds }, env) => [
     {
-      method: 'POST', path: '/v1/watch/feed-token',
+      method: 'POST',
+      path: '/v1/watch/feed-token',
       async handle({ request, workspace }) {
         const { token, createdAt } = await feeds.create(workspace);
         const feedUrl = `${publicBase(env.config, request)}${FEED_PATH}?token=${token}`;
@@ -65,26 +77,38 @@ export const watchFeedModule = defineRoutes({
       },
     },
     {
-      method: 'GET', path: '/v1/watch/feed-token',
+      method: 'GET',
+      path: '/v1/watch/feed-token',
       async handle({ workspace }) {
         const status = await feeds.status(workspace);
         return { active: status !== null, created_at: status?.createdAt ?? null };
       },
     },
     {
-      method: 'DELETE', path: '/v1/watch/feed-token',
+      method: 'DELETE',
+      path: '/v1/watch/feed-token',
       async handle({ workspace }) {
         if (!(await feeds.revoke(workspace))) throw new TrawlError('not_found', 'No feed token to revoke');
         return { success: true };
       },
     },
     route({
-      method: 'GET', path: FEED_PATH, public: true, query: feedQuery,
+      method: 'GET',
+      path: FEED_PATH,
+      public: true,
+      query: feedQuery,
       async handle({ request, query }) {
         const workspace = query.token ? await feeds.workspaceOf(query.token) : null;
         if (!workspace) throw badToken();
-        const xml = atomFeed(await feeds.entries(workspace, FEED_ENTRIES), publicBase(env.config, request), workspace, new Date().toISOString());
-        return new Response(xml, { headers: { 'content-type': 'application/atom+xml; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
+        const xml = atomFeed(
+          await feeds.entries(workspace, FEED_ENTRIES),
+          publicBase(env.config, request),
+          workspace,
+          new Date().toISOString(),
+        );
+        return new Response(xml, {
+          headers: { 'content-type': 'application/atom+xml; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+        });
       },
     }),
   ],

@@ -53,25 +53,35 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, config: Rea
 
   return [
     route({
-      method: 'POST', path: '/v1/watch', body: 'manual', input: schemas.create, billable: true,
+      method: 'POST',
+      path: '/v1/watch',
+      body: 'manual',
+      input: schemas.create,
+      billable: true,
       async handle({ body, workspace, caller }) {
         const limits = watchLimits(settings, config, caller.account);
         checkWatchBody(body, limits);
         await checkReceivers(body);
-        const watch = await watches.create(workspace, {
-          url: body.url,
-          name: body.name ?? body.url,
-          intervalMinutes: body.interval_minutes ?? limits.defaultIntervalMinutes,
-          webhookUrl: body.webhook_url ?? null,
-          tags: [],
-          ...DEFAULT_FILTERS,
-          ...filtersOf(body),
-        }, limits);
+        const watch = await watches.create(
+          workspace,
+          {
+            url: body.url,
+            name: body.name ?? body.url,
+            intervalMinutes: body.interval_minutes ?? limits.defaultIntervalMinutes,
+            webhookUrl: body.webhook_url ?? null,
+            tags: [],
+            ...DEFAULT_FILTERS,
+            ...filtersOf(body),
+          },
+          limits,
+        );
         return Response.json(await present(watch), { status: 201 });
       },
     }),
     route({
-      method: 'GET', path: '/v1/watch', query: listQuery,
+      method: 'GET',
+      path: '/v1/watch',
+      query: listQuery,
       async handle({ request, workspace, query }) {
         const page = pageFrom(query);
         const { items, total } = await watches.list(workspace, page, { tag: query.tag, search: query.search });
@@ -79,14 +89,18 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, config: Rea
       },
     }),
     {
-      method: 'GET', path: '/v1/watch/:id',
+      method: 'GET',
+      path: '/v1/watch/:id',
       async handle({ params, workspace }) {
         const { watch, snapshots } = await watches.detail(workspace, params.id!);
         return { ...(await present(watch)), snapshots: snapshots.map(presentSnapshot) };
       },
     },
     route({
-      method: 'PATCH', path: '/v1/watch/:id', body: 'manual', input: schemas.update,
+      method: 'PATCH',
+      path: '/v1/watch/:id',
+      body: 'manual',
+      input: schemas.update,
       async handle({ params, body: patch, workspace, caller }) {
         checkWatchBody(patch, watchLimits(settings, config, caller.account));
         await checkReceivers(patch);
@@ -102,28 +116,38 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, config: Rea
       },
     }),
     {
-      method: 'DELETE', path: '/v1/watch/:id',
+      method: 'DELETE',
+      path: '/v1/watch/:id',
       async handle({ params, workspace }) {
         await watches.delete(workspace, params.id!);
         return { success: true };
       },
     },
     {
-      method: 'POST', path: '/v1/watch/:id/check', billable: true,
+      method: 'POST',
+      path: '/v1/watch/:id/check',
+      billable: true,
       async handle({ params, workspace }) {
         await watches.check(workspace, params.id!);
         return Response.json({ status: 'checking' }, { status: 202 });
       },
     },
     route({
-      method: 'GET', path: '/v1/watch/:id/diff', query: diffQuery,
+      method: 'GET',
+      path: '/v1/watch/:id/diff',
+      query: diffQuery,
       async handle({ params, query, workspace }) {
         const { watch, snapshots } = await watches.detail(workspace, params.id!);
         const to = query.to ?? snapshots[0]?.id;
         const from = query.from ?? snapshots[snapshots.findIndex((s) => s.id === to) + 1]?.id;
         if (!to || !from) throw badRequest('The watch needs two snapshots to compare; give from and to snapshot ids');
         const diff = await watches.diff(workspace, watch.id, from, to);
-        return { watch_id: watch.id, from: presentSnapshot(diff.from), to: presentSnapshot(diff.to), ...presentComparison(diff.comparison, true) };
+        return {
+          watch_id: watch.id,
+          from: presentSnapshot(diff.from),
+          to: presentSnapshot(diff.to),
+          ...presentComparison(diff.comparison, true),
+        };
       },
     }),
   ] satisfies Route[];
@@ -131,7 +155,12 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, config: Rea
 
 export const watchModule = defineRoutes({
   name: 'watch',
-  needs: { watches: WatchTokens.Service, settings: watchFeature.settingsToken, notify: notifyFeature.settingsToken, announcer: WatchTokens.Announcer },
+  needs: {
+    watches: WatchTokens.Service,
+    settings: watchFeature.settingsToken,
+    notify: notifyFeature.settingsToken,
+    announcer: WatchTokens.Announcer,
+  },
   routes: (deps, env) => watchRoutes(deps, env.config),
   openapi: ({ settings, notify }, env) => watchOpenApi(watchSchemas(settings, intervalFloor(settings, env.config), notify.maxTargets)),
 });

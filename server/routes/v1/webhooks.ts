@@ -30,7 +30,10 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, fetch: Read
 
   return [
     route({
-      method: 'POST', path: '/v1/webhooks', body: 'manual', input: createWebhookSchema,
+      method: 'POST',
+      path: '/v1/webhooks',
+      body: 'manual',
+      input: createWebhookSchema,
       async handle({ body, workspace }) {
         await allowed(body.url);
         if ((await store.count(workspace)) >= maxPerWorkspace) {
@@ -41,7 +44,9 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, fetch: Read
       },
     }),
     route({
-      method: 'GET', path: '/v1/webhooks', query: pagedQuery(),
+      method: 'GET',
+      path: '/v1/webhooks',
+      query: pagedQuery(),
       async handle({ request, workspace, query }) {
         const page = pageFrom(query);
         const { items, total } = await store.list(workspace, page);
@@ -49,11 +54,15 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, fetch: Read
       },
     }),
     {
-      method: 'GET', path: '/v1/webhooks/:id',
+      method: 'GET',
+      path: '/v1/webhooks/:id',
       handle: async ({ params, workspace }) => present(await found(workspace, params.id!)),
     },
     route({
-      method: 'PATCH', path: '/v1/webhooks/:id', body: 'manual', input: updateWebhookSchema,
+      method: 'PATCH',
+      path: '/v1/webhooks/:id',
+      body: 'manual',
+      input: updateWebhookSchema,
       async handle({ params, body: patch, workspace }) {
         await allowed(patch.url);
         const updated = await store.update(workspace, params.id!, patch);
@@ -62,7 +71,8 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, fetch: Read
       },
     }),
     {
-      method: 'DELETE', path: '/v1/webhooks/:id',
+      method: 'DELETE',
+      path: '/v1/webhooks/:id',
       async handle({ params, workspace }) {
         if (!(await store.delete(workspace, params.id!))) throw notFound();
         // Every /v1 delete answers `{success: true}` (the interface's answer for monitor deletes).
@@ -70,7 +80,9 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, fetch: Read
       },
     },
     route({
-      method: 'GET', path: '/v1/webhooks/:id/deliveries', query: pagedQuery(),
+      method: 'GET',
+      path: '/v1/webhooks/:id/deliveries',
+      query: pagedQuery(),
       async handle({ params, request, workspace, query }) {
         const page = pageFrom(query);
         await found(workspace, params.id!);

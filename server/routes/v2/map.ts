@@ -13,15 +13,19 @@ export const v2MapModule = defineRoutes({
   name: 'v2-map',
   errors: V2_ERRORS,
   needs: { map: MapTokens.Service },
-  routes: ({ map }) => [route({
-    method: 'POST', path: '/v2/map', body: 'manual',
-    input: v2MapSchema,
-    meter: { endpoint: 'map', units: () => ({ map: 1 }), url: ({ request }) => request.url },
-    async handle({ request, workspace, body, usage }) {
-      const result = await map(body.request, workspace, request.signal);
-      if (result.id) usage.resultId = result.id;
-      return presentMap(result, body.warnings);
-    },
-  })],
+  routes: ({ map }) => [
+    route({
+      method: 'POST',
+      path: '/v2/map',
+      body: 'manual',
+      input: v2MapSchema,
+      meter: { endpoint: 'map', units: () => ({ map: 1 }), url: ({ request }) => request.url },
+      async handle({ request, workspace, body, usage }) {
+        const result = await map(body.request, workspace, request.signal);
+        if (result.id) usage.resultId = result.id;
+        return presentMap(result, body.warnings);
+      },
+    }),
+  ],
   openapi: () => v2MapOpenApi,
 });

@@ -31,14 +31,23 @@ const ERRORS_MAX = 1000;
 export const RUN_PATHS: Record<RunKind, string> = { crawl: '/v2/crawl', batch: '/v2/batch/scrape' };
 
 /** The status page of a run; `base` is the public address for `next`. */
-export async function runStatus(service: CrawlService, run: RunRow, query: { skip: number; limit: number }, base: string): Promise<Record<string, unknown>> {
+export async function runStatus(
+  service: CrawlService,
+  run: RunRow,
+  query: { skip: number; limit: number },
+  base: string,
+): Promise<Record<string, unknown>> {
   // The run is read before its pages: when it says it is over, every page is already committed.
   const pages = await service.pages(run, { offset: query.skip, limit: query.limit + 1, outcome: 'completed' });
   const shown = pages.slice(0, query.limit);
   const more = pages.length > query.limit || (ACTIVE_STATUSES.includes(run.status) && shown.length > 0);
   const next = more ? `${base}${RUN_PATHS[run.kind]}/${run.id}?skip=${query.skip + shown.length}&limit=${query.limit}` : null;
   const options = storedRequest(run.kind, run.request).scrapeOptions;
-  return presentRunStatus(run, shown.map((page) => presentPage(page, options)), next);
+  return presentRunStatus(
+    run,
+    shown.map((page) => presentPage(page, options)),
+    next,
+  );
 }
 
 function started(run: RunRow, base: string, extra: Record<string, unknown>, warnings: string[]): Response {
@@ -48,34 +57,45 @@ function started(run: RunRow, base: string, extra: Record<string, unknown>, warn
 function runRoutes(service: CrawlService, kind: RunKind, config: Readonly<TrawlConfig>): Route[] {
   const path = RUN_PATHS[kind];
   const find = (workspace: string, id: string) => service.find(workspace, kind, checkJobId(id));
-  const start = kind === 'crawl'
-    ? route<V2Crawl>({
-      method: 'POST', path, body: 'manual',
-      input: v2CrawlSchema(service),
-      // Pages are charged as they are scraped; starting needs credit for one.
-      meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }), url: ({ request }) => request.url },
-      async handle({ request, workspace, body, usage }) {
-        applyV2Proxy(config, body.proxy, body.request.scrapeOptions, 'scrapeOptions.proxy');
-        const run = await service.startCrawl(body.request, workspace, null, v2FieldName);
-        usage.runId = run.id;
-        return started(run, publicBase(config, request), {}, body.warnings);
-      },
-    })
-    : route<V2Batch>({
-      method: 'POST', path, body: 'manual',
-      input: v2BatchSchema(service),
-      meter: { endpoint: 'batch', requires: () => ({ batchItem: 1 }) },
-      async handle({ request, workspace, body, usage }) {
-        applyV2Proxy(config, body.proxy, body.request.scrapeOptions);
-        const run = await service.startBatch(body.request, workspace, v2FieldName);
-        usage.runId = run.id;
-        return started(run, publicBase(config, request), body.invalidURLs.length ? { invalidURLs: body.invalidURLs } : {}, body.warnings);
-      },
-    });
+  const start =
+    kind === 'crawl'
+      ? route<V2Crawl>({
+          method: 'POST',
+          path,
+          body: 'manual',
+          input: v2CrawlSchema(service),
+          // Pages are charged as they are scraped; starting needs credit for one.
+          meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }), url: ({ request }) => request.url },
+          async handle({ request, workspace, body, usage }) {
+            applyV2Proxy(config, body.proxy, body.request.scrapeOptions, 'scrapeOptions.proxy');
+            const run = await service.startCrawl(body.request, workspace, null, v2FieldName);
+            usage.runId = run.id;
+            return started(run, publicBase(config, request), {}, body.warnings);
+          },
+        })
+      : route<V2Batch>({
+          method: 'POST',
+          path,
+          body: 'manual',
+          input: v2BatchSchema(service),
+          meter: { endpoint: 'batch', requires: () => ({ batchItem: 1 }) },
+          async handle({ request, workspace, body, usage }) {
+            applyV2Proxy(config, body.proxy, body.request.scrapeOptions);
+            const run = await service.startBatch(body.request, workspace, v2FieldName);
+            usage.runId = run.id;
+            return started(
+              run,
+              publicBase(config, request),
+              body.invalidURLs.length ? { invalidURLs: body.invalidURLs } : {},
+              body.warnings,
+            );
+          },
+        });
   return [
     start,
     {
-      method: 'GET', path: `${path}/:id`,
+      method: 'GET',
+      path: `${path}/:id`,
       async handle({ params, request, workspace }) {
         const run = await find(workspace, params.id!);
         const query = parseOrThrow(pageQuery, Object.fromEntries(new URL(request.url).searchParams));
@@ -83,13 +103,18 @@ function runRoutes(service: CrawlService, kind: RunKind, config: Readonly<TrawlC
       },
     },
     {
-      method: 'DELETE', path: `${path}/:id`,
+      method: 'DELETE',
+      path: `${path}/:id`,
       async handle({ params, workspace }) {
         const id = checkJobId(params.id!);
         try {
           await service.cancel(workspace, kind, id);
         } catch (err) {
-          if (err instanceof TrawlError && err.code === 'conflict') throw new TrawlError('conflict', `${kind === 'crawl' ? 'Crawl' : 'Batch scrape'} is already ${(await find(workspace, id)).status}`);
+          if (err instanceof TrawlError && err.code === 'conflict')
+            throw new TrawlError(
+              'conflict',
+              `${kind === 'crawl' ? 'Crawl' : 'Batch scrape'} is already ${(await find(workspace, id)).status}`,
+            );
           throw err;
         }
         // Exactly what the SDK reads as a successful cancel (it ignores everything else).
@@ -97,7 +122,8 @@ function runRoutes(service: CrawlService, kind: RunKind, config: Readonly<TrawlC
       },
     },
     {
-      method: 'GET', path: `${path}/:id/errors`,
+      method: 'GET',
+      path: `${path}/:id/errors`,
       async handle({ params, workspace }) {
         const run = await find(workspace, params.id!);
         return presentErrors(run, await service.pages(run, { offset: 0, limit: ERRORS_MAX, outcome: 'failed' }));
@@ -110,8 +136,13 @@ function runRoutes(service: CrawlService, kind: RunKind, config: Readonly<TrawlC
 function activeOptions(run: RunRow): Record<string, unknown> {
   const request = storedRequest('crawl', run.request);
   return {
-    limit: request.maxPages, maxDiscoveryDepth: request.maxDepth, includePaths: request.includePaths, excludePaths: request.excludePaths,
-    allowSubdomains: request.allowSubdomains, allowExternalLinks: request.allowExternalLinks, crawlEntireDomain: request.pathPrefix === undefined,
+    limit: request.maxPages,
+    maxDiscoveryDepth: request.maxDepth,
+    includePaths: request.includePaths,
+    excludePaths: request.excludePaths,
+    allowSubdomains: request.allowSubdomains,
+    allowExternalLinks: request.allowExternalLinks,
+    crawlEntireDomain: request.pathPrefix === undefined,
   };
 }
 
@@ -123,13 +154,25 @@ export const v2RunsModule = defineRoutes({
   needs,
   routes: ({ service }, { config }) => [
     // Before `/v2/crawl/:id`, which would take `active` for an id; `ongoing` is Firecrawl's older name.
-    ...['/v2/crawl/active', '/v2/crawl/ongoing'].map((path): Route => ({
-      method: 'GET', path,
-      async handle({ workspace }) {
-        const runs = await service.active(workspace, 'crawl');
-        return { success: true, crawls: runs.map((run) => ({ id: run.id, teamId: workspace, url: run.url, created_at: run.createdAt, options: activeOptions(run) })) };
-      },
-    })),
+    ...['/v2/crawl/active', '/v2/crawl/ongoing'].map(
+      (path): Route => ({
+        method: 'GET',
+        path,
+        async handle({ workspace }) {
+          const runs = await service.active(workspace, 'crawl');
+          return {
+            success: true,
+            crawls: runs.map((run) => ({
+              id: run.id,
+              teamId: workspace,
+              url: run.url,
+              created_at: run.createdAt,
+              options: activeOptions(run),
+            })),
+          };
+        },
+      }),
+    ),
     ...runRoutes(service, 'crawl', config),
     ...runRoutes(service, 'batch', config),
   ],

@@ -18,16 +18,30 @@ export const v2ScrapeModule = defineRoutes({
   needs: { scraper: CoreTokens.Scraper, config: Tokens.Config },
   routes: ({ scraper, config }) => [
     route<V2Scrape>({
-      method: 'POST', path: '/v2/scrape', body: 'manual',
+      method: 'POST',
+      path: '/v2/scrape',
+      body: 'manual',
       input: v2ScrapeSchema(scraper.request),
-      meter: { endpoint: 'scrape', units: ({ request }) => ({ scrape: 1, ...scraper.formatUnits(request.formats) }), url: ({ request }) => request.url },
+      meter: {
+        endpoint: 'scrape',
+        units: ({ request }) => ({ scrape: 1, ...scraper.formatUnits(request.formats) }),
+        url: ({ request }) => request.url,
+      },
       async handle({ request, workspace, body, usage }) {
         applyV2Proxy(config, body.proxy, body.request);
         const outcome = await scraper.scrape(body.request, workspace, request.signal, v2FieldName);
         if (outcome.resultId) usage.resultId = outcome.resultId;
         if (body.request.storeInCache === false) usage.noCopy = true;
-        const data = presentDocument(outcome.result, { formats: body.shown, actions: body.request.actions }, body.sourceUrl, outcome.cached ? 'hit' : 'miss');
-        return Response.json({ success: true, data, ...warningOf(body.warnings) }, { headers: scrapeHeaders(outcome.cached, outcome.timings) });
+        const data = presentDocument(
+          outcome.result,
+          { formats: body.shown, actions: body.request.actions },
+          body.sourceUrl,
+          outcome.cached ? 'hit' : 'miss',
+        );
+        return Response.json(
+          { success: true, data, ...warningOf(body.warnings) },
+          { headers: scrapeHeaders(outcome.cached, outcome.timings) },
+        );
       },
     }),
   ],

@@ -15,19 +15,22 @@ export const createWorkspaceSchema = z.strictObject({
   name,
   plan: z.enum(PLANS),
   credits: credits.default(0).describe('Initial balance.'),
-  rate_limit: rateLimit.nullable().optional().describe('Requests per minute for this workspace; unset or null: the plan\'s.'),
+  rate_limit: rateLimit.nullable().optional().describe("Requests per minute for this workspace; unset or null: the plan's."),
 });
 
-export const updateWorkspaceSchema = z.strictObject({
-  name: name.optional(),
-  plan: z.enum(PLANS).optional(),
-  status: z.enum(WORKSPACE_STATUSES).optional().describe('`lapsed`: reads only, no billable work, no paid features.'),
-  rate_limit: rateLimit.nullable().optional().describe('null: back to the plan\'s limit.'),
-}).refine((p) => Object.values(p).some((v) => v !== undefined), 'Request body must set name, plan, status or rate_limit');
+export const updateWorkspaceSchema = z
+  .strictObject({
+    name: name.optional(),
+    plan: z.enum(PLANS).optional(),
+    status: z.enum(WORKSPACE_STATUSES).optional().describe('`lapsed`: reads only, no billable work, no paid features.'),
+    rate_limit: rateLimit.nullable().optional().describe("null: back to the plan's limit."),
+  })
+  .refine((p) => Object.values(p).some((v) => v !== undefined), 'Request body must set name, plan, status or rate_limit');
 
 export const keyName = name;
-export const keyRole = z.enum(KEY_ROLES).describe('`admin`: manages the workspace\'s keys and sees its billing; ' +
-  '`member`: calls the API only.');
+export const keyRole = z
+  .enum(KEY_ROLES)
+  .describe("`admin`: manages the workspace's keys and sees its billing; " + '`member`: calls the API only.');
 export const createKeySchema = z.strictObject({ name: name.optional().describe('A label for people.'), role: keyRole.default('admin') });
 
 export const grantSchema = z.strictObject({
@@ -50,5 +53,11 @@ export function presentWorkspace(account: Account, plans: TrawlConfig['plans']) 
 }
 
 export const presentKey = (key: KeyInfo) => ({
-  id: key.id, workspace_id: key.workspaceId, name: key.name, suffix: key.suffix, role: key.role, created_at: key.createdAt, revoked_at: key.revokedAt,
+  id: key.id,
+  workspace_id: key.workspaceId,
+  name: key.name,
+  suffix: key.suffix,
+  role: key.role,
+  created_at: key.createdAt,
+  revoked_at: key.revokedAt,
 });

@@ -8,8 +8,9 @@ export const diffOpenApi = {
     '/v1/diff': {
       post: {
         summary: 'What changed on a page',
-        description: 'Scrapes `url` afresh (main content, cache bypassed) and compares it with `previous` or, when ' +
-          'absent, with the workspace\'s newest stored scrape of the URL (any earlier /v1/scrape, /v1/diff, crawl ' +
+        description:
+          'Scrapes `url` afresh (main content, cache bypassed) and compares it with `previous` or, when ' +
+          "absent, with the workspace's newest stored scrape of the URL (any earlier /v1/scrape, /v1/diff, crawl " +
           'page). `status` is `new` when there is nothing to compare with. The fresh scrape is stored, so calling ' +
           `again compares with it. ${normalisedDescription}`,
         requestBody: { required: true, content: { 'application/json': { schema: toJson(diffRequestSchema) } } },
@@ -29,8 +30,10 @@ export const diffOpenApi = {
       properties: {
         url: { type: 'string' },
         status: { type: 'string', enum: ['new', 'same', 'changed'] },
-        previous_scraped_at: dateTime('When the stored previous version was scraped; null when `previous` was sent ' +
-          'or there was none.', true),
+        previous_scraped_at: dateTime(
+          'When the stored previous version was scraped; null when `previous` was sent ' + 'or there was none.',
+          true,
+        ),
         diff: diffBodySchema,
         ...diffCounts,
       },

@@ -9,9 +9,13 @@ import { httpUrl } from '../../../core/model/request.ts';
 
 export const diffRequestSchema = z.strictObject({
   url: httpUrl.describe('The page to compare.'),
-  previous: z.string().max(MAX_CONTENT_CHARS, `must be at most ${MAX_CONTENT_CHARS} characters`).optional()
-    .describe('An earlier version (markdown or plain text). Without it the workspace\'s last stored scrape of ' +
-      '`url` is the previous version.'),
+  previous: z
+    .string()
+    .max(MAX_CONTENT_CHARS, `must be at most ${MAX_CONTENT_CHARS} characters`)
+    .optional()
+    .describe(
+      "An earlier version (markdown or plain text). Without it the workspace's last stored scrape of " + '`url` is the previous version.',
+    ),
 });
 
 /** `diff: {unified, added, removed}` and the counts, as /v1/diff answers; the snapshot diff adds parts, lines and the excerpt. */

@@ -24,19 +24,21 @@ export const endpointsOpenApi = {
           'media, scripts) are never endpoints. `kind`: `web_socket` for ws(s) URLs and WebSocket targets, ' +
           '`graph_ql` for GraphQL clients and `graphql`/`gql` paths, else `absolute_url` or `relative_path`. ' +
           '`first_party`: same registrable domain as the page (relative paths are). One entry per value, with the ' +
-          'first source that names it. `hosts`: the distinct hosts of the endpoints listed (the page\'s for ' +
+          "first source that names it. `hosts`: the distinct hosts of the endpoints listed (the page's for " +
           'relative paths). `warnings` names what was not read (a bundle that failed or was cut at the size cap, a ' +
           'map too large). Limits: `[endpoints]` in the configuration (30 s per request, 10 s per parsed source, ' +
           '5,000 endpoints).',
         requestBody: { required: true, content: { 'application/json': { schema: toJson(endpointsRequestSchema) } } },
         responses: {
           200: jsonBody(schemaRef('EndpointsResult'), 'The endpoints found'),
-          400: errorBody('Invalid request, e.g. `Missing required field: url`, `Invalid field max_bundles: …` ' +
-            `(more than ${MAX_BUNDLES})`),
+          400: errorBody(
+            `Invalid request, e.g. \`Missing required field: url\`, \`Invalid field max_bundles: …\` (more than ${MAX_BUNDLES})`,
+          ),
           401: errorBody('Invalid or missing API key'),
           402: errorBody('Cloud mode: not enough credits (1 per call)'),
-          422: errorBody('The page could not be fetched or read (`Failed to fetch URL: <reason>`), or scanning a ' +
-            'source passed its time limit'),
+          422: errorBody(
+            'The page could not be fetched or read (`Failed to fetch URL: <reason>`), or scanning a ' + 'source passed its time limit',
+          ),
         },
       },
     },
@@ -47,8 +49,10 @@ export const endpointsOpenApi = {
       required: ['url', 'bundles_scanned', 'endpoint_count', 'endpoints', 'hosts', 'truncated'],
       properties: {
         url: { type: 'string', description: 'The analysed page (after redirects).' },
-        bundles_scanned: { type: 'integer', description: 'Bundles fetched and scanned; inline JavaScript is ' +
-          'always scanned in addition.' },
+        bundles_scanned: {
+          type: 'integer',
+          description: 'Bundles fetched and scanned; inline JavaScript is ' + 'always scanned in addition.',
+        },
         endpoint_count: { type: 'integer' },
         endpoints: {
           type: 'array',
@@ -59,15 +63,20 @@ export const endpointsOpenApi = {
               value: { type: 'string', description: 'A path, full URL, GraphQL URL or WebSocket URL.' },
               kind: { type: 'string', enum: ['relative_path', 'absolute_url', 'graph_ql', 'web_socket'] },
               first_party: { type: 'boolean', description: 'Same registrable domain as the page.' },
-              source: { type: 'string', description: 'The bundle\'s file name, or `inline`.' },
+              source: { type: 'string', description: "The bundle's file name, or `inline`." },
             },
           },
         },
         hosts: { type: 'array', items: { type: 'string' }, description: 'Distinct host names of the endpoints listed.' },
-        truncated: { type: 'boolean', description: 'More bundles were linked than `max_bundles`; false does not ' +
-          'prove everything was inspected.' },
-        warnings: { type: 'array', items: { type: 'string' }, description: 'Present when a bundle or source map ' +
-          'was not (completely) read.' },
+        truncated: {
+          type: 'boolean',
+          description: 'More bundles were linked than `max_bundles`; false does not ' + 'prove everything was inspected.',
+        },
+        warnings: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Present when a bundle or source map ' + 'was not (completely) read.',
+        },
       },
     },
   },

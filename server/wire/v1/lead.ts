@@ -13,7 +13,14 @@ export function presentLead(lead: Lead): Record<string, unknown> {
     url: lead.url,
     company: {
       ...company,
-      address: address && { street: address.street, postal_code: address.postcode, locality: address.locality, region: address.region, country: address.country, text: address.text },
+      address: address && {
+        street: address.street,
+        postal_code: address.postcode,
+        locality: address.locality,
+        region: address.region,
+        country: address.country,
+        text: address.text,
+      },
     },
     contacts: lead.contacts,
     socials: lead.socials,
@@ -36,13 +43,15 @@ export function presentLeadBatch(batch: LeadBatch, items?: LeadBatchItem[]): Rec
     failed: batch.failed,
     created_at: batch.createdAt,
     completed_at: batch.completedAt,
-    ...(items ? {
-      data: items.map((item) => ({
-        url: item.url,
-        status: item.status,
-        ...(item.lead ? { lead: presentLead(item.lead) } : {}),
-        ...(item.error !== null ? { error: item.error } : {}),
-      })),
-    } : {}),
+    ...(items
+      ? {
+          data: items.map((item) => ({
+            url: item.url,
+            status: item.status,
+            ...(item.lead ? { lead: presentLead(item.lead) } : {}),
+            ...(item.error !== null ? { error: item.error } : {}),
+          })),
+        }
+      : {}),
   };
 }

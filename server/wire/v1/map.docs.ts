@@ -16,11 +16,11 @@ export const mapOpenApi = {
           'links to. `sitemap` chooses the sources: `include` (default) all of them; `skip` no robots.txt and no ' +
           'sitemap, only the start page, its links and its feeds; `only` the sitemaps and the start URL (fetched, ' +
           'not scraped; a start URL that is itself a sitemap is read as one). With `filter_by_path` (default true) ' +
-          'only URLs at or below the start URL\'s path are listed, by whole segments (`/docs` keeps `/docs/intro`, ' +
+          "only URLs at or below the start URL's path are listed, by whole segments (`/docs` keeps `/docs/intro`, " +
           'not `/docsearch`; `/docs/index.html` stands for `/docs/`); the start URL itself always. Order: the ' +
-          'start page, sitemap entries, feed entries, then the start page\'s links. One entry per URL (fragments ' +
+          "start page, sitemap entries, feed entries, then the start page's links. One entry per URL (fragments " +
           'dropped; a trailing slash, a default port or the query order do not make another entry). In scope: the ' +
-          'start URL\'s host (and where it redirected), `www.` ignored; with `include_subdomains` every host of ' +
+          "start URL's host (and where it redirected), `www.` ignored; with `include_subdomains` every host of " +
           `the same registrable domain. Limits (config \`[map]\`): ${MAP_MAX_LIMIT} links; by default 50 sitemap ` +
           'documents, index nesting 3, 20 MiB per sitemap after decompression, 30 s per request; what they cut off ' +
           'is named in `warnings` and the links found so far are returned. The answer is stored (endpoint `map`): ' +
@@ -41,8 +41,7 @@ export const mapOpenApi = {
       type: 'object',
       required: ['links'],
       properties: {
-        id: { type: 'string', description: 'The stored result (GET /v1/results/{id}); absent when the ' +
-          'results sink is disabled.' },
+        id: { type: 'string', description: 'The stored result (GET /v1/results/{id}); absent when the ' + 'results sink is disabled.' },
         links: {
           type: 'array',
           items: {
@@ -51,13 +50,19 @@ export const mapOpenApi = {
             properties: {
               url: { type: 'string', format: 'uri' },
               title: { type: 'string', description: 'Page title, feed entry title or link text, where known.' },
-              lastmod: { type: 'string', format: 'date-time', description: 'From the sitemap `lastmod` or the feed ' +
-                'entry date, where known.' },
+              lastmod: {
+                type: 'string',
+                format: 'date-time',
+                description: 'From the sitemap `lastmod` or the feed ' + 'entry date, where known.',
+              },
             },
           },
         },
-        warnings: { type: 'array', items: { type: 'string' }, description: 'Present when a source was skipped or a ' +
-          'limit cut the discovery short.' },
+        warnings: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Present when a source was skipped or a ' + 'limit cut the discovery short.',
+        },
       },
     },
   },

@@ -11,7 +11,9 @@ type JsonSchema = Record<string, unknown>;
 export function v1JsonSchema(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = { ...schema };
   if (schema.properties && typeof schema.properties === 'object') {
-    out.properties = Object.fromEntries(Object.entries(schema.properties as Record<string, JsonSchema>).map(([key, value]) => [toV1Name(key), v1JsonSchema(value)]));
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties as Record<string, JsonSchema>).map(([key, value]) => [toV1Name(key), v1JsonSchema(value)]),
+    );
   }
   if (Array.isArray(schema.required)) out.required = schema.required.map((key: string) => toV1Name(key));
   for (const key of ['oneOf', 'anyOf', 'allOf'] as const) {

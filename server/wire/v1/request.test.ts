@@ -14,7 +14,9 @@ import { thrownMessage } from '../../../test/helpers/thrown.ts';
 
 const composed = composeRequestSchema(builtinPlugins);
 const limits = crawlFeature.settings(testConfig());
-const service = { fields: { crawl: crawlFields(limits), batch: batchFields(limits), scrapeOptions: scrapeOptionsOf(composed.schema) } } as unknown as CrawlService;
+const service = {
+  fields: { crawl: crawlFields(limits), batch: batchFields(limits), scrapeOptions: scrapeOptionsOf(composed.schema) },
+} as unknown as CrawlService;
 
 const EVERY_FIELD = {
   url: 'example.com/a',
@@ -84,14 +86,21 @@ describe('POST /v1/scrape body', () => {
 
   test('defaults are filled in under internal names', () => {
     expect(parseOrThrow(v1ScrapeSchema(composed), { url: 'https://example.com/' })).toEqual({
-      url: 'https://example.com/', formats: ['markdown'], noCache: false, onlyMainContent: false, screenshot: false, mobile: false,
+      url: 'https://example.com/',
+      formats: ['markdown'],
+      noCache: false,
+      onlyMainContent: false,
+      screenshot: false,
+      mobile: false,
     });
   });
 
   test('messages name the /v1 fields', () => {
     const parse = (body: unknown) => message(() => parseOrThrow(v1ScrapeSchema(composed), body));
     expect(parse({})).toBe('Missing required field: url');
-    expect(parse({ url: 'https://e.com', only_main_content: 'yes' })).toBe('Invalid field only_main_content: Invalid input: expected boolean, received string');
+    expect(parse({ url: 'https://e.com', only_main_content: 'yes' })).toBe(
+      'Invalid field only_main_content: Invalid input: expected boolean, received string',
+    );
     expect(parse({ url: 'https://e.com', onlyMainContent: true })).toBe('Unknown field: onlyMainContent');
     expect(parse({ url: 'https://e.com', attribute_selectors: [{ selector: 'a' }] })).toContain('attribute_selectors[0].attribute');
     expect(parse({ url: 'https://e.com', timeout: 5 })).toStartWith('Invalid field timeout:');
@@ -102,19 +111,45 @@ describe('crawl and batch bodies', () => {
   test('a crawl body: crawl fields and scrape_options renamed', () => {
     const { url: _url, ...options } = EVERY_FIELD;
     const { url: _modelUrl, ...modelOptions } = EVERY_FIELD_MODEL;
-    const body = { url: 'https://example.com/', max_depth: 2, max_pages: 5, allow_subdomains: true, allow_external_links: false, include_paths: ['/blog/**'], exclude_paths: ['/tag/**'], webhook_url: 'https://hooks.example/x', sitemap: 'only', scrape_options: options };
+    const body = {
+      url: 'https://example.com/',
+      max_depth: 2,
+      max_pages: 5,
+      allow_subdomains: true,
+      allow_external_links: false,
+      include_paths: ['/blog/**'],
+      exclude_paths: ['/tag/**'],
+      webhook_url: 'https://hooks.example/x',
+      sitemap: 'only',
+      scrape_options: options,
+    };
     expect(parseOrThrow(v1CrawlSchema(service), body)).toEqual({
-      url: 'https://example.com/', maxDepth: 2, maxPages: 5, allowSubdomains: true, allowExternalLinks: false,
-      includePaths: ['/blog/**'], excludePaths: ['/tag/**'], webhookUrl: 'https://hooks.example/x', sitemap: 'only', scrapeOptions: modelOptions,
+      url: 'https://example.com/',
+      maxDepth: 2,
+      maxPages: 5,
+      allowSubdomains: true,
+      allowExternalLinks: false,
+      includePaths: ['/blog/**'],
+      excludePaths: ['/tag/**'],
+      webhookUrl: 'https://hooks.example/x',
+      sitemap: 'only',
+      scrapeOptions: modelOptions,
     });
-    expect(message(() => parseOrThrow(v1CrawlSchema(service), { url: 'https://e.com', scrape_options: { only_main_content: 1 } })))
-      .toStartWith('Invalid field scrape_options.only_main_content:');
+    expect(
+      message(() => parseOrThrow(v1CrawlSchema(service), { url: 'https://e.com', scrape_options: { only_main_content: 1 } })),
+    ).toStartWith('Invalid field scrape_options.only_main_content:');
   });
 
   test('a batch body: flat options beside urls and webhook_url', () => {
-    const parsed = parseOrThrow(v1BatchSchema(service), { urls: ['a.example/1'], webhook_url: 'https://hooks.example/b', formats: ['text'], only_main_content: true });
+    const parsed = parseOrThrow(v1BatchSchema(service), {
+      urls: ['a.example/1'],
+      webhook_url: 'https://hooks.example/b',
+      formats: ['text'],
+      only_main_content: true,
+    });
     expect(parsed).toEqual({
-      urls: ['https://a.example/1'], webhookUrl: 'https://hooks.example/b',
+      urls: ['https://a.example/1'],
+      webhookUrl: 'https://hooks.example/b',
       scrapeOptions: { formats: ['text'], noCache: false, onlyMainContent: true, screenshot: false, mobile: false },
     });
     expect(message(() => parseOrThrow(v1BatchSchema(service), { formats: ['text'] }))).toBe('Missing required field: urls');
@@ -125,9 +160,24 @@ describe('actions', () => {
   test('the fields inside an action are renamed too, and a camelCase one is refused as /v1 refuses any unknown field', () => {
     const parsed = parseOrThrow(v1ScrapeSchema(composed), { url: 'https://e.com', actions: [{ type: 'screenshot', full_page: true }] });
     expect(parsed.actions).toEqual([{ type: 'screenshot', fullPage: true }]);
-    expect(message(() => parseOrThrow(v1ScrapeSchema(composed), { url: 'https://e.com', actions: [{ type: 'wait', milliseconds: 5 }, { type: 'screenshot', fullPage: true }] })))
-      .toBe('Unknown field: actions[1].fullPage');
-    expect(message(() => parseOrThrow(v1CrawlSchema(service), { url: 'https://e.com', scrape_options: { actions: [{ type: 'screenshot', fullPage: true }] } })))
-      .toBe('Unknown field: scrape_options.actions[0].fullPage');
+    expect(
+      message(() =>
+        parseOrThrow(v1ScrapeSchema(composed), {
+          url: 'https://e.com',
+          actions: [
+            { type: 'wait', milliseconds: 5 },
+            { type: 'screenshot', fullPage: true },
+          ],
+        }),
+      ),
+    ).toBe('Unknown field: actions[1].fullPage');
+    expect(
+      message(() =>
+        parseOrThrow(v1CrawlSchema(service), {
+          url: 'https://e.com',
+          scrape_options: { actions: [{ type: 'screenshot', fullPage: true }] },
+        }),
+      ),
+    ).toBe('Unknown field: scrape_options.actions[0].fullPage');
   });
 });

@@ -41,7 +41,10 @@ function refuseInternalActionKeys(body: { actions?: unknown }, ctx: z.Refinement
 
 /** The body of POST /v1/scrape. */
 export const v1ScrapeSchema = oncePer((request: ComposedRequest) =>
-  v1Object(request.schema.shape).superRefine((body, ctx) => refuseInternalActionKeys(body, ctx)).transform((body) => toScrapeModel<ScrapeRequest>(body)));
+  v1Object(request.schema.shape)
+    .superRefine((body, ctx) => refuseInternalActionKeys(body, ctx))
+    .transform((body) => toScrapeModel<ScrapeRequest>(body)),
+);
 
 function v1ScrapeOptions(service: CrawlService) {
   return v1Object(service.fields.scrapeOptions.shape);
@@ -50,20 +53,33 @@ function v1ScrapeOptions(service: CrawlService) {
 /** The body of POST /v1/crawl. */
 export const v1CrawlSchema = oncePer((service: CrawlService) =>
   v1Object(service.fields.crawl)
-    .extend({ scrape_options: v1ScrapeOptions(service).prefault({}).describe('The options of POST /v1/scrape (without url), applied to every page.') })
+    .extend({
+      scrape_options: v1ScrapeOptions(service)
+        .prefault({})
+        .describe('The options of POST /v1/scrape (without url), applied to every page.'),
+    })
     .superRefine((body, ctx) => refuseInternalActionKeys(body.scrape_options as { actions?: unknown }, ctx, ['scrape_options']))
-    .transform(({ scrape_options: options, ...crawl }): CrawlRequest => ({ ...toModel<Omit<CrawlRequest, 'scrapeOptions'>>(crawl), scrapeOptions: toScrapeModel<ScrapeOptions>(options as object) })));
+    .transform(
+      ({ scrape_options: options, ...crawl }): CrawlRequest => ({
+        ...toModel<Omit<CrawlRequest, 'scrapeOptions'>>(crawl),
+        scrapeOptions: toScrapeModel<ScrapeOptions>(options as object),
+      }),
+    ),
+);
 
 /** The body of POST /v1/batch: the URLs and the scrape options side by side. */
 export const v1BatchSchema = oncePer((service: CrawlService) =>
   v1ScrapeOptions(service)
     .extend(v1Object(service.fields.batch).shape)
     .superRefine((body, ctx) => refuseInternalActionKeys(body, ctx))
-    .transform(({ urls, webhook_url: webhookUrl, ...options }): BatchRequest => ({
-      urls: urls as string[],
-      ...(webhookUrl ? { webhookUrl: webhookUrl as string } : {}),
-      scrapeOptions: toScrapeModel<ScrapeOptions>(options),
-    })));
+    .transform(
+      ({ urls, webhook_url: webhookUrl, ...options }): BatchRequest => ({
+        urls: urls as string[],
+        ...(webhookUrl ? { webhookUrl: webhookUrl as string } : {}),
+        scrapeOptions: toScrapeModel<ScrapeOptions>(options),
+      }),
+    ),
+);
 
 /** The body of POST /v1/search (`num_results`, `no_cache`; the other names are the same). */
 export const v1SearchSchema = v1Object(searchRequestFields).transform((body) => toModel<SearchRequest>(body));

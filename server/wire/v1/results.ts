@@ -14,6 +14,14 @@ const lookupEndpoint = z.enum(LOOKUP_ENDPOINTS, { error: `endpoint must be one o
 export const lookupQuery = z.object({ endpoint: lookupEndpoint.default('scrape'), url: z.string().min(1).max(8192) });
 export const listQuery = pagedQuery({ endpoint: endpointName.optional() });
 
-export const presentResultSummary = (result: StoredResultSummary) => ({ id: result.id, endpoint: result.endpoint, url: result.url, created_at: result.createdAt });
+export const presentResultSummary = (result: StoredResultSummary) => ({
+  id: result.id,
+  endpoint: result.endpoint,
+  url: result.url,
+  created_at: result.createdAt,
+});
 /** Outputs are stored in the internal model and shown in the /v1 shape (rows from before it are shown as stored). */
-export const presentStoredResult = (result: StoredResult) => ({ ...presentResultSummary(result), data: isScrapeResult(result.output) ? presentResult(result.output) : result.output });
+export const presentStoredResult = (result: StoredResult) => ({
+  ...presentResultSummary(result),
+  data: isScrapeResult(result.output) ? presentResult(result.output) : result.output,
+});

@@ -6,7 +6,11 @@ import { pagedQuery } from '../../pagination.ts';
 /** The longest range one query may ask for. */
 export const MAX_RANGE_DAYS = 366;
 
-const instant = z.string().max(40).refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date or time').transform((v) => new Date(Date.parse(v)));
+const instant = z
+  .string()
+  .max(40)
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date or time')
+  .transform((v) => new Date(Date.parse(v)));
 export const usageQuery = pagedQuery({
   from: instant.optional(),
   to: instant.optional(),
@@ -14,6 +18,15 @@ export const usageQuery = pagedQuery({
 });
 
 export const presentRun = (run: UsageRun) => ({
-  id: run.id, endpoint: run.endpoint, url: run.url, credits: run.credits, status: run.status, error: run.error,
-  duration_ms: run.durationMs, result_id: run.resultId, run_id: run.runId, created_at: run.createdAt, finished_at: run.finishedAt,
+  id: run.id,
+  endpoint: run.endpoint,
+  url: run.url,
+  credits: run.credits,
+  status: run.status,
+  error: run.error,
+  duration_ms: run.durationMs,
+  result_id: run.resultId,
+  run_id: run.runId,
+  created_at: run.createdAt,
+  finished_at: run.finishedAt,
 });

@@ -13,8 +13,10 @@ export const diffBodySchema = {
   type: 'object',
   required: ['unified', 'added', 'removed'],
   properties: {
-    unified: { type: 'string', description: 'Unified diff (`--- previous`, `+++ current`, 3 lines of context) of ' +
-      'the page\'s own text; empty when unchanged.' },
+    unified: {
+      type: 'string',
+      description: 'Unified diff (`--- previous`, `+++ current`, 3 lines of context) of ' + "the page's own text; empty when unchanged.",
+    },
     added: { type: 'array', items: { type: 'string' }, description: 'Lines only in the current version (at most 500).' },
     removed: { type: 'array', items: { type: 'string' }, description: 'Lines only in the previous version (at most 500).' },
   },
@@ -23,10 +25,10 @@ export const diffBodySchema = {
 const NORMALISED =
   'Whether a page changed is decided on a normalised form: main content as markdown; whitespace collapsed; ' +
   'tracking, cache-busting and session/CSRF parameters removed from links and the rest sorted; and the ' +
-  'volatile-text presets (a watch\'s `ignore_patterns`, all on for /v1/diff): long random tokens, relative ages ' +
+  "volatile-text presets (a watch's `ignore_patterns`, all on for /v1/diff): long random tokens, relative ages " +
   '("5 minutes ago"), view/like/comment counters, and clocks — a time of day or timestamp counts as unchanged only ' +
   'when both versions show the time they were fetched (within 5 minutes, in one time zone); every other time and ' +
-  'date counts. What is shown (added, removed, unified) is the page\'s own text.';
+  "date counts. What is shown (added, removed, unified) is the page's own text.";
 
 const counts = {
   summary: { type: 'string', description: 'A short plain sentence, e.g. `1 line added and 1 removed. Now reads: “…”`' },
@@ -46,16 +48,19 @@ const watchSchema = {
     webhook_url: { type: ['string', 'null'] },
     active: { type: 'boolean', description: 'Whether scheduled checks run. A failing page never pauses a watch.' },
     state: {
-      type: 'string', enum: ['new', 'changed', 'unchanged', 'error', 'paused'],
-      description: '`paused` (not active), `error` (the last check failed), else the last snapshot: `new` (none ' +
+      type: 'string',
+      enum: ['new', 'changed', 'unchanged', 'error', 'paused'],
+      description:
+        '`paused` (not active), `error` (the last check failed), else the last snapshot: `new` (none ' +
         'yet, or the first), `changed` (it notified), `unchanged`.',
     },
-    last_checked_at: dateTime('Last check that ran, successful or not (a check skipped for lack of credits did not ' +
-      'run: it sets only `last_error`).', true),
+    last_checked_at: dateTime(
+      'Last check that ran, successful or not (a check skipped for lack of credits did not ' + 'run: it sets only `last_error`).',
+      true,
+    ),
     last_changed_at: dateTime('Last check whose text changed (whether or not it notified).', true),
     next_check_at: dateTime('The next scheduled check; null while paused.', true),
-    last_error: { type: ['string', 'null'], description: 'Why the last check failed (after its retries); ' +
-      'null once a check works.' },
+    last_error: { type: ['string', 'null'], description: 'Why the last check failed (after its retries); ' + 'null once a check works.' },
     include_selectors: { type: 'array', items: { type: 'string' } },
     ignore_selectors: { type: 'array', items: { type: 'string' } },
     ignore_text: { type: 'array', items: { type: 'string' } },
@@ -66,19 +71,31 @@ const watchSchema = {
     changes: { type: 'string', enum: ['any', 'added', 'removed'] },
     conditions: {
       type: 'array',
-      items: { type: 'object', required: ['selector'], properties: { selector: { type: 'string' }, below: { type: 'number' }, above: { type: 'number' }, change_percent: { type: 'number' } } },
+      items: {
+        type: 'object',
+        required: ['selector'],
+        properties: {
+          selector: { type: 'string' },
+          below: { type: 'number' },
+          above: { type: 'number' },
+          change_percent: { type: 'number' },
+        },
+      },
     },
     restock: { type: 'boolean' },
     tags: { type: 'array', items: { type: 'string' } },
     notify: {
-      type: 'array', items: { type: 'string' },
-      description: 'Targets told of each notifying check beside `webhook_url`: a Slack, Discord, Teams or Telegram ' +
-        'webhook URL gets that platform\'s message, `mailto:address` an e-mail, any other https URL the signed ' +
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'Targets told of each notifying check beside `webhook_url`: a Slack, Discord, Teams or Telegram ' +
+        "webhook URL gets that platform's message, `mailto:address` an e-mail, any other https URL the signed " +
         '`WatchNotifyEvent`.',
     },
     notify_status: {
       type: 'array',
-      description: 'The last delivery attempt per target (`notify` entries and `webhook_url`) that has been ' +
+      description:
+        'The last delivery attempt per target (`notify` entries and `webhook_url`) that has been ' +
         'notified; a target not yet notified is absent. Failed attempts are retried with backoff on the ' +
         '`[webhooks]` schedule, so `retrying` turns into `delivered` or, after the last attempt, `failed`.',
       items: {
@@ -88,8 +105,10 @@ const watchSchema = {
           target: { type: 'string' },
           ok: { type: 'boolean', description: 'The last attempt delivered.' },
           outcome: { type: 'string', enum: ['delivered', 'retrying', 'failed'] },
-          error: { type: ['string', 'null'], description: 'Why the last attempt failed: `receiver answered HTTP ' +
-            '503`, `mail server: … 550 …`, a refused address, …' },
+          error: {
+            type: ['string', 'null'],
+            description: 'Why the last attempt failed: `receiver answered HTTP ' + '503`, `mail server: … 550 …`, a refused address, …',
+          },
           attempt: { type: 'integer', description: '1 for the first try.' },
           at: dateTime('When the attempt ended.'),
         },
@@ -105,18 +124,26 @@ const snapshotSchema = {
     id: { type: 'string', format: 'uuid' },
     content_hash: { type: 'string', description: 'sha256 of the normalised content.' },
     word_count: { type: 'integer' },
-    status: { type: 'string', enum: ['initial', 'same', 'changed'], description: 'Whether the text changed (under ' +
-      'the watch\'s masking and ignore rules).' },
-    notified: { type: 'boolean', description: 'Whether this check notified (`watch.changed`): the filters\' ' +
-      'and conditions\' decision.' },
+    status: {
+      type: 'string',
+      enum: ['initial', 'same', 'changed'],
+      description: 'Whether the text changed (under ' + "the watch's masking and ignore rules).",
+    },
+    notified: {
+      type: 'boolean',
+      description: "Whether this check notified (`watch.changed`): the filters' " + "and conditions' decision.",
+    },
     reason: {
       type: ['string', 'null'],
-      description: 'Why it notified or stayed quiet: `changed`, `trigger_text "…" appeared`, `price 18.5 below ' +
+      description:
+        'Why it notified or stayed quiet: `changed`, `trigger_text "…" appeared`, `price 18.5 below ' +
         '20`, `back in stock`, `block_text "…" present`, `only removed lines`, …; null when nothing changed and no ' +
         'condition was met.',
     },
-    excerpt: { type: ['string', 'null'], description: 'A short word-level diff of the page\'s own text (`09:12 → ' +
-      '09:47`); null when nothing changed.' },
+    excerpt: {
+      type: ['string', 'null'],
+      description: "A short word-level diff of the page's own text (`09:12 → " + '09:47`); null when nothing changed.',
+    },
     title: { type: 'string', description: 'Page title at check time.' },
     diff_summary: { type: ['string', 'null'], description: 'What changed (status `changed`), else null.' },
     word_count_delta: { type: 'integer', description: 'Versus the previous snapshot; 0 for `initial`.' },
@@ -137,19 +164,23 @@ export function watchOpenApi(schemas: Schemas) {
       '/v1/watch': {
         post: {
           summary: 'Create a watch',
-          description: 'The first check is queued at once (snapshot `initial`); later ones run every ' +
+          description:
+            'The first check is queued at once (snapshot `initial`); later ones run every ' +
             '`interval_minutes` on the shared schedule, each at a fixed per-watch offset so equal intervals do not ' +
             'fire together. Limits: self-hosted, `watch.maxPerWorkspace` (default 5000) per workspace and ' +
-            '`watch.minIntervalMinutes` (default 1) as the interval floor; cloud mode, the plan\'s `maxWatches` ' +
+            "`watch.minIntervalMinutes` (default 1) as the interval floor; cloud mode, the plan's `maxWatches` " +
             '(default 20) and `minWatchIntervalMinutes` (default 60). Filters and conditions decide whether a ' +
-            'check notifies; each snapshot records `notified` and `reason`. ' + NORMALISED,
+            'check notifies; each snapshot records `notified` and `reason`. ' +
+            NORMALISED,
           requestBody: { required: true, content: { 'application/json': { schema: toJson(schemas.create) } } },
           responses: {
             201: jsonBody(schemaRef('Watch'), 'The watch'),
-            400: errorBody('`Missing required field: url`, `Invalid field interval_minutes: must be from 60 to ' +
-              '10080 minutes`, `Invalid field ignore_patterns[0]: …`, `Invalid field include_selectors[0]: invalid ' +
-              'CSS selector "…"`, `Invalid field conditions[0]: a condition needs below, above or change_percent`, ' +
-              '…'),
+            400: errorBody(
+              '`Missing required field: url`, `Invalid field interval_minutes: must be from 60 to ' +
+                '10080 minutes`, `Invalid field ignore_patterns[0]: …`, `Invalid field include_selectors[0]: invalid ' +
+                'CSS selector "…"`, `Invalid field conditions[0]: a condition needs below, above or change_percent`, ' +
+                '…',
+            ),
             ...common,
             409: errorBody('`Watch limit reached: at most 20 watches per workspace`'),
           },
@@ -159,12 +190,17 @@ export function watchOpenApi(schemas: Schemas) {
           parameters: [
             ...paging,
             { name: 'tag', in: 'query', schema: { type: 'string' }, description: 'Only watches with this tag.' },
-            { name: 'search', in: 'query', schema: { type: 'string' }, description: 'Only watches whose name or ' +
-              'URL contains this (case-insensitive).' },
+            {
+              name: 'search',
+              in: 'query',
+              schema: { type: 'string' },
+              description: 'Only watches whose name or ' + 'URL contains this (case-insensitive).',
+            },
           ],
           responses: {
             200: jsonBody(pagedBody('watches', schemaRef('Watch')), 'One slice'),
-            400: errorBody(PAGING_ERROR), ...common,
+            400: errorBody(PAGING_ERROR),
+            ...common,
           },
         },
       },
@@ -172,13 +208,30 @@ export function watchOpenApi(schemas: Schemas) {
         get: {
           summary: 'A watch with its snapshots, newest first',
           parameters: [idParam],
-          responses: { 200: jsonBody({ allOf: [schemaRef('Watch'), { type: 'object', properties: { snapshots: { type: 'array', items: schemaRef('WatchSnapshot') } } }] }, 'The watch'), ...common, ...unknown },
+          responses: {
+            200: jsonBody(
+              {
+                allOf: [
+                  schemaRef('Watch'),
+                  { type: 'object', properties: { snapshots: { type: 'array', items: schemaRef('WatchSnapshot') } } },
+                ],
+              },
+              'The watch',
+            ),
+            ...common,
+            ...unknown,
+          },
         },
         patch: {
           summary: 'Change the given fields only',
           parameters: [idParam],
           requestBody: { required: true, content: { 'application/json': { schema: toJson(schemas.update) } } },
-          responses: { 200: jsonBody(schemaRef('Watch'), 'The watch as changed'), 400: errorBody('Invalid field, or no field given'), ...common, ...unknown },
+          responses: {
+            200: jsonBody(schemaRef('Watch'), 'The watch as changed'),
+            400: errorBody('Invalid field, or no field given'),
+            ...common,
+            ...unknown,
+          },
         },
         delete: {
           summary: 'Delete a watch and all its snapshots',
@@ -189,7 +242,8 @@ export function watchOpenApi(schemas: Schemas) {
       '/v1/watch/{id}/check': {
         post: {
           summary: 'Check now, in the background',
-          description: 'Also checks a paused watch. The snapshot appears in `GET /v1/watch/{id}` when the check is ' +
+          description:
+            'Also checks a paused watch. The snapshot appears in `GET /v1/watch/{id}` when the check is ' +
             'done. Costs 1 credit in cloud mode, like a scheduled check.',
           parameters: [idParam],
           responses: { 202: jsonBody({ type: 'object', properties: { status: { const: 'checking' } } }, 'Queued'), ...common, ...unknown },
@@ -198,39 +252,76 @@ export function watchOpenApi(schemas: Schemas) {
       '/v1/watch/{id}/diff': {
         get: {
           summary: 'Compare two snapshots of a watch',
-          description: 'Both snapshots\' stored content compared under the watch\'s current noise rules. Defaults: ' +
+          description:
+            "Both snapshots' stored content compared under the watch's current noise rules. Defaults: " +
             '`to` the newest snapshot, `from` the one before it.',
-          parameters: [idParam, { name: 'from', in: 'query', schema: { type: 'string' } }, { name: 'to', in: 'query', schema: { type: 'string' } }],
+          parameters: [
+            idParam,
+            { name: 'from', in: 'query', schema: { type: 'string' } },
+            { name: 'to', in: 'query', schema: { type: 'string' } },
+          ],
           responses: {
-            200: jsonBody({
-              type: 'object',
-              properties: {
-                watch_id: { type: 'string' }, from: schemaRef('WatchSnapshot'), to: schemaRef('WatchSnapshot'),
-                diff: { allOf: [diffBodySchema, { type: 'object', properties: {
-                  parts: { type: 'array', items: { type: 'object', properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } } }, description: 'The whole text as runs of ' +
-                    'same, removed and added lines.' },
-                  lines: {
-                    type: 'array',
-                    description: 'Line by line in the page\'s own text, for side-by-side and inline views (at most ' +
-                      '5000 lines): `same` and `changed` lines have `old` and `new`, `added` only `new`, `removed` ' +
-                      'only `old`; changed lines have `words`, runs of same, removed and added words (for up to ' +
-                      '500 lines of up to 2000 characters).',
-                    items: {
-                      type: 'object', required: ['type'],
-                      properties: {
-                        type: { enum: ['same', 'added', 'removed', 'changed'] }, old: { type: 'string' }, new: { type: 'string' },
-                        words: { type: 'array', items: { type: 'object', properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } } } },
+            200: jsonBody(
+              {
+                type: 'object',
+                properties: {
+                  watch_id: { type: 'string' },
+                  from: schemaRef('WatchSnapshot'),
+                  to: schemaRef('WatchSnapshot'),
+                  diff: {
+                    allOf: [
+                      diffBodySchema,
+                      {
+                        type: 'object',
+                        properties: {
+                          parts: {
+                            type: 'array',
+                            items: {
+                              type: 'object',
+                              properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } },
+                            },
+                            description: 'The whole text as runs of ' + 'same, removed and added lines.',
+                          },
+                          lines: {
+                            type: 'array',
+                            description:
+                              "Line by line in the page's own text, for side-by-side and inline views (at most " +
+                              '5000 lines): `same` and `changed` lines have `old` and `new`, `added` only `new`, `removed` ' +
+                              'only `old`; changed lines have `words`, runs of same, removed and added words (for up to ' +
+                              '500 lines of up to 2000 characters).',
+                            items: {
+                              type: 'object',
+                              required: ['type'],
+                              properties: {
+                                type: { enum: ['same', 'added', 'removed', 'changed'] },
+                                old: { type: 'string' },
+                                new: { type: 'string' },
+                                words: {
+                                  type: 'array',
+                                  items: {
+                                    type: 'object',
+                                    properties: { type: { enum: ['same', 'added', 'removed'] }, text: { type: 'string' } },
+                                  },
+                                },
+                              },
+                            },
+                          },
+                          excerpt: {
+                            type: 'string',
+                            description: 'A short word-level diff (`09:12 → 09:47`), at ' + 'most 500 characters.',
+                          },
+                        },
                       },
-                    },
+                    ],
                   },
-                  excerpt: { type: 'string', description: 'A short word-level diff (`09:12 → 09:47`), at ' +
-                    'most 500 characters.' },
-                } }] },
-                ...counts,
+                  ...counts,
+                },
               },
-            }, 'The comparison'),
-            400: errorBody('Fewer than two snapshots and no ids given'), ...common, 404: errorBody('`Watch not found` or ' +
-              '`Snapshot not found`'),
+              'The comparison',
+            ),
+            400: errorBody('Fewer than two snapshots and no ids given'),
+            ...common,
+            404: errorBody('`Watch not found` or ' + '`Snapshot not found`'),
           },
         },
       },
@@ -239,16 +330,20 @@ export function watchOpenApi(schemas: Schemas) {
       'watch.changed': {
         post: {
           summary: 'watch.changed: a check notified',
-          description: 'POSTed to the watch\'s `webhook_url` as the flat `WatchChangedEvent` (no envelope: the ' +
-            'interface\'s payload, kept for the receivers built against it; registry events such as ' +
+          description:
+            "POSTed to the watch's `webhook_url` as the flat `WatchChangedEvent` (no envelope: the " +
+            "interface's payload, kept for the receivers built against it; registry events such as " +
             '`crawl.completed` use the `{type, timestamp, data}` envelope), signed per Standard Webhooks with ' +
             '`webhooks.signingSecret` (unsigned when none is configured), retried with backoff like every ' +
-            'delivery; the address passes the SSRF guard. An https `notify` entry that is no chat platform\'s ' +
-            'webhook gets `WatchNotifyEvent` (the same with the message\'s parts added), signed and retried the ' +
-            'same way; a Slack, Discord, Teams or Telegram webhook gets that platform\'s own message (the page ' +
+            "delivery; the address passes the SSRF guard. An https `notify` entry that is no chat platform's " +
+            "webhook gets `WatchNotifyEvent` (the same with the message's parts added), signed and retried the " +
+            "same way; a Slack, Discord, Teams or Telegram webhook gets that platform's own message (the page " +
             'title linked to the diff, the excerpt, the reason), and a `mailto:` target an e-mail (subject `Page ' +
             'changed: <watch name>`, plain text and HTML) through `[notify.smtp]`.',
-          requestBody: { required: true, content: { 'application/json': { schema: { anyOf: [schemaRef('WatchChangedEvent'), schemaRef('WatchNotifyEvent')] } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { anyOf: [schemaRef('WatchChangedEvent'), schemaRef('WatchNotifyEvent')] } } },
+          },
           responses: { 200: { description: 'Any 2xx: delivered.' } },
         },
       },
@@ -260,28 +355,37 @@ export function watchOpenApi(schemas: Schemas) {
         type: 'object',
         required: ['event', 'watch_id', 'url', 'summary', 'word_count_delta', 'checked_at'],
         properties: {
-          event: { const: 'watch.changed' }, watch_id: { type: 'string' }, url: { type: 'string' }, summary: counts.summary, word_count_delta: counts.word_count_delta,
+          event: { const: 'watch.changed' },
+          watch_id: { type: 'string' },
+          url: { type: 'string' },
+          summary: counts.summary,
+          word_count_delta: counts.word_count_delta,
           checked_at: dateTime('When the check ran.'),
-          reason: { type: ['string', 'null'], description: 'Why the check notified: `changed`, `trigger_text "…" ' +
-            'appeared`, `.price 18.5 below 20`, `back in stock`, …' },
-          excerpt: { type: ['string', 'null'], description: 'A short word-level diff of the page\'s text ' +
-            '(`09:12 → 09:47`).' },
+          reason: {
+            type: ['string', 'null'],
+            description: 'Why the check notified: `changed`, `trigger_text "…" ' + 'appeared`, `.price 18.5 below 20`, `back in stock`, …',
+          },
+          excerpt: { type: ['string', 'null'], description: "A short word-level diff of the page's text " + '(`09:12 → 09:47`).' },
         },
       },
       WatchNotifyEvent: {
-        allOf: [schemaRef('WatchChangedEvent'), {
-          type: 'object',
-          required: ['title', 'diff_url'],
-          properties: {
-            title: { type: 'string', description: 'The page\'s title.' },
-            diff_url: {
-              type: 'string',
-              description: 'The dashboard showing this snapshot\'s diff: ' +
-                '`<server.publicUrl>/dashboard?watch=<id>&to=<snapshot id>` (without `server.publicUrl`: ' +
-                '`http://<server.host>:<server.port>`, `localhost` for an any-address host).',
+        allOf: [
+          schemaRef('WatchChangedEvent'),
+          {
+            type: 'object',
+            required: ['title', 'diff_url'],
+            properties: {
+              title: { type: 'string', description: "The page's title." },
+              diff_url: {
+                type: 'string',
+                description:
+                  "The dashboard showing this snapshot's diff: " +
+                  '`<server.publicUrl>/dashboard?watch=<id>&to=<snapshot id>` (without `server.publicUrl`: ' +
+                  '`http://<server.host>:<server.port>`, `localhost` for an any-address host).',
+              },
             },
           },
-        }],
+        ],
       },
     },
   };

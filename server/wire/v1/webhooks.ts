@@ -6,20 +6,27 @@ import { z } from 'zod';
 import { WEBHOOK_EVENTS, type Webhook, type WebhookDelivery } from '../../../core/features/webhooks/store.ts';
 import { receiverUrlSchema } from '../../../core/net/receiver.ts';
 
-const eventList = z.array(z.enum(WEBHOOK_EVENTS)).min(1, 'must list at least one event').max(WEBHOOK_EVENTS.length * 4);
+const eventList = z
+  .array(z.enum(WEBHOOK_EVENTS))
+  .min(1, 'must list at least one event')
+  .max(WEBHOOK_EVENTS.length * 4);
 
 export const createWebhookSchema = z.strictObject({
-  url: receiverUrlSchema.describe('Receiver address, written out in full (http:// or https://), no control ' +
-    'characters; refused at once when the SSRF guard forbids its address. Deliveries are POSTs; redirects are not ' +
-    'followed.'),
+  url: receiverUrlSchema.describe(
+    'Receiver address, written out in full (http:// or https://), no control ' +
+      'characters; refused at once when the SSRF guard forbids its address. Deliveries are POSTs; redirects are not ' +
+      'followed.',
+  ),
   events: eventList.describe('Subscriptions; duplicates are ignored.'),
 });
 
-export const updateWebhookSchema = z.strictObject({
-  url: receiverUrlSchema.optional(),
-  events: eventList.optional(),
-  active: z.boolean().optional().describe('false pauses deliveries; true resumes them, also after a 410 disabled the webhook.'),
-}).refine((p) => p.url !== undefined || p.events !== undefined || p.active !== undefined, 'Request body must set url, events or active');
+export const updateWebhookSchema = z
+  .strictObject({
+    url: receiverUrlSchema.optional(),
+    events: eventList.optional(),
+    active: z.boolean().optional().describe('false pauses deliveries; true resumes them, also after a 410 disabled the webhook.'),
+  })
+  .refine((p) => p.url !== undefined || p.events !== undefined || p.active !== undefined, 'Request body must set url, events or active');
 
 export const present = (w: Webhook) => ({
   id: w.id,

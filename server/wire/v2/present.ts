@@ -31,11 +31,22 @@ export function presentMetadata(result: ScrapeResult, sourceUrl: string, cacheSt
   const statusCode = m.statusCode ?? 200;
   return {
     ...compact({
-      title: m.title, description: m.description, language: m.language, keywords: m.keywords, author: m.author,
-      ogTitle: m.title, ogDescription: m.description, ogImage: m.image, ogSiteName: m.siteName, favicon: m.favicon,
-      publishedTime: m.publishedDate, contentType: m.contentType, numPages: m.pageCount,
+      title: m.title,
+      description: m.description,
+      language: m.language,
+      keywords: m.keywords,
+      author: m.author,
+      ogTitle: m.title,
+      ogDescription: m.description,
+      ogImage: m.image,
+      ogSiteName: m.siteName,
+      favicon: m.favicon,
+      publishedTime: m.publishedDate,
+      contentType: m.contentType,
+      numPages: m.pageCount,
       // (Trawl's own: Firecrawl has no such fields, and its SDKs keep unknown metadata keys)
-      pageType: m.pageType, contentConfidence: m.contentConfidence,
+      pageType: m.pageType,
+      contentConfidence: m.contentConfidence,
     }),
     sourceURL: sourceUrl,
     url: m.finalUrl ?? result.url,
@@ -69,13 +80,21 @@ const FORMAT_FIELDS: Readonly<Record<string, (output: unknown) => [string, unkno
   links: (output) => ['links', (output as Array<{ href: string }>).map((link) => link.href)],
   screenshot: (output) => ['screenshot', pngDataUrl(output)],
   extract: (output) => (output === null ? null : ['json', output]),
-  json: (output) => ['images', [...new Set((output as Extraction).assets.filter((asset) => asset.type === 'image').map((asset) => asset.url))]],
+  json: (output) => [
+    'images',
+    [...new Set((output as Extraction).assets.filter((asset) => asset.type === 'image').map((asset) => asset.url))],
+  ],
   attributes: (output) => ['attributes', output],
   query: (output) => ['answer', (output as { answer?: string }).answer ?? ''],
 };
 
 /** A Document. `sourceUrl` is the URL as the caller sent it, when it is known. */
-export function presentDocument(result: ScrapeResult, options: PresentedOptions, sourceUrl = result.url, cacheState?: 'hit' | 'miss'): Fields {
+export function presentDocument(
+  result: ScrapeResult,
+  options: PresentedOptions,
+  sourceUrl = result.url,
+  cacheState?: 'hit' | 'miss',
+): Fields {
   const doc: Fields = {};
   for (const format of options.formats) {
     const output = result.formats[format];
@@ -93,7 +112,10 @@ export function presentDocument(result: ScrapeResult, options: PresentedOptions,
 export function presentPage(page: PageRow, options: PresentedOptions): Fields {
   const result = page.result ?? {};
   if (isScrapeResult(result)) return presentDocument(result, options, page.url);
-  return { ...(typeof result.markdown === 'string' ? { markdown: result.markdown } : {}), metadata: { sourceURL: page.url, url: page.url, statusCode: 200 } };
+  return {
+    ...(typeof result.markdown === 'string' ? { markdown: result.markdown } : {}),
+    metadata: { sourceURL: page.url, url: page.url, statusCode: 200 },
+  };
 }
 
 /** Firecrawl has no `queued`: a run waiting for its first page is already `scraping`. */
@@ -122,7 +144,9 @@ const isRobotsBlock = (error: string | null) => /^Disallowed/.test(error ?? '');
 /** GET …/errors: failed pages with their reasons, robots.txt refusals apart. */
 export function presentErrors(run: RunRow, failed: PageRow[]): Fields {
   return {
-    errors: failed.filter((page) => !isRobotsBlock(page.error)).map((page) => ({ id: `${run.id}-${page.seq}`, url: page.url, error: page.error ?? 'failed' })),
+    errors: failed
+      .filter((page) => !isRobotsBlock(page.error))
+      .map((page) => ({ id: `${run.id}-${page.seq}`, url: page.url, error: page.error ?? 'failed' })),
     robotsBlocked: failed.filter((page) => isRobotsBlock(page.error)).map((page) => page.url),
   };
 }

@@ -16,5 +16,7 @@ export function applyV2Proxy(config: Readonly<TrawlConfig>, value: V2Proxy, opti
     return;
   }
   if (value === 'basic') return;
-  throw badRequest(`Invalid field ${field}: proxy "${value}" is not configured on this server (the operator maps it to a proxy pool in [v2.proxies], e.g. ${value} = "residential")`);
+  throw badRequest(
+    `Invalid field ${field}: proxy "${value}" is not configured on this server (the operator maps it to a proxy pool in [v2.proxies], e.g. ${value} = "residential")`,
+  );
 }

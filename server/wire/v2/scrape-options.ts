@@ -18,10 +18,29 @@ export const SCRAPE_ACTION_SCRIPT = '({ url: location.href, html: document.docum
 
 /** Formats whose internal name differs from the /v2 one (`images` come from the extraction's assets). */
 export const V2_FORMATS: Readonly<Record<string, string>> = {
-  markdown: 'markdown', html: 'html', rawHtml: 'rawHtml', links: 'links', screenshot: 'screenshot',
-  summary: 'summary', json: 'extract', images: 'json', attributes: 'attributes', question: 'query',
+  markdown: 'markdown',
+  html: 'html',
+  rawHtml: 'rawHtml',
+  links: 'links',
+  screenshot: 'screenshot',
+  summary: 'summary',
+  json: 'extract',
+  images: 'json',
+  attributes: 'attributes',
+  question: 'query',
 };
-const UNSUPPORTED_FORMATS = new Set(['rawBase64', 'changeTracking', 'branding', 'product', 'menu', 'highlights', 'query', 'audio', 'video', 'deterministicJson']);
+const UNSUPPORTED_FORMATS = new Set([
+  'rawBase64',
+  'changeTracking',
+  'branding',
+  'product',
+  'menu',
+  'highlights',
+  'query',
+  'audio',
+  'video',
+  'deterministicJson',
+]);
 
 /** Accepted and meaningless here: no warning (the SDK sends `origin` with every body). */
 export const SILENT_OPTIONS = new Set(['origin', 'integration']);
@@ -37,7 +56,10 @@ export const v2ScrapeOptionFields = {
   waitFor: z.number().int().min(0).max(60_000).default(0),
   timeout: z.number().int().min(1000).max(300_000).optional(),
   mobile: z.boolean().default(false),
-  actions: z.array(z.looseObject({ type: z.string().min(1) })).max(50).optional(),
+  actions: z
+    .array(z.looseObject({ type: z.string().min(1) }))
+    .max(50)
+    .optional(),
   headers: z.record(z.string(), z.string()).optional(),
   location: z.object({ country: z.string().max(20).optional(), languages: z.array(z.string().max(35)).max(20).optional() }).optional(),
   maxAge: z.number().int().min(0).optional(),
@@ -63,8 +85,13 @@ export type V2Proxy = V2Options['proxy'];
 
 /** Internal field → /v2 field, for messages about the converted options. */
 const V2_NAMES: Readonly<Record<string, string>> = {
-  includeSelectors: 'includeTags', excludeSelectors: 'excludeTags', timeoutMs: 'timeout', maxAgeMs: 'maxAge',
-  attributeSelectors: 'formats', extract: 'formats', query: 'formats',
+  includeSelectors: 'includeTags',
+  excludeSelectors: 'excludeTags',
+  timeoutMs: 'timeout',
+  maxAgeMs: 'maxAge',
+  attributeSelectors: 'formats',
+  extract: 'formats',
+  query: 'formats',
 };
 export const v2FieldName = (path: string) => path.replace(/^[A-Za-z0-9]+/, (field) => V2_NAMES[field] ?? field);
 
@@ -84,10 +111,16 @@ function convertFormats(formats: V2Options['formats'], into: Record<string, unkn
     }
     if (spec.type === 'json') {
       if (typeof entry === 'string' || (spec.prompt === undefined && spec.schema === undefined)) {
-        converted.issues.push({ path: at, message: 'json format must be an object with { type: "json", prompt?, schema? } and at least one of prompt and schema' });
+        converted.issues.push({
+          path: at,
+          message: 'json format must be an object with { type: "json", prompt?, schema? } and at least one of prompt and schema',
+        });
         return;
       }
-      into.extract = { ...(spec.prompt !== undefined ? { prompt: spec.prompt } : {}), ...(spec.schema !== undefined ? { schema: spec.schema } : {}) };
+      into.extract = {
+        ...(spec.prompt !== undefined ? { prompt: spec.prompt } : {}),
+        ...(spec.schema !== undefined ? { schema: spec.schema } : {}),
+      };
     }
     if (spec.type === 'attributes') into.attributeSelectors = spec.selectors;
     if (spec.type === 'question') into.query = spec.question;
@@ -106,13 +139,17 @@ function convertAction(action: Record<string, unknown>, index: number, converted
   };
   switch (type) {
     case 'wait':
-      return { type, ...(fields.milliseconds !== undefined ? { milliseconds: fields.milliseconds } : {}), ...(fields.selector !== undefined ? { selector: fields.selector } : {}) };
+      return {
+        type,
+        ...(fields.milliseconds !== undefined ? { milliseconds: fields.milliseconds } : {}),
+        ...(fields.selector !== undefined ? { selector: fields.selector } : {}),
+      };
     case 'click':
       drop('all', 'is not supported: the first match is clicked');
       return { type, selector: fields.selector };
     case 'screenshot':
       drop('quality', 'is not supported: screenshots are PNG');
-      drop('viewport', 'is not supported: the browser\'s viewport is used');
+      drop('viewport', "is not supported: the browser's viewport is used");
       return { type, ...(fields.fullPage !== undefined ? { fullPage: fields.fullPage } : {}) };
     case 'write':
       // Firecrawl types into the element that has the focus (after a click).
@@ -127,7 +164,10 @@ function convertAction(action: Record<string, unknown>, index: number, converted
     case 'executeJavascript':
       return { type, code: fields.script };
     default:
-      converted.issues.push({ path: at, message: `action type "${type}" is not supported (wait, click, screenshot, write, press, scroll, scrape, executeJavascript)` });
+      converted.issues.push({
+        path: at,
+        message: `action type "${type}" is not supported (wait, click, screenshot, write, press, scroll, scrape, executeJavascript)`,
+      });
       return null;
   }
 }
@@ -150,9 +190,13 @@ export function convertScrapeOptions(body: V2Options & Record<string, unknown>):
   if (actions.length) out.actions = actions;
   const headers: Record<string, string> = { ...body.headers };
   const languages = body.location?.languages;
-  if (languages?.length && !Object.keys(headers).some((name) => name.toLowerCase() === 'accept-language')) headers['Accept-Language'] = languages.join(', ');
+  if (languages?.length && !Object.keys(headers).some((name) => name.toLowerCase() === 'accept-language'))
+    headers['Accept-Language'] = languages.join(', ');
   if (Object.keys(headers).length) out.headers = headers;
-  if (body.location?.country) converted.warnings.push('location.country is not applied (pages are fetched from this server\'s own network); location.languages are sent as Accept-Language');
+  if (body.location?.country)
+    converted.warnings.push(
+      "location.country is not applied (pages are fetched from this server's own network); location.languages are sent as Accept-Language",
+    );
   if (body.maxAge !== undefined) out.maxAgeMs = body.maxAge;
   if (body.storeInCache === false) out.storeInCache = false;
   return converted;
@@ -163,4 +207,3 @@ export function ignoredOptions(body: Record<string, unknown>, known: ReadonlySet
   const ignored = Object.keys(body).filter((key) => !known.has(key) && !V2_SCRAPE_OPTION_NAMES.has(key) && !SILENT_OPTIONS.has(key));
   return ignored.length ? [`Not supported by this server and ignored: ${ignored.join(', ')}`] : [];
 }
-

@@ -18,7 +18,14 @@ export const v2HookFormat: RunHookFormat = {
     const prefix = run.kind === 'crawl' ? 'crawl' : 'batch_scrape';
     const options = storedRequest(run.kind, run.request).scrapeOptions;
     const data = page?.result ? [presentDocument(page.result, options, page.url)] : [];
-    const error = type === 'page' ? (page?.result ? undefined : page?.error ?? 'The page could not be scraped') : type === 'failed' ? run.error ?? 'The run failed' : undefined;
+    const error =
+      type === 'page'
+        ? page?.result
+          ? undefined
+          : (page?.error ?? 'The page could not be scraped')
+        : type === 'failed'
+          ? (run.error ?? 'The run failed')
+          : undefined;
     return {
       success: error === undefined,
       type: `${prefix}.${type}`,
