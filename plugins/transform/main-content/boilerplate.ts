@@ -1,184 +1,25 @@
 /**
- * Boilerplate recognition: junk tags, hidden elements, and navigation / header / footer /
- * sidebar / cookie / share / related / comment / ad blocks recognised by tag, ARIA role and
- * class/id words; consent managers and (on product pages) customer reviews are never content.
+ * Boilerplate recognition: navigation / header / footer / sidebar / cookie / share / related /
+ * comment / ad blocks recognised by tag, ARIA role and class/id words (the words: boiler-words.ts);
+ * consent managers and (on product pages) customer reviews are never content.
  */
-import { desktopDisplay } from './responsive.ts';
+import {
+  AUTHOR_BOX,
+  BOILER_PARTS,
+  BOILER_ROLES,
+  BOILER_SUBSTR,
+  BOILER_TAGS,
+  BOILER_WORDS,
+  COMMENT,
+  CONSENT,
+  CONTENT_HINT,
+  POST_COMMENTS,
+  PRODUCT_CLUTTER,
+  REVIEWS,
+  SIGNATURE,
+} from './boiler-words.ts';
 import { HEADINGS } from './tags.ts';
 import { attr, classAndId, classOf, componentId, perString, tagOf } from './walk.ts';
-
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
-const HIDDEN_CLASS =
-  /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|u-sronly|sronly|sr_only|is-sr-only|visually-hidden|visuallyhidden|screen-reader-text|screenreader|element-invisible|offscreen|a11y-hidden|u-hidden|hide|a-hidden|aok-hidden|ipshide)(?:\s|$)/i;
-
-// Page builders mark blocks meant for phones or tablets only (often copies of a desktop block);
-// pages are judged as a desktop browser shows them.
-const HIDDEN_DESKTOP =
-  /(?:^|\s)(?:elementor-hidden-desktop|vc_hidden-lg|hidden[-_]desktop|hide[-_](?:on[-_])?desktop|visible[-_]mobile|mobile[-_]only)(?:\s|$)/;
-
-/** Class words of the body of a closed accordion, expander, toggle or tab ("Read more", product details, FAQ answers). */
-const COLLAPSED = /accordion|expander|collaps|toggle[-_]*content|tab-?pane|tab-?content/i;
-
-/** Hidden by attribute, inline style or a well-known utility class, and not merely folded away (`marked`: the scan's hiddenByMarkup). */
-export function isHidden(
-  el: Element,
-  cls: string | null = attr(el, 'class'),
-  marked = hiddenByMarkup(attr(el, 'hidden'), attr(el, 'aria-hidden'), attr(el, 'style'), cls),
-): boolean {
-  if (!marked) return false;
-  // a collapsed accordion panel (a region named by its toggle button) is content one click away
-  if (attr(el, 'role') === 'region' && attr(el, 'aria-labelledby') !== null) return false;
-  // likewise a closed accordion, expander, toggle or tab body (but not a folded menu, nor the
-  // `hidden` attribute, which also marks templates and not-yet-placed parts)
-  return !cls || !COLLAPSED.test(cls) || /nav|menu/i.test(cls) || attr(el, 'hidden') !== null;
-}
-
-/** Hidden by the hidden, aria-hidden, style and class attributes' values. */
-export function hiddenByMarkup(hidden: string | null, ariaHidden: string | null, style: string | null, cls: string | null): boolean {
-  if (hidden !== null) return true;
-  if (ariaHidden === 'true') return true;
-  if (style && HIDDEN_STYLE.test(style)) return true;
-  return !!cls && classHides(cls);
-}
-
-const classHides = perString((cls: string): boolean => {
-  if (HIDDEN_DESKTOP.test(cls)) return true;
-  const desktop = desktopDisplay(cls);
-  if (desktop !== null) return !desktop;
-  return HIDDEN_CLASS.test(cls);
-});
-
-const BOILER_TAGS = new Set(['NAV', 'ASIDE', 'FOOTER', 'MENU']);
-const BOILER_ROLES = new Set([
-  'navigation',
-  'banner',
-  'contentinfo',
-  'complementary',
-  'search',
-  'dialog',
-  'alertdialog',
-  'menu',
-  'menubar',
-  'toolbar',
-  'tablist',
-  'alert',
-]);
-
-/**
- * Substrings of class/id that mark boilerplate wherever they occur ("shared" is not "share": styled-components' "shared-styles").
- * Lead-capture forms of the common form plugins (Gravity Forms, WPForms, HubSpot, Marketo) count too: their labels and help texts are not content.
- */
-const BOILER_SUBSTR =
-  /cookie|consent|gdpr|newsletter|subscri|share(?!d)|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular|sitenotice|gform_wrapper|wpforms-container|hbspt-form|mktoform/;
-/** Whole class/id words that mark boilerplate. */
-const BOILER_WORDS = new Set([
-  'ad',
-  'ads',
-  'adv',
-  'adsense',
-  'nav',
-  'menu',
-  'menus',
-  'tags',
-  'tag-list',
-  'tagcloud',
-  'footer',
-  'header-nav',
-  'site-header',
-  'site-footer',
-  'global-header',
-  'global-footer',
-  'topbar',
-  'top-bar',
-  'toolbar',
-  'modal',
-  'overlay',
-  'print',
-  'rating',
-  'ratings',
-  'byline-share',
-  'utility',
-  'utilities',
-  'categories',
-  'category-list',
-  'post-navigation',
-  'nav-links',
-  'dropdown',
-  'offcanvas',
-  'off-canvas',
-  'drawer',
-  'flyout',
-  'lightbox',
-  'carousel-nav',
-  'pager',
-  'feedback',
-  // a forum post's signature and its author's profile card (phpBB, XenForo, Invision): not the post
-  'signature',
-  'message-signature',
-  'postprofile',
-  'message-cell--user',
-  'message-userextras',
-  // the date/author/category lines above and below a post
-  'byline',
-  'entry-meta',
-  'post-meta',
-  'postmetadata',
-  // a Q&A page's answer box and the "log in to answer / ask a question" notices below a thread
-  'post-form',
-  'bottom-notice',
-  'js-bottom-notice',
-  // Google's mark for what its site search should skip (license footers, feedback widgets)
-  'nocontent',
-]);
-/** Word parts (split at '-' and '_') that mark boilerplate. */
-const BOILER_PARTS = new Set([
-  'footer',
-  'nav',
-  'navbar',
-  'menu',
-  'sidebar',
-  'breadcrumbs',
-  'breadcrumb',
-  'tags',
-  'ad',
-  'ads',
-  'cookie',
-  'cookies',
-  'newsletter',
-  'share',
-  'social',
-  'related',
-  'popup',
-  'modal',
-  'toolbar',
-  'pagination',
-]);
-/** Author boxes ("about the author", bio cards): boilerplate even inside an entry-content wrapper, except on a product page (a book's author is part of it). */
-const AUTHOR_BOX =
-  /author[-_]?(?:bio|box|info|desc|profile|card|section|details|about|wrap)|about[-_]?(?:the[-_]?)?author|saboxplugin|abh_|contributor[-_]?(?:bio|info)|shortbio/;
-/** Comment sections: boilerplate on articles, the content itself on forums. */
-const COMMENT = /comment|disqus|respond|replies|reply-form|discussion/;
-/** Comments under a Q&A post (Stack Exchange): remarks on the question or an answer, left out even of a thread. */
-const POST_COMMENTS = /js-post-comments-component|js-comments-container|follow-ups-container/;
-/**
- * A forum post's signature (phpBB, XenForo, Invision's ipsEntry__signature / ipsSignature): the
- * poster's motto and links under every post, left out even by the loose passes of a short thread.
- */
-const SIGNATURE = /(?:^|[\s_-])(?:ips)?signature(?:[\s_]|$)/;
-/** Customer review sections: on a product page they are not the product's content (and outweigh it); editorial reviews (a publisher's blurbs, Amazon's "editorialReviews") are the description. */
-const REVIEWS = /(?<!editorial)reviews|customerreview|review-list|reviewlist/;
-/**
- * Shop furniture around a product: carousels (other products, or the same photos again), popovers
- * and tooltips (hidden until hovered), legal small print, comparison tables of other models,
- * seller-feedback lists, takeovers and modals; the buy box (cart form, quantity picker, mini cart),
- * which is the shop's controls, not the product. On other pages these words can name the content.
- * (Not "shipping": some shops' listings state their delivery terms as part of the item.)
- */
-const PRODUCT_CLUTTER =
-  /carousel|popover|tool-?tip|disclaimer|legal|comparison|feedback|takeover|modal|mini-?cart|add-?to-?cart|(?:^|[\s_-])cart(?:[\s_-]|$)/;
-/** Consent managers (OneTrust, Cookiebot, Didomi, Usercentrics …) and cookie banners. */
-const CONSENT = /cookie|consent|gdpr|onetrust|cookiebot|didomi|usercentrics|truste-|qc-cmp/;
-const CONTENT_HINT = /article|content|entry|post-body|postbody|story|main|text|body|prose|markdown|rich-text|richtext/;
 
 /** 'comment' and 'consent' blocks are never content, however much text they hold. */
 export type BoilerKind = 'tag' | 'role' | 'tabs' | 'class' | 'comment' | 'consent' | null;

@@ -3,7 +3,8 @@
  * blocks that carry real content (Discourse keeps its posts there), and removes boilerplate
  * blocks unless they hold the page's main content.
  */
-import { boilerClassWords, boilerplateKind, hiddenByMarkup, isHidden, type PageKind } from './boilerplate.ts';
+import { boilerClassWords, boilerplateKind, type PageKind } from './boilerplate.ts';
+import { hiddenByMarkup, isHidden } from './hidden.ts';
 import type { Stats, StatsMap } from './scoring.ts';
 import { postKind } from './forum.ts';
 import { postMarkOf, type PostMark } from './postmarks.ts';
