@@ -4,7 +4,7 @@
  * too short. Passes only mark elements; nothing is removed until the winning pass is applied.
  */
 import { contentSiblings, pickTop } from './candidates.ts';
-import { findBoilerplate } from './prepare.ts';
+import { findBoilerplate } from './boiler-blocks.ts';
 import { closingTail } from './comments.ts';
 import { continuedList } from './continued.ts';
 import { faqBlocks } from './faq.ts';
