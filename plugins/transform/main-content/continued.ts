@@ -12,7 +12,7 @@
  * of a kind the list has none of ("Related stories", "Comments") ends the run.
  */
 import type { Pass } from './pass-settings.ts';
-import { CONDITIONAL, dropReason, LISTING_DENSITY } from './prune.ts';
+import { CONDITIONAL, dropReason, LISTING_DENSITY } from './conditional.ts';
 import { linkDensity, type StatsMap } from './scoring.ts';
 import { HEADINGS } from './tags.ts';
 import { attr, tagOf } from './walk.ts';
