@@ -1,5 +1,5 @@
 /**
- * What one extraction pass is set to do: the cascade (pass.ts) varies it from strict to loose and
+ * What one extraction pass is set to do: the cascade (cascade.ts) varies it from strict to loose and
  * every step it runs reads it. A file of its own, so the steps need not import the cascade that
  * calls them.
  */

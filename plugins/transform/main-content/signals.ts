@@ -22,7 +22,7 @@ export interface PageSignals {
   likely?: Stats | null;
   /** Visible characters returned (after in-content cleaning). */
   text: number;
-  /** The cascade's winning pass: 0 the strict one, higher ever looser (see pass.ts). */
+  /** The cascade's winning pass: 0 the strict one, higher ever looser (see cascade.ts). */
   rung: number;
   /** The page's description stood in for a content too short (a client-rendered page). */
   described: boolean;
