@@ -10,7 +10,8 @@
 import { openingChrome } from './chrome.ts';
 import { linesOf, removeLine, type Line } from './lines.ts';
 import { adLabel, metaLine, type TitleWords } from './metalines.ts';
-import { closingRows, cutFrom, openingRows } from './newsrows.ts';
+import { cutFrom } from './cut.ts';
+import { closingRows, openingRows } from './newsrows.ts';
 import { HEADINGS } from './tags.ts';
 import { ELEMENT, tagOf } from './walk.ts';
 
