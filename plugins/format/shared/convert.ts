@@ -7,92 +7,13 @@
  * `childNodes` list per element, text nodes spared the edge-whitespace work only elements use, and
  * text without a markdown character spared the escaper's 13 regular expressions.
  * turndown 7.2.5 with patches/turndown@7.2.5.patch; plugins/format/shared/markdown.ts calls it.
+ * (Its node lists and types: turndown-nodes.ts; the whitespace collapse: collapse.ts.)
  */
 import TurndownService from 'turndown';
 import { END, NEXT } from '../../../core/kit.ts';
+import { collapseWhitespace } from './collapse.ts';
+import { ATTRIBUTE, BLOCK, CDATA, ELEMENT, type Marked, NOT_BLANK_INSIDE, TEXT } from './turndown-nodes.ts';
 
-const BLOCK = new Set([
-  'ADDRESS',
-  'ARTICLE',
-  'ASIDE',
-  'AUDIO',
-  'BLOCKQUOTE',
-  'BODY',
-  'CANVAS',
-  'CENTER',
-  'DD',
-  'DIR',
-  'DIV',
-  'DL',
-  'DT',
-  'FIELDSET',
-  'FIGCAPTION',
-  'FIGURE',
-  'FOOTER',
-  'FORM',
-  'FRAMESET',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'HEADER',
-  'HGROUP',
-  'HR',
-  'HTML',
-  'ISINDEX',
-  'LI',
-  'MAIN',
-  'MENU',
-  'NAV',
-  'NOFRAMES',
-  'NOSCRIPT',
-  'OL',
-  'OUTPUT',
-  'P',
-  'PRE',
-  'SECTION',
-  'TABLE',
-  'TBODY',
-  'TD',
-  'TFOOT',
-  'TH',
-  'THEAD',
-  'TR',
-  'UL',
-]);
-const VOID = new Set([
-  'AREA',
-  'BASE',
-  'BR',
-  'COL',
-  'COMMAND',
-  'EMBED',
-  'HR',
-  'IMG',
-  'INPUT',
-  'KEYGEN',
-  'LINK',
-  'META',
-  'PARAM',
-  'SOURCE',
-  'TRACK',
-  'WBR',
-]);
-const MEANINGFUL_WHEN_BLANK = new Set(['A', 'TABLE', 'THEAD', 'TBODY', 'TFOOT', 'TH', 'TD', 'IFRAME', 'SCRIPT', 'AUDIO', 'VIDEO']);
-/** An element holding one of these is never blank. */
-const NOT_BLANK_INSIDE = new Set([...VOID, ...MEANINGFUL_WHEN_BLANK]);
-
-/** The facts turndown's `Node` writes on each converted node (its rules read them). */
-type Marked = Node &
-  Record<symbol, any> & {
-    isBlock?: boolean;
-    isCode?: boolean;
-    isBlank?: boolean;
-    flankingWhitespace?: { leading: string; trailing: string };
-    data: string;
-  };
 interface Rule {
   replacement(content: string, node: Node, options: TurndownService.Options): string;
   append?: (options: TurndownService.Options) => string;
@@ -102,11 +23,6 @@ interface Service {
   rules: { forNode(node: Node): Rule; forEach(fn: (rule: Rule) => void): void };
   escape(text: string): string;
 }
-
-const ELEMENT = 1;
-const ATTRIBUTE = 2;
-const TEXT = 3;
-const CDATA = 4;
 
 /** Converts `root`'s children to markdown as `service.turndown(root)` does, changing `root` as turndown changes its copy. */
 export function turndownInPlace(turndown: TurndownService, root: Element): string {
@@ -210,57 +126,4 @@ function join(output: string[], replacement: string): void {
   if (s1) output.push(s1);
   if (separator) output.push(separator);
   if (s2) output.push(s2);
-}
-
-/** turndown's `collapseWhitespace` (from collapse-whitespace by Luc Thevenard, MIT). */
-function collapseWhitespace(element: Marked, isPre: (node: Node) => boolean): void {
-  if (!element.firstChild || isPre(element)) return;
-  let prevText: Marked | null = null;
-  let keepLeadingWs = false;
-  let prev: Marked | null = null;
-  let node = next(prev, element, isPre);
-  while (node !== element) {
-    if (node.nodeType === TEXT || node.nodeType === CDATA) {
-      let text = node.data.replace(/[ \r\n\t]+/g, ' ');
-      if ((!prevText || / $/.test(prevText.data)) && !keepLeadingWs && text[0] === ' ') text = text.substr(1);
-      if (!text) {
-        node = remove(node);
-        continue;
-      }
-      node.data = text;
-      prevText = node;
-    } else if (node.nodeType === ELEMENT) {
-      if (BLOCK.has(node.nodeName) || node.nodeName === 'BR') {
-        if (prevText) prevText.data = prevText.data.replace(/ $/, '');
-        prevText = null;
-        keepLeadingWs = false;
-      } else if (VOID.has(node.nodeName) || isPre(node)) {
-        // avoid trimming space around non-block, non-BR void elements and inline PRE
-        prevText = null;
-        keepLeadingWs = true;
-      } else if (prevText) keepLeadingWs = false;
-    } else {
-      node = remove(node);
-      continue;
-    }
-    const nextNode = next(prev, node, isPre);
-    prev = node;
-    node = nextNode;
-  }
-  if (prevText) {
-    prevText.data = prevText.data.replace(/ $/, '');
-    if (!prevText.data) remove(prevText);
-  }
-}
-
-function remove(node: Marked): Marked {
-  const following = (node.nextSibling || node.parentNode) as unknown as Marked;
-  node.parentNode!.removeChild(node);
-  return following;
-}
-
-function next(prev: Marked | null, current: Marked, isPre: (node: Node) => boolean): Marked {
-  if ((prev && (prev.parentNode as unknown) === current) || isPre(current))
-    return (current.nextSibling || current.parentNode) as unknown as Marked;
-  return (current.firstChild || current.nextSibling || current.parentNode) as unknown as Marked;
 }
