@@ -6,7 +6,7 @@
 import type { AnyNode, Node, Program } from 'acorn';
 import { base, full, make } from 'acorn-walk';
 import { callTargets, heldTarget, type RequestTarget } from './requests.ts';
-import { Scopes } from './values.ts';
+import { Scopes } from './scopes.ts';
 import { FUNCTION_TYPES, paramName, wrapperTargets, type CallSite, type FunctionInfo } from './wrappers.ts';
 
 export interface Scoped<T> {
