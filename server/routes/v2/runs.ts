@@ -9,7 +9,7 @@
 import { CrawlTokens } from '../../../core/features/crawl/index.ts';
 import { storedRequest } from '../../../core/features/crawl/legacy.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
-import { ACTIVE_STATUSES, type RunKind, type RunRow } from '../../../core/features/crawl/store.ts';
+import { ACTIVE_STATUSES, type RunKind, type RunRow } from '../../../core/features/crawl/rows.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
