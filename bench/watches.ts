@@ -25,7 +25,7 @@ import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { packContent } from '../core/features/watch/store.ts';
+import { packContent } from '../core/features/watch/records.ts';
 import type { WatchTables } from '../core/features/watch/tables.ts';
 import { postgresProcessDatabase } from '../test/helpers/databases.ts';
 import { claimTestRun } from '../test/helpers/test-run.ts';

@@ -11,10 +11,10 @@
  * watched while jobs run (memory.ts); a tab killed for memory, or a page over its byte budget,
  * ends its job at once with a 422 naming the setting.
  */
-import type { Browser, BrowserContextOptions } from 'playwright-core';
+import type { BrowserContextOptions } from 'playwright-core';
 import type { Logger } from 'pino';
 import type { TrawlConfig } from '../config-schema.ts';
-import { fetchFailed, TrawlError } from '../errors.ts';
+import { TrawlError } from '../errors.ts';
 import { privateNetworkHint, type AddressPolicy } from '../net/address-guard.ts';
 import { forbiddenAddressReason } from '../net/ssrf.ts';
 import { ProxyRouter } from '../net/proxies.ts';
@@ -22,8 +22,10 @@ import type { BrowserJobOptions, BrowserPool, BrowserPoolStats, BrowserRequestFa
 import type { Metrics } from '../metrics.ts';
 import { fetchFailureReason } from '../net/fetch-reasons.ts';
 import { openContext, type ContextRules, type PreparedContext } from './context.ts';
-import { chromiumMissingReason, launchChromium, type BrowserConfig } from './launch.ts';
+import { CLOSE_GRACE_MS, crashed, killInstance, settleWithin, shuttingDown, startInstance, type Instance } from './instance.ts';
+import { chromiumMissingReason, type BrowserConfig } from './launch.ts';
 import { BrowserMemoryWatch } from './memory.ts';
+import { ContextSlots, withinDeadline } from './slots.ts';
 
 export interface BrowserPoolHooks {
   /**
@@ -35,47 +37,8 @@ export interface BrowserPoolHooks {
   proxies?: ProxyRouter;
 }
 
-interface Instance {
-  browser: Browser;
-  pid: number | null;
-  /** Chromium's user agent without "Headless", which many sites answer with a block page. */
-  userAgent: string;
-  served: number;
-  active: number;
-  retiring: boolean;
-  dead: boolean;
-  closing?: Promise<void>;
-}
-
-interface Waiter {
-  grant(): void;
-  fail(err: unknown): void;
-}
-
-/** How long a context or browser may take to close before it is killed. */
-const CLOSE_GRACE_MS = 5000;
 /** A tab that crashes this soon after the memory watch killed a renderer was that renderer's. */
 const KILL_WINDOW_MS = 5000;
-const shuttingDown = () => new TrawlError('unprocessable', 'Browser rendering is not available: the server is shutting down');
-const crashed = () => fetchFailed('the browser closed unexpectedly while rendering the page (it is restarted for the next request)');
-
-function cancelled(signal: AbortSignal): TrawlError {
-  return signal.reason instanceof TrawlError ? signal.reason : new TrawlError('timeout', 'Browser rendering was cancelled');
-}
-
-function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([
-    promise.then(
-      () => true,
-      () => true,
-    ),
-    late,
-  ]).finally(() => clearTimeout(timer));
-}
 
 export class ChromiumPool implements BrowserPool {
   private readonly policy: AddressPolicy | null;
@@ -83,12 +46,11 @@ export class ChromiumPool implements BrowserPool {
   private readonly blockResources: ReadonlySet<string>;
   private readonly proxies: ProxyRouter;
   private readonly instances = new Set<Instance>();
-  private readonly waiters: Waiter[] = [];
+  private readonly slots: ContextSlots;
   private current: Instance | null = null;
   /** A context opened ahead for the next job; it counts against no slot. */
   private spare: { instance: Instance; key: string; ready: Promise<PreparedContext> } | null = null;
   private launching: Promise<Instance> | null = null;
-  private slotsInUse = 0;
   private launches = 0;
   private pagesServed = 0;
   private closed = false;
@@ -110,6 +72,7 @@ export class ChromiumPool implements BrowserPool {
     this.refusalHint = privateNetworkHint(mode);
     this.blockResources = new Set(config.blockResources);
     this.proxies = hooks.proxies ?? new ProxyRouter(fetch);
+    this.slots = new ContextSlots(config.maxContexts);
     const pids = () => [...this.instances].flatMap((i) => (i.pid !== null && !i.dead ? [i.pid] : []));
     this.memory = new BrowserMemoryWatch(
       pids,
@@ -132,9 +95,9 @@ export class ChromiumPool implements BrowserPool {
       pid: live?.pid ?? null,
       launches: this.launches,
       pagesServed: this.pagesServed,
-      activeContexts: this.slotsInUse,
+      activeContexts: this.slots.inUse,
       openContexts: live?.browser.contexts().length ?? 0,
-      waiting: this.waiters.length,
+      waiting: this.slots.waiting,
     };
   }
 
@@ -142,7 +105,7 @@ export class ChromiumPool implements BrowserPool {
     if (this.closed) throw shuttingDown();
     const missing = this.unavailableReason();
     if (missing) throw new TrawlError('capability_missing', missing);
-    await this.acquire(options.signal);
+    await this.slots.acquire(options.signal);
     this.memory.start();
     let instance: Instance | undefined;
     let prepared: PreparedContext | undefined;
@@ -162,13 +125,14 @@ export class ChromiumPool implements BrowserPool {
       prepared.page.once('crash', () => {
         if (performance.now() - this.lastKill.at < KILL_WINDOW_MS) stop(new TrawlError('unprocessable', this.lastKill.message));
       });
-      return await this.deadline(Promise.race([work({ page: prepared.page, failures: prepared.proxy.failures }), stopped]), options);
+      const job = Promise.race([work({ page: prepared.page, failures: prepared.proxy.failures }), stopped]);
+      return await withinDeadline(job, options, this.config.jobTimeoutMs);
     } catch (err) {
       const gone = instance && (instance.dead || !instance.browser.isConnected());
       if (!gone || (err instanceof TrawlError && err.code === 'timeout')) throw err;
       throw this.closed ? shuttingDown() : crashed();
     } finally {
-      if (this.slotsInUse <= 1) this.memory.stop();
+      if (this.slots.inUse <= 1) this.memory.stop();
       if (prepared && instance) {
         this.countFailures(prepared.proxy.failures);
         await this.closeContext(prepared, instance);
@@ -177,7 +141,7 @@ export class ChromiumPool implements BrowserPool {
         instance.active--;
         if (instance.retiring && instance.active === 0) void this.shut(instance);
       }
-      this.release();
+      this.slots.release();
     }
   }
 
@@ -194,34 +158,13 @@ export class ChromiumPool implements BrowserPool {
   async close(): Promise<void> {
     this.closed = true;
     this.memory.stop();
-    for (const waiter of this.waiters.splice(0)) waiter.fail(shuttingDown());
+    this.slots.failAll(shuttingDown());
     await this.discardSpare();
     const launching = this.launching;
     // A launch in flight sees `closed` when it finishes and shuts its browser itself.
     if (launching) await launching.catch(() => {});
     await Promise.all([...this.instances].map((i) => this.shut(i)));
     this.current = null;
-  }
-
-  /** Races the job's work against its deadline and its signal; the loser is cleaned up by closing the context. */
-  private async deadline<T>(work: Promise<T>, options: BrowserJobOptions): Promise<T> {
-    const { signal } = options;
-    const timeoutMs = options.timeoutMs ?? this.config.jobTimeoutMs;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new TrawlError('timeout', `Browser rendering timed out after ${timeoutMs} ms`)), timeoutMs);
-      onAbort = () => reject(cancelled(signal!));
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    work.catch(() => {}); // after the deadline wins, the closing context rejects the work; nobody is listening
-    try {
-      return await Promise.race([work, limit]);
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-    }
   }
 
   /** The warm spare when it fits the job (same browser, same context options), else a new context; then warms the next one. */
@@ -271,40 +214,7 @@ export class ChromiumPool implements BrowserPool {
     if (closed) return;
     // A renderer stuck in a script can keep its context from closing; the browser goes instead.
     this.logger.warn({ pid: instance.pid }, 'a browser context did not close; killing the browser');
-    this.kill(instance);
-  }
-
-  private acquire(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(cancelled(signal));
-    if (this.slotsInUse < this.config.maxContexts) {
-      this.slotsInUse++;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        this.waiters.splice(this.waiters.indexOf(waiter), 1);
-        reject(cancelled(signal!));
-      };
-      const waiter: Waiter = {
-        grant: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        fail: (err) => {
-          signal?.removeEventListener('abort', onAbort);
-          reject(err);
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(waiter);
-    });
-  }
-
-  /** Hands the slot straight to the next waiter, so a burst cannot overtake the queue. */
-  private release(): void {
-    const next = this.waiters.shift();
-    if (next) next.grant();
-    else this.slotsInUse--;
+    killInstance(instance);
   }
 
   private async instance(): Promise<Instance> {
@@ -325,18 +235,9 @@ export class ChromiumPool implements BrowserPool {
   private async launch(): Promise<Instance> {
     if (this.closed) throw shuttingDown();
     const started = performance.now();
-    let launched: Awaited<ReturnType<typeof launchChromium>>;
-    try {
-      launched = await launchChromium(this.config, this.fetch.resolve);
-    } catch (err) {
-      const detail = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-      throw new TrawlError('unprocessable', `Browser rendering is not available: Chromium failed to start (${detail})`, { cause: err });
-    }
-    const major = launched.browser.version().split('.')[0];
-    const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
-    const instance: Instance = { ...launched, userAgent, served: 0, active: 0, retiring: false, dead: false };
+    const instance = await startInstance(this.config, this.fetch.resolve);
     this.launches++;
-    launched.browser.on('disconnected', () => {
+    instance.browser.on('disconnected', () => {
       instance.dead = true;
       this.instances.delete(instance);
       if (this.current === instance) this.current = null;
@@ -356,20 +257,10 @@ export class ChromiumPool implements BrowserPool {
   private shut(instance: Instance): Promise<void> {
     instance.retiring = true;
     instance.closing ??= (async () => {
-      if (!(await settleWithin(instance.browser.close(), CLOSE_GRACE_MS))) this.kill(instance);
+      if (!(await settleWithin(instance.browser.close(), CLOSE_GRACE_MS))) killInstance(instance);
       this.instances.delete(instance);
     })();
     return instance.closing;
-  }
-
-  private kill(instance: Instance): void {
-    instance.dead = true;
-    if (instance.pid === null) return;
-    try {
-      process.kill(instance.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
   }
 }
 

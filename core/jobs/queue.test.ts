@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, test, setDefaultTimeout } from
 import pino from 'pino';
 import type { Storage } from '../services.ts';
 import { testDatabases } from '../../test/helpers/databases.ts';
-import { backoffMs, createJobQueue, type DbJobQueue, type JobsConfig } from './queue.ts';
+import { backoffMs } from './attempt.ts';
+import { createJobQueue, type DbJobQueue, type JobsConfig } from './queue.ts';
 import { createJobStore } from './store.ts';
 
 // Real databases and timers on a shared machine: allow far more than the default 5 s.

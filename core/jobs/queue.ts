@@ -7,52 +7,22 @@
  * `onFailed` records the failure. `stop()` stops claiming, lets running jobs finish until the
  * deadline and hands the rest back to the queue. The shared schedule (scheduler.ts) ticks while
  * the workers run. A process running workers reports in with its lease upkeep (`job_workers`), so
- * any process can tell how many workers are alive.
+ * any process can tell how many workers are alive. One attempt at a job, its retry and failure
+ * bookkeeping: attempt.ts.
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import type { TrawlConfig } from '../config-schema.ts';
 import { TrawlError } from '../errors.ts';
-import { withRequestId } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { QueueStats, ClaimedJob, JobHandler, JobHandlerOptions, JobQueue, JobSpec } from '../services.ts';
 import type { Database } from '../storage/schema.ts';
+import { runAttempt, type AttemptContext, type Kind, type Running } from './attempt.ts';
 import { createJobStore, insertJobs, type Executor, type JobStore } from './store.ts';
 import { Scheduler } from './scheduler.ts';
 
 export type JobsConfig = TrawlConfig['jobs'];
-
-/** Retry n waits base·2^(n-1), capped, times a random factor in [0.5, 1.5): retries of jobs that failed together spread out. */
-export function backoffMs(
-  attempt: number,
-  config: Pick<JobsConfig, 'retryBaseMs' | 'retryMaxMs'>,
-  random: () => number = Math.random,
-): number {
-  const exponential = Math.min(config.retryMaxMs, config.retryBaseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
-  return Math.round(exponential * (0.5 + random()));
-}
-
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-const isPermanent = (err: unknown) => typeof err === 'object' && err !== null && (err as { permanent?: unknown }).permanent === true;
-
-interface Kind {
-  handler: JobHandler;
-  options: JobHandlerOptions;
-  concurrency: number;
-  active: number;
-  /** Claim at the next round: something may have become due (a local enqueue, a free slot). */
-  due: boolean;
-  /** The last claim found the kind drained: do not ask again before this (ms) unless it becomes due. */
-  idleUntil: number;
-}
-
-interface Running {
-  job: ClaimedJob;
-  controller: AbortController;
-  done: Promise<void>;
-  released: boolean;
-}
 
 export class DbJobQueue implements JobQueue {
   readonly worker = `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
@@ -68,16 +38,18 @@ export class DbJobQueue implements JobQueue {
   private timer: ReturnType<typeof setInterval> | null = null;
   private maintaining = false;
   private readonly startedAt = new Date().toISOString();
+  private readonly attempts: AttemptContext;
 
   constructor(
     private readonly db: Kysely<Database>,
     dialect: 'sqlite' | 'postgres',
     private readonly config: JobsConfig,
     private readonly logger: Logger,
-    private readonly metrics?: Metrics,
+    metrics?: Metrics,
   ) {
     this.store = createJobStore(db, dialect);
     this.scheduler = new Scheduler(db, dialect, this, config, logger.child({ component: 'scheduler' }));
+    this.attempts = { store: this.store, worker: this.worker, config, logger, metrics };
   }
 
   private get leaseMs(): number {
@@ -223,59 +195,11 @@ export class DbJobQueue implements JobQueue {
     const entry: Running = { job, controller, released: false, done: Promise.resolve() };
     kind.active++;
     this.running.set(job.id, entry);
-    // Everything the run logs (the handler's lines, a retry, a failure) carries the request that started the job.
-    const started = performance.now();
-    // One line per run of a job, at its end: what ran, how it ended, how long it took.
-    const ended = (outcome: 'done' | 'retried' | 'failed', extra: Record<string, unknown> = {}) => {
-      this.metrics?.jobs.inc({ kind: job.kind, outcome });
-      const line = { job: job.id, kind: job.kind, outcome, ms: Math.round(performance.now() - started), attempt: job.attempt, ...extra };
-      if (outcome === 'failed') this.logger.warn(line, 'job finished');
-      else this.logger.info(line, 'job finished');
-    };
-    entry.done = withRequestId(job.requestId, async () => {
-      try {
-        if (job.attempt > job.maxAttempts) {
-          // Only a lapsed lease gets here: the worker running the last attempt stopped.
-          await this.giveUp(kind, job, 'The worker running the last attempt stopped before it finished', ended);
-          return;
-        }
-        await kind.handler(job, controller.signal);
-        await this.store.finish(job.id, this.worker);
-        ended('done');
-      } catch (err) {
-        if (entry.released) return;
-        const message = messageOf(err);
-        if (isPermanent(err) || job.attempt >= job.maxAttempts) await this.giveUp(kind, job, message, ended);
-        else {
-          this.logger.debug({ err, job: job.id, kind: job.kind, attempt: job.attempt }, 'job failed; retrying');
-          ended('retried', { error: message });
-          await this.store.retry(job.id, this.worker, new Date(Date.now() + backoffMs(job.attempt, this.config)), message);
-        }
-      }
-    })
-      .catch((err) => this.logger.error({ err, job: job.id }, 'job bookkeeping failed; its lease will lapse and it will run again'))
-      .finally(() => {
-        kind.active--;
-        this.running.delete(job.id);
-        this.poke([job.kind]);
-      });
-  }
-
-  private async giveUp(
-    kind: Kind,
-    job: ClaimedJob,
-    message: string,
-    ended: (outcome: 'failed', extra: Record<string, unknown>) => void,
-  ): Promise<void> {
-    try {
-      await kind.options.onFailed?.(job, message);
-    } catch (err) {
-      this.logger.error({ err, job: job.id, kind: job.kind }, 'recording a failed job failed; retrying later');
-      await this.store.retry(job.id, this.worker, new Date(Date.now() + backoffMs(job.attempt, this.config)), message);
-      return;
-    }
-    ended('failed', { error: message });
-    await this.store.fail(job.id, this.worker, message);
+    entry.done = runAttempt(this.attempts, kind, entry).finally(() => {
+      kind.active--;
+      this.running.delete(job.id);
+      this.poke([job.kind]);
+    });
   }
 
   private async reportIn(): Promise<void> {

@@ -16,10 +16,21 @@ import { readBody } from './body.ts';
 import { decodeUtf8, settleCharset } from './charset.ts';
 import { textOnFirstRead } from '../response-text.ts';
 import { forbiddenAddressReason, isIpLiteral } from './ssrf.ts';
-import { DIRECT, ProxyRouter, redactProxy } from './proxies.ts';
-import { forwardingAgent, ProxyRefusedError, resolvesHere, scrubProxy, statusRefusal, TunnelAgent } from './proxy-dial.ts';
+import { DIRECT, ProxyRouter } from './proxies.ts';
+import { forwardingAgent, resolvesHere, statusRefusal, TunnelAgent } from './proxy-dial.ts';
 import { createAddressGuard, type AddressGuard, type AddressPolicy } from './address-guard.ts';
-import { describeNetworkError, ForbiddenAddressError, guardRefusal, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
+import { guardRefusal, isTextual, mediaTypeOf, RequestTimeout } from './http-support.ts';
+import {
+  flattenHeaders,
+  isLocalService,
+  mergeHeaders,
+  nextHop,
+  REDIRECTS,
+  redirectRefused,
+  requestFailure,
+  type Attempt,
+  type HopRequest,
+} from './hops.ts';
 import { fetchFailureReason, statusClass } from './fetch-reasons.ts';
 import type { Metrics } from '../metrics.ts';
 import { loggableUrl } from './url.ts';
@@ -45,26 +56,7 @@ export interface HttpClientHooks {
   refusalHint?: string;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-/** Credentials the caller meant for one origin must not follow a redirect to another. */
-const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
-
-interface Attempt {
-  /** Whether response headers have arrived; decides between "connection timeout" and a body timeout. */
-  gotHeaders: boolean;
-  signal: AbortSignal;
-  timeoutMs: number;
-}
-
-interface HopRequest {
-  url: URL;
-  method: string;
-  headers: Record<string, string>;
-  body?: string | Uint8Array;
-  /** The proxy every hop of this request goes through (picked once, at the start); null: direct. */
-  proxy: string | null;
-}
 
 export function createHttpClient(
   config: FetchConfig,
@@ -149,21 +141,6 @@ export function createHttpClient(
     );
   };
 
-  /** Turns anything thrown during a request into the one error shape callers see. */
-  const failure = (err: unknown, url: URL, attempt: Attempt, proxy: string | null): TrawlError => {
-    if (err instanceof TrawlError) return err;
-    if (err instanceof ProxyRefusedError) return fetchFailed(err.message, err);
-    if (proxy && !attempt.signal.aborted && !(err instanceof ForbiddenAddressError)) {
-      return fetchFailed(`through the proxy ${redactProxy(proxy)}: ${scrubProxy(describeNetworkError(err, url.hostname), proxy)}`, err);
-    }
-    // Decided by the signal, not the error: the platform may wrap the reason a socket was destroyed with.
-    if (attempt.signal.aborted) {
-      if (!(attempt.signal.reason instanceof RequestTimeout)) return fetchFailed('request aborted', err);
-      return attempt.gotHeaders ? fetchFailed(`timed out after ${attempt.timeoutMs} ms`, err) : fetchFailed('connection timeout', err);
-    }
-    return fetchFailed(describeNetworkError(err, url.hostname), err);
-  };
-
   async function run(start: URL, options: HttpRequestOptions, attempt: Attempt): Promise<FetchedResponse> {
     const maxRedirects = options.maxRedirects ?? config.maxRedirects;
     const maxBytes = options.maxBodyBytes ?? config.maxBodyBytes;
@@ -182,7 +159,7 @@ export function createHttpClient(
       } catch (err) {
         const refused = options.configuredService && hop.url.origin !== start.origin ? guardRefusal(err) : null;
         if (refused) throw redirectRefused(refused, hop.url);
-        throw failure(err, hop.url, attempt, hop.proxy);
+        throw requestFailure(err, hop.url, attempt, hop.proxy);
       }
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
@@ -213,7 +190,7 @@ export function createHttpClient(
             truncate: options.truncateBody,
           }));
       } catch (err) {
-        throw failure(err, hop.url, attempt, hop.proxy);
+        throw requestFailure(err, hop.url, attempt, hop.proxy);
       }
       const mediaType = mediaTypeOf(responseHeaders['content-type'], body);
       const response: FetchedResponse = {
@@ -267,67 +244,4 @@ export function createHttpClient(
       }
     },
   };
-}
-
-/**
- * A configured service on this machine or its private network (Ollama on localhost, SearXNG by its
- * compose name) is reached directly: the default proxy is for the web, and would not reach them.
- */
-function isLocalService(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  if (isIpLiteral(host)) return forbiddenAddressReason(host) !== null;
-  return (
-    !host.includes('.') || host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local')
-  );
-}
-
-/**
- * Headers of every source, later ones winning. `host` and `proxy-*` are the client's own: a caller's
- * Host would tell a forwarding proxy to connect somewhere the guard never checked.
- */
-function mergeHeaders(...sources: Record<string, string>[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const source of sources) {
-    for (const [k, v] of Object.entries(source)) {
-      const name = k.toLowerCase();
-      if (name !== 'host' && !name.startsWith('proxy-')) out[name] = v;
-    }
-  }
-  return out;
-}
-
-function flattenHeaders(raw: IncomingMessage['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
-/**
- * A configured service (a provider) redirected to an address the guard refuses: the answer names
- * where the redirect pointed, and not the setting that would allow private addresses — the
- * service's own address is what the operator configured; where it sends requests is not.
- */
-function redirectRefused(refusal: Error, target: URL): TrawlError {
-  const why = refusal instanceof ForbiddenAddressError ? `address ${refusal.address} is not allowed (${refusal.reason})` : refusal.message;
-  // Origin and path only: a query string may carry what the provider meant for that address alone.
-  return fetchFailed(`redirect to ${target.origin}${target.pathname} refused: ${why}`, refusal);
-}
-
-/** The request for the Location of a redirect, with method and credential rules browsers follow. */
-function nextHop(prev: HopRequest, status: number, location: string): HopRequest {
-  let url: URL;
-  try {
-    url = new URL(location, prev.url);
-  } catch {
-    throw fetchFailed(`invalid redirect location ${JSON.stringify(location)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fetchFailed(`redirect to unsupported scheme ${url.protocol}`);
-  const headers = { ...prev.headers };
-  if (url.origin !== prev.url.origin) for (const h of ORIGIN_BOUND_HEADERS) delete headers[h];
-  // 303 always, and 301/302 after a POST by long-standing browser practice, become a bodiless GET.
-  const toGet = status === 303 ? prev.method !== 'HEAD' : (status === 301 || status === 302) && prev.method === 'POST';
-  if (!toGet) return { url, method: prev.method, headers, body: prev.body, proxy: prev.proxy };
-  delete headers['content-type'];
-  delete headers['content-length'];
-  return { url, method: 'GET', headers, proxy: prev.proxy };
 }

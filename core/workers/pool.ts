@@ -16,52 +16,16 @@
  * thread and the deadline fires only when it yields) for comparisons and debugging.
  */
 import { periodicCollector, type Collector } from './collect.ts';
+import { InThread } from './in-thread.ts';
 import { pickSuspect, RssWatchdog } from './memory.ts';
 import { pickNext } from './share.ts';
 import { resolveOptions, type PoolSettings, type RunOptions, type WorkerPoolOptions, type WorkerPoolStats } from './options.ts';
+import { abortedError, createTask, enqueue, heapError, lostError, MB, runMessage, type Slot, type Task } from './pending.ts';
 import { WorkerSlot } from './slot.ts';
-import {
-  WorkerPoolError,
-  type RunMessage,
-  type SerializedError,
-  type TaskContext,
-  type TaskFunction,
-  type TaskRef,
-  type WorkerReply,
-} from './task.ts';
+import { WorkerPoolError, type TaskRef, type WorkerReply } from './task.ts';
 
 export type { RunOptions, WorkerPoolOptions, WorkerPoolStats } from './options.ts';
 export { task, WorkerPoolError, type TaskContext, type TaskRef, type WorkerFailureKind } from './task.ts';
-
-interface Task {
-  id: number;
-  ref: TaskRef<unknown, unknown>;
-  input: unknown;
-  options: RunOptions;
-  heavy: boolean;
-  /** Place in the queue: smaller first. */
-  order: number;
-  /** Whose task (a workspace): a group holding its share of the workers lets others' tasks pass (share.ts). */
-  group?: string;
-  resolve(output: unknown): void;
-  reject(error: unknown): void;
-  cleanup(): void;
-  slot?: Slot;
-  settled?: boolean;
-  /** A limited section (section.ts) running now: its timer and the error a crash during it becomes. */
-  section?: { timer: ReturnType<typeof setTimeout>; crashError: SerializedError };
-}
-
-type Slot = WorkerSlot<Task>;
-
-const MB = 2 ** 20;
-const NO_CHECKS: TaskContext = { checkMemory() {} };
-
-async function callHere(ref: TaskRef<unknown, unknown>, input: unknown): Promise<unknown> {
-  const fn = ((await import(ref.module)) as Record<string, unknown>)[ref.name];
-  if (typeof fn !== 'function') throw new Error(`${ref.module} exports no function "${ref.name}"`);
-  return (fn as TaskFunction)(input, NO_CHECKS);
-}
 
 export class WorkerPool {
   readonly size: number;
@@ -71,8 +35,8 @@ export class WorkerPool {
   private readonly watchdog: RssWatchdog;
   private nextId = 0;
   private inProcess = 0;
-  /** Size 0: the `init` task, run once on this thread. */
-  private initHere?: Promise<unknown>;
+  /** Size 0: where tasks run instead. */
+  private readonly inThread: InThread;
   private closed = false;
   /** This (the calling) thread's collections: the replies' outputs are garbage here soon after. */
   private readonly collector: Collector;
@@ -81,6 +45,7 @@ export class WorkerPool {
   constructor(options: WorkerPoolOptions = {}) {
     this.settings = resolveOptions(options);
     this.size = this.settings.size;
+    this.inThread = new InThread(this.settings.init);
     this.collector = periodicCollector({ maxBytes: this.settings.collectBelowBytes });
     this.watchdog = new RssWatchdog(this.settings.maxRssMb * MB, this.settings.sampleMs, (rss) => this.overBudget(rss));
   }
@@ -90,32 +55,14 @@ export class WorkerPool {
     return new Promise<O>((resolve, reject) => {
       const { signal } = options;
       if (this.closed) return reject(new WorkerPoolError('closed', 'the worker pool is closed'));
-      if (signal?.aborted) return reject(this.aborted(signal));
-      const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
-      const onAbort = () => this.fail(task, this.aborted(signal!));
-      // setTimeout fires at once for Infinity and past 2^31 ms; such a deadline is none.
-      const timer =
-        timeoutMs < 2 ** 31
-          ? setTimeout(() => this.fail(task, new WorkerPoolError('timeout', `the task took longer than ${timeoutMs} ms`)), timeoutMs)
-          : undefined;
-      const task: Task = {
-        id: ++this.nextId,
-        ref: ref as TaskRef<unknown, unknown>,
-        input,
-        options,
-        heavy: options.heavy ?? false,
-        order: options.order ?? performance.now(),
-        group: options.group,
+      if (signal?.aborted) return reject(abortedError(signal));
+      const task = createTask(++this.nextId, ref as TaskRef<unknown, unknown>, input, options, this.settings.timeoutMs, {
         resolve: resolve as (output: unknown) => void,
         reject,
-        cleanup: () => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+        fail: (task, error) => this.fail(task, error),
+      });
       if (this.size === 0) return this.runHere(task);
-      this.enqueue(task);
+      enqueue(this.queue, task);
       this.drain();
       if (this.queue.length > this.settings.maxQueue && this.queue.includes(task)) {
         this.fail(task, new WorkerPoolError('queue-full', `the worker pool is busy: ${this.settings.maxQueue} tasks are already waiting`));
@@ -165,10 +112,6 @@ export class WorkerPool {
     this.watchdog.stop();
   }
 
-  private aborted(signal: AbortSignal): WorkerPoolError {
-    return new WorkerPoolError('aborted', 'the task was aborted', { cause: signal.reason });
-  }
-
   private heavyRunning(): number {
     return this.slots.filter((s) => s.task?.heavy).length;
   }
@@ -177,28 +120,13 @@ export class WorkerPool {
   private async runHere(task: Task): Promise<void> {
     this.inProcess++;
     try {
-      const { init } = this.settings;
-      if (init) {
-        this.initHere ??= callHere(init.ref, init.input);
-        await this.initHere.catch((err: unknown) => {
-          this.initHere = undefined;
-          throw err;
-        });
-      }
-      const output = await callHere(task.ref, task.input);
+      const output = await this.inThread.call(task.ref, task.input);
       if (this.settle(task, () => task.resolve(output))) this.counts.completed++;
     } catch (err) {
       if (this.settle(task, () => task.reject(err))) this.counts.completed++;
     } finally {
       this.inProcess--;
     }
-  }
-
-  /** Behind every task of the same or a smaller order; from the back, where nearly every task goes. */
-  private enqueue(task: Task): void {
-    let at = this.queue.length;
-    while (at > 0 && this.queue[at - 1]!.order > task.order) at--;
-    this.queue.splice(at, 0, task);
   }
 
   /** Starts waiting tasks, in queue order among those allowed to run (heavy ones wait for a heavy slot; share.ts). */
@@ -230,17 +158,7 @@ export class WorkerPool {
   private start(slot: Slot, task: Task): void {
     task.slot = slot;
     this.watchdog.start();
-    const { id, ref, input } = task;
-    const message: RunMessage = {
-      type: 'run',
-      id,
-      module: ref.module,
-      name: ref.name,
-      input,
-      sampleMs: this.settings.sampleMs,
-      memoryLimitBytes: this.settings.memoryLimitMb * MB,
-      collectEveryMs: this.settings.collectEveryMs,
-    };
+    const message = runMessage(task, this.settings);
     try {
       slot.run(task, message, task.options.transfer ?? []);
     } catch (err) {
@@ -271,14 +189,7 @@ export class WorkerPool {
     const limit = this.settings.memoryLimitMb * MB;
     const over = limit > 0 && reply.heapBytes > limit;
     if (reply.type === 'heap') {
-      if (over)
-        this.fail(
-          task,
-          new WorkerPoolError(
-            'memory',
-            `the task's heap passed ${this.settings.memoryLimitMb} MB (${Math.round(reply.heapBytes / MB)} MB)`,
-          ),
-        );
+      if (over) this.fail(task, heapError(this.settings.memoryLimitMb, reply.heapBytes));
       return;
     }
     this.counts.completed++;
@@ -330,11 +241,7 @@ export class WorkerPool {
       this.discard(slot, false);
       return;
     }
-    const inSection = task.section?.crashError;
-    const error = inSection
-      ? this.settings.reviveError({ ...inSection, message: inSection.message.replace('{reason}', what) })
-      : new WorkerPoolError('crashed', `the worker ${what}`);
-    this.fail(task, error, 'crashed');
+    this.fail(task, lostError(task, what, this.settings), 'crashed');
   }
 
   private release(slot: Slot): void {

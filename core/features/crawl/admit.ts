@@ -8,7 +8,8 @@
  */
 import type { JobSpec } from '../../services.ts';
 import type { CrawlExecutor } from './tables.ts';
-import { insertFrontier, pageJob, type RunRow } from './store.ts';
+import { pageJob, type RunRow } from './rows.ts';
+import { insertFrontier } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';
 
 const IN_CLAUSE = 500;

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { EventBus } from '../../services.ts';
 import type { HookEvent, RunHookEvent, RunHookFormats } from './hooks.ts';
 import { storedRequest } from './legacy.ts';
-import type { RunRow } from './store.ts';
+import type { RunRow } from './rows.ts';
 
 export type HookSender = (run: RunRow, type: HookEvent, page?: RunHookEvent['page']) => Promise<void>;
 

@@ -9,7 +9,7 @@ import type { InjectionToken } from 'tsyringe';
 import { z } from 'zod';
 import type { ScrapeResult } from '../../model/result.ts';
 import { receiverUrlSchema } from '../../net/receiver.ts';
-import type { RunRow } from './store.ts';
+import type { RunRow } from './rows.ts';
 
 export const HOOK_EVENTS = ['started', 'page', 'completed', 'failed'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];

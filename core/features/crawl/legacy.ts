@@ -7,7 +7,7 @@
  */
 import type { ScrapeResult } from '../../model/result.ts';
 import type { CrawlRequest, StoredBatch } from './schema.ts';
-import type { RunKind } from './store.ts';
+import type { RunKind } from './rows.ts';
 
 /** The only stored name that did not follow the snake_case rule. */
 const RENAMED: Record<string, string> = { timeout: 'timeoutMs' };

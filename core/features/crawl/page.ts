@@ -23,7 +23,8 @@ import type { HookSender } from './hook-sender.ts';
 import { storedRequest } from './legacy.ts';
 import type { CrawlRequest, ScrapeOptions } from './schema.ts';
 import { createScope, type Scope } from './scope.ts';
-import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type RunRow } from './store.ts';
+import { ACTIVE_STATUSES, PAGE_JOB, type RunRow } from './rows.ts';
+import type { CrawlStore } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';
 
 /** The longest wait a Retry-After imposes on a host's pages. */

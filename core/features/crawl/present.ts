@@ -6,7 +6,7 @@
  */
 import type { ScrapeResult } from '../../model/result.ts';
 import { isScrapeResult } from './legacy.ts';
-import type { PageRow, RunRow } from './store.ts';
+import type { PageRow, RunRow } from './rows.ts';
 
 /** How a wire format shows a scrape result. */
 export type PresentResult = (result: ScrapeResult) => Record<string, unknown>;

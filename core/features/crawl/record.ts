@@ -14,7 +14,8 @@ import type { ScrapeResult } from '../../model/result.ts';
 import type { JobSpec } from '../../services.ts';
 import type { CrawlDb, CrawlExecutor } from './tables.ts';
 import { nowIso } from '../../storage/values.ts';
-import { ACTIVE_STATUSES, insertFrontier, toRunRow, type RunRow, type RunStatus } from './store.ts';
+import { ACTIVE_STATUSES, toRunRow, type RunRow, type RunStatus } from './rows.ts';
+import { insertFrontier } from './store.ts';
 import { admit, known } from './admit.ts';
 import type { CrawlUrl } from './urls.ts';
 

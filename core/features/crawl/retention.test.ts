@@ -13,7 +13,8 @@ import type { JobSpec } from '../../services.ts';
 import { crawlConfigSchema } from './config.ts';
 import { crawlRetentionMigration } from './retention-migration.ts';
 import { expiresAt, isExpired, pruneExpired, PRUNE_JOB, PRUNE_SUBJECT, withExpiry } from './retention.ts';
-import { createCrawlStore, type CrawlStore, type RunKind, type RunRow } from './store.ts';
+import type { RunKind, RunRow } from './rows.ts';
+import { createCrawlStore, type CrawlStore } from './store.ts';
 import type { CrawlDb } from './tables.ts';
 import { crawlUrl } from './urls.ts';
 

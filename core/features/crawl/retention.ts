@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import type { JobHandler } from '../../services.ts';
 import { isTerminal, TERMINAL_STATUSES } from './present.ts';
-import type { RunRow } from './store.ts';
+import type { RunRow } from './rows.ts';
 import type { CrawlDb } from './tables.ts';
 
 export const PRUNE_JOB = 'crawl.prune';

@@ -26,7 +26,8 @@ import {
   type ScrapeOptions,
   type StoredBatch,
 } from './schema.ts';
-import { ACTIVE_STATUSES, PAGE_JOB, type CrawlStore, type PageRow, type RunKind, type RunRow } from './store.ts';
+import { ACTIVE_STATUSES, PAGE_JOB, type PageRow, type RunKind, type RunRow } from './rows.ts';
+import type { CrawlStore } from './store.ts';
 import { crawlUrl, type CrawlUrl } from './urls.ts';
 import { expiredUntil, isExpired, withExpiry } from './retention.ts';
 

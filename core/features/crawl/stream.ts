@@ -8,7 +8,7 @@
  */
 import { isTerminal, pageItem, runSummary, type PresentResult } from './present.ts';
 import type { CrawlService } from './service.ts';
-import type { PageRow, RunKind, RunRow } from './store.ts';
+import type { PageRow, RunKind, RunRow } from './rows.ts';
 
 export interface StreamEvent {
   /** The page's sequence number; absent on the final event, so a client's Last-Event-ID stays on the last page. */

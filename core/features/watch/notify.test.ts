@@ -2,7 +2,7 @@
 // at server.publicUrl, or at this server's own address when none is set.
 import { describe, expect, test } from 'bun:test';
 import { changeNotification, diffLink, publicBase } from './notify.ts';
-import type { Snapshot, Watch } from './store.ts';
+import type { Snapshot, Watch } from './records.ts';
 
 const server = (over: object) => ({
   host: '127.0.0.1',

@@ -12,7 +12,7 @@ import type { DeliveryReport, EventBus } from '../../services.ts';
 import type { Notification } from '../notify/notification.ts';
 import type { Notifier } from '../notify/send.ts';
 import { readInt } from '../../storage/values.ts';
-import type { Snapshot, Watch } from './store.ts';
+import type { Snapshot, Watch } from './records.ts';
 import type { WatchDb } from './tables.ts';
 
 /** The origin kind of a watch's deliveries. */

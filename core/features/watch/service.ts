@@ -13,7 +13,8 @@ import type { Comparison } from '../diff/compare.ts';
 import { compareOffThread } from '../diff/task.ts';
 import { CHECK_JOB } from './check.ts';
 import type { WatchLimits, WatchSettings } from './config.ts';
-import type { NewWatch, Snapshot, Watch, WatchListFilter, WatchPatch, WatchStore } from './store.ts';
+import type { NewWatch, Snapshot, Watch, WatchListFilter, WatchPatch } from './records.ts';
+import type { WatchStore } from './store.ts';
 import type { Window } from '../../storage/values.ts';
 import { lockUntilCommit } from '../../storage/locks.ts';
 

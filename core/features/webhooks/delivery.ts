@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import type { WebhookSettings } from './config.ts';
 import { TrawlError } from '../../errors.ts';
-import { backoffMs } from '../../jobs/queue.ts';
+import { backoffMs } from '../../jobs/attempt.ts';
 import { isGuardRefusal } from '../../net/http-support.ts';
 import type { ClaimedJob, HttpClient, JobHandler, JobQueue, MailContent, Mailer } from '../../services.ts';
 import { DELIVERY_KIND, deliveryPayloadSchema, type DeliveryPayload, type OutcomeListeners } from './events.ts';

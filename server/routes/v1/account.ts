@@ -12,7 +12,8 @@
  * without a key every caller is an admin.
  */
 import type { z } from 'zod';
-import { AccountsToken, MAX_WORKSPACE_KEYS, type KeyInfo } from '../../../core/features/accounts/accounts.ts';
+import { AccountsToken, MAX_WORKSPACE_KEYS } from '../../../core/features/accounts/accounts.ts';
+import type { KeyInfo } from '../../../core/features/accounts/key-admin.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route, type Caller } from '../../route.ts';

@@ -8,7 +8,7 @@
 import { CrawlTokens, crawlFeature } from '../../../core/features/crawl/index.ts';
 import { pageItem as pageWithResult, runSummary } from '../../../core/features/crawl/present.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
-import type { PageRow, RunKind, RunRow } from '../../../core/features/crawl/store.ts';
+import type { PageRow, RunKind, RunRow } from '../../../core/features/crawl/rows.ts';
 import { runEvents } from '../../../core/features/crawl/stream.ts';
 import type { Window } from '../../../core/storage/values.ts';
 import { parseOrThrow } from '../../../core/validation.ts';

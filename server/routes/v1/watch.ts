@@ -11,7 +11,7 @@ import { watchLimits, type WatchSettings } from '../../../core/features/watch/co
 import { DEFAULT_FILTERS } from '../../../core/features/watch/filters.ts';
 import type { WatchService } from '../../../core/features/watch/service.ts';
 import type { Announcer } from '../../../core/features/watch/notify.ts';
-import type { Watch } from '../../../core/features/watch/store.ts';
+import type { Watch } from '../../../core/features/watch/records.ts';
 import { notifyFeature } from '../../../core/features/notify/index.ts';
 import type { NotifySettings } from '../../../core/features/notify/config.ts';
 import { targetsProblem } from '../../../core/features/notify/targets.ts';

@@ -20,7 +20,7 @@
 import { storedRequest } from '../../../core/features/crawl/legacy.ts';
 import { isTerminal } from '../../../core/features/crawl/present.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
-import type { RunKind } from '../../../core/features/crawl/store.ts';
+import type { RunKind } from '../../../core/features/crawl/rows.ts';
 import { runPages } from '../../../core/features/crawl/stream.ts';
 import type { SocketRoute } from '../../route.ts';
 import { checkJobId } from '../../wire/v2/errors.ts';

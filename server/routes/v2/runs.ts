@@ -9,7 +9,7 @@
 import { CrawlTokens } from '../../../core/features/crawl/index.ts';
 import { storedRequest } from '../../../core/features/crawl/legacy.ts';
 import type { CrawlService } from '../../../core/features/crawl/service.ts';
-import { ACTIVE_STATUSES, type RunKind, type RunRow } from '../../../core/features/crawl/store.ts';
+import { ACTIVE_STATUSES, type RunKind, type RunRow } from '../../../core/features/crawl/rows.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
@@ -17,7 +17,7 @@ import { defineRoutes, route, type Route } from '../../route.ts';
 import { applyV2Proxy } from '../../wire/v2/proxy.ts';
 import { checkJobId } from '../../wire/v2/errors.ts';
 import { presentErrors, presentPage, presentRunStatus } from '../../wire/v2/present.ts';
-import { v2BatchSchema, v2CrawlSchema, type V2Batch, type V2Crawl } from '../../wire/v2/request.ts';
+import { v2BatchSchema, v2CrawlSchema, type V2Batch, type V2Crawl } from '../../wire/v2/run-request.ts';
 import { v2FieldName } from '../../wire/v2/scrape-options.ts';
 import { v2RunsOpenApi } from '../../wire/v2/openapi.docs.ts';
 import { publicBase, V2_ERRORS, warningOf } from './shared.ts';

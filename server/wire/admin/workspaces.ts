@@ -3,7 +3,7 @@
  * workspaces, keys and credit grants, and the presenters of a workspace and a key.
  */
 import { z } from 'zod';
-import type { KeyInfo } from '../../../core/features/accounts/accounts.ts';
+import type { KeyInfo } from '../../../core/features/accounts/key-admin.ts';
 import { KEY_ROLES, PLANS, WORKSPACE_STATUSES, type Account } from '../../../core/storage/workspaces.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
 

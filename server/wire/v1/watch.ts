@@ -15,7 +15,7 @@ import {
   type WatchFilters,
 } from '../../../core/features/watch/filters.ts';
 import type { NotifyStatus } from '../../../core/features/watch/notify.ts';
-import type { Snapshot, Watch } from '../../../core/features/watch/store.ts';
+import type { Snapshot, Watch } from '../../../core/features/watch/records.ts';
 import { notifyConfigSchema } from '../../../core/features/notify/config.ts';
 import { notifyTargetsSchema } from '../../../core/features/notify/targets.ts';
 import { httpUrl } from '../../../core/model/request.ts';

@@ -7,7 +7,8 @@ import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import type { ComposedRequest } from '../../../core/model/compose.ts';
 import { PAGE_TYPES } from '../../../core/model/result.ts';
 import { jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
-import { v2BatchSchema, v2CrawlSchema, v2MapSchema, v2ScrapeSchema, v2SearchSchema } from './request.ts';
+import { v2MapSchema, v2ScrapeSchema, v2SearchSchema } from './request.ts';
+import { v2BatchSchema, v2CrawlSchema } from './run-request.ts';
 
 export const V2_TAG = 'Firecrawl v2 compatibility';
 const tags = [

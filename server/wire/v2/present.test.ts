@@ -1,7 +1,7 @@
 // The /v2 presenter: an internal result becomes exactly Firecrawl's Document, field names, order
 // and the actions' results included; run status pages and errors lists in their shapes.
 import { expect, test } from 'bun:test';
-import type { PageRow, RunRow } from '../../../core/features/crawl/store.ts';
+import type { PageRow, RunRow } from '../../../core/features/crawl/rows.ts';
 import { emptyMetadata, type ScrapeResult } from '../../../core/model/result.ts';
 import { presentDocument, presentErrors, presentRunStatus } from './present.ts';
 import { SCRAPE_ACTION_SCRIPT } from './scrape-options.ts';

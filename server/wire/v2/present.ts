@@ -8,7 +8,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { ScrapeOptions } from '../../../core/features/crawl/schema.ts';
-import type { PageRow, RunRow } from '../../../core/features/crawl/store.ts';
+import type { PageRow, RunRow } from '../../../core/features/crawl/rows.ts';
 import { isScrapeResult } from '../../../core/features/crawl/legacy.ts';
 import type { StoredMap } from '../../../core/features/map/store.ts';
 import type { SearchOutcome } from '../../../core/features/search/service.ts';

@@ -8,7 +8,8 @@ import { composeRequestSchema } from '../../../core/model/compose.ts';
 import { parseOrThrow } from '../../../core/validation.ts';
 import { builtinPlugins } from '../../../plugins/index.ts';
 import { testConfig } from '../../../test/helpers/plugin-context.ts';
-import { v2BatchSchema, v2CrawlSchema, v2MapSchema, v2ScrapeSchema, v2SearchSchema } from './request.ts';
+import { v2MapSchema, v2ScrapeSchema, v2SearchSchema } from './request.ts';
+import { v2BatchSchema, v2CrawlSchema } from './run-request.ts';
 import { SCRAPE_ACTION_SCRIPT } from './scrape-options.ts';
 import { thrownMessage } from '../../../test/helpers/thrown.ts';
 
