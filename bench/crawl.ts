@@ -1,12 +1,13 @@
 #!/usr/bin/env bun
 /**
  * Crawl benchmark: the generated fixture site (bench/crawl-site.ts, its own process) crawled by
- * Trawl — a real `bun server/main.ts` process, SQLite file storage, markdown output, results
- * stored — and, in the same run with the same concurrency, by Crawlee's CheerioCrawler
+ * Trawl — a real `bun server/main.ts` process, SQLite file storage, markdown output, results stored
+ * — and, in the same run with the same concurrency, by Crawlee's CheerioCrawler
  * (bench/crawl-crawlee.ts, markdown via turndown into its on-disk dataset). Rounds alternate the
  * two so machine load hits both alike; pages per second of each, the ratio within each round, and
- * the median of those ratios are reported (a shared machine's load swings between rounds). Then Trawl crawls a 10,000-page site while its RSS is sampled from /proc:
- * the peak, and the RSS at each quarter of the crawl (flat, not growing with the crawl).
+ * the median of those ratios are reported (a shared machine's load swings between rounds). Then
+ * Trawl crawls a 10,000-page site while its RSS is sampled from /proc: the peak, and the RSS at
+ * each quarter of the crawl (flat, not growing with the crawl).
  *
  *   bun run bench crawl [--pages 2000] [--concurrency 8] [--rounds 3] [--rss-pages 10000] [--no-rss] [--env KEY=VALUE]…
  *   (--env sets the server's environment, e.g. --env TRAWL_WORKERS_SIZE=2 to try another setting)

@@ -2,11 +2,12 @@
 /**
  * Document throughput: `bun run bench documents [--runs N] [--out path.json]`.
  *
- * For each type, a realistic generated document is parsed N rounds (after two warm-up rounds) two ways,
- * taking turns within each round: Trawl's parser (as a content worker runs it, on its own thread,
- * with the bytes the page already brought) and a baseline — the library's own plain extraction (pdf-parse getText, mammoth extractRawText, exceljs full load, papaparse
- * with its own delimiter guess). Throughput is pages, paragraphs or rows and MB per second of the
- * median run; ratios are Trawl ÷ baseline time. Also times how fast hostile files are refused.
+ * For each type, a realistic generated document is parsed N rounds (after two warm-up rounds) two
+ * ways, taking turns within each round: Trawl's parser (as a content worker runs it, on its own
+ * thread, with the bytes the page already brought) and a baseline — the library's own plain
+ * extraction (pdf-parse getText, mammoth extractRawText, exceljs full load, papaparse with its own
+ * delimiter guess). Throughput is pages, paragraphs or rows and MB per second of the median run;
+ * ratios are Trawl ÷ baseline time. Also times how fast hostile files are refused.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

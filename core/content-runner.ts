@@ -1,11 +1,12 @@
 /**
- * Where the content stages run, seen from the server thread: in a content worker of the pool
- * (a server), or right here (pool size 0, a pool-less Trawl such as unit tests with their own
- * plugin lists). A worker gets the time left until the job's deadline and the job's signal; when
- * either ends, the pool terminates the worker mid-task and the request fails at that moment.
- * Pages queue in a fair order between workspaces (FairOrder), and a workspace holding its share of
- * the workers lets another's waiting page pass (workers/share.ts). Pool failures become TrawlErrors: a deadline or cancellation is the scrape's `timeout`, a
- * memory stop or crash is a 422 naming the limit, a full queue or closed pool a 503 (`overloaded`).
+ * Where the content stages run, seen from the server thread: in a content worker of the pool (a
+ * server), or right here (pool size 0, a pool-less Trawl such as unit tests with their own plugin
+ * lists). A worker gets the time left until the job's deadline and the job's signal; when either
+ * ends, the pool terminates the worker mid-task and the request fails at that moment. Pages queue
+ * in a fair order between workspaces (FairOrder), and a workspace holding its share of the workers
+ * lets another's waiting page pass (workers/share.ts). Pool failures become TrawlErrors: a deadline
+ * or cancellation is the scrape's `timeout`, a memory stop or crash is a 422 naming the limit, a
+ * full queue or closed pool a 503 (`overloaded`).
  */
 import type { Logger } from 'pino';
 import type { TrawlConfig } from './config-schema.ts';

@@ -123,7 +123,10 @@ export interface Meter {
    * written when it finishes.
    */
   admit(request: AdmitRequest): Promise<Admitted>;
-  /** Writes an admitted call's usage row with its outcome (resolves once it is in); `refund` credits go back (the call gave nothing). The balance after a refund, else null. */
+  /**
+   * Writes an admitted call's usage row with its outcome (resolves once it is in); `refund` credits
+   * go back (the call gave nothing). The balance after a refund, else null.
+   */
   finish(
     workspace: string,
     usageId: string,

@@ -1,4 +1,5 @@
-// Request selectors are validated up front: an unparsable one, a dangling combinator or one past a limit is a 400 naming the field, index and limit.
+// Request selectors are validated up front: an unparsable one, a dangling combinator or one past a
+// limit is a 400 naming the field, index and limit.
 import { expect, test } from 'bun:test';
 import { SELECTOR_LIMITS, validateSelectors } from './selectors.ts';
 

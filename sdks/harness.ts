@@ -1,12 +1,14 @@
 /**
  * The world every SDK's tests run in: a real Trawl server in cloud mode (so results, usage and the
- * credit and plan answers exist) with a fixture site (its `/slow` page takes 1.5 s, for cancelling), a search provider and a language model on
- * 127.0.0.1 (and the social network's API, with an account of 2,500 followers), five workspaces (one with credits, one without, one lapsed, one allowed a single
- * request a minute, and one whose keys and feed token the account tests change), and a front that answers every other request with 429 + `Retry-After: 1`
- * before passing the next one through, for the SDKs' retry tests, and one that cuts event streams
- * after their first event, for their resume tests. Handed to the Python and Go tests
- * as JSON in TRAWL_SDK_TEST_ENV. Also the toolchain check and the subprocess runner the
- * language and packaging tests share.
+ * credit and plan answers exist) with a fixture site (its `/slow` page takes 1.5 s, for
+ * cancelling), a search provider and a language model on 127.0.0.1 (and the social network's API,
+ * with an account of 2,500 followers), five workspaces (one with credits, one without, one lapsed,
+ * one allowed a single request a minute, and one whose keys and feed token the account tests
+ * change), and a front that answers every other request with 429 + `Retry-After: 1` before passing
+ * the next one through, for the SDKs' retry tests, and one that cuts event streams after their
+ * first event, for their resume tests. Handed to the Python and Go tests as JSON in
+ * TRAWL_SDK_TEST_ENV. Also the toolchain check and the subprocess runner the language and packaging
+ * tests share.
  */
 import { startFixtureSite, type FixtureSite, type Route } from '../test/helpers/fixture-site.ts';
 import { startTrawlServer, type TestServer } from '../test/helpers/trawl-server.ts';
@@ -24,7 +26,10 @@ export interface SdkTestEnv {
   /** Passes event streams from `url` through cut after their first event, as a dropped connection. */
   cuttingUrl: string;
   site: string;
-  /** `account` is a workspace of its own for the key and feed-token tests: they change its keys and spend its per-minute budget, not main's. */
+  /**
+   * `account` is a workspace of its own for the key and feed-token tests: they change its keys and
+   * spend its per-minute budget, not main's.
+   */
   keys: { main: string; broke: string; lapsed: string; limited: string; account: string };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Small builders for the OpenAPI document, shared by server/openapi.ts and the docs that the wire
- * formats keep beside their schemas (server/wire/<format>/*.docs.ts): schema references, JSON bodies, the error envelope, date-time strings,
- * zod-to-JSON-Schema, and the id and paging parameters.
+ * formats keep beside their schemas (server/wire/<format>/*.docs.ts): schema references, JSON
+ * bodies, the error envelope, date-time strings, zod-to-JSON-Schema, and the id and paging
+ * parameters.
  */
 import { z } from 'zod';
 

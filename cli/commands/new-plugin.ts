@@ -1,8 +1,10 @@
 /**
- * `bun run cli new-plugin <kind> <name>`: a new plugin from a template (cli/commands/plugin-templates.ts):
- * its source file on the plugin kit, a colocated test on the test kit, its entry in plugins/index.ts
- * (where the kind's plugins are listed, in the place their order asks for) and its table in
- * config/default.toml, with docs/configuration.md's settings reference regenerated to match. Everything is checked before anything is written, so a refusal leaves the tree as it was.
+ * `bun run cli new-plugin <kind> <name>`: a new plugin from a template
+ * (cli/commands/plugin-templates.ts): its source file on the plugin kit, a colocated test on the
+ * test kit, its entry in plugins/index.ts (where the kind's plugins are listed, in the place their
+ * order asks for) and its table in config/default.toml, with docs/configuration.md's settings
+ * reference regenerated to match. Everything is checked before anything is written, so a refusal
+ * leaves the tree as it was.
  */
 import { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -17,7 +17,10 @@ export interface ScanSource {
 
 /** How sure a scanner is that a value is a request target. */
 export type ScanPosition =
-  /** The argument of a request call (`fetch`, XHR `open`, axios/ky/`$.ajax`, `new WebSocket` …) or its options' `url`, or a name that says API (`baseURL:`, `apiEndpoint =`). */
+  /**
+   * The argument of a request call (`fetch`, XHR `open`, axios/ky/`$.ajax`, `new WebSocket` …) or
+   * its options' `url`, or a name that says API (`baseURL:`, `apiEndpoint =`).
+   */
   | 'request'
   /** A plain `url:`/`uri:` option or variable outside a request call (menus and routers use them too): kept when it looks like an API. */
   | 'option'

@@ -1,9 +1,10 @@
 /**
  * The frame the provider test servers (search: searxng.ts, brave.ts, serper.ts, tavily.ts,
- * duckduckgo.ts; language models: openai.ts, ollama.ts, gemini.ts) share: a Bun server on 127.0.0.1 that records every request (method, path, query,
- * headers, body), answers scripted responses first when a test queued some (a documented error,
- * say), then serves the provider's documented protocol through its own handler, optionally after
- * a delay. Results come from a function of the query, so tests point them at fixture pages.
+ * duckduckgo.ts; language models: openai.ts, ollama.ts, gemini.ts) share: a Bun server on 127.0.0.1
+ * that records every request (method, path, query, headers, body), answers scripted responses first
+ * when a test queued some (a documented error, say), then serves the provider's documented protocol
+ * through its own handler, optionally after a delay. Results come from a function of the query, so
+ * tests point them at fixture pages.
  */
 export interface RecordedRequest {
   method: string;

@@ -88,8 +88,9 @@ const runMs = (run: { createdAt: string; completedAt: string | null }) =>
 
 /**
  * What a page costs in cloud mode: one `crawlPage` (or `batchItem`) and the units of its model
- * formats (Scraper.formatUnits), charged to the run's usage row before the page is scraped. When the workspace cannot pay (or its plan has lapsed), the run stops: status `failed` with
- * an error that says why, its queued pages cancelled, the pages already scraped kept.
+ * formats (Scraper.formatUnits), charged to the run's usage row before the page is scraped. When
+ * the workspace cannot pay (or its plan has lapsed), the run stops: status `failed` with an error
+ * that says why, its queued pages cancelled, the pages already scraped kept.
  */
 function pageMeter(store: CrawlStore, queue: DbJobQueue, scraper: Scraper, logger: Logger): JobMeter {
   return {

@@ -1,11 +1,12 @@
 /**
  * Comparing two versions of a page (normalise.ts): lines are aligned once by their keys (lines.ts:
  * unique lines as anchors, Myers between them), and that alignment is the only line diff: the
- * patch, the line view and the lists are all read from it. One time budget covers the alignment
- * and the word marks together, so a comparison at the input bound stays well under a second. A line whose key matches but whose times differ is a change
- * unless both times are clocks of their fetch (clock.ts), and what is shown — added and removed
- * lines, the unified patch, the line-by-line view with changed words marked (render.ts), the
- * summary — is the page's own text, never the masked key.
+ * patch, the line view and the lists are all read from it. One time budget covers the alignment and
+ * the word marks together, so a comparison at the input bound stays well under a second. A line
+ * whose key matches but whose times differ is a change unless both times are clocks of their fetch
+ * (clock.ts), and what is shown — added and removed lines, the unified patch, the line-by-line view
+ * with changed words marked (render.ts), the summary — is the page's own text, never the masked
+ * key.
  */
 import { sha256Hex } from '../../storage/values.ts';
 import { clockZones, sameTime } from './clock.ts';

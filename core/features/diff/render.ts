@@ -1,9 +1,10 @@
 /**
  * How an aligned comparison (compare.ts) is shown, always in the page's own text: the line view
  * (same, added, removed, and changed lines with their words — whitespace-separated, so "09:12"
- * stays one word — marked by the `diff` package's Myers diff) for side-by-side and inline display, runs of lines, a unified patch, and a short excerpt
- * such as `09:12 → 09:47` for notifications. Word diffs are bounded in lines, line length and
- * the comparison's one time budget, so a page rewritten from top to bottom costs a bounded amount of work.
+ * stays one word — marked by the `diff` package's Myers diff) for side-by-side and inline display,
+ * runs of lines, a unified patch, and a short excerpt such as `09:12 → 09:47` for notifications.
+ * Word diffs are bounded in lines, line length and the comparison's one time budget, so a page
+ * rewritten from top to bottom costs a bounded amount of work.
  */
 import { diffArrays } from 'diff';
 import type { NormalLine } from './normalise.ts';

@@ -1,11 +1,12 @@
 /**
  * POST /v1/endpoints behind the route: the page is read through one scrape (the Scraper: SSRF
  * guard, redirects, document types) for its HTML as served — not rendered: static analysis reads
- * what the server sends, and an app shell's browser render would cost seconds for nothing; its scripts are read out of it and the inline ones scanned in a content worker; the
- * first `max_bundles` linked bundles are fetched through the HttpClient (size-capped) and so are
- * the source maps the first of them name; then every bundle and map is scanned in a content
- * worker by the `scanner` plugins. What was skipped (a bundle that failed, one cut at the size
- * cap, a map too large) is named in `warnings`; `truncated` says bundles were left out.
+ * what the server sends, and an app shell's browser render would cost seconds for nothing; its
+ * scripts are read out of it and the inline ones scanned in a content worker; the first
+ * `max_bundles` linked bundles are fetched through the HttpClient (size-capped) and so are the
+ * source maps the first of them name; then every bundle and map is scanned in a content worker by
+ * the `scanner` plugins. What was skipped (a bundle that failed, one cut at the size cap, a map too
+ * large) is named in `warnings`; `truncated` says bundles were left out.
  */
 import { mapBounded } from '../../bounded.ts';
 import type { ContentRunner } from '../../content-runner.ts';

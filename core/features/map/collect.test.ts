@@ -1,4 +1,5 @@
-// Search and the collector: dedupe by the URL module's key, scope (hosts and paths), titles, the limit (the rules themselves: core/net/*.test.ts, paths.test.ts).
+// Search and the collector: dedupe by the URL module's key, scope (hosts and paths), titles, the
+// limit (the rules themselves: core/net/*.test.ts, paths.test.ts).
 import { describe, expect, test } from 'bun:test';
 import { siteScope } from '../../net/scope.ts';
 import { LinkCollector, searchFilter } from './collect.ts';

@@ -1,4 +1,5 @@
-// Parse limits: a page over the element limit is cut before parsing and one nested past the depth limit is flattened below it, each with a warning; pages within both are untouched.
+// Parse limits: a page over the element limit is cut before parsing and one nested past the depth
+// limit is flattened below it, each with a warning; pages within both are untouched.
 import { describe, expect, test } from 'bun:test';
 import { DEFAULT_PARSE_LIMITS, htmlDocument } from './html.ts';
 import { elementCutOffset, flattenDeeperThan } from './limits.ts';

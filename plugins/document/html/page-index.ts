@@ -38,7 +38,10 @@ export interface PageIndex {
 /** Datelines and bylines sit near the top; a bounded list keeps a 10 MB page from being read twice. */
 const TOP_ELEMENTS = 3000;
 
-/** `body` and its first elements in document order (3,000 in all) with what their own text shows, read once per page for the dateline and byline readers. */
+/**
+ * `body` and its first elements in document order (3,000 in all) with what their own text shows,
+ * read once per page for the dateline and byline readers.
+ */
 export function topOfBody(index: PageIndex, body: Element): TopOfBody {
   if (index.top?.body !== body) index.top = readTopOfBody(body, TOP_ELEMENTS);
   return index.top;

@@ -62,7 +62,10 @@ export function asciiQuotes(markdown: string): string {
   );
 }
 
-/** Nothing but markers, punctuation and separators: `-`, `#`, `>`, `|  |`, `•`, `…`. Digits, letters and symbols such as emoji count as content. */
+/**
+ * Nothing but markers, punctuation and separators: `-`, `#`, `>`, `|  |`, `•`, `…`. Digits, letters
+ * and symbols such as emoji count as content.
+ */
 const NO_CONTENT = /^[\s\p{P}\p{Z}\p{Sm}\p{Sk}]*$/u;
 
 /** Lines left without a word go: empty list items and headings, horizontal rules, separator lines, links that held only an image. */

@@ -20,8 +20,9 @@ export const BOILER_ROLES = new Set([
 ]);
 
 /**
- * Substrings of class/id that mark boilerplate wherever they occur ("shared" is not "share": styled-components' "shared-styles").
- * Lead-capture forms of the common form plugins (Gravity Forms, WPForms, HubSpot, Marketo) count too: their labels and help texts are not content.
+ * Substrings of class/id that mark boilerplate wherever they occur ("shared" is not "share":
+ * styled-components' "shared-styles"). Lead-capture forms of the common form plugins (Gravity
+ * Forms, WPForms, HubSpot, Marketo) count too: their labels and help texts are not content.
  */
 export const BOILER_SUBSTR =
   /cookie|consent|gdpr|newsletter|subscri|share(?!d)|sharing|social|related|recommend|recirc|sidebar|side-bar|breadcrumb|pagination|paginat|disqus|taboola|outbrain|advert|sponsor|promo|popup|navbar|navigation|masthead|skiplink|skip-link|jump-link|signup|sign-up|login|follow-us|followus|author-box|authorbox|more-stories|read-next|readnext|toc-wrapper|trending|most-popular|mostpopular|sitenotice|gform_wrapper|wpforms-container|hbspt-form|mktoform/;
@@ -108,7 +109,10 @@ export const BOILER_PARTS = new Set([
   'toolbar',
   'pagination',
 ]);
-/** Author boxes ("about the author", bio cards): boilerplate even inside an entry-content wrapper, except on a product page (a book's author is part of it). */
+/**
+ * Author boxes ("about the author", bio cards): boilerplate even inside an entry-content wrapper,
+ * except on a product page (a book's author is part of it).
+ */
 export const AUTHOR_BOX =
   /author[-_]?(?:bio|box|info|desc|profile|card|section|details|about|wrap)|about[-_]?(?:the[-_]?)?author|saboxplugin|abh_|contributor[-_]?(?:bio|info)|shortbio/;
 /** Comment sections: boilerplate on articles, the content itself on forums. */
@@ -120,7 +124,10 @@ export const POST_COMMENTS = /js-post-comments-component|js-comments-container|f
  * poster's motto and links under every post, left out even by the loose passes of a short thread.
  */
 export const SIGNATURE = /(?:^|[\s_-])(?:ips)?signature(?:[\s_]|$)/;
-/** Customer review sections: on a product page they are not the product's content (and outweigh it); editorial reviews (a publisher's blurbs, Amazon's "editorialReviews") are the description. */
+/**
+ * Customer review sections: on a product page they are not the product's content (and outweigh it);
+ * editorial reviews (a publisher's blurbs, Amazon's "editorialReviews") are the description.
+ */
 export const REVIEWS = /(?<!editorial)reviews|customerreview|review-list|reviewlist/;
 /**
  * Shop furniture around a product: carousels (other products, or the same photos again), popovers

@@ -109,7 +109,10 @@ const MIN_TEASERS = 3;
 /** … after this much of the post (visible characters): then the list goes whatever its size, blurbs and all. */
 const TEASERS_AFTER = 600;
 
-/** Is the tail a list of other stories: several headline links, one at least per paragraph of blurb, and no section heading (the text going on)? */
+/**
+ * Is the tail a list of other stories: several headline links, one at least per paragraph of blurb,
+ * and no section heading (the text going on)?
+ */
 function teasers(els: Element[], opener: Element, stats: StatsMap): boolean {
   let links = 0;
   let paras = 0;

@@ -71,7 +71,10 @@ export function dropReason(el: Element, stats: StatsMap, pass: Pass, linky: bool
   return null;
 }
 
-/** Good paragraph text (less off articles: a landing page's banner pitch is one short paragraph) and its share of the block, above which a block is prose whatever its class says … */
+/**
+ * Good paragraph text (less off articles: a landing page's banner pitch is one short paragraph) and
+ * its share of the block, above which a block is prose whatever its class says …
+ */
 const NEG_PROSE_TEXT = 150,
   NEG_PROSE_LANDING = 60;
 const NEG_PROSE_SHARE = 0.6;

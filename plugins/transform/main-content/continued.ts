@@ -85,7 +85,10 @@ export function continuedList(parts: Element[], best: Element, root: Element, st
   return out;
 }
 
-/** An element of one of the pick's item kinds, with text (an empty one is a placeholder the layout repeats) and links as the pick's have them. */
+/**
+ * An element of one of the pick's item kinds, with text (an empty one is a placeholder the layout
+ * repeats) and links as the pick's have them.
+ */
 function isItem(el: Element, kind: string, list: Items, stats: StatsMap): boolean {
   const density = list.density.get(kind);
   const s = stats.get(el);

@@ -26,7 +26,10 @@ const LD_THREAD = /"@type"\s*:\s*\[?\s*"(?:DiscussionForumPosting|QAPage)"/;
 /** A forum post container, a schema.org Comment, or an article in microdata. */
 export type PostKind = 'post' | 'comment' | 'article';
 
-/** What this element says it is, as far as threads go (called once per element by the scan, with its class and itemtype: undefined when it has no attributes). */
+/**
+ * What this element says it is, as far as threads go (called once per element by the scan, with its
+ * class and itemtype: undefined when it has no attributes).
+ */
 export function postKind(
   el: Element,
   tag: string,

@@ -30,7 +30,10 @@ const MIN_ROWS = 3;
 /** Story text (visible characters of body lines) that must come before the list. */
 const STORY_MIN = 200;
 
-/** How news sites title their lists of other stories ("Trending in World", "More from …", "Latest", "Business news"), beside the "read next" wordings (tail.ts). */
+/**
+ * How news sites title their lists of other stories ("Trending in World", "More from …", "Latest",
+ * "Business news"), beside the "read next" wordings (tail.ts).
+ */
 const LIST_LABEL =
   /^(?:trending|latest|popular|recommended|related|more|also|top|most|editor['’]?s['’]?|must|in case you missed|you may|don['’]t miss|what['’]?s|in other news|news ?feed|(?:sponsored|promoted|partner) (?:stories|content|links|posts))\b|^(?:[\w'’&]+ ){0,3}(?:news|headlines|stories)\W*$/i;
 

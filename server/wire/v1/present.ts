@@ -76,7 +76,10 @@ export function presentExtract(outcome: ExtractOutcome): Record<string, unknown>
   };
 }
 
-/** The /v1 summarize response: the summary and how it was made, then the page as /v1/scrape presents it (metadata, the requested formats). */
+/**
+ * The /v1 summarize response: the summary and how it was made, then the page as /v1/scrape presents
+ * it (metadata, the requested formats).
+ */
 export function presentSummarize(outcome: SummarizeOutcome): Record<string, unknown> {
   const { url, warnings, ...page } = presentResult(outcome.page);
   const all = [...outcome.warnings, ...((warnings as string[] | undefined) ?? [])];

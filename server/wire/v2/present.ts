@@ -1,10 +1,11 @@
 /**
- * The /v2 presenter: internal results in Firecrawl's v2 shapes. A scrape result becomes a
- * Document (`markdown`, `html`, `rawHtml`, `links` as URLs, `screenshot` as a data URL, `json`,
- * `summary`, `images`, `attributes`, `answer`, `actions`, `metadata` with `sourceURL` as sent,
- * `url` where it led and `statusCode`, plus Trawl's `pageType` and `contentConfidence`); a crawl or batch its status page; a search its results by
- * source; a map its links. Which fields a Document has follows the internal request it was
- * scraped with (scrape-options.ts wrote it), so stored crawl pages present the same way.
+ * The /v2 presenter: internal results in Firecrawl's v2 shapes. A scrape result becomes a Document
+ * (`markdown`, `html`, `rawHtml`, `links` as URLs, `screenshot` as a data URL, `json`, `summary`,
+ * `images`, `attributes`, `answer`, `actions`, `metadata` with `sourceURL` as sent, `url` where it
+ * led and `statusCode`, plus Trawl's `pageType` and `contentConfidence`); a crawl or batch its
+ * status page; a search its results by source; a map its links. Which fields a Document has follows
+ * the internal request it was scraped with (scrape-options.ts wrote it), so stored crawl pages
+ * present the same way.
  */
 import { STATUS_CODES } from 'node:http';
 import type { ScrapeOptions } from '../../../core/features/crawl/schema.ts';
