@@ -31,7 +31,7 @@ function scratchTree(): string {
   }
   mkdirSync(join(root, 'config'));
   mkdirSync(join(root, 'docs'));
-  for (const file of ['plugins/index.ts', 'config/default.toml', 'docs/configuration.md', 'bunfig.toml'])
+  for (const file of ['plugins/index.ts', 'config/default.toml', 'docs/configuration.md', 'bunfig.toml', 'biome.jsonc'])
     copyFileSync(join(REPO, file), join(root, file));
   writeFileSync(
     join(root, 'tsconfig.json'),
@@ -107,6 +107,10 @@ describe('new-plugin', () => {
     expect(tests.exitCode).toBe(0);
     const types = await run([join(REPO, 'node_modules/.bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], tree);
     expect(types).toEqual({ output: '', exitCode: 0 });
+    // Written in the tree's style: what `bun run lint` checks passes on them as generated.
+    const folders = KINDS.map((kind) => `plugins/${kind}/demo-${kind === 'format' ? 'headings' : kind}`);
+    const lint = await run([join(REPO, 'node_modules/.bin/biome'), 'ci', '--error-on-warnings', '--vcs-enabled=false', ...folders], tree);
+    expect(lint).toMatchObject({ exitCode: 0 });
   }, 120_000);
 
   test('mistakes are one line with exit code 2, and nothing is written', async () => {

@@ -54,6 +54,14 @@ function configured(toml: string, kind: string, table: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The new files in the tree's own style: its formatter (biome.jsonc), when the tree has it installed. */
+function formatted(root: string, files: string[]): void {
+  const biome = join(root, 'node_modules/.bin/biome');
+  if (!existsSync(biome) || !existsSync(join(root, 'biome.jsonc'))) return;
+  // Named files only, so the tree's ignore file (which needs a git checkout to read) plays no part.
+  Bun.spawnSync([biome, 'format', '--write', '--vcs-enabled=false', ...files], { cwd: root, stdout: 'ignore', stderr: 'ignore' });
+}
+
 /** Writes the plugin into the tree at `root`; returns the repo-relative paths written. */
 export function createPlugin(root: string, kind: string, name: string): string[] {
   const template = TEMPLATES[kind];
@@ -73,6 +81,7 @@ export function createPlugin(root: string, kind: string, name: string): string[]
   mkdirSync(join(root, folder), { recursive: true });
   writeFileSync(join(root, folder, `${name}.ts`), template.source(n));
   writeFileSync(join(root, folder, `${name}.test.ts`), template.test(n));
+  formatted(root, [`${folder}/${name}.ts`, `${folder}/${name}.test.ts`]);
   writeFileSync(indexPath, newIndex);
   writeFileSync(configPath, newConfig);
   const written = [`${folder}/${name}.ts`, `${folder}/${name}.test.ts`, 'plugins/index.ts', 'config/default.toml'];
