@@ -19,7 +19,7 @@ import { checkJobId } from '../../wire/v2/errors.ts';
 import { presentErrors, presentPage, presentRunStatus } from '../../wire/v2/present.ts';
 import { v2BatchSchema, v2CrawlSchema, type V2Batch, type V2Crawl } from '../../wire/v2/run-request.ts';
 import { v2FieldName } from '../../wire/v2/scrape-options.ts';
-import { v2RunsOpenApi } from '../../wire/v2/openapi.docs.ts';
+import { v2RunsOpenApi } from '../../wire/v2/runs.docs.ts';
 import { publicBase, V2_ERRORS, warningOf } from './shared.ts';
 import { crawlWatcherSocket } from './crawl-watcher-socket.ts';
 import { pageQuery } from '../../wire/v2/runs.ts';

@@ -1,6 +1,6 @@
 /** The OpenAPI of POST /v1/diff: the request from the zod schema that validates it, and the DiffResponse record. */
 import { dateTime, errorBody, jsonBody, schemaRef, toJson } from '../../openapi-shapes.ts';
-import { diffBodySchema, diffCounts, normalisedDescription } from './watch.docs.ts';
+import { diffBodySchema, diffCounts, normalisedDescription } from './watch-shapes.docs.ts';
 import { diffRequestSchema } from './diff.ts';
 
 export const diffOpenApi = {

@@ -1,157 +1,14 @@
 /**
- * The OpenAPI part of the watch and diff routes: request bodies from the zod schemas that validate
- * them, the Watch and Snapshot records, the diff answers and the `watch.changed` event.
+ * The OpenAPI part of the watch routes: request bodies from the zod schemas that validate them,
+ * the paths and their answers (shapes in watch-shapes.docs.ts) and the `watch.changed` event.
  */
 import type { z } from 'zod';
 import { dateTime, errorBody, jsonBody, pagedBody, paging, PAGING_ERROR, schemaRef, toJson } from '../../openapi-shapes.ts';
+import { diffBodySchema, diffCounts, normalisedDescription, snapshotSchema, watchSchema } from './watch-shapes.docs.ts';
 
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const common = { 401: errorBody('Invalid or missing API key') };
 const unknown = { 404: errorBody('`Watch not found`: unknown id, or an id of another workspace') };
-
-export const diffBodySchema = {
-  type: 'object',
-  required: ['unified', 'added', 'removed'],
-  properties: {
-    unified: {
-      type: 'string',
-      description: 'Unified diff (`--- previous`, `+++ current`, 3 lines of context) of ' + "the page's own text; empty when unchanged.",
-    },
-    added: { type: 'array', items: { type: 'string' }, description: 'Lines only in the current version (at most 500).' },
-    removed: { type: 'array', items: { type: 'string' }, description: 'Lines only in the previous version (at most 500).' },
-  },
-};
-
-const NORMALISED =
-  'Whether a page changed is decided on a normalised form: main content as markdown; whitespace collapsed; ' +
-  'tracking, cache-busting and session/CSRF parameters removed from links and the rest sorted; and the ' +
-  "volatile-text presets (a watch's `ignore_patterns`, all on for /v1/diff): long random tokens, relative ages " +
-  '("5 minutes ago"), view/like/comment counters, and clocks — a time of day or timestamp counts as unchanged only ' +
-  'when both versions show the time they were fetched (within 5 minutes, in one time zone); every other time and ' +
-  "date counts. What is shown (added, removed, unified) is the page's own text.";
-
-const counts = {
-  summary: { type: 'string', description: 'A short plain sentence, e.g. `1 line added and 1 removed. Now reads: “…”`' },
-  word_count_delta: { type: 'integer', description: 'Words now minus words before.' },
-  links_added: { type: 'integer' },
-  links_removed: { type: 'integer' },
-};
-
-const watchSchema = {
-  type: 'object',
-  required: ['id', 'url', 'name', 'interval_minutes', 'webhook_url', 'active', 'last_checked_at', 'last_changed_at', 'created_at'],
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    url: { type: 'string' },
-    name: { type: 'string' },
-    interval_minutes: { type: 'integer' },
-    webhook_url: { type: ['string', 'null'] },
-    active: { type: 'boolean', description: 'Whether scheduled checks run. A failing page never pauses a watch.' },
-    state: {
-      type: 'string',
-      enum: ['new', 'changed', 'unchanged', 'error', 'paused'],
-      description:
-        '`paused` (not active), `error` (the last check failed), else the last snapshot: `new` (none ' +
-        'yet, or the first), `changed` (it notified), `unchanged`.',
-    },
-    last_checked_at: dateTime(
-      'Last check that ran, successful or not (a check skipped for lack of credits did not ' + 'run: it sets only `last_error`).',
-      true,
-    ),
-    last_changed_at: dateTime('Last check whose text changed (whether or not it notified).', true),
-    next_check_at: dateTime('The next scheduled check; null while paused.', true),
-    last_error: { type: ['string', 'null'], description: 'Why the last check failed (after its retries); ' + 'null once a check works.' },
-    include_selectors: { type: 'array', items: { type: 'string' } },
-    ignore_selectors: { type: 'array', items: { type: 'string' } },
-    ignore_text: { type: 'array', items: { type: 'string' } },
-    ignore_patterns: { type: 'array', items: { type: 'string', enum: ['clock', 'relative_time', 'counters', 'tokens'] } },
-    trigger_text: { type: 'array', items: { type: 'string' } },
-    block_text: { type: 'array', items: { type: 'string' } },
-    only_new_lines: { type: 'boolean' },
-    changes: { type: 'string', enum: ['any', 'added', 'removed'] },
-    conditions: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['selector'],
-        properties: {
-          selector: { type: 'string' },
-          below: { type: 'number' },
-          above: { type: 'number' },
-          change_percent: { type: 'number' },
-        },
-      },
-    },
-    restock: { type: 'boolean' },
-    tags: { type: 'array', items: { type: 'string' } },
-    notify: {
-      type: 'array',
-      items: { type: 'string' },
-      description:
-        'Targets told of each notifying check beside `webhook_url`: a Slack, Discord, Teams or Telegram ' +
-        "webhook URL gets that platform's message, `mailto:address` an e-mail, any other https URL the signed " +
-        '`WatchNotifyEvent`.',
-    },
-    notify_status: {
-      type: 'array',
-      description:
-        'The last delivery attempt per target (`notify` entries and `webhook_url`) that has been ' +
-        'notified; a target not yet notified is absent. Failed attempts are retried with backoff on the ' +
-        '`[webhooks]` schedule, so `retrying` turns into `delivered` or, after the last attempt, `failed`.',
-      items: {
-        type: 'object',
-        required: ['target', 'ok', 'outcome', 'error', 'attempt', 'at'],
-        properties: {
-          target: { type: 'string' },
-          ok: { type: 'boolean', description: 'The last attempt delivered.' },
-          outcome: { type: 'string', enum: ['delivered', 'retrying', 'failed'] },
-          error: {
-            type: ['string', 'null'],
-            description: 'Why the last attempt failed: `receiver answered HTTP ' + '503`, `mail server: … 550 …`, a refused address, …',
-          },
-          attempt: { type: 'integer', description: '1 for the first try.' },
-          at: dateTime('When the attempt ended.'),
-        },
-      },
-    },
-    created_at: dateTime('Creation time.'),
-  },
-};
-
-const snapshotSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    content_hash: { type: 'string', description: 'sha256 of the normalised content.' },
-    word_count: { type: 'integer' },
-    status: {
-      type: 'string',
-      enum: ['initial', 'same', 'changed'],
-      description: 'Whether the text changed (under ' + "the watch's masking and ignore rules).",
-    },
-    notified: {
-      type: 'boolean',
-      description: "Whether this check notified (`watch.changed`): the filters' " + "and conditions' decision.",
-    },
-    reason: {
-      type: ['string', 'null'],
-      description:
-        'Why it notified or stayed quiet: `changed`, `trigger_text "…" appeared`, `price 18.5 below ' +
-        '20`, `back in stock`, `block_text "…" present`, `only removed lines`, …; null when nothing changed and no ' +
-        'condition was met.',
-    },
-    excerpt: {
-      type: ['string', 'null'],
-      description: "A short word-level diff of the page's own text (`09:12 → " + '09:47`); null when nothing changed.',
-    },
-    title: { type: 'string', description: 'Page title at check time.' },
-    diff_summary: { type: ['string', 'null'], description: 'What changed (status `changed`), else null.' },
-    word_count_delta: { type: 'integer', description: 'Versus the previous snapshot; 0 for `initial`.' },
-    links_added: { type: 'integer' },
-    links_removed: { type: 'integer' },
-    checked_at: dateTime('When the check ran.'),
-  },
-};
 
 interface Schemas {
   create: z.ZodType;
@@ -171,7 +28,7 @@ export function watchOpenApi(schemas: Schemas) {
             "`watch.minIntervalMinutes` (default 1) as the interval floor; cloud mode, the plan's `maxWatches` " +
             '(default 20) and `minWatchIntervalMinutes` (default 60). Filters and conditions decide whether a ' +
             'check notifies; each snapshot records `notified` and `reason`. ' +
-            NORMALISED,
+            normalisedDescription,
           requestBody: { required: true, content: { 'application/json': { schema: toJson(schemas.create) } } },
           responses: {
             201: jsonBody(schemaRef('Watch'), 'The watch'),
@@ -314,7 +171,7 @@ export function watchOpenApi(schemas: Schemas) {
                       },
                     ],
                   },
-                  ...counts,
+                  ...diffCounts,
                 },
               },
               'The comparison',
@@ -358,8 +215,8 @@ export function watchOpenApi(schemas: Schemas) {
           event: { const: 'watch.changed' },
           watch_id: { type: 'string' },
           url: { type: 'string' },
-          summary: counts.summary,
-          word_count_delta: counts.word_count_delta,
+          summary: diffCounts.summary,
+          word_count_delta: diffCounts.word_count_delta,
           checked_at: dateTime('When the check ran.'),
           reason: {
             type: ['string', 'null'],
@@ -390,6 +247,3 @@ export function watchOpenApi(schemas: Schemas) {
     },
   };
 }
-
-export const diffCounts = counts;
-export const normalisedDescription = NORMALISED;
