@@ -41,7 +41,8 @@ export interface Stats {
 
 export type StatsMap = Map<Element, Stats>;
 
-const newStats = (): Stats => ({
+/** Zero counts: a block's stats before its text is measured. */
+export const newStats = (): Stats => ({
   text: 0,
   link: 0,
   inl: 0,

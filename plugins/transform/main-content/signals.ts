@@ -5,7 +5,7 @@
  * extractor does not run; `pageSignals` then measures the page alone, in one read-only walk.
  */
 import type { PassResult } from './pass.ts';
-import { linkDensity, measure, type Stats, type StatsMap } from './scoring.ts';
+import { linkDensity, measure, newStats, type Stats, type StatsMap } from './scoring.ts';
 import { isForumPage, postKind } from './forum.ts';
 import { isProductPage, looksLikeProduct } from './product.ts';
 import { attr, tagOf } from './walk.ts';
@@ -30,7 +30,7 @@ export interface PageSignals {
 
 /** Sums the measures of `parts` (disjoint subtrees). */
 function sumStats(parts: readonly Element[], result: PassResult): Stats {
-  const sum = emptyStats();
+  const sum = newStats();
   for (const p of parts) {
     const s = result.stats.get(p);
     if (!s) continue;
@@ -38,30 +38,6 @@ function sumStats(parts: readonly Element[], result: PassResult): Stats {
   }
   return sum;
 }
-
-const emptyStats = (): Stats => ({
-  text: 0,
-  link: 0,
-  inl: 0,
-  inlLink: 0,
-  inlCommas: 0,
-  paras: 0,
-  goodText: 0,
-  headings: 0,
-  headingText: 0,
-  commas: 0,
-  pTags: 0,
-  inputs: 0,
-  embeds: 0,
-  lis: 0,
-  code: 0,
-  th: 0,
-  tr: 0,
-  td: 0,
-  tables: 0,
-  imgs: 0,
-  score: 0,
-});
 
 /** The signals of an extraction, from the page kinds it was run with and the cascade's result. */
 export function extractionSignals(kind: { forum: boolean; product: boolean }, result: PassResult): PageSignals {
@@ -101,7 +77,7 @@ export function pageSignals(root: Element, page: Document, url?: string): PageSi
   }
   const forum = isForumPage(page, posts, url);
   const product = !forum && isProductPage(page, products);
-  const whole = stats.get(root) ?? emptyStats();
+  const whole = stats.get(root) ?? newStats();
   return { forum, product, page: whole, content: null, likely: likelyContent(stats), text: whole.text, rung: 0, described: false };
 }
 
