@@ -55,7 +55,7 @@ export { parseSitemapDocument, sitemapText } from './net/feeds.ts';
 export { LlmTokens } from './llm/tokens.ts';
 export type { LlmService } from './llm/service.ts';
 export { checkedSchema } from './llm/schema.ts';
-export { EXTRACT_MAX_PROMPT_CHARS } from './llm/extract/request.ts';
+export { extractPrompt } from './llm/extract/request.ts';
 export type { ExtractService } from './llm/extract/service.ts';
 export { extractiveSummary } from './llm/summarize/service.ts';
 export type { SummarizeService } from './llm/summarize/service.ts';

@@ -9,13 +9,12 @@ import { coreRequestFields, httpUrl } from '../../model/request.ts';
 
 export const EXTRACT_MAX_PROMPT_CHARS = 8000;
 
+/** What to extract, in natural language: the /v1/extract field and the extract format's alike. */
+export const extractPrompt = z.string().trim().min(1, 'must not be empty').max(EXTRACT_MAX_PROMPT_CHARS);
+
 export const extractRequestFields = {
   url: httpUrl.describe('The page to extract from.'),
-  prompt: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(EXTRACT_MAX_PROMPT_CHARS)
+  prompt: extractPrompt
     .optional()
     .describe(
       'What to extract, in natural language. With no `schema`, a schema is generated from it first and returned as `generated_schema`.',

@@ -7,7 +7,7 @@
  * the page leaves `null`, with a warning.
  */
 import { z } from 'zod';
-import { asTrawlError, definePlugin, EXTRACT_MAX_PROMPT_CHARS, LlmTokens } from '../../../core/kit.ts';
+import { asTrawlError, definePlugin, extractPrompt, LlmTokens } from '../../../core/kit.ts';
 import type { ExtractService, PageDocument } from '../../../core/kit.ts';
 import { createTurndown, pageTextForModel } from '../shared/markdown.ts';
 import { lazyService, needsModel } from '../shared/model.ts';
@@ -15,13 +15,7 @@ import { lazyService, needsModel } from '../shared/model.ts';
 const PLUGIN_ID = 'format.extract';
 
 const extractField = z.strictObject({
-  prompt: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(EXTRACT_MAX_PROMPT_CHARS)
-    .optional()
-    .describe('What to extract, in natural language.'),
+  prompt: extractPrompt.optional().describe('What to extract, in natural language.'),
   schema: z.record(z.string(), z.unknown()).optional().describe('A JSON Schema the extracted data must match.'),
 });
 
