@@ -61,6 +61,9 @@ const requestHeaders = z
   .refine((headers) => Object.keys(headers).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`);
 
 /** Core fields in the order validation reports them. */
+/** A request's `proxy`: "none", "auto" or a pool of `[fetch.proxies]`, for a scrape and for a map alike. */
+export const proxyRoute = z.string().trim().min(1).max(64);
+
 export const coreRequestFields = {
   url: httpUrl,
   formats: z.array(z.string().min(1)).min(1, 'must list at least one format').max(20).default(['markdown']),
@@ -76,11 +79,7 @@ export const coreRequestFields = {
     .describe(
       'Answer from the cache only with a result at most this old (ms); 0 never does. The cache keeps results `storage.cacheTtlSeconds` at most.',
     ),
-  proxy: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
+  proxy: proxyRoute
     .optional()
     .describe(
       'How this scrape reaches the target: "none" (direct), the name of a proxy pool from `[fetch.proxies]`, or "auto" (the default route, then after a block the browser and each pool in turn). Unset: `fetch.proxy` when configured, else direct.',

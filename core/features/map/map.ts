@@ -21,7 +21,7 @@
 import { z } from 'zod';
 import type { MapSettings } from './config.ts';
 import { TrawlError } from '../../errors.ts';
-import { httpUrl } from '../../model/request.ts';
+import { httpUrl, proxyRoute } from '../../model/request.ts';
 import type { RobotsCache } from '../../net/robots.ts';
 import { scopeMode, siteScope } from '../../net/scope.ts';
 import type { Scraper } from '../../scrape.ts';
@@ -67,11 +67,7 @@ export const mapRequestSchema = z.strictObject({
       "Only URLs at or below the start URL's path, by whole segments: `/docs` or `/docs/` keeps `/docs/…`, not `/docsearch`; a file (`/docs/index.html`) stands for its " +
         'directory. The start URL is always listed; a start URL that is a sitemap is not filtered. False lists the whole site.',
     ),
-  proxy: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
+  proxy: proxyRoute
     .optional()
     .describe(
       'How the start page, robots.txt and sitemaps are fetched: "none", a pool of `[fetch.proxies]` or "auto", as on a scrape; unset: the default route.',
