@@ -9,7 +9,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { ClaimedJob, JobSpec, QueueKindStats } from '../services.ts';
 import type { Database, JobsTable } from '../storage/schema.ts';
 import { currentRequestId } from '../logger.ts';
-import { readInt, readJson } from '../storage/values.ts';
+import { insertRows, readInt, readJson } from '../storage/values.ts';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -37,12 +37,7 @@ export async function insertJobs(db: Executor, specs: readonly JobSpec[], defaul
     created_at: now,
     updated_at: now,
   }));
-  // Chunked: SQLite caps bound parameters per statement (32766) and 16 columns go fast.
-  for (let i = 0; i < rows.length; i += 500)
-    await db
-      .insertInto('jobs')
-      .values(rows.slice(i, i + 500))
-      .execute();
+  await insertRows(db, 'jobs', rows);
   return rows.map((r) => r.id);
 }
 

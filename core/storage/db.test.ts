@@ -10,7 +10,7 @@ import type { Storage } from '../services.ts';
 import { postgresTestUrl, randomSchemaName, testDatabases } from '../../test/helpers/databases.ts';
 import { openStorage } from './db.ts';
 import { migrationNames as namesFor } from './migrations.ts';
-import { nowIso, readBool, readInt, readJson, writeBool } from './values.ts';
+import { insertRows, nowIso, readBool, readInt, readJson, writeBool } from './values.ts';
 
 // Opened without features: core's migrations only (core/features/migrations.test.ts covers theirs).
 const MIGRATION_NAMES = namesFor({});
@@ -185,6 +185,37 @@ for (const database of testDatabases()) {
       if (database.name === 'sqlite') expect(row.b).toBe(1);
       expect(readBool(row.b)).toBe(true);
       expect(readBool(row.c)).toBe(false);
+    });
+
+    test('insertRows writes more rows than one statement may bind parameters for', async () => {
+      // 15,000 job rows of 17 columns are 255,000 parameters: past Postgres's 65,535 and Bun's SQLite's 250,000.
+      const now = nowIso();
+      const rows = Array.from({ length: 15_000 }, (_, i) => ({
+        id: `job-${i}`,
+        kind: 'bulk',
+        workspace_id: 'default',
+        group_id: null,
+        concurrency_key: null,
+        payload: '{}',
+        status: 'queued',
+        priority: 0,
+        attempts: 0,
+        max_attempts: 1,
+        run_at: now,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        request_id: null,
+        created_at: now,
+        updated_at: now,
+      }));
+      await insertRows(storage.db, 'jobs', rows);
+      const { n } = await storage.db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('kind', '=', 'bulk')
+        .executeTakeFirstOrThrow();
+      expect(readInt(n)).toBe(15_000);
     });
 
     test('streams rows', async () => {

@@ -2,9 +2,11 @@
  * Conversions between JavaScript values and the portable column encodings of schema.ts. Drivers
  * disagree on what comes back: pg returns bigint/numeric (e.g. `count(*)`) as strings and real
  * booleans, bun:sqlite returns 0/1 for booleans; JSON columns are text on both. Every store reads
- * through these so callers always see plain numbers, booleans and objects.
+ * through these so callers always see plain numbers, booleans and objects. Writing many rows at
+ * once goes through `insertRows`, which keeps each statement within what both drivers bind.
  */
 import { createHash } from 'node:crypto';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 
 export function readInt(value: unknown): number {
   const n = typeof value === 'number' ? value : typeof value === 'bigint' || typeof value === 'string' ? Number(value) : NaN;
@@ -58,4 +60,25 @@ export interface Window {
 /** A window made safe for a query: `limit` within 1..max, `offset` ≥ 0; a store never runs unbounded. */
 export function boundedWindow(query: Window, max: number): Window {
   return { limit: Math.min(Math.max(Math.trunc(query.limit) || 1, 1), max), offset: Math.max(Math.trunc(query.offset) || 0, 0) };
+}
+
+/**
+ * Rows per INSERT statement when a store writes many at once. Drivers cap the parameters bound to
+ * one statement (Postgres 65,535; Bun's SQLite 250,000); 500 rows stay under both for tables of up
+ * to 131 columns.
+ */
+const ROWS_PER_INSERT = 500;
+
+/** Inserts `rows` into `table` in statements of at most ROWS_PER_INSERT rows (in one transaction when `db` is one). */
+export async function insertRows<DB, T extends keyof DB & string>(
+  db: Kysely<DB> | Transaction<DB>,
+  table: T,
+  rows: readonly Insertable<DB[T]>[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+  }
 }

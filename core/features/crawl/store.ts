@@ -7,7 +7,7 @@
 import type { Selectable } from 'kysely';
 import type { JobSpec } from '../../services.ts';
 import type { CrawlDb, CrawlExecutor, CrawlsTable } from './tables.ts';
-import { nowIso, readInt } from '../../storage/values.ts';
+import { insertRows, nowIso, readInt } from '../../storage/values.ts';
 import { ACTIVE_STATUSES, pageJob, toPageRow, toRunRow, type PageRow, type RunKind, type RunRow } from './rows.ts';
 import type { CrawlUrl } from './urls.ts';
 
@@ -30,11 +30,7 @@ export async function insertFrontier(
     error: null,
     finished_at: null,
   }));
-  for (let i = 0; i < rows.length; i += 500)
-    await db
-      .insertInto('crawl_urls')
-      .values(rows.slice(i, i + 500))
-      .execute();
+  await insertRows(db, 'crawl_urls', rows);
 }
 
 export type NewRun = Pick<RunRow, 'id' | 'workspace' | 'kind' | 'url' | 'request' | 'scopeHosts' | 'retryOf'> & { seeds: CrawlUrl[] };
