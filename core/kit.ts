@@ -55,11 +55,11 @@ export { parseSitemapDocument, sitemapText } from './net/feeds.ts';
 export { LlmTokens } from './llm/tokens.ts';
 export type { LlmService } from './llm/service.ts';
 export { checkedSchema } from './llm/schema.ts';
-export { extractPrompt } from './llm/extract/request.ts';
+export { EXTRACT_CREDITS, extractPrompt } from './llm/extract/request.ts';
 export type { ExtractService } from './llm/extract/service.ts';
 export { extractiveSummary } from './llm/summarize/service.ts';
 export type { SummarizeService } from './llm/summarize/service.ts';
-export { SUMMARY_LENGTHS } from './llm/summarize/request.ts';
+export { SUMMARIZE_CREDITS, SUMMARY_LENGTHS } from './llm/summarize/request.ts';
 
 // The browser: actions and screenshots.
 export * from './browser/actions.ts';

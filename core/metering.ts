@@ -14,15 +14,17 @@ import { TrawlError } from './errors.ts';
 import type { ClaimedJob, JobHandler } from './services.ts';
 import type { Plan } from './storage/workspaces.ts';
 
-/** A line of the cost table (`[credits]` in config/default.toml), declared by core, a feature or a format (core/costs.ts). */
-export type CostUnit = keyof TrawlConfig['credits'];
-/** How many of each unit a call consumes. */
-export type Units = Partial<Record<CostUnit, number>>;
+/**
+ * How many of each unit a call consumes. Units are lines of the cost table (`[credits]` in
+ * config/default.toml), declared by core, a feature or a format (core/costs.ts): they are only known
+ * at boot, so the type cannot list them.
+ */
+export type Units = Partial<Record<string, number>>;
 
 /** Credits for `units` on `plan`; a plan-rated unit on a plan without a rate is a paid feature's 403. */
 export function priceOf(units: Units, plan: Plan, config: Pick<TrawlConfig, 'credits' | 'plans'>): number {
   let total = 0;
-  for (const [unit, count] of Object.entries(units) as Array<[CostUnit, number | undefined]>) {
+  for (const [unit, count] of Object.entries(units)) {
     if (!count) continue;
     const price = config.credits[unit];
     const each = price === 'plan' ? config.plans[plan].planRate : price;

@@ -5,9 +5,10 @@
  * migrations or jobs.
  */
 import { defineFeature } from '../../feature.ts';
+import { EXTRACT_CREDITS } from '../../llm/extract/request.ts';
 
 export const extractFeature = defineFeature({
   name: 'extract',
   description: "Structured extraction (POST /v1/extract): a page's text to JSON matching a given or generated JSON Schema.",
-  costs: { extract: { credits: 5, description: 'POST /v1/extract, per call.' } },
+  costs: { extract: { credits: EXTRACT_CREDITS, description: 'POST /v1/extract, per call.' } },
 });

@@ -5,10 +5,11 @@
  * migrations or jobs.
  */
 import { defineFeature } from '../../feature.ts';
+import { SUMMARIZE_CREDITS } from '../../llm/summarize/request.ts';
 
 export const summarizeFeature = defineFeature({
   name: 'summarize',
   description:
     "Summaries (POST /v1/summarize): written by the configured language model (map-reduce over long pages), or the page's most central sentences by TextRank without one.",
-  costs: { summarize: { credits: 2, description: 'POST /v1/summarize, per call.' } },
+  costs: { summarize: { credits: SUMMARIZE_CREDITS, description: 'POST /v1/summarize, per call.' } },
 });

@@ -7,7 +7,10 @@
 import { z } from 'zod';
 import { coreRequestFields, httpUrl } from '../../model/request.ts';
 
-export const EXTRACT_MAX_PROMPT_CHARS = 8000;
+const EXTRACT_MAX_PROMPT_CHARS = 8000;
+
+/** Credits of one extraction (the `extract` cost unit): a /v1/extract call and an `extract` format alike. */
+export const EXTRACT_CREDITS = 5;
 
 /** What to extract, in natural language: the /v1/extract field and the extract format's alike. */
 export const extractPrompt = z.string().trim().min(1, 'must not be empty').max(EXTRACT_MAX_PROMPT_CHARS);

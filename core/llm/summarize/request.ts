@@ -6,6 +6,9 @@
 import { z } from 'zod';
 import { coreRequestFields, httpUrl } from '../../model/request.ts';
 
+/** Credits of one summary (the `summarize` cost unit): a /v1/summarize call and a `summary` format alike. */
+export const SUMMARIZE_CREDITS = 2;
+
 export const SUMMARY_LENGTHS = {
   short: { sentences: 3, words: 60 },
   medium: { sentences: 5, words: 120 },

@@ -7,7 +7,7 @@
  * the page leaves `null`, with a warning.
  */
 import { z } from 'zod';
-import { asTrawlError, definePlugin, extractPrompt, LlmTokens } from '../../../core/kit.ts';
+import { asTrawlError, definePlugin, EXTRACT_CREDITS, extractPrompt, LlmTokens } from '../../../core/kit.ts';
 import type { ExtractService, PageDocument } from '../../../core/kit.ts';
 import { createTurndown, pageTextForModel } from '../shared/markdown.ts';
 import { lazyService, needsModel } from '../shared/model.ts';
@@ -25,7 +25,11 @@ export const extractFormat = definePlugin({
   description:
     'Data extracted from the page by the configured language model, as JSON matching `extract.schema` (or a schema made from `extract.prompt`).',
   provides: ['format:extract'],
-  cost: { unit: 'extract', credits: 5, description: 'Added to a scrape that asks for the `extract` format: what POST /v1/extract costs.' },
+  cost: {
+    unit: 'extract',
+    credits: EXTRACT_CREDITS,
+    description: 'Added to a scrape that asks for the `extract` format: what POST /v1/extract costs.',
+  },
   api: {
     requestFields: {
       extract: { schema: extractField.optional().describe('What the `extract` format extracts: `prompt`, `schema` or both.') },

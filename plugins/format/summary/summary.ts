@@ -5,7 +5,7 @@
  * it without a model is a 400 before anything is fetched; a model that fails on the page leaves
  * the extractive summary, with a warning.
  */
-import { definePlugin, extractiveSummary, LlmTokens, SUMMARY_LENGTHS } from '../../../core/kit.ts';
+import { definePlugin, extractiveSummary, LlmTokens, SUMMARIZE_CREDITS, SUMMARY_LENGTHS } from '../../../core/kit.ts';
 import type { PageDocument, SummarizeService } from '../../../core/kit.ts';
 import { createTurndown, pageTextForModel } from '../shared/markdown.ts';
 import { lazyService, needsModel } from '../shared/model.ts';
@@ -25,7 +25,7 @@ export const summaryFormat = definePlugin({
   provides: ['format:summary'],
   cost: {
     unit: 'summarize',
-    credits: 2,
+    credits: SUMMARIZE_CREDITS,
     description: 'Added to a scrape that asks for the `summary` format: what POST /v1/summarize costs.',
   },
   setup(_options, ctx) {
