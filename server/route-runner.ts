@@ -25,7 +25,7 @@ import { TrawlError } from '../core/errors.ts';
 import { creditHeaders, rateLimitHeaders, type Admitted, type Meter, type RateDecision, type RateLimiter } from '../core/metering.ts';
 import type { Metrics } from '../core/metrics.ts';
 import type { RunOutputs } from '../core/features/results/outputs.ts';
-import type { Account } from '../core/storage/workspaces.ts';
+import { rateLimitOf, type Account } from '../core/storage/workspaces.ts';
 import { invalidKey, memberRefused, type Authenticator } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import { checkParams, readQuery } from './query.ts';
@@ -69,7 +69,7 @@ function checkRate(decision: RateDecision, headers: Record<string, string>): voi
 export function createRouteRunner(deps: RouteRunnerDeps): RouteRunner {
   const { config, logger, auth, meter, limiter, outputs, metrics } = deps;
   const maxBody = config.server.maxBodyBytes;
-  const limitOf = (account: Account) => account.rateLimit ?? config.plans[account.plan].rateLimitPerMinute;
+  const limitOf = (account: Account) => rateLimitOf(account, config.plans);
 
   /** A route for admin keys refuses a member key (a key's role never changes, so the remembered one holds). */
   function checkRole(route: Route, caller: Caller): void {

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { loadConfig } from '../../core/config.ts';
 import type { TrawlConfig } from '../../core/config-schema.ts';
 import { TrawlError } from '../../core/errors.ts';
+import { rateLimitOf } from '../../core/storage/workspaces.ts';
 import { createAccountsService, type AccountsService } from '../../core/features/accounts/accounts.ts';
 import type { AccountTables } from '../../core/features/accounts/tables.ts';
 import { builtinFeatures } from '../../core/features/index.ts';
@@ -119,14 +120,7 @@ const workspace = () =>
           withAdmin(async ({ accounts, plans }) => {
             const { items } = await accounts.listWorkspaces({ offset: 0, limit: 100_000 });
             if (f.json) return json(items.map((a) => presentWorkspace(a, plans)));
-            const rows = items.map((a) => [
-              a.id,
-              a.name,
-              a.plan,
-              a.status,
-              String(a.credits),
-              String(a.rateLimit ?? plans[a.plan].rateLimitPerMinute),
-            ]);
+            const rows = items.map((a) => [a.id, a.name, a.plan, a.status, String(a.credits), String(rateLimitOf(a, plans))]);
             return table([['ID', 'NAME', 'PLAN', 'STATUS', 'CREDITS', 'PER MINUTE'], ...rows]);
           }),
         ),

@@ -39,6 +39,11 @@ export interface Account extends Workspace {
   updatedAt: string | null;
 }
 
+/** The requests per minute an account may make: its own limit, else its plan's. */
+export function rateLimitOf(account: Account, plans: Readonly<Record<Plan, { rateLimitPerMinute: number }>>): number {
+  return account.rateLimit ?? plans[account.plan].rateLimitPerMinute;
+}
+
 /** The account a key opens, with the key's own id and role. */
 export interface KeyAccount extends Account {
   keyId: string;

@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import { AccountsToken, MAX_WORKSPACE_KEYS } from '../../../core/features/accounts/accounts.ts';
 import type { KeyInfo } from '../../../core/features/accounts/key-admin.ts';
 import { TrawlError } from '../../../core/errors.ts';
+import { rateLimitOf } from '../../../core/storage/workspaces.ts';
 import { pagedQuery, pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route, type Caller } from '../../route.ts';
 import { createKeySchema } from '../../wire/admin/workspaces.ts';
@@ -57,7 +58,7 @@ export const accountModule = defineRoutes({
           plan: account?.plan ?? null,
           status: account?.status ?? null,
           balance: account && admin ? account.credits : null,
-          rate_limit_per_minute: account ? (account.rateLimit ?? env.config.plans[account.plan].rateLimitPerMinute) : null,
+          rate_limit_per_minute: account ? rateLimitOf(account, env.config.plans) : null,
           key: caller.keyId ? { id: caller.keyId, role: caller.role } : null,
           role: caller.role,
         };

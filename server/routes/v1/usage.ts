@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { UsageToken } from '../../../core/features/accounts/usage.ts';
 import { TrawlError } from '../../../core/errors.ts';
 import { MeterToken } from '../../../core/metering.ts';
+import { rateLimitOf } from '../../../core/storage/workspaces.ts';
 import { AccountsToken } from '../../../core/features/accounts/accounts.ts';
 import { pageFrom, pageOf } from '../../pagination.ts';
 import { defineRoutes, route } from '../../route.ts';
@@ -53,7 +54,7 @@ export const usageModule = defineRoutes({
           plan: account.plan,
           status: account.status,
           balance: account.credits,
-          rate_limit_per_minute: account.rateLimit ?? env.config.plans[account.plan].rateLimitPerMinute,
+          rate_limit_per_minute: rateLimitOf(account, env.config.plans),
           from: range.from,
           to: range.to,
           totals: {

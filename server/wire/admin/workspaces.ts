@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { KeyInfo } from '../../../core/features/accounts/key-admin.ts';
-import { KEY_ROLES, PLANS, WORKSPACE_STATUSES, type Account } from '../../../core/storage/workspaces.ts';
+import { KEY_ROLES, PLANS, rateLimitOf, WORKSPACE_STATUSES, type Account } from '../../../core/storage/workspaces.ts';
 import type { TrawlConfig } from '../../../core/config-schema.ts';
 
 const name = z.string().trim().min(1).max(200);
@@ -46,7 +46,7 @@ export function presentWorkspace(account: Account, plans: TrawlConfig['plans']) 
     status: account.status,
     credits: account.credits,
     rate_limit: account.rateLimit,
-    rate_limit_per_minute: account.rateLimit ?? plans[account.plan].rateLimitPerMinute,
+    rate_limit_per_minute: rateLimitOf(account, plans),
     created_at: account.createdAt,
     updated_at: account.updatedAt,
   };
