@@ -91,12 +91,10 @@ export interface Route<B = any, Q = any> {
   /** Elysia path syntax: `/v1/crawl/:id`. */
   path: string;
   /**
-   * `manual`: the route takes a body, which the runner reads as its `input` declares (server/body.ts,
-   * capped at `server.maxBodyBytes`) after authentication, so a bad key is 401 before a bad body is
-   * 400. The app never lets the framework read a body, so this marks which routes take one.
+   * The JSON body's schema. The app never lets the framework read a body: server/route-runner.ts
+   * reads it (server/body.ts, capped at `server.maxBodyBytes`) after authentication, so a bad key is
+   * 401 before a bad body is 400, and hands it in as `body`. A route without `input` reads no body.
    */
-  body?: 'manual';
-  /** The JSON body's schema: server/route-runner.ts reads it (capped, after authentication) and hands in `body`. */
   input?: z.ZodType<B>;
   /** No body at all reads as `{}` (every field of `input` is optional). */
   emptyBody?: boolean;

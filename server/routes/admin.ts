@@ -26,7 +26,6 @@ function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Ro
     route<z.output<typeof createWorkspaceSchema>>({
       method: 'POST',
       path: '/admin/workspaces',
-      body: 'manual',
       input: createWorkspaceSchema,
       async handle({ body }) {
         const account = await accounts.createWorkspace({
@@ -60,7 +59,6 @@ function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Ro
     route<z.output<typeof updateWorkspaceSchema>>({
       method: 'PATCH',
       path: '/admin/workspaces/:id',
-      body: 'manual',
       input: updateWorkspaceSchema,
       async handle({ params, body }) {
         return present(
@@ -71,7 +69,6 @@ function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Ro
     route<z.output<typeof createKeySchema>>({
       method: 'POST',
       path: '/admin/workspaces/:id/keys',
-      body: 'manual',
       input: createKeySchema,
       emptyBody: true,
       async handle({ params, body }) {
@@ -92,7 +89,6 @@ function adminRoutes(accounts: AccountsService, plans: TrawlConfig['plans']): Ro
     route<z.output<typeof grantSchema>>({
       method: 'POST',
       path: '/admin/workspaces/:id/credits',
-      body: 'manual',
       input: grantSchema,
       handle: async ({ params, body }) => present(await accounts.grantCredits(params.id!, body.credits, body.note)),
     }),

@@ -85,7 +85,6 @@ export const accountModule = defineRoutes({
       method: 'POST',
       path: '/v1/keys',
       admin: MANAGE,
-      body: 'manual',
       input: createKeySchema,
       emptyBody: true,
       async handle({ caller, workspace, body }) {
@@ -100,7 +99,6 @@ export const accountModule = defineRoutes({
       method: 'PATCH',
       path: '/v1/keys/:id',
       admin: MANAGE,
-      body: 'manual',
       input: renameKeySchema,
       async handle({ caller, workspace, params, body }) {
         return presentOwnKey(await accounts.renameKey(workspace, keyId(params), body.name, caller.keyId ?? null), caller);

@@ -18,7 +18,6 @@ export const brandModule = defineRoutes({
     route<BrandRequest>({
       method: 'POST',
       path: '/v1/brand',
-      body: 'manual',
       input: v1BrandSchema,
       meter: { endpoint: 'brand', units: () => ({ brand: 1 }), url: (body) => body.url },
       async handle({ request, workspace, body }) {

@@ -103,7 +103,6 @@ export function runRoutes(service: CrawlService, kind: RunKind, statusNext: (id:
       ? route<CrawlRequest>({
           method: 'POST',
           path: base,
-          body: 'manual',
           input: v1CrawlSchema(service),
           // Pages are charged as they are scraped (the crawl feature declares their unit); starting needs credit for one.
           meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }), url: (body) => body.url },
@@ -116,7 +115,6 @@ export function runRoutes(service: CrawlService, kind: RunKind, statusNext: (id:
       : route<BatchRequest>({
           method: 'POST',
           path: base,
-          body: 'manual',
           input: v1BatchSchema(service),
           meter: { endpoint: 'batch', requires: () => ({ batchItem: 1 }) },
           async handle({ workspace, body, usage }) {
@@ -184,7 +182,6 @@ function crawlRoutes(service: CrawlService): Route[] {
     route({
       method: 'POST',
       path: '/v1/crawl/:id/retry',
-      body: 'manual',
       meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }) },
       async handle({ params, workspace, usage }) {
         const run = await service.retry(workspace, params.id!);

@@ -15,7 +15,6 @@ export const diffModule = defineRoutes({
     route<z.output<typeof diffRequestSchema>>({
       method: 'POST',
       path: '/v1/diff',
-      body: 'manual',
       input: diffRequestSchema,
       meter: { endpoint: 'diff', units: () => ({ diff: 1 }), url: (body) => body.url },
       async handle({ request, workspace, body }) {

@@ -15,7 +15,6 @@ export const endpointsModule = defineRoutes({
     route<EndpointsRequest>({
       method: 'POST',
       path: '/v1/endpoints',
-      body: 'manual',
       input: endpointsRequestSchema,
       meter: { endpoint: 'endpoints', units: () => ({ endpoints: 1 }), url: (body) => body.url },
       handle: async ({ request, workspace, body }) => Response.json(await finder.find(body, workspace, request.signal)),

@@ -19,7 +19,6 @@ export const extractModule = defineRoutes({
     route<z.output<typeof v1ExtractSchema>>({
       method: 'POST',
       path: '/v1/extract',
-      body: 'manual',
       input: v1ExtractSchema,
       meter: { endpoint: 'extract', units: () => ({ extract: 1 }), url: (body) => body.url },
       async handle({ request, workspace, body }) {

@@ -19,7 +19,6 @@ export const leadModule = defineRoutes({
     route<LeadRequest>({
       method: 'POST',
       path: '/v1/lead',
-      body: 'manual',
       input: v1LeadSchema,
       meter: { endpoint: 'lead', units: () => ({ lead: 1 }), url: (body) => body.url },
       async handle({ request, workspace, body }) {
@@ -29,7 +28,6 @@ export const leadModule = defineRoutes({
     route<LeadBatchRequest>({
       method: 'POST',
       path: '/v1/lead/batch',
-      body: 'manual',
       input: v1LeadBatchSchema,
       // Each URL is charged as it is read (the lead feature declares its unit); starting needs credit for one.
       meter: { endpoint: 'lead_batch', requires: () => ({ leadBatchItem: 1 }) },

@@ -16,7 +16,6 @@ export const mapModule = defineRoutes({
     route<MapRequest>({
       method: 'POST',
       path: '/v1/map',
-      body: 'manual',
       input: mapRequestSchema,
       meter: { endpoint: 'map', units: () => ({ map: 1 }), url: (body) => body.url },
       async handle({ request, workspace, body, usage }) {

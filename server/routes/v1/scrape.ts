@@ -28,7 +28,6 @@ export const scrapeModule = defineRoutes({
     route<ScrapeRequest>({
       method: 'POST',
       path: '/v1/scrape',
-      body: 'manual',
       input: v1ScrapeSchema(scraper.request),
       // A cached answer costs the same as a fresh one; the `query`, `extract` and `summary` formats add a language-model call each.
       meter: { endpoint: 'scrape', units: (body) => ({ scrape: 1, ...scraper.formatUnits(body.formats) }), url: (body) => body.url },

@@ -19,7 +19,6 @@ export const searchModule = defineRoutes({
     route<SearchRequest>({
       method: 'POST',
       path: '/v1/search',
-      body: 'manual',
       input: v1SearchSchema,
       // The query, and every result page it may scrape; pages not delivered (fewer results, failed scrapes) are given back.
       meter: {

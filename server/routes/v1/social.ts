@@ -33,7 +33,6 @@ function socialRoutes(social: SocialService, settings: SocialSettings, config: R
     route({
       method: 'POST',
       path: '/v1/social/monitors',
-      body: 'manual',
       input: schemas.create,
       paid,
       async handle({ body, workspace }) {
@@ -79,7 +78,6 @@ function socialRoutes(social: SocialService, settings: SocialSettings, config: R
     route({
       method: 'PATCH',
       path: '/v1/social/monitors/:id',
-      body: 'manual',
       input: schemas.update,
       paid,
       async handle({ params, body, workspace }) {
@@ -116,7 +114,6 @@ function socialRoutes(social: SocialService, settings: SocialSettings, config: R
     route({
       method: 'POST',
       path: '/v1/social/audience',
-      body: 'manual',
       input: schemas.audience,
       paid: AUDIENCE_PAID,
       meter: { endpoint: 'social.audience', units: (body) => ({ audiencePage: body.max_pages }) },

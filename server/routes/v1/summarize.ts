@@ -20,7 +20,6 @@ export const summarizeModule = defineRoutes({
     route<z.output<typeof v1SummarizeSchema>>({
       method: 'POST',
       path: '/v1/summarize',
-      body: 'manual',
       input: v1SummarizeSchema,
       meter: { endpoint: 'summarize', units: () => ({ summarize: 1 }), url: (body) => body.url },
       async handle({ request, workspace, body }) {

@@ -55,7 +55,6 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, config: Rea
     route({
       method: 'POST',
       path: '/v1/watch',
-      body: 'manual',
       input: schemas.create,
       billable: true,
       async handle({ body, workspace, caller }) {
@@ -99,7 +98,6 @@ function watchRoutes({ watches, settings, notify, announcer }: Deps, config: Rea
     route({
       method: 'PATCH',
       path: '/v1/watch/:id',
-      body: 'manual',
       input: schemas.update,
       async handle({ params, body: patch, workspace, caller }) {
         checkWatchBody(patch, watchLimits(settings, config, caller.account));

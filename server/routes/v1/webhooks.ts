@@ -32,7 +32,6 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, fetch: Read
     route({
       method: 'POST',
       path: '/v1/webhooks',
-      body: 'manual',
       input: createWebhookSchema,
       async handle({ body, workspace }) {
         await allowed(body.url);
@@ -61,7 +60,6 @@ function webhookRoutes(store: WebhookStore, maxPerWorkspace: number, fetch: Read
     route({
       method: 'PATCH',
       path: '/v1/webhooks/:id',
-      body: 'manual',
       input: updateWebhookSchema,
       async handle({ params, body: patch, workspace }) {
         await allowed(patch.url);

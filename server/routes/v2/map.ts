@@ -17,7 +17,6 @@ export const v2MapModule = defineRoutes({
     route({
       method: 'POST',
       path: '/v2/map',
-      body: 'manual',
       input: v2MapSchema,
       meter: { endpoint: 'map', units: () => ({ map: 1 }), url: ({ request }) => request.url },
       async handle({ request, workspace, body, usage }) {

@@ -62,7 +62,6 @@ function runRoutes(service: CrawlService, kind: RunKind, config: Readonly<TrawlC
       ? route<V2Crawl>({
           method: 'POST',
           path,
-          body: 'manual',
           input: v2CrawlSchema(service),
           // Pages are charged as they are scraped; starting needs credit for one.
           meter: { endpoint: 'crawl', requires: () => ({ crawlPage: 1 }), url: ({ request }) => request.url },
@@ -76,7 +75,6 @@ function runRoutes(service: CrawlService, kind: RunKind, config: Readonly<TrawlC
       : route<V2Batch>({
           method: 'POST',
           path,
-          body: 'manual',
           input: v2BatchSchema(service),
           meter: { endpoint: 'batch', requires: () => ({ batchItem: 1 }) },
           async handle({ request, workspace, body, usage }) {

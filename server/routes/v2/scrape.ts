@@ -20,7 +20,6 @@ export const v2ScrapeModule = defineRoutes({
     route<V2Scrape>({
       method: 'POST',
       path: '/v2/scrape',
-      body: 'manual',
       input: v2ScrapeSchema(scraper.request),
       meter: {
         endpoint: 'scrape',

@@ -21,7 +21,6 @@ export const v2SearchModule = defineRoutes({
     route({
       method: 'POST',
       path: '/v2/search',
-      body: 'manual',
       input: v2SearchSchema(scraper.request),
       // The query, and every result page it may scrape; pages not delivered are given back.
       meter: {
