@@ -166,30 +166,39 @@ export function moduleSpecifiers(source: string): string[] {
   return found;
 }
 
-/** The file a relative specifier names (`.js` standing for `.ts`, a folder for its index.ts), or null. */
+/**
+ * The file (relative to root) a relative specifier names: the file itself when it exists, whatever
+ * its kind (a JSON import is still an import), else `.js` standing for `.ts`, a bare name for its
+ * .ts, a folder for its index.ts; null for a package or a name that resolves to nothing.
+ */
 function resolveSpecifier(root: string, from: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
   const base = resolve(root, dirname(from), spec);
   const candidates = [base, base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')];
   for (const candidate of candidates) {
-    if (candidate.endsWith('.ts') && existsSync(candidate) && statSync(candidate).isFile()) return relative(root, candidate);
+    if ((candidate === base || candidate.endsWith('.ts')) && existsSync(candidate) && statSync(candidate).isFile())
+      return relative(root, candidate);
   }
   return null;
 }
 
-/** File (relative to root) → the files it imports, for every .ts file under the folders. */
+/** The project files that `file` (relative to root, with the given source) imports, in order. */
+export function importsOf(root: string, file: string, source: string): Set<string> {
+  const deps = new Set<string>();
+  for (const spec of moduleSpecifiers(source)) {
+    const target = resolveSpecifier(root, file, spec);
+    if (target) deps.add(target);
+  }
+  return deps;
+}
+
+/** File (relative to root) → the files it imports, for every .ts file under the folders, in path order. */
 export async function importGraph(root: string, folders: readonly string[]): Promise<Map<string, Set<string>>> {
   const graph = new Map<string, Set<string>>();
   const pattern = new Glob(`{${folders.join(',')}}/**/*.ts`);
-  for (const file of pattern.scanSync({ cwd: root })) {
+  for (const file of [...pattern.scanSync({ cwd: root })].sort()) {
     if (file.includes('node_modules/')) continue;
-    const source = await Bun.file(join(root, file)).text();
-    const deps = new Set<string>();
-    for (const spec of moduleSpecifiers(source)) {
-      const target = resolveSpecifier(root, file, spec);
-      if (target) deps.add(target);
-    }
-    graph.set(file, deps);
+    graph.set(file, importsOf(root, file, await Bun.file(join(root, file)).text()));
   }
   return graph;
 }

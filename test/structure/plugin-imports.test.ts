@@ -3,13 +3,13 @@
  * kit (core/kit.ts) — and, in tests and test fixtures, the test kit (core/testing.ts) — imports
  * nothing of server/ or cli/, and no other plugin's folder. Tests may use the few parts of test/
  * that cannot live in core (ALLOWED_TEST_IMPORTS). No core file imports either kit, so neither
- * can close an import circle. `pluginImportViolations` is exported so a test can show it catches
- * a violation without planting one in the tree.
+ * can close an import circle. Imports are read and resolved by the import-circle check's scanner
+ * (import-graph.ts), so a specifier in a comment or string does not count; the rules take an
+ * import graph, so a test can show they catch each violation without planting one in the tree.
  */
 import { describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { Glob } from 'bun';
+import { resolve } from 'node:path';
+import { importGraph, importsOf } from './import-graph.ts';
 
 const ROOT = resolve(import.meta.dir, '../..');
 
@@ -20,25 +20,14 @@ const ROOT = resolve(import.meta.dir, '../..');
  * servers/ are fake upstream APIs and fixtures/ shared pages, both used by the end-to-end tests,
  * the SDK harness and the benches too.
  */
-export const ALLOWED_TEST_IMPORTS = ['test/helpers/html-page.ts', 'test/helpers/databases.ts', 'test/servers/', 'test/fixtures/'];
+const ALLOWED_TEST_IMPORTS = ['test/helpers/html-page.ts', 'test/helpers/databases.ts', 'test/servers/', 'test/fixtures/'];
+
+const KITS = ['core/kit.ts', 'core/testing.ts'];
 
 const isTestSupport = (file: string) => file.endsWith('.test.ts') || file.includes('/fixtures/');
 
-/** Every module specifier a file names: static imports, `export … from`, dynamic `import()`. */
-export function specifiers(source: string): string[] {
-  const found: string[] = [];
-  for (const m of source.matchAll(
-    /^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm,
-  )) {
-    found.push((m[1] ?? m[2] ?? m[3])!);
-  }
-  return found;
-}
-
-/** The rule broken by `file` (repo-relative, under plugins/) importing `spec`, or null. */
-export function violation(file: string, spec: string): string | null {
-  if (!spec.startsWith('.')) return null;
-  const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
+/** The rule broken by `file` (repo-relative, under plugins/) importing `target` (repo-relative), or null. */
+function violation(file: string, target: string): string | null {
   const test = isTestSupport(file);
   if (target.startsWith('core/')) {
     if (target === 'core/kit.ts' || (test && target === 'core/testing.ts')) return null;
@@ -65,48 +54,45 @@ export function violation(file: string, spec: string): string | null {
   return `imports ${target}: outside core, its own folder and the allowed test support`;
 }
 
-/** `file: rule` for every import under plugins/ that breaks the rules (given file texts, by repo-relative path). */
-export function pluginImportViolations(files: ReadonlyMap<string, string>): string[] {
+/** `file: rule` for every import under plugins/ that breaks the rules (given each file's imported files, repo-relative). */
+function pluginImportViolations(graph: ReadonlyMap<string, Iterable<string>>): string[] {
   const found: string[] = [];
-  for (const [file, source] of files) {
-    for (const spec of specifiers(source)) {
-      const broken = violation(file, spec);
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      const broken = violation(file, target);
       if (broken) found.push(`${file}: ${broken}`);
     }
   }
   return found;
 }
 
-const read = (pattern: string) =>
-  new Map([...new Glob(pattern).scanSync(ROOT)].sort().map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
-
 describe('plugin imports', () => {
-  test('every file under plugins/ takes core through the kits and stays in its own folder', () => {
-    expect(pluginImportViolations(read('plugins/**/*.ts'))).toEqual([]);
+  test('every file under plugins/ takes core through the kits and stays in its own folder', async () => {
+    expect(pluginImportViolations(await importGraph(ROOT, ['plugins']))).toEqual([]);
   });
 
-  test('no core module imports the kits (they re-export core: the other way round is a circle); core tests may', () => {
-    const importers = [...read('core/**/*.ts')]
-      .filter(([file]) => file !== 'core/kit.ts' && file !== 'core/testing.ts' && !file.endsWith('.test.ts'))
-      .filter(([file, source]) =>
-        specifiers(source).some((spec) => ['core/kit.ts', 'core/testing.ts'].includes(relative(ROOT, resolve(ROOT, dirname(file), spec)))),
-      )
+  test('no core module imports the kits (they re-export core: the other way round is a circle); core tests may', async () => {
+    const importers = [...(await importGraph(ROOT, ['core']))]
+      .filter(([file]) => !KITS.includes(file) && !file.endsWith('.test.ts'))
+      .filter(([, targets]) => KITS.some((kit) => targets.has(kit)))
       .map(([file]) => file);
     expect(importers).toEqual([]);
   });
 
   test('the check catches each kind of violation', () => {
+    // Resolved against the real tree, so every planted import names a file that exists.
     const planted = new Map([
       [
         'plugins/format/demo/demo.ts',
-        "import { dataKey } from '../../../core/data-bag.ts';\nexport { x } from '../../../server/app.ts';\nimport { parseHtmlPage } from '../../document/html/html.ts';\nimport { mainContentOf } from '../../../test/helpers/html-page.ts';\nconst m = await import('../../../core/dom.ts');\nimport { definePlugin } from '../../../core/kit.ts';\nimport { tidy } from '../shared/tidy.ts';",
+        "import { dataKey } from '../../../core/data-bag.ts';\nexport { x } from '../../../server/app.ts';\nimport { parseHtmlPage } from '../../document/html/html.ts';\nimport { mainContentOf } from '../../../test/helpers/html-page.ts';\nconst m = await import('../../../core/dom.ts');\nimport { definePlugin } from '../../../core/kit.ts';\nimport { tidy } from '../shared/tidy.ts';\n// typeof import('../../../core/config.ts') in prose is no import",
       ],
       [
         'plugins/format/demo/demo.test.ts',
         "import type { Tokens } from '../../../core/services.ts';\nimport { testContext } from '../../../core/testing.ts';\nimport { htmlPage } from '../../../test/helpers/html-page.ts';\nimport { testDatabases } from '../../../test/helpers/test-run.ts';",
       ],
     ]);
-    expect(pluginImportViolations(planted)).toEqual([
+    const graph = new Map([...planted].map(([file, source]) => [file, importsOf(ROOT, file, source)]));
+    expect(pluginImportViolations(graph)).toEqual([
       'plugins/format/demo/demo.ts: imports core/data-bag.ts: core is reached through core/kit.ts',
       'plugins/format/demo/demo.ts: imports server/app.ts: a plugin never imports the server or the CLI',
       "plugins/format/demo/demo.ts: imports plugins/document/html/html.ts: a plugin imports only its own folder (and its kind's shared/)",
