@@ -31,12 +31,6 @@ const presentOwnKey = (key: KeyInfo, caller: Caller) => ({
   revoked_at: key.revokedAt,
   current: key.id === caller.keyId,
 });
-const MAX_ID = 64;
-const keyId = (params: Record<string, string>) => {
-  const id = params.id!;
-  if (id.length > MAX_ID) throw new TrawlError('not_found', `Key not found: ${id.slice(0, MAX_ID)}`);
-  return id;
-};
 const MANAGE = 'managing API keys';
 
 export const accountModule = defineRoutes({
@@ -101,7 +95,7 @@ export const accountModule = defineRoutes({
       admin: MANAGE,
       input: renameKeySchema,
       async handle({ caller, workspace, params, body }) {
-        return presentOwnKey(await accounts.renameKey(workspace, keyId(params), body.name, caller.keyId ?? null), caller);
+        return presentOwnKey(await accounts.renameKey(workspace, params.id!, body.name, caller.keyId ?? null), caller);
       },
     }),
     {
@@ -110,7 +104,7 @@ export const accountModule = defineRoutes({
       admin: MANAGE,
       async handle({ caller, workspace, params }) {
         // `success` as every /v1 delete answers; the revoked key with its revoked_at beside it.
-        return { success: true, ...presentOwnKey(await accounts.revokeOwnKey(workspace, keyId(params), caller.keyId ?? null), caller) };
+        return { success: true, ...presentOwnKey(await accounts.revokeOwnKey(workspace, params.id!, caller.keyId ?? null), caller) };
       },
     },
   ],

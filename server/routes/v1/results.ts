@@ -14,9 +14,6 @@ import { defineRoutes, route } from '../../route.ts';
 import { resultsOpenApi } from '../../wire/v1/results.docs.ts';
 import { listQuery, lookupQuery, presentResultSummary, presentStoredResult } from '../../wire/v1/results.ts';
 
-/** Ids are UUIDs; anything much longer is not worth a query. */
-const MAX_ID = 64;
-
 const notFound = (what: string) => new TrawlError('not_found', what);
 
 export const resultsModule = defineRoutes({
@@ -49,8 +46,9 @@ export const resultsModule = defineRoutes({
       method: 'GET',
       path: '/v1/results/:id',
       async handle({ params, workspace }) {
-        const found = params.id!.length <= MAX_ID ? await results.get(workspace, params.id!) : null;
-        if (!found) throw notFound(`Result not found: ${params.id!.slice(0, MAX_ID)}`);
+        // The id is a UUID by now (server/query.ts checkParams answers any other 404 first).
+        const found = await results.get(workspace, params.id!);
+        if (!found) throw notFound(`Result not found: ${params.id}`);
         return presentStoredResult(found);
       },
     },
@@ -60,8 +58,8 @@ export const resultsModule = defineRoutes({
       async handle({ params, workspace }) {
         const id = params.usage_log_id!;
         await meter.settle();
-        const run = id.length <= MAX_ID ? await usage.get(workspace, id) : null;
-        if (!run) throw notFound(`Run not found: ${id.slice(0, MAX_ID)}`);
+        const run = await usage.get(workspace, id);
+        if (!run) throw notFound(`Run not found: ${id}`);
         if (!run.resultId)
           throw notFound(
             `Run ${run.id} (${run.endpoint}) stored no result: ${run.status === 'failed' ? 'it failed' : 'its answer was larger than results.maxOutputBytes, or storing results is off'}`,
