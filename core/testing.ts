@@ -20,6 +20,7 @@ import { createJob, type Job } from './job.ts';
 import { composeRequestSchema } from './model/compose.ts';
 import type { ScrapeRequest } from './model/request.ts';
 import { createHttpClient } from './net/http-client.ts';
+import { oncePer } from './once.ts';
 import type {
   AnyPlugin,
   FieldNamer,
@@ -58,6 +59,10 @@ export function testContext(services: Array<[InjectionToken<unknown>, unknown]> 
   return { logger: quiet(), config, resolve: (token) => scope.resolve(token) };
 }
 
+// Built once per plugin list, not per call: composing a request schema costs far more than parsing with it.
+const requestSchemaOf = oncePer((plugins: readonly AnyPlugin[]) => composeRequestSchema(plugins).schema);
+const coreRequestSchema = composeRequestSchema([]).schema.loose();
+
 /**
  * An internal (camelCase) request with every default filled in, as a wire parser would hand it over.
  * With `plugins` the request is checked as a server with those plugins checks it (unknown fields
@@ -65,8 +70,7 @@ export function testContext(services: Array<[InjectionToken<unknown>, unknown]> 
  * other field passes through as given, so a plugin test names the plugin fields it reads.
  */
 export function testRequest(request: Record<string, unknown>, plugins?: readonly AnyPlugin[]): ScrapeRequest {
-  const { schema } = composeRequestSchema(plugins ?? []);
-  return (plugins ? schema : schema.loose()).parse(request) as unknown as ScrapeRequest;
+  return (plugins ? requestSchemaOf(plugins) : coreRequestSchema).parse(request) as unknown as ScrapeRequest;
 }
 
 export function testJob(request: Record<string, unknown>, plugins?: readonly AnyPlugin[]): Job {
