@@ -36,7 +36,6 @@ import { Tokens } from './tokens.ts';
 
 export * from './browser/testing.ts';
 export { createJob } from './job.ts';
-export { createHttpClient } from './net/http-client.ts';
 export type { AddressPolicy } from './net/address-guard.ts';
 export { forbiddenAddressReason } from './net/ssrf.ts';
 
@@ -57,6 +56,11 @@ export function testContext(services: Array<[InjectionToken<unknown>, unknown]> 
   const scope = rootContainer.createChildContainer();
   for (const [token, value] of services) scope.registerInstance(token, value);
   return { logger: quiet(), config, resolve: (token) => scope.resolve(token) };
+}
+
+/** A plugin context with the real core HTTP client, built from `config.fetch` as a server builds it (its SSRF guard and timeouts). */
+export function testHttpContext(config = testConfig()): PluginContext {
+  return testContext([[Tokens.Http, createHttpClient(config.fetch, quiet())]], config);
 }
 
 // Built once per plugin list, not per call: composing a request schema costs far more than parsing with it.
@@ -108,17 +112,17 @@ export async function rejection(
 }
 
 /**
- * Sets up a provider plugin (search, language model, …) the way the registry would: options parsed
- * by its schema, the real core HTTP client resolved from its context, with the SSRF guard on, so
- * the provider's configured origin on 127.0.0.1 is reachable only through the configured-service rule.
+ * Sets up a provider plugin (search, language model, social source) the way the registry would:
+ * options parsed by its schema, the real core HTTP client resolved from its context, with the SSRF
+ * guard on, so the provider's configured origin on 127.0.0.1 is reachable only through the
+ * configured-service rule.
  */
-export async function providerHandler<K extends 'search' | 'llm', O extends z.ZodType>(
+export async function providerHandler<K extends 'search' | 'llm' | 'social', O extends z.ZodType>(
   plugin: PluginDefinition<K, O>,
   options: z.input<O>,
 ): Promise<HandlersByKind[K]> {
   const config = testConfig({ fetch: { allowPrivateNetwork: false, timeoutMs: 5000 } });
-  const http = createHttpClient(config.fetch, quiet());
-  return plugin.setup(plugin.options!.parse(options), testContext([[Tokens.Http, http]], config));
+  return plugin.setup(plugin.options!.parse(options), testHttpContext(config));
 }
 
 /** A language-model provider set up as `providerHandler` does. */
@@ -163,8 +167,9 @@ export async function llmServiceWith(
     overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: false, timeoutMs: 5000 }, llm, plugins: { llm: pluginConfig } },
   });
   const registry = new PluginRegistry(plugins, config);
-  const http = createHttpClient(config.fetch, quiet());
-  await registry.setup(() => testContext([[Tokens.Http, http]], config));
+  // One context for every plugin, so they share one HTTP client as they do in a server.
+  const context = testHttpContext(config);
+  await registry.setup(() => context);
   return new LlmService({ registry, settings: config.llm, logger: quiet() });
 }
 

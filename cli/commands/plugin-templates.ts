@@ -170,17 +170,14 @@ export const ${variable} = definePlugin({
 `,
     test: ({ name, variable }) => `// The ${name} source: which jobs it takes and the page it builds, against a fixture site.
 import { afterAll, expect, test } from 'bun:test';
-import { Tokens } from ${KIT};
-import { createHttpClient, startFixtureSite, testConfig, testContext, testDocument, testJob } from ${TESTING};
+import { startFixtureSite, testDocument, testHttpContext, testJob } from ${TESTING};
 import { ${variable} } from './${name}.ts';
 
 const site = startFixtureSite({ '/': { body: 'hello <world>', headers: { 'content-type': 'text/plain' } } });
 afterAll(() => site.stop());
 
 test('takes the configured hosts only and builds a page from the text', async () => {
-  const config = testConfig();
-  const ctx = testContext([[Tokens.Http, createHttpClient(config.fetch, testContext().logger)]], config);
-  const handler = await ${variable}.setup(${variable}.options!.parse({ hosts: ['127.0.0.1'] }), ctx);
+  const handler = await ${variable}.setup(${variable}.options!.parse({ hosts: ['127.0.0.1'] }), testHttpContext());
   expect(handler.matches(testJob({ url: 'https://example.com/' }))).toBe(false);
   const doc = testDocument({ url: site.at('/') });
   expect(handler.matches(doc.job)).toBe(true);
