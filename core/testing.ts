@@ -20,6 +20,7 @@ import { createJob, type Job } from './job.ts';
 import { composeRequestSchema } from './model/compose.ts';
 import type { ScrapeRequest } from './model/request.ts';
 import { createHttpClient } from './net/http-client.ts';
+import { oncePer } from './once.ts';
 import type {
   AnyPlugin,
   FieldNamer,
@@ -35,7 +36,6 @@ import { Tokens } from './tokens.ts';
 
 export * from './browser/testing.ts';
 export { createJob } from './job.ts';
-export { createHttpClient } from './net/http-client.ts';
 export type { AddressPolicy } from './net/address-guard.ts';
 export { forbiddenAddressReason } from './net/ssrf.ts';
 
@@ -58,6 +58,15 @@ export function testContext(services: Array<[InjectionToken<unknown>, unknown]> 
   return { logger: quiet(), config, resolve: (token) => scope.resolve(token) };
 }
 
+/** A plugin context with the real core HTTP client, built from `config.fetch` as a server builds it (its SSRF guard and timeouts). */
+export function testHttpContext(config = testConfig()): PluginContext {
+  return testContext([[Tokens.Http, createHttpClient(config.fetch, quiet())]], config);
+}
+
+// Built once per plugin list, not per call: composing a request schema costs far more than parsing with it.
+const requestSchemaOf = oncePer((plugins: readonly AnyPlugin[]) => composeRequestSchema(plugins).schema);
+const coreRequestSchema = composeRequestSchema([]).schema.loose();
+
 /**
  * An internal (camelCase) request with every default filled in, as a wire parser would hand it over.
  * With `plugins` the request is checked as a server with those plugins checks it (unknown fields
@@ -65,8 +74,7 @@ export function testContext(services: Array<[InjectionToken<unknown>, unknown]> 
  * other field passes through as given, so a plugin test names the plugin fields it reads.
  */
 export function testRequest(request: Record<string, unknown>, plugins?: readonly AnyPlugin[]): ScrapeRequest {
-  const { schema } = composeRequestSchema(plugins ?? []);
-  return (plugins ? schema : schema.loose()).parse(request) as unknown as ScrapeRequest;
+  return (plugins ? requestSchemaOf(plugins) : coreRequestSchema).parse(request) as unknown as ScrapeRequest;
 }
 
 export function testJob(request: Record<string, unknown>, plugins?: readonly AnyPlugin[]): Job {
@@ -104,17 +112,17 @@ export async function rejection(
 }
 
 /**
- * Sets up a provider plugin (search, language model, …) the way the registry would: options parsed
- * by its schema, the real core HTTP client resolved from its context, with the SSRF guard on, so
- * the provider's configured origin on 127.0.0.1 is reachable only through the configured-service rule.
+ * Sets up a provider plugin (search, language model, social source) the way the registry would:
+ * options parsed by its schema, the real core HTTP client resolved from its context, with the SSRF
+ * guard on, so the provider's configured origin on 127.0.0.1 is reachable only through the
+ * configured-service rule.
  */
-export async function providerHandler<K extends 'search' | 'llm', O extends z.ZodType>(
+export async function providerHandler<K extends 'search' | 'llm' | 'social', O extends z.ZodType>(
   plugin: PluginDefinition<K, O>,
   options: z.input<O>,
 ): Promise<HandlersByKind[K]> {
   const config = testConfig({ fetch: { allowPrivateNetwork: false, timeoutMs: 5000 } });
-  const http = createHttpClient(config.fetch, quiet());
-  return plugin.setup(plugin.options!.parse(options), testContext([[Tokens.Http, http]], config));
+  return plugin.setup(plugin.options!.parse(options), testHttpContext(config));
 }
 
 /** A language-model provider set up as `providerHandler` does. */
@@ -159,8 +167,9 @@ export async function llmServiceWith(
     overrides: { log: { level: 'silent' }, fetch: { allowPrivateNetwork: false, timeoutMs: 5000 }, llm, plugins: { llm: pluginConfig } },
   });
   const registry = new PluginRegistry(plugins, config);
-  const http = createHttpClient(config.fetch, quiet());
-  await registry.setup(() => testContext([[Tokens.Http, http]], config));
+  // One context for every plugin, so they share one HTTP client as they do in a server.
+  const context = testHttpContext(config);
+  await registry.setup(() => context);
   return new LlmService({ registry, settings: config.llm, logger: quiet() });
 }
 

@@ -1,7 +1,8 @@
 /**
  * What `new-plugin` writes for each kind it knows: a working plugin that does one small, real
  * thing the author replaces, and its colocated test on the test kit. Each template only uses the
- * plugin kit and the test kit, so a new plugin starts on the seam the structure test enforces.
+ * plugin kit, the test kit and its kind's shared/ folder (a search provider's status and ranking),
+ * so a new plugin starts on the seam the structure test enforces.
  */
 
 export interface PluginNames {
@@ -170,17 +171,14 @@ export const ${variable} = definePlugin({
 `,
     test: ({ name, variable }) => `// The ${name} source: which jobs it takes and the page it builds, against a fixture site.
 import { afterAll, expect, test } from 'bun:test';
-import { Tokens } from ${KIT};
-import { createHttpClient, startFixtureSite, testConfig, testContext, testDocument, testJob } from ${TESTING};
+import { startFixtureSite, testDocument, testHttpContext, testJob } from ${TESTING};
 import { ${variable} } from './${name}.ts';
 
 const site = startFixtureSite({ '/': { body: 'hello <world>', headers: { 'content-type': 'text/plain' } } });
 afterAll(() => site.stop());
 
 test('takes the configured hosts only and builds a page from the text', async () => {
-  const config = testConfig();
-  const ctx = testContext([[Tokens.Http, createHttpClient(config.fetch, testContext().logger)]], config);
-  const handler = await ${variable}.setup(${variable}.options!.parse({ hosts: ['127.0.0.1'] }), ctx);
+  const handler = await ${variable}.setup(${variable}.options!.parse({ hosts: ['127.0.0.1'] }), testHttpContext());
   expect(handler.matches(testJob({ url: 'https://example.com/' }))).toBe(false);
   const doc = testDocument({ url: site.at('/') });
   expect(handler.matches(doc.job)).toBe(true);
@@ -198,8 +196,9 @@ test('takes the configured hosts only and builds a page from the text', async ()
  * how its failures read.
  */
 import { z } from 'zod';
-import { callProvider, definePlugin, endpointOf, jsonOf, joinUrl, providerError, statusError, Tokens } from ${KIT};
-import type { SearchStatus } from ${KIT};
+import { definePlugin, Tokens } from ${KIT};
+import { callProvider, jsonOf, providerError, statusError } from '../shared/http.ts';
+import { joinUrl, providerOptions, ranked, trackedProvider } from '../shared/provider.ts';
 
 interface Answer {
   results?: Array<{ url?: unknown; title?: unknown; snippet?: unknown }>;
@@ -214,30 +213,19 @@ export const ${variable} = definePlugin({
   enabledBy: ['url'],
   options: z.strictObject({
     url: z.url({ protocol: /^https?$/ }).optional().describe('Base URL of the search API; setting it enables the provider.'),
-    timeoutMs: z.number().int().min(1000).max(60_000).default(10_000),
+    timeoutMs: providerOptions.timeoutMs,
   }),
   setup(options, ctx) {
     const http = ctx.resolve(Tokens.Http);
     // The registry enables this plugin only with \`url\` set.
     const endpoint = joinUrl(options.url!, '/search');
-    const status: SearchStatus = { state: 'unused', endpoint: endpointOf(endpoint) };
-    return {
-      status: () => ({ ...status }),
-      async search(query) {
-        try {
-          const response = await callProvider(http, \`\${endpoint}?\${new URLSearchParams({ q: query.query })}\`, { timeoutMs: options.timeoutMs, signal: query.signal });
-          if (response.status >= 400) throw statusError(response, '');
-          const answer = jsonOf(response) as Answer;
-          if (!Array.isArray(answer?.results)) throw providerError('answered JSON without a \`results\` list');
-          const hits = answer.results.slice(0, query.limit).map((r, i) => ({ url: text(r.url), title: text(r.title), description: text(r.snippet), position: i + 1 }));
-          Object.assign(status, { state: 'ok', lastSuccessAt: new Date().toISOString() });
-          return { hits };
-        } catch (err) {
-          Object.assign(status, { state: 'failing', lastError: { message: (err as Error).message, at: new Date().toISOString() } });
-          throw err;
-        }
-      },
-    };
+    return trackedProvider(endpoint, async (query) => {
+      const response = await callProvider(http, \`\${endpoint}?\${new URLSearchParams({ q: query.query })}\`, { timeoutMs: options.timeoutMs, signal: query.signal });
+      if (response.status >= 400) throw statusError(response, '');
+      const answer = jsonOf(response) as Answer;
+      if (!Array.isArray(answer?.results)) throw providerError('answered JSON without a \`results\` list');
+      return { hits: ranked(answer.results.slice(0, query.limit).map((r) => ({ url: text(r.url), title: text(r.title), description: text(r.snippet) }))) };
+    });
   },
 });
 `,

@@ -1,8 +1,7 @@
 // The http fetcher plugin end to end against a local fixture site, through the real HTTP client.
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import pino from 'pino';
-import { Tokens, TrawlError } from '../../../core/kit.ts';
-import { createHttpClient, startFixtureSite, testConfig, testContext, testDocument } from '../../../core/testing.ts';
+import { TrawlError } from '../../../core/kit.ts';
+import { startFixtureSite, testConfig, testDocument, testHttpContext } from '../../../core/testing.ts';
 import type { FixtureSite } from '../../../core/testing.ts';
 import { httpFetcher } from './http.ts';
 
@@ -21,10 +20,7 @@ beforeAll(() => {
 afterAll(() => site.stop());
 
 async function setup(pluginOptions: Record<string, unknown> = {}) {
-  const config = testConfig();
-  const http = createHttpClient(config.fetch, pino({ level: 'silent' }));
-  const ctx = testContext([[Tokens.Http, http]], config);
-  return httpFetcher.setup(httpFetcher.options!.parse(pluginOptions), ctx);
+  return httpFetcher.setup(httpFetcher.options!.parse(pluginOptions), testHttpContext());
 }
 
 test('takes every job', async () => {

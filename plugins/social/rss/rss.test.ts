@@ -1,10 +1,8 @@
 // social.rss against feeds on a loopback bridge: Nitter-style RSS and an Atom feed, ids and
 // authors from the status links, the cursor, repost/reply prefixes, and kinds without a template.
 import { afterAll, describe, expect, test } from 'bun:test';
-import pino from 'pino';
-import { Tokens } from '../../../core/kit.ts';
-import type { SocialFilters, SocialHandler } from '../../../core/kit.ts';
-import { createHttpClient, testConfig, testContext } from '../../../core/testing.ts';
+import type { SocialFilters } from '../../../core/kit.ts';
+import { providerHandler } from '../../../core/testing.ts';
 import { rssSocial } from './rss.ts';
 
 const item = (user: string, id: number, title: string) =>
@@ -33,17 +31,11 @@ const server = Bun.serve({
 afterAll(() => server.stop(true));
 
 const all: SocialFilters = { includeRetweets: true, includeReplies: true, includeQuotes: true, minFaves: 0, keyword: null, lang: null };
-async function source(): Promise<SocialHandler> {
-  const config = testConfig({ fetch: { allowPrivateNetwork: false, timeoutMs: 5000 } });
-  const options = rssSocial.options!.parse({
+const source = () =>
+  providerHandler(rssSocial, {
     profileUrl: `http://127.0.0.1:${server.port}/{target}/rss`,
     searchUrl: `http://127.0.0.1:${server.port}/search?q={target}`,
   });
-  return rssSocial.setup(
-    options,
-    testContext([[Tokens.Http, createHttpClient(config.fetch, pino({ level: 'silent' }))]], config),
-  ) as Promise<SocialHandler>;
-}
 const signal = new AbortController().signal;
 
 describe('social.rss', () => {

@@ -2,10 +2,8 @@
 // (test/servers/x-api.ts): handle lookup, since_id polling and its cursor, the list timeline's own
 // high-water mark, reply threads, server-side filters, audience paging and rate limits.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
-import pino from 'pino';
-import { Tokens } from '../../../core/kit.ts';
-import type { SocialFilters, SocialHandler, SocialPostsQuery } from '../../../core/kit.ts';
-import { createHttpClient, testConfig, testContext } from '../../../core/testing.ts';
+import type { SocialFilters, SocialPostsQuery } from '../../../core/kit.ts';
+import { providerHandler } from '../../../core/testing.ts';
 import { startXApiServer, X_TEST_TOKEN } from '../../../test/servers/x-api.ts';
 import { xSocial } from './x.ts';
 
@@ -15,14 +13,7 @@ afterAll(() => api.stop());
 const id = (n: number) => String(1_800_000_000_000_000_000n + BigInt(n));
 const all: SocialFilters = { includeRetweets: true, includeReplies: true, includeQuotes: true, minFaves: 0, keyword: null, lang: null };
 
-async function source(token = X_TEST_TOKEN): Promise<SocialHandler> {
-  const config = testConfig({ fetch: { allowPrivateNetwork: false, timeoutMs: 5000 } });
-  const http = createHttpClient(config.fetch, pino({ level: 'silent' }));
-  return xSocial.setup(
-    xSocial.options!.parse({ bearerToken: token, baseUrl: api.url, maxPages: 3 }),
-    testContext([[Tokens.Http, http]], config),
-  ) as Promise<SocialHandler>;
-}
+const source = (token = X_TEST_TOKEN) => providerHandler(xSocial, { bearerToken: token, baseUrl: api.url, maxPages: 3 });
 const query = (q: Partial<SocialPostsQuery>): SocialPostsQuery => ({
   kind: 'profile',
   target: '42',

@@ -2,9 +2,8 @@
 // caption parsing, track choice, and whole watch pages through the real HTTP client, including
 // videos without captions, caption tracks that fail, and unavailable videos.
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from 'bun:test';
-import pino from 'pino';
-import { textOf, Tokens, type TrawlError } from '../../../core/kit.ts';
-import { createHttpClient, startFixtureSite, testConfig, testContext, testDocument } from '../../../core/testing.ts';
+import { textOf, type TrawlError } from '../../../core/kit.ts';
+import { startFixtureSite, testDocument, testHttpContext } from '../../../core/testing.ts';
 import type { FixtureSite } from '../../../core/testing.ts';
 import { htmlStages } from '../../../test/helpers/html-page.ts';
 import { videoIdOf, videoSource } from './video.ts';
@@ -38,9 +37,7 @@ beforeAll(() => {
 afterAll(() => site.stop());
 
 async function fetchVideo(url: string, pluginOptions: Record<string, unknown> = {}) {
-  const config = testConfig();
-  const ctx = testContext([[Tokens.Http, createHttpClient(config.fetch, pino({ level: 'silent' }))]], config);
-  const source = await videoSource.setup(videoSource.options!.parse({ origin: site.url, ...pluginOptions }), ctx);
+  const source = await videoSource.setup(videoSource.options!.parse({ origin: site.url, ...pluginOptions }), testHttpContext());
   const doc = testDocument({ url });
   expect(source.matches(doc.job)).toBe(true);
   await source.fetch(doc);
@@ -202,8 +199,7 @@ test('unavailable videos and pages without player data are 422s', async () => {
 });
 
 test('only the configured hosts are matched', async () => {
-  const ctx = testContext([[Tokens.Http, createHttpClient(testConfig().fetch, pino({ level: 'silent' }))]]);
-  const source = await videoSource.setup(videoSource.options!.parse({ hosts: ['videos.example'] }), ctx);
+  const source = await videoSource.setup(videoSource.options!.parse({ hosts: ['videos.example'] }), testHttpContext());
   expect(source.matches(testDocument({ url: 'https://videos.example/watch?v=dQw4w9WgXcQ' }).job)).toBe(true);
   expect(source.matches(testDocument({ url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }).job)).toBe(false);
   expect(() => videoSource.options!.parse({ origin: 'ftp://x' })).toThrow();

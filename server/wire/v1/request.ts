@@ -16,7 +16,7 @@ import { summarizeRequestFields, type SummarizeRequest } from '../../../core/llm
 import { brandRequestFields, type BrandRequest } from '../../../core/features/brand/request.ts';
 import { leadBatchRequestFields, leadRequestFields, type LeadBatchRequest, type LeadRequest } from '../../../core/features/lead/request.ts';
 import { fromV1Name, renameKeys, v1Object } from './names.ts';
-import { oncePer } from '../once.ts';
+import { oncePer } from '../../../core/once.ts';
 
 const toModel = <T>(body: object): T => renameKeys<T>(body, fromV1Name);
 

@@ -13,7 +13,7 @@ import { SEARCH_MAX_RESULTS, searchRequestSchema, type SearchRequest } from '../
 import type { ComposedRequest } from '../../../core/model/compose.ts';
 import type { ScrapeRequest } from '../../../core/model/request.ts';
 import { ignoredOptions, v2ScrapeOptionFields, type Converted, type V2Proxy } from './scrape-options.ts';
-import { oncePer } from '../once.ts';
+import { oncePer } from '../../../core/once.ts';
 import { converted, forward, v2Url, withScheme } from './body.ts';
 
 export interface V2Scrape {

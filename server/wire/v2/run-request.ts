@@ -13,7 +13,7 @@ import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import { httpUrl } from '../../../core/model/request.ts';
 import { V2_HOOK_FORMAT } from './webhooks.ts';
 import { ignoredOptions, v2ScrapeOptionFields, type V2Proxy } from './scrape-options.ts';
-import { oncePer } from '../once.ts';
+import { oncePer } from '../../../core/once.ts';
 import { converted, forward, issue, v2Url, webhookSchema, withScheme, type Ctx } from './body.ts';
 
 const CRAWL_KNOWN = new Set([
