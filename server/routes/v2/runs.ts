@@ -28,10 +28,10 @@ import { pageQuery } from '../../wire/v2/runs.ts';
 const ERRORS_MAX = 1000;
 
 /** Where each kind lives under /v2. */
-export const RUN_PATHS: Record<RunKind, string> = { crawl: '/v2/crawl', batch: '/v2/batch/scrape' };
+const RUN_PATHS: Record<RunKind, string> = { crawl: '/v2/crawl', batch: '/v2/batch/scrape' };
 
 /** The status page of a run; `base` is the public address for `next`. */
-export async function runStatus(
+async function runStatus(
   service: CrawlService,
   run: RunRow,
   query: { skip: number; limit: number },

@@ -7,6 +7,7 @@ import type { CrawlService } from '../../../core/features/crawl/service.ts';
 import { schemaRef, toJson } from '../../openapi-shapes.ts';
 import { tags, operation, jobId, withId, SHARED } from './openapi-parts.docs.ts';
 import { v2BatchSchema, v2CrawlSchema } from './run-request.ts';
+import { PAGE_DEFAULT, PAGE_MAX } from './runs.ts';
 
 export function v2RunsOpenApi(service: CrawlService) {
   const hours = service.limits.retentionHours;
@@ -16,7 +17,7 @@ export function v2RunsOpenApi(service: CrawlService) {
       operation(
         `${kind} status and documents (Firecrawl v2)`,
         'Query `skip` (default 0) and `limit` ' +
-          '(1–1000, default 100) page the documents, in completion order. A WebSocket upgrade on this path ' +
+          `(1–${PAGE_MAX}, default ${PAGE_DEFAULT}) page the documents, in completion order. A WebSocket upgrade on this path ` +
           'streams the run instead (`watcher()`): `catchup`, then one `document` message per finished page, then ' +
           'a normal close when the run is over.',
         null,
@@ -30,7 +31,7 @@ export function v2RunsOpenApi(service: CrawlService) {
     parameters: [
       jobId,
       { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0 } },
-      { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+      { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX } },
     ],
   });
   const cancel = (kind: string) =>
