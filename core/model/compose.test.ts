@@ -10,6 +10,7 @@ import type { Pipeline } from '../pipeline.ts';
 import { PluginRegistry } from '../registry.ts';
 import { Scraper } from '../scrape.ts';
 import { composeRequestSchema, isSet } from './compose.ts';
+import { snakeFieldName } from '../testing.ts';
 
 const shout = definePlugin({
   kind: 'transform',
@@ -48,7 +49,6 @@ function scraperWith(env: Record<string, string> = {}) {
 
 const job = (request: Record<string, unknown>) =>
   createJob({ url: 'https://example.com/', formats: ['echo'], noCache: false, ...request }, 'default', new AbortController().signal);
-const snake = (path: string) => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 describe('composeRequestSchema', () => {
   test('core fields first, then the fields plugins declare, in plugin order', () => {
@@ -95,7 +95,7 @@ describe('Scraper.validate from declarations', () => {
     const scraper = await scraperWith({ TRAWL_DISABLE: 'transform.shout' });
     const error = (() => {
       try {
-        scraper.validate(job({ shout: true }), snake);
+        scraper.validate(job({ shout: true }), snakeFieldName);
       } catch (err) {
         return err as Error & { status: number };
       }
@@ -103,8 +103,8 @@ describe('Scraper.validate from declarations', () => {
     })();
     expect(error?.message).toBe('shout needs plugin transform.shout, which is disabled in the configuration');
     expect(error?.status).toBe(400);
-    expect(() => scraper.validate(job({ shoutVolume: 3 }), snake)).not.toThrow(); // needsPlugin: false
-    expect(() => scraper.validate(job({ shout: false }), snake)).not.toThrow();
+    expect(() => scraper.validate(job({ shoutVolume: 3 }), snakeFieldName)).not.toThrow(); // needsPlugin: false
+    expect(() => scraper.validate(job({ shout: false }), snakeFieldName)).not.toThrow();
   });
 
   test('with the plugin enabled the same request passes', async () => {
